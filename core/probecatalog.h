@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QVariant>
+#include <QVariantMap>
+
+namespace bpflens {
+
+// Typed option of a probe. Values cross D-Bus and the session file as QVariant of the
+// matching type: Bool -> bool, Int -> qint64, String -> QString, Choice -> QString.
+struct ProbeOption
+{
+    enum class Type : quint8 { Bool, Int, String, Choice };
+    QString name; // "pid", "disk", "queued", "units"
+    Type type = Type::Bool;
+    QString title;       // translatable (context "ProbeCatalog")
+    QString description; // translatable
+    QVariant defaultValue;
+    qint64 minimum = 0; // Int only
+    qint64 maximum = 0; // Int only
+    QStringList choices; // Choice only
+};
+
+// Which group the GUI shows the probe in.
+enum class ProbeGroup : quint8 { Processes, Files, BlockIo, IoStack, Scheduler, Network, Memory, Custom };
+
+struct ProbeInfo
+{
+    QString id; // stable: "exec", "open", "block", ...
+    ProbeGroup group = ProbeGroup::Custom;
+    QString title;       // translatable
+    QString description; // translatable
+    QList<ProbeOption> options;
+    bool producesEvents = false;
+    bool producesHistograms = false;
+
+    const ProbeOption *option(const QString &name) const;
+};
+
+// Whether a probe can run on this kernel, decided at run time by the engine.
+struct ProbeAvailability
+{
+    bool available = false;
+    QString attachPath; // e.g. "tp_btf/block_rq_complete"; parts joined with ", "
+    QString reason;     // why not, or what is degraded
+};
+
+class ProbeCatalog
+{
+public:
+    static const QList<ProbeInfo> &probes();
+    static const ProbeInfo *find(const QString &id);
+    // Checks names, types and ranges against the catalog and fills in defaults.
+    // On failure returns false and says which value is wrong in *error.
+    static bool validate(const QString &id, const QVariantMap &options, QVariantMap *normalized,
+                         QString *error);
+};
+
+} // namespace bpflens

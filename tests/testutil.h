@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QTest>
+
+#include <unistd.h>
+
+namespace bpflens::test {
+
+// Root tests skip (with the reason) only on a developer's unprivileged run; under CI or with
+// BPFLENS_REQUIRE_ROOT=1 the missing privilege is a failure, so CI cannot skip them.
+inline bool rootRequired()
+{
+    return qEnvironmentVariableIsSet("CI") || qEnvironmentVariableIntValue("BPFLENS_REQUIRE_ROOT");
+}
+
+} // namespace bpflens::test
+
+#define BPFLENS_REQUIRE_ROOT(why)                                                                  \
+    do {                                                                                           \
+        if (geteuid() != 0) {                                                                      \
+            if (bpflens::test::rootRequired())                                                     \
+                QFAIL("this test needs root (" why ") and CI must run it as root");               \
+            QSKIP("needs root: " why);                                                             \
+        }                                                                                          \
+    } while (false)
