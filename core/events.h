@@ -12,7 +12,8 @@ namespace bpflens {
 // wall-clock time. Strings that come from the kernel (comm, paths, argv) are bytes, not text:
 // file names need not be UTF-8.
 
-enum class EventType : quint8 {
+enum class EventType : quint8
+{
     Exec = 1,
     Open = 2,
     Block = 3,
@@ -56,7 +57,7 @@ struct BlockEvent
     quint32 cmdFlags = 0; // raw req->cmd_flags
     quint64 sector = 0;
     quint32 bytes = 0;
-    quint32 pid = 0; // the task that issued (or queued) the request
+    quint32 pid = 0;      // the task that issued (or queued) the request
     quint64 queueNs = 0;  // insert -> issue, 0 when not queued through the scheduler
     quint64 deviceNs = 0; // issue -> complete
     QByteArray disk;      // "vda"

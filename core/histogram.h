@@ -10,7 +10,12 @@
 namespace bpflens {
 
 // Latency unit of a histogram's values, as biolatency's -m switch selects.
-enum class TimeUnit : quint8 { Nanoseconds = 0, Microseconds = 1, Milliseconds = 2 };
+enum class TimeUnit : quint8
+{
+    Nanoseconds = 0,
+    Microseconds = 1,
+    Milliseconds = 2
+};
 
 QString timeUnitName(TimeUnit unit); // "nsecs", "usecs", "msecs" as BCC prints them
 quint64 nanosecondsPer(TimeUnit unit);
@@ -26,7 +31,7 @@ public:
     explicit Log2Histogram(TimeUnit unit = TimeUnit::Microseconds);
 
     static int slotOf(quint64 value);
-    static quint64 slotLow(int slot);  // as print_log2_hist shows it (slot 0 -> 0)
+    static quint64 slotLow(int slot); // as print_log2_hist shows it (slot 0 -> 0)
     static quint64 slotHigh(int slot);
     static QString slotLabel(int slot); // "0 -> 1", "2 -> 3", ...
 

@@ -12,19 +12,35 @@ namespace bpflens {
 // matching type: Bool -> bool, Int -> qint64, String -> QString, Choice -> QString.
 struct ProbeOption
 {
-    enum class Type : quint8 { Bool, Int, String, Choice };
+    enum class Type : quint8
+    {
+        Bool,
+        Int,
+        String,
+        Choice
+    };
     QString name; // "pid", "disk", "queued", "units"
     Type type = Type::Bool;
     QString title;       // translatable (context "ProbeCatalog")
     QString description; // translatable
     QVariant defaultValue;
-    qint64 minimum = 0; // Int only
-    qint64 maximum = 0; // Int only
+    qint64 minimum = 0;  // Int only
+    qint64 maximum = 0;  // Int only
     QStringList choices; // Choice only
 };
 
 // Which group the GUI shows the probe in.
-enum class ProbeGroup : quint8 { Processes, Files, BlockIo, IoStack, Scheduler, Network, Memory, Custom };
+enum class ProbeGroup : quint8
+{
+    Processes,
+    Files,
+    BlockIo,
+    IoStack,
+    Scheduler,
+    Network,
+    Memory,
+    Custom
+};
 
 struct ProbeInfo
 {

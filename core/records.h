@@ -51,7 +51,7 @@ struct SessionInfo
     QString appVersion;
     QString host;
     QString kernelRelease;
-    QDateTime startWall;        // UTC wall-clock time at startMonotonicNs
+    QDateTime startWall; // UTC wall-clock time at startMonotonicNs
     quint64 startMonotonicNs = 0;
     quint64 endMonotonicNs = 0; // 0 while recording
     QList<ProbeConfig> probes;
@@ -71,8 +71,8 @@ struct RecordBatch
 
     bool isEmpty() const
     {
-        return exec.isEmpty() && open.isEmpty() && block.isEmpty() && tcpConnect.isEmpty()
-               && fsSlow.isEmpty() && histograms.isEmpty() && stats.isEmpty();
+        return exec.isEmpty() && open.isEmpty() && block.isEmpty() && tcpConnect.isEmpty() &&
+               fsSlow.isEmpty() && histograms.isEmpty() && stats.isEmpty();
     }
     qsizetype eventCount() const
     {

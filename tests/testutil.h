@@ -19,7 +19,7 @@ inline bool rootRequired()
     do {                                                                                           \
         if (geteuid() != 0) {                                                                      \
             if (bpflens::test::rootRequired())                                                     \
-                QFAIL("this test needs root (" why ") and CI must run it as root");               \
+                QFAIL("this test needs root (" why ") and CI must run it as root");                \
             QSKIP("needs root: " why);                                                             \
         }                                                                                          \
     } while (false)

@@ -61,10 +61,12 @@ private Q_SLOTS:
         h.addToSlot(33, 2);
         const QStringList lines = h.toText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 35);
-        QCOMPARE(lines.first(), QString(15, QLatin1Char(' ')) + QStringLiteral("nsecs").leftJustified(29)
-                                    + QStringLiteral(" : count    distribution"));
-        QCOMPARE(lines.last(), QStringLiteral("          8589934592 -> 17179869183          : 2        |")
-                                   + QString(20, QLatin1Char('*')) + QStringLiteral("|"));
+        QCOMPARE(lines.first(), QString(15, QLatin1Char(' ')) +
+                                    QStringLiteral("nsecs").leftJustified(29) +
+                                    QStringLiteral(" : count    distribution"));
+        QCOMPARE(lines.last(),
+                 QStringLiteral("          8589934592 -> 17179869183          : 2        |") +
+                     QString(20, QLatin1Char('*')) + QStringLiteral("|"));
     }
 
     void countSumMean()

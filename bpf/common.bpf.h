@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared by every probe: the common filters, log2 bucketing, lost-event counting and batched
+ * ring buffer submission. Include after vmlinux.h and the libbpf headers. */
+#ifndef BPFLENS_COMMON_BPF_H
+#define BPFLENS_COMMON_BPF_H
+
+#include "bpflens.h"
+
+/* Common filters, set by user space before load. 0 / empty means "no filter". */
+const volatile __u32 filter_tgid = 0;
+const volatile __u32 filter_tid = 0;
+const volatile __u32 filter_uid = 0;
+const volatile bool filter_uid_set = false;
+const volatile char filter_comm[BPFLENS_COMM_LEN] = {};
+const volatile bool filter_cgroup = false;
+/* Ring buffer data (bytes) after which the consumer is woken; below it records wait for the
+ * consumer's periodic poll, so a storm of small records costs no wake-up per record. */
+const volatile __u64 wakeup_bytes = 64 * 1024;
+
+/* Records the kernel could not deliver (ring buffer full). Read by user space. */
+__u64 lost = 0;
+
+struct {
+    __uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, __u32);
+} cgroup_map SEC(".maps");
+
+static __always_inline bool comm_matches(void)
+{
+    char comm[BPFLENS_COMM_LEN];
+    int i;
+
+    if (!filter_comm[0])
+        return true;
+    bpf_get_current_comm(comm, sizeof(comm));
+    for (i = 0; i < BPFLENS_COMM_LEN; i++) {
+        if (comm[i] != filter_comm[i])
+            return false;
+        if (!comm[i])
+            break;
+    }
+    return true;
+}
+
+/* Whether the current task passes the common filters. */
+static __always_inline bool current_wanted(void)
+{
+    __u64 id = bpf_get_current_pid_tgid();
+
+    if (filter_tgid && (__u32)(id >> 32) != filter_tgid)
+        return false;
+    if (filter_tid && (__u32)id != filter_tid)
+        return false;
+    if (filter_uid_set && (__u32)bpf_get_current_uid_gid() != filter_uid)
+        return false;
+    if (filter_cgroup && !bpf_current_task_under_cgroup(&cgroup_map, 0))
+        return false;
+    return comm_matches();
+}
+
+static __always_inline __u64 log2_u32(__u32 v)
+{
+    __u32 shift, r;
+
+    r = (v > 0xFFFF) << 4; v >>= r;
+    shift = (v > 0xFF) << 3; v >>= shift; r |= shift;
+    shift = (v > 0xF) << 2; v >>= shift; r |= shift;
+    shift = (v > 0x3) << 1; v >>= shift; r |= shift;
+    r |= (v >> 1);
+    return r;
+}
+
+/* floor(log2(v)), 0 for 0 and 1: the slot rule of libbpf-tools' bits.bpf.h. */
+static __always_inline __u64 log2l(__u64 v)
+{
+    __u32 hi = v >> 32;
+
+    return hi ? log2_u32(hi) + 32 : log2_u32(v);
+}
+
+static __always_inline void hist_add(struct bpflens_hist *h, __u64 value)
+{
+    __u64 slot = log2l(value);
+
+    if (slot >= BPFLENS_MAX_SLOTS)
+        slot = BPFLENS_MAX_SLOTS - 1;
+    __sync_fetch_and_add(&h->slots[slot], 1);
+    __sync_fetch_and_add(&h->sum, value);
+}
+
+static __always_inline void count_lost(void)
+{
+    __sync_fetch_and_add(&lost, 1);
+}
+
+/* Submit without waking the consumer until enough data is waiting. */
+static __always_inline long submit_flags(void *rb)
+{
+    return bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP
+                                                                     : BPF_RB_NO_WAKEUP;
+}
+
+#endif

@@ -1,0 +1,298 @@
+#include "probecatalog.h"
+
+#include <QCoreApplication>
+
+#include <limits>
+
+namespace bpflens {
+
+namespace {
+
+using Type = ProbeOption::Type;
+
+// Titles and descriptions are marked for translation here and translated where shown
+// (QCoreApplication::translate("ProbeCatalog", ...)), so the catalog itself stays plain data.
+#define TR(text) QStringLiteral(QT_TRANSLATE_NOOP("ProbeCatalog", text))
+
+constexpr qint64 maxPid = 4194304; // PID_MAX_LIMIT on 64-bit
+
+ProbeOption boolOption(const QString &name, const QString &title, const QString &description,
+                       bool def = false)
+{
+    return {name, Type::Bool, title, description, def, 0, 0, {}};
+}
+
+ProbeOption intOption(const QString &name, const QString &title, const QString &description,
+                      qint64 def, qint64 min, qint64 max)
+{
+    return {name, Type::Int, title, description, def, min, max, {}};
+}
+
+ProbeOption stringOption(const QString &name, const QString &title, const QString &description,
+                         qint64 maxLength)
+{
+    return {name, Type::String, title, description, QString(), 0, maxLength, {}};
+}
+
+ProbeOption pidOption()
+{
+    return intOption(QStringLiteral("pid"), TR("Process ID"),
+                     TR("Only this process (0: every process)"), 0, 0, maxPid);
+}
+ProbeOption tidOption()
+{
+    return intOption(QStringLiteral("tid"), TR("Thread ID"),
+                     TR("Only this thread (0: every thread)"), 0, 0, maxPid);
+}
+ProbeOption uidOption()
+{
+    return intOption(QStringLiteral("uid"), TR("User ID"), TR("Only this user (-1: every user)"),
+                     -1, -1, std::numeric_limits<quint32>::max() - 1);
+}
+ProbeOption commOption()
+{
+    return stringOption(QStringLiteral("comm"), TR("Command name"),
+                        TR("Only tasks with this name (as in /proc/PID/comm, up to 15 bytes)"), 15);
+}
+ProbeOption cgroupOption()
+{
+    return stringOption(QStringLiteral("cgroup"), TR("Cgroup"),
+                        TR("Only tasks in this cgroup v2 (a path under /sys/fs/cgroup)"), 4096);
+}
+ProbeOption intervalOption()
+{
+    return intOption(QStringLiteral("interval"), TR("Interval (ms)"),
+                     TR("How often histograms are snapshotted"), 1000, 100, 3600 * 1000);
+}
+ProbeOption unitsOption()
+{
+    return {QStringLiteral("units"),
+            Type::Choice,
+            TR("Units"),
+            TR("Histogram units, like biolatency -m"),
+            QStringLiteral("usecs"),
+            0,
+            0,
+            {QStringLiteral("usecs"), QStringLiteral("msecs")}};
+}
+
+QList<ProbeInfo> buildCatalog()
+{
+    QList<ProbeInfo> c;
+    c.append({QStringLiteral("exec"),
+              ProbeGroup::Processes,
+              TR("Process execution"),
+              TR("Every exec with its full argument list, like execsnoop"),
+              {pidOption(), uidOption(), commOption(), cgroupOption(),
+               boolOption(QStringLiteral("failed"), TR("Include failed execs"),
+                          TR("Also report execs that failed, like execsnoop -x"))},
+              true,
+              false});
+    c.append({QStringLiteral("open"),
+              ProbeGroup::Files,
+              TR("File opens"),
+              TR("Every open, openat, openat2 and creat, like opensnoop"),
+              {pidOption(), tidOption(), uidOption(), commOption(), cgroupOption(),
+               boolOption(QStringLiteral("failedOnly"), TR("Failed opens only"),
+                          TR("Only report opens that failed, like opensnoop -x"))},
+              true,
+              false});
+    c.append({QStringLiteral("block"),
+              ProbeGroup::BlockIo,
+              TR("Block I/O"),
+              TR("Every block request with its latency (biosnoop) and latency histograms "
+                 "(biolatency)"),
+              {pidOption(), commOption(), cgroupOption(),
+               stringOption(QStringLiteral("disk"), TR("Disk"),
+                            TR("Only this disk (as in /proc/partitions, e.g. vda)"), 31),
+               boolOption(QStringLiteral("queued"), TR("Include queue time"),
+                          TR("Measure from insertion into the queue, like biolatency -Q")),
+               boolOption(QStringLiteral("perDisk"), TR("Per disk"),
+                          TR("One histogram per disk, like biolatency -D")),
+               boolOption(QStringLiteral("perFlags"), TR("Per flag set"),
+                          TR("One histogram per operation and flags, like biolatency -F")),
+               unitsOption(), intervalOption(),
+               intOption(QStringLiteral("minLatencyUs"), TR("Minimum latency (µs)"),
+                         TR("Only record requests at least this slow (histograms count all)"), 0, 0,
+                         3600ll * 1000 * 1000)},
+              true,
+              true});
+    c.append({QStringLiteral("runqlat"),
+              ProbeGroup::Scheduler,
+              TR("Run queue latency"),
+              TR("How long runnable tasks wait for a CPU, like runqlat"),
+              {pidOption(), tidOption(), commOption(), cgroupOption(),
+               boolOption(QStringLiteral("perProcess"), TR("Per process"),
+                          TR("One histogram per process, like runqlat -P")),
+               boolOption(QStringLiteral("perThread"), TR("Per thread"),
+                          TR("One histogram per thread, like runqlat -L")),
+               unitsOption(), intervalOption()},
+              false,
+              true});
+    c.append({QStringLiteral("tcpconnect"),
+              ProbeGroup::Network,
+              TR("TCP connects"),
+              TR("Every active TCP connect over IPv4 and IPv6, like tcpconnect"),
+              {pidOption(), uidOption(), commOption(), cgroupOption()},
+              true,
+              false});
+    c.append({QStringLiteral("cachestat"),
+              ProbeGroup::Memory,
+              TR("Page cache"),
+              TR("Page cache hits, misses and dirtied pages per interval, like cachestat"),
+              {intervalOption()},
+              false,
+              false});
+    return c;
+}
+
+bool convert(const ProbeOption &o, const QVariant &in, QVariant *out, QString *why)
+{
+    const bool isText = in.typeId() == QMetaType::QString || in.typeId() == QMetaType::QByteArray;
+    switch (o.type) {
+    case Type::Bool:
+        if (in.typeId() == QMetaType::Bool) {
+            *out = in.toBool();
+            return true;
+        }
+        if (isText) {
+            const QString s = in.toString().toLower();
+            if (s == QLatin1String("true") || s == QLatin1String("1") ||
+                s == QLatin1String("yes") || s == QLatin1String("on")) {
+                *out = true;
+                return true;
+            }
+            if (s == QLatin1String("false") || s == QLatin1String("0") ||
+                s == QLatin1String("no") || s == QLatin1String("off")) {
+                *out = false;
+                return true;
+            }
+        }
+        *why = QStringLiteral("expects true or false");
+        return false;
+    case Type::Int: {
+        bool ok = false;
+        qint64 v = 0;
+        switch (in.typeId()) {
+        case QMetaType::Int:
+        case QMetaType::LongLong:
+        case QMetaType::Short:
+        case QMetaType::Char:
+        case QMetaType::SChar:
+            v = in.toLongLong(&ok);
+            break;
+        case QMetaType::UInt:
+        case QMetaType::ULongLong:
+        case QMetaType::UShort:
+        case QMetaType::UChar: {
+            const quint64 u = in.toULongLong(&ok);
+            ok = ok && u <= quint64(std::numeric_limits<qint64>::max());
+            v = qint64(u);
+            break;
+        }
+        case QMetaType::QString:
+        case QMetaType::QByteArray:
+            v = in.toString().trimmed().toLongLong(&ok);
+            break;
+        default:
+            break;
+        }
+        if (!ok) {
+            *why = QStringLiteral("expects a whole number");
+            return false;
+        }
+        if (v < o.minimum || v > o.maximum) {
+            *why = QStringLiteral("%1 is out of range (%2 to %3)")
+                       .arg(v)
+                       .arg(o.minimum)
+                       .arg(o.maximum);
+            return false;
+        }
+        *out = v;
+        return true;
+    }
+    case Type::String:
+    case Type::Choice: {
+        if (!isText) {
+            *why = QStringLiteral("expects text");
+            return false;
+        }
+        const QString s = in.toString();
+        if (o.type == Type::Choice && !o.choices.contains(s)) {
+            *why = QStringLiteral("\"%1\" is not one of %2")
+                       .arg(s.left(64), o.choices.join(QStringLiteral(", ")));
+            return false;
+        }
+        if (o.type == Type::String && s.toUtf8().size() > o.maximum) {
+            *why = QStringLiteral("is longer than %1 bytes").arg(o.maximum);
+            return false;
+        }
+        if (s.contains(QChar(0))) {
+            *why = QStringLiteral("contains a NUL character");
+            return false;
+        }
+        *out = s;
+        return true;
+    }
+    }
+    return false;
+}
+
+} // namespace
+
+const ProbeOption *ProbeInfo::option(const QString &name) const
+{
+    for (const ProbeOption &o : options) {
+        if (o.name == name)
+            return &o;
+    }
+    return nullptr;
+}
+
+const QList<ProbeInfo> &ProbeCatalog::probes()
+{
+    static const QList<ProbeInfo> catalog = buildCatalog();
+    return catalog;
+}
+
+const ProbeInfo *ProbeCatalog::find(const QString &id)
+{
+    for (const ProbeInfo &p : probes()) {
+        if (p.id == id)
+            return &p;
+    }
+    return nullptr;
+}
+
+bool ProbeCatalog::validate(const QString &id, const QVariantMap &options, QVariantMap *normalized,
+                            QString *error)
+{
+    const ProbeInfo *info = find(id);
+    if (!info) {
+        *error = QStringLiteral("unknown probe \"%1\"").arg(id.left(64));
+        return false;
+    }
+    QVariantMap result;
+    for (auto it = options.cbegin(); it != options.cend(); ++it) {
+        const ProbeOption *o = info->option(it.key());
+        if (!o) {
+            *error = QStringLiteral("probe %1 has no option \"%2\"").arg(id, it.key().left(64));
+            return false;
+        }
+        QVariant value;
+        QString why;
+        if (!convert(*o, it.value(), &value, &why)) {
+            *error = QStringLiteral("probe %1, option %2: %3").arg(id, o->name, why);
+            return false;
+        }
+        result.insert(o->name, value);
+    }
+    for (const ProbeOption &o : info->options) {
+        if (!result.contains(o.name))
+            result.insert(o.name, o.defaultValue);
+    }
+    *normalized = result;
+    return true;
+}
+
+} // namespace bpflens

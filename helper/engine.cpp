@@ -1,0 +1,155 @@
+#include "engine.h"
+
+#include <bpf/bpf.h>
+
+#include <cerrno>
+#include <ctime>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+namespace bpflens {
+
+Engine::Engine() = default;
+
+Engine::~Engine()
+{
+    stop();
+}
+
+quint64 Engine::monotonicNowNs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return quint64(ts.tv_sec) * 1000000000ull + quint64(ts.tv_nsec);
+}
+
+QList<ProbeStatus> Engine::probes() const
+{
+    QList<ProbeStatus> out;
+    for (const ProbeInfo &info : ProbeCatalog::probes()) {
+        ProbeStatus s{info, {}};
+        if (auto probe = createProbe(info.id)) {
+            QVariantMap defaults;
+            QString ignored;
+            ProbeCatalog::validate(info.id, {}, &defaults, &ignored);
+            s.availability = probe->availability(m_kernel, defaults);
+        } else {
+            s.availability.reason = QStringLiteral("not built into this version");
+        }
+        out.append(s);
+    }
+    return out;
+}
+
+bool Engine::start(QList<ProbeConfig> &requests, QString *error)
+{
+    Q_ASSERT(!isRunning());
+    if (requests.isEmpty()) {
+        *error = QStringLiteral("no probe selected");
+        return false;
+    }
+    for (int i = 0; i < requests.size(); ++i) {
+        for (int j = 0; j < i; ++j) {
+            if (requests[i].id == requests[j].id) {
+                *error = QStringLiteral("probe %1 is selected twice").arg(requests[i].id);
+                return false;
+            }
+        }
+    }
+    std::vector<std::unique_ptr<Probe>> probes;
+    QList<QVariantMap> normalized;
+    for (const ProbeConfig &req : std::as_const(requests)) {
+        QVariantMap opts;
+        if (!ProbeCatalog::validate(req.id, req.options, &opts, error))
+            return false;
+        auto probe = createProbe(req.id);
+        if (!probe) {
+            *error = QStringLiteral("unknown probe: %1").arg(req.id);
+            return false;
+        }
+        const ProbeAvailability a = probe->availability(m_kernel, opts);
+        if (!a.available) {
+            *error = QStringLiteral("probe %1 cannot run on this kernel: %2").arg(req.id, a.reason);
+            return false;
+        }
+        normalized.append(opts);
+        probes.push_back(std::move(probe));
+    }
+
+    // Run-time statistics cost a little per program run; they are on only while we record.
+    m_statsFd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+    m_epollFd = epoll_create1(EPOLL_CLOEXEC);
+    m_startNs = monotonicNowNs();
+    for (size_t i = 0; i < probes.size(); ++i) {
+        QString why;
+        if (!probes[i]->start(normalized[int(i)], m_kernel, &why)) {
+            *error = QStringLiteral("probe %1: %2").arg(requests[int(i)].id, why);
+            for (size_t j = 0; j < i; ++j)
+                probes[j]->stop();
+            m_probes.clear();
+            stop();
+            return false;
+        }
+        const int fd = probes[i]->pollFd();
+        if (fd >= 0) {
+            epoll_event ev{};
+            ev.events = EPOLLIN;
+            ev.data.u64 = i;
+            epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &ev);
+        }
+        requests[int(i)].options = normalized[int(i)];
+        requests[int(i)].attachPath = probes[i]->attachPath();
+    }
+    m_probes = std::move(probes);
+    m_nextSnapshotNs.assign(m_probes.size(), 0);
+    for (size_t i = 0; i < m_probes.size(); ++i)
+        m_nextSnapshotNs[i] = m_startNs + m_probes[i]->intervalNs();
+    return true;
+}
+
+void Engine::poll(int timeoutMs, RecordBatch &out)
+{
+    if (m_probes.empty())
+        return;
+    // Never sleep past the next histogram interval.
+    quint64 now = monotonicNowNs();
+    for (quint64 next : m_nextSnapshotNs) {
+        const qint64 untilMs = next > now ? qint64((next - now) / 1000000ull) : 0;
+        timeoutMs = int(qMin<qint64>(timeoutMs, untilMs));
+    }
+    epoll_event events[16];
+    epoll_wait(m_epollFd, events, 16, qMax(timeoutMs, 0));
+    // Records are batched in the kernel (no wake-up per record), so always drain everything.
+    for (auto &probe : m_probes)
+        probe->drain(out);
+    now = monotonicNowNs();
+    for (size_t i = 0; i < m_probes.size(); ++i) {
+        if (now >= m_nextSnapshotNs[i]) {
+            m_probes[i]->snapshot(now, out);
+            m_nextSnapshotNs[i] = now + m_probes[i]->intervalNs();
+        }
+    }
+}
+
+void Engine::stop(RecordBatch *out)
+{
+    if (!m_probes.empty() && out) {
+        for (auto &probe : m_probes)
+            probe->drain(*out);
+        const quint64 now = monotonicNowNs();
+        for (auto &probe : m_probes)
+            probe->snapshot(now, *out);
+    }
+    for (auto &probe : m_probes)
+        probe->stop();
+    m_probes.clear();
+    m_nextSnapshotNs.clear();
+    if (m_epollFd >= 0)
+        close(m_epollFd);
+    m_epollFd = -1;
+    if (m_statsFd >= 0)
+        close(m_statsFd);
+    m_statsFd = -1;
+}
+
+} // namespace bpflens

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "kernelfeatures.h"
+#include "probe.h"
+#include "records.h"
+
+#include <QList>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace bpflens {
+
+struct ProbeStatus
+{
+    ProbeInfo info;
+    ProbeAvailability availability;
+};
+
+// The probe engine: no D-Bus, no files. The helper service, the CLI (in-process as root) and
+// the tests drive it the same way:
+//   Engine e; e.start({{"exec", {}}, {"block", {{"disk", "vda"}}}}, &err);
+//   while (recording) { RecordBatch b; e.poll(200, b); consume(b); }
+//   e.stop(); // flushes the last records and snapshots into the batch given to stop()
+class Engine
+{
+public:
+    Engine();
+    ~Engine();
+    Engine(const Engine &) = delete;
+    Engine &operator=(const Engine &) = delete;
+
+    const KernelFeatures &kernel() const { return m_kernel; }
+    // The catalog with every probe's availability on this kernel (default options).
+    QList<ProbeStatus> probes() const;
+
+    // Validates every request against the catalog and the kernel, then starts every probe.
+    // All or nothing: on failure nothing stays attached and *error names the probe and why.
+    // On success each request's attachPath and normalised options are filled in.
+    bool start(QList<ProbeConfig> &requests, QString *error);
+    bool isRunning() const { return !m_probes.empty(); }
+
+    // Waits up to timeoutMs for records, then moves all waiting records into out, plus the
+    // histogram and stats snapshots of every probe whose interval has elapsed.
+    void poll(int timeoutMs, RecordBatch &out);
+    // Drains what is left, takes final snapshots into out, detaches everything.
+    void stop(RecordBatch *out = nullptr);
+
+    quint64 startMonotonicNs() const { return m_startNs; }
+    static quint64 monotonicNowNs();
+
+private:
+    KernelFeatures m_kernel;
+    std::vector<std::unique_ptr<Probe>> m_probes;
+    std::vector<quint64> m_nextSnapshotNs;
+    int m_epollFd = -1;
+    int m_statsFd = -1;
+    quint64 m_startNs = 0;
+};
+
+} // namespace bpflens

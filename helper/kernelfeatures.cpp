@@ -1,0 +1,198 @@
+#include "kernelfeatures.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include <cerrno>
+#include <cstring>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+namespace bpflens {
+
+namespace {
+
+const char *const tracefsRoots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+
+bool fileContainsLine(const QString &path, const QByteArray &word)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    while (!f.atEnd()) {
+        const QByteArray line = f.readLine();
+        // available_filter_functions: "name" or "name [module]"; kallsyms: "addr T name".
+        const QList<QByteArray> parts = line.trimmed().split(' ');
+        for (const QByteArray &p : parts) {
+            if (p == word)
+                return true;
+        }
+    }
+    return false;
+}
+
+// A two-instruction program ("return 0") loaded as fentry on btfId and attached: succeeds only
+// if the kernel really supports trampolines for this function.
+bool fentryTryAttach(int btfId)
+{
+    const bpf_insn insns[] = {
+        {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
+        {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
+    };
+    LIBBPF_OPTS(bpf_prog_load_opts, opts);
+    opts.expected_attach_type = BPF_TRACE_FENTRY;
+    opts.attach_btf_id = btfId;
+    const int progFd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "bpflens_fentry", "GPL", insns,
+                                     sizeof(insns) / sizeof(insns[0]), &opts);
+    if (progFd < 0)
+        return false;
+    const int linkFd = bpf_raw_tracepoint_open(nullptr, progFd);
+    if (linkFd >= 0)
+        close(linkFd);
+    close(progFd);
+    return linkFd >= 0;
+}
+
+} // namespace
+
+KernelFeatures::KernelFeatures()
+{
+    utsname u{};
+    if (uname(&u) == 0)
+        m_release = QString::fromLocal8Bit(u.release);
+    m_btf = btf__load_vmlinux_btf();
+    if (!m_btf) {
+        m_btfError = QStringLiteral("the kernel has no BTF (/sys/kernel/btf/vmlinux): %1")
+                         .arg(QString::fromLocal8Bit(strerror(errno)));
+    }
+}
+
+KernelFeatures::~KernelFeatures()
+{
+    btf__free(m_btf);
+}
+
+bool KernelFeatures::hasBtfType(const QString &name, int kind) const
+{
+    return m_btf && btf__find_by_name_kind(m_btf, name.toLatin1().constData(), kind) > 0;
+}
+
+bool KernelFeatures::hasBtfTracepoint(const QString &name) const
+{
+    return hasBtfType(QStringLiteral("btf_trace_") + name, BTF_KIND_TYPEDEF);
+}
+
+bool KernelFeatures::tracefsEventExists(const QString &categoryAndName) const
+{
+    for (const char *root : tracefsRoots) {
+        if (QFileInfo::exists(QString::fromLatin1(root) + QStringLiteral("/events/") +
+                              categoryAndName + QStringLiteral("/id")))
+            return true;
+    }
+    return false;
+}
+
+bool KernelFeatures::hasTracepoint(const QString &categoryAndName) const
+{
+    return tracefsEventExists(categoryAndName);
+}
+
+bool KernelFeatures::hasKprobePmu() const
+{
+    return QFileInfo::exists(QStringLiteral("/sys/bus/event_source/devices/kprobe/type"));
+}
+
+bool KernelFeatures::canKprobe(const QString &function) const
+{
+    if (!hasKprobePmu())
+        return false;
+    auto it = m_kprobeCache.constFind(function);
+    if (it != m_kprobeCache.cend())
+        return *it;
+    const QByteArray word = function.toLatin1();
+    // available_filter_functions lists what kprobes may attach to (no notrace, no blacklist);
+    // without tracefs, kallsyms is the best approximation.
+    QString list = QStringLiteral("/proc/kallsyms");
+    for (const char *root : tracefsRoots) {
+        const QString path =
+            QString::fromLatin1(root) + QStringLiteral("/available_filter_functions");
+        if (QFileInfo::exists(path)) {
+            list = path;
+            break;
+        }
+    }
+    const bool ok = fileContainsLine(list, word);
+    m_kprobeCache.insert(function, ok);
+    return ok;
+}
+
+bool KernelFeatures::canFentry(const QString &function) const
+{
+    if (!m_btf)
+        return false;
+    auto it = m_fentryCache.constFind(function);
+    if (it != m_fentryCache.cend())
+        return *it;
+    const int id = btf__find_by_name_kind(m_btf, function.toLatin1().constData(), BTF_KIND_FUNC);
+    const bool ok = id > 0 && fentryTryAttach(id);
+    m_fentryCache.insert(function, ok);
+    if (ok)
+        m_fentryProbe = 1;
+    return ok;
+}
+
+bool KernelFeatures::enumValue(const QString &enumerator, qint64 *value) const
+{
+    if (!m_btf)
+        return false;
+    const QByteArray wanted = enumerator.toLatin1();
+    const __u32 n = btf__type_cnt(m_btf);
+    for (__u32 id = 1; id < n; ++id) {
+        const struct btf_type *t = btf__type_by_id(m_btf, id);
+        if (btf_is_enum(t)) {
+            const struct btf_enum *e = btf_enum(t);
+            for (int i = 0; i < btf_vlen(t); ++i) {
+                if (wanted == btf__name_by_offset(m_btf, e[i].name_off)) {
+                    *value = e[i].val;
+                    return true;
+                }
+            }
+        } else if (btf_is_enum64(t)) {
+            const struct btf_enum64 *e = btf_enum64(t);
+            for (int i = 0; i < btf_vlen(t); ++i) {
+                if (wanted == btf__name_by_offset(m_btf, e[i].name_off)) {
+                    *value = qint64(btf_enum64_value(e + i));
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+QString KernelFeatures::kprobeUnavailableReason() const
+{
+    if (!hasKprobePmu())
+        return QStringLiteral(
+            "the kernel has no kprobe support (no kprobe PMU: CONFIG_KPROBES is off)");
+    return QString();
+}
+
+QString KernelFeatures::fentryUnavailableReason() const
+{
+    if (!m_btf)
+        return m_btfError;
+    if (m_fentryProbe < 0)
+        m_fentryProbe = canFentry(QStringLiteral("vfs_read")) ? 1 : 0;
+    if (m_fentryProbe == 0)
+        return QStringLiteral(
+            "the kernel refuses fentry programs (no BPF trampoline support here)");
+    return QString();
+}
+
+} // namespace bpflens

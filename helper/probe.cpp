@@ -1,0 +1,195 @@
+#include "probe.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace bpflens {
+
+Probe::Probe(const QString &id)
+    : m_id(id)
+    , m_info(ProbeCatalog::find(id))
+{
+    Q_ASSERT_X(m_info, "Probe", "every probe must be in the catalog");
+}
+
+Probe::~Probe()
+{
+    // Subclasses stop in their own destructor (doStop needs their skeleton); this is the net.
+    Q_ASSERT(!m_running);
+}
+
+bool Probe::start(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
+{
+    Q_ASSERT(!m_running);
+    m_eventsSeen = 0;
+    m_malformed = 0;
+    m_lastHistograms.clear();
+    m_lastSnapshotNs = 0;
+    const qint64 intervalMs = options.value(QStringLiteral("interval"), 1000).toLongLong();
+    m_intervalNs = quint64(qMax<qint64>(intervalMs, 10)) * 1000000ull;
+    if (!doStart(options, kernel, error)) {
+        doStop();
+        stop();
+        return false;
+    }
+    m_running = true;
+    return true;
+}
+
+void Probe::stop()
+{
+    if (m_running)
+        doStop();
+    m_running = false;
+    ring_buffer__free(m_ringBuffer);
+    m_ringBuffer = nullptr;
+    for (int fd : std::as_const(m_progFds))
+        close(fd);
+    m_progFds.clear();
+}
+
+int Probe::pollFd() const
+{
+    return m_ringBuffer ? ring_buffer__epoll_fd(m_ringBuffer) : -1;
+}
+
+quint64 Probe::eventsLost() const
+{
+    return kernelLost() + m_malformed;
+}
+
+bool Probe::decode(const void *, size_t, RecordBatch &)
+{
+    return false;
+}
+
+int Probe::ringBufferCallback(void *ctx, void *data, size_t size)
+{
+    auto *self = static_cast<Probe *>(ctx);
+    if (self->decode(data, size, *self->m_drainTarget))
+        ++self->m_eventsSeen;
+    else
+        ++self->m_malformed;
+    return 0;
+}
+
+bool Probe::setRingBuffer(int mapFd, QString *error)
+{
+    m_ringBuffer = ring_buffer__new(mapFd, &Probe::ringBufferCallback, this, nullptr);
+    if (!m_ringBuffer) {
+        *error = QStringLiteral("%1: cannot open the ring buffer: %2")
+                     .arg(m_id, lastLibbpfError(-errno));
+        return false;
+    }
+    return true;
+}
+
+int Probe::drain(RecordBatch &out)
+{
+    if (!m_ringBuffer)
+        return 0;
+    m_drainTarget = &out;
+    const int n = ring_buffer__consume(m_ringBuffer);
+    m_drainTarget = nullptr;
+    return qMax(n, 0);
+}
+
+void Probe::trackObject(bpf_object *obj)
+{
+    bpf_program *prog = nullptr;
+    bpf_object__for_each_program(prog, obj)
+    {
+        const int fd = bpf_program__fd(prog);
+        if (fd >= 0)
+            m_progFds.append(fcntl(fd, F_DUPFD_CLOEXEC, 0));
+    }
+}
+
+void Probe::emitHistogram(const QString &key, const Log2Histogram &cumulative)
+{
+    const Log2Histogram previous = m_lastHistograms.value(key, Log2Histogram(cumulative.unit()));
+    Log2Histogram delta = cumulative.subtract(previous);
+    m_lastHistograms.insert(key, cumulative);
+    if (delta.isEmpty())
+        return;
+    HistogramSnapshot s;
+    s.probeId = m_id;
+    s.key = key;
+    s.timeNs = m_snapshotNowNs;
+    s.intervalNs = m_lastSnapshotNs ? m_snapshotNowNs - m_lastSnapshotNs : m_intervalNs;
+    s.histogram = delta;
+    m_histogramTarget->append(s);
+}
+
+void Probe::snapshot(quint64 nowNs, RecordBatch &out)
+{
+    m_snapshotNowNs = nowNs;
+    m_histogramTarget = &out.histograms;
+    readHistograms();
+    m_histogramTarget = nullptr;
+    m_lastSnapshotNs = nowNs;
+
+    ProbeStats stats;
+    stats.probeId = m_id;
+    stats.timeNs = nowNs;
+    stats.eventsSeen = m_eventsSeen;
+    stats.eventsLost = eventsLost();
+    for (int fd : std::as_const(m_progFds)) {
+        bpf_prog_info info{};
+        __u32 len = sizeof(info);
+        if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0) {
+            stats.runCount += info.run_cnt;
+            stats.runTimeNs += info.run_time_ns;
+        }
+    }
+    out.stats.append(stats);
+}
+
+Probe::CommonFilters Probe::commonFilters(const QVariantMap &options)
+{
+    CommonFilters f;
+    f.tgid = quint32(options.value(QStringLiteral("pid")).toLongLong());
+    f.tid = quint32(options.value(QStringLiteral("tid")).toLongLong());
+    const qint64 uid = options.value(QStringLiteral("uid"), -1).toLongLong();
+    f.uidSet = uid >= 0;
+    f.uid = f.uidSet ? quint32(uid) : 0;
+    f.comm = options.value(QStringLiteral("comm")).toString().toUtf8().left(15);
+    f.cgroupPath = options.value(QStringLiteral("cgroup")).toString();
+    return f;
+}
+
+bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error)
+{
+    if (cgroupPath.isEmpty())
+        return true;
+    QString path = cgroupPath;
+    if (!path.startsWith(QLatin1Char('/')) || !path.startsWith(QStringLiteral("/sys/fs/cgroup")))
+        path = QStringLiteral("/sys/fs/cgroup/") + cgroupPath;
+    const int fd = open(path.toLocal8Bit().constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        *error = QStringLiteral("cgroup %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+        return false;
+    }
+    const __u32 key = 0;
+    const int err = bpf_map_update_elem(cgroupMapFd, &key, &fd, BPF_ANY);
+    close(fd);
+    if (err) {
+        *error = QStringLiteral("cgroup %1: %2").arg(path, lastLibbpfError(-errno));
+        return false;
+    }
+    return true;
+}
+
+QString Probe::lastLibbpfError(int err)
+{
+    char buf[256];
+    libbpf_strerror(err, buf, sizeof(buf));
+    return QString::fromLocal8Bit(buf);
+}
+
+} // namespace bpflens

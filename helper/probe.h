@@ -1,0 +1,122 @@
+#pragma once
+
+#include "kernelfeatures.h"
+#include "probecatalog.h"
+#include "records.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QVariantMap>
+
+#include <functional>
+#include <memory>
+
+struct bpf_object;
+struct bpf_program;
+struct ring_buffer;
+
+namespace bpflens {
+
+// One probe of the catalog, running in this process. Subclasses own a libbpf skeleton; this
+// base owns what every probe shares: the ring buffer, the lost-event count, the kernel's
+// run-time statistics for its programs, and the interval deltas of cumulative histograms.
+//
+// Life cycle: availability() any time; start() once (loads and attaches, or fails leaving
+// nothing attached); drain()/snapshot() while running; stop() detaches everything (also done by
+// the destructor).
+class Probe
+{
+public:
+    explicit Probe(const QString &id);
+    virtual ~Probe();
+    Probe(const Probe &) = delete;
+    Probe &operator=(const Probe &) = delete;
+
+    QString id() const { return m_id; }
+    const ProbeInfo &info() const { return *m_info; }
+
+    // Whether this kernel can run the probe with these options (defaults when empty), by which
+    // attach path, or why not. Must not load anything that stays loaded.
+    virtual ProbeAvailability availability(const KernelFeatures &kernel,
+                                           const QVariantMap &options = {}) const = 0;
+
+    // options are normalised by ProbeCatalog::validate (every option present, typed).
+    bool start(const QVariantMap &options, const KernelFeatures &kernel, QString *error);
+    void stop();
+    bool isRunning() const { return m_running; }
+    QString attachPath() const { return m_attachPath; }
+
+    // Moves every record waiting in the ring buffer into out. Returns the number of records.
+    int drain(RecordBatch &out);
+    // Appends the histograms' deltas since the previous snapshot and the cumulative stats.
+    void snapshot(quint64 nowNs, RecordBatch &out);
+    quint64 intervalNs() const { return m_intervalNs; }
+    // epoll-able fd of the ring buffer, -1 for a probe without events.
+    int pollFd() const;
+
+    quint64 eventsSeen() const { return m_eventsSeen; }
+    quint64 eventsLost() const;
+
+protected:
+    // Opens, configures (filters from options), loads and attaches the skeleton. Must leave
+    // nothing loaded when it fails. Calls setRingBuffer/trackObject/setAttachPath as it goes.
+    virtual bool doStart(const QVariantMap &options, const KernelFeatures &kernel,
+                         QString *error) = 0;
+    // Destroys the skeleton (detaching every link).
+    virtual void doStop() = 0;
+    // Decodes one ring buffer record into out. Returns false for a malformed record (counted
+    // as lost, never trusted).
+    virtual bool decode(const void *data, size_t size, RecordBatch &out);
+    // Reads the kernel's histogram maps: call emitHistogram() with the cumulative value per key.
+    virtual void readHistograms() {}
+    // The value of the program's "lost" counter (records the kernel could not deliver).
+    virtual quint64 kernelLost() const { return 0; }
+
+    bool setRingBuffer(int mapFd, QString *error);
+    // All programs of obj that were loaded count towards the probe's run-time statistics.
+    void trackObject(bpf_object *obj);
+    void setAttachPath(const QString &path) { m_attachPath = path; }
+    void emitHistogram(const QString &key, const Log2Histogram &cumulative);
+    // Applies the common filters (pid, tid, uid, comm, cgroup) to a skeleton's rodata. cgroup
+    // needs the map fd after load: see applyCgroupFilter.
+    struct CommonFilters
+    {
+        quint32 tgid = 0;
+        quint32 tid = 0;
+        quint32 uid = 0;
+        bool uidSet = false;
+        QByteArray comm;
+        QString cgroupPath;
+    };
+    static CommonFilters commonFilters(const QVariantMap &options);
+    static bool applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error);
+
+    // Attaches one program, recording its name for the attach path; returns false (and why in
+    // *error) without throwing so optional parts can be skipped.
+    static QString lastLibbpfError(int err);
+
+private:
+    static int ringBufferCallback(void *ctx, void *data, size_t size);
+
+    QString m_id;
+    const ProbeInfo *m_info;
+    bool m_running = false;
+    QString m_attachPath;
+    ring_buffer *m_ringBuffer = nullptr;
+    RecordBatch *m_drainTarget = nullptr;
+    quint64 m_eventsSeen = 0;
+    quint64 m_malformed = 0;
+    quint64 m_intervalNs = 1000000000ull;
+    QList<int> m_progFds; // dup'ed, so stats stay readable until stop()
+    QHash<QString, Log2Histogram> m_lastHistograms;
+    QList<HistogramSnapshot> *m_histogramTarget = nullptr;
+    quint64 m_snapshotNowNs = 0;
+    quint64 m_lastSnapshotNs = 0;
+};
+
+// Creates the probe with this id, or nullptr.
+using ProbeFactory = std::function<std::unique_ptr<Probe>()>;
+std::unique_ptr<Probe> createProbe(const QString &id);
+
+} // namespace bpflens
