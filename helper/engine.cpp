@@ -82,6 +82,7 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
     m_startNs = monotonicNowNs();
     for (size_t i = 0; i < probes.size(); ++i) {
         QString why;
+        probes[i]->setRingBufferBytes(m_ringBufferBytes);
         if (!probes[i]->start(normalized[int(i)], m_kernel, &why)) {
             *error = QStringLiteral("probe %1: %2").arg(requests[int(i)].id, why);
             for (size_t j = 0; j < i; ++j)

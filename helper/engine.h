@@ -40,6 +40,8 @@ public:
     // On success each request's attachPath and normalised options are filled in.
     bool start(QList<ProbeConfig> &requests, QString *error);
     bool isRunning() const { return !m_probes.empty(); }
+    // Ring buffer size of each probe started afterwards (power of two, >= page size).
+    void setRingBufferBytes(quint32 bytes) { m_ringBufferBytes = bytes; }
 
     // Waits up to timeoutMs for records, then moves all waiting records into out, plus the
     // histogram and stats snapshots of every probe whose interval has elapsed.
@@ -57,6 +59,7 @@ private:
     int m_epollFd = -1;
     int m_statsFd = -1;
     quint64 m_startNs = 0;
+    quint32 m_ringBufferBytes = 4u << 20;
 };
 
 } // namespace bpflens

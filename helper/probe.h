@@ -55,12 +55,18 @@ public:
     // epoll-able fd of the ring buffer, -1 for a probe without events.
     int pollFd() const;
 
+    // Size of the probe's ring buffer: a power of two, at least one page. Set before start().
+    void setRingBufferBytes(quint32 bytes) { m_ringBufferBytes = bytes; }
+    quint32 ringBufferBytes() const { return m_ringBufferBytes; }
+
     quint64 eventsSeen() const { return m_eventsSeen; }
     quint64 eventsLost() const;
 
 protected:
     // Opens, configures (filters from options), loads and attaches the skeleton. Must leave
-    // nothing loaded when it fails. Calls setRingBuffer/trackObject/setAttachPath as it goes.
+    // nothing loaded when it fails. Calls setRingBuffer/trackObject/setAttachPath as it goes,
+    // and sizes its ring buffer map with ringBufferBytes() before load.
+    // Subclass destructors call stop(), since doStop() needs the subclass.
     virtual bool doStart(const QVariantMap &options, const KernelFeatures &kernel,
                          QString *error) = 0;
     // Destroys the skeleton (detaching every link).
@@ -108,6 +114,7 @@ private:
     quint64 m_eventsSeen = 0;
     quint64 m_malformed = 0;
     quint64 m_intervalNs = 1000000000ull;
+    quint32 m_ringBufferBytes = 4u << 20;
     QList<int> m_progFds; // dup'ed, so stats stay readable until stop()
     QHash<QString, Log2Histogram> m_lastHistograms;
     QList<HistogramSnapshot> *m_histogramTarget = nullptr;
