@@ -1,0 +1,390 @@
+#include "commands.h"
+
+#include "csvexport.h"
+#include "engine.h"
+#include "probespec.h"
+#include "sessioninfo.h"
+#include "sessionstore.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+namespace bpflens::cli {
+
+namespace {
+
+int fail(const QString &message, int status = Failure)
+{
+    QTextStream(stderr) << "bpflens-cli: " << message << '\n';
+    return status;
+}
+
+QTextStream &out()
+{
+    static QTextStream s(stdout);
+    return s;
+}
+
+// Parses args for a subcommand; on a usage error prints one line and returns false.
+bool parse(QCommandLineParser &parser, const QString &command, const QStringList &args, int *status)
+{
+    parser.addHelpOption();
+    if (!parser.parse(QStringList{QStringLiteral("bpflens-cli ") + command} + args)) {
+        *status = fail(parser.errorText(), Usage);
+        return false;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        *status = Ok;
+        return false;
+    }
+    return true;
+}
+
+QString groupName(ProbeGroup g)
+{
+    static const char *const names[] = {"Processes", "Files",     "Block I/O", "I/O stack",
+                                        "Scheduler", "Network",   "Memory",    "Custom"};
+    return QString::fromLatin1(names[int(g)]);
+}
+
+std::atomic<bool> g_stopRequested{false};
+
+void requestStop(int)
+{
+    g_stopRequested = true;
+}
+
+QString formatRate(double perSecond)
+{
+    return perSecond >= 10000 ? QStringLiteral("%1k/s").arg(perSecond / 1000, 0, 'f', 1)
+                              : QStringLiteral("%1/s").arg(perSecond, 0, 'f', 0);
+}
+
+QString defaultOutputName()
+{
+    return QStringLiteral("bpflens-%1.bpflens")
+        .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+}
+
+bool loadSession(const QString &path, SessionData *data, int *status)
+{
+    QString error;
+    if (!SessionReader::open(path, data, &error)) {
+        *status = fail(error, NoSession);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int probes(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Lists the probes and whether this kernel can run them."));
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Machine-readable output.")});
+    int status = Ok;
+    if (!parse(parser, QStringLiteral("probes"), args, &status))
+        return status;
+    if (geteuid() != 0)
+        return fail(QStringLiteral("checking what this kernel supports needs root (the helper service "
+                                   "is not available yet): run as root"),
+                    NotAuthorized);
+
+    Engine engine;
+    const QList<ProbeStatus> list = engine.probes();
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonArray array;
+        for (const ProbeStatus &s : list) {
+            QJsonArray options;
+            for (const ProbeOption &o : s.info.options) {
+                options.append(QJsonObject{{QStringLiteral("name"), o.name},
+                                           {QStringLiteral("default"), QJsonValue::fromVariant(o.defaultValue)},
+                                           {QStringLiteral("description"), o.description}});
+            }
+            array.append(QJsonObject{{QStringLiteral("id"), s.info.id},
+                                     {QStringLiteral("group"), groupName(s.info.group)},
+                                     {QStringLiteral("title"), s.info.title},
+                                     {QStringLiteral("available"), s.availability.available},
+                                     {QStringLiteral("attachPath"), s.availability.attachPath},
+                                     {QStringLiteral("reason"), s.availability.reason},
+                                     {QStringLiteral("options"), options}});
+        }
+        out() << QJsonDocument(QJsonObject{{QStringLiteral("kernel"), engine.kernel().release()},
+                                           {QStringLiteral("probes"), array}})
+                     .toJson();
+        return Ok;
+    }
+    out() << "Probes on kernel " << engine.kernel().release() << ":\n";
+    for (const ProbeStatus &s : list) {
+        out() << QStringLiteral("  %1 %2 %3\n")
+                     .arg(s.info.id.leftJustified(11), s.availability.available ? QStringLiteral("yes") : QStringLiteral("no "),
+                          s.info.title);
+        if (!s.availability.attachPath.isEmpty())
+            out() << "              via " << s.availability.attachPath << '\n';
+        if (!s.availability.reason.isEmpty())
+            out() << "              " << s.availability.reason << '\n';
+        QStringList names;
+        for (const ProbeOption &o : s.info.options)
+            names << o.name;
+        out() << "              options: " << names.join(QStringLiteral(", ")) << '\n';
+    }
+    return Ok;
+}
+
+int record(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Records probes into a session file until the duration ends or Ctrl-C."));
+    parser.addOption({QStringLiteral("probe"),
+                      QStringLiteral("A probe to record, with options: exec, block:disk=vda,perDisk. Repeatable."),
+                      QStringLiteral("ID[:opt=value,...]")});
+    parser.addOption({QStringLiteral("duration"), QStringLiteral("Stop after this long (10s, 2m, ...)."),
+                      QStringLiteral("time")});
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
+                      QStringLiteral("Session file to write (default bpflens-DATE-TIME.bpflens)."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("direct"),
+                      QStringLiteral("Run the probes in this process (root only) instead of through the helper.")});
+    parser.addOption({QStringLiteral("force"), QStringLiteral("Replace the output file if it exists.")});
+    parser.addOption({QStringLiteral("quiet"), QStringLiteral("No progress line.")});
+    int status = Ok;
+    if (!parse(parser, QStringLiteral("record"), args, &status))
+        return status;
+
+    QList<ProbeConfig> requests;
+    for (const QString &spec : parser.values(QStringLiteral("probe"))) {
+        QString error;
+        const auto config = parseProbeSpec(spec, &error);
+        if (!config)
+            return fail(error, Usage);
+        requests.append(*config);
+    }
+    if (requests.isEmpty())
+        return fail(QStringLiteral("nothing to record: name at least one --probe (see bpflens-cli probes)"), Usage);
+    // Catch bad probes and options before anything is loaded or written.
+    for (const ProbeConfig &r : std::as_const(requests)) {
+        QVariantMap normalized;
+        QString error;
+        if (!ProbeCatalog::validate(r.id, r.options, &normalized, &error))
+            return fail(error, Usage);
+    }
+    quint64 durationNs = 0;
+    if (parser.isSet(QStringLiteral("duration"))) {
+        QString error;
+        const auto d = parseDuration(parser.value(QStringLiteral("duration")), &error);
+        if (!d)
+            return fail(QStringLiteral("--duration: ") + error, Usage);
+        durationNs = *d;
+    }
+    if (geteuid() != 0) {
+        return fail(QStringLiteral("recording needs root: the BPF Lens helper is not reachable, so run "
+                                   "bpflens-cli record as root (it then records in-process)"),
+                    NotAuthorized);
+    }
+    const QString output = parser.isSet(QStringLiteral("output")) ? parser.value(QStringLiteral("output"))
+                                                                  : defaultOutputName();
+    const QFileInfo outInfo(output);
+    if (!QFileInfo(outInfo.absolutePath()).isDir())
+        return fail(QStringLiteral("cannot write %1: the directory %2 does not exist").arg(output, outInfo.absolutePath()));
+    if (outInfo.exists()) {
+        if (!parser.isSet(QStringLiteral("force")))
+            return fail(QStringLiteral("%1 already exists: choose another --output, or --force").arg(output));
+        for (const char *suffix : {"", "-wal", "-shm"})
+            QFile::remove(output + QLatin1String(suffix));
+    }
+
+    Engine engine;
+    QString error;
+    if (!engine.start(requests, &error))
+        return fail(error);
+    SessionInfo info = sessionInfoForThisHost(requests);
+    info.startMonotonicNs = engine.startMonotonicNs();
+    SessionWriter writer;
+    if (!writer.create(output, info, &error)) {
+        engine.stop();
+        return fail(error);
+    }
+
+    g_stopRequested = false;
+    struct sigaction sa{};
+    sa.sa_handler = requestStop;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+
+    const bool progress = !parser.isSet(QStringLiteral("quiet")) && isatty(STDERR_FILENO);
+    QTextStream err(stderr);
+    RecordBatch batch;
+    quint64 events = 0;
+    quint64 lost = 0;
+    quint64 lastWriteNs = engine.startMonotonicNs();
+    quint64 lastRateNs = lastWriteNs;
+    quint64 eventsAtLastRate = 0;
+    double rate = 0;
+    bool writeFailed = false;
+    auto flush = [&] {
+        events += quint64(batch.eventCount());
+        for (const ProbeStats &s : std::as_const(batch.stats))
+            lost = qMax(lost, s.eventsLost); // cumulative per probe; shown as the largest
+        if (!writer.writeBatch(batch, &error))
+            writeFailed = true;
+        batch.clear();
+    };
+    while (!g_stopRequested && !writeFailed) {
+        engine.poll(200, batch);
+        const quint64 now = Engine::monotonicNowNs();
+        if (durationNs && now - engine.startMonotonicNs() >= durationNs)
+            break;
+        // One transaction a second: a crash loses at most the last second.
+        if (now - lastWriteNs >= 1000000000ull || batch.eventCount() >= 200000) {
+            flush();
+            lastWriteNs = now;
+        }
+        if (progress && now - lastRateNs >= 500000000ull) {
+            const quint64 seen = events + quint64(batch.eventCount());
+            rate = double(seen - eventsAtLastRate) * 1e9 / double(now - lastRateNs);
+            eventsAtLastRate = seen;
+            lastRateNs = now;
+            err << QStringLiteral("\r%1s  events %2  lost %3  %4   ")
+                       .arg(double(now - engine.startMonotonicNs()) / 1e9, 0, 'f', 1)
+                       .arg(seen)
+                       .arg(lost)
+                       .arg(formatRate(rate));
+            err.flush();
+        }
+    }
+    engine.stop(&batch);
+    if (!writeFailed)
+        flush();
+    QString finishError;
+    const bool finished = writer.finish(Engine::monotonicNowNs(), &finishError);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (progress)
+        err << '\n';
+    if (writeFailed)
+        return fail(QStringLiteral("recording stopped: %1 (what was written before is in %2)").arg(error, output));
+    if (!finished)
+        return fail(finishError);
+    err << QStringLiteral("Recorded %1 events (%2 lost) into %3\n").arg(events).arg(lost).arg(output);
+    return Ok;
+}
+
+int show(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Summarises a session and prints its histograms."));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A .bpflens session file."));
+    parser.addOption({QStringLiteral("probe"), QStringLiteral("Only this probe."), QStringLiteral("id")});
+    int status = Ok;
+    if (!parse(parser, QStringLiteral("show"), args, &status))
+        return status;
+    if (parser.positionalArguments().size() != 1)
+        return fail(QStringLiteral("show takes one session file"), Usage);
+    SessionData data;
+    if (!loadSession(parser.positionalArguments().first(), &data, &status))
+        return status;
+    const QString only = parser.value(QStringLiteral("probe"));
+
+    const SessionInfo &info = data.info;
+    const quint64 endNs = info.endMonotonicNs ? info.endMonotonicNs : info.startMonotonicNs;
+    out() << "Session   " << parser.positionalArguments().first() << '\n'
+          << "Host      " << info.host << " (kernel " << info.kernelRelease << ")\n"
+          << "Started   " << info.startWall.toString(Qt::ISODate) << '\n'
+          << "Duration  " << QString::number(double(endNs - info.startMonotonicNs) / 1e9, 'f', 1)
+          << (info.endMonotonicNs ? "s\n" : "s (recording did not finish)\n")
+          << "Recorded by BPF Lens " << info.appVersion << '\n';
+
+    // Latest cumulative stats per probe.
+    QHash<QString, ProbeStats> stats;
+    for (const ProbeStats &s : std::as_const(data.stats))
+        stats[s.probeId] = s;
+    out() << "\nProbes\n";
+    for (const ProbeConfig &p : info.probes) {
+        if (!only.isEmpty() && p.id != only)
+            continue;
+        const ProbeStats s = stats.value(p.id);
+        out() << QStringLiteral("  %1 events %2, lost %3, BPF runs %4 costing %5 ms\n")
+                     .arg(p.id.leftJustified(11))
+                     .arg(s.eventsSeen)
+                     .arg(s.eventsLost)
+                     .arg(s.runCount)
+                     .arg(double(s.runTimeNs) / 1e6, 0, 'f', 1);
+        out() << "              via " << p.attachPath << '\n';
+    }
+
+    // Histograms: the whole session per probe and key, in biolatency's layout.
+    QMap<QPair<QString, QString>, Log2Histogram> totals;
+    for (const HistogramSnapshot &h : std::as_const(data.histograms)) {
+        if (!only.isEmpty() && h.probeId != only)
+            continue;
+        auto it = totals.find({h.probeId, h.key});
+        if (it == totals.end())
+            it = totals.insert({h.probeId, h.key}, Log2Histogram(h.histogram.unit()));
+        it->merge(h.histogram);
+    }
+    for (auto it = totals.cbegin(); it != totals.cend(); ++it) {
+        out() << '\n' << it.key().first;
+        if (!it.key().second.isEmpty())
+            out() << " " << it.key().second;
+        out() << QStringLiteral(": %1 samples, mean %2 %3, p50 %4, p99 %5\n")
+                     .arg(it->count())
+                     .arg(it->mean(), 0, 'f', 1)
+                     .arg(timeUnitName(it->unit()))
+                     .arg(it->percentile(0.5), 0, 'f', 1)
+                     .arg(it->percentile(0.99), 0, 'f', 1);
+        out() << it->toText();
+    }
+    return Ok;
+}
+
+int exportSession(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Exports a session as CSV files."));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A .bpflens session file."));
+    parser.addOption({QStringLiteral("csv"), QStringLiteral("Directory to write the CSV files into."),
+                      QStringLiteral("dir")});
+    parser.addOption({QStringLiteral("probe"), QStringLiteral("Only this probe."), QStringLiteral("id")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print the files written as JSON.")});
+    int status = Ok;
+    if (!parse(parser, QStringLiteral("export"), args, &status))
+        return status;
+    if (parser.positionalArguments().size() != 1)
+        return fail(QStringLiteral("export takes one session file"), Usage);
+    if (!parser.isSet(QStringLiteral("csv")))
+        return fail(QStringLiteral("export needs --csv DIR"), Usage);
+    SessionData data;
+    if (!loadSession(parser.positionalArguments().first(), &data, &status))
+        return status;
+    const QString dir = parser.value(QStringLiteral("csv"));
+    if (!QDir().mkpath(dir))
+        return fail(QStringLiteral("cannot create directory %1").arg(dir));
+    CsvExportOptions options;
+    options.probeId = parser.value(QStringLiteral("probe"));
+    QString error;
+    const QStringList files = CsvExport::exportSession(data, dir, options, &error);
+    if (!error.isEmpty())
+        return fail(error);
+    if (parser.isSet(QStringLiteral("json")))
+        out() << QJsonDocument(QJsonArray::fromStringList(files)).toJson();
+    else
+        for (const QString &f : files)
+            out() << f << '\n';
+    return Ok;
+}
+
+} // namespace bpflens::cli

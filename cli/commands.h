@@ -1,0 +1,16 @@
+#pragma once
+
+#include <QStringList>
+
+namespace bpflens::cli {
+
+// Each takes the arguments after the command name and returns the process exit status.
+// Errors are one line on stderr, "bpflens-cli: <what went wrong>".
+int probes(const QStringList &args);
+int record(const QStringList &args);
+int show(const QStringList &args);
+int exportSession(const QStringList &args);
+
+enum ExitStatus { Ok = 0, Failure = 1, Usage = 2, NotAuthorized = 3, NoSession = 4 };
+
+} // namespace bpflens::cli

@@ -1,0 +1,37 @@
+#include "commands.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("bpflens-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BPFLENS_VERSION));
+    QStringList args = app.arguments().mid(1);
+    const QString command = args.isEmpty() ? QString() : args.takeFirst();
+    using namespace bpflens::cli;
+    if (command == QLatin1String("probes"))
+        return probes(args);
+    if (command == QLatin1String("record"))
+        return record(args);
+    if (command == QLatin1String("show"))
+        return show(args);
+    if (command == QLatin1String("export"))
+        return exportSession(args);
+    if (command == QLatin1String("--version")) {
+        QTextStream(stdout) << "bpflens-cli " << BPFLENS_VERSION << '\n';
+        return Ok;
+    }
+    QTextStream(command.isEmpty() || command == QLatin1String("--help") ? stdout : stderr)
+        << (command.isEmpty() || command == QLatin1String("--help")
+                ? QString()
+                : QStringLiteral("bpflens-cli: unknown command \"%1\"\n").arg(command))
+        << "Usage: bpflens-cli <command> [options]\n"
+           "  probes [--json]                       the probes and whether this kernel runs them\n"
+           "  record --probe ID[:opt=v,...] ...     record into a session file (--duration, --output)\n"
+           "  show FILE [--probe ID]                session summary and histograms\n"
+           "  export FILE --csv DIR [--probe ID]    CSV files\n"
+           "Each command takes --help.\n";
+    return command.isEmpty() || command == QLatin1String("--help") ? Ok : Usage;
+}
