@@ -1,0 +1,958 @@
+#include "sessionstore.h"
+
+#include "sessioninfo.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrl>
+#include <QtEndian>
+
+#include <sqlite3.h>
+
+#include <cstring>
+#include <vector>
+
+namespace bpflens {
+
+namespace {
+
+// Tables are created in rollback-journal mode and only then switched to WAL, so the main file
+// carries a complete header (application_id, user_version) from the first moment on, even if
+// the recorder is killed before its first checkpoint.
+const char *const SchemaSql = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;
+CREATE TABLE probes(seq INTEGER PRIMARY KEY, id TEXT NOT NULL, options TEXT NOT NULL,
+                    attach_path TEXT NOT NULL);
+CREATE TABLE strings(id INTEGER PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE exec_events(time_ns INTEGER NOT NULL, pid INTEGER, ppid INTEGER, uid INTEGER,
+                         retval INTEGER, comm INTEGER, filename INTEGER, argv BLOB,
+                         argv_truncated INTEGER);
+CREATE TABLE open_events(time_ns INTEGER NOT NULL, pid INTEGER, tid INTEGER, uid INTEGER,
+                         flags INTEGER, mode INTEGER, ret INTEGER, comm INTEGER, path INTEGER);
+CREATE TABLE block_events(time_ns INTEGER NOT NULL, dev INTEGER, cmd_flags INTEGER,
+                          sector INTEGER, bytes INTEGER, pid INTEGER, queue_ns INTEGER,
+                          device_ns INTEGER, disk INTEGER, op INTEGER, comm INTEGER);
+CREATE TABLE tcp_connect_events(time_ns INTEGER NOT NULL, pid INTEGER, uid INTEGER,
+                                family INTEGER, saddr BLOB, daddr BLOB, sport INTEGER,
+                                dport INTEGER, ret INTEGER, comm INTEGER);
+CREATE TABLE fs_slow_events(time_ns INTEGER NOT NULL, pid INTEGER, op INTEGER, bytes INTEGER,
+                            offset INTEGER, latency_ns INTEGER, fs INTEGER, comm INTEGER,
+                            filename INTEGER);
+CREATE TABLE histograms(probe_id TEXT NOT NULL, key TEXT NOT NULL, time_ns INTEGER NOT NULL,
+                        interval_ns INTEGER, unit INTEGER, sum INTEGER, slots BLOB);
+CREATE TABLE probe_stats(probe_id TEXT NOT NULL, time_ns INTEGER NOT NULL,
+                         events_seen INTEGER, events_lost INTEGER, run_count INTEGER,
+                         run_time_ns INTEGER);
+)sql";
+
+// The tables whose rows SessionReader counts for its progress, in load order.
+const char *const RowTables[] = {"strings",      "exec_events",        "open_events",
+                                 "block_events", "tcp_connect_events", "fs_slow_events",
+                                 "histograms",   "probe_stats"};
+
+// SQLite stores signed 64-bit integers; u64 values round-trip bit for bit through the cast.
+sqlite3_int64 s64(quint64 v)
+{
+    return sqlite3_int64(v);
+}
+
+QString sqliteReason(sqlite3 *db, int rc)
+{
+    const int base = rc & 0xff;
+    QString reason;
+    switch (base) {
+    case SQLITE_FULL:
+        reason = QStringLiteral("the disk is full");
+        break;
+    case SQLITE_READONLY:
+        reason = QStringLiteral("the file is read-only");
+        break;
+    case SQLITE_IOERR:
+        reason = QStringLiteral("input/output error");
+        break;
+    case SQLITE_CANTOPEN:
+        reason = QStringLiteral("cannot open the file");
+        break;
+    case SQLITE_PERM:
+        reason = QStringLiteral("permission denied");
+        break;
+    default:
+        break;
+    }
+    const QString detail =
+        db ? QString::fromUtf8(sqlite3_errmsg(db)) : QString::fromUtf8(sqlite3_errstr(rc));
+    const int sysErrno = db ? sqlite3_system_errno(db) : 0;
+    // "the disk is full (database or disk is full: No space left on device)"
+    QString text = detail;
+    // errno is only meaningful for failed system calls; elsewhere it is left over.
+    if (sysErrno && (base == SQLITE_IOERR || base == SQLITE_CANTOPEN))
+        text += QStringLiteral(": ") + QString::fromLocal8Bit(strerror(sysErrno));
+    return reason.isEmpty() ? text : reason + QStringLiteral(" (") + text + QLatin1Char(')');
+}
+
+QByteArray encodeArgv(const QList<QByteArray> &argv)
+{
+    // Each argument is terminated (not separated) by NUL, so [] and [""] stay distinct.
+    QByteArray out;
+    for (const QByteArray &arg : argv) {
+        out += arg;
+        out += '\0';
+    }
+    return out;
+}
+
+QList<QByteArray> decodeArgv(const QByteArray &blob)
+{
+    QList<QByteArray> argv;
+    qsizetype start = 0;
+    for (qsizetype i = 0; i < blob.size(); ++i) {
+        if (blob.at(i) == '\0') {
+            argv.append(blob.mid(start, i - start));
+            start = i + 1;
+        }
+    }
+    return argv;
+}
+
+// IPv4 addresses keep their 4 bytes only when the rest of the array is zero, which it is for
+// every address the kernel reports; anything else is stored whole so it still round-trips.
+QByteArray encodeAddress(quint8 family, const std::array<quint8, 16> &addr)
+{
+    int len = 16;
+    if (family == 4 && std::all_of(addr.begin() + 4, addr.end(), [](quint8 b) { return !b; }))
+        len = 4;
+    return QByteArray(reinterpret_cast<const char *>(addr.data()), len);
+}
+
+QByteArray encodeSlots(const Log2Histogram &h)
+{
+    const int used = h.usedSlots();
+    QByteArray out(used * 8, Qt::Uninitialized);
+    for (int i = 0; i < used; ++i)
+        qToLittleEndian<quint64>(h.slot(i), out.data() + i * 8);
+    return out;
+}
+
+} // namespace
+
+struct SessionWriter::Statements
+{
+    sqlite3_stmt *string = nullptr;
+    sqlite3_stmt *exec = nullptr;
+    sqlite3_stmt *open = nullptr;
+    sqlite3_stmt *block = nullptr;
+    sqlite3_stmt *tcp = nullptr;
+    sqlite3_stmt *fsSlow = nullptr;
+    sqlite3_stmt *histogram = nullptr;
+    sqlite3_stmt *stats = nullptr;
+    ~Statements()
+    {
+        for (sqlite3_stmt *s : {string, exec, open, block, tcp, fsSlow, histogram, stats})
+            sqlite3_finalize(s);
+    }
+};
+
+SessionWriter::~SessionWriter()
+{
+    close();
+}
+
+void SessionWriter::close()
+{
+    delete m_stmts;
+    m_stmts = nullptr;
+    if (m_db)
+        sqlite3_close_v2(m_db);
+    m_db = nullptr;
+    m_stringIds.clear();
+    m_newStrings.clear();
+}
+
+QString SessionWriter::failure(const QString &what) const
+{
+    return QStringLiteral("%1 %2: %3").arg(what, m_path, sqliteReason(m_db, sqlite3_errcode(m_db)));
+}
+
+bool SessionWriter::exec(const char *sql, QString *error)
+{
+    if (sqlite3_exec(m_db, sql, nullptr, nullptr, nullptr) == SQLITE_OK)
+        return true;
+    if (error)
+        *error = failure(QStringLiteral("cannot write"));
+    return false;
+}
+
+bool SessionWriter::create(const QString &path, const SessionInfo &info, QString *error)
+{
+    close();
+    m_path = path;
+    m_batches = 0;
+    const QFileInfo fi(path);
+    const QString dir = fi.absolutePath();
+    if (fi.exists() || fi.isSymLink()) {
+        if (error)
+            *error = QStringLiteral("cannot create %1: the file already exists").arg(path);
+        return false;
+    }
+    if (!QFileInfo(dir).isDir()) {
+        if (error)
+            *error =
+                QStringLiteral("cannot create %1: the directory %2 does not exist").arg(path, dir);
+        return false;
+    }
+
+    if (!QFileInfo(dir).isWritable()) {
+        if (error)
+            *error = QStringLiteral("cannot create %1: permission denied (the directory %2 is "
+                                    "not writable)")
+                         .arg(path, dir);
+        return false;
+    }
+
+    const QByteArray native = QFile::encodeName(path);
+    const int rc = sqlite3_open_v2(
+        native.constData(), &m_db,
+        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXRESCODE, nullptr);
+    if (rc != SQLITE_OK) {
+        if (error) {
+            const int sysErrno = m_db ? sqlite3_system_errno(m_db) : 0;
+            *error = QStringLiteral("cannot create %1: %2")
+                         .arg(path, sysErrno ? QString::fromLocal8Bit(strerror(sysErrno))
+                                             : sqliteReason(m_db, rc));
+        }
+        sqlite3_close_v2(m_db);
+        m_db = nullptr;
+        return false;
+    }
+    sqlite3_extended_result_codes(m_db, 1);
+
+    auto fail = [&](const QString &message) {
+        if (error)
+            *error = message;
+        close();
+        // Nothing of value is in a file whose schema did not commit.
+        QFile::remove(path);
+        QFile::remove(path + QStringLiteral("-journal"));
+        QFile::remove(path + QStringLiteral("-wal"));
+        QFile::remove(path + QStringLiteral("-shm"));
+        return false;
+    };
+    const QString cannotCreate = QStringLiteral("cannot create");
+
+    const QByteArray header = QStringLiteral("PRAGMA page_size = 4096;"
+                                             "BEGIN IMMEDIATE;"
+                                             "PRAGMA application_id = %1;"
+                                             "PRAGMA user_version = %2;")
+                                  .arg(SessionApplicationId)
+                                  .arg(SessionSchemaVersion)
+                                  .toUtf8();
+    if (sqlite3_exec(m_db, header.constData(), nullptr, nullptr, nullptr) != SQLITE_OK ||
+        sqlite3_exec(m_db, SchemaSql, nullptr, nullptr, nullptr) != SQLITE_OK)
+        return fail(failure(cannotCreate));
+
+    sqlite3_stmt *meta = nullptr;
+    sqlite3_prepare_v2(m_db, "INSERT INTO meta(key, value) VALUES(?, ?)", -1, &meta, nullptr);
+    auto putText = [&](const char *key, const QString &value) {
+        sqlite3_bind_text(meta, 1, key, -1, SQLITE_STATIC);
+        if (value.isNull()) {
+            sqlite3_bind_null(meta, 2);
+        } else {
+            const QByteArray utf8 = value.toUtf8();
+            sqlite3_bind_text(meta, 2, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
+        }
+        const bool ok = sqlite3_step(meta) == SQLITE_DONE;
+        sqlite3_reset(meta);
+        return ok;
+    };
+    auto putInt = [&](const char *key, sqlite3_int64 value) {
+        sqlite3_bind_text(meta, 1, key, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(meta, 2, value);
+        const bool ok = sqlite3_step(meta) == SQLITE_DONE;
+        sqlite3_reset(meta);
+        return ok;
+    };
+    const QString startWall =
+        info.startWall.isValid() ? info.startWall.toUTC().toString(Qt::ISODateWithMs) : QString();
+    bool ok = putInt("schema_version", SessionSchemaVersion) &&
+              putText("app_version", info.appVersion) && putText("host", info.host) &&
+              putText("kernel_release", info.kernelRelease) && putText("start_wall", startWall) &&
+              putInt("start_monotonic_ns", s64(info.startMonotonicNs)) &&
+              putInt("end_monotonic_ns", s64(info.endMonotonicNs));
+    sqlite3_finalize(meta);
+
+    sqlite3_stmt *probe = nullptr;
+    sqlite3_prepare_v2(m_db, "INSERT INTO probes(id, options, attach_path) VALUES(?, ?, ?)", -1,
+                       &probe, nullptr);
+    for (const ProbeConfig &p : info.probes) {
+        if (!ok)
+            break;
+        const QByteArray id = p.id.toUtf8();
+        const QByteArray options =
+            QJsonDocument(QJsonObject::fromVariantMap(p.options)).toJson(QJsonDocument::Compact);
+        const QByteArray attach = p.attachPath.toUtf8();
+        sqlite3_bind_text(probe, 1, id.constData(), int(id.size()), SQLITE_STATIC);
+        sqlite3_bind_text(probe, 2, options.constData(), int(options.size()), SQLITE_STATIC);
+        sqlite3_bind_text(probe, 3, attach.constData(), int(attach.size()), SQLITE_STATIC);
+        ok = sqlite3_step(probe) == SQLITE_DONE;
+        sqlite3_reset(probe);
+    }
+    sqlite3_finalize(probe);
+    if (!ok || sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK)
+        return fail(failure(cannotCreate));
+
+    // WAL: a batch is one append to the log and readers never block the recorder.
+    // synchronous=NORMAL: a killed process loses nothing committed; a power cut may lose the
+    // last commits but never corrupts the file.
+    sqlite3_stmt *mode = nullptr;
+    sqlite3_prepare_v2(m_db, "PRAGMA journal_mode = WAL", -1, &mode, nullptr);
+    const bool wal =
+        sqlite3_step(mode) == SQLITE_ROW &&
+        qstricmp(reinterpret_cast<const char *>(sqlite3_column_text(mode, 0)), "wal") == 0;
+    sqlite3_finalize(mode);
+    if (!wal ||
+        sqlite3_exec(m_db, "PRAGMA synchronous = NORMAL", nullptr, nullptr, nullptr) != SQLITE_OK)
+        return fail(failure(cannotCreate));
+
+    m_stmts = new Statements;
+    struct
+    {
+        sqlite3_stmt **stmt;
+        const char *sql;
+    } const prepared[] = {
+        {&m_stmts->string, "INSERT INTO strings(id, value) VALUES(?, ?)"},
+        {&m_stmts->exec, "INSERT INTO exec_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+        {&m_stmts->open, "INSERT INTO open_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+        {&m_stmts->block, "INSERT INTO block_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+        {&m_stmts->tcp, "INSERT INTO tcp_connect_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+        {&m_stmts->fsSlow, "INSERT INTO fs_slow_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+        {&m_stmts->histogram, "INSERT INTO histograms VALUES(?, ?, ?, ?, ?, ?, ?)"},
+        {&m_stmts->stats, "INSERT INTO probe_stats VALUES(?, ?, ?, ?, ?, ?)"},
+    };
+    for (const auto &p : prepared) {
+        if (sqlite3_prepare_v3(m_db, p.sql, -1, SQLITE_PREPARE_PERSISTENT, p.stmt, nullptr) !=
+            SQLITE_OK)
+            return fail(failure(cannotCreate));
+    }
+    m_stringIds.insert(QByteArray(), 0);
+    return true;
+}
+
+bool SessionWriter::setMaxPageCount(qint64 pages)
+{
+    if (!m_db)
+        return false;
+    const QByteArray sql = QByteArrayLiteral("PRAGMA max_page_count = ") +
+                           QByteArray::number(pages > 0 ? pages : 0xfffffffe);
+    return sqlite3_exec(m_db, sql.constData(), nullptr, nullptr, nullptr) == SQLITE_OK;
+}
+
+quint32 SessionWriter::stringId(const QByteArray &bytes)
+{
+    const auto it = m_stringIds.constFind(bytes);
+    if (it != m_stringIds.constEnd())
+        return it.value();
+    const auto id = quint32(m_stringIds.size()); // id 0 is "" and never stored
+    m_stringIds.insert(bytes, id);
+    m_newStrings.append(bytes);
+    return id;
+}
+
+bool SessionWriter::writeRows(const RecordBatch &batch)
+{
+    Statements &s = *m_stmts;
+    auto step = [](sqlite3_stmt *stmt) {
+        const int rc = sqlite3_step(stmt);
+        sqlite3_reset(stmt);
+        return rc == SQLITE_DONE;
+    };
+    // Strings first: rows refer to them by id, and new ones are collected as rows are bound.
+    const qsizetype knownStrings = m_newStrings.size();
+    auto str = [&](sqlite3_stmt *stmt, int col, const QByteArray &bytes) {
+        sqlite3_bind_int64(stmt, col, stringId(bytes));
+    };
+
+    for (const ExecEvent &e : batch.exec) {
+        sqlite3_stmt *st = s.exec;
+        sqlite3_bind_int64(st, 1, s64(e.timeNs));
+        sqlite3_bind_int64(st, 2, e.pid);
+        sqlite3_bind_int64(st, 3, e.ppid);
+        sqlite3_bind_int64(st, 4, e.uid);
+        sqlite3_bind_int64(st, 5, e.retval);
+        str(st, 6, e.comm);
+        str(st, 7, e.filename);
+        const QByteArray argv = encodeArgv(e.argv);
+        sqlite3_bind_blob(st, 8, argv.constData(), int(argv.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 9, e.argvTruncated ? 1 : 0);
+        if (!step(st))
+            return false;
+    }
+    for (const OpenEvent &e : batch.open) {
+        sqlite3_stmt *st = s.open;
+        sqlite3_bind_int64(st, 1, s64(e.timeNs));
+        sqlite3_bind_int64(st, 2, e.pid);
+        sqlite3_bind_int64(st, 3, e.tid);
+        sqlite3_bind_int64(st, 4, e.uid);
+        sqlite3_bind_int64(st, 5, e.flags);
+        sqlite3_bind_int64(st, 6, e.mode);
+        sqlite3_bind_int64(st, 7, e.ret);
+        str(st, 8, e.comm);
+        str(st, 9, e.path);
+        if (!step(st))
+            return false;
+    }
+    for (const BlockEvent &e : batch.block) {
+        sqlite3_stmt *st = s.block;
+        sqlite3_bind_int64(st, 1, s64(e.timeNs));
+        sqlite3_bind_int64(st, 2, e.dev);
+        sqlite3_bind_int64(st, 3, e.cmdFlags);
+        sqlite3_bind_int64(st, 4, s64(e.sector));
+        sqlite3_bind_int64(st, 5, e.bytes);
+        sqlite3_bind_int64(st, 6, e.pid);
+        sqlite3_bind_int64(st, 7, s64(e.queueNs));
+        sqlite3_bind_int64(st, 8, s64(e.deviceNs));
+        str(st, 9, e.disk);
+        str(st, 10, e.op);
+        str(st, 11, e.comm);
+        if (!step(st))
+            return false;
+    }
+    for (const TcpConnectEvent &e : batch.tcpConnect) {
+        sqlite3_stmt *st = s.tcp;
+        sqlite3_bind_int64(st, 1, s64(e.timeNs));
+        sqlite3_bind_int64(st, 2, e.pid);
+        sqlite3_bind_int64(st, 3, e.uid);
+        sqlite3_bind_int64(st, 4, e.family);
+        const QByteArray saddr = encodeAddress(e.family, e.saddr);
+        const QByteArray daddr = encodeAddress(e.family, e.daddr);
+        sqlite3_bind_blob(st, 5, saddr.constData(), int(saddr.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_blob(st, 6, daddr.constData(), int(daddr.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 7, e.sport);
+        sqlite3_bind_int64(st, 8, e.dport);
+        sqlite3_bind_int64(st, 9, e.ret);
+        str(st, 10, e.comm);
+        if (!step(st))
+            return false;
+    }
+    for (const FsSlowEvent &e : batch.fsSlow) {
+        sqlite3_stmt *st = s.fsSlow;
+        sqlite3_bind_int64(st, 1, s64(e.timeNs));
+        sqlite3_bind_int64(st, 2, e.pid);
+        sqlite3_bind_int64(st, 3, e.op);
+        sqlite3_bind_int64(st, 4, s64(e.bytes));
+        sqlite3_bind_int64(st, 5, s64(e.offset));
+        sqlite3_bind_int64(st, 6, s64(e.latencyNs));
+        str(st, 7, e.fs);
+        str(st, 8, e.comm);
+        str(st, 9, e.filename);
+        if (!step(st))
+            return false;
+    }
+    for (const HistogramSnapshot &h : batch.histograms) {
+        sqlite3_stmt *st = s.histogram;
+        const QByteArray probe = h.probeId.toUtf8();
+        const QByteArray key = h.key.toUtf8();
+        const QByteArray slots = encodeSlots(h.histogram);
+        sqlite3_bind_text(st, 1, probe.constData(), int(probe.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, key.constData(), int(key.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 3, s64(h.timeNs));
+        sqlite3_bind_int64(st, 4, s64(h.intervalNs));
+        sqlite3_bind_int(st, 5, int(h.histogram.unit()));
+        sqlite3_bind_int64(st, 6, s64(h.histogram.sum()));
+        sqlite3_bind_blob(st, 7, slots.constData(), int(slots.size()), SQLITE_TRANSIENT);
+        if (!step(st))
+            return false;
+    }
+    for (const ProbeStats &p : batch.stats) {
+        sqlite3_stmt *st = s.stats;
+        const QByteArray probe = p.probeId.toUtf8();
+        sqlite3_bind_text(st, 1, probe.constData(), int(probe.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 2, s64(p.timeNs));
+        sqlite3_bind_int64(st, 3, s64(p.eventsSeen));
+        sqlite3_bind_int64(st, 4, s64(p.eventsLost));
+        sqlite3_bind_int64(st, 5, s64(p.runCount));
+        sqlite3_bind_int64(st, 6, s64(p.runTimeNs));
+        if (!step(st))
+            return false;
+    }
+    for (qsizetype i = knownStrings; i < m_newStrings.size(); ++i) {
+        const QByteArray &bytes = m_newStrings.at(i);
+        sqlite3_bind_int64(s.string, 1, m_stringIds.value(bytes));
+        sqlite3_bind_blob(s.string, 2, bytes.constData(), int(bytes.size()), SQLITE_STATIC);
+        if (!step(s.string))
+            return false;
+    }
+    return true;
+}
+
+bool SessionWriter::writeBatch(const RecordBatch &batch, QString *error)
+{
+    if (!m_db) {
+        if (error)
+            *error = QStringLiteral("cannot write: no session file is open");
+        return false;
+    }
+    m_newStrings.clear();
+    bool ok = sqlite3_exec(m_db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK &&
+              writeRows(batch) &&
+              sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK;
+    if (ok) {
+        m_newStrings.clear();
+        ++m_batches;
+        return true;
+    }
+    const QString message = failure(QStringLiteral("cannot write to"));
+    // SQLite may already have rolled back (it does on SQLITE_FULL); otherwise do it here so
+    // the file keeps exactly the batches committed before this one.
+    if (!sqlite3_get_autocommit(m_db))
+        sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    for (const QByteArray &bytes : std::as_const(m_newStrings))
+        m_stringIds.remove(bytes);
+    m_newStrings.clear();
+    if (error)
+        *error = message;
+    return false;
+}
+
+bool SessionWriter::finish(quint64 endMonotonicNs, QString *error)
+{
+    if (!m_db) {
+        if (error)
+            *error = QStringLiteral("cannot finish: no session file is open");
+        return false;
+    }
+    sqlite3_stmt *st = nullptr;
+    sqlite3_prepare_v2(m_db, "UPDATE meta SET value = ? WHERE key = 'end_monotonic_ns'", -1, &st,
+                       nullptr);
+    sqlite3_bind_int64(st, 1, s64(endMonotonicNs));
+    const bool ok = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    if (!ok) {
+        if (error)
+            *error = failure(QStringLiteral("cannot write to"));
+        close();
+        return false;
+    }
+    // Fold the WAL into the file and leave WAL mode, so the finished session is one file that
+    // opens anywhere, also from read-only media. If a reader holds the file open the mode
+    // switch is refused (SQLITE_BUSY); the file is still complete, only still in WAL mode.
+    sqlite3_exec(m_db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+    sqlite3_exec(m_db, "PRAGMA journal_mode = DELETE", nullptr, nullptr, nullptr);
+    close();
+    return true;
+}
+
+// --- reading ---------------------------------------------------------------------------------
+
+namespace {
+
+class Reader
+{
+public:
+    Reader(const QString &path, SessionData *data, const SessionReader::Progress &progress)
+        : m_path(path)
+        , m_data(data)
+        , m_progress(progress)
+    {
+    }
+    ~Reader()
+    {
+        if (m_db)
+            sqlite3_close_v2(m_db);
+    }
+
+    bool run(QString *error);
+
+private:
+    bool openDatabase(bool immutable);
+    bool check(int rc);
+    bool query(const char *sql, const std::function<bool(sqlite3_stmt *)> &row);
+    bool tick();
+    QByteArray blob(sqlite3_stmt *st, int col) const;
+    const QByteArray &string(sqlite3_stmt *st, int col);
+    bool loadMeta();
+    bool loadEvents();
+
+    QString m_path;
+    SessionData *m_data;
+    const SessionReader::Progress &m_progress;
+    sqlite3 *m_db = nullptr;
+    QString m_error;
+    qint64 m_done = 0;
+    qint64 m_total = 0;
+    std::vector<QByteArray> m_strings;
+};
+
+QString damaged(const QString &path, const QString &why)
+{
+    return QStringLiteral("%1 is damaged (%2); it cannot be read").arg(path, why);
+}
+
+bool Reader::openDatabase(bool immutable)
+{
+    if (m_db)
+        sqlite3_close_v2(m_db);
+    m_db = nullptr;
+    // immutable=1 tells SQLite the file cannot change, so it needs no -shm and takes no locks:
+    // only used when there is no WAL to read and the directory does not let us create one.
+    const QByteArray uri =
+        QByteArrayLiteral("file:") +
+        QUrl::toPercentEncoding(QFileInfo(m_path).absoluteFilePath(), "/") +
+        (immutable ? QByteArrayLiteral("?immutable=1") : QByteArrayLiteral("?mode=ro"));
+    const int rc =
+        sqlite3_open_v2(uri.constData(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    if (rc != SQLITE_OK) {
+        m_error = QStringLiteral("cannot open %1: %2").arg(m_path, sqliteReason(m_db, rc));
+        return false;
+    }
+    sqlite3_extended_result_codes(m_db, 1);
+    return true;
+}
+
+bool Reader::check(int rc)
+{
+    if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE)
+        return true;
+    if (!m_error.isEmpty())
+        return false;
+    const int base = rc & 0xff;
+    if (base == SQLITE_CORRUPT || base == SQLITE_NOTADB || base == SQLITE_FORMAT)
+        m_error = damaged(m_path, QString::fromUtf8(sqlite3_errmsg(m_db)));
+    else
+        m_error = QStringLiteral("cannot read %1: %2").arg(m_path, sqliteReason(m_db, rc));
+    return false;
+}
+
+bool Reader::query(const char *sql, const std::function<bool(sqlite3_stmt *)> &row)
+{
+    sqlite3_stmt *st = nullptr;
+    if (!check(sqlite3_prepare_v2(m_db, sql, -1, &st, nullptr)))
+        return false;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!row(st)) {
+            sqlite3_finalize(st);
+            return false;
+        }
+    }
+    sqlite3_finalize(st);
+    return check(rc);
+}
+
+bool Reader::tick()
+{
+    ++m_done;
+    if (m_progress && (m_done & 0x1fff) == 0 && !m_progress(m_done, m_total)) {
+        m_error = QStringLiteral("cancelled");
+        return false;
+    }
+    return true;
+}
+
+QByteArray Reader::blob(sqlite3_stmt *st, int col) const
+{
+    const int n = sqlite3_column_bytes(st, col);
+    const void *p = sqlite3_column_blob(st, col);
+    return n > 0 && p ? QByteArray(static_cast<const char *>(p), n) : QByteArray();
+}
+
+const QByteArray &Reader::string(sqlite3_stmt *st, int col)
+{
+    static const QByteArray empty;
+    const sqlite3_int64 id = sqlite3_column_int64(st, col);
+    if (id > 0 && quint64(id) < m_strings.size())
+        return m_strings[size_t(id)];
+    if (id != 0 && m_error.isEmpty())
+        m_error = damaged(m_path, QStringLiteral("a string id is out of range"));
+    return empty;
+}
+
+bool Reader::loadMeta()
+{
+    SessionInfo &info = m_data->info;
+    bool ok = query("SELECT key, value FROM meta", [&](sqlite3_stmt *st) {
+        const QByteArray key(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
+        const QString text =
+            sqlite3_column_type(st, 1) == SQLITE_NULL
+                ? QString()
+                : QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
+        const quint64 number = quint64(sqlite3_column_int64(st, 1));
+        if (key == "app_version")
+            info.appVersion = text;
+        else if (key == "host")
+            info.host = text;
+        else if (key == "kernel_release")
+            info.kernelRelease = text;
+        else if (key == "start_wall")
+            info.startWall =
+                text.isNull() ? QDateTime() : QDateTime::fromString(text, Qt::ISODateWithMs);
+        else if (key == "start_monotonic_ns")
+            info.startMonotonicNs = number;
+        else if (key == "end_monotonic_ns")
+            info.endMonotonicNs = number;
+        return true;
+    });
+    if (info.startWall.isValid())
+        info.startWall = info.startWall.toUTC();
+    return ok &&
+           query("SELECT id, options, attach_path FROM probes ORDER BY seq", [&](sqlite3_stmt *st) {
+               ProbeConfig p;
+               p.id = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
+               p.options = QJsonDocument::fromJson(blob(st, 1)).object().toVariantMap();
+               p.attachPath =
+                   QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 2)));
+               info.probes.append(p);
+               return true;
+           });
+}
+
+bool Reader::loadEvents()
+{
+    EventStore &store = m_data->events;
+    m_strings.assign(1, QByteArray());
+    bool ok = query("SELECT id, value FROM strings ORDER BY id", [&](sqlite3_stmt *st) {
+        const sqlite3_int64 id = sqlite3_column_int64(st, 0);
+        // Ids are dense from 1; a gap or a huge id is not something our writer produces.
+        if (id <= 0 || id > sqlite3_int64(m_total) + 1) {
+            m_error = damaged(m_path, QStringLiteral("bad string id %1").arg(id));
+            return false;
+        }
+        if (size_t(id) >= m_strings.size())
+            m_strings.resize(size_t(id) + 1);
+        m_strings[size_t(id)] = blob(st, 1);
+        return tick();
+    });
+    auto good = [&] { return m_error.isEmpty() && tick(); };
+    ok = ok && query("SELECT * FROM exec_events ORDER BY rowid", [&](sqlite3_stmt *st) {
+             ExecEvent e;
+             e.timeNs = quint64(sqlite3_column_int64(st, 0));
+             e.pid = quint32(sqlite3_column_int64(st, 1));
+             e.ppid = quint32(sqlite3_column_int64(st, 2));
+             e.uid = quint32(sqlite3_column_int64(st, 3));
+             e.retval = qint32(sqlite3_column_int64(st, 4));
+             e.comm = string(st, 5);
+             e.filename = string(st, 6);
+             e.argv = decodeArgv(blob(st, 7));
+             e.argvTruncated = sqlite3_column_int(st, 8) != 0;
+             store.append(e);
+             return good();
+         });
+    ok = ok && query("SELECT * FROM open_events ORDER BY rowid", [&](sqlite3_stmt *st) {
+             OpenEvent e;
+             e.timeNs = quint64(sqlite3_column_int64(st, 0));
+             e.pid = quint32(sqlite3_column_int64(st, 1));
+             e.tid = quint32(sqlite3_column_int64(st, 2));
+             e.uid = quint32(sqlite3_column_int64(st, 3));
+             e.flags = qint32(sqlite3_column_int64(st, 4));
+             e.mode = quint32(sqlite3_column_int64(st, 5));
+             e.ret = qint32(sqlite3_column_int64(st, 6));
+             e.comm = string(st, 7);
+             e.path = string(st, 8);
+             store.append(e);
+             return good();
+         });
+    ok = ok && query("SELECT * FROM block_events ORDER BY rowid", [&](sqlite3_stmt *st) {
+             BlockEvent e;
+             e.timeNs = quint64(sqlite3_column_int64(st, 0));
+             e.dev = quint32(sqlite3_column_int64(st, 1));
+             e.cmdFlags = quint32(sqlite3_column_int64(st, 2));
+             e.sector = quint64(sqlite3_column_int64(st, 3));
+             e.bytes = quint32(sqlite3_column_int64(st, 4));
+             e.pid = quint32(sqlite3_column_int64(st, 5));
+             e.queueNs = quint64(sqlite3_column_int64(st, 6));
+             e.deviceNs = quint64(sqlite3_column_int64(st, 7));
+             e.disk = string(st, 8);
+             e.op = string(st, 9);
+             e.comm = string(st, 10);
+             store.append(e);
+             return good();
+         });
+    ok = ok && query("SELECT * FROM tcp_connect_events ORDER BY rowid", [&](sqlite3_stmt *st) {
+             TcpConnectEvent e;
+             e.timeNs = quint64(sqlite3_column_int64(st, 0));
+             e.pid = quint32(sqlite3_column_int64(st, 1));
+             e.uid = quint32(sqlite3_column_int64(st, 2));
+             e.family = quint8(sqlite3_column_int64(st, 3));
+             const QByteArray saddr = blob(st, 4);
+             const QByteArray daddr = blob(st, 5);
+             std::memcpy(e.saddr.data(), saddr.constData(),
+                         size_t(qMin<qsizetype>(saddr.size(), 16)));
+             std::memcpy(e.daddr.data(), daddr.constData(),
+                         size_t(qMin<qsizetype>(daddr.size(), 16)));
+             e.sport = quint16(sqlite3_column_int64(st, 6));
+             e.dport = quint16(sqlite3_column_int64(st, 7));
+             e.ret = qint32(sqlite3_column_int64(st, 8));
+             e.comm = string(st, 9);
+             store.append(e);
+             return good();
+         });
+    ok = ok && query("SELECT * FROM fs_slow_events ORDER BY rowid", [&](sqlite3_stmt *st) {
+             FsSlowEvent e;
+             e.timeNs = quint64(sqlite3_column_int64(st, 0));
+             e.pid = quint32(sqlite3_column_int64(st, 1));
+             e.op = quint8(sqlite3_column_int64(st, 2));
+             e.bytes = quint64(sqlite3_column_int64(st, 3));
+             e.offset = quint64(sqlite3_column_int64(st, 4));
+             e.latencyNs = quint64(sqlite3_column_int64(st, 5));
+             e.fs = string(st, 6);
+             e.comm = string(st, 7);
+             e.filename = string(st, 8);
+             store.append(e);
+             return good();
+         });
+    ok = ok && query("SELECT * FROM histograms ORDER BY rowid", [&](sqlite3_stmt *st) {
+             HistogramSnapshot h;
+             h.probeId =
+                 QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
+             h.key = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
+             h.timeNs = quint64(sqlite3_column_int64(st, 2));
+             h.intervalNs = quint64(sqlite3_column_int64(st, 3));
+             const int unit = sqlite3_column_int(st, 4);
+             const QByteArray slots = blob(st, 6);
+             if (unit < 0 || unit > int(TimeUnit::Milliseconds) || slots.size() % 8 ||
+                 slots.size() > Log2Histogram::MaxSlots * 8) {
+                 m_error = damaged(m_path, QStringLiteral("a histogram row is malformed"));
+                 return false;
+             }
+             h.histogram = Log2Histogram(TimeUnit(unit));
+             for (int i = 0; i < slots.size() / 8; ++i)
+                 h.histogram.addToSlot(i, qFromLittleEndian<quint64>(slots.constData() + i * 8));
+             h.histogram.setSum(quint64(sqlite3_column_int64(st, 5)));
+             m_data->histograms.append(h);
+             return good();
+         });
+    ok = ok && query("SELECT * FROM probe_stats ORDER BY rowid", [&](sqlite3_stmt *st) {
+             ProbeStats p;
+             p.probeId =
+                 QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
+             p.timeNs = quint64(sqlite3_column_int64(st, 1));
+             p.eventsSeen = quint64(sqlite3_column_int64(st, 2));
+             p.eventsLost = quint64(sqlite3_column_int64(st, 3));
+             p.runCount = quint64(sqlite3_column_int64(st, 4));
+             p.runTimeNs = quint64(sqlite3_column_int64(st, 5));
+             m_data->stats.append(p);
+             return good();
+         });
+    m_strings.clear();
+    return ok && m_error.isEmpty();
+}
+
+bool Reader::run(QString *error)
+{
+    auto refuse = [&](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    const QFileInfo fi(m_path);
+    if (!fi.exists())
+        return refuse(QStringLiteral("cannot open %1: the file does not exist").arg(m_path));
+    if (fi.isDir())
+        return refuse(QStringLiteral("cannot open %1: it is a directory").arg(m_path));
+
+    // The first 16 bytes tell an SQLite file from anything else before SQLite is involved.
+    QFile file(m_path);
+    if (!file.open(QIODevice::ReadOnly))
+        return refuse(QStringLiteral("cannot open %1: %2").arg(m_path, file.errorString()));
+    const QByteArray head = file.read(100);
+    file.close();
+    const QString walPath = m_path + QStringLiteral("-wal");
+    const bool hasWal = QFileInfo(walPath).size() > 0;
+    if (head.isEmpty() && !hasWal)
+        return refuse(QStringLiteral("not a BPF Lens session: %1 is empty").arg(m_path));
+    if (!head.isEmpty() && !head.startsWith(QByteArrayLiteral("SQLite format 3\0")))
+        return refuse(
+            QStringLiteral("not a BPF Lens session: %1 is not an SQLite database").arg(m_path));
+    if (head.size() < 100 && !hasWal)
+        return refuse(damaged(m_path, QStringLiteral("the file header is cut short")));
+
+    // A session still being recorded (or left by a crashed recorder) is in WAL mode and needs
+    // the -shm index next to it. In a directory we cannot write, SQLite cannot create that; if
+    // there is no WAL content there is nothing it would index, so the file is read as
+    // immutable. A WAL we cannot index is reported rather than silently ignored.
+    if (!openDatabase(false))
+        return refuse(m_error);
+    sqlite3_stmt *st = nullptr;
+    int rc = sqlite3_prepare_v2(m_db, "PRAGMA application_id", -1, &st, nullptr);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if ((rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY) {
+        sqlite3_finalize(st);
+        st = nullptr;
+        if (hasWal)
+            return refuse(
+                QStringLiteral("cannot open %1: it was not closed properly (it is still being "
+                               "recorded, or the recorder crashed) and its directory is not "
+                               "writable, so SQLite cannot read its write-ahead log; copy %1 "
+                               "and %1-wal to a writable directory")
+                    .arg(m_path));
+        if (!openDatabase(true))
+            return refuse(m_error);
+        rc = sqlite3_prepare_v2(m_db, "PRAGMA application_id", -1, &st, nullptr);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(st);
+    }
+    const qint32 appId = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (!check(rc))
+        return refuse(m_error);
+    if (appId != SessionApplicationId)
+        return refuse(QStringLiteral("not a BPF Lens session: %1 is an SQLite database of "
+                                     "another application")
+                          .arg(m_path));
+
+    // One read transaction for the whole load: a recorder committing meanwhile cannot make
+    // us see half of a batch or tables from different moments.
+    if (!check(sqlite3_exec(m_db, "BEGIN", nullptr, nullptr, nullptr)))
+        return refuse(m_error);
+    int schema = 0;
+    if (!query("PRAGMA user_version", [&](sqlite3_stmt *s) {
+            schema = sqlite3_column_int(s, 0);
+            return true;
+        }))
+        return refuse(m_error);
+    if (schema > SessionSchemaVersion)
+        return refuse(QStringLiteral("cannot open %1: it was written by a newer BPF Lens "
+                                     "(schema %2, this version reads up to %3)")
+                          .arg(m_path)
+                          .arg(schema)
+                          .arg(SessionSchemaVersion));
+    if (schema < 1)
+        return refuse(damaged(m_path, QStringLiteral("it has no schema version")));
+
+    for (const char *table : RowTables) {
+        const QByteArray sql = QByteArrayLiteral("SELECT max(rowid) FROM ") + table;
+        if (!query(sql.constData(), [&](sqlite3_stmt *s) {
+                m_total += sqlite3_column_int64(s, 0);
+                return true;
+            }))
+            return refuse(m_error);
+    }
+    if (m_progress && !m_progress(0, m_total))
+        return refuse(QStringLiteral("cancelled"));
+
+    *m_data = SessionData();
+    if (!loadMeta() || !loadEvents()) {
+        *m_data = SessionData();
+        return refuse(m_error);
+    }
+    m_data->info.schemaVersion = schema;
+    m_data->events.squeeze();
+    sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr);
+    if (m_progress)
+        m_progress(m_total, m_total);
+    return true;
+}
+
+} // namespace
+
+bool SessionReader::open(const QString &path, SessionData *data, QString *error,
+                         const Progress &progress)
+{
+    Reader reader(path, data, progress);
+    return reader.run(error);
+}
+
+} // namespace bpflens

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "eventstore.h"
+#include "records.h"
+
+#include <QHash>
+#include <QString>
+
+#include <functional>
+
+struct sqlite3;
+
+namespace bpflens {
+
+// PRAGMA application_id of every session file: "BPFL".
+inline constexpr qint32 SessionApplicationId = 0x4250464c;
+
+// A whole session in memory, as SessionReader loads it.
+struct SessionData
+{
+    SessionInfo info;
+    EventStore events;
+    QList<HistogramSnapshot> histograms;
+    QList<ProbeStats> stats;
+};
+
+// Records a session into a *.bpflens SQLite file (docs/session-format.md). Each writeBatch()
+// is one transaction in WAL mode, so a crash of the recorder loses at most the batch being
+// written; finish() folds the WAL back into the file so the result is one self-contained file.
+class SessionWriter
+{
+public:
+    SessionWriter() = default;
+    ~SessionWriter(); // closes without finish(): the file stays valid, endMonotonicNs 0
+    SessionWriter(const SessionWriter &) = delete;
+    SessionWriter &operator=(const SessionWriter &) = delete;
+
+    // Refuses to overwrite an existing file.
+    bool create(const QString &path, const SessionInfo &info, QString *error);
+    bool writeBatch(const RecordBatch &batch, QString *error);
+    bool finish(quint64 endMonotonicNs, QString *error = nullptr);
+    void close();
+
+    bool isOpen() const { return m_db != nullptr; }
+    QString path() const { return m_path; }
+    qint64 batchesWritten() const { return m_batches; }
+    // Caps the file at pages * page size (4096), as a quota; tests use it to simulate a full
+    // disk. 0 restores SQLite's default.
+    bool setMaxPageCount(qint64 pages);
+
+private:
+    bool exec(const char *sql, QString *error);
+    QString failure(const QString &what) const;
+    bool writeRows(const RecordBatch &batch);
+    quint32 stringId(const QByteArray &bytes);
+    struct Statements;
+
+    sqlite3 *m_db = nullptr;
+    Statements *m_stmts = nullptr;
+    QString m_path;
+    qint64 m_batches = 0;
+    // Strings already in the file; entries added by a batch that rolls back are removed again.
+    QHash<QByteArray, quint32> m_stringIds;
+    QList<QByteArray> m_newStrings;
+};
+
+// Loads a session file, opened read-only. Works on a file in a read-only directory, on a
+// finished session and on one a writer is still recording (it then sees the batches committed
+// so far). Every refusal has its own message; see docs/session-format.md.
+class SessionReader
+{
+public:
+    // done/total count rows; returning false cancels the load (error "cancelled").
+    using Progress = std::function<bool(qint64 done, qint64 total)>;
+
+    static bool open(const QString &path, SessionData *data, QString *error,
+                     const Progress &progress = {});
+};
+
+} // namespace bpflens

@@ -1,0 +1,284 @@
+#include "csvexport.h"
+#include "sessiontestdata.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace bpflens;
+using namespace bpflens::test;
+
+namespace {
+
+// A strict RFC 4180 reader: CRLF records, quoted fields with doubled quotes.
+QList<QList<QByteArray>> parseCsv(const QByteArray &text, bool *ok)
+{
+    QList<QList<QByteArray>> rows;
+    QList<QByteArray> row;
+    QByteArray field;
+    *ok = true;
+    qsizetype i = 0;
+    while (i < text.size()) {
+        if (text.at(i) == '"') {
+            ++i;
+            for (;;) {
+                if (i >= text.size()) {
+                    *ok = false;
+                    return rows;
+                }
+                if (text.at(i) == '"') {
+                    if (i + 1 < text.size() && text.at(i + 1) == '"') {
+                        field += '"';
+                        i += 2;
+                        continue;
+                    }
+                    ++i;
+                    break;
+                }
+                field += text.at(i++);
+            }
+        }
+        while (i < text.size() && text.at(i) != ',' && text.at(i) != '\r') {
+            if (text.at(i) == '"' || text.at(i) == '\n')
+                *ok = false;
+            field += text.at(i++);
+        }
+        if (i < text.size() && text.at(i) == ',') {
+            row.append(field);
+            field.clear();
+            ++i;
+            continue;
+        }
+        if (i + 1 >= text.size() || text.at(i + 1) != '\n') {
+            *ok = false;
+            return rows;
+        }
+        row.append(field);
+        field.clear();
+        rows.append(row);
+        row.clear();
+        i += 2;
+    }
+    return rows;
+}
+
+QList<QList<QByteArray>> readCsv(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    bool ok = false;
+    const auto rows = parseCsv(f.readAll(), &ok);
+    return ok ? rows : QList<QList<QByteArray>>();
+}
+
+SessionData makeSession()
+{
+    SessionData s;
+    s.info = makeInfo();
+    for (quint32 b = 0; b < 3; ++b) {
+        const RecordBatch batch = makeBatch(s.info.startMonotonicNs, b, 40);
+        for (const auto &e : batch.exec)
+            s.events.append(e);
+        for (const auto &e : batch.open)
+            s.events.append(e);
+        for (const auto &e : batch.block)
+            s.events.append(e);
+        for (const auto &e : batch.tcpConnect)
+            s.events.append(e);
+        for (const auto &e : batch.fsSlow)
+            s.events.append(e);
+        s.histograms += batch.histograms;
+        s.stats += batch.stats;
+    }
+    return s;
+}
+
+} // namespace
+
+class TestCsvExport : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void escapingIsReversible()
+    {
+        QCOMPARE(CsvExport::escapeBytes("a\\b"), QByteArrayLiteral("a\\\\b"));
+        QCOMPARE(CsvExport::escapeBytes("caf\xc3\xa9"), QByteArrayLiteral("caf\xc3\xa9"));
+        QCOMPARE(CsvExport::escapeBytes("\xe9t\xe9"), QByteArrayLiteral("\\xE9t\\xE9"));
+        QCOMPARE(CsvExport::escapeBytes("\xc0\x80"), QByteArrayLiteral("\\xC0\\x80"));
+        QCOMPARE(CsvExport::escapeBytes("\xed\xa0\x80"), QByteArrayLiteral("\\xED\\xA0\\x80"));
+        QCOMPARE(CsvExport::escapeBytes("\xf0\x9f\x98\x80"), QByteArrayLiteral("\xf0\x9f\x98\x80"));
+        QCOMPARE(CsvExport::escapeBytes("\xe2\x82"), QByteArrayLiteral("\\xE2\\x82"));
+        QCOMPARE(CsvExport::quoteField("a,\"b\"\r\n"), QByteArrayLiteral("\"a,\"\"b\"\"\r\n\""));
+        QCOMPARE(CsvExport::quoteField("plain"), QByteArrayLiteral("plain"));
+        for (quint32 n = 0; n < 64; ++n) {
+            const QByteArray p = hostilePath(n);
+            QCOMPARE(CsvExport::unescapeBytes(CsvExport::escapeBytes(p)), p);
+            QVERIFY(QString::fromUtf8(CsvExport::escapeBytes(p)).toUtf8() ==
+                    CsvExport::escapeBytes(p));
+        }
+        // Every byte value, alone and after a lead byte.
+        for (int b = 0; b < 256; ++b) {
+            const QByteArray p = QByteArray(1, char(b)) + "\xc3" + char(b);
+            QCOMPARE(CsvExport::unescapeBytes(CsvExport::escapeBytes(p)), p);
+        }
+    }
+
+    void hostileFieldsParseBack()
+    {
+        QTemporaryDir dir;
+        const SessionData s = makeSession();
+        QString error;
+        const QStringList files = CsvExport::exportSession(s, dir.path(), {}, &error);
+        QVERIFY2(!files.isEmpty(), qPrintable(error));
+        QStringList names;
+        for (const QString &f : files)
+            names.append(QFileInfo(f).fileName());
+        QCOMPARE(names, (QStringList{QStringLiteral("exec.csv"), QStringLiteral("open.csv"),
+                                     QStringLiteral("block.csv"), QStringLiteral("tcpconnect.csv"),
+                                     QStringLiteral("fsslow.csv"), QStringLiteral("histograms.csv"),
+                                     QStringLiteral("stats.csv")}));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 7); // no temporary files left
+
+        const auto open = readCsv(dir.filePath(QStringLiteral("open.csv")));
+        QCOMPARE(open.size(), 1 + 120);
+        QCOMPARE(open[0], (QList<QByteArray>{"time_s", "time", "pid", "tid", "uid", "comm", "flags",
+                                             "mode", "ret", "path"}));
+        for (qsizetype i = 0; i < 120; ++i) {
+            const OpenEvent e = s.events.open(i);
+            const auto &row = open[i + 1];
+            QCOMPARE(row.size(), 10);
+            QCOMPARE(CsvExport::unescapeBytes(row[9]), e.path);
+            QCOMPARE(CsvExport::unescapeBytes(row[5]), e.comm);
+            QCOMPARE(row[2].toUInt(), e.pid);
+            QCOMPARE(row[8].toInt(), e.ret);
+        }
+        // Batch 0 starts at the session start; the second event is 1 us later.
+        QCOMPARE(open[1][0], QByteArrayLiteral("0.000000000"));
+        QCOMPARE(open[1][1], QByteArrayLiteral("2024-02-29T23:59:59.250000Z"));
+        QCOMPARE(open[2][0], QByteArrayLiteral("0.000001000"));
+        QCOMPARE(open[2][1], QByteArrayLiteral("2024-02-29T23:59:59.250001Z"));
+        QCOMPARE(open[41][0], QByteArrayLiteral("1.000000000"));
+        QCOMPARE(open[41][1], QByteArrayLiteral("2024-03-01T00:00:00.250000Z"));
+
+        const auto exec = readCsv(dir.filePath(QStringLiteral("exec.csv")));
+        QCOMPARE(exec.size(), 121);
+        for (qsizetype i = 0; i < 120; ++i) {
+            const ExecEvent e = s.events.exec(i);
+            QList<QByteArray> argv;
+            if (!exec[i + 1][8].isEmpty() || !e.argv.isEmpty()) {
+                for (const QByteArray &a : exec[i + 1][8].split(' '))
+                    argv.append(CsvExport::unescapeBytes(a));
+            }
+            // An argv of one empty argument and no argv both write "": documented.
+            if (e.argv == QList<QByteArray>{QByteArray()})
+                continue;
+            QCOMPARE(argv, e.argv);
+            QCOMPARE(exec[i + 1][9], e.argvTruncated ? QByteArray("1") : QByteArray("0"));
+        }
+
+        const auto tcp = readCsv(dir.filePath(QStringLiteral("tcpconnect.csv")));
+        QCOMPARE(tcp[1][6], QByteArrayLiteral("3:609::181b:1e21:2427:2a2d")); // n = 0, v6
+        QCOMPARE(tcp[2][6], QByteArrayLiteral("1.4.7.10"));
+        QCOMPARE(tcp[2][8], QByteArrayLiteral("255.254.253.252"));
+
+        const auto hist = readCsv(dir.filePath(QStringLiteral("histograms.csv")));
+        QCOMPARE(hist[0], (QList<QByteArray>{"probe_id", "key", "time_s", "time", "interval_s",
+                                             "unit", "slot", "low", "high", "count", "sum"}));
+        qsizetype expectedRows = 0;
+        for (const HistogramSnapshot &h : s.histograms)
+            expectedRows += std::max(1, h.histogram.usedSlots());
+        QCOMPARE(hist.size(), 1 + expectedRows);
+        // makeHistogram(n = 1): block/vda, usecs, slot 0 = 1.
+        QCOMPARE(hist[2],
+                 (QList<QByteArray>{"block", "vda", "0.999000000", "2024-03-01T00:00:00.249000Z",
+                                    "1.000000000", "usecs", "0", "0", "1", "1", "12345"}));
+        const auto stats = readCsv(dir.filePath(QStringLiteral("stats.csv")));
+        QCOMPARE(stats.size(), 1 + s.stats.size());
+        QCOMPARE(stats[1][6], QByteArray::number(~quint64(0)));
+    }
+
+    void filtersByTimeAndProbe()
+    {
+        QTemporaryDir dir;
+        const SessionData s = makeSession();
+        CsvExportOptions o;
+        o.startNs = s.info.startMonotonicNs + 1000000000ull; // batch 1 only
+        o.endNs = s.info.startMonotonicNs + 2000000000ull;
+        QString error;
+        QStringList files = CsvExport::exportSession(s, dir.path(), o, &error);
+        QCOMPARE(files.size(), 7);
+        QCOMPARE(readCsv(dir.filePath(QStringLiteral("block.csv"))).size(), 1 + 40);
+        QCOMPARE(readCsv(dir.filePath(QStringLiteral("stats.csv"))).size(), 1 + 4);
+        const auto block = readCsv(dir.filePath(QStringLiteral("block.csv")));
+        QCOMPARE(block[1][0], QByteArrayLiteral("1.000000000"));
+        QCOMPARE(block[40][0], QByteArrayLiteral("1.000039000"));
+
+        QTemporaryDir probeDir;
+        o = {};
+        o.probeId = QStringLiteral("block");
+        files = CsvExport::exportSession(s, probeDir.path(), o, &error);
+        QStringList names;
+        for (const QString &f : files)
+            names.append(QFileInfo(f).fileName());
+        QCOMPARE(names, (QStringList{QStringLiteral("block.csv"), QStringLiteral("histograms.csv"),
+                                     QStringLiteral("stats.csv")}));
+        for (const auto &row : readCsv(probeDir.filePath(QStringLiteral("histograms.csv"))).mid(1))
+            QCOMPARE(row[0], QByteArrayLiteral("block"));
+        QCOMPARE(readCsv(probeDir.filePath(QStringLiteral("stats.csv"))).size(), 1); // header
+
+        QTemporaryDir typeDir;
+        o = {};
+        o.eventType = EventType::FsSlow;
+        files = CsvExport::exportSession(s, typeDir.path(), o, &error);
+        QCOMPARE(files, QStringList{typeDir.filePath(QStringLiteral("fsslow.csv"))});
+    }
+
+    void refusesUnwritableDirectory()
+    {
+        QTemporaryDir dir;
+        const SessionData s = makeSession();
+        QString error;
+        // A path through a regular file cannot be created, even by root.
+        const QString file = dir.filePath(QStringLiteral("file"));
+        QVERIFY(QFile(file).open(QIODevice::WriteOnly));
+        QVERIFY(CsvExport::exportSession(s, file + QStringLiteral("/out"), {}, &error).isEmpty());
+        QVERIFY2(error.startsWith(QStringLiteral("cannot export to")), qPrintable(error));
+
+        // A read-only directory, tried as nobody so that root's override does not apply.
+        const QString ro = dir.filePath(QStringLiteral("ro"));
+        QVERIFY(QDir().mkpath(ro));
+        chmod(QFile::encodeName(dir.path()).constData(), 0755);
+        chmod(QFile::encodeName(ro).constData(), 0555);
+        int fds[2];
+        QVERIFY(pipe(fds) == 0);
+        const pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            if (getuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+                _exit(2);
+            QString e;
+            const bool wrote = !CsvExport::exportSession(s, ro, {}, &e).isEmpty();
+            const QByteArray out = wrote ? QByteArrayLiteral("wrote") : e.toUtf8();
+            _exit(write(fds[1], out.constData(), size_t(out.size())) < 0 ? 3 : 0);
+        }
+        close(fds[1]);
+        QByteArray out;
+        char buf[1024];
+        ssize_t n;
+        while ((n = read(fds[0], buf, sizeof buf)) > 0)
+            out.append(buf, n);
+        close(fds[0]);
+        waitpid(pid, nullptr, 0);
+        QCOMPARE(QString::fromUtf8(out),
+                 QStringLiteral("cannot export to %1: the directory is not writable").arg(ro));
+        QVERIFY(QDir(ro).entryList(QDir::Files | QDir::Hidden).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCsvExport)
+#include "tst_csvexport.moc"
