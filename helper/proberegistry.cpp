@@ -1,5 +1,6 @@
 // Which class implements each probe of the catalog. One line per probe.
 #include "probe.h"
+#include "tcpconnectprobe.h"
 
 #include <QHash>
 
@@ -15,7 +16,9 @@ ProbeFactory factory()
 
 const QHash<QString, ProbeFactory> &registry()
 {
-    static const QHash<QString, ProbeFactory> r = {};
+    static const QHash<QString, ProbeFactory> r = {
+        {QStringLiteral("tcpconnect"), factory<TcpConnectProbe>()},
+    };
     return r;
 }
 
