@@ -1,4 +1,5 @@
 // Which class implements each probe of the catalog. One line per probe.
+#include "cachestatprobe.h"
 #include "probe.h"
 #include "tcpconnectprobe.h"
 
@@ -18,6 +19,7 @@ const QHash<QString, ProbeFactory> &registry()
 {
     static const QHash<QString, ProbeFactory> r = {
         {QStringLiteral("tcpconnect"), factory<TcpConnectProbe>()},
+        {QStringLiteral("cachestat"), factory<CacheStatProbe>()},
     };
     return r;
 }
