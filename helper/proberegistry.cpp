@@ -1,5 +1,7 @@
 // Which class implements each probe of the catalog. One line per probe.
+#include "cachestatprobe.h"
 #include "probe.h"
+#include "tcpconnectprobe.h"
 
 #include <QHash>
 
@@ -15,7 +17,10 @@ ProbeFactory factory()
 
 const QHash<QString, ProbeFactory> &registry()
 {
-    static const QHash<QString, ProbeFactory> r = {};
+    static const QHash<QString, ProbeFactory> r = {
+        {QStringLiteral("tcpconnect"), factory<TcpConnectProbe>()},
+        {QStringLiteral("cachestat"), factory<CacheStatProbe>()},
+    };
     return r;
 }
 
