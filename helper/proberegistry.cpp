@@ -2,6 +2,7 @@
 #include "probe.h"
 
 #include "blockprobe.h"
+#include "runqlatprobe.h"
 
 #include <QHash>
 
@@ -19,6 +20,7 @@ const QHash<QString, ProbeFactory> &registry()
 {
     static const QHash<QString, ProbeFactory> r = {
         {QStringLiteral("block"), factory<BlockProbe>()},
+        {QStringLiteral("runqlat"), factory<RunqlatProbe>()},
     };
     return r;
 }
