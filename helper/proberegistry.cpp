@@ -3,6 +3,9 @@
 #include "probe.h"
 #include "tcpconnectprobe.h"
 
+#include "blockprobe.h"
+#include "runqlatprobe.h"
+
 #include <QHash>
 
 namespace bpflens {
@@ -20,6 +23,8 @@ const QHash<QString, ProbeFactory> &registry()
     static const QHash<QString, ProbeFactory> r = {
         {QStringLiteral("tcpconnect"), factory<TcpConnectProbe>()},
         {QStringLiteral("cachestat"), factory<CacheStatProbe>()},
+        {QStringLiteral("block"), factory<BlockProbe>()},
+        {QStringLiteral("runqlat"), factory<RunqlatProbe>()},
     };
     return r;
 }
