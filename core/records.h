@@ -36,6 +36,19 @@ struct ProbeStats
     bool operator==(const ProbeStats &) const = default;
 };
 
+// A probe's counter over one interval [timeNs - intervalNs, timeNs] (not cumulative), for probes
+// whose output is a few numbers per interval rather than events or histograms (cachestat:
+// "hits", "misses", ...). A ratio is a value too, hence double.
+struct CounterSample
+{
+    QString probeId;
+    quint64 timeNs = 0;
+    quint64 intervalNs = 0;
+    QString name;
+    double value = 0;
+    bool operator==(const CounterSample &) const = default;
+};
+
 // A probe as it was asked for and as it attached.
 struct ProbeConfig
 {
@@ -68,11 +81,12 @@ struct RecordBatch
     QList<FsSlowEvent> fsSlow;
     QList<HistogramSnapshot> histograms;
     QList<ProbeStats> stats;
+    QList<CounterSample> counters;
 
     bool isEmpty() const
     {
         return exec.isEmpty() && open.isEmpty() && block.isEmpty() && tcpConnect.isEmpty() &&
-               fsSlow.isEmpty() && histograms.isEmpty() && stats.isEmpty();
+               fsSlow.isEmpty() && histograms.isEmpty() && stats.isEmpty() && counters.isEmpty();
     }
     qsizetype eventCount() const
     {

@@ -126,12 +126,26 @@ void Probe::emitHistogram(const QString &key, const Log2Histogram &cumulative)
     m_histogramTarget->append(s);
 }
 
+void Probe::emitCounter(const QString &name, double intervalValue)
+{
+    CounterSample s;
+    s.probeId = m_id;
+    s.name = name;
+    s.timeNs = m_snapshotNowNs;
+    s.intervalNs = m_lastSnapshotNs ? m_snapshotNowNs - m_lastSnapshotNs : m_intervalNs;
+    s.value = intervalValue;
+    m_counterTarget->append(s);
+}
+
 void Probe::snapshot(quint64 nowNs, RecordBatch &out)
 {
     m_snapshotNowNs = nowNs;
     m_histogramTarget = &out.histograms;
     readHistograms();
     m_histogramTarget = nullptr;
+    m_counterTarget = &out.counters;
+    readCounters();
+    m_counterTarget = nullptr;
     m_lastSnapshotNs = nowNs;
 
     ProbeStats stats;

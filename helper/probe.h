@@ -76,6 +76,8 @@ protected:
     virtual bool decode(const void *data, size_t size, RecordBatch &out);
     // Reads the kernel's histogram maps: call emitHistogram() with the cumulative value per key.
     virtual void readHistograms() {}
+    // Reads the kernel's counters: call emitCounter() with each one's value for the interval.
+    virtual void readCounters() {}
     // The value of the program's "lost" counter (records the kernel could not deliver).
     virtual quint64 kernelLost() const { return 0; }
 
@@ -84,6 +86,8 @@ protected:
     void trackObject(bpf_object *obj);
     void setAttachPath(const QString &path) { m_attachPath = path; }
     void emitHistogram(const QString &key, const Log2Histogram &cumulative);
+    // Only from readCounters(): records one counter's value for the interval ending now.
+    void emitCounter(const QString &name, double intervalValue);
     // Applies the common filters (pid, tid, uid, comm, cgroup) to a skeleton's rodata. cgroup
     // needs the map fd after load: see applyCgroupFilter.
     struct CommonFilters
@@ -118,6 +122,7 @@ private:
     QList<int> m_progFds; // dup'ed, so stats stay readable until stop()
     QHash<QString, Log2Histogram> m_lastHistograms;
     QList<HistogramSnapshot> *m_histogramTarget = nullptr;
+    QList<CounterSample> *m_counterTarget = nullptr;
     quint64 m_snapshotNowNs = 0;
     quint64 m_lastSnapshotNs = 0;
 };

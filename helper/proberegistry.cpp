@@ -1,5 +1,10 @@
 // Which class implements each probe of the catalog. One line per probe.
+#include "cachestatprobe.h"
 #include "probe.h"
+#include "tcpconnectprobe.h"
+
+#include "blockprobe.h"
+#include "runqlatprobe.h"
 
 #include <QHash>
 
@@ -15,7 +20,12 @@ ProbeFactory factory()
 
 const QHash<QString, ProbeFactory> &registry()
 {
-    static const QHash<QString, ProbeFactory> r = {};
+    static const QHash<QString, ProbeFactory> r = {
+        {QStringLiteral("tcpconnect"), factory<TcpConnectProbe>()},
+        {QStringLiteral("cachestat"), factory<CacheStatProbe>()},
+        {QStringLiteral("block"), factory<BlockProbe>()},
+        {QStringLiteral("runqlat"), factory<RunqlatProbe>()},
+    };
     return r;
 }
 

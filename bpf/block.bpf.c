@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+// Block requests (biosnoop) and their latency histograms (biolatency). A request is followed by
+// its pointer from insertion or issue to completion; the submitter is remembered where it is
+// current (block_io_start: the request is built in submit_bio's context), because insert and
+// issue may run in kblockd or another task that flushes a plug.
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "common.bpf.h"
+#include "block.h"
+
+#define MAX_REQUESTS 10240
+#define MINORBITS 20
+/* Constant after load, so the verifier only sees the argument that exists. */
+#define RQ_ARG(idx) ((struct request *)((idx) ? ctx[1] : ctx[0]))
+
+/* Set by user space from the running kernel's BTF. */
+/* insert, issue, requeue and merge took (q, rq) before 5.11: where rq is in each hook's args */
+const volatile __u32 insert_arg = 0;
+const volatile __u32 issue_arg = 0;
+const volatile __u32 requeue_arg = 0;
+const volatile __u32 merge_arg = 0;
+const volatile bool pid_at_rq = false;       /* no block_io_start: attribute at insert/issue */
+const volatile bool filters_active = false;  /* pid, comm or cgroup filter */
+const volatile bool filter_dev = false;
+const volatile __u32 targ_dev = 0;
+const volatile bool targ_queued = false;
+const volatile bool targ_per_disk = false;
+const volatile bool targ_per_flags = false;
+const volatile __u64 unit_div = 1000;
+const volatile __u64 min_ns = 0;
+
+struct stage {
+    __u64 insert;
+    __u64 issue;
+    __u64 sector;
+    __u32 bytes;
+    __u32 dev;
+};
+
+struct submitter {
+    __u32 pid;
+    char comm[BPFLENS_COMM_LEN];
+};
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, MAX_REQUESTS);
+    __type(key, struct request *);
+    __type(value, struct stage);
+} start SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, MAX_REQUESTS);
+    __type(key, struct request *);
+    __type(value, struct submitter);
+} submitters SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 1024);
+    __type(key, struct block_hist_key);
+    __type(value, struct bpflens_hist);
+} hists SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_RINGBUF);
+    __uint(max_entries, 1 << 22);
+} rb SEC(".maps");
+
+#define RECORD_MAX (sizeof(struct block_event) + BPFLENS_DISK_NAME_LEN)
+
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, char[RECORD_MAX]);
+} scratch SEC(".maps");
+
+static const struct bpflens_hist zero_hist;
+
+/* Before 5.17 the disk hung off the request itself. */
+struct request___old {
+    struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+static __always_inline struct gendisk *rq_disk(struct request *rq)
+{
+    struct request___old *old = (void *)rq;
+
+    if (bpf_core_field_exists(old->rq_disk))
+        return BPF_CORE_READ(old, rq_disk);
+    return BPF_CORE_READ(rq, q, disk);
+}
+
+static __always_inline __u32 disk_dev(struct gendisk *disk)
+{
+    if (!disk)
+        return 0;
+    return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | BPF_CORE_READ(disk, first_minor);
+}
+
+static __always_inline void remember_submitter(struct request *rq)
+{
+    struct submitter s = {};
+
+    if (!current_wanted()) {
+        /* A recycled request must not keep its previous submitter. */
+        bpf_map_delete_elem(&submitters, &rq);
+        return;
+    }
+    s.pid = bpf_get_current_pid_tgid() >> 32;
+    bpf_get_current_comm(s.comm, sizeof(s.comm));
+    bpf_map_update_elem(&submitters, &rq, &s, BPF_ANY);
+}
+
+static __always_inline struct stage *new_stage(struct request *rq, __u64 insert, __u64 issue)
+{
+    struct stage st = {};
+
+    st.dev = disk_dev(rq_disk(rq));
+    if (filter_dev && st.dev != targ_dev)
+        return NULL;
+    st.insert = insert;
+    st.issue = issue;
+    if (bpf_map_update_elem(&start, &rq, &st, BPF_ANY))
+        return NULL;
+    return bpf_map_lookup_elem(&start, &rq);
+}
+
+/* Every life of a request starts with an insert or, bypassing the scheduler, with an issue: a
+ * fresh stage at insert, and at an issue that finds no insert pending, so a recycled request
+ * pointer never inherits an old start time. */
+static __always_inline int on_insert(struct request *rq)
+{
+    if (pid_at_rq)
+        remember_submitter(rq);
+    new_stage(rq, bpf_ktime_get_ns(), 0);
+    return 0;
+}
+
+static __always_inline int on_issue(struct request *rq)
+{
+    __u64 now = bpf_ktime_get_ns();
+    struct stage *st = bpf_map_lookup_elem(&start, &rq);
+
+    if (st && st->issue == 0) {
+        st->issue = now;
+    } else {
+        if (pid_at_rq)
+            remember_submitter(rq);
+        st = new_stage(rq, 0, now);
+        if (!st)
+            return 0;
+    }
+    st->sector = BPF_CORE_READ(rq, __sector);
+    st->bytes = BPF_CORE_READ(rq, __data_len);
+    return 0;
+}
+
+static __always_inline void emit(struct request *rq, const struct stage *st,
+                                 const struct submitter *who, __u64 now, __u32 cmd_flags)
+{
+    __u32 key = 0;
+    struct block_event *e = bpf_map_lookup_elem(&scratch, &key);
+    struct gendisk *disk;
+    long n;
+    __u64 len;
+
+    if (!e)
+        return;
+    e->ts = now;
+    e->sector = st->sector;
+    e->device_ns = now - st->issue;
+    e->queue_ns = 0;
+    if (st->insert && BPF_CORE_READ(rq, q, elevator))
+        e->queue_ns = st->issue - st->insert;
+    e->dev = st->dev;
+    e->cmd_flags = cmd_flags;
+    e->bytes = st->bytes;
+    e->pad = 0;
+    if (who) {
+        e->pid = who->pid;
+        __builtin_memcpy(e->comm, who->comm, sizeof(e->comm));
+    } else {
+        e->pid = 0;
+        __builtin_memset(e->comm, 0, sizeof(e->comm));
+        e->comm[0] = '?';
+    }
+    disk = rq_disk(rq);
+    n = disk ? bpf_probe_read_kernel_str((char *)(e + 1), BPFLENS_DISK_NAME_LEN, disk->disk_name)
+             : 0;
+    len = n > 0 ? n - 1 : 0; /* without the NUL */
+    if (len > BPFLENS_DISK_NAME_LEN)
+        len = BPFLENS_DISK_NAME_LEN;
+    e->disk_len = len;
+    if (bpf_ringbuf_output(&rb, e, sizeof(*e) + len, submit_flags(&rb)))
+        count_lost();
+}
+
+static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes)
+{
+    __u64 now = bpf_ktime_get_ns();
+    struct block_hist_key hkey = {};
+    struct submitter *who;
+    struct bpflens_hist *h;
+    struct stage *st;
+    __u32 cmd_flags;
+    __u64 begin, lat;
+
+    st = bpf_map_lookup_elem(&start, &rq);
+    if (!st || !st->issue)
+        return 0;
+    /* A partial completion: the request goes on, and is counted once when it ends. */
+    if (nr_bytes < BPF_CORE_READ(rq, __data_len))
+        return 0;
+    who = bpf_map_lookup_elem(&submitters, &rq);
+    if (filters_active && !who)
+        goto cleanup;
+    if ((__s64)(now - st->issue) < 0)
+        goto cleanup;
+
+    cmd_flags = BPF_CORE_READ(rq, cmd_flags);
+    begin = st->issue;
+    if (targ_queued && st->insert && BPF_CORE_READ(rq, q, elevator))
+        begin = st->insert;
+    lat = now - begin;
+
+    if (targ_per_disk)
+        hkey.dev = st->dev;
+    if (targ_per_flags)
+        hkey.cmd_flags = cmd_flags;
+    h = bpf_map_lookup_elem(&hists, &hkey);
+    if (!h) {
+        bpf_map_update_elem(&hists, &hkey, &zero_hist, BPF_NOEXIST);
+        h = bpf_map_lookup_elem(&hists, &hkey);
+    }
+    if (h)
+        hist_add(h, lat / unit_div);
+
+    if (lat >= min_ns)
+        emit(rq, st, who, now, cmd_flags);
+
+cleanup:
+    bpf_map_delete_elem(&start, &rq);
+    bpf_map_delete_elem(&submitters, &rq);
+    return 0;
+}
+
+SEC("tp_btf/block_io_start")
+int BPF_PROG(block_io_start, struct request *rq)
+{
+    remember_submitter(rq);
+    return 0;
+}
+
+SEC("tp_btf/block_rq_insert")
+int block_rq_insert(u64 *ctx)
+{
+    return on_insert(RQ_ARG(insert_arg));
+}
+
+SEC("tp_btf/block_rq_issue")
+int block_rq_issue(u64 *ctx)
+{
+    return on_issue(RQ_ARG(issue_arg));
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+{
+    return on_complete(rq, nr_bytes);
+}
+
+/* Requeued: it will be inserted and issued again; measure that attempt, not the failed one. */
+SEC("tp_btf/block_rq_requeue")
+int block_rq_requeue(u64 *ctx)
+{
+    struct request *rq = RQ_ARG(requeue_arg);
+
+    bpf_map_delete_elem(&start, &rq);
+    return 0;
+}
+
+/* Merged into another request and freed without completing. */
+SEC("tp_btf/block_rq_merge")
+int block_rq_merge(u64 *ctx)
+{
+    struct request *rq = RQ_ARG(merge_arg);
+
+    bpf_map_delete_elem(&start, &rq);
+    bpf_map_delete_elem(&submitters, &rq);
+    return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,390 @@
+#include "blockprobe.h"
+
+#include <linux/types.h>
+
+#include "block.h"
+#include "block.skel.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QMap>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace bpflens {
+
+namespace {
+
+// Number of arguments of a tp_btf tracepoint (without the leading void *__data), -1 if unknown.
+int tracepointArgCount(const KernelFeatures &kernel, const char *name)
+{
+    const btf *b = kernel.btf();
+    if (!b)
+        return -1;
+    const QByteArray typeName = QByteArray("btf_trace_") + name;
+    const int id = btf__find_by_name_kind(b, typeName.constData(), BTF_KIND_TYPEDEF);
+    if (id <= 0)
+        return -1;
+    const btf_type *t = btf__type_by_id(b, btf__resolve_type(b, id));
+    if (!t || !btf_is_ptr(t))
+        return -1;
+    t = btf__type_by_id(b, t->type);
+    if (!t || !btf_is_func_proto(t))
+        return -1;
+    return btf_vlen(t) - 1;
+}
+
+struct Hook
+{
+    const char *name;
+    bool required;
+};
+
+// block_io_start (6.5+) is where the submitter is current; without it the submitter is taken
+// at insert/issue, which is right for direct submission but may name kblockd or a plug flusher.
+constexpr Hook hooks[] = {
+    {"block_io_start", false},   {"block_rq_insert", false},  {"block_rq_issue", true},
+    {"block_rq_complete", true}, {"block_rq_requeue", false}, {"block_rq_merge", false},
+};
+
+QString tpBtf(const char *name)
+{
+    return QStringLiteral("tp_btf/") + QLatin1String(name);
+}
+
+// The program of a hook and the skeleton's slot for its link (destroy detaches what is there).
+struct HookProgram
+{
+    bpf_program *prog;
+    bpf_link **link;
+};
+
+HookProgram programFor(block_bpf *skel, const char *hook)
+{
+    const QByteArray n(hook);
+    if (n == "block_io_start")
+        return {skel->progs.block_io_start, &skel->links.block_io_start};
+    if (n == "block_rq_insert")
+        return {skel->progs.block_rq_insert, &skel->links.block_rq_insert};
+    if (n == "block_rq_issue")
+        return {skel->progs.block_rq_issue, &skel->links.block_rq_issue};
+    if (n == "block_rq_complete")
+        return {skel->progs.block_rq_complete, &skel->links.block_rq_complete};
+    if (n == "block_rq_requeue")
+        return {skel->progs.block_rq_requeue, &skel->links.block_rq_requeue};
+    return {skel->progs.block_rq_merge, &skel->links.block_rq_merge};
+}
+
+} // namespace
+
+BlockFlagDecoder::BlockFlagDecoder(const KernelFeatures &kernel)
+{
+    // The op is in the low bits, below the first flag bit (REQ_OP_BITS).
+    qint64 firstFlag = 0;
+    if (!kernel.enumValue(QStringLiteral("__REQ_FAILFAST_DEV"), &firstFlag) || firstFlag <= 0 ||
+        firstFlag > 16)
+        return;
+    m_opMask = (1u << firstFlag) - 1;
+    // libbpf-tools biolatency's print_cmd_flags, in its order.
+    static const char *const flags[][2] = {
+        {"__REQ_NOWAIT", "NoWait-"},    {"__REQ_BACKGROUND", "Background-"},
+        {"__REQ_RAHEAD", "ReadAhead-"}, {"__REQ_PREFLUSH", "PreFlush-"},
+        {"__REQ_FUA", "FUA-"},          {"__REQ_INTEGRITY", "Integrity-"},
+        {"__REQ_IDLE", "Idle-"},        {"__REQ_NOMERGE", "NoMerge-"},
+        {"__REQ_PRIO", "Priority-"},    {"__REQ_META", "Metadata-"},
+        {"__REQ_SYNC", "Sync-"},
+    };
+    for (const auto &f : flags) {
+        qint64 bit = 0;
+        if (kernel.enumValue(QLatin1String(f[0]), &bit) && bit >= 0 && bit < 32)
+            m_flags.append({1u << bit, QByteArray(f[1])});
+    }
+    static const char *const ops[][2] = {
+        {"REQ_OP_READ", "Read"},
+        {"REQ_OP_WRITE", "Write"},
+        {"REQ_OP_FLUSH", "Flush"},
+        {"REQ_OP_DISCARD", "Discard"},
+        {"REQ_OP_SECURE_ERASE", "SecureErase"},
+        {"REQ_OP_ZONE_RESET", "ZoneReset"},
+        {"REQ_OP_WRITE_SAME", "WriteSame"},
+        {"REQ_OP_ZONE_RESET_ALL", "ZoneResetAll"},
+        {"REQ_OP_WRITE_ZEROES", "WriteZeroes"},
+        {"REQ_OP_ZONE_OPEN", "ZoneOpen"},
+        {"REQ_OP_ZONE_CLOSE", "ZoneClose"},
+        {"REQ_OP_ZONE_FINISH", "ZoneFinish"},
+        {"REQ_OP_ZONE_APPEND", "ZoneAppend"},
+        {"REQ_OP_SCSI_IN", "SCSIIn"},
+        {"REQ_OP_SCSI_OUT", "SCSIOut"},
+        {"REQ_OP_DRV_IN", "DrvIn"},
+        {"REQ_OP_DRV_OUT", "DrvOut"},
+    };
+    for (const auto &o : ops) {
+        qint64 value = 0;
+        if (kernel.enumValue(QLatin1String(o[0]), &value) && value >= 0)
+            m_ops.append({quint32(value), QByteArray(o[1])});
+    }
+}
+
+QByteArray BlockFlagDecoder::decode(quint32 cmdFlags) const
+{
+    QByteArray s;
+    for (const auto &f : m_flags) {
+        if (cmdFlags & f.first)
+            s += f.second;
+    }
+    const quint32 op = cmdFlags & m_opMask;
+    for (const auto &o : m_ops) {
+        if (o.first == op)
+            return s + o.second;
+    }
+    return s + "Unknown";
+}
+
+BlockProbe::BlockProbe()
+    : Probe(QStringLiteral("block"))
+{
+}
+
+BlockProbe::~BlockProbe()
+{
+    stop();
+}
+
+quint32 BlockProbe::diskDevice(const QString &disk)
+{
+    if (disk.isEmpty() || disk.contains(QLatin1Char('/')) || disk.startsWith(QLatin1Char('.')))
+        return 0;
+    QFile f(QStringLiteral("/sys/block/%1/dev").arg(disk));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QList<QByteArray> parts = f.readAll().trimmed().split(':');
+    if (parts.size() != 2)
+        return 0;
+    bool okMajor = false, okMinor = false;
+    const quint32 major = parts[0].toUInt(&okMajor);
+    const quint32 minor = parts[1].toUInt(&okMinor);
+    if (!okMajor || !okMinor || major >= (1u << 12) || minor >= (1u << 20))
+        return 0;
+    return major << 20 | minor;
+}
+
+ProbeAvailability BlockProbe::availability(const KernelFeatures &kernel,
+                                           const QVariantMap &options) const
+{
+    ProbeAvailability a;
+    if (!kernel.hasBtf()) {
+        a.reason = kernel.btfError();
+        return a;
+    }
+    QStringList parts;
+    for (const Hook &h : hooks) {
+        if (kernel.hasBtfTracepoint(QLatin1String(h.name))) {
+            parts.append(tpBtf(h.name));
+        } else if (h.required) {
+            // Classic block tracepoints carry no request pointer to pair issue and completion.
+            a.reason = QStringLiteral("the kernel has no BTF tracepoint %1").arg(tpBtf(h.name));
+            return a;
+        }
+    }
+    if (!kernel.hasBtfTracepoint(QStringLiteral("block_rq_insert")))
+        a.reason = QStringLiteral("no block_rq_insert: queue times are 0");
+    else if (!kernel.hasBtfTracepoint(QStringLiteral("block_io_start")))
+        a.reason = QStringLiteral("no block_io_start: the submitter is taken at insert/issue");
+    const QString disk = options.value(QStringLiteral("disk")).toString();
+    if (!disk.isEmpty() && !diskDevice(disk)) {
+        a.reason = QStringLiteral("no disk named \"%1\" in /sys/block").arg(disk.left(32));
+        return a;
+    }
+    a.available = true;
+    a.attachPath = parts.join(QStringLiteral(", "));
+    return a;
+}
+
+bool BlockProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
+{
+    const ProbeAvailability a = availability(kernel, options);
+    if (!a.available) {
+        *error = a.reason;
+        return false;
+    }
+    m_decoder = std::make_unique<BlockFlagDecoder>(kernel);
+    if (!m_decoder->isValid()) {
+        *error = QStringLiteral("the kernel's BTF has no request flag bits (__REQ_FAILFAST_DEV)");
+        return false;
+    }
+    m_skel = block_bpf__open();
+    if (!m_skel) {
+        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
+        return false;
+    }
+
+    const CommonFilters f = commonFilters(options);
+    auto *ro = m_skel->rodata;
+    ro->filter_tgid = f.tgid;
+    ro->filter_tid = f.tid;
+    ro->filter_uid = f.uid;
+    ro->filter_uid_set = f.uidSet;
+    memcpy(const_cast<char *>(ro->filter_comm), f.comm.constData(), size_t(f.comm.size()));
+    ro->filter_cgroup = !f.cgroupPath.isEmpty();
+    ro->filters_active = f.tgid || f.tid || f.uidSet || !f.comm.isEmpty() || ro->filter_cgroup;
+
+    const QString disk = options.value(QStringLiteral("disk")).toString();
+    if (!disk.isEmpty()) {
+        ro->filter_dev = true;
+        ro->targ_dev = diskDevice(disk);
+    }
+    ro->targ_queued = options.value(QStringLiteral("queued")).toBool();
+    m_perDisk = options.value(QStringLiteral("perDisk")).toBool();
+    m_perFlags = options.value(QStringLiteral("perFlags")).toBool();
+    ro->targ_per_disk = m_perDisk;
+    ro->targ_per_flags = m_perFlags;
+    m_unit = options.value(QStringLiteral("units")).toString() == QLatin1String("msecs")
+                 ? TimeUnit::Milliseconds
+                 : TimeUnit::Microseconds;
+    ro->unit_div = nanosecondsPer(m_unit);
+    ro->min_ns = quint64(options.value(QStringLiteral("minLatencyUs")).toLongLong()) * 1000u;
+    // Before 5.11 these tracepoints took (q, rq).
+    ro->insert_arg = tracepointArgCount(kernel, "block_rq_insert") == 2;
+    ro->issue_arg = tracepointArgCount(kernel, "block_rq_issue") == 2;
+    ro->requeue_arg = tracepointArgCount(kernel, "block_rq_requeue") == 2;
+    ro->merge_arg = tracepointArgCount(kernel, "block_rq_merge") == 2;
+
+    QList<const Hook *> chosen;
+    for (const Hook &h : hooks) {
+        const bool present = kernel.hasBtfTracepoint(QLatin1String(h.name));
+        bpf_program__set_autoload(programFor(m_skel, h.name).prog, present);
+        if (present)
+            chosen.append(&h);
+    }
+    ro->pid_at_rq = !kernel.hasBtfTracepoint(QStringLiteral("block_io_start"));
+
+    bpf_map__set_max_entries(m_skel->maps.rb, ringBufferBytes());
+    if (int err = block_bpf__load(m_skel)) {
+        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
+        return false;
+    }
+    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
+        return false;
+    trackObject(m_skel->obj);
+    if (!setRingBuffer(bpf_map__fd(m_skel->maps.rb), error))
+        return false;
+
+    QStringList attached;
+    for (const Hook *h : std::as_const(chosen)) {
+        const HookProgram hp = programFor(m_skel, h->name);
+        bpf_link *link = bpf_program__attach(hp.prog);
+        if (!link) {
+            const int err = -errno;
+            // Without block_io_start no request would have a submitter: as fatal as the others.
+            if (h->required || h == &hooks[0]) {
+                *error = QStringLiteral("cannot attach %1: %2")
+                             .arg(tpBtf(h->name), lastLibbpfError(err));
+                return false;
+            }
+            continue;
+        }
+        *hp.link = link;
+        attached.append(tpBtf(h->name));
+    }
+    setAttachPath(attached.join(QStringLiteral(", ")));
+    return true;
+}
+
+void BlockProbe::doStop()
+{
+    block_bpf__destroy(m_skel);
+    m_skel = nullptr;
+}
+
+quint64 BlockProbe::kernelLost() const
+{
+    return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;
+}
+
+bool BlockProbe::decode(const void *data, size_t size, RecordBatch &out)
+{
+    block_event e;
+    if (size < sizeof(e))
+        return false;
+    memcpy(&e, data, sizeof(e));
+    if (e.disk_len > BPFLENS_DISK_NAME_LEN || size != sizeof(e) + e.disk_len)
+        return false;
+    BlockEvent ev;
+    ev.timeNs = e.ts;
+    ev.dev = e.dev;
+    ev.cmdFlags = e.cmd_flags;
+    ev.sector = e.sector;
+    ev.bytes = e.bytes;
+    ev.pid = e.pid;
+    ev.queueNs = e.queue_ns;
+    ev.deviceNs = e.device_ns;
+    ev.disk = QByteArray(static_cast<const char *>(data) + sizeof(e), int(e.disk_len));
+    ev.op = m_decoder->decode(e.cmd_flags);
+    ev.comm = QByteArray(e.comm, int(qstrnlen(e.comm, sizeof(e.comm))));
+    if (!ev.disk.isEmpty())
+        m_diskNames.insert(ev.dev, ev.disk);
+    out.block.append(ev);
+    return true;
+}
+
+QByteArray BlockProbe::diskName(quint32 dev)
+{
+    auto it = m_diskNames.constFind(dev);
+    if (it != m_diskNames.cend())
+        return *it;
+    // /sys/dev/block/MAJ:MIN links to the disk's directory, named like the disk.
+    const QString link = QStringLiteral("/sys/dev/block/%1:%2")
+                             .arg(BlockEvent::major(dev))
+                             .arg(BlockEvent::minor(dev));
+    QByteArray name = QFileInfo(QFileInfo(link).symLinkTarget()).fileName().toLocal8Bit();
+    if (name.isEmpty())
+        name = QStringLiteral("%1:%2")
+                   .arg(BlockEvent::major(dev))
+                   .arg(BlockEvent::minor(dev))
+                   .toLatin1();
+    m_diskNames.insert(dev, name);
+    return name;
+}
+
+void BlockProbe::readHistograms()
+{
+    if (!m_skel)
+        return;
+    const int fd = bpf_map__fd(m_skel->maps.hists);
+    // Raw flag sets that read the same (bits biolatency does not name) share one histogram.
+    QMap<QString, Log2Histogram> merged;
+    block_hist_key key{}, next{};
+    const block_hist_key *prev = nullptr;
+    while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+        bpflens_hist h;
+        key = next;
+        prev = &key;
+        if (bpf_map_lookup_elem(fd, &key, &h) != 0)
+            continue;
+        QStringList parts;
+        if (m_perDisk)
+            parts.append(QString::fromLocal8Bit(diskName(key.dev)));
+        if (m_perFlags)
+            parts.append(QString::fromLatin1(m_decoder->decode(key.cmd_flags)));
+        const QString name = parts.join(QLatin1Char('/'));
+        auto it = merged.find(name);
+        if (it == merged.end())
+            it = merged.insert(name, Log2Histogram(m_unit));
+        Log2Histogram one(m_unit);
+        for (int i = 0; i < BPFLENS_MAX_SLOTS; ++i) {
+            if (h.slots[i])
+                one.addToSlot(i, h.slots[i]);
+        }
+        one.setSum(h.sum);
+        it->merge(one);
+    }
+    for (auto it = merged.cbegin(); it != merged.cend(); ++it)
+        emitHistogram(it.key(), it.value());
+}
+
+} // namespace bpflens

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "probe.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QPair>
+
+struct block_bpf;
+
+namespace bpflens {
+
+// Request op and flag names as biolatency -F prints them, with the bit values of the running
+// kernel (they moved between releases), read from its BTF.
+class BlockFlagDecoder
+{
+public:
+    explicit BlockFlagDecoder(const KernelFeatures &kernel);
+    bool isValid() const { return m_opMask != 0; }
+    QByteArray decode(quint32 cmdFlags) const; // "Sync-Write"
+
+private:
+    quint32 m_opMask = 0;
+    QList<QPair<quint32, QByteArray>> m_flags; // bit mask, "Sync-"; biolatency's order
+    QList<QPair<quint32, QByteArray>> m_ops;   // op value, "Write"
+};
+
+// biosnoop + biolatency: every block request with its queue and device time, and log2 latency
+// histograms (whole system, per disk and/or per flag set).
+class BlockProbe : public Probe
+{
+public:
+    BlockProbe();
+    ~BlockProbe() override;
+
+    ProbeAvailability availability(const KernelFeatures &kernel,
+                                   const QVariantMap &options = {}) const override;
+
+    // dev_t of a whole disk ("vda") as the kernel encodes it (major << 20 | minor), 0 if none.
+    static quint32 diskDevice(const QString &disk);
+
+protected:
+    bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
+    void doStop() override;
+    bool decode(const void *data, size_t size, RecordBatch &out) override;
+    void readHistograms() override;
+    quint64 kernelLost() const override;
+
+private:
+    QByteArray diskName(quint32 dev);
+
+    block_bpf *m_skel = nullptr;
+    std::unique_ptr<BlockFlagDecoder> m_decoder;
+    TimeUnit m_unit = TimeUnit::Microseconds;
+    bool m_perDisk = false;
+    bool m_perFlags = false;
+    QHash<quint32, QByteArray> m_diskNames; // dev -> name, for histogram keys
+};
+
+} // namespace bpflens

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "probe.h"
+
+#include <QStringList>
+
+struct cachestat_bpf;
+struct bpf_program;
+
+namespace bpflens {
+
+// Page cache hits, misses and dirtied pages per interval, like cachestat. Emits no events:
+// each snapshot records counters (CounterSample) "accesses", "added", "dirtied", "misses",
+// "hits" and, when there was any traffic, "hitRatio".
+//
+// What the numbers mean (on the tracepoint path):
+//   accesses = pages looked up by read()/splice (each read's range counted once, clipped at
+//              EOF) plus page faults on file mappings;
+//   added    = pages inserted into the page cache (reads, readahead, writes to new pages);
+//   dirtied  = pages accounted dirty;
+//   misses   = added - dirtied (a write to a new page inserts and dirties it: not a miss),
+//              at least 0; hits = accesses - misses, at least 0. This is cachestat's formula
+//              and shares its limits: it is exact for pure reads, an estimate under writes.
+class CacheStatProbe : public Probe
+{
+public:
+    CacheStatProbe();
+    ~CacheStatProbe() override;
+
+    ProbeAvailability availability(const KernelFeatures &kernel,
+                                   const QVariantMap &options = {}) const override;
+
+protected:
+    bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
+    void doStop() override;
+    void readCounters() override;
+
+private:
+    // How one quantity (accesses, added, dirtied) is hooked on this kernel.
+    enum class Path
+    {
+        None,
+        BtfTracepoint,
+        Tracepoint,
+        Fentry,
+        Kprobe
+    };
+    struct Part
+    {
+        Path path = Path::None;
+        QString function; // Fentry/Kprobe: the kernel function
+        QString hook;     // as shown in the attach path
+    };
+    struct Plan
+    {
+        Part accesses;
+        Part faults; // optional addition to accesses (tracepoint paths only)
+        Part added;
+        Part dirtied;
+        bool usable() const { return added.path != Path::None; }
+        QStringList hooks() const;
+        QString meaning() const;
+    };
+    static Plan plan(const KernelFeatures &kernel, QString *why);
+
+    cachestat_bpf *m_skel = nullptr;
+    quint64 m_lastAccesses = 0;
+    quint64 m_lastAdded = 0;
+    quint64 m_lastDirtied = 0;
+};
+
+} // namespace bpflens

@@ -1,0 +1,321 @@
+// The block probe against the real kernel: O_DIRECT writes and reads of a file on the root file
+// system's disk, filtered by disk and by this process (at submission), must come back one event
+// per request with the right attribution, and the kernel's histograms must count the same.
+#include "blockprobe.h"
+#include "engine.h"
+#include "testutil.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cerrno>
+#include <cstdlib>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+using namespace bpflens;
+
+namespace {
+
+constexpr int N = 32;
+constexpr int blockSize = 4096;
+constexpr long tmpfsMagic = 0x01021994;
+// iomap's direct reads carry REQ_SYNC | REQ_IDLE like its writes (6.18 here).
+const QByteArray readOp = "Idle-Sync-Read";
+
+// The whole disk under a file: its /sys/dev/block entry, or the parent of a partition's.
+QString diskOf(const QString &path)
+{
+    struct stat st
+    {
+    };
+    if (stat(path.toLocal8Bit().constData(), &st) != 0)
+        return {};
+    const QString entry =
+        QFileInfo(
+            QStringLiteral("/sys/dev/block/%1:%2").arg(major(st.st_dev)).arg(minor(st.st_dev)))
+            .canonicalFilePath();
+    if (entry.isEmpty())
+        return {};
+    if (QFileInfo::exists(entry + QStringLiteral("/partition")))
+        return QFileInfo(QFileInfo(entry).path()).fileName();
+    return QFileInfo(entry).fileName();
+}
+
+QByteArray ownComm()
+{
+    QFile f(QStringLiteral("/proc/self/comm"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
+}
+
+struct Recording
+{
+    QString attachPath;
+    RecordBatch batch;
+    quint64 lost = 0;
+};
+
+// A directory on the root file system (a real disk, unlike /tmp when that is tmpfs).
+QString diskDirectory()
+{
+    return QDir::rootPath() + QStringLiteral("var/tmp");
+}
+
+} // namespace
+
+class TestBlock : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir *m_dir = nullptr;
+    QString m_file;
+    QString m_disk;
+
+    // N O_DIRECT 4 KiB writes, then N O_DIRECT reads of the same blocks.
+    bool directIo(QString *why)
+    {
+        const int fd =
+            open(m_file.toLocal8Bit().constData(), O_RDWR | O_CREAT | O_DIRECT | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            *why = QStringLiteral("open: %1").arg(errno);
+            return false;
+        }
+        void *buf = nullptr;
+        if (posix_memalign(&buf, blockSize, blockSize) != 0) {
+            close(fd);
+            return false;
+        }
+        memset(buf, 0x5a, blockSize);
+        bool ok = true;
+        for (int i = 0; ok && i < N; ++i)
+            ok = pwrite(fd, buf, blockSize, off_t(i) * blockSize) == blockSize;
+        for (int i = 0; ok && i < N; ++i)
+            ok = pread(fd, buf, blockSize, off_t(i) * blockSize) == blockSize;
+        if (!ok)
+            *why = QStringLiteral("direct I/O failed: %1").arg(errno);
+        free(buf);
+        close(fd);
+        return ok;
+    }
+
+    // Records the workload with the block probe; options get disk and pid added.
+    bool record(QVariantMap options, Recording *r, int expectEvents)
+    {
+        options.insert(QStringLiteral("disk"), m_disk);
+        options.insert(QStringLiteral("pid"), qint64(getpid()));
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("block"), options, {}}};
+        QString err;
+        if (!engine.start(req, &err)) {
+            qWarning() << err;
+            return false;
+        }
+        r->attachPath = req[0].attachPath;
+        QString why;
+        const bool ok = directIo(&why);
+        if (!ok)
+            qWarning() << why;
+        // Completions are asynchronous to the syscalls' return only by microseconds; give the
+        // ring buffer a moment to be drained, then stop (which drains and snapshots again).
+        for (int i = 0; i < 20 && r->batch.block.size() < expectEvents; ++i)
+            engine.poll(50, r->batch);
+        engine.stop(&r->batch);
+        for (const ProbeStats &s : std::as_const(r->batch.stats))
+            r->lost = qMax(r->lost, s.eventsLost);
+        return ok;
+    }
+
+    static QHash<QString, Log2Histogram> histograms(const RecordBatch &b)
+    {
+        QHash<QString, Log2Histogram> h;
+        for (const HistogramSnapshot &s : b.histograms) {
+            auto it = h.find(s.key);
+            if (it == h.end())
+                it = h.insert(s.key, Log2Histogram(s.histogram.unit()));
+            it->merge(s.histogram);
+        }
+        return h;
+    }
+
+    static QByteArray bpftool(const char *what)
+    {
+        QProcess p;
+        p.start(QStringLiteral("bpftool"), {QLatin1String(what), QStringLiteral("show")});
+        if (!p.waitForFinished() || p.exitCode() != 0)
+            return "bpftool failed";
+        return p.readAllStandardOutput();
+    }
+
+    static quint64 totalCount(const RecordBatch &b)
+    {
+        quint64 n = 0;
+        for (const HistogramSnapshot &s : b.histograms)
+            n += s.histogram.count();
+        return n;
+    }
+
+    static int countOp(const RecordBatch &b, const QByteArray &op)
+    {
+        int n = 0;
+        for (const BlockEvent &e : b.block)
+            n += e.op == op;
+        return n;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        m_dir = new QTemporaryDir(diskDirectory() + QStringLiteral("/bpflens-block-XXXXXX"));
+        QVERIFY(m_dir->isValid());
+        struct statfs sfs
+        {
+        };
+        QCOMPARE(statfs(m_dir->path().toLocal8Bit().constData(), &sfs), 0);
+        QVERIFY2(sfs.f_type != tmpfsMagic, "the test directory must be on a real disk");
+        m_file = m_dir->filePath(QStringLiteral("direct.bin"));
+        m_disk = diskOf(m_dir->path());
+        QVERIFY2(!m_disk.isEmpty(), "cannot find the disk under the test directory");
+        QVERIFY(BlockProbe::diskDevice(m_disk) != 0);
+    }
+
+    void cleanupTestCase() { delete m_dir; }
+
+    void availabilityNamesTheBtfTracepoints()
+    {
+        BPFLENS_REQUIRE_ROOT("reads the kernel's BTF");
+        KernelFeatures kernel;
+        BlockProbe probe;
+        const ProbeAvailability a = probe.availability(kernel, {});
+        QVERIFY2(a.available, qPrintable(a.reason));
+        QVERIFY(a.attachPath.contains(QStringLiteral("tp_btf/block_rq_issue")));
+        QVERIFY(a.attachPath.contains(QStringLiteral("tp_btf/block_rq_complete")));
+        QVERIFY(!a.attachPath.contains(QStringLiteral("kprobe")));
+        const ProbeAvailability noDisk =
+            probe.availability(kernel, {{QStringLiteral("disk"), QStringLiteral("nosuchdisk")}});
+        QVERIFY(!noDisk.available);
+        QVERIFY(noDisk.reason.contains(QStringLiteral("nosuchdisk")));
+    }
+
+    void directWritesAndReadsAreEventsAndHistograms()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        Recording r;
+        QVERIFY(record({}, &r, 2 * N));
+        QVERIFY2(r.attachPath.contains(QStringLiteral("tp_btf/block_rq_issue")),
+                 qPrintable(r.attachPath));
+        QVERIFY(r.attachPath.contains(QStringLiteral("tp_btf/block_rq_complete")));
+        QVERIFY(!r.attachPath.contains(QStringLiteral("kprobe")));
+        QCOMPARE(r.lost, 0u);
+
+        const quint32 dev = BlockProbe::diskDevice(m_disk);
+        const QByteArray comm = ownComm();
+        QSet<quint64> writeSectors, readSectors;
+        for (const BlockEvent &e : std::as_const(r.batch.block)) {
+            QCOMPARE(e.disk, m_disk.toLocal8Bit());
+            QCOMPARE(e.dev, dev);
+            QCOMPARE(e.pid, quint32(getpid()));
+            QCOMPARE(e.comm, comm);
+            QVERIFY(e.deviceNs > 0);
+            QVERIFY(e.timeNs > 0);
+            if (e.op == "Idle-Sync-Write" && e.bytes == blockSize)
+                writeSectors.insert(e.sector);
+            else if (e.op == readOp && e.bytes == blockSize)
+                readSectors.insert(e.sector);
+        }
+        QStringList ops;
+        for (const BlockEvent &e : std::as_const(r.batch.block))
+            ops.append(QString::fromLatin1(e.op));
+        ops.removeDuplicates();
+        qInfo() << r.batch.block.size() << "events, ops" << ops;
+        // O_DIRECT: iomap submits writes REQ_SYNC | REQ_IDLE (and, on this kernel, reads too),
+        // as biolatency -F prints them; each 4 KiB block once, reads hit the written blocks.
+        QCOMPARE(writeSectors.size(), N);
+        QCOMPARE(readSectors, writeSectors);
+        QVERIFY(r.batch.block.size() >= 2 * N);
+        QCOMPARE(totalCount(r.batch), quint64(r.batch.block.size()));
+        QCOMPARE(histograms(r.batch).keys(), QList<QString>{QString()});
+    }
+
+    void perDiskAndPerFlagsKeyTheHistograms()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        Recording r;
+        QVERIFY(record({{QStringLiteral("perDisk"), true}, {QStringLiteral("perFlags"), true}}, &r,
+                       2 * N));
+        const auto h = histograms(r.batch);
+        const QString w = m_disk + QStringLiteral("/Idle-Sync-Write");
+        const QString rd = m_disk + QLatin1Char('/') + QString::fromLatin1(readOp);
+        QVERIFY2(h.contains(w) && h.contains(rd), qPrintable(h.keys().join(QLatin1Char(','))));
+        QCOMPARE(h.value(w).count(), quint64(countOp(r.batch, "Idle-Sync-Write")));
+        QCOMPARE(h.value(rd).count(), quint64(countOp(r.batch, readOp)));
+        QVERIFY(h.value(w).count() >= quint64(N));
+        QVERIFY(h.value(rd).count() >= quint64(N));
+        QCOMPARE(totalCount(r.batch), quint64(r.batch.block.size()));
+
+        Recording d;
+        QVERIFY(record({{QStringLiteral("perDisk"), true}}, &d, 2 * N));
+        QCOMPARE(histograms(d.batch).keys(), QList<QString>{m_disk});
+        QCOMPARE(totalCount(d.batch), quint64(d.batch.block.size()));
+    }
+
+    // The histogram's sum is in the histogram's unit, each value truncated: with queued it adds
+    // up insert -> complete, without it issue -> complete, exactly as the events say.
+    void queuedIncludesQueueTime()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        for (const bool queued : {false, true}) {
+            Recording r;
+            QVERIFY(record({{QStringLiteral("queued"), queued}}, &r, 2 * N));
+            quint64 expected = 0, queuedEvents = 0;
+            for (const BlockEvent &e : std::as_const(r.batch.block)) {
+                expected += ((queued ? e.queueNs : 0) + e.deviceNs) / 1000;
+                queuedEvents += e.queueNs > 0;
+            }
+            const auto h = histograms(r.batch);
+            QCOMPARE(h.size(), 1);
+            QCOMPARE(h.value(QString()).count(), quint64(r.batch.block.size()));
+            QCOMPARE(h.value(QString()).sum(), expected);
+            // Through an I/O scheduler requests are inserted before they are issued.
+            QFile sched(QStringLiteral("/sys/block/%1/queue/scheduler").arg(m_disk));
+            QVERIFY(sched.open(QIODevice::ReadOnly));
+            if (!sched.readAll().contains("[none]"))
+                QVERIFY(queuedEvents >= quint64(2 * N));
+        }
+    }
+
+    void minLatencyDropsEventsNotCounts()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        Recording r;
+        QVERIFY(record({{QStringLiteral("minLatencyUs"), qint64(3600) * 1000 * 1000},
+                        {QStringLiteral("units"), QStringLiteral("msecs")}},
+                       &r, 0));
+        QCOMPARE(r.batch.block.size(), 0);
+        QVERIFY(totalCount(r.batch) >= quint64(2 * N));
+        for (const HistogramSnapshot &s : std::as_const(r.batch.histograms))
+            QCOMPARE(s.histogram.unit(), TimeUnit::Milliseconds);
+    }
+
+    void nothingStaysAttached()
+    {
+        BPFLENS_REQUIRE_ROOT("runs bpftool");
+        {
+            Recording r;
+            QVERIFY(record({}, &r, 2 * N));
+        }
+        // Links go (and detach) at once; the programs are freed after an RCU grace period.
+        QVERIFY2(!bpftool("link").contains("block_rq_"), "a link of ours is still attached");
+        QTRY_VERIFY_WITH_TIMEOUT(!bpftool("prog").contains("block_rq_"), 10000);
+        QVERIFY(!bpftool("prog").contains("block_io_start"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBlock)
+#include "tst_block.moc"
