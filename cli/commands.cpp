@@ -54,8 +54,8 @@ bool parse(QCommandLineParser &parser, const QString &command, const QStringList
 
 QString groupName(ProbeGroup g)
 {
-    static const char *const names[] = {"Processes", "Files",     "Block I/O", "I/O stack",
-                                        "Scheduler", "Network",   "Memory",    "Custom"};
+    static const char *const names[] = {"Processes", "Files",   "Block I/O", "I/O stack",
+                                        "Scheduler", "Network", "Memory",    "Custom"};
     return QString::fromLatin1(names[int(g)]);
 }
 
@@ -93,15 +93,17 @@ bool loadSession(const QString &path, SessionData *data, int *status)
 int probes(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Lists the probes and whether this kernel can run them."));
+    parser.setApplicationDescription(
+        QStringLiteral("Lists the probes and whether this kernel can run them."));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Machine-readable output.")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("probes"), args, &status))
         return status;
     if (geteuid() != 0)
-        return fail(QStringLiteral("checking what this kernel supports needs root (the helper service "
-                                   "is not available yet): run as root"),
-                    NotAuthorized);
+        return fail(
+            QStringLiteral("checking what this kernel supports needs root (the helper service "
+                           "is not available yet): run as root"),
+            NotAuthorized);
 
     Engine engine;
     const QList<ProbeStatus> list = engine.probes();
@@ -110,9 +112,10 @@ int probes(const QStringList &args)
         for (const ProbeStatus &s : list) {
             QJsonArray options;
             for (const ProbeOption &o : s.info.options) {
-                options.append(QJsonObject{{QStringLiteral("name"), o.name},
-                                           {QStringLiteral("default"), QJsonValue::fromVariant(o.defaultValue)},
-                                           {QStringLiteral("description"), o.description}});
+                options.append(QJsonObject{
+                    {QStringLiteral("name"), o.name},
+                    {QStringLiteral("default"), QJsonValue::fromVariant(o.defaultValue)},
+                    {QStringLiteral("description"), o.description}});
             }
             array.append(QJsonObject{{QStringLiteral("id"), s.info.id},
                                      {QStringLiteral("group"), groupName(s.info.group)},
@@ -130,7 +133,8 @@ int probes(const QStringList &args)
     out() << "Probes on kernel " << engine.kernel().release() << ":\n";
     for (const ProbeStatus &s : list) {
         out() << QStringLiteral("  %1 %2 %3\n")
-                     .arg(s.info.id.leftJustified(11), s.availability.available ? QStringLiteral("yes") : QStringLiteral("no "),
+                     .arg(s.info.id.leftJustified(11),
+                          s.availability.available ? QStringLiteral("yes") : QStringLiteral("no "),
                           s.info.title);
         if (!s.availability.attachPath.isEmpty())
             out() << "              via " << s.availability.attachPath << '\n';
@@ -149,17 +153,23 @@ int record(const QStringList &args)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Records probes into a session file until the duration ends or Ctrl-C."));
-    parser.addOption({QStringLiteral("probe"),
-                      QStringLiteral("A probe to record, with options: exec, block:disk=vda,perDisk. Repeatable."),
-                      QStringLiteral("ID[:opt=value,...]")});
-    parser.addOption({QStringLiteral("duration"), QStringLiteral("Stop after this long (10s, 2m, ...)."),
+    parser.addOption(
+        {QStringLiteral("probe"),
+         QStringLiteral(
+             "A probe to record, with options: exec, block:disk=vda,perDisk. Repeatable."),
+         QStringLiteral("ID[:opt=value,...]")});
+    parser.addOption({QStringLiteral("duration"),
+                      QStringLiteral("Stop after this long (10s, 2m, ...)."),
                       QStringLiteral("time")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
                       QStringLiteral("Session file to write (default bpflens-DATE-TIME.bpflens)."),
                       QStringLiteral("file")});
-    parser.addOption({QStringLiteral("direct"),
-                      QStringLiteral("Run the probes in this process (root only) instead of through the helper.")});
-    parser.addOption({QStringLiteral("force"), QStringLiteral("Replace the output file if it exists.")});
+    parser.addOption(
+        {QStringLiteral("direct"),
+         QStringLiteral(
+             "Run the probes in this process (root only) instead of through the helper.")});
+    parser.addOption(
+        {QStringLiteral("force"), QStringLiteral("Replace the output file if it exists.")});
     parser.addOption({QStringLiteral("quiet"), QStringLiteral("No progress line.")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("record"), args, &status))
@@ -174,7 +184,9 @@ int record(const QStringList &args)
         requests.append(*config);
     }
     if (requests.isEmpty())
-        return fail(QStringLiteral("nothing to record: name at least one --probe (see bpflens-cli probes)"), Usage);
+        return fail(
+            QStringLiteral("nothing to record: name at least one --probe (see bpflens-cli probes)"),
+            Usage);
     // Catch bad probes and options before anything is loaded or written.
     for (const ProbeConfig &r : std::as_const(requests)) {
         QVariantMap normalized;
@@ -191,18 +203,22 @@ int record(const QStringList &args)
         durationNs = *d;
     }
     if (geteuid() != 0) {
-        return fail(QStringLiteral("recording needs root: the BPF Lens helper is not reachable, so run "
-                                   "bpflens-cli record as root (it then records in-process)"),
-                    NotAuthorized);
+        return fail(
+            QStringLiteral("recording needs root: the BPF Lens helper is not reachable, so run "
+                           "bpflens-cli record as root (it then records in-process)"),
+            NotAuthorized);
     }
-    const QString output = parser.isSet(QStringLiteral("output")) ? parser.value(QStringLiteral("output"))
-                                                                  : defaultOutputName();
+    const QString output = parser.isSet(QStringLiteral("output"))
+                               ? parser.value(QStringLiteral("output"))
+                               : defaultOutputName();
     const QFileInfo outInfo(output);
     if (!QFileInfo(outInfo.absolutePath()).isDir())
-        return fail(QStringLiteral("cannot write %1: the directory %2 does not exist").arg(output, outInfo.absolutePath()));
+        return fail(QStringLiteral("cannot write %1: the directory %2 does not exist")
+                        .arg(output, outInfo.absolutePath()));
     if (outInfo.exists()) {
         if (!parser.isSet(QStringLiteral("force")))
-            return fail(QStringLiteral("%1 already exists: choose another --output, or --force").arg(output));
+            return fail(QStringLiteral("%1 already exists: choose another --output, or --force")
+                            .arg(output));
         for (const char *suffix : {"", "-wal", "-shm"})
             QFile::remove(output + QLatin1String(suffix));
     }
@@ -220,7 +236,9 @@ int record(const QStringList &args)
     }
 
     g_stopRequested = false;
-    struct sigaction sa{};
+    struct sigaction sa
+    {
+    };
     sa.sa_handler = requestStop;
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
@@ -276,19 +294,26 @@ int record(const QStringList &args)
     if (progress)
         err << '\n';
     if (writeFailed)
-        return fail(QStringLiteral("recording stopped: %1 (what was written before is in %2)").arg(error, output));
+        return fail(QStringLiteral("recording stopped: %1 (what was written before is in %2)")
+                        .arg(error, output));
     if (!finished)
         return fail(finishError);
-    err << QStringLiteral("Recorded %1 events (%2 lost) into %3\n").arg(events).arg(lost).arg(output);
+    err << QStringLiteral("Recorded %1 events (%2 lost) into %3\n")
+               .arg(events)
+               .arg(lost)
+               .arg(output);
     return Ok;
 }
 
 int show(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Summarises a session and prints its histograms."));
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A .bpflens session file."));
-    parser.addOption({QStringLiteral("probe"), QStringLiteral("Only this probe."), QStringLiteral("id")});
+    parser.setApplicationDescription(
+        QStringLiteral("Summarises a session and prints its histograms."));
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("A .bpflens session file."));
+    parser.addOption(
+        {QStringLiteral("probe"), QStringLiteral("Only this probe."), QStringLiteral("id")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("show"), args, &status))
         return status;
@@ -355,10 +380,13 @@ int exportSession(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Exports a session as CSV files."));
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A .bpflens session file."));
-    parser.addOption({QStringLiteral("csv"), QStringLiteral("Directory to write the CSV files into."),
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("A .bpflens session file."));
+    parser.addOption({QStringLiteral("csv"),
+                      QStringLiteral("Directory to write the CSV files into."),
                       QStringLiteral("dir")});
-    parser.addOption({QStringLiteral("probe"), QStringLiteral("Only this probe."), QStringLiteral("id")});
+    parser.addOption(
+        {QStringLiteral("probe"), QStringLiteral("Only this probe."), QStringLiteral("id")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the files written as JSON.")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("export"), args, &status))

@@ -11,6 +11,13 @@ int record(const QStringList &args);
 int show(const QStringList &args);
 int exportSession(const QStringList &args);
 
-enum ExitStatus { Ok = 0, Failure = 1, Usage = 2, NotAuthorized = 3, NoSession = 4 };
+enum ExitStatus
+{
+    Ok = 0,
+    Failure = 1,
+    Usage = 2,
+    NotAuthorized = 3,
+    NoSession = 4
+};
 
 } // namespace bpflens::cli

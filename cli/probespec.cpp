@@ -10,7 +10,8 @@ std::optional<ProbeConfig> parseProbeSpec(const QString &spec, QString *error)
     const qsizetype colon = spec.indexOf(QLatin1Char(':'));
     config.id = spec.left(colon).trimmed();
     if (config.id.isEmpty()) {
-        *error = QStringLiteral("--probe needs a probe id, as in --probe exec or --probe block:disk=vda");
+        *error = QStringLiteral(
+            "--probe needs a probe id, as in --probe exec or --probe block:disk=vda");
         return std::nullopt;
     }
     if (colon < 0)
@@ -31,10 +32,12 @@ std::optional<ProbeConfig> parseProbeSpec(const QString &spec, QString *error)
 
 std::optional<quint64> parseDuration(const QString &text, QString *error)
 {
-    static const QRegularExpression re(QStringLiteral("^\\s*(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?\\s*$"));
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?\\s*$"));
     const auto m = re.match(text);
     if (!m.hasMatch()) {
-        *error = QStringLiteral("\"%1\" is not a duration (examples: 500ms, 10s, 2m, 1h)").arg(text);
+        *error =
+            QStringLiteral("\"%1\" is not a duration (examples: 500ms, 10s, 2m, 1h)").arg(text);
         return std::nullopt;
     }
     const double value = m.captured(1).toDouble();

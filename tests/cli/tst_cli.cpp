@@ -1,0 +1,260 @@
+// bpflens-cli as a user runs it: the real binary, real probes in this kernel, real files.
+#include "sessionstore.h"
+#include "testutil.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <unistd.h>
+
+using namespace bpflens;
+
+namespace {
+
+struct Run
+{
+    int status = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QStringList &args, const QString &program = QStringLiteral(BPFLENS_CLI))
+{
+    QProcess p;
+    p.start(program, args);
+    Run r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+// Waits until the recorder has created its file: it does so only once every probe is attached.
+bool waitForFile(const QString &path, QProcess &recorder)
+{
+    for (int i = 0; i < 300; ++i) {
+        if (QFile::exists(path))
+            return true;
+        if (recorder.state() == QProcess::NotRunning)
+            return false;
+        QTest::qWait(20);
+    }
+    return false;
+}
+
+QList<QStringList> csvRows(const QString &path)
+{
+    // The fields checked here hold no quotes or commas, so a plain split is enough.
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QList<QStringList> rows;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (!line.trimmed().isEmpty())
+            rows.append(QString::fromUtf8(line.trimmed()).split(QLatin1Char(',')));
+    }
+    return rows;
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void recordShowExport()
+    {
+        BPFLENS_REQUIRE_ROOT("records BPF probes in-process");
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("run.bpflens"));
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost));
+        const QString pid = QString::number(getpid());
+
+        QProcess recorder;
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--direct"),
+                        QStringLiteral("--probe"), QStringLiteral("tcpconnect:pid=") + pid,
+                        QStringLiteral("--probe"), QStringLiteral("runqlat:perProcess"),
+                        QStringLiteral("--duration"), QStringLiteral("4s"), QStringLiteral("-o"),
+                        session});
+        QVERIFY2(waitForFile(session, recorder), recorder.readAllStandardError().constData());
+
+        const int connects = 12;
+        for (int i = 0; i < connects; ++i) {
+            QTcpSocket s;
+            s.connectToHost(QHostAddress::LocalHost, server.serverPort());
+            QVERIFY(s.waitForConnected(5000));
+            QVERIFY(server.waitForNewConnection(5000));
+            delete server.nextPendingConnection();
+        }
+        QVERIFY(recorder.waitForFinished(30000));
+        QCOMPARE(recorder.exitCode(), 0);
+        QVERIFY(QString::fromUtf8(recorder.readAllStandardError())
+                    .contains(QStringLiteral("Recorded 12 events (0 lost)")));
+
+        // show: the probes, their counts and a biolatency-style histogram.
+        const Run shown = runCli({QStringLiteral("show"), session});
+        QCOMPARE(shown.status, 0);
+        QVERIFY2(shown.out.contains(QStringLiteral("tcpconnect  events 12, lost 0")),
+                 qPrintable(shown.out));
+        QVERIFY(shown.out.contains(QStringLiteral("via tp_btf/inet_sock_set_state")));
+        QVERIFY(shown.out.contains(QStringLiteral("usecs               : count    distribution")));
+        const Run onlyTcp = runCli({QStringLiteral("show"), session, QStringLiteral("--probe"),
+                                    QStringLiteral("tcpconnect")});
+        QVERIFY(!onlyTcp.out.contains(QStringLiteral("runqlat")));
+
+        // export: the same connects, with the listener's port.
+        const QString csvDir = dir.filePath(QStringLiteral("csv"));
+        const Run exported =
+            runCli({QStringLiteral("export"), session, QStringLiteral("--csv"), csvDir});
+        QCOMPARE(exported.status, 0);
+        QVERIFY(exported.out.contains(QStringLiteral("tcpconnect.csv")));
+        const QList<QStringList> rows = csvRows(csvDir + QStringLiteral("/tcpconnect.csv"));
+        QCOMPARE(rows.size(), connects + 1);
+        const qsizetype dport = rows.first().indexOf(QStringLiteral("dport"));
+        QVERIFY(dport >= 0);
+        for (int i = 1; i < rows.size(); ++i)
+            QCOMPARE(rows[i].value(dport), QString::number(server.serverPort()));
+    }
+
+    void interruptLeavesACompleteFile()
+    {
+        BPFLENS_REQUIRE_ROOT("records BPF probes in-process");
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("ctrlc.bpflens"));
+        QProcess recorder;
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--probe"),
+                        QStringLiteral("runqlat"), QStringLiteral("-o"), session});
+        QVERIFY(waitForFile(session, recorder));
+        QTest::qWait(1500);
+        ::kill(pid_t(recorder.processId()), SIGINT);
+        QVERIFY(recorder.waitForFinished(10000));
+        QCOMPARE(recorder.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(recorder.exitCode(), 0);
+
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+        QVERIFY(data.info.endMonotonicNs > data.info.startMonotonicNs);
+        QVERIFY(!data.histograms.isEmpty());
+        QCOMPARE(data.info.probes.size(), 1);
+        QCOMPARE(
+            data.info.probes.first().attachPath,
+            QStringLiteral("tp_btf/sched_wakeup, tp_btf/sched_wakeup_new, tp_btf/sched_switch"));
+    }
+
+    void errorsAreOneLineAndAStatus_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("message");
+        QTemporaryDir dir;
+        QTest::newRow("unknown command")
+            << QStringList{QStringLiteral("frobnicate")} << 2 << "unknown command";
+        QTest::newRow("no probe") << QStringList{QStringLiteral("record")} << 2
+                                  << "name at least one --probe";
+        QTest::newRow("unknown probe")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("nosuch")}
+            << 2 << "unknown probe \"nosuch\"";
+        QTest::newRow("unknown option")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("block:colour=red")}
+            << 2 << "probe block has no option \"colour\"";
+        QTest::newRow("bad bool") << QStringList{QStringLiteral("record"),
+                                                 QStringLiteral("--probe"),
+                                                 QStringLiteral("block:queued=maybe")}
+                                  << 2 << "option queued: expects true or false";
+        QTest::newRow("out of range")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("exec:pid=-5")}
+            << 2 << "-5 is out of range";
+        QTest::newRow("bad duration")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("runqlat"), QStringLiteral("--duration"),
+                           QStringLiteral("soon")}
+            << 2 << "is not a duration";
+        QTest::newRow("no such dir")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("runqlat"), QStringLiteral("-o"),
+                           QStringLiteral("/nonexistent/dir/x.bpflens")}
+            << 1 << "does not exist";
+        QTest::newRow("not a session")
+            << QStringList{QStringLiteral("show"), QStringLiteral(BPFLENS_CLI)} << 4
+            << "is not an SQLite database";
+        QTest::newRow("missing file")
+            << QStringList{QStringLiteral("show"), QStringLiteral("/nonexistent.bpflens")} << 4
+            << "/nonexistent.bpflens";
+        QTest::newRow("export without dir")
+            << QStringList{QStringLiteral("export"), QStringLiteral("x.bpflens")} << 2
+            << "needs --csv DIR";
+    }
+
+    void errorsAreOneLineAndAStatus()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, message);
+        const Run r = runCli(args);
+        QCOMPARE(r.status, status);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY2(r.err.startsWith(QStringLiteral("bpflens-cli: ")), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
+
+    void existingOutputIsKeptUnlessForced()
+    {
+        BPFLENS_REQUIRE_ROOT("records BPF probes in-process");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("keep.bpflens"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("precious");
+        f.close();
+        const Run r = runCli({QStringLiteral("record"), QStringLiteral("--probe"),
+                              QStringLiteral("runqlat"), QStringLiteral("--duration"),
+                              QStringLiteral("1s"), QStringLiteral("-o"), path});
+        QCOMPARE(r.status, 1);
+        QVERIFY(r.err.contains(QStringLiteral("already exists")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("precious"));
+    }
+
+    void unprivilegedRecordSaysWhy()
+    {
+        BPFLENS_REQUIRE_ROOT("switches to the user nobody");
+        // nobody cannot run binaries under a 0700 home: copy the CLI to a world-readable dir.
+        QTemporaryDir dir;
+        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                              QFileDevice::ExeOwner | QFileDevice::ReadOther |
+                                              QFileDevice::ExeOther | QFileDevice::ReadGroup |
+                                              QFileDevice::ExeGroup);
+        const QString copy = dir.filePath(QStringLiteral("bpflens-cli"));
+        QVERIFY(QFile::copy(QStringLiteral(BPFLENS_CLI), copy));
+        const Run r = runCli({QStringLiteral("--reuid=nobody"), QStringLiteral("--regid=nogroup"),
+                              QStringLiteral("--clear-groups"), copy, QStringLiteral("record"),
+                              QStringLiteral("--probe"), QStringLiteral("exec"),
+                              QStringLiteral("-o"), dir.filePath(QStringLiteral("x.bpflens"))},
+                             QStringLiteral("setpriv"));
+        QCOMPARE(r.status, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("recording needs root")), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.bpflens"))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
