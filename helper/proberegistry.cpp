@@ -1,6 +1,8 @@
 // Which class implements each probe of the catalog. One line per probe.
 #include "probe.h"
 
+#include "execprobe.h"
+
 #include <QHash>
 
 namespace bpflens {
@@ -15,7 +17,9 @@ ProbeFactory factory()
 
 const QHash<QString, ProbeFactory> &registry()
 {
-    static const QHash<QString, ProbeFactory> r = {};
+    static const QHash<QString, ProbeFactory> r = {
+        {QStringLiteral("exec"), factory<ExecProbe>()},
+    };
     return r;
 }
 
