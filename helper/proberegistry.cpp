@@ -2,6 +2,7 @@
 #include "probe.h"
 
 #include "execprobe.h"
+#include "openprobe.h"
 
 #include <QHash>
 
@@ -19,6 +20,7 @@ const QHash<QString, ProbeFactory> &registry()
 {
     static const QHash<QString, ProbeFactory> r = {
         {QStringLiteral("exec"), factory<ExecProbe>()},
+        {QStringLiteral("open"), factory<OpenProbe>()},
     };
     return r;
 }
