@@ -88,6 +88,15 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QLatin1String("open")), qPrintable(error));
         QVERIFY(!engine.isRunning());
         QTRY_COMPARE_WITH_TIMEOUT(test::countPrograms({"exec_", "open_"}), 0, 10000);
+        // A ring buffer size the kernel would refuse is refused up front, with the reason.
+        engine.setRingBufferBytes(5000);
+        QList<ProbeConfig> one{{QStringLiteral("open"), {}, {}}};
+        QVERIFY(!engine.start(one, &error));
+        QVERIFY2(error.contains(QLatin1String("power of two")), qPrintable(error));
+        QVERIFY(!engine.isRunning());
+        engine.setRingBufferBytes(8192);
+        QVERIFY2(engine.start(one, &error), qPrintable(error));
+        engine.stop();
         QList<ProbeConfig> unknown{{QStringLiteral("bpflens-nope"), {}, {}}};
         QVERIFY(!engine.start(unknown, &error));
         QVERIFY(!engine.isRunning());
