@@ -23,16 +23,20 @@ int main(int argc, char **argv)
         QTextStream(stdout) << "bpflens-cli " << BPFLENS_VERSION << '\n';
         return Ok;
     }
-    if (!command.isEmpty() && command != QLatin1String("--help") && command != QLatin1String("-h")) {
-        QTextStream(stderr) << "bpflens-cli: unknown command \"" << command
-                            << "\" (commands: probes, record, show, export; see bpflens-cli --help)\n";
+    if (!command.isEmpty() && command != QLatin1String("--help") &&
+        command != QLatin1String("-h")) {
+        QTextStream(stderr)
+            << "bpflens-cli: unknown command \"" << command
+            << "\" (commands: probes, record, show, export; see bpflens-cli --help)\n";
         return Usage;
     }
-    QTextStream(stdout) << "Usage: bpflens-cli <command> [options]\n"
-                           "  probes [--json]                       the probes and whether this kernel runs them\n"
-                           "  record --probe ID[:opt=v,...] ...     record into a session file (--duration, --output)\n"
-                           "  show FILE [--probe ID]                session summary and histograms\n"
-                           "  export FILE --csv DIR [--probe ID]    CSV files\n"
-                           "Each command takes --help.\n";
+    QTextStream(stdout)
+        << "Usage: bpflens-cli <command> [options]\n"
+           "  probes [--json]                       the probes and whether this kernel runs them\n"
+           "  record --probe ID[:opt=v,...] ...     record into a session file (--duration, "
+           "--output)\n"
+           "  show FILE [--probe ID]                session summary and histograms\n"
+           "  export FILE --csv DIR [--probe ID]    CSV files\n"
+           "Each command takes --help.\n";
     return Ok;
 }

@@ -56,6 +56,14 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
             }
         }
     }
+    // The kernel rejects other sizes only at load time, with a bare EINVAL.
+    const quint32 page = quint32(sysconf(_SC_PAGESIZE));
+    if (m_ringBufferBytes < page || (m_ringBufferBytes & (m_ringBufferBytes - 1))) {
+        *error = QStringLiteral("ring buffer size %1 is not a power of two of at least %2 bytes")
+                     .arg(m_ringBufferBytes)
+                     .arg(page);
+        return false;
+    }
     std::vector<std::unique_ptr<Probe>> probes;
     QList<QVariantMap> normalized;
     for (const ProbeConfig &req : std::as_const(requests)) {

@@ -58,6 +58,10 @@ public:
     // Size of the probe's ring buffer: a power of two, at least one page. Set before start().
     void setRingBufferBytes(quint32 bytes) { m_ringBufferBytes = bytes; }
     quint32 ringBufferBytes() const { return m_ringBufferBytes; }
+    // Data waiting in the ring buffer before the kernel wakes the consumer (common.bpf.h's
+    // wakeup_bytes): a quarter of the buffer, at most 64 KiB, so a small buffer still wakes the
+    // consumer long before it is full.
+    quint64 wakeupBytes() const { return qMin<quint64>(64 * 1024, m_ringBufferBytes / 4); }
 
     quint64 eventsSeen() const { return m_eventsSeen; }
     quint64 eventsLost() const;

@@ -6,6 +6,9 @@
 #include "blockprobe.h"
 #include "runqlatprobe.h"
 
+#include "execprobe.h"
+#include "openprobe.h"
+
 #include <QHash>
 
 namespace bpflens {
@@ -25,6 +28,8 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("cachestat"), factory<CacheStatProbe>()},
         {QStringLiteral("block"), factory<BlockProbe>()},
         {QStringLiteral("runqlat"), factory<RunqlatProbe>()},
+        {QStringLiteral("exec"), factory<ExecProbe>()},
+        {QStringLiteral("open"), factory<OpenProbe>()},
     };
     return r;
 }

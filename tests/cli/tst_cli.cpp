@@ -83,15 +83,33 @@ private Q_SLOTS:
         QVERIFY(server.listen(QHostAddress::LocalHost));
         const QString pid = QString::number(getpid());
 
+        // A uniquely named program to exec, and a uniquely named file to open.
+        const QString tag = QStringLiteral("clit%1").arg(getpid() % 100000);
+        const QString program = dir.filePath(tag);
+        QVERIFY(QFile::copy(QStringLiteral("/bin/true"), program));
+        QFile::setPermissions(program, QFileDevice::ExeOwner | QFileDevice::ReadOwner);
+        const QString opened = dir.filePath(tag + QStringLiteral(",\"quoted\".txt"));
+        QVERIFY(QFile(opened).open(QIODevice::WriteOnly));
+
         QProcess recorder;
         recorder.start(QStringLiteral(BPFLENS_CLI),
                        {QStringLiteral("record"), QStringLiteral("--direct"),
+                        QStringLiteral("--probe"), QStringLiteral("exec:comm=") + tag,
+                        QStringLiteral("--probe"), QStringLiteral("open:pid=") + pid,
                         QStringLiteral("--probe"), QStringLiteral("tcpconnect:pid=") + pid,
                         QStringLiteral("--probe"), QStringLiteral("runqlat:perProcess"),
                         QStringLiteral("--duration"), QStringLiteral("4s"), QStringLiteral("-o"),
                         session});
         QVERIFY2(waitForFile(session, recorder), recorder.readAllStandardError().constData());
 
+        const int execs = 3;
+        for (int i = 0; i < execs; ++i)
+            QCOMPARE(QProcess::execute(program, {QStringLiteral("arg%1").arg(i)}), 0);
+        const int opens = 7;
+        for (int i = 0; i < opens; ++i) {
+            QFile f(opened);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+        }
         const int connects = 12;
         for (int i = 0; i < connects; ++i) {
             QTcpSocket s;
@@ -102,14 +120,17 @@ private Q_SLOTS:
         }
         QVERIFY(recorder.waitForFinished(30000));
         QCOMPARE(recorder.exitCode(), 0);
-        QVERIFY(QString::fromUtf8(recorder.readAllStandardError())
-                    .contains(QStringLiteral("Recorded 12 events (0 lost)")));
+        const QString summary = QString::fromUtf8(recorder.readAllStandardError());
+        QVERIFY2(summary.contains(QStringLiteral(" events (0 lost) into ")), qPrintable(summary));
 
         // show: the probes, their counts and a biolatency-style histogram.
         const Run shown = runCli({QStringLiteral("show"), session});
         QCOMPARE(shown.status, 0);
         QVERIFY2(shown.out.contains(QStringLiteral("tcpconnect  events 12, lost 0")),
                  qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("exec        events 3, lost 0")),
+                 qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("open        events ")), qPrintable(shown.out));
         QVERIFY(shown.out.contains(QStringLiteral("via tp_btf/inet_sock_set_state")));
         QVERIFY(shown.out.contains(QStringLiteral("usecs               : count    distribution")));
         const Run onlyTcp = runCli({QStringLiteral("show"), session, QStringLiteral("--probe"),
@@ -128,6 +149,22 @@ private Q_SLOTS:
         QVERIFY(dport >= 0);
         for (int i = 1; i < rows.size(); ++i)
             QCOMPARE(rows[i].value(dport), QString::number(server.serverPort()));
+
+        // The execs with their arguments, and the opens of a path that needs CSV quoting.
+        QFile execCsv(csvDir + QStringLiteral("/exec.csv"));
+        QVERIFY(execCsv.open(QIODevice::ReadOnly));
+        const QByteArray execText = execCsv.readAll();
+        for (int i = 0; i < execs; ++i)
+            QVERIFY2(execText.contains(QStringLiteral("arg%1").arg(i).toUtf8()),
+                     execText.constData());
+        int execRows = 0;
+        for (const QByteArray &line : execText.split('\n'))
+            execRows += line.contains(program.toUtf8()) ? 1 : 0;
+        QCOMPARE(execRows, execs);
+        QFile openCsv(csvDir + QStringLiteral("/open.csv"));
+        QVERIFY(openCsv.open(QIODevice::ReadOnly));
+        const QByteArray quotedPath = '"' + opened.toUtf8().replace('"', "\"\"") + '"';
+        QCOMPARE(openCsv.readAll().count(quotedPath), opens);
     }
 
     void interruptLeavesACompleteFile()

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+// execsnoop: every exec with its full argv. Successful execs are reported at sched_process_exec,
+// where the arguments are read from the new mm (the kernel has just copied them there, so they
+// are resident even when the caller's strings were never faulted in). Failed execs (option
+// "failed") pair sys_enter with sys_exit per thread and read filename and argv at exit: the
+// kernel has faulted in what it used, and the old mm is still there because the exec failed.
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "common.bpf.h"
+#include "exec.h"
+#include "syscalls.bpf.h"
+
+/* Argument reads may start anywhere below EXEC_ARGS_MAX and ask for up to EXEC_ARGS_MAX bytes;
+ * the verifier adds both maxima, hence twice the argument space. */
+struct exec_scratch {
+    struct exec_record hdr;
+    char data[EXEC_FILENAME_MAX + 2 * EXEC_ARGS_MAX];
+};
+
+struct {
+    __uint(type, BPF_MAP_TYPE_RINGBUF);
+    __uint(max_entries, 4 << 20); /* user space sets the real size */
+} exec_rb SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, struct exec_scratch);
+} exec_scratch SEC(".maps");
+
+struct exec_pending {
+    __u64 filename;
+    __u64 argv;
+};
+
+/* Failed execs: the user pointers of an execve in flight, by thread. */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 10240);
+    __type(key, __u32);
+    __type(value, struct exec_pending);
+} exec_pending SEC(".maps");
+
+static __always_inline struct exec_scratch *scratch_begin(__s32 retval)
+{
+    __u32 zero = 0;
+    struct exec_scratch *s = bpf_map_lookup_elem(&exec_scratch, &zero);
+    struct task_struct *task;
+
+    if (!s)
+        return NULL;
+    task = (struct task_struct *)bpf_get_current_task();
+    s->hdr.time_ns = bpf_ktime_get_ns();
+    s->hdr.pid = bpf_get_current_pid_tgid() >> 32;
+    s->hdr.ppid = BPF_CORE_READ(task, real_parent, tgid);
+    s->hdr.uid = (__u32)bpf_get_current_uid_gid();
+    s->hdr.retval = retval;
+    s->hdr.flags = 0;
+    bpf_get_current_comm(s->hdr.comm, sizeof(s->hdr.comm));
+    return s;
+}
+
+/* Keeps clang from folding a bounded value into a combined expression the verifier cannot
+ * bound (it checks each register, not the arithmetic clang derived them from). */
+#define bounded(v, max)                                                                            \
+    ({                                                                                             \
+        __u32 __v = (v);                                                                           \
+        asm volatile("" : "+r"(__v));                                                              \
+        __v &= (max) - 1;                                                                          \
+        __v;                                                                                       \
+    })
+
+/* Reads one argument string at offset off of the argument area; returns its length with the
+ * NUL, or <= 0. */
+static __always_inline long read_arg(struct exec_scratch *s, __u32 off, const void *src)
+{
+    off = bounded(off, EXEC_ARGS_MAX);
+    return bpf_probe_read_user_str(s->data + off, EXEC_ARGS_MAX - off, src);
+}
+
+/* The file name goes right after the args_len bytes of arguments. */
+static __always_inline void submit(struct exec_scratch *s, __u32 args_len, long filename_read)
+{
+    __u32 filename_len = filename_read > 0 ? filename_read - 1 : 0; /* without the NUL */
+    __u64 size;
+
+    if (args_len > EXEC_ARGS_MAX)
+        args_len = EXEC_ARGS_MAX;
+    if (filename_len > EXEC_FILENAME_MAX - 1)
+        filename_len = EXEC_FILENAME_MAX - 1;
+    s->hdr.filename_len = filename_len;
+    s->hdr.args_len = args_len;
+    size = sizeof(s->hdr) + args_len + filename_len;
+    if (size > sizeof(*s))
+        return;
+    if (bpf_ringbuf_output(&exec_rb, s, size, submit_flags(&exec_rb)))
+        count_lost();
+}
+
+/* Where the file name is read to: after the arguments. */
+static __always_inline char *filename_slot(struct exec_scratch *s, __u32 args_len)
+{
+    if (args_len > EXEC_ARGS_MAX)
+        args_len = EXEC_ARGS_MAX;
+    return s->data + bounded(args_len, 2 * EXEC_ARGS_MAX);
+}
+
+/* A successful exec, from the new mm's argument area [arg_start, arg_end). */
+static __always_inline int report_exec(const char *kernel_filename, __u32 old_tid)
+{
+    struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+    struct exec_scratch *s;
+    __u64 src, end;
+    __u32 off = 0;
+    long fn;
+    int i;
+
+    /* A thread other than the leader that execs comes back from the syscall with the leader's
+     * id, so its sys_exit would never find this entry. */
+    bpf_map_delete_elem(&exec_pending, &old_tid);
+    if (!current_wanted())
+        return 0;
+    s = scratch_begin(0);
+    if (!s)
+        return 0;
+    src = BPF_CORE_READ(task, mm, arg_start);
+    end = BPF_CORE_READ(task, mm, arg_end);
+    for (i = 0; i < EXEC_MAX_ARGS && src < end; i++) {
+        long n;
+
+        if (off >= EXEC_ARGS_MAX)
+            break;
+        n = read_arg(s, off, (const void *)src);
+        if (n <= 0)
+            break;
+        off += n;
+        src += n;
+    }
+    /* More arguments than EXEC_MAX_ARGS, a string cut by the byte limit, or unreadable. */
+    if (src < end)
+        s->hdr.flags |= EXEC_FLAG_ARGV_TRUNCATED;
+    fn = bpf_probe_read_kernel_str(filename_slot(s, off), EXEC_FILENAME_MAX, kernel_filename);
+    submit(s, off, fn);
+    return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(exec_btf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+    return report_exec(BPF_CORE_READ(bprm, filename), old_pid);
+}
+
+SEC("tp/sched/sched_process_exec")
+int exec_tp_exec(struct trace_event_raw_sched_process_exec *ctx)
+{
+    return report_exec((const char *)ctx + (ctx->__data_loc_filename & 0xFFFF), ctx->old_pid);
+}
+
+static __always_inline void enter_exec(__u64 filename, __u64 argv)
+{
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    struct exec_pending p = {.filename = filename, .argv = argv};
+
+    if (!current_wanted())
+        return;
+    /* Without the entry a failure of this exec would go unseen: count it. */
+    if (bpf_map_update_elem(&exec_pending, &tid, &p, BPF_ANY))
+        count_lost();
+}
+
+/* A failed exec: still in the old mm, read the caller's strings. */
+static __always_inline void exit_exec(long ret)
+{
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    struct exec_pending *p = bpf_map_lookup_elem(&exec_pending, &tid);
+    struct exec_scratch *s;
+    __u64 filename, argv;
+    __u32 off = 0;
+    const char *arg;
+    long fn;
+    int i;
+
+    if (!p)
+        return;
+    filename = p->filename;
+    argv = p->argv;
+    bpf_map_delete_elem(&exec_pending, &tid);
+    if (ret >= 0)
+        return; /* reported at sched_process_exec */
+    s = scratch_begin(ret);
+    if (!s)
+        return;
+    for (i = 0; i < EXEC_MAX_ARGS; i++) {
+        long n;
+
+        if (bpf_probe_read_user(&arg, sizeof(arg), (const void *)(argv + i * sizeof(arg))))
+            goto truncated;
+        if (!arg)
+            goto done;
+        if (off >= EXEC_ARGS_MAX)
+            goto truncated;
+        n = read_arg(s, off, arg);
+        if (n <= 0)
+            goto truncated;
+        off += n;
+        /* Filling the rest exactly may mean the string was cut. */
+        if (off >= EXEC_ARGS_MAX)
+            goto truncated;
+    }
+    if (bpf_probe_read_user(&arg, sizeof(arg), (const void *)(argv + i * sizeof(arg))) || arg)
+        goto truncated;
+    goto done;
+truncated:
+    s->hdr.flags |= EXEC_FLAG_ARGV_TRUNCATED;
+done:
+    fn = bpf_probe_read_user_str(filename_slot(s, off), EXEC_FILENAME_MAX, (const void *)filename);
+    submit(s, off, fn);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(exec_btf_enter, struct pt_regs *regs, long id)
+{
+    if (id == BPFLENS_NR_execve)
+        enter_exec(PT_REGS_PARM1_CORE_SYSCALL(regs), PT_REGS_PARM2_CORE_SYSCALL(regs));
+    else if (id == BPFLENS_NR_execveat)
+        enter_exec(PT_REGS_PARM2_CORE_SYSCALL(regs), PT_REGS_PARM3_CORE_SYSCALL(regs));
+    return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(exec_btf_exit, struct pt_regs *regs, long ret)
+{
+    long nr = BPFLENS_SYSCALL_NR(regs);
+
+    if (nr == BPFLENS_NR_execve || nr == BPFLENS_NR_execveat)
+        exit_exec(ret);
+    return 0;
+}
+
+SEC("tp/syscalls/sys_enter_execve")
+int exec_tp_ent_ve(struct trace_event_raw_sys_enter *ctx)
+{
+    enter_exec(ctx->args[0], ctx->args[1]);
+    return 0;
+}
+
+SEC("tp/syscalls/sys_enter_execveat")
+int exec_tp_ent_vat(struct trace_event_raw_sys_enter *ctx)
+{
+    enter_exec(ctx->args[1], ctx->args[2]);
+    return 0;
+}
+
+SEC("tp/syscalls/sys_exit_execve")
+int exec_tp_ext_ve(struct trace_event_raw_sys_exit *ctx)
+{
+    exit_exec(ctx->ret);
+    return 0;
+}
+
+SEC("tp/syscalls/sys_exit_execveat")
+int exec_tp_ext_vat(struct trace_event_raw_sys_exit *ctx)
+{
+    exit_exec(ctx->ret);
+    return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,93 @@
+#include "attachplan.h"
+
+#include <bpf/libbpf.h>
+
+#include <QStringList>
+
+#include <cerrno>
+
+namespace bpflens {
+
+namespace {
+
+QString libbpfError(int err)
+{
+    char buf[256];
+    libbpf_strerror(err, buf, sizeof(buf));
+    return QString::fromLocal8Bit(buf);
+}
+
+} // namespace
+
+void AttachPlan::addReason(const QString &why)
+{
+    reason = reason.isEmpty() ? why : reason + QStringLiteral("; ") + why;
+}
+
+QString AttachPlan::path() const
+{
+    QStringList parts;
+    for (const AttachGroup &g : groups) {
+        for (const AttachGroup::Program &p : g.programs)
+            parts.append(p.path);
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+bool AttachPlan::applyAutoload(bpf_object *obj, QString *error) const
+{
+    bpf_program *prog = nullptr;
+    bpf_object__for_each_program(prog, obj)
+    {
+        bpf_program__set_autoload(prog, false);
+    }
+    for (const AttachGroup &g : groups) {
+        for (const AttachGroup::Program &p : g.programs) {
+            prog = bpf_object__find_program_by_name(obj, p.name.constData());
+            if (!prog) {
+                *error = QStringLiteral("no BPF program %1").arg(QString::fromLatin1(p.name));
+                return false;
+            }
+            bpf_program__set_autoload(prog, true);
+        }
+    }
+    return true;
+}
+
+bool AttachPlan::attach(bpf_object *obj, QList<bpf_link *> *links, QString *attachedPath,
+                        QString *degraded, QString *error) const
+{
+    QStringList paths;
+    for (const AttachGroup &g : groups) {
+        QList<bpf_link *> groupLinks;
+        QString failure;
+        for (const AttachGroup::Program &p : g.programs) {
+            bpf_program *prog = bpf_object__find_program_by_name(obj, p.name.constData());
+            bpf_link *link = prog ? bpf_program__attach(prog) : nullptr;
+            if (!link) {
+                failure =
+                    QStringLiteral("%1: %2").arg(p.path, libbpfError(prog ? -errno : -ENOENT));
+                break;
+            }
+            groupLinks.append(link);
+        }
+        if (!failure.isEmpty()) {
+            for (bpf_link *l : std::as_const(groupLinks))
+                bpf_link__destroy(l);
+            if (g.required) {
+                *error = QStringLiteral("cannot attach %1").arg(failure);
+                return false;
+            }
+            const QString why = QStringLiteral("%1 not reported (%2)").arg(g.what, failure);
+            *degraded = degraded->isEmpty() ? why : *degraded + QStringLiteral("; ") + why;
+            continue;
+        }
+        links->append(groupLinks);
+        for (const AttachGroup::Program &p : g.programs)
+            paths.append(p.path);
+    }
+    *attachedPath = paths.join(QStringLiteral(", "));
+    return true;
+}
+
+} // namespace bpflens

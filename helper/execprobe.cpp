@@ -1,0 +1,174 @@
+#include "execprobe.h"
+
+#include "exec.skel.h"
+
+#include "exec.h"
+
+#include <cstring>
+
+namespace bpflens {
+
+ExecProbe::ExecProbe()
+    : Probe(QStringLiteral("exec"))
+{
+}
+
+ExecProbe::~ExecProbe()
+{
+    stop();
+}
+
+AttachPlan ExecProbe::plan(const KernelFeatures &kernel, const QVariantMap &options)
+{
+    AttachPlan p;
+    if (kernel.hasBtfTracepoint(QStringLiteral("sched_process_exec"))) {
+        p.groups.append(
+            {{{"exec_btf_exec", QStringLiteral("tp_btf/sched_process_exec")}}, true, {}});
+    } else if (kernel.hasTracepoint(QStringLiteral("sched/sched_process_exec"))) {
+        p.groups.append(
+            {{{"exec_tp_exec", QStringLiteral("tp/sched/sched_process_exec")}}, true, {}});
+    } else {
+        p.available = false;
+        p.reason = QStringLiteral("the kernel has no sched_process_exec tracepoint (neither in "
+                                  "its BTF nor in tracefs, which may need mounting)");
+        return p;
+    }
+    if (!options.value(QStringLiteral("failed")).toBool())
+        return p;
+    const QString what = QStringLiteral("failed execs");
+    if (kernel.hasBtfTracepoint(QStringLiteral("sys_enter")) &&
+        kernel.hasBtfTracepoint(QStringLiteral("sys_exit"))) {
+        p.groups.append({{{"exec_btf_enter", QStringLiteral("tp_btf/sys_enter")},
+                          {"exec_btf_exit", QStringLiteral("tp_btf/sys_exit")}},
+                         false,
+                         what});
+        return p;
+    }
+    bool any = false;
+    const struct
+    {
+        const char *syscall, *enter, *exit;
+    } classic[] = {{"execve", "exec_tp_ent_ve", "exec_tp_ext_ve"},
+                   {"execveat", "exec_tp_ent_vat", "exec_tp_ext_vat"}};
+    for (const auto &c : classic) {
+        const QString enter = QStringLiteral("syscalls/sys_enter_") + QLatin1String(c.syscall);
+        const QString exit = QStringLiteral("syscalls/sys_exit_") + QLatin1String(c.syscall);
+        if (kernel.hasTracepoint(enter) && kernel.hasTracepoint(exit)) {
+            p.groups.append(
+                {{{c.enter, QStringLiteral("tp/") + enter}, {c.exit, QStringLiteral("tp/") + exit}},
+                 false,
+                 what + QStringLiteral(" (") + QLatin1String(c.syscall) + QStringLiteral(")")});
+            any = true;
+        }
+    }
+    if (!any)
+        p.addReason(QStringLiteral("failed execs cannot be reported: no sys_enter/sys_exit "
+                                   "tracepoint (neither in BTF nor in tracefs)"));
+    return p;
+}
+
+ProbeAvailability ExecProbe::availability(const KernelFeatures &kernel,
+                                          const QVariantMap &options) const
+{
+    const AttachPlan p = plan(kernel, options);
+    return {p.available, p.available ? p.path() : QString(), p.reason};
+}
+
+bool ExecProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
+{
+    const AttachPlan p = plan(kernel, options);
+    if (!p.available) {
+        *error = p.reason;
+        return false;
+    }
+    m_skel = exec_bpf__open();
+    if (!m_skel) {
+        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
+        return false;
+    }
+    if (!p.applyAutoload(m_skel->obj, error))
+        return false;
+    int err = bpf_map__set_max_entries(m_skel->maps.exec_rb, ringBufferBytes());
+    if (err) {
+        *error = QStringLiteral("ring buffer size %1: %2")
+                     .arg(ringBufferBytes())
+                     .arg(lastLibbpfError(err));
+        return false;
+    }
+    const CommonFilters f = commonFilters(options);
+    m_skel->rodata->filter_tgid = f.tgid;
+    m_skel->rodata->filter_tid = f.tid;
+    m_skel->rodata->filter_uid = f.uid;
+    m_skel->rodata->filter_uid_set = f.uidSet;
+    memset(m_skel->rodata->filter_comm, 0, sizeof(m_skel->rodata->filter_comm));
+    memcpy(m_skel->rodata->filter_comm, f.comm.constData(),
+           qMin<size_t>(f.comm.size(), sizeof(m_skel->rodata->filter_comm) - 1));
+    m_skel->rodata->filter_cgroup = !f.cgroupPath.isEmpty();
+    m_skel->rodata->wakeup_bytes = wakeupBytes();
+    err = exec_bpf__load(m_skel);
+    if (err) {
+        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
+        return false;
+    }
+    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
+        return false;
+    trackObject(m_skel->obj);
+    if (!setRingBuffer(bpf_map__fd(m_skel->maps.exec_rb), error))
+        return false;
+    QString attached, degraded;
+    if (!p.attach(m_skel->obj, &m_links, &attached, &degraded, error))
+        return false;
+    if (!degraded.isEmpty())
+        qWarning("exec: %s", qPrintable(degraded));
+    setAttachPath(attached);
+    return true;
+}
+
+void ExecProbe::doStop()
+{
+    for (bpf_link *l : std::as_const(m_links))
+        bpf_link__destroy(l);
+    m_links.clear();
+    exec_bpf__destroy(m_skel);
+    m_skel = nullptr;
+}
+
+quint64 ExecProbe::kernelLost() const
+{
+    return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;
+}
+
+bool ExecProbe::decode(const void *data, size_t size, RecordBatch &out)
+{
+    exec_record r;
+    if (size < sizeof(r))
+        return false;
+    memcpy(&r, data, sizeof(r));
+    if (r.filename_len >= EXEC_FILENAME_MAX || r.args_len > EXEC_ARGS_MAX ||
+        size < sizeof(r) + r.filename_len + r.args_len)
+        return false;
+    const char *p = static_cast<const char *>(data) + sizeof(r);
+    ExecEvent e;
+    e.timeNs = r.time_ns;
+    e.pid = r.pid;
+    e.ppid = r.ppid;
+    e.uid = r.uid;
+    e.retval = r.retval;
+    e.comm = QByteArray(r.comm, int(qstrnlen(r.comm, sizeof(r.comm))));
+    e.filename = QByteArray(p + r.args_len, r.filename_len);
+    const char *args = p;
+    size_t pos = 0;
+    while (pos < r.args_len) {
+        const void *nul = memchr(args + pos, 0, r.args_len - pos);
+        const size_t end = nul ? size_t(static_cast<const char *>(nul) - args) : r.args_len;
+        if (e.argv.size() == EXEC_MAX_ARGS)
+            return false;
+        e.argv.append(QByteArray(args + pos, qsizetype(end - pos)));
+        pos = end + 1;
+    }
+    e.argvTruncated = r.flags & EXEC_FLAG_ARGV_TRUNCATED;
+    out.exec.append(e);
+    return true;
+}
+
+} // namespace bpflens

@@ -1,0 +1,155 @@
+#include "openprobe.h"
+
+#include "open.skel.h"
+
+#include "open.h"
+
+#include <cstring>
+
+namespace bpflens {
+
+OpenProbe::OpenProbe()
+    : Probe(QStringLiteral("open"))
+{
+}
+
+OpenProbe::~OpenProbe()
+{
+    stop();
+}
+
+AttachPlan OpenProbe::plan(const KernelFeatures &kernel, const QVariantMap &)
+{
+    AttachPlan p;
+    // The raw sys_enter/sys_exit pair sees all four syscalls without tracefs.
+    if (kernel.hasBtfTracepoint(QStringLiteral("sys_enter")) &&
+        kernel.hasBtfTracepoint(QStringLiteral("sys_exit"))) {
+        p.groups.append({{{"open_btf_enter", QStringLiteral("tp_btf/sys_enter")},
+                          {"open_btf_exit", QStringLiteral("tp_btf/sys_exit")}},
+                         true,
+                         QStringLiteral("opens")});
+        return p;
+    }
+    // openat is what libc uses for open(): without it the probe would miss nearly everything.
+    const struct
+    {
+        const char *syscall, *enter, *exit;
+        bool required;
+    } classic[] = {{"openat", "open_tp_ent_at", "open_tp_ext_at", true},
+                   {"open", "open_tp_ent_open", "open_tp_ext_open", false},
+                   {"openat2", "open_tp_ent_at2", "open_tp_ext_at2", false},
+                   {"creat", "open_tp_ent_crt", "open_tp_ext_crt", false}};
+    for (const auto &c : classic) {
+        const QString enter = QStringLiteral("syscalls/sys_enter_") + QLatin1String(c.syscall);
+        const QString exit = QStringLiteral("syscalls/sys_exit_") + QLatin1String(c.syscall);
+        if (kernel.hasTracepoint(enter) && kernel.hasTracepoint(exit)) {
+            p.groups.append(
+                {{{c.enter, QStringLiteral("tp/") + enter}, {c.exit, QStringLiteral("tp/") + exit}},
+                 c.required,
+                 QLatin1String(c.syscall) + QStringLiteral(" calls")});
+        } else if (c.required) {
+            p.available = false;
+            p.reason = QStringLiteral("the kernel has neither the raw sys_enter/sys_exit "
+                                      "tracepoints in its BTF nor syscalls/sys_enter_openat in "
+                                      "tracefs (which may need mounting)");
+            return p;
+        }
+    }
+    return p;
+}
+
+ProbeAvailability OpenProbe::availability(const KernelFeatures &kernel,
+                                          const QVariantMap &options) const
+{
+    const AttachPlan p = plan(kernel, options);
+    return {p.available, p.available ? p.path() : QString(), p.reason};
+}
+
+bool OpenProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
+{
+    const AttachPlan p = plan(kernel, options);
+    if (!p.available) {
+        *error = p.reason;
+        return false;
+    }
+    m_skel = open_bpf__open();
+    if (!m_skel) {
+        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
+        return false;
+    }
+    if (!p.applyAutoload(m_skel->obj, error))
+        return false;
+    int err = bpf_map__set_max_entries(m_skel->maps.open_rb, ringBufferBytes());
+    if (err) {
+        *error = QStringLiteral("ring buffer size %1: %2")
+                     .arg(ringBufferBytes())
+                     .arg(lastLibbpfError(err));
+        return false;
+    }
+    const CommonFilters f = commonFilters(options);
+    m_skel->rodata->filter_tgid = f.tgid;
+    m_skel->rodata->filter_tid = f.tid;
+    m_skel->rodata->filter_uid = f.uid;
+    m_skel->rodata->filter_uid_set = f.uidSet;
+    memset(m_skel->rodata->filter_comm, 0, sizeof(m_skel->rodata->filter_comm));
+    memcpy(m_skel->rodata->filter_comm, f.comm.constData(),
+           qMin<size_t>(f.comm.size(), sizeof(m_skel->rodata->filter_comm) - 1));
+    m_skel->rodata->filter_cgroup = !f.cgroupPath.isEmpty();
+    m_skel->rodata->wakeup_bytes = wakeupBytes();
+    m_skel->rodata->failed_only = options.value(QStringLiteral("failedOnly")).toBool();
+    err = open_bpf__load(m_skel);
+    if (err) {
+        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
+        return false;
+    }
+    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
+        return false;
+    trackObject(m_skel->obj);
+    if (!setRingBuffer(bpf_map__fd(m_skel->maps.open_rb), error))
+        return false;
+    QString attached, degraded;
+    if (!p.attach(m_skel->obj, &m_links, &attached, &degraded, error))
+        return false;
+    if (!degraded.isEmpty())
+        qWarning("open: %s", qPrintable(degraded));
+    setAttachPath(attached);
+    return true;
+}
+
+void OpenProbe::doStop()
+{
+    for (bpf_link *l : std::as_const(m_links))
+        bpf_link__destroy(l);
+    m_links.clear();
+    open_bpf__destroy(m_skel);
+    m_skel = nullptr;
+}
+
+quint64 OpenProbe::kernelLost() const
+{
+    return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;
+}
+
+bool OpenProbe::decode(const void *data, size_t size, RecordBatch &out)
+{
+    open_record r;
+    if (size < sizeof(r))
+        return false;
+    memcpy(&r, data, sizeof(r));
+    if (r.path_len >= OPEN_PATH_MAX || size < sizeof(r) + r.path_len)
+        return false;
+    OpenEvent e;
+    e.timeNs = r.time_ns;
+    e.pid = r.pid;
+    e.tid = r.tid;
+    e.uid = r.uid;
+    e.flags = r.flags;
+    e.mode = r.mode;
+    e.ret = r.ret;
+    e.comm = QByteArray(r.comm, int(qstrnlen(r.comm, sizeof(r.comm))));
+    e.path = QByteArray(static_cast<const char *>(data) + sizeof(r), r.path_len);
+    out.open.append(e);
+    return true;
+}
+
+} // namespace bpflens

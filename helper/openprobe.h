@@ -1,0 +1,33 @@
+#pragma once
+
+#include "attachplan.h"
+#include "probe.h"
+
+struct open_bpf;
+
+namespace bpflens {
+
+// opensnoop: every open, openat, openat2 and creat (option "failedOnly": only failed ones).
+class OpenProbe : public Probe
+{
+public:
+    OpenProbe();
+    ~OpenProbe() override;
+
+    ProbeAvailability availability(const KernelFeatures &kernel,
+                                   const QVariantMap &options = {}) const override;
+
+protected:
+    bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
+    void doStop() override;
+    bool decode(const void *data, size_t size, RecordBatch &out) override;
+    quint64 kernelLost() const override;
+
+private:
+    static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options);
+
+    open_bpf *m_skel = nullptr;
+    QList<bpf_link *> m_links;
+};
+
+} // namespace bpflens

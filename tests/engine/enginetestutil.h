@@ -1,0 +1,150 @@
+#pragma once
+
+// Shared by the engine tests: BPF object bookkeeping through libbpf, fd counting, and starting
+// a controlled child process.
+#include <QByteArray>
+#include <QDir>
+#include <QList>
+
+#include <bpf/bpf.h>
+#include <linux/bpf.h>
+
+#include <cerrno>
+#include <fcntl.h>
+#include <functional>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace bpflens::test {
+
+inline bool hasOurPrefix(const char *name, const QList<QByteArray> &prefixes)
+{
+    for (const QByteArray &p : prefixes) {
+        if (qstrncmp(name, p.constData(), p.size()) == 0)
+            return true;
+    }
+    return false;
+}
+
+inline QByteArray progName(__u32 progId)
+{
+    const int fd = bpf_prog_get_fd_by_id(progId);
+    if (fd < 0)
+        return {};
+    bpf_prog_info info{};
+    __u32 len = sizeof(info);
+    QByteArray name;
+    if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+        name = QByteArray(info.name);
+    close(fd);
+    return name;
+}
+
+// Programs loaded in the kernel whose name starts with one of prefixes.
+inline int countPrograms(const QList<QByteArray> &prefixes)
+{
+    int n = 0;
+    __u32 id = 0;
+    while (bpf_prog_get_next_id(id, &id) == 0) {
+        if (hasOurPrefix(progName(id).constData(), prefixes))
+            ++n;
+    }
+    return n;
+}
+
+inline int countMaps(const QList<QByteArray> &prefixes)
+{
+    int n = 0;
+    __u32 id = 0;
+    while (bpf_map_get_next_id(id, &id) == 0) {
+        const int fd = bpf_map_get_fd_by_id(id);
+        if (fd < 0)
+            continue;
+        bpf_map_info info{};
+        __u32 len = sizeof(info);
+        if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && hasOurPrefix(info.name, prefixes))
+            ++n;
+        close(fd);
+    }
+    return n;
+}
+
+// Links whose program's name starts with one of prefixes.
+inline int countLinks(const QList<QByteArray> &prefixes)
+{
+    int n = 0;
+    __u32 id = 0;
+    while (bpf_link_get_next_id(id, &id) == 0) {
+        const int fd = bpf_link_get_fd_by_id(id);
+        if (fd < 0)
+            continue;
+        bpf_link_info info{};
+        __u32 len = sizeof(info);
+        if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
+            hasOurPrefix(progName(info.prog_id).constData(), prefixes))
+            ++n;
+        close(fd);
+    }
+    return n;
+}
+
+inline int countOpenFds()
+{
+    return int(QDir(QStringLiteral("/proc/self/fd"))
+                   .entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System)
+                   .size());
+}
+
+// A child that blocks until go() and then runs body (async-signal-safe calls only: the child
+// of a Qt process), then _exit(0). Its pid is known before it does anything, so a probe can be
+// filtered to it.
+class GatedChild
+{
+public:
+    explicit GatedChild(const std::function<void()> &body)
+    {
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) != 0)
+            return;
+        m_pid = fork();
+        if (m_pid == 0) {
+            close(fds[1]);
+            char c;
+            while (read(fds[0], &c, 1) < 0 && errno == EINTR) {
+            }
+            body();
+            _exit(0);
+        }
+        close(fds[0]);
+        m_gate = fds[1];
+    }
+    ~GatedChild()
+    {
+        if (m_gate >= 0)
+            close(m_gate);
+        if (m_pid > 0 && !m_reaped) {
+            kill(m_pid, SIGKILL);
+            waitpid(m_pid, nullptr, 0);
+        }
+    }
+    pid_t pid() const { return m_pid; }
+    // Lets the child run and waits for it; returns its exit status.
+    int run()
+    {
+        const char c = 1;
+        if (write(m_gate, &c, 1) != 1)
+            return -1;
+        int status = 0;
+        waitpid(m_pid, &status, 0);
+        m_reaped = true;
+        return status;
+    }
+
+private:
+    pid_t m_pid = -1;
+    int m_gate = -1;
+    bool m_reaped = false;
+};
+
+} // namespace bpflens::test

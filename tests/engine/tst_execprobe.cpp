@@ -1,0 +1,260 @@
+// The exec probe against the real kernel: a uniquely named program in a temporary directory is
+// exec'd by a child of this test with known arguments, and the engine must report exactly one
+// event per exec with the right identity, argv and result.
+#include "engine.h"
+#include "enginetestutil.h"
+#include "testutil.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace bpflens;
+
+namespace {
+
+// Forks and execs path with argv; returns the child's pid after it ended, and its status.
+pid_t forkExec(const QByteArray &path, const QList<QByteArray> &args, int *status)
+{
+    // Built before fork: the child only calls execv.
+    std::vector<char *> argv;
+    for (const QByteArray &a : args)
+        argv.push_back(const_cast<char *>(a.constData()));
+    argv.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execv(path.constData(), argv.data());
+        _exit(127);
+    }
+    waitpid(pid, status, 0);
+    return pid;
+}
+
+QList<ExecEvent> eventsFor(const RecordBatch &b, const QByteArray &filename)
+{
+    QList<ExecEvent> out;
+    for (const ExecEvent &e : b.exec) {
+        if (e.filename == filename)
+            out.append(e);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestExecProbe : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QByteArray m_program; // a copy of /bin/true with a unique 15-character name
+    QByteArray m_name;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_name = "bpfl" + QByteArray::number(QRandomGenerator::global()->generate(), 36)
+                              .rightJustified(11, 'z')
+                              .left(11);
+        m_program = QFile::encodeName(m_dir.filePath(QString::fromLatin1(m_name)));
+        QVERIFY(QFile::copy(QStringLiteral("/bin/true"), QFile::decodeName(m_program)));
+        QVERIFY(chmod(m_program.constData(), 0755) == 0);
+    }
+
+    void execReportsIdentityAndArgv()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the exec probe");
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("exec"), {}, {}}};
+        QString error;
+        QVERIFY2(engine.start(req, &error), qPrintable(error));
+        QCOMPARE(req[0].attachPath, QStringLiteral("tp_btf/sched_process_exec"));
+
+        // From this binary's read-only data: the child may never have touched these pages.
+        const QList<QByteArray> literal = {m_program, "--literal", "string literal argument"};
+        QList<QByteArray> longArgs = {m_program, QByteArray(1000, 'a'), QByteArray(2000, 'b'), "",
+                                      "end"};
+        QList<QByteArray> many = {m_program};
+        for (int i = 1; i < 25; ++i)
+            many.append("arg" + QByteArray::number(i));
+
+        int status = 0;
+        const pid_t p1 = forkExec(m_program, literal, &status);
+        QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        const pid_t p2 = forkExec(m_program, longArgs, &status);
+        QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        const pid_t p3 = forkExec(m_program, many, &status);
+        QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+        RecordBatch b;
+        engine.stop(&b);
+        const QList<ExecEvent> events = eventsFor(b, m_program);
+        QCOMPARE(events.size(), 3);
+
+        const pid_t pids[] = {p1, p2, p3};
+        for (int i = 0; i < 3; ++i) {
+            const ExecEvent &e = events[i];
+            QCOMPARE(e.pid, quint32(pids[i]));
+            QCOMPARE(e.ppid, quint32(getpid()));
+            QCOMPARE(e.uid, quint32(getuid()));
+            QCOMPARE(e.comm, m_name);
+            QCOMPARE(e.retval, 0);
+            QVERIFY(e.timeNs >= engine.startMonotonicNs());
+            QVERIFY(e.timeNs <= Engine::monotonicNowNs());
+        }
+        QCOMPARE(events[0].argv, literal);
+        QVERIFY(!events[0].argvTruncated);
+        QCOMPARE(events[1].argv, longArgs);
+        QVERIFY(!events[1].argvTruncated);
+        QCOMPARE(events[2].argv, many.mid(0, 20));
+        QVERIFY(events[2].argvTruncated);
+        QVERIFY(events[0].timeNs < events[1].timeNs && events[1].timeNs < events[2].timeNs);
+
+        const ProbeStats *stats = nullptr;
+        for (const ProbeStats &s : b.stats) {
+            if (s.probeId == QLatin1String("exec"))
+                stats = &s;
+        }
+        QVERIFY(stats);
+        QCOMPARE(stats->eventsLost, quint64(0));
+        QVERIFY(stats->runCount >= 3);
+    }
+
+    void argvOverTheByteLimitIsMarkedTruncated()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the exec probe");
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("exec"), {{QStringLiteral("comm"), m_name}}, {}}};
+        QString error;
+        QVERIFY2(engine.start(req, &error), qPrintable(error));
+        const QList<QByteArray> args = {m_program, QByteArray(3000, 'x'), QByteArray(3000, 'y')};
+        int status = 0;
+        forkExec(m_program, args, &status);
+        RecordBatch b;
+        engine.stop(&b);
+        QCOMPARE(b.exec.size(), 1);
+        const ExecEvent &e = b.exec[0];
+        QVERIFY(e.argvTruncated);
+        QCOMPARE(e.argv.size(), 3);
+        QCOMPARE(e.argv[0], m_program);
+        QCOMPARE(e.argv[1], args[1]);
+        // The 4 KiB of argument space holds what fits of the last one.
+        QVERIFY(args[2].startsWith(e.argv[2]));
+        QCOMPARE(e.argv[0].size() + e.argv[1].size() + e.argv[2].size() + 3, 4096);
+    }
+
+    void failedExecOnlyWithOption_data()
+    {
+        QTest::addColumn<bool>("failed");
+        QTest::addColumn<bool>("notExecutable");
+        QTest::newRow("ENOENT, without failed") << false << false;
+        QTest::newRow("ENOENT, with failed") << true << false;
+        QTest::newRow("EACCES, with failed") << true << true;
+    }
+
+    void failedExecOnlyWithOption()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the exec probe");
+        QFETCH(bool, failed);
+        QFETCH(bool, notExecutable);
+        const QByteArray path = m_program + (notExecutable ? "-noexec" : "-missing");
+        if (notExecutable) {
+            QFile f(QFile::decodeName(path));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("#!/bin/true\n");
+            f.close();
+            QVERIFY(chmod(path.constData(), 0644) == 0);
+        }
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("exec"), {{QStringLiteral("failed"), failed}}, {}}};
+        QString error;
+        QVERIFY2(engine.start(req, &error), qPrintable(error));
+        QCOMPARE(req[0].attachPath,
+                 failed ? QStringLiteral("tp_btf/sched_process_exec, tp_btf/sys_enter, "
+                                         "tp_btf/sys_exit")
+                        : QStringLiteral("tp_btf/sched_process_exec"));
+
+        const QList<QByteArray> args = {path, "one", QByteArray(300, 'z')};
+        int status = 0;
+        const pid_t bad = forkExec(path, args, &status);
+        QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 127);
+        // A successful exec in the same session is still reported once, with retval 0.
+        const pid_t good = forkExec(m_program, {m_program}, &status);
+        RecordBatch b;
+        engine.stop(&b);
+        if (notExecutable)
+            QFile::remove(QFile::decodeName(path));
+
+        const QList<ExecEvent> failures = eventsFor(b, path);
+        const QList<ExecEvent> successes = eventsFor(b, m_program);
+        QCOMPARE(successes.size(), 1);
+        QCOMPARE(successes[0].pid, quint32(good));
+        QCOMPARE(successes[0].retval, 0);
+        if (!failed) {
+            QCOMPARE(failures.size(), 0);
+            return;
+        }
+        QCOMPARE(failures.size(), 1);
+        const ExecEvent &e = failures[0];
+        QCOMPARE(e.retval, notExecutable ? -EACCES : -ENOENT);
+        QCOMPARE(e.pid, quint32(bad));
+        QCOMPARE(e.ppid, quint32(getpid()));
+        QCOMPARE(e.argv, args);
+        QVERIFY(!e.argvTruncated);
+        // The exec failed, so the child still has this test's name.
+        QCOMPARE(e.comm,
+                 QFile::encodeName(QFileInfo(QCoreApplication::applicationFilePath()).fileName())
+                     .left(15));
+    }
+
+    void filtersDropOtherProcesses()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the exec probe");
+        // The pid filter names this process: its children's execs are not it.
+        for (const QVariantMap &options :
+             {QVariantMap{{QStringLiteral("pid"), qint64(getpid())}},
+              QVariantMap{{QStringLiteral("uid"), qint64(getuid()) + 4242}},
+              QVariantMap{{QStringLiteral("comm"), QStringLiteral("no-such-comm")}}}) {
+            Engine engine;
+            QList<ProbeConfig> req{{QStringLiteral("exec"), options, {}}};
+            QString error;
+            QVERIFY2(engine.start(req, &error), qPrintable(error));
+            int status = 0;
+            forkExec(m_program, {m_program}, &status);
+            RecordBatch b;
+            engine.stop(&b);
+            QCOMPARE(eventsFor(b, m_program).size(), 0);
+        }
+        // Control: the same exec without filters is seen, so the zero above is the filter's.
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("exec"),
+                                {{QStringLiteral("uid"), qint64(getuid())},
+                                 {QStringLiteral("comm"), QString::fromLatin1(m_name)}},
+                                {}}};
+        QString error;
+        QVERIFY2(engine.start(req, &error), qPrintable(error));
+        int status = 0;
+        forkExec(m_program, {m_program}, &status);
+        RecordBatch b;
+        engine.stop(&b);
+        QCOMPARE(eventsFor(b, m_program).size(), 1);
+    }
+
+    void nothingStaysAttached()
+    {
+        BPFLENS_REQUIRE_ROOT("inspects the kernel's BPF objects");
+        // The kernel frees programs and maps after an RCU grace period, not at the last close.
+        QTRY_COMPARE_WITH_TIMEOUT(test::countPrograms({"exec_"}), 0, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(test::countMaps({"exec_"}), 0, 10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExecProbe)
+#include "tst_execprobe.moc"
