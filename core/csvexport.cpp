@@ -2,7 +2,10 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QLocale>
 #include <QSaveFile>
+
+#include <cmath>
 
 namespace bpflens {
 
@@ -82,6 +85,25 @@ QByteArray ipAddress(quint8 family, const std::array<quint8, 16> &a)
         out += QByteArray::number(groups[i], 16);
     }
     return out;
+}
+
+// A duration in seconds with 9 decimals (exact nanoseconds).
+QByteArray seconds(quint64 ns)
+{
+    return QByteArray::number(ns / 1000000000u) + '.' +
+           QByteArray::number(ns % 1000000000u).rightJustified(9, '0');
+}
+
+// Counters are mostly page counts: those are written as plain integers ("1000000", not
+// "1e+06"). Anything else gets the shortest text that reads back as the same double.
+QByteArray counterValue(double v)
+{
+    if (std::isnan(v))
+        return QByteArray(); // an empty cell, which spreadsheets treat as "no value"
+    constexpr double exactIntegers = 9007199254740992.0; // 2^53
+    if (v == std::trunc(v) && std::fabs(v) < exactIntegers)
+        return QByteArray::number(qint64(v));
+    return QByteArray::number(v, 'g', QLocale::FloatingPointShortest);
 }
 
 class Writer
@@ -429,9 +451,7 @@ QStringList CsvExport::exportSession(const SessionData &session, const QString &
             if (!inRange(h.probeId, h.timeNs))
                 continue;
             const int used = std::max(1, h.histogram.usedSlots());
-            const QByteArray interval =
-                QByteArray::number(h.intervalNs / 1000000000u) + '.' +
-                QByteArray::number(h.intervalNs % 1000000000u).rightJustified(9, '0');
+            const QByteArray interval = seconds(h.intervalNs);
             for (int slot = 0; slot < used; ++slot) {
                 w.text(h.probeId);
                 w.text(h.key);
@@ -465,6 +485,21 @@ QStringList CsvExport::exportSession(const SessionData &session, const QString &
         }
     });
     if (!statsOk)
+        return {};
+    const bool countersOk = writeFile(QStringLiteral("counters.csv"), [&](Writer &w) {
+        w.header({"time_s", "time", "probe", "name", "interval_s", "value"});
+        for (const CounterSample &c : session.counters) {
+            if (!inRange(c.probeId, c.timeNs))
+                continue;
+            w.time(c.timeNs);
+            w.text(c.probeId);
+            w.text(c.name);
+            w.field(seconds(c.intervalNs));
+            w.field(counterValue(c.value));
+            w.endRow();
+        }
+    });
+    if (!countersOk)
         return {};
     return written;
 }

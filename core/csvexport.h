@@ -11,20 +11,20 @@ namespace bpflens {
 struct CsvExportOptions
 {
     // Only what lies in [startNs, endNs) (CLOCK_MONOTONIC, like event times), e.g. the time
-    // range visible in the GUI. Histograms and stats are selected by their timeNs.
+    // range visible in the GUI. Histograms, stats and counters are selected by their timeNs.
     quint64 startNs = 0;
     quint64 endNs = ~quint64(0);
-    // Only this probe: its histograms and stats, and the events of the type it produces
-    // (probeIdFor()). Empty: all probes.
+    // Only this probe: its histograms, stats and counters, and the events of the type it
+    // produces (probeIdFor()). Empty: all probes.
     QString probeId;
-    // Only this event type's file (no histograms.csv or stats.csv).
+    // Only this event type's file (no histograms.csv, stats.csv or counters.csv).
     std::optional<EventType> eventType;
 };
 
 // Writes a session as RFC 4180 CSV files into a directory (docs/csv.md): one file per event
 // type the session holds (exec.csv, open.csv, block.csv, tcpconnect.csv, fsslow.csv), plus
-// histograms.csv and stats.csv. Each file is written to a temporary name and renamed when
-// complete, so a failed export never leaves a half-written file behind.
+// histograms.csv, stats.csv and counters.csv. Each file is written to a temporary name and renamed
+// when complete, so a failed export never leaves a half-written file behind.
 class CsvExport
 {
 public:

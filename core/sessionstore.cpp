@@ -12,7 +12,9 @@
 
 #include <sqlite3.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 namespace bpflens {
@@ -46,12 +48,14 @@ CREATE TABLE histograms(probe_id TEXT NOT NULL, key TEXT NOT NULL, time_ns INTEG
 CREATE TABLE probe_stats(probe_id TEXT NOT NULL, time_ns INTEGER NOT NULL,
                          events_seen INTEGER, events_lost INTEGER, run_count INTEGER,
                          run_time_ns INTEGER);
+CREATE TABLE counters(probe_id TEXT NOT NULL, name TEXT NOT NULL, time_ns INTEGER NOT NULL,
+                      interval_ns INTEGER, value REAL);
 )sql";
 
 // The tables whose rows SessionReader counts for its progress, in load order.
 const char *const RowTables[] = {"strings",      "exec_events",        "open_events",
                                  "block_events", "tcp_connect_events", "fs_slow_events",
-                                 "histograms",   "probe_stats"};
+                                 "histograms",   "probe_stats",        "counters"};
 
 // SQLite stores signed 64-bit integers; u64 values round-trip bit for bit through the cast.
 sqlite3_int64 s64(quint64 v)
@@ -148,9 +152,10 @@ struct SessionWriter::Statements
     sqlite3_stmt *fsSlow = nullptr;
     sqlite3_stmt *histogram = nullptr;
     sqlite3_stmt *stats = nullptr;
+    sqlite3_stmt *counter = nullptr;
     ~Statements()
     {
-        for (sqlite3_stmt *s : {string, exec, open, block, tcp, fsSlow, histogram, stats})
+        for (sqlite3_stmt *s : {string, exec, open, block, tcp, fsSlow, histogram, stats, counter})
             sqlite3_finalize(s);
     }
 };
@@ -330,6 +335,7 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
         {&m_stmts->fsSlow, "INSERT INTO fs_slow_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"},
         {&m_stmts->histogram, "INSERT INTO histograms VALUES(?, ?, ?, ?, ?, ?, ?)"},
         {&m_stmts->stats, "INSERT INTO probe_stats VALUES(?, ?, ?, ?, ?, ?)"},
+        {&m_stmts->counter, "INSERT INTO counters VALUES(?, ?, ?, ?, ?)"},
     };
     for (const auto &p : prepared) {
         if (sqlite3_prepare_v3(m_db, p.sql, -1, SQLITE_PREPARE_PERSISTENT, p.stmt, nullptr) !=
@@ -477,6 +483,22 @@ bool SessionWriter::writeRows(const RecordBatch &batch)
         if (!step(st))
             return false;
     }
+    for (const CounterSample &c : batch.counters) {
+        sqlite3_stmt *st = s.counter;
+        const QByteArray probe = c.probeId.toUtf8();
+        const QByteArray name = c.name.toUtf8();
+        sqlite3_bind_text(st, 1, probe.constData(), int(probe.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, name.constData(), int(name.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 3, s64(c.timeNs));
+        sqlite3_bind_int64(st, 4, s64(c.intervalNs));
+        // SQLite has no NaN (it would store NULL anyway); NULL is read back as NaN.
+        if (std::isnan(c.value))
+            sqlite3_bind_null(st, 5);
+        else
+            sqlite3_bind_double(st, 5, c.value);
+        if (!step(st))
+            return false;
+    }
     for (qsizetype i = knownStrings; i < m_newStrings.size(); ++i) {
         const QByteArray &bytes = m_newStrings.at(i);
         sqlite3_bind_int64(s.string, 1, m_stringIds.value(bytes));
@@ -583,6 +605,7 @@ private:
     qint64 m_done = 0;
     qint64 m_total = 0;
     std::vector<QByteArray> m_strings;
+    bool m_hasCounters = false;
 };
 
 QString damaged(const QString &path, const QString &why)
@@ -835,6 +858,20 @@ bool Reader::loadEvents()
              m_data->stats.append(p);
              return good();
          });
+    ok = ok &&
+         (!m_hasCounters || query("SELECT * FROM counters ORDER BY rowid", [&](sqlite3_stmt *st) {
+             CounterSample c;
+             c.probeId =
+                 QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
+             c.name = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
+             c.timeNs = quint64(sqlite3_column_int64(st, 2));
+             c.intervalNs = quint64(sqlite3_column_int64(st, 3));
+             c.value = sqlite3_column_type(st, 4) == SQLITE_NULL
+                           ? std::numeric_limits<double>::quiet_NaN()
+                           : sqlite3_column_double(st, 4);
+             m_data->counters.append(c);
+             return good();
+         }));
     m_strings.clear();
     return ok && m_error.isEmpty();
 }
@@ -922,7 +959,16 @@ bool Reader::run(QString *error)
     if (schema < 1)
         return refuse(damaged(m_path, QStringLiteral("it has no schema version")));
 
+    // Files written before counters were recorded are schema 1 too, without that table.
+    if (!query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'counters'",
+               [&](sqlite3_stmt *) {
+                   m_hasCounters = true;
+                   return true;
+               }))
+        return refuse(m_error);
     for (const char *table : RowTables) {
+        if (!m_hasCounters && qstrcmp(table, "counters") == 0)
+            continue;
         const QByteArray sql = QByteArrayLiteral("SELECT max(rowid) FROM ") + table;
         if (!query(sql.constData(), [&](sqlite3_stmt *s) {
                 m_total += sqlite3_column_int64(s, 0);

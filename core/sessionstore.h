@@ -22,6 +22,7 @@ struct SessionData
     EventStore events;
     QList<HistogramSnapshot> histograms;
     QList<ProbeStats> stats;
+    QList<CounterSample> counters;
 };
 
 // Records a session into a *.bpflens SQLite file (docs/session-format.md). Each writeBatch()

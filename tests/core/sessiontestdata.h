@@ -139,6 +139,37 @@ inline ProbeStats makeStats(quint64 t, quint32 n)
     return s;
 }
 
+// cachestat's six counters, plus one of another probe so that probe filters have something to
+// drop. Values include fractions, a subnormal, a huge value and integers past 2^53.
+inline CounterSample makeCounter(quint64 t, quint32 n)
+{
+    static const char *const names[] = {"accesses", "added",    "dirtied", "misses",
+                                        "hits",     "hitRatio", "inflight"};
+    CounterSample c;
+    c.probeId = n % 7 == 6 ? QStringLiteral("block") : QStringLiteral("cachestat");
+    c.name = QString::fromLatin1(names[n % 7]);
+    c.timeNs = t;
+    c.intervalNs = 1000000000ull + n;
+    switch (n % 5) {
+    case 0:
+        c.value = n * 1000.0;
+        break;
+    case 1:
+        c.value = 1.0 / (n + 3); // not exact in decimal
+        break;
+    case 2:
+        c.value = 9007199254740993.0 + 2.0 * n; // beyond 2^53
+        break;
+    case 3:
+        c.value = n % 2 ? 4.9e-324 * (n + 1) : 1.7e308 / (n + 1);
+        break;
+    default:
+        c.value = -0.5 - n;
+        break;
+    }
+    return c;
+}
+
 // One batch with every kind of record; batch b spans [base + b s, base + (b + 1) s).
 inline RecordBatch makeBatch(quint64 base, quint32 b, int eventsPerType)
 {
@@ -157,6 +188,8 @@ inline RecordBatch makeBatch(quint64 base, quint32 b, int eventsPerType)
         batch.histograms.append(makeHistogram(t0 + 999000000, b * 4 + i));
         batch.stats.append(makeStats(t0 + 999000000, b * 4 + i));
     }
+    for (quint32 i = 0; i < 7; ++i)
+        batch.counters.append(makeCounter(t0 + 999000000, b * 7 + i));
     return batch;
 }
 

@@ -5,6 +5,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+#include <limits>
+
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -94,6 +97,7 @@ SessionData makeSession()
             s.events.append(e);
         s.histograms += batch.histograms;
         s.stats += batch.stats;
+        s.counters += batch.counters;
     }
     return s;
 }
@@ -141,8 +145,8 @@ private Q_SLOTS:
         QCOMPARE(names, (QStringList{QStringLiteral("exec.csv"), QStringLiteral("open.csv"),
                                      QStringLiteral("block.csv"), QStringLiteral("tcpconnect.csv"),
                                      QStringLiteral("fsslow.csv"), QStringLiteral("histograms.csv"),
-                                     QStringLiteral("stats.csv")}));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 7); // no temporary files left
+                                     QStringLiteral("stats.csv"), QStringLiteral("counters.csv")}));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 8); // no temporary files left
 
         const auto open = readCsv(dir.filePath(QStringLiteral("open.csv")));
         QCOMPARE(open.size(), 1 + 120);
@@ -200,6 +204,74 @@ private Q_SLOTS:
         const auto stats = readCsv(dir.filePath(QStringLiteral("stats.csv")));
         QCOMPARE(stats.size(), 1 + s.stats.size());
         QCOMPARE(stats[1][6], QByteArray::number(~quint64(0)));
+
+        const auto counters = readCsv(dir.filePath(QStringLiteral("counters.csv")));
+        QCOMPARE(counters.size(), 1 + s.counters.size());
+        QCOMPARE(counters[0],
+                 (QList<QByteArray>{"time_s", "time", "probe", "name", "interval_s", "value"}));
+        // makeCounter(n = 0): end of batch 0, 1 s interval, 0 accesses.
+        QCOMPARE(counters[1], (QList<QByteArray>{"0.999000000", "2024-03-01T00:00:00.249000Z",
+                                                 "cachestat", "accesses", "1.000000000", "0"}));
+        QCOMPARE(counters[2][4], QByteArrayLiteral("1.000000001"));
+        QCOMPARE(counters[2][5], QByteArrayLiteral("0.25"));   // 1 / 4
+        QCOMPARE(counters[4][5], QByteArrayLiteral("2e-323")); // 4 x the smallest subnormal
+        QCOMPARE(counters[5][5], QByteArrayLiteral("-4.5"));
+        QCOMPARE(counters[6][5], QByteArrayLiteral("5000")); // an integer, not 5e+03
+        QCOMPARE(counters[7][2], QByteArrayLiteral("block"));
+        for (qsizetype i = 0; i < s.counters.size(); ++i) {
+            const CounterSample &c = s.counters[i];
+            const auto &row = counters[i + 1];
+            QCOMPARE(row.size(), 6);
+            QCOMPARE(QString::fromUtf8(row[2]), c.probeId);
+            QCOMPARE(QString::fromUtf8(row[3]), c.name);
+            // The text reads back as exactly the recorded double.
+            bool ok = false;
+            const double v = row[5].toDouble(&ok);
+            QVERIFY2(ok && v == c.value, row[5].constData());
+        }
+    }
+
+    void countersCsvSpecialValues()
+    {
+        // No traffic gives no ratio (NaN): an empty cell, not "nan" that tools misread.
+        SessionData s;
+        s.info = makeInfo();
+        const double values[] = {std::numeric_limits<double>::quiet_NaN(),
+                                 std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity(),
+                                 1e6,
+                                 -0.0,
+                                 9007199254740992.0, // 2^53: past the exact integers, shortest form
+                                 2.0 / 3.0,
+                                 std::numeric_limits<double>::denorm_min()};
+        for (double v : values) {
+            CounterSample c;
+            c.probeId = QStringLiteral("cachestat");
+            c.name = QStringLiteral("hit,\"ratio\"");
+            c.timeNs = s.info.startMonotonicNs - 1500;
+            c.intervalNs = 0;
+            c.value = v;
+            s.counters.append(c);
+        }
+        s.info.startWall = QDateTime();
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(!CsvExport::exportSession(s, dir.path(), {}, &error).isEmpty(), qPrintable(error));
+        QFile f(dir.filePath(QStringLiteral("counters.csv")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(text.startsWith("time_s,time,probe,name,interval_s,value\r\n"));
+        bool ok = false;
+        const auto rows = parseCsv(text, &ok);
+        QVERIFY(ok);
+        QCOMPARE(rows.size(), 1 + 8);
+        QCOMPARE(rows[1], (QList<QByteArray>{"-0.000001500", "", "cachestat", "hit,\"ratio\"",
+                                             "0.000000000", ""}));
+        QList<QByteArray> got;
+        for (const auto &row : rows.mid(1))
+            got.append(row[5]);
+        QCOMPARE(got, (QList<QByteArray>{"", "inf", "-inf", "1000000", "0", "9007199254740992",
+                                         "0.6666666666666666", "5e-324"}));
     }
 
     void filtersByTimeAndProbe()
@@ -211,9 +283,13 @@ private Q_SLOTS:
         o.endNs = s.info.startMonotonicNs + 2000000000ull;
         QString error;
         QStringList files = CsvExport::exportSession(s, dir.path(), o, &error);
-        QCOMPARE(files.size(), 7);
+        QCOMPARE(files.size(), 8);
         QCOMPARE(readCsv(dir.filePath(QStringLiteral("block.csv"))).size(), 1 + 40);
         QCOMPARE(readCsv(dir.filePath(QStringLiteral("stats.csv"))).size(), 1 + 4);
+        const auto counters = readCsv(dir.filePath(QStringLiteral("counters.csv")));
+        QCOMPARE(counters.size(), 1 + 7);
+        for (const auto &row : counters.mid(1))
+            QCOMPARE(row[0], QByteArrayLiteral("1.999000000"));
         const auto block = readCsv(dir.filePath(QStringLiteral("block.csv")));
         QCOMPARE(block[1][0], QByteArrayLiteral("1.000000000"));
         QCOMPARE(block[40][0], QByteArrayLiteral("1.000039000"));
@@ -226,10 +302,24 @@ private Q_SLOTS:
         for (const QString &f : files)
             names.append(QFileInfo(f).fileName());
         QCOMPARE(names, (QStringList{QStringLiteral("block.csv"), QStringLiteral("histograms.csv"),
-                                     QStringLiteral("stats.csv")}));
+                                     QStringLiteral("stats.csv"), QStringLiteral("counters.csv")}));
         for (const auto &row : readCsv(probeDir.filePath(QStringLiteral("histograms.csv"))).mid(1))
             QCOMPARE(row[0], QByteArrayLiteral("block"));
         QCOMPARE(readCsv(probeDir.filePath(QStringLiteral("stats.csv"))).size(), 1); // header
+        const auto blockCounters = readCsv(probeDir.filePath(QStringLiteral("counters.csv")));
+        QCOMPARE(blockCounters.size(), 1 + 3); // "inflight", once per batch
+        for (const auto &row : blockCounters.mid(1))
+            QCOMPARE(row[2], QByteArrayLiteral("block"));
+
+        QTemporaryDir cacheDir;
+        o = {};
+        o.probeId = QStringLiteral("cachestat");
+        files = CsvExport::exportSession(s, cacheDir.path(), o, &error);
+        QCOMPARE(files.size(), 3); // no event file: cachestat produces none
+        const auto cacheCounters = readCsv(cacheDir.filePath(QStringLiteral("counters.csv")));
+        QCOMPARE(cacheCounters.size(), 1 + 3 * 6);
+        for (const auto &row : cacheCounters.mid(1))
+            QCOMPARE(row[2], QByteArrayLiteral("cachestat"));
 
         QTemporaryDir typeDir;
         o = {};

@@ -9,8 +9,10 @@
 
 #include <sqlite3.h>
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,6 +86,7 @@ RecordBatch merged(const QList<RecordBatch> &batches)
         all.fsSlow += b.fsSlow;
         all.histograms += b.histograms;
         all.stats += b.stats;
+        all.counters += b.counters;
     }
     return all;
 }
@@ -109,6 +112,20 @@ void compareContent(const SessionData &data, const RecordBatch &all)
         QCOMPARE(ev.fsSlow(i), all.fsSlow[i]);
     QCOMPARE(data.histograms, all.histograms);
     QCOMPARE(data.stats, all.stats);
+    QCOMPARE(data.counters.size(), all.counters.size());
+    for (qsizetype i = 0; i < all.counters.size(); ++i) {
+        const CounterSample &got = data.counters[i];
+        const CounterSample &want = all.counters[i];
+        QCOMPARE(got.probeId, want.probeId);
+        QCOMPARE(got.name, want.name);
+        QCOMPARE(got.timeNs, want.timeNs);
+        QCOMPARE(got.intervalNs, want.intervalNs);
+        // Bit for bit, not fuzzy: QCOMPARE on doubles would accept a rounded value.
+        QVERIFY2(got.value == want.value, qPrintable(QStringLiteral("counter %1: %2 != %3")
+                                                         .arg(i)
+                                                         .arg(got.value, 0, 'g', 17)
+                                                         .arg(want.value, 0, 'g', 17)));
+    }
 }
 
 QString writeSession(const QString &path, int batches, int eventsPerType, bool finish = true)
@@ -184,6 +201,94 @@ private Q_SLOTS:
         QCOMPARE(data.info.probes, expected.probes);
         QCOMPARE(data.info, expected);
         compareContent(data, merged(batches));
+    }
+
+    void roundTripsCounterValues()
+    {
+        // Values a cachestat interval can really produce (ratios, 0, no traffic as NaN) and
+        // the extremes a double can hold; times past 2^63 like every other u64.
+        const double values[] = {0.1,
+                                 2.0 / 3.0,
+                                 0.0,
+                                 std::numeric_limits<double>::quiet_NaN(),
+                                 std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity(),
+                                 std::numeric_limits<double>::max(),
+                                 std::numeric_limits<double>::denorm_min(),
+                                 -1234567.875};
+        RecordBatch batch;
+        quint32 n = 0;
+        for (double v : values) {
+            CounterSample c;
+            c.probeId = n % 2 ? QStringLiteral("cachestat") : QStringLiteral("caf\u00e9");
+            c.name = n % 3 ? QStringLiteral("hitRatio") : QStringLiteral("r\u00e9ussite \u2713");
+            c.timeNs = ~quint64(0) - n;
+            c.intervalNs = n == 0 ? 0 : 250000000ull * n;
+            c.value = v;
+            batch.counters.append(c);
+            ++n;
+        }
+        const QString path = m_dir.filePath(QStringLiteral("counters.bpflens"));
+        SessionWriter writer;
+        QString error;
+        QVERIFY2(writer.create(path, makeInfo(), &error), qPrintable(error));
+        QVERIFY2(writer.writeBatch(batch, &error), qPrintable(error));
+        QVERIFY2(writer.finish(Base + 1, &error), qPrintable(error));
+
+        SessionData data;
+        QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+        QCOMPARE(data.counters.size(), batch.counters.size());
+        for (qsizetype i = 0; i < batch.counters.size(); ++i) {
+            const CounterSample &got = data.counters[i];
+            const CounterSample &want = batch.counters[i];
+            QCOMPARE(got.probeId, want.probeId);
+            QCOMPARE(got.name, want.name);
+            QCOMPARE(got.timeNs, want.timeNs);
+            QCOMPARE(got.intervalNs, want.intervalNs);
+            if (std::isnan(want.value))
+                QVERIFY2(std::isnan(got.value), qPrintable(QString::number(got.value)));
+            else
+                QVERIFY2(got.value == want.value, qPrintable(QStringLiteral("%1 != %2")
+                                                                 .arg(got.value, 0, 'g', 17)
+                                                                 .arg(want.value, 0, 'g', 17)));
+        }
+
+        // The sqlite3 shell and other tools see real numbers, not text or blobs.
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY,
+                                 nullptr),
+                 SQLITE_OK);
+        sqlite3_stmt *st = nullptr;
+        QCOMPARE(sqlite3_prepare_v2(db, "SELECT typeof(value), value FROM counters ORDER BY rowid",
+                                    -1, &st, nullptr),
+                 SQLITE_OK);
+        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+        QCOMPARE(QByteArray(reinterpret_cast<const char *>(sqlite3_column_text(st, 0))),
+                 QByteArrayLiteral("real"));
+        QCOMPARE(sqlite3_column_double(st, 1), 0.1);
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
+
+    void readsSessionWithoutCountersTable()
+    {
+        // Schema 1 files recorded before counters existed lack the table; they still open.
+        const QString path = m_dir.filePath(QStringLiteral("nocounters.bpflens"));
+        QCOMPARE(writeSession(path, 2, 10), QString());
+        {
+            sqlite3 *db = nullptr;
+            QCOMPARE(sqlite3_open(QFile::encodeName(path).constData(), &db), SQLITE_OK);
+            QCOMPARE(sqlite3_exec(db, "DROP TABLE counters", nullptr, nullptr, nullptr), SQLITE_OK);
+            sqlite3_close(db);
+        }
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+        QVERIFY(data.counters.isEmpty());
+        QCOMPARE(data.info.schemaVersion, 1);
+        RecordBatch expected = merged({makeBatch(Base, 0, 10), makeBatch(Base, 1, 10)});
+        expected.counters.clear();
+        compareContent(data, expected);
     }
 
     void cancelsFromProgress()
