@@ -487,7 +487,7 @@ QStringList CsvExport::exportSession(const SessionData &session, const QString &
     if (!statsOk)
         return {};
     const bool countersOk = writeFile(QStringLiteral("counters.csv"), [&](Writer &w) {
-        w.header({"time_s", "time", "probe", "name", "interval_s", "value"});
+        w.header({"time_s", "time", "probe_id", "name", "interval_s", "value"});
         for (const CounterSample &c : session.counters) {
             if (!inRange(c.probeId, c.timeNs))
                 continue;

@@ -208,7 +208,7 @@ private Q_SLOTS:
         const auto counters = readCsv(dir.filePath(QStringLiteral("counters.csv")));
         QCOMPARE(counters.size(), 1 + s.counters.size());
         QCOMPARE(counters[0],
-                 (QList<QByteArray>{"time_s", "time", "probe", "name", "interval_s", "value"}));
+                 (QList<QByteArray>{"time_s", "time", "probe_id", "name", "interval_s", "value"}));
         // makeCounter(n = 0): end of batch 0, 1 s interval, 0 accesses.
         QCOMPARE(counters[1], (QList<QByteArray>{"0.999000000", "2024-03-01T00:00:00.249000Z",
                                                  "cachestat", "accesses", "1.000000000", "0"}));
@@ -260,7 +260,7 @@ private Q_SLOTS:
         QFile f(dir.filePath(QStringLiteral("counters.csv")));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray text = f.readAll();
-        QVERIFY(text.startsWith("time_s,time,probe,name,interval_s,value\r\n"));
+        QVERIFY(text.startsWith("time_s,time,probe_id,name,interval_s,value\r\n"));
         bool ok = false;
         const auto rows = parseCsv(text, &ok);
         QVERIFY(ok);
