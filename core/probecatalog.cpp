@@ -143,6 +143,33 @@ QList<ProbeInfo> buildCatalog()
               {intervalOption()},
               false,
               false});
+    c.append({QStringLiteral("iostack"),
+              ProbeGroup::IoStack,
+              TR("I/O stack breakdown"),
+              TR("Where the time of read, write, open and fsync goes: syscall, VFS, file system "
+                 "and block layers, with each layer's exclusive share"),
+              {pidOption(), tidOption(), commOption(), cgroupOption(),
+               stringOption(QStringLiteral("disk"), TR("Disk"),
+                            TR("Only block requests on this disk (as in /proc/partitions, e.g. "
+                               "vda)"),
+                            31),
+               boolOption(QStringLiteral("queued"), TR("Include queue time"),
+                          TR("Measure the block request queue as its own layer, like "
+                             "biolatency -Q")),
+               unitsOption(), intervalOption()},
+              false,
+              true});
+    c.append({QStringLiteral("fsslower"),
+              ProbeGroup::Files,
+              TR("Slow file-system operations"),
+              TR("ext4 (and xfs, btrfs) reads, writes, opens and fsyncs slower than a threshold, "
+                 "like ext4slower"),
+              {pidOption(), tidOption(), commOption(), cgroupOption(),
+               intOption(QStringLiteral("minLatencyUs"), TR("Minimum latency (µs)"),
+                         TR("Only operations at least this slow (0: all)"), 10000, 0,
+                         3600ll * 1000 * 1000)},
+              true,
+              false});
     return c;
 }
 

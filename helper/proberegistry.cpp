@@ -9,6 +9,9 @@
 #include "execprobe.h"
 #include "openprobe.h"
 
+#include "fsslowerprobe.h"
+#include "iostackprobe.h"
+
 #include <QHash>
 
 namespace bpflens {
@@ -30,6 +33,8 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("runqlat"), factory<RunqlatProbe>()},
         {QStringLiteral("exec"), factory<ExecProbe>()},
         {QStringLiteral("open"), factory<OpenProbe>()},
+        {QStringLiteral("iostack"), factory<IoStackProbe>()},
+        {QStringLiteral("fsslower"), factory<FsSlowerProbe>()},
     };
     return r;
 }

@@ -22,7 +22,8 @@ private Q_SLOTS:
             QVERIFY2(ProbeCatalog::validate(p.id, {}, &normalized, &error), qPrintable(error));
             QCOMPARE(normalized.size(), p.options.size());
         }
-        for (const char *id : {"exec", "open", "block", "runqlat", "tcpconnect", "cachestat"})
+        for (const char *id :
+             {"exec", "open", "block", "runqlat", "tcpconnect", "cachestat", "iostack", "fsslower"})
             QVERIFY2(ids.contains(QLatin1String(id)), id);
     }
 

@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0
+// Where a process's read, write, open and fsync time goes: syscall, VFS, file system and block
+// layers. Each thread inside a traced syscall has a stack of open layers with their entry times;
+// a layer's exit charges its duration to its parent's child time, so exclusive times (duration -
+// children) of one syscall add up to its total exactly. Block requests are tied to the thread
+// that started them (block_io_start runs in the submitter's context) and to that thread's
+// syscall by a sequence number; their wall time (the union of the thread's requests in flight)
+// is charged to the layer the thread is in when it takes it, at that layer's exit.
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "common.bpf.h"
+#include "iostack.h"
+#include "syscalls.bpf.h"
+
+/* The read/write/fsync syscall numbers (opens come from syscalls.bpf.h). */
+#if defined(__TARGET_ARCH_x86)
+#define NR_read 0
+#define NR_write 1
+#define NR_pread64 17
+#define NR_pwrite64 18
+#define NR_readv 19
+#define NR_writev 20
+#define NR_fsync 74
+#define NR_fdatasync 75
+#define NR_preadv 295
+#define NR_pwritev 296
+#define NR_preadv2 327
+#define NR_pwritev2 328
+#elif defined(__TARGET_ARCH_arm64)
+#define NR_read 63
+#define NR_write 64
+#define NR_readv 65
+#define NR_writev 66
+#define NR_pread64 67
+#define NR_pwrite64 68
+#define NR_preadv 69
+#define NR_pwritev 70
+#define NR_fsync 82
+#define NR_fdatasync 83
+#define NR_preadv2 286
+#define NR_pwritev2 287
+#endif
+
+#define MAX_DEPTH 6
+#define MINORBITS 20
+#define RQ_ARG(idx) ((struct request *)((idx) ? ctx[1] : ctx[0]))
+
+const volatile __u32 insert_arg = 0;
+const volatile __u32 issue_arg = 0;
+const volatile __u32 requeue_arg = 0;
+const volatile __u32 merge_arg = 0;
+const volatile bool attribute_at_rq = false; /* no block_io_start: at insert/issue */
+const volatile bool targ_queued = false;
+const volatile bool filter_dev = false;
+const volatile __u32 targ_dev = 0;
+const volatile __u64 unit_div = 1000;
+
+/* Union of a thread's requests in flight: an atomic count, and the time it last left 0. Only
+ * the syscall that started the requests charges them (a sequence number check). */
+struct busy {
+    __s64 inflight;
+    __u64 since;
+    __u64 pending; /* union time not yet charged to a layer */
+};
+
+struct thread_state {
+    __u64 seq; /* of the current syscall, 0 outside */
+    __u64 start[MAX_DEPTH];
+    __u64 child[MAX_DEPTH];
+    __u8 layer[MAX_DEPTH];
+    __u32 depth;
+    __u32 op;
+    __u32 overflow; /* layers entered past MAX_DEPTH, whose exits are ignored */
+    __s32 nr;
+    struct busy blk;    /* from the queued option's start point to completion */
+    struct busy device; /* issue to completion */
+};
+
+struct rq_state {
+    __u64 seq;
+    __u64 insert;
+    __u64 issue;
+    __u32 tid;
+    __u32 op;
+    bool attributed;
+    bool blk_busy;
+    bool dev_busy;
+};
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 10240);
+    __type(key, __u32);
+    __type(value, struct thread_state);
+} threads SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 10240);
+    __type(key, struct request *);
+    __type(value, struct rq_state);
+} requests SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(max_entries, IOSTACK_NR_CELLS);
+    __type(key, __u32);
+    __type(value, struct iostack_cell);
+} cells SEC(".maps");
+
+__u64 next_seq = 0;
+/* Block requests that could not be followed (request map full): never silently. */
+__u64 untracked_requests = 0;
+
+static __always_inline void cell_add(__u32 op, __u32 layer, __u64 duration, __u64 exclusive,
+                                     bool counted)
+{
+    __u32 key = IOSTACK_CELL(op, layer);
+    struct iostack_cell *c;
+
+    if (key >= IOSTACK_NR_CELLS)
+        return;
+    c = bpf_map_lookup_elem(&cells, &key);
+    if (!c)
+        return;
+    if (counted) {
+        __sync_fetch_and_add(&c->count, 1);
+        __sync_fetch_and_add(&c->total_ns, duration);
+        hist_add(&c->hist, duration / unit_div);
+    }
+    if (exclusive)
+        __sync_fetch_and_add(&c->exclusive_ns, exclusive);
+}
+
+static __always_inline void busy_start(struct busy *b, __u64 now)
+{
+    if (__sync_fetch_and_add(&b->inflight, 1) == 0)
+        b->since = now;
+}
+
+static __always_inline void busy_end(struct busy *b, __u64 now)
+{
+    __u64 since;
+
+    if (__sync_fetch_and_add(&b->inflight, -1) == 1) {
+        since = b->since;
+        if (now > since)
+            __sync_fetch_and_add(&b->pending, now - since);
+    }
+}
+
+/* Takes what completed requests left to charge (adds may race in from other CPUs). */
+static __always_inline __u64 busy_take(struct busy *b)
+{
+    __u64 v = b->pending;
+
+    if (v)
+        __sync_fetch_and_add(&b->pending, -v);
+    return v;
+}
+
+static __always_inline struct thread_state *my_state(void)
+{
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+    return bpf_map_lookup_elem(&threads, &tid);
+}
+
+/* Closes the innermost layer at now: block time the thread waited for meanwhile is its child
+ * time (never more than the layer lasted), its duration the parent's child time. */
+static __always_inline void pop_layer(struct thread_state *ts, __u64 now)
+{
+    __u32 d = ts->depth - 1, op = ts->op, parent; /* depth 0 wraps around: refused */
+    __u64 duration, child, avail, blk, dev;
+    __u8 layer;
+
+    /* Keeps the compiler from folding the check into a form the verifier cannot follow. */
+    asm volatile("" : "+r"(d));
+    if (d >= MAX_DEPTH)
+        return;
+    duration = now - ts->start[d];
+    if ((__s64)duration < 0)
+        duration = 0;
+    child = ts->child[d];
+    if (child > duration)
+        child = duration;
+    avail = duration - child;
+    blk = busy_take(&ts->blk);
+    dev = busy_take(&ts->device);
+    if (blk > avail)
+        blk = avail;
+    if (dev > blk)
+        dev = blk;
+    child += blk;
+    layer = ts->layer[d];
+    cell_add(op, IOSTACK_LAYER_BLOCK_DEVICE, 0, dev, false);
+    cell_add(op, IOSTACK_LAYER_BLOCK_QUEUE, 0, blk - dev, false);
+    cell_add(op, layer, duration, duration - child, true);
+    parent = d - 1;
+    asm volatile("" : "+r"(parent));
+    if (parent < MAX_DEPTH) /* the syscall layer (d 0) has no parent: wraps around */
+        ts->child[parent] += duration;
+    ts->depth = d;
+}
+
+static __always_inline void enter_layer(__u8 layer)
+{
+    struct thread_state *ts = my_state();
+    __u32 d;
+
+    if (!ts || !ts->depth)
+        return;
+    d = ts->depth;
+    asm volatile("" : "+r"(d));
+    if (d >= MAX_DEPTH) {
+        ts->overflow++;
+        return;
+    }
+    ts->start[d] = bpf_ktime_get_ns();
+    ts->child[d] = 0;
+    ts->layer[d] = layer;
+    ts->depth = d + 1;
+}
+
+/* Pops down to the innermost open instance of layer: an inner exit that was missed (a
+ * kretprobe out of instances) is closed here rather than left to skew the sums. */
+static __always_inline void exit_layer(__u8 layer)
+{
+    struct thread_state *ts = my_state();
+    __u64 now = bpf_ktime_get_ns();
+    int i, found = -1;
+
+    if (!ts || ts->depth < 2)
+        return;
+    if (ts->overflow) {
+        ts->overflow--;
+        return;
+    }
+    for (i = MAX_DEPTH - 1; i >= 1; i--) {
+        if (i < ts->depth && ts->layer[i] == layer) {
+            found = i;
+            break;
+        }
+    }
+    if (found < 0)
+        return;
+    for (i = 0; i < MAX_DEPTH; i++) {
+        if (ts->depth <= (__u32)found)
+            break;
+        pop_layer(ts, now);
+    }
+}
+
+static __always_inline int syscall_op(long nr)
+{
+    switch (nr) {
+    case NR_read:
+    case NR_pread64:
+    case NR_readv:
+    case NR_preadv:
+    case NR_preadv2:
+        return IOSTACK_OP_READ;
+    case NR_write:
+    case NR_pwrite64:
+    case NR_writev:
+    case NR_pwritev:
+    case NR_pwritev2:
+        return IOSTACK_OP_WRITE;
+    case NR_fsync:
+    case NR_fdatasync:
+        return IOSTACK_OP_FSYNC;
+    }
+    if (nr == BPFLENS_NR_openat || nr == BPFLENS_NR_open || nr == BPFLENS_NR_openat2 ||
+        nr == BPFLENS_NR_creat)
+        return IOSTACK_OP_OPEN;
+    return -1;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(iostack_sys_enter, struct pt_regs *regs, long id)
+{
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    int op = syscall_op(id);
+    struct thread_state *ts;
+
+    if (op < 0 || !current_wanted())
+        return 0;
+    ts = bpf_map_lookup_elem(&threads, &tid);
+    if (!ts) {
+        static const struct thread_state fresh;
+
+        bpf_map_update_elem(&threads, &tid, &fresh, BPF_NOEXIST);
+        ts = bpf_map_lookup_elem(&threads, &tid);
+        if (!ts) {
+            count_lost(); /* a syscall we cannot follow: said, not hidden */
+            return 0;
+        }
+    }
+    ts->seq = __sync_fetch_and_add(&next_seq, 1) + 1;
+    ts->op = op;
+    ts->nr = id;
+    ts->overflow = 0;
+    ts->blk.inflight = 0;
+    ts->blk.pending = 0;
+    ts->device.inflight = 0;
+    ts->device.pending = 0;
+    ts->layer[0] = IOSTACK_LAYER_SYSCALL;
+    ts->child[0] = 0;
+    ts->start[0] = bpf_ktime_get_ns();
+    ts->depth = 1;
+    return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(iostack_sys_exit, struct pt_regs *regs, long ret)
+{
+    struct thread_state *ts = my_state();
+    __u64 now = bpf_ktime_get_ns();
+    int i;
+
+    if (!ts || !ts->depth || ts->nr != BPFLENS_SYSCALL_NR(regs))
+        return 0;
+    for (i = 0; i < MAX_DEPTH; i++) {
+        if (!ts->depth)
+            break;
+        pop_layer(ts, now);
+    }
+    ts->seq = 0;
+    return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(iostack_thread_exit)
+{
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+    bpf_map_delete_elem(&threads, &tid);
+    return 0;
+}
+
+/* The file-system layer of fsync on ext4, from its tracepoints (preferred over functions). */
+SEC("tp_btf/ext4_sync_file_enter")
+int BPF_PROG(iostack_ext4_sync_enter)
+{
+    enter_layer(IOSTACK_LAYER_FS);
+    return 0;
+}
+
+SEC("tp_btf/ext4_sync_file_exit")
+int BPF_PROG(iostack_ext4_sync_exit)
+{
+    exit_layer(IOSTACK_LAYER_FS);
+    return 0;
+}
+
+/* VFS and file-system functions: fentry/fexit where the kernel has trampolines, else
+ * kprobe/kretprobe. User space loads only the hooks it chose. */
+#define LAYER_HOOKS(fn, lay)                                                                     \
+    SEC("fentry/" #fn)                                                                           \
+    int BPF_PROG(iostack_fe_##fn)                                                                \
+    {                                                                                            \
+        enter_layer(lay);                                                                        \
+        return 0;                                                                                \
+    }                                                                                            \
+    SEC("fexit/" #fn)                                                                            \
+    int BPF_PROG(iostack_fx_##fn)                                                                \
+    {                                                                                            \
+        exit_layer(lay);                                                                         \
+        return 0;                                                                                \
+    }                                                                                            \
+    SEC("kprobe/" #fn)                                                                           \
+    int BPF_KPROBE(iostack_kp_##fn)                                                              \
+    {                                                                                            \
+        enter_layer(lay);                                                                        \
+        return 0;                                                                                \
+    }                                                                                            \
+    SEC("kretprobe/" #fn)                                                                        \
+    int BPF_KRETPROBE(iostack_kr_##fn)                                                           \
+    {                                                                                            \
+        exit_layer(lay);                                                                         \
+        return 0;                                                                                \
+    }
+
+LAYER_HOOKS(vfs_read, IOSTACK_LAYER_VFS)
+LAYER_HOOKS(vfs_write, IOSTACK_LAYER_VFS)
+LAYER_HOOKS(vfs_readv, IOSTACK_LAYER_VFS)
+LAYER_HOOKS(vfs_writev, IOSTACK_LAYER_VFS)
+LAYER_HOOKS(vfs_open, IOSTACK_LAYER_VFS)
+LAYER_HOOKS(vfs_fsync_range, IOSTACK_LAYER_VFS)
+LAYER_HOOKS(ext4_file_read_iter, IOSTACK_LAYER_FS)
+LAYER_HOOKS(ext4_file_write_iter, IOSTACK_LAYER_FS)
+LAYER_HOOKS(ext4_file_open, IOSTACK_LAYER_FS)
+LAYER_HOOKS(ext4_sync_file, IOSTACK_LAYER_FS)
+
+/* Block requests. */
+
+struct request___old {
+    struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 rq_dev(struct request *rq)
+{
+    struct request___old *old = (void *)rq;
+    struct gendisk *disk;
+
+    if (bpf_core_field_exists(old->rq_disk))
+        disk = BPF_CORE_READ(old, rq_disk);
+    else
+        disk = BPF_CORE_READ(rq, q, disk);
+    if (!disk)
+        return 0;
+    return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | BPF_CORE_READ(disk, first_minor);
+}
+
+/* A new life of a request pointer: attributed when the current task is inside a traced
+ * syscall. */
+static __always_inline struct rq_state *new_request(struct request *rq)
+{
+    struct rq_state r = {};
+    struct thread_state *ts;
+
+    if (filter_dev && rq_dev(rq) != targ_dev) {
+        bpf_map_delete_elem(&requests, &rq);
+        return NULL;
+    }
+    ts = my_state();
+    if (ts && ts->depth && ts->seq) {
+        r.attributed = true;
+        r.tid = (__u32)bpf_get_current_pid_tgid();
+        r.seq = ts->seq;
+        r.op = ts->op;
+    } else {
+        r.op = IOSTACK_OP_UNATTRIBUTED;
+    }
+    if (bpf_map_update_elem(&requests, &rq, &r, BPF_ANY)) {
+        __sync_fetch_and_add(&untracked_requests, 1);
+        return NULL;
+    }
+    return bpf_map_lookup_elem(&requests, &rq);
+}
+
+/* The issuing thread's state, if it is still in the syscall that started the request. */
+static __always_inline struct thread_state *owner(struct rq_state *r)
+{
+    struct thread_state *ts;
+    __u32 tid;
+
+    if (!r->attributed)
+        return NULL;
+    tid = r->tid;
+    ts = bpf_map_lookup_elem(&threads, &tid);
+    if (!ts || ts->seq != r->seq)
+        return NULL;
+    return ts;
+}
+
+/* Ends what a request had in flight for its thread (completion, merge, requeue). */
+static __always_inline void end_busy(struct rq_state *r, __u64 now, bool blk)
+{
+    struct thread_state *ts = owner(r);
+
+    if (r->dev_busy) {
+        r->dev_busy = false;
+        if (ts)
+            busy_end(&ts->device, now);
+    }
+    if (blk && r->blk_busy) {
+        r->blk_busy = false;
+        if (ts)
+            busy_end(&ts->blk, now);
+    }
+}
+
+SEC("tp_btf/block_io_start")
+int BPF_PROG(iostack_io_start, struct request *rq)
+{
+    new_request(rq);
+    return 0;
+}
+
+SEC("tp_btf/block_rq_insert")
+int iostack_rq_insert(u64 *ctx)
+{
+    struct request *rq = RQ_ARG(insert_arg);
+    struct rq_state *r = bpf_map_lookup_elem(&requests, &rq);
+    struct thread_state *ts;
+    __u64 now = bpf_ktime_get_ns();
+
+    if (!r && attribute_at_rq)
+        r = new_request(rq);
+    if (!r || !BPF_CORE_READ(rq, q, elevator))
+        return 0;
+    r->insert = now;
+    ts = owner(r);
+    if (targ_queued && ts && !r->blk_busy) {
+        r->blk_busy = true;
+        busy_start(&ts->blk, now);
+    }
+    return 0;
+}
+
+SEC("tp_btf/block_rq_issue")
+int iostack_rq_issue(u64 *ctx)
+{
+    struct request *rq = RQ_ARG(issue_arg);
+    struct rq_state *r = bpf_map_lookup_elem(&requests, &rq);
+    struct thread_state *ts;
+    __u64 now = bpf_ktime_get_ns();
+
+    if (!r && attribute_at_rq)
+        r = new_request(rq);
+    if (!r)
+        return 0;
+    r->issue = now;
+    ts = owner(r);
+    if (!ts)
+        return 0;
+    if (!r->blk_busy) {
+        r->blk_busy = true;
+        busy_start(&ts->blk, now);
+    }
+    if (!r->dev_busy) {
+        r->dev_busy = true;
+        busy_start(&ts->device, now);
+    }
+    return 0;
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(iostack_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+{
+    struct rq_state *r = bpf_map_lookup_elem(&requests, &rq);
+    __u64 now = bpf_ktime_get_ns();
+    __u32 op;
+
+    if (!r)
+        return 0;
+    /* A partial completion: the request goes on, and is counted once when it ends. */
+    if (nr_bytes < BPF_CORE_READ(rq, __data_len))
+        return 0;
+    if (r->issue) {
+        op = owner(r) ? r->op : IOSTACK_OP_UNATTRIBUTED;
+        cell_add(op, IOSTACK_LAYER_BLOCK_DEVICE, now - r->issue, 0, true);
+        if (targ_queued)
+            cell_add(op, IOSTACK_LAYER_BLOCK_QUEUE, r->insert ? r->issue - r->insert : 0, 0,
+                     true);
+        end_busy(r, now, true);
+    }
+    bpf_map_delete_elem(&requests, &rq);
+    return 0;
+}
+
+/* Requeued: it will be issued again; its device time so far is not the request's. */
+SEC("tp_btf/block_rq_requeue")
+int iostack_rq_requeue(u64 *ctx)
+{
+    struct request *rq = RQ_ARG(requeue_arg);
+    struct rq_state *r = bpf_map_lookup_elem(&requests, &rq);
+
+    if (r) {
+        end_busy(r, bpf_ktime_get_ns(), false);
+        r->issue = 0;
+    }
+    return 0;
+}
+
+/* Merged into another request and freed without completing. */
+SEC("tp_btf/block_rq_merge")
+int iostack_rq_merge(u64 *ctx)
+{
+    struct request *rq = RQ_ARG(merge_arg);
+    struct rq_state *r = bpf_map_lookup_elem(&requests, &rq);
+
+    if (r)
+        end_busy(r, bpf_ktime_get_ns(), true);
+    bpf_map_delete_elem(&requests, &rq);
+    return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

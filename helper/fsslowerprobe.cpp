@@ -1,0 +1,230 @@
+#include "fsslowerprobe.h"
+
+#include <linux/types.h> // before the plain-C record header
+
+#include "fsslower.h"
+#include "fsslower.skel.h"
+
+#include <bpf/libbpf.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace bpflens {
+
+namespace {
+
+// The file systems and their functions of the same shape, in the order read, write, open,
+// fsync. ext4 first: it is what the probe is for; the others where they are present.
+struct FsFunctions
+{
+    const char *fs;
+    const char *functions[4];
+};
+constexpr FsFunctions fileSystems[] = {
+    {"ext4", {"ext4_file_read_iter", "ext4_file_write_iter", "ext4_file_open", "ext4_sync_file"}},
+    {"xfs", {"xfs_file_read_iter", "xfs_file_write_iter", "xfs_file_open", "xfs_file_fsync"}},
+    {"btrfs",
+     {"btrfs_file_read_iter", "btrfs_file_write_iter", "btrfs_file_open", "btrfs_sync_file"}},
+};
+constexpr char opCodes[] = {'R', 'W', 'O', 'F'};
+const char *const opNames[] = {"reads", "writes", "opens", "fsyncs"};
+
+} // namespace
+
+FsSlowerProbe::FsSlowerProbe()
+    : Probe(QStringLiteral("fsslower"))
+{
+}
+
+FsSlowerProbe::~FsSlowerProbe()
+{
+    stop();
+}
+
+AttachPlan FsSlowerProbe::plan(const KernelFeatures &kernel, QByteArray *ext4Ops)
+{
+    AttachPlan p;
+    if (!kernel.hasBtf()) {
+        p.available = false;
+        p.reason = kernel.btfError();
+        return p;
+    }
+    QStringList ext4Missing;
+    for (const FsFunctions &fs : fileSystems) {
+        const bool ext4 = qstrcmp(fs.fs, "ext4") == 0;
+        for (int op = 0; op < 4; ++op) {
+            // ext4's fsync tracepoints are preferred: stable, and there without fentry/kprobes.
+            if (ext4 && opCodes[op] == 'F' &&
+                kernel.hasBtfTracepoint(QStringLiteral("ext4_sync_file_enter")) &&
+                kernel.hasBtfTracepoint(QStringLiteral("ext4_sync_file_exit"))) {
+                p.groups.append(
+                    {{{"fsslower_ext4_sync_enter", QStringLiteral("tp_btf/ext4_sync_file_enter")},
+                      {"fsslower_ext4_sync_exit", QStringLiteral("tp_btf/ext4_sync_file_exit")}},
+                     false,
+                     QStringLiteral("ext4 fsyncs")});
+                if (ext4Ops)
+                    *ext4Ops += 'F';
+                continue;
+            }
+            const QByteArray name(fs.functions[op]);
+            const QString fn = QString::fromLatin1(name);
+            AttachGroup g;
+            g.required = false;
+            g.what = QStringLiteral("%1 %2").arg(QLatin1String(fs.fs), QLatin1String(opNames[op]));
+            if (kernel.canFentry(fn)) {
+                g.programs = {{"fsslower_fe_" + name, QStringLiteral("fentry/") + fn},
+                              {"fsslower_fx_" + name, QStringLiteral("fexit/") + fn}};
+            } else if (kernel.canKprobe(fn)) {
+                g.programs = {{"fsslower_kp_" + name, QStringLiteral("kprobe/") + fn},
+                              {"fsslower_kr_" + name, QStringLiteral("kretprobe/") + fn}};
+            } else {
+                // xfs and btrfs are simply absent on most systems: only ext4's gaps are news.
+                if (ext4)
+                    ext4Missing.append(QLatin1String(opNames[op]));
+                continue;
+            }
+            p.groups.append(g);
+            if (ext4 && ext4Ops)
+                *ext4Ops += opCodes[op];
+        }
+    }
+    if (p.groups.isEmpty()) {
+        p.available = false;
+        QStringList why;
+        const QString fentry = kernel.fentryUnavailableReason();
+        const QString kprobe = kernel.kprobeUnavailableReason();
+        why << (fentry.isEmpty() ? QStringLiteral("no fentry on ext4 functions") : fentry);
+        why << (kprobe.isEmpty() ? QStringLiteral("ext4 functions cannot be kprobed") : kprobe);
+        p.reason = QStringLiteral("no hook for any file system: %1 (and no ext4_sync_file "
+                                  "tracepoints)")
+                       .arg(why.join(QStringLiteral("; ")));
+        return p;
+    }
+    if (!ext4Missing.isEmpty()) {
+        QStringList why;
+        const QString fentry = kernel.fentryUnavailableReason();
+        const QString kprobe = kernel.kprobeUnavailableReason();
+        if (!fentry.isEmpty())
+            why << fentry;
+        if (!kprobe.isEmpty())
+            why << kprobe;
+        if (why.isEmpty())
+            why << QStringLiteral("the functions cannot be traced");
+        p.addReason(
+            QStringLiteral("ext4 %1 are not reported: they need fentry or kprobes (%2)")
+                .arg(ext4Missing.join(QStringLiteral(", ")), why.join(QStringLiteral("; "))));
+    }
+    return p;
+}
+
+QByteArray FsSlowerProbe::ext4Operations(const KernelFeatures &kernel)
+{
+    QByteArray ops;
+    plan(kernel, &ops);
+    return ops;
+}
+
+ProbeAvailability FsSlowerProbe::availability(const KernelFeatures &kernel,
+                                              const QVariantMap &) const
+{
+    const AttachPlan p = plan(kernel);
+    return {p.available, p.available ? p.path() : QString(), p.reason};
+}
+
+bool FsSlowerProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel,
+                            QString *error)
+{
+    const AttachPlan p = plan(kernel);
+    if (!p.available) {
+        *error = p.reason;
+        return false;
+    }
+    m_skel = fsslower_bpf__open();
+    if (!m_skel) {
+        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
+        return false;
+    }
+    if (!p.applyAutoload(m_skel->obj, error))
+        return false;
+    int err = bpf_map__set_max_entries(m_skel->maps.fsslower_rb, ringBufferBytes());
+    if (err) {
+        *error = QStringLiteral("ring buffer size %1: %2")
+                     .arg(ringBufferBytes())
+                     .arg(lastLibbpfError(err));
+        return false;
+    }
+    const CommonFilters f = commonFilters(options);
+    auto *ro = m_skel->rodata;
+    ro->filter_tgid = f.tgid;
+    ro->filter_tid = f.tid;
+    ro->filter_uid = f.uid;
+    ro->filter_uid_set = f.uidSet;
+    memset(const_cast<char *>(ro->filter_comm), 0, sizeof(ro->filter_comm));
+    memcpy(const_cast<char *>(ro->filter_comm), f.comm.constData(),
+           qMin<size_t>(size_t(f.comm.size()), sizeof(ro->filter_comm) - 1));
+    ro->filter_cgroup = !f.cgroupPath.isEmpty();
+    ro->wakeup_bytes = wakeupBytes();
+    ro->min_ns = quint64(options.value(QStringLiteral("minLatencyUs"), 10000).toLongLong()) * 1000u;
+    err = fsslower_bpf__load(m_skel);
+    if (err) {
+        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
+        return false;
+    }
+    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
+        return false;
+    trackObject(m_skel->obj);
+    if (!setRingBuffer(bpf_map__fd(m_skel->maps.fsslower_rb), error))
+        return false;
+    QString attached, degraded;
+    if (!p.attach(m_skel->obj, &m_links, &attached, &degraded, error))
+        return false;
+    if (attached.isEmpty()) {
+        *error = QStringLiteral("no file-system hook attached: %1").arg(degraded);
+        return false;
+    }
+    if (!degraded.isEmpty())
+        qWarning("fsslower: %s", qPrintable(degraded));
+    setAttachPath(attached);
+    return true;
+}
+
+void FsSlowerProbe::doStop()
+{
+    for (bpf_link *l : std::as_const(m_links))
+        bpf_link__destroy(l);
+    m_links.clear();
+    fsslower_bpf__destroy(m_skel);
+    m_skel = nullptr;
+}
+
+quint64 FsSlowerProbe::kernelLost() const
+{
+    return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;
+}
+
+bool FsSlowerProbe::decode(const void *data, size_t size, RecordBatch &out)
+{
+    fsslower_record r;
+    if (size < sizeof(r))
+        return false;
+    memcpy(&r, data, sizeof(r));
+    if (r.name_len > FSSLOWER_NAME_MAX || size < sizeof(r) + r.name_len)
+        return false;
+    if (r.op != 'R' && r.op != 'W' && r.op != 'O' && r.op != 'F')
+        return false;
+    FsSlowEvent e;
+    e.timeNs = r.time_ns;
+    e.pid = r.pid;
+    e.op = r.op;
+    e.bytes = r.bytes;
+    e.offset = r.offset;
+    e.latencyNs = r.latency_ns;
+    e.fs = QByteArray(r.fs, int(qstrnlen(r.fs, sizeof(r.fs))));
+    e.comm = QByteArray(r.comm, int(qstrnlen(r.comm, sizeof(r.comm))));
+    e.filename = QByteArray(static_cast<const char *>(data) + sizeof(r), int(r.name_len));
+    out.fsSlow.append(e);
+    return true;
+}
+
+} // namespace bpflens

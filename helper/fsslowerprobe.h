@@ -1,0 +1,37 @@
+#pragma once
+
+#include "attachplan.h"
+#include "probe.h"
+
+struct fsslower_bpf;
+
+namespace bpflens {
+
+// fsslower / ext4slower: every ext4, xfs or btrfs read, write, open and fsync slower than
+// minLatencyUs (0: all), as FsSlowEvent. Reads, writes and opens need fentry or kprobes; ext4's
+// fsync also comes from its tracepoints, so without either only fsync is reported.
+class FsSlowerProbe : public Probe
+{
+public:
+    FsSlowerProbe();
+    ~FsSlowerProbe() override;
+
+    ProbeAvailability availability(const KernelFeatures &kernel,
+                                   const QVariantMap &options = {}) const override;
+    // Which operations this kernel reports for ext4 ('R', 'W', 'O', 'F').
+    static QByteArray ext4Operations(const KernelFeatures &kernel);
+
+protected:
+    bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
+    void doStop() override;
+    bool decode(const void *data, size_t size, RecordBatch &out) override;
+    quint64 kernelLost() const override;
+
+private:
+    static AttachPlan plan(const KernelFeatures &kernel, QByteArray *ext4Ops = nullptr);
+
+    fsslower_bpf *m_skel = nullptr;
+    QList<bpf_link *> m_links;
+};
+
+} // namespace bpflens

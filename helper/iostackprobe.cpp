@@ -1,0 +1,433 @@
+#include "iostackprobe.h"
+
+#include <linux/types.h> // before the plain-C cell header
+
+#include "blockprobe.h"
+#include "iostack.h"
+#include "iostack.skel.h"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace bpflens {
+
+namespace {
+
+const char *const opIds[IOSTACK_NR_OPS] = {"read", "write", "open", "fsync", "unattributed"};
+const char *const layerIds[IOSTACK_NR_LAYERS] = {"syscall", "vfs", "fs", "block-queue",
+                                                 "block-device"};
+
+// The functions of the VFS and file-system layers, per operation. readv/writev have their own
+// VFS entry; each function is hooked by fentry/fexit, else kprobe/kretprobe.
+struct LayerFunction
+{
+    int op;
+    int layer;
+    const char *function;
+};
+constexpr LayerFunction layerFunctions[] = {
+    {IOSTACK_OP_READ, IOSTACK_LAYER_VFS, "vfs_read"},
+    {IOSTACK_OP_READ, IOSTACK_LAYER_VFS, "vfs_readv"},
+    {IOSTACK_OP_WRITE, IOSTACK_LAYER_VFS, "vfs_write"},
+    {IOSTACK_OP_WRITE, IOSTACK_LAYER_VFS, "vfs_writev"},
+    {IOSTACK_OP_OPEN, IOSTACK_LAYER_VFS, "vfs_open"},
+    {IOSTACK_OP_FSYNC, IOSTACK_LAYER_VFS, "vfs_fsync_range"},
+    {IOSTACK_OP_READ, IOSTACK_LAYER_FS, "ext4_file_read_iter"},
+    {IOSTACK_OP_WRITE, IOSTACK_LAYER_FS, "ext4_file_write_iter"},
+    {IOSTACK_OP_OPEN, IOSTACK_LAYER_FS, "ext4_file_open"},
+    {IOSTACK_OP_FSYNC, IOSTACK_LAYER_FS, "ext4_sync_file"},
+};
+
+// Number of arguments of a tp_btf tracepoint (without the leading void *__data), -1 if unknown.
+// (block_rq_insert and friends took (q, rq) before 5.11.)
+int tracepointArgCount(const KernelFeatures &kernel, const char *name)
+{
+    const btf *b = kernel.btf();
+    if (!b)
+        return -1;
+    const QByteArray typeName = QByteArray("btf_trace_") + name;
+    const int id = btf__find_by_name_kind(b, typeName.constData(), BTF_KIND_TYPEDEF);
+    if (id <= 0)
+        return -1;
+    const btf_type *t = btf__type_by_id(b, btf__resolve_type(b, id));
+    if (!t || !btf_is_ptr(t))
+        return -1;
+    t = btf__type_by_id(b, t->type);
+    if (!t || !btf_is_func_proto(t))
+        return -1;
+    return btf_vlen(t) - 1;
+}
+
+AttachGroup btfGroup(const QList<QByteArray> &progs, const QStringList &tracepoints, bool required,
+                     const QString &what)
+{
+    AttachGroup g;
+    for (int i = 0; i < progs.size(); ++i)
+        g.programs.append({progs[i], QStringLiteral("tp_btf/") + tracepoints[i]});
+    g.required = required;
+    g.what = what;
+    return g;
+}
+
+QString hookList(const AttachGroup &g)
+{
+    QStringList parts;
+    for (const AttachGroup::Program &p : g.programs)
+        parts.append(p.path);
+    return parts.join(QStringLiteral(", "));
+}
+
+int cellIndex(int op, int layer)
+{
+    return op * IOSTACK_NR_LAYERS + layer;
+}
+
+} // namespace
+
+IoStackProbe::IoStackProbe()
+    : Probe(QStringLiteral("iostack"))
+{
+}
+
+IoStackProbe::~IoStackProbe()
+{
+    stop();
+}
+
+QStringList IoStackProbe::opNames()
+{
+    QStringList l;
+    for (const char *o : opIds)
+        l.append(QLatin1String(o));
+    return l;
+}
+
+QStringList IoStackProbe::layerNames()
+{
+    QStringList l;
+    for (const char *n : layerIds)
+        l.append(QLatin1String(n));
+    return l;
+}
+
+IoStackProbe::Plan IoStackProbe::plan(const KernelFeatures &kernel, const QVariantMap &options)
+{
+    Plan p;
+    AttachPlan &a = p.attach;
+    if (!kernel.hasBtf()) {
+        a.available = false;
+        a.reason = kernel.btfError();
+        return p;
+    }
+    // The syscall layer is the frame everything else is measured in: without it, nothing.
+    if (!kernel.hasBtfTracepoint(QStringLiteral("sys_enter")) ||
+        !kernel.hasBtfTracepoint(QStringLiteral("sys_exit"))) {
+        a.available = false;
+        a.reason = QStringLiteral("the kernel has no raw sys_enter/sys_exit tracepoints in its "
+                                  "BTF, which every layer is measured within");
+        return p;
+    }
+    const QString disk = options.value(QStringLiteral("disk")).toString();
+    if (!disk.isEmpty() && !BlockProbe::diskDevice(disk)) {
+        a.available = false;
+        a.reason = QStringLiteral("no disk named \"%1\" in /sys/block").arg(disk.left(32));
+        return p;
+    }
+    const bool queued = options.value(QStringLiteral("queued")).toBool();
+
+    // cells[op][layer]: hooks, or why not
+    QString hooks[IOSTACK_NR_OPS][IOSTACK_NR_LAYERS];
+    QString missing[IOSTACK_NR_OPS][IOSTACK_NR_LAYERS];
+
+    a.groups.append(btfGroup({"iostack_sys_enter", "iostack_sys_exit"},
+                             {QStringLiteral("sys_enter"), QStringLiteral("sys_exit")}, true,
+                             QStringLiteral("syscalls")));
+    for (int op = 0; op < IOSTACK_OP_UNATTRIBUTED; ++op)
+        hooks[op][IOSTACK_LAYER_SYSCALL] = hookList(a.groups.last());
+
+    // ext4's fsync tracepoints are stable where the function may be inlined or renamed.
+    const bool syncTracepoints = kernel.hasBtfTracepoint(QStringLiteral("ext4_sync_file_enter")) &&
+                                 kernel.hasBtfTracepoint(QStringLiteral("ext4_sync_file_exit"));
+    if (syncTracepoints) {
+        a.groups.append(btfGroup(
+            {"iostack_ext4_sync_enter", "iostack_ext4_sync_exit"},
+            {QStringLiteral("ext4_sync_file_enter"), QStringLiteral("ext4_sync_file_exit")}, false,
+            QStringLiteral("the ext4 fsync layer")));
+        hooks[IOSTACK_OP_FSYNC][IOSTACK_LAYER_FS] = hookList(a.groups.last());
+    }
+    const QString noFentry = kernel.fentryUnavailableReason();
+    const QString noKprobe = kernel.kprobeUnavailableReason();
+    for (const LayerFunction &f : layerFunctions) {
+        const QString fn = QLatin1String(f.function);
+        const QByteArray name(f.function);
+        QString &h = hooks[f.op][f.layer];
+        if (f.layer == IOSTACK_LAYER_FS && f.op == IOSTACK_OP_FSYNC && syncTracepoints)
+            continue;
+        AttachGroup g;
+        g.required = false;
+        g.what = QStringLiteral("the %1 layer of %2 (%3)")
+                     .arg(QLatin1String(layerIds[f.layer]), QLatin1String(opIds[f.op]), fn);
+        if (kernel.canFentry(fn)) {
+            g.programs = {{"iostack_fe_" + name, QStringLiteral("fentry/") + fn},
+                          {"iostack_fx_" + name, QStringLiteral("fexit/") + fn}};
+        } else if (kernel.canKprobe(fn)) {
+            g.programs = {{"iostack_kp_" + name, QStringLiteral("kprobe/") + fn},
+                          {"iostack_kr_" + name, QStringLiteral("kretprobe/") + fn}};
+        } else {
+            QStringList why;
+            why << (noFentry.isEmpty() ? QStringLiteral("no fentry on %1").arg(fn) : noFentry);
+            why << (noKprobe.isEmpty() ? QStringLiteral("%1 cannot be kprobed").arg(fn) : noKprobe);
+            QString &m = missing[f.op][f.layer];
+            if (m.isEmpty())
+                m = QStringLiteral("%1 needs fentry or kprobes: %2")
+                        .arg(fn, why.join(QStringLiteral("; ")));
+            continue;
+        }
+        a.groups.append(g);
+        h = h.isEmpty() ? hookList(g) : h + QStringLiteral(", ") + hookList(g);
+    }
+
+    // Block: issue and completion are the request's life; the rest refines it.
+    const bool blockCore = kernel.hasBtfTracepoint(QStringLiteral("block_rq_issue")) &&
+                           kernel.hasBtfTracepoint(QStringLiteral("block_rq_complete"));
+    QString blockMissing;
+    if (blockCore) {
+        p.ioStart = kernel.hasBtfTracepoint(QStringLiteral("block_io_start"));
+        if (p.ioStart)
+            a.groups.append(btfGroup({"iostack_io_start"}, {QStringLiteral("block_io_start")},
+                                     false, QStringLiteral("block attribution")));
+        const bool insert = kernel.hasBtfTracepoint(QStringLiteral("block_rq_insert"));
+        if (insert)
+            a.groups.append(btfGroup({"iostack_rq_insert"}, {QStringLiteral("block_rq_insert")},
+                                     false, QStringLiteral("queue times")));
+        a.groups.append(
+            btfGroup({"iostack_rq_issue", "iostack_rq_complete"},
+                     {QStringLiteral("block_rq_issue"), QStringLiteral("block_rq_complete")}, false,
+                     QStringLiteral("the block layers")));
+        QString blockHooks = hookList(a.groups.last());
+        for (const char *tp : {"block_rq_requeue", "block_rq_merge"}) {
+            if (kernel.hasBtfTracepoint(QLatin1String(tp)))
+                a.groups.append(btfGroup({QByteArray("iostack_rq_") + (tp + 9)},
+                                         {QLatin1String(tp)}, false, QLatin1String(tp)));
+        }
+        for (int op = 0; op < IOSTACK_NR_OPS; ++op) {
+            hooks[op][IOSTACK_LAYER_BLOCK_DEVICE] = blockHooks;
+            if (queued && insert)
+                hooks[op][IOSTACK_LAYER_BLOCK_QUEUE] =
+                    QStringLiteral("tp_btf/block_rq_insert, ") + blockHooks;
+            else if (queued)
+                missing[op][IOSTACK_LAYER_BLOCK_QUEUE] =
+                    QStringLiteral("the kernel has no block_rq_insert tracepoint");
+            else
+                missing[op][IOSTACK_LAYER_BLOCK_QUEUE] =
+                    QStringLiteral("queue time is only measured with the queued option");
+        }
+        if (!p.ioStart)
+            a.addReason(QStringLiteral("no block_io_start: requests are attributed to the task "
+                                       "that inserts or issues them"));
+    } else {
+        blockMissing = QStringLiteral("the kernel has no BTF tracepoints block_rq_issue and "
+                                      "block_rq_complete");
+        for (int op = 0; op < IOSTACK_NR_OPS; ++op) {
+            missing[op][IOSTACK_LAYER_BLOCK_DEVICE] = blockMissing;
+            missing[op][IOSTACK_LAYER_BLOCK_QUEUE] = blockMissing;
+        }
+    }
+    if (kernel.hasBtfTracepoint(QStringLiteral("sched_process_exit")))
+        a.groups.append(btfGroup({"iostack_thread_exit"}, {QStringLiteral("sched_process_exit")},
+                                 false, QStringLiteral("thread exits")));
+
+    // What is not measured, per layer, said once per reason.
+    QMap<QString, QStringList> notMeasured; // reason -> cells
+    for (int op = 0; op < IOSTACK_NR_OPS; ++op) {
+        for (int layer = 0; layer < IOSTACK_NR_LAYERS; ++layer) {
+            if (op == IOSTACK_OP_UNATTRIBUTED && layer < IOSTACK_LAYER_BLOCK_QUEUE)
+                continue;
+            Layer l;
+            l.op = QLatin1String(opIds[op]);
+            l.layer = QLatin1String(layerIds[layer]);
+            l.hooks = hooks[op][layer];
+            l.available = !l.hooks.isEmpty();
+            l.reason = missing[op][layer];
+            if (!l.available && l.reason.isEmpty())
+                l.reason = QStringLiteral("no hook for this layer on this kernel");
+            p.layers.append(l);
+            if (!l.available && !(layer == IOSTACK_LAYER_BLOCK_QUEUE && !queued))
+                notMeasured[l.reason].append(l.op + QLatin1Char('/') + l.layer);
+        }
+    }
+    for (auto it = notMeasured.cbegin(); it != notMeasured.cend(); ++it)
+        a.addReason(QStringLiteral("not measured: %1 (%2)")
+                        .arg(it.value().join(QStringLiteral(", ")), it.key()));
+    return p;
+}
+
+QList<IoStackProbe::Layer> IoStackProbe::layers(const KernelFeatures &kernel,
+                                                const QVariantMap &options)
+{
+    return plan(kernel, options).layers;
+}
+
+ProbeAvailability IoStackProbe::availability(const KernelFeatures &kernel,
+                                             const QVariantMap &options) const
+{
+    const Plan p = plan(kernel, options);
+    return {p.attach.available, p.attach.available ? p.attach.path() : QString(), p.attach.reason};
+}
+
+bool IoStackProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
+{
+    const Plan p = plan(kernel, options);
+    if (!p.attach.available) {
+        *error = p.attach.reason;
+        return false;
+    }
+    m_skel = iostack_bpf__open();
+    if (!m_skel) {
+        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
+        return false;
+    }
+    if (!p.attach.applyAutoload(m_skel->obj, error))
+        return false;
+    const CommonFilters f = commonFilters(options);
+    auto *ro = m_skel->rodata;
+    ro->filter_tgid = f.tgid;
+    ro->filter_tid = f.tid;
+    ro->filter_uid = f.uid;
+    ro->filter_uid_set = f.uidSet;
+    memset(const_cast<char *>(ro->filter_comm), 0, sizeof(ro->filter_comm));
+    memcpy(const_cast<char *>(ro->filter_comm), f.comm.constData(),
+           qMin<size_t>(size_t(f.comm.size()), sizeof(ro->filter_comm) - 1));
+    ro->filter_cgroup = !f.cgroupPath.isEmpty();
+    const QString disk = options.value(QStringLiteral("disk")).toString();
+    if (!disk.isEmpty()) {
+        ro->filter_dev = true;
+        ro->targ_dev = BlockProbe::diskDevice(disk);
+    }
+    ro->targ_queued = options.value(QStringLiteral("queued")).toBool();
+    m_unit = options.value(QStringLiteral("units")).toString() == QLatin1String("msecs")
+                 ? TimeUnit::Milliseconds
+                 : TimeUnit::Microseconds;
+    ro->unit_div = nanosecondsPer(m_unit);
+    ro->attribute_at_rq = !p.ioStart;
+    ro->insert_arg = tracepointArgCount(kernel, "block_rq_insert") == 2;
+    ro->issue_arg = tracepointArgCount(kernel, "block_rq_issue") == 2;
+    ro->requeue_arg = tracepointArgCount(kernel, "block_rq_requeue") == 2;
+    ro->merge_arg = tracepointArgCount(kernel, "block_rq_merge") == 2;
+    if (int err = iostack_bpf__load(m_skel)) {
+        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
+        return false;
+    }
+    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
+        return false;
+    trackObject(m_skel->obj);
+    QString attached, degraded;
+    if (!p.attach.attach(m_skel->obj, &m_links, &attached, &degraded, error))
+        return false;
+    if (!degraded.isEmpty())
+        qWarning("iostack: %s", qPrintable(degraded));
+    setAttachPath(attached);
+
+    m_cells = QList<Cell>(IOSTACK_NR_CELLS, Cell{0, 0, 0, Log2Histogram(m_unit)});
+    m_reported = m_cells;
+    m_measured = QList<bool>(IOSTACK_NR_CELLS, false);
+    // What attached decides what is reported: a cell of a layer that did not attach would
+    // only ever say 0, which reads as "no time there".
+    for (const Layer &l : p.layers) {
+        bool on = l.available;
+        const QStringList parts = l.hooks.split(QStringLiteral(", "), Qt::SkipEmptyParts);
+        for (const QString &h : parts)
+            on = on && attached.contains(h);
+        const int op = int(opNames().indexOf(l.op));
+        const int layer = int(layerNames().indexOf(l.layer));
+        if (op >= 0 && layer >= 0)
+            m_measured[cellIndex(op, layer)] = on;
+    }
+    return true;
+}
+
+void IoStackProbe::doStop()
+{
+    for (bpf_link *l : std::as_const(m_links))
+        bpf_link__destroy(l);
+    m_links.clear();
+    iostack_bpf__destroy(m_skel);
+    m_skel = nullptr;
+}
+
+quint64 IoStackProbe::kernelLost() const
+{
+    if (!m_skel)
+        return 0;
+    return __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) +
+           __atomic_load_n(&m_skel->bss->untracked_requests, __ATOMIC_RELAXED);
+}
+
+bool IoStackProbe::readCells()
+{
+    if (!m_skel || m_cells.size() != IOSTACK_NR_CELLS)
+        return false;
+    const int fd = bpf_map__fd(m_skel->maps.cells);
+    for (__u32 i = 0; i < IOSTACK_NR_CELLS; ++i) {
+        iostack_cell c{};
+        if (bpf_map_lookup_elem(fd, &i, &c) != 0)
+            return false;
+        Cell &cell = m_cells[int(i)];
+        cell.count = c.count;
+        cell.totalNs = c.total_ns;
+        cell.exclusiveNs = c.exclusive_ns;
+        cell.hist = Log2Histogram(m_unit);
+        for (int s = 0; s < BPFLENS_MAX_SLOTS; ++s) {
+            if (c.hist.slots[s])
+                cell.hist.addToSlot(s, c.hist.slots[s]);
+        }
+        cell.hist.setSum(c.hist.sum);
+    }
+    return true;
+}
+
+void IoStackProbe::readHistograms()
+{
+    if (!readCells())
+        return;
+    for (int i = 0; i < IOSTACK_NR_CELLS; ++i) {
+        if (!m_measured.value(i))
+            continue;
+        const QString key = QLatin1String(opIds[i / IOSTACK_NR_LAYERS]) + QLatin1Char('/') +
+                            QLatin1String(layerIds[i % IOSTACK_NR_LAYERS]);
+        emitHistogram(key, m_cells[i].hist);
+    }
+}
+
+void IoStackProbe::readCounters()
+{
+    // readHistograms() of the same snapshot read the cells: counters and histograms agree.
+    for (int i = 0; i < m_cells.size(); ++i) {
+        if (!m_measured.value(i))
+            continue;
+        const Cell &now = m_cells[i];
+        Cell &before = m_reported[i];
+        const quint64 count = now.count - before.count;
+        const quint64 total = now.totalNs - before.totalNs;
+        const quint64 exclusive = now.exclusiveNs - before.exclusiveNs;
+        if (!count && !total && !exclusive)
+            continue;
+        const int op = i / IOSTACK_NR_LAYERS;
+        const QString prefix = QLatin1String(opIds[op]) + QLatin1Char('/') +
+                               QLatin1String(layerIds[i % IOSTACK_NR_LAYERS]) + QLatin1Char('/');
+        emitCounter(prefix + QStringLiteral("count"), double(count));
+        emitCounter(prefix + QStringLiteral("total_ns"), double(total));
+        // Unattributed requests stack under no syscall: they have no exclusive share.
+        if (op != IOSTACK_OP_UNATTRIBUTED)
+            emitCounter(prefix + QStringLiteral("exclusive_ns"), double(exclusive));
+        before.count = now.count;
+        before.totalNs = now.totalNs;
+        before.exclusiveNs = now.exclusiveNs;
+    }
+}
+
+} // namespace bpflens
