@@ -1,0 +1,212 @@
+// The fsslower probe against the real kernel: fsyncs of named files on a real disk, by this
+// process, must each come back with the file's name, the process and ext4; a threshold above
+// any latency reports none; another process's fsyncs are filtered out.
+#include "engine.h"
+#include "enginetestutil.h"
+#include "fsslowerprobe.h"
+#include "iotestdir.h"
+#include "testutil.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace bpflens;
+
+namespace {
+
+QByteArray ownComm()
+{
+    QFile f(QStringLiteral("/proc/self/comm"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
+}
+
+// Writes a block to path and fsyncs it (fdatasync if data): async-signal-safe, for children too.
+bool writeAndSync(const char *path, bool data)
+{
+    const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    char buf[4096];
+    memset(buf, 0x11, sizeof(buf));
+    const bool ok = write(fd, buf, sizeof(buf)) == ssize_t(sizeof(buf)) &&
+                    (data ? fdatasync(fd) : fsync(fd)) == 0;
+    close(fd);
+    return ok;
+}
+
+} // namespace
+
+class TestFsSlower : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir *m_dir = nullptr;
+    bool m_ext4 = false;
+
+    QByteArray file(const char *name) const
+    {
+        return QFile::encodeName(m_dir->filePath(QLatin1String(name)));
+    }
+
+    RecordBatch record(qint64 minLatencyUs, const std::function<void()> &work, pid_t pid,
+                       QString *attachPath)
+    {
+        Engine engine;
+        QList<ProbeConfig> req{
+            {QStringLiteral("fsslower"),
+             {{QStringLiteral("pid"), qint64(pid)}, {QStringLiteral("minLatencyUs"), minLatencyUs}},
+             {}}};
+        QString error;
+        RecordBatch b;
+        if (!engine.start(req, &error)) {
+            qWarning() << error;
+            return b;
+        }
+        *attachPath = req[0].attachPath;
+        work();
+        engine.stop(&b);
+        return b;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        const QString base = test::ioTestDirectory();
+        const QString why = test::notOnADisk(base);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        m_dir = new QTemporaryDir(base + QStringLiteral("/bpflens-fsslower-XXXXXX"));
+        QVERIFY(m_dir->isValid());
+        // The probe reports ext4 by its own tracepoints; other file systems need functions.
+        struct statfs sfs
+        {
+        };
+        QCOMPARE(statfs(m_dir->path().toLocal8Bit().constData(), &sfs), 0);
+        m_ext4 = sfs.f_type == 0xEF53;
+    }
+
+    void cleanupTestCase() { delete m_dir; }
+
+    void availabilitySaysWhatIsReported()
+    {
+        BPFLENS_REQUIRE_ROOT("reads the kernel's BTF");
+        KernelFeatures kernel;
+        FsSlowerProbe probe;
+        const ProbeAvailability a = probe.availability(kernel, {});
+        const QByteArray ops = FsSlowerProbe::ext4Operations(kernel);
+        const bool functions = kernel.canFentry(QStringLiteral("ext4_file_read_iter")) ||
+                               kernel.canKprobe(QStringLiteral("ext4_file_read_iter"));
+        if (kernel.hasBtfTracepoint(QStringLiteral("ext4_sync_file_enter"))) {
+            QVERIFY2(a.available, qPrintable(a.reason));
+            QVERIFY(ops.contains('F'));
+            QVERIFY(a.attachPath.contains(QStringLiteral("tp_btf/ext4_sync_file_enter")));
+        }
+        if (!functions) {
+            // This machine: fsync only, and the reason says what is missing and why.
+            QCOMPARE(ops, QByteArray("F"));
+            QCOMPARE(a.attachPath, QStringLiteral("tp_btf/ext4_sync_file_enter, "
+                                                  "tp_btf/ext4_sync_file_exit"));
+            QVERIFY2(a.reason.contains(QLatin1String("reads, writes, opens")),
+                     qPrintable(a.reason));
+            QVERIFY2(a.reason.contains(QLatin1String("fentry")), qPrintable(a.reason));
+            QVERIFY2(a.reason.contains(QLatin1String("kprobe")), qPrintable(a.reason));
+        } else {
+            QVERIFY(ops.contains('R') && ops.contains('W') && ops.contains('O'));
+        }
+    }
+
+    void everyFsyncWithZeroThreshold()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        if (!m_ext4)
+            QSKIP("BPFLENS_TEST_DIR is not on ext4");
+        const QList<QByteArray> names = {"first.dat", "second.dat", "third.dat"};
+        const quint64 before = Engine::monotonicNowNs();
+        QString path;
+        bool ok = true;
+        const RecordBatch b = record(
+            0,
+            [&] {
+                for (int i = 0; i < names.size(); ++i)
+                    ok = ok && writeAndSync(file(names[i].constData()).constData(), i == 2);
+            },
+            getpid(), &path);
+        QVERIFY(ok);
+        QVERIFY2(!path.isEmpty(), "the probe did not start");
+        QList<FsSlowEvent> fsyncs;
+        for (const FsSlowEvent &e : b.fsSlow) {
+            QCOMPARE(e.pid, quint32(getpid()));
+            QCOMPARE(e.fs, QByteArray("ext4"));
+            QVERIFY(e.timeNs >= before && e.timeNs <= Engine::monotonicNowNs());
+            if (e.op == 'F')
+                fsyncs.append(e);
+        }
+        QCOMPARE(fsyncs.size(), names.size());
+        for (int i = 0; i < names.size(); ++i) {
+            QCOMPARE(fsyncs[i].filename, names[i]);
+            QCOMPARE(fsyncs[i].comm, ownComm());
+            QVERIFY(fsyncs[i].latencyNs > 0);
+        }
+        // Where reads, writes and opens are hooked too (fentry/kprobe kernels): the writes.
+        KernelFeatures kernel;
+        if (FsSlowerProbe::ext4Operations(kernel).contains('W')) {
+            int writes = 0;
+            for (const FsSlowEvent &e : b.fsSlow)
+                writes += e.op == 'W' && e.bytes == 4096 && names.contains(e.filename);
+            QCOMPARE(writes, names.size());
+        }
+        for (const ProbeStats &s : b.stats)
+            QCOMPARE(s.eventsLost, 0u);
+    }
+
+    void hugeThresholdReportsNothing()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QString path;
+        bool ok = true;
+        const RecordBatch b = record(
+            3600ll * 1000 * 1000,
+            [&] {
+                for (int i = 0; i < 3; ++i)
+                    ok = ok && writeAndSync(file("huge.dat").constData(), false);
+            },
+            getpid(), &path);
+        QVERIFY(ok);
+        QVERIFY2(!path.isEmpty(), "the probe did not start");
+        QCOMPARE(b.fsSlow.size(), 0);
+        QVERIFY(!b.stats.isEmpty());
+    }
+
+    void otherProcessesAreFilteredOut()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        if (!m_ext4)
+            QSKIP("BPFLENS_TEST_DIR is not on ext4");
+        const QByteArray theirs = file("child.dat");
+        test::GatedChild child([p = theirs.constData()] { writeAndSync(p, false); });
+        QVERIFY(child.pid() > 0);
+        QString path;
+        bool ok = false;
+        const RecordBatch b = record(
+            0,
+            [&] {
+                ok = writeAndSync(file("parent.dat").constData(), false);
+                QCOMPARE(child.run(), 0);
+            },
+            getpid(), &path);
+        QVERIFY(ok);
+        int parent = 0;
+        for (const FsSlowEvent &e : b.fsSlow) {
+            QVERIFY(e.filename != "child.dat");
+            parent += e.filename == "parent.dat" && e.op == 'F';
+        }
+        QCOMPARE(parent, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFsSlower)
+#include "tst_fsslower.moc"

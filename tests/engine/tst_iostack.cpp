@@ -1,0 +1,430 @@
+// The iostack probe against the real kernel: a thread does a known mix of opens, O_DIRECT and
+// buffered reads and writes, and fsyncs on a file on a real disk, with the probe filtered to
+// that thread. The syscall layer must count exactly what the thread did, the ext4 fsync layer
+// every fsync, the block layer every O_DIRECT request under the right operation, and each
+// operation's exclusive times must add up to its syscall total.
+#include "engine.h"
+#include "enginetestutil.h"
+#include "iostackprobe.h"
+#include "iotestdir.h"
+#include "testutil.h"
+
+#include <QHash>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+using namespace bpflens;
+
+namespace {
+
+constexpr int N = 16; // O_DIRECT writes, then as many O_DIRECT reads
+constexpr int B = 8;  // buffered writes, then as many buffered (cached) reads
+constexpr int K = 4;  // O_DIRECT writes of another process, which is not traced
+constexpr int blockSize = 4096;
+const QStringList ops = {QStringLiteral("read"), QStringLiteral("write"), QStringLiteral("open"),
+                         QStringLiteral("fsync")};
+
+struct Expected
+{
+    int reads = 0, writes = 0, opens = 0, fsyncs = 0;
+    bool ok = false;
+    QString why;
+};
+
+// Runs body in a thread that waits for go(): its tid is known before it does anything.
+class GatedThread
+{
+public:
+    explicit GatedThread(std::function<void()> body)
+    {
+        m_thread = std::thread([this, body] {
+            {
+                std::unique_lock lock(m_mutex);
+                m_tid = gettid();
+                m_cv.notify_all();
+                m_cv.wait(lock, [this] { return m_go; });
+            }
+            body();
+        });
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [this] { return m_tid != 0; });
+    }
+    ~GatedThread()
+    {
+        go();
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+    pid_t tid() const { return m_tid; }
+    void go()
+    {
+        std::lock_guard lock(m_mutex);
+        m_go = true;
+        m_cv.notify_all();
+    }
+    void join()
+    {
+        go();
+        m_thread.join();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    pid_t m_tid = 0;
+    bool m_go = false;
+    std::thread m_thread;
+};
+
+struct Sums
+{
+    QHash<QString, double> counters; // summed over intervals
+    QHash<QString, Log2Histogram> histograms;
+    QStringList negative; // counters that were ever below 0
+    quint64 lost = 0;
+};
+
+Sums sum(const RecordBatch &b)
+{
+    Sums s;
+    for (const CounterSample &c : b.counters) {
+        if (c.probeId != QLatin1String("iostack"))
+            continue;
+        s.counters[c.name] += c.value;
+        if (c.value < 0 || c.value > 1e18)
+            s.negative.append(c.name);
+    }
+    for (const HistogramSnapshot &h : b.histograms) {
+        auto it = s.histograms.find(h.key);
+        if (it == s.histograms.end())
+            it = s.histograms.insert(h.key, Log2Histogram(h.histogram.unit()));
+        it->merge(h.histogram);
+    }
+    for (const ProbeStats &st : b.stats)
+        s.lost = qMax(s.lost, st.eventsLost);
+    return s;
+}
+
+} // namespace
+
+class TestIoStack : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir *m_dir = nullptr;
+    QByteArray m_direct, m_buffered, m_other;
+    QString m_disk;
+    void *m_buf = nullptr; // aligned, for the child (no malloc after fork)
+
+    // The workload; every syscall it makes is one of those counted in e.
+    static void workload(const QByteArray &direct, const QByteArray &buffered, Expected *e)
+    {
+        void *buf = nullptr;
+        if (posix_memalign(&buf, blockSize, blockSize) != 0) {
+            e->why = QStringLiteral("posix_memalign");
+            return;
+        }
+        memset(buf, 0x3c, blockSize);
+        const int dfd = open(direct.constData(), O_RDWR | O_DIRECT | O_CLOEXEC);
+        ++e->opens;
+        const int bfd = open(buffered.constData(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        ++e->opens;
+        bool ok = dfd >= 0 && bfd >= 0;
+        for (int i = 0; ok && i < N; ++i, ++e->writes)
+            ok = pwrite(dfd, buf, blockSize, off_t(i) * blockSize) == blockSize;
+        for (int i = 0; ok && i < N; ++i, ++e->reads)
+            ok = pread(dfd, buf, blockSize, off_t(i) * blockSize) == blockSize;
+        for (int i = 0; ok && i < B; ++i, ++e->writes)
+            ok = write(bfd, buf, blockSize) == blockSize;
+        for (int i = 0; ok && i < B; ++i, ++e->reads)
+            ok = pread(bfd, buf, blockSize, off_t(i) * blockSize) == blockSize;
+        ok = ok && fsync(bfd) == 0;
+        ++e->fsyncs;
+        ok = ok && fsync(bfd) == 0; // nothing left to write: the file system's time alone
+        ++e->fsyncs;
+        ok = ok && write(bfd, buf, blockSize) == blockSize;
+        ++e->writes;
+        ok = ok && fdatasync(bfd) == 0;
+        ++e->fsyncs;
+        if (!ok)
+            e->why =
+                QStringLiteral("workload failed: %1").arg(QString::fromLocal8Bit(strerror(errno)));
+        e->ok = ok;
+        close(dfd);
+        close(bfd);
+        free(buf);
+    }
+
+    bool record(QVariantMap options, Sums *out, Expected *e, QString *attachPath)
+    {
+        GatedThread t([this, e] { workload(m_direct, m_buffered, e); });
+        options.insert(QStringLiteral("pid"), qint64(getpid()));
+        options.insert(QStringLiteral("tid"), qint64(t.tid()));
+        options.insert(QStringLiteral("disk"), m_disk);
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("iostack"), options, {}}};
+        QString error;
+        if (!engine.start(req, &error)) {
+            qWarning() << error;
+            return false;
+        }
+        *attachPath = req[0].attachPath;
+        t.join();
+        // Another process's requests: no traced syscall waits for them.
+        test::GatedChild other([p = m_other.constData(), buf = m_buf] {
+            const int fd = open(p, O_WRONLY | O_DIRECT | O_CLOEXEC);
+            for (int i = 0; fd >= 0 && i < K; ++i) {
+                if (pwrite(fd, buf, blockSize, off_t(i) * blockSize) != blockSize)
+                    _exit(1);
+            }
+            _exit(fd >= 0 ? 0 : 2);
+        });
+        if (other.run() != 0) {
+            qWarning() << "the other process's O_DIRECT writes failed";
+            return false;
+        }
+        RecordBatch b;
+        // Completions of requests the thread did not wait for (journal writes) trail a little.
+        engine.poll(100, b);
+        engine.stop(&b);
+        *out = sum(b);
+        if (!e->ok)
+            qWarning() << e->why;
+        return e->ok;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        const QString base = test::ioTestDirectory();
+        const QString why = test::notOnADisk(base);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        m_dir = new QTemporaryDir(base + QStringLiteral("/bpflens-iostack-XXXXXX"));
+        QVERIFY(m_dir->isValid());
+        m_disk = test::diskOf(m_dir->path());
+        QVERIFY2(!m_disk.isEmpty(), "cannot find the disk under the test directory");
+        m_direct = QFile::encodeName(m_dir->filePath(QStringLiteral("direct.bin")));
+        m_buffered = QFile::encodeName(m_dir->filePath(QStringLiteral("buffered.bin")));
+        // The O_DIRECT file exists on disk before recording, so its writes overwrite allocated
+        // blocks: one request each, no allocation or flush of dirty pages in the way.
+        m_other = QFile::encodeName(m_dir->filePath(QStringLiteral("other.bin")));
+        for (const QByteArray &path : {m_direct, m_other}) {
+            const int fd = open(path.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+            QVERIFY(fd >= 0);
+            const QByteArray block(blockSize, 'x');
+            for (int i = 0; i < N; ++i)
+                QCOMPARE(write(fd, block.constData(), blockSize), ssize_t(blockSize));
+            QCOMPARE(fsync(fd), 0);
+            QCOMPARE(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+            close(fd);
+        }
+        QCOMPARE(posix_memalign(&m_buf, blockSize, blockSize), 0);
+        memset(m_buf, 0x5a, blockSize);
+    }
+
+    void cleanupTestCase()
+    {
+        delete m_dir;
+        free(m_buf);
+    }
+
+    void layersSayWhatIsMissingAndWhy()
+    {
+        BPFLENS_REQUIRE_ROOT("reads the kernel's BTF");
+        KernelFeatures kernel;
+        IoStackProbe probe;
+        const ProbeAvailability a = probe.availability(kernel, {});
+        QVERIFY2(a.available, qPrintable(a.reason));
+        QVERIFY(a.attachPath.contains(QStringLiteral("tp_btf/sys_enter")));
+        QVERIFY(a.attachPath.contains(QStringLiteral("tp_btf/block_rq_complete")));
+        const QList<IoStackProbe::Layer> layers = IoStackProbe::layers(kernel);
+        const bool functions = kernel.canFentry(QStringLiteral("vfs_read")) ||
+                               kernel.canKprobe(QStringLiteral("vfs_read"));
+        for (const IoStackProbe::Layer &l : layers) {
+            const QByteArray cell = (l.op + QLatin1Char('/') + l.layer).toUtf8();
+            QVERIFY2(l.available != l.hooks.isEmpty(), cell);
+            if (!l.available)
+                QVERIFY2(!l.reason.isEmpty(), cell);
+            if (l.layer == QLatin1String("syscall") || l.layer == QLatin1String("block-device"))
+                QVERIFY2(l.available, cell);
+            if (l.layer == QLatin1String("vfs") && !functions) {
+                // This machine: no fentry, no kprobes, and VFS has no tracepoints.
+                QVERIFY2(!l.available, cell);
+                QVERIFY2(l.reason.contains(QLatin1String("fentry")), qPrintable(l.reason));
+                QVERIFY2(l.reason.contains(QLatin1String("kprobe")), qPrintable(l.reason));
+                QVERIFY2(a.reason.contains(QString::fromUtf8(cell)), qPrintable(a.reason));
+            }
+        }
+        // fsync's ext4 layer is there by its tracepoints, whatever else is missing.
+        if (kernel.hasBtfTracepoint(QStringLiteral("ext4_sync_file_enter"))) {
+            bool found = false;
+            for (const IoStackProbe::Layer &l : layers) {
+                if (l.op == QLatin1String("fsync") && l.layer == QLatin1String("fs")) {
+                    found = true;
+                    QVERIFY(l.available);
+                    QCOMPARE(l.hooks, QStringLiteral("tp_btf/ext4_sync_file_enter, "
+                                                     "tp_btf/ext4_sync_file_exit"));
+                }
+            }
+            QVERIFY(found);
+        }
+        QVERIFY(!a.attachPath.contains(QLatin1String("kprobe")) || kernel.hasKprobePmu());
+    }
+
+    void badOptionsAreRefusedWithAReason()
+    {
+        BPFLENS_REQUIRE_ROOT("starts the engine");
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("iostack"),
+                                {{QStringLiteral("disk"), QStringLiteral("nosuchdisk")}},
+                                {}}};
+        QString error;
+        QVERIFY(!engine.start(req, &error));
+        QVERIFY2(error.contains(QLatin1String("nosuchdisk")), qPrintable(error));
+        QList<ProbeConfig> units{
+            {QStringLiteral("iostack"), {{QStringLiteral("units"), QStringLiteral("hours")}}, {}}};
+        QVERIFY(!engine.start(units, &error));
+        QVERIFY2(error.contains(QLatin1String("units")), qPrintable(error));
+        QVERIFY(!engine.isRunning());
+    }
+
+    void breakdown_data()
+    {
+        QTest::addColumn<bool>("queued");
+        QTest::newRow("device") << false;
+        QTest::newRow("queued") << true;
+    }
+
+    void breakdown()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QFETCH(bool, queued);
+        KernelFeatures kernel;
+        Sums s;
+        Expected e;
+        QString path;
+        QVERIFY(record({{QStringLiteral("queued"), queued}}, &s, &e, &path));
+        QCOMPARE(s.lost, 0u);
+        QVERIFY2(s.negative.isEmpty(), qPrintable(s.negative.join(QLatin1Char(','))));
+        auto counter = [&s](const QString &name) { return s.counters.value(name, 0); };
+
+        // The syscall layer counts exactly what the thread did, and histograms agree.
+        const int expected[] = {e.reads, e.writes, e.opens, e.fsyncs};
+        for (int i = 0; i < ops.size(); ++i) {
+            const QString cell = ops[i] + QStringLiteral("/syscall");
+            QCOMPARE(counter(cell + QStringLiteral("/count")), double(expected[i]));
+            QCOMPARE(s.histograms.value(cell).count(), quint64(expected[i]));
+            QVERIFY(counter(cell + QStringLiteral("/total_ns")) > 0);
+        }
+
+        // Every layer the kernel measures: exclusive within [0, total] (block: the union of
+        // the requests in flight, so at most their sum), and the operation's exclusive times
+        // add up to its syscall total exactly, as the kernel summed them.
+        const QList<IoStackProbe::Layer> layers = IoStackProbe::layers(
+            kernel, {{QStringLiteral("queued"), queued}, {QStringLiteral("disk"), m_disk}});
+        for (const QString &op : ops) {
+            double exclusive = 0;
+            for (const IoStackProbe::Layer &l : layers) {
+                if (l.op != op)
+                    continue;
+                const QString cell = op + QLatin1Char('/') + l.layer + QLatin1Char('/');
+                if (!l.available) {
+                    QVERIFY2(!s.counters.contains(cell + QStringLiteral("count")),
+                             qPrintable(cell));
+                    continue;
+                }
+                const double x = counter(cell + QStringLiteral("exclusive_ns"));
+                QVERIFY2(x >= 0 && x <= counter(cell + QStringLiteral("total_ns")),
+                         qPrintable(cell));
+                exclusive += x;
+            }
+            QStringList shares;
+            for (const IoStackProbe::Layer &l : layers) {
+                const QString x = op + QLatin1Char('/') + l.layer + QStringLiteral("/exclusive_ns");
+                if (l.op == op && s.counters.contains(x))
+                    shares << QStringLiteral("%1 %2 us")
+                                  .arg(l.layer)
+                                  .arg(counter(x) / 1000, 0, 'f', 1);
+            }
+            qInfo("%s: total %.1f us = %s", qPrintable(op),
+                  counter(op + QStringLiteral("/syscall/total_ns")) / 1000,
+                  qPrintable(shares.join(QStringLiteral(" + "))));
+            QCOMPARE(quint64(exclusive),
+                     quint64(counter(op + QStringLiteral("/syscall/total_ns"))));
+            QVERIFY(counter(op + QStringLiteral("/syscall/exclusive_ns")) > 0);
+        }
+
+        // ext4's fsync layer: one per fsync and fdatasync.
+        if (kernel.hasBtfTracepoint(QStringLiteral("ext4_sync_file_enter"))) {
+            QCOMPARE(counter(QStringLiteral("fsync/fs/count")), double(e.fsyncs));
+            QVERIFY(counter(QStringLiteral("fsync/fs/total_ns")) > 0);
+            QCOMPARE(s.histograms.value(QStringLiteral("fsync/fs")).count(), quint64(e.fsyncs));
+        }
+        // Function layers where this kernel has them (the VM matrix): one per call.
+        for (const IoStackProbe::Layer &l : layers) {
+            if (!l.available || (l.layer != QLatin1String("vfs") && l.layer != QLatin1String("fs")))
+                continue;
+            if (l.op == QLatin1String("fsync") && l.layer == QLatin1String("fs"))
+                continue;
+            const int i = int(ops.indexOf(l.op));
+            QCOMPARE(counter(l.op + QLatin1Char('/') + l.layer + QStringLiteral("/count")),
+                     double(expected[i]));
+        }
+
+        // Block: each O_DIRECT request under the operation that waited for it; the cached
+        // reads and the buffered writes cause none; fsync writes the buffered data. (open may
+        // read directory or inode blocks: not asserted.)
+        QCOMPARE(counter(QStringLiteral("read/block-device/count")), double(N));
+        QCOMPARE(counter(QStringLiteral("write/block-device/count")), double(N));
+        QVERIFY(counter(QStringLiteral("fsync/block-device/count")) >= 1);
+        QVERIFY(counter(QStringLiteral("read/block-device/exclusive_ns")) > 0);
+        QVERIFY(counter(QStringLiteral("write/block-device/exclusive_ns")) > 0);
+        QCOMPARE(s.histograms.value(QStringLiteral("read/block-device")).count(), quint64(N));
+        if (queued) {
+            QCOMPARE(counter(QStringLiteral("read/block-queue/count")), double(N));
+            QCOMPARE(counter(QStringLiteral("write/block-queue/count")), double(N));
+        } else {
+            QVERIFY(!s.counters.contains(QStringLiteral("read/block-queue/count")));
+            QVERIFY(!s.histograms.contains(QStringLiteral("read/block-queue")));
+        }
+        // The other process's writes: reported as unattributed, never folded into the traced
+        // thread's operations (whose counts above are exact).
+        QVERIFY2(counter(QStringLiteral("unattributed/block-device/count")) >= K,
+                 qPrintable(s.counters.keys().join(QLatin1Char(','))));
+        QVERIFY(!s.counters.contains(QStringLiteral("unattributed/block-device/exclusive_ns")));
+        QVERIFY(!path.contains(QLatin1String("kprobe")) || kernel.hasKprobePmu());
+    }
+
+    // Filtered to one thread, another thread's I/O is not counted.
+    void otherThreadsAreNotCounted()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        GatedThread quiet([] {});
+        Engine engine;
+        QList<ProbeConfig> req{
+            {QStringLiteral("iostack"), {{QStringLiteral("tid"), qint64(quiet.tid())}}, {}}};
+        QString error;
+        QVERIFY2(engine.start(req, &error), qPrintable(error));
+        Expected e;
+        workload(m_direct, m_buffered, &e);
+        QVERIFY2(e.ok, qPrintable(e.why));
+        quiet.join();
+        RecordBatch b;
+        engine.stop(&b);
+        const Sums s = sum(b);
+        for (const QString &op : ops)
+            QCOMPARE(s.counters.value(op + QStringLiteral("/syscall/count"), 0), 0.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIoStack)
+#include "tst_iostack.moc"
