@@ -141,7 +141,15 @@ MainWindow::MainWindow(QWidget *parent)
             m_state->setRange(s, e);
     });
     connect(m_state, &ViewState::rangeChanged, this, &MainWindow::updateRangeLabel);
-    connect(m_state, &ViewState::selectedEventChanged, this, &MainWindow::selectInTable);
+    connect(m_state, &ViewState::selectedEventChanged, this,
+            [this](const EventRef &ref) { selectInTable(ref); });
+    for (EventFilterModel *filter : std::as_const(m_filterModels)) {
+        // Zooming and filtering reset the table; the selected event stays selected if shown.
+        connect(filter, &QAbstractItemModel::modelReset, this, [this, filter] {
+            if (m_state->selectedEvent().type == filter->type())
+                selectInTable(m_state->selectedEvent(), false);
+        });
+    }
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
@@ -355,7 +363,7 @@ void MainWindow::updateRangeLabel()
             .arg(EventTableModel::formatDuration(m_state->endNs() - m_state->startNs())));
 }
 
-void MainWindow::selectInTable(const EventRef &ref)
+void MainWindow::selectInTable(const EventRef &ref, bool followTab)
 {
     if (!ref.isValid())
         return;
@@ -373,7 +381,7 @@ void MainWindow::selectInTable(const EventRef &ref)
     view->scrollTo(index);
     m_syncingSelection = false;
     // Follow to the matching table only when a table is what the user is looking at.
-    if (qobject_cast<QTableView *>(m_tabs->currentWidget()))
+    if (followTab && qobject_cast<QTableView *>(m_tabs->currentWidget()))
         m_tabs->setCurrentWidget(view);
 }
 

@@ -77,7 +77,7 @@ private:
     void applyFilter();
     void sessionReset();
     void updateRangeLabel();
-    void selectInTable(const EventRef &ref);
+    void selectInTable(const EventRef &ref, bool followTab = true);
     void addRecentFile(const QString &path);
     void updateRecentMenu();
     void showError(const QString &title, const QString &message);

@@ -55,8 +55,13 @@ LaneBins TimelineBinner::bin(const EventFilterModel &lane, const SessionModel &s
                     continue;
                 const qsizetype samples = std::min<qsizetype>(n, SamplesPerColumn);
                 int perCategory[LaneBins::CategoryCount] = {};
+                // A per-column offset inside the stride, so a workload whose operations
+                // repeat with the stride's period does not alias into stripes.
+                const qsizetype stride = n / samples;
+                const qsizetype offset =
+                    stride > 1 ? qsizetype((quint64(c) * 2654435761u) % quint64(stride)) : 0;
                 for (qsizetype s = 0; s < samples; ++s) {
-                    const qsizetype k = first + s * n / samples;
+                    const qsizetype k = first + s * n / samples + offset;
                     ++perCategory[categoryOf(store.block(lane.acceptedAt(k)).op)];
                 }
                 for (int cat = 0; cat < LaneBins::CategoryCount; ++cat)

@@ -202,7 +202,30 @@ QImage TimelineWidget::renderLanes()
         }
         p.setPen(palette().color(QPalette::Text));
         const QRect label(6, r.top(), LabelWidth - 10, r.height());
-        p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter, SessionModel::typeName(types.at(i)));
+        const int lineHeight = fontMetrics().height();
+        if (types.at(i) == EventType::Block && r.height() >= 2 * lineHeight) {
+            // The lane's colour key, where the eye looks for the lane's name anyway.
+            const int mid = r.top() + r.height() / 2;
+            p.drawText(QRect(6, mid - lineHeight, LabelWidth - 10, lineHeight),
+                       Qt::AlignLeft | Qt::AlignVCenter, SessionModel::typeName(types.at(i)));
+            QFont small = font();
+            small.setPointSizeF(small.pointSizeF() * 0.8);
+            p.setFont(small);
+            int x = 6;
+            const QFontMetrics fm(small);
+            const std::pair<LaneBins::Category, QString> keys[] = {{LaneBins::Read, tr("read")},
+                                                                   {LaneBins::Write, tr("write")},
+                                                                   {LaneBins::Other, tr("other")}};
+            for (const auto &[category, name] : keys) {
+                p.fillRect(QRect(x, mid + 3, 7, 7), categoryColor(category));
+                p.drawText(QPoint(x + 9, mid + 3 + fm.ascent() - 1), name);
+                x += 9 + fm.horizontalAdvance(name) + 5;
+            }
+            p.setFont(font());
+        } else {
+            p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter,
+                       SessionModel::typeName(types.at(i)));
+        }
         p.setPen(palette().color(QPalette::Mid));
         p.drawLine(0, r.bottom() + 1, width(), r.bottom() + 1);
     }

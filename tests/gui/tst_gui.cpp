@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
@@ -110,6 +111,7 @@ private Q_SLOTS:
     void liveAppendGrowsModels();
     void csvExportMatchesCsvExport();
     void damagedFileShowsErrorAndKeepsSession();
+    void dropOpensSessionAndGeometryPersists();
     void viewsRenderToPng();
     void exportsChartAsSvgAndPng();
     void binningBenchmark();
@@ -405,6 +407,12 @@ void TestGui::clickSelectsEventEverywhere()
     QCOMPARE(table->currentIndex().row(), int(index));
     QCOMPARE(table->currentIndex().data(EventTableModel::EventIndexRole).value<qsizetype>(), index);
 
+    // Zooming keeps the selected row selected.
+    w.viewState()->zoom(0.5, t);
+    QCOMPARE(table->currentIndex().data(EventTableModel::EventIndexRole).value<qsizetype>(), index);
+    w.viewState()->resetRange();
+    QCOMPARE(table->currentIndex().row(), int(index));
+
     // Selecting in a table selects in ViewState.
     QTableView *openTable = w.tableView(EventType::Open);
     openTable->setCurrentIndex(openTable->model()->index(5, 0));
@@ -579,6 +587,38 @@ void TestGui::damagedFileShowsErrorAndKeepsSession()
         QCOMPARE(w.session()->path(), QFileInfo(m_path).absoluteFilePath());
         QCOMPARE(w.filterModel(EventType::Open)->rowCount(), Batches * OpenPerBatch);
     }
+}
+
+void TestGui::dropOpensSessionAndGeometryPersists()
+{
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(m_dir.filePath(QStringLiteral("notes.txt"))),
+                      QUrl::fromLocalFile(m_path)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
+                              Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QTRY_COMPARE(w.session()->path(), QFileInfo(m_path).absoluteFilePath());
+        QCOMPARE(w.filterModel(EventType::Block)->rowCount(), Batches * BlockPerBatch);
+
+        QMimeData other;
+        other.setUrls({QUrl::fromLocalFile(m_dir.filePath(QStringLiteral("notes.txt")))});
+        QDragEnterEvent refuse(QPoint(10, 10), Qt::CopyAction, &other, Qt::LeftButton,
+                               Qt::NoModifier);
+        QApplication::sendEvent(&w, &refuse);
+        QVERIFY(!refuse.isAccepted());
+
+        w.resize(1001, 703);
+        w.close();
+    }
+    MainWindow again;
+    QCOMPARE(again.size(), QSize(1001, 703));
 }
 
 void TestGui::viewsRenderToPng()
