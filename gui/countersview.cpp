@@ -41,8 +41,10 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_ratio = new QChartView(new QChart, this);
     m_ratio->setAccessibleName(tr("Page cache hit ratio"));
     m_ratio->setRenderHint(QPainter::Antialiasing);
-    layout->addWidget(m_counts, 2);
-    layout->addWidget(m_ratio, 1);
+    m_counts->setMinimumHeight(260);
+    m_ratio->setMinimumHeight(200);
+    layout->addWidget(m_counts, 3);
+    layout->addWidget(m_ratio, 2);
     connect(m_state, &ViewState::rangeChanged, this, &CountersView::refresh);
     connect(m_session, &SessionModel::reset, this, &CountersView::refresh);
     connect(m_session, &SessionModel::appended, this, &CountersView::refresh);
@@ -108,7 +110,14 @@ void CountersView::refresh()
             }
         }
         x->setRange(minX, std::max(maxX, minX + 1e-3));
+        x->setLabelFormat(QStringLiteral("%.2f"));
+        x->setTruncateLabels(false);
         y->setRange(0, view == m_ratio ? 100 : maxY * 1.1);
+        if (view != m_ratio)
+            y->applyNiceNumbers();
+        y->setLabelFormat(QStringLiteral("%.0f"));
+        y->setTruncateLabels(false);
+        chart->legend()->setVisible(view != m_ratio);
         chart->setTitle(view == m_ratio ? tr("Hit ratio") : tr("Page cache"));
         styleChart(chart, palette());
     }
