@@ -48,6 +48,7 @@ EventTableModel::EventTableModel(SessionModel *session, EventType type, QObject 
     , m_type(type)
 {
     m_rows = int(m_session->events().count(m_type));
+    m_columns = int(headers().size());
     connect(m_session, &SessionModel::aboutToReset, this, [this] { beginResetModel(); });
     connect(m_session, &SessionModel::reset, this, [this] {
         m_rows = int(m_session->events().count(m_type));
@@ -78,7 +79,27 @@ int EventTableModel::rowCount(const QModelIndex &parent) const
 
 int EventTableModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(headers().size());
+    return parent.isValid() ? 0 : m_columns;
+}
+
+bool EventTableModel::isTextColumn(int column) const
+{
+    // Names and paths read from the left; numbers, times and durations line up on the right.
+    switch (m_type) {
+    case EventType::Exec:
+        return column == 4 || column >= 6;
+    case EventType::Open:
+        return column == 4 || column == 8;
+    case EventType::Block:
+        return column == 1 || column == 2 || column == 6;
+    case EventType::TcpConnect:
+        return column == 3 || column == 4 || column == 5;
+    case EventType::FsSlow:
+        return column == 1 || column == 3 || column == 4 || column == 8;
+    case EventType::TpPair:
+        break;
+    }
+    return false;
 }
 
 QStringList EventTableModel::headers() const
@@ -138,13 +159,10 @@ QVariant EventTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
     case RawValueRole:
         return cell(row, index.column(), role);
-    case Qt::TextAlignmentRole: {
-        const QVariant raw = cell(row, index.column(), RawValueRole);
-        const bool numeric = raw.typeId() != QMetaType::QByteArray &&
-                             raw.typeId() != QMetaType::QString && index.column() > 0;
-        return QVariant::fromValue(numeric ? Qt::AlignRight | Qt::AlignVCenter
-                                           : Qt::AlignLeft | Qt::AlignVCenter);
-    }
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(isTextColumn(index.column())
+                                       ? Qt::AlignLeft | Qt::AlignVCenter
+                                       : Qt::AlignRight | Qt::AlignVCenter);
     default:
         return {};
     }

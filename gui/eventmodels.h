@@ -51,9 +51,11 @@ public:
 private:
     QVariant cell(qsizetype row, int column, int role) const;
     QStringList headers() const;
+    bool isTextColumn(int column) const;
 
     SessionModel *m_session;
     EventType m_type;
+    int m_columns = 0;
     int m_rows = 0; // cached: views must see the old count until endInsertRows()
     bool m_appendOutOfOrder = false;
 };

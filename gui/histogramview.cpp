@@ -119,7 +119,7 @@ QString HistogramView::summaryText(const Log2Histogram &histogram)
     if (histogram.isEmpty())
         return tr("no samples");
     const QString unit = timeUnitName(histogram.unit());
-    return tr("p50 ≈ %1 %3 · p99 ≈ %2 %3 · %4 samples")
+    return tr("p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples")
         .arg(histogram.percentile(0.5), 0, 'f', 0)
         .arg(histogram.percentile(0.99), 0, 'f', 0)
         .arg(unit)
@@ -203,6 +203,7 @@ HistogramView::Chart HistogramView::createChart(const HistogramEntry &entry)
     applyPalette(chart);
     c.set->setColor(palette().color(QPalette::Highlight));
     c.set->setBorderColor(palette().color(QPalette::Highlight).darker(120));
+    c.set->setSelectedColor(palette().color(QPalette::Highlight).darker(160));
 
     c.view = new QChartView(chart);
     c.view->setRenderHint(QPainter::Antialiasing);
@@ -249,6 +250,12 @@ void HistogramView::fillChart(Chart &c, const HistogramEntry &entry)
         c.set->remove(0, c.set->count());
         c.set->append(values);
     }
+    // The buckets holding p50 and p99 stand out, so the title's numbers have a place.
+    c.set->deselectAllBars();
+    if (!h.isEmpty()) {
+        c.set->selectBars({std::min(Log2Histogram::slotOf(quint64(h.percentile(0.5))), used - 1),
+                           std::min(Log2Histogram::slotOf(quint64(h.percentile(0.99))), used - 1)});
+    }
     c.values->setRange(0, std::max<qreal>(1, qreal(maxCount) * 1.1));
     c.values->applyNiceNumbers();
     const QString name = entry.key.isEmpty()
@@ -269,6 +276,7 @@ void HistogramView::changeEvent(QEvent *event)
         for (Chart &c : m_charts) {
             applyPalette(c.view->chart());
             c.set->setColor(palette().color(QPalette::Highlight));
+            c.set->setSelectedColor(palette().color(QPalette::Highlight).darker(160));
         }
     }
     QWidget::changeEvent(event);

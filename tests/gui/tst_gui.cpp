@@ -188,6 +188,20 @@ void TestGui::histogramSeriesHoldBlockCounts()
         QCOMPARE(axis->categories().value(5), QStringLiteral("32 -> 63"));
         QVERIFY(view->chart()->title().contains(QLatin1String("p50")));
         QVERIFY(view->chart()->title().contains(QLatin1String("p99")));
+        // The p50 and p99 buckets are marked.
+        Log2Histogram merged;
+        const QList<quint64> counts = expectedCounts(QStringLiteral("block"), disk, 0, all);
+        for (int s = 0; s < counts.size(); ++s)
+            merged.addToSlot(s, counts.at(s));
+        QBarSet *set =
+            qobject_cast<QBarSeries *>(view->chart()->series().first())->barSets().first();
+        QList<int> marked{Log2Histogram::slotOf(quint64(merged.percentile(0.5))),
+                          Log2Histogram::slotOf(quint64(merged.percentile(0.99)))};
+        std::sort(marked.begin(), marked.end());
+        marked.erase(std::unique(marked.begin(), marked.end()), marked.end());
+        QList<int> selected = set->selectedBars();
+        std::sort(selected.begin(), selected.end());
+        QCOMPARE(selected, marked);
     }
     QCOMPARE(barCounts(hv->chartView(QStringLiteral("runqlat"), QString())),
              expectedCounts(QStringLiteral("runqlat"), QString(), 0, all));
