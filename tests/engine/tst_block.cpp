@@ -64,7 +64,7 @@ struct Recording
 // A directory on the root file system (a real disk, unlike /tmp when that is tmpfs).
 QString diskDirectory()
 {
-    return QDir::rootPath() + QStringLiteral("var/tmp");
+    return test::diskTestDirectory(QDir::rootPath() + QStringLiteral("var/tmp"));
 }
 
 } // namespace
@@ -173,7 +173,8 @@ private Q_SLOTS:
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
         m_dir = new QTemporaryDir(diskDirectory() + QStringLiteral("/bpflens-block-XXXXXX"));
-        QVERIFY(m_dir->isValid());
+        QVERIFY2(m_dir->isValid(),
+                 qPrintable(diskDirectory() + QStringLiteral(": ") + m_dir->errorString()));
         struct statfs sfs
         {
         };
