@@ -198,6 +198,13 @@ void FsSlowerProbe::doStop()
     m_skel = nullptr;
 }
 
+void FsSlowerProbe::doDetach()
+{
+    for (bpf_link *l : std::as_const(m_links))
+        bpf_link__destroy(l);
+    m_links.clear();
+}
+
 quint64 FsSlowerProbe::kernelLost() const
 {
     return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;

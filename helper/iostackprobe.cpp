@@ -359,6 +359,13 @@ void IoStackProbe::doStop()
     m_skel = nullptr;
 }
 
+void IoStackProbe::doDetach()
+{
+    for (bpf_link *l : std::as_const(m_links))
+        bpf_link__destroy(l);
+    m_links.clear();
+}
+
 quint64 IoStackProbe::kernelLost() const
 {
     if (!m_skel)
