@@ -309,7 +309,7 @@ QString CsvExport::fileNameFor(EventType type)
     case EventType::TcpConnect:
         return QStringLiteral("tcpconnect.csv");
     case EventType::FsSlow:
-        return QStringLiteral("fsslow.csv");
+        return QStringLiteral("fsslower.csv");
     case EventType::TpPair:
         break;
     }

@@ -127,7 +127,7 @@ QString SessionModel::typeId(EventType type)
     case EventType::TcpConnect:
         return QStringLiteral("tcpconnect");
     case EventType::FsSlow:
-        return QStringLiteral("fsslow");
+        return QStringLiteral("fsslower");
     case EventType::TpPair:
         break;
     }

@@ -144,7 +144,7 @@ private Q_SLOTS:
             names.append(QFileInfo(f).fileName());
         QCOMPARE(names, (QStringList{QStringLiteral("exec.csv"), QStringLiteral("open.csv"),
                                      QStringLiteral("block.csv"), QStringLiteral("tcpconnect.csv"),
-                                     QStringLiteral("fsslow.csv"), QStringLiteral("histograms.csv"),
+                                     QStringLiteral("fsslower.csv"), QStringLiteral("histograms.csv"),
                                      QStringLiteral("stats.csv"), QStringLiteral("counters.csv")}));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 8); // no temporary files left
 
@@ -325,7 +325,7 @@ private Q_SLOTS:
         o = {};
         o.eventType = EventType::FsSlow;
         files = CsvExport::exportSession(s, typeDir.path(), o, &error);
-        QCOMPARE(files, QStringList{typeDir.filePath(QStringLiteral("fsslow.csv"))});
+        QCOMPARE(files, QStringList{typeDir.filePath(QStringLiteral("fsslower.csv"))});
     }
 
     void refusesUnwritableDirectory()
