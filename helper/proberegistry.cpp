@@ -9,6 +9,8 @@
 #include "execprobe.h"
 #include "openprobe.h"
 
+#include "tppairprobe.h"
+
 #include <QHash>
 
 namespace bpflens {
@@ -30,6 +32,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("runqlat"), factory<RunqlatProbe>()},
         {QStringLiteral("exec"), factory<ExecProbe>()},
         {QStringLiteral("open"), factory<OpenProbe>()},
+        {QStringLiteral("tppair"), factory<TpPairProbe>()},
     };
     return r;
 }
