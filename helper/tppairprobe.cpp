@@ -167,12 +167,19 @@ bool TpPairProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
     return true;
 }
 
-void TpPairProbe::doStop()
+void TpPairProbe::doDetach()
 {
+    // The links are ours, not the skeleton's (attached by name). Starts go first, so no pair
+    // begins that could not end.
     bpf_link__destroy(m_startLink);
     m_startLink = nullptr;
     bpf_link__destroy(m_endLink);
     m_endLink = nullptr;
+}
+
+void TpPairProbe::doStop()
+{
+    doDetach();
     tppair_bpf__destroy(m_skel);
     m_skel = nullptr;
 }

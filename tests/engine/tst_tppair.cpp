@@ -617,6 +617,35 @@ private Q_SLOTS:
         QCOMPARE(r.unreadable, double(N));
     }
 
+    // Detached, the probe sees no more pairs, yet the final drain and snapshot still deliver
+    // every pair recorded before.
+    void detachKeepsWhatWasRecorded()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        constexpr int N = 5;
+        const QByteArray path = m_dir->filePath(QStringLiteral("detach")).toLocal8Bit();
+        KernelFeatures kernel;
+        TpPairProbe probe;
+        QVariantMap options;
+        QString error;
+        QVERIFY(ProbeCatalog::validate(QStringLiteral("tppair"),
+                                       fsyncPair({{QStringLiteral("thresholdUs"), qint64(0)}}),
+                                       &options, &error));
+        QVERIFY2(probe.start(options, kernel, &error), qPrintable(error));
+        QVERIFY(fsyncs(path.constData(), N, false));
+        probe.detach();
+        QVERIFY(!probe.isAttached());
+        QVERIFY2(!bpftool("link").contains("tppair_"), "a link of ours is still attached");
+        QVERIFY(fsyncs(path.constData(), N, false)); // not seen
+        RecordBatch b;
+        probe.drain(b);
+        probe.snapshot(Engine::monotonicNowNs(), b);
+        probe.stop();
+        QCOMPARE(b.tpPair.size(), N);
+        QCOMPARE(b.histograms.size(), 1);
+        QCOMPARE(b.histograms[0].histogram.count(), quint64(N));
+    }
+
     void nothingStaysAttached()
     {
         BPFLENS_REQUIRE_ROOT("runs bpftool");

@@ -1,0 +1,154 @@
+#include "detailspane.h"
+
+#include "eventmodels.h"
+#include "sessionmodel.h"
+
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace bpflens {
+
+DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_state(state)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_tree = new QTreeWidget(this);
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Field"), tr("Value")});
+    m_tree->setRootIsDecorated(false);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setAccessibleName(tr("Event details"));
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    layout->addWidget(m_tree);
+    connect(m_state, &ViewState::selectedEventChanged, this, &DetailsPane::refresh);
+    connect(m_session, &SessionModel::reset, this, &DetailsPane::refresh);
+    refresh();
+}
+
+void DetailsPane::refresh()
+{
+    m_tree->clear();
+    const auto fields = EventTableModel::eventFields(*m_session, m_state->selectedEvent());
+    if (fields.isEmpty()) {
+        auto *item = new QTreeWidgetItem(m_tree, {tr("No event selected")});
+        item->setFlags(Qt::NoItemFlags);
+        return;
+    }
+    for (const auto &f : fields) {
+        auto *item = new QTreeWidgetItem(m_tree, {f.first, f.second});
+        item->setToolTip(1, f.second);
+    }
+}
+
+QString DetailsPane::value(const QString &field) const
+{
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        if (m_tree->topLevelItem(i)->text(0) == field)
+            return m_tree->topLevelItem(i)->text(1);
+    }
+    return {};
+}
+
+SummaryPanel::SummaryPanel(SessionModel *session, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    auto *layout = new QVBoxLayout(this);
+    m_facts = new QTreeWidget(this);
+    m_facts->setColumnCount(2);
+    m_facts->setHeaderLabels({tr("Session"), QString()});
+    m_facts->setRootIsDecorated(false);
+    m_facts->setAccessibleName(tr("Session information"));
+    m_facts->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_probes = new QTreeWidget(this);
+    m_probes->setColumnCount(5);
+    m_probes->setHeaderLabels(
+        {tr("Probe"), tr("Events seen"), tr("Events lost"), tr("Attached to"), tr("Options")});
+    m_probes->setRootIsDecorated(false);
+    m_probes->setAlternatingRowColors(true);
+    m_probes->setAccessibleName(tr("Probes"));
+    m_probes->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    layout->addWidget(m_facts, 1);
+    layout->addWidget(m_probes, 1);
+    connect(m_session, &SessionModel::reset, this, &SummaryPanel::refresh);
+    connect(m_session, &SessionModel::appended, this, &SummaryPanel::refresh);
+    refresh();
+}
+
+void SummaryPanel::refresh()
+{
+    m_facts->clear();
+    m_probes->clear();
+    const SessionInfo &info = m_session->info();
+    const EventStore &store = m_session->events();
+    auto fact = [this](const QString &name, const QString &value) {
+        new QTreeWidgetItem(m_facts, {name, value});
+    };
+    fact(tr("File"), m_session->path().isEmpty() ? tr("(none)") : m_session->path());
+    fact(tr("Host"), info.host);
+    fact(tr("Kernel"), info.kernelRelease);
+    fact(tr("Recorded by"),
+         tr("BPF Lens %1 (schema %2)").arg(info.appVersion).arg(info.schemaVersion));
+    fact(tr("Started (UTC)"),
+         info.startWall.isValid() ? info.startWall.toString(Qt::ISODateWithMs) : tr("unknown"));
+    fact(tr("Duration"),
+         info.endMonotonicNs > info.startMonotonicNs
+             ? EventTableModel::formatDuration(info.endMonotonicNs - info.startMonotonicNs)
+             : tr("unfinished (recording was not stopped cleanly, or is still running)"));
+    for (EventType t : SessionModel::eventTypes())
+        fact(tr("%1 events").arg(SessionModel::typeName(t)), QLocale().toString(store.count(t)));
+    fact(tr("Histogram snapshots"), QLocale().toString(m_session->data().histograms.size()));
+    fact(tr("Memory for events"), QLocale().formattedDataSize(store.memoryBytes()));
+
+    // Stats are cumulative: the latest sample of each probe is its total.
+    QHash<QString, ProbeStats> last;
+    for (const ProbeStats &s : m_session->data().stats) {
+        auto it = last.find(s.probeId);
+        if (it == last.end() || s.timeNs >= it->timeNs)
+            last.insert(s.probeId, s);
+    }
+    QStringList ids;
+    for (const ProbeConfig &p : info.probes)
+        ids << p.id;
+    for (auto it = last.cbegin(); it != last.cend(); ++it) {
+        if (!ids.contains(it.key()))
+            ids << it.key();
+    }
+    for (const QString &id : std::as_const(ids)) {
+        ProbeConfig config;
+        for (const ProbeConfig &p : info.probes) {
+            if (p.id == id)
+                config = p;
+        }
+        const bool hasStats = last.contains(id);
+        const ProbeStats s = last.value(id);
+        auto *item = new QTreeWidgetItem(m_probes);
+        item->setText(0, id);
+        item->setText(1, hasStats ? QLocale().toString(s.eventsSeen) : tr("n/a"));
+        item->setText(2, hasStats ? QLocale().toString(s.eventsLost) : tr("n/a"));
+        item->setText(3, config.attachPath);
+        item->setText(4,
+                      QString::fromUtf8(QJsonDocument(QJsonObject::fromVariantMap(config.options))
+                                            .toJson(QJsonDocument::Compact)));
+        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
+        if (hasStats && s.eventsLost > 0) {
+            QFont bold = item->font(2);
+            bold.setBold(true);
+            item->setFont(2, bold);
+            item->setToolTip(2, tr("The kernel could not deliver %1 events of this probe: the "
+                                   "ring buffer was full. The tables and the timeline miss "
+                                   "them; histograms are counted in the kernel and are complete.")
+                                    .arg(s.eventsLost));
+        }
+    }
+}
+
+} // namespace bpflens

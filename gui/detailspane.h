@@ -1,0 +1,51 @@
+#pragma once
+
+#include "viewstate.h"
+
+#include <QWidget>
+
+class QTreeWidget;
+
+namespace bpflens {
+
+class SessionModel;
+
+// Every field of the selected event (ViewState::selectedEvent()).
+class DetailsPane : public QWidget
+{
+    Q_OBJECT
+public:
+    DetailsPane(SessionModel *session, ViewState *state, QWidget *parent = nullptr);
+    QTreeWidget *tree() const { return m_tree; }
+    // The shown value of a field ("Path"), or a null string.
+    QString value(const QString &field) const;
+
+public Q_SLOTS:
+    void refresh();
+
+private:
+    SessionModel *m_session;
+    ViewState *m_state;
+    QTreeWidget *m_tree;
+};
+
+// Session facts: host, kernel, times, and per probe its options, attach path and the events
+// it saw and lost (lost is always shown, also when 0).
+class SummaryPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SummaryPanel(SessionModel *session, QWidget *parent = nullptr);
+    QTreeWidget *probes() const { return m_probes; }
+    QTreeWidget *facts() const { return m_facts; }
+
+public Q_SLOTS:
+    void refresh();
+
+private:
+    SessionModel *m_session;
+    QTreeWidget *m_facts;
+    QTreeWidget *m_probes;
+};
+
+} // namespace bpflens

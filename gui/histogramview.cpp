@@ -1,0 +1,285 @@
+#include "histogramview.h"
+
+#include "chartstyle.h"
+#include "sessionmodel.h"
+#include "viewstate.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCursor>
+#include <QEvent>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMap>
+#include <QScrollArea>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+namespace bpflens {
+
+namespace {
+
+QString chartKey(const QString &probeId, const QString &key)
+{
+    return probeId + QLatin1Char('\n') + key;
+}
+
+} // namespace
+
+HistogramView::HistogramView(SessionModel *session, ViewState *state, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_state(state)
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *bar = new QHBoxLayout;
+    auto *label = new QLabel(tr("&Show:"), this);
+    m_modeBox = new QComboBox(this);
+    m_modeBox->addItem(tr("Cumulative over the visible range"));
+    m_modeBox->addItem(tr("Last interval in the visible range"));
+    m_modeBox->setAccessibleName(tr("Histogram mode"));
+    label->setBuddy(m_modeBox);
+    bar->addWidget(label);
+    bar->addWidget(m_modeBox);
+    bar->addStretch();
+    layout->addLayout(bar);
+
+    m_placeholder =
+        new QLabel(tr("This session holds no latency histograms in the visible range."), this);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setEnabled(false);
+    layout->addWidget(m_placeholder);
+
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *content = new QWidget(scroll);
+    m_grid = new QGridLayout(content);
+    scroll->setWidget(content);
+    layout->addWidget(scroll, 1);
+
+    connect(m_modeBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setMode(index == 1 ? HistogramMode::Interval : HistogramMode::Cumulative);
+    });
+    connect(m_state, &ViewState::rangeChanged, this, &HistogramView::refresh);
+    connect(m_session, &SessionModel::reset, this, &HistogramView::refresh);
+    connect(m_session, &SessionModel::appended, this, &HistogramView::refresh);
+    refresh();
+}
+
+QList<HistogramEntry> HistogramView::compute(const QList<HistogramSnapshot> &snapshots,
+                                             quint64 startNs, quint64 endNs, HistogramMode mode)
+{
+    // Sorted by probe and key so the charts keep a stable order.
+    QMap<QPair<QString, QString>, HistogramEntry> byKey;
+    QHash<QString, quint64> lastTime;
+    for (const HistogramSnapshot &s : snapshots) {
+        if (s.timeNs < startNs || s.timeNs >= endNs)
+            continue;
+        const QPair<QString, QString> k{s.probeId, s.key};
+        auto it = byKey.find(k);
+        if (it == byKey.end()) {
+            it = byKey.insert(k, HistogramEntry{s.probeId, s.key, s.histogram, 1});
+            lastTime.insert(chartKey(s.probeId, s.key), s.timeNs);
+            continue;
+        }
+        if (mode == HistogramMode::Interval) {
+            quint64 &last = lastTime[chartKey(s.probeId, s.key)];
+            if (s.timeNs >= last) {
+                last = s.timeNs;
+                it->histogram = s.histogram;
+            }
+            it->snapshots = 1;
+        } else if (s.histogram.unit() == it->histogram.unit()) {
+            it->histogram.merge(s.histogram);
+            ++it->snapshots;
+        }
+    }
+    return byKey.values();
+}
+
+QString HistogramView::bucketText(const Log2Histogram &histogram, int slot)
+{
+    const quint64 total = histogram.count();
+    const quint64 n = histogram.slot(slot);
+    return tr("%1 %2: %3 (%4 %)")
+        .arg(Log2Histogram::slotLabel(slot), timeUnitName(histogram.unit()))
+        .arg(n)
+        .arg(total ? 100.0 * double(n) / double(total) : 0.0, 0, 'f', 1);
+}
+
+QString HistogramView::summaryText(const Log2Histogram &histogram)
+{
+    if (histogram.isEmpty())
+        return tr("no samples");
+    const QString unit = timeUnitName(histogram.unit());
+    return tr("p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples")
+        .arg(histogram.percentile(0.5), 0, 'f', 0)
+        .arg(histogram.percentile(0.99), 0, 'f', 0)
+        .arg(unit)
+        .arg(histogram.count());
+}
+
+void HistogramView::setMode(HistogramMode mode)
+{
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    const QSignalBlocker block(m_modeBox);
+    m_modeBox->setCurrentIndex(mode == HistogramMode::Interval ? 1 : 0);
+    refresh();
+}
+
+QChartView *HistogramView::chartView(const QString &probeId, const QString &key) const
+{
+    return m_charts.value(chartKey(probeId, key)).view;
+}
+
+QList<QChartView *> HistogramView::chartViews() const
+{
+    QList<QChartView *> views;
+    for (const HistogramEntry &e : m_entries)
+        views << chartView(e.probeId, e.key);
+    return views;
+}
+
+void HistogramView::refresh()
+{
+    m_entries = compute(m_session->data().histograms, m_state->startNs(), m_state->endNs(), m_mode);
+    // Keys that vanished from the range lose their chart; the others are updated in place so
+    // zooming does not rebuild every chart.
+    QSet<QString> wanted;
+    for (const HistogramEntry &e : m_entries)
+        wanted.insert(chartKey(e.probeId, e.key));
+    for (auto it = m_charts.begin(); it != m_charts.end();) {
+        if (!wanted.contains(it.key())) {
+            delete it->view;
+            it = m_charts.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    const int columns = m_entries.size() > 1 ? 2 : 1;
+    for (int i = 0; i < m_entries.size(); ++i) {
+        const HistogramEntry &e = m_entries.at(i);
+        auto it = m_charts.find(chartKey(e.probeId, e.key));
+        if (it == m_charts.end())
+            it = m_charts.insert(chartKey(e.probeId, e.key), createChart(e));
+        fillChart(*it, e);
+        m_grid->addWidget(it->view, i / columns, i % columns);
+    }
+    m_placeholder->setVisible(m_entries.isEmpty());
+}
+
+HistogramView::Chart HistogramView::createChart(const HistogramEntry &entry)
+{
+    Chart c;
+    auto *chart = new QChart;
+    c.set = new QBarSet(tr("count"));
+    auto *series = new QBarSeries;
+    series->append(c.set);
+    series->setBarWidth(0.9);
+    chart->addSeries(series);
+    c.categories = new QBarCategoryAxis;
+    c.categories->setTitleText(timeUnitName(entry.histogram.unit()));
+    c.categories->setLabelsAngle(-60);
+    // biolatency's labels are long ("1024 -> 2047"); rotated they fit, elided they say nothing.
+    c.categories->setTruncateLabels(false);
+    c.values = new QValueAxis;
+    c.values->setLabelFormat(QStringLiteral("%d"));
+    c.values->setTitleText(tr("count"));
+    chart->addAxis(c.categories, Qt::AlignBottom);
+    chart->addAxis(c.values, Qt::AlignLeft);
+    series->attachAxis(c.categories);
+    series->attachAxis(c.values);
+    chart->legend()->hide();
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    applyPalette(chart);
+    c.set->setColor(palette().color(QPalette::Highlight));
+    c.set->setBorderColor(palette().color(QPalette::Highlight).darker(120));
+    c.set->setSelectedColor(palette().color(QPalette::Highlight).darker(160));
+
+    c.view = new QChartView(chart);
+    c.view->setRenderHint(QPainter::Antialiasing);
+    c.view->setMinimumSize(360, 260);
+    const QString probeId = entry.probeId;
+    const QString key = entry.key;
+    c.view->setAccessibleName(tr("Latency histogram %1 %2").arg(probeId, key));
+    connect(c.set, &QBarSet::hovered, this, [this, probeId, key](bool status, int index) {
+        if (!status) {
+            QToolTip::hideText();
+            return;
+        }
+        for (const HistogramEntry &e : std::as_const(m_entries)) {
+            if (e.probeId == probeId && e.key == key && index >= 0 &&
+                index < Log2Histogram::MaxSlots) {
+                m_hoverText = bucketText(e.histogram, index);
+                QToolTip::showText(QCursor::pos(), m_hoverText);
+            }
+        }
+    });
+    return c;
+}
+
+void HistogramView::fillChart(Chart &c, const HistogramEntry &entry)
+{
+    const Log2Histogram &h = entry.histogram;
+    const int used = std::max(h.usedSlots(), 1);
+    QStringList labels;
+    QList<qreal> values;
+    quint64 maxCount = 0;
+    for (int s = 0; s < used; ++s) {
+        labels << Log2Histogram::slotLabel(s);
+        values << qreal(h.slot(s));
+        maxCount = std::max(maxCount, h.slot(s));
+    }
+    if (c.categories->categories() != labels) {
+        c.categories->clear();
+        c.categories->append(labels);
+    }
+    if (c.set->count() == values.size()) {
+        for (int s = 0; s < values.size(); ++s)
+            c.set->replace(s, values.at(s));
+    } else {
+        c.set->remove(0, c.set->count());
+        c.set->append(values);
+    }
+    // The buckets holding p50 and p99 stand out, so the title's numbers have a place.
+    c.set->deselectAllBars();
+    if (!h.isEmpty()) {
+        c.set->selectBars({std::min(Log2Histogram::slotOf(quint64(h.percentile(0.5))), used - 1),
+                           std::min(Log2Histogram::slotOf(quint64(h.percentile(0.99))), used - 1)});
+    }
+    c.values->setRange(0, std::max<qreal>(1, qreal(maxCount) * 1.1));
+    c.values->applyNiceNumbers();
+    const QString name = entry.key.isEmpty()
+                             ? entry.probeId
+                             : QStringLiteral("%1 — %2").arg(entry.probeId, entry.key);
+    c.view->chart()->setTitle(
+        QStringLiteral("<b>%1</b><br>%2").arg(name.toHtmlEscaped(), summaryText(h)));
+}
+
+void HistogramView::applyPalette(QChart *chart) const
+{
+    styleChart(chart, palette());
+}
+
+void HistogramView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange) {
+        for (Chart &c : m_charts) {
+            applyPalette(c.view->chart());
+            c.set->setColor(palette().color(QPalette::Highlight));
+            c.set->setSelectedColor(palette().color(QPalette::Highlight).darker(160));
+        }
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace bpflens

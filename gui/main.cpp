@@ -1,0 +1,34 @@
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("BPF Lens"));
+    QApplication::setApplicationName(QStringLiteral("bpflens"));
+    QApplication::setApplicationDisplayName(QStringLiteral("BPF Lens"));
+    QApplication::setApplicationVersion(QStringLiteral(BPFLENS_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QApplication::translate("main", "Views BPF Lens sessions (*.bpflens)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QApplication::translate("main", "Session file to open."),
+                                 QStringLiteral("[file]"));
+    parser.process(app);
+
+    bpflens::MainWindow window;
+    window.show();
+    const QStringList files = parser.positionalArguments();
+    if (!files.isEmpty()) {
+        // Once the window is up, so the progress dialog and any error have a parent to show on.
+        const QString path = files.first();
+        QTimer::singleShot(0, &window, [&window, path] { window.openFile(path); });
+    }
+    return app.exec();
+}

@@ -1,0 +1,138 @@
+#include "sessionmodel.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+namespace bpflens {
+
+SessionModel::SessionModel(QObject *parent)
+    : QObject(parent)
+{
+}
+
+void SessionModel::setSession(SessionData data, const QString &path)
+{
+    Q_EMIT aboutToReset();
+    m_data = std::move(data);
+    m_counters.clear();
+    m_path = path;
+    m_maxBlockSpanNs = 0;
+    const EventStore &store = m_data.events;
+    for (qsizetype i = 0, n = store.count(EventType::Block); i < n; ++i)
+        m_maxBlockSpanNs = std::max(m_maxBlockSpanNs, store.queueNs(i) + store.deviceNs(i));
+    updateSpan();
+    ++m_version;
+    Q_EMIT reset();
+}
+
+void SessionModel::clear()
+{
+    setSession(SessionData{});
+}
+
+bool SessionModel::isEmpty() const
+{
+    return m_data.events.isEmpty() && m_data.histograms.isEmpty() && m_data.stats.isEmpty() &&
+           m_counters.isEmpty();
+}
+
+void SessionModel::append(const RecordBatch &batch)
+{
+    if (batch.isEmpty())
+        return;
+    Q_EMIT aboutToAppend();
+    EventStore &store = m_data.events;
+    const bool wasOutOfOrder = store.outOfOrderAppends();
+    for (const ExecEvent &e : batch.exec)
+        store.append(e);
+    for (const OpenEvent &e : batch.open)
+        store.append(e);
+    for (const BlockEvent &e : batch.block) {
+        store.append(e);
+        m_maxBlockSpanNs = std::max(m_maxBlockSpanNs, e.queueNs + e.deviceNs);
+    }
+    for (const TcpConnectEvent &e : batch.tcpConnect)
+        store.append(e);
+    for (const FsSlowEvent &e : batch.fsSlow)
+        store.append(e);
+    m_data.histograms += batch.histograms;
+    m_data.stats += batch.stats;
+    m_counters += batch.counters;
+    updateSpan();
+    ++m_version;
+    Q_EMIT appended(store.outOfOrderAppends() && !wasOutOfOrder);
+}
+
+void SessionModel::updateSpan()
+{
+    const EventStore &store = m_data.events;
+    quint64 first = m_data.info.startMonotonicNs;
+    quint64 last = std::max(m_data.info.endMonotonicNs, first);
+    auto take = [&](quint64 begin, quint64 end) {
+        if (first == 0 || begin < first)
+            first = begin;
+        last = std::max(last, end);
+    };
+    if (!store.isEmpty())
+        take(store.firstTimeNs(), store.lastTimeNs());
+    if (store.count(EventType::Block) > 0) {
+        const quint64 t = store.timeNs(EventType::Block, 0);
+        take(t > m_maxBlockSpanNs ? t - m_maxBlockSpanNs : 0, t);
+    }
+    for (const HistogramSnapshot &h : m_data.histograms)
+        take(h.timeNs > h.intervalNs ? h.timeNs - h.intervalNs : 0, h.timeNs);
+    for (const ProbeStats &s : m_data.stats)
+        take(s.timeNs, s.timeNs);
+    for (const CounterSample &c : m_counters)
+        take(c.timeNs > c.intervalNs ? c.timeNs - c.intervalNs : 0, c.timeNs);
+    m_firstNs = first;
+    // Half-open range: one past the last sample, and never empty.
+    m_endNs = std::max(last + 1, first + 1);
+}
+
+QList<EventType> SessionModel::eventTypes()
+{
+    return {EventType::Exec, EventType::Open, EventType::Block, EventType::TcpConnect,
+            EventType::FsSlow};
+}
+
+QString SessionModel::typeName(EventType type)
+{
+    switch (type) {
+    case EventType::Exec:
+        return QCoreApplication::translate("SessionModel", "Exec");
+    case EventType::Open:
+        return QCoreApplication::translate("SessionModel", "Open");
+    case EventType::Block:
+        return QCoreApplication::translate("SessionModel", "Block I/O");
+    case EventType::TcpConnect:
+        return QCoreApplication::translate("SessionModel", "TCP connect");
+    case EventType::FsSlow:
+        return QCoreApplication::translate("SessionModel", "Slow file ops");
+    case EventType::TpPair:
+        break;
+    }
+    return QCoreApplication::translate("SessionModel", "Other");
+}
+
+QString SessionModel::typeId(EventType type)
+{
+    switch (type) {
+    case EventType::Exec:
+        return QStringLiteral("exec");
+    case EventType::Open:
+        return QStringLiteral("open");
+    case EventType::Block:
+        return QStringLiteral("block");
+    case EventType::TcpConnect:
+        return QStringLiteral("tcpconnect");
+    case EventType::FsSlow:
+        return QStringLiteral("fsslow");
+    case EventType::TpPair:
+        break;
+    }
+    return QStringLiteral("other");
+}
+
+} // namespace bpflens

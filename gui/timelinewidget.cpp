@@ -1,0 +1,547 @@
+#include "timelinewidget.h"
+
+#include "eventmodels.h"
+#include "sessionmodel.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace bpflens {
+
+namespace {
+
+constexpr int LabelWidth = 110;
+constexpr int AxisHeight = 24;
+constexpr int LaneGap = 2;
+constexpr int HitTolerancePx = 4;
+
+quint64 mix(quint64 h, quint64 v)
+{
+    return (h ^ v) * 0x100000001b3ull + (h >> 29);
+}
+
+} // namespace
+
+TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
+                               QList<EventFilterModel *> lanes, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_state(state)
+    , m_images(8)
+{
+    for (EventFilterModel *m : lanes) {
+        m_lanes.append(Lane{m, {}, 0});
+        connect(m, &EventFilterModel::acceptedChanged, this, &TimelineWidget::invalidate);
+    }
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAccessibleName(tr("Timeline"));
+    setAccessibleDescription(tr("Events over time, one lane per event type. Wheel or +/- zoom, "
+                                "drag pans, Shift+drag zooms to a range, Home resets."));
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    connect(m_state, &ViewState::rangeChanged, this, [this] { update(); });
+    connect(m_state, &ViewState::selectedEventChanged, this, [this] { update(); });
+    connect(m_session, &SessionModel::reset, this, &TimelineWidget::invalidate);
+    connect(m_session, &SessionModel::appended, this, &TimelineWidget::invalidate);
+}
+
+QSize TimelineWidget::sizeHint() const
+{
+    return {900, AxisHeight + int(laneTypes().size()) * 48};
+}
+
+QSize TimelineWidget::minimumSizeHint() const
+{
+    return {LabelWidth + 100, AxisHeight + int(laneTypes().size()) * 20};
+}
+
+QList<EventType> TimelineWidget::laneTypes() const
+{
+    QList<EventType> types;
+    for (const Lane &l : m_lanes) {
+        // The fs-slow lane appears only when a session has such events; the four main lanes
+        // always show, so an empty one says "nothing happened" rather than disappearing.
+        if (l.model->type() == EventType::FsSlow && l.model->eventModel()->rowCount() == 0)
+            continue;
+        types << l.model->type();
+    }
+    return types;
+}
+
+QRect TimelineWidget::plotRect() const
+{
+    return QRect(LabelWidth, AxisHeight, std::max(1, width() - LabelWidth - 1),
+                 std::max(1, height() - AxisHeight));
+}
+
+QRect TimelineWidget::laneRect(EventType type) const
+{
+    const QList<EventType> types = laneTypes();
+    const int n = int(types.size());
+    const int i = int(types.indexOf(type));
+    if (i < 0 || n == 0)
+        return {};
+    const QRect plot = plotRect();
+    const int h = plot.height() / n;
+    return QRect(plot.left(), plot.top() + i * h + LaneGap / 2, plot.width(), h - LaneGap);
+}
+
+double TimelineWidget::xForTime(quint64 timeNs) const
+{
+    const QRect plot = plotRect();
+    const double span = double(m_state->endNs() - m_state->startNs());
+    return plot.left() + (double(timeNs) - double(m_state->startNs())) / span * plot.width();
+}
+
+quint64 TimelineWidget::timeAt(double x) const
+{
+    const QRect plot = plotRect();
+    const double f = std::clamp((x - plot.left()) / plot.width(), 0.0, 1.0);
+    return m_state->startNs() +
+           quint64(std::llround(f * double(m_state->endNs() - m_state->startNs())));
+}
+
+quint64 TimelineWidget::cacheKey() const
+{
+    quint64 h = 0xcbf29ce484222325ull;
+    h = mix(h, m_state->startNs());
+    h = mix(h, m_state->endNs());
+    h = mix(h, quint64(width()) << 32 | quint64(height()));
+    h = mix(h, m_session->version());
+    h = mix(h, m_paletteVersion);
+    for (const Lane &l : m_lanes)
+        h = mix(h, l.model->version() + (quint64(l.model->filterActive()) << 40));
+    return h;
+}
+
+void TimelineWidget::ensureBins()
+{
+    const quint64 key = cacheKey();
+    for (Lane &l : m_lanes) {
+        if (l.binsKey == key)
+            continue;
+        l.bins = TimelineBinner::bin(*l.model, *m_session, m_state->startNs(), m_state->endNs(),
+                                     plotRect().width());
+        l.binsKey = key;
+    }
+}
+
+const LaneBins &TimelineWidget::laneBins(EventType type)
+{
+    ensureBins();
+    for (const Lane &l : m_lanes) {
+        if (l.model->type() == type)
+            return l.bins;
+    }
+    static const LaneBins none;
+    return none;
+}
+
+void TimelineWidget::invalidate()
+{
+    m_images.clear();
+    for (Lane &l : m_lanes)
+        l.binsKey = 0;
+    updateGeometry();
+    update();
+}
+
+QColor TimelineWidget::laneColor(EventType type) const
+{
+    // Fixed hues, saturation and lightness chosen to read on both light and dark bases.
+    switch (type) {
+    case EventType::Exec:
+        return QColor(0x2e, 0x9d, 0x5b);
+    case EventType::Open:
+        return QColor(0x8e, 0x5c, 0xc8);
+    case EventType::TcpConnect:
+        return QColor(0xd0, 0x8a, 0x12);
+    case EventType::FsSlow:
+        return QColor(0xc8, 0x3c, 0x5a);
+    default:
+        return palette().color(QPalette::Highlight);
+    }
+}
+
+QColor TimelineWidget::categoryColor(LaneBins::Category category) const
+{
+    switch (category) {
+    case LaneBins::Read:
+        return QColor(0x2b, 0x7b, 0xd6);
+    case LaneBins::Write:
+        return QColor(0xe0, 0x6c, 0x1f);
+    default:
+        return QColor(0x8a, 0x8f, 0x98);
+    }
+}
+
+QImage TimelineWidget::renderLanes()
+{
+    const quint64 key = cacheKey();
+    if (QImage *cached = m_images.object(key))
+        return *cached;
+    ensureBins();
+    const qreal dpr = devicePixelRatioF();
+    QImage image(size() * dpr, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(dpr);
+    image.fill(palette().color(QPalette::Base));
+    QPainter p(&image);
+    const QList<EventType> types = laneTypes();
+    for (int i = 0; i < types.size(); ++i) {
+        const QRect r = laneRect(types.at(i));
+        if (i % 2)
+            p.fillRect(QRect(0, r.top(), width(), r.height()), palette().alternateBase());
+        for (const Lane &l : std::as_const(m_lanes)) {
+            if (l.model->type() == types.at(i))
+                drawLane(p, l, r);
+        }
+        p.setPen(palette().color(QPalette::Text));
+        const QRect label(6, r.top(), LabelWidth - 10, r.height());
+        const int lineHeight = fontMetrics().height();
+        if (types.at(i) == EventType::Block && r.height() >= 2 * lineHeight) {
+            // The lane's colour key, where the eye looks for the lane's name anyway.
+            const int mid = r.top() + r.height() / 2;
+            p.drawText(QRect(6, mid - lineHeight, LabelWidth - 10, lineHeight),
+                       Qt::AlignLeft | Qt::AlignVCenter, SessionModel::typeName(types.at(i)));
+            QFont small = font();
+            small.setPointSizeF(small.pointSizeF() * 0.8);
+            p.setFont(small);
+            int x = 6;
+            const QFontMetrics fm(small);
+            const std::pair<LaneBins::Category, QString> keys[] = {{LaneBins::Read, tr("read")},
+                                                                   {LaneBins::Write, tr("write")},
+                                                                   {LaneBins::Other, tr("other")}};
+            for (const auto &[category, name] : keys) {
+                p.fillRect(QRect(x, mid + 3, 7, 7), categoryColor(category));
+                p.drawText(QPoint(x + 9, mid + 3 + fm.ascent() - 1), name);
+                x += 9 + fm.horizontalAdvance(name) + 5;
+            }
+            p.setFont(font());
+        } else {
+            p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter,
+                       SessionModel::typeName(types.at(i)));
+        }
+        p.setPen(palette().color(QPalette::Mid));
+        p.drawLine(0, r.bottom() + 1, width(), r.bottom() + 1);
+    }
+    drawAxis(p);
+    p.end();
+    m_images.insert(key, new QImage(image));
+    return image;
+}
+
+void TimelineWidget::drawLane(QPainter &p, const Lane &lane, const QRect &rect) const
+{
+    const LaneBins &b = lane.bins;
+    const bool isBlock = b.type == EventType::Block;
+    const QColor base = laneColor(b.type);
+    p.save();
+    p.setClipRect(rect);
+    if (b.dense) {
+        // Density: bar height grows with log(count), so a burst and a trickle both stay visible.
+        const double norm = std::log1p(double(std::max<quint32>(b.maxCount, 1)));
+        for (int c = 0; c < b.width; ++c) {
+            const quint32 n = b.counts[size_t(c)];
+            if (!n)
+                continue;
+            const int h =
+                std::max(2, int(std::round(std::log1p(double(n)) / norm * (rect.height() - 2))));
+            const int x = rect.left() + c;
+            if (isBlock) {
+                int y = rect.bottom();
+                for (int cat = 0; cat < LaneBins::CategoryCount; ++cat) {
+                    const int part = int(std::round(b.share[cat][size_t(c)] * h));
+                    if (part <= 0)
+                        continue;
+                    p.fillRect(x, y - part + 1, 1, part, categoryColor(LaneBins::Category(cat)));
+                    y -= part;
+                }
+            } else {
+                p.fillRect(x, rect.bottom() - h + 1, 1, h, base);
+            }
+        }
+    } else if (isBlock) {
+        const int rowH = std::max(3, (rect.height() - 4) / std::max(b.rows, 1));
+        for (const LaneBins::Span &s : b.spans) {
+            const double x0 = std::max(s.x0, -2.0);
+            const double x1 = std::min(s.x1, double(b.width + 2));
+            const QRectF r(rect.left() + x0, rect.top() + 2 + s.row * rowH, std::max(1.5, x1 - x0),
+                           rowH - 1);
+            const QColor c = categoryColor(s.category);
+            p.fillRect(r, c);
+            if (r.width() > 4) {
+                p.setPen(c.darker(130));
+                p.drawRect(r);
+            }
+        }
+    } else {
+        p.setRenderHint(QPainter::Antialiasing);
+        const int tickTop = rect.top() + rect.height() / 5;
+        for (const LaneBins::Span &s : b.spans) {
+            const double x = rect.left() + s.x0;
+            p.fillRect(QRectF(x - 0.75, tickTop, 1.5, rect.bottom() - tickTop), base);
+            p.setBrush(base);
+            p.setPen(Qt::NoPen);
+            p.drawEllipse(QPointF(x, tickTop), 3, 3);
+        }
+    }
+    p.restore();
+}
+
+void TimelineWidget::drawAxis(QPainter &p) const
+{
+    const QRect plot = plotRect();
+    p.fillRect(QRect(0, 0, width(), AxisHeight), palette().window());
+    const double span = double(m_state->endNs() - m_state->startNs());
+    // A 1-2-5 step giving about one label per 100 pixels.
+    const double target = span / std::max(1.0, plot.width() / 100.0);
+    double step = std::pow(10.0, std::floor(std::log10(target)));
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        if (step * m >= target) {
+            step *= m;
+            break;
+        }
+    }
+    const double origin = double(m_session->info().startMonotonicNs);
+    const double rel0 = double(m_state->startNs()) - origin;
+    const int decimals = std::max(0, int(std::ceil(-std::log10(step / 1e9))));
+    p.setPen(palette().color(QPalette::WindowText));
+    for (double rel = std::ceil(rel0 / step) * step; rel <= rel0 + span; rel += step) {
+        const double x = plot.left() + (rel - rel0) / span * plot.width();
+        p.drawLine(QPointF(x, AxisHeight - 5), QPointF(x, AxisHeight));
+        const QString text = tr("%1 s").arg(rel / 1e9, 0, 'f', std::min(decimals, 9));
+        p.drawText(QRectF(x + 3, 0, 120, AxisHeight - 4), Qt::AlignLeft | Qt::AlignBottom, text);
+    }
+    p.setPen(palette().color(QPalette::Mid));
+    p.drawLine(0, AxisHeight - 1, width(), AxisHeight - 1);
+    p.drawLine(LabelWidth - 1, AxisHeight, LabelWidth - 1, height());
+}
+
+void TimelineWidget::drawSelection(QPainter &p) const
+{
+    const EventRef sel = m_state->selectedEvent();
+    if (!sel.isValid() || sel.index >= m_session->events().count(sel.type))
+        return;
+    const QRect lane = laneRect(sel.type);
+    if (lane.isNull())
+        return;
+    const quint64 t = m_session->events().timeNs(sel.type, sel.index);
+    double x0 = xForTime(t);
+    if (sel.type == EventType::Block) {
+        const quint64 d =
+            m_session->events().queueNs(sel.index) + m_session->events().deviceNs(sel.index);
+        x0 = xForTime(t - std::min(t, d));
+    }
+    const double x1 = xForTime(t);
+    // Text colour outside, highlight inside: visible on every event colour and both themes.
+    const QRectF r(x0 - 3, lane.top() + 1, x1 - x0 + 6, lane.height() - 2);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(palette().color(QPalette::Text), 3));
+    p.drawRect(r);
+    p.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
+    p.drawRect(r);
+}
+
+void TimelineWidget::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.drawImage(0, 0, renderLanes());
+    drawSelection(p);
+    if (m_drag == Drag::RubberBand) {
+        const QRect plot = plotRect();
+        QColor fill = palette().color(QPalette::Highlight);
+        fill.setAlpha(60);
+        const QRect band(QPoint(std::min(m_pressPos.x(), m_dragPos.x()), plot.top()),
+                         QPoint(std::max(m_pressPos.x(), m_dragPos.x()), plot.bottom()));
+        p.fillRect(band, fill);
+        p.setPen(palette().color(QPalette::Highlight));
+        p.drawRect(band);
+    }
+    if (hasFocus()) {
+        p.setPen(QPen(palette().color(QPalette::Highlight), 1, Qt::DotLine));
+        p.drawRect(rect().adjusted(0, 0, -1, -1));
+    }
+}
+
+EventRef TimelineWidget::eventAt(const QPoint &pos)
+{
+    ensureBins();
+    for (const Lane &l : std::as_const(m_lanes)) {
+        const QRect r = laneRect(l.model->type());
+        if (r.isNull() || !r.contains(pos))
+            continue;
+        const double px = pos.x() - r.left();
+        // Block requests: the span under the cursor (their sub-row too) wins.
+        if (!l.bins.dense && l.bins.type == EventType::Block) {
+            const int rowH = std::max(3, (r.height() - 4) / std::max(l.bins.rows, 1));
+            for (const LaneBins::Span &s : l.bins.spans) {
+                const double y0 = r.top() + 2 + s.row * rowH;
+                if (px >= s.x0 - 2 && px <= s.x1 + 2 && pos.y() >= y0 && pos.y() < y0 + rowH)
+                    return {l.model->type(), s.index};
+            }
+        }
+        // Otherwise the event nearest in time within a few pixels.
+        const quint64 t = timeAt(pos.x());
+        const double nsPerPx = double(m_state->endNs() - m_state->startNs()) / r.width();
+        const quint64 tol = quint64(nsPerPx * HitTolerancePx);
+        const EventStore &store = m_session->events();
+        const qsizetype k = l.model->acceptedLowerBound(t);
+        EventRef best;
+        quint64 bestDist = tol + 1;
+        for (qsizetype c : {k - 1, k}) {
+            if (c < 0 || c >= l.model->acceptedCount())
+                continue;
+            const qsizetype i = l.model->acceptedAt(c);
+            const quint64 et = store.timeNs(l.model->type(), i);
+            const quint64 dist = et > t ? et - t : t - et;
+            if (dist < bestDist) {
+                bestDist = dist;
+                best = {l.model->type(), i};
+            }
+        }
+        return best;
+    }
+    return {};
+}
+
+QString TimelineWidget::eventSummary(const SessionModel &session, const EventRef &ref)
+{
+    QStringList lines;
+    const auto fields = EventTableModel::eventFields(session, ref);
+    for (const auto &f : fields) {
+        if (f.first == EventTableModel::tr("Timestamp (ns)") ||
+            f.first == EventTableModel::tr("Wall clock (UTC)"))
+            continue;
+        lines << QStringLiteral("%1: %2").arg(f.first, f.second);
+        if (lines.size() >= 12)
+            break;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+bool TimelineWidget::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const EventRef ref = eventAt(help->pos());
+        m_hoverText = ref.isValid() ? eventSummary(*m_session, ref) : QString();
+        if (m_hoverText.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), m_hoverText, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent *event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0) {
+        event->ignore();
+        return;
+    }
+    m_state->zoom(std::pow(0.8, steps), timeAt(event->position().x()));
+    event->accept();
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent *event)
+{
+    m_pressPos = m_dragPos = event->pos();
+    m_pressStart = m_state->startNs();
+    m_pressEnd = m_state->endNs();
+    m_moved = false;
+    if (event->button() == Qt::RightButton ||
+        (event->button() == Qt::LeftButton && event->modifiers() & Qt::ShiftModifier))
+        m_drag = Drag::RubberBand;
+    else if (event->button() == Qt::LeftButton)
+        m_drag = Drag::Pan;
+    else
+        m_drag = Drag::None;
+    event->accept();
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent *event)
+{
+    m_dragPos = event->pos();
+    if ((m_dragPos - m_pressPos).manhattanLength() > 3)
+        m_moved = true;
+    if (m_drag == Drag::Pan && m_moved) {
+        setCursor(Qt::ClosedHandCursor);
+        const double nsPerPx = double(m_pressEnd - m_pressStart) / plotRect().width();
+        const qint64 delta = qint64(std::llround(-(m_dragPos.x() - m_pressPos.x()) * nsPerPx));
+        const quint64 start = delta < 0 ? m_pressStart - std::min(m_pressStart, quint64(-delta))
+                                        : m_pressStart + quint64(delta);
+        // Through pan() from the press position, so the clamping stays in one place.
+        m_state->setRange(m_pressStart, m_pressEnd);
+        m_state->pan(qint64(start) - qint64(m_pressStart));
+    } else if (m_drag == Drag::RubberBand) {
+        update();
+    }
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent *event)
+{
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    unsetCursor();
+    if (drag == Drag::RubberBand && m_moved) {
+        const quint64 a = timeAt(std::min(m_pressPos.x(), event->pos().x()));
+        const quint64 b = timeAt(std::max(m_pressPos.x(), event->pos().x()));
+        m_state->setRange(a, b);
+    } else if (drag == Drag::Pan && !m_moved) {
+        m_state->setSelectedEvent(eventAt(event->pos()));
+    }
+    update();
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent *event)
+{
+    const quint64 centre = m_state->startNs() + (m_state->endNs() - m_state->startNs()) / 2;
+    const qint64 tenth = qint64((m_state->endNs() - m_state->startNs()) / 10);
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        m_state->zoom(0.5, centre);
+        break;
+    case Qt::Key_Minus:
+        m_state->zoom(2.0, centre);
+        break;
+    case Qt::Key_Home:
+    case Qt::Key_0:
+        m_state->resetRange();
+        break;
+    case Qt::Key_Left:
+        m_state->pan(-tenth);
+        break;
+    case Qt::Key_Right:
+        m_state->pan(tenth);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void TimelineWidget::leaveEvent(QEvent *event)
+{
+    m_hoverText.clear();
+    QWidget::leaveEvent(event);
+}
+
+void TimelineWidget::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) {
+        ++m_paletteVersion;
+        invalidate();
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace bpflens

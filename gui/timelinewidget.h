@@ -1,0 +1,91 @@
+#pragma once
+
+#include "timelinebins.h"
+#include "viewstate.h"
+
+#include <QCache>
+#include <QImage>
+#include <QWidget>
+
+namespace bpflens {
+
+class EventFilterModel;
+class SessionModel;
+
+// All event lanes on one shared time axis, painted by hand: each lane is binned per pixel
+// column (TimelineBinner) and the binned image is cached per zoom level, so redraws cost the
+// pixels, not the events. Wheel zooms around the cursor, Shift+drag or right-drag zooms to a
+// rubber band, dragging pans, +/- zoom, Home or 0 resets; hovering shows the event under the
+// cursor and clicking selects it in ViewState.
+class TimelineWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    TimelineWidget(SessionModel *session, ViewState *state, QList<EventFilterModel *> lanes,
+                   QWidget *parent = nullptr);
+
+    // Geometry, public so tests can aim at things.
+    QRect plotRect() const;
+    QRect laneRect(EventType type) const;
+    double xForTime(quint64 timeNs) const; // widget x
+    quint64 timeAt(double x) const;
+    QList<EventType> laneTypes() const;
+    // The bins behind the current picture (computed on demand for the current range/size).
+    const LaneBins &laneBins(EventType type);
+    EventRef eventAt(const QPoint &pos);
+    QString hoverText() const { return m_hoverText; }
+    static QString eventSummary(const SessionModel &session, const EventRef &ref);
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    bool event(QEvent *event) override;
+
+private:
+    struct Lane
+    {
+        EventFilterModel *model = nullptr;
+        LaneBins bins;
+        quint64 binsKey = 0;
+    };
+    quint64 cacheKey() const;
+    void ensureBins();
+    QImage renderLanes();
+    void drawLane(QPainter &p, const Lane &lane, const QRect &rect) const;
+    void drawAxis(QPainter &p) const;
+    void drawSelection(QPainter &p) const;
+    QColor laneColor(EventType type) const;
+    QColor categoryColor(LaneBins::Category category) const;
+    void invalidate();
+
+    SessionModel *m_session;
+    ViewState *m_state;
+    QList<Lane> m_lanes;
+    QCache<quint64, QImage> m_images; // per zoom level, size, data and filter version
+    quint64 m_paletteVersion = 0;
+
+    enum class Drag
+    {
+        None,
+        Pan,
+        RubberBand
+    };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    QPoint m_dragPos;
+    quint64 m_pressStart = 0;
+    quint64 m_pressEnd = 0;
+    bool m_moved = false;
+    QString m_hoverText;
+};
+
+} // namespace bpflens

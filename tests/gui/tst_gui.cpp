@@ -1,0 +1,768 @@
+#include "countersview.h"
+#include "csvexport.h"
+#include "detailspane.h"
+#include "eventmodels.h"
+#include "guitestdata.h"
+#include "histogramview.h"
+#include "mainwindow.h"
+#include "sessionmodel.h"
+#include "timelinewidget.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSet>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QWheelEvent>
+
+using namespace bpflens;
+using namespace bpflens::test;
+
+namespace {
+
+// Counts per slot of what a chart shows, read back from its QBarSet.
+QList<quint64> barCounts(QChartView *view)
+{
+    QList<quint64> counts;
+    const auto series = view->chart()->series();
+    if (series.isEmpty())
+        return counts;
+    auto *bars = qobject_cast<QBarSeries *>(series.first());
+    if (!bars || bars->barSets().isEmpty())
+        return counts;
+    QBarSet *set = bars->barSets().first();
+    for (int i = 0; i < set->count(); ++i)
+        counts << quint64(set->at(i));
+    return counts;
+}
+
+// The expected chart: slot counts summed by hand over the snapshots whose end lies in
+// [start, end), up to the highest non-empty slot.
+QList<quint64> expectedCounts(const QString &probe, const QString &key, quint64 start, quint64 end)
+{
+    std::array<quint64, Log2Histogram::MaxSlots> sum{};
+    for (int b = 0; b < Batches; ++b) {
+        for (const HistogramSnapshot &h : guiBatch(b).histograms) {
+            if (h.probeId != probe || h.key != key || h.timeNs < start || h.timeNs >= end)
+                continue;
+            for (int s = 0; s < Log2Histogram::MaxSlots; ++s)
+                sum[size_t(s)] += h.histogram.slot(s);
+        }
+    }
+    int used = 0;
+    for (int s = 0; s < Log2Histogram::MaxSlots; ++s) {
+        if (sum[size_t(s)])
+            used = s + 1;
+    }
+    QList<quint64> counts;
+    for (int s = 0; s < std::max(used, 1); ++s)
+        counts << sum[size_t(s)];
+    return counts;
+}
+
+int distinctColours(const QImage &image)
+{
+    QSet<QRgb> colours;
+    const QImage img = image.convertToFormat(QImage::Format_RGB32);
+    for (int y = 0; y < img.height(); y += 2) {
+        const QRgb *line = reinterpret_cast<const QRgb *>(img.constScanLine(y));
+        for (int x = 0; x < img.width(); x += 2)
+            colours.insert(line[x]);
+    }
+    return int(colours.size());
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestGui : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void opensSessionAndShowsSummary();
+    void histogramSeriesHoldBlockCounts();
+    void timelineBinsHoldEvents();
+    void textFilterFindsKnownFile();
+    void wheelZoomKeepsCursorTimeAndNarrowsViews();
+    void rubberBandKeysAndPan();
+    void clickSelectsEventEverywhere();
+    void modelsPassModelTester();
+    void liveAppendGrowsModels();
+    void csvExportMatchesCsvExport();
+    void damagedFileShowsErrorAndKeepsSession();
+    void dropOpensSessionAndGeometryPersists();
+    void viewsRenderToPng();
+    void exportsChartAsSvgAndPng();
+    void binningBenchmark();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    SessionData m_data;
+};
+
+void TestGui::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+    QCoreApplication::setOrganizationName(QStringLiteral("BPF Lens Tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_gui"));
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+    QString error;
+    m_path = writeGuiSession(QDir(m_dir.path()), &error);
+    QVERIFY2(!m_path.isEmpty(), qPrintable(error));
+    QVERIFY2(SessionReader::open(m_path, &m_data, &error), qPrintable(error));
+}
+
+void TestGui::opensSessionAndShowsSummary()
+{
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+    QCOMPARE(w.session()->events().count(EventType::Exec), Batches * ExecPerBatch);
+    QCOMPARE(w.session()->events().count(EventType::Open), Batches * OpenPerBatch);
+    QVERIFY(w.windowTitle().contains(QLatin1String("gui.bpflens")));
+    QCOMPARE(w.recentFiles().value(0), QFileInfo(m_path).absoluteFilePath());
+
+    // Host, kernel and per-probe seen/lost with the attach path; lost shown even when 0.
+    QTreeWidget *facts = w.summaryPanel()->facts();
+    QStringList factTexts;
+    for (int i = 0; i < facts->topLevelItemCount(); ++i)
+        factTexts << facts->topLevelItem(i)->text(1);
+    QVERIFY(factTexts.contains(QStringLiteral("testhost")));
+    QVERIFY(factTexts.contains(QStringLiteral("6.18.0-test")));
+    QTreeWidget *probes = w.summaryPanel()->probes();
+    QCOMPARE(probes->topLevelItemCount(), 3);
+    for (int i = 0; i < probes->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = probes->topLevelItem(i);
+        QCOMPARE(item->text(1), QLocale().toString(300)); // the last cumulative sample
+        if (item->text(0) == QLatin1String("open")) {
+            QCOMPARE(item->text(2), QStringLiteral("6"));
+            QCOMPARE(item->text(3), QStringLiteral("tp/syscalls/sys_enter_openat"));
+            QVERIFY(item->font(2).bold());
+        } else {
+            QCOMPARE(item->text(2), QStringLiteral("0"));
+        }
+    }
+    // Whole-session range: from the session start to past the last sample.
+    QCOMPARE(w.viewState()->startNs(), StartNs);
+    QVERIFY(w.viewState()->endNs() > blockTime(Batches - 1, BlockPerBatch - 1));
+}
+
+void TestGui::histogramSeriesHoldBlockCounts()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    HistogramView *hv = w.histogramView();
+    QCOMPARE(hv->chartViews().size(), 3); // block/vda, block/vdb, runqlat
+    const quint64 all = ~quint64(0);
+    for (const QString &disk : {QStringLiteral("vda"), QStringLiteral("vdb")}) {
+        QChartView *view = hv->chartView(QStringLiteral("block"), disk);
+        QVERIFY(view);
+        QCOMPARE(barCounts(view), expectedCounts(QStringLiteral("block"), disk, 0, all));
+        auto *axis = qobject_cast<QBarCategoryAxis *>(view->chart()->axes(Qt::Horizontal).value(0));
+        QVERIFY(axis);
+        QCOMPARE(axis->categories().value(0), QStringLiteral("0 -> 1"));
+        QCOMPARE(axis->categories().value(1), QStringLiteral("2 -> 3"));
+        QCOMPARE(axis->categories().value(5), QStringLiteral("32 -> 63"));
+        QVERIFY(view->chart()->title().contains(QLatin1String("p50")));
+        QVERIFY(view->chart()->title().contains(QLatin1String("p99")));
+        // The p50 and p99 buckets are marked.
+        Log2Histogram merged;
+        const QList<quint64> counts = expectedCounts(QStringLiteral("block"), disk, 0, all);
+        for (int s = 0; s < counts.size(); ++s)
+            merged.addToSlot(s, counts.at(s));
+        QBarSet *set =
+            qobject_cast<QBarSeries *>(view->chart()->series().first())->barSets().first();
+        QList<int> marked{Log2Histogram::slotOf(quint64(merged.percentile(0.5))),
+                          Log2Histogram::slotOf(quint64(merged.percentile(0.99)))};
+        std::sort(marked.begin(), marked.end());
+        marked.erase(std::unique(marked.begin(), marked.end()), marked.end());
+        QList<int> selected = set->selectedBars();
+        std::sort(selected.begin(), selected.end());
+        QCOMPARE(selected, marked);
+    }
+    QCOMPARE(barCounts(hv->chartView(QStringLiteral("runqlat"), QString())),
+             expectedCounts(QStringLiteral("runqlat"), QString(), 0, all));
+
+    // Hovering a bar names its range, count and share.
+    auto *series = qobject_cast<QBarSeries *>(
+        hv->chartView(QStringLiteral("block"), QStringLiteral("vda"))->chart()->series().first());
+    const QList<quint64> counts =
+        expectedCounts(QStringLiteral("block"), QStringLiteral("vda"), 0, all);
+    quint64 total = 0;
+    for (quint64 c : counts)
+        total += c;
+    Q_EMIT series->barSets().first()->hovered(true, 4);
+    QVERIFY2(
+        hv->lastHoverText().startsWith(QStringLiteral("16 -> 31 usecs: %1 (").arg(counts.at(4))),
+        qPrintable(hv->lastHoverText()));
+    QVERIFY(hv->lastHoverText().contains(
+        QString::number(100.0 * double(counts.at(4)) / double(total), 'f', 1)));
+
+    // Interval mode: the last snapshot inside the range, not the sum.
+    hv->setMode(HistogramMode::Interval);
+    const quint64 lastEnd = StartNs + Batches * SecondNs;
+    QCOMPARE(barCounts(hv->chartView(QStringLiteral("block"), QStringLiteral("vda"))),
+             expectedCounts(QStringLiteral("block"), QStringLiteral("vda"), lastEnd, lastEnd + 1));
+}
+
+void TestGui::timelineBinsHoldEvents()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TimelineWidget *tl = w.timeline();
+    for (auto [type, n] : {std::pair{EventType::Exec, Batches * ExecPerBatch},
+                           std::pair{EventType::Open, Batches * OpenPerBatch}}) {
+        const LaneBins &bins = tl->laneBins(type);
+        QCOMPARE(bins.total, qsizetype(n));
+        quint64 sum = 0;
+        for (quint32 c : bins.counts)
+            sum += c;
+        QCOMPARE(sum, quint64(n));
+        QVERIFY(!bins.dense);
+        QCOMPARE(bins.spans.size(), size_t(n));
+    }
+    // Each exec event sits in the pixel column of its time.
+    const LaneBins &exec = tl->laneBins(EventType::Exec);
+    const QRect lane = tl->laneRect(EventType::Exec);
+    for (const LaneBins::Span &s : exec.spans) {
+        const quint64 t = w.session()->events().timeNs(EventType::Exec, s.index);
+        QVERIFY(qAbs(lane.left() + s.x0 - tl->xForTime(t)) < 1e-6);
+        QCOMPARE(exec.counts[size_t(s.x0)] > 0, true);
+    }
+    // Block requests are drawn over their duration, coloured by operation.
+    const LaneBins &block = tl->laneBins(EventType::Block);
+    QCOMPARE(block.spans.size(), size_t(Batches * BlockPerBatch));
+    for (const LaneBins::Span &s : block.spans) {
+        const BlockEvent e = w.session()->events().block(s.index);
+        QVERIFY(s.x1 > s.x0);
+        QCOMPARE(s.category, e.op == "Read" ? LaneBins::Read : LaneBins::Write);
+    }
+}
+
+void TestGui::textFilterFindsKnownFile()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    EventFilterModel *open = w.filterModel(EventType::Open);
+    QCOMPARE(open->rowCount(), Batches * OpenPerBatch);
+    // Typed by the user, case-insensitive, applied on Return.
+    QTest::keyClicks(w.textFilterEdit(), QStringLiteral("known-file"));
+    QTest::keyClick(w.textFilterEdit(), Qt::Key_Return);
+    QCOMPARE(open->rowCount(), 1);
+    QCOMPARE(open->index(0, 8).data(EventTableModel::RawValueRole).toByteArray(), KnownPath);
+    QCOMPARE(open->index(0, 8).data().toString(), QString::fromUtf8(KnownPath));
+    QCOMPARE(w.filterModel(EventType::Exec)->rowCount(), 0);
+    // The timeline follows the filter.
+    QCOMPARE(w.timeline()->laneBins(EventType::Open).total, 1);
+    // Clearing restores every row.
+    w.textFilterEdit()->clear();
+    QTest::keyClick(w.textFilterEdit(), Qt::Key_Return);
+    QCOMPARE(open->rowCount(), Batches * OpenPerBatch);
+
+    // PID and latency filters.
+    EventFilter f;
+    f.pid = 301;
+    w.viewState()->setFilter(f);
+    QCOMPARE(open->rowCount(), Batches * OpenPerBatch / 4);
+    f = {};
+    f.minLatencyNs = 3'200'000 + 20 * 400'000;
+    w.viewState()->setFilter(f);
+    QCOMPARE(w.filterModel(EventType::Block)->rowCount(), Batches * (BlockPerBatch - 20));
+    QCOMPARE(open->rowCount(), Batches * OpenPerBatch); // no latency: not filtered by it
+}
+
+void TestGui::wheelZoomKeepsCursorTimeAndNarrowsViews()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TimelineWidget *tl = w.timeline();
+    ViewState *vs = w.viewState();
+    const quint64 fullStart = vs->startNs(), fullEnd = vs->endNs();
+    const QRect plot = tl->plotRect();
+    // Aim at the end of the second interval, so the zoomed range holds only some snapshots.
+    const double x = tl->xForTime(StartNs + 2 * SecondNs);
+    const quint64 before = tl->timeAt(x);
+    for (int i = 0; i < 4; ++i) {
+        QWheelEvent wheel(QPointF(x, plot.center().y()),
+                          tl->mapToGlobal(QPointF(x, plot.center().y())), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(tl, &wheel);
+    }
+    QVERIFY(vs->endNs() - vs->startNs() < (fullEnd - fullStart) / 2);
+    QVERIFY(vs->startNs() > fullStart && vs->endNs() < fullEnd);
+    const double nsPerPx = double(vs->endNs() - vs->startNs()) / plot.width();
+    QVERIFY2(qAbs(double(tl->timeAt(x)) - double(before)) <= nsPerPx,
+             qPrintable(QStringLiteral("%1 vs %2").arg(tl->timeAt(x)).arg(before)));
+
+    // Histograms: exactly the snapshots that end inside the new range.
+    for (const QString &disk : {QStringLiteral("vda"), QStringLiteral("vdb")}) {
+        const QList<quint64> expected =
+            expectedCounts(QStringLiteral("block"), disk, vs->startNs(), vs->endNs());
+        QCOMPARE(barCounts(w.histogramView()->chartView(QStringLiteral("block"), disk)), expected);
+        QVERIFY(expected != expectedCounts(QStringLiteral("block"), disk, 0, ~quint64(0)));
+    }
+    // Tables: the events inside the range.
+    int inRange = 0;
+    for (int b = 0; b < Batches; ++b) {
+        for (int i = 0; i < OpenPerBatch; ++i)
+            inRange += openTime(b, i) >= vs->startNs() && openTime(b, i) < vs->endNs();
+    }
+    QVERIFY(inRange > 0 && inRange < Batches * OpenPerBatch);
+    QCOMPARE(w.filterModel(EventType::Open)->rowCount(), inRange);
+    QCOMPARE(w.timeline()->laneBins(EventType::Open).total, qsizetype(inRange));
+
+    // Home resets everything.
+    tl->setFocus();
+    QTest::keyClick(tl, Qt::Key_Home);
+    QCOMPARE(vs->startNs(), fullStart);
+    QCOMPARE(vs->endNs(), fullEnd);
+    QCOMPARE(
+        barCounts(w.histogramView()->chartView(QStringLiteral("block"), QStringLiteral("vda"))),
+        expectedCounts(QStringLiteral("block"), QStringLiteral("vda"), 0, ~quint64(0)));
+    QCOMPARE(w.filterModel(EventType::Open)->rowCount(), Batches * OpenPerBatch);
+}
+
+void TestGui::rubberBandKeysAndPan()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TimelineWidget *tl = w.timeline();
+    ViewState *vs = w.viewState();
+    const QRect plot = tl->plotRect();
+    const int y = tl->laneRect(EventType::Open).center().y();
+    const int x1 = plot.left() + plot.width() / 4, x2 = plot.left() + plot.width() / 2;
+    const quint64 t1 = tl->timeAt(x1), t2 = tl->timeAt(x2);
+    QTest::mousePress(tl, Qt::LeftButton, Qt::ShiftModifier, QPoint(x1, y));
+    QTest::mouseMove(tl, QPoint((x1 + x2) / 2, y));
+    QTest::mouseMove(tl, QPoint(x2, y));
+    QTest::mouseRelease(tl, Qt::LeftButton, Qt::ShiftModifier, QPoint(x2, y));
+    QCOMPARE(vs->startNs(), t1);
+    QCOMPARE(vs->endNs(), t2);
+
+    // Dragging pans: content follows the mouse, the span stays.
+    const quint64 span = vs->endNs() - vs->startNs();
+    const quint64 under = tl->timeAt(x2);
+    QTest::mousePress(tl, Qt::LeftButton, Qt::NoModifier, QPoint(x2, y));
+    QTest::mouseMove(tl, QPoint(x2 - 50, y));
+    QTest::mouseMove(tl, QPoint(x1, y));
+    QTest::mouseRelease(tl, Qt::LeftButton, Qt::NoModifier, QPoint(x1, y));
+    QCOMPARE(vs->endNs() - vs->startNs(), span);
+    QVERIFY(qAbs(double(tl->timeAt(x1)) - double(under)) <= double(span) / plot.width() + 1);
+
+    tl->setFocus();
+    QTest::keyClick(tl, Qt::Key_Plus);
+    QVERIFY(qAbs(double(vs->endNs() - vs->startNs()) - span / 2.0) <= 2);
+    QTest::keyClick(tl, Qt::Key_Minus);
+    QVERIFY(qAbs(double(vs->endNs() - vs->startNs()) - double(span)) <= 4);
+    QTest::keyClick(tl, Qt::Key_0);
+    QVERIFY(!vs->isZoomed());
+}
+
+void TestGui::clickSelectsEventEverywhere()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TimelineWidget *tl = w.timeline();
+    // The third exec event of the second batch.
+    const qsizetype index = ExecPerBatch + 2;
+    const quint64 t = execTime(1, 2);
+    const QPoint pos(int(std::lround(tl->xForTime(t))), tl->laneRect(EventType::Exec).center().y());
+
+    QHelpEvent help(QEvent::ToolTip, pos, tl->mapToGlobal(pos));
+    QApplication::sendEvent(tl, &help);
+    QVERIFY2(tl->hoverText().contains(QLatin1String("/usr/bin/tool12")),
+             qPrintable(tl->hoverText()));
+
+    w.tabs()->setCurrentWidget(w.tableView(EventType::Open));
+    QTest::mouseClick(tl, Qt::LeftButton, Qt::NoModifier, pos);
+    QCOMPARE(w.viewState()->selectedEvent(), (EventRef{EventType::Exec, index}));
+    QCOMPARE(w.detailsPane()->value(QStringLiteral("File name")),
+             QStringLiteral("/usr/bin/tool12"));
+    QCOMPARE(w.detailsPane()->value(QStringLiteral("argv[2]")), QStringLiteral("2"));
+    QCOMPARE(w.detailsPane()->value(QStringLiteral("PID")), QStringLiteral("4012"));
+    // The exec table shows and selects the same row.
+    QTableView *table = w.tableView(EventType::Exec);
+    QCOMPARE(w.tabs()->currentWidget(), table);
+    QCOMPARE(table->currentIndex().row(), int(index));
+    QCOMPARE(table->currentIndex().data(EventTableModel::EventIndexRole).value<qsizetype>(), index);
+
+    // Zooming keeps the selected row selected.
+    w.viewState()->zoom(0.5, t);
+    QCOMPARE(table->currentIndex().data(EventTableModel::EventIndexRole).value<qsizetype>(), index);
+    w.viewState()->resetRange();
+    QCOMPARE(table->currentIndex().row(), int(index));
+
+    // Selecting in a table selects in ViewState.
+    QTableView *openTable = w.tableView(EventType::Open);
+    openTable->setCurrentIndex(openTable->model()->index(5, 0));
+    QCOMPARE(w.viewState()->selectedEvent(), (EventRef{EventType::Open, 5}));
+    QCOMPARE(w.detailsPane()->value(QStringLiteral("Path")), QStringLiteral("/usr/lib/lib5.so"));
+
+    // Clicking empty space clears the selection.
+    QTest::mouseClick(
+        tl, Qt::LeftButton, Qt::NoModifier,
+        QPoint(tl->plotRect().left() + 2, tl->laneRect(EventType::TcpConnect).center().y()));
+    QVERIFY(!w.viewState()->selectedEvent().isValid());
+}
+
+void TestGui::modelsPassModelTester()
+{
+    SessionModel session;
+    ViewState state;
+    QList<EventTableModel *> tables;
+    QList<EventFilterModel *> filters;
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+    for (EventType t : SessionModel::eventTypes()) {
+        tables << new EventTableModel(&session, t, &session);
+        filters << new EventFilterModel(tables.last(), &state, &session);
+        testers.push_back(std::make_unique<QAbstractItemModelTester>(
+            tables.last(), QAbstractItemModelTester::FailureReportingMode::QtTest));
+        testers.push_back(std::make_unique<QAbstractItemModelTester>(
+            filters.last(), QAbstractItemModelTester::FailureReportingMode::QtTest));
+    }
+    SessionData data;
+    QString error;
+    QVERIFY(SessionReader::open(m_path, &data, &error));
+    session.setSession(std::move(data));
+    state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+    QCOMPARE(filters.at(1)->rowCount(), Batches * OpenPerBatch);
+    // Every cell of every role is readable.
+    for (QAbstractItemModel *m : filters) {
+        for (int r = 0; r < m->rowCount(); r += 7) {
+            for (int c = 0; c < m->columnCount(); ++c) {
+                QVERIFY(!m->index(r, c).data().toString().isEmpty() || c == 7);
+                QVERIFY(m->index(r, c).data(EventTableModel::TimeNsRole).toULongLong() >= StartNs);
+            }
+        }
+    }
+    EventFilter f;
+    f.text = "cat";
+    state.setFilter(f);
+    QCOMPARE(filters.at(1)->rowCount(), Batches * OpenPerBatch / 2);
+    state.zoom(0.3, StartNs + SecondNs);
+    QVERIFY(filters.at(1)->rowCount() < Batches * OpenPerBatch / 2);
+    // Live appends with and without a filter, then an out-of-order one.
+    state.setFilter({});
+    RecordBatch more = guiBatch(Batches);
+    session.append(more);
+    QCOMPARE(tables.at(1)->rowCount(), (Batches + 1) * OpenPerBatch);
+    state.resetRange();
+    state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+    QCOMPARE(filters.at(1)->rowCount(), (Batches + 1) * OpenPerBatch);
+    RecordBatch late;
+    late.open << guiBatch(0).open.first();
+    session.append(late);
+    QCOMPARE(tables.at(1)->rowCount(), (Batches + 1) * OpenPerBatch + 1);
+    QVERIFY(session.events().outOfOrderAppends());
+    session.clear();
+    QCOMPARE(filters.at(1)->rowCount(), 0);
+}
+
+void TestGui::liveAppendGrowsModels()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    const int before = w.filterModel(EventType::Exec)->rowCount();
+    RecordBatch live = guiBatch(Batches);
+    for (int i = 0; i < 4; ++i) {
+        for (const char *name : {"hits", "misses", "dirtied", "hitRatio"}) {
+            CounterSample c;
+            c.probeId = QStringLiteral("cachestat");
+            c.timeNs = StartNs + quint64(Batches) * SecondNs + quint64(i + 1) * SecondNs / 4;
+            c.intervalNs = SecondNs / 4;
+            c.name = QString::fromLatin1(name);
+            c.value = QByteArray(name) == "hitRatio" ? 0.9 - 0.1 * i : 100.0 * (i + 1);
+            live.counters << c;
+        }
+    }
+    w.session()->append(live);
+    // Not zoomed: the new events come into view, and the histograms grow by the new interval.
+    QCOMPARE(w.filterModel(EventType::Exec)->rowCount(), before + ExecPerBatch);
+    QCOMPARE(w.histogramView()->entries().first().snapshots, Batches + 1);
+    QLineSeries *hits = w.countersView()->series(QStringLiteral("hits"));
+    QVERIFY(hits);
+    QCOMPARE(hits->count(), 4);
+    QCOMPARE(hits->at(3).y(), 400.0);
+    QLineSeries *ratio = w.countersView()->series(QStringLiteral("hitRatio"));
+    QVERIFY(ratio);
+    QCOMPARE(ratio->at(0).y(), 90.0);
+}
+
+void TestGui::csvExportMatchesCsvExport()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    w.viewState()->setRange(StartNs + SecondNs / 2, StartNs + 2 * SecondNs + SecondNs / 3);
+    struct Case
+    {
+        MainWindow::ExportScope scope;
+        QString probe;
+        CsvExportOptions options;
+    };
+    CsvExportOptions range;
+    range.startNs = StartNs + SecondNs / 2;
+    range.endNs = StartNs + 2 * SecondNs + SecondNs / 3;
+    CsvExportOptions probe;
+    probe.probeId = QStringLiteral("block");
+    const QList<Case> cases = {{MainWindow::ExportScope::WholeSession, {}, {}},
+                               {MainWindow::ExportScope::VisibleRange, {}, range},
+                               {MainWindow::ExportScope::Probe, QStringLiteral("block"), probe}};
+    int n = 0;
+    for (const Case &c : cases) {
+        const QString gui = m_dir.filePath(QStringLiteral("gui%1").arg(n));
+        const QString ref = m_dir.filePath(QStringLiteral("ref%1").arg(n++));
+        QString error;
+        const QStringList guiFiles = w.exportCsv(gui, c.scope, c.probe, &error);
+        QVERIFY2(!guiFiles.isEmpty(), qPrintable(error));
+        const QStringList refFiles = CsvExport::exportSession(m_data, ref, c.options, &error);
+        QCOMPARE(guiFiles.size(), refFiles.size());
+        for (int i = 0; i < guiFiles.size(); ++i) {
+            QCOMPARE(QFileInfo(guiFiles.at(i)).fileName(), QFileInfo(refFiles.at(i)).fileName());
+            const QByteArray bytes = readAll(guiFiles.at(i));
+            QVERIFY(!bytes.isEmpty());
+            QCOMPARE(bytes, readAll(refFiles.at(i)));
+        }
+    }
+    // The visible-range export holds fewer open rows than the whole session.
+    QVERIFY(readAll(m_dir.filePath(QStringLiteral("gui1/open.csv"))).count('\n') <
+            readAll(m_dir.filePath(QStringLiteral("gui0/open.csv"))).count('\n'));
+    // An unwritable target: an error, no crash.
+    QString error;
+    QVERIFY(w.exportCsv(QStringLiteral("/proc/bpflens-no"), MainWindow::ExportScope::WholeSession,
+                        {}, &error)
+                .isEmpty());
+    QVERIFY(!error.isEmpty());
+}
+
+void TestGui::damagedFileShowsErrorAndKeepsSession()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    const QByteArray whole = readAll(m_path);
+    const QString truncated = m_dir.filePath(QStringLiteral("truncated.bpflens"));
+    {
+        QFile f(truncated);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(whole.left(whole.size() / 3));
+    }
+    const QString text = m_dir.filePath(QStringLiteral("notes.bpflens"));
+    {
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not a session\n");
+    }
+    for (const QString &bad :
+         {truncated, text, m_dir.filePath(QStringLiteral("missing.bpflens"))}) {
+        QString error;
+        QVERIFY(!w.openFile(bad, &error));
+        QVERIFY(!error.isEmpty());
+        QMessageBox *box = w.findChild<QMessageBox *>(QStringLiteral("errorBox"));
+        QVERIFY(box);
+        QCOMPARE(box->text(), error);
+        QVERIFY(box->isVisible());
+        box->close();
+        QTRY_VERIFY(!w.findChild<QMessageBox *>(QStringLiteral("errorBox")));
+        // What was open stays open.
+        QCOMPARE(w.session()->path(), QFileInfo(m_path).absoluteFilePath());
+        QCOMPARE(w.filterModel(EventType::Open)->rowCount(), Batches * OpenPerBatch);
+    }
+}
+
+void TestGui::dropOpensSessionAndGeometryPersists()
+{
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(m_dir.filePath(QStringLiteral("notes.txt"))),
+                      QUrl::fromLocalFile(m_path)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
+                              Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QTRY_COMPARE(w.session()->path(), QFileInfo(m_path).absoluteFilePath());
+        QCOMPARE(w.filterModel(EventType::Block)->rowCount(), Batches * BlockPerBatch);
+
+        QMimeData other;
+        other.setUrls({QUrl::fromLocalFile(m_dir.filePath(QStringLiteral("notes.txt")))});
+        QDragEnterEvent refuse(QPoint(10, 10), Qt::CopyAction, &other, Qt::LeftButton,
+                               Qt::NoModifier);
+        QApplication::sendEvent(&w, &refuse);
+        QVERIFY(!refuse.isAccepted());
+
+        w.resize(1001, 703);
+        w.close();
+    }
+    MainWindow again;
+    QCOMPARE(again.size(), QSize(1001, 703));
+}
+
+void TestGui::viewsRenderToPng()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    RecordBatch counters;
+    for (int i = 0; i < 12; ++i) {
+        for (const char *name : {"hits", "misses", "dirtied", "hitRatio"}) {
+            CounterSample c;
+            c.probeId = QStringLiteral("cachestat");
+            c.timeNs = StartNs + quint64(i + 1) * SecondNs / 4;
+            c.intervalNs = SecondNs / 4;
+            c.name = QString::fromLatin1(name);
+            const double h = 800 + 300 * std::sin(i / 2.0), m = 120 + 90 * std::cos(i / 3.0);
+            c.value = QByteArray(name) == "hits"      ? h
+                      : QByteArray(name) == "misses"  ? m
+                      : QByteArray(name) == "dirtied" ? 40.0 + i * 5
+                                                      : h / (h + m);
+            counters.counters << c;
+        }
+    }
+    w.session()->append(counters);
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.viewState()->setSelectedEvent({EventType::Block, 10});
+    const QDir out(QStringLiteral(BPFLENS_TEST_OUTPUT_DIR));
+    QVERIFY(out.mkpath(QStringLiteral(".")));
+    struct Shot
+    {
+        const char *name;
+        QWidget *tab; // made current before the grab, or null
+        QWidget *widget;
+        int minColours;
+    };
+    const QList<Shot> shots = {
+        {"window", w.histogramView(), &w, 40},
+        {"timeline", nullptr, w.timeline(), 12},
+        {"histograms", w.histogramView(), w.histogramView(), 20},
+        {"counters", w.countersView(), w.countersView(), 20},
+        {"summary", w.summaryPanel(), w.summaryPanel(), 8},
+        {"details", nullptr, w.detailsPane(), 8},
+        {"table-open", w.tableView(EventType::Open), w.tableView(EventType::Open), 8},
+    };
+    for (const Shot &s : shots) {
+        if (s.tab)
+            w.tabs()->setCurrentWidget(s.tab);
+        QApplication::processEvents();
+        const QImage image = s.widget->grab().toImage();
+        QVERIFY(!image.isNull());
+        const QString file = out.filePath(QStringLiteral("gui-%1.png").arg(QLatin1String(s.name)));
+        QVERIFY(image.save(file));
+        const int colours = distinctColours(image);
+        QVERIFY2(colours > s.minColours,
+                 qPrintable(QStringLiteral("%1: %2 colours").arg(file).arg(colours)));
+    }
+    // Dark palette: the timeline's background follows it.
+    // Breeze Dark's main roles.
+    QPalette dark(QColor(0x31, 0x36, 0x3b), QColor(0x20, 0x23, 0x26));
+    dark.setColor(QPalette::Base, QColor(0x1b, 0x1e, 0x20));
+    dark.setColor(QPalette::AlternateBase, QColor(0x23, 0x26, 0x29));
+    for (auto role : {QPalette::Text, QPalette::WindowText, QPalette::ButtonText})
+        dark.setColor(role, QColor(0xfc, 0xfc, 0xfc));
+    dark.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
+    dark.setColor(QPalette::PlaceholderText, QColor(0xa1, 0xa9, 0xb1));
+    w.setPalette(dark);
+    w.tabs()->setCurrentWidget(w.histogramView());
+    QApplication::processEvents();
+    const QImage darkImage = w.grab().toImage();
+    QVERIFY(darkImage.save(out.filePath(QStringLiteral("gui-window-dark.png"))));
+    const QRect lane = w.timeline()->laneRect(EventType::Exec);
+    const QImage tl = w.timeline()->grab().toImage();
+    QCOMPARE(QColor(tl.pixel(lane.left() + 1, lane.top() + 1)).lightness() < 80, true);
+}
+
+void TestGui::exportsChartAsSvgAndPng()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.tabs()->setCurrentWidget(w.histogramView());
+    QWidget *chart = w.currentChartWidget();
+    QVERIFY(chart);
+    QString error;
+    const QString svg = m_dir.filePath(QStringLiteral("chart.svg"));
+    QVERIFY2(MainWindow::exportImage(chart, svg, &error), qPrintable(error));
+    const QByteArray svgBytes = readAll(svg);
+    QVERIFY(svgBytes.startsWith("<?xml"));
+    QVERIFY(svgBytes.contains("<svg"));
+    QVERIFY(svgBytes.contains("block — vda"));
+    QVERIFY(svgBytes.contains("32 -&gt; 63") || svgBytes.contains("32 -> 63"));
+    const QString png = m_dir.filePath(QStringLiteral("chart.png"));
+    QVERIFY2(MainWindow::exportImage(chart, png, &error), qPrintable(error));
+    QImage image(png);
+    QCOMPARE(image.size(), chart->size() * chart->devicePixelRatioF());
+    QVERIFY(!MainWindow::exportImage(chart, QStringLiteral("/proc/nope/chart.png"), &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void TestGui::binningBenchmark()
+{
+    // Binning cost follows pixels: one redraw's bins of 1M events over 1000 columns. (The 10M
+    // measurement is bench/timelinebench.)
+    SessionModel session;
+    ViewState state;
+    EventTableModel table(&session, EventType::Open);
+    EventFilterModel lane(&table, &state);
+    SessionData data;
+    constexpr int N = 1'000'000;
+    data.events.reserve(EventType::Open, N);
+    OpenEvent e;
+    e.comm = "bench";
+    for (int i = 0; i < N; ++i) {
+        e.timeNs = StartNs + quint64(i) * 1000;
+        data.events.append(e);
+    }
+    session.setSession(std::move(data));
+    state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+    LaneBins bins;
+    QBENCHMARK
+    {
+        bins = TimelineBinner::bin(lane, session, state.startNs(), state.endNs(), 1000);
+    }
+    QVERIFY(bins.dense);
+    QCOMPARE(bins.total, qsizetype(N));
+    QCOMPARE(bins.counts.front(), quint32(N / 1000));
+}
+
+QTEST_MAIN(TestGui)
+#include "tst_gui.moc"
