@@ -106,6 +106,10 @@ static __always_inline void exit_open(long ret)
     len = n > 0 ? n - 1 : 0; /* without the NUL */
     if (len > OPEN_PATH_MAX - 1)
         len = OPEN_PATH_MAX - 1;
+    /* Older verifiers (6.1) lose the bound when clang copies len before the clamp: make the
+     * register that reaches bpf_ringbuf_output carry it (a no-op, n <= OPEN_PATH_MAX). */
+    asm volatile("" : "+r"(len));
+    len &= OPEN_PATH_MAX - 1;
     s->hdr.path_len = len;
     if (bpf_ringbuf_output(&open_rb, s, sizeof(s->hdr) + len, submit_flags(&open_rb)))
         count_lost();

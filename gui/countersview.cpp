@@ -28,8 +28,8 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
 {
     auto *layout = new QVBoxLayout(this);
     m_placeholder = new QLabel(
-        tr("No counter samples (cachestat) in this session. Session files of schema 1 do not "
-           "store counters; live recordings show them here."),
+        tr("No counter samples in this session: record the Page cache (cachestat) probe to see "
+           "hits, misses and dirtied pages over time."),
         this);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);

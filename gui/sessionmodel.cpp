@@ -15,7 +15,6 @@ void SessionModel::setSession(SessionData data, const QString &path)
 {
     Q_EMIT aboutToReset();
     m_data = std::move(data);
-    m_counters.clear();
     m_path = path;
     m_maxBlockSpanNs = 0;
     const EventStore &store = m_data.events;
@@ -34,7 +33,7 @@ void SessionModel::clear()
 bool SessionModel::isEmpty() const
 {
     return m_data.events.isEmpty() && m_data.histograms.isEmpty() && m_data.stats.isEmpty() &&
-           m_counters.isEmpty();
+           m_data.counters.isEmpty();
 }
 
 void SessionModel::append(const RecordBatch &batch)
@@ -58,7 +57,7 @@ void SessionModel::append(const RecordBatch &batch)
         store.append(e);
     m_data.histograms += batch.histograms;
     m_data.stats += batch.stats;
-    m_counters += batch.counters;
+    m_data.counters += batch.counters;
     updateSpan();
     ++m_version;
     Q_EMIT appended(store.outOfOrderAppends() && !wasOutOfOrder);
@@ -84,7 +83,7 @@ void SessionModel::updateSpan()
         take(h.timeNs > h.intervalNs ? h.timeNs - h.intervalNs : 0, h.timeNs);
     for (const ProbeStats &s : m_data.stats)
         take(s.timeNs, s.timeNs);
-    for (const CounterSample &c : m_counters)
+    for (const CounterSample &c : m_data.counters)
         take(c.timeNs > c.intervalNs ? c.timeNs - c.intervalNs : 0, c.timeNs);
     m_firstNs = first;
     // Half-open range: one past the last sample, and never empty.

@@ -26,7 +26,7 @@ public:
     const EventStore &events() const { return m_data.events; }
     const SessionInfo &info() const { return m_data.info; }
     // cachestat-style per-interval counters (only from append(): schema 1 files hold none).
-    const QList<CounterSample> &counters() const { return m_counters; }
+    const QList<CounterSample> &counters() const { return m_data.counters; }
     QString path() const { return m_path; }
     bool isEmpty() const;
 
@@ -56,7 +56,6 @@ private:
     void updateSpan();
 
     SessionData m_data;
-    QList<CounterSample> m_counters;
     QString m_path;
     quint64 m_firstNs = 0;
     quint64 m_endNs = 0;

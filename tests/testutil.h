@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <QTest>
 
 #include <unistd.h>
@@ -11,6 +12,15 @@ namespace bpflens::test {
 inline bool rootRequired()
 {
     return qEnvironmentVariableIsSet("CI") || qEnvironmentVariableIntValue("BPFLENS_REQUIRE_ROOT");
+}
+
+// Where a test puts files that must be on a real disk (block I/O, the page cache): the
+// directory in BPFLENS_TEST_DIR when set (the VM matrix points it at an ext4 disk, its / being a
+// read-only 9p share), otherwise fallback.
+inline QString diskTestDirectory(const QString &fallback)
+{
+    const QString dir = qEnvironmentVariable("BPFLENS_TEST_DIR");
+    return dir.isEmpty() ? fallback : dir;
 }
 
 } // namespace bpflens::test

@@ -154,9 +154,9 @@ private Q_SLOTS:
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
         // Not /tmp: it may be tmpfs, whose pages never enter the page cache this way.
-        QTemporaryDir dir(QCoreApplication::applicationDirPath() +
-                          QStringLiteral("/cachestat-XXXXXX"));
-        QVERIFY(dir.isValid());
+        const QString base = test::diskTestDirectory(QCoreApplication::applicationDirPath());
+        QTemporaryDir dir(base + QStringLiteral("/cachestat-XXXXXX"));
+        QVERIFY2(dir.isValid(), qPrintable(base + QStringLiteral(": ") + dir.errorString()));
         struct statfs fs
         {
         };
