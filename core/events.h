@@ -98,4 +98,17 @@ struct FsSlowEvent
     bool operator==(const FsSlowEvent &) const = default;
 };
 
+// Two tracepoints paired by a key (the tppair probe), recorded when the pair was slow enough.
+// The identity is the start side's, where the pid/comm filters apply.
+struct TpPairEvent
+{
+    quint64 timeNs = 0; // the end tracepoint
+    quint32 pid = 0;
+    quint32 tid = 0;
+    quint64 key = 0; // the value both sides were paired by (a tid, a pointer, an id)
+    quint64 latencyNs = 0;
+    QByteArray comm;
+    bool operator==(const TpPairEvent &) const = default;
+};
+
 } // namespace bpflens

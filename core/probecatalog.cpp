@@ -170,6 +170,54 @@ QList<ProbeInfo> buildCatalog()
                          3600ll * 1000 * 1000)},
               true,
               false});
+    // Text with a default: the tracepoint pair is usable as it comes (syscall latency).
+    auto textOption = [](const QString &name, const QString &title, const QString &description,
+                         const QString &def, qint64 maxLength) {
+        ProbeOption o = stringOption(name, title, description, maxLength);
+        o.defaultValue = def;
+        return o;
+    };
+    c.append(
+        {QStringLiteral("tppair"),
+         ProbeGroup::Custom,
+         TR("Tracepoint pair latency"),
+         TR("Time from a start tracepoint to an end tracepoint with the same key, as a histogram "
+            "and the slow pairs as events"),
+         {textOption(QStringLiteral("start"), TR("Start tracepoint"),
+                     TR("Where the measured time begins, e.g. block_rq_issue or "
+                        "block:block_rq_issue"),
+                     QStringLiteral("sys_enter"), 200),
+          textOption(QStringLiteral("end"), TR("End tracepoint"),
+                     TR("Where the measured time ends, e.g. block_rq_complete"),
+                     QStringLiteral("sys_exit"), 200),
+          textOption(QStringLiteral("key"), TR("Key"),
+                     TR("What pairs a start with its end: tid (the thread), pid, argN (the value "
+                        "of the tracepoint's argument N) or argN.field.field (a field of the "
+                        "struct argument N points to)"),
+                     QStringLiteral("tid"), 256),
+          stringOption(QStringLiteral("endKey"), TR("End key"),
+                       TR("The key at the end tracepoint, when it carries it differently (empty: "
+                          "the same as Key)"),
+                       256),
+          intOption(QStringLiteral("thresholdUs"), TR("Event threshold (µs)"),
+                    TR("Record every pair at least this slow as an event (-1: none, 0: all; the "
+                       "histogram counts all)"),
+                    -1, -1, 3600ll * 1000 * 1000),
+          {QStringLiteral("units"),
+           Type::Choice,
+           TR("Units"),
+           TR("Histogram units"),
+           QStringLiteral("usecs"),
+           0,
+           0,
+           {QStringLiteral("nsecs"), QStringLiteral("usecs"), QStringLiteral("msecs")}},
+          intervalOption(),
+          intOption(QStringLiteral("pid"), TR("Process ID"),
+                    TR("Only pairs this process starts (0: every process)"), 0, 0, maxPid),
+          stringOption(QStringLiteral("comm"), TR("Command name"),
+                       TR("Only pairs started by tasks with this name (up to 15 bytes)"), 15)},
+         true,
+         true});
     return c;
 }
 

@@ -79,6 +79,7 @@ struct RecordBatch
     QList<BlockEvent> block;
     QList<TcpConnectEvent> tcpConnect;
     QList<FsSlowEvent> fsSlow;
+    QList<TpPairEvent> tpPair; // not persisted by the session store yet
     QList<HistogramSnapshot> histograms;
     QList<ProbeStats> stats;
     QList<CounterSample> counters;
@@ -86,11 +87,13 @@ struct RecordBatch
     bool isEmpty() const
     {
         return exec.isEmpty() && open.isEmpty() && block.isEmpty() && tcpConnect.isEmpty() &&
-               fsSlow.isEmpty() && histograms.isEmpty() && stats.isEmpty() && counters.isEmpty();
+               fsSlow.isEmpty() && tpPair.isEmpty() && histograms.isEmpty() && stats.isEmpty() &&
+               counters.isEmpty();
     }
     qsizetype eventCount() const
     {
-        return exec.size() + open.size() + block.size() + tcpConnect.size() + fsSlow.size();
+        return exec.size() + open.size() + block.size() + tcpConnect.size() + fsSlow.size() +
+               tpPair.size();
     }
     void clear() { *this = RecordBatch{}; }
 };

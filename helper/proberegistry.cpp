@@ -11,6 +11,7 @@
 
 #include "fsslowerprobe.h"
 #include "iostackprobe.h"
+#include "tppairprobe.h"
 
 #include <QHash>
 
@@ -35,6 +36,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("open"), factory<OpenProbe>()},
         {QStringLiteral("iostack"), factory<IoStackProbe>()},
         {QStringLiteral("fsslower"), factory<FsSlowerProbe>()},
+        {QStringLiteral("tppair"), factory<TpPairProbe>()},
     };
     return r;
 }

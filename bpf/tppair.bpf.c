@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+// Latency between two tracepoints, paired by a key: one precompiled program pair for any two
+// tracepoints. User space attaches them as raw tracepoints by name and describes in rodata where
+// each side finds its key (the thread, an argument, or a field behind an argument), offsets
+// computed from the running kernel's BTF. The descriptions are constant after load, so the
+// verifier only sees the argument and the reads that are really used.
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "common.bpf.h"
+#include "tppair.h"
+
+#define MAX_STARTS 16384
+
+const volatile struct tppair_key_desc start_key = {};
+const volatile struct tppair_key_desc end_key = {};
+const volatile __u64 unit_div = 1000;
+/* Pairs at least this slow are recorded as events; negative: none. */
+const volatile __s64 threshold_ns = -1;
+
+struct start_info {
+    __u64 ts;
+    __u32 pid;
+    __u32 tid;
+    char comm[BPFLENS_COMM_LEN];
+};
+
+/* LRU: a start whose end never comes (a thread that exits in between, a request that is merged
+ * away) is evicted eventually instead of filling the map for good. */
+struct {
+    __uint(type, BPF_MAP_TYPE_LRU_HASH);
+    __uint(max_entries, MAX_STARTS);
+    __type(key, __u64);
+    __type(value, struct start_info);
+} tppair_starts SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, struct bpflens_hist);
+} tppair_hists SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_RINGBUF);
+    __uint(max_entries, 1 << 22);
+} tppair_rb SEC(".maps");
+
+/* Starts and ends whose key could not be read (a NULL pointer on the path). */
+__u64 unreadable = 0;
+
+/* Every access has a constant offset: the verifier refuses a moved context pointer, and with
+ * the index known at load it follows one branch only, so attaching to a tracepoint with fewer
+ * arguments is allowed. The barrier keeps the compiler from merging the loads into one load
+ * from a computed address. */
+#define ARG_CASE(i)                                                                            \
+    case i:                                                                                    \
+        v = args[i];                                                                           \
+        barrier_var(v);                                                                        \
+        return v
+
+static __always_inline __u64 arg_value(const __u64 *args, __u32 n)
+{
+    __u64 v;
+
+    switch (n) {
+    ARG_CASE(0);
+    ARG_CASE(1);
+    ARG_CASE(2);
+    ARG_CASE(3);
+    ARG_CASE(4);
+    ARG_CASE(5);
+    ARG_CASE(6);
+    ARG_CASE(7);
+    ARG_CASE(8);
+    ARG_CASE(9);
+    ARG_CASE(10);
+    ARG_CASE(11);
+    default:
+        return 0;
+    }
+}
+
+static __always_inline __u64 size_mask(__u32 size)
+{
+    return size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+}
+
+static __always_inline bool read_key(const __u64 *args, const volatile struct tppair_key_desc *d,
+                                     __u64 *key)
+{
+    __u64 v, out = 0;
+    int i;
+
+    if (d->kind == TPPAIR_KEY_TID) {
+        *key = (__u32)bpf_get_current_pid_tgid();
+        return true;
+    }
+    if (d->kind == TPPAIR_KEY_PID) {
+        *key = bpf_get_current_pid_tgid() >> 32;
+        return true;
+    }
+    v = arg_value(args, d->arg);
+    if (d->kind == TPPAIR_KEY_ARG) {
+        *key = v & size_mask(d->size);
+        return true;
+    }
+#pragma unroll
+    for (i = 0; i < TPPAIR_MAX_HOPS; i++) {
+        if (i >= d->hops)
+            break;
+        if (!v || bpf_probe_read_kernel(&v, sizeof(v), (void *)(v + d->hop_offsets[i])))
+            return false;
+    }
+    if (!v || bpf_probe_read_kernel(&out, d->size, (void *)(v + d->leaf_offset)))
+        return false;
+    *key = out;
+    return true;
+}
+
+SEC("raw_tp")
+int tppair_start(struct bpf_raw_tracepoint_args *ctx)
+{
+    struct start_info info = {};
+    __u64 key, id;
+
+    if (!current_wanted())
+        return 0;
+    if (!read_key(ctx->args, &start_key, &key)) {
+        __sync_fetch_and_add(&unreadable, 1);
+        return 0;
+    }
+    id = bpf_get_current_pid_tgid();
+    info.pid = id >> 32;
+    info.tid = (__u32)id;
+    if (threshold_ns >= 0)
+        bpf_get_current_comm(info.comm, sizeof(info.comm));
+    /* Taken last, so the filters and the key read are not part of the latency. */
+    info.ts = bpf_ktime_get_ns();
+    /* A second start before the end replaces the first: the latest start is measured. */
+    bpf_map_update_elem(&tppair_starts, &key, &info, BPF_ANY);
+    return 0;
+}
+
+SEC("raw_tp")
+int tppair_end(struct bpf_raw_tracepoint_args *ctx)
+{
+    __u64 now = bpf_ktime_get_ns();
+    struct start_info *info;
+    struct tppair_event *e;
+    struct bpflens_hist *h;
+    __u32 zero = 0;
+    __u64 key, delta;
+
+    if (!read_key(ctx->args, &end_key, &key)) {
+        __sync_fetch_and_add(&unreadable, 1);
+        return 0;
+    }
+    info = bpf_map_lookup_elem(&tppair_starts, &key);
+    if (!info)
+        return 0;
+    delta = now - info->ts;
+    if ((__s64)delta < 0)
+        goto cleanup;
+    h = bpf_map_lookup_elem(&tppair_hists, &zero);
+    if (h)
+        hist_add(h, delta / unit_div);
+    if (threshold_ns >= 0 && delta >= (__u64)threshold_ns) {
+        e = bpf_ringbuf_reserve(&tppair_rb, sizeof(*e), 0);
+        if (e) {
+            e->ts = now;
+            e->key = key;
+            e->latency_ns = delta;
+            e->pid = info->pid;
+            e->tid = info->tid;
+            __builtin_memcpy(e->comm, info->comm, sizeof(e->comm));
+            bpf_ringbuf_submit(e, submit_flags(&tppair_rb));
+        } else {
+            count_lost();
+        }
+    }
+cleanup:
+    bpf_map_delete_elem(&tppair_starts, &key);
+    return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

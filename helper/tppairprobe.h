@@ -1,0 +1,56 @@
+#pragma once
+
+#include "probe.h"
+#include "tracepoints.h"
+
+struct bpf_link;
+struct tppair_bpf;
+
+namespace bpflens {
+
+// tppair: the latency between two tracepoints, paired by a key (what a BCC script written for
+// the occasion does): a log2 histogram of every pair and, above a threshold, the pairs as
+// TpPairEvents. One precompiled program pair serves any two tracepoints: they attach as raw
+// tracepoints by name, and each side reads its key as the kernel's BTF says (see
+// Tracepoints::resolveKey). The pid/comm filters apply where the pair starts.
+class TpPairProbe : public Probe
+{
+public:
+    TpPairProbe();
+    ~TpPairProbe() override;
+
+    // Unavailable, with a reason naming the bad value, when a tracepoint, argument or field
+    // does not exist in this kernel.
+    ProbeAvailability availability(const KernelFeatures &kernel,
+                                   const QVariantMap &options = {}) const override;
+
+protected:
+    bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
+    void doStop() override;
+    void doDetach() override;
+    bool decode(const void *data, size_t size, RecordBatch &out) override;
+    void readHistograms() override;
+    // "unreadableKeys": starts and ends whose key path met a NULL pointer or unreadable memory,
+    // so a key that never pairs is told apart from a pair that never happens.
+    void readCounters() override;
+    quint64 kernelLost() const override;
+
+private:
+    struct Plan
+    {
+        QString start; // event names, without category
+        QString end;
+        TracepointKey startKey;
+        TracepointKey endKey;
+    };
+    static bool plan(const KernelFeatures &kernel, const QVariantMap &options, Plan *out,
+                     QString *error);
+
+    tppair_bpf *m_skel = nullptr;
+    bpf_link *m_startLink = nullptr;
+    bpf_link *m_endLink = nullptr;
+    TimeUnit m_unit = TimeUnit::Microseconds;
+    quint64 m_lastUnreadable = 0;
+};
+
+} // namespace bpflens
