@@ -1,0 +1,1367 @@
+#include "protocol.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QStringDecoder>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace bpflens {
+
+namespace {
+
+constexpr char Magic[4] = {'B', 'L', 'S', 'T'};
+constexpr qsizetype MinPayloadLimit = 256;
+constexpr qsizetype MaxEndMessageBytes = 64 * 1024;
+// The catalog has about ten probes; this only stops a hello from claiming millions.
+constexpr qsizetype MaxProbes = 1024;
+// Start wall times are milliseconds since 1970 within +-9e15 (about 285,000 years): every real
+// time, and far enough from the ends of qint64 that QDateTime arithmetic cannot overflow.
+constexpr qint64 MaxWallMs = 9'000'000'000'000'000;
+
+// Section kinds inside a Batch frame. Event kinds share their numbers with EventType.
+enum class Section : quint8
+{
+    Exec = 1,
+    Open = 2,
+    Block = 3,
+    TcpConnect = 4,
+    FsSlow = 5,
+    Histogram = 16,
+    Stats = 17,
+    Counter = 18,
+};
+
+// The fewest bytes one record of a section can take; a count is checked against it before
+// anything is decoded, so a claimed count can never outrun the bytes that are there.
+qsizetype minRecordBytes(Section kind)
+{
+    switch (kind) {
+    case Section::Exec:
+        return 9;
+    case Section::Open:
+        return 9;
+    case Section::Block:
+        return 11;
+    case Section::TcpConnect:
+        return 18;
+    case Section::FsSlow:
+        return 9;
+    case Section::Histogram:
+        return 7;
+    case Section::Stats:
+        return 6;
+    case Section::Counter:
+        return 12;
+    }
+    return 1;
+}
+
+QString sectionName(quint8 kind)
+{
+    switch (Section(kind)) {
+    case Section::Exec:
+        return QStringLiteral("exec");
+    case Section::Open:
+        return QStringLiteral("open");
+    case Section::Block:
+        return QStringLiteral("block");
+    case Section::TcpConnect:
+        return QStringLiteral("tcp connect");
+    case Section::FsSlow:
+        return QStringLiteral("fs slow");
+    case Section::Histogram:
+        return QStringLiteral("histogram");
+    case Section::Stats:
+        return QStringLiteral("probe stats");
+    case Section::Counter:
+        return QStringLiteral("counter");
+    }
+    return QStringLiteral("kind %1").arg(kind);
+}
+
+bool isKnownSection(quint8 kind)
+{
+    return (kind >= 1 && kind <= 5) || (kind >= 16 && kind <= 18);
+}
+
+QString frameTypeName(quint16 type)
+{
+    switch (StreamFrameType(type)) {
+    case StreamFrameType::Hello:
+        return QStringLiteral("hello");
+    case StreamFrameType::Batch:
+        return QStringLiteral("batch");
+    case StreamFrameType::End:
+        return QStringLiteral("end");
+    }
+    return QStringLiteral("type %1").arg(type);
+}
+
+bool isKnownFrameType(quint16 type)
+{
+    return type >= 1 && type <= 3;
+}
+
+int varintSize(quint64 v)
+{
+    return v == 0 ? 1 : (std::bit_width(v) + 6) / 7;
+}
+
+quint64 zigzag(qint64 v)
+{
+    return (quint64(v) << 1) ^ quint64(v >> 63);
+}
+
+qint64 unzigzag(quint64 u)
+{
+    return qint64((u >> 1) ^ (~(u & 1) + 1));
+}
+
+// Appends to a byte array it does not own, so records go straight into their section.
+class Encoder
+{
+public:
+    explicit Encoder(QByteArray &out)
+        : out(out)
+    {
+    }
+    QByteArray &out;
+
+    void byte(quint8 b) { out.append(char(b)); }
+    void varint(quint64 v)
+    {
+        while (v >= 0x80) {
+            out.append(char(v | 0x80));
+            v >>= 7;
+        }
+        out.append(char(v));
+    }
+    void signedVarint(qint64 v) { varint(zigzag(v)); }
+    // Times are sent as the difference to the previous record of the section: events arrive
+    // nearly in order, so a delta of microseconds takes 2-3 bytes instead of 8.
+    void time(quint64 t, quint64 &previous)
+    {
+        signedVarint(qint64(t - previous));
+        previous = t;
+    }
+    void bytes(QByteArrayView b)
+    {
+        varint(quint64(b.size()));
+        out.append(b);
+    }
+    void text(const QString &s) { bytes(s.toUtf8()); }
+    void f64(double d)
+    {
+        const quint64 bits = std::bit_cast<quint64>(d);
+        for (int i = 0; i < 8; ++i)
+            byte(quint8(bits >> (8 * i)));
+    }
+    void address(const std::array<quint8, 16> &a)
+    {
+        // An IPv4 address occupies the first 4 bytes; only send the other 12 if they are used.
+        const bool shortForm = std::all_of(a.begin() + 4, a.end(), [](quint8 x) { return !x; });
+        byte(shortForm ? 4 : 16);
+        out.append(reinterpret_cast<const char *>(a.data()), shortForm ? 4 : 16);
+    }
+};
+
+// Reads fields from a byte range and never past it. The first problem is kept (with the
+// context in which it happened) and every later read returns zero, so decoders can read a
+// whole record and check ok() once.
+class Cursor
+{
+public:
+    Cursor(const uchar *data, qsizetype size, QString scope, QString *error)
+        : m_p(data)
+        , m_end(data + size)
+        , m_scope(std::move(scope))
+        , m_error(error)
+    {
+    }
+
+    bool ok() const { return m_error->isEmpty(); }
+    qsizetype left() const { return m_end - m_p; }
+    // Where the next reads are, for messages: "section 2 (open)" and record 5. Only put into
+    // words on failure, so decoding a record costs no string formatting.
+    void setContext(const QString &context, qsizetype record = 0)
+    {
+        m_context = context;
+        m_record = record;
+    }
+    void setRecord(qsizetype record) { m_record = record; }
+
+    void fail(const QString &message)
+    {
+        if (ok()) {
+            QString where = m_context;
+            if (m_record)
+                where += QStringLiteral(", record %1").arg(m_record);
+            *m_error = where.isEmpty() ? message : where + QStringLiteral(": ") + message;
+        }
+        m_p = m_end;
+    }
+
+    // A cursor over the next n bytes, which this one skips.
+    Cursor sub(qsizetype n, const QString &scope)
+    {
+        const uchar *start = m_p;
+        m_p += n;
+        return Cursor(start, n, scope, m_error);
+    }
+
+    quint64 varint(const char *field)
+    {
+        quint64 v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (m_p == m_end) {
+                fail(QStringLiteral("%1 runs past the end of the %2")
+                         .arg(QLatin1String(field), m_scope));
+                return 0;
+            }
+            const uchar b = *m_p++;
+            if (shift == 63 && b > 1) {
+                fail(
+                    QStringLiteral("%1 is a varint larger than 64 bits").arg(QLatin1String(field)));
+                return 0;
+            }
+            v |= quint64(b & 0x7f) << shift;
+            if (!(b & 0x80))
+                return v;
+        }
+        return v; // not reached: the 10th byte either ends the varint or failed above
+    }
+
+    quint64 ranged(const char *field, quint64 max)
+    {
+        const quint64 v = varint(field);
+        if (v > max) {
+            fail(QStringLiteral("%1 %2 is out of range (at most %3)")
+                     .arg(QLatin1String(field))
+                     .arg(v)
+                     .arg(max));
+            return 0;
+        }
+        return v;
+    }
+    quint32 u32(const char *field)
+    {
+        return quint32(ranged(field, std::numeric_limits<quint32>::max()));
+    }
+    quint16 u16(const char *field)
+    {
+        return quint16(ranged(field, std::numeric_limits<quint16>::max()));
+    }
+    qint64 i64(const char *field) { return unzigzag(varint(field)); }
+    qint32 i32(const char *field)
+    {
+        const qint64 v = i64(field);
+        if (v < std::numeric_limits<qint32>::min() || v > std::numeric_limits<qint32>::max()) {
+            fail(QStringLiteral("%1 %2 is out of range for a 32-bit signed value")
+                     .arg(QLatin1String(field))
+                     .arg(v));
+            return 0;
+        }
+        return qint32(v);
+    }
+    quint64 time(const char *field, quint64 &previous)
+    {
+        previous += quint64(i64(field));
+        return previous;
+    }
+
+    quint8 byte(const char *field)
+    {
+        if (m_p == m_end) {
+            fail(QStringLiteral("%1 runs past the end of the %2")
+                     .arg(QLatin1String(field), m_scope));
+            return 0;
+        }
+        return *m_p++;
+    }
+    bool flag(const char *field)
+    {
+        const quint8 b = byte(field);
+        if (b > 1)
+            fail(QStringLiteral("%1 is %2, not 0 or 1").arg(QLatin1String(field)).arg(b));
+        return b == 1;
+    }
+
+    QByteArray bytes(const char *field)
+    {
+        const quint64 n = varint(field);
+        if (!ok())
+            return QByteArray();
+        if (n > quint64(left())) {
+            fail(QStringLiteral("%1 length %2 is more than the %3 bytes left in the %4")
+                     .arg(QLatin1String(field))
+                     .arg(n)
+                     .arg(left())
+                     .arg(m_scope));
+            return QByteArray();
+        }
+        const QByteArray b(reinterpret_cast<const char *>(m_p), qsizetype(n));
+        m_p += n;
+        return b;
+    }
+
+    QString text(const char *field)
+    {
+        const QByteArray b = bytes(field);
+        // A leading U+FEFF is part of the text, not a byte order mark to drop.
+        QStringDecoder decoder(QStringConverter::Utf8,
+                               QStringConverter::Flag::Stateless |
+                                   QStringConverter::Flag::ConvertInitialBom);
+        QString s = decoder.decode(b);
+        if (decoder.hasError()) {
+            fail(QStringLiteral("%1 is not valid UTF-8").arg(QLatin1String(field)));
+            return QString();
+        }
+        return s;
+    }
+
+    double f64(const char *field)
+    {
+        if (left() < 8) {
+            fail(QStringLiteral("%1 runs past the end of the %2")
+                     .arg(QLatin1String(field), m_scope));
+            return 0;
+        }
+        quint64 bits = 0;
+        for (int i = 0; i < 8; ++i)
+            bits |= quint64(m_p[i]) << (8 * i);
+        m_p += 8;
+        return std::bit_cast<double>(bits);
+    }
+
+    // A count of items that each take at least minBytes: it cannot exceed what the remaining
+    // bytes could hold, nor limit (when not 0).
+    qsizetype count(const char *field, qsizetype minBytes, qsizetype limit = 0)
+    {
+        const quint64 n = varint(field);
+        if (!ok())
+            return 0;
+        if (n > quint64(left() / minBytes)) {
+            fail(QStringLiteral("%1 %2 is more than the %3 bytes left in the %4 can hold")
+                     .arg(QLatin1String(field))
+                     .arg(n)
+                     .arg(left())
+                     .arg(m_scope));
+            return 0;
+        }
+        if (limit && n > quint64(limit)) {
+            fail(QStringLiteral("%1 %2 exceeds the limit of %3")
+                     .arg(QLatin1String(field))
+                     .arg(n)
+                     .arg(limit));
+            return 0;
+        }
+        return qsizetype(n);
+    }
+
+    void address(const char *field, std::array<quint8, 16> &a)
+    {
+        const quint8 n = byte(field);
+        if (!ok())
+            return;
+        if (n != 4 && n != 16) {
+            fail(QStringLiteral("%1 length %2 is neither 4 nor 16")
+                     .arg(QLatin1String(field))
+                     .arg(n));
+            return;
+        }
+        if (left() < n) {
+            fail(QStringLiteral("%1 runs past the end of the %2")
+                     .arg(QLatin1String(field), m_scope));
+            return;
+        }
+        a.fill(0);
+        std::copy(m_p, m_p + n, a.begin());
+        m_p += n;
+    }
+
+private:
+    const uchar *m_p;
+    const uchar *m_end;
+    QString m_scope;
+    QString m_context;
+    qsizetype m_record = 0;
+    QString *m_error;
+};
+
+// ---- records ------------------------------------------------------------------------------
+
+void encode(Encoder &e, const ExecEvent &ev, quint64 &previous)
+{
+    e.time(ev.timeNs, previous);
+    e.varint(ev.pid);
+    e.varint(ev.ppid);
+    e.varint(ev.uid);
+    e.signedVarint(ev.retval);
+    e.byte(ev.argvTruncated || ev.argv.size() > StreamMaxArgv ? 1 : 0);
+    e.bytes(ev.comm);
+    e.bytes(ev.filename);
+    const qsizetype argc = std::min(ev.argv.size(), StreamMaxArgv);
+    e.varint(quint64(argc));
+    for (qsizetype i = 0; i < argc; ++i)
+        e.bytes(ev.argv[i]);
+}
+
+void decode(Cursor &c, ExecEvent &ev, quint64 &previous)
+{
+    ev.timeNs = c.time("time", previous);
+    ev.pid = c.u32("pid");
+    ev.ppid = c.u32("ppid");
+    ev.uid = c.u32("uid");
+    ev.retval = c.i32("retval");
+    ev.argvTruncated = c.flag("argv truncated");
+    ev.comm = c.bytes("comm");
+    ev.filename = c.bytes("filename");
+    const qsizetype argc = c.count("argv count", 1, StreamMaxArgv);
+    for (qsizetype i = 0; i < argc && c.ok(); ++i)
+        ev.argv.append(c.bytes("argv entry"));
+}
+
+void encode(Encoder &e, const OpenEvent &ev, quint64 &previous)
+{
+    e.time(ev.timeNs, previous);
+    e.varint(ev.pid);
+    e.varint(ev.tid);
+    e.varint(ev.uid);
+    e.signedVarint(ev.flags);
+    e.varint(ev.mode);
+    e.signedVarint(ev.ret);
+    e.bytes(ev.comm);
+    e.bytes(ev.path);
+}
+
+void decode(Cursor &c, OpenEvent &ev, quint64 &previous)
+{
+    ev.timeNs = c.time("time", previous);
+    ev.pid = c.u32("pid");
+    ev.tid = c.u32("tid");
+    ev.uid = c.u32("uid");
+    ev.flags = c.i32("flags");
+    ev.mode = c.u32("mode");
+    ev.ret = c.i32("ret");
+    ev.comm = c.bytes("comm");
+    ev.path = c.bytes("path");
+}
+
+void encode(Encoder &e, const BlockEvent &ev, quint64 &previous)
+{
+    e.time(ev.timeNs, previous);
+    e.varint(ev.dev);
+    e.varint(ev.cmdFlags);
+    e.varint(ev.sector);
+    e.varint(ev.bytes);
+    e.varint(ev.pid);
+    e.varint(ev.queueNs);
+    e.varint(ev.deviceNs);
+    e.bytes(ev.disk);
+    e.bytes(ev.op);
+    e.bytes(ev.comm);
+}
+
+void decode(Cursor &c, BlockEvent &ev, quint64 &previous)
+{
+    ev.timeNs = c.time("time", previous);
+    ev.dev = c.u32("dev");
+    ev.cmdFlags = c.u32("cmd flags");
+    ev.sector = c.varint("sector");
+    ev.bytes = c.u32("bytes");
+    ev.pid = c.u32("pid");
+    ev.queueNs = c.varint("queue ns");
+    ev.deviceNs = c.varint("device ns");
+    ev.disk = c.bytes("disk");
+    ev.op = c.bytes("op");
+    ev.comm = c.bytes("comm");
+}
+
+void encode(Encoder &e, const TcpConnectEvent &ev, quint64 &previous)
+{
+    e.time(ev.timeNs, previous);
+    e.varint(ev.pid);
+    e.varint(ev.uid);
+    e.byte(ev.family);
+    e.address(ev.saddr);
+    e.address(ev.daddr);
+    e.varint(ev.sport);
+    e.varint(ev.dport);
+    e.signedVarint(ev.ret);
+    e.bytes(ev.comm);
+}
+
+void decode(Cursor &c, TcpConnectEvent &ev, quint64 &previous)
+{
+    ev.timeNs = c.time("time", previous);
+    ev.pid = c.u32("pid");
+    ev.uid = c.u32("uid");
+    ev.family = c.byte("family");
+    if (c.ok() && ev.family != 4 && ev.family != 6)
+        c.fail(QStringLiteral("family %1 is neither 4 nor 6").arg(ev.family));
+    c.address("source address", ev.saddr);
+    c.address("destination address", ev.daddr);
+    ev.sport = c.u16("source port");
+    ev.dport = c.u16("destination port");
+    ev.ret = c.i32("ret");
+    ev.comm = c.bytes("comm");
+}
+
+void encode(Encoder &e, const FsSlowEvent &ev, quint64 &previous)
+{
+    e.time(ev.timeNs, previous);
+    e.varint(ev.pid);
+    e.byte(ev.op);
+    e.varint(ev.bytes);
+    e.varint(ev.offset);
+    e.varint(ev.latencyNs);
+    e.bytes(ev.fs);
+    e.bytes(ev.comm);
+    e.bytes(ev.filename);
+}
+
+void decode(Cursor &c, FsSlowEvent &ev, quint64 &previous)
+{
+    ev.timeNs = c.time("time", previous);
+    ev.pid = c.u32("pid");
+    ev.op = c.byte("op");
+    ev.bytes = c.varint("bytes");
+    ev.offset = c.varint("offset");
+    ev.latencyNs = c.varint("latency ns");
+    ev.fs = c.bytes("fs");
+    ev.comm = c.bytes("comm");
+    ev.filename = c.bytes("filename");
+}
+
+void encode(Encoder &e, const HistogramSnapshot &h, quint64 &previous)
+{
+    e.text(h.probeId);
+    e.text(h.key);
+    e.time(h.timeNs, previous);
+    e.varint(h.intervalNs);
+    e.byte(quint8(h.histogram.unit()));
+    e.varint(h.histogram.sum());
+    int used = 0;
+    for (int i = 0; i < Log2Histogram::MaxSlots; ++i)
+        used += h.histogram.slot(i) != 0;
+    e.varint(quint64(used));
+    for (int i = 0; i < Log2Histogram::MaxSlots; ++i) {
+        if (h.histogram.slot(i)) {
+            e.byte(quint8(i));
+            e.varint(h.histogram.slot(i));
+        }
+    }
+}
+
+void decode(Cursor &c, HistogramSnapshot &h, quint64 &previous)
+{
+    h.probeId = c.text("probe id");
+    h.key = c.text("key");
+    h.timeNs = c.time("time", previous);
+    h.intervalNs = c.varint("interval ns");
+    const quint8 unit = c.byte("unit");
+    if (c.ok() && unit > quint8(TimeUnit::Milliseconds))
+        c.fail(QStringLiteral("unit %1 is not a time unit (0 ns, 1 us, 2 ms)").arg(unit));
+    Log2Histogram histogram{TimeUnit(unit)};
+    histogram.setSum(c.varint("sum"));
+    const qsizetype slots = c.count("slot count", 2, Log2Histogram::MaxSlots);
+    int previousSlot = -1;
+    for (qsizetype i = 0; i < slots && c.ok(); ++i) {
+        const quint8 slot = c.byte("slot index");
+        const quint64 count = c.varint("slot count value");
+        if (!c.ok())
+            break;
+        if (slot >= Log2Histogram::MaxSlots) {
+            c.fail(QStringLiteral("slot index %1 is out of range (0-%2)")
+                       .arg(slot)
+                       .arg(Log2Histogram::MaxSlots - 1));
+        } else if (int(slot) <= previousSlot) {
+            c.fail(QStringLiteral("slot index %1 does not follow slot %2 (indices must increase)")
+                       .arg(slot)
+                       .arg(previousSlot));
+        } else if (count == 0) {
+            c.fail(QStringLiteral("slot %1 has count 0 (only non-empty slots are sent)").arg(slot));
+        } else {
+            histogram.addToSlot(slot, count);
+            previousSlot = slot;
+        }
+    }
+    h.histogram = histogram;
+}
+
+void encode(Encoder &e, const ProbeStats &s, quint64 &previous)
+{
+    e.text(s.probeId);
+    e.time(s.timeNs, previous);
+    e.varint(s.eventsSeen);
+    e.varint(s.eventsLost);
+    e.varint(s.runCount);
+    e.varint(s.runTimeNs);
+}
+
+void decode(Cursor &c, ProbeStats &s, quint64 &previous)
+{
+    s.probeId = c.text("probe id");
+    s.timeNs = c.time("time", previous);
+    s.eventsSeen = c.varint("events seen");
+    s.eventsLost = c.varint("events lost");
+    s.runCount = c.varint("run count");
+    s.runTimeNs = c.varint("run time ns");
+}
+
+void encode(Encoder &e, const CounterSample &s, quint64 &previous)
+{
+    e.text(s.probeId);
+    e.time(s.timeNs, previous);
+    e.varint(s.intervalNs);
+    e.text(s.name);
+    e.f64(s.value);
+}
+
+void decode(Cursor &c, CounterSample &s, quint64 &previous)
+{
+    s.probeId = c.text("probe id");
+    s.timeNs = c.time("time", previous);
+    s.intervalNs = c.varint("interval ns");
+    s.name = c.text("name");
+    s.value = c.f64("value");
+}
+
+// Why the writer cannot send a record at all, or an empty string if it can.
+QString unsendable(const TcpConnectEvent &ev)
+{
+    if (ev.family != 4 && ev.family != 6)
+        return QStringLiteral("tcp connect event at %1 ns has family %2, neither 4 nor 6")
+            .arg(ev.timeNs)
+            .arg(ev.family);
+    return QString();
+}
+
+QString unsendable(const HistogramSnapshot &h)
+{
+    if (quint8(h.histogram.unit()) > quint8(TimeUnit::Milliseconds))
+        return QStringLiteral("histogram %1 at %2 ns has an invalid unit %3")
+            .arg(h.probeId)
+            .arg(h.timeNs)
+            .arg(quint8(h.histogram.unit()));
+    return QString();
+}
+
+template<typename T>
+QString unsendable(const T &)
+{
+    return QString();
+}
+
+template<typename T>
+quint64 recordTime(const T &r)
+{
+    return r.timeNs;
+}
+
+// Packs records into Batch frame payloads of at most maxPayload bytes: one section per record
+// kind and frame, a new frame whenever the next record would not fit.
+class BatchPacker
+{
+public:
+    BatchPacker(qsizetype maxPayload, QList<QByteArray> *payloads)
+        : m_maxPayload(maxPayload)
+        , m_payloads(payloads)
+    {
+    }
+
+    template<typename T>
+    void add(Section kind, const QList<T> &records)
+    {
+        for (const T &r : records) {
+            const QString why = unsendable(r);
+            if (!why.isEmpty()) {
+                skip(why);
+                continue;
+            }
+            add(kind, r);
+        }
+        closeSection();
+    }
+
+    void finish()
+    {
+        closeSection();
+        closeFrame();
+    }
+
+    int skipped() const { return m_skipped; }
+    QString firstSkipReason() const { return m_firstSkip; }
+
+private:
+    template<typename T>
+    void add(Section kind, const T &r)
+    {
+        m_kind = kind;
+        quint64 previous = m_previousTime;
+        const qsizetype start = m_section.size();
+        Encoder e(m_section);
+        encode(e, r, previous);
+        if (sizeWith(m_section.size()) > m_maxPayload) {
+            // Does not fit: take it back, send what there is, and start a new frame with it.
+            m_section.truncate(start);
+            closeSection();
+            closeFrame();
+            previous = 0;
+            encode(e, r, previous);
+            if (sizeWith(m_section.size()) > m_maxPayload) {
+                skip(QStringLiteral("%1 record at %2 ns needs a frame payload of %3 bytes, "
+                                    "more than the limit of %4")
+                         .arg(sectionName(quint8(kind)))
+                         .arg(recordTime(r))
+                         .arg(sizeWith(m_section.size()))
+                         .arg(m_maxPayload));
+                m_section.truncate(0);
+                return;
+            }
+        }
+        ++m_count;
+        m_previousTime = previous;
+    }
+
+    // The frame payload's size with the current section of body bytes and one more record.
+    qsizetype sizeWith(qsizetype body) const
+    {
+        return m_frame.size() + 1 + varintSize(quint64(m_count + 1)) + varintSize(quint64(body)) +
+               body;
+    }
+
+    void closeSection()
+    {
+        if (m_count) {
+            Encoder header(m_frame);
+            header.byte(quint8(m_kind));
+            header.varint(quint64(m_count));
+            header.varint(quint64(m_section.size()));
+            m_frame += m_section;
+        }
+        m_section.truncate(0);
+        m_count = 0;
+        m_previousTime = 0;
+    }
+
+    void closeFrame()
+    {
+        if (!m_frame.isEmpty())
+            m_payloads->append(m_frame);
+        m_frame.clear();
+    }
+
+    void skip(const QString &why)
+    {
+        if (m_skipped++ == 0)
+            m_firstSkip = why;
+    }
+
+    qsizetype m_maxPayload;
+    QList<QByteArray> *m_payloads;
+    QByteArray m_frame;
+    QByteArray m_section;
+    Section m_kind = Section::Exec;
+    qsizetype m_count = 0;
+    quint64 m_previousTime = 0;
+    int m_skipped = 0;
+    QString m_firstSkip;
+};
+
+// ---- frames -------------------------------------------------------------------------------
+
+QByteArray encodeHello(const SessionInfo &info)
+{
+    QByteArray out;
+    Encoder e(out);
+    e.signedVarint(info.schemaVersion);
+    e.text(info.appVersion);
+    e.text(info.host);
+    e.text(info.kernelRelease);
+    if (info.startWall.isValid()) {
+        e.byte(1);
+        e.signedVarint(info.startWall.toMSecsSinceEpoch());
+    } else {
+        e.byte(0);
+    }
+    e.varint(info.startMonotonicNs);
+    e.varint(info.endMonotonicNs);
+    e.varint(quint64(info.probes.size()));
+    for (const ProbeConfig &p : info.probes) {
+        e.text(p.id);
+        e.bytes(
+            QJsonDocument(QJsonObject::fromVariantMap(p.options)).toJson(QJsonDocument::Compact));
+        e.text(p.attachPath);
+    }
+    return out;
+}
+
+void decodeHello(Cursor &c, SessionInfo &info)
+{
+    const qint64 schema = c.i64("schema version");
+    if (c.ok() &&
+        (schema < std::numeric_limits<int>::min() || schema > std::numeric_limits<int>::max()))
+        c.fail(QStringLiteral("schema version %1 is out of range").arg(schema));
+    info.schemaVersion = int(schema);
+    info.appVersion = c.text("app version");
+    info.host = c.text("host");
+    info.kernelRelease = c.text("kernel release");
+    if (c.flag("start wall present")) {
+        const qint64 ms = c.i64("start wall");
+        if (c.ok() && (ms > MaxWallMs || ms < -MaxWallMs))
+            c.fail(QStringLiteral("start wall %1 ms is not a plausible time").arg(ms));
+        info.startWall = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+    }
+    info.startMonotonicNs = c.varint("start monotonic ns");
+    info.endMonotonicNs = c.varint("end monotonic ns");
+    const qsizetype probes = c.count("probe count", 3, MaxProbes);
+    for (qsizetype i = 0; i < probes && c.ok(); ++i) {
+        c.setContext(QStringLiteral("probe %1").arg(i + 1));
+        ProbeConfig p;
+        p.id = c.text("id");
+        const QByteArray json = c.bytes("options");
+        if (!c.ok())
+            break;
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+            c.fail(QStringLiteral("options are not a JSON object (%1)")
+                       .arg(error.error != QJsonParseError::NoError
+                                ? error.errorString()
+                                : QStringLiteral("not an object")));
+            break;
+        }
+        p.options = doc.object().toVariantMap();
+        p.attachPath = c.text("attach path");
+        info.probes.append(p);
+    }
+    c.setContext(QString());
+}
+
+template<typename T>
+void decodeRecords(Cursor &section, qsizetype count, const QString &where, QList<T> &out)
+{
+    // Straight into the batch: if anything fails, the caller drops the whole frame's batch.
+    quint64 previous = 0;
+    section.setContext(where);
+    for (qsizetype i = 0; i < count && section.ok(); ++i) {
+        section.setRecord(i + 1);
+        T r;
+        decode(section, r, previous);
+        out.append(std::move(r));
+    }
+}
+
+void decodeBatch(Cursor &c, bool newerMinor, RecordBatch &batch)
+{
+    int index = 0;
+    while (c.ok() && c.left() > 0) {
+        ++index;
+        c.setContext(QStringLiteral("section %1").arg(index));
+        const quint8 kind = c.byte("kind");
+        const quint64 count = c.varint("record count");
+        const quint64 length = c.varint("length");
+        if (!c.ok())
+            return;
+        if (length > quint64(c.left())) {
+            c.fail(QStringLiteral("length %1 is more than the %2 bytes left in the frame payload")
+                       .arg(length)
+                       .arg(c.left()));
+            return;
+        }
+        const QString name = sectionName(kind);
+        Cursor s = c.sub(qsizetype(length), name + QStringLiteral(" section"));
+        if (!isKnownSection(kind)) {
+            if (newerMinor)
+                continue; // added by a newer minor version: skippable by its length
+            c.fail(QStringLiteral("unknown section kind %1").arg(kind));
+            return;
+        }
+        const qsizetype minBytes = minRecordBytes(Section(kind));
+        if (count > quint64(length) / quint64(minBytes)) {
+            c.fail(
+                QStringLiteral("%1 section claims %2 records in %3 bytes (each takes at least %4)")
+                    .arg(name)
+                    .arg(count)
+                    .arg(length)
+                    .arg(minBytes));
+            return;
+        }
+        const qsizetype n = qsizetype(count);
+        const QString where = QStringLiteral("section %1 (%2)").arg(index).arg(name);
+        switch (Section(kind)) {
+        case Section::Exec:
+            decodeRecords(s, n, where, batch.exec);
+            break;
+        case Section::Open:
+            decodeRecords(s, n, where, batch.open);
+            break;
+        case Section::Block:
+            decodeRecords(s, n, where, batch.block);
+            break;
+        case Section::TcpConnect:
+            decodeRecords(s, n, where, batch.tcpConnect);
+            break;
+        case Section::FsSlow:
+            decodeRecords(s, n, where, batch.fsSlow);
+            break;
+        case Section::Histogram:
+            decodeRecords(s, n, where, batch.histograms);
+            break;
+        case Section::Stats:
+            decodeRecords(s, n, where, batch.stats);
+            break;
+        case Section::Counter:
+            decodeRecords(s, n, where, batch.counters);
+            break;
+        }
+        if (s.ok() && s.left() > 0) {
+            c.fail(QStringLiteral("%1 bytes left over in the %2 section after its %3 records")
+                       .arg(s.left())
+                       .arg(name)
+                       .arg(count));
+        }
+    }
+    c.setContext(QString());
+}
+
+QByteArray encodeEnd(const StreamEnd &end)
+{
+    QByteArray out;
+    Encoder e(out);
+    e.byte(quint8(end.reason));
+    QByteArray message = end.message.toUtf8();
+    if (message.size() > MaxEndMessageBytes) {
+        // Cut at a character boundary so the text stays valid UTF-8.
+        qsizetype n = MaxEndMessageBytes;
+        while (n > 0 && (uchar(message[n]) & 0xc0) == 0x80)
+            --n;
+        message.truncate(n);
+    }
+    e.bytes(message);
+    e.varint(end.endMonotonicNs);
+    return out;
+}
+
+void decodeEnd(Cursor &c, bool newerMinor, StreamEnd &end)
+{
+    const quint8 reason = c.byte("reason");
+    if (c.ok() && reason > quint8(StreamEndReason::HelperShutdown)) {
+        if (newerMinor) {
+            end.reason = StreamEndReason::Error; // a newer reason; its message says what it is
+        } else {
+            c.fail(QStringLiteral("reason %1 is not an end reason (0 stopped, 1 error, 2 helper "
+                                  "shutdown)")
+                       .arg(reason));
+        }
+    } else {
+        end.reason = StreamEndReason(reason);
+    }
+    end.message = c.text("message");
+    end.endMonotonicNs = c.varint("end monotonic ns");
+}
+
+quint16 readLe16(const uchar *p)
+{
+    return quint16(p[0] | (p[1] << 8));
+}
+
+quint32 readLe32(const uchar *p)
+{
+    return quint32(p[0]) | (quint32(p[1]) << 8) | (quint32(p[2]) << 16) | (quint32(p[3]) << 24);
+}
+
+} // namespace
+
+bool StreamMessage::operator==(const StreamMessage &o) const
+{
+    return type == o.type && info == o.info && end == o.end && batch.exec == o.batch.exec &&
+           batch.open == o.batch.open && batch.block == o.batch.block &&
+           batch.tcpConnect == o.batch.tcpConnect && batch.fsSlow == o.batch.fsSlow &&
+           batch.histograms == o.batch.histograms && batch.stats == o.batch.stats &&
+           batch.counters == o.batch.counters;
+}
+
+// ---- StreamWriter -------------------------------------------------------------------------
+
+StreamWriter::StreamWriter(qsizetype maxPayloadBytes)
+    : m_maxPayload(std::clamp(maxPayloadBytes, MinPayloadLimit, StreamMaxPayloadBytes))
+{
+}
+
+QByteArray StreamWriter::frame(quint16 type, QByteArrayView payload, quint8 major, quint8 minor)
+{
+    QByteArray out;
+    out.reserve(StreamFrameHeaderBytes + payload.size());
+    out.append(Magic, 4);
+    out.append(char(major));
+    out.append(char(minor));
+    out.append(char(type & 0xff));
+    out.append(char(type >> 8));
+    const quint32 n = quint32(payload.size());
+    for (int i = 0; i < 4; ++i)
+        out.append(char(n >> (8 * i)));
+    out.append(payload);
+    return out;
+}
+
+void StreamWriter::appendFrame(StreamFrameType type, const QByteArray &payload)
+{
+    m_pending += frame(quint16(type), payload);
+    ++m_frames;
+}
+
+bool StreamWriter::writeHello(const SessionInfo &info, QString *error)
+{
+    const auto refuse = [&](const QString &why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (info.probes.size() > MaxProbes) {
+        return refuse(QStringLiteral("the session has %1 probes, more than a stream can carry (%2)")
+                          .arg(info.probes.size())
+                          .arg(MaxProbes));
+    }
+    if (info.startWall.isValid() && std::abs(info.startWall.toMSecsSinceEpoch()) > MaxWallMs) {
+        return refuse(QStringLiteral("the session start time %1 is out of range")
+                          .arg(info.startWall.toString(Qt::ISODate)));
+    }
+    const QByteArray payload = encodeHello(info);
+    if (payload.size() > m_maxPayload) {
+        return refuse(QStringLiteral("the session header is %1 bytes encoded, more than a frame "
+                                     "holds (%2 bytes)")
+                          .arg(payload.size())
+                          .arg(m_maxPayload));
+    }
+    appendFrame(StreamFrameType::Hello, payload);
+    return true;
+}
+
+bool StreamWriter::writeBatch(const RecordBatch &batch, QString *error)
+{
+    QList<QByteArray> payloads;
+    BatchPacker packer(m_maxPayload, &payloads);
+    packer.add(Section::Exec, batch.exec);
+    packer.add(Section::Open, batch.open);
+    packer.add(Section::Block, batch.block);
+    packer.add(Section::TcpConnect, batch.tcpConnect);
+    packer.add(Section::FsSlow, batch.fsSlow);
+    packer.add(Section::Histogram, batch.histograms);
+    packer.add(Section::Stats, batch.stats);
+    packer.add(Section::Counter, batch.counters);
+    packer.finish();
+    for (const QByteArray &p : payloads)
+        appendFrame(StreamFrameType::Batch, p);
+    if (packer.skipped()) {
+        if (error) {
+            *error = QStringLiteral("%1 record(s) could not be sent: %2")
+                         .arg(packer.skipped())
+                         .arg(packer.firstSkipReason());
+        }
+        return false;
+    }
+    return true;
+}
+
+void StreamWriter::writeEnd(const StreamEnd &end)
+{
+    appendFrame(StreamFrameType::End, encodeEnd(end));
+}
+
+QByteArray StreamWriter::takePending()
+{
+    QByteArray out = m_sent ? m_pending.mid(m_sent) : m_pending;
+    m_pending.clear();
+    m_sent = 0;
+    return out;
+}
+
+bool StreamWriter::flushTo(int fd, QString *error)
+{
+    bool socket = true;
+    while (m_sent < m_pending.size()) {
+        const char *p = m_pending.constData() + m_sent;
+        const size_t n = size_t(m_pending.size() - m_sent);
+        ssize_t done;
+        int err = 0;
+        if (socket) {
+            done = ::send(fd, p, n, MSG_NOSIGNAL);
+            if (done < 0 && errno == ENOTSOCK) {
+                socket = false;
+                continue;
+            }
+            err = errno;
+        } else {
+            // A pipe has no MSG_NOSIGNAL: hold SIGPIPE back for this thread and take away the
+            // one the write raises, so a reader that went away is an error and not our death.
+            sigset_t pipeSet, old, pending;
+            sigemptyset(&pipeSet);
+            sigaddset(&pipeSet, SIGPIPE);
+            pthread_sigmask(SIG_BLOCK, &pipeSet, &old);
+            sigpending(&pending);
+            const bool alreadyPending = sigismember(&pending, SIGPIPE);
+            done = ::write(fd, p, n);
+            err = errno;
+            if (done < 0 && err == EPIPE && !alreadyPending) {
+                const timespec zero{};
+                sigtimedwait(&pipeSet, nullptr, &zero);
+            }
+            pthread_sigmask(SIG_SETMASK, &old, nullptr);
+        }
+        if (done >= 0) {
+            m_sent += done;
+            continue;
+        }
+        if (err == EINTR)
+            continue;
+        if (err == EAGAIN || err == EWOULDBLOCK) {
+            pollfd pfd{fd, POLLOUT, 0};
+            if (::poll(&pfd, 1, -1) < 0 && errno != EINTR) {
+                err = errno;
+            } else {
+                continue;
+            }
+        }
+        if (error) {
+            *error = err == EPIPE || err == ECONNRESET
+                         ? QStringLiteral("the reader closed the stream (%1 bytes not sent)")
+                               .arg(pendingBytes())
+                         : QStringLiteral("writing the stream failed: %1 (%2 bytes not sent)")
+                               .arg(QString::fromLocal8Bit(strerror(err)))
+                               .arg(pendingBytes());
+        }
+        return false;
+    }
+    m_pending.clear();
+    m_sent = 0;
+    return true;
+}
+
+// ---- StreamReader -------------------------------------------------------------------------
+
+StreamReader::StreamReader(qsizetype maxPayloadBytes)
+    : m_maxPayload(std::clamp(maxPayloadBytes, MinPayloadLimit, StreamMaxPayloadBytes))
+{
+}
+
+void StreamReader::fail(const QString &message)
+{
+    if (m_state == State::Failed)
+        return;
+    m_state = State::Failed;
+    m_error = message;
+    m_buffer.clear();
+    m_pos = 0;
+}
+
+StreamMessage StreamReader::takeMessage()
+{
+    if (m_messages.empty())
+        return StreamMessage();
+    StreamMessage m = std::move(m_messages.front());
+    m_messages.pop_front();
+    return m;
+}
+
+void StreamReader::feed(QByteArrayView bytes)
+{
+    if (bytes.isEmpty() || m_state == State::Failed)
+        return;
+    if (m_state == State::Finished) {
+        fail(QStringLiteral("data follows the end-of-stream frame (frame %1)").arg(m_frames));
+        return;
+    }
+    m_buffer.append(bytes);
+    decodeFrames();
+}
+
+void StreamReader::decodeFrames()
+{
+    while (m_state == State::Reading) {
+        const qsizetype available = m_buffer.size() - m_pos;
+        if (available < StreamFrameHeaderBytes)
+            break;
+        const uchar *h = reinterpret_cast<const uchar *>(m_buffer.constData()) + m_pos;
+        const qint64 number = m_frames + 1;
+        if (std::memcmp(h, Magic, 4) != 0) {
+            fail(QStringLiteral("frame %1 does not start with the magic \"BLST\" (it starts with "
+                                "%2): this is not a BPF Lens stream or it is out of step")
+                     .arg(number)
+                     .arg(QString::fromLatin1(
+                         QByteArray(reinterpret_cast<const char *>(h), 4).toHex(' '))));
+            return;
+        }
+        const quint8 major = h[4];
+        const quint8 minor = h[5];
+        const quint16 type = readLe16(h + 6);
+        const quint32 length = readLe32(h + 8);
+        const QString typeName = frameTypeName(type);
+        if (major != StreamProtocolMajor) {
+            fail(QStringLiteral("frame %1 uses stream protocol %2.%3, but this build reads "
+                                "version %4.x only: the helper and this program come from "
+                                "incompatible BPF Lens releases")
+                     .arg(number)
+                     .arg(major)
+                     .arg(minor)
+                     .arg(StreamProtocolMajor));
+            return;
+        }
+        if (qint64(length) > qint64(m_maxPayload)) {
+            fail(QStringLiteral("frame %1 (%2) announces a payload of %3 bytes, more than the "
+                                "limit of %4 bytes")
+                     .arg(number)
+                     .arg(typeName)
+                     .arg(length)
+                     .arg(m_maxPayload));
+            return;
+        }
+        const bool newerMinor = minor > StreamProtocolMinor;
+        if (!isKnownFrameType(type) && !newerMinor) {
+            fail(QStringLiteral("frame %1 has the unknown type %2 (protocol %3.%4 has no such "
+                                "frame)")
+                     .arg(number)
+                     .arg(type)
+                     .arg(major)
+                     .arg(minor));
+            return;
+        }
+        if (!m_helloSeen && type != quint16(StreamFrameType::Hello)) {
+            fail(QStringLiteral("frame %1 is a %2 frame, but a stream must start with a hello "
+                                "frame")
+                     .arg(number)
+                     .arg(typeName));
+            return;
+        }
+        if (m_helloSeen && type == quint16(StreamFrameType::Hello)) {
+            fail(QStringLiteral("frame %1 is a second hello frame").arg(number));
+            return;
+        }
+        if (available < StreamFrameHeaderBytes + qsizetype(length))
+            break; // the rest of the frame has not arrived yet
+
+        const uchar *payload = h + StreamFrameHeaderBytes;
+        m_pos += StreamFrameHeaderBytes + qsizetype(length);
+        ++m_frames;
+        if (!isKnownFrameType(type)) {
+            ++m_skipped;
+            continue;
+        }
+
+        QString error;
+        Cursor c(payload, qsizetype(length), QStringLiteral("frame payload"), &error);
+        StreamMessage message;
+        message.type = StreamFrameType(type);
+        switch (message.type) {
+        case StreamFrameType::Hello:
+            decodeHello(c, message.info);
+            break;
+        case StreamFrameType::Batch:
+            decodeBatch(c, newerMinor, message.batch);
+            break;
+        case StreamFrameType::End:
+            decodeEnd(c, newerMinor, message.end);
+            break;
+        }
+        // Fields added by a newer minor version are appended, so only then may bytes be left.
+        if (c.ok() && c.left() > 0 && !newerMinor)
+            c.fail(QStringLiteral("%1 bytes left over at the end of the payload").arg(c.left()));
+        if (!c.ok()) {
+            fail(QStringLiteral("frame %1 (%2, %3 bytes): %4")
+                     .arg(number)
+                     .arg(typeName)
+                     .arg(length)
+                     .arg(error));
+            return;
+        }
+        if (message.type == StreamFrameType::Hello) {
+            m_helloSeen = true;
+            m_peerMinor = minor;
+        }
+        const bool end = message.type == StreamFrameType::End;
+        if (message.type != StreamFrameType::Batch || !message.batch.isEmpty())
+            m_messages.push_back(std::move(message));
+        if (end) {
+            m_state = State::Finished;
+            // The amount is not in the message: it would depend on how the input was split.
+            if (m_buffer.size() > m_pos) {
+                fail(QStringLiteral("data follows the end-of-stream frame (frame %1)").arg(number));
+                return;
+            }
+        }
+    }
+    // Drop what has been decoded; keep a small buffer's capacity for the next feed.
+    if (m_pos == m_buffer.size()) {
+        if (m_buffer.capacity() > 1024 * 1024)
+            m_buffer.clear();
+        else
+            m_buffer.resize(0);
+        m_pos = 0;
+    } else if (m_pos > 0 && m_pos >= m_buffer.size() / 2) {
+        m_buffer.remove(0, m_pos);
+        m_pos = 0;
+    }
+}
+
+void StreamReader::closeInput()
+{
+    if (m_state != State::Reading)
+        return;
+    const qsizetype available = m_buffer.size() - m_pos;
+    if (available > 0) {
+        if (available < StreamFrameHeaderBytes) {
+            fail(QStringLiteral("the stream ended in the middle of frame %1 (%2 of its %3 header "
+                                "bytes)")
+                     .arg(m_frames + 1)
+                     .arg(available)
+                     .arg(StreamFrameHeaderBytes));
+        } else {
+            const quint32 length =
+                readLe32(reinterpret_cast<const uchar *>(m_buffer.constData()) + m_pos + 8);
+            fail(QStringLiteral("the stream ended in the middle of frame %1 (%2 of its %3 bytes)")
+                     .arg(m_frames + 1)
+                     .arg(available)
+                     .arg(StreamFrameHeaderBytes + qint64(length)));
+        }
+        return;
+    }
+    fail(QStringLiteral("the stream ended after frame %1 without an end-of-stream frame")
+             .arg(m_frames));
+}
+
+StreamReader::ReadResult StreamReader::readFrom(int fd)
+{
+    char buf[64 * 1024];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n > 0) {
+            feed(QByteArrayView(buf, n));
+            return ReadResult::Data;
+        }
+        if (n == 0) {
+            closeInput();
+            return ReadResult::Closed;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return ReadResult::WouldBlock;
+        fail(QStringLiteral("reading the stream failed: %1")
+                 .arg(QString::fromLocal8Bit(strerror(errno))));
+        return ReadResult::Failed;
+    }
+}
+
+} // namespace bpflens

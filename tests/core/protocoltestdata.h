@@ -1,0 +1,116 @@
+#pragma once
+
+#include "protocol.h"
+#include "sessiontestdata.h"
+
+#include <QByteArray>
+#include <QList>
+
+// Builds wire bytes by hand, written from docs/protocol.md rather than from core/protocol.cpp,
+// so tests can craft exactly the malformed input they need and check the documented layout.
+namespace bpflens::test {
+
+class Wire
+{
+public:
+    QByteArray bytes;
+
+    Wire &u8(quint8 v)
+    {
+        bytes.append(char(v));
+        return *this;
+    }
+    Wire &varint(quint64 v)
+    {
+        do {
+            const quint8 b = v & 0x7f;
+            v >>= 7;
+            bytes.append(char(v ? b | 0x80 : b));
+        } while (v);
+        return *this;
+    }
+    Wire &svarint(qint64 v) { return varint((quint64(v) << 1) ^ quint64(v >> 63)); }
+    Wire &str(const QByteArray &s)
+    {
+        varint(quint64(s.size()));
+        bytes.append(s);
+        return *this;
+    }
+    Wire &raw(const QByteArray &b)
+    {
+        bytes.append(b);
+        return *this;
+    }
+    // A section of a batch payload: kind, record count, byte length, records.
+    Wire &section(quint8 kind, quint64 count, const QByteArray &records)
+    {
+        u8(kind).varint(count).varint(quint64(records.size()));
+        return raw(records);
+    }
+};
+
+// Header: "BLST", major, minor, type (u16 LE), payload length (u32 LE).
+inline QByteArray wireFrame(quint16 type, const QByteArray &payload, quint8 major = 1,
+                            quint8 minor = 0, qint64 length = -1)
+{
+    const quint32 n = length < 0 ? quint32(payload.size()) : quint32(length);
+    QByteArray f("BLST", 4);
+    f.append(char(major)).append(char(minor)).append(char(type & 0xff)).append(char(type >> 8));
+    for (int i = 0; i < 4; ++i)
+        f.append(char(n >> (8 * i)));
+    return f + payload;
+}
+
+// One valid open record (time delta 1000, pid 7, tid 8, uid 0, flags 0, mode 0644, ret 3,
+// comm "cat", path "/etc/hosts").
+inline QByteArray openRecord()
+{
+    return Wire()
+        .svarint(1000)
+        .varint(7)
+        .varint(8)
+        .varint(0)
+        .svarint(0)
+        .varint(0644)
+        .svarint(3)
+        .str("cat")
+        .str("/etc/hosts")
+        .bytes;
+}
+
+// A histogram record up to its slot list; the caller appends the slot count and slots.
+inline Wire histogramHead(quint8 unit = 1)
+{
+    Wire w;
+    w.str("runqlat").str("").svarint(5000).varint(1000000000).u8(unit).varint(0);
+    return w;
+}
+
+// Fixed content, unlike makeInfo(): no host name or kernel release of this machine.
+inline SessionInfo fixedInfo()
+{
+    SessionInfo info;
+    info.schemaVersion = 1;
+    info.appVersion = QStringLiteral("0.1.0");
+    info.host = QStringLiteral("seedhost");
+    info.kernelRelease = QStringLiteral("6.18.0");
+    info.startWall = QDateTime(QDate(2024, 2, 29), QTime(23, 59, 59, 250), Qt::UTC);
+    info.startMonotonicNs = 5000000000ull;
+    info.probes = {{QStringLiteral("open"),
+                    {{QStringLiteral("pid"), qint64(42)}},
+                    QStringLiteral("tp/syscalls/sys_enter_openat")},
+                   {QStringLiteral("block"), {}, QStringLiteral("tp_btf/block_rq_complete")}};
+    return info;
+}
+
+inline RecordBatch smallBatch(int perType)
+{
+    RecordBatch b = makeBatch(5000000000ull, 0, perType);
+    b.histograms.resize(2);
+    b.stats.resize(1);
+    b.counters.append(
+        {QStringLiteral("cachestat"), 6000000000ull, 1000000000ull, QStringLiteral("hits"), 0.75});
+    return b;
+}
+
+} // namespace bpflens::test
