@@ -301,6 +301,12 @@ void BlockProbe::doStop()
     m_skel = nullptr;
 }
 
+void BlockProbe::doDetach()
+{
+    if (m_skel)
+        block_bpf__detach(m_skel);
+}
+
 quint64 BlockProbe::kernelLost() const
 {
     return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;

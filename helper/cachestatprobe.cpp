@@ -287,6 +287,9 @@ bool CacheStatProbe::doStart(const QVariantMap &, const KernelFeatures &kernel, 
         *error = QStringLiteral("cannot attach %1").arg(failed.join(QStringLiteral(", ")));
         return false;
     }
+    // Kept apart from the link slots: detach() empties those before the last counters are read.
+    m_haveAccesses = m_skel->links.cachestat_lookup_btf != nullptr;
+    m_haveDirtied = m_skel->links.cachestat_dirty_btf != nullptr;
     setAttachPath(attached.join(QStringLiteral(", ")));
     trackObject(m_skel->obj);
     return true;
@@ -296,6 +299,12 @@ void CacheStatProbe::doStop()
 {
     cachestat_bpf__destroy(m_skel);
     m_skel = nullptr;
+}
+
+void CacheStatProbe::doDetach()
+{
+    if (m_skel)
+        cachestat_bpf__detach(m_skel);
 }
 
 void CacheStatProbe::readCounters()
@@ -322,8 +331,8 @@ void CacheStatProbe::readCounters()
     m_lastAdded = added;
     m_lastDirtied = dirtied;
 
-    const bool haveAccesses = m_skel->links.cachestat_lookup_btf != nullptr;
-    const bool haveDirtied = m_skel->links.cachestat_dirty_btf != nullptr;
+    const bool haveAccesses = m_haveAccesses;
+    const bool haveDirtied = m_haveDirtied;
     // cachestat's arithmetic: a write to a new page inserts and dirties it, which is no miss.
     const qint64 misses = qMax<qint64>(0, haveDirtied ? dAdded - dDirtied : dAdded);
     emitCounter(QStringLiteral("added"), double(dAdded));

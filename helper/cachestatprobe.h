@@ -33,6 +33,7 @@ public:
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
     void doStop() override;
+    void doDetach() override;
     void readCounters() override;
 
 private:
@@ -67,6 +68,8 @@ private:
     quint64 m_lastAccesses = 0;
     quint64 m_lastAdded = 0;
     quint64 m_lastDirtied = 0;
+    bool m_haveAccesses = false;
+    bool m_haveDirtied = false;
 };
 
 } // namespace bpflens

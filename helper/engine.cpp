@@ -4,10 +4,26 @@
 
 #include <cerrno>
 #include <ctime>
+#include <linux/membarrier.h>
 #include <sys/epoll.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace bpflens {
+
+namespace {
+
+void waitForRunningPrograms()
+{
+    // A detach unhooks the programs, but a run that had already begun on another CPU may still
+    // be writing its record. BPF tracing programs run inside an RCU read-side section, and
+    // MEMBARRIER_CMD_GLOBAL waits for a full RCU grace period (synchronize_rcu), so after it
+    // every such run has committed or discarded its record. Where the kernel refuses it
+    // (nohz_full, no membarrier) that tail stays as small as it was: best effort, not an error.
+    syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+}
+
+} // namespace
 
 Engine::Engine() = default;
 
@@ -142,9 +158,16 @@ void Engine::poll(int timeoutMs, RecordBatch &out)
 
 void Engine::stop(RecordBatch *out)
 {
+    // Detach first, then drain: the kernel keeps writing until the detach, and whatever it
+    // wrote after a last drain would be neither delivered nor counted as lost.
+    for (auto &probe : m_probes)
+        probe->detach();
     if (!m_probes.empty() && out) {
+        waitForRunningPrograms();
         for (auto &probe : m_probes)
             probe->drain(*out);
+        // After the drain, so the stats count every record just delivered; the maps and the
+        // lost counters are still mapped until the probes are stopped below.
         const quint64 now = monotonicNowNs();
         for (auto &probe : m_probes)
             probe->snapshot(now, *out);

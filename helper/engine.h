@@ -46,7 +46,9 @@ public:
     // Waits up to timeoutMs for records, then moves all waiting records into out, plus the
     // histogram and stats snapshots of every probe whose interval has elapsed.
     void poll(int timeoutMs, RecordBatch &out);
-    // Drains what is left, takes final snapshots into out, detaches everything.
+    // Detaches every probe, then drains everything the kernel recorded until the detach and
+    // takes the final snapshots into out, then frees everything. Without out, what is left is
+    // discarded.
     void stop(RecordBatch *out = nullptr);
 
     quint64 startMonotonicNs() const { return m_startNs; }

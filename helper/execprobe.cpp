@@ -133,6 +133,15 @@ void ExecProbe::doStop()
     m_skel = nullptr;
 }
 
+void ExecProbe::doDetach()
+{
+    for (bpf_link *l : std::as_const(m_links))
+        bpf_link__destroy(l);
+    m_links.clear();
+    if (m_skel)
+        exec_bpf__detach(m_skel);
+}
+
 quint64 ExecProbe::kernelLost() const
 {
     return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;

@@ -125,6 +125,15 @@ void OpenProbe::doStop()
     m_skel = nullptr;
 }
 
+void OpenProbe::doDetach()
+{
+    for (bpf_link *l : std::as_const(m_links))
+        bpf_link__destroy(l);
+    m_links.clear();
+    if (m_skel)
+        open_bpf__detach(m_skel);
+}
+
 quint64 OpenProbe::kernelLost() const
 {
     return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;

@@ -38,7 +38,15 @@ bool Probe::start(const QVariantMap &options, const KernelFeatures &kernel, QStr
         return false;
     }
     m_running = true;
+    m_attached = true;
     return true;
+}
+
+void Probe::detach()
+{
+    if (m_attached)
+        doDetach();
+    m_attached = false;
 }
 
 void Probe::stop()
@@ -46,6 +54,7 @@ void Probe::stop()
     if (m_running)
         doStop();
     m_running = false;
+    m_attached = false;
     ring_buffer__free(m_ringBuffer);
     m_ringBuffer = nullptr;
     for (int fd : std::as_const(m_progFds))

@@ -23,8 +23,8 @@ namespace bpflens {
 // run-time statistics for its programs, and the interval deltas of cumulative histograms.
 //
 // Life cycle: availability() any time; start() once (loads and attaches, or fails leaving
-// nothing attached); drain()/snapshot() while running; stop() detaches everything (also done by
-// the destructor).
+// nothing attached); drain()/snapshot() while running; detach() to end recording while keeping
+// what was recorded readable; stop() frees everything (also done by the destructor).
 class Probe
 {
 public:
@@ -45,6 +45,11 @@ public:
     bool start(const QVariantMap &options, const KernelFeatures &kernel, QString *error);
     void stop();
     bool isRunning() const { return m_running; }
+    // Detaches every program but keeps the maps and the ring buffer, so drain() and snapshot()
+    // still collect everything the kernel recorded up to now. Records written between a last
+    // drain and stop() would otherwise be neither delivered nor counted as lost.
+    void detach();
+    bool isAttached() const { return m_attached; }
     QString attachPath() const { return m_attachPath; }
 
     // Moves every record waiting in the ring buffer into out. Returns the number of records.
@@ -75,6 +80,9 @@ protected:
                          QString *error) = 0;
     // Destroys the skeleton (detaching every link).
     virtual void doStop() = 0;
+    // Destroys every link (the skeleton's and any the probe keeps itself) and nothing else: the
+    // maps, the ring buffer and the bss (the lost counter) must stay readable until doStop().
+    virtual void doDetach() = 0;
     // Decodes one ring buffer record into out. Returns false for a malformed record (counted
     // as lost, never trusted).
     virtual bool decode(const void *data, size_t size, RecordBatch &out);
@@ -116,6 +124,7 @@ private:
     QString m_id;
     const ProbeInfo *m_info;
     bool m_running = false;
+    bool m_attached = false;
     QString m_attachPath;
     ring_buffer *m_ringBuffer = nullptr;
     RecordBatch *m_drainTarget = nullptr;

@@ -147,6 +147,12 @@ void RunqlatProbe::doStop()
     m_skel = nullptr;
 }
 
+void RunqlatProbe::doDetach()
+{
+    if (m_skel)
+        runqlat_bpf__detach(m_skel);
+}
+
 void RunqlatProbe::readHistograms()
 {
     if (!m_skel)

@@ -237,6 +237,12 @@ void TcpConnectProbe::doStop()
     m_skel = nullptr;
 }
 
+void TcpConnectProbe::doDetach()
+{
+    if (m_skel)
+        tcpconnect_bpf__detach(m_skel);
+}
+
 quint64 TcpConnectProbe::kernelLost() const
 {
     return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;

@@ -19,6 +19,7 @@ public:
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
     void doStop() override;
+    void doDetach() override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
     quint64 kernelLost() const override;
 

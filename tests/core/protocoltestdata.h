@@ -86,7 +86,8 @@ inline Wire histogramHead(quint8 unit = 1)
     return w;
 }
 
-// Fixed content, unlike makeInfo(): no host name or kernel release of this machine.
+// Fixed content, unlike makeInfo(): no host name or kernel release of this machine, so the
+// committed fuzz seed corpus does not depend on where it was generated.
 inline SessionInfo fixedInfo()
 {
     SessionInfo info;
@@ -111,6 +112,91 @@ inline RecordBatch smallBatch(int perType)
     b.counters.append(
         {QStringLiteral("cachestat"), 6000000000ull, 1000000000ull, QStringLiteral("hits"), 0.75});
     return b;
+}
+
+struct Seed
+{
+    QString name; // "valid-..." decode to the end, "invalid-..." put the reader in error
+    QByteArray bytes;
+};
+
+// The seed corpus of tests/fuzz/fuzz_streamreader.cpp (tests/fuzz/corpus/streamreader/).
+inline QList<Seed> streamReaderSeeds()
+{
+    QList<Seed> seeds;
+    const auto hello = [] {
+        StreamWriter w;
+        w.writeHello(fixedInfo());
+        return w.takePending();
+    }();
+    const auto end = [](StreamEndReason reason, const QString &message) {
+        StreamWriter w;
+        w.writeEnd({reason, message, 9000000000ull});
+        return w.takePending();
+    };
+
+    {
+        StreamWriter w;
+        w.writeHello(fixedInfo());
+        w.writeBatch(smallBatch(2));
+        w.writeEnd({StreamEndReason::Stopped, QString(), 9000000000ull});
+        seeds.append({QStringLiteral("valid-full"), w.takePending()});
+    }
+    {
+        StreamWriter w(256);
+        w.writeHello(fixedInfo());
+        w.writeBatch(smallBatch(3));
+        w.writeEnd({StreamEndReason::Error, QStringLiteral("the disk is full"), 0});
+        seeds.append({QStringLiteral("valid-split"), w.takePending()});
+    }
+    {
+        const QByteArray batch = Wire().section(40, 1, "future").section(2, 1, openRecord()).bytes;
+        seeds.append({QStringLiteral("valid-newer-minor"),
+                      hello + wireFrame(99, "later", 1, 1) + wireFrame(2, batch, 1, 1) +
+                          end(StreamEndReason::HelperShutdown, QString())});
+    }
+    seeds.append({QStringLiteral("invalid-major"), wireFrame(1, hello.mid(12), 2, 0)});
+    seeds.append({QStringLiteral("invalid-cut"), seeds[0].bytes.left(seeds[0].bytes.size() - 7)});
+    seeds.append({QStringLiteral("invalid-length"), hello + wireFrame(2, {}, 1, 0, 0x7fffffff)});
+    {
+        const QByteArray exec = Wire()
+                                    .svarint(1)
+                                    .varint(1)
+                                    .varint(1)
+                                    .varint(0)
+                                    .svarint(0)
+                                    .u8(0)
+                                    .str("sh")
+                                    .str("/bin/sh")
+                                    .varint(1000000)
+                                    .bytes;
+        seeds.append({QStringLiteral("invalid-argv"),
+                      hello + wireFrame(2, Wire().section(1, 1, exec).bytes)});
+    }
+    {
+        const QByteArray h = histogramHead().varint(1).u8(64).varint(5).bytes;
+        seeds.append({QStringLiteral("invalid-histogram-slot"),
+                      hello + wireFrame(2, Wire().section(16, 1, h).bytes)});
+    }
+    {
+        const QByteArray tcp = Wire()
+                                   .svarint(1)
+                                   .varint(1)
+                                   .varint(0)
+                                   .u8(5)
+                                   .u8(4)
+                                   .raw(QByteArray(4, '\1'))
+                                   .u8(4)
+                                   .raw(QByteArray(4, '\2'))
+                                   .varint(1)
+                                   .varint(2)
+                                   .svarint(0)
+                                   .str("curl")
+                                   .bytes;
+        seeds.append({QStringLiteral("invalid-tcp-family"),
+                      hello + wireFrame(2, Wire().section(4, 1, tcp).bytes)});
+    }
+    return seeds;
 }
 
 } // namespace bpflens::test

@@ -2,7 +2,9 @@
 #include "protocoltestdata.h"
 #include "sessiontestdata.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QRandomGenerator>
 #include <QTest>
 
@@ -216,6 +218,11 @@ QList<qsizetype> frameEnds(const QByteArray &stream)
         ends.append(pos);
     }
     return ends;
+}
+
+QString corpusDir()
+{
+    return QStringLiteral(BPFLENS_SOURCE_DIR "/tests/fuzz/corpus/streamreader");
 }
 
 } // namespace
@@ -1229,6 +1236,38 @@ private Q_SLOTS:
               "content); encode %lld ms, decode %lld ms",
               qint64(bytes.size()), double(bytes.size()) / 100000.0, overhead, encodeMs, decodeMs);
         QVERIFY2(overhead < 30, qPrintable(QString::number(overhead)));
+    }
+
+    void fuzzSeedCorpusIsCurrent()
+    {
+        const QList<Seed> seeds = streamReaderSeeds();
+        QDir dir(corpusDir());
+        const bool update = qEnvironmentVariableIntValue("BPFLENS_UPDATE_FUZZ_CORPUS");
+        if (update)
+            QVERIFY(dir.mkpath(QStringLiteral(".")));
+        for (const Seed &seed : seeds) {
+            const Decoded d = decode(seed.bytes);
+            if (seed.name.startsWith(QStringLiteral("valid"))) {
+                QVERIFY2(d.error.isEmpty() && d.atEnd, qPrintable(seed.name + d.error));
+            } else {
+                QVERIFY2(!d.error.isEmpty(), qPrintable(seed.name));
+            }
+            QFile file(dir.filePath(seed.name));
+            if (update) {
+                QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+                file.write(seed.bytes);
+                continue;
+            }
+            QVERIFY2(
+                file.open(QIODevice::ReadOnly),
+                qPrintable(file.fileName() +
+                           QStringLiteral(" is missing; run with BPFLENS_UPDATE_FUZZ_CORPUS=1")));
+            QVERIFY2(file.readAll() == seed.bytes,
+                     qPrintable(seed.name + QStringLiteral(" differs from what the protocol writes "
+                                                           "now; run with "
+                                                           "BPFLENS_UPDATE_FUZZ_CORPUS=1")));
+        }
+        QCOMPARE(dir.entryList(QDir::Files).size(), seeds.size());
     }
 };
 
