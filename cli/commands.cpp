@@ -388,6 +388,10 @@ int record(const QStringList &args)
     if (!QFileInfo(outInfo.absolutePath()).isDir())
         return fail(QStringLiteral("cannot write %1: the directory %2 does not exist")
                         .arg(output, outInfo.absolutePath()));
+    // Before anything is attached: a recording nobody can save is not worth starting.
+    if (!QFileInfo(outInfo.absolutePath()).isWritable())
+        return fail(QStringLiteral("cannot write %1: the directory %2 is not writable")
+                        .arg(output, outInfo.absolutePath()));
     if (outInfo.exists()) {
         if (!parser.isSet(QStringLiteral("force")))
             return fail(QStringLiteral("%1 already exists: choose another --output, or --force")
