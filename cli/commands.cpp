@@ -92,6 +92,17 @@ bool loadSession(const QString &path, SessionData *data, int *status)
     return true;
 }
 
+// The system bus, closed before the command returns: a connection still open while the
+// process exits can get a message after Qt's type registry is gone, and print warnings.
+struct SystemBus
+{
+    // Types first: the connection's thread may look them up as soon as it exists.
+    const bool typesRegistered = (helperapi::registerTypes(), true);
+    QDBusConnection connection =
+        QDBusConnection::connectToBus(QDBusConnection::SystemBus, QStringLiteral("bpflens-cli"));
+    ~SystemBus() { QDBusConnection::disconnectFromBus(QStringLiteral("bpflens-cli")); }
+};
+
 void installStopHandlers()
 {
     g_stopRequested = false;
@@ -124,9 +135,9 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
     HelperClient::Error startError;
     if (!helper.startSession(requests, &session, &startError)) {
         if (startError.name == helperapi::ErrorNotAuthorized)
-            return fail(QStringLiteral("not authorised: polkit denied %1 (%2)")
-                            .arg(helperapi::PolkitAction, startError.message),
-                        NotAuthorized);
+            return fail(
+                QStringLiteral("not authorised: polkit denied %1").arg(helperapi::PolkitAction),
+                NotAuthorized);
         if (startError.name == helperapi::ErrorInvalidArgs)
             return fail(startError.message, Usage);
         return fail(QStringLiteral("the BPF Lens helper could not start the recording: %1")
@@ -254,7 +265,8 @@ int probes(const QStringList &args)
         return status;
     QString kernelRelease;
     QList<HelperClient::ProbeEntry> list;
-    HelperClient helper;
+    const SystemBus bus;
+    HelperClient helper(bus.connection);
     QString unreachable;
     if (helper.isReachable(&unreachable)) {
         HelperClient::Error error;
@@ -368,7 +380,8 @@ int record(const QStringList &args)
         durationNs = *d;
     }
     const bool direct = parser.isSet(QStringLiteral("direct"));
-    HelperClient helper;
+    const SystemBus bus;
+    HelperClient helper(bus.connection);
     QString unreachable;
     const bool viaHelper = !direct && helper.isReachable(&unreachable);
     if (!viaHelper && geteuid() != 0) {

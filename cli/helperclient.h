@@ -33,6 +33,8 @@ public:
         int fd = -1;  // read end of the stream (docs/protocol.md); the caller owns and closes it
     };
 
+    // Call helperapi::registerTypes() before the connection is made: QtDBus's thread may need the
+    // types as soon as it exists.
     explicit HelperClient(const QDBusConnection &bus = QDBusConnection::systemBus());
 
     // The bus is there and the helper runs or can be activated. *why says what is missing.

@@ -1,4 +1,5 @@
 // bpflens-helper: the privileged half of BPF Lens, on the system bus (docs/dbus-api.md).
+#include "helperapi.h"
 #include "helperservice.h"
 
 #include <QCommandLineParser>
@@ -79,6 +80,9 @@ int main(int argc, char **argv)
     sigaction(SIGHUP, &sa, nullptr);
     signal(SIGPIPE, SIG_IGN);
 
+    // Before the first connection exists (see PolkitAuthority::registerTypes).
+    bpflens::helperapi::registerTypes();
+    bpflens::PolkitAuthority::registerTypes();
     bpflens::HelperService service(QDBusConnection::systemBus(), limits);
     QString error;
     if (!service.registerOnBus(&error))

@@ -52,8 +52,17 @@ PolkitAuthority::PolkitAuthority(const QDBusConnection &bus, QObject *parent)
     : QObject(parent)
     , m_bus(bus)
 {
-    qDBusRegisterMetaType<PolkitSubject>();
-    qDBusRegisterMetaType<PolkitDetails>();
+    registerTypes();
+}
+
+void PolkitAuthority::registerTypes()
+{
+    static const bool once = [] {
+        qDBusRegisterMetaType<PolkitSubject>();
+        qDBusRegisterMetaType<PolkitDetails>();
+        return true;
+    }();
+    Q_UNUSED(once);
 }
 
 void PolkitAuthority::checkAuthorization(const QString &busName, const QString &actionId,

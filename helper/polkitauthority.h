@@ -24,6 +24,8 @@ public:
     using Callback = std::function<void(Result, const QString &detail)>;
 
     explicit PolkitAuthority(const QDBusConnection &bus, QObject *parent = nullptr);
+    // Call before connecting to the bus: QtDBus's thread may look the types up at any time.
+    static void registerTypes();
 
     // Calls done(result, detail) from the event loop once polkit answers. The subject is the
     // caller's unique bus name ("system-bus-name"), which polkit maps to its process and user:

@@ -153,6 +153,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         BPFLENS_REQUIRE_ROOT("runs dbus-daemon, polkitd and the helper, which loads BPF programs");
+        api::registerTypes(); // before any connection's thread can need them
         QString error;
         QVERIFY2(m_bus.start(&error), qPrintable(error));
         m_root = m_bus.connect(QStringLiteral("root"));
