@@ -2,7 +2,10 @@
 
 #include "csvexport.h"
 #include "engine.h"
+#include "helperapi.h"
+#include "helperclient.h"
 #include "probespec.h"
+#include "protocol.h"
 #include "sessioninfo.h"
 #include "sessionstore.h"
 
@@ -18,6 +21,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <poll.h>
 #include <unistd.h>
 
 namespace bpflens::cli {
@@ -88,6 +92,166 @@ bool loadSession(const QString &path, SessionData *data, int *status)
     return true;
 }
 
+// The system bus, closed before the command returns: a connection still open while the
+// process exits can get a message after Qt's type registry is gone, and print warnings.
+struct SystemBus
+{
+    // Types first: the connection's thread may look them up as soon as it exists.
+    const bool typesRegistered = (helperapi::registerTypes(), true);
+    QDBusConnection connection =
+        QDBusConnection::connectToBus(QDBusConnection::SystemBus, QStringLiteral("bpflens-cli"));
+    ~SystemBus() { QDBusConnection::disconnectFromBus(QStringLiteral("bpflens-cli")); }
+};
+
+void installStopHandlers()
+{
+    g_stopRequested = false;
+    struct sigaction sa
+    {
+    };
+    sa.sa_handler = requestStop;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+void append(RecordBatch &to, RecordBatch &&from)
+{
+    to.exec += std::move(from.exec);
+    to.open += std::move(from.open);
+    to.block += std::move(from.block);
+    to.tcpConnect += std::move(from.tcpConnect);
+    to.fsSlow += std::move(from.fsSlow);
+    to.histograms += std::move(from.histograms);
+    to.stats += std::move(from.stats);
+    to.counters += std::move(from.counters);
+}
+
+// The helper records; this process reads the stream from the fd it hands over and writes the
+// session file, one transaction a second, as the in-process recorder does.
+int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &requests,
+                        const QString &output, quint64 durationNs, bool progress)
+{
+    HelperClient::Session session;
+    HelperClient::Error startError;
+    if (!helper.startSession(requests, &session, &startError)) {
+        if (startError.name == helperapi::ErrorNotAuthorized)
+            return fail(
+                QStringLiteral("not authorised: polkit denied %1").arg(helperapi::PolkitAction),
+                NotAuthorized);
+        if (startError.name == helperapi::ErrorInvalidArgs)
+            return fail(startError.message, Usage);
+        return fail(QStringLiteral("the BPF Lens helper could not start the recording: %1")
+                        .arg(startError.message));
+    }
+    installStopHandlers();
+    QTextStream err(stderr);
+    StreamReader reader;
+    SessionWriter writer;
+    RecordBatch pending;
+    StreamEnd end;
+    bool ended = false;
+    bool stopSent = false;
+    QString error;
+    QString writeError;
+    quint64 startNs = Engine::monotonicNowNs();
+    quint64 lastWriteNs = startNs;
+    quint64 lastRateNs = startNs;
+    quint64 events = 0;
+    quint64 eventsAtLastRate = 0;
+    quint64 lost = 0;
+    auto flush = [&] {
+        events += quint64(pending.eventCount());
+        for (const ProbeStats &s : std::as_const(pending.stats))
+            lost = qMax(lost, s.eventsLost);
+        // A full disk ends the recording; what was written stays in the file.
+        if (writer.isOpen() && writeError.isEmpty() && !writer.writeBatch(pending, &writeError) &&
+            !stopSent) {
+            helper.stopSession(session.path, nullptr);
+            stopSent = true;
+        }
+        pending.clear();
+    };
+    while (true) {
+        pollfd p{session.fd, POLLIN, 0};
+        if (::poll(&p, 1, 200) > 0) {
+            const StreamReader::ReadResult r = reader.readFrom(session.fd);
+            if (r == StreamReader::ReadResult::Failed && reader.errorString().isEmpty())
+                error = QStringLiteral("cannot read the helper's stream");
+        }
+        while (reader.hasMessage()) {
+            StreamMessage m = reader.takeMessage();
+            if (m.type == StreamFrameType::Hello) {
+                startNs = m.info.startMonotonicNs;
+                lastWriteNs = lastRateNs = Engine::monotonicNowNs();
+                if (!writer.create(output, m.info, &writeError) && !stopSent) {
+                    helper.stopSession(session.path, nullptr);
+                    stopSent = true;
+                }
+            } else if (m.type == StreamFrameType::Batch) {
+                append(pending, std::move(m.batch));
+            } else {
+                end = m.end;
+                ended = true;
+            }
+        }
+        const quint64 now = Engine::monotonicNowNs();
+        if (now - lastWriteNs >= 1000000000ull || pending.eventCount() >= 200000) {
+            flush();
+            lastWriteNs = now;
+        }
+        if (!stopSent && (g_stopRequested || (durationNs && now - startNs >= durationNs))) {
+            HelperClient::Error stopError;
+            if (!helper.stopSession(session.path, &stopError))
+                error = QStringLiteral("the helper did not stop the recording: %1")
+                            .arg(stopError.message);
+            stopSent = true;
+        }
+        if (ended || reader.hasError())
+            break;
+        if (progress && writer.isOpen() && now - lastRateNs >= 500000000ull) {
+            const quint64 seen = events + quint64(pending.eventCount());
+            const double rate = double(seen - eventsAtLastRate) * 1e9 / double(now - lastRateNs);
+            eventsAtLastRate = seen;
+            lastRateNs = now;
+            err << QStringLiteral("\r%1s  events %2  lost %3  %4   ")
+                       .arg(double(now - startNs) / 1e9, 0, 'f', 1)
+                       .arg(seen)
+                       .arg(lost)
+                       .arg(formatRate(rate));
+            err.flush();
+        }
+    }
+    ::close(session.fd);
+    flush();
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (progress)
+        err << '\n';
+    QString finishError;
+    const bool finished =
+        writer.isOpen() &&
+        writer.finish(ended ? end.endMonotonicNs : Engine::monotonicNowNs(), &finishError);
+    if (!writeError.isEmpty())
+        return fail(QStringLiteral("recording stopped: %1").arg(writeError));
+    if (reader.hasError())
+        return fail(
+            QStringLiteral("the helper's stream broke off: %1 (what arrived before is in %2)")
+                .arg(reader.errorString(), output));
+    if (end.reason == StreamEndReason::Error || end.reason == StreamEndReason::HelperShutdown)
+        return fail(
+            QStringLiteral("the helper ended the recording: %1 (what was recorded is in %2)")
+                .arg(end.message, output));
+    if (!error.isEmpty())
+        return fail(error);
+    if (!finished)
+        return fail(finishError);
+    err << QStringLiteral("Recorded %1 events (%2 lost) into %3\n")
+               .arg(events)
+               .arg(lost)
+               .arg(output);
+    return Ok;
+}
+
 } // namespace
 
 int probes(const QStringList &args)
@@ -99,17 +263,30 @@ int probes(const QStringList &args)
     int status = Ok;
     if (!parse(parser, QStringLiteral("probes"), args, &status))
         return status;
-    if (geteuid() != 0)
-        return fail(
-            QStringLiteral("checking what this kernel supports needs root (the helper service "
-                           "is not available yet): run as root"),
-            NotAuthorized);
-
-    Engine engine;
-    const QList<ProbeStatus> list = engine.probes();
+    QString kernelRelease;
+    QList<HelperClient::ProbeEntry> list;
+    const SystemBus bus;
+    HelperClient helper(bus.connection);
+    QString unreachable;
+    if (helper.isReachable(&unreachable)) {
+        HelperClient::Error error;
+        if (!helper.listProbes(&kernelRelease, &list, &error))
+            return fail(QStringLiteral("the BPF Lens helper could not list the probes: %1")
+                            .arg(error.message));
+    } else if (geteuid() == 0) {
+        Engine engine;
+        kernelRelease = engine.kernel().release();
+        for (const ProbeStatus &s : engine.probes())
+            list.append({s.info, s.availability});
+    } else {
+        return fail(QStringLiteral("checking what this kernel supports needs root or the BPF Lens "
+                                   "helper, which is not reachable (%1): run as root")
+                        .arg(unreachable),
+                    NotAuthorized);
+    }
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonArray array;
-        for (const ProbeStatus &s : list) {
+        for (const HelperClient::ProbeEntry &s : std::as_const(list)) {
             QJsonArray options;
             for (const ProbeOption &o : s.info.options) {
                 options.append(QJsonObject{
@@ -125,13 +302,13 @@ int probes(const QStringList &args)
                                      {QStringLiteral("reason"), s.availability.reason},
                                      {QStringLiteral("options"), options}});
         }
-        out() << QJsonDocument(QJsonObject{{QStringLiteral("kernel"), engine.kernel().release()},
+        out() << QJsonDocument(QJsonObject{{QStringLiteral("kernel"), kernelRelease},
                                            {QStringLiteral("probes"), array}})
                      .toJson();
         return Ok;
     }
-    out() << "Probes on kernel " << engine.kernel().release() << ":\n";
-    for (const ProbeStatus &s : list) {
+    out() << "Probes on kernel " << kernelRelease << ":\n";
+    for (const HelperClient::ProbeEntry &s : std::as_const(list)) {
         out() << QStringLiteral("  %1 %2 %3\n")
                      .arg(s.info.id.leftJustified(11),
                           s.availability.available ? QStringLiteral("yes") : QStringLiteral("no "),
@@ -202,11 +379,20 @@ int record(const QStringList &args)
             return fail(QStringLiteral("--duration: ") + error, Usage);
         durationNs = *d;
     }
-    if (geteuid() != 0) {
-        return fail(
-            QStringLiteral("recording needs root: the BPF Lens helper is not reachable, so run "
-                           "bpflens-cli record as root (it then records in-process)"),
-            NotAuthorized);
+    const bool direct = parser.isSet(QStringLiteral("direct"));
+    const SystemBus bus;
+    HelperClient helper(bus.connection);
+    QString unreachable;
+    const bool viaHelper = !direct && helper.isReachable(&unreachable);
+    if (!viaHelper && geteuid() != 0) {
+        if (direct)
+            return fail(
+                QStringLiteral("--direct runs the probes in this process, which needs root"),
+                NotAuthorized);
+        return fail(QStringLiteral("recording needs root or the BPF Lens helper, which is not "
+                                   "reachable (%1): run as root, or install bpflens-helper")
+                        .arg(unreachable),
+                    NotAuthorized);
     }
     const QString output = parser.isSet(QStringLiteral("output"))
                                ? parser.value(QStringLiteral("output"))
@@ -215,6 +401,10 @@ int record(const QStringList &args)
     if (!QFileInfo(outInfo.absolutePath()).isDir())
         return fail(QStringLiteral("cannot write %1: the directory %2 does not exist")
                         .arg(output, outInfo.absolutePath()));
+    // Before anything is attached: a recording nobody can save is not worth starting.
+    if (!QFileInfo(outInfo.absolutePath()).isWritable())
+        return fail(QStringLiteral("cannot write %1: the directory %2 is not writable")
+                        .arg(output, outInfo.absolutePath()));
     if (outInfo.exists()) {
         if (!parser.isSet(QStringLiteral("force")))
             return fail(QStringLiteral("%1 already exists: choose another --output, or --force")
@@ -222,6 +412,10 @@ int record(const QStringList &args)
         for (const char *suffix : {"", "-wal", "-shm"})
             QFile::remove(output + QLatin1String(suffix));
     }
+
+    const bool progress = !parser.isSet(QStringLiteral("quiet")) && isatty(STDERR_FILENO);
+    if (viaHelper)
+        return recordThroughHelper(helper, requests, output, durationNs, progress);
 
     Engine engine;
     QString error;
@@ -235,15 +429,7 @@ int record(const QStringList &args)
         return fail(error);
     }
 
-    g_stopRequested = false;
-    struct sigaction sa
-    {
-    };
-    sa.sa_handler = requestStop;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-
-    const bool progress = !parser.isSet(QStringLiteral("quiet")) && isatty(STDERR_FILENO);
+    installStopHandlers();
     QTextStream err(stderr);
     RecordBatch batch;
     quint64 events = 0;

@@ -1,4 +1,5 @@
 // bpflens-cli as a user runs it: the real binary, real probes in this kernel, real files.
+#include "helper/testbus.h"
 #include "sessionstore.h"
 #include "testutil.h"
 
@@ -24,9 +25,11 @@ struct Run
     QString err;
 };
 
-Run runCli(const QStringList &args, const QString &program = QStringLiteral(BPFLENS_CLI))
+Run runCli(const QStringList &args, const QString &program = QStringLiteral(BPFLENS_CLI),
+           const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
+    p.setProcessEnvironment(env);
     p.start(program, args);
     Run r;
     if (!p.waitForFinished(60000)) {
@@ -269,6 +272,147 @@ private Q_SLOTS:
         QVERIFY(r.err.contains(QStringLiteral("already exists")));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), QByteArray("precious"));
+    }
+
+    // The same recorder through bpflens-helper on a (private) system bus: the helper holds the
+    // BPF programs, the CLI only reads the stream and writes the file.
+    void recordThroughTheHelper()
+    {
+        BPFLENS_REQUIRE_ROOT("runs the helper, which loads BPF programs");
+        test::TestBus bus;
+        QString error;
+        QVERIFY2(bus.start(&error), qPrintable(error));
+        const QString session = bus.dir() + QStringLiteral("/helper.bpflens");
+        const QString tag = QStringLiteral("clih%1").arg(getpid() % 100000);
+        const QString program = bus.dir() + QLatin1Char('/') + tag;
+        QVERIFY(QFile::copy(QStringLiteral("/bin/true"), program));
+        QFile::setPermissions(program, QFileDevice::ExeOwner | QFileDevice::ReadOwner);
+        const QString opened = bus.dir() + QStringLiteral("/opened-") + tag;
+        QVERIFY(QFile(opened).open(QIODevice::WriteOnly));
+
+        QProcess recorder;
+        recorder.setProcessEnvironment(bus.environment());
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--probe"),
+                        QStringLiteral("exec:comm=") + tag, QStringLiteral("--probe"),
+                        QStringLiteral("open:pid=") + QString::number(getpid()),
+                        QStringLiteral("--probe"), QStringLiteral("block"),
+                        QStringLiteral("--duration"), QStringLiteral("3s"), QStringLiteral("-o"),
+                        session});
+        QVERIFY2(waitForFile(session, recorder), recorder.readAllStandardError().constData());
+        const qint64 helper = bus.helperPid();
+        QVERIFY(helper > 0);
+        QVERIFY(test::bpfObjectsOf(helper).programs >= 3);
+        QCOMPARE(test::bpfObjectsOf(recorder.processId()).total(), 0);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(QProcess::execute(program, {}), 0);
+        for (int i = 0; i < 4; ++i) {
+            QFile f(opened);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+        }
+        QVERIFY(recorder.waitForFinished(30000));
+        const QString err = QString::fromUtf8(recorder.readAllStandardError());
+        QCOMPARE(recorder.exitCode(), 0);
+        QVERIFY2(err.contains(QStringLiteral(" events (0 lost) into ")), qPrintable(err));
+        QCOMPARE(test::bpfObjectsOf(helper).total(), 0);
+
+        const Run shown = runCli({QStringLiteral("show"), session});
+        QCOMPARE(shown.status, 0);
+        QVERIFY2(shown.out.contains(QStringLiteral("exec        events 3, lost 0")),
+                 qPrintable(shown.out));
+        QVERIFY(shown.out.contains(QStringLiteral("via tp_btf/sched_process_exec")));
+        SessionData data;
+        QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+        int opens = 0;
+        for (qsizetype i = 0; i < data.events.count(EventType::Open); ++i)
+            opens += data.events.open(i).path == opened.toUtf8() ? 1 : 0;
+        QCOMPARE(opens, 4);
+        QVERIFY(data.info.endMonotonicNs - data.info.startMonotonicNs >= 3000000000ull);
+
+        // Ctrl-C: Stop, the end frame, a finished file.
+        const QString interrupted = bus.dir() + QStringLiteral("/ctrlc.bpflens");
+        QProcess second;
+        second.setProcessEnvironment(bus.environment());
+        second.start(QStringLiteral(BPFLENS_CLI),
+                     {QStringLiteral("record"), QStringLiteral("--probe"),
+                      QStringLiteral("runqlat"), QStringLiteral("-o"), interrupted});
+        QVERIFY(waitForFile(interrupted, second));
+        QTest::qWait(1500);
+        ::kill(pid_t(second.processId()), SIGINT);
+        QVERIFY(second.waitForFinished(10000));
+        QCOMPARE(second.exitCode(), 0);
+        QCOMPARE(test::bpfObjectsOf(helper).total(), 0);
+        SessionData ctrlc;
+        QVERIFY2(SessionReader::open(interrupted, &ctrlc, &error), qPrintable(error));
+        QVERIFY(ctrlc.info.endMonotonicNs > ctrlc.info.startMonotonicNs);
+        QVERIFY(!ctrlc.histograms.isEmpty());
+    }
+
+    void helperErrorsAreOneLineAndAStatus()
+    {
+        BPFLENS_REQUIRE_ROOT("runs the helper and switches users");
+        test::TestBus bus;
+        QString error;
+        QVERIFY2(bus.start(&error), qPrintable(error));
+        const QString cli = bus.publicCopy(QStringLiteral(BPFLENS_CLI));
+        const QString out = bus.dir() + QStringLiteral("/out");
+        QVERIFY(QDir().mkpath(out));
+        QFile::setPermissions(out, QFileDevice::Permissions(0x7777));
+        auto as = [&](const QString &user, const QStringList &args) {
+            const QString group =
+                user == QLatin1String("nobody") ? QStringLiteral("nogroup") : user;
+            return runCli(QStringList{QStringLiteral("--reuid=") + user,
+                                      QStringLiteral("--regid=") + group,
+                                      QStringLiteral("--clear-groups"), cli} +
+                              args,
+                          QStringLiteral("setpriv"), bus.environment());
+        };
+        struct Case
+        {
+            const char *user;
+            QStringList args;
+            int status;
+            const char *message;
+        };
+        const QString file = out + QStringLiteral("/x.bpflens");
+        const QList<Case> cases = {
+            {"nobody",
+             {QStringLiteral("record"), QStringLiteral("--probe"), QStringLiteral("exec"),
+              QStringLiteral("-o"), file},
+             3,
+             "not authorised: polkit denied io.github.bpflens.trace"},
+            {"nobody",
+             {QStringLiteral("record"), QStringLiteral("--direct"), QStringLiteral("--probe"),
+              QStringLiteral("exec"), QStringLiteral("-o"), file},
+             3,
+             "--direct runs the probes in this process, which needs root"},
+            // Valid for the catalog, refused by the helper for this machine.
+            {"daemon",
+             {QStringLiteral("record"), QStringLiteral("--probe"),
+              QStringLiteral("block:disk=nosuchdisk7"), QStringLiteral("-o"), file},
+             2,
+             "no disk named \"nosuchdisk7\""},
+            {"daemon",
+             {QStringLiteral("record"), QStringLiteral("--probe"), QStringLiteral("exec"),
+              QStringLiteral("--duration"), QStringLiteral("1s"), QStringLiteral("-o"),
+              QStringLiteral("/proc/x.bpflens")},
+             1,
+             "cannot write /proc/x.bpflens: the directory /proc is not writable"},
+            {"daemon", {QStringLiteral("show"), cli}, 4, "is not an SQLite database"},
+        };
+        for (const Case &c : cases) {
+            const Run r = as(QLatin1String(c.user), c.args);
+            const QString what = QLatin1String(c.user) + QLatin1Char(' ') +
+                                 c.args.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err;
+            QVERIFY2(r.status == c.status, qPrintable(what));
+            QVERIFY2(r.err.contains(QLatin1String(c.message)), qPrintable(what));
+            QVERIFY2(r.err.startsWith(QStringLiteral("bpflens-cli: ")), qPrintable(what));
+            QVERIFY2(r.err.count(QLatin1Char('\n')) == 1, qPrintable(what));
+            QVERIFY(!QFile::exists(file));
+        }
+        // Nothing stays attached after any of them.
+        if (const qint64 helper = bus.helperPid())
+            QTRY_COMPARE(test::bpfObjectsOf(helper).total(), 0);
     }
 
     void unprivilegedRecordSaysWhy()

@@ -1,0 +1,137 @@
+#include "helperapi.h"
+
+#include <QDBusMetaType>
+#include <QDBusVariant>
+
+namespace bpflens::helperapi {
+
+QDBusArgument &operator<<(QDBusArgument &arg, const WireProbe &p)
+{
+    arg.beginStructure();
+    arg << p.id << p.options;
+    arg.endStructure();
+    return arg;
+}
+
+const QDBusArgument &operator>>(const QDBusArgument &arg, WireProbe &p)
+{
+    arg.beginStructure();
+    arg >> p.id >> p.options;
+    arg.endStructure();
+    return arg;
+}
+
+QDBusArgument &operator<<(QDBusArgument &arg, const WireAvailability &a)
+{
+    arg.beginStructure();
+    arg << a.id << a.available << a.attachPath << a.reason;
+    arg.endStructure();
+    return arg;
+}
+
+const QDBusArgument &operator>>(const QDBusArgument &arg, WireAvailability &a)
+{
+    arg.beginStructure();
+    arg >> a.id >> a.available >> a.attachPath >> a.reason;
+    arg.endStructure();
+    return arg;
+}
+
+void registerTypes()
+{
+    static const bool once = [] {
+        qDBusRegisterMetaType<WireProbe>();
+        qDBusRegisterMetaType<QList<WireProbe>>();
+        qDBusRegisterMetaType<WireAvailability>();
+        qDBusRegisterMetaType<QList<WireAvailability>>();
+        return true;
+    }();
+    Q_UNUSED(once);
+}
+
+QVariant probesArgument(const QList<ProbeConfig> &probes)
+{
+    registerTypes();
+    QList<WireProbe> list;
+    for (const ProbeConfig &p : probes)
+        list.append({p.id, p.options});
+    return QVariant::fromValue(list);
+}
+
+namespace {
+
+bool isPlainValue(const QVariant &v)
+{
+    switch (v.typeId()) {
+    case QMetaType::Bool:
+    case QMetaType::Int:
+    case QMetaType::UInt:
+    case QMetaType::LongLong:
+    case QMetaType::ULongLong:
+    case QMetaType::Short:
+    case QMetaType::UShort:
+    case QMetaType::UChar:
+    case QMetaType::Double:
+    case QMetaType::QString:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+bool readProbes(const QVariant &argument, QList<ProbeConfig> *probes, QString *error)
+{
+    if (argument.userType() != qMetaTypeId<QDBusArgument>()) {
+        *error = QStringLiteral("probes must be an array of (id, options)");
+        return false;
+    }
+    const QDBusArgument arg = argument.value<QDBusArgument>();
+    if (arg.currentSignature() != QLatin1String("a(sa{sv})")) {
+        *error = QStringLiteral("probes must have the signature a(sa{sv}), not %1")
+                     .arg(arg.currentSignature().left(64));
+        return false;
+    }
+    QList<ProbeConfig> out;
+    arg.beginArray();
+    while (!arg.atEnd()) {
+        if (out.size() >= MaxProbesPerSession) {
+            *error = QStringLiteral("more than %1 probes").arg(MaxProbesPerSession);
+            return false;
+        }
+        ProbeConfig p;
+        arg.beginStructure();
+        arg >> p.id;
+        arg.beginMap();
+        while (!arg.atEnd()) {
+            QString key;
+            QDBusVariant value;
+            arg.beginMapEntry();
+            arg >> key >> value;
+            arg.endMapEntry();
+            if (p.options.size() >= MaxOptionsPerProbe) {
+                *error = QStringLiteral("probe %1: more than %2 options")
+                             .arg(p.id.left(64))
+                             .arg(MaxOptionsPerProbe);
+                return false;
+            }
+            if (!isPlainValue(value.variant())) {
+                *error = QStringLiteral("probe %1, option %2: expects a boolean, number or string, "
+                                        "not D-Bus type %3")
+                             .arg(p.id.left(64), key.left(64),
+                                  QString::fromLatin1(value.variant().typeName()));
+                return false;
+            }
+            p.options.insert(key, value.variant());
+        }
+        arg.endMap();
+        arg.endStructure();
+        out.append(p);
+    }
+    arg.endArray();
+    *probes = out;
+    return true;
+}
+
+} // namespace bpflens::helperapi
