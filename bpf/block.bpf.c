@@ -38,6 +38,8 @@ struct stage {
     __u64 sector;
     __u32 bytes;
     __u32 dev;
+    __u32 requeued; /* sent back by the driver, waiting to be issued again */
+    __u32 pad;
 };
 
 struct submitter {
@@ -136,6 +138,16 @@ static __always_inline struct stage *new_stage(struct request *rq, __u64 insert,
  * pointer never inherits an old start time. */
 static __always_inline int on_insert(struct request *rq)
 {
+    struct stage *st = bpf_map_lookup_elem(&start, &rq);
+
+    /* A requeued request re-inserted from the requeue list (blk_mq_requeue_work) has been
+     * waiting since its first insert: that stays its queue time. */
+    if (st && st->requeued) {
+        st->requeued = 0;
+        if (!st->insert)
+            st->insert = bpf_ktime_get_ns();
+        return 0;
+    }
     if (pid_at_rq)
         remember_submitter(rq);
     new_stage(rq, bpf_ktime_get_ns(), 0);
@@ -149,6 +161,7 @@ static __always_inline int on_issue(struct request *rq)
 
     if (st && st->issue == 0) {
         st->issue = now;
+        st->requeued = 0;
     } else {
         if (pid_at_rq)
             remember_submitter(rq);
@@ -275,13 +288,23 @@ int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_b
     return on_complete(rq, nr_bytes);
 }
 
-/* Requeued: it will be inserted and issued again; measure that attempt, not the failed one. */
+/* Requeued: the driver refused it (BLK_STS_RESOURCE when its queue is full, as virtio_blk does
+ * under load) or asked for it again. blk-mq puts it straight back on the hardware context's
+ * dispatch list and issues it again WITHOUT a new block_rq_insert (only requests re-inserted
+ * from the requeue list pass the scheduler's insert again). So the stage is kept: the time
+ * until the next issue is more queue time (as biolatency -Q counts it), and device time starts
+ * at the issue that completes (as biolatency without -Q counts it). Dropping the stage here
+ * made such a request look like one that bypassed the scheduler (queue_ns 0). */
 SEC("tp_btf/block_rq_requeue")
 int block_rq_requeue(u64 *ctx)
 {
     struct request *rq = RQ_ARG(requeue_arg);
+    struct stage *st = bpf_map_lookup_elem(&start, &rq);
 
-    bpf_map_delete_elem(&start, &rq);
+    if (st) {
+        st->issue = 0;
+        st->requeued = 1;
+    }
     return 0;
 }
 

@@ -10,6 +10,13 @@
 // The fentry/kprobe fallbacks count calls of folio_mark_accessed, filemap_add_folio and
 // folio_account_dirtied (or their older page-based names), like BCC. User space loads only
 // the programs of the paths it chose and derives misses, hits and the ratio.
+//
+// The common filters (pid, tid, uid, comm, cgroup) test the task each hook runs in. Lookups and
+// faults run in the reading task; insertions too, also those of readahead (sync and async
+// readahead are started by the reader's read or fault); dirtying runs in the task that writes
+// (write(), a write fault, or unmapping a dirty shared mapping). Work the kernel does on its own
+// (the flusher's writeback, reclaim, jbd2 dirtying metadata) is in kernel threads, so it drops
+// out of any filtered count.
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -49,6 +56,12 @@ static __always_inline struct cachestat_counts *my_counts(void)
     return bpf_map_lookup_elem(&counts, &zero);
 }
 
+// The counters to add to when the current task passes the filters, else NULL.
+static __always_inline struct cachestat_counts *wanted_counts(void)
+{
+    return current_wanted() ? my_counts() : NULL;
+}
+
 static __always_inline void count_pages(__u64 *counter, __u64 pages)
 {
     // Atomic although per CPU: a softirq's tracepoint can interrupt a task's between the load
@@ -64,7 +77,7 @@ static __always_inline void count_lookup(__u64 file, __u64 index, __u64 last)
     struct lookup *prev;
     __u64 pages;
 
-    if (last < index)
+    if (last < index || !current_wanted())
         return;
     pages = last - index + 1;
     prev = bpf_map_lookup_elem(&lookups, &tid);
@@ -123,7 +136,7 @@ int cachestat_lookup_tp(struct trace_event_raw_mm_filemap_op_page_cache_range *c
 SEC("tp_btf/mm_filemap_fault")
 int BPF_PROG(cachestat_fault_btf, struct address_space *mapping, unsigned long index)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->accesses, 1);
@@ -133,7 +146,7 @@ int BPF_PROG(cachestat_fault_btf, struct address_space *mapping, unsigned long i
 SEC("tp/filemap/mm_filemap_fault")
 int cachestat_fault_tp(void *ctx)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->accesses, 1);
@@ -143,7 +156,7 @@ int cachestat_fault_tp(void *ctx)
 SEC("fentry")
 int BPF_PROG(cachestat_access_fentry)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->accesses, 1);
@@ -153,7 +166,7 @@ int BPF_PROG(cachestat_access_fentry)
 SEC("kprobe")
 int BPF_KPROBE(cachestat_access_kprobe)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->accesses, 1);
@@ -165,7 +178,7 @@ int BPF_KPROBE(cachestat_access_kprobe)
 SEC("tp_btf/mm_filemap_add_to_page_cache")
 int BPF_PROG(cachestat_add_btf, struct folio *folio)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->added, folio_pages(folio));
@@ -175,7 +188,7 @@ int BPF_PROG(cachestat_add_btf, struct folio *folio)
 SEC("tp/filemap/mm_filemap_add_to_page_cache")
 int cachestat_add_tp(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
     __u64 pages = 1;
 
     if (bpf_core_field_exists(ctx->order))
@@ -188,7 +201,7 @@ int cachestat_add_tp(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 SEC("fentry")
 int BPF_PROG(cachestat_add_fentry)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->added, 1);
@@ -198,7 +211,7 @@ int BPF_PROG(cachestat_add_fentry)
 SEC("kprobe")
 int BPF_KPROBE(cachestat_add_kprobe)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->added, 1);
@@ -210,7 +223,7 @@ int BPF_KPROBE(cachestat_add_kprobe)
 SEC("tp_btf/writeback_dirty_folio")
 int BPF_PROG(cachestat_dirty_btf, struct folio *folio, struct address_space *mapping)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->dirtied, folio_pages(folio));
@@ -220,7 +233,7 @@ int BPF_PROG(cachestat_dirty_btf, struct folio *folio, struct address_space *map
 SEC("tp/writeback/writeback_dirty_folio")
 int cachestat_dirty_tp(void *ctx)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->dirtied, 1);
@@ -230,7 +243,7 @@ int cachestat_dirty_tp(void *ctx)
 SEC("fentry")
 int BPF_PROG(cachestat_dirty_fentry)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->dirtied, 1);
@@ -240,7 +253,7 @@ int BPF_PROG(cachestat_dirty_fentry)
 SEC("kprobe")
 int BPF_KPROBE(cachestat_dirty_kprobe)
 {
-    struct cachestat_counts *c = my_counts();
+    struct cachestat_counts *c = wanted_counts();
 
     if (c)
         count_pages(&c->dirtied, 1);

@@ -76,6 +76,13 @@ ProbeOption unitsOption()
             {QStringLiteral("usecs"), QStringLiteral("msecs")}};
 }
 
+// The same filter with a probe-specific meaning (what "in this process" covers).
+ProbeOption withDescription(ProbeOption o, const QString &description)
+{
+    o.description = description;
+    return o;
+}
+
 QList<ProbeInfo> buildCatalog()
 {
     QList<ProbeInfo> c;
@@ -139,8 +146,29 @@ QList<ProbeInfo> buildCatalog()
     c.append({QStringLiteral("cachestat"),
               ProbeGroup::Memory,
               TR("Page cache"),
-              TR("Page cache hits, misses and dirtied pages per interval, like cachestat"),
-              {intervalOption()},
+              TR("Page cache hits, misses and dirtied pages per interval, like cachestat "
+                 "(system-wide unless filtered)"),
+              {withDescription(pidOption(),
+                               TR("Only page cache activity in this process's context: its "
+                                  "reads and file page faults, the pages they and the readahead "
+                                  "they start insert, and the pages it dirties (write, write "
+                                  "fault). Writeback by the kernel's flusher threads and "
+                                  "reclaim never count (0: every process)")),
+               withDescription(tidOption(),
+                               TR("Only page cache activity in this thread's context, as for "
+                                  "the process filter (0: every thread)")),
+               withDescription(uidOption(),
+                               TR("Only page cache activity of tasks running as this user, as "
+                                  "for the process filter (-1: every user)")),
+               withDescription(commOption(),
+                               TR("Only page cache activity of tasks with this name (as in "
+                                  "/proc/PID/comm, up to 15 bytes), as for the process filter")),
+               withDescription(cgroupOption(),
+                               TR("Only page cache activity of tasks in this cgroup v2 (a path "
+                                  "under /sys/fs/cgroup), as for the process filter; pages are "
+                                  "counted for the task that touches them, not for the cgroup "
+                                  "the memory is charged to")),
+               intervalOption()},
               false,
               false});
     c.append({QStringLiteral("iostack"),

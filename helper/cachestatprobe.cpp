@@ -9,6 +9,7 @@
 #include <bpf/libbpf.h>
 
 #include <cerrno>
+#include <cstring>
 #include <unistd.h>
 #include <vector>
 
@@ -172,7 +173,8 @@ ProbeAvailability CacheStatProbe::availability(const KernelFeatures &kernel,
     return a;
 }
 
-bool CacheStatProbe::doStart(const QVariantMap &, const KernelFeatures &kernel, QString *error)
+bool CacheStatProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel,
+                             QString *error)
 {
     const Plan plan = CacheStatProbe::plan(kernel, error);
     if (!plan.usable())
@@ -184,6 +186,14 @@ bool CacheStatProbe::doStart(const QVariantMap &, const KernelFeatures &kernel, 
         return false;
     }
     m_skel->rodata->page_shift = quint32(__builtin_ctzl(quint64(sysconf(_SC_PAGESIZE))));
+    const CommonFilters f = commonFilters(options);
+    auto *ro = m_skel->rodata;
+    ro->filter_tgid = f.tgid;
+    ro->filter_tid = f.tid;
+    ro->filter_uid = f.uid;
+    ro->filter_uid_set = f.uidSet;
+    memcpy(const_cast<char *>(ro->filter_comm), f.comm.constData(), size_t(f.comm.size()));
+    ro->filter_cgroup = !f.cgroupPath.isEmpty();
 
     struct Programs
     {
@@ -244,6 +254,9 @@ bool CacheStatProbe::doStart(const QVariantMap &, const KernelFeatures &kernel, 
         *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
         return false;
     }
+    // Before attaching: a filtered recording must not count anything unfiltered.
+    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
+        return false;
 
     // One link per quantity, kept in the skeleton's link slots so destroy() detaches them.
     QStringList attached;

@@ -21,6 +21,11 @@ namespace bpflens {
 //   misses   = added - dirtied (a write to a new page inserts and dirties it: not a miss),
 //              at least 0; hits = accesses - misses, at least 0. This is cachestat's formula
 //              and shares its limits: it is exact for pure reads, an estimate under writes.
+//
+// Unfiltered the counts are system-wide, like cachestat. The pid, tid, uid, comm and cgroup
+// options count only what happens in the matching tasks' context (docs/cachestat.md): their
+// reads, faults, the readahead those start, and the pages they dirty; the flusher's writeback
+// and other kernel-thread work never count under a filter.
 class CacheStatProbe : public Probe
 {
 public:

@@ -4,6 +4,7 @@
 // a controlled child process.
 #include <QByteArray>
 #include <QDir>
+#include <QFile>
 #include <QList>
 
 #include <bpf/bpf.h>
@@ -146,5 +147,42 @@ private:
     int m_gate = -1;
     bool m_reaped = false;
 };
+
+// Ids of the BPF programs this process holds an fd of (a program's or a link's) whose name
+// starts with one of prefixes. Unlike listing the kernel's programs by name, this never sees
+// the programs of other processes, such as the same test running in another build tree.
+inline QList<__u32> ownProgramIds(const QList<QByteArray> &prefixes)
+{
+    QList<__u32> ids;
+    const QStringList fds =
+        QDir(QStringLiteral("/proc/self/fdinfo")).entryList(QDir::Files | QDir::System);
+    for (const QString &fd : fds) {
+        QFile f(QStringLiteral("/proc/self/fdinfo/") + fd);
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            if (!line.startsWith("prog_id:"))
+                continue;
+            const __u32 id = line.mid(8).trimmed().toUInt();
+            if (id && !ids.contains(id) && hasOurPrefix(progName(id).constData(), prefixes))
+                ids.append(id);
+        }
+    }
+    return ids;
+}
+
+// How many of these programs the kernel still has (a freed program's id is not reused soon).
+inline int programsAlive(const QList<__u32> &ids)
+{
+    int n = 0;
+    for (__u32 id : ids) {
+        const int fd = bpf_prog_get_fd_by_id(id);
+        if (fd >= 0) {
+            ++n;
+            close(fd);
+        }
+    }
+    return n;
+}
 
 } // namespace bpflens::test

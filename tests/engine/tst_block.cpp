@@ -3,21 +3,24 @@
 // per request with the right attribution, and the kernel's histograms must count the same.
 #include "blockprobe.h"
 #include "engine.h"
+#include "enginetestutil.h"
 #include "testutil.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace bpflens;
 
@@ -58,6 +61,7 @@ QByteArray ownComm()
 struct Recording
 {
     QString attachPath;
+    QList<__u32> programIds; // the probe's programs while it ran
     RecordBatch batch;
     quint64 lost = 0;
 };
@@ -118,6 +122,7 @@ class TestBlock : public QObject
             return false;
         }
         r->attachPath = req[0].attachPath;
+        r->programIds = test::ownProgramIds({QByteArrayLiteral("block_")});
         QString why;
         const bool ok = directIo(&why);
         if (!ok)
@@ -142,15 +147,6 @@ class TestBlock : public QObject
             it->merge(s.histogram);
         }
         return h;
-    }
-
-    static QByteArray bpftool(const char *what)
-    {
-        QProcess p;
-        p.start(QStringLiteral("bpftool"), {QLatin1String(what), QStringLiteral("show")});
-        if (!p.waitForFinished() || p.exitCode() != 0)
-            return "bpftool failed";
-        return p.readAllStandardOutput();
     }
 
     static quint64 totalCount(const RecordBatch &b)
@@ -287,27 +283,114 @@ private Q_SLOTS:
 
     // The histogram's sum is in the histogram's unit, each value truncated: with queued it adds
     // up insert -> complete, without it issue -> complete, exactly as the events say.
+    //
+    // Which requests have a queue time is exact, per request, not a count: with an I/O
+    // scheduler, blk-mq sends every request that is no flush and no passthrough through the
+    // scheduler's insert (RQF_USE_SCHED; the plug and the idle-hardware direct issue only
+    // apply without a scheduler). What used to break this under load was the driver: with its
+    // queue full, virtio_blk refuses a request (BLK_STS_RESOURCE), blk-mq traces
+    // block_rq_requeue and issues it again from the dispatch list with no second insert; the
+    // probe dropped the insert time at the requeue, so the request showed queue_ns 0 (seen with
+    // bpftrace: every issue without a preceding insert of the test's requests followed a
+    // requeue). Other processes' requests play no part: the pid filter attributes in
+    // block_io_start, in the submitting task. Our own process may add a few requests besides
+    // the direct I/O (page faults reading the binary), which go through the scheduler too.
     void queuedIncludesQueueTime()
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QFile sched(QStringLiteral("/sys/block/%1/queue/scheduler").arg(m_disk));
+        QVERIFY(sched.open(QIODevice::ReadOnly));
+        const bool scheduler = !sched.readAll().contains("[none]");
         for (const bool queued : {false, true}) {
             Recording r;
             QVERIFY(record({{QStringLiteral("queued"), queued}}, &r, 2 * N));
-            quint64 expected = 0, queuedEvents = 0;
+            quint64 expected = 0;
             for (const BlockEvent &e : std::as_const(r.batch.block)) {
                 expected += ((queued ? e.queueNs : 0) + e.deviceNs) / 1000;
-                queuedEvents += e.queueNs > 0;
+                // Flushes and FUA writes bypass the scheduler (blk_insert_flush).
+                const bool flush = e.op.contains("Flush") || e.op.contains("FUA");
+                const QByteArray what = e.op + " at sector " + QByteArray::number(e.sector) +
+                                        ": queue_ns " + QByteArray::number(e.queueNs);
+                if (scheduler && !flush)
+                    QVERIFY2(e.queueNs > 0, what.constData());
+                else if (!scheduler)
+                    QVERIFY2(e.queueNs == 0, what.constData());
             }
             const auto h = histograms(r.batch);
             QCOMPARE(h.size(), 1);
             QCOMPARE(h.value(QString()).count(), quint64(r.batch.block.size()));
             QCOMPARE(h.value(QString()).sum(), expected);
-            // Through an I/O scheduler requests are inserted before they are issued.
-            QFile sched(QStringLiteral("/sys/block/%1/queue/scheduler").arg(m_disk));
-            QVERIFY(sched.open(QIODevice::ReadOnly));
-            if (!sched.readAll().contains("[none]"))
-                QVERIFY(queuedEvents >= quint64(2 * N));
         }
+    }
+
+    // More reads at once than the virtio queue holds: the driver refuses some and blk-mq
+    // requeues them (seen with bpftrace on this machine's virtio_blk; a quiet disk may not
+    // requeue at all, then this is the plain case). Every read must still have its queue time,
+    // and its device time must be the issue that completed, not the refused one.
+    void burstKeepsQueueTimeOfRequeuedRequests()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QFile sched(QStringLiteral("/sys/block/%1/queue/scheduler").arg(m_disk));
+        QVERIFY(sched.open(QIODevice::ReadOnly));
+        if (sched.readAll().contains("[none]"))
+            QSKIP("the disk has no I/O scheduler: no queue time to keep");
+        constexpr int burst = 256;
+        const QString path = m_dir->filePath(QStringLiteral("burst.bin"));
+        const int fd =
+            open(path.toLocal8Bit().constData(), O_RDWR | O_CREAT | O_DIRECT | O_CLOEXEC, 0600);
+        QVERIFY(fd >= 0);
+        void *buf = nullptr;
+        // Every other block, so that the scheduler cannot merge neighbours: one request each.
+        const size_t fileBytes = size_t(blockSize) * 2 * burst;
+        QCOMPARE(posix_memalign(&buf, blockSize, fileBytes), 0);
+        memset(buf, 0x33, fileBytes);
+        QCOMPARE(pwrite(fd, buf, fileBytes, 0), ssize_t(fileBytes));
+        QCOMPARE(fsync(fd), 0);
+
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("block"),
+                                {{QStringLiteral("disk"), m_disk},
+                                 {QStringLiteral("pid"), qint64(getpid())},
+                                 {QStringLiteral("queued"), true}},
+                                {}}};
+        QString err;
+        QVERIFY2(engine.start(req, &err), qPrintable(err));
+        std::vector<std::thread> readers;
+        std::atomic<int> failed{0};
+        for (int i = 0; i < burst; ++i) {
+            readers.emplace_back([&, i] {
+                char *b = static_cast<char *>(buf) + size_t(i) * blockSize;
+                if (pread(fd, b, blockSize, off_t(2 * i) * blockSize) != blockSize)
+                    ++failed;
+            });
+        }
+        for (std::thread &t : readers)
+            t.join();
+        RecordBatch batch;
+        for (int i = 0; i < 20 && batch.block.size() < burst; ++i)
+            engine.poll(50, batch);
+        engine.stop(&batch);
+        free(buf);
+        close(fd);
+        QCOMPARE(failed.load(), 0);
+
+        // Bytes, not requests: the scheduler may still merge a read into a neighbour's. At least,
+        // not exactly: a page fault of this process may read its binary meanwhile.
+        quint64 readBytes = 0;
+        for (const BlockEvent &e : std::as_const(batch.block)) {
+            if (e.op.contains("Flush") || e.op.contains("FUA"))
+                continue;
+            if (e.op.contains("Read") && !e.op.contains("ReadAhead"))
+                readBytes += e.bytes;
+            QVERIFY2(e.queueNs > 0, qPrintable(QStringLiteral("%1 at sector %2: no queue time")
+                                                   .arg(QString::fromLatin1(e.op))
+                                                   .arg(e.sector)));
+        }
+        QVERIFY2(readBytes >= quint64(blockSize) * burst, qPrintable(QString::number(readBytes)));
+        quint64 expected = 0;
+        for (const BlockEvent &e : std::as_const(batch.block))
+            expected += (e.queueNs + e.deviceNs) / 1000;
+        QCOMPARE(histograms(batch).value(QString()).sum(), expected);
     }
 
     void minLatencyDropsEventsNotCounts()
@@ -323,17 +406,22 @@ private Q_SLOTS:
             QCOMPARE(s.histogram.unit(), TimeUnit::Milliseconds);
     }
 
+    // Only this process's programs: the same test may run in another build tree meanwhile.
     void nothingStaysAttached()
     {
-        BPFLENS_REQUIRE_ROOT("runs bpftool");
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QList<__u32> ids;
         {
             Recording r;
             QVERIFY(record({}, &r, 2 * N));
+            ids = r.programIds;
         }
-        // Links go (and detach) at once; the programs are freed after an RCU grace period.
-        QVERIFY2(!bpftool("link").contains("block_rq_"), "a link of ours is still attached");
-        QTRY_VERIFY_WITH_TIMEOUT(!bpftool("prog").contains("block_rq_"), 10000);
-        QVERIFY(!bpftool("prog").contains("block_io_start"));
+        QVERIFY(ids.size() >= 3); // at least issue, complete and the submitter hook
+        // No fd of ours (program or link) is left; the kernel frees the programs once the
+        // links are gone, after an RCU grace period.
+        QVERIFY2(test::ownProgramIds({QByteArrayLiteral("block_")}).isEmpty(),
+                 "a program or link of ours is still open");
+        QTRY_COMPARE_WITH_TIMEOUT(test::programsAlive(ids), 0, 10000);
     }
 };
 
