@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -11,6 +12,7 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("bpflens"));
     QApplication::setApplicationDisplayName(QStringLiteral("BPF Lens"));
     QApplication::setApplicationVersion(QStringLiteral(BPFLENS_VERSION));
+    bpflens::installTranslations(QLocale::system());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -5,7 +5,11 @@
 #include "detailspane.h"
 #include "eventmodels.h"
 #include "histogramview.h"
+#include "iostackview.h"
+#include "probepanel.h"
+#include "recorder.h"
 #include "sessionmodel.h"
+#include "sessionsave.h"
 #include "timelinewidget.h"
 
 #include <QAction>
@@ -20,6 +24,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -40,6 +45,7 @@
 #include <QTableView>
 #include <QThread>
 #include <QTimer>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 #include <atomic>
@@ -75,6 +81,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_counters = new CountersView(m_session, m_state, this);
     m_summary = new SummaryPanel(m_session, this);
     m_details = new DetailsPane(m_session, m_state, this);
+    m_ioStack = new IoStackView(m_session, m_state, this);
+    m_probes = new ProbePanel(this);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setAccessibleName(tr("Views"));
@@ -82,6 +90,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_summary, tr("&Summary"));
     m_tabs->addTab(m_histograms, tr("&Histograms"));
     m_tabs->addTab(m_counters, tr("&Counters"));
+    m_tabs->addTab(m_ioStack, tr("&I/O Stack"));
     for (EventType t : SessionModel::eventTypes()) {
         auto *view = new QTableView(this);
         view->setModel(m_filterModels.value(int(t)));
@@ -113,23 +122,53 @@ MainWindow::MainWindow(QWidget *parent)
     bottomLayout->addWidget(m_tabs, 1);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter = splitter;
     splitter->setObjectName(QStringLiteral("mainSplitter"));
     splitter->addWidget(m_timeline);
     splitter->addWidget(bottom);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 2);
-    setCentralWidget(splitter);
+
+    // A message strip above everything (like KMessageWidget): in the window, not a dialog,
+    // because viewing saved sessions still works.
+    m_banner = new QFrame(this);
+    m_banner->setObjectName(QStringLiteral("recorderBanner"));
+    m_banner->setFrameShape(QFrame::StyledPanel);
+    m_banner->setAutoFillBackground(true);
+    auto *bannerLayout = new QHBoxLayout(m_banner);
+    m_bannerText = new QLabel(m_banner);
+    m_bannerText->setWordWrap(true);
+    m_bannerText->setTextFormat(Qt::RichText);
+    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_bannerText->setAccessibleName(tr("Recording unavailable"));
+    bannerLayout->addWidget(m_bannerText, 1);
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(splitter, 1);
+    setCentralWidget(central);
 
     auto *dock = new QDockWidget(tr("Event details"), this);
     dock->setObjectName(QStringLiteral("detailsDock"));
     dock->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, dock);
 
+    auto *probeDock = new QDockWidget(tr("Probes"), this);
+    probeDock->setObjectName(QStringLiteral("probeDock"));
+    probeDock->setWidget(m_probes);
+    m_probes->setMinimumWidth(340);
+    addDockWidget(Qt::LeftDockWidgetArea, probeDock);
+
     m_rangeLabel = new QLabel(this);
     statusBar()->addPermanentWidget(m_rangeLabel);
 
     createMenus();
-    menuBar()->addMenu(tr("&View"))->addAction(dock->toggleViewAction());
+    createRecordingControls();
+    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->addAction(dock->toggleViewAction());
+    viewMenu->addAction(probeDock->toggleViewAction());
 
     connect(m_session, &SessionModel::reset, this, &MainWindow::sessionReset);
     connect(m_session, &SessionModel::appended, this, [this] {
@@ -222,6 +261,10 @@ void MainWindow::createMenus()
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
+    m_saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    m_saveAsAction = file->addAction(tr("Save &As…"), this, &MainWindow::chooseSaveAs);
+    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     QMenu *csv = file->addMenu(tr("&Export CSV"));
     m_sessionActions << csv->menuAction();
@@ -262,10 +305,16 @@ void MainWindow::chooseOpen()
 bool MainWindow::openFile(const QString &path, QString *error)
 {
     QString message;
-    if (m_loading) {
-        message = tr("another session is still loading");
+    if (m_loading || m_recording) {
+        message = m_loading ? tr("another session is still loading")
+                            : tr("a recording is running: stop it first");
         if (error)
             *error = message;
+        return false;
+    }
+    if (!maybeKeepRecording()) {
+        if (error)
+            *error = tr("cancelled");
         return false;
     }
     m_loading = true;
@@ -346,10 +395,10 @@ void MainWindow::sessionReset()
                              : SessionModel::typeName(t));
         m_tables.value(int(t))->resizeColumnsToContents();
     }
-    setWindowTitle(m_session->path().isEmpty()
-                       ? tr("BPF Lens")
-                       : tr("%1 — BPF Lens").arg(QFileInfo(m_session->path()).fileName()));
+    updateTitle();
     updateRangeLabel();
+    updateRecordingStatus();
+    updateActions();
 }
 
 void MainWindow::updateRangeLabel()
@@ -542,8 +591,11 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/state"), saveState());
-    if (auto *splitter = qobject_cast<QSplitter *>(centralWidget()))
-        settings.setValue(QStringLiteral("mainWindow/splitter"), splitter->saveState());
+    settings.setValue(QStringLiteral("mainWindow/splitter"), m_splitter->saveState());
+    if (!maybeKeepRecording()) {
+        event->ignore();
+        return;
+    }
     QMainWindow::closeEvent(event);
 }
 
@@ -568,6 +620,309 @@ void MainWindow::dropEvent(QDropEvent *event)
             QTimer::singleShot(0, this, [this, path] { openFile(path); });
             return;
         }
+    }
+}
+
+void MainWindow::createRecordingControls()
+{
+    m_noBackend = new StreamRecorder(this);
+    static_cast<StreamRecorder *>(m_noBackend)
+        ->setUnavailableReason(tr("The BPF Lens helper (bpflens-helper) is not installed or "
+                                  "not reachable on the system D-Bus."));
+
+    m_recordAction = new QAction(tr("&Record"), this);
+    m_recordAction->setShortcut(Qt::CTRL | Qt::Key_R);
+    m_recordAction->setToolTip(tr("Record the selected probes (Ctrl+R)"));
+    m_recordAction->setIcon(QIcon::fromTheme(QStringLiteral("media-record")));
+    connect(m_recordAction, &QAction::triggered, this, &MainWindow::startRecording);
+    m_stopAction = new QAction(tr("S&top"), this);
+    m_stopAction->setShortcut(Qt::CTRL | Qt::Key_Period);
+    m_stopAction->setToolTip(tr("Stop the recording (Ctrl+.)"));
+    m_stopAction->setIcon(QIcon::fromTheme(QStringLiteral("media-playback-stop")));
+    connect(m_stopAction, &QAction::triggered, this, [this] {
+        if (m_recording && m_recorder)
+            m_recorder->stop();
+    });
+    QToolBar *bar = addToolBar(tr("Recording"));
+    bar->setObjectName(QStringLiteral("recordingToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_recordAction);
+    bar->addAction(m_stopAction);
+    QMenu *menu = menuBar()->addMenu(tr("&Recording"));
+    menu->addAction(m_recordAction);
+    menu->addAction(m_stopAction);
+
+    m_elapsedLabel = new QLabel(this);
+    m_rateLabel = new QLabel(this);
+    m_lostLabel = new QLabel(this);
+    m_lostLabel->setMargin(2);
+    m_cpuLabel = new QLabel(this);
+    m_cpuLabel->setToolTip(tr("CPU time the probes' BPF programs took, per second of recording "
+                              "(100 % = one CPU)"));
+    for (QLabel *l : {m_elapsedLabel, m_rateLabel, m_lostLabel, m_cpuLabel})
+        statusBar()->addPermanentWidget(l);
+    m_statusTimer = new QTimer(this);
+    m_statusTimer->setInterval(1000);
+    connect(m_statusTimer, &QTimer::timeout, this, &MainWindow::updateRecordingStatus);
+    connect(m_probes, &ProbePanel::changed, this, &MainWindow::updateActions);
+    setRecorder(nullptr);
+}
+
+void MainWindow::setRecorder(Recorder *recorder)
+{
+    if (m_recording)
+        return; // the running recording's signals stay connected to the old one
+    if (m_recorder)
+        disconnect(m_recorder, nullptr, this, nullptr);
+    m_recorder = recorder ? recorder : m_noBackend;
+    connect(m_recorder, &Recorder::started, this, &MainWindow::recordingStarted);
+    connect(m_recorder, &Recorder::batch, m_session, &SessionModel::append);
+    connect(m_recorder, &Recorder::ended, this, &MainWindow::recordingEnded);
+    connect(m_recorder, &Recorder::failed, this, &MainWindow::recordingFailed);
+    updateBanner();
+    updateActions();
+}
+
+void MainWindow::updateBanner()
+{
+    const bool available = m_recorder && m_recorder->isAvailable();
+    m_banner->setVisible(!available);
+    if (available)
+        return;
+    QPalette p = m_banner->palette();
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    p.setColor(QPalette::Window, dark ? QColor(0x5c, 0x4a, 0x12) : QColor(0xfd, 0xf1, 0xc7));
+    p.setColor(QPalette::WindowText, dark ? QColor(0xf5, 0xf0, 0xe0) : QColor(0x3a, 0x2e, 0x05));
+    m_banner->setPalette(p);
+    m_bannerText->setText(
+        tr("<b>Recording is not available.</b> %1<br>To record, install the helper as root "
+           "with <code>cmake --install build/release</code>: it installs bpflens-helper, its "
+           "D-Bus service and the polkit policy that lets you record without being root. "
+           "Then start BPF Lens again. Saved sessions can still be opened.")
+            .arg(m_recorder ? m_recorder->unavailableReason().toHtmlEscaped() : QString()));
+}
+
+void MainWindow::updateActions()
+{
+    const bool available = m_recorder && m_recorder->isAvailable();
+    m_recordAction->setEnabled(available && !m_recording && !m_loading);
+    m_stopAction->setEnabled(m_recording);
+    m_probes->setEnabled(!m_recording);
+    m_saveAction->setEnabled(m_unsaved && !m_recording);
+    m_saveAsAction->setEnabled(!m_recording && !m_session->isEmpty());
+}
+
+void MainWindow::updateTitle()
+{
+    QString name;
+    if (m_recording)
+        name = tr("Recording");
+    else if (!m_session->path().isEmpty())
+        name = QFileInfo(m_session->path()).fileName();
+    else if (m_unsaved)
+        name = tr("Unsaved recording");
+    // [*] is where Qt puts the modified mark.
+    setWindowTitle(name.isEmpty() ? tr("BPF Lens") : tr("%1[*] — BPF Lens").arg(name));
+    setWindowModified(m_unsaved);
+}
+
+void MainWindow::startRecording()
+{
+    if (m_recording || !m_recorder)
+        return;
+    QString error;
+    const QList<ProbeConfig> probes = m_probes->configs(&error);
+    if (probes.isEmpty()) {
+        showError(tr("Cannot record"), error);
+        return;
+    }
+    if (!maybeKeepRecording())
+        return;
+    statusBar()->showMessage(tr("Starting the recording…"));
+    m_starting = true;
+    m_recorder->start(probes);
+}
+
+void MainWindow::recordingStarted(const SessionInfo &info)
+{
+    m_starting = false;
+    m_recording = true;
+    m_unsaved = false;
+    SessionData data;
+    data.info = info;
+    m_session->setSession(std::move(data));
+    m_recordClock.start();
+    m_rateEvents = 0;
+    m_rateAtMs = 0;
+    m_eventsPerSecond = 0;
+    m_statusTimer->start();
+    statusBar()->showMessage(tr("Recording"), 3000);
+    updateTitle();
+    updateActions();
+    updateRecordingStatus();
+}
+
+void MainWindow::recordingEnded(const QString &reason, quint64 endNs)
+{
+    if (!m_recording)
+        return;
+    m_recording = false;
+    m_statusTimer->stop();
+    m_session->setEndTime(endNs);
+    // Even an empty recording is kept: its probes and lost counts are worth saving.
+    m_unsaved = true;
+    updateRecordingStatus();
+    updateTitle();
+    updateActions();
+    statusBar()->showMessage(reason, 8000);
+}
+
+void MainWindow::recordingFailed(const QString &error)
+{
+    if (m_recording) {
+        // What arrived before the failure is kept and can be saved.
+        recordingEnded(tr("Recording failed"), 0);
+        showError(tr("Recording failed"),
+                  tr("%1\n\nThe data recorded until then is kept.").arg(error));
+        return;
+    }
+    if (!m_starting)
+        return; // the end of a recording the user discarded
+    m_starting = false;
+    statusBar()->clearMessage();
+    showError(tr("Cannot record"), error);
+}
+
+void MainWindow::updateRecordingStatus()
+{
+    const SessionData &data = m_session->data();
+    // Stats are cumulative per probe: the last sample of each is the total.
+    QHash<QString, ProbeStats> last;
+    for (const ProbeStats &s : data.stats) {
+        ProbeStats &l = last[s.probeId];
+        if (s.timeNs >= l.timeNs)
+            l = s;
+    }
+    quint64 lost = 0, runNs = 0, lastStatsNs = 0;
+    for (const ProbeStats &s : std::as_const(last)) {
+        lost += s.eventsLost;
+        runNs += s.runTimeNs;
+        lastStatsNs = std::max(lastStatsNs, s.timeNs);
+    }
+    const quint64 origin = data.info.startMonotonicNs;
+    const qint64 events = data.events.totalCount();
+    double elapsedS = 0;
+    if (m_recording) {
+        const qint64 nowMs = m_recordClock.elapsed();
+        elapsedS = double(nowMs) / 1000.0;
+        if (nowMs - m_rateAtMs >= 900) {
+            m_eventsPerSecond = double(events - m_rateEvents) * 1000.0 /
+                                double(std::max<qint64>(1, nowMs - m_rateAtMs));
+            m_rateEvents = events;
+            m_rateAtMs = nowMs;
+        }
+    } else {
+        const quint64 end =
+            data.info.endMonotonicNs ? data.info.endMonotonicNs : m_session->endTimeNs();
+        elapsedS = end > origin ? double(end - origin) / 1e9 : 0.0;
+        m_eventsPerSecond = elapsedS > 0 ? double(events) / elapsedS : 0.0;
+    }
+    const qint64 secs = qint64(elapsedS);
+    m_elapsedLabel->setText((m_recording ? tr("● Recording %1") : tr("Duration %1"))
+                                .arg(QStringLiteral("%1:%2:%3")
+                                         .arg(secs / 3600)
+                                         .arg(secs / 60 % 60, 2, 10, QLatin1Char('0'))
+                                         .arg(secs % 60, 2, 10, QLatin1Char('0'))));
+    m_rateLabel->setText(tr("%1 events/s").arg(QLocale().toString(m_eventsPerSecond, 'f', 0)));
+    // Lost events are always shown, and stand out when there are any: the data is incomplete.
+    m_lostLabel->setText(tr("%1 lost").arg(QLocale().toString(lost)));
+    m_lostLabel->setStyleSheet(lost ? QStringLiteral("background: #d0312d; color: white; "
+                                                     "font-weight: bold; border-radius: 3px;")
+                                    : QString());
+    m_lostLabel->setToolTip(lost ? tr("%1 events could not be delivered by the kernel (buffers "
+                                      "full): the recording is incomplete.")
+                                       .arg(QLocale().toString(lost))
+                                 : tr("No events were lost."));
+    // runTimeNs is the kernel's BPF run time; per second of (stats) time it is a CPU share.
+    const double statsS = lastStatsNs > origin ? double(lastStatsNs - origin) / 1e9 : elapsedS;
+    const double cpu = statsS > 0 ? 100.0 * double(runNs) / 1e9 / statsS : 0.0;
+    m_cpuLabel->setText(tr("probes %1 % CPU").arg(QLocale().toString(cpu, 'f', 2)));
+}
+
+bool MainWindow::saveTo(const QString &path, QString *error)
+{
+    QString why;
+    if (m_recording) {
+        why = tr("a recording is running: stop it first");
+    } else if (saveSession(m_session->data(), m_session->endTimeNs(), path, &why)) {
+        m_session->setPath(QFileInfo(path).absoluteFilePath());
+        m_unsaved = false;
+        addRecentFile(QFileInfo(path).absoluteFilePath());
+        updateTitle();
+        updateActions();
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+        return true;
+    }
+    if (error)
+        *error = why;
+    return false;
+}
+
+void MainWindow::save()
+{
+    if (m_session->path().isEmpty()) {
+        chooseSaveAs();
+        return;
+    }
+    QString error;
+    if (!saveTo(m_session->path(), &error))
+        showError(tr("Save failed"), error);
+}
+
+void MainWindow::chooseSaveAs()
+{
+    QFileDialog dialog(this, tr("Save Session"), QFileInfo(recentFiles().value(0)).absolutePath(),
+                       tr("BPF Lens sessions (*.bpflens)"));
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(SessionSuffix);
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return;
+    QString error;
+    if (!saveTo(dialog.selectedFiles().first(), &error))
+        showError(tr("Save failed"), error);
+}
+
+bool MainWindow::maybeKeepRecording()
+{
+    if (!m_unsaved && !m_recording)
+        return true;
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved recording"),
+                    m_recording ? tr("A recording is running. Stop it and discard what it "
+                                     "recorded?")
+                                : tr("The recording has not been saved. Save it first?"),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("unsavedRecordingBox"));
+    if (m_recording) {
+        box.setStandardButtons(QMessageBox::Discard | QMessageBox::Cancel);
+    } else {
+        box.setStandardButtons(QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        box.setDefaultButton(QMessageBox::Save);
+    }
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        save();
+        return !m_unsaved; // a cancelled or failed save keeps the window
+    case QMessageBox::Discard:
+        if (m_recording) {
+            m_recorder->stop();
+            m_recording = false;
+            m_statusTimer->stop();
+        }
+        m_unsaved = false;
+        setWindowModified(false);
+        return true;
+    default:
+        return false;
     }
 }
 

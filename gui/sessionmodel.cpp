@@ -63,6 +63,15 @@ void SessionModel::append(const RecordBatch &batch)
     Q_EMIT appended(store.outOfOrderAppends() && !wasOutOfOrder);
 }
 
+void SessionModel::setEndTime(quint64 endNs)
+{
+    Q_EMIT aboutToAppend();
+    m_data.info.endMonotonicNs = std::max(endNs, m_endNs > 0 ? m_endNs - 1 : 0);
+    updateSpan();
+    ++m_version;
+    Q_EMIT appended(false);
+}
+
 void SessionModel::updateSpan()
 {
     const EventStore &store = m_data.events;

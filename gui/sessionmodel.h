@@ -21,6 +21,10 @@ public:
     // Appends live data. Events keep the EventStore's time order; if an append landed out of
     // order the row indices of later events shift, so views rebuild instead of inserting.
     void append(const RecordBatch &batch);
+    // Ends a live recording at endNs (never before its last data); signals appended(false).
+    void setEndTime(quint64 endNs);
+    // After a Save As: the document now is that file.
+    void setPath(const QString &path) { m_path = path; }
 
     const SessionData &data() const { return m_data; }
     const EventStore &events() const { return m_data.events; }

@@ -1,0 +1,435 @@
+#include "probepanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCompleter>
+#include <QCoreApplication>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStringListModel>
+#include <QVBoxLayout>
+
+namespace bpflens {
+
+namespace {
+
+QString catalogText(const QString &text)
+{
+    return QCoreApplication::translate("ProbeCatalog", text.toUtf8().constData());
+}
+
+QString settingsKey(const QString &probeId, const char *what)
+{
+    return QStringLiteral("probePanel/%1/%2").arg(probeId, QLatin1String(what));
+}
+
+// Options that name a tracepoint: the helper's list of tracepoints completes them.
+bool isTracepointOption(const QString &probeId, const ProbeOption &o)
+{
+    return probeId == QLatin1String("tppair") && o.type == ProbeOption::Type::String &&
+           (o.name == QLatin1String("start") || o.name == QLatin1String("end"));
+}
+
+} // namespace
+
+ProbePanel::ProbePanel(QWidget *parent)
+    : ProbePanel(ProbeCatalog::probes(), parent)
+{
+}
+
+ProbePanel::ProbePanel(const QList<ProbeInfo> &probes, QWidget *parent)
+    : QWidget(parent)
+    , m_probes(probes)
+    , m_tracepoints(new QStringListModel(this))
+{
+    setAccessibleName(tr("Probes"));
+    build();
+    load();
+}
+
+QString ProbePanel::groupTitle(ProbeGroup group)
+{
+    switch (group) {
+    case ProbeGroup::Processes:
+        return tr("Processes");
+    case ProbeGroup::Files:
+        return tr("Files");
+    case ProbeGroup::BlockIo:
+        return tr("Block I/O");
+    case ProbeGroup::IoStack:
+        return tr("I/O stack");
+    case ProbeGroup::Scheduler:
+        return tr("Scheduler");
+    case ProbeGroup::Network:
+        return tr("Network");
+    case ProbeGroup::Memory:
+        return tr("Memory");
+    case ProbeGroup::Custom:
+        return tr("Custom");
+    }
+    return {};
+}
+
+void ProbePanel::build()
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(scroll);
+    auto *content = new QWidget(scroll);
+    m_layout = new QVBoxLayout(content);
+    scroll->setWidget(content);
+
+    static const ProbeGroup order[] = {
+        ProbeGroup::Processes, ProbeGroup::Files,   ProbeGroup::BlockIo, ProbeGroup::IoStack,
+        ProbeGroup::Scheduler, ProbeGroup::Network, ProbeGroup::Memory,  ProbeGroup::Custom};
+    m_rows.reserve(m_probes.size());
+    for (ProbeGroup group : order) {
+        bool header = false;
+        for (const ProbeInfo &info : std::as_const(m_probes)) {
+            if (info.group != group)
+                continue;
+            if (!header) {
+                auto *title = new QLabel(groupTitle(group), content);
+                QFont f = title->font();
+                f.setBold(true);
+                title->setFont(f);
+                title->setContentsMargins(0, m_layout->count() ? 8 : 0, 0, 0);
+                m_layout->addWidget(title);
+                header = true;
+            }
+            Row row;
+            row.info = &info;
+            auto *line = new QHBoxLayout;
+            row.check = new QCheckBox(catalogText(info.title), content);
+            row.check->setObjectName(QStringLiteral("probe:%1").arg(info.id));
+            row.check->setAccessibleName(catalogText(info.title));
+            row.check->setAccessibleDescription(catalogText(info.description));
+            row.check->setToolTip(catalogText(info.description));
+            row.status = new QLabel(content);
+            row.status->setObjectName(QStringLiteral("status:%1").arg(info.id));
+            line->addWidget(row.check, 1);
+            line->addWidget(row.status);
+            m_layout->addLayout(line);
+
+            auto *description = new QLabel(catalogText(info.description), content);
+            description->setWordWrap(true);
+            description->setForegroundRole(QPalette::PlaceholderText);
+            description->setContentsMargins(24, 0, 0, 0);
+            m_layout->addWidget(description);
+
+            row.options = new QWidget(content);
+            auto *form = new QFormLayout(row.options);
+            form->setContentsMargins(24, 0, 0, 4);
+            for (const ProbeOption &o : info.options) {
+                QWidget *editor = createEditor(row, o);
+                auto *label = new QLabel(catalogText(o.title), row.options);
+                label->setBuddy(editor);
+                form->addRow(label, editor);
+                row.editors.insert(o.name, editor);
+            }
+            m_layout->addWidget(row.options);
+
+            row.error = new QLabel(content);
+            row.error->setObjectName(QStringLiteral("error:%1").arg(info.id));
+            row.error->setWordWrap(true);
+            row.error->setContentsMargins(24, 0, 0, 4);
+            row.error->setStyleSheet(QStringLiteral("color: #d0312d;"));
+            row.error->hide();
+            m_layout->addWidget(row.error);
+
+            const QString id = info.id;
+            connect(row.check, &QCheckBox::toggled, this, [this, id] { onChanged(id); });
+            m_rows.append(row);
+        }
+    }
+    m_layout->addStretch(1);
+    setAvailability({});
+}
+
+QWidget *ProbePanel::createEditor(Row &row, const ProbeOption &o)
+{
+    const QString id = row.info->id;
+    const QString name = QStringLiteral("option:%1:%2").arg(id, o.name);
+    QWidget *editor = nullptr;
+    switch (o.type) {
+    case ProbeOption::Type::Bool: {
+        auto *box = new QCheckBox(row.options);
+        box->setChecked(o.defaultValue.toBool());
+        connect(box, &QCheckBox::toggled, this, [this, id] { onChanged(id); });
+        editor = box;
+        break;
+    }
+    case ProbeOption::Type::Int: {
+        // A double spin box: the ranges (user IDs, microsecond thresholds) exceed int.
+        auto *spin = new QDoubleSpinBox(row.options);
+        spin->setDecimals(0);
+        spin->setRange(double(o.minimum), double(o.maximum));
+        spin->setValue(double(o.defaultValue.toLongLong()));
+        const bool meansAny = o.name == QLatin1String("pid") || o.name == QLatin1String("tid") ||
+                              o.name == QLatin1String("uid");
+        if (meansAny && o.defaultValue.toLongLong() == o.minimum)
+            spin->setSpecialValueText(tr("any"));
+        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, id] { onChanged(id); });
+        editor = spin;
+        break;
+    }
+    case ProbeOption::Type::String: {
+        auto *edit = new QLineEdit(row.options);
+        edit->setText(o.defaultValue.toString());
+        edit->setClearButtonEnabled(true);
+        if (isTracepointOption(id, o)) {
+            auto *completer = new QCompleter(m_tracepoints, edit);
+            completer->setCaseSensitivity(Qt::CaseInsensitive);
+            completer->setFilterMode(Qt::MatchContains);
+            edit->setCompleter(completer);
+        }
+        connect(edit, &QLineEdit::textChanged, this, [this, id] { onChanged(id); });
+        editor = edit;
+        break;
+    }
+    case ProbeOption::Type::Choice: {
+        auto *combo = new QComboBox(row.options);
+        for (const QString &c : o.choices)
+            combo->addItem(c, c);
+        combo->setCurrentIndex(std::max(0, combo->findData(o.defaultValue.toString())));
+        connect(combo, &QComboBox::currentIndexChanged, this, [this, id] { onChanged(id); });
+        editor = combo;
+        break;
+    }
+    }
+    editor->setObjectName(name);
+    editor->setAccessibleName(tr("%1: %2").arg(catalogText(row.info->title), catalogText(o.title)));
+    editor->setAccessibleDescription(catalogText(o.description));
+    editor->setToolTip(catalogText(o.description));
+    return editor;
+}
+
+void ProbePanel::setEditorValue(QWidget *editor, const ProbeOption &o, const QVariant &value)
+{
+    switch (o.type) {
+    case ProbeOption::Type::Bool:
+        static_cast<QCheckBox *>(editor)->setChecked(value.toBool());
+        break;
+    case ProbeOption::Type::Int:
+        static_cast<QDoubleSpinBox *>(editor)->setValue(double(value.toLongLong()));
+        break;
+    case ProbeOption::Type::String:
+        static_cast<QLineEdit *>(editor)->setText(value.toString());
+        break;
+    case ProbeOption::Type::Choice: {
+        auto *combo = static_cast<QComboBox *>(editor);
+        const int i = combo->findData(value.toString());
+        if (i >= 0)
+            combo->setCurrentIndex(i);
+        break;
+    }
+    }
+}
+
+QVariantMap ProbePanel::rawOptions(const Row &row) const
+{
+    QVariantMap map;
+    for (const ProbeOption &o : row.info->options) {
+        QWidget *editor = row.editors.value(o.name);
+        switch (o.type) {
+        case ProbeOption::Type::Bool:
+            map.insert(o.name, static_cast<QCheckBox *>(editor)->isChecked());
+            break;
+        case ProbeOption::Type::Int:
+            map.insert(o.name, qint64(static_cast<QDoubleSpinBox *>(editor)->value()));
+            break;
+        case ProbeOption::Type::String:
+            map.insert(o.name, static_cast<QLineEdit *>(editor)->text());
+            break;
+        case ProbeOption::Type::Choice:
+            map.insert(o.name, static_cast<QComboBox *>(editor)->currentData().toString());
+            break;
+        }
+    }
+    return map;
+}
+
+bool ProbePanel::validateRow(const Row &row, QVariantMap *normalized, QString *error) const
+{
+    return ProbeCatalog::validate(row.info->id, rawOptions(row), normalized, error);
+}
+
+void ProbePanel::setAvailability(const QHash<QString, ProbeAvailability> &availability)
+{
+    for (Row &row : m_rows) {
+        const auto it = availability.constFind(row.info->id);
+        QString tip;
+        if (it == availability.cend()) {
+            row.available = true; // the helper decides at start; do not block the user
+            row.status->setText(tr("unknown"));
+            tip = tr("Availability unknown until the helper answers.");
+        } else if (it->available) {
+            row.available = true;
+            row.status->setText(tr("available"));
+            tip = it->attachPath.isEmpty() ? tr("Available on this kernel.")
+                                           : tr("Attaches to %1").arg(it->attachPath);
+            if (!it->reason.isEmpty())
+                tip += QLatin1Char('\n') + it->reason;
+        } else {
+            row.available = false;
+            row.status->setText(tr("not available"));
+            tip = tr("Not available on this kernel: %1")
+                      .arg(it->reason.isEmpty() ? tr("no reason given") : it->reason);
+        }
+        row.status->setToolTip(tip);
+        row.status->setAccessibleName(tr("%1: %2").arg(row.check->text(), row.status->text()));
+        row.status->setAccessibleDescription(tip);
+        row.check->setToolTip(catalogText(row.info->description) + QLatin1Char('\n') + tip);
+        row.check->setEnabled(row.available);
+        updateRow(row);
+    }
+}
+
+void ProbePanel::setTracepointNames(const QStringList &names)
+{
+    m_tracepoints->setStringList(names);
+}
+
+void ProbePanel::updateRow(Row &row)
+{
+    const bool active = row.available && row.check->isChecked();
+    row.options->setVisible(active);
+    QString error;
+    QVariantMap normalized;
+    if (active && !validateRow(row, &normalized, &error)) {
+        row.error->setText(tr("Invalid option: %1").arg(error));
+        row.error->show();
+    } else {
+        row.error->clear();
+        row.error->hide();
+    }
+}
+
+void ProbePanel::onChanged(const QString &probeId)
+{
+    if (m_loading)
+        return;
+    for (Row &row : m_rows) {
+        if (row.info->id == probeId) {
+            updateRow(row);
+            save(row);
+        }
+    }
+    Q_EMIT changed();
+}
+
+QList<ProbeConfig> ProbePanel::configs(QString *error) const
+{
+    QList<ProbeConfig> result;
+    for (const Row &row : m_rows) {
+        if (!row.available || !row.check->isChecked())
+            continue;
+        ProbeConfig config;
+        config.id = row.info->id;
+        QString why;
+        if (!validateRow(row, &config.options, &why)) {
+            if (error)
+                *error = why;
+            return {};
+        }
+        result.append(config);
+    }
+    if (result.isEmpty() && error)
+        *error = tr("Select at least one probe to record.");
+    return result;
+}
+
+QStringList ProbePanel::selectedProbes() const
+{
+    QStringList ids;
+    for (const Row &row : m_rows) {
+        if (row.check->isChecked())
+            ids << row.info->id;
+    }
+    return ids;
+}
+
+void ProbePanel::setProbeSelected(const QString &id, bool selected)
+{
+    if (QCheckBox *box = checkBox(id))
+        box->setChecked(selected);
+}
+
+QCheckBox *ProbePanel::checkBox(const QString &probeId) const
+{
+    for (const Row &row : m_rows) {
+        if (row.info->id == probeId)
+            return row.check;
+    }
+    return nullptr;
+}
+
+QWidget *ProbePanel::optionEditor(const QString &probeId, const QString &option) const
+{
+    for (const Row &row : m_rows) {
+        if (row.info->id == probeId)
+            return row.editors.value(option);
+    }
+    return nullptr;
+}
+
+QLabel *ProbePanel::statusLabel(const QString &probeId) const
+{
+    for (const Row &row : m_rows) {
+        if (row.info->id == probeId)
+            return row.status;
+    }
+    return nullptr;
+}
+
+QLabel *ProbePanel::errorLabel(const QString &probeId) const
+{
+    for (const Row &row : m_rows) {
+        if (row.info->id == probeId)
+            return row.error;
+    }
+    return nullptr;
+}
+
+void ProbePanel::load()
+{
+    QSettings settings;
+    m_loading = true;
+    for (Row &row : m_rows) {
+        const QString id = row.info->id;
+        row.check->setChecked(settings.value(settingsKey(id, "enabled"), false).toBool());
+        const QVariantMap stored = settings.value(settingsKey(id, "options")).toMap();
+        for (const ProbeOption &o : row.info->options) {
+            // Values a newer or older catalog no longer accepts fall back to the default.
+            const auto it = stored.constFind(o.name);
+            if (it == stored.cend())
+                continue;
+            QVariantMap one, normalized;
+            one.insert(o.name, *it);
+            QString ignored;
+            if (ProbeCatalog::find(id) && !ProbeCatalog::validate(id, one, &normalized, &ignored))
+                continue;
+            setEditorValue(row.editors.value(o.name), o, *it);
+        }
+    }
+    m_loading = false;
+    for (Row &row : m_rows)
+        updateRow(row);
+}
+
+void ProbePanel::save(const Row &row) const
+{
+    QSettings settings;
+    settings.setValue(settingsKey(row.info->id, "enabled"), row.check->isChecked());
+    settings.setValue(settingsKey(row.info->id, "options"), rawOptions(row));
+}
+
+} // namespace bpflens

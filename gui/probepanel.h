@@ -1,0 +1,80 @@
+#pragma once
+
+#include "probecatalog.h"
+#include "records.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QStringListModel;
+class QVBoxLayout;
+
+namespace bpflens {
+
+// What to record: one checkbox per catalog probe, grouped like the catalog, each with its
+// availability on this kernel and editors generated from its typed options. The selection and
+// options persist in QSettings; configs() is what Record hands to the Recorder.
+class ProbePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ProbePanel(QWidget *parent = nullptr);
+    // A panel over other probes than the catalog's (tests, probes a newer helper knows).
+    ProbePanel(const QList<ProbeInfo> &probes, QWidget *parent = nullptr);
+
+    // From the helper's ListProbes. Probes missing from the map show "availability unknown";
+    // an unavailable probe cannot be selected and its reason is its tooltip.
+    void setAvailability(const QHash<QString, ProbeAvailability> &availability);
+    // Names offered while typing a tracepoint (tppair's start and end), from the helper later.
+    void setTracepointNames(const QStringList &names);
+
+    // The checked, available probes with validated, normalized options. When one of them is
+    // invalid: an empty list and the first error in *error (also shown next to that probe).
+    QList<ProbeConfig> configs(QString *error = nullptr) const;
+    QStringList selectedProbes() const;
+    void setProbeSelected(const QString &id, bool selected);
+
+    QCheckBox *checkBox(const QString &probeId) const;
+    // The editor of one option: QCheckBox, QDoubleSpinBox (whole numbers), QLineEdit or
+    // QComboBox.
+    QWidget *optionEditor(const QString &probeId, const QString &option) const;
+    QLabel *statusLabel(const QString &probeId) const;
+    QLabel *errorLabel(const QString &probeId) const;
+
+    static QString groupTitle(ProbeGroup group);
+
+Q_SIGNALS:
+    // The selection or an option changed (validity may have changed with it).
+    void changed();
+
+private:
+    struct Row
+    {
+        const ProbeInfo *info = nullptr;
+        QCheckBox *check = nullptr;
+        QLabel *status = nullptr;
+        QLabel *error = nullptr;
+        QWidget *options = nullptr;
+        QHash<QString, QWidget *> editors;
+        bool available = true;
+    };
+    void build();
+    QWidget *createEditor(Row &row, const ProbeOption &option);
+    QVariantMap rawOptions(const Row &row) const;
+    void setEditorValue(QWidget *editor, const ProbeOption &option, const QVariant &value);
+    bool validateRow(const Row &row, QVariantMap *normalized, QString *error) const;
+    void onChanged(const QString &probeId);
+    void updateRow(Row &row);
+    void load();
+    void save(const Row &row) const;
+
+    QList<ProbeInfo> m_probes;
+    QList<Row> m_rows;
+    QVBoxLayout *m_layout = nullptr;
+    QStringListModel *m_tracepoints = nullptr;
+    bool m_loading = false;
+};
+
+} // namespace bpflens

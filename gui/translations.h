@@ -1,0 +1,13 @@
+#pragma once
+
+#include <QLocale>
+
+namespace bpflens {
+
+// Installs the application's translators for locale: BPF Lens's own (embedded as resources,
+// :/i18n/bpflens_<lang>.qm) and Qt's qtbase translations if the system has them (standard
+// dialogs and buttons). Replaces translators an earlier call installed. Returns whether a BPF
+// Lens translation for locale was found (English needs none).
+bool installTranslations(const QLocale &locale);
+
+} // namespace bpflens

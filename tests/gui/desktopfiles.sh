@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The desktop files pass the freedesktop validators and install where desktops look for them.
+# Usage: desktopfiles.sh SOURCE_DIR BUILD_DIR
+set -euo pipefail
+src=$1 build=$2
+res=$src/resources
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+desktop-file-validate "$res/io.github.bpflens.desktop" || fail "desktop-file-validate"
+# Hints count as failures too: a launcher listed twice in menus is a bug users see.
+out=$(desktop-file-validate "$res/io.github.bpflens.desktop" 2>&1)
+[ -z "$out" ] || fail "desktop-file-validate: $out"
+appstreamcli validate --no-net --pedantic "$res/io.github.bpflens.metainfo.xml" ||
+  fail "appstreamcli validate"
+xmllint --noout "$res/io.github.bpflens.mime.xml" "$res/io.github.bpflens.svg" || fail "xmllint"
+grep -q '<glob pattern="\*.bpflens"/>' "$res/io.github.bpflens.mime.xml" || fail "no glob"
+grep -q 'value="SQLite format 3' "$res/io.github.bpflens.mime.xml" || fail "no SQLite magic"
+
+# Every screenshot the metainfo names is in the repository.
+for url in $(grep -o 'docs/screenshots/[^<]*\.png' "$res/io.github.bpflens.metainfo.xml"); do
+  [ -s "$src/$url" ] || fail "missing screenshot $url"
+done
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+DESTDIR=$stage cmake --install "$build" --prefix /usr >/dev/null || fail "cmake --install"
+for f in share/applications/io.github.bpflens.desktop \
+         share/icons/hicolor/scalable/apps/io.github.bpflens.svg \
+         share/metainfo/io.github.bpflens.metainfo.xml \
+         share/mime/packages/io.github.bpflens.xml bin/bpflens; do
+  [ -s "$stage/usr/$f" ] || fail "not installed: $f"
+done
+if command -v update-mime-database >/dev/null; then
+  update-mime-database "$stage/usr/share/mime" || fail "update-mime-database"
+  grep -q 'application/x-bpflens-session' "$stage/usr/share/mime/globs2" || fail "glob not registered"
+fi
+echo "desktop files OK"

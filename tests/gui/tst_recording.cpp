@@ -1,0 +1,689 @@
+// The recording side of the desktop application: the stream recorder on a real pipe, the main
+// window's record/stop/save flow through it, the probe panel and the I/O stack view.
+#include "guitestdata.h"
+#include "iostackview.h"
+#include "mainwindow.h"
+#include "probepanel.h"
+#include "protocol.h"
+#include "recorder.h"
+#include "sessionmodel.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QBarSet>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCompleter>
+#include <QDoubleSpinBox>
+#include <QFrame>
+#include <QHorizontalStackedBarSeries>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStackedBarSeries>
+#include <QStandardPaths>
+#include <QStringListModel>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+#include <thread>
+#include <unistd.h>
+
+using namespace bpflens;
+using namespace bpflens::test;
+
+namespace {
+
+// Writes a hello, the test batches and (unless cut) an end into fd from its own thread, the
+// way the helper writes the stream: frames arrive split wherever the pipe splits them.
+class PipeWriter
+{
+public:
+    enum class Ending
+    {
+        End,      // an End frame after the batches
+        WaitStop, // an End frame once stop() is called
+        CutFrame, // half of a frame, then close
+        Garbage,  // bytes that are no stream at all
+    };
+    PipeWriter(int fd, Ending ending, int batches = Batches)
+        : m_fd(fd)
+        , m_ending(ending)
+    {
+        m_thread = std::thread([this, batches] { run(batches); });
+    }
+    ~PipeWriter()
+    {
+        m_stop = true;
+        m_thread.join();
+    }
+    void stop() { m_stop = true; }
+
+private:
+    void run(int batches)
+    {
+        StreamWriter w(4096); // small frames: one batch becomes several
+        if (m_ending == Ending::Garbage) {
+            const QByteArray junk(100000, '\x7f');
+            (void)!::write(m_fd, junk.constData(), size_t(junk.size()));
+            ::close(m_fd);
+            return;
+        }
+        w.writeHello(guiInfo());
+        for (int b = 0; b < batches; ++b) {
+            RecordBatch batch = guiBatch(b);
+            for (ProbeStats &s : batch.stats)
+                s.runTimeNs = quint64(b + 1) * 10'000'000; // 10 ms of BPF time per second
+            w.writeBatch(batch);
+            w.flushTo(m_fd);
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        if (m_ending == Ending::CutFrame) {
+            RecordBatch more = guiBatch(0);
+            w.writeBatch(more);
+            const QByteArray bytes = w.takePending();
+            (void)!::write(m_fd, bytes.constData(), size_t(bytes.size() / 2));
+            ::close(m_fd);
+            return;
+        }
+        while (m_ending == Ending::WaitStop && !m_stop)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        w.writeEnd({StreamEndReason::Stopped, QString(), EndNs});
+        w.flushTo(m_fd);
+        ::close(m_fd);
+    }
+
+    int m_fd;
+    Ending m_ending;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+
+public:
+    static constexpr quint64 EndNs = StartNs + quint64(Batches) * SecondNs + 5;
+};
+
+qsizetype totalEvents(const QList<RecordBatch> &batches)
+{
+    qsizetype n = 0;
+    for (const RecordBatch &b : batches)
+        n += b.eventCount();
+    return n;
+}
+
+// Answers the next modal message box with button.
+void answerNextMessageBox(QMessageBox::StandardButton button)
+{
+    QTimer::singleShot(0, [button] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (!box) {
+            answerNextMessageBox(button); // not up yet
+            return;
+        }
+        box->button(button)->click();
+    });
+}
+
+// A recorder backend over a pipe with a PipeWriter, as the helper client will provide one.
+struct PipeBackend
+{
+    std::unique_ptr<PipeWriter> writer;
+    QList<ProbeConfig> requested;
+    void install(StreamRecorder *recorder)
+    {
+        recorder->setBackend(
+            [this](const QList<ProbeConfig> &probes, QString *) {
+                requested = probes;
+                int fds[2];
+                if (::pipe(fds) != 0)
+                    return -1;
+                writer = std::make_unique<PipeWriter>(fds[1], PipeWriter::Ending::WaitStop);
+                return fds[0];
+            },
+            [this] { writer->stop(); });
+    }
+};
+
+CounterSample ioCounter(int interval, const QString &op, const QString &layer,
+                        const QString &metric, double value)
+{
+    return {QStringLiteral("iostack"), StartNs + quint64(interval + 1) * SecondNs, SecondNs,
+            op + QLatin1Char('/') + layer + QLatin1Char('/') + metric, value};
+}
+
+// An iostack recording on a kernel without fentry and kprobes: syscall, block-queue and
+// block-device measured, vfs and fs absent. Per interval i: read has 1 ms syscall, 3 ms queue,
+// 6 ms device exclusive; fsync only in interval 1.
+SessionData ioStackSession()
+{
+    SessionData d;
+    d.info = guiInfo();
+    for (int i = 0; i < 3; ++i) {
+        d.counters << ioCounter(i, QStringLiteral("read"), QStringLiteral("syscall"),
+                                QStringLiteral("exclusive_ns"), 1e6)
+                   << ioCounter(i, QStringLiteral("read"), QStringLiteral("syscall"),
+                                QStringLiteral("total_ns"), 10e6)
+                   << ioCounter(i, QStringLiteral("read"), QStringLiteral("syscall"),
+                                QStringLiteral("count"), 100)
+                   << ioCounter(i, QStringLiteral("read"), QStringLiteral("block-queue"),
+                                QStringLiteral("exclusive_ns"), 3e6)
+                   << ioCounter(i, QStringLiteral("read"), QStringLiteral("block-device"),
+                                QStringLiteral("exclusive_ns"), 6e6)
+                   << ioCounter(i, QStringLiteral("unattributed"), QStringLiteral("block-device"),
+                                QStringLiteral("total_ns"), 2e6);
+    }
+    d.counters << ioCounter(1, QStringLiteral("fsync"), QStringLiteral("syscall"),
+                            QStringLiteral("exclusive_ns"), 40e6)
+               << ioCounter(1, QStringLiteral("fsync"), QStringLiteral("block-device"),
+                            QStringLiteral("exclusive_ns"), 60e6);
+    // Another probe's counters and names from a newer probe are not the view's.
+    d.counters << CounterSample{QStringLiteral("cachestat"), StartNs + SecondNs, SecondNs,
+                                QStringLiteral("hits"), 5}
+               << ioCounter(0, QStringLiteral("mmap"), QStringLiteral("syscall"),
+                            QStringLiteral("exclusive_ns"), 9e9);
+    return d;
+}
+
+double barValue(QAbstractBarSeries *series, const QString &layer, int index)
+{
+    for (QBarSet *set : series->barSets()) {
+        if (set->property("layer").toString() == layer)
+            return set->at(index);
+    }
+    return -1;
+}
+
+} // namespace
+
+class TestRecording : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init() { QSettings().clear(); }
+    void streamRecorderTurnsFramesIntoSignals();
+    void streamRecorderReportsBrokenStreams_data();
+    void streamRecorderReportsBrokenStreams();
+    void streamRecorderWithoutBackendSaysWhy();
+    void bannerWithoutHelperAndSessionsStillOpen();
+    void recordsLiveShowsStatusAndSaves();
+    void closingAsksAboutUnsavedRecording();
+    void probePanelListsCatalogWithEditors();
+    void probePanelValidatesAndPersists();
+    void probePanelAvailabilityAndCompleter();
+    void ioStackViewStacksExclusiveTime();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestRecording::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("BPF Lens Tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_recording"));
+    // The recorder closes a stream it refuses; the garbage writer then gets EPIPE, as the
+    // helper would (its StreamWriter never raises SIGPIPE).
+    std::signal(SIGPIPE, SIG_IGN);
+    QVERIFY(m_dir.isValid());
+}
+
+void TestRecording::streamRecorderTurnsFramesIntoSignals()
+{
+    int fds[2];
+    QCOMPARE(::pipe(fds), 0);
+    StreamRecorder recorder;
+    QSignalSpy started(&recorder, &Recorder::started);
+    QSignalSpy ended(&recorder, &Recorder::ended);
+    QSignalSpy failed(&recorder, &Recorder::failed);
+    QList<RecordBatch> batches;
+    connect(&recorder, &Recorder::batch, this, [&](const RecordBatch &b) { batches << b; });
+    QVERIFY(recorder.attach(fds[0]));
+    QVERIFY(recorder.isRecording());
+    PipeWriter writer(fds[1], PipeWriter::Ending::End);
+
+    QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 10000);
+    QCOMPARE(failed.size(), 0);
+    QCOMPARE(started.size(), 1);
+    QCOMPARE(started.first().first().value<SessionInfo>(), guiInfo());
+    QCOMPARE(ended.first().at(1).toULongLong(), PipeWriter::EndNs);
+    QVERIFY(!recorder.isRecording());
+    // Every event exactly once, however the pipe split the frames.
+    QVERIFY(batches.size() >= Batches);
+    QCOMPARE(totalEvents(batches),
+             qsizetype(Batches * (ExecPerBatch + OpenPerBatch + BlockPerBatch)));
+    qsizetype opens = 0;
+    bool known = false;
+    for (const RecordBatch &b : std::as_const(batches)) {
+        opens += b.open.size();
+        for (const OpenEvent &e : b.open)
+            known = known || e.path == KnownPath;
+    }
+    QCOMPARE(opens, qsizetype(Batches * OpenPerBatch));
+    QVERIFY(known);
+}
+
+void TestRecording::streamRecorderReportsBrokenStreams_data()
+{
+    QTest::addColumn<int>("ending");
+    QTest::addColumn<bool>("expectStarted");
+    QTest::newRow("cut in a frame") << int(PipeWriter::Ending::CutFrame) << true;
+    QTest::newRow("garbage") << int(PipeWriter::Ending::Garbage) << false;
+}
+
+void TestRecording::streamRecorderReportsBrokenStreams()
+{
+    QFETCH(int, ending);
+    QFETCH(bool, expectStarted);
+    int fds[2];
+    QCOMPARE(::pipe(fds), 0);
+    StreamRecorder recorder;
+    QSignalSpy started(&recorder, &Recorder::started);
+    QSignalSpy ended(&recorder, &Recorder::ended);
+    QSignalSpy failed(&recorder, &Recorder::failed);
+    QVERIFY(recorder.attach(fds[0]));
+    PipeWriter writer(fds[1], PipeWriter::Ending(ending));
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+    QCOMPARE(started.size(), expectStarted ? 1 : 0);
+    QCOMPARE(ended.size(), 0);
+    const QString error = failed.first().first().toString();
+    QVERIFY2(error.startsWith(QLatin1String("The recording stream broke off: ")),
+             qPrintable(error));
+    QVERIFY(!recorder.isRecording());
+    // A recorder that failed can read the next stream.
+    QCOMPARE(::pipe(fds), 0);
+    QVERIFY(recorder.attach(fds[0]));
+    PipeWriter good(fds[1], PipeWriter::Ending::End, 1);
+    QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 10000);
+}
+
+void TestRecording::streamRecorderWithoutBackendSaysWhy()
+{
+    StreamRecorder recorder;
+    recorder.setUnavailableReason(QStringLiteral("no helper here"));
+    QVERIFY(!recorder.isAvailable());
+    QSignalSpy failed(&recorder, &Recorder::failed);
+    recorder.start({{QStringLiteral("exec"), {}, {}}});
+    QCOMPARE(failed.size(), 1);
+    QCOMPARE(failed.first().first().toString(), QStringLiteral("no helper here"));
+    // A fd that is not open is refused with a message, not read.
+    QVERIFY(!recorder.attach(-1));
+    QCOMPARE(failed.size(), 2);
+    QVERIFY(!recorder.isRecording());
+}
+
+void TestRecording::bannerWithoutHelperAndSessionsStillOpen()
+{
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.banner()->isVisible());
+    const QString text = w.bannerLabel()->text();
+    QVERIFY2(text.contains(QLatin1String("cmake --install")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("polkit")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("bpflens-helper")), qPrintable(text));
+    QVERIFY(!w.recordAction()->isEnabled());
+    QVERIFY(!w.stopAction()->isEnabled());
+
+    QString error;
+    const QString path = writeGuiSession(QDir(m_dir.path()), &error);
+    QVERIFY2(!path.isEmpty(), qPrintable(error));
+    QVERIFY2(w.openFile(path, &error), qPrintable(error));
+    QCOMPARE(w.session()->events().count(EventType::Open), Batches * OpenPerBatch);
+
+    StreamRecorder recorder;
+    PipeBackend backend;
+    backend.install(&recorder);
+    w.setRecorder(&recorder);
+    QVERIFY(!w.banner()->isVisible());
+    w.probePanel()->setProbeSelected(QStringLiteral("exec"), true);
+    QVERIFY(w.recordAction()->isEnabled());
+    QFile::remove(path);
+}
+
+void TestRecording::recordsLiveShowsStatusAndSaves()
+{
+    MainWindow w;
+    StreamRecorder recorder;
+    PipeBackend backend;
+    backend.install(&recorder);
+    w.setRecorder(&recorder);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.probePanel()->setProbeSelected(QStringLiteral("exec"), true);
+    w.probePanel()->setProbeSelected(QStringLiteral("block"), true);
+    QVERIFY(w.recordAction()->isEnabled());
+
+    w.recordAction()->trigger();
+    QTRY_VERIFY(w.isRecording());
+    QCOMPARE(backend.requested.size(), 2);
+    QCOMPARE(backend.requested[1].id, QStringLiteral("block"));
+    QCOMPARE(backend.requested[1].options.value(QStringLiteral("units")).toString(),
+             QStringLiteral("usecs")); // normalized: defaults filled in
+    QVERIFY(w.windowTitle().startsWith(QLatin1String("Recording")));
+    QVERIFY(!w.recordAction()->isEnabled());
+    QVERIFY(w.stopAction()->isEnabled());
+    QVERIFY(!w.probePanel()->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->events().count(EventType::Block),
+                              Batches * BlockPerBatch, 10000);
+    QCOMPARE(w.session()->info().host, guiInfo().host);
+
+    w.updateRecordingStatus();
+    QVERIFY2(w.elapsedLabel()->text().contains(QLatin1String("0:00:0")),
+             qPrintable(w.elapsedLabel()->text()));
+    // open lost 0 + 3 + 6 events (cumulative: the last sample counts): shown, highlighted.
+    QCOMPARE(w.lostLabel()->text(), QStringLiteral("6 lost"));
+    QVERIFY(w.lostLabel()->isVisible());
+    QVERIFY(w.lostLabel()->styleSheet().contains(QLatin1String("background")));
+    // 3 probes x 30 ms BPF time after 3 s of stats: 90 ms / 3 s = 3 % of a CPU.
+    QCOMPARE(w.cpuLabel()->text(), QStringLiteral("probes 3.00 % CPU"));
+
+    w.stopAction()->trigger();
+    QTRY_VERIFY(!w.isRecording());
+    QVERIFY(w.hasUnsavedRecording());
+    QVERIFY(w.isWindowModified());
+    QVERIFY(w.windowTitle().contains(QLatin1String("[*]")));
+    QCOMPARE(w.session()->info().endMonotonicNs, PipeWriter::EndNs);
+    QVERIFY(w.saveAsAction()->isEnabled());
+    QVERIFY(w.recordAction()->isEnabled());
+    QCOMPARE(w.elapsedLabel()->text(), QStringLiteral("Duration 0:00:03"));
+
+    // Saving writes a session file that reads back with every event; the mark goes away.
+    const QString path = QDir(m_dir.path()).filePath(QStringLiteral("live.bpflens"));
+    QString error;
+    QVERIFY2(w.saveTo(path, &error), qPrintable(error));
+    QVERIFY(!w.isWindowModified());
+    QVERIFY(!w.hasUnsavedRecording());
+    QCOMPARE(w.session()->path(), QFileInfo(path).absoluteFilePath());
+    SessionData saved;
+    QVERIFY2(SessionReader::open(path, &saved, &error), qPrintable(error));
+    QCOMPARE(saved.events.count(EventType::Exec), Batches * ExecPerBatch);
+    QCOMPARE(saved.events.count(EventType::Open), Batches * OpenPerBatch);
+    QCOMPARE(saved.events.count(EventType::Block), Batches * BlockPerBatch);
+    QCOMPARE(saved.events.block(7), w.session()->events().block(7));
+    QCOMPARE(saved.histograms.size(), w.session()->data().histograms.size());
+    QCOMPARE(saved.info.endMonotonicNs, PipeWriter::EndNs);
+    QCOMPARE(saved.info.host, guiInfo().host);
+
+    // Saving over an existing file replaces it whole; a directory that is not there is an
+    // error that names the file, and the session stays as it was.
+    QVERIFY2(w.saveTo(path, &error), qPrintable(error));
+    QVERIFY(!w.saveTo(QStringLiteral("/nonexistent-dir/x.bpflens"), &error));
+    QVERIFY2(error.contains(QLatin1String("/nonexistent-dir/x.bpflens")), qPrintable(error));
+    QCOMPARE(w.session()->path(), QFileInfo(path).absoluteFilePath());
+    QCOMPARE(
+        QDir(m_dir.path()).entryList(QDir::Files | QDir::Hidden).filter(QStringLiteral(".part")),
+        QStringList());
+}
+
+void TestRecording::closingAsksAboutUnsavedRecording()
+{
+    MainWindow w;
+    StreamRecorder recorder;
+    PipeBackend backend;
+    backend.install(&recorder);
+    w.setRecorder(&recorder);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.probePanel()->setProbeSelected(QStringLiteral("exec"), true);
+    w.recordAction()->trigger();
+    QTRY_VERIFY(w.isRecording());
+    QTRY_VERIFY(w.session()->events().count(EventType::Exec) > 0);
+    w.stopAction()->trigger();
+    QTRY_VERIFY(w.hasUnsavedRecording());
+
+    // Cancel keeps the window and the recording.
+    answerNextMessageBox(QMessageBox::Cancel);
+    QVERIFY(!w.close());
+    QVERIFY(w.isVisible());
+    QVERIFY(w.hasUnsavedRecording());
+    // Opening another file asks too, and Cancel keeps the recording.
+    QString error;
+    answerNextMessageBox(QMessageBox::Cancel);
+    QVERIFY(!w.openFile(QStringLiteral("/nonexistent.bpflens"), &error));
+    QVERIFY(w.session()->events().count(EventType::Exec) > 0);
+    // Discard closes.
+    answerNextMessageBox(QMessageBox::Discard);
+    QVERIFY(w.close());
+}
+
+void TestRecording::probePanelListsCatalogWithEditors()
+{
+    ProbePanel panel;
+    for (const ProbeInfo &info : ProbeCatalog::probes()) {
+        QCheckBox *box = panel.checkBox(info.id);
+        QVERIFY2(box, qPrintable(info.id));
+        QVERIFY(!box->text().isEmpty());
+        QVERIFY(!box->accessibleName().isEmpty());
+        for (const ProbeOption &o : info.options) {
+            QWidget *editor = panel.optionEditor(info.id, o.name);
+            QVERIFY2(editor, qPrintable(info.id + QLatin1Char(':') + o.name));
+            QVERIFY(!editor->accessibleName().isEmpty());
+            switch (o.type) {
+            case ProbeOption::Type::Bool:
+                QVERIFY(qobject_cast<QCheckBox *>(editor));
+                break;
+            case ProbeOption::Type::Int: {
+                auto *spin = qobject_cast<QDoubleSpinBox *>(editor);
+                QVERIFY(spin);
+                QCOMPARE(qint64(spin->minimum()), o.minimum);
+                QCOMPARE(qint64(spin->maximum()), o.maximum);
+                QCOMPARE(qint64(spin->value()), o.defaultValue.toLongLong());
+                break;
+            }
+            case ProbeOption::Type::String:
+                QVERIFY(qobject_cast<QLineEdit *>(editor));
+                break;
+            case ProbeOption::Type::Choice: {
+                auto *combo = qobject_cast<QComboBox *>(editor);
+                QVERIFY(combo);
+                QCOMPARE(combo->count(), o.choices.size());
+                QCOMPARE(combo->currentData().toString(), o.defaultValue.toString());
+                break;
+            }
+            }
+        }
+    }
+    QCOMPARE(ProbePanel::groupTitle(ProbeGroup::BlockIo), QStringLiteral("Block I/O"));
+    QVERIFY(panel.configs().isEmpty()); // nothing selected by default
+
+    // Keyboard: Tab reaches the first probe's checkbox, Space selects it and shows its options.
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCheckBox *first = panel.checkBox(ProbeCatalog::probes().first().id);
+    first->setFocus();
+    QTest::keyClick(first, Qt::Key_Space);
+    QVERIFY(first->isChecked());
+    QWidget *pid = panel.optionEditor(ProbeCatalog::probes().first().id, QStringLiteral("pid"));
+    QVERIFY(pid->isVisible());
+    QTest::keyClick(first, Qt::Key_Tab);
+    QVERIFY(QApplication::focusWidget() != first);
+}
+
+void TestRecording::probePanelValidatesAndPersists()
+{
+    {
+        ProbePanel panel;
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setProbeSelected(QStringLiteral("block"), true);
+        panel.setProbeSelected(QStringLiteral("exec"), true);
+        static_cast<QCheckBox *>(
+            panel.optionEditor(QStringLiteral("block"), QStringLiteral("perDisk")))
+            ->setChecked(true);
+        auto *units = static_cast<QComboBox *>(
+            panel.optionEditor(QStringLiteral("block"), QStringLiteral("units")));
+        units->setCurrentIndex(units->findData(QStringLiteral("msecs")));
+        static_cast<QDoubleSpinBox *>(
+            panel.optionEditor(QStringLiteral("exec"), QStringLiteral("pid")))
+            ->setValue(1234);
+
+        QString error;
+        const QList<ProbeConfig> configs = panel.configs(&error);
+        QCOMPARE(configs.size(), 2);
+        QCOMPARE(configs[0].id, QStringLiteral("exec")); // catalog order
+        QCOMPARE(configs[0].options.value(QStringLiteral("pid")).toLongLong(), 1234);
+        QCOMPARE(configs[1].options.value(QStringLiteral("perDisk")).toBool(), true);
+        QCOMPARE(configs[1].options.value(QStringLiteral("units")).toString(),
+                 QStringLiteral("msecs"));
+        QVERIFY(!panel.errorLabel(QStringLiteral("block"))->isVisible());
+
+        // A command name longer than the kernel's 15 bytes: shown next to the probe, and no
+        // configs leave the panel.
+        auto *comm = static_cast<QLineEdit *>(
+            panel.optionEditor(QStringLiteral("exec"), QStringLiteral("comm")));
+        comm->setText(QStringLiteral("a-much-too-long-command"));
+        QVERIFY(panel.errorLabel(QStringLiteral("exec"))->isVisible());
+        QVERIFY2(panel.errorLabel(QStringLiteral("exec"))->text().contains(QLatin1String("comm")),
+                 qPrintable(panel.errorLabel(QStringLiteral("exec"))->text()));
+        QVERIFY(panel.configs(&error).isEmpty());
+        QVERIFY2(error.contains(QLatin1String("longer than 15 bytes")), qPrintable(error));
+        comm->setText(QStringLiteral("postgres"));
+        QVERIFY(!panel.errorLabel(QStringLiteral("exec"))->isVisible());
+        QCOMPARE(panel.configs().size(), 2);
+    }
+    // A new panel (the next start of the application) has the same selection and options.
+    ProbePanel again;
+    QCOMPARE(again.selectedProbes(),
+             (QStringList{QStringLiteral("exec"), QStringLiteral("block")}));
+    const QList<ProbeConfig> configs = again.configs();
+    QCOMPARE(configs.size(), 2);
+    QCOMPARE(configs[0].options.value(QStringLiteral("pid")).toLongLong(), 1234);
+    QCOMPARE(configs[0].options.value(QStringLiteral("comm")).toString(),
+             QStringLiteral("postgres"));
+    QCOMPARE(configs[1].options.value(QStringLiteral("units")).toString(), QStringLiteral("msecs"));
+
+    // A stored value the catalog no longer accepts falls back to the default.
+    QSettings().setValue(QStringLiteral("probePanel/exec/options"),
+                         QVariantMap{{QStringLiteral("pid"), QStringLiteral("not a number")}});
+    ProbePanel third;
+    QCOMPARE(third.configs().value(0).options.value(QStringLiteral("pid")).toLongLong(), 0);
+}
+
+void TestRecording::probePanelAvailabilityAndCompleter()
+{
+    ProbeInfo tppair;
+    tppair.id = QStringLiteral("tppair");
+    tppair.group = ProbeGroup::Custom;
+    tppair.title = QStringLiteral("Tracepoint pair latency");
+    tppair.options = {{QStringLiteral("start"),
+                       ProbeOption::Type::String,
+                       QStringLiteral("Start tracepoint"),
+                       QString(),
+                       QString(),
+                       0,
+                       200,
+                       {}}};
+    QList<ProbeInfo> probes = ProbeCatalog::probes();
+    probes << tppair;
+    ProbePanel panel(probes);
+    QCOMPARE(panel.statusLabel(QStringLiteral("exec"))->text(), QStringLiteral("unknown"));
+    QVERIFY(panel.statusLabel(QStringLiteral("exec"))
+                ->toolTip()
+                .contains(QLatin1String("unknown until the helper answers")));
+
+    panel.setProbeSelected(QStringLiteral("exec"), true);
+    panel.setProbeSelected(QStringLiteral("runqlat"), true);
+    QHash<QString, ProbeAvailability> availability;
+    availability.insert(QStringLiteral("exec"),
+                        {true, QStringLiteral("tp_btf/sched_process_exec"), QString()});
+    availability.insert(QStringLiteral("runqlat"),
+                        {false, QString(), QStringLiteral("tp_btf/sched_wakeup is missing")});
+    panel.setAvailability(availability);
+    QCOMPARE(panel.statusLabel(QStringLiteral("exec"))->text(), QStringLiteral("available"));
+    QVERIFY(panel.statusLabel(QStringLiteral("exec"))
+                ->toolTip()
+                .contains(QLatin1String("tp_btf/sched_process_exec")));
+    QCOMPARE(panel.statusLabel(QStringLiteral("runqlat"))->text(), QStringLiteral("not available"));
+    QVERIFY(panel.statusLabel(QStringLiteral("runqlat"))
+                ->toolTip()
+                .contains(QLatin1String("sched_wakeup is missing")));
+    QVERIFY(!panel.checkBox(QStringLiteral("runqlat"))->isEnabled());
+    // An unavailable probe is not asked for, even if it was selected before.
+    const QList<ProbeConfig> configs = panel.configs();
+    QCOMPARE(configs.size(), 1);
+    QCOMPARE(configs.first().id, QStringLiteral("exec"));
+
+    auto *start = qobject_cast<QLineEdit *>(
+        panel.optionEditor(QStringLiteral("tppair"), QStringLiteral("start")));
+    QVERIFY(start && start->completer());
+    panel.setTracepointNames({QStringLiteral("block:block_rq_issue"),
+                              QStringLiteral("block:block_rq_complete"),
+                              QStringLiteral("sched:sched_switch")});
+    QCompleter *completer = start->completer();
+    completer->setCompletionPrefix(QStringLiteral("rq_"));
+    QCOMPARE(completer->completionCount(), 2);
+    // Other string options do not complete tracepoints.
+    QVERIFY(!qobject_cast<QLineEdit *>(
+                 panel.optionEditor(QStringLiteral("exec"), QStringLiteral("comm")))
+                 ->completer());
+}
+
+void TestRecording::ioStackViewStacksExclusiveTime()
+{
+    SessionModel session;
+    ViewState state;
+    IoStackView view(&session, &state);
+    QVERIFY(!view.hasData());
+    session.setSession(ioStackSession());
+    state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.hasData());
+
+    const QString read = QStringLiteral("read");
+    QCOMPARE(view.cell(read, QStringLiteral("syscall")).exclusiveNs, 3'000'000ull);
+    QCOMPARE(view.cell(read, QStringLiteral("syscall")).count, 300ull);
+    QCOMPARE(view.cell(read, QStringLiteral("block-device")).exclusiveNs, 18'000'000ull);
+    QCOMPARE(view.unmeasuredLayers(), (QStringList{QStringLiteral("vfs"), QStringLiteral("fs")}));
+
+    // The bars: one stacked bar per operation, in ms (the largest stack is fsync's 100 ms).
+    QHorizontalStackedBarSeries *summary = view.summarySeries();
+    QVERIFY(summary);
+    QCOMPARE(summary->barSets().size(), IoStackView::layers().size());
+    QCOMPARE(barValue(summary, QStringLiteral("block-queue"), 0), 9.0);   // read
+    QCOMPARE(barValue(summary, QStringLiteral("block-device"), 3), 60.0); // fsync
+    QCOMPARE(barValue(summary, QStringLiteral("block-device"), 4), 6.0);  // unattributed total
+    QCOMPARE(barValue(summary, QStringLiteral("vfs"), 0), 0.0);
+    for (QBarSet *set : summary->barSets()) {
+        if (set->property("layer").toString() == QLatin1String("vfs"))
+            QVERIFY2(set->label().contains(QLatin1String("not measured")),
+                     qPrintable(set->label()));
+    }
+    // Hover text: absolute time and share of the operation's total (3 of 30 ms).
+    const QString text = view.segmentText(read, QStringLiteral("syscall"));
+    QVERIFY2(text.contains(QLatin1String("3 ms")) || text.contains(QLatin1String("3.00 ms")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("10.0 %")), qPrintable(text));
+    QVERIFY(view.segmentText(read, QStringLiteral("vfs")).contains(QLatin1String("not measured")));
+
+    // Over time: read has one bar per interval, device stacked on queue and syscall.
+    QStackedBarSeries *time = view.timeSeries();
+    QVERIFY(time);
+    QCOMPARE(time->barSets().first()->count(), 3);
+    QCOMPARE(barValue(time, QStringLiteral("block-device"), 2), 6.0);
+    view.operationBox()->setCurrentIndex(view.operationBox()->findData(QStringLiteral("fsync")));
+    QCOMPARE(view.timeSeries()->barSets().first()->count(), 1);
+
+    // The visible range applies: only the second interval (ends at 12 s).
+    state.setRange(StartNs + SecondNs + SecondNs / 2, StartNs + 2 * SecondNs + SecondNs / 2);
+    QCOMPARE(view.cell(read, QStringLiteral("syscall")).exclusiveNs, 1'000'000ull);
+    QCOMPARE(view.cell(QStringLiteral("fsync"), QStringLiteral("syscall")).exclusiveNs,
+             40'000'000ull);
+    state.setRange(session.firstTimeNs(), StartNs + SecondNs); // before any interval ended
+    QCOMPARE(view.cell(read, QStringLiteral("syscall")).exclusiveNs, 0ull);
+
+    // A session without iostack counters says what to record.
+    session.setSession(SessionData{});
+    QVERIFY(!view.hasData());
+    QVERIFY(!view.summarySeries());
+}
+
+QTEST_MAIN(TestRecording)
+#include "tst_recording.moc"

@@ -1,0 +1,1300 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>ProbeCatalog</name>
+    <message>
+        <source>Process ID</source>
+        <translation>Prozess-ID</translation>
+    </message>
+    <message>
+        <source>Only this process (0: every process)</source>
+        <translation>Nur dieser Prozess (0: alle Prozesse)</translation>
+    </message>
+    <message>
+        <source>Thread ID</source>
+        <translation>Thread-ID</translation>
+    </message>
+    <message>
+        <source>Only this thread (0: every thread)</source>
+        <translation>Nur dieser Thread (0: alle Threads)</translation>
+    </message>
+    <message>
+        <source>User ID</source>
+        <translation>Benutzer-ID</translation>
+    </message>
+    <message>
+        <source>Only this user (-1: every user)</source>
+        <translation>Nur dieser Benutzer (-1: alle Benutzer)</translation>
+    </message>
+    <message>
+        <source>Command name</source>
+        <translation>Befehlsname</translation>
+    </message>
+    <message>
+        <source>Only tasks with this name (as in /proc/PID/comm, up to 15 bytes)</source>
+        <translation>Nur Tasks mit diesem Namen (wie in /proc/PID/comm, bis zu 15 Bytes)</translation>
+    </message>
+    <message>
+        <source>Cgroup</source>
+        <translation>Cgroup</translation>
+    </message>
+    <message>
+        <source>Only tasks in this cgroup v2 (a path under /sys/fs/cgroup)</source>
+        <translation>Nur Tasks in dieser cgroup v2 (ein Pfad unter /sys/fs/cgroup)</translation>
+    </message>
+    <message>
+        <source>Interval (ms)</source>
+        <translation>Intervall (ms)</translation>
+    </message>
+    <message>
+        <source>How often histograms are snapshotted</source>
+        <translation>Wie oft Histogramm-Snapshots erstellt werden</translation>
+    </message>
+    <message>
+        <source>Units</source>
+        <translation>Einheit</translation>
+    </message>
+    <message>
+        <source>Histogram units, like biolatency -m</source>
+        <translation>Einheit der Histogramme, wie biolatency -m</translation>
+    </message>
+    <message>
+        <source>Process execution</source>
+        <translation>Prozessstarts</translation>
+    </message>
+    <message>
+        <source>Every exec with its full argument list, like execsnoop</source>
+        <translation>Jeder exec mit vollständiger Argumentliste, wie execsnoop</translation>
+    </message>
+    <message>
+        <source>Include failed execs</source>
+        <translation>Fehlgeschlagene execs einbeziehen</translation>
+    </message>
+    <message>
+        <source>Also report execs that failed, like execsnoop -x</source>
+        <translation>Auch fehlgeschlagene execs melden, wie execsnoop -x</translation>
+    </message>
+    <message>
+        <source>File opens</source>
+        <translation>Dateiöffnungen</translation>
+    </message>
+    <message>
+        <source>Every open, openat, openat2 and creat, like opensnoop</source>
+        <translation>Jedes open, openat, openat2 und creat, wie opensnoop</translation>
+    </message>
+    <message>
+        <source>Failed opens only</source>
+        <translation>Nur fehlgeschlagene Öffnungen</translation>
+    </message>
+    <message>
+        <source>Only report opens that failed, like opensnoop -x</source>
+        <translation>Nur fehlgeschlagene Öffnungen melden, wie opensnoop -x</translation>
+    </message>
+    <message>
+        <source>Block I/O</source>
+        <translation>Block-I/O</translation>
+    </message>
+    <message>
+        <source>Every block request with its latency (biosnoop) and latency histograms (biolatency)</source>
+        <translation>Jeder Block-Request mit seiner Latenz (biosnoop) und Latenz-Histogramme (biolatency)</translation>
+    </message>
+    <message>
+        <source>Disk</source>
+        <translation>Datenträger</translation>
+    </message>
+    <message>
+        <source>Only this disk (as in /proc/partitions, e.g. vda)</source>
+        <translation>Nur dieser Datenträger (wie in /proc/partitions, z. B. vda)</translation>
+    </message>
+    <message>
+        <source>Include queue time</source>
+        <translation>Wartezeit einbeziehen</translation>
+    </message>
+    <message>
+        <source>Measure from insertion into the queue, like biolatency -Q</source>
+        <translation>Ab dem Einreihen in die Queue messen, wie biolatency -Q</translation>
+    </message>
+    <message>
+        <source>Per disk</source>
+        <translation>Pro Datenträger</translation>
+    </message>
+    <message>
+        <source>One histogram per disk, like biolatency -D</source>
+        <translation>Ein Histogramm pro Datenträger, wie biolatency -D</translation>
+    </message>
+    <message>
+        <source>Per flag set</source>
+        <translation>Pro Flag-Kombination</translation>
+    </message>
+    <message>
+        <source>One histogram per operation and flags, like biolatency -F</source>
+        <translation>Ein Histogramm pro Operation und Flags, wie biolatency -F</translation>
+    </message>
+    <message>
+        <source>Minimum latency (µs)</source>
+        <translation>Mindestlatenz (µs)</translation>
+    </message>
+    <message>
+        <source>Only record requests at least this slow (histograms count all)</source>
+        <translation>Nur Requests aufzeichnen, die mindestens so langsam sind (Histogramme zählen alle)</translation>
+    </message>
+    <message>
+        <source>Run queue latency</source>
+        <translation>Run-Queue-Latenz</translation>
+    </message>
+    <message>
+        <source>How long runnable tasks wait for a CPU, like runqlat</source>
+        <translation>Wie lange lauffähige Tasks auf eine CPU warten, wie runqlat</translation>
+    </message>
+    <message>
+        <source>Per process</source>
+        <translation>Pro Prozess</translation>
+    </message>
+    <message>
+        <source>One histogram per process, like runqlat -P</source>
+        <translation>Ein Histogramm pro Prozess, wie runqlat -P</translation>
+    </message>
+    <message>
+        <source>Per thread</source>
+        <translation>Pro Thread</translation>
+    </message>
+    <message>
+        <source>One histogram per thread, like runqlat -L</source>
+        <translation>Ein Histogramm pro Thread, wie runqlat -L</translation>
+    </message>
+    <message>
+        <source>TCP connects</source>
+        <translation>TCP-Verbindungsaufbauten</translation>
+    </message>
+    <message>
+        <source>Every active TCP connect over IPv4 and IPv6, like tcpconnect</source>
+        <translation>Jeder aktive TCP-Verbindungsaufbau über IPv4 und IPv6, wie tcpconnect</translation>
+    </message>
+    <message>
+        <source>Page cache</source>
+        <translation>Page-Cache</translation>
+    </message>
+    <message>
+        <source>Page cache hits, misses and dirtied pages per interval, like cachestat</source>
+        <translation>Page-Cache-Treffer, -Fehlschläge und geänderte Seiten pro Intervall, wie cachestat</translation>
+    </message>
+    <message>
+        <source>Tracepoint pair latency</source>
+        <translation>Latenz zwischen Tracepoint-Paaren</translation>
+    </message>
+    <message>
+        <source>Time from a start tracepoint to an end tracepoint with the same key, as a histogram and the slow pairs as events</source>
+        <translation>Zeit von einem Start- bis zu einem End-Tracepoint mit demselben Schlüssel, als Histogramm und die langsamen Paare als Ereignisse</translation>
+    </message>
+    <message>
+        <source>Start tracepoint</source>
+        <translation>Start-Tracepoint</translation>
+    </message>
+    <message>
+        <source>Where the measured time begins, e.g. block_rq_issue or block:block_rq_issue</source>
+        <translation>Wo die gemessene Zeit beginnt, z. B. block_rq_issue oder block:block_rq_issue</translation>
+    </message>
+    <message>
+        <source>End tracepoint</source>
+        <translation>End-Tracepoint</translation>
+    </message>
+    <message>
+        <source>Where the measured time ends, e.g. block_rq_complete</source>
+        <translation>Wo die gemessene Zeit endet, z. B. block_rq_complete</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>What pairs a start with its end: tid (the thread), pid, argN (the value of the tracepoint&apos;s argument N) or argN.field.field (a field of the struct argument N points to)</source>
+        <translation>Was einen Start seinem Ende zuordnet: tid (der Thread), pid, argN (der Wert des Tracepoint-Arguments N) oder argN.field.field (ein Feld der Struktur, auf die Argument N zeigt)</translation>
+    </message>
+    <message>
+        <source>End key</source>
+        <translation>End-Schlüssel</translation>
+    </message>
+    <message>
+        <source>The key at the end tracepoint, when it carries it differently (empty: the same as Key)</source>
+        <translation>Der Schlüssel am End-Tracepoint, falls er dort anders vorliegt (leer: wie Schlüssel)</translation>
+    </message>
+    <message>
+        <source>Event threshold (µs)</source>
+        <translation>Ereignisschwelle (µs)</translation>
+    </message>
+    <message>
+        <source>Record every pair at least this slow as an event (-1: none, 0: all; the histogram counts all)</source>
+        <translation>Jedes Paar, das mindestens so langsam ist, als Ereignis aufzeichnen (-1: keines, 0: alle; das Histogramm zählt alle)</translation>
+    </message>
+    <message>
+        <source>Histogram units</source>
+        <translation>Einheit der Histogramme</translation>
+    </message>
+    <message>
+        <source>Only pairs this process starts (0: every process)</source>
+        <translation>Nur Paare, die dieser Prozess startet (0: alle Prozesse)</translation>
+    </message>
+    <message>
+        <source>Only pairs started by tasks with this name (up to 15 bytes)</source>
+        <translation>Nur Paare, die Tasks mit diesem Namen starten (bis zu 15 Bytes)</translation>
+    </message>
+    <message>
+        <source>I/O stack breakdown</source>
+        <translation>I/O-Stack-Aufschlüsselung</translation>
+    </message>
+    <message>
+        <source>Where the time of read, write, open and fsync goes: syscall, VFS, file system and block layers, with each layer&apos;s exclusive share</source>
+        <translation>Wohin die Zeit von read, write, open und fsync geht: Syscall-, VFS-, Dateisystem- und Block-Schicht, mit dem exklusiven Anteil jeder Schicht</translation>
+    </message>
+    <message>
+        <source>Only block requests on this disk (as in /proc/partitions, e.g. vda)</source>
+        <translation>Nur Block-Requests auf diesem Datenträger (wie in /proc/partitions, z. B. vda)</translation>
+    </message>
+    <message>
+        <source>Measure the block request queue as its own layer, like biolatency -Q</source>
+        <translation>Die Block-Request-Queue als eigene Schicht messen, wie biolatency -Q</translation>
+    </message>
+    <message>
+        <source>Slow file-system operations</source>
+        <translation>Langsame Dateisystemoperationen</translation>
+    </message>
+    <message>
+        <source>ext4 (and xfs, btrfs) reads, writes, opens and fsyncs slower than a threshold, like ext4slower</source>
+        <translation>Reads, Writes, Opens und Fsyncs von ext4 (sowie xfs, btrfs), die langsamer als eine Schwelle sind, wie ext4slower</translation>
+    </message>
+    <message>
+        <source>Only operations at least this slow (0: all)</source>
+        <translation>Nur Operationen, die mindestens so langsam sind (0: alle)</translation>
+    </message>
+</context>
+<context>
+    <name>SessionModel</name>
+    <message>
+        <source>Exec</source>
+        <translation>Exec</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Open</translation>
+    </message>
+    <message>
+        <source>Block I/O</source>
+        <translation>Block-I/O</translation>
+    </message>
+    <message>
+        <source>TCP connect</source>
+        <translation>TCP-Connect</translation>
+    </message>
+    <message>
+        <source>Slow file ops</source>
+        <translation>Langsame Dateioperationen</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Sonstige</translation>
+    </message>
+</context>
+<context>
+    <name>SessionSave</name>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>%1 kann nicht gespeichert werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::CountersView</name>
+    <message>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time.</source>
+        <translation>Diese Sitzung enthält keine Zählerwerte: Zeichnen Sie mit der Probe „Page-Cache“ (cachestat) auf, um Treffer, Fehlschläge und geänderte Seiten über die Zeit zu sehen.</translation>
+    </message>
+    <message>
+        <source>Page cache counters</source>
+        <translation>Page-Cache-Zähler</translation>
+    </message>
+    <message>
+        <source>Page cache hit ratio</source>
+        <translation>Page-Cache-Trefferquote</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>hit ratio %</source>
+        <translation>Trefferquote %</translation>
+    </message>
+    <message>
+        <source>pages per interval</source>
+        <translation>Seiten pro Intervall</translation>
+    </message>
+    <message>
+        <source>Hit ratio</source>
+        <translation>Trefferquote</translation>
+    </message>
+    <message>
+        <source>Page cache</source>
+        <translation>Page-Cache</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::DetailsPane</name>
+    <message>
+        <source>Field</source>
+        <translation>Feld</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Event details</source>
+        <translation>Ereignisdetails</translation>
+    </message>
+    <message>
+        <source>No event selected</source>
+        <translation>Kein Ereignis ausgewählt</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::EventTableModel</name>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>PPID</source>
+        <translation>PPID</translation>
+    </message>
+    <message>
+        <source>UID</source>
+        <translation>UID</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Return</source>
+        <translation>Rückgabe</translation>
+    </message>
+    <message>
+        <source>File name</source>
+        <translation>Dateiname</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>Argumente</translation>
+    </message>
+    <message>
+        <source>TID</source>
+        <translation>TID</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>Flags</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>Disk</source>
+        <translation>Datenträger</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+    <message>
+        <source>Sector</source>
+        <translation>Sektor</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Destination</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>File system</source>
+        <translation>Dateisystem</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>Offset</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Wall clock (UTC)</source>
+        <translation>Uhrzeit (UTC)</translation>
+    </message>
+    <message>
+        <source>Timestamp (ns)</source>
+        <translation>Zeitstempel (ns)</translation>
+    </message>
+    <message>
+        <source>Parent PID</source>
+        <translation>Eltern-PID</translation>
+    </message>
+    <message>
+        <source>argv[%1]</source>
+        <translation>argv[%1]</translation>
+    </message>
+    <message>
+        <source>Arguments truncated</source>
+        <translation>Argumente gekürzt</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Command flags</source>
+        <translation>Befehls-Flags</translation>
+    </message>
+    <message>
+        <source>Queue time</source>
+        <translation>Wartezeit in der Queue</translation>
+    </message>
+    <message>
+        <source>Device time</source>
+        <translation>Gerätezeit</translation>
+    </message>
+    <message>
+        <source>Issued at</source>
+        <translation>Abgesetzt um</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>Adressfamilie</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::HistogramView</name>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>&amp;Anzeigen:</translation>
+    </message>
+    <message>
+        <source>Cumulative over the visible range</source>
+        <translation>Kumuliert über den sichtbaren Bereich</translation>
+    </message>
+    <message>
+        <source>Last interval in the visible range</source>
+        <translation>Letztes Intervall im sichtbaren Bereich</translation>
+    </message>
+    <message>
+        <source>Histogram mode</source>
+        <translation>Histogramm-Modus</translation>
+    </message>
+    <message>
+        <source>This session holds no latency histograms in the visible range.</source>
+        <translation>Diese Sitzung enthält im sichtbaren Bereich keine Latenz-Histogramme.</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 (%4 %)</source>
+        <translation>%1 %2: %3 (%4 %)</translation>
+    </message>
+    <message>
+        <source>no samples</source>
+        <translation>keine Messwerte</translation>
+    </message>
+    <message>
+        <source>p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples</source>
+        <translation>p50 ≈ %1 %3 · p99 ≈ %2 %3 (dunklere Balken) · %4 Messwerte</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>Latency histogram %1 %2</source>
+        <translation>Latenz-Histogramm %1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::IoStackView</name>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>ns</source>
+        <translation>ns</translation>
+    </message>
+    <message>
+        <source>I/O stack</source>
+        <translation>I/O-Stack</translation>
+    </message>
+    <message>
+        <source>No I/O stack data in this session: record the I/O stack breakdown (iostack) probe to see where read, write, open and fsync spend their time.</source>
+        <translation>Diese Sitzung enthält keine I/O-Stack-Daten: Zeichnen Sie mit der Probe „I/O-Stack-Aufschlüsselung“ (iostack) auf, um zu sehen, wo read, write, open und fsync ihre Zeit verbringen.</translation>
+    </message>
+    <message>
+        <source>Exclusive time per layer and operation</source>
+        <translation>Exklusive Zeit pro Schicht und Operation</translation>
+    </message>
+    <message>
+        <source>&amp;Operation over time:</source>
+        <translation>&amp;Operation über die Zeit:</translation>
+    </message>
+    <message>
+        <source>Operation shown over time</source>
+        <translation>Über die Zeit gezeigte Operation</translation>
+    </message>
+    <message>
+        <source>Exclusive time per layer over time</source>
+        <translation>Exklusive Zeit pro Schicht über die Zeit</translation>
+    </message>
+    <message>
+        <source>Syscall</source>
+        <translation>Syscall</translation>
+    </message>
+    <message>
+        <source>VFS</source>
+        <translation>VFS</translation>
+    </message>
+    <message>
+        <source>File system</source>
+        <translation>Dateisystem</translation>
+    </message>
+    <message>
+        <source>Block queue</source>
+        <translation>Block-Queue</translation>
+    </message>
+    <message>
+        <source>Block device</source>
+        <translation>Blockgerät</translation>
+    </message>
+    <message>
+        <source>unattributed block I/O</source>
+        <translation>nicht zugeordnete Block-I/O</translation>
+    </message>
+    <message>
+        <source>%1 · %2: not measured on the recording kernel (its time is counted in the layer above)</source>
+        <translation>%1 · %2: auf dem aufzeichnenden Kernel nicht gemessen (die Zeit zählt zur Schicht darüber)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %2: %3 exclusive (%4 % of %5), %n call(s)</source>
+        <translation>
+            <numerusform>%1 · %2: %3 exklusiv (%4 % von %5), %n Aufruf</numerusform>
+            <numerusform>%1 · %2: %3 exklusiv (%4 % von %5), %n Aufrufe</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not measured on the recording kernel: %1. Their time is counted in the layer above (they need fentry or kprobes).</source>
+        <translation>Auf dem aufzeichnenden Kernel nicht gemessen: %1. Ihre Zeit zählt zur Schicht darüber (sie benötigen fentry oder kprobes).</translation>
+    </message>
+    <message>
+        <source>Block queue time is part of the layer above: record with the &quot;Include queue time&quot; option to see it separately.</source>
+        <translation>Die Block-Queue-Zeit ist Teil der Schicht darüber: Zeichnen Sie mit der Option „Wartezeit einbeziehen“ auf, um sie getrennt zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1 (not measured)</source>
+        <translation>%1 (nicht gemessen)</translation>
+    </message>
+    <message>
+        <source>exclusive time (%1)</source>
+        <translation>exklusive Zeit (%1)</translation>
+    </message>
+    <message>
+        <source>Exclusive time per layer, visible range</source>
+        <translation>Exklusive Zeit pro Schicht, sichtbarer Bereich</translation>
+    </message>
+    <message>
+        <source>%1: no samples in the visible range</source>
+        <translation>%1: keine Messwerte im sichtbaren Bereich</translation>
+    </message>
+    <message>
+        <source>%1 · %2 until %3 s: %4 (%5 %)</source>
+        <translation>%1 · %2 bis %3 s: %4 (%5 %)</translation>
+    </message>
+    <message>
+        <source>seconds (interval end)</source>
+        <translation>Sekunden (Intervallende)</translation>
+    </message>
+    <message>
+        <source>%1: exclusive time per layer over time</source>
+        <translation>%1: exklusive Zeit pro Schicht über die Zeit</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::MainWindow</name>
+    <message>
+        <source>BPF Lens</source>
+        <translation>BPF Lens</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>Ansichten</translation>
+    </message>
+    <message>
+        <source>&amp;Summary</source>
+        <translation>&amp;Übersicht</translation>
+    </message>
+    <message>
+        <source>&amp;Histograms</source>
+        <translation>&amp;Histogramme</translation>
+    </message>
+    <message>
+        <source>&amp;Counters</source>
+        <translation>&amp;Zähler</translation>
+    </message>
+    <message>
+        <source>&amp;I/O Stack</source>
+        <translation>&amp;I/O-Stack</translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation>%1-Ereignisse</translation>
+    </message>
+    <message>
+        <source>Recording unavailable</source>
+        <translation>Aufzeichnung nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>Event details</source>
+        <translation>Ereignisdetails</translation>
+    </message>
+    <message>
+        <source>Probes</source>
+        <translation>Probes</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>Filter: command, path, file, disk…</source>
+        <translation>Filter: Befehl, Pfad, Datei, Datenträger …</translation>
+    </message>
+    <message>
+        <source>Text filter</source>
+        <translation>Textfilter</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>PID filter</source>
+        <translation>PID-Filter</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Command filter</source>
+        <translation>Befehlsfilter</translation>
+    </message>
+    <message>
+        <source> µs</source>
+        <translation> µs</translation>
+    </message>
+    <message>
+        <source>any latency</source>
+        <translation>beliebige Latenz</translation>
+    </message>
+    <message>
+        <source>Minimum latency filter</source>
+        <translation>Filter für Mindestlatenz</translation>
+    </message>
+    <message>
+        <source>Block requests and slow file operations at least this slow</source>
+        <translation>Block-Requests und langsame Dateioperationen, die mindestens so langsam sind</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>Ö&amp;ffnen …</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>Speichern &amp;unter …</translation>
+    </message>
+    <message>
+        <source>&amp;Export CSV</source>
+        <translation>CSV &amp;exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;Whole Session…</source>
+        <translation>&amp;Ganze Sitzung …</translation>
+    </message>
+    <message>
+        <source>&amp;Visible Time Range…</source>
+        <translation>&amp;Sichtbarer Zeitbereich …</translation>
+    </message>
+    <message>
+        <source>One &amp;Probe…</source>
+        <translation>Eine &amp;Probe …</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chart as Image…</source>
+        <translation>&amp;Diagramm als Bild exportieren …</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Zoom</source>
+        <translation>&amp;Zoom</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>Ver&amp;größern</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>Ver&amp;kleinern</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>Zoom &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>Sitzung öffnen</translation>
+    </message>
+    <message>
+        <source>BPF Lens sessions (*.bpflens);;All files (*)</source>
+        <translation>BPF-Lens-Sitzungen (*.bpflens);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>another session is still loading</source>
+        <translation>eine andere Sitzung wird noch geladen</translation>
+    </message>
+    <message>
+        <source>a recording is running: stop it first</source>
+        <translation>eine Aufzeichnung läuft: beenden Sie sie zuerst</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 wird geöffnet …</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Cannot open session</source>
+        <translation>Sitzung kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Visible: %1 s – %2 s (%3)</source>
+        <translation>Sichtbar: %1 s – %2 s (%3)</translation>
+    </message>
+    <message>
+        <source>Export One Probe</source>
+        <translation>Eine Probe exportieren</translation>
+    </message>
+    <message>
+        <source>Probe:</source>
+        <translation>Probe:</translation>
+    </message>
+    <message>
+        <source>Export CSV Into</source>
+        <translation>CSV exportieren nach</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n file(s) to %1</source>
+        <translation>
+            <numerusform>%n Datei nach %1 exportiert</numerusform>
+            <numerusform>%n Dateien nach %1 exportiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>there is no chart to export</source>
+        <translation>es gibt kein Diagramm zum Exportieren</translation>
+    </message>
+    <message>
+        <source>Exported by BPF Lens</source>
+        <translation>Exportiert von BPF Lens</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>cannot write %1 (unknown image format or the directory is not writable)</source>
+        <translation>%1 kann nicht geschrieben werden (unbekanntes Bildformat oder Verzeichnis nicht beschreibbar)</translation>
+    </message>
+    <message>
+        <source>Export Chart</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG-Bild (*.png);;SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus.</source>
+        <translation>Der BPF-Lens-Helper (bpflens-helper) ist nicht installiert oder auf dem System-D-Bus nicht erreichbar.</translation>
+    </message>
+    <message>
+        <source>&amp;Record</source>
+        <translation>&amp;Aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Record the selected probes (Ctrl+R)</source>
+        <translation>Die ausgewählten Probes aufzeichnen (Strg+R)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>S&amp;toppen</translation>
+    </message>
+    <message>
+        <source>Stop the recording (Ctrl+.)</source>
+        <translation>Die Aufzeichnung beenden (Strg+.)</translation>
+    </message>
+    <message>
+        <source>Recording</source>
+        <translation>Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>&amp;Recording</source>
+        <translation>Auf&amp;zeichnung</translation>
+    </message>
+    <message>
+        <source>CPU time the probes&apos; BPF programs took, per second of recording (100 % = one CPU)</source>
+        <translation>CPU-Zeit der BPF-Programme der Probes pro Sekunde Aufzeichnung (100 % = eine CPU)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recording is not available.&lt;/b&gt; %1&lt;br&gt;To record, install the helper as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again. Saved sessions can still be opened.</source>
+        <translation>&lt;b&gt;Aufzeichnen ist nicht möglich.&lt;/b&gt; %1&lt;br&gt;Installieren Sie zum Aufzeichnen den Helper als root mit &lt;code&gt;cmake --install build/release&lt;/code&gt;: Das installiert bpflens-helper, seinen D-Bus-Dienst und die polkit-Richtlinie, mit der Sie ohne root-Rechte aufzeichnen können. Starten Sie BPF Lens danach neu. Gespeicherte Sitzungen lassen sich weiterhin öffnen.</translation>
+    </message>
+    <message>
+        <source>Unsaved recording</source>
+        <translation>Ungespeicherte Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>%1[*] — BPF Lens</source>
+        <translation>%1[*] — BPF Lens</translation>
+    </message>
+    <message>
+        <source>Cannot record</source>
+        <translation>Aufzeichnen nicht möglich</translation>
+    </message>
+    <message>
+        <source>Starting the recording…</source>
+        <translation>Aufzeichnung wird gestartet …</translation>
+    </message>
+    <message>
+        <source>Recording failed</source>
+        <translation>Aufzeichnung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1
+
+The data recorded until then is kept.</source>
+        <translation>%1
+
+Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
+    </message>
+    <message>
+        <source>● Recording %1</source>
+        <translation>● Aufzeichnung %1</translation>
+    </message>
+    <message>
+        <source>Duration %1</source>
+        <translation>Dauer %1</translation>
+    </message>
+    <message>
+        <source>%1 events/s</source>
+        <translation>%1 Ereignisse/s</translation>
+    </message>
+    <message>
+        <source>%1 lost</source>
+        <translation>%1 verloren</translation>
+    </message>
+    <message>
+        <source>%1 events could not be delivered by the kernel (buffers full): the recording is incomplete.</source>
+        <translation>%1 Ereignisse konnte der Kernel nicht zustellen (Puffer voll): Die Aufzeichnung ist unvollständig.</translation>
+    </message>
+    <message>
+        <source>No events were lost.</source>
+        <translation>Es gingen keine Ereignisse verloren.</translation>
+    </message>
+    <message>
+        <source>probes %1 % CPU</source>
+        <translation>Probes %1 % CPU</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Save failed</source>
+        <translation>Speichern fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>Sitzung speichern</translation>
+    </message>
+    <message>
+        <source>BPF Lens sessions (*.bpflens)</source>
+        <translation>BPF-Lens-Sitzungen (*.bpflens)</translation>
+    </message>
+    <message>
+        <source>A recording is running. Stop it and discard what it recorded?</source>
+        <translation>Eine Aufzeichnung läuft. Beenden und das Aufgezeichnete verwerfen?</translation>
+    </message>
+    <message>
+        <source>The recording has not been saved. Save it first?</source>
+        <translation>Die Aufzeichnung wurde nicht gespeichert. Zuerst speichern?</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ProbePanel</name>
+    <message>
+        <source>Probes</source>
+        <translation>Probes</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>Prozesse</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>Dateien</translation>
+    </message>
+    <message>
+        <source>Block I/O</source>
+        <translation>Block-I/O</translation>
+    </message>
+    <message>
+        <source>I/O stack</source>
+        <translation>I/O-Stack</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>Scheduler</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>Netzwerk</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Benutzerdefiniert</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>Availability unknown until the helper answers.</source>
+        <translation>Verfügbarkeit unbekannt, bis der Helper antwortet.</translation>
+    </message>
+    <message>
+        <source>available</source>
+        <translation>verfügbar</translation>
+    </message>
+    <message>
+        <source>Available on this kernel.</source>
+        <translation>Auf diesem Kernel verfügbar.</translation>
+    </message>
+    <message>
+        <source>Attaches to %1</source>
+        <translation>Hängt sich an %1</translation>
+    </message>
+    <message>
+        <source>not available</source>
+        <translation>nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>Not available on this kernel: %1</source>
+        <translation>Auf diesem Kernel nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>kein Grund angegeben</translation>
+    </message>
+    <message>
+        <source>Invalid option: %1</source>
+        <translation>Ungültige Option: %1</translation>
+    </message>
+    <message>
+        <source>Select at least one probe to record.</source>
+        <translation>Wählen Sie mindestens eine Probe zum Aufzeichnen aus.</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::StreamRecorder</name>
+    <message>
+        <source>No recording backend is available.</source>
+        <translation>Kein Aufzeichnungs-Backend verfügbar.</translation>
+    </message>
+    <message>
+        <source>A recording is already running.</source>
+        <translation>Es läuft bereits eine Aufzeichnung.</translation>
+    </message>
+    <message>
+        <source>The recording could not be started.</source>
+        <translation>Die Aufzeichnung konnte nicht gestartet werden.</translation>
+    </message>
+    <message>
+        <source>The recording stream cannot be read: %1</source>
+        <translation>Der Aufzeichnungsstrom kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>The helper did not end the recording within %1 s; the data received so far is kept.</source>
+        <translation>Der Helper hat die Aufzeichnung nicht innerhalb von %1 s beendet; die bisher empfangenen Daten bleiben erhalten.</translation>
+    </message>
+    <message>
+        <source>Recording stopped</source>
+        <translation>Aufzeichnung beendet</translation>
+    </message>
+    <message>
+        <source>the stream closed without an end</source>
+        <translation>der Datenstrom wurde ohne Endemarke geschlossen</translation>
+    </message>
+    <message>
+        <source>The recording stream broke off: %1</source>
+        <translation>Der Aufzeichnungsstrom ist abgebrochen: %1</translation>
+    </message>
+    <message>
+        <source>The helper shut down: %1</source>
+        <translation>Der Helper wurde beendet: %1</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>kein Grund angegeben</translation>
+    </message>
+    <message>
+        <source>The recording failed.</source>
+        <translation>Die Aufzeichnung ist fehlgeschlagen.</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::SummaryPanel</name>
+    <message>
+        <source>Session</source>
+        <translation>Sitzung</translation>
+    </message>
+    <message>
+        <source>Session information</source>
+        <translation>Sitzungsinformationen</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>Probe</translation>
+    </message>
+    <message>
+        <source>Events seen</source>
+        <translation>Erfasste Ereignisse</translation>
+    </message>
+    <message>
+        <source>Events lost</source>
+        <translation>Verlorene Ereignisse</translation>
+    </message>
+    <message>
+        <source>Attached to</source>
+        <translation>Angehängt an</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>Optionen</translation>
+    </message>
+    <message>
+        <source>Probes</source>
+        <translation>Probes</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>Recorded by</source>
+        <translation>Aufgezeichnet mit</translation>
+    </message>
+    <message>
+        <source>BPF Lens %1 (schema %2)</source>
+        <translation>BPF Lens %1 (Schema %2)</translation>
+    </message>
+    <message>
+        <source>Started (UTC)</source>
+        <translation>Beginn (UTC)</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>unfinished (recording was not stopped cleanly, or is still running)</source>
+        <translation>unvollständig (die Aufzeichnung wurde nicht sauber beendet oder läuft noch)</translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation>%1-Ereignisse</translation>
+    </message>
+    <message>
+        <source>Histogram snapshots</source>
+        <translation>Histogramm-Snapshots</translation>
+    </message>
+    <message>
+        <source>Memory for events</source>
+        <translation>Speicher für Ereignisse</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>The kernel could not deliver %1 events of this probe: the ring buffer was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
+        <translation>Der Kernel konnte %1 Ereignisse dieser Probe nicht zustellen: Der Ringpuffer war voll. Sie fehlen in den Tabellen und der Zeitleiste; Histogramme werden im Kernel gezählt und sind vollständig.</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::TimelineWidget</name>
+    <message>
+        <source>Timeline</source>
+        <translation>Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Events over time, one lane per event type. Wheel or +/- zoom, drag pans, Shift+drag zooms to a range, Home resets.</source>
+        <translation>Ereignisse über die Zeit, eine Spur pro Ereignistyp. Mausrad oder +/- zoomt, Ziehen verschiebt, Umschalt+Ziehen zoomt auf einen Bereich, Pos1 setzt zurück.</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>Lesen</translation>
+    </message>
+    <message>
+        <source>write</source>
+        <translation>Schreiben</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>Sonstige</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Views BPF Lens sessions (*.bpflens).</source>
+        <translation>Zeigt BPF-Lens-Sitzungen (*.bpflens) an.</translation>
+    </message>
+    <message>
+        <source>Session file to open.</source>
+        <translation>Zu öffnende Sitzungsdatei.</translation>
+    </message>
+</context>
+</TS>

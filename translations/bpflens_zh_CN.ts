@@ -1,0 +1,1298 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ProbeCatalog</name>
+    <message>
+        <source>Process ID</source>
+        <translation>进程 ID</translation>
+    </message>
+    <message>
+        <source>Only this process (0: every process)</source>
+        <translation>仅此进程（0：所有进程）</translation>
+    </message>
+    <message>
+        <source>Thread ID</source>
+        <translation>线程 ID</translation>
+    </message>
+    <message>
+        <source>Only this thread (0: every thread)</source>
+        <translation>仅此线程（0：所有线程）</translation>
+    </message>
+    <message>
+        <source>User ID</source>
+        <translation>用户 ID</translation>
+    </message>
+    <message>
+        <source>Only this user (-1: every user)</source>
+        <translation>仅此用户（-1：所有用户）</translation>
+    </message>
+    <message>
+        <source>Command name</source>
+        <translation>命令名</translation>
+    </message>
+    <message>
+        <source>Only tasks with this name (as in /proc/PID/comm, up to 15 bytes)</source>
+        <translation>仅限此名称的任务（同 /proc/PID/comm，最多 15 字节）</translation>
+    </message>
+    <message>
+        <source>Cgroup</source>
+        <translation>Cgroup</translation>
+    </message>
+    <message>
+        <source>Only tasks in this cgroup v2 (a path under /sys/fs/cgroup)</source>
+        <translation>仅限此 cgroup v2 中的任务（/sys/fs/cgroup 下的路径）</translation>
+    </message>
+    <message>
+        <source>Interval (ms)</source>
+        <translation>间隔（ms）</translation>
+    </message>
+    <message>
+        <source>How often histograms are snapshotted</source>
+        <translation>直方图快照的频率</translation>
+    </message>
+    <message>
+        <source>Units</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <source>Histogram units, like biolatency -m</source>
+        <translation>直方图单位，同 biolatency -m</translation>
+    </message>
+    <message>
+        <source>Process execution</source>
+        <translation>进程执行</translation>
+    </message>
+    <message>
+        <source>Every exec with its full argument list, like execsnoop</source>
+        <translation>每次 exec 及其完整参数列表，同 execsnoop</translation>
+    </message>
+    <message>
+        <source>Include failed execs</source>
+        <translation>包含失败的 exec</translation>
+    </message>
+    <message>
+        <source>Also report execs that failed, like execsnoop -x</source>
+        <translation>同时报告失败的 exec，同 execsnoop -x</translation>
+    </message>
+    <message>
+        <source>File opens</source>
+        <translation>文件打开</translation>
+    </message>
+    <message>
+        <source>Every open, openat, openat2 and creat, like opensnoop</source>
+        <translation>每次 open、openat、openat2 和 creat，同 opensnoop</translation>
+    </message>
+    <message>
+        <source>Failed opens only</source>
+        <translation>仅失败的打开</translation>
+    </message>
+    <message>
+        <source>Only report opens that failed, like opensnoop -x</source>
+        <translation>仅报告失败的打开，同 opensnoop -x</translation>
+    </message>
+    <message>
+        <source>Block I/O</source>
+        <translation>块 I/O</translation>
+    </message>
+    <message>
+        <source>Every block request with its latency (biosnoop) and latency histograms (biolatency)</source>
+        <translation>每个块请求及其延迟（biosnoop），以及延迟直方图（biolatency）</translation>
+    </message>
+    <message>
+        <source>Disk</source>
+        <translation>磁盘</translation>
+    </message>
+    <message>
+        <source>Only this disk (as in /proc/partitions, e.g. vda)</source>
+        <translation>仅此磁盘（同 /proc/partitions，例如 vda）</translation>
+    </message>
+    <message>
+        <source>Include queue time</source>
+        <translation>包含排队时间</translation>
+    </message>
+    <message>
+        <source>Measure from insertion into the queue, like biolatency -Q</source>
+        <translation>从插入队列时开始计时，同 biolatency -Q</translation>
+    </message>
+    <message>
+        <source>Per disk</source>
+        <translation>按磁盘</translation>
+    </message>
+    <message>
+        <source>One histogram per disk, like biolatency -D</source>
+        <translation>每个磁盘一个直方图，同 biolatency -D</translation>
+    </message>
+    <message>
+        <source>Per flag set</source>
+        <translation>按标志组合</translation>
+    </message>
+    <message>
+        <source>One histogram per operation and flags, like biolatency -F</source>
+        <translation>每种操作和标志一个直方图，同 biolatency -F</translation>
+    </message>
+    <message>
+        <source>Minimum latency (µs)</source>
+        <translation>最小延迟（µs）</translation>
+    </message>
+    <message>
+        <source>Only record requests at least this slow (histograms count all)</source>
+        <translation>仅记录至少这么慢的请求（直方图统计全部）</translation>
+    </message>
+    <message>
+        <source>Run queue latency</source>
+        <translation>运行队列延迟</translation>
+    </message>
+    <message>
+        <source>How long runnable tasks wait for a CPU, like runqlat</source>
+        <translation>可运行任务等待 CPU 的时间，同 runqlat</translation>
+    </message>
+    <message>
+        <source>Per process</source>
+        <translation>按进程</translation>
+    </message>
+    <message>
+        <source>One histogram per process, like runqlat -P</source>
+        <translation>每个进程一个直方图，同 runqlat -P</translation>
+    </message>
+    <message>
+        <source>Per thread</source>
+        <translation>按线程</translation>
+    </message>
+    <message>
+        <source>One histogram per thread, like runqlat -L</source>
+        <translation>每个线程一个直方图，同 runqlat -L</translation>
+    </message>
+    <message>
+        <source>TCP connects</source>
+        <translation>TCP 连接</translation>
+    </message>
+    <message>
+        <source>Every active TCP connect over IPv4 and IPv6, like tcpconnect</source>
+        <translation>每个通过 IPv4 和 IPv6 的主动 TCP 连接，同 tcpconnect</translation>
+    </message>
+    <message>
+        <source>Page cache</source>
+        <translation>页缓存</translation>
+    </message>
+    <message>
+        <source>Page cache hits, misses and dirtied pages per interval, like cachestat</source>
+        <translation>每个间隔的页缓存命中、未命中和脏页，同 cachestat</translation>
+    </message>
+    <message>
+        <source>Tracepoint pair latency</source>
+        <translation>跟踪点对延迟</translation>
+    </message>
+    <message>
+        <source>Time from a start tracepoint to an end tracepoint with the same key, as a histogram and the slow pairs as events</source>
+        <translation>从起始跟踪点到具有相同键的结束跟踪点的时间，以直方图呈现，慢的配对记为事件</translation>
+    </message>
+    <message>
+        <source>Start tracepoint</source>
+        <translation>起始跟踪点</translation>
+    </message>
+    <message>
+        <source>Where the measured time begins, e.g. block_rq_issue or block:block_rq_issue</source>
+        <translation>计时开始处，例如 block_rq_issue 或 block:block_rq_issue</translation>
+    </message>
+    <message>
+        <source>End tracepoint</source>
+        <translation>结束跟踪点</translation>
+    </message>
+    <message>
+        <source>Where the measured time ends, e.g. block_rq_complete</source>
+        <translation>计时结束处，例如 block_rq_complete</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>What pairs a start with its end: tid (the thread), pid, argN (the value of the tracepoint&apos;s argument N) or argN.field.field (a field of the struct argument N points to)</source>
+        <translation>将起点与终点配对的依据：tid（线程）、pid、argN（跟踪点第 N 个参数的值）或 argN.field.field（参数 N 所指结构体的字段）</translation>
+    </message>
+    <message>
+        <source>End key</source>
+        <translation>结束键</translation>
+    </message>
+    <message>
+        <source>The key at the end tracepoint, when it carries it differently (empty: the same as Key)</source>
+        <translation>结束跟踪点处的键（当其表示方式不同时；留空：与“键”相同）</translation>
+    </message>
+    <message>
+        <source>Event threshold (µs)</source>
+        <translation>事件阈值（µs）</translation>
+    </message>
+    <message>
+        <source>Record every pair at least this slow as an event (-1: none, 0: all; the histogram counts all)</source>
+        <translation>将至少这么慢的每个配对记录为事件（-1：不记录，0：全部；直方图统计全部）</translation>
+    </message>
+    <message>
+        <source>Histogram units</source>
+        <translation>直方图单位</translation>
+    </message>
+    <message>
+        <source>Only pairs this process starts (0: every process)</source>
+        <translation>仅此进程发起的配对（0：所有进程）</translation>
+    </message>
+    <message>
+        <source>Only pairs started by tasks with this name (up to 15 bytes)</source>
+        <translation>仅限此名称的任务发起的配对（最多 15 字节）</translation>
+    </message>
+    <message>
+        <source>I/O stack breakdown</source>
+        <translation>I/O 栈分解</translation>
+    </message>
+    <message>
+        <source>Where the time of read, write, open and fsync goes: syscall, VFS, file system and block layers, with each layer&apos;s exclusive share</source>
+        <translation>read、write、open 和 fsync 的时间花在哪里：系统调用、VFS、文件系统和块设备各层，以及每层的独占份额</translation>
+    </message>
+    <message>
+        <source>Only block requests on this disk (as in /proc/partitions, e.g. vda)</source>
+        <translation>仅此磁盘上的块请求（同 /proc/partitions，例如 vda）</translation>
+    </message>
+    <message>
+        <source>Measure the block request queue as its own layer, like biolatency -Q</source>
+        <translation>将块请求队列作为单独的一层测量，同 biolatency -Q</translation>
+    </message>
+    <message>
+        <source>Slow file-system operations</source>
+        <translation>慢文件系统操作</translation>
+    </message>
+    <message>
+        <source>ext4 (and xfs, btrfs) reads, writes, opens and fsyncs slower than a threshold, like ext4slower</source>
+        <translation>慢于阈值的 ext4（以及 xfs、btrfs）读、写、打开和 fsync 操作，同 ext4slower</translation>
+    </message>
+    <message>
+        <source>Only operations at least this slow (0: all)</source>
+        <translation>仅至少这么慢的操作（0：全部）</translation>
+    </message>
+</context>
+<context>
+    <name>SessionModel</name>
+    <message>
+        <source>Exec</source>
+        <translation>Exec</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Open</translation>
+    </message>
+    <message>
+        <source>Block I/O</source>
+        <translation>块 I/O</translation>
+    </message>
+    <message>
+        <source>TCP connect</source>
+        <translation>TCP 连接</translation>
+    </message>
+    <message>
+        <source>Slow file ops</source>
+        <translation>慢文件操作</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+</context>
+<context>
+    <name>SessionSave</name>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::CountersView</name>
+    <message>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time.</source>
+        <translation>此会话中没有计数器样本：请使用“页缓存”（cachestat）探针录制，以查看命中、未命中和脏页随时间的变化。</translation>
+    </message>
+    <message>
+        <source>Page cache counters</source>
+        <translation>页缓存计数器</translation>
+    </message>
+    <message>
+        <source>Page cache hit ratio</source>
+        <translation>页缓存命中率</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>hit ratio %</source>
+        <translation>命中率 %</translation>
+    </message>
+    <message>
+        <source>pages per interval</source>
+        <translation>每个间隔的页数</translation>
+    </message>
+    <message>
+        <source>Hit ratio</source>
+        <translation>命中率</translation>
+    </message>
+    <message>
+        <source>Page cache</source>
+        <translation>页缓存</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::DetailsPane</name>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Event details</source>
+        <translation>事件详情</translation>
+    </message>
+    <message>
+        <source>No event selected</source>
+        <translation>未选择事件</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::EventTableModel</name>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>PPID</source>
+        <translation>PPID</translation>
+    </message>
+    <message>
+        <source>UID</source>
+        <translation>UID</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Return</source>
+        <translation>返回值</translation>
+    </message>
+    <message>
+        <source>File name</source>
+        <translation>文件名</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>TID</source>
+        <translation>TID</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>标志</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Disk</source>
+        <translation>磁盘</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Sector</source>
+        <translation>扇区</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源地址</translation>
+    </message>
+    <message>
+        <source>Destination</source>
+        <translation>目标地址</translation>
+    </message>
+    <message>
+        <source>File system</source>
+        <translation>文件系统</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>偏移</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Wall clock (UTC)</source>
+        <translation>挂钟时间（UTC）</translation>
+    </message>
+    <message>
+        <source>Timestamp (ns)</source>
+        <translation>时间戳（ns）</translation>
+    </message>
+    <message>
+        <source>Parent PID</source>
+        <translation>父进程 PID</translation>
+    </message>
+    <message>
+        <source>argv[%1]</source>
+        <translation>argv[%1]</translation>
+    </message>
+    <message>
+        <source>Arguments truncated</source>
+        <translation>参数已截断</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Command flags</source>
+        <translation>命令标志</translation>
+    </message>
+    <message>
+        <source>Queue time</source>
+        <translation>排队时间</translation>
+    </message>
+    <message>
+        <source>Device time</source>
+        <translation>设备时间</translation>
+    </message>
+    <message>
+        <source>Issued at</source>
+        <translation>下发时间</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>地址族</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::HistogramView</name>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>显示(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Cumulative over the visible range</source>
+        <translation>可见范围内累计</translation>
+    </message>
+    <message>
+        <source>Last interval in the visible range</source>
+        <translation>可见范围内的最后一个间隔</translation>
+    </message>
+    <message>
+        <source>Histogram mode</source>
+        <translation>直方图模式</translation>
+    </message>
+    <message>
+        <source>This session holds no latency histograms in the visible range.</source>
+        <translation>此会话在可见范围内没有延迟直方图。</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 (%4 %)</source>
+        <translation>%1 %2：%3（%4 %）</translation>
+    </message>
+    <message>
+        <source>no samples</source>
+        <translation>无样本</translation>
+    </message>
+    <message>
+        <source>p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples</source>
+        <translation>p50 ≈ %1 %3 · p99 ≈ %2 %3（深色柱）· %4 个样本</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>Latency histogram %1 %2</source>
+        <translation>延迟直方图 %1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::IoStackView</name>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>ns</source>
+        <translation>ns</translation>
+    </message>
+    <message>
+        <source>I/O stack</source>
+        <translation>I/O 栈</translation>
+    </message>
+    <message>
+        <source>No I/O stack data in this session: record the I/O stack breakdown (iostack) probe to see where read, write, open and fsync spend their time.</source>
+        <translation>此会话中没有 I/O 栈数据：请使用“I/O 栈分解”（iostack）探针录制，以查看 read、write、open 和 fsync 的时间花在了哪里。</translation>
+    </message>
+    <message>
+        <source>Exclusive time per layer and operation</source>
+        <translation>各层、各操作的独占时间</translation>
+    </message>
+    <message>
+        <source>&amp;Operation over time:</source>
+        <translation>随时间变化的操作(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Operation shown over time</source>
+        <translation>随时间显示的操作</translation>
+    </message>
+    <message>
+        <source>Exclusive time per layer over time</source>
+        <translation>各层独占时间随时间的变化</translation>
+    </message>
+    <message>
+        <source>Syscall</source>
+        <translation>系统调用</translation>
+    </message>
+    <message>
+        <source>VFS</source>
+        <translation>VFS</translation>
+    </message>
+    <message>
+        <source>File system</source>
+        <translation>文件系统</translation>
+    </message>
+    <message>
+        <source>Block queue</source>
+        <translation>块设备队列</translation>
+    </message>
+    <message>
+        <source>Block device</source>
+        <translation>块设备</translation>
+    </message>
+    <message>
+        <source>unattributed block I/O</source>
+        <translation>未归属的块 I/O</translation>
+    </message>
+    <message>
+        <source>%1 · %2: not measured on the recording kernel (its time is counted in the layer above)</source>
+        <translation>%1 · %2：录制时的内核无法测量（其时间计入上一层）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %2: %3 exclusive (%4 % of %5), %n call(s)</source>
+        <translation>
+            <numerusform>%1 · %2：独占 %3（占 %5 的 %4 %），%n 次调用</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not measured on the recording kernel: %1. Their time is counted in the layer above (they need fentry or kprobes).</source>
+        <translation>录制时的内核无法测量：%1。其时间计入上一层（需要 fentry 或 kprobes）。</translation>
+    </message>
+    <message>
+        <source>Block queue time is part of the layer above: record with the &quot;Include queue time&quot; option to see it separately.</source>
+        <translation>块设备队列时间包含在上一层中：请启用“包含排队时间”选项录制，以单独查看。</translation>
+    </message>
+    <message>
+        <source>%1 (not measured)</source>
+        <translation>%1（未测量）</translation>
+    </message>
+    <message>
+        <source>exclusive time (%1)</source>
+        <translation>独占时间（%1）</translation>
+    </message>
+    <message>
+        <source>Exclusive time per layer, visible range</source>
+        <translation>各层独占时间（可见范围）</translation>
+    </message>
+    <message>
+        <source>%1: no samples in the visible range</source>
+        <translation>%1：可见范围内没有样本</translation>
+    </message>
+    <message>
+        <source>%1 · %2 until %3 s: %4 (%5 %)</source>
+        <translation>%1 · %2，截至 %3 秒：%4（%5 %）</translation>
+    </message>
+    <message>
+        <source>seconds (interval end)</source>
+        <translation>秒（间隔结束）</translation>
+    </message>
+    <message>
+        <source>%1: exclusive time per layer over time</source>
+        <translation>%1：各层独占时间随时间的变化</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::MainWindow</name>
+    <message>
+        <source>BPF Lens</source>
+        <translation>BPF Lens</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>&amp;Summary</source>
+        <translation>概要(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Histograms</source>
+        <translation>直方图(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Counters</source>
+        <translation>计数器(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;I/O Stack</source>
+        <translation>I/O 栈(&amp;I)</translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation>%1 事件</translation>
+    </message>
+    <message>
+        <source>Recording unavailable</source>
+        <translation>无法录制</translation>
+    </message>
+    <message>
+        <source>Event details</source>
+        <translation>事件详情</translation>
+    </message>
+    <message>
+        <source>Probes</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Filter: command, path, file, disk…</source>
+        <translation>过滤：命令、路径、文件、磁盘…</translation>
+    </message>
+    <message>
+        <source>Text filter</source>
+        <translation>文本过滤</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>PID filter</source>
+        <translation>PID 过滤</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Command filter</source>
+        <translation>命令过滤</translation>
+    </message>
+    <message>
+        <source> µs</source>
+        <translation> µs</translation>
+    </message>
+    <message>
+        <source>any latency</source>
+        <translation>任意延迟</translation>
+    </message>
+    <message>
+        <source>Minimum latency filter</source>
+        <translation>最小延迟过滤</translation>
+    </message>
+    <message>
+        <source>Block requests and slow file operations at least this slow</source>
+        <translation>至少这么慢的块请求和慢文件操作</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export CSV</source>
+        <translation>导出 CSV(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Whole Session…</source>
+        <translation>整个会话(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>&amp;Visible Time Range…</source>
+        <translation>可见时间范围(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>One &amp;Probe…</source>
+        <translation>单个探针(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chart as Image…</source>
+        <translation>将图表导出为图片(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Zoom</source>
+        <translation>缩放(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>BPF Lens sessions (*.bpflens);;All files (*)</source>
+        <translation>BPF Lens 会话 (*.bpflens);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>another session is still loading</source>
+        <translation>另一个会话仍在加载</translation>
+    </message>
+    <message>
+        <source>a recording is running: stop it first</source>
+        <translation>正在录制：请先停止录制</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cannot open session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Visible: %1 s – %2 s (%3)</source>
+        <translation>可见：%1 秒 – %2 秒（%3）</translation>
+    </message>
+    <message>
+        <source>Export One Probe</source>
+        <translation>导出单个探针</translation>
+    </message>
+    <message>
+        <source>Probe:</source>
+        <translation>探针：</translation>
+    </message>
+    <message>
+        <source>Export CSV Into</source>
+        <translation>将 CSV 导出到</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n file(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 个文件导出到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>there is no chart to export</source>
+        <translation>没有可导出的图表</translation>
+    </message>
+    <message>
+        <source>Exported by BPF Lens</source>
+        <translation>由 BPF Lens 导出</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1 (unknown image format or the directory is not writable)</source>
+        <translation>无法写入 %1（未知的图片格式，或目录不可写）</translation>
+    </message>
+    <message>
+        <source>Export Chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg)</translation>
+    </message>
+    <message>
+        <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus.</source>
+        <translation>BPF Lens 辅助程序（bpflens-helper）未安装，或无法通过系统 D-Bus 访问。</translation>
+    </message>
+    <message>
+        <source>&amp;Record</source>
+        <translation>录制(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Record the selected probes (Ctrl+R)</source>
+        <translation>录制所选探针（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stop the recording (Ctrl+.)</source>
+        <translation>停止录制（Ctrl+.）</translation>
+    </message>
+    <message>
+        <source>Recording</source>
+        <translation>录制中</translation>
+    </message>
+    <message>
+        <source>&amp;Recording</source>
+        <translation>录制(&amp;R)</translation>
+    </message>
+    <message>
+        <source>CPU time the probes&apos; BPF programs took, per second of recording (100 % = one CPU)</source>
+        <translation>探针的 BPF 程序每录制一秒所用的 CPU 时间（100 % = 一个 CPU）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recording is not available.&lt;/b&gt; %1&lt;br&gt;To record, install the helper as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again. Saved sessions can still be opened.</source>
+        <translation>&lt;b&gt;无法录制。&lt;/b&gt;%1&lt;br&gt;如需录制，请以 root 身份运行 &lt;code&gt;cmake --install build/release&lt;/code&gt; 安装辅助程序：它会安装 bpflens-helper、其 D-Bus 服务以及允许非 root 用户录制的 polkit 策略。然后重新启动 BPF Lens。已保存的会话仍可打开。</translation>
+    </message>
+    <message>
+        <source>Unsaved recording</source>
+        <translation>未保存的录制</translation>
+    </message>
+    <message>
+        <source>%1[*] — BPF Lens</source>
+        <translation>%1[*] — BPF Lens</translation>
+    </message>
+    <message>
+        <source>Cannot record</source>
+        <translation>无法录制</translation>
+    </message>
+    <message>
+        <source>Starting the recording…</source>
+        <translation>正在开始录制…</translation>
+    </message>
+    <message>
+        <source>Recording failed</source>
+        <translation>录制失败</translation>
+    </message>
+    <message>
+        <source>%1
+
+The data recorded until then is kept.</source>
+        <translation>%1
+
+此前录制的数据已保留。</translation>
+    </message>
+    <message>
+        <source>● Recording %1</source>
+        <translation>● 录制中 %1</translation>
+    </message>
+    <message>
+        <source>Duration %1</source>
+        <translation>时长 %1</translation>
+    </message>
+    <message>
+        <source>%1 events/s</source>
+        <translation>%1 事件/秒</translation>
+    </message>
+    <message>
+        <source>%1 lost</source>
+        <translation>丢失 %1</translation>
+    </message>
+    <message>
+        <source>%1 events could not be delivered by the kernel (buffers full): the recording is incomplete.</source>
+        <translation>内核有 %1 个事件未能送达（缓冲区已满）：录制不完整。</translation>
+    </message>
+    <message>
+        <source>No events were lost.</source>
+        <translation>没有丢失事件。</translation>
+    </message>
+    <message>
+        <source>probes %1 % CPU</source>
+        <translation>探针 CPU %1 %</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save failed</source>
+        <translation>保存失败</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>BPF Lens sessions (*.bpflens)</source>
+        <translation>BPF Lens 会话 (*.bpflens)</translation>
+    </message>
+    <message>
+        <source>A recording is running. Stop it and discard what it recorded?</source>
+        <translation>正在录制。要停止录制并丢弃已录制的内容吗？</translation>
+    </message>
+    <message>
+        <source>The recording has not been saved. Save it first?</source>
+        <translation>录制尚未保存。要先保存吗？</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ProbePanel</name>
+    <message>
+        <source>Probes</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Block I/O</source>
+        <translation>块 I/O</translation>
+    </message>
+    <message>
+        <source>I/O stack</source>
+        <translation>I/O 栈</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Availability unknown until the helper answers.</source>
+        <translation>在辅助程序响应之前，可用性未知。</translation>
+    </message>
+    <message>
+        <source>available</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>Available on this kernel.</source>
+        <translation>在此内核上可用。</translation>
+    </message>
+    <message>
+        <source>Attaches to %1</source>
+        <translation>挂载到 %1</translation>
+    </message>
+    <message>
+        <source>not available</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>Not available on this kernel: %1</source>
+        <translation>在此内核上不可用：%1</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>未给出原因</translation>
+    </message>
+    <message>
+        <source>Invalid option: %1</source>
+        <translation>选项无效：%1</translation>
+    </message>
+    <message>
+        <source>Select at least one probe to record.</source>
+        <translation>请至少选择一个要录制的探针。</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::StreamRecorder</name>
+    <message>
+        <source>No recording backend is available.</source>
+        <translation>没有可用的录制后端。</translation>
+    </message>
+    <message>
+        <source>A recording is already running.</source>
+        <translation>已有录制正在进行。</translation>
+    </message>
+    <message>
+        <source>The recording could not be started.</source>
+        <translation>无法开始录制。</translation>
+    </message>
+    <message>
+        <source>The recording stream cannot be read: %1</source>
+        <translation>无法读取录制数据流：%1</translation>
+    </message>
+    <message>
+        <source>The helper did not end the recording within %1 s; the data received so far is kept.</source>
+        <translation>辅助程序未在 %1 秒内结束录制；已接收的数据已保留。</translation>
+    </message>
+    <message>
+        <source>Recording stopped</source>
+        <translation>录制已停止</translation>
+    </message>
+    <message>
+        <source>the stream closed without an end</source>
+        <translation>数据流在没有结束标记的情况下关闭</translation>
+    </message>
+    <message>
+        <source>The recording stream broke off: %1</source>
+        <translation>录制数据流中断：%1</translation>
+    </message>
+    <message>
+        <source>The helper shut down: %1</source>
+        <translation>辅助程序已退出：%1</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>未给出原因</translation>
+    </message>
+    <message>
+        <source>The recording failed.</source>
+        <translation>录制失败。</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::SummaryPanel</name>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Session information</source>
+        <translation>会话信息</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>Events seen</source>
+        <translation>已捕获事件</translation>
+    </message>
+    <message>
+        <source>Events lost</source>
+        <translation>丢失事件</translation>
+    </message>
+    <message>
+        <source>Attached to</source>
+        <translation>挂载点</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Probes</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Recorded by</source>
+        <translation>录制工具</translation>
+    </message>
+    <message>
+        <source>BPF Lens %1 (schema %2)</source>
+        <translation>BPF Lens %1（架构版本 %2）</translation>
+    </message>
+    <message>
+        <source>Started (UTC)</source>
+        <translation>开始时间（UTC）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>unfinished (recording was not stopped cleanly, or is still running)</source>
+        <translation>未完成（录制未正常停止，或仍在进行）</translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation>%1 事件</translation>
+    </message>
+    <message>
+        <source>Histogram snapshots</source>
+        <translation>直方图快照</translation>
+    </message>
+    <message>
+        <source>Memory for events</source>
+        <translation>事件占用内存</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>The kernel could not deliver %1 events of this probe: the ring buffer was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
+        <translation>内核未能送达此探针的 %1 个事件：环形缓冲区已满。表格和时间线中缺少这些事件；直方图在内核中计数，是完整的。</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::TimelineWidget</name>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Events over time, one lane per event type. Wheel or +/- zoom, drag pans, Shift+drag zooms to a range, Home resets.</source>
+        <translation>随时间变化的事件，每种事件类型一条泳道。滚轮或 +/- 缩放，拖动平移，Shift+拖动缩放到某一范围，Home 键重置。</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>读</translation>
+    </message>
+    <message>
+        <source>write</source>
+        <translation>写</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Views BPF Lens sessions (*.bpflens).</source>
+        <translation>查看 BPF Lens 会话（*.bpflens）。</translation>
+    </message>
+    <message>
+        <source>Session file to open.</source>
+        <translation>要打开的会话文件。</translation>
+    </message>
+</context>
+</TS>
