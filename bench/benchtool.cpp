@@ -1,0 +1,378 @@
+// bpflens-bench: the parts of the benchmark that need the session store, as a small program the
+// runner (bench/run) starts once per measurement, so each measurement's peak memory is its own.
+//   bpflens-bench count FILE [--comm C] [--path P] [--marker M --args K]
+//                                                              events a recording kept
+//   bpflens-bench generate FILE --events N                     write a synthetic session
+//   bpflens-bench load FILE                                    load it, time and memory
+//   bpflens-bench export FILE --dir D                          CSV export rate
+// Every answer is one JSON object on stdout; every failure one line on stderr and exit 1.
+
+#include "csvexport.h"
+#include "sessioninfo.h"
+#include "sessionstore.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace bpflens {
+namespace {
+
+int fail(const QString &message)
+{
+    QTextStream(stderr) << "bpflens-bench: " << message << '\n';
+    return 1;
+}
+
+void print(const QJsonObject &o)
+{
+    QTextStream(stdout) << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
+}
+
+// VmHWM and VmRSS in KiB from /proc/self/status.
+qint64 statusKb(const char *field)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray key = QByteArray(field) + ':';
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith(key))
+            return line.mid(key.size()).trimmed().split(' ').value(0).toLongLong();
+    }
+    return -1;
+}
+
+qint64 fileBytes(const QString &path)
+{
+    qint64 total = 0;
+    for (const char *suffix : {"", "-wal", "-shm"})
+        total += QFileInfo(path + QLatin1String(suffix)).size();
+    return total;
+}
+
+struct Options
+{
+    QString file;
+    QMap<QString, QString> values;
+};
+
+bool parseOptions(const QStringList &args, const QStringList &known, Options *out, QString *error)
+{
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &a = args.at(i);
+        if (a.startsWith(QLatin1String("--"))) {
+            if (!known.contains(a.mid(2))) {
+                *error = QStringLiteral("unknown option %1").arg(a);
+                return false;
+            }
+            if (i + 1 >= args.size()) {
+                *error = QStringLiteral("%1 needs a value").arg(a);
+                return false;
+            }
+            out->values.insert(a.mid(2), args.at(++i));
+        } else if (out->file.isEmpty()) {
+            out->file = a;
+        } else {
+            *error = QStringLiteral("one session file only, not also %1").arg(a);
+            return false;
+        }
+    }
+    if (out->file.isEmpty()) {
+        *error = QStringLiteral("name a session file");
+        return false;
+    }
+    return true;
+}
+
+bool loadSession(const QString &path, SessionData *data, QString *error)
+{
+    if (!SessionReader::open(path, data, error)) {
+        *error = QStringLiteral("cannot load %1: %2").arg(path, *error);
+        return false;
+    }
+    return true;
+}
+
+constexpr EventType AllTypes[] = {EventType::Exec, EventType::Open, EventType::Block,
+                                  EventType::TcpConnect, EventType::FsSlow};
+
+int count(const Options &o)
+{
+    SessionData data;
+    QString error;
+    if (!loadSession(o.file, &data, &error))
+        return fail(error);
+    const QByteArray comm = o.values.value(QStringLiteral("comm")).toUtf8();
+    const QByteArray path = o.values.value(QStringLiteral("path")).toUtf8();
+    const QByteArray marker = o.values.value(QStringLiteral("marker")).toUtf8();
+    const int wantArgs = o.values.value(QStringLiteral("args"), QStringLiteral("0")).toInt();
+
+    QJsonObject events;
+    QJsonObject matching;
+    for (EventType type : AllTypes) {
+        const qsizetype n = data.events.count(type);
+        qsizetype mine = 0;
+        for (qsizetype i = 0; i < n && !comm.isEmpty(); ++i) {
+            // The loader's own opens at start-up are not the workload's: match the path too.
+            const bool pathMatches =
+                type != EventType::Open || path.isEmpty() || data.events.openPath(i) == path;
+            mine += data.events.comm(type, i) == comm && pathMatches ? 1 : 0;
+        }
+        const QString name = CsvExport::probeIdFor(type);
+        events.insert(name, qint64(n));
+        matching.insert(name, qint64(mine));
+    }
+    // An exec counts as complete when every marker argument the exec storm passed is there,
+    // in order, and the kernel side did not cut the list.
+    qint64 execWithMarker = 0;
+    qint64 execComplete = 0;
+    for (qsizetype i = 0; i < data.events.count(EventType::Exec) && !marker.isEmpty(); ++i) {
+        const ExecEvent e = data.events.exec(i);
+        if (!e.argv.join(' ').contains(marker))
+            continue;
+        ++execWithMarker;
+        bool complete = !e.argvTruncated && e.argv.size() == wantArgs + 1;
+        for (int a = 0; complete && a < wantArgs; ++a)
+            complete = e.argv.at(a + 1) == marker + "-arg" + QByteArray::number(a);
+        execComplete += complete ? 1 : 0;
+    }
+    // Stats are cumulative per probe: the last snapshot of each is its total.
+    QMap<QString, ProbeStats> last;
+    for (const ProbeStats &s : std::as_const(data.stats)) {
+        if (!last.contains(s.probeId) || last[s.probeId].timeNs <= s.timeNs)
+            last[s.probeId] = s;
+    }
+    qint64 lost = 0;
+    qint64 runCount = 0;
+    qint64 runTimeNs = 0;
+    for (const ProbeStats &s : std::as_const(last)) {
+        lost += qint64(s.eventsLost);
+        runCount += qint64(s.runCount);
+        runTimeNs += qint64(s.runTimeNs);
+    }
+    qint64 histogramCount = 0;
+    for (const HistogramSnapshot &h : std::as_const(data.histograms))
+        histogramCount += qint64(h.histogram.count());
+    print(QJsonObject{{QStringLiteral("events"), events},
+                      {QStringLiteral("matching"), matching},
+                      {QStringLiteral("exec_with_marker"), execWithMarker},
+                      {QStringLiteral("exec_complete_argv"), execComplete},
+                      {QStringLiteral("lost"), lost},
+                      {QStringLiteral("run_count"), runCount},
+                      {QStringLiteral("run_time_ns"), runTimeNs},
+                      {QStringLiteral("histogram_count"), histogramCount},
+                      {QStringLiteral("counter_samples"), qint64(data.counters.size())},
+                      {QStringLiteral("file_bytes"), fileBytes(o.file)}});
+    return 0;
+}
+
+// A mix like a busy recording: mostly opens, then block I/O, execs and connects, with a few
+// hundred distinct processes and paths so the string pool does real work.
+RecordBatch syntheticBatch(quint64 first, int size, quint64 startNs)
+{
+    RecordBatch b;
+    for (int k = 0; k < size; ++k) {
+        const quint64 i = first + quint64(k);
+        const quint64 t = startNs + i * 1000;
+        const quint32 pid = 1000 + quint32(i % 397);
+        const QByteArray comm = "worker-" + QByteArray::number(pid % 53);
+        switch (i % 10) {
+        case 0: {
+            ExecEvent e;
+            e.timeNs = t;
+            e.pid = pid;
+            e.ppid = 1;
+            e.comm = comm;
+            e.filename = "/usr/bin/tool" + QByteArray::number(i % 31);
+            e.argv = {e.filename, "--flag", QByteArray::number(i % 101)};
+            b.exec.append(e);
+            break;
+        }
+        case 1:
+        case 2: {
+            BlockEvent e;
+            e.timeNs = t;
+            e.dev = (254u << 20) | 0;
+            e.cmdFlags = 1;
+            e.sector = i * 8;
+            e.bytes = 4096;
+            e.pid = pid;
+            e.queueNs = 1000 + i % 5000;
+            e.deviceNs = 50000 + i % 100000;
+            e.disk = "vda";
+            e.op = "Write";
+            e.comm = comm;
+            b.block.append(e);
+            break;
+        }
+        case 3: {
+            TcpConnectEvent e;
+            e.timeNs = t;
+            e.pid = pid;
+            e.saddr = {127, 0, 0, 1};
+            e.daddr = {127, 0, 0, 1};
+            e.sport = quint16(30000 + i % 20000);
+            e.dport = 8080;
+            e.comm = comm;
+            b.tcpConnect.append(e);
+            break;
+        }
+        default: {
+            OpenEvent e;
+            e.timeNs = t;
+            e.pid = pid;
+            e.tid = pid;
+            e.ret = 3;
+            e.comm = comm;
+            e.path = "/srv/data/file-" + QByteArray::number(i % 997) + ".dat";
+            b.open.append(e);
+        }
+        }
+    }
+    return b;
+}
+
+int generate(const Options &o)
+{
+    bool ok = false;
+    const qint64 n = o.values.value(QStringLiteral("events")).toLongLong(&ok);
+    if (!ok || n < 1)
+        return fail(QStringLiteral("--events must be a positive number of events"));
+    if (QFileInfo::exists(o.file))
+        return fail(
+            QStringLiteral("%1 exists already: the benchmark never overwrites a file").arg(o.file));
+    SessionInfo info;
+    info.host = QStringLiteral("bench");
+    info.kernelRelease = QStringLiteral("synthetic");
+    info.startWall = QDateTime::currentDateTimeUtc();
+    info.startMonotonicNs = 1'000'000'000;
+    info.probes = {{QStringLiteral("exec"), {}, {}},
+                   {QStringLiteral("open"), {}, {}},
+                   {QStringLiteral("block"), {}, {}},
+                   {QStringLiteral("tcpconnect"), {}, {}}};
+    SessionWriter writer;
+    QString error;
+    if (!writer.create(o.file, info, &error))
+        return fail(error);
+    // The recorder's batch size (cli record flushes at most 200000 events per transaction).
+    constexpr int BatchSize = 200000;
+    QElapsedTimer timer;
+    qint64 busyNs = 0;
+    for (qint64 done = 0; done < n; done += BatchSize) {
+        const RecordBatch batch = syntheticBatch(
+            quint64(done), int(qMin<qint64>(BatchSize, n - done)), info.startMonotonicNs);
+        timer.start(); // only the writing, not building the synthetic batch
+        if (!writer.writeBatch(batch, &error))
+            return fail(error);
+        busyNs += timer.nsecsElapsed();
+    }
+    timer.start();
+    if (!writer.finish(info.startMonotonicNs + quint64(n) * 1000 + 1, &error))
+        return fail(error);
+    busyNs += timer.nsecsElapsed();
+    const qint64 bytes = fileBytes(o.file);
+    print(QJsonObject{{QStringLiteral("events"), n},
+                      {QStringLiteral("write_s"), double(busyNs) / 1e9},
+                      {QStringLiteral("events_per_s"), double(n) * 1e9 / double(busyNs)},
+                      {QStringLiteral("file_bytes"), bytes},
+                      {QStringLiteral("file_bytes_per_event"), double(bytes) / double(n)}});
+    return 0;
+}
+
+int load(const Options &o)
+{
+    const qint64 before = statusKb("VmRSS");
+    SessionData data;
+    QString error;
+    QElapsedTimer timer;
+    timer.start();
+    if (!loadSession(o.file, &data, &error))
+        return fail(error);
+    const qint64 ns = timer.nsecsElapsed();
+    const qint64 n = data.events.totalCount();
+    const qint64 hwm = statusKb("VmHWM");
+    const qint64 rss = statusKb("VmRSS");
+    print(
+        QJsonObject{{QStringLiteral("events"), n},
+                    {QStringLiteral("load_s"), double(ns) / 1e9},
+                    {QStringLiteral("events_per_s"), double(n) * 1e9 / double(qMax<qint64>(ns, 1))},
+                    {QStringLiteral("rss_before_kb"), before},
+                    {QStringLiteral("peak_kb"), hwm},
+                    {QStringLiteral("rss_after_kb"), rss},
+                    {QStringLiteral("store_bytes"), data.events.memoryBytes()},
+                    {QStringLiteral("peak_bytes_per_event"),
+                     double(hwm - before) * 1024 / double(qMax<qint64>(n, 1))},
+                    {QStringLiteral("resident_bytes_per_event"),
+                     double(rss - before) * 1024 / double(qMax<qint64>(n, 1))}});
+    return 0;
+}
+
+int exportCsv(const Options &o)
+{
+    const QString dir = o.values.value(QStringLiteral("dir"));
+    if (dir.isEmpty())
+        return fail(QStringLiteral("export needs --dir DIRECTORY"));
+    SessionData data;
+    QString error;
+    if (!loadSession(o.file, &data, &error))
+        return fail(error);
+    QElapsedTimer timer;
+    timer.start();
+    const QStringList files = CsvExport::exportSession(data, dir, {}, &error);
+    const qint64 ns = timer.nsecsElapsed();
+    if (files.isEmpty())
+        return fail(error);
+    qint64 bytes = 0;
+    for (const QString &f : files)
+        bytes += QFileInfo(f).size();
+    const qint64 rows = data.events.totalCount();
+    print(QJsonObject{
+        {QStringLiteral("rows"), rows},
+        {QStringLiteral("export_s"), double(ns) / 1e9},
+        {QStringLiteral("rows_per_s"), double(rows) * 1e9 / double(qMax<qint64>(ns, 1))},
+        {QStringLiteral("csv_bytes"), bytes}});
+    return 0;
+}
+
+} // namespace
+} // namespace bpflens
+
+int main(int argc, char **argv)
+{
+    using namespace bpflens;
+    QCoreApplication app(argc, argv);
+    QStringList args = app.arguments().mid(1);
+    const QString usage = QStringLiteral(
+        "usage: bpflens-bench count|generate|load|export FILE [options] (see bench/README.md)");
+    if (args.isEmpty())
+        return fail(usage);
+    const QString command = args.takeFirst();
+    const QMap<QString, QStringList> known{{QStringLiteral("count"),
+                                            {QStringLiteral("comm"), QStringLiteral("path"),
+                                             QStringLiteral("marker"), QStringLiteral("args")}},
+                                           {QStringLiteral("generate"), {QStringLiteral("events")}},
+                                           {QStringLiteral("load"), {}},
+                                           {QStringLiteral("export"), {QStringLiteral("dir")}}};
+    if (!known.contains(command))
+        return fail(QStringLiteral("unknown command '%1'; %2").arg(command, usage));
+    Options o;
+    QString error;
+    if (!parseOptions(args, known.value(command), &o, &error))
+        return fail(error);
+    if (command == QLatin1String("count"))
+        return count(o);
+    if (command == QLatin1String("generate"))
+        return generate(o);
+    if (command == QLatin1String("load"))
+        return load(o);
+    return exportCsv(o);
+}
