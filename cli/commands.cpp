@@ -223,6 +223,16 @@ int record(const QStringList &args)
             QFile::remove(output + QLatin1String(suffix));
     }
 
+    // Before the session file appears: a Ctrl-C as soon as it is there (loading the probes and
+    // creating the file take seconds on a slow machine) must still end with a complete file.
+    g_stopRequested = false;
+    struct sigaction sa
+    {
+    };
+    sa.sa_handler = requestStop;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+
     Engine engine;
     QString error;
     if (!engine.start(requests, &error))
@@ -234,14 +244,6 @@ int record(const QStringList &args)
         engine.stop();
         return fail(error);
     }
-
-    g_stopRequested = false;
-    struct sigaction sa
-    {
-    };
-    sa.sa_handler = requestStop;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
 
     const bool progress = !parser.isSet(QStringLiteral("quiet")) && isatty(STDERR_FILENO);
     QTextStream err(stderr);
