@@ -75,11 +75,23 @@ static __always_inline struct exec_scratch *scratch_begin(__s32 retval)
     })
 
 /* Reads one argument string at offset off of the argument area; returns its length with the
- * NUL, or <= 0. */
+ * NUL, or < 0. */
 static __always_inline long read_arg(struct exec_scratch *s, __u32 off, const void *src)
 {
+    long n, zero_or_less, less;
+
     off = bounded(off, EXEC_ARGS_MAX);
-    return bpf_probe_read_user_str(s->data + off, EXEC_ARGS_MAX - off, src);
+    /* Older kernels (5.10 and 6.1 seen) return 0 for an empty string and leave its NUL
+     * unwritten; newer ones return 1. The size is never 0 here, so 0 can only mean "": it must
+     * count as one byte, not end argv, or every argument after it is lost. Branch-free, because
+     * a branch here doubles the verifier's states per argument (5.10 then takes seconds to load
+     * the probe, minutes under the VM matrix's emulation). */
+    s->data[off] = 0;
+    n = bpf_probe_read_user_str(s->data + off, EXEC_ARGS_MAX - off, src);
+    zero_or_less = (n - 1) >> 63; /* -1 if n <= 0, else 0 */
+    less = n >> 63;               /* -1 if n < 0, else 0 */
+    asm volatile("" : "+r"(zero_or_less), "+r"(less));
+    return n + (less - zero_or_less); /* + 1 only if n == 0 */
 }
 
 /* The file name goes right after the args_len bytes of arguments. */

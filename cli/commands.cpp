@@ -417,6 +417,10 @@ int record(const QStringList &args)
     if (viaHelper)
         return recordThroughHelper(helper, requests, output, durationNs, progress);
 
+    // Before the session file appears: a Ctrl-C as soon as it is there (loading the probes and
+    // creating the file take seconds on a slow machine) must still end with a complete file.
+    installStopHandlers();
+
     Engine engine;
     QString error;
     if (!engine.start(requests, &error))
@@ -429,7 +433,6 @@ int record(const QStringList &args)
         return fail(error);
     }
 
-    installStopHandlers();
     QTextStream err(stderr);
     RecordBatch batch;
     quint64 events = 0;

@@ -24,8 +24,10 @@ bool fileContainsLine(const QString &path, const QByteArray &word)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return false;
-    while (!f.atEnd()) {
-        const QByteArray line = f.readLine();
+    // Read whole: these files report size 0, so QFile::atEnd() is true before the first read and
+    // an atEnd() loop saw nothing (canKprobe() was false on every kernel, kprobes or not).
+    const QByteArray all = f.readAll();
+    for (const QByteArray &line : all.split('\n')) {
         // available_filter_functions: "name" or "name [module]"; kallsyms: "addr T name".
         const QList<QByteArray> parts = line.trimmed().split(' ');
         for (const QByteArray &p : parts) {

@@ -44,10 +44,11 @@ Run runCli(const QStringList &args, const QString &program = QStringLiteral(BPFL
     return r;
 }
 
-// Waits until the recorder has created its file: it does so only once every probe is attached.
+// Waits until the recorder has created its file: it does so only once every probe is attached
+// (up to a minute: loading four probes takes over 6 s in the VM matrix's emulated kernels).
 bool waitForFile(const QString &path, QProcess &recorder)
 {
-    for (int i = 0; i < 300; ++i) {
+    for (int i = 0; i < 3000; ++i) {
         if (QFile::exists(path))
             return true;
         if (recorder.state() == QProcess::NotRunning)

@@ -139,11 +139,13 @@ private Q_SLOTS:
         QVERIFY(!k.hasTracepoint(QStringLiteral("bpflens/no_such_tracepoint")));
         // Whether the kernel was built with kprobes, from its own symbol table: off on the
         // 6.18 development machine, on in Debian's kernels of the VM matrix.
+        // readAll: a /proc file has size 0, and the atEnd()/readLine() loop used before found no
+        // register_kprobe on 6.1, whose kernel has kprobes; the sanity check proves the read.
         QFile kallsyms(QStringLiteral("/proc/kallsyms"));
-        QVERIFY(kallsyms.open(QIODevice::ReadOnly | QIODevice::Text));
-        bool kprobes = false;
-        while (!kprobes && !kallsyms.atEnd())
-            kprobes = kallsyms.readLine().endsWith(" register_kprobe\n");
+        QVERIFY(kallsyms.open(QIODevice::ReadOnly));
+        const QByteArray symbols = kallsyms.readAll();
+        QVERIFY2(symbols.contains(" schedule\n"), "/proc/kallsyms was not read");
+        const bool kprobes = symbols.contains(" register_kprobe\n");
         QCOMPARE(k.hasKprobePmu(), kprobes);
         QCOMPARE(k.canKprobe(QStringLiteral("vfs_read")), kprobes);
         QCOMPARE(k.kprobeUnavailableReason().isEmpty(), kprobes);
@@ -282,7 +284,14 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         const QByteArray base = QFile::encodeName(dir.path());
         // Rounds: draining before the detach lost records in about one round of eight here.
-        const int rounds = 40;
+        // Each round loads two probes, seconds under the VM matrix's emulation: it asks for fewer
+        // (three kernels at 10 rounds still see that bug with ~98% odds), natively 40.
+        int rounds = 40;
+        if (qEnvironmentVariableIsSet("BPFLENS_ENGINE_ROUNDS")) {
+            bool ok = false;
+            rounds = qEnvironmentVariable("BPFLENS_ENGINE_ROUNDS").toInt(&ok);
+            QVERIFY2(ok && rounds > 0, "BPFLENS_ENGINE_ROUNDS must be a positive number");
+        }
         qint64 opensTotal = 0, racingDelivered = 0, longestStopUs = 0;
         for (int round = 0; round < rounds; ++round) {
             std::optional<OpenLoop> loop(std::in_place, base);

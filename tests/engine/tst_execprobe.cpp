@@ -181,7 +181,12 @@ private Q_SLOTS:
                                          "tp_btf/sys_exit")
                         : QStringLiteral("tp_btf/sched_process_exec"));
 
-        const QList<QByteArray> args = {path, "one", QByteArray(300, 'z')};
+        // An empty argument must not end argv (older kernels read "" as length 0). It lives on
+        // the heap like the others: the failed path reads the caller's memory without faulting,
+        // and a shared empty string in a library page the child never touched may not be there.
+        QByteArray empty(1, 'e');
+        empty.truncate(0);
+        const QList<QByteArray> args = {path, "one", empty, QByteArray(300, 'z')};
         int status = 0;
         const pid_t bad = forkExec(path, args, &status);
         QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 127);
