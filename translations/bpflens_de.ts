@@ -176,8 +176,28 @@
         <translation>Page-Cache</translation>
     </message>
     <message>
-        <source>Page cache hits, misses and dirtied pages per interval, like cachestat</source>
-        <translation>Page-Cache-Treffer, -Fehlschläge und geänderte Seiten pro Intervall, wie cachestat</translation>
+        <source>Page cache hits, misses and dirtied pages per interval, like cachestat (system-wide unless filtered)</source>
+        <translation>Page-Cache-Treffer, -Fehlschläge und geänderte Seiten pro Intervall, wie cachestat (systemweit, sofern nicht gefiltert)</translation>
+    </message>
+    <message>
+        <source>Only page cache activity in this process&apos;s context: its reads and file page faults, the pages they and the readahead they start insert, and the pages it dirties (write, write fault). Writeback by the kernel&apos;s flusher threads and reclaim never count (0: every process)</source>
+        <translation>Nur Page-Cache-Aktivität im Kontext dieses Prozesses: seine Lesezugriffe und Datei-Page-Faults, die Seiten, die diese und das von ihnen angestoßene Readahead einfügen, und die Seiten, die er verändert (write, Schreib-Fault). Writeback durch die Flusher-Threads des Kernels und Reclaim zählen nie (0: jeder Prozess)</translation>
+    </message>
+    <message>
+        <source>Only page cache activity in this thread&apos;s context, as for the process filter (0: every thread)</source>
+        <translation>Nur Page-Cache-Aktivität im Kontext dieses Threads, wie beim Prozessfilter (0: jeder Thread)</translation>
+    </message>
+    <message>
+        <source>Only page cache activity of tasks running as this user, as for the process filter (-1: every user)</source>
+        <translation>Nur Page-Cache-Aktivität von Tasks, die als dieser Benutzer laufen, wie beim Prozessfilter (-1: jeder Benutzer)</translation>
+    </message>
+    <message>
+        <source>Only page cache activity of tasks with this name (as in /proc/PID/comm, up to 15 bytes), as for the process filter</source>
+        <translation>Nur Page-Cache-Aktivität von Tasks mit diesem Namen (wie in /proc/PID/comm, bis zu 15 Bytes), wie beim Prozessfilter</translation>
+    </message>
+    <message>
+        <source>Only page cache activity of tasks in this cgroup v2 (a path under /sys/fs/cgroup), as for the process filter; pages are counted for the task that touches them, not for the cgroup the memory is charged to</source>
+        <translation>Nur Page-Cache-Aktivität von Tasks in dieser cgroup v2 (ein Pfad unter /sys/fs/cgroup), wie beim Prozessfilter; Seiten zählen für den Task, der sie berührt, nicht für die cgroup, der der Speicher angerechnet wird</translation>
     </message>
     <message>
         <source>Tracepoint pair latency</source>

@@ -176,8 +176,28 @@
         <translation>页缓存</translation>
     </message>
     <message>
-        <source>Page cache hits, misses and dirtied pages per interval, like cachestat</source>
-        <translation>每个间隔的页缓存命中、未命中和脏页，同 cachestat</translation>
+        <source>Page cache hits, misses and dirtied pages per interval, like cachestat (system-wide unless filtered)</source>
+        <translation>每个间隔的页缓存命中、未命中和脏页数，类似 cachestat（未过滤时为全系统）</translation>
+    </message>
+    <message>
+        <source>Only page cache activity in this process&apos;s context: its reads and file page faults, the pages they and the readahead they start insert, and the pages it dirties (write, write fault). Writeback by the kernel&apos;s flusher threads and reclaim never count (0: every process)</source>
+        <translation>仅统计此进程上下文中的页缓存活动：它的读取和文件缺页、这些操作及其触发的预读所插入的页，以及它弄脏的页（write、写缺页）。内核刷写线程的回写和内存回收从不计入（0：所有进程）</translation>
+    </message>
+    <message>
+        <source>Only page cache activity in this thread&apos;s context, as for the process filter (0: every thread)</source>
+        <translation>仅统计此线程上下文中的页缓存活动，规则同进程过滤（0：所有线程）</translation>
+    </message>
+    <message>
+        <source>Only page cache activity of tasks running as this user, as for the process filter (-1: every user)</source>
+        <translation>仅统计以此用户身份运行的任务的页缓存活动，规则同进程过滤（-1：所有用户）</translation>
+    </message>
+    <message>
+        <source>Only page cache activity of tasks with this name (as in /proc/PID/comm, up to 15 bytes), as for the process filter</source>
+        <translation>仅统计具有此名称的任务的页缓存活动（与 /proc/PID/comm 相同，最多 15 字节），规则同进程过滤</translation>
+    </message>
+    <message>
+        <source>Only page cache activity of tasks in this cgroup v2 (a path under /sys/fs/cgroup), as for the process filter; pages are counted for the task that touches them, not for the cgroup the memory is charged to</source>
+        <translation>仅统计此 cgroup v2（/sys/fs/cgroup 下的路径）中任务的页缓存活动，规则同进程过滤；页面计入访问它的任务，而不是内存所计费的 cgroup</translation>
     </message>
     <message>
         <source>Tracepoint pair latency</source>
