@@ -4,12 +4,12 @@
 // current (block_io_start: the request is built in submit_bio's context), because insert and
 // issue may run in kblockd or another task that flushes a plug.
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include <bpf/bpf_core_read.h>
 
-#include "common.bpf.h"
 #include "block.h"
+#include "common.bpf.h"
 
 #define MAX_REQUESTS 10240
 #define MINORBITS 20
@@ -22,8 +22,8 @@ const volatile __u32 insert_arg = 0;
 const volatile __u32 issue_arg = 0;
 const volatile __u32 requeue_arg = 0;
 const volatile __u32 merge_arg = 0;
-const volatile bool pid_at_rq = false;       /* no block_io_start: attribute at insert/issue */
-const volatile bool filters_active = false;  /* pid, comm or cgroup filter */
+const volatile bool pid_at_rq = false;      /* no block_io_start: attribute at insert/issue */
+const volatile bool filters_active = false; /* pid, comm or cgroup filter */
 const volatile bool filter_dev = false;
 const volatile __u32 targ_dev = 0;
 const volatile bool targ_queued = false;
@@ -32,7 +32,8 @@ const volatile bool targ_per_flags = false;
 const volatile __u64 unit_div = 1000;
 const volatile __u64 min_ns = 0;
 
-struct stage {
+struct stage
+{
     __u64 insert;
     __u64 issue;
     __u64 sector;
@@ -42,40 +43,46 @@ struct stage {
     __u32 pad;
 };
 
-struct submitter {
+struct submitter
+{
     __u32 pid;
     char comm[BPFLENS_COMM_LEN];
 };
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, MAX_REQUESTS);
     __type(key, struct request *);
     __type(value, struct stage);
 } start SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, MAX_REQUESTS);
     __type(key, struct request *);
     __type(value, struct submitter);
 } submitters SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 1024);
     __type(key, struct block_hist_key);
     __type(value, struct bpflens_hist);
 } hists SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_RINGBUF);
     __uint(max_entries, 1 << 22);
 } rb SEC(".maps");
 
 #define RECORD_MAX (sizeof(struct block_event) + BPFLENS_DISK_NAME_LEN)
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __uint(max_entries, 1);
     __type(key, __u32);
@@ -85,7 +92,8 @@ struct {
 static const struct bpflens_hist zero_hist;
 
 /* Before 5.17 the disk hung off the request itself. */
-struct request___old {
+struct request___old
+{
     struct gendisk *rq_disk;
 } __attribute__((preserve_access_index));
 

@@ -8,22 +8,24 @@
 #define BPFLENS_DISK_NAME_LEN 32
 
 /* Followed by disk_len bytes of the disk name (no NUL): a record costs what the name holds. */
-struct block_event {
-    __u64 ts;        /* completion, bpf_ktime_get_ns() */
+struct block_event
+{
+    __u64 ts; /* completion, bpf_ktime_get_ns() */
     __u64 sector;
     __u64 queue_ns;  /* insert -> issue, 0 when not queued through an I/O scheduler */
     __u64 device_ns; /* issue -> complete */
     __u32 dev;       /* MKDEV(major, first_minor) as the kernel encodes it: major << 20 | minor */
     __u32 cmd_flags;
     __u32 bytes;
-    __u32 pid;       /* the task that submitted the request, 0 if unknown */
+    __u32 pid; /* the task that submitted the request, 0 if unknown */
     char comm[BPFLENS_COMM_LEN];
     __u32 disk_len;
     __u32 pad;
 };
 
 /* Only the fields the options ask for are set (per disk: dev, per flags: cmd_flags). */
-struct block_hist_key {
+struct block_hist_key
+{
     __u32 dev;
     __u32 cmd_flags;
 };

@@ -8,7 +8,8 @@
 
 /* A log2 histogram as the kernel side accumulates it: cumulative, read and diffed by user
  * space each interval (no delete-after-read, so no update is lost to a race). */
-struct bpflens_hist {
+struct bpflens_hist
+{
     __u64 slots[BPFLENS_MAX_SLOTS];
     __u64 sum;
 };

@@ -27,7 +27,8 @@
 
 const volatile __u32 page_shift = 12;
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __uint(max_entries, 1);
     __type(key, __u32);
@@ -36,13 +37,15 @@ struct {
 
 // The latest lookup range of each thread, to count a read once when filemap_read() fetches it
 // in several batches (each batch reports the remaining range of the same read).
-struct lookup {
+struct lookup
+{
     __u64 file;
     __u64 index;
     __u64 last;
 };
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_LRU_HASH);
     __uint(max_entries, 8192);
     __type(key, __u32);

@@ -20,7 +20,8 @@ const volatile __u64 wakeup_bytes = 64 * 1024;
 /* Records the kernel could not deliver (ring buffer full). Read by user space. */
 __u64 lost = 0;
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
     __uint(max_entries, 1);
     __type(key, __u32);
@@ -64,10 +65,17 @@ static __always_inline __u64 log2_u32(__u32 v)
 {
     __u32 shift, r;
 
-    r = (v > 0xFFFF) << 4; v >>= r;
-    shift = (v > 0xFF) << 3; v >>= shift; r |= shift;
-    shift = (v > 0xF) << 2; v >>= shift; r |= shift;
-    shift = (v > 0x3) << 1; v >>= shift; r |= shift;
+    r = (v > 0xFFFF) << 4;
+    v >>= r;
+    shift = (v > 0xFF) << 3;
+    v >>= shift;
+    r |= shift;
+    shift = (v > 0xF) << 2;
+    v >>= shift;
+    r |= shift;
+    shift = (v > 0x3) << 1;
+    v >>= shift;
+    r |= shift;
     r |= (v >> 1);
     return r;
 }
@@ -99,7 +107,7 @@ static __always_inline void count_lost(void)
 static __always_inline long submit_flags(void *rb)
 {
     return bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP
-                                                                     : BPF_RB_NO_WAKEUP;
+                                                                    : BPF_RB_NO_WAKEUP;
 }
 
 #endif

@@ -15,30 +15,35 @@
 
 /* Argument reads may start anywhere below EXEC_ARGS_MAX and ask for up to EXEC_ARGS_MAX bytes;
  * the verifier adds both maxima, hence twice the argument space. */
-struct exec_scratch {
+struct exec_scratch
+{
     struct exec_record hdr;
     char data[EXEC_FILENAME_MAX + 2 * EXEC_ARGS_MAX];
 };
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_RINGBUF);
     __uint(max_entries, 4 << 20); /* user space sets the real size */
 } exec_rb SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __uint(max_entries, 1);
     __type(key, __u32);
     __type(value, struct exec_scratch);
 } exec_scratch SEC(".maps");
 
-struct exec_pending {
+struct exec_pending
+{
     __u64 filename;
     __u64 argv;
 };
 
 /* Failed execs: the user pointers of an execve in flight, by thread. */
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 10240);
     __type(key, __u32);
@@ -70,7 +75,7 @@ static __always_inline struct exec_scratch *scratch_begin(__s32 retval)
     ({                                                                                             \
         __u32 __v = (v);                                                                           \
         asm volatile("" : "+r"(__v));                                                              \
-        __v &= (max) - 1;                                                                          \
+        __v &= (max)-1;                                                                            \
         __v;                                                                                       \
     })
 

@@ -15,7 +15,8 @@
 
 /* Followed by args_len bytes of arguments, each NUL-terminated, then filename_len bytes of file
  * name (no NUL). */
-struct exec_record {
+struct exec_record
+{
     __u64 time_ns;
     __u32 pid;
     __u32 ppid;

@@ -13,31 +13,36 @@
 
 const volatile __u64 min_ns = 10000000;
 
-struct pending {
+struct pending
+{
     __u64 start;
     __u64 file; /* struct file * */
     __u64 offset;
     __u8 op;
 };
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 10240);
     __type(key, __u32);
     __type(value, struct pending);
 } pendings SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_RINGBUF);
     __uint(max_entries, 4 << 20); /* user space sets the real size */
 } fsslower_rb SEC(".maps");
 
-struct scratch {
+struct scratch
+{
     struct fsslower_record hdr;
     char name[FSSLOWER_NAME_MAX + 1];
 };
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __uint(max_entries, 1);
     __type(key, __u32);
@@ -121,83 +126,83 @@ int BPF_PROG(fsslower_ext4_sync_exit, struct inode *inode, int ret)
 /* One set of hooks per file-system function: read_iter/write_iter(iocb, iter),
  * open(inode, file), fsync(file, start, end, datasync) have the same shape in ext4, xfs and
  * btrfs. fentry/fexit where the kernel has trampolines, else kprobe/kretprobe. */
-#define ITER_HOOKS(fn, opc)                                                                      \
-    SEC("fentry/" #fn)                                                                           \
-    int BPF_PROG(fsslower_fe_##fn, struct kiocb *iocb)                                           \
-    {                                                                                            \
-        begin(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), opc);                   \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("fexit/" #fn)                                                                            \
-    int BPF_PROG(fsslower_fx_##fn, struct kiocb *iocb, struct iov_iter *iter, long ret)          \
-    {                                                                                            \
-        end(ret);                                                                                \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("kprobe/" #fn)                                                                           \
-    int BPF_KPROBE(fsslower_kp_##fn, struct kiocb *iocb)                                         \
-    {                                                                                            \
-        begin(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), opc);                   \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("kretprobe/" #fn)                                                                        \
-    int BPF_KRETPROBE(fsslower_kr_##fn, long ret)                                                \
-    {                                                                                            \
-        end(ret);                                                                                \
-        return 0;                                                                                \
+#define ITER_HOOKS(fn, opc)                                                                        \
+    SEC("fentry/" #fn)                                                                             \
+    int BPF_PROG(fsslower_fe_##fn, struct kiocb *iocb)                                             \
+    {                                                                                              \
+        begin(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), opc);                     \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("fexit/" #fn)                                                                              \
+    int BPF_PROG(fsslower_fx_##fn, struct kiocb *iocb, struct iov_iter *iter, long ret)            \
+    {                                                                                              \
+        end(ret);                                                                                  \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("kprobe/" #fn)                                                                             \
+    int BPF_KPROBE(fsslower_kp_##fn, struct kiocb *iocb)                                           \
+    {                                                                                              \
+        begin(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), opc);                     \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("kretprobe/" #fn)                                                                          \
+    int BPF_KRETPROBE(fsslower_kr_##fn, long ret)                                                  \
+    {                                                                                              \
+        end(ret);                                                                                  \
+        return 0;                                                                                  \
     }
 
-#define OPEN_HOOKS(fn)                                                                           \
-    SEC("fentry/" #fn)                                                                           \
-    int BPF_PROG(fsslower_fe_##fn, struct inode *inode, struct file *file)                       \
-    {                                                                                            \
-        begin(file, 0, 'O');                                                                     \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("fexit/" #fn)                                                                            \
-    int BPF_PROG(fsslower_fx_##fn, struct inode *inode, struct file *file, int ret)              \
-    {                                                                                            \
-        end(ret);                                                                                \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("kprobe/" #fn)                                                                           \
-    int BPF_KPROBE(fsslower_kp_##fn, struct inode *inode, struct file *file)                     \
-    {                                                                                            \
-        begin(file, 0, 'O');                                                                     \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("kretprobe/" #fn)                                                                        \
-    int BPF_KRETPROBE(fsslower_kr_##fn, int ret)                                                 \
-    {                                                                                            \
-        end(ret);                                                                                \
-        return 0;                                                                                \
+#define OPEN_HOOKS(fn)                                                                             \
+    SEC("fentry/" #fn)                                                                             \
+    int BPF_PROG(fsslower_fe_##fn, struct inode *inode, struct file *file)                         \
+    {                                                                                              \
+        begin(file, 0, 'O');                                                                       \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("fexit/" #fn)                                                                              \
+    int BPF_PROG(fsslower_fx_##fn, struct inode *inode, struct file *file, int ret)                \
+    {                                                                                              \
+        end(ret);                                                                                  \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("kprobe/" #fn)                                                                             \
+    int BPF_KPROBE(fsslower_kp_##fn, struct inode *inode, struct file *file)                       \
+    {                                                                                              \
+        begin(file, 0, 'O');                                                                       \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("kretprobe/" #fn)                                                                          \
+    int BPF_KRETPROBE(fsslower_kr_##fn, int ret)                                                   \
+    {                                                                                              \
+        end(ret);                                                                                  \
+        return 0;                                                                                  \
     }
 
-#define FSYNC_HOOKS(fn)                                                                          \
-    SEC("fentry/" #fn)                                                                           \
-    int BPF_PROG(fsslower_fe_##fn, struct file *file)                                            \
-    {                                                                                            \
-        begin(file, 0, 'F');                                                                     \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("fexit/" #fn)                                                                            \
-    int BPF_PROG(fsslower_fx_##fn, struct file *file, loff_t start, loff_t e, int datasync,      \
-                 int ret)                                                                        \
-    {                                                                                            \
-        end(ret);                                                                                \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("kprobe/" #fn)                                                                           \
-    int BPF_KPROBE(fsslower_kp_##fn, struct file *file)                                          \
-    {                                                                                            \
-        begin(file, 0, 'F');                                                                     \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("kretprobe/" #fn)                                                                        \
-    int BPF_KRETPROBE(fsslower_kr_##fn, int ret)                                                 \
-    {                                                                                            \
-        end(ret);                                                                                \
-        return 0;                                                                                \
+#define FSYNC_HOOKS(fn)                                                                            \
+    SEC("fentry/" #fn)                                                                             \
+    int BPF_PROG(fsslower_fe_##fn, struct file *file)                                              \
+    {                                                                                              \
+        begin(file, 0, 'F');                                                                       \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("fexit/" #fn)                                                                              \
+    int BPF_PROG(fsslower_fx_##fn, struct file *file, loff_t start, loff_t e, int datasync,        \
+                 int ret)                                                                          \
+    {                                                                                              \
+        end(ret);                                                                                  \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("kprobe/" #fn)                                                                             \
+    int BPF_KPROBE(fsslower_kp_##fn, struct file *file)                                            \
+    {                                                                                              \
+        begin(file, 0, 'F');                                                                       \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("kretprobe/" #fn)                                                                          \
+    int BPF_KRETPROBE(fsslower_kr_##fn, int ret)                                                   \
+    {                                                                                              \
+        end(ret);                                                                                  \
+        return 0;                                                                                  \
     }
 
 ITER_HOOKS(ext4_file_read_iter, 'R')

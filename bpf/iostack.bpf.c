@@ -60,13 +60,15 @@ const volatile __u64 unit_div = 1000;
 
 /* Union of a thread's requests in flight: an atomic count, and the time it last left 0. Only
  * the syscall that started the requests charges them (a sequence number check). */
-struct busy {
+struct busy
+{
     __s64 inflight;
     __u64 since;
     __u64 pending; /* union time not yet charged to a layer */
 };
 
-struct thread_state {
+struct thread_state
+{
     __u64 seq; /* of the current syscall, 0 outside */
     __u64 start[MAX_DEPTH];
     __u64 child[MAX_DEPTH];
@@ -79,7 +81,8 @@ struct thread_state {
     struct busy device; /* issue to completion */
 };
 
-struct rq_state {
+struct rq_state
+{
     __u64 seq;
     __u64 insert;
     __u64 issue;
@@ -90,21 +93,24 @@ struct rq_state {
     bool dev_busy;
 };
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 10240);
     __type(key, __u32);
     __type(value, struct thread_state);
 } threads SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 10240);
     __type(key, struct request *);
     __type(value, struct rq_state);
 } requests SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __uint(max_entries, IOSTACK_NR_CELLS);
     __type(key, __u32);
@@ -358,30 +364,30 @@ int BPF_PROG(iostack_ext4_sync_exit)
 
 /* VFS and file-system functions: fentry/fexit where the kernel has trampolines, else
  * kprobe/kretprobe. User space loads only the hooks it chose. */
-#define LAYER_HOOKS(fn, lay)                                                                     \
-    SEC("fentry/" #fn)                                                                           \
-    int BPF_PROG(iostack_fe_##fn)                                                                \
-    {                                                                                            \
-        enter_layer(lay);                                                                        \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("fexit/" #fn)                                                                            \
-    int BPF_PROG(iostack_fx_##fn)                                                                \
-    {                                                                                            \
-        exit_layer(lay);                                                                         \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("kprobe/" #fn)                                                                           \
-    int BPF_KPROBE(iostack_kp_##fn)                                                              \
-    {                                                                                            \
-        enter_layer(lay);                                                                        \
-        return 0;                                                                                \
-    }                                                                                            \
-    SEC("kretprobe/" #fn)                                                                        \
-    int BPF_KRETPROBE(iostack_kr_##fn)                                                           \
-    {                                                                                            \
-        exit_layer(lay);                                                                         \
-        return 0;                                                                                \
+#define LAYER_HOOKS(fn, lay)                                                                       \
+    SEC("fentry/" #fn)                                                                             \
+    int BPF_PROG(iostack_fe_##fn)                                                                  \
+    {                                                                                              \
+        enter_layer(lay);                                                                          \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("fexit/" #fn)                                                                              \
+    int BPF_PROG(iostack_fx_##fn)                                                                  \
+    {                                                                                              \
+        exit_layer(lay);                                                                           \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("kprobe/" #fn)                                                                             \
+    int BPF_KPROBE(iostack_kp_##fn)                                                                \
+    {                                                                                              \
+        enter_layer(lay);                                                                          \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("kretprobe/" #fn)                                                                          \
+    int BPF_KRETPROBE(iostack_kr_##fn)                                                             \
+    {                                                                                              \
+        exit_layer(lay);                                                                           \
+        return 0;                                                                                  \
     }
 
 LAYER_HOOKS(vfs_read, IOSTACK_LAYER_VFS)
@@ -397,7 +403,8 @@ LAYER_HOOKS(ext4_sync_file, IOSTACK_LAYER_FS)
 
 /* Block requests. */
 
-struct request___old {
+struct request___old
+{
     struct gendisk *rq_disk;
 } __attribute__((preserve_access_index));
 
@@ -545,8 +552,7 @@ int BPF_PROG(iostack_rq_complete, struct request *rq, int error, unsigned int nr
         op = owner(r) ? r->op : IOSTACK_OP_UNATTRIBUTED;
         cell_add(op, IOSTACK_LAYER_BLOCK_DEVICE, now - r->issue, 0, true);
         if (targ_queued)
-            cell_add(op, IOSTACK_LAYER_BLOCK_QUEUE, r->insert ? r->issue - r->insert : 0, 0,
-                     true);
+            cell_add(op, IOSTACK_LAYER_BLOCK_QUEUE, r->insert ? r->issue - r->insert : 0, 0, true);
         end_busy(r, now, true);
     }
     bpf_map_delete_elem(&requests, &rq);

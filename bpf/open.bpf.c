@@ -17,24 +17,28 @@
 
 const volatile bool failed_only = false;
 
-struct open_scratch {
+struct open_scratch
+{
     struct open_record hdr;
     char path[OPEN_PATH_MAX];
 };
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_RINGBUF);
     __uint(max_entries, 4 << 20); /* user space sets the real size */
 } open_rb SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __uint(max_entries, 1);
     __type(key, __u32);
     __type(value, struct open_scratch);
 } open_scratch SEC(".maps");
 
-struct open_pending {
+struct open_pending
+{
     __u64 time_ns;
     __u64 path;
     __u64 how; /* openat2's struct open_how, read at exit */
@@ -42,7 +46,8 @@ struct open_pending {
     __u32 mode;
 };
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 10240);
     __type(key, __u32);

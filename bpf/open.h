@@ -9,7 +9,8 @@
 #define OPEN_PATH_MAX 4096
 
 /* Followed by path_len bytes of path (no NUL). */
-struct open_record {
+struct open_record
+{
     __u64 time_ns;
     __u32 pid;
     __u32 tid;

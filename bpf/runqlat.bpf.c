@@ -3,9 +3,9 @@
 // while still running) until it is switched in. The measured task is rarely current at either
 // point (its waker and the previous task are), so the filters look at the task itself.
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include <bpf/bpf_core_read.h>
 
 #include "common.bpf.h"
 #include "runqlat.h"
@@ -20,14 +20,16 @@ const volatile __u64 unit_div = 1000;
 /* cgroup v2 id (the directory's inode): a task in it or below it is wanted. */
 const volatile __u64 filter_cgroup_id = 0;
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, MAX_TASKS);
     __type(key, __u32);
     __type(value, __u64);
 } start SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, MAX_TASKS);
     __type(key, struct runqlat_key);
@@ -37,7 +39,8 @@ struct {
 static const struct bpflens_hist zero_hist;
 
 /* task->state became __state in 5.14. */
-struct task_struct___old {
+struct task_struct___old
+{
     long state;
 } __attribute__((preserve_access_index));
 

@@ -6,7 +6,8 @@
 #include "bpflens.h"
 
 /* All zero for the whole system; else the process (tgid, leader's comm) or thread (tid, comm). */
-struct runqlat_key {
+struct runqlat_key
+{
     __u32 id;
     char comm[BPFLENS_COMM_LEN];
 };

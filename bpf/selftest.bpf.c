@@ -2,9 +2,9 @@
 // The smallest real probe: counts execs of one parent process. The build uses it to prove that
 // vmlinux.h, clang, the skeleton and loading all work; the engine uses it as a capability probe.
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include <bpf/bpf_core_read.h>
 
 const volatile pid_t target_ppid = 0;
 

@@ -20,20 +20,23 @@
 #define IPPROTO_TCP 6
 #define ECONNABORTED 103
 
-struct pending {
+struct pending
+{
     __u64 pid_tgid;
     __u32 uid;
     __u16 sport; // as last seen while the connect was pending (0: not yet)
     char comm[BPFLENS_COMM_LEN];
 };
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_RINGBUF);
     __uint(max_entries, 256 * 1024);
 } rb SEC(".maps");
 
 // Connects in flight (SYN sent, no answer yet), by sock address.
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 16384);
     __type(key, __u64);
@@ -41,7 +44,8 @@ struct {
 } inflight SEC(".maps");
 
 // fexit/kprobe path: the sock of a tcp_v*_connect call in progress, by thread.
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 4096);
     __type(key, __u32);

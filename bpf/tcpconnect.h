@@ -6,16 +6,17 @@
 #include "bpflens.h"
 
 /* One active connect and its outcome. Fixed size: it holds no strings but comm. */
-struct tcpconnect_event {
-    __u64 ts_ns;     /* when the outcome was known (bpf_ktime_get_ns) */
-    __u32 pid;       /* tgid of the connecting task */
+struct tcpconnect_event
+{
+    __u64 ts_ns; /* when the outcome was known (bpf_ktime_get_ns) */
+    __u32 pid;   /* tgid of the connecting task */
     __u32 uid;
-    __s32 ret;       /* 0, or -errno as the socket reports it */
-    __u16 sport;     /* host order */
-    __u16 dport;     /* host order */
-    __u8 family;     /* 4 or 6 */
+    __s32 ret;   /* 0, or -errno as the socket reports it */
+    __u16 sport; /* host order */
+    __u16 dport; /* host order */
+    __u8 family; /* 4 or 6 */
     __u8 pad[3];
-    __u8 saddr[16];  /* IPv4 in the first 4 bytes */
+    __u8 saddr[16]; /* IPv4 in the first 4 bytes */
     __u8 daddr[16];
     char comm[BPFLENS_COMM_LEN];
 };

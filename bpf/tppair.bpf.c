@@ -19,7 +19,8 @@ const volatile __u64 unit_div = 1000;
 /* Pairs at least this slow are recorded as events; negative: none. */
 const volatile __s64 threshold_ns = -1;
 
-struct start_info {
+struct start_info
+{
     __u64 ts;
     __u32 pid;
     __u32 tid;
@@ -28,21 +29,24 @@ struct start_info {
 
 /* LRU: a start whose end never comes (a thread that exits in between, a request that is merged
  * away) is evicted eventually instead of filling the map for good. */
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_LRU_HASH);
     __uint(max_entries, MAX_STARTS);
     __type(key, __u64);
     __type(value, struct start_info);
 } tppair_starts SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __uint(max_entries, 1);
     __type(key, __u32);
     __type(value, struct bpflens_hist);
 } tppair_hists SEC(".maps");
 
-struct {
+struct
+{
     __uint(type, BPF_MAP_TYPE_RINGBUF);
     __uint(max_entries, 1 << 22);
 } tppair_rb SEC(".maps");
@@ -54,10 +58,10 @@ __u64 unreadable = 0;
  * the index known at load it follows one branch only, so attaching to a tracepoint with fewer
  * arguments is allowed. The barrier keeps the compiler from merging the loads into one load
  * from a computed address. */
-#define ARG_CASE(i)                                                                            \
-    case i:                                                                                    \
-        v = args[i];                                                                           \
-        barrier_var(v);                                                                        \
+#define ARG_CASE(i)                                                                                \
+    case i:                                                                                        \
+        v = args[i];                                                                               \
+        barrier_var(v);                                                                            \
         return v
 
 static __always_inline __u64 arg_value(const __u64 *args, __u32 n)
@@ -65,18 +69,18 @@ static __always_inline __u64 arg_value(const __u64 *args, __u32 n)
     __u64 v;
 
     switch (n) {
-    ARG_CASE(0);
-    ARG_CASE(1);
-    ARG_CASE(2);
-    ARG_CASE(3);
-    ARG_CASE(4);
-    ARG_CASE(5);
-    ARG_CASE(6);
-    ARG_CASE(7);
-    ARG_CASE(8);
-    ARG_CASE(9);
-    ARG_CASE(10);
-    ARG_CASE(11);
+        ARG_CASE(0);
+        ARG_CASE(1);
+        ARG_CASE(2);
+        ARG_CASE(3);
+        ARG_CASE(4);
+        ARG_CASE(5);
+        ARG_CASE(6);
+        ARG_CASE(7);
+        ARG_CASE(8);
+        ARG_CASE(9);
+        ARG_CASE(10);
+        ARG_CASE(11);
     default:
         return 0;
     }

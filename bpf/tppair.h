@@ -10,7 +10,8 @@
 /* MAX_BPF_FUNC_ARGS: a tracepoint has at most 12 arguments. */
 #define TPPAIR_MAX_ARGS 12
 
-enum tppair_key_kind {
+enum tppair_key_kind
+{
     TPPAIR_KEY_TID = 0,   /* the current thread */
     TPPAIR_KEY_PID = 1,   /* the current process (tgid) */
     TPPAIR_KEY_ARG = 2,   /* the value of argument arg, masked to size bytes */
@@ -19,7 +20,8 @@ enum tppair_key_kind {
 };
 
 /* How one side reads its key: computed by user space from the kernel's BTF. */
-struct tppair_key_desc {
+struct tppair_key_desc
+{
     __u32 kind;
     __u32 arg;
     __u32 size; /* 1, 2, 4 or 8 */
@@ -29,7 +31,8 @@ struct tppair_key_desc {
     __u32 pad;
 };
 
-struct tppair_event {
+struct tppair_event
+{
     __u64 ts; /* end, bpf_ktime_get_ns() */
     __u64 key;
     __u64 latency_ns;

@@ -2,6 +2,8 @@
 // TR macro, which lupdate cannot expand), for lupdate only: this file is not compiled.
 // tst_translations checks that the .ts files cover every text the catalog has at run time.
 
+// One text per line, exactly as the catalog has it.
+// clang-format off
 QT_TRANSLATE_NOOP("ProbeCatalog", "Process ID");
 QT_TRANSLATE_NOOP("ProbeCatalog", "Only this process (0: every process)");
 QT_TRANSLATE_NOOP("ProbeCatalog", "Thread ID");
@@ -73,3 +75,4 @@ QT_TRANSLATE_NOOP("ProbeCatalog", "Measure the block request queue as its own la
 QT_TRANSLATE_NOOP("ProbeCatalog", "Slow file-system operations");
 QT_TRANSLATE_NOOP("ProbeCatalog", "ext4 (and xfs, btrfs) reads, writes, opens and fsyncs slower than a threshold, like ext4slower");
 QT_TRANSLATE_NOOP("ProbeCatalog", "Only operations at least this slow (0: all)");
+// clang-format on

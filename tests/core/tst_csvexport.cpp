@@ -142,10 +142,11 @@ private Q_SLOTS:
         QStringList names;
         for (const QString &f : files)
             names.append(QFileInfo(f).fileName());
-        QCOMPARE(names, (QStringList{QStringLiteral("exec.csv"), QStringLiteral("open.csv"),
-                                     QStringLiteral("block.csv"), QStringLiteral("tcpconnect.csv"),
-                                     QStringLiteral("fsslower.csv"), QStringLiteral("histograms.csv"),
-                                     QStringLiteral("stats.csv"), QStringLiteral("counters.csv")}));
+        QCOMPARE(names,
+                 (QStringList{QStringLiteral("exec.csv"), QStringLiteral("open.csv"),
+                              QStringLiteral("block.csv"), QStringLiteral("tcpconnect.csv"),
+                              QStringLiteral("fsslower.csv"), QStringLiteral("histograms.csv"),
+                              QStringLiteral("stats.csv"), QStringLiteral("counters.csv")}));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 8); // no temporary files left
 
         const auto open = readCsv(dir.filePath(QStringLiteral("open.csv")));
