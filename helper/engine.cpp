@@ -1,5 +1,7 @@
 #include "engine.h"
 
+#include "sessioninfo.h"
+
 #include <bpf/bpf.h>
 
 #include <cerrno>
@@ -34,9 +36,7 @@ Engine::~Engine()
 
 quint64 Engine::monotonicNowNs()
 {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return quint64(ts.tv_sec) * 1000000000ull + quint64(ts.tv_nsec);
+    return bpflens::monotonicNowNs(); // the clock bpf_ktime_get_ns() reads, as sessions use it
 }
 
 QList<ProbeStatus> Engine::probes() const

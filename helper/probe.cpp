@@ -191,8 +191,10 @@ bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QStrin
     if (cgroupPath.isEmpty())
         return true;
     QString path = cgroupPath;
-    if (!path.startsWith(QLatin1Char('/')) || !path.startsWith(QStringLiteral("/sys/fs/cgroup")))
-        path = QStringLiteral("/sys/fs/cgroup/") + cgroupPath;
+    // Either a full path, or one relative to the cgroup v2 root ("/system.slice" or "user.slice").
+    if (!path.startsWith(QStringLiteral("/sys/fs/cgroup")))
+        path = QStringLiteral("/sys/fs/cgroup/") +
+               cgroupPath.mid(cgroupPath.startsWith(QLatin1Char('/')) ? 1 : 0);
     const int fd = open(path.toLocal8Bit().constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
         *error = QStringLiteral("cgroup %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
