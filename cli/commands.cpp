@@ -21,6 +21,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -325,6 +326,56 @@ int probes(const QStringList &args)
     return Ok;
 }
 
+// The desktop application's recorder when it runs as root and no helper is reachable: the
+// stream the helper would send (docs/protocol.md), written into an inherited fd, so the window
+// reads both the same way and never links libbpf. SIGTERM/SIGINT end it with an End frame; a
+// reader that closes its end ends it too (nobody is left to tell).
+int recordToStream(QList<ProbeConfig> &requests, int fd, quint64 durationNs)
+{
+    installStopHandlers();
+    Engine engine;
+    QString error;
+    if (!engine.start(requests, &error))
+        return fail(error);
+    SessionInfo info = sessionInfoForThisHost(requests);
+    info.startMonotonicNs = engine.startMonotonicNs();
+    StreamWriter writer;
+    if (!writer.writeHello(info, &error) || !writer.flushTo(fd, &error)) {
+        engine.stop();
+        return fail(QStringLiteral("cannot write the stream: %1").arg(error));
+    }
+    RecordBatch batch;
+    quint64 lastFrameNs = engine.startMonotonicNs();
+    bool readerGone = false;
+    while (!g_stopRequested && !readerGone) {
+        engine.poll(200, batch);
+        const quint64 now = Engine::monotonicNowNs();
+        if (durationNs && now - engine.startMonotonicNs() >= durationNs)
+            break;
+        // The helper's pace: a frame every 500 ms, sooner when much is waiting.
+        if (now - lastFrameNs >= 500000000ull || batch.eventCount() >= 100000) {
+            writer.writeBatch(batch); // what cannot be encoded is left out, the rest sent
+            batch.clear();
+            lastFrameNs = now;
+            readerGone = !writer.flushTo(fd, &error);
+        }
+        pollfd p{fd, 0, 0};
+        readerGone = readerGone || (::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR)));
+    }
+    // Detach first, then finish the stream.
+    engine.stop(&batch);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (readerGone)
+        return fail(QStringLiteral("the reader of the stream went away"));
+    writer.writeBatch(batch);
+    writer.writeEnd({StreamEndReason::Stopped, QString(), Engine::monotonicNowNs()});
+    if (!writer.flushTo(fd, &error))
+        return fail(QStringLiteral("cannot write the end of the stream: %1").arg(error));
+    ::close(fd);
+    return Ok;
+}
+
 int record(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -348,6 +399,15 @@ int record(const QStringList &args)
     parser.addOption(
         {QStringLiteral("force"), QStringLiteral("Replace the output file if it exists.")});
     parser.addOption({QStringLiteral("quiet"), QStringLiteral("No progress line.")});
+    parser.addOption({QStringLiteral("probe-json"),
+                      QStringLiteral("A probe as JSON, {\"id\": \"exec\", \"options\": {...}}, for "
+                                     "option values a --probe spec cannot hold. Repeatable."),
+                      QStringLiteral("json")});
+    parser.addOption({QStringLiteral("stream-fd"),
+                      QStringLiteral("Root only, in this process: write the recording as the "
+                                     "helper's stream (docs/protocol.md) into this inherited fd "
+                                     "instead of a session file; SIGTERM ends it."),
+                      QStringLiteral("fd")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("record"), args, &status))
         return status;
@@ -359,6 +419,22 @@ int record(const QStringList &args)
         if (!config)
             return fail(error, Usage);
         requests.append(*config);
+    }
+    for (const QString &json : parser.values(QStringLiteral("probe-json"))) {
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8(), &parseError);
+        const QJsonObject o = doc.object();
+        if (!doc.isObject() || !o.value(QStringLiteral("id")).isString() ||
+            !(o.value(QStringLiteral("options")).isObject() ||
+              o.value(QStringLiteral("options")).isUndefined()))
+            return fail(QStringLiteral("--probe-json %1: expected {\"id\": \"...\", \"options\": "
+                                       "{...}}")
+                            .arg(json.left(64)),
+                        Usage);
+        ProbeConfig config;
+        config.id = o.value(QStringLiteral("id")).toString();
+        config.options = o.value(QStringLiteral("options")).toObject().toVariantMap();
+        requests.append(config);
     }
     if (requests.isEmpty())
         return fail(
@@ -378,6 +454,21 @@ int record(const QStringList &args)
         if (!d)
             return fail(QStringLiteral("--duration: ") + error, Usage);
         durationNs = *d;
+    }
+    if (parser.isSet(QStringLiteral("stream-fd"))) {
+        bool ok = false;
+        const int fd = parser.value(QStringLiteral("stream-fd")).toInt(&ok);
+        if (!ok || fd < 0 || ::fcntl(fd, F_GETFD) < 0)
+            return fail(QStringLiteral("--stream-fd %1 is not an open file descriptor")
+                            .arg(parser.value(QStringLiteral("stream-fd")).left(32)),
+                        Usage);
+        if (parser.isSet(QStringLiteral("output")))
+            return fail(QStringLiteral("--stream-fd and --output exclude each other"), Usage);
+        if (geteuid() != 0)
+            return fail(QStringLiteral("--stream-fd runs the probes in this process, which needs "
+                                       "root"),
+                        NotAuthorized);
+        return recordToStream(requests, fd, durationNs);
     }
     const bool direct = parser.isSet(QStringLiteral("direct"));
     const SystemBus bus;

@@ -10,7 +10,7 @@ namespace bpflens::helperapi {
 
 // Names of the helper's D-Bus API, version 1 (resources/io.github.bpflens.Helper1.xml,
 // docs/dbus-api.md). Shared by the helper and its clients so they cannot drift apart.
-inline constexpr quint32 Version = 1;
+inline constexpr quint32 Version = 2;
 inline const QString ServiceName = QStringLiteral("io.github.bpflens.Helper1");
 inline const QString ObjectPath = QStringLiteral("/io/github/bpflens/Helper1");
 inline const QString Interface = QStringLiteral("io.github.bpflens.Helper1");

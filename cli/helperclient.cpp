@@ -58,15 +58,27 @@ bool HelperClient::isReachable(QString *why) const
 
 bool HelperClient::listProbes(QString *kernelRelease, QList<ProbeEntry> *probes, Error *error) const
 {
-    const QDBusMessage reply =
-        m_bus.call(call(api::ObjectPath, api::Interface, QStringLiteral("ListProbes")));
+    return takeProbes(
+        m_bus.call(call(api::ObjectPath, api::Interface, QStringLiteral("ListProbes"))),
+        kernelRelease, probes, error);
+}
+
+QDBusPendingCall HelperClient::listProbesAsync() const
+{
+    return m_bus.asyncCall(call(api::ObjectPath, api::Interface, QStringLiteral("ListProbes")));
+}
+
+bool HelperClient::takeProbes(const QDBusMessage &reply, QString *kernelRelease,
+                              QList<ProbeEntry> *probes, Error *error)
+{
     if (failed(reply, error))
         return false;
     const QList<QVariant> args = reply.arguments();
     if (reply.signature() != QLatin1String("sa(sbss)")) {
-        *error = {
-            api::ErrorFailed,
-            QStringLiteral("the helper sent ListProbes a reply of type %1").arg(reply.signature())};
+        if (error)
+            *error = {api::ErrorFailed,
+                      QStringLiteral("the helper sent ListProbes a reply of type %1")
+                          .arg(reply.signature())};
         return false;
     }
     *kernelRelease = args[0].toString();
@@ -81,6 +93,35 @@ bool HelperClient::listProbes(QString *kernelRelease, QList<ProbeEntry> *probes,
         e.availability = {w.available, w.attachPath, w.reason};
         probes->append(e);
     }
+    return true;
+}
+
+bool HelperClient::listTracepoints(QStringList *tracepoints, Error *error) const
+{
+    return takeTracepoints(
+        m_bus.call(call(api::ObjectPath, api::Interface, QStringLiteral("ListTracepoints"))),
+        tracepoints, error);
+}
+
+QDBusPendingCall HelperClient::listTracepointsAsync() const
+{
+    return m_bus.asyncCall(
+        call(api::ObjectPath, api::Interface, QStringLiteral("ListTracepoints")));
+}
+
+bool HelperClient::takeTracepoints(const QDBusMessage &reply, QStringList *tracepoints,
+                                   Error *error)
+{
+    if (failed(reply, error))
+        return false;
+    if (reply.signature() != QLatin1String("as")) {
+        if (error)
+            *error = {api::ErrorFailed,
+                      QStringLiteral("the helper sent ListTracepoints a reply of type %1")
+                          .arg(reply.signature())};
+        return false;
+    }
+    *tracepoints = reply.arguments().value(0).toStringList();
     return true;
 }
 
@@ -128,6 +169,11 @@ bool HelperClient::stopSession(const QString &path, Error *error) const
     const QDBusMessage reply =
         m_bus.call(call(path, api::SessionInterface, QStringLiteral("Stop")));
     return !failed(reply, error);
+}
+
+QDBusPendingCall HelperClient::stopSessionAsync(const QString &path) const
+{
+    return m_bus.asyncCall(call(path, api::SessionInterface, QStringLiteral("Stop")));
 }
 
 } // namespace bpflens

@@ -41,6 +41,14 @@ public:
     bool isReachable(QString *why = nullptr) const;
 
     bool listProbes(QString *kernelRelease, QList<ProbeEntry> *probes, Error *error) const;
+    QDBusPendingCall listProbesAsync() const;
+    static bool takeProbes(const QDBusMessage &reply, QString *kernelRelease,
+                           QList<ProbeEntry> *probes, Error *error);
+
+    // The tracepoints tppair can use, "group:name" (API version 2; no authorisation).
+    bool listTracepoints(QStringList *tracepoints, Error *error) const;
+    QDBusPendingCall listTracepointsAsync() const;
+    static bool takeTracepoints(const QDBusMessage &reply, QStringList *tracepoints, Error *error);
 
     bool startSession(const QList<ProbeConfig> &probes, Session *session, Error *error) const;
     QDBusPendingCall startSessionAsync(const QList<ProbeConfig> &probes) const;
@@ -49,6 +57,9 @@ public:
 
     // Returns once the helper has detached every probe of the session.
     bool stopSession(const QString &path, Error *error) const;
+    QDBusPendingCall stopSessionAsync(const QString &path) const;
+
+    QDBusConnection connection() const { return m_bus; }
 
     // How long a StartSession call may take: a polkit agent waits for a human.
     static constexpr int StartTimeoutMs = 10 * 60 * 1000;

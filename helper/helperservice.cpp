@@ -2,6 +2,7 @@
 
 #include "helperapi.h"
 #include "helpersession.h"
+#include "tracepoints.h"
 
 #include <QDBusConnectionInterface>
 #include <QDBusObjectPath>
@@ -147,6 +148,10 @@ bool HelperService::handleMessage(const QDBusMessage &message, const QDBusConnec
                 listProbes(message);
                 return true;
             }
+            if (member == QLatin1String("ListTracepoints")) {
+                listTracepoints(message);
+                return true;
+            }
             if (member == QLatin1String("StartSession")) {
                 startSession(message);
                 return true;
@@ -225,6 +230,40 @@ void HelperService::listProbes(const QDBusMessage &msg)
         list.append({s.info.id, s.availability.available, s.availability.attachPath,
                      s.availability.reason});
     reply(msg.createReply({m_catalog.kernel().release(), QVariant::fromValue(list)}));
+}
+
+void HelperService::listTracepoints(const QDBusMessage &msg)
+{
+    if (!msg.signature().isEmpty()) {
+        replyError(msg, api::ErrorInvalidArgs,
+                   QStringLiteral("ListTracepoints takes no arguments, got \"%1\"")
+                       .arg(msg.signature().left(64)));
+        return;
+    }
+    if (m_tracepoints.isEmpty()) {
+        // BTF says which tracepoints tppair can attach to (tp_btf) but not their groups; tracefs
+        // does (root only, and maybe not mounted): names it does not know stay without a group,
+        // which tppair accepts as well.
+        QHash<QString, QString> groups;
+        for (const char *root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+            QFile events(QString::fromLatin1(root) + QStringLiteral("/available_events"));
+            if (!events.open(QIODevice::ReadOnly))
+                continue;
+            for (const QByteArray &line : events.readAll().split('\n')) {
+                const qsizetype colon = line.indexOf(':');
+                if (colon > 0)
+                    groups.insert(QString::fromLatin1(line.mid(colon + 1).trimmed()),
+                                  QString::fromLatin1(line.left(colon)));
+            }
+            break;
+        }
+        for (const TracepointInfo &t : Tracepoints::list(m_catalog.kernel())) {
+            const QString group = groups.value(t.name);
+            m_tracepoints.append(group.isEmpty() ? t.name : group + QLatin1Char(':') + t.name);
+        }
+        m_tracepoints.sort();
+    }
+    reply(msg.createReply(QVariant(m_tracepoints)));
 }
 
 int HelperService::sessionsOf(uint uid) const

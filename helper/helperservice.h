@@ -55,6 +55,7 @@ private:
         uint uid = 0;
     };
     void listProbes(const QDBusMessage &msg);
+    void listTracepoints(const QDBusMessage &msg);
     void startSession(const QDBusMessage &msg);
     void authorized(const QDBusMessage &msg, uint uid, const QList<ProbeConfig> &probes);
     void stopSession(const QDBusMessage &msg, quint64 id);
@@ -69,7 +70,8 @@ private:
 
     QDBusConnection m_bus;
     Limits m_limits;
-    Engine m_catalog; // never started: the kernel's features and the probes' availability
+    Engine m_catalog;          // never started: the kernel's features and the probes' availability
+    QStringList m_tracepoints; // "group:name", read once: the kernel's list does not change
     PolkitAuthority m_polkit;
     QDBusServiceWatcher m_watcher;
     QTimer m_idleTimer;

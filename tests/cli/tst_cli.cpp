@@ -243,6 +243,30 @@ private Q_SLOTS:
         QTest::newRow("export without dir")
             << QStringList{QStringLiteral("export"), QStringLiteral("x.bpflens")} << 2
             << "needs --csv DIR";
+        QTest::newRow("stream-fd not open")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("exec"), QStringLiteral("--stream-fd"),
+                           QStringLiteral("917")}
+            << 2 << "--stream-fd 917 is not an open file descriptor";
+        QTest::newRow("stream-fd not a number")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("exec"), QStringLiteral("--stream-fd"),
+                           QStringLiteral("pipe")}
+            << 2 << "--stream-fd pipe is not an open file descriptor";
+        QTest::newRow("stream-fd and output")
+            << QStringList{QStringLiteral("record"),   QStringLiteral("--probe"),
+                           QStringLiteral("exec"),     QStringLiteral("--stream-fd"),
+                           QStringLiteral("2"),        QStringLiteral("-o"),
+                           QStringLiteral("x.bpflens")}
+            << 2 << "--stream-fd and --output exclude each other";
+        QTest::newRow("probe-json not an object")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe-json"),
+                           QStringLiteral("[1,2]")}
+            << 2 << "--probe-json [1,2]: expected";
+        QTest::newRow("probe-json bad option")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe-json"),
+                           QStringLiteral("{\"id\": \"exec\", \"options\": {\"pid\": \"x\"}}")}
+            << 2 << "option pid: expects a whole number";
     }
 
     void errorsAreOneLineAndAStatus()

@@ -203,13 +203,38 @@ private Q_SLOTS:
         get << api::Interface << QStringLiteral("Version");
         const QDBusMessage version = m_root.call(get);
         QCOMPARE(version.type(), QDBusMessage::ReplyMessage);
-        QCOMPARE(version.arguments().value(0).value<QDBusVariant>().variant().toUInt(), 1u);
+        QCOMPARE(version.arguments().value(0).value<QDBusVariant>().variant().toUInt(), 2u);
         const QDBusMessage xml = m_root.call(QDBusMessage::createMethodCall(
             api::ServiceName, api::ObjectPath,
             QStringLiteral("org.freedesktop.DBus.Introspectable"), QStringLiteral("Introspect")));
         QVERIFY2(xml.arguments().value(0).toString().contains(
                      QStringLiteral("<arg name=\"probes\" type=\"a(sa{sv})\" direction=\"in\"/>")),
                  qPrintable(xml.arguments().value(0).toString()));
+    }
+
+    void listTracepoints()
+    {
+        HelperClient client(m_root);
+        QStringList names;
+        HelperClient::Error error;
+        QVERIFY2(client.listTracepoints(&names, &error), qPrintable(error.message));
+        // What tppair's completer offers: the kernel's BTF tracepoints with tracefs's groups.
+        QVERIFY2(names.size() > 100, qPrintable(names.join(QLatin1Char(' '))));
+        for (const char *tp : {"block:block_rq_issue", "sched:sched_switch"})
+            QVERIFY2(names.contains(QLatin1String(tp)), tp);
+        QStringList sorted = names;
+        sorted.sort();
+        QCOMPARE(names, sorted);
+        // Arguments are refused with a clear error; the helper goes on serving.
+        const qint64 helper = m_bus.helperPid();
+        QDBusMessage m = QDBusMessage::createMethodCall(
+            api::ServiceName, api::ObjectPath, api::Interface, QStringLiteral("ListTracepoints"));
+        m << QString(100000, QLatin1Char('x')) << 7;
+        const QDBusMessage bad = m_root.call(m, QDBus::Block, 10000);
+        QCOMPARE(bad.errorName(), api::ErrorInvalidArgs);
+        QVERIFY2(bad.errorMessage().contains(QStringLiteral("takes no arguments, got \"si\"")),
+                 qPrintable(bad.errorMessage()));
+        QCOMPARE(m_bus.helperPid(), helper);
     }
 
     void rootRecordsThroughTheStream()
