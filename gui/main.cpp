@@ -1,8 +1,11 @@
+#include "helperapi.h"
+#include "helperrecorder.h"
 #include "mainwindow.h"
 #include "translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDBusConnection>
 #include <QTimer>
 
 int main(int argc, char *argv[])
@@ -24,7 +27,12 @@ int main(int argc, char *argv[])
                                  QStringLiteral("[file]"));
     parser.process(app);
 
+    // Before the bus connection exists: its thread may need the helper API's types at once.
+    bpflens::helperapi::registerTypes();
+    bpflens::HelperRecorder recorder(QDBusConnection::systemBus());
     bpflens::MainWindow window;
+    window.setRecorder(&recorder);
+    recorder.refresh(); // asynchronous: the window shows at once, availability follows
     window.show();
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty()) {

@@ -627,8 +627,12 @@ void MainWindow::createRecordingControls()
 {
     m_noBackend = new StreamRecorder(this);
     static_cast<StreamRecorder *>(m_noBackend)
-        ->setUnavailableReason(tr("The BPF Lens helper (bpflens-helper) is not installed or "
-                                  "not reachable on the system D-Bus."));
+        ->setUnavailableReason(
+            tr("The BPF Lens helper (bpflens-helper) is not installed or not reachable on the "
+               "system D-Bus. To record, install it as root with <code>cmake --install "
+               "build/release</code>: it installs bpflens-helper, its D-Bus service and the "
+               "polkit policy that lets you record without being root. Then start BPF Lens "
+               "again."));
 
     m_recordAction = new QAction(tr("&Record"), this);
     m_recordAction->setShortcut(Qt::CTRL | Qt::Key_R);
@@ -640,8 +644,17 @@ void MainWindow::createRecordingControls()
     m_stopAction->setToolTip(tr("Stop the recording (Ctrl+.)"));
     m_stopAction->setIcon(QIcon::fromTheme(QStringLiteral("media-playback-stop")));
     connect(m_stopAction, &QAction::triggered, this, [this] {
-        if (m_recording && m_recorder)
+        if (!m_recorder)
+            return;
+        if (m_starting && !m_recording) {
+            // Still waiting for polkit (or the helper): give up on this start.
+            m_starting = false;
             m_recorder->stop();
+            statusBar()->showMessage(tr("Recording cancelled"), 5000);
+            updateActions();
+        } else if (m_recording) {
+            m_recorder->stop();
+        }
     });
     QToolBar *bar = addToolBar(tr("Recording"));
     bar->setObjectName(QStringLiteral("recordingToolBar"));
@@ -679,6 +692,21 @@ void MainWindow::setRecorder(Recorder *recorder)
     connect(m_recorder, &Recorder::batch, m_session, &SessionModel::append);
     connect(m_recorder, &Recorder::ended, this, &MainWindow::recordingEnded);
     connect(m_recorder, &Recorder::failed, this, &MainWindow::recordingFailed);
+    connect(m_recorder, &Recorder::availabilityChanged, this, [this] {
+        updateBanner();
+        updateActions();
+    });
+    connect(m_recorder, &Recorder::waiting, this, [this](const QString &message) {
+        if (m_starting)
+            statusBar()->showMessage(message);
+    });
+    connect(m_recorder, &Recorder::probeRejected, m_probes, &ProbePanel::showProbeError);
+    connect(m_recorder, &Recorder::probesListed, this,
+            [this](const QString &kernel, const QHash<QString, ProbeAvailability> &availability) {
+                m_probes->setKernelRelease(kernel);
+                m_probes->setAvailability(availability);
+            });
+    connect(m_recorder, &Recorder::tracepointsListed, m_probes, &ProbePanel::setTracepointNames);
     updateBanner();
     updateActions();
 }
@@ -686,28 +714,34 @@ void MainWindow::setRecorder(Recorder *recorder)
 void MainWindow::updateBanner()
 {
     const bool available = m_recorder && m_recorder->isAvailable();
-    m_banner->setVisible(!available);
-    if (available)
+    const QString notice = m_recorder ? m_recorder->notice() : QString();
+    const bool show = !available || !notice.isEmpty();
+    m_banner->setVisible(show);
+    if (!show)
         return;
     QPalette p = m_banner->palette();
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
     p.setColor(QPalette::Window, dark ? QColor(0x5c, 0x4a, 0x12) : QColor(0xfd, 0xf1, 0xc7));
     p.setColor(QPalette::WindowText, dark ? QColor(0xf5, 0xf0, 0xe0) : QColor(0x3a, 0x2e, 0x05));
     m_banner->setPalette(p);
-    m_bannerText->setText(
-        tr("<b>Recording is not available.</b> %1<br>To record, install the helper as root "
-           "with <code>cmake --install build/release</code>: it installs bpflens-helper, its "
-           "D-Bus service and the polkit policy that lets you record without being root. "
-           "Then start BPF Lens again. Saved sessions can still be opened.")
-            .arg(m_recorder ? m_recorder->unavailableReason().toHtmlEscaped() : QString()));
+    // Reasons and notices are rich text from the recorder: they name the fix.
+    if (!available)
+        m_bannerText->setText(tr("<b>Recording is not available.</b> %1<br>Saved sessions can "
+                                 "still be opened.")
+                                  .arg(m_recorder ? m_recorder->unavailableReason() : QString()));
+    else
+        m_bannerText->setText(notice);
+    m_bannerText->setAccessibleName(available ? tr("Recording problem")
+                                              : tr("Recording unavailable"));
 }
 
 void MainWindow::updateActions()
 {
     const bool available = m_recorder && m_recorder->isAvailable();
-    m_recordAction->setEnabled(available && !m_recording && !m_loading);
-    m_stopAction->setEnabled(m_recording);
-    m_probes->setEnabled(!m_recording);
+    m_recordAction->setEnabled(available && !m_recording && !m_starting && !m_loading);
+    // While waiting for authorisation Stop cancels the start.
+    m_stopAction->setEnabled(m_recording || m_starting);
+    m_probes->setEnabled(!m_recording && !m_starting);
     m_saveAction->setEnabled(m_unsaved && !m_recording);
     m_saveAsAction->setEnabled(!m_recording && !m_session->isEmpty());
 }
@@ -740,6 +774,7 @@ void MainWindow::startRecording()
         return;
     statusBar()->showMessage(tr("Starting the recording…"));
     m_starting = true;
+    updateActions();
     m_recorder->start(probes);
 }
 
@@ -790,6 +825,7 @@ void MainWindow::recordingFailed(const QString &error)
         return; // the end of a recording the user discarded
     m_starting = false;
     statusBar()->clearMessage();
+    updateActions();
     showError(tr("Cannot record"), error);
 }
 

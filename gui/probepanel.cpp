@@ -86,6 +86,11 @@ void ProbePanel::build()
     auto *content = new QWidget(scroll);
     m_layout = new QVBoxLayout(content);
     scroll->setWidget(content);
+    m_kernel = new QLabel(tr("Kernel: not known until the helper answers"), content);
+    m_kernel->setObjectName(QStringLiteral("kernelRelease"));
+    m_kernel->setForegroundRole(QPalette::PlaceholderText);
+    m_kernel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_layout->addWidget(m_kernel);
 
     static const ProbeGroup order[] = {
         ProbeGroup::Processes, ProbeGroup::Files,   ProbeGroup::BlockIo, ProbeGroup::IoStack,
@@ -101,7 +106,7 @@ void ProbePanel::build()
                 QFont f = title->font();
                 f.setBold(true);
                 title->setFont(f);
-                title->setContentsMargins(0, m_layout->count() ? 8 : 0, 0, 0);
+                title->setContentsMargins(0, 8, 0, 0);
                 m_layout->addWidget(title);
                 header = true;
             }
@@ -296,6 +301,22 @@ void ProbePanel::setAvailability(const QHash<QString, ProbeAvailability> &availa
 void ProbePanel::setTracepointNames(const QStringList &names)
 {
     m_tracepoints->setStringList(names);
+}
+
+void ProbePanel::setKernelRelease(const QString &release)
+{
+    m_kernel->setText(tr("Kernel %1").arg(release));
+    m_kernel->setToolTip(tr("The availability below is this kernel's, as the helper sees it."));
+}
+
+void ProbePanel::showProbeError(const QString &probeId, const QString &message)
+{
+    for (Row &row : m_rows) {
+        if (row.info->id == probeId) {
+            row.error->setText(tr("Refused: %1").arg(message));
+            row.error->show();
+        }
+    }
 }
 
 void ProbePanel::updateRow(Row &row)

@@ -29,6 +29,11 @@ public:
     void setAvailability(const QHash<QString, ProbeAvailability> &availability);
     // Names offered while typing a tracepoint (tppair's start and end), from the helper later.
     void setTracepointNames(const QStringList &names);
+    // The kernel the availability is about, shown above the probes.
+    void setKernelRelease(const QString &release);
+    QLabel *kernelLabel() const { return m_kernel; }
+    // Shows a backend's refusal (the helper's InvalidArgs) next to the probe until it changes.
+    void showProbeError(const QString &probeId, const QString &message);
 
     // The checked, available probes with validated, normalized options. When one of them is
     // invalid: an empty list and the first error in *error (also shown next to that probe).
@@ -74,6 +79,7 @@ private:
     QList<Row> m_rows;
     QVBoxLayout *m_layout = nullptr;
     QStringListModel *m_tracepoints = nullptr;
+    QLabel *m_kernel = nullptr;
     bool m_loading = false;
 };
 

@@ -134,7 +134,7 @@ void StreamRecorder::readAvailable()
             const QString why = m_reader->hasError() ? m_reader->errorString()
                                                      : tr("the stream closed without an end");
             finish();
-            Q_EMIT failed(tr("The recording stream broke off: %1").arg(why));
+            Q_EMIT failed(brokenStreamMessage(why));
             return;
         }
         if (result == StreamReader::ReadResult::WouldBlock)
@@ -162,8 +162,7 @@ void StreamRecorder::deliverMessages()
             const quint64 endNs = m.end.endMonotonicNs ? m.end.endMonotonicNs : m_lastTimeNs;
             switch (m.end.reason) {
             case StreamEndReason::Stopped:
-                Q_EMIT ended(m.end.message.isEmpty() ? tr("Recording stopped") : m.end.message,
-                             endNs);
+                Q_EMIT ended(endReasonText(m.end.message), endNs);
                 break;
             case StreamEndReason::HelperShutdown:
                 Q_EMIT ended(
@@ -180,6 +179,27 @@ void StreamRecorder::deliverMessages()
         }
         }
     }
+}
+
+QString StreamRecorder::brokenStreamMessage(const QString &why) const
+{
+    return tr("The recording stream broke off: %1").arg(why);
+}
+
+QString StreamRecorder::endReasonText(const QString &reason)
+{
+    if (reason.isEmpty() || reason == QLatin1String("stopped"))
+        return tr("Recording stopped");
+    if (reason == QLatin1String("caller-left"))
+        return tr("The recording ended: the helper lost its connection to this window");
+    if (reason == QLatin1String("stream-closed"))
+        return tr("The recording ended: its stream was closed");
+    if (reason == QLatin1String("helper-shutdown") ||
+        reason == QLatin1String("the helper is exiting"))
+        return tr("The recording ended: the helper shut down");
+    if (reason.startsWith(QLatin1String("error: ")))
+        return tr("The recording ended with an error: %1").arg(reason.mid(7));
+    return reason;
 }
 
 void StreamRecorder::finish()

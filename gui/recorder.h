@@ -1,5 +1,6 @@
 #pragma once
 
+#include "probecatalog.h"
 #include "records.h"
 
 #include <QObject>
@@ -24,8 +25,11 @@ public:
     using QObject::QObject;
 
     virtual bool isAvailable() const = 0;
-    // Why recording is not possible and how to fix it; empty when available.
+    // Why recording is not possible and how to fix it (rich text); empty when available.
     virtual QString unavailableReason() const = 0;
+    // A problem worth a banner although recording stays possible (polkit said no the last
+    // time: a rule may have been added since). Rich text; empty when there is none.
+    virtual QString notice() const { return {}; }
     virtual bool isRecording() const = 0;
 
     // Exactly one of started/failed follows a start(); after started, exactly one of
@@ -39,6 +43,18 @@ Q_SIGNALS:
     // endMonotonicNs is the recording's end as the helper saw it (0 if unknown).
     void ended(const QString &reason, quint64 endMonotonicNs);
     void failed(const QString &error);
+    // isAvailable(), unavailableReason() or notice() changed.
+    void availabilityChanged();
+    // start() waits on something that may take long (a polkit agent asking for a password);
+    // stop() before started/failed cancels it (failed follows).
+    void waiting(const QString &message);
+    // The backend refused this probe's options; message is its reason.
+    void probeRejected(const QString &probeId, const QString &message);
+    // What the backend can run on this kernel (the helper's ListProbes).
+    void probesListed(const QString &kernelRelease,
+                      const QHash<QString, bpflens::ProbeAvailability> &availability);
+    // The kernel's tracepoints ("group:name"), for tppair's completer.
+    void tracepointsListed(const QStringList &names);
 };
 
 // The part of a recorder that needs no D-Bus: reads the helper's stream (docs/protocol.md)
@@ -74,10 +90,17 @@ public:
 
     qint64 framesRead() const;
 
+protected:
+    // Stops reading and closes the stream; no signal.
+    void finish();
+    // failed()'s text when the stream ends without an End frame (why: the reader's account).
+    virtual QString brokenStreamMessage(const QString &why) const;
+    // The helper's end reasons ("stopped", "caller-left", ...) as the user reads them.
+    static QString endReasonText(const QString &reason);
+
 private:
     void readAvailable();
     void deliverMessages();
-    void finish();
 
     OpenStream m_open;
     RequestStop m_requestStop;

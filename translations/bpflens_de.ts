@@ -540,6 +540,89 @@
     </message>
 </context>
 <context>
+    <name>bpflens::HelperRecorder</name>
+    <message>
+        <source>There is no system D-Bus (%1), so the BPF Lens helper cannot be reached. Start the system bus (as root: &lt;code&gt;systemctl start dbus&lt;/code&gt;), or run BPF Lens as root to record without the helper.</source>
+        <translation>Es gibt keinen System-D-Bus (%1), daher ist der BPF-Lens-Helper nicht erreichbar. Starten Sie den System-Bus (als root: &lt;code&gt;systemctl start dbus&lt;/code&gt;) oder starten Sie BPF Lens als root, um ohne den Helper aufzuzeichnen.</translation>
+    </message>
+    <message>
+        <source>A recording is already running.</source>
+        <translation>Es läuft bereits eine Aufzeichnung.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;You are not allowed to record.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Sie dürfen nicht aufzeichnen.&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>Waiting for authorisation…</source>
+        <translation>Warte auf Autorisierung …</translation>
+    </message>
+    <message>
+        <source>The previous recording is still finishing.</source>
+        <translation>Die vorige Aufzeichnung wird noch abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>Cannot create the recording pipe: %1</source>
+        <translation>Die Pipe für die Aufzeichnung kann nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot run %1: %2</source>
+        <translation>%1 kann nicht ausgeführt werden: %2</translation>
+    </message>
+    <message>
+        <source>Recording cancelled before it started.</source>
+        <translation>Aufzeichnung vor dem Start abgebrochen.</translation>
+    </message>
+    <message>
+        <source>The helper ended the recording (%1) without finishing its stream.</source>
+        <translation>Der Helper hat die Aufzeichnung beendet (%1), ohne ihren Datenstrom abzuschließen.</translation>
+    </message>
+    <message>
+        <source>The recorder (%1) ended without finishing the recording: %2</source>
+        <translation>Der Rekorder (%1) wurde beendet, ohne die Aufzeichnung abzuschließen: %2</translation>
+    </message>
+    <message>
+        <source>The helper stopped sending the recording without ending it (did it crash?): %1</source>
+        <translation>Der Helper hat aufgehört, die Aufzeichnung zu senden, ohne sie zu beenden (abgestürzt?): %1</translation>
+    </message>
+    <message>
+        <source>You are not allowed to trace this system: polkit refused the action io.github.bpflens.trace (%1). Ask an administrator to allow it, for example with a polkit rule for your group (see docs/dbus-api.md).</source>
+        <translation>Sie dürfen dieses System nicht tracen: polkit hat die Aktion io.github.bpflens.trace abgelehnt (%1). Bitten Sie einen Administrator, sie zu erlauben, zum Beispiel mit einer polkit-Regel für Ihre Gruppe (siehe docs/dbus-api.md).</translation>
+    </message>
+    <message>
+        <source>The helper refused the probe settings: %1</source>
+        <translation>Der Helper hat die Probe-Einstellungen abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>The helper is busy: %1. Stop one of your other recordings and try again.</source>
+        <translation>Der Helper ist ausgelastet: %1. Beenden Sie eine Ihrer anderen Aufzeichnungen und versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>The kernel refused a probe: %1</source>
+        <translation>Der Kernel hat eine Probe abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>bpflens-helper is not installed: install BPF Lens as root with cmake --install (configured with -DCMAKE_INSTALL_PREFIX=/usr), which installs the helper, its D-Bus service and the polkit policy.</source>
+        <translation>bpflens-helper ist nicht installiert: Installieren Sie BPF Lens als root mit cmake --install (konfiguriert mit -DCMAKE_INSTALL_PREFIX=/usr); das installiert den Helper, seinen D-Bus-Dienst und die polkit-Richtlinie.</translation>
+    </message>
+    <message>
+        <source>bpflens-helper is installed but could not be started: %1</source>
+        <translation>bpflens-helper ist installiert, konnte aber nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <source>The helper did not answer: %1</source>
+        <translation>Der Helper hat nicht geantwortet: %1</translation>
+    </message>
+    <message>
+        <source>The connection to the system D-Bus is gone: %1</source>
+        <translation>Die Verbindung zum System-D-Bus ist weg: %1</translation>
+    </message>
+    <message>
+        <source>The helper reported an error (%1): %2</source>
+        <translation>Der Helper hat einen Fehler gemeldet (%1): %2</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::HistogramView</name>
     <message>
         <source>&amp;Show:</source>
@@ -934,10 +1017,6 @@
         <translation>PNG-Bild (*.png);;SVG-Bild (*.svg)</translation>
     </message>
     <message>
-        <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus.</source>
-        <translation>Der BPF-Lens-Helper (bpflens-helper) ist nicht installiert oder auf dem System-D-Bus nicht erreichbar.</translation>
-    </message>
-    <message>
         <source>&amp;Record</source>
         <translation>&amp;Aufzeichnen</translation>
     </message>
@@ -964,10 +1043,6 @@
     <message>
         <source>CPU time the probes&apos; BPF programs took, per second of recording (100 % = one CPU)</source>
         <translation>CPU-Zeit der BPF-Programme der Probes pro Sekunde Aufzeichnung (100 % = eine CPU)</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Recording is not available.&lt;/b&gt; %1&lt;br&gt;To record, install the helper as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again. Saved sessions can still be opened.</source>
-        <translation>&lt;b&gt;Aufzeichnen ist nicht möglich.&lt;/b&gt; %1&lt;br&gt;Installieren Sie zum Aufzeichnen den Helper als root mit &lt;code&gt;cmake --install build/release&lt;/code&gt;: Das installiert bpflens-helper, seinen D-Bus-Dienst und die polkit-Richtlinie, mit der Sie ohne root-Rechte aufzeichnen können. Starten Sie BPF Lens danach neu. Gespeicherte Sitzungen lassen sich weiterhin öffnen.</translation>
     </message>
     <message>
         <source>Unsaved recording</source>
@@ -1048,6 +1123,22 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>The recording has not been saved. Save it first?</source>
         <translation>Die Aufzeichnung wurde nicht gespeichert. Zuerst speichern?</translation>
+    </message>
+    <message>
+        <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus. To record, install it as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again.</source>
+        <translation>Der BPF-Lens-Helper (bpflens-helper) ist nicht installiert oder auf dem System-D-Bus nicht erreichbar. Installieren Sie ihn zum Aufzeichnen als root mit &lt;code&gt;cmake --install build/release&lt;/code&gt;: Das installiert bpflens-helper, seinen D-Bus-Dienst und die polkit-Richtlinie, mit der Sie ohne root-Rechte aufzeichnen können. Starten Sie BPF Lens danach neu.</translation>
+    </message>
+    <message>
+        <source>Recording cancelled</source>
+        <translation>Aufzeichnung abgebrochen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recording is not available.&lt;/b&gt; %1&lt;br&gt;Saved sessions can still be opened.</source>
+        <translation>&lt;b&gt;Aufzeichnen ist nicht möglich.&lt;/b&gt; %1&lt;br&gt;Gespeicherte Sitzungen lassen sich weiterhin öffnen.</translation>
+    </message>
+    <message>
+        <source>Recording problem</source>
+        <translation>Problem beim Aufzeichnen</translation>
     </message>
 </context>
 <context>
@@ -1136,6 +1227,22 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>Select at least one probe to record.</source>
         <translation>Wählen Sie mindestens eine Probe zum Aufzeichnen aus.</translation>
     </message>
+    <message>
+        <source>Kernel: not known until the helper answers</source>
+        <translation>Kernel: unbekannt, bis der Helper antwortet</translation>
+    </message>
+    <message>
+        <source>Kernel %1</source>
+        <translation>Kernel %1</translation>
+    </message>
+    <message>
+        <source>The availability below is this kernel&apos;s, as the helper sees it.</source>
+        <translation>Die Verfügbarkeit unten gilt für diesen Kernel, wie der Helper ihn sieht.</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::StreamRecorder</name>
@@ -1182,6 +1289,22 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>The recording failed.</source>
         <translation>Die Aufzeichnung ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>The recording ended: the helper lost its connection to this window</source>
+        <translation>Die Aufzeichnung wurde beendet: Der Helper hat die Verbindung zu diesem Fenster verloren</translation>
+    </message>
+    <message>
+        <source>The recording ended: its stream was closed</source>
+        <translation>Die Aufzeichnung wurde beendet: Ihr Datenstrom wurde geschlossen</translation>
+    </message>
+    <message>
+        <source>The recording ended: the helper shut down</source>
+        <translation>Die Aufzeichnung wurde beendet: Der Helper wurde heruntergefahren</translation>
+    </message>
+    <message>
+        <source>The recording ended with an error: %1</source>
+        <translation>Die Aufzeichnung wurde mit einem Fehler beendet: %1</translation>
     </message>
 </context>
 <context>

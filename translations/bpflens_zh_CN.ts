@@ -540,6 +540,89 @@
     </message>
 </context>
 <context>
+    <name>bpflens::HelperRecorder</name>
+    <message>
+        <source>There is no system D-Bus (%1), so the BPF Lens helper cannot be reached. Start the system bus (as root: &lt;code&gt;systemctl start dbus&lt;/code&gt;), or run BPF Lens as root to record without the helper.</source>
+        <translation>没有系统 D-Bus（%1），因此无法连接 BPF Lens 辅助程序。请启动系统总线（以 root 身份：&lt;code&gt;systemctl start dbus&lt;/code&gt;），或以 root 身份运行 BPF Lens，无需辅助程序即可录制。</translation>
+    </message>
+    <message>
+        <source>A recording is already running.</source>
+        <translation>已有录制正在进行。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;You are not allowed to record.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;您无权录制。&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>Waiting for authorisation…</source>
+        <translation>正在等待授权…</translation>
+    </message>
+    <message>
+        <source>The previous recording is still finishing.</source>
+        <translation>上一次录制仍在结束中。</translation>
+    </message>
+    <message>
+        <source>Cannot create the recording pipe: %1</source>
+        <translation>无法创建录制管道：%1</translation>
+    </message>
+    <message>
+        <source>Cannot run %1: %2</source>
+        <translation>无法运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>Recording cancelled before it started.</source>
+        <translation>录制在开始前已取消。</translation>
+    </message>
+    <message>
+        <source>The helper ended the recording (%1) without finishing its stream.</source>
+        <translation>辅助程序结束了录制（%1），但未正常结束其数据流。</translation>
+    </message>
+    <message>
+        <source>The recorder (%1) ended without finishing the recording: %2</source>
+        <translation>录制程序（%1）在未完成录制的情况下退出：%2</translation>
+    </message>
+    <message>
+        <source>The helper stopped sending the recording without ending it (did it crash?): %1</source>
+        <translation>辅助程序停止发送录制数据且未正常结束（是否已崩溃？）：%1</translation>
+    </message>
+    <message>
+        <source>You are not allowed to trace this system: polkit refused the action io.github.bpflens.trace (%1). Ask an administrator to allow it, for example with a polkit rule for your group (see docs/dbus-api.md).</source>
+        <translation>您无权跟踪此系统：polkit 拒绝了操作 io.github.bpflens.trace（%1）。请联系管理员允许此操作，例如为您所在的组添加一条 polkit 规则（参见 docs/dbus-api.md）。</translation>
+    </message>
+    <message>
+        <source>The helper refused the probe settings: %1</source>
+        <translation>辅助程序拒绝了探针设置：%1</translation>
+    </message>
+    <message>
+        <source>The helper is busy: %1. Stop one of your other recordings and try again.</source>
+        <translation>辅助程序正忙：%1。请停止您的其他某个录制后重试。</translation>
+    </message>
+    <message>
+        <source>The kernel refused a probe: %1</source>
+        <translation>内核拒绝了一个探针：%1</translation>
+    </message>
+    <message>
+        <source>bpflens-helper is not installed: install BPF Lens as root with cmake --install (configured with -DCMAKE_INSTALL_PREFIX=/usr), which installs the helper, its D-Bus service and the polkit policy.</source>
+        <translation>未安装 bpflens-helper：请以 root 身份用 cmake --install 安装 BPF Lens（配置时使用 -DCMAKE_INSTALL_PREFIX=/usr），它会安装辅助程序、其 D-Bus 服务和 polkit 策略。</translation>
+    </message>
+    <message>
+        <source>bpflens-helper is installed but could not be started: %1</source>
+        <translation>bpflens-helper 已安装，但无法启动：%1</translation>
+    </message>
+    <message>
+        <source>The helper did not answer: %1</source>
+        <translation>辅助程序没有响应：%1</translation>
+    </message>
+    <message>
+        <source>The connection to the system D-Bus is gone: %1</source>
+        <translation>与系统 D-Bus 的连接已断开：%1</translation>
+    </message>
+    <message>
+        <source>The helper reported an error (%1): %2</source>
+        <translation>辅助程序报告了错误（%1）：%2</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::HistogramView</name>
     <message>
         <source>&amp;Show:</source>
@@ -932,10 +1015,6 @@
         <translation>PNG 图片 (*.png);;SVG 图片 (*.svg)</translation>
     </message>
     <message>
-        <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus.</source>
-        <translation>BPF Lens 辅助程序（bpflens-helper）未安装，或无法通过系统 D-Bus 访问。</translation>
-    </message>
-    <message>
         <source>&amp;Record</source>
         <translation>录制(&amp;R)</translation>
     </message>
@@ -962,10 +1041,6 @@
     <message>
         <source>CPU time the probes&apos; BPF programs took, per second of recording (100 % = one CPU)</source>
         <translation>探针的 BPF 程序每录制一秒所用的 CPU 时间（100 % = 一个 CPU）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Recording is not available.&lt;/b&gt; %1&lt;br&gt;To record, install the helper as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again. Saved sessions can still be opened.</source>
-        <translation>&lt;b&gt;无法录制。&lt;/b&gt;%1&lt;br&gt;如需录制，请以 root 身份运行 &lt;code&gt;cmake --install build/release&lt;/code&gt; 安装辅助程序：它会安装 bpflens-helper、其 D-Bus 服务以及允许非 root 用户录制的 polkit 策略。然后重新启动 BPF Lens。已保存的会话仍可打开。</translation>
     </message>
     <message>
         <source>Unsaved recording</source>
@@ -1046,6 +1121,22 @@ The data recorded until then is kept.</source>
     <message>
         <source>The recording has not been saved. Save it first?</source>
         <translation>录制尚未保存。要先保存吗？</translation>
+    </message>
+    <message>
+        <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus. To record, install it as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again.</source>
+        <translation>BPF Lens 辅助程序（bpflens-helper）未安装，或在系统 D-Bus 上无法访问。如需录制，请以 root 身份运行 &lt;code&gt;cmake --install build/release&lt;/code&gt; 进行安装：它会安装 bpflens-helper、其 D-Bus 服务以及让您无需 root 即可录制的 polkit 策略。然后重新启动 BPF Lens。</translation>
+    </message>
+    <message>
+        <source>Recording cancelled</source>
+        <translation>录制已取消</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recording is not available.&lt;/b&gt; %1&lt;br&gt;Saved sessions can still be opened.</source>
+        <translation>&lt;b&gt;无法录制。&lt;/b&gt;%1&lt;br&gt;仍可打开已保存的会话。</translation>
+    </message>
+    <message>
+        <source>Recording problem</source>
+        <translation>录制问题</translation>
     </message>
 </context>
 <context>
@@ -1134,6 +1225,22 @@ The data recorded until then is kept.</source>
         <source>Select at least one probe to record.</source>
         <translation>请至少选择一个要录制的探针。</translation>
     </message>
+    <message>
+        <source>Kernel: not known until the helper answers</source>
+        <translation>内核：在辅助程序响应之前未知</translation>
+    </message>
+    <message>
+        <source>Kernel %1</source>
+        <translation>内核 %1</translation>
+    </message>
+    <message>
+        <source>The availability below is this kernel&apos;s, as the helper sees it.</source>
+        <translation>下方的可用性针对此内核，由辅助程序判定。</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>被拒绝：%1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::StreamRecorder</name>
@@ -1180,6 +1287,22 @@ The data recorded until then is kept.</source>
     <message>
         <source>The recording failed.</source>
         <translation>录制失败。</translation>
+    </message>
+    <message>
+        <source>The recording ended: the helper lost its connection to this window</source>
+        <translation>录制已结束：辅助程序与此窗口的连接已断开</translation>
+    </message>
+    <message>
+        <source>The recording ended: its stream was closed</source>
+        <translation>录制已结束：其数据流已关闭</translation>
+    </message>
+    <message>
+        <source>The recording ended: the helper shut down</source>
+        <translation>录制已结束：辅助程序已关闭</translation>
+    </message>
+    <message>
+        <source>The recording ended with an error: %1</source>
+        <translation>录制因错误而结束：%1</translation>
     </message>
 </context>
 <context>
