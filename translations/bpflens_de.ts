@@ -314,6 +314,10 @@
         <source>Other</source>
         <translation>Sonstige</translation>
     </message>
+    <message>
+        <source>Tracepoint pairs</source>
+        <translation>Tracepoint-Paare</translation>
+    </message>
 </context>
 <context>
     <name>SessionSave</name>
@@ -537,6 +541,10 @@
     <message>
         <source>Family</source>
         <translation>Adressfamilie</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
     </message>
 </context>
 <context>
@@ -1048,6 +1056,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>The recording has not been saved. Save it first?</source>
         <translation>Die Aufzeichnung wurde nicht gespeichert. Zuerst speichern?</translation>
+    </message>
+    <message>
+        <source>Filtering…</source>
+        <translation>Filtern…</translation>
     </message>
 </context>
 <context>
