@@ -2,7 +2,7 @@
 // runner (bench/run) starts once per measurement, so each measurement's peak memory is its own.
 //   bpflens-bench count FILE [--comm C] [--path P] [--marker M --args K]
 //                                                              events a recording kept
-//   bpflens-bench generate FILE --events N                     write a synthetic session
+//   bpflens-bench generate FILE --events N [--schema 1]        write a synthetic session
 //   bpflens-bench load FILE                                    load it, time and memory
 //   bpflens-bench export FILE --dir D                          CSV export rate
 // Every answer is one JSON object on stdout; every failure one line on stderr and exit 1.
@@ -260,6 +260,11 @@ int generate(const Options &o)
                    {QStringLiteral("block"), {}, {}},
                    {QStringLiteral("tcpconnect"), {}, {}}};
     SessionWriter writer;
+    // --schema 1: the row-per-event layout of earlier versions, the baseline opening is compared
+    // with.
+    const int schema =
+        o.values.value(QStringLiteral("schema"), QString::number(SessionSchemaVersion)).toInt();
+    writer.setSchemaVersion(schema);
     QString error;
     if (!writer.create(o.file, info, &error))
         return fail(error);
@@ -356,12 +361,13 @@ int main(int argc, char **argv)
     if (args.isEmpty())
         return fail(usage);
     const QString command = args.takeFirst();
-    const QMap<QString, QStringList> known{{QStringLiteral("count"),
-                                            {QStringLiteral("comm"), QStringLiteral("path"),
-                                             QStringLiteral("marker"), QStringLiteral("args")}},
-                                           {QStringLiteral("generate"), {QStringLiteral("events")}},
-                                           {QStringLiteral("load"), {}},
-                                           {QStringLiteral("export"), {QStringLiteral("dir")}}};
+    const QMap<QString, QStringList> known{
+        {QStringLiteral("count"),
+         {QStringLiteral("comm"), QStringLiteral("path"), QStringLiteral("marker"),
+          QStringLiteral("args")}},
+        {QStringLiteral("generate"), {QStringLiteral("events"), QStringLiteral("schema")}},
+        {QStringLiteral("load"), {}},
+        {QStringLiteral("export"), {QStringLiteral("dir")}}};
     if (!known.contains(command))
         return fail(QStringLiteral("unknown command '%1'; %2").arg(command, usage));
     Options o;

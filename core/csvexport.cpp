@@ -188,8 +188,8 @@ private:
     bool m_failed = false;
 };
 
-constexpr EventType AllEventTypes[] = {EventType::Exec, EventType::Open, EventType::Block,
-                                       EventType::TcpConnect, EventType::FsSlow};
+constexpr EventType AllEventTypes[] = {EventType::Exec,       EventType::Open,   EventType::Block,
+                                       EventType::TcpConnect, EventType::FsSlow, EventType::TpPair};
 
 void writeEvents(Writer &w, const EventStore &store, EventType type, qsizetype from, qsizetype to)
 {
@@ -291,6 +291,17 @@ void writeEvents(Writer &w, const EventStore &store, EventType type, qsizetype f
         }
         break;
     case EventType::TpPair:
+        w.header({"time_s", "time", "pid", "tid", "comm", "key", "latency_ns"});
+        for (qsizetype i = from; i < to; ++i) {
+            const TpPairEvent e = store.tpPair(i);
+            w.time(e.timeNs);
+            w.number(e.pid);
+            w.number(e.tid);
+            w.bytes(e.comm);
+            w.number(e.key);
+            w.number(e.latencyNs);
+            w.endRow();
+        }
         break;
     }
 }
@@ -311,7 +322,7 @@ QString CsvExport::fileNameFor(EventType type)
     case EventType::FsSlow:
         return QStringLiteral("fsslower.csv");
     case EventType::TpPair:
-        break;
+        return QStringLiteral("tppair.csv");
     }
     return QString();
 }

@@ -104,6 +104,18 @@ qsizetype EventStore::append(const FsSlowEvent &e)
     return insertRow(m_fsSlow, row);
 }
 
+qsizetype EventStore::append(const TpPairEvent &e)
+{
+    TpPairRow row{};
+    row.timeNs = e.timeNs;
+    row.key = e.key;
+    row.latencyNs = e.latencyNs;
+    row.pid = e.pid;
+    row.tid = e.tid;
+    row.comm = m_strings.intern(e.comm);
+    return insertRow(m_tpPair, row);
+}
+
 void EventStore::reserve(EventType type, qsizetype count)
 {
     const auto n = size_t(std::max<qsizetype>(count, 0));
@@ -124,6 +136,7 @@ void EventStore::reserve(EventType type, qsizetype count)
         m_fsSlow.reserve(n);
         break;
     case EventType::TpPair:
+        m_tpPair.reserve(n);
         break;
     }
 }
@@ -136,6 +149,7 @@ void EventStore::squeeze()
     m_block.shrink_to_fit();
     m_tcp.shrink_to_fit();
     m_fsSlow.shrink_to_fit();
+    m_tpPair.shrink_to_fit();
 }
 
 void EventStore::clear()
@@ -157,7 +171,7 @@ qsizetype EventStore::count(EventType type) const
     case EventType::FsSlow:
         return qsizetype(m_fsSlow.size());
     case EventType::TpPair:
-        break;
+        return qsizetype(m_tpPair.size());
     }
     return 0;
 }
@@ -165,7 +179,7 @@ qsizetype EventStore::count(EventType type) const
 qsizetype EventStore::totalCount() const
 {
     return qsizetype(m_exec.size() + m_open.size() + m_block.size() + m_tcp.size() +
-                     m_fsSlow.size());
+                     m_fsSlow.size() + m_tpPair.size());
 }
 
 ExecEvent EventStore::exec(qsizetype i) const
@@ -254,6 +268,19 @@ FsSlowEvent EventStore::fsSlow(qsizetype i) const
     return e;
 }
 
+TpPairEvent EventStore::tpPair(qsizetype i) const
+{
+    const TpPairRow &r = m_tpPair.at(size_t(i));
+    TpPairEvent e;
+    e.timeNs = r.timeNs;
+    e.pid = r.pid;
+    e.tid = r.tid;
+    e.key = r.key;
+    e.latencyNs = r.latencyNs;
+    e.comm = m_strings.string(r.comm);
+    return e;
+}
+
 namespace {
 template<typename Rows, typename Field>
 auto fieldOf(const Rows &rows, qsizetype i, Field field)
@@ -276,7 +303,7 @@ quint64 EventStore::timeNs(EventType type, qsizetype i) const
     case EventType::FsSlow:
         return m_fsSlow.at(size_t(i)).timeNs;
     case EventType::TpPair:
-        break;
+        return m_tpPair.at(size_t(i)).timeNs;
     }
     return 0;
 }
@@ -295,7 +322,7 @@ quint32 EventStore::pid(EventType type, qsizetype i) const
     case EventType::FsSlow:
         return fieldOf(m_fsSlow, i, &FsSlowRow::pid);
     case EventType::TpPair:
-        break;
+        return fieldOf(m_tpPair, i, &TpPairRow::pid);
     }
     return 0;
 }
@@ -320,6 +347,7 @@ const QByteArray &EventStore::comm(EventType type, qsizetype i) const
         id = fieldOf(m_fsSlow, i, &FsSlowRow::comm);
         break;
     case EventType::TpPair:
+        id = fieldOf(m_tpPair, i, &TpPairRow::comm);
         break;
     }
     return m_strings.string(id);
@@ -343,6 +371,11 @@ quint32 EventStore::blockBytes(qsizetype i) const
 quint64 EventStore::latencyNs(qsizetype i) const
 {
     return m_fsSlow.at(size_t(i)).latencyNs;
+}
+
+quint64 EventStore::tpPairLatencyNs(qsizetype i) const
+{
+    return m_tpPair.at(size_t(i)).latencyNs;
 }
 
 const QByteArray &EventStore::openPath(qsizetype i) const
@@ -384,7 +417,7 @@ qsizetype EventStore::lowerBound(EventType type, quint64 t) const
     case EventType::FsSlow:
         return lowerBoundOf(m_fsSlow, t);
     case EventType::TpPair:
-        break;
+        return lowerBoundOf(m_tpPair, t);
     }
     return 0;
 }
@@ -398,6 +431,7 @@ quint64 EventStore::firstTimeNs() const
     extendRange(m_block, &first, &last, &any);
     extendRange(m_tcp, &first, &last, &any);
     extendRange(m_fsSlow, &first, &last, &any);
+    extendRange(m_tpPair, &first, &last, &any);
     return first;
 }
 
@@ -410,6 +444,7 @@ quint64 EventStore::lastTimeNs() const
     extendRange(m_block, &first, &last, &any);
     extendRange(m_tcp, &first, &last, &any);
     extendRange(m_fsSlow, &first, &last, &any);
+    extendRange(m_tpPair, &first, &last, &any);
     return last;
 }
 
@@ -421,7 +456,7 @@ qint64 EventStore::memoryBytes() const
         qint64(m_blockKeys.size()) * (16 + 4);
     return qint64(sizeof(*this)) + m_strings.memoryBytes() + bytes(m_exec) + bytes(m_argv) +
            bytes(m_open) + bytes(m_block) + bytes(m_blockKeys) + blockKeyIndex + bytes(m_tcp) +
-           bytes(m_fsSlow);
+           bytes(m_fsSlow) + bytes(m_tpPair);
 }
 
 } // namespace bpflens

@@ -27,6 +27,7 @@ public:
     qsizetype append(const BlockEvent &event);
     qsizetype append(const TcpConnectEvent &event);
     qsizetype append(const FsSlowEvent &event);
+    qsizetype append(const TpPairEvent &event);
 
     // For loaders that know the counts, so vectors do not grow by doubling.
     void reserve(EventType type, qsizetype count);
@@ -43,6 +44,7 @@ public:
     BlockEvent block(qsizetype i) const;
     TcpConnectEvent tcpConnect(qsizetype i) const;
     FsSlowEvent fsSlow(qsizetype i) const;
+    TpPairEvent tpPair(qsizetype i) const;
 
     // Cheap column access for models: no string copies beyond the pool's shared ones.
     quint64 timeNs(EventType type, qsizetype i) const;
@@ -52,6 +54,7 @@ public:
     quint64 queueNs(qsizetype blockIndex) const;
     quint32 blockBytes(qsizetype blockIndex) const;
     quint64 latencyNs(qsizetype fsSlowIndex) const;
+    quint64 tpPairLatencyNs(qsizetype tpPairIndex) const;
     const QByteArray &openPath(qsizetype openIndex) const;
 
     // First index whose timeNs >= timeNs (count(type) if none): [lowerBound(a), lowerBound(b))
@@ -65,6 +68,10 @@ public:
     const StringPool &strings() const { return m_strings; }
 
 private:
+    // The session file's chunk decoder fills the rows directly: going through the public
+    // structs would copy every string once per event.
+    friend class EventChunkCodec;
+
     struct ExecRow
     {
         quint64 timeNs;
@@ -112,6 +119,11 @@ private:
         quint32 pid, fs, comm, filename;
         quint8 op;
     };
+    struct TpPairRow
+    {
+        quint64 timeNs, key, latencyNs;
+        quint32 pid, tid, comm;
+    };
     static_assert(sizeof(OpenRow) == 40);
     static_assert(sizeof(BlockRow) == 48);
 
@@ -128,6 +140,7 @@ private:
     QHash<quint64, QList<quint32>> m_blockKeyIndex; // (dev ^ cmdFlags) -> candidate keys
     std::vector<TcpRow> m_tcp;
     std::vector<FsSlowRow> m_fsSlow;
+    std::vector<TpPairRow> m_tpPair;
     bool m_outOfOrder = false;
 };
 

@@ -37,6 +37,7 @@ enum class Section : quint8
     Block = 3,
     TcpConnect = 4,
     FsSlow = 5,
+    TpPair = 6, // since minor version 1
     Histogram = 16,
     Stats = 17,
     Counter = 18,
@@ -57,6 +58,8 @@ qsizetype minRecordBytes(Section kind)
         return 18;
     case Section::FsSlow:
         return 9;
+    case Section::TpPair:
+        return 6;
     case Section::Histogram:
         return 7;
     case Section::Stats:
@@ -80,6 +83,8 @@ QString sectionName(quint8 kind)
         return QStringLiteral("tcp connect");
     case Section::FsSlow:
         return QStringLiteral("fs slow");
+    case Section::TpPair:
+        return QStringLiteral("tracepoint pair");
     case Section::Histogram:
         return QStringLiteral("histogram");
     case Section::Stats:
@@ -92,7 +97,7 @@ QString sectionName(quint8 kind)
 
 bool isKnownSection(quint8 kind)
 {
-    return (kind >= 1 && kind <= 5) || (kind >= 16 && kind <= 18);
+    return (kind >= 1 && kind <= 6) || (kind >= 16 && kind <= 18);
 }
 
 QString frameTypeName(quint16 type)
@@ -544,6 +549,26 @@ void decode(Cursor &c, FsSlowEvent &ev, quint64 &previous)
     ev.filename = c.bytes("filename");
 }
 
+void encode(Encoder &e, const TpPairEvent &ev, quint64 &previous)
+{
+    e.time(ev.timeNs, previous);
+    e.varint(ev.pid);
+    e.varint(ev.tid);
+    e.varint(ev.key);
+    e.varint(ev.latencyNs);
+    e.bytes(ev.comm);
+}
+
+void decode(Cursor &c, TpPairEvent &ev, quint64 &previous)
+{
+    ev.timeNs = c.time("time", previous);
+    ev.pid = c.u32("pid");
+    ev.tid = c.u32("tid");
+    ev.key = c.varint("key");
+    ev.latencyNs = c.varint("latency ns");
+    ev.comm = c.bytes("comm");
+}
+
 void encode(Encoder &e, const HistogramSnapshot &h, quint64 &previous)
 {
     e.text(h.probeId);
@@ -917,6 +942,9 @@ void decodeBatch(Cursor &c, bool newerMinor, RecordBatch &batch)
         case Section::FsSlow:
             decodeRecords(s, n, where, batch.fsSlow);
             break;
+        case Section::TpPair:
+            decodeRecords(s, n, where, batch.tpPair);
+            break;
         case Section::Histogram:
             decodeRecords(s, n, where, batch.histograms);
             break;
@@ -990,8 +1018,8 @@ bool StreamMessage::operator==(const StreamMessage &o) const
     return type == o.type && info == o.info && end == o.end && batch.exec == o.batch.exec &&
            batch.open == o.batch.open && batch.block == o.batch.block &&
            batch.tcpConnect == o.batch.tcpConnect && batch.fsSlow == o.batch.fsSlow &&
-           batch.histograms == o.batch.histograms && batch.stats == o.batch.stats &&
-           batch.counters == o.batch.counters;
+           batch.tpPair == o.batch.tpPair && batch.histograms == o.batch.histograms &&
+           batch.stats == o.batch.stats && batch.counters == o.batch.counters;
 }
 
 // ---- StreamWriter -------------------------------------------------------------------------
@@ -1059,6 +1087,7 @@ bool StreamWriter::writeBatch(const RecordBatch &batch, QString *error)
     packer.add(Section::Block, batch.block);
     packer.add(Section::TcpConnect, batch.tcpConnect);
     packer.add(Section::FsSlow, batch.fsSlow);
+    packer.add(Section::TpPair, batch.tpPair);
     packer.add(Section::Histogram, batch.histograms);
     packer.add(Section::Stats, batch.stats);
     packer.add(Section::Counter, batch.counters);

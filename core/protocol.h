@@ -15,7 +15,7 @@ namespace bpflens {
 // frames, each a fixed 12-byte little-endian header and a payload. docs/protocol.md describes
 // every byte; the constants below are the limits it names.
 inline constexpr quint8 StreamProtocolMajor = 1;
-inline constexpr quint8 StreamProtocolMinor = 0;
+inline constexpr quint8 StreamProtocolMinor = 1; // 1: tracepoint-pair events
 inline constexpr qsizetype StreamFrameHeaderBytes = 12;
 // No frame payload is larger, so a hostile length cannot make a reader allocate more.
 inline constexpr qsizetype StreamMaxPayloadBytes = 16 * 1024 * 1024;

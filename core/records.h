@@ -79,7 +79,7 @@ struct RecordBatch
     QList<BlockEvent> block;
     QList<TcpConnectEvent> tcpConnect;
     QList<FsSlowEvent> fsSlow;
-    QList<TpPairEvent> tpPair; // not persisted by the session store yet
+    QList<TpPairEvent> tpPair;
     QList<HistogramSnapshot> histograms;
     QList<ProbeStats> stats;
     QList<CounterSample> counters;

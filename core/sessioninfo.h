@@ -4,8 +4,8 @@
 
 namespace bpflens {
 
-// The session file schema this build writes and the newest it reads.
-inline constexpr int SessionSchemaVersion = 1;
+// The session file schema this build writes and the newest it reads (docs/session-format.md).
+inline constexpr int SessionSchemaVersion = 2;
 
 // CLOCK_MONOTONIC now, the clock bpf_ktime_get_ns() reads.
 quint64 monotonicNowNs();

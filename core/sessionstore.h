@@ -2,6 +2,7 @@
 
 #include "eventstore.h"
 #include "records.h"
+#include "sessioninfo.h"
 
 #include <QHash>
 #include <QString>
@@ -36,6 +37,12 @@ public:
     SessionWriter(const SessionWriter &) = delete;
     SessionWriter &operator=(const SessionWriter &) = delete;
 
+    // The schema create() writes: SessionSchemaVersion (default) or 1, the row-per-event
+    // layout older BPF Lens versions read, kept for compatibility tests and benchmark baselines.
+    // Schema 1 has no place for tppair events: writeBatch() refuses a batch holding any.
+    void setSchemaVersion(int version) { m_schema = version; }
+    int schemaVersion() const { return m_schema; }
+
     // Refuses to overwrite an existing file.
     bool create(const QString &path, const SessionInfo &info, QString *error);
     bool writeBatch(const RecordBatch &batch, QString *error);
@@ -53,6 +60,8 @@ private:
     bool exec(const char *sql, QString *error);
     QString failure(const QString &what) const;
     bool writeRows(const RecordBatch &batch);
+    bool writeSchema1Events(const RecordBatch &batch);
+    bool writeChunks(const RecordBatch &batch);
     quint32 stringId(const QByteArray &bytes);
     struct Statements;
 
@@ -60,6 +69,7 @@ private:
     Statements *m_stmts = nullptr;
     QString m_path;
     qint64 m_batches = 0;
+    int m_schema = SessionSchemaVersion;
     // Strings already in the file; entries added by a batch that rolls back are removed again.
     QHash<QByteArray, quint32> m_stringIds;
     QList<QByteArray> m_newStrings;
@@ -71,7 +81,8 @@ private:
 class SessionReader
 {
 public:
-    // done/total count rows; returning false cancels the load (error "cancelled").
+    // done/total count events and rows of the other tables; returning false cancels the load
+    // (error "cancelled").
     using Progress = std::function<bool(qint64 done, qint64 total)>;
 
     static bool open(const QString &path, SessionData *data, QString *error,

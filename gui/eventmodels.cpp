@@ -3,6 +3,8 @@
 #include "csvexport.h"
 #include "sessionmodel.h"
 
+#include <QPointer>
+
 #include <algorithm>
 
 #include <arpa/inet.h>
@@ -97,7 +99,7 @@ bool EventTableModel::isTextColumn(int column) const
     case EventType::FsSlow:
         return column == 1 || column == 3 || column == 4 || column == 8;
     case EventType::TpPair:
-        break;
+        return column == 3;
     }
     return false;
 }
@@ -121,7 +123,7 @@ QStringList EventTableModel::headers() const
         return {tr("Time"),  tr("File system"), tr("PID"),     tr("Command"),  tr("Operation"),
                 tr("Bytes"), tr("Offset"),      tr("Latency"), tr("File name")};
     case EventType::TpPair:
-        break;
+        return {tr("Time"), tr("PID"), tr("TID"), tr("Command"), tr("Key"), tr("Latency")};
     }
     return {tr("Time")};
 }
@@ -154,6 +156,8 @@ QVariant EventTableModel::data(const QModelIndex &index, int role) const
             return QVariant::fromValue(store.queueNs(row) + store.deviceNs(row));
         if (m_type == EventType::FsSlow)
             return QVariant::fromValue(store.latencyNs(row));
+        if (m_type == EventType::TpPair)
+            return QVariant::fromValue(store.tpPairLatencyNs(row));
         return {};
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
@@ -293,8 +297,23 @@ QVariant EventTableModel::cell(qsizetype row, int column, int role) const
         }
         break;
     }
-    case EventType::TpPair:
+    case EventType::TpPair: {
+        const TpPairEvent e = store.tpPair(row);
+        switch (column) {
+        case 1:
+            return num(e.pid);
+        case 2:
+            return num(e.tid);
+        case 3:
+            return bytes(e.comm);
+        case 4:
+            return raw ? QVariant::fromValue(e.key)
+                       : QVariant(QStringLiteral("0x%1").arg(e.key, 0, 16));
+        case 5:
+            return dur(e.latencyNs);
+        }
         break;
+    }
     }
     return {};
 }
@@ -405,98 +424,28 @@ QList<QPair<QString, QString>> EventTableModel::eventFields(const SessionModel &
         add(tr("File name"), displayBytes(e.filename));
         break;
     }
-    case EventType::TpPair:
+    case EventType::TpPair: {
+        const TpPairEvent e = store.tpPair(ref.index);
+        add(tr("PID"), QString::number(e.pid));
+        add(tr("TID"), QString::number(e.tid));
+        add(tr("Command"), displayBytes(e.comm));
+        add(tr("Key"), QStringLiteral("0x%1").arg(e.key, 0, 16));
+        add(tr("Latency"), formatDuration(e.latencyNs));
         break;
+    }
     }
     return fields;
 }
 
 // ---------------------------------------------------------------------------------------------
 
-EventFilterModel::EventFilterModel(EventTableModel *source, ViewState *state, QObject *parent)
-    : QAbstractProxyModel(parent)
-    , m_source(source)
-    , m_state(state)
+EventMatcher::EventMatcher(const EventFilter &filter)
+    : m_filter(filter)
+    , m_needle(filter.text.toLower())
 {
-    QAbstractProxyModel::setSourceModel(source);
-    connect(source, &QAbstractItemModel::modelAboutToBeReset, this, [this] { beginResetModel(); });
-    connect(source, &QAbstractItemModel::modelReset, this, [this] {
-        m_matchCache.clear();
-        m_filtering = false;
-        m_accepted.clear();
-        m_first = m_last = 0;
-        refilter();
-        endResetModel();
-    });
-    connect(source, &QAbstractItemModel::rowsInserted, this,
-            [this](const QModelIndex &, int first, int last) { sourceRowsInserted(first, last); });
-    connect(m_state, &ViewState::filterChanged, this, [this] {
-        beginResetModel();
-        refilter();
-        endResetModel();
-    });
-    connect(m_state, &ViewState::rangeChanged, this, [this] {
-        beginResetModel();
-        updateRange();
-        endResetModel();
-    });
-    refilter();
 }
 
-void EventFilterModel::refilter()
-{
-    m_filter = m_state->filter();
-    m_needle = m_filter.text.toLower();
-    m_matchCache.clear();
-    m_accepted.clear();
-    m_filtering = !m_filter.isEmpty();
-    if (m_filtering) {
-        const qsizetype n = m_source->rowCount();
-        for (qsizetype i = 0; i < n; ++i) {
-            if (accepts(i))
-                m_accepted.push_back(quint32(i));
-        }
-    }
-    updateRange();
-    Q_EMIT acceptedChanged();
-}
-
-void EventFilterModel::updateRange()
-{
-    m_first = acceptedLowerBound(m_state->startNs());
-    m_last = std::max(m_first, acceptedLowerBound(m_state->endNs()));
-    ++m_version;
-}
-
-void EventFilterModel::sourceRowsInserted(int first, int last)
-{
-    // Live data arrives at the end in time order: extend the accepted sequence and insert the
-    // rows that land inside the visible range.
-    const qsizetype oldAccepted = acceptedCount();
-    if (m_filtering) {
-        for (qsizetype i = first; i <= last; ++i) {
-            if (accepts(i))
-                m_accepted.push_back(quint32(i));
-        }
-    }
-    const qsizetype newFirst = acceptedLowerBound(m_state->startNs());
-    const qsizetype newLast = std::max(newFirst, acceptedLowerBound(m_state->endNs()));
-    ++m_version;
-    if (acceptedCount() != oldAccepted)
-        Q_EMIT acceptedChanged();
-    if (newFirst != m_first || newLast < m_last) {
-        beginResetModel();
-        m_first = newFirst;
-        m_last = newLast;
-        endResetModel();
-    } else if (newLast > m_last) {
-        beginInsertRows({}, int(m_last - m_first), int(newLast - m_first - 1));
-        m_last = newLast;
-        endInsertRows();
-    }
-}
-
-bool EventFilterModel::textMatches(const QByteArray &bytes) const
+bool EventMatcher::textMatches(const QByteArray &bytes) const
 {
     if (bytes.isEmpty())
         return false;
@@ -511,10 +460,8 @@ bool EventFilterModel::textMatches(const QByteArray &bytes) const
     return match;
 }
 
-bool EventFilterModel::accepts(qsizetype i) const
+bool EventMatcher::accepts(const EventStore &store, EventType type, qsizetype i) const
 {
-    const EventStore &store = m_source->session()->events();
-    const EventType type = m_source->type();
     if (m_filter.pid >= 0 && qint64(store.pid(type, i)) != m_filter.pid)
         return false;
     const QByteArray &comm = store.comm(type, i);
@@ -525,6 +472,8 @@ bool EventFilterModel::accepts(qsizetype i) const
             store.queueNs(i) + store.deviceNs(i) < m_filter.minLatencyNs)
             return false;
         if (type == EventType::FsSlow && store.latencyNs(i) < m_filter.minLatencyNs)
+            return false;
+        if (type == EventType::TpPair && store.tpPairLatencyNs(i) < m_filter.minLatencyNs)
             return false;
     }
     if (m_needle.isEmpty() || textMatches(comm))
@@ -552,6 +501,211 @@ bool EventFilterModel::accepts(qsizetype i) const
         break;
     }
     return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+EventFilterModel::EventFilterModel(EventTableModel *source, ViewState *state, QObject *parent)
+    : QAbstractProxyModel(parent)
+    , m_source(source)
+    , m_state(state)
+{
+    m_pool.setMaxThreadCount(1);
+    QAbstractProxyModel::setSourceModel(source);
+    connect(source, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+        stopScan();
+        beginResetModel();
+    });
+    connect(source, &QAbstractItemModel::modelReset, this, [this] {
+        m_accepted.clear();
+        m_first = m_last = 0;
+        m_restartAfterChange = false;
+        if (useWorker()) {
+            // A new session under an active filter: show nothing until its rows are known.
+            m_matcher = EventMatcher(m_state->filter());
+            m_filtering = true;
+            updateRange();
+            endResetModel();
+            Q_EMIT acceptedChanged();
+            startScan();
+            return;
+        }
+        m_filtering = false;
+        refilter();
+        endResetModel();
+    });
+    // Live data is about to be appended to the store a scan may be reading.
+    connect(source->session(), &SessionModel::aboutToAppend, this, [this] { stopScan(); });
+    connect(source->session(), &SessionModel::appended, this, [this] {
+        if (m_restartAfterChange) {
+            m_restartAfterChange = false;
+            startScan();
+        }
+    });
+    connect(source, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex &, int first, int last) { sourceRowsInserted(first, last); });
+    connect(m_state, &ViewState::filterChanged, this, [this] {
+        if (m_state->filter() == m_matcher.filter()) {
+            // Back to the filter that is shown: a scan for another one is moot.
+            if (m_pending) {
+                m_cancel->store(true);
+                ++m_generation;
+                setPending(false);
+            }
+            return;
+        }
+        if (!useWorker()) {
+            // Clearing the filter or a small table: nothing worth a worker.
+            stopScan();
+            m_restartAfterChange = false;
+            beginResetModel();
+            refilter();
+            endResetModel();
+            return;
+        }
+        startScan();
+    });
+    connect(m_state, &ViewState::rangeChanged, this, [this] {
+        beginResetModel();
+        updateRange();
+        endResetModel();
+    });
+    refilter();
+}
+
+EventFilterModel::~EventFilterModel()
+{
+    // A scan reads the session's store, which may go away right after this model.
+    if (m_cancel)
+        m_cancel->store(true);
+    m_pool.waitForDone();
+}
+
+void EventFilterModel::refilter()
+{
+    m_matcher = EventMatcher(m_state->filter());
+    m_accepted.clear();
+    m_filtering = !m_matcher.filter().isEmpty();
+    if (m_filtering) {
+        const EventStore &store = m_source->session()->events();
+        const EventType type = m_source->type();
+        const qsizetype n = m_source->rowCount();
+        for (qsizetype i = 0; i < n; ++i) {
+            if (m_matcher.accepts(store, type, i))
+                m_accepted.push_back(quint32(i));
+        }
+    }
+    updateRange();
+    setPending(false);
+    Q_EMIT acceptedChanged();
+}
+
+bool EventFilterModel::useWorker() const
+{
+    return !m_state->filter().isEmpty() && m_source->rowCount() >= m_asyncThreshold;
+}
+
+void EventFilterModel::startScan()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancel;
+    const quint64 generation = ++m_generation;
+    const EventStore *store = &m_source->session()->events();
+    const EventType type = m_source->type();
+    const qsizetype n = m_source->rowCount();
+    const EventFilter filter = m_state->filter();
+    setPending(true);
+    QPointer<EventFilterModel> self(this);
+    m_pool.start([self, store, type, n, filter, cancel, generation] {
+        EventMatcher matcher(filter);
+        std::vector<quint32> accepted;
+        for (qsizetype i = 0; i < n; ++i) {
+            if ((i & 0xfff) == 0 && cancel->load(std::memory_order_relaxed))
+                return;
+            if (matcher.accepts(*store, type, i))
+                accepted.push_back(quint32(i));
+        }
+        if (cancel->load())
+            return;
+        // Delivered in the GUI thread; dropped if the model is gone by then.
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, accepted = std::move(accepted)]() mutable {
+                if (self)
+                    self->finishScan(generation, std::move(accepted));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void EventFilterModel::finishScan(quint64 generation, std::vector<quint32> accepted)
+{
+    if (generation != m_generation || !m_pending)
+        return; // a newer filter, or the store changed meanwhile
+    beginResetModel();
+    m_matcher = EventMatcher(m_state->filter());
+    m_accepted = std::move(accepted);
+    m_filtering = true;
+    updateRange();
+    endResetModel();
+    setPending(false);
+    Q_EMIT acceptedChanged();
+}
+
+void EventFilterModel::stopScan()
+{
+    if (!m_pending)
+        return;
+    m_cancel->store(true);
+    m_pool.waitForDone();
+    ++m_generation; // a result already queued for delivery is stale now
+    m_restartAfterChange = true;
+}
+
+void EventFilterModel::setPending(bool pending)
+{
+    if (pending == m_pending)
+        return;
+    m_pending = pending;
+    Q_EMIT filterPendingChanged(pending);
+}
+
+void EventFilterModel::updateRange()
+{
+    m_first = acceptedLowerBound(m_state->startNs());
+    m_last = std::max(m_first, acceptedLowerBound(m_state->endNs()));
+    ++m_version;
+}
+
+void EventFilterModel::sourceRowsInserted(int first, int last)
+{
+    // Live data arrives at the end in time order: extend the accepted sequence and insert the
+    // rows that land inside the visible range.
+    const qsizetype oldAccepted = acceptedCount();
+    if (m_filtering) {
+        const EventStore &store = m_source->session()->events();
+        for (qsizetype i = first; i <= last; ++i) {
+            if (m_matcher.accepts(store, m_source->type(), i))
+                m_accepted.push_back(quint32(i));
+        }
+    }
+    const qsizetype newFirst = acceptedLowerBound(m_state->startNs());
+    const qsizetype newLast = std::max(newFirst, acceptedLowerBound(m_state->endNs()));
+    ++m_version;
+    if (acceptedCount() != oldAccepted)
+        Q_EMIT acceptedChanged();
+    if (newFirst != m_first || newLast < m_last) {
+        beginResetModel();
+        m_first = newFirst;
+        m_last = newLast;
+        endResetModel();
+    } else if (newLast > m_last) {
+        beginInsertRows({}, int(m_last - m_first), int(newLast - m_first - 1));
+        m_last = newLast;
+        endInsertRows();
+    }
 }
 
 qsizetype EventFilterModel::acceptedCount() const

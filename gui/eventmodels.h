@@ -5,11 +5,15 @@
 #include <QAbstractProxyModel>
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QThreadPool>
 
+#include <atomic>
+#include <memory>
 #include <vector>
 
 namespace bpflens {
 
+class EventStore;
 class SessionModel;
 
 // All events of one type as a virtual table: cells are read from the EventStore on demand, so
@@ -60,15 +64,40 @@ private:
     bool m_appendOutOfOrder = false;
 };
 
+// Decides whether one event passes an EventFilter. Each interned string is lower-cased and
+// searched once (cached by its data pointer), not once per event. Not thread-safe: a worker
+// uses its own copy.
+class EventMatcher
+{
+public:
+    EventMatcher() = default;
+    explicit EventMatcher(const EventFilter &filter);
+    const EventFilter &filter() const { return m_filter; }
+    bool accepts(const EventStore &store, EventType type, qsizetype i) const;
+
+private:
+    bool textMatches(const QByteArray &bytes) const;
+    EventFilter m_filter;
+    QByteArray m_needle;                            // lower-cased text filter
+    mutable QHash<const char *, bool> m_matchCache; // interned bytes -> matched
+};
+
 // The rows of an EventTableModel that pass ViewState's filter and lie in its time range.
-// Filtering scans the store once per filter change, keeping only 4-byte row numbers (strings
-// are compared in place, and each interned string is matched once); a range change is two
-// binary searches, so zooming millions of rows is instant.
+// Filtering scans the store once per filter change, keeping only 4-byte row numbers; a range
+// change is two binary searches, so zooming millions of rows is instant.
+//
+// On tables of asyncThreshold() rows or more the scan runs in a worker thread, so typing into
+// the filter never freezes the window: each change cancels the running scan and starts
+// another, the rows of the previous filter stay shown meanwhile (filterPending() is true), and
+// the finished result replaces them in one model reset. Before the store changes (a reset, or
+// live data appended) a running scan is cancelled and waited for (it checks every few thousand
+// rows), then started again on the new data.
 class EventFilterModel : public QAbstractProxyModel
 {
     Q_OBJECT
 public:
     EventFilterModel(EventTableModel *source, ViewState *state, QObject *parent = nullptr);
+    ~EventFilterModel() override;
 
     EventTableModel *eventModel() const { return m_source; }
     EventType type() const { return m_source->type(); }
@@ -92,14 +121,26 @@ public:
     int rowForEvent(qsizetype storeIndex) const;
     quint64 version() const { return m_version; }
 
+    // A worker is computing the rows of the current filter; the rows shown are the previous
+    // filter's until it is done.
+    bool filterPending() const { return m_pending; }
+    // Tables with at least this many rows are filtered in a worker (default 200000: below
+    // that a scan takes a few milliseconds and showing "filtering…" would only flicker).
+    void setAsyncThreshold(qsizetype rows) { m_asyncThreshold = rows; }
+    qsizetype asyncThreshold() const { return m_asyncThreshold; }
+
 Q_SIGNALS:
     void acceptedChanged();
+    void filterPendingChanged(bool pending);
 
 private:
     void refilter();
+    bool useWorker() const;
+    void startScan();
+    void finishScan(quint64 generation, std::vector<quint32> accepted);
+    void stopScan(); // cancel and wait: the store is about to change
+    void setPending(bool pending);
     void updateRange();
-    bool accepts(qsizetype i) const;
-    bool textMatches(const QByteArray &bytes) const;
     void sourceRowsInserted(int first, int last);
 
     EventTableModel *m_source;
@@ -108,10 +149,17 @@ private:
     std::vector<quint32> m_accepted; // store indices, only while m_filtering
     qsizetype m_first = 0;           // [m_first, m_last) of the accepted sequence is shown
     qsizetype m_last = 0;
-    EventFilter m_filter;
-    QByteArray m_needle;                            // lower-cased text filter
-    mutable QHash<const char *, bool> m_matchCache; // interned bytes -> matched
+    EventMatcher m_matcher; // the filter m_accepted was computed with
     quint64 m_version = 0;
+
+    // One worker per model: a cancelled scan ends within a few thousand rows, so the next
+    // one starts almost at once, and waiting for the pool is waiting for at most one scan.
+    QThreadPool m_pool;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    quint64 m_generation = 0; // of the latest scan; older results are dropped
+    bool m_pending = false;
+    bool m_restartAfterChange = false;
+    qsizetype m_asyncThreshold = 200000;
 };
 
 } // namespace bpflens

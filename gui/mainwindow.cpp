@@ -48,6 +48,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <atomic>
 
 namespace bpflens {
@@ -182,6 +183,18 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_state, &ViewState::rangeChanged, this, &MainWindow::updateRangeLabel);
     connect(m_state, &ViewState::selectedEventChanged, this,
             [this](const EventRef &ref) { selectInTable(ref); });
+    // Large tables filter in a worker; the status bar says so while any of them is busy.
+    auto *filtering = new QLabel(tr("Filtering…"), this);
+    filtering->setObjectName(QStringLiteral("filteringLabel"));
+    filtering->hide();
+    statusBar()->addPermanentWidget(filtering);
+    for (EventFilterModel *filter : std::as_const(m_filterModels)) {
+        connect(filter, &EventFilterModel::filterPendingChanged, filtering, [this, filtering] {
+            const auto &models = m_filterModels;
+            filtering->setVisible(std::any_of(models.cbegin(), models.cend(),
+                                              [](auto *m) { return m->filterPending(); }));
+        });
+    }
     for (EventFilterModel *filter : std::as_const(m_filterModels)) {
         // Zooming and filtering reset the table; the selected event stays selected if shown.
         connect(filter, &QAbstractItemModel::modelReset, this, [this, filter] {

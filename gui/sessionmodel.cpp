@@ -55,6 +55,8 @@ void SessionModel::append(const RecordBatch &batch)
         store.append(e);
     for (const FsSlowEvent &e : batch.fsSlow)
         store.append(e);
+    for (const TpPairEvent &e : batch.tpPair)
+        store.append(e);
     m_data.histograms += batch.histograms;
     m_data.stats += batch.stats;
     m_data.counters += batch.counters;
@@ -101,8 +103,8 @@ void SessionModel::updateSpan()
 
 QList<EventType> SessionModel::eventTypes()
 {
-    return {EventType::Exec, EventType::Open, EventType::Block, EventType::TcpConnect,
-            EventType::FsSlow};
+    return {EventType::Exec,       EventType::Open,   EventType::Block,
+            EventType::TcpConnect, EventType::FsSlow, EventType::TpPair};
 }
 
 QString SessionModel::typeName(EventType type)
@@ -119,7 +121,7 @@ QString SessionModel::typeName(EventType type)
     case EventType::FsSlow:
         return QCoreApplication::translate("SessionModel", "Slow file ops");
     case EventType::TpPair:
-        break;
+        return QCoreApplication::translate("SessionModel", "Tracepoint pairs");
     }
     return QCoreApplication::translate("SessionModel", "Other");
 }
@@ -138,7 +140,7 @@ QString SessionModel::typeId(EventType type)
     case EventType::FsSlow:
         return QStringLiteral("fsslower");
     case EventType::TpPair:
-        break;
+        return QStringLiteral("tppair");
     }
     return QStringLiteral("other");
 }

@@ -53,7 +53,7 @@ bool saveSession(const SessionData &data, quint64 endMonotonicNs, const QString 
         if (!writer.writeBatch(first, &why))
             return fail(why);
         for (EventType type : {EventType::Exec, EventType::Open, EventType::Block,
-                               EventType::TcpConnect, EventType::FsSlow}) {
+                               EventType::TcpConnect, EventType::FsSlow, EventType::TpPair}) {
             const qsizetype n = store.count(type);
             for (qsizetype begin = 0; begin < n; begin += ChunkEvents) {
                 RecordBatch b;
@@ -76,7 +76,8 @@ bool saveSession(const SessionData &data, quint64 endMonotonicNs, const QString 
                         b.fsSlow.append(store.fsSlow(i));
                         break;
                     case EventType::TpPair:
-                        break; // not in the EventStore (count() is 0)
+                        b.tpPair.append(store.tpPair(i));
+                        break;
                     }
                 }
                 if (!writer.writeBatch(b, &why))

@@ -64,9 +64,12 @@ QList<EventType> TimelineWidget::laneTypes() const
 {
     QList<EventType> types;
     for (const Lane &l : m_lanes) {
-        // The fs-slow lane appears only when a session has such events; the four main lanes
-        // always show, so an empty one says "nothing happened" rather than disappearing.
-        if (l.model->type() == EventType::FsSlow && l.model->eventModel()->rowCount() == 0)
+        // The fs-slow and tracepoint-pair lanes appear only when a session has such events;
+        // the four main lanes always show, so an empty one says "nothing happened" rather than
+        // disappearing.
+        const EventType t = l.model->type();
+        if ((t == EventType::FsSlow || t == EventType::TpPair) &&
+            l.model->eventModel()->rowCount() == 0)
             continue;
         types << l.model->type();
     }
@@ -163,6 +166,8 @@ QColor TimelineWidget::laneColor(EventType type) const
         return QColor(0xd0, 0x8a, 0x12);
     case EventType::FsSlow:
         return QColor(0xc8, 0x3c, 0x5a);
+    case EventType::TpPair:
+        return QColor(0x1f, 0x9e, 0xa8);
     default:
         return palette().color(QPalette::Highlight);
     }

@@ -314,6 +314,10 @@
         <source>Other</source>
         <translation>Sonstige</translation>
     </message>
+    <message>
+        <source>Tracepoint pairs</source>
+        <translation>Tracepoint-Paare</translation>
+    </message>
 </context>
 <context>
     <name>SessionSave</name>
@@ -537,6 +541,10 @@
     <message>
         <source>Family</source>
         <translation>Adressfamilie</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
     </message>
 </context>
 <context>
@@ -1139,6 +1147,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>Recording problem</source>
         <translation>Problem beim Aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Filtering…</source>
+        <translation>Filtern…</translation>
     </message>
 </context>
 <context>

@@ -314,6 +314,10 @@
         <source>Other</source>
         <translation>其他</translation>
     </message>
+    <message>
+        <source>Tracepoint pairs</source>
+        <translation>跟踪点对</translation>
+    </message>
 </context>
 <context>
     <name>SessionSave</name>
@@ -537,6 +541,10 @@
     <message>
         <source>Family</source>
         <translation>地址族</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
     </message>
 </context>
 <context>
@@ -1137,6 +1145,10 @@ The data recorded until then is kept.</source>
     <message>
         <source>Recording problem</source>
         <translation>录制问题</translation>
+    </message>
+    <message>
+        <source>Filtering…</source>
+        <translation>正在筛选…</translation>
     </message>
 </context>
 <context>

@@ -106,7 +106,7 @@ inline SessionInfo fixedInfo()
 
 inline RecordBatch smallBatch(int perType)
 {
-    RecordBatch b = makeBatch(5000000000ull, 0, perType);
+    RecordBatch b = withTpPairs(makeBatch(5000000000ull, 0, perType), perType);
     b.histograms.resize(2);
     b.stats.resize(1);
     b.counters.append(
@@ -152,7 +152,7 @@ inline QList<Seed> streamReaderSeeds()
     {
         const QByteArray batch = Wire().section(40, 1, "future").section(2, 1, openRecord()).bytes;
         seeds.append({QStringLiteral("valid-newer-minor"),
-                      hello + wireFrame(99, "later", 1, 1) + wireFrame(2, batch, 1, 1) +
+                      hello + wireFrame(99, "later", 1, 2) + wireFrame(2, batch, 1, 2) +
                           end(StreamEndReason::HelperShutdown, QString())});
     }
     seeds.append({QStringLiteral("invalid-major"), wireFrame(1, hello.mid(12), 2, 0)});

@@ -113,6 +113,28 @@ inline FsSlowEvent makeFsSlow(quint64 t, quint32 n)
     return e;
 }
 
+inline TpPairEvent makeTpPair(quint64 t, quint32 n)
+{
+    TpPairEvent e;
+    e.timeNs = t;
+    e.pid = 4000 + n % 9;
+    e.tid = e.pid + n % 2;
+    e.key = n % 3 ? 0xffff888812340000ull + n : n; // kernel pointers are beyond 2^63
+    e.latencyNs = n % 5 ? 1000ull * n : ~quint64(0) - n;
+    e.comm = n % 2 ? QByteArrayLiteral("jbd2/vda1-8") : QByteArrayLiteral("fioþ");
+    return e;
+}
+
+// Adds tracepoint-pair events to a batch made by makeBatch() (schema 1 cannot hold them).
+inline RecordBatch withTpPairs(RecordBatch batch, int count)
+{
+    const quint64 t0 = batch.open.isEmpty() ? 1000 : batch.open.first().timeNs;
+    for (int i = 0; i < count; ++i)
+        batch.tpPair.append(
+            makeTpPair(t0 + quint64(i) * 1000 + 500, quint32(t0 / 1000) + quint32(i)));
+    return batch;
+}
+
 inline HistogramSnapshot makeHistogram(quint64 t, quint32 n)
 {
     HistogramSnapshot h;

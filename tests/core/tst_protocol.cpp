@@ -144,6 +144,16 @@ RecordBatch extremeBatch()
     f.filename = QByteArray();
     b.fsSlow.append(f);
 
+    TpPairEvent tp;
+    tp.timeNs = 98;
+    tp.pid = ~quint32(0);
+    tp.tid = 0;
+    tp.key = ~quint64(0);
+    tp.latencyNs = 1ull << 63;
+    tp.comm = QByteArrayLiteral("jbd2/\xff");
+    b.tpPair.append(tp);
+    b.tpPair.append(TpPairEvent{});
+
     HistogramSnapshot full;
     full.probeId = QStringLiteral("bio\u00e9\U0001F600");
     full.key = QStringLiteral("\ufeffkey with BOM");
@@ -186,6 +196,7 @@ RecordBatch merged(const QList<StreamMessage> &messages)
         all.block += m.batch.block;
         all.tcpConnect += m.batch.tcpConnect;
         all.fsSlow += m.batch.fsSlow;
+        all.tpPair += m.batch.tpPair;
         all.histograms += m.batch.histograms;
         all.stats += m.batch.stats;
         all.counters += m.batch.counters;
@@ -200,6 +211,7 @@ void appendBatch(RecordBatch &all, const RecordBatch &b)
     all.block += b.block;
     all.tcpConnect += b.tcpConnect;
     all.fsSlow += b.fsSlow;
+    all.tpPair += b.tpPair;
     all.histograms += b.histograms;
     all.stats += b.stats;
     all.counters += b.counters;
@@ -276,6 +288,8 @@ private Q_SLOTS:
         QCOMPARE(d.messages[2].batch.block, extreme.block);
         QCOMPARE(d.messages[2].batch.tcpConnect, extreme.tcpConnect);
         QCOMPARE(d.messages[2].batch.fsSlow, extreme.fsSlow);
+        QCOMPARE(d.messages[2].batch.tpPair.size(), 2);
+        QCOMPARE(d.messages[2].batch.tpPair, extreme.tpPair);
         QCOMPARE(d.messages[2].batch.histograms, extreme.histograms);
         QCOMPARE(d.messages[2].batch.stats, extreme.stats);
         QCOMPARE(d.messages[2].batch.counters, extreme.counters);
@@ -393,7 +407,7 @@ private Q_SLOTS:
         b.open = {o};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const QByteArray expected = QByteArray::fromHex("424c5354 0100 0200 23000000"
+        const QByteArray expected = QByteArray::fromHex("424c5354 0101 0200 23000000"
                                                         "02 01 20"
                                                         "d0d7afa025"
                                                         "ac02 ad02 e807"
@@ -410,7 +424,7 @@ private Q_SLOTS:
     void splitsLargeBatchesIntoFramesUnderTheLimit()
     {
         // 5000 events of each type into frames of at most 4 KiB.
-        const RecordBatch batch = makeBatch(Base, 3, 5000);
+        const RecordBatch batch = withTpPairs(makeBatch(Base, 3, 5000), 5000);
         StreamWriter w(4096);
         QVERIFY(w.writeHello(makeInfo()));
         QString error;
@@ -437,6 +451,7 @@ private Q_SLOTS:
         QCOMPARE(all.block, batch.block);
         QCOMPARE(all.tcpConnect, batch.tcpConnect);
         QCOMPARE(all.fsSlow, batch.fsSlow);
+        QCOMPARE(all.tpPair, batch.tpPair);
         QCOMPARE(all.histograms, batch.histograms);
         QCOMPARE(all.stats, batch.stats);
     }
@@ -466,8 +481,8 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(w.writeBatch(atLimit, &error), qPrintable(error));
         // An unknown frame of a newer minor version at the limit is skipped whole.
-        const QByteArray skipped =
-            StreamWriter::frame(77, QByteArray(StreamMaxPayloadBytes, 'x'), 1, 1);
+        const QByteArray skipped = StreamWriter::frame(77, QByteArray(StreamMaxPayloadBytes, 'x'),
+                                                       1, StreamProtocolMinor + 1);
         const QByteArray stream = w.takePending() + skipped + endBytes();
         const Decoded d = decode(stream);
         QCOMPARE(d.error, QString());
@@ -604,10 +619,11 @@ private Q_SLOTS:
         hello[4] = char(major);
         const Decoded d = decode(hello);
         QVERIFY(d.messages.isEmpty());
-        QCOMPARE(d.error, QStringLiteral("frame 1 uses stream protocol %1.0, but this build reads "
+        QCOMPARE(d.error, QStringLiteral("frame 1 uses stream protocol %1.%2, but this build reads "
                                          "version 1.x only: the helper and this program come "
                                          "from incompatible BPF Lens releases")
-                              .arg(major));
+                              .arg(major)
+                              .arg(StreamProtocolMinor));
         // A later frame with another major is refused just the same.
         const Decoded later = decode(helloBytes() + wireFrame(2, {}, quint8(major), 0));
         QCOMPARE(later.messages.size(), 1);
@@ -911,7 +927,7 @@ private Q_SLOTS:
                                      << QStringLiteral("frame 1 is a batch frame, but a stream "
                                                        "must start with a hello frame");
         QTest::newRow("unknown newer frame first")
-            << wireFrame(50, "x", 1, 1)
+            << wireFrame(50, "x", 1, StreamProtocolMinor + 1)
             << QStringLiteral("frame 1 is a type 50 frame, but a stream must start with a hello "
                               "frame");
         QTest::newRow("not a stream") << QByteArray("GET / HTTP/1.1\r\n\r\n")

@@ -1,11 +1,15 @@
+#include "chunktestdata.h"
 #include "sessionstore.h"
 #include "sessiontestdata.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 #include <sqlite3.h>
 
@@ -84,6 +88,7 @@ RecordBatch merged(const QList<RecordBatch> &batches)
         all.block += b.block;
         all.tcpConnect += b.tcpConnect;
         all.fsSlow += b.fsSlow;
+        all.tpPair += b.tpPair;
         all.histograms += b.histograms;
         all.stats += b.stats;
         all.counters += b.counters;
@@ -100,6 +105,9 @@ void compareContent(const SessionData &data, const RecordBatch &all)
     QCOMPARE(ev.count(EventType::Block), all.block.size());
     QCOMPARE(ev.count(EventType::TcpConnect), all.tcpConnect.size());
     QCOMPARE(ev.count(EventType::FsSlow), all.fsSlow.size());
+    QCOMPARE(ev.count(EventType::TpPair), all.tpPair.size());
+    for (qsizetype i = 0; i < all.tpPair.size(); ++i)
+        QCOMPARE(ev.tpPair(i), all.tpPair[i]);
     for (qsizetype i = 0; i < all.exec.size(); ++i)
         QCOMPARE(ev.exec(i), all.exec[i]);
     for (qsizetype i = 0; i < all.open.size(); ++i)
@@ -128,9 +136,11 @@ void compareContent(const SessionData &data, const RecordBatch &all)
     }
 }
 
-QString writeSession(const QString &path, int batches, int eventsPerType, bool finish = true)
+QString writeSession(const QString &path, int batches, int eventsPerType, bool finish = true,
+                     int schema = SessionSchemaVersion)
 {
     SessionWriter writer;
+    writer.setSchemaVersion(schema);
     QString error;
     if (!writer.create(path, makeInfo(), &error))
         return error;
@@ -141,6 +151,49 @@ QString writeSession(const QString &path, int batches, int eventsPerType, bool f
     if (finish && !writer.finish(Base + 1000000000000ull, &error))
         return error;
     return QString();
+}
+
+QByteArray varint(quint64 v)
+{
+    QByteArray out;
+    while (v >= 0x80) {
+        out.append(char(quint8(v) | 0x80));
+        v >>= 7;
+    }
+    out.append(char(v));
+    return out;
+}
+
+// Runs sql on the file with one bound blob (may be null).
+bool execSql(const QString &path, const char *sql, const QByteArray *blob = nullptr)
+{
+    sqlite3 *db = nullptr;
+    if (sqlite3_open(QFile::encodeName(path).constData(), &db) != SQLITE_OK)
+        return false;
+    sqlite3_stmt *st = nullptr;
+    bool ok = sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK;
+    if (ok && blob)
+        sqlite3_bind_blob(st, 1, blob->constData(), int(blob->size()), SQLITE_TRANSIENT);
+    ok = ok && sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return ok;
+}
+
+qint64 countRows(const QString &path, const char *sql)
+{
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr) !=
+        SQLITE_OK)
+        return -1;
+    sqlite3_stmt *st = nullptr;
+    qint64 n = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
 }
 
 QString openError(const QString &path)
@@ -170,7 +223,7 @@ private Q_SLOTS:
         QVERIFY2(writer.create(path, info, &error), qPrintable(error));
         QList<RecordBatch> batches;
         for (quint32 b = 0; b < 10; ++b)
-            batches.append(makeBatch(Base, b, 2000));
+            batches.append(withTpPairs(makeBatch(Base, b, 2000), 500));
         QElapsedTimer timer;
         timer.start();
         for (const RecordBatch &batch : batches)
@@ -181,7 +234,7 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(path + QStringLiteral("-wal")));
 
         const qint64 fileBytes = QFileInfo(path).size();
-        qInfo("100000 events: %lld ms to write (%lld events/s), file %lld bytes = %.1f bytes/event",
+        qInfo("105000 events: %lld ms to write (%lld events/s), file %lld bytes = %.1f bytes/event",
               writeMs, 100000 * 1000 / writeMs, fileBytes, double(fileBytes) / 100000);
 
         SessionData data;
@@ -193,10 +246,12 @@ private Q_SLOTS:
                                          return true;
                                      }),
                  qPrintable(error));
-        QVERIFY(lastTotal > 100000);
+        QVERIFY(lastTotal > 105000);
         QCOMPARE(lastDone, lastTotal);
+        QCOMPARE(data.info.schemaVersion, 2);
         SessionInfo expected = info;
         expected.endMonotonicNs = Base + 20000000000ull;
+        expected.schemaVersion = 2;
         QCOMPARE(data.info.startWall, expected.startWall);
         QCOMPARE(data.info.probes, expected.probes);
         QCOMPARE(data.info, expected);
@@ -274,7 +329,7 @@ private Q_SLOTS:
     {
         // Schema 1 files recorded before counters existed lack the table; they still open.
         const QString path = m_dir.filePath(QStringLiteral("nocounters.bpflens"));
-        QCOMPARE(writeSession(path, 2, 10), QString());
+        QCOMPARE(writeSession(path, 2, 10, true, 1), QString());
         {
             sqlite3 *db = nullptr;
             QCOMPARE(sqlite3_open(QFile::encodeName(path).constData(), &db), SQLITE_OK);
@@ -489,7 +544,7 @@ private Q_SLOTS:
         }
         QCOMPARE(openError(newer), QStringLiteral("cannot open %1: it was written by a newer "
                                                   "BPF Lens (schema 7, this version reads up "
-                                                  "to 1)")
+                                                  "to 2)")
                                        .arg(newer));
 
         const QString source = m_dir.filePath(QStringLiteral("whole.bpflens"));
@@ -500,6 +555,215 @@ private Q_SLOTS:
         const QString damaged = openError(truncated);
         QVERIFY2(damaged.startsWith(truncated + QStringLiteral(" is damaged")),
                  qPrintable(damaged));
+    }
+
+    void readsAndWritesSchema1()
+    {
+        // Files of earlier versions keep opening: the schema 1 writer is kept for this test.
+        const QString path = m_dir.filePath(QStringLiteral("schema1.bpflens"));
+        QCOMPARE(writeSession(path, 3, 300, true, 1), QString());
+        QCOMPARE(countRows(path, "PRAGMA user_version"), 1);
+        QCOMPARE(countRows(path, "SELECT count(*) FROM open_events"), 900);
+        QCOMPARE(countRows(path, "SELECT count(*) FROM sqlite_master WHERE name = 'event_chunks'"),
+                 0);
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+        QCOMPARE(data.info.schemaVersion, 1);
+        compareContent(data, merged({makeBatch(Base, 0, 300), makeBatch(Base, 1, 300),
+                                     makeBatch(Base, 2, 300)}));
+
+        // Schema 1 has no table for tracepoint pairs: refused, never silently dropped.
+        SessionWriter writer;
+        writer.setSchemaVersion(1);
+        const QString other = m_dir.filePath(QStringLiteral("schema1-tppair.bpflens"));
+        QVERIFY2(writer.create(other, makeInfo(), &error), qPrintable(error));
+        QVERIFY(!writer.writeBatch(withTpPairs(makeBatch(Base, 0, 3), 2), &error));
+        QCOMPARE(error, QStringLiteral("cannot write to %1: schema 1 files cannot hold tppair "
+                                       "events")
+                            .arg(other));
+        QCOMPARE(writer.batchesWritten(), 0);
+        SessionWriter future;
+        future.setSchemaVersion(9);
+        QVERIFY(!future.create(m_dir.filePath(QStringLiteral("s9b.bpflens")), makeInfo(), &error));
+        QVERIFY2(error.contains(QStringLiteral("schema 9")), qPrintable(error));
+    }
+
+    void storesOneChunkPerBatchAndType()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("chunks.bpflens"));
+        QCOMPARE(writeSession(path, 4, 250), QString());
+        QCOMPARE(countRows(path, "PRAGMA user_version"), 2);
+        // Five event types in each of four batches; no row-per-event tables at all.
+        QCOMPARE(countRows(path, "SELECT count(*) FROM event_chunks"), 20);
+        QCOMPARE(countRows(path, "SELECT sum(count) FROM event_chunks WHERE type = 2"), 1000);
+        QCOMPARE(countRows(path, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_events'"),
+                 0);
+        QCOMPARE(countRows(path, "SELECT min(first_ns) FROM event_chunks"), qint64(Base));
+    }
+
+    void keepsTimeOrderOfOutOfOrderBatches()
+    {
+        // Per-CPU buffers deliver out of order, within a batch and across batches: the loaded
+        // store must hold exactly what appending the same events one by one gives.
+        RecordBatch late = makeBatch(Base + 5000, 0, 50);
+        RecordBatch early = makeBatch(Base, 0, 50);
+        std::reverse(early.open.begin(), early.open.end());
+        early.open[3].timeNs = early.open[4].timeNs; // equal times keep their recorded order
+        late = withTpPairs(late, 20);
+        early = withTpPairs(early, 20);
+        std::reverse(early.tpPair.begin(), early.tpPair.end());
+        const QString path = m_dir.filePath(QStringLiteral("order.bpflens"));
+        SessionWriter writer;
+        QString error;
+        QVERIFY(writer.create(path, makeInfo(), &error));
+        QVERIFY(writer.writeBatch(late, &error));
+        QVERIFY(writer.writeBatch(early, &error));
+        QVERIFY(writer.finish(Base + 1, &error));
+
+        EventStore expected;
+        for (const RecordBatch *b : {&late, &early}) {
+            for (const OpenEvent &e : b->open)
+                expected.append(e);
+            for (const ExecEvent &e : b->exec)
+                expected.append(e);
+            for (const BlockEvent &e : b->block)
+                expected.append(e);
+            for (const TpPairEvent &e : b->tpPair)
+                expected.append(e);
+        }
+        SessionData data;
+        QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+        QVERIFY(data.events.outOfOrderAppends());
+        for (EventType t : {EventType::Open, EventType::Exec, EventType::Block, EventType::TpPair})
+            QCOMPARE(data.events.count(t), expected.count(t));
+        for (qsizetype i = 0; i < expected.count(EventType::Open); ++i)
+            QCOMPARE(data.events.open(i), expected.open(i));
+        for (qsizetype i = 0; i < expected.count(EventType::Exec); ++i)
+            QCOMPARE(data.events.exec(i), expected.exec(i));
+        for (qsizetype i = 0; i < expected.count(EventType::Block); ++i)
+            QCOMPARE(data.events.block(i), expected.block(i));
+        for (qsizetype i = 0; i < expected.count(EventType::TpPair); ++i)
+            QCOMPARE(data.events.tpPair(i), expected.tpPair(i));
+    }
+
+    void refusesMalformedChunks_data()
+    {
+        QTest::addColumn<QByteArray>("sql");
+        QTest::addColumn<QByteArray>("blob");
+        QTest::addColumn<QString>("why");
+        // One open event: time, pid, tid, uid, flags, mode, ret, comm, path.
+        auto openEvent = [](quint64 pid, quint64 comm) {
+            return varint(0) + varint(pid) + varint(1) + varint(0) + varint(0) + varint(0) +
+                   varint(0) + varint(comm) + varint(0);
+        };
+        const QByteArray one = "UPDATE event_chunks SET count = 1, data = ?1 WHERE type = 2";
+        QTest::newRow("truncated") << QByteArray("UPDATE event_chunks SET data = "
+                                                 "substr(data, 1, length(data) - 3) WHERE type = 2")
+                                   << QByteArray() << QStringLiteral("ends");
+        QTest::newRow("count one too many")
+            << QByteArray("UPDATE event_chunks SET count = count + 1 WHERE type = 2")
+            << QByteArray() << QStringLiteral("open chunk");
+        QTest::newRow("count one too few")
+            << QByteArray("UPDATE event_chunks SET count = count - 1 WHERE type = 2")
+            << QByteArray() << QStringLiteral("open chunk");
+        QTest::newRow("count huge")
+            << QByteArray("UPDATE event_chunks SET count = 1000000000000000 WHERE type = 2")
+            << QByteArray() << QStringLiteral("1000000000000000 events cannot fit in");
+        QTest::newRow("count negative")
+            << QByteArray("UPDATE event_chunks SET count = -5 WHERE type = 2") << QByteArray()
+            << QStringLiteral("negative event count -5");
+        QTest::newRow("string id out of range")
+            << one << openEvent(7, 100000)
+            << QStringLiteral("column comm, event 1 (byte 7): string id 100000 is out of range");
+        QTest::newRow("pid beyond 32 bits")
+            << one << openEvent(1ull << 40, 0) << QStringLiteral("column pid, event 1");
+        QTest::newRow("varint beyond 64 bits")
+            << one << QByteArray(11, char(0xff)) + QByteArray(9, '\0')
+            << QStringLiteral("does not fit in 64 bits");
+        QTest::newRow("bytes left over") << one << openEvent(7, 0) + QByteArray(3, '\0')
+                                         << QStringLiteral("3 bytes are left over after 1 events");
+        // One exec event whose argv count claims a billion arguments.
+        QTest::newRow("argv count hostile")
+            << QByteArray("UPDATE event_chunks SET count = 1, data = ?1 WHERE type = 1")
+            << varint(0) + varint(1) + varint(1) + varint(0) + varint(0) + varint(0) + varint(0) +
+                   QByteArray(1, '\0') + varint(1000000000) + QByteArray(4, '\0')
+            << QStringLiteral("1000000000 arguments cannot fit");
+        QTest::newRow("event type 0")
+            << QByteArray("UPDATE event_chunks SET type = 0 WHERE type = 2") << QByteArray()
+            << QStringLiteral("event type 0 does not exist");
+        QTest::newRow("data is text")
+            << QByteArray("UPDATE event_chunks SET data = 'abc' WHERE type = 2") << QByteArray()
+            << QStringLiteral("data is not a blob");
+        QTest::newRow("string table gap")
+            << QByteArray("UPDATE strings SET id = 1000 WHERE id = 3") << QByteArray()
+            << QStringLiteral("table strings: id 4 where 3 was expected");
+    }
+
+    void refusesMalformedChunks()
+    {
+        QFETCH(QByteArray, sql);
+        QFETCH(QByteArray, blob);
+        QFETCH(QString, why);
+        const QString path = m_dir.filePath(
+            QStringLiteral("bad-%1.bpflens").arg(QString::number(qHash(QTest::currentDataTag()))));
+        QCOMPARE(writeSession(path, 1, 20), QString());
+        QVERIFY(execSql(path, sql.constData(), blob.isNull() ? nullptr : &blob));
+        const QString error = openError(path);
+        QVERIFY2(error.startsWith(path + QStringLiteral(" is damaged (table ")), qPrintable(error));
+        QVERIFY2(error.contains(why), qPrintable(error));
+        QVERIFY2(error.endsWith(QStringLiteral("; it cannot be read")), qPrintable(error));
+        if (!why.startsWith(QStringLiteral("table strings")))
+            QVERIFY2(error.contains(QStringLiteral("table event_chunks, row ")), qPrintable(error));
+    }
+
+    void skipsChunksOfUnknownEventTypes()
+    {
+        // A newer version may add an event type without a schema bump: older readers skip it.
+        const QString path = m_dir.filePath(QStringLiteral("future-type.bpflens"));
+        QCOMPARE(writeSession(path, 1, 20), QString());
+        QVERIFY(execSql(path, "UPDATE event_chunks SET type = 42 WHERE type = 4"));
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+        QCOMPARE(data.events.count(EventType::TcpConnect), 0);
+        QCOMPARE(data.events.count(EventType::Open), 20);
+    }
+
+    void chunkFuzzSeedCorpusIsCurrent()
+    {
+        // The seeds of tests/fuzz/fuzz_eventchunk.cpp: valid ones decode, invalid ones are
+        // refused, and the committed files are what this build's encoder writes.
+        QDir dir(QStringLiteral(BPFLENS_SOURCE_DIR "/tests/fuzz/corpus/eventchunk"));
+        const bool update = qEnvironmentVariableIntValue("BPFLENS_UPDATE_FUZZ_CORPUS");
+        const QList<ChunkSeed> seeds = eventChunkSeeds();
+        for (const ChunkSeed &seed : seeds) {
+            EventStore store;
+            std::vector<quint32> map(1, 0);
+            for (int i = 1; i < ChunkFuzzStrings; ++i)
+                map.push_back(EventChunkCodec::intern(&store, "s" + QByteArray::number(i)));
+            QString error;
+            const bool ok = EventChunkCodec::decode(
+                EventType(seed.bytes.at(0)), QByteArrayView(seed.bytes).sliced(5),
+                qFromLittleEndian<quint32>(seed.bytes.constData() + 1), map, &store, &error);
+            QVERIFY2(ok == seed.name.startsWith(QStringLiteral("valid")),
+                     qPrintable(seed.name + QLatin1Char(' ') + error));
+            QFile file(dir.filePath(seed.name));
+            if (update) {
+                QVERIFY(dir.mkpath(QStringLiteral(".")));
+                QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+                file.write(seed.bytes);
+                continue;
+            }
+            QVERIFY2(
+                file.open(QIODevice::ReadOnly),
+                qPrintable(file.fileName() +
+                           QStringLiteral(" is missing; run with BPFLENS_UPDATE_FUZZ_CORPUS=1")));
+            QVERIFY2(file.readAll() == seed.bytes,
+                     qPrintable(seed.name + QStringLiteral(" is stale; run with "
+                                                           "BPFLENS_UPDATE_FUZZ_CORPUS=1")));
+        }
+        QCOMPARE(dir.entryList(QDir::Files).size(), seeds.size());
     }
 
 private:
