@@ -21,11 +21,10 @@ OpenProbe::~OpenProbe()
 AttachPlan OpenProbe::plan(const KernelFeatures &kernel, const QVariantMap &)
 {
     AttachPlan p;
-    // The raw sys_enter/sys_exit pair sees all four syscalls without tracefs.
-    if (kernel.hasBtfTracepoint(QStringLiteral("sys_enter")) &&
-        kernel.hasBtfTracepoint(QStringLiteral("sys_exit"))) {
-        p.groups.append({{{"open_btf_enter", QStringLiteral("tp_btf/sys_enter")},
-                          {"open_btf_exit", QStringLiteral("tp_btf/sys_exit")}},
+    // The raw sys_exit sees all four syscalls, also from 32-bit processes, without tracefs, and
+    // still has the caller's arguments: no sys_enter program needed.
+    if (kernel.hasBtfTracepoint(QStringLiteral("sys_exit"))) {
+        p.groups.append({{{"open_btf_exit", QStringLiteral("tp_btf/sys_exit")}},
                          true,
                          QStringLiteral("opens")});
         return p;
@@ -79,6 +78,10 @@ bool OpenProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel
     }
     if (!prepareSkeleton(p, m_skel->obj, m_skel->maps.open_rb, error))
         return false;
+    // Only the classic tracepoints pair entry and exit through this map: otherwise its
+    // preallocated 10240 entries would be kernel memory for nothing.
+    if (p.groups.first().programs.first().name == "open_btf_exit")
+        bpf_map__set_max_entries(m_skel->maps.open_pending, 1);
     const CommonFilters f = commonFilters(options);
     setCommonRodata(m_skel->rodata, f);
     m_skel->rodata->failed_only = options.value(QStringLiteral("failedOnly")).toBool();
