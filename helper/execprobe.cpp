@@ -133,8 +133,8 @@ bool ExecProbe::decode(const void *data, size_t size, RecordBatch &out)
     e.ppid = r.ppid;
     e.uid = r.uid;
     e.retval = r.retval;
-    e.comm = QByteArray(r.comm, int(qstrnlen(r.comm, sizeof(r.comm))));
-    e.filename = QByteArray(p + r.args_len, r.filename_len);
+    e.comm = m_strings.get(r.comm, qsizetype(qstrnlen(r.comm, sizeof(r.comm))));
+    e.filename = m_strings.get(p + r.args_len, r.filename_len);
     const char *args = p;
     size_t pos = 0;
     while (pos < r.args_len) {

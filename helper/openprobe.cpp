@@ -128,8 +128,8 @@ bool OpenProbe::decode(const void *data, size_t size, RecordBatch &out)
     e.flags = r.flags;
     e.mode = r.mode;
     e.ret = r.ret;
-    e.comm = QByteArray(r.comm, int(qstrnlen(r.comm, sizeof(r.comm))));
-    e.path = QByteArray(static_cast<const char *>(data) + sizeof(r), r.path_len);
+    e.comm = m_strings.get(r.comm, qsizetype(qstrnlen(r.comm, sizeof(r.comm))));
+    e.path = m_strings.get(static_cast<const char *>(data) + sizeof(r), r.path_len);
     out.open.append(e);
     return true;
 }
