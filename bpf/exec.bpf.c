@@ -39,6 +39,7 @@ struct exec_pending
 {
     __u64 filename;
     __u64 argv;
+    __u64 ptr_size; /* of argv's entries: 4 from an ia32 caller */
 };
 
 /* Failed execs: the user pointers of an execve in flight, by thread. */
@@ -177,10 +178,10 @@ int exec_tp_exec(struct trace_event_raw_sched_process_exec *ctx)
     return report_exec((const char *)ctx + (ctx->__data_loc_filename & 0xFFFF), ctx->old_pid);
 }
 
-static __always_inline void enter_exec(__u64 filename, __u64 argv)
+static __always_inline void enter_exec(__u64 filename, __u64 argv, __u64 ptr_size)
 {
     __u32 tid = (__u32)bpf_get_current_pid_tgid();
-    struct exec_pending p = {.filename = filename, .argv = argv};
+    struct exec_pending p = {.filename = filename, .argv = argv, .ptr_size = ptr_size};
 
     if (!current_wanted())
         return;
@@ -195,9 +196,8 @@ static __always_inline void exit_exec(long ret)
     __u32 tid = (__u32)bpf_get_current_pid_tgid();
     struct exec_pending *p = bpf_map_lookup_elem(&exec_pending, &tid);
     struct exec_scratch *s;
-    __u64 filename, argv;
+    __u64 filename, argv, ptr_size, arg;
     __u32 off = 0;
-    const char *arg;
     long fn;
     int i;
 
@@ -205,6 +205,9 @@ static __always_inline void exit_exec(long ret)
         return;
     filename = p->filename;
     argv = p->argv;
+    /* 4 or 8, as a bound the verifier sees; reads of fewer bytes fill arg's low half (little
+     * endian, and arg zeroed before each). */
+    ptr_size = p->ptr_size == 4 ? 4 : 8;
     bpf_map_delete_elem(&exec_pending, &tid);
     if (ret >= 0)
         return; /* reported at sched_process_exec */
@@ -214,13 +217,14 @@ static __always_inline void exit_exec(long ret)
     for (i = 0; i < EXEC_MAX_ARGS; i++) {
         long n;
 
-        if (bpf_probe_read_user(&arg, sizeof(arg), (const void *)(argv + i * sizeof(arg))))
+        arg = 0;
+        if (bpf_probe_read_user(&arg, ptr_size, (const void *)(argv + i * ptr_size)))
             goto truncated;
         if (!arg)
             goto done;
         if (off >= EXEC_ARGS_MAX)
             goto truncated;
-        n = read_arg(s, off, arg);
+        n = read_arg(s, off, (const void *)arg);
         if (n <= 0)
             goto truncated;
         off += n;
@@ -228,7 +232,8 @@ static __always_inline void exit_exec(long ret)
         if (off >= EXEC_ARGS_MAX)
             goto truncated;
     }
-    if (bpf_probe_read_user(&arg, sizeof(arg), (const void *)(argv + i * sizeof(arg))) || arg)
+    arg = 0;
+    if (bpf_probe_read_user(&arg, ptr_size, (const void *)(argv + i * ptr_size)) || arg)
         goto truncated;
     goto done;
 truncated:
@@ -238,20 +243,46 @@ done:
     submit(s, off, fn);
 }
 
+/* The x86_64 number of an execve or execveat, also an ia32 one; -1 for any other syscall, which
+ * leaves without reading the task. */
+static __always_inline long exec_nr(long id)
+{
+    if (id != BPFLENS_NR_execve && id != BPFLENS_NR_execveat
+#if BPFLENS_HAS_COMPAT
+        && id != BPFLENS_COMPAT_NR_execve && id != BPFLENS_COMPAT_NR_execveat
+#endif
+    )
+        return -1;
+    return bpflens_native_nr(id);
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(exec_btf_enter, struct pt_regs *regs, long id)
 {
-    if (id == BPFLENS_NR_execve)
-        enter_exec(PT_REGS_PARM1_CORE_SYSCALL(regs), PT_REGS_PARM2_CORE_SYSCALL(regs));
-    else if (id == BPFLENS_NR_execveat)
-        enter_exec(PT_REGS_PARM2_CORE_SYSCALL(regs), PT_REGS_PARM3_CORE_SYSCALL(regs));
+    long nr = exec_nr(id);
+
+    if (nr != BPFLENS_NR_execve && nr != BPFLENS_NR_execveat)
+        return 0;
+#if BPFLENS_HAS_COMPAT
+    if (nr != id) { /* an ia32 execve or execveat: their numbers differ from x86_64's */
+        if (nr == BPFLENS_NR_execve)
+            enter_exec(BPFLENS_COMPAT_PARM1_BTF(regs), BPFLENS_COMPAT_PARM2_BTF(regs), 4);
+        else
+            enter_exec(BPFLENS_COMPAT_PARM2_BTF(regs), BPFLENS_COMPAT_PARM3_BTF(regs), 4);
+        return 0;
+    }
+#endif
+    if (nr == BPFLENS_NR_execve)
+        enter_exec(PT_REGS_PARM1_SYSCALL(regs), PT_REGS_PARM2_SYSCALL(regs), 8);
+    else
+        enter_exec(PT_REGS_PARM2_SYSCALL(regs), PT_REGS_PARM3_SYSCALL(regs), 8);
     return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(exec_btf_exit, struct pt_regs *regs, long ret)
 {
-    long nr = BPFLENS_SYSCALL_NR(regs);
+    long nr = exec_nr(BPFLENS_SYSCALL_NR_BTF(regs));
 
     if (nr == BPFLENS_NR_execve || nr == BPFLENS_NR_execveat)
         exit_exec(ret);
@@ -261,14 +292,14 @@ int BPF_PROG(exec_btf_exit, struct pt_regs *regs, long ret)
 SEC("tp/syscalls/sys_enter_execve")
 int exec_tp_ent_ve(struct trace_event_raw_sys_enter *ctx)
 {
-    enter_exec(ctx->args[0], ctx->args[1]);
+    enter_exec(ctx->args[0], ctx->args[1], 8);
     return 0;
 }
 
 SEC("tp/syscalls/sys_enter_execveat")
 int exec_tp_ent_vat(struct trace_event_raw_sys_enter *ctx)
 {
-    enter_exec(ctx->args[1], ctx->args[2]);
+    enter_exec(ctx->args[1], ctx->args[2], 8);
     return 0;
 }
 

@@ -289,7 +289,7 @@ SEC("tp_btf/sys_enter")
 int BPF_PROG(iostack_sys_enter, struct pt_regs *regs, long id)
 {
     __u32 tid = (__u32)bpf_get_current_pid_tgid();
-    int op = syscall_op(id);
+    int op = syscall_op(bpflens_native_nr(id)); /* ia32 calls too, by their x86_64 number */
     struct thread_state *ts;
 
     if (op < 0 || !current_wanted())

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-// opensnoop: every open, openat, openat2 and creat with its flags, mode and result. Entry and
-// exit are paired per thread; the path is read at exit, when the kernel has already copied
-// (and so faulted in) the caller's string.
+// opensnoop: every open, openat, openat2 and creat with its flags, mode and result, from 64-bit
+// and (x86_64) 32-bit processes. Everything is read when the call returns: the path then has
+// been copied (and so faulted in) by the kernel, and the raw sys_exit tracepoint still has the
+// caller's argument registers, so on that path one program per syscall does it all, without a
+// sys_enter program on every syscall of the machine or a map entry per open. The classic
+// per-syscall tracepoints (no raw ones in BTF) have no registers at exit: there entry and exit
+// are paired per thread.
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -37,9 +41,9 @@ struct
     __type(value, struct open_scratch);
 } open_scratch SEC(".maps");
 
+/* An open in flight (classic tracepoints only): the caller's arguments, by thread. */
 struct open_pending
 {
-    __u64 time_ns;
     __u64 path;
     __u64 how; /* openat2's struct open_how, read at exit */
     __s32 flags;
@@ -49,65 +53,41 @@ struct open_pending
 struct
 {
     __uint(type, BPF_MAP_TYPE_HASH);
-    __uint(max_entries, 10240);
+    __uint(max_entries, 10240); /* user space shrinks it when the raw tracepoints are used */
     __type(key, __u32);
     __type(value, struct open_pending);
 } open_pending SEC(".maps");
 
-static __always_inline void enter_open(__u64 path, __s32 flags, __u32 mode, __u64 how)
-{
-    __u32 tid = (__u32)bpf_get_current_pid_tgid();
-    struct open_pending p = {
-        .time_ns = bpf_ktime_get_ns(), .path = path, .how = how, .flags = flags, .mode = mode};
-
-    if (!current_wanted())
-        return;
-    /* Every open is an event: one we cannot pair is one we lose. */
-    if (bpf_map_update_elem(&open_pending, &tid, &p, BPF_ANY))
-        count_lost();
-}
-
-static __always_inline void exit_open(long ret)
+/* Reports an open that returned ret, with the caller's arguments. */
+static __always_inline void report_open(const struct open_pending *a, long ret)
 {
     __u64 id = bpf_get_current_pid_tgid();
-    __u32 tid = (__u32)id, zero = 0;
-    struct open_pending *p = bpf_map_lookup_elem(&open_pending, &tid);
-    struct open_scratch *s;
-    __u64 path, how;
+    __u32 zero = 0;
+    struct open_scratch *s = bpf_map_lookup_elem(&open_scratch, &zero);
     long n;
     __u32 len;
 
-    if (!p)
-        return;
-    if (failed_only && ret >= 0) {
-        bpf_map_delete_elem(&open_pending, &tid);
-        return;
-    }
-    s = bpf_map_lookup_elem(&open_scratch, &zero);
     if (!s) {
-        bpf_map_delete_elem(&open_pending, &tid);
+        count_lost();
         return;
     }
-    s->hdr.time_ns = p->time_ns;
-    s->hdr.flags = p->flags;
-    s->hdr.mode = p->mode;
-    path = p->path;
-    how = p->how;
-    bpf_map_delete_elem(&open_pending, &tid);
-    if (how) {
+    s->hdr.time_ns = bpf_ktime_get_ns();
+    s->hdr.flags = a->flags;
+    s->hdr.mode = a->mode;
+    if (a->how) {
         struct open_how h = {};
 
-        bpf_probe_read_user(&h, sizeof(h.flags) + sizeof(h.mode), (const void *)how);
+        bpf_probe_read_user(&h, sizeof(h.flags) + sizeof(h.mode), (const void *)a->how);
         s->hdr.flags = (__s32)h.flags;
         s->hdr.mode = (__u32)h.mode;
     }
     s->hdr.pid = id >> 32;
-    s->hdr.tid = tid;
+    s->hdr.tid = (__u32)id;
     s->hdr.uid = (__u32)bpf_get_current_uid_gid();
     s->hdr.ret = ret;
     s->hdr.pad = 0;
     bpf_get_current_comm(s->hdr.comm, sizeof(s->hdr.comm));
-    n = bpf_probe_read_user_str(s->path, sizeof(s->path), (const void *)path);
+    n = bpf_probe_read_user_str(s->path, sizeof(s->path), (const void *)a->path);
     len = n > 0 ? n - 1 : 0; /* without the NUL */
     if (len > OPEN_PATH_MAX - 1)
         len = OPEN_PATH_MAX - 1;
@@ -120,35 +100,123 @@ static __always_inline void exit_open(long ret)
         count_lost();
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(open_btf_enter, struct pt_regs *regs, long id)
+/* The arguments of the open call nr (x86_64 numbering) from a 64-bit caller's registers, or
+ * false if nr is no open call. */
+static __always_inline bool native_args(struct pt_regs *regs, long nr, struct open_pending *a)
 {
-    if (id == BPFLENS_NR_openat)
-        enter_open(PT_REGS_PARM2_CORE_SYSCALL(regs), PT_REGS_PARM3_CORE_SYSCALL(regs),
-                   PT_REGS_PARM4_CORE_SYSCALL(regs), 0);
-    else if (id == BPFLENS_NR_open)
-        enter_open(PT_REGS_PARM1_CORE_SYSCALL(regs), PT_REGS_PARM2_CORE_SYSCALL(regs),
-                   PT_REGS_PARM3_CORE_SYSCALL(regs), 0);
-    else if (id == BPFLENS_NR_openat2)
-        enter_open(PT_REGS_PARM2_CORE_SYSCALL(regs), 0, 0, PT_REGS_PARM3_CORE_SYSCALL(regs));
-    else if (id == BPFLENS_NR_creat)
-        enter_open(PT_REGS_PARM1_CORE_SYSCALL(regs), OPEN_O_CREAT | OPEN_O_WRONLY | OPEN_O_TRUNC,
-                   PT_REGS_PARM2_CORE_SYSCALL(regs), 0);
-    return 0;
+    if (nr == BPFLENS_NR_openat) {
+        a->path = PT_REGS_PARM2_SYSCALL(regs);
+        a->flags = PT_REGS_PARM3_SYSCALL(regs);
+        a->mode = PT_REGS_PARM4_SYSCALL(regs);
+    } else if (nr == BPFLENS_NR_open) {
+        a->path = PT_REGS_PARM1_SYSCALL(regs);
+        a->flags = PT_REGS_PARM2_SYSCALL(regs);
+        a->mode = PT_REGS_PARM3_SYSCALL(regs);
+    } else if (nr == BPFLENS_NR_openat2) {
+        a->path = PT_REGS_PARM2_SYSCALL(regs);
+        a->how = PT_REGS_PARM3_SYSCALL(regs);
+    } else if (nr == BPFLENS_NR_creat) {
+        a->path = PT_REGS_PARM1_SYSCALL(regs);
+        a->flags = OPEN_O_CREAT | OPEN_O_WRONLY | OPEN_O_TRUNC;
+        a->mode = PT_REGS_PARM2_SYSCALL(regs);
+    } else {
+        return false;
+    }
+    return true;
 }
 
+#if BPFLENS_HAS_COMPAT
+/* The same from an ia32 caller (ia32 numbering): 32-bit pointers and values in other
+ * registers. */
+static __always_inline bool compat_args(struct pt_regs *regs, long nr, struct open_pending *a)
+{
+    if (nr == BPFLENS_COMPAT_NR_openat) {
+        a->path = BPFLENS_COMPAT_PARM2_BTF(regs);
+        a->flags = BPFLENS_COMPAT_PARM3_BTF(regs);
+        a->mode = BPFLENS_COMPAT_PARM4_BTF(regs);
+    } else if (nr == BPFLENS_COMPAT_NR_open) {
+        a->path = BPFLENS_COMPAT_PARM1_BTF(regs);
+        a->flags = BPFLENS_COMPAT_PARM2_BTF(regs);
+        a->mode = BPFLENS_COMPAT_PARM3_BTF(regs);
+    } else if (nr == BPFLENS_COMPAT_NR_openat2) {
+        a->path = BPFLENS_COMPAT_PARM2_BTF(regs);
+        a->how = BPFLENS_COMPAT_PARM3_BTF(regs);
+    } else if (nr == BPFLENS_COMPAT_NR_creat) {
+        a->path = BPFLENS_COMPAT_PARM1_BTF(regs);
+        a->flags = OPEN_O_CREAT | OPEN_O_WRONLY | OPEN_O_TRUNC;
+        a->mode = BPFLENS_COMPAT_PARM2_BTF(regs);
+    } else {
+        return false;
+    }
+    return true;
+}
+#endif
+
+/* Runs at the end of every syscall of the machine: everything but open calls must leave after a
+ * load and a few compares. */
 SEC("tp_btf/sys_exit")
 int BPF_PROG(open_btf_exit, struct pt_regs *regs, long ret)
 {
-    long nr = BPFLENS_SYSCALL_NR(regs);
+    long nr = BPFLENS_SYSCALL_NR_BTF(regs);
+    struct open_pending a = {};
 
-    if (nr == BPFLENS_NR_openat || nr == BPFLENS_NR_open || nr == BPFLENS_NR_openat2 ||
-        nr == BPFLENS_NR_creat)
-        exit_open(ret);
+    if (nr != BPFLENS_NR_openat && nr != BPFLENS_NR_open && nr != BPFLENS_NR_openat2 &&
+        nr != BPFLENS_NR_creat
+#if BPFLENS_HAS_COMPAT
+        && nr != BPFLENS_COMPAT_NR_openat && nr != BPFLENS_COMPAT_NR_open &&
+        nr != BPFLENS_COMPAT_NR_creat
+#endif
+    )
+        return 0;
+    if (failed_only && ret >= 0)
+        return 0;
+#if BPFLENS_HAS_COMPAT
+    /* 5 is x86_64's fstat and ia32's open: which one it is, only the task knows. */
+    if (bpflens_in_compat_syscall()) {
+        if (!compat_args(regs, nr, &a))
+            return 0;
+    } else if (!native_args(regs, nr, &a)) {
+        return 0;
+    }
+#else
+    if (!native_args(regs, nr, &a))
+        return 0;
+#endif
+    if (!current_wanted())
+        return 0;
+    report_open(&a, ret);
     return 0;
 }
 
-/* Classic tracepoints, one per syscall; each is attached only if the kernel has it. */
+static __always_inline void enter_open(__u64 path, __s32 flags, __u32 mode, __u64 how)
+{
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    struct open_pending p = {.path = path, .how = how, .flags = flags, .mode = mode};
+
+    if (!current_wanted())
+        return;
+    /* Every open is an event: one we cannot pair is one we lose. */
+    if (bpf_map_update_elem(&open_pending, &tid, &p, BPF_ANY))
+        count_lost();
+}
+
+static __always_inline void exit_open(long ret)
+{
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    struct open_pending *p = bpf_map_lookup_elem(&open_pending, &tid);
+    struct open_pending a;
+
+    if (!p)
+        return;
+    a = *p;
+    bpf_map_delete_elem(&open_pending, &tid);
+    if (failed_only && ret >= 0)
+        return;
+    report_open(&a, ret);
+}
+
+/* Classic tracepoints, one per syscall; each is attached only if the kernel has it. They do not
+ * fire for ia32 syscalls (x86 ignores compat calls in them). */
 SEC("tp/syscalls/sys_enter_open")
 int open_tp_ent_open(struct trace_event_raw_sys_enter *ctx)
 {

@@ -11,7 +11,7 @@
 /* Followed by path_len bytes of path (no NUL). */
 struct open_record
 {
-    __u64 time_ns;
+    __u64 time_ns; /* when the call returned */
     __u32 pid;
     __u32 tid;
     __u32 uid;

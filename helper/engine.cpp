@@ -39,6 +39,13 @@ quint64 Engine::monotonicNowNs()
     return bpflens::monotonicNowNs(); // the clock bpf_ktime_get_ns() reads, as sessions use it
 }
 
+const KernelFeatures &Engine::kernel() const
+{
+    if (!m_kernel)
+        m_kernel = std::make_unique<KernelFeatures>();
+    return *m_kernel;
+}
+
 QList<ProbeStatus> Engine::probes() const
 {
     QList<ProbeStatus> out;
@@ -48,7 +55,7 @@ QList<ProbeStatus> Engine::probes() const
             QVariantMap defaults;
             QString ignored;
             ProbeCatalog::validate(info.id, {}, &defaults, &ignored);
-            s.availability = probe->availability(m_kernel, defaults);
+            s.availability = probe->availability(kernel(), defaults);
         } else {
             s.availability.reason = QStringLiteral("not built into this version");
         }
@@ -91,7 +98,7 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
             *error = QStringLiteral("unknown probe: %1").arg(req.id);
             return false;
         }
-        const ProbeAvailability a = probe->availability(m_kernel, opts);
+        const ProbeAvailability a = probe->availability(kernel(), opts);
         if (!a.available) {
             *error = QStringLiteral("probe %1 cannot run on this kernel: %2").arg(req.id, a.reason);
             return false;
@@ -107,7 +114,7 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
     for (size_t i = 0; i < probes.size(); ++i) {
         QString why;
         probes[i]->setRingBufferBytes(m_ringBufferBytes);
-        if (!probes[i]->start(normalized[int(i)], m_kernel, &why)) {
+        if (!probes[i]->start(normalized[int(i)], kernel(), &why)) {
             *error = QStringLiteral("probe %1: %2").arg(requests[int(i)].id, why);
             for (size_t j = 0; j < i; ++j)
                 probes[j]->stop();
@@ -126,6 +133,7 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
         requests[int(i)].attachPath = probes[i]->attachPath();
     }
     m_probes = std::move(probes);
+    m_kernel.reset();
     m_nextSnapshotNs.assign(m_probes.size(), 0);
     for (size_t i = 0; i < m_probes.size(); ++i)
         m_nextSnapshotNs[i] = m_startNs + m_probes[i]->intervalNs();

@@ -31,7 +31,8 @@ public:
     Engine(const Engine &) = delete;
     Engine &operator=(const Engine &) = delete;
 
-    const KernelFeatures &kernel() const { return m_kernel; }
+    // Read (and the kernel's BTF parsed) on first use; released once probes are running.
+    const KernelFeatures &kernel() const;
     // The catalog with every probe's availability on this kernel (default options).
     QList<ProbeStatus> probes() const;
 
@@ -55,7 +56,9 @@ public:
     static quint64 monotonicNowNs();
 
 private:
-    KernelFeatures m_kernel;
+    // The kernel's BTF, which KernelFeatures holds, is over 5 MiB of heap on a distribution
+    // kernel: only choosing and loading probes needs it, not hours of recording.
+    mutable std::unique_ptr<KernelFeatures> m_kernel;
     std::vector<std::unique_ptr<Probe>> m_probes;
     std::vector<quint64> m_nextSnapshotNs;
     int m_epollFd = -1;

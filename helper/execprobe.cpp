@@ -86,58 +86,28 @@ bool ExecProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel
         *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
         return false;
     }
-    if (!p.applyAutoload(m_skel->obj, error))
+    if (!prepareSkeleton(p, m_skel->obj, m_skel->maps.exec_rb, error))
         return false;
-    int err = bpf_map__set_max_entries(m_skel->maps.exec_rb, ringBufferBytes());
-    if (err) {
-        *error = QStringLiteral("ring buffer size %1: %2")
-                     .arg(ringBufferBytes())
-                     .arg(lastLibbpfError(err));
-        return false;
-    }
     const CommonFilters f = commonFilters(options);
-    m_skel->rodata->filter_tgid = f.tgid;
-    m_skel->rodata->filter_tid = f.tid;
-    m_skel->rodata->filter_uid = f.uid;
-    m_skel->rodata->filter_uid_set = f.uidSet;
-    memset(m_skel->rodata->filter_comm, 0, sizeof(m_skel->rodata->filter_comm));
-    memcpy(m_skel->rodata->filter_comm, f.comm.constData(),
-           qMin<size_t>(f.comm.size(), sizeof(m_skel->rodata->filter_comm) - 1));
-    m_skel->rodata->filter_cgroup = !f.cgroupPath.isEmpty();
-    m_skel->rodata->wakeup_bytes = wakeupBytes();
-    err = exec_bpf__load(m_skel);
+    setCommonRodata(m_skel->rodata, f);
+    const int err = exec_bpf__load(m_skel);
     if (err) {
         *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
         return false;
     }
-    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
-        return false;
-    trackObject(m_skel->obj);
-    if (!setRingBuffer(bpf_map__fd(m_skel->maps.exec_rb), error))
-        return false;
-    QString attached, degraded;
-    if (!p.attach(m_skel->obj, &m_links, &attached, &degraded, error))
-        return false;
-    if (!degraded.isEmpty())
-        qWarning("exec: %s", qPrintable(degraded));
-    setAttachPath(attached);
-    return true;
+    return attachSkeleton(p, m_skel->obj, m_skel->maps.exec_rb, f, &m_links, error);
 }
 
 void ExecProbe::doStop()
 {
-    for (bpf_link *l : std::as_const(m_links))
-        bpf_link__destroy(l);
-    m_links.clear();
+    destroyLinks(&m_links);
     exec_bpf__destroy(m_skel);
     m_skel = nullptr;
 }
 
 void ExecProbe::doDetach()
 {
-    for (bpf_link *l : std::as_const(m_links))
-        bpf_link__destroy(l);
-    m_links.clear();
+    destroyLinks(&m_links);
     if (m_skel)
         exec_bpf__detach(m_skel);
 }
@@ -163,8 +133,8 @@ bool ExecProbe::decode(const void *data, size_t size, RecordBatch &out)
     e.ppid = r.ppid;
     e.uid = r.uid;
     e.retval = r.retval;
-    e.comm = QByteArray(r.comm, int(qstrnlen(r.comm, sizeof(r.comm))));
-    e.filename = QByteArray(p + r.args_len, r.filename_len);
+    e.comm = m_strings.get(r.comm, qsizetype(qstrnlen(r.comm, sizeof(r.comm))));
+    e.filename = m_strings.get(p + r.args_len, r.filename_len);
     const char *args = p;
     size_t pos = 0;
     while (pos < r.args_len) {

@@ -2,6 +2,7 @@
 
 #include "attachplan.h"
 #include "probe.h"
+#include "recentstrings.h"
 
 struct exec_bpf;
 
@@ -29,6 +30,7 @@ private:
 
     exec_bpf *m_skel = nullptr;
     QList<bpf_link *> m_links;
+    RecentStrings m_strings;
 };
 
 } // namespace bpflens

@@ -21,11 +21,10 @@ OpenProbe::~OpenProbe()
 AttachPlan OpenProbe::plan(const KernelFeatures &kernel, const QVariantMap &)
 {
     AttachPlan p;
-    // The raw sys_enter/sys_exit pair sees all four syscalls without tracefs.
-    if (kernel.hasBtfTracepoint(QStringLiteral("sys_enter")) &&
-        kernel.hasBtfTracepoint(QStringLiteral("sys_exit"))) {
-        p.groups.append({{{"open_btf_enter", QStringLiteral("tp_btf/sys_enter")},
-                          {"open_btf_exit", QStringLiteral("tp_btf/sys_exit")}},
+    // The raw sys_exit sees all four syscalls, also from 32-bit processes, without tracefs, and
+    // still has the caller's arguments: no sys_enter program needed.
+    if (kernel.hasBtfTracepoint(QStringLiteral("sys_exit"))) {
+        p.groups.append({{{"open_btf_exit", QStringLiteral("tp_btf/sys_exit")}},
                          true,
                          QStringLiteral("opens")});
         return p;
@@ -77,59 +76,33 @@ bool OpenProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel
         *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
         return false;
     }
-    if (!p.applyAutoload(m_skel->obj, error))
+    if (!prepareSkeleton(p, m_skel->obj, m_skel->maps.open_rb, error))
         return false;
-    int err = bpf_map__set_max_entries(m_skel->maps.open_rb, ringBufferBytes());
-    if (err) {
-        *error = QStringLiteral("ring buffer size %1: %2")
-                     .arg(ringBufferBytes())
-                     .arg(lastLibbpfError(err));
-        return false;
-    }
+    // Only the classic tracepoints pair entry and exit through this map: otherwise its
+    // preallocated 10240 entries would be kernel memory for nothing.
+    if (p.groups.first().programs.first().name == "open_btf_exit")
+        bpf_map__set_max_entries(m_skel->maps.open_pending, 1);
     const CommonFilters f = commonFilters(options);
-    m_skel->rodata->filter_tgid = f.tgid;
-    m_skel->rodata->filter_tid = f.tid;
-    m_skel->rodata->filter_uid = f.uid;
-    m_skel->rodata->filter_uid_set = f.uidSet;
-    memset(m_skel->rodata->filter_comm, 0, sizeof(m_skel->rodata->filter_comm));
-    memcpy(m_skel->rodata->filter_comm, f.comm.constData(),
-           qMin<size_t>(f.comm.size(), sizeof(m_skel->rodata->filter_comm) - 1));
-    m_skel->rodata->filter_cgroup = !f.cgroupPath.isEmpty();
-    m_skel->rodata->wakeup_bytes = wakeupBytes();
+    setCommonRodata(m_skel->rodata, f);
     m_skel->rodata->failed_only = options.value(QStringLiteral("failedOnly")).toBool();
-    err = open_bpf__load(m_skel);
+    const int err = open_bpf__load(m_skel);
     if (err) {
         *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
         return false;
     }
-    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
-        return false;
-    trackObject(m_skel->obj);
-    if (!setRingBuffer(bpf_map__fd(m_skel->maps.open_rb), error))
-        return false;
-    QString attached, degraded;
-    if (!p.attach(m_skel->obj, &m_links, &attached, &degraded, error))
-        return false;
-    if (!degraded.isEmpty())
-        qWarning("open: %s", qPrintable(degraded));
-    setAttachPath(attached);
-    return true;
+    return attachSkeleton(p, m_skel->obj, m_skel->maps.open_rb, f, &m_links, error);
 }
 
 void OpenProbe::doStop()
 {
-    for (bpf_link *l : std::as_const(m_links))
-        bpf_link__destroy(l);
-    m_links.clear();
+    destroyLinks(&m_links);
     open_bpf__destroy(m_skel);
     m_skel = nullptr;
 }
 
 void OpenProbe::doDetach()
 {
-    for (bpf_link *l : std::as_const(m_links))
-        bpf_link__destroy(l);
-    m_links.clear();
+    destroyLinks(&m_links);
     if (m_skel)
         open_bpf__detach(m_skel);
 }
@@ -155,8 +128,8 @@ bool OpenProbe::decode(const void *data, size_t size, RecordBatch &out)
     e.flags = r.flags;
     e.mode = r.mode;
     e.ret = r.ret;
-    e.comm = QByteArray(r.comm, int(qstrnlen(r.comm, sizeof(r.comm))));
-    e.path = QByteArray(static_cast<const char *>(data) + sizeof(r), r.path_len);
+    e.comm = m_strings.get(r.comm, qsizetype(qstrnlen(r.comm, sizeof(r.comm))));
+    e.path = m_strings.get(static_cast<const char *>(data) + sizeof(r), r.path_len);
     out.open.append(e);
     return true;
 }

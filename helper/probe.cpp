@@ -210,6 +210,50 @@ bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QStrin
     return true;
 }
 
+bool Probe::prepareSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
+                            QString *error)
+{
+    if (!plan.applyAutoload(obj, error))
+        return false;
+    const int err = bpf_map__set_max_entries(ringBuffer, m_ringBufferBytes);
+    if (err) {
+        *error = QStringLiteral("ring buffer size %1: %2")
+                     .arg(m_ringBufferBytes)
+                     .arg(lastLibbpfError(err));
+        return false;
+    }
+    return true;
+}
+
+bool Probe::attachSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
+                           const CommonFilters &f, QList<bpf_link *> *links, QString *error)
+{
+    const bpf_map *cgroups = bpf_object__find_map_by_name(obj, "cgroup_map");
+    if (!cgroups) {
+        *error = QStringLiteral("the BPF object has no cgroup_map");
+        return false;
+    }
+    if (!applyCgroupFilter(bpf_map__fd(cgroups), f.cgroupPath, error))
+        return false;
+    trackObject(obj);
+    if (!setRingBuffer(bpf_map__fd(ringBuffer), error))
+        return false;
+    QString attached, degraded;
+    if (!plan.attach(obj, links, &attached, &degraded, error))
+        return false;
+    if (!degraded.isEmpty())
+        qWarning("%s: %s", qPrintable(m_id), qPrintable(degraded));
+    setAttachPath(attached);
+    return true;
+}
+
+void Probe::destroyLinks(QList<bpf_link *> *links)
+{
+    for (bpf_link *l : std::as_const(*links))
+        bpf_link__destroy(l);
+    links->clear();
+}
+
 QString Probe::lastLibbpfError(int err)
 {
     char buf[256];

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "attachplan.h"
 #include "kernelfeatures.h"
 #include "probecatalog.h"
 #include "records.h"
@@ -9,9 +10,12 @@
 #include <QString>
 #include <QVariantMap>
 
+#include <cstring>
 #include <functional>
 #include <memory>
 
+struct bpf_link;
+struct bpf_map;
 struct bpf_object;
 struct bpf_program;
 struct ring_buffer;
@@ -113,6 +117,30 @@ protected:
     };
     static CommonFilters commonFilters(const QVariantMap &options);
     static bool applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error);
+
+    // The start every skeleton probe built on common.bpf.h shares, around its own settings.
+    // common.bpf.h's filters and wake-up threshold, in a skeleton's rodata:
+    template<typename Rodata>
+    void setCommonRodata(Rodata *ro, const CommonFilters &f) const
+    {
+        ro->filter_tgid = f.tgid;
+        ro->filter_tid = f.tid;
+        ro->filter_uid = f.uid;
+        ro->filter_uid_set = f.uidSet;
+        memset((void *)ro->filter_comm, 0, sizeof(ro->filter_comm));
+        memcpy((void *)ro->filter_comm, f.comm.constData(),
+               qMin<size_t>(size_t(f.comm.size()), sizeof(ro->filter_comm) - 1));
+        ro->filter_cgroup = !f.cgroupPath.isEmpty();
+        ro->wakeup_bytes = wakeupBytes();
+    }
+    // Before load: only the plan's programs load, the ring buffer map gets ringBufferBytes().
+    bool prepareSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
+                         QString *error);
+    // After load: the cgroup filter, the run-time statistics, the ring buffer's consumer and the
+    // plan's links (a skipped optional group is a warning, not a failure).
+    bool attachSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
+                        const CommonFilters &f, QList<bpf_link *> *links, QString *error);
+    static void destroyLinks(QList<bpf_link *> *links);
 
     // Attaches one program, recording its name for the attach path; returns false (and why in
     // *error) without throwing so optional parts can be skipped.

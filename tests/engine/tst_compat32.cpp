@@ -1,0 +1,209 @@
+// 32-bit processes on an x86_64 kernel: their system calls arrive as ia32 calls, with other
+// numbers and argument registers, and the per-syscall tracepoints ignore them. A real -m32
+// program (compat32/compat32.c) opens and execs, and the open and exec probes must report what
+// it did exactly as for a 64-bit process; its readlink (ia32 85, x86_64's creat) must not show.
+#include "engine.h"
+#include "enginetestutil.h"
+#include "testutil.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace bpflens;
+
+namespace {
+
+const char *const compat32Program = BPFLENS_COMPAT32;
+
+// Runs compat32 with args as a child that starts only once the probes are attached; its stdout
+// goes to outPath.
+struct Compat32Run
+{
+    Compat32Run(const QList<QByteArray> &args, const QByteArray &outPath)
+        : m_argStorage(args)
+        , m_outPath(outPath)
+    {
+        m_argv.push_back(const_cast<char *>(compat32Program));
+        for (const QByteArray &a : m_argStorage)
+            m_argv.push_back(const_cast<char *>(a.constData()));
+        m_argv.push_back(nullptr);
+        m_child = std::make_unique<test::GatedChild>([this] {
+            const int fd = open(m_outPath.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+                _exit(126);
+            execv(compat32Program, m_argv.data());
+            _exit(127);
+        });
+    }
+    QList<QByteArray> m_argStorage;
+    QByteArray m_outPath;
+    std::vector<char *> m_argv;
+    std::unique_ptr<test::GatedChild> m_child;
+};
+
+// compat32's report: one "<call> <flags> <octal mode> <fd or -errno>" line per open. The mode
+// register of an open without O_CREAT holds whatever the caller left there: only creat's counts.
+struct Reported
+{
+    QByteArray call;
+    int flags = 0;
+    quint32 mode = 0;
+    int ret = 0;
+};
+
+QList<Reported> readReport(const QByteArray &path)
+{
+    QFile f(QFile::decodeName(path));
+    QList<Reported> out;
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        const QList<QByteArray> parts = line.split(' ');
+        if (parts.size() != 4)
+            continue;
+        out.append({parts[0], parts[1].toInt(), parts[2].toUInt(nullptr, 8), parts[3].toInt()});
+    }
+    return out;
+}
+
+bool startProbe(Engine &engine, const QString &probe, QVariantMap options, QString *error)
+{
+    QList<ProbeConfig> req{{probe, options, {}}};
+    return engine.start(req, error);
+}
+
+} // namespace
+
+class TestCompat32 : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+    QByteArray file(const char *name) const
+    {
+        return QFile::encodeName(m_dir.filePath(QString::fromLatin1(name)));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!*compat32Program) {
+            // The build found no 32-bit toolchain: say so, and under CI fail rather than skip.
+            if (test::rootRequired())
+                QFAIL("no 32-bit toolchain: install gcc-multilib (.ci/deps) and reconfigure");
+            QSKIP("no 32-bit toolchain (gcc-multilib): compat32 was not built");
+        }
+        QVERIFY(m_dir.isValid());
+    }
+
+    void opensOfA32BitProcess()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the open probe");
+        const QByteArray path = file("opened-by-compat32");
+        QFile f(QFile::decodeName(path));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        const QByteArray report = file("open-report");
+        Compat32Run run({"open", path}, report);
+        QVERIFY(run.m_child->pid() > 0);
+
+        Engine engine;
+        QString error;
+        QVERIFY2(startProbe(engine, QStringLiteral("open"),
+                            {{QStringLiteral("pid"), qint64(run.m_child->pid())}}, &error),
+                 qPrintable(error));
+        QCOMPARE(run.m_child->run(), 0);
+        RecordBatch b;
+        engine.stop(&b);
+
+        const QList<Reported> expected = readReport(report);
+        QCOMPARE(expected.size(), 5);
+        const QList<QByteArray> paths{path, path, path + "-c", path, "/nonexistent/compat32"};
+        QList<OpenEvent> ours;
+        bool sawLoader = false;
+        for (const OpenEvent &e : std::as_const(b.open)) {
+            QCOMPARE(e.pid, quint32(run.m_child->pid()));
+            if (e.comm != "compat32")
+                continue; // the child's open of its stdout, before the exec
+            if (paths.contains(e.path))
+                ours.append(e);
+            // The 32-bit dynamic loader's own openat calls are opens of this process too.
+            sawLoader = sawLoader || e.path.contains("ld.so.cache") || e.path.contains("libc.so");
+            // readlink's argument: an ia32 readlink taken for x86_64's creat would show it.
+            QVERIFY2(e.path != "/proc/self/exe", "ia32 readlink was reported as an open");
+        }
+        QVERIFY(sawLoader);
+        QCOMPARE(ours.size(), expected.size());
+        for (int i = 0; i < expected.size(); ++i) {
+            const QByteArray what = expected[i].call + ' ' + paths[i];
+            QVERIFY2(ours[i].path == paths[i], what.constData());
+            QVERIFY2(ours[i].flags == expected[i].flags, what.constData());
+            QVERIFY2(ours[i].ret == expected[i].ret, what.constData());
+            QVERIFY2(ours[i].tid == quint32(run.m_child->pid()), what.constData());
+        }
+        QVERIFY(ours[0].ret >= 0);     // openat
+        QCOMPARE(ours[2].mode, 0640u); // creat
+        QCOMPARE(ours[2].flags, O_CREAT | O_WRONLY | O_TRUNC);
+        QCOMPARE(ours[3].flags, int(O_RDONLY | O_NOFOLLOW)); // openat2's open_how, 32-bit caller
+        QCOMPARE(ours[4].ret, -ENOENT);
+        QCOMPARE(b.stats.last().eventsLost, quint64(0));
+    }
+
+    void execsOfA32BitProcess_data()
+    {
+        QTest::addColumn<bool>("fails");
+        QTest::newRow("succeeds") << false;
+        QTest::newRow("fails") << true;
+    }
+
+    // Successful execs are seen at sched_process_exec whatever the caller's width; failed ones
+    // only at the ia32 execve's return, where argv is an array of 4-byte pointers.
+    void execsOfA32BitProcess()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the exec probe");
+        QFETCH(bool, fails);
+        const QByteArray target = fails ? file("missing-program") : QByteArray("/bin/true");
+        const QList<QByteArray> args{"first", "", "third argument"};
+        const QByteArray report = file("exec-report");
+        Compat32Run run(QList<QByteArray>{"exec", target} + args, report);
+        QVERIFY(run.m_child->pid() > 0);
+
+        Engine engine;
+        QString error;
+        QVERIFY2(startProbe(engine, QStringLiteral("exec"),
+                            {{QStringLiteral("pid"), qint64(run.m_child->pid())},
+                             {QStringLiteral("failed"), true}},
+                            &error),
+                 qPrintable(error));
+        QCOMPARE(run.m_child->run(), 0);
+        RecordBatch b;
+        engine.stop(&b);
+
+        QList<ExecEvent> events;
+        for (const ExecEvent &e : std::as_const(b.exec)) {
+            if (e.filename == target)
+                events.append(e);
+        }
+        QCOMPARE(events.size(), 1);
+        const ExecEvent &e = events.first();
+        QCOMPARE(e.pid, quint32(run.m_child->pid()));
+        QCOMPARE(e.ppid, quint32(getpid()));
+        QCOMPARE(e.argv, QList<QByteArray>{target} + args);
+        QVERIFY(!e.argvTruncated);
+        QCOMPARE(e.retval, fails ? -ENOENT : 0);
+        if (fails) {
+            QCOMPARE(e.comm, QByteArray("compat32"));
+            QFile f(QFile::decodeName(report));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll().trimmed(), QByteArray("exec -2"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompat32)
+#include "tst_compat32.moc"
