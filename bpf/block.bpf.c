@@ -32,6 +32,14 @@ const volatile bool targ_per_flags = false;
 const volatile __u64 unit_div = 1000;
 const volatile __u64 min_ns = 0;
 
+/* Who submitted a request: current in block_io_start (or, without it, at insert/issue). */
+struct submitter
+{
+    __u32 pid;
+    __u32 wanted; /* passed the pid, comm and cgroup filters */
+    char comm[BPFLENS_COMM_LEN];
+};
+
 struct stage
 {
     __u64 insert;
@@ -40,13 +48,9 @@ struct stage
     __u32 bytes;
     __u32 dev;
     __u32 requeued; /* sent back by the driver, waiting to be issued again */
-    __u32 pad;
-};
-
-struct submitter
-{
-    __u32 pid;
-    char comm[BPFLENS_COMM_LEN];
+    __u32 known;    /* who is this life's submitter; else nobody knows (see claim_submitter) */
+    __u64 birth;    /* the request's start_time_ns then: which life of the pointer this is */
+    struct submitter who;
 };
 
 struct
@@ -57,6 +61,7 @@ struct
     __type(value, struct stage);
 } start SEC(".maps");
 
+/* From block_io_start to the request's first insert or issue, where its stage takes it over. */
 struct
 {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -68,7 +73,7 @@ struct
 struct
 {
     __uint(type, BPF_MAP_TYPE_HASH);
-    __uint(max_entries, 1024);
+    __uint(max_entries, 1024); /* user space may set another size before load */
     __type(key, struct block_hist_key);
     __type(value, struct bpflens_hist);
 } hists SEC(".maps");
@@ -89,7 +94,12 @@ struct
     __type(value, char[RECORD_MAX]);
 } scratch SEC(".maps");
 
-static const struct bpflens_hist zero_hist;
+/* Completed requests of the traced disk(s) whose submitter is unknown: submitted before the
+ * probe attached, or built by the kernel itself (a flush sequence's flush, passthrough
+ * commands), or their submitter could not be stored. Without filters they are events with pid
+ * 0 and comm "?"; with a filter nobody can tell whether they pass, so they are only counted.
+ * Read by user space. */
+__u64 unattributed = 0;
 
 /* Before 5.17 the disk hung off the request itself. */
 struct request___old
@@ -113,18 +123,66 @@ static __always_inline __u32 disk_dev(struct gendisk *disk)
     return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | BPF_CORE_READ(disk, first_minor);
 }
 
+/* Set for each new request the queue keeps time stamps for (at allocation or, for I/O stats,
+ * in blk_account_io_start right after block_io_start fires, so not yet there), and kept across
+ * requeues: from insert on it tells a recycled request pointer's lives apart. 0 when the queue
+ * keeps no time stamps, then nothing can be told apart by it. */
+static __always_inline __u64 rq_birth(struct request *rq)
+{
+    if (!bpf_core_field_exists(rq->start_time_ns))
+        return 0;
+    return BPF_CORE_READ(rq, start_time_ns);
+}
+
+static __always_inline bool same_life(__u64 birth, struct request *rq)
+{
+    return birth && birth == rq_birth(rq);
+}
+
+static __always_inline void current_submitter(struct submitter *s)
+{
+    s->wanted = current_wanted();
+    s->pid = bpf_get_current_pid_tgid() >> 32;
+    bpf_get_current_comm(s->comm, sizeof(s->comm));
+}
+
+/* Unwanted submitters are remembered too, so that at completion "filtered out" (silent) and
+ * "unknown" (counted) are told apart. */
 static __always_inline void remember_submitter(struct request *rq)
 {
     struct submitter s = {};
 
-    if (!current_wanted()) {
-        /* A recycled request must not keep its previous submitter. */
+    current_submitter(&s);
+    /* Failing, no older submitter of this pointer may stay to be credited with it. */
+    if (bpf_map_update_elem(&submitters, &rq, &s, BPF_ANY))
         bpf_map_delete_elem(&submitters, &rq);
+}
+
+/* A new life of rq takes the submitter block_io_start left for it, and only that: the entry is
+ * moved into the stage, so a request pointer the kernel recycles for a request without
+ * block_io_start (a flush, a passthrough command) finds none and is reported as unknown
+ * instead of being credited to whoever submitted the pointer's previous request. */
+static __always_inline void claim_submitter(struct request *rq, struct stage *st)
+{
+    struct submitter *s;
+
+    if (pid_at_rq) {
+        current_submitter(&st->who);
+        st->known = 1;
         return;
     }
-    s.pid = bpf_get_current_pid_tgid() >> 32;
-    bpf_get_current_comm(s.comm, sizeof(s.comm));
-    bpf_map_update_elem(&submitters, &rq, &s, BPF_ANY);
+    s = bpf_map_lookup_elem(&submitters, &rq);
+    if (!s)
+        return;
+    st->who = *s;
+    st->known = 1;
+    bpf_map_delete_elem(&submitters, &rq);
+}
+
+/* Whether a request is one the user asked for, as far as anyone can tell. */
+static __always_inline bool stage_wanted(const struct stage *st)
+{
+    return st->known ? st->who.wanted : !filters_active;
 }
 
 static __always_inline struct stage *new_stage(struct request *rq, __u64 insert, __u64 issue)
@@ -132,12 +190,23 @@ static __always_inline struct stage *new_stage(struct request *rq, __u64 insert,
     struct stage st = {};
 
     st.dev = disk_dev(rq_disk(rq));
-    if (filter_dev && st.dev != targ_dev)
+    if (filter_dev && st.dev != targ_dev) {
+        bpf_map_delete_elem(&submitters, &rq);
         return NULL;
+    }
     st.insert = insert;
     st.issue = issue;
-    if (bpf_map_update_elem(&start, &rq, &st, BPF_ANY))
+    st.birth = rq_birth(rq);
+    claim_submitter(rq, &st);
+    if (bpf_map_update_elem(&start, &rq, &st, BPF_ANY)) {
+        /* Untracked: its completion cannot be timed, so its event is lost. */
+        bpf_map_delete_elem(&start, &rq);
+        if (stage_wanted(&st))
+            count_lost();
+        else if (!st.known)
+            __sync_fetch_and_add(&unattributed, 1);
         return NULL;
+    }
     return bpf_map_lookup_elem(&start, &rq);
 }
 
@@ -149,15 +218,16 @@ static __always_inline int on_insert(struct request *rq)
     struct stage *st = bpf_map_lookup_elem(&start, &rq);
 
     /* A requeued request re-inserted from the requeue list (blk_mq_requeue_work) has been
-     * waiting since its first insert: that stays its queue time. */
-    if (st && st->requeued) {
+     * waiting since its first insert: that stays its queue time. So does the same request
+     * inserted again without a requeue seen (the flush machinery inserts a data request again;
+     * a request sent back after an issue): it waits for its next issue. */
+    if (st && (st->requeued || same_life(st->birth, rq))) {
         st->requeued = 0;
+        st->issue = 0;
         if (!st->insert)
             st->insert = bpf_ktime_get_ns();
         return 0;
     }
-    if (pid_at_rq)
-        remember_submitter(rq);
     new_stage(rq, bpf_ktime_get_ns(), 0);
     return 0;
 }
@@ -167,12 +237,11 @@ static __always_inline int on_issue(struct request *rq)
     __u64 now = bpf_ktime_get_ns();
     struct stage *st = bpf_map_lookup_elem(&start, &rq);
 
-    if (st && st->issue == 0) {
+    /* Issued again with no requeue seen: the device time starts at the issue that completes. */
+    if (st && (st->issue == 0 || same_life(st->birth, rq))) {
         st->issue = now;
         st->requeued = 0;
     } else {
-        if (pid_at_rq)
-            remember_submitter(rq);
         st = new_stage(rq, 0, now);
         if (!st)
             return 0;
@@ -182,8 +251,8 @@ static __always_inline int on_issue(struct request *rq)
     return 0;
 }
 
-static __always_inline void emit(struct request *rq, const struct stage *st,
-                                 const struct submitter *who, __u64 now, __u32 cmd_flags)
+static __always_inline void emit(struct request *rq, const struct stage *st, __u64 now,
+                                 __u32 cmd_flags)
 {
     __u32 key = 0;
     struct block_event *e = bpf_map_lookup_elem(&scratch, &key);
@@ -203,9 +272,9 @@ static __always_inline void emit(struct request *rq, const struct stage *st,
     e->cmd_flags = cmd_flags;
     e->bytes = st->bytes;
     e->pad = 0;
-    if (who) {
-        e->pid = who->pid;
-        __builtin_memcpy(e->comm, who->comm, sizeof(e->comm));
+    if (st->known) {
+        e->pid = st->who.pid;
+        __builtin_memcpy(e->comm, st->who.comm, sizeof(e->comm));
     } else {
         e->pid = 0;
         __builtin_memset(e->comm, 0, sizeof(e->comm));
@@ -233,16 +302,37 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
     __u64 begin, lat;
 
     st = bpf_map_lookup_elem(&start, &rq);
-    if (!st || !st->issue)
+    if (!st) {
+        /* Submitted while the probe ran but never seen inserted or issued (that program did not
+         * run, or the stage did not fit): its event cannot be made. A request that carries no
+         * data and was never issued (an empty flush the flush machinery ends at once) did no
+         * I/O; requests of other disks were dropped at their insert or issue. */
+        who = bpf_map_lookup_elem(&submitters, &rq);
+        if (!who)
+            return 0;
+        if (who->wanted && BPF_CORE_READ(rq, __data_len) &&
+            !(filter_dev && disk_dev(rq_disk(rq)) != targ_dev))
+            count_lost();
+        bpf_map_delete_elem(&submitters, &rq);
         return 0;
+    }
+    /* Ended after an insert with no issue since: it cannot be timed. */
+    if (!st->issue) {
+        if (nr_bytes && stage_wanted(st))
+            count_lost();
+        goto cleanup;
+    }
     /* A partial completion: the request goes on, and is counted once when it ends. */
     if (nr_bytes < BPF_CORE_READ(rq, __data_len))
         return 0;
-    who = bpf_map_lookup_elem(&submitters, &rq);
-    if (filters_active && !who)
+    if (!st->known)
+        __sync_fetch_and_add(&unattributed, 1);
+    if (!stage_wanted(st))
         goto cleanup;
-    if ((__s64)(now - st->issue) < 0)
+    if ((__s64)(now - st->issue) < 0) {
+        count_lost();
         goto cleanup;
+    }
 
     cmd_flags = BPF_CORE_READ(rq, cmd_flags);
     begin = st->issue;
@@ -254,16 +344,12 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
         hkey.dev = st->dev;
     if (targ_per_flags)
         hkey.cmd_flags = cmd_flags;
-    h = bpf_map_lookup_elem(&hists, &hkey);
-    if (!h) {
-        bpf_map_update_elem(&hists, &hkey, &zero_hist, BPF_NOEXIST);
-        h = bpf_map_lookup_elem(&hists, &hkey);
-    }
+    h = hist_of(&hists, &hkey);
     if (h)
         hist_add(h, lat / unit_div);
 
     if (lat >= min_ns)
-        emit(rq, st, who, now, cmd_flags);
+        emit(rq, st, now, cmd_flags);
 
 cleanup:
     bpf_map_delete_elem(&start, &rq);

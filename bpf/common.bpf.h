@@ -19,6 +19,9 @@ const volatile __u64 wakeup_bytes = 64 * 1024;
 
 /* Records the kernel could not deliver (ring buffer full). Read by user space. */
 __u64 lost = 0;
+/* Samples no histogram counted: their key was new and the histogram map was full. Read by user
+ * space, which reports them with the map's size. */
+__u64 hist_full = 0;
 
 struct
 {
@@ -96,6 +99,23 @@ static __always_inline void hist_add(struct bpflens_hist *h, __u64 value)
         slot = BPFLENS_MAX_SLOTS - 1;
     __sync_fetch_and_add(&h->slots[slot], 1);
     __sync_fetch_and_add(&h->sum, value);
+}
+
+/* The histogram of key in map (a hash map of struct bpflens_hist), created empty if new; NULL
+ * (counted in hist_full) when the map has no room for another key. */
+static __always_inline struct bpflens_hist *hist_of(void *map, const void *key)
+{
+    static const struct bpflens_hist empty;
+    struct bpflens_hist *h = bpf_map_lookup_elem(map, key);
+
+    if (h)
+        return h;
+    /* -EEXIST when another CPU created it meanwhile: the lookup below finds that one. */
+    bpf_map_update_elem(map, key, &empty, BPF_NOEXIST);
+    h = bpf_map_lookup_elem(map, key);
+    if (!h)
+        __sync_fetch_and_add(&hist_full, 1);
+    return h;
 }
 
 static __always_inline void count_lost(void)

@@ -31,12 +31,10 @@ struct
 struct
 {
     __uint(type, BPF_MAP_TYPE_HASH);
-    __uint(max_entries, MAX_TASKS);
+    __uint(max_entries, MAX_TASKS); /* user space may set another size before load */
     __type(key, struct runqlat_key);
     __type(value, struct bpflens_hist);
 } hists SEC(".maps");
-
-static const struct bpflens_hist zero_hist;
 
 /* task->state became __state in 5.14. */
 struct task_struct___old
@@ -148,13 +146,9 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
         key.id = tid;
         BPF_CORE_READ_STR_INTO(&key.comm, next, comm);
     }
-    h = bpf_map_lookup_elem(&hists, &key);
-    if (!h) {
-        bpf_map_update_elem(&hists, &key, &zero_hist, BPF_NOEXIST);
-        h = bpf_map_lookup_elem(&hists, &key);
-        if (!h)
-            return 0;
-    }
+    h = hist_of(&hists, &key);
+    if (!h)
+        return 0;
     hist_add(h, delta / unit_div);
     return 0;
 }

@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include "blockprobe.h"
 #include "csvexport.h"
 #include "engine.h"
 #include "helperapi.h"
@@ -619,6 +620,16 @@ int show(const QStringList &args)
     QHash<QString, ProbeStats> stats;
     for (const ProbeStats &s : std::as_const(data.stats))
         stats[s.probeId] = s;
+    // What the kernel could not count or attribute, summed over the session's intervals.
+    QHash<QString, quint64> histogramFull, histogramKeys, unattributed;
+    for (const CounterSample &c : std::as_const(data.counters)) {
+        if (c.name == Probe::histogramMapFullCounter())
+            histogramFull[c.probeId] += quint64(c.value);
+        else if (c.name == Probe::histogramKeysCounter())
+            histogramKeys[c.probeId] = qMax(histogramKeys[c.probeId], quint64(c.value));
+        else if (c.name == BlockProbe::unattributedCounter())
+            unattributed[c.probeId] += quint64(c.value);
+    }
     out() << "\nProbes\n";
     for (const ProbeConfig &p : info.probes) {
         if (!only.isEmpty() && p.id != only)
@@ -631,6 +642,15 @@ int show(const QStringList &args)
                      .arg(s.runCount)
                      .arg(double(s.runTimeNs) / 1e6, 0, 'f', 1);
         out() << "              via " << p.attachPath << '\n';
+        if (const quint64 n = histogramFull.value(p.id))
+            out() << QStringLiteral("              %1 samples not counted: histogram map full (%2 "
+                                    "keys)\n")
+                         .arg(n)
+                         .arg(histogramKeys.value(p.id));
+        if (const quint64 n = unattributed.value(p.id))
+            out() << QStringLiteral("              %1 requests of unknown submitter (submitted "
+                                    "before recording, or by the kernel)\n")
+                         .arg(n);
     }
 
     // Histograms: the whole session per probe and key, in biolatency's layout.

@@ -39,6 +39,11 @@ public:
     // dev_t of a whole disk ("vda") as the kernel encodes it (major << 20 | minor), 0 if none.
     static quint32 diskDevice(const QString &disk);
 
+    // Counter of requests whose submitter nobody knows (submitted before the probe attached, or
+    // built by the kernel): events with pid 0 and comm "?" without filters, and not events
+    // with a filter, since nobody can tell whether they pass it.
+    static QString unattributedCounter() { return QStringLiteral("unattributed"); }
+
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
     void doStop() override;
@@ -46,6 +51,9 @@ protected:
     bool decode(const void *data, size_t size, RecordBatch &out) override;
     void readHistograms() override;
     quint64 kernelLost() const override;
+    quint64 kernelHistogramFull() const override;
+    quint32 histogramMapKeys() const override;
+    void readCounters() override;
 
 private:
     QByteArray diskName(quint32 dev);
@@ -56,6 +64,7 @@ private:
     bool m_perDisk = false;
     bool m_perFlags = false;
     QHash<quint32, QByteArray> m_diskNames; // dev -> name, for histogram keys
+    quint64 m_lastUnattributed = 0;
 };
 
 } // namespace bpflens

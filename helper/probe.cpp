@@ -30,6 +30,7 @@ bool Probe::start(const QVariantMap &options, const KernelFeatures &kernel, QStr
     m_malformed = 0;
     m_lastHistograms.clear();
     m_lastSnapshotNs = 0;
+    m_lastHistogramFull = 0;
     const qint64 intervalMs = options.value(QStringLiteral("interval"), 1000).toLongLong();
     m_intervalNs = quint64(qMax<qint64>(intervalMs, 10)) * 1000000ull;
     if (!doStart(options, kernel, error)) {
@@ -154,6 +155,13 @@ void Probe::snapshot(quint64 nowNs, RecordBatch &out)
     m_histogramTarget = nullptr;
     m_counterTarget = &out.counters;
     readCounters();
+    // Samples missing from the histograms are reported next to them, never dropped unseen.
+    const quint64 full = kernelHistogramFull();
+    if (full > m_lastHistogramFull) {
+        emitCounter(histogramMapFullCounter(), double(full - m_lastHistogramFull));
+        emitCounter(histogramKeysCounter(), double(histogramMapKeys()));
+        m_lastHistogramFull = full;
+    }
     m_counterTarget = nullptr;
     m_lastSnapshotNs = nowNs;
 

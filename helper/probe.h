@@ -75,6 +75,17 @@ public:
     quint64 eventsSeen() const { return m_eventsSeen; }
     quint64 eventsLost() const;
 
+    // Keys the probe's histogram map can hold (per disk, per pid, ...), 0 for the probe's own
+    // size. Set before start(); tests use it to fill the map.
+    void setHistogramKeyLimit(quint32 keys) { m_histogramKeyLimit = keys; }
+    quint32 histogramKeyLimit() const { return m_histogramKeyLimit; }
+
+    // Counters (CounterSample::name) that report what the kernel could not count, per interval
+    // and only for intervals where it happened: samples whose new histogram key found the map
+    // full, and the map's size in keys alongside.
+    static QString histogramMapFullCounter() { return QStringLiteral("histogramMapFull"); }
+    static QString histogramKeysCounter() { return QStringLiteral("histogramKeys"); }
+
 protected:
     // Opens, configures (filters from options), loads and attaches the skeleton. Must leave
     // nothing loaded when it fails. Calls setRingBuffer/trackObject/setAttachPath as it goes,
@@ -96,6 +107,10 @@ protected:
     virtual void readCounters() {}
     // The value of the program's "lost" counter (records the kernel could not deliver).
     virtual quint64 kernelLost() const { return 0; }
+    // The program's "hist_full" counter (common.bpf.h) and the size of its histogram map, for
+    // probes whose histograms have keys.
+    virtual quint64 kernelHistogramFull() const { return 0; }
+    virtual quint32 histogramMapKeys() const { return 0; }
 
     bool setRingBuffer(int mapFd, QString *error);
     // All programs of obj that were loaded count towards the probe's run-time statistics.
@@ -142,8 +157,9 @@ protected:
                         const CommonFilters &f, QList<bpf_link *> *links, QString *error);
     static void destroyLinks(QList<bpf_link *> *links);
 
-    // Attaches one program, recording its name for the attach path; returns false (and why in
-    // *error) without throwing so optional parts can be skipped.
+
+    // libbpf's text for a negative error code, as libbpf functions return it (or -errno after
+    // one that returned NULL).
     static QString lastLibbpfError(int err);
 
 private:
@@ -166,6 +182,8 @@ private:
     QList<CounterSample> *m_counterTarget = nullptr;
     quint64 m_snapshotNowNs = 0;
     quint64 m_lastSnapshotNs = 0;
+    quint32 m_histogramKeyLimit = 0;
+    quint64 m_lastHistogramFull = 0;
 };
 
 // Creates the probe with this id, or nullptr.

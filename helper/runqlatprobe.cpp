@@ -109,6 +109,8 @@ bool RunqlatProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
                  ? TimeUnit::Milliseconds
                  : TimeUnit::Microseconds;
     ro->unit_div = nanosecondsPer(m_unit);
+    if (histogramKeyLimit())
+        bpf_map__set_max_entries(m_skel->maps.hists, histogramKeyLimit());
 
     if (int err = runqlat_bpf__load(m_skel)) {
         *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
@@ -151,6 +153,16 @@ void RunqlatProbe::doDetach()
 {
     if (m_skel)
         runqlat_bpf__detach(m_skel);
+}
+
+quint64 RunqlatProbe::kernelHistogramFull() const
+{
+    return m_skel ? __atomic_load_n(&m_skel->bss->hist_full, __ATOMIC_RELAXED) : 0;
+}
+
+quint32 RunqlatProbe::histogramMapKeys() const
+{
+    return m_skel ? bpf_map__max_entries(m_skel->maps.hists) : 0;
 }
 
 void RunqlatProbe::readHistograms()

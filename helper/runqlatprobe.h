@@ -22,6 +22,8 @@ protected:
     void doStop() override;
     void doDetach() override;
     void readHistograms() override;
+    quint64 kernelHistogramFull() const override;
+    quint32 histogramMapKeys() const override;
 
 private:
     runqlat_bpf *m_skel = nullptr;

@@ -1,5 +1,6 @@
 // bpflens-cli as a user runs it: the real binary, real probes in this kernel, real files.
 #include "helper/testbus.h"
+#include "sessioninfo.h"
 #include "sessionstore.h"
 #include "testutil.h"
 
@@ -169,6 +170,49 @@ private Q_SLOTS:
         QVERIFY(openCsv.open(QIODevice::ReadOnly));
         const QByteArray quotedPath = '"' + opened.toUtf8().replace('"', "\"\"") + '"';
         QCOMPARE(openCsv.readAll().count(quotedPath), opens);
+    }
+
+    // What the kernel could not count is shown with its probe, summed over the intervals: a
+    // runqlat whose per-thread map filled up twice, and block requests of unknown submitter.
+    // A probe with nothing missing gets no such line.
+    void showSaysWhatWasNotCounted()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("missing.bpflens"));
+        SessionInfo info = sessionInfoForThisHost(
+            {{QStringLiteral("runqlat"), {{QStringLiteral("perThread"), true}}, {}},
+             {QStringLiteral("block"), {}, {}},
+             {QStringLiteral("exec"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        RecordBatch batch;
+        auto counter = [&](const char *probe, const char *name, quint64 t, double value) {
+            batch.counters.append(
+                {QLatin1String(probe), t, 1000000000ull, QLatin1String(name), value});
+        };
+        counter("runqlat", "histogramMapFull", 2000000000ull, 700);
+        counter("runqlat", "histogramKeys", 2000000000ull, 10240);
+        counter("runqlat", "histogramMapFull", 3000000000ull, 34);
+        counter("runqlat", "histogramKeys", 3000000000ull, 10240);
+        counter("block", "unattributed", 2000000000ull, 3);
+        counter("block", "unattributed", 3000000000ull, 2);
+        for (const char *probe : {"runqlat", "block", "exec"})
+            batch.stats.append({QLatin1String(probe), 3000000000ull, 0, 0, 0, 0});
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        QVERIFY2(writer.writeBatch(batch, &err), qPrintable(err));
+        QVERIFY(writer.finish(3000000000ull, &err));
+        writer.close();
+
+        const Run shown = runCli({QStringLiteral("show"), session});
+        QCOMPARE(shown.status, 0);
+        QVERIFY2(shown.out.contains(
+                     QStringLiteral("734 samples not counted: histogram map full (10240 keys)")),
+                 qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("5 requests of unknown submitter")),
+                 qPrintable(shown.out));
+        QCOMPARE(shown.out.count(QStringLiteral("not counted")), 1);
+        QCOMPARE(shown.out.count(QStringLiteral("unknown submitter")), 1);
     }
 
     void interruptLeavesACompleteFile()

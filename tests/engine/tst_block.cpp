@@ -400,6 +400,68 @@ private Q_SLOTS:
         QCOMPARE(histograms(batch).value(QString()).sum(), expected);
     }
 
+    // An fsync makes the kernel's flush machinery send the disk a flush request of its own (a
+    // disk with a volatile write cache): nobody submitted it, so it must be reported as of
+    // unknown submitter, never credited to whoever used the same request before. Filtered to
+    // this process it is only counted; unfiltered it is an event with pid 0 and comm "?", one
+    // per request counted.
+    void requestsOfUnknownSubmitterAreCountedNotCredited()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QFile cache(QStringLiteral("/sys/block/%1/queue/write_cache").arg(m_disk));
+        QVERIFY(cache.open(QIODevice::ReadOnly));
+        if (!cache.readAll().startsWith("write back"))
+            QSKIP("the disk has no volatile write cache: the kernel sends no flushes");
+        const QString path = m_dir->filePath(QStringLiteral("flushed.bin"));
+        const auto writeAndSync = [&path] {
+            QFile f(path);
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Append))
+                return false;
+            for (int i = 0; i < 8; ++i) {
+                if (f.write(QByteArray(blockSize, 'f')) != blockSize || !f.flush() ||
+                    fsync(f.handle()) != 0)
+                    return false;
+            }
+            return true;
+        };
+        for (const bool filtered : {true, false}) {
+            QVariantMap options{{QStringLiteral("disk"), m_disk}};
+            if (filtered)
+                options.insert(QStringLiteral("pid"), qint64(getpid()));
+            Engine engine;
+            QList<ProbeConfig> req{{QStringLiteral("block"), options, {}}};
+            QString err;
+            QVERIFY2(engine.start(req, &err), qPrintable(err));
+            QVERIFY(writeAndSync());
+            RecordBatch batch;
+            engine.poll(50, batch);
+            engine.stop(&batch);
+            quint64 unknown = 0;
+            for (const CounterSample &c : std::as_const(batch.counters)) {
+                if (c.name == BlockProbe::unattributedCounter())
+                    unknown += quint64(c.value);
+            }
+            int ours = 0, unknownEvents = 0;
+            for (const BlockEvent &e : std::as_const(batch.block)) {
+                if (e.pid == 0) {
+                    QCOMPARE(e.comm, QByteArray("?"));
+                    ++unknownEvents;
+                } else if (e.pid == quint32(getpid())) {
+                    ++ours;
+                } else {
+                    QVERIFY2(!filtered, qPrintable(QStringLiteral("credited to %1 (%2)")
+                                                       .arg(e.pid)
+                                                       .arg(QString::fromLocal8Bit(e.comm))));
+                }
+            }
+            qInfo() << (filtered ? "filtered:" : "unfiltered:") << ours << "of ours," << unknown
+                    << "of unknown submitter";
+            QVERIFY2(unknown >= 8, qPrintable(QString::number(unknown)));
+            QVERIFY(ours >= 8); // the data writes, by this process
+            QCOMPARE(quint64(unknownEvents), filtered ? 0 : unknown);
+        }
+    }
+
     void minLatencyDropsEventsNotCounts()
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");

@@ -3,6 +3,7 @@
 // Filtered to that child, the histograms must count one wait per hand-off (2 per round trip),
 // and the measuring test process (not in the filter) adds nothing.
 #include "engine.h"
+#include "probecatalog.h"
 #include "runqlatprobe.h"
 #include "testutil.h"
 
@@ -118,6 +119,53 @@ bool runPingPong(QVariantMap options, Run *run)
     return started && sent && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+// As runPingPong, with a probe of its own whose histogram map holds keyLimit keys (the engine
+// always uses the probe's default size); also returns the probe's counters.
+bool runPingPongWithKeyLimit(QVariantMap options, quint32 keyLimit, Run *run,
+                             QList<CounterSample> *counters)
+{
+    int go[2];
+    if (pipe(go))
+        return false;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(go[1]);
+        child(go[0]);
+    }
+    close(go[0]);
+    run->pid = pid;
+    options.insert(QStringLiteral("pid"), qint64(pid));
+    QVariantMap normalized;
+    QString err;
+    KernelFeatures kernel;
+    RunqlatProbe probe;
+    probe.setHistogramKeyLimit(keyLimit);
+    const bool started =
+        ProbeCatalog::validate(QStringLiteral("runqlat"), options, &normalized, &err) &&
+        probe.start(normalized, kernel, &err);
+    if (!started)
+        qWarning() << err;
+    const char c = 'g';
+    const bool sent = write(go[1], &c, 1) == 1;
+    close(go[1]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    RecordBatch batch;
+    if (started) {
+        probe.detach();
+        probe.snapshot(1, batch);
+        probe.stop();
+    }
+    for (const HistogramSnapshot &s : std::as_const(batch.histograms)) {
+        auto it = run->histograms.find(s.key);
+        if (it == run->histograms.end())
+            it = run->histograms.insert(s.key, Log2Histogram(s.histogram.unit()));
+        it->merge(s.histogram);
+    }
+    *counters = batch.counters;
+    return started && sent && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 QByteArray bpftool(const char *what)
 {
     QProcess p;
@@ -203,6 +251,41 @@ private Q_SLOTS:
                 own += it.value().count();
         }
         QVERIFY2(own >= quint64(2 * N) - quint64(2 * N) / 100, qPrintable(QString::number(own)));
+    }
+
+    // Per thread, with room for one key: the main thread waits first (for "go") and takes it;
+    // every wait of the other thread is not counted, and must be reported as such, with the
+    // map's size, so that counted and reported add up to every hand-off.
+    void fullHistogramMapIsReported()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        Run run;
+        QList<CounterSample> counters;
+        QVERIFY(runPingPongWithKeyLimit({{QStringLiteral("perThread"), true}}, 1, &run, &counters));
+        QCOMPARE(run.histograms.keys(), QList<QString>{QStringLiteral("%1 rq-ping").arg(run.pid)});
+        quint64 full = 0;
+        for (const CounterSample &c : std::as_const(counters)) {
+            QCOMPARE(c.probeId, QStringLiteral("runqlat"));
+            if (c.name == Probe::histogramMapFullCounter())
+                full += quint64(c.value);
+            else
+                QCOMPARE(c.name, Probe::histogramKeysCounter());
+            if (c.name == Probe::histogramKeysCounter())
+                QCOMPARE(c.value, 1.0);
+        }
+        const quint64 counted = run.total();
+        qInfo() << "counted" << counted << "not counted, map full:" << full;
+        QVERIFY2(full >= quint64(N) - 1, qPrintable(QString::number(full)));
+        QVERIFY2(counted + full >= quint64(2 * N) - quint64(2 * N) / 100 &&
+                     counted + full <= quint64(2 * N) + quint64(2 * N) / 100,
+                 qPrintable(QString::number(counted + full)));
+
+        // With the default size nothing is missing, and nothing is reported.
+        Run roomy;
+        QVERIFY(
+            runPingPongWithKeyLimit({{QStringLiteral("perThread"), true}}, 0, &roomy, &counters));
+        QVERIFY(roomy.histograms.size() >= 2);
+        QCOMPARE(counters.size(), 0);
     }
 
     // Another process's waits are not counted when filtered to the child.
