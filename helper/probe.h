@@ -157,7 +157,6 @@ protected:
                         const CommonFilters &f, QList<bpf_link *> *links, QString *error);
     static void destroyLinks(QList<bpf_link *> *links);
 
-
     // libbpf's text for a negative error code, as libbpf functions return it (or -errno after
     // one that returned NULL).
     static QString lastLibbpfError(int err);
