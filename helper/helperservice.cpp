@@ -270,7 +270,7 @@ int HelperService::sessionsOf(uint uid) const
 {
     int n = m_checking.value(uid);
     for (const auto &[id, session] : m_sessions)
-        n += session->uid() == uid ? 1 : 0;
+        n += session->uid() == uid && !m_detached.contains(id) ? 1 : 0;
     return n;
 }
 
@@ -350,7 +350,7 @@ void HelperService::startSession(const QDBusMessage &msg)
                        .arg(m_limits.maxSessionsPerUser));
         return;
     }
-    const int total = m_checks + int(m_sessions.size());
+    const int total = m_checks + int(m_sessions.size()) - int(m_detached.size());
     if (total >= m_limits.maxSessions || m_checks >= m_limits.maxPendingChecks) {
         replyError(msg, api::ErrorBusy,
                    QStringLiteral("the helper already runs %1 sessions (at most %2 at a time)")
@@ -425,6 +425,7 @@ void HelperService::authorized(const QDBusMessage &msg, uint uid, const QList<Pr
             ::close(clientFd);
         });
     connect(s, &HelperSession::detached, this, [this, id] {
+        m_detached.insert(id);
         for (const QDBusMessage &call : m_stopCalls.take(id))
             reply(call.createReply());
     });
@@ -470,6 +471,7 @@ void HelperService::sessionFinished(quint64 id, const QString &reason)
     for (const QDBusMessage &call : m_stopCalls.take(id))
         reply(call.createReply());
     m_sessions.erase(it); // joins the (finished) thread
+    m_detached.remove(id);
     bool ownerHasMore = false;
     for (const auto &[other, session] : m_sessions)
         ownerHasMore = ownerHasMore || session->owner() == owner;

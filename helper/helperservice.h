@@ -8,6 +8,7 @@
 #include <QDBusServiceWatcher>
 #include <QDBusVirtualObject>
 #include <QHash>
+#include <QSet>
 #include <QTimer>
 
 #include <map>
@@ -77,7 +78,10 @@ private:
     QTimer m_idleTimer;
     std::map<quint64, std::unique_ptr<HelperSession>> m_sessions;
     QHash<quint64, QList<QDBusMessage>> m_stopCalls; // replied to once detached
-    QHash<uint, int> m_checking;                     // polkit checks in flight per uid
+    // Sessions whose probes are all detached and whose stream is being finished. They no longer
+    // count against the limits: a caller whose Stop returned may start again at once.
+    QSet<quint64> m_detached;
+    QHash<uint, int> m_checking; // polkit checks in flight per uid
     int m_checks = 0;
     quint64 m_nextId = 1;
 };
