@@ -388,12 +388,14 @@ private Q_SLOTS:
         free(buf);
         close(fd);
         QCOMPARE(failed.load(), 0);
-        quint64 lost = 0, merged = 0;
+        quint64 lost = 0, merged = 0, unattributed = 0;
         for (const ProbeStats &s : std::as_const(batch.stats))
             lost = qMax(lost, s.eventsLost);
         for (const CounterSample &c : std::as_const(batch.counters)) {
             if (c.name == BlockProbe::mergedCounter())
                 merged += quint64(c.value);
+            else if (c.name == BlockProbe::unattributedCounter())
+                unattributed += quint64(c.value);
         }
 
         // Bytes, not requests: the scheduler may still merge a read into a neighbour's. At least,
@@ -412,10 +414,11 @@ private Q_SLOTS:
         // the probe could not record would be reported lost, and none may be.
         QCOMPARE(lost, 0u);
         QVERIFY2(readBytes >= quint64(blockSize) * burst,
-                 qPrintable(QStringLiteral("%1 of %2 bytes, %3 merged")
+                 qPrintable(QStringLiteral("%1 of %2 bytes, %3 merged, %4 unattributed (any task)")
                                 .arg(readBytes)
                                 .arg(quint64(blockSize) * burst)
-                                .arg(merged)));
+                                .arg(merged)
+                                .arg(unattributed)));
         quint64 expected = 0;
         for (const BlockEvent &e : std::as_const(batch.block))
             expected += (e.queueNs + e.deviceNs) / 1000;
