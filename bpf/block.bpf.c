@@ -22,6 +22,8 @@ const volatile __u32 insert_arg = 0;
 const volatile __u32 issue_arg = 0;
 const volatile __u32 requeue_arg = 0;
 const volatile __u32 merge_arg = 0;
+/* block_bio_{back,front}merge took (q, rq, bio) before 5.11: where bio is in their args */
+const volatile __u32 bio_merge_arg = 0;
 const volatile bool pid_at_rq = false;      /* no block_io_start: attribute at insert/issue */
 const volatile bool filters_active = false; /* pid, comm or cgroup filter */
 const volatile bool filter_dev = false;
@@ -100,6 +102,17 @@ struct
  * 0 and comm "?"; with a filter nobody can tell whether they pass, so they are only counted.
  * Read by user space. */
 __u64 unattributed = 0;
+/* I/O of wanted submitters that became part of another request: a bio merged into a request
+ * already queued (in the submitter's context), or a request merged into another and freed.
+ * Its bytes are in that request, under that request's submitter (often the same task). Read
+ * by user space. */
+__u64 merged = 0;
+
+/* Before 5.12 a bio named its disk directly. */
+struct bio___old
+{
+    struct gendisk *bi_disk;
+} __attribute__((preserve_access_index));
 
 /* Before 5.17 the disk hung off the request itself. */
 struct request___old
@@ -153,9 +166,14 @@ static __always_inline void remember_submitter(struct request *rq)
     struct submitter s = {};
 
     current_submitter(&s);
-    /* Failing, no older submitter of this pointer may stay to be credited with it. */
-    if (bpf_map_update_elem(&submitters, &rq, &s, BPF_ANY))
+    /* Failing, no older submitter of this pointer may stay to be credited with it, and a
+     * filter will not know the request is wanted: its event is lost (unfiltered, it is still
+     * an event, of unknown submitter). */
+    if (bpf_map_update_elem(&submitters, &rq, &s, BPF_ANY)) {
         bpf_map_delete_elem(&submitters, &rq);
+        if (filters_active && s.wanted)
+            count_lost();
+    }
 }
 
 /* A new life of rq takes the submitter block_io_start left for it, and only that: the entry is
@@ -407,10 +425,53 @@ SEC("tp_btf/block_rq_merge")
 int block_rq_merge(u64 *ctx)
 {
     struct request *rq = RQ_ARG(merge_arg);
+    struct submitter *who;
+    struct stage *st;
 
-    bpf_map_delete_elem(&start, &rq);
+    st = bpf_map_lookup_elem(&start, &rq);
+    if (st) {
+        if (st->known && st->who.wanted)
+            __sync_fetch_and_add(&merged, 1);
+        bpf_map_delete_elem(&start, &rq);
+    } else {
+        who = bpf_map_lookup_elem(&submitters, &rq);
+        if (who && who->wanted)
+            __sync_fetch_and_add(&merged, 1);
+    }
     bpf_map_delete_elem(&submitters, &rq);
     return 0;
+}
+
+static __always_inline struct gendisk *bio_disk(struct bio *bio)
+{
+    struct bio___old *old = (void *)bio;
+
+    if (bpf_core_field_exists(old->bi_disk))
+        return BPF_CORE_READ(old, bi_disk);
+    return BPF_CORE_READ(bio, bi_bdev, bd_disk);
+}
+
+/* A bio that joins a request already queued makes no request of its own: its submitter is
+ * current here, and would otherwise never know its I/O went under another request. */
+static __always_inline int on_bio_merge(struct bio *bio)
+{
+    if (filter_dev && disk_dev(bio_disk(bio)) != targ_dev)
+        return 0;
+    if (current_wanted())
+        __sync_fetch_and_add(&merged, 1);
+    return 0;
+}
+
+SEC("tp_btf/block_bio_backmerge")
+int block_bio_backmerge(u64 *ctx)
+{
+    return on_bio_merge((struct bio *)(bio_merge_arg ? ctx[2] : ctx[0]));
+}
+
+SEC("tp_btf/block_bio_frontmerge")
+int block_bio_frontmerge(u64 *ctx)
+{
+    return on_bio_merge((struct bio *)(bio_merge_arg ? ctx[2] : ctx[0]));
 }
 
 char LICENSE[] SEC("license") = "GPL";

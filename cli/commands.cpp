@@ -621,7 +621,7 @@ int show(const QStringList &args)
     for (const ProbeStats &s : std::as_const(data.stats))
         stats[s.probeId] = s;
     // What the kernel could not count or attribute, summed over the session's intervals.
-    QHash<QString, quint64> histogramFull, histogramKeys, unattributed;
+    QHash<QString, quint64> histogramFull, histogramKeys, unattributed, merged;
     for (const CounterSample &c : std::as_const(data.counters)) {
         if (c.name == Probe::histogramMapFullCounter())
             histogramFull[c.probeId] += quint64(c.value);
@@ -629,6 +629,8 @@ int show(const QStringList &args)
             histogramKeys[c.probeId] = qMax(histogramKeys[c.probeId], quint64(c.value));
         else if (c.name == BlockProbe::unattributedCounter())
             unattributed[c.probeId] += quint64(c.value);
+        else if (c.name == BlockProbe::mergedCounter())
+            merged[c.probeId] += quint64(c.value);
     }
     out() << "\nProbes\n";
     for (const ProbeConfig &p : info.probes) {
@@ -650,6 +652,10 @@ int show(const QStringList &args)
         if (const quint64 n = unattributed.value(p.id))
             out() << QStringLiteral("              %1 requests of unknown submitter (submitted "
                                     "before recording, or by the kernel)\n")
+                         .arg(n);
+        if (const quint64 n = merged.value(p.id))
+            out() << QStringLiteral("              %1 I/Os merged into other requests (no event "
+                                    "of their own)\n")
                          .arg(n);
     }
 

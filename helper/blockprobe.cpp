@@ -48,8 +48,9 @@ struct Hook
 // block_io_start (6.5+) is where the submitter is current; without it the submitter is taken
 // at insert/issue, which is right for direct submission but may name kblockd or a plug flusher.
 constexpr Hook hooks[] = {
-    {"block_io_start", false},   {"block_rq_insert", false},  {"block_rq_issue", true},
-    {"block_rq_complete", true}, {"block_rq_requeue", false}, {"block_rq_merge", false},
+    {"block_io_start", false},      {"block_rq_insert", false},      {"block_rq_issue", true},
+    {"block_rq_complete", true},    {"block_rq_requeue", false},     {"block_rq_merge", false},
+    {"block_bio_backmerge", false}, {"block_bio_frontmerge", false},
 };
 
 QString tpBtf(const char *name)
@@ -77,6 +78,10 @@ HookProgram programFor(block_bpf *skel, const char *hook)
         return {skel->progs.block_rq_complete, &skel->links.block_rq_complete};
     if (n == "block_rq_requeue")
         return {skel->progs.block_rq_requeue, &skel->links.block_rq_requeue};
+    if (n == "block_bio_backmerge")
+        return {skel->progs.block_bio_backmerge, &skel->links.block_bio_backmerge};
+    if (n == "block_bio_frontmerge")
+        return {skel->progs.block_bio_frontmerge, &skel->links.block_bio_frontmerge};
     return {skel->progs.block_rq_merge, &skel->links.block_rq_merge};
 }
 
@@ -218,6 +223,7 @@ bool BlockProbe::doStart(const QVariantMap &options, const KernelFeatures &kerne
         return false;
     }
     m_lastUnattributed = 0;
+    m_lastMerged = 0;
     m_skel = block_bpf__open();
     if (!m_skel) {
         *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
@@ -254,6 +260,7 @@ bool BlockProbe::doStart(const QVariantMap &options, const KernelFeatures &kerne
     ro->issue_arg = tracepointArgCount(kernel, "block_rq_issue") == 2;
     ro->requeue_arg = tracepointArgCount(kernel, "block_rq_requeue") == 2;
     ro->merge_arg = tracepointArgCount(kernel, "block_rq_merge") == 2;
+    ro->bio_merge_arg = tracepointArgCount(kernel, "block_bio_backmerge") == 3;
 
     QList<const Hook *> chosen;
     for (const Hook &h : hooks) {
@@ -342,6 +349,10 @@ void BlockProbe::readCounters()
     if (n > m_lastUnattributed)
         emitCounter(unattributedCounter(), double(n - m_lastUnattributed));
     m_lastUnattributed = n;
+    const quint64 m = m_skel ? __atomic_load_n(&m_skel->bss->merged, __ATOMIC_RELAXED) : 0;
+    if (m > m_lastMerged)
+        emitCounter(mergedCounter(), double(m - m_lastMerged));
+    m_lastMerged = m;
 }
 
 bool BlockProbe::decode(const void *data, size_t size, RecordBatch &out)

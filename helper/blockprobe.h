@@ -43,6 +43,9 @@ public:
     // built by the kernel): events with pid 0 and comm "?" without filters, and not events
     // with a filter, since nobody can tell whether they pass it.
     static QString unattributedCounter() { return QStringLiteral("unattributed"); }
+    // Counter of the wanted submitters' I/O that became part of another request (a bio merged
+    // into a queued request, a request merged into another): it has no event of its own.
+    static QString mergedCounter() { return QStringLiteral("merged"); }
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
@@ -65,6 +68,7 @@ private:
     bool m_perFlags = false;
     QHash<quint32, QByteArray> m_diskNames; // dev -> name, for histogram keys
     quint64 m_lastUnattributed = 0;
+    quint64 m_lastMerged = 0;
 };
 
 } // namespace bpflens

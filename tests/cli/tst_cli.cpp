@@ -195,6 +195,7 @@ private Q_SLOTS:
         counter("runqlat", "histogramKeys", 3000000000ull, 10240);
         counter("block", "unattributed", 2000000000ull, 3);
         counter("block", "unattributed", 3000000000ull, 2);
+        counter("block", "merged", 3000000000ull, 4);
         for (const char *probe : {"runqlat", "block", "exec"})
             batch.stats.append({QLatin1String(probe), 3000000000ull, 0, 0, 0, 0});
         SessionWriter writer;
@@ -210,6 +211,8 @@ private Q_SLOTS:
                      QStringLiteral("734 samples not counted: histogram map full (10240 keys)")),
                  qPrintable(shown.out));
         QVERIFY2(shown.out.contains(QStringLiteral("5 requests of unknown submitter")),
+                 qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("4 I/Os merged into other requests")),
                  qPrintable(shown.out));
         QCOMPARE(shown.out.count(QStringLiteral("not counted")), 1);
         QCOMPARE(shown.out.count(QStringLiteral("unknown submitter")), 1);

@@ -64,6 +64,8 @@ struct Recording
     QList<__u32> programIds; // the probe's programs while it ran
     RecordBatch batch;
     quint64 lost = 0;
+    quint64 unattributed = 0; // requests of unknown submitter, on any task's behalf
+    quint64 merged = 0;       // I/O of this process that went under another request
 };
 
 // A directory on the root file system (a real disk, unlike /tmp when that is tmpfs).
@@ -134,6 +136,12 @@ class TestBlock : public QObject
         engine.stop(&r->batch);
         for (const ProbeStats &s : std::as_const(r->batch.stats))
             r->lost = qMax(r->lost, s.eventsLost);
+        for (const CounterSample &c : std::as_const(r->batch.counters)) {
+            if (c.name == BlockProbe::unattributedCounter())
+                r->unattributed += quint64(c.value);
+            else if (c.name == BlockProbe::mergedCounter())
+                r->merged += quint64(c.value);
+        }
         return ok;
     }
 
@@ -247,11 +255,18 @@ private Q_SLOTS:
         for (const BlockEvent &e : std::as_const(r.batch.block))
             ops.append(QString::fromLatin1(e.op));
         ops.removeDuplicates();
-        qInfo() << r.batch.block.size() << "events, ops" << ops;
+        qInfo() << r.batch.block.size() << "events, ops" << ops << "unattributed" << r.unattributed;
         // O_DIRECT: iomap submits writes REQ_SYNC | REQ_IDLE (and, on this kernel, reads too),
         // as biolatency -F prints them; each 4 KiB block once, reads hit the written blocks.
-        QCOMPARE(writeSectors.size(), N);
-        QCOMPARE(readSectors, writeSectors);
+        const QString counts =
+            QStringLiteral("%1 written, %2 read, %3 lost, %4 unattributed, %5 merged")
+                .arg(writeSectors.size())
+                .arg(readSectors.size())
+                .arg(r.lost)
+                .arg(r.unattributed)
+                .arg(r.merged);
+        QVERIFY2(writeSectors.size() == N, qPrintable(counts));
+        QVERIFY2(readSectors == writeSectors, qPrintable(counts));
         QVERIFY(r.batch.block.size() >= 2 * N);
         QCOMPARE(totalCount(r.batch), quint64(r.batch.block.size()));
         QCOMPARE(histograms(r.batch).keys(), QList<QString>{QString()});
@@ -373,6 +388,15 @@ private Q_SLOTS:
         free(buf);
         close(fd);
         QCOMPARE(failed.load(), 0);
+        quint64 lost = 0, merged = 0, unattributed = 0;
+        for (const ProbeStats &s : std::as_const(batch.stats))
+            lost = qMax(lost, s.eventsLost);
+        for (const CounterSample &c : std::as_const(batch.counters)) {
+            if (c.name == BlockProbe::mergedCounter())
+                merged += quint64(c.value);
+            else if (c.name == BlockProbe::unattributedCounter())
+                unattributed += quint64(c.value);
+        }
 
         // Bytes, not requests: the scheduler may still merge a read into a neighbour's. At least,
         // not exactly: a page fault of this process may read its binary meanwhile.
@@ -386,14 +410,15 @@ private Q_SLOTS:
                                                    .arg(QString::fromLatin1(e.op))
                                                    .arg(e.sector)));
         }
-        // This test is about queue time. Under a burst, an occasional request is sometimes not
-        // attributed to this process (open question in the issue 3 note: misattribution or a
-        // silent loss); the exact-count tests above judge completeness.
-        if (readBytes < quint64(blockSize) * burst)
-            qWarning("burst: %llu of %llu bytes attributed to this process", readBytes,
-                     quint64(blockSize) * burst);
-        QVERIFY2(readBytes >= quint64(blockSize) * (burst - burst / 16),
-                 qPrintable(QString::number(readBytes)));
+        // Every read is this process's, however the burst is queued, requeued and issued; one
+        // the probe could not record would be reported lost, and none may be.
+        QCOMPARE(lost, 0u);
+        QVERIFY2(readBytes >= quint64(blockSize) * burst,
+                 qPrintable(QStringLiteral("%1 of %2 bytes, %3 merged, %4 unattributed (any task)")
+                                .arg(readBytes)
+                                .arg(quint64(blockSize) * burst)
+                                .arg(merged)
+                                .arg(unattributed)));
         quint64 expected = 0;
         for (const BlockEvent &e : std::as_const(batch.block))
             expected += (e.queueNs + e.deviceNs) / 1000;
@@ -401,7 +426,7 @@ private Q_SLOTS:
     }
 
     // An fsync makes the kernel's flush machinery send the disk a flush request of its own (a
-    // disk with a volatile write cache): nobody submitted it, so it must be reported as of
+    // disk with a volatile write cache): no task submitted it, so it must be reported as of
     // unknown submitter, never credited to whoever used the same request before. Filtered to
     // this process it is only counted; unfiltered it is an event with pid 0 and comm "?", one
     // per request counted.
@@ -456,8 +481,10 @@ private Q_SLOTS:
             }
             qInfo() << (filtered ? "filtered:" : "unfiltered:") << ours << "of ours," << unknown
                     << "of unknown submitter";
-            QVERIFY2(unknown >= 8, qPrintable(QString::number(unknown)));
-            QVERIFY(ours >= 8); // the data writes, by this process
+            // Flushes, at least one: the journal may cover several fsyncs with one commit. The
+            // data writes are this process's unless the flusher thread wrote them back first,
+            // so their number is not judged.
+            QVERIFY2(unknown >= 1, qPrintable(QString::number(unknown)));
             QCOMPARE(quint64(unknownEvents), filtered ? 0 : unknown);
         }
     }
@@ -470,7 +497,12 @@ private Q_SLOTS:
                         {QStringLiteral("units"), QStringLiteral("msecs")}},
                        &r, 0));
         QCOMPARE(r.batch.block.size(), 0);
-        QVERIFY(totalCount(r.batch) >= quint64(2 * N));
+        QVERIFY2(totalCount(r.batch) >= quint64(2 * N),
+                 qPrintable(QStringLiteral("%1 counted, %2 lost, %3 unattributed, %4 merged")
+                                .arg(totalCount(r.batch))
+                                .arg(r.lost)
+                                .arg(r.unattributed)
+                                .arg(r.merged)));
         for (const HistogramSnapshot &s : std::as_const(r.batch.histograms))
             QCOMPARE(s.histogram.unit(), TimeUnit::Milliseconds);
     }
