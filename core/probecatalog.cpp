@@ -76,6 +76,21 @@ ProbeOption unitsOption()
             {QStringLiteral("usecs"), QStringLiteral("msecs")}};
 }
 
+// Kernel functions can be hooked two ways; auto takes fentry where the kernel has it. Forcing
+// kprobes exercises (and measures) the path older or locked-down kernels would take.
+ProbeOption attachOption()
+{
+    return {QStringLiteral("attach"),
+            Type::Choice,
+            TR("Function hooks"),
+            TR("How kernel functions are traced: auto (fentry where the kernel supports it, else "
+               "kprobes), fentry only, or kprobes only"),
+            QStringLiteral("auto"),
+            0,
+            0,
+            {QStringLiteral("auto"), QStringLiteral("fentry"), QStringLiteral("kprobe")}};
+}
+
 // The same filter with a probe-specific meaning (what "in this process" covers).
 ProbeOption withDescription(ProbeOption o, const QString &description)
 {
@@ -184,7 +199,7 @@ QList<ProbeInfo> buildCatalog()
                boolOption(QStringLiteral("queued"), TR("Include queue time"),
                           TR("Measure the block request queue as its own layer, like "
                              "biolatency -Q")),
-               unitsOption(), intervalOption()},
+               unitsOption(), intervalOption(), attachOption()},
               false,
               true});
     c.append({QStringLiteral("fsslower"),
@@ -195,7 +210,8 @@ QList<ProbeInfo> buildCatalog()
               {pidOption(), tidOption(), commOption(), cgroupOption(),
                intOption(QStringLiteral("minLatencyUs"), TR("Minimum latency (µs)"),
                          TR("Only operations at least this slow (0: all)"), 10000, 0,
-                         3600ll * 1000 * 1000)},
+                         3600ll * 1000 * 1000),
+               attachOption()},
               true,
               false});
     // Text with a default: the tracepoint pair is usable as it comes (syscall latency).

@@ -1,5 +1,7 @@
 #include "attachplan.h"
 
+#include "kernelfeatures.h"
+
 #include <bpf/libbpf.h>
 
 #include <QStringList>
@@ -88,6 +90,43 @@ bool AttachPlan::attach(bpf_object *obj, QList<bpf_link *> *links, QString *atta
     }
     *attachedPath = paths.join(QStringLiteral(", "));
     return true;
+}
+
+FunctionHooks FunctionHooks::fromOptions(const QVariantMap &options)
+{
+    const QString mode = options.value(QStringLiteral("attach")).toString();
+    FunctionHooks h;
+    h.fentry = mode != QLatin1String("kprobe");
+    h.kprobe = mode != QLatin1String("fentry");
+    return h;
+}
+
+QList<AttachGroup::Program> FunctionHooks::hook(const KernelFeatures &kernel,
+                                                const QByteArray &prefix, const QString &fn,
+                                                QString *why) const
+{
+    const QByteArray name = fn.toLatin1();
+    if (fentry && kernel.canFentry(fn))
+        return {{prefix + "fe_" + name, QStringLiteral("fentry/") + fn},
+                {prefix + "fx_" + name, QStringLiteral("fexit/") + fn}};
+    if (kprobe && kernel.canKprobe(fn))
+        return {{prefix + "kp_" + name, QStringLiteral("kprobe/") + fn},
+                {prefix + "kr_" + name, QStringLiteral("kretprobe/") + fn}};
+    QStringList reasons;
+    if (!fentry) {
+        reasons << QStringLiteral("fentry is off (attach=kprobe)");
+    } else {
+        const QString r = kernel.fentryUnavailableReason();
+        reasons << (r.isEmpty() ? QStringLiteral("no fentry on %1").arg(fn) : r);
+    }
+    if (!kprobe) {
+        reasons << QStringLiteral("kprobes are off (attach=fentry)");
+    } else {
+        const QString r = kernel.kprobeUnavailableReason();
+        reasons << (r.isEmpty() ? QStringLiteral("%1 cannot be kprobed").arg(fn) : r);
+    }
+    *why = reasons.join(QStringLiteral("; "));
+    return {};
 }
 
 } // namespace bpflens

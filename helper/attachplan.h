@@ -3,11 +3,14 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <QVariantMap>
 
 struct bpf_link;
 struct bpf_object;
 
 namespace bpflens {
+
+class KernelFeatures;
 
 // Which programs of a skeleton a probe attaches on this kernel, decided before load. A group is
 // attached all or nothing (an entry hook without its exit hook would only fill a map); a
@@ -39,6 +42,21 @@ struct AttachPlan
     // attachedPath what really attached, degraded why optional groups were skipped.
     bool attach(bpf_object *obj, QList<bpf_link *> *links, QString *attachedPath, QString *degraded,
                 QString *error) const;
+};
+
+// How a kernel function's entry and exit are hooked, from the probe option "attach"
+// (auto|fentry|kprobe; auto: fentry where the kernel has it, else kprobes).
+struct FunctionHooks
+{
+    bool fentry = true;
+    bool kprobe = true;
+
+    static FunctionHooks fromOptions(const QVariantMap &options);
+    // The pair of programs hooking fn (<prefix>fe_<fn>/<prefix>fx_<fn> for fentry/fexit,
+    // <prefix>kp_<fn>/<prefix>kr_<fn> for kprobe/kretprobe), or empty with *why set: each
+    // allowed way and why it is not possible here, or that the option ruled it out.
+    QList<AttachGroup::Program> hook(const KernelFeatures &kernel, const QByteArray &prefix,
+                                     const QString &fn, QString *why) const;
 };
 
 } // namespace bpflens

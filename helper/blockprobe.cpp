@@ -20,25 +20,6 @@ namespace bpflens {
 
 namespace {
 
-// Number of arguments of a tp_btf tracepoint (without the leading void *__data), -1 if unknown.
-int tracepointArgCount(const KernelFeatures &kernel, const char *name)
-{
-    const btf *b = kernel.btf();
-    if (!b)
-        return -1;
-    const QByteArray typeName = QByteArray("btf_trace_") + name;
-    const int id = btf__find_by_name_kind(b, typeName.constData(), BTF_KIND_TYPEDEF);
-    if (id <= 0)
-        return -1;
-    const btf_type *t = btf__type_by_id(b, btf__resolve_type(b, id));
-    if (!t || !btf_is_ptr(t))
-        return -1;
-    t = btf__type_by_id(b, t->type);
-    if (!t || !btf_is_func_proto(t))
-        return -1;
-    return btf_vlen(t) - 1;
-}
-
 struct Hook
 {
     const char *name;
@@ -256,11 +237,11 @@ bool BlockProbe::doStart(const QVariantMap &options, const KernelFeatures &kerne
     ro->unit_div = nanosecondsPer(m_unit);
     ro->min_ns = quint64(options.value(QStringLiteral("minLatencyUs")).toLongLong()) * 1000u;
     // Before 5.11 these tracepoints took (q, rq).
-    ro->insert_arg = tracepointArgCount(kernel, "block_rq_insert") == 2;
-    ro->issue_arg = tracepointArgCount(kernel, "block_rq_issue") == 2;
-    ro->requeue_arg = tracepointArgCount(kernel, "block_rq_requeue") == 2;
-    ro->merge_arg = tracepointArgCount(kernel, "block_rq_merge") == 2;
-    ro->bio_merge_arg = tracepointArgCount(kernel, "block_bio_backmerge") == 3;
+    ro->insert_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_insert")) == 2;
+    ro->issue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_issue")) == 2;
+    ro->requeue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_requeue")) == 2;
+    ro->merge_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_merge")) == 2;
+    ro->bio_merge_arg = kernel.tracepointArgCount(QStringLiteral("block_bio_backmerge")) == 3;
 
     QList<const Hook *> chosen;
     for (const Hook &h : hooks) {

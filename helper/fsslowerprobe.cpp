@@ -42,7 +42,8 @@ FsSlowerProbe::~FsSlowerProbe()
     stop();
 }
 
-AttachPlan FsSlowerProbe::plan(const KernelFeatures &kernel, QByteArray *ext4Ops)
+AttachPlan FsSlowerProbe::plan(const KernelFeatures &kernel, const QVariantMap &options,
+                               QByteArray *ext4Ops)
 {
     AttachPlan p;
     if (!kernel.hasBtf()) {
@@ -51,6 +52,8 @@ AttachPlan FsSlowerProbe::plan(const KernelFeatures &kernel, QByteArray *ext4Ops
         return p;
     }
     QStringList ext4Missing;
+    QString ext4Why;
+    const FunctionHooks functionHooks = FunctionHooks::fromOptions(options);
     for (const FsFunctions &fs : fileSystems) {
         const bool ext4 = qstrcmp(fs.fs, "ext4") == 0;
         for (int op = 0; op < 4; ++op) {
@@ -67,21 +70,19 @@ AttachPlan FsSlowerProbe::plan(const KernelFeatures &kernel, QByteArray *ext4Ops
                     *ext4Ops += 'F';
                 continue;
             }
-            const QByteArray name(fs.functions[op]);
-            const QString fn = QString::fromLatin1(name);
+            const QString fn = QString::fromLatin1(fs.functions[op]);
             AttachGroup g;
             g.required = false;
             g.what = QStringLiteral("%1 %2").arg(QLatin1String(fs.fs), QLatin1String(opNames[op]));
-            if (kernel.canFentry(fn)) {
-                g.programs = {{"fsslower_fe_" + name, QStringLiteral("fentry/") + fn},
-                              {"fsslower_fx_" + name, QStringLiteral("fexit/") + fn}};
-            } else if (kernel.canKprobe(fn)) {
-                g.programs = {{"fsslower_kp_" + name, QStringLiteral("kprobe/") + fn},
-                              {"fsslower_kr_" + name, QStringLiteral("kretprobe/") + fn}};
-            } else {
+            QString why;
+            g.programs = functionHooks.hook(kernel, "fsslower_", fn, &why);
+            if (g.programs.isEmpty()) {
                 // xfs and btrfs are simply absent on most systems: only ext4's gaps are news.
-                if (ext4)
+                if (ext4) {
                     ext4Missing.append(QLatin1String(opNames[op]));
+                    if (ext4Why.isEmpty())
+                        ext4Why = why;
+                }
                 continue;
             }
             p.groups.append(g);
@@ -91,51 +92,36 @@ AttachPlan FsSlowerProbe::plan(const KernelFeatures &kernel, QByteArray *ext4Ops
     }
     if (p.groups.isEmpty()) {
         p.available = false;
-        QStringList why;
-        const QString fentry = kernel.fentryUnavailableReason();
-        const QString kprobe = kernel.kprobeUnavailableReason();
-        why << (fentry.isEmpty() ? QStringLiteral("no fentry on ext4 functions") : fentry);
-        why << (kprobe.isEmpty() ? QStringLiteral("ext4 functions cannot be kprobed") : kprobe);
         p.reason = QStringLiteral("no hook for any file system: %1 (and no ext4_sync_file "
                                   "tracepoints)")
-                       .arg(why.join(QStringLiteral("; ")));
+                       .arg(ext4Why);
         return p;
     }
     if (!ext4Missing.isEmpty()) {
-        QStringList why;
-        const QString fentry = kernel.fentryUnavailableReason();
-        const QString kprobe = kernel.kprobeUnavailableReason();
-        if (!fentry.isEmpty())
-            why << fentry;
-        if (!kprobe.isEmpty())
-            why << kprobe;
-        if (why.isEmpty())
-            why << QStringLiteral("the functions cannot be traced");
-        p.addReason(
-            QStringLiteral("ext4 %1 are not reported: they need fentry or kprobes (%2)")
-                .arg(ext4Missing.join(QStringLiteral(", ")), why.join(QStringLiteral("; "))));
+        p.addReason(QStringLiteral("ext4 %1 are not reported: they need fentry or kprobes (%2)")
+                        .arg(ext4Missing.join(QStringLiteral(", ")), ext4Why));
     }
     return p;
 }
 
-QByteArray FsSlowerProbe::ext4Operations(const KernelFeatures &kernel)
+QByteArray FsSlowerProbe::ext4Operations(const KernelFeatures &kernel, const QVariantMap &options)
 {
     QByteArray ops;
-    plan(kernel, &ops);
+    plan(kernel, options, &ops);
     return ops;
 }
 
 ProbeAvailability FsSlowerProbe::availability(const KernelFeatures &kernel,
-                                              const QVariantMap &) const
+                                              const QVariantMap &options) const
 {
-    const AttachPlan p = plan(kernel);
+    const AttachPlan p = plan(kernel, options);
     return {p.available, p.available ? p.path() : QString(), p.reason};
 }
 
 bool FsSlowerProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel,
                             QString *error)
 {
-    const AttachPlan p = plan(kernel);
+    const AttachPlan p = plan(kernel, options);
     if (!p.available) {
         *error = p.reason;
         return false;

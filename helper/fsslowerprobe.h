@@ -19,7 +19,7 @@ public:
     ProbeAvailability availability(const KernelFeatures &kernel,
                                    const QVariantMap &options = {}) const override;
     // Which operations this kernel reports for ext4 ('R', 'W', 'O', 'F').
-    static QByteArray ext4Operations(const KernelFeatures &kernel);
+    static QByteArray ext4Operations(const KernelFeatures &kernel, const QVariantMap &options = {});
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
@@ -29,7 +29,8 @@ protected:
     quint64 kernelLost() const override;
 
 private:
-    static AttachPlan plan(const KernelFeatures &kernel, QByteArray *ext4Ops = nullptr);
+    static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options,
+                           QByteArray *ext4Ops = nullptr);
 
     fsslower_bpf *m_skel = nullptr;
     QList<bpf_link *> m_links;

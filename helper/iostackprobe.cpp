@@ -42,26 +42,6 @@ constexpr LayerFunction layerFunctions[] = {
     {IOSTACK_OP_FSYNC, IOSTACK_LAYER_FS, "ext4_sync_file"},
 };
 
-// Number of arguments of a tp_btf tracepoint (without the leading void *__data), -1 if unknown.
-// (block_rq_insert and friends took (q, rq) before 5.11.)
-int tracepointArgCount(const KernelFeatures &kernel, const char *name)
-{
-    const btf *b = kernel.btf();
-    if (!b)
-        return -1;
-    const QByteArray typeName = QByteArray("btf_trace_") + name;
-    const int id = btf__find_by_name_kind(b, typeName.constData(), BTF_KIND_TYPEDEF);
-    if (id <= 0)
-        return -1;
-    const btf_type *t = btf__type_by_id(b, btf__resolve_type(b, id));
-    if (!t || !btf_is_ptr(t))
-        return -1;
-    t = btf__type_by_id(b, t->type);
-    if (!t || !btf_is_func_proto(t))
-        return -1;
-    return btf_vlen(t) - 1;
-}
-
 AttachGroup btfGroup(const QList<QByteArray> &progs, const QStringList &tracepoints, bool required,
                      const QString &what)
 {
@@ -159,11 +139,9 @@ IoStackProbe::Plan IoStackProbe::plan(const KernelFeatures &kernel, const QVaria
             QStringLiteral("the ext4 fsync layer")));
         hooks[IOSTACK_OP_FSYNC][IOSTACK_LAYER_FS] = hookList(a.groups.last());
     }
-    const QString noFentry = kernel.fentryUnavailableReason();
-    const QString noKprobe = kernel.kprobeUnavailableReason();
+    const FunctionHooks functionHooks = FunctionHooks::fromOptions(options);
     for (const LayerFunction &f : layerFunctions) {
         const QString fn = QLatin1String(f.function);
-        const QByteArray name(f.function);
         QString &h = hooks[f.op][f.layer];
         if (f.layer == IOSTACK_LAYER_FS && f.op == IOSTACK_OP_FSYNC && syncTracepoints)
             continue;
@@ -171,24 +149,18 @@ IoStackProbe::Plan IoStackProbe::plan(const KernelFeatures &kernel, const QVaria
         g.required = false;
         g.what = QStringLiteral("the %1 layer of %2 (%3)")
                      .arg(QLatin1String(layerIds[f.layer]), QLatin1String(opIds[f.op]), fn);
-        if (kernel.canFentry(fn)) {
-            g.programs = {{"iostack_fe_" + name, QStringLiteral("fentry/") + fn},
-                          {"iostack_fx_" + name, QStringLiteral("fexit/") + fn}};
-        } else if (kernel.canKprobe(fn)) {
-            g.programs = {{"iostack_kp_" + name, QStringLiteral("kprobe/") + fn},
-                          {"iostack_kr_" + name, QStringLiteral("kretprobe/") + fn}};
-        } else {
-            QStringList why;
-            why << (noFentry.isEmpty() ? QStringLiteral("no fentry on %1").arg(fn) : noFentry);
-            why << (noKprobe.isEmpty() ? QStringLiteral("%1 cannot be kprobed").arg(fn) : noKprobe);
+        QString why;
+        g.programs = functionHooks.hook(kernel, "iostack_", fn, &why);
+        if (g.programs.isEmpty()) {
             QString &m = missing[f.op][f.layer];
             if (m.isEmpty())
-                m = QStringLiteral("%1 needs fentry or kprobes: %2")
-                        .arg(fn, why.join(QStringLiteral("; ")));
+                m = QStringLiteral("%1 needs fentry or kprobes: %2").arg(fn, why);
             continue;
         }
         a.groups.append(g);
         h = h.isEmpty() ? hookList(g) : h + QStringLiteral(", ") + hookList(g);
+        if (f.op == IOSTACK_OP_FSYNC && f.layer == IOSTACK_LAYER_VFS)
+            p.vfsFsync = true;
     }
 
     // Block: issue and completion are the request's life; the rest refines it.
@@ -314,10 +286,11 @@ bool IoStackProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
                  : TimeUnit::Microseconds;
     ro->unit_div = nanosecondsPer(m_unit);
     ro->attribute_at_rq = !p.ioStart;
-    ro->insert_arg = tracepointArgCount(kernel, "block_rq_insert") == 2;
-    ro->issue_arg = tracepointArgCount(kernel, "block_rq_issue") == 2;
-    ro->requeue_arg = tracepointArgCount(kernel, "block_rq_requeue") == 2;
-    ro->merge_arg = tracepointArgCount(kernel, "block_rq_merge") == 2;
+    ro->vfs_fsync_hooked = p.vfsFsync;
+    ro->insert_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_insert")) == 2;
+    ro->issue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_issue")) == 2;
+    ro->requeue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_requeue")) == 2;
+    ro->merge_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_merge")) == 2;
     if (int err = iostack_bpf__load(m_skel)) {
         *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
         return false;

@@ -51,7 +51,8 @@ private:
     {
         AttachPlan attach;
         QList<Layer> layers;
-        bool ioStart = false; // block_io_start: attribution where the submitter is current
+        bool ioStart = false;  // block_io_start: attribution where the submitter is current
+        bool vfsFsync = false; // vfs_fsync_range hooked: implied where it is inlined
     };
     static Plan plan(const KernelFeatures &kernel, const QVariantMap &options);
     bool readCells();

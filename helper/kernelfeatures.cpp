@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QStringList>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -40,7 +41,7 @@ bool fileContainsLine(const QString &path, const QByteArray &word)
 
 // A two-instruction program ("return 0") loaded as fentry on btfId and attached: succeeds only
 // if the kernel really supports trampolines for this function.
-bool fentryTryAttach(int btfId)
+bool fentryTryAttach(int btfId, int btfObjFd)
 {
     const bpf_insn insns[] = {
         {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
@@ -49,6 +50,7 @@ bool fentryTryAttach(int btfId)
     LIBBPF_OPTS(bpf_prog_load_opts, opts);
     opts.expected_attach_type = BPF_TRACE_FENTRY;
     opts.attach_btf_id = btfId;
+    opts.attach_btf_obj_fd = btfObjFd;
     const int progFd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "bpflens_fentry", "GPL", insns,
                                      sizeof(insns) / sizeof(insns[0]), &opts);
     if (progFd < 0)
@@ -76,17 +78,100 @@ KernelFeatures::KernelFeatures()
 
 KernelFeatures::~KernelFeatures()
 {
+    for (const ModuleBtf &m : std::as_const(m_modules)) {
+        btf__free(m.btf);
+        if (m.fd >= 0)
+            close(m.fd);
+    }
     btf__free(m_btf);
+}
+
+void KernelFeatures::loadModuleBtf() const
+{
+    if (m_modulesLoaded || !m_btf)
+        return;
+    m_modulesLoaded = true;
+    // The kernel's own list of BTF objects, as libbpf walks it to attach to module functions:
+    // the fd is what a program load names as its attach target's BTF object.
+    __u32 id = 0;
+    while (bpf_btf_get_next_id(id, &id) == 0) {
+        const int fd = bpf_btf_get_fd_by_id(id);
+        if (fd < 0)
+            continue;
+        char name[64] = {};
+        bpf_btf_info info{};
+        info.name = reinterpret_cast<__u64>(name);
+        info.name_len = sizeof(name);
+        __u32 len = sizeof(info);
+        if (bpf_obj_get_info_by_fd(fd, &info, &len) != 0 || !info.kernel_btf ||
+            qstrcmp(name, "vmlinux") == 0) {
+            close(fd);
+            continue;
+        }
+        struct btf *b = btf__load_from_kernel_by_id_split(id, m_btf);
+        if (!b) {
+            close(fd);
+            continue;
+        }
+        m_modules.append({QString::fromLatin1(name), b, fd});
+    }
+}
+
+QList<const struct btf *> KernelFeatures::moduleBtfs() const
+{
+    loadModuleBtf();
+    QList<const struct btf *> l;
+    for (const ModuleBtf &m : std::as_const(m_modules))
+        l.append(m.btf);
+    return l;
+}
+
+KernelFeatures::BtfLocation KernelFeatures::findBtfType(const QString &name, int kind) const
+{
+    if (!m_btf)
+        return {};
+    const QByteArray n = name.toLatin1();
+    int id = btf__find_by_name_kind(m_btf, n.constData(), kind);
+    if (id > 0)
+        return {m_btf, id, 0, QString()};
+    loadModuleBtf();
+    for (const ModuleBtf &m : std::as_const(m_modules)) {
+        // A split BTF's lookup also searches its base: only the module's own ids count here.
+        id = btf__find_by_name_kind(m.btf, n.constData(), kind);
+        if (id > 0)
+            return {m.btf, id, m.fd, m.name};
+    }
+    return {};
 }
 
 bool KernelFeatures::hasBtfType(const QString &name, int kind) const
 {
-    return m_btf && btf__find_by_name_kind(m_btf, name.toLatin1().constData(), kind) > 0;
+    return findBtfType(name, kind).found();
+}
+
+KernelFeatures::BtfLocation KernelFeatures::btfTracepoint(const QString &name) const
+{
+    return findBtfType(QStringLiteral("btf_trace_") + name, BTF_KIND_TYPEDEF);
 }
 
 bool KernelFeatures::hasBtfTracepoint(const QString &name) const
 {
-    return hasBtfType(QStringLiteral("btf_trace_") + name, BTF_KIND_TYPEDEF);
+    return btfTracepoint(name).found();
+}
+
+int KernelFeatures::tracepointArgCount(const QString &name) const
+{
+    const BtfLocation l = btfTracepoint(name);
+    if (!l.found())
+        return -1;
+    const struct btf *b = l.btf;
+    const btf_type *t = btf__type_by_id(b, __u32(btf__resolve_type(b, __u32(l.id))));
+    if (!t || !btf_is_ptr(t))
+        return -1;
+    t = btf__type_by_id(b, t->type);
+    if (!t || !btf_is_func_proto(t))
+        return -1;
+    return btf_vlen(t) - 1;
 }
 
 bool KernelFeatures::tracefsEventExists(const QString &categoryAndName) const
@@ -140,8 +225,8 @@ bool KernelFeatures::canFentry(const QString &function) const
     auto it = m_fentryCache.constFind(function);
     if (it != m_fentryCache.cend())
         return *it;
-    const int id = btf__find_by_name_kind(m_btf, function.toLatin1().constData(), BTF_KIND_FUNC);
-    const bool ok = id > 0 && fentryTryAttach(id);
+    const BtfLocation l = findBtfType(function, BTF_KIND_FUNC);
+    const bool ok = l.found() && fentryTryAttach(l.id, l.objFd);
     m_fentryCache.insert(function, ok);
     if (ok)
         m_fentryProbe = 1;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QHash>
+#include <QList>
 #include <QString>
 
 struct btf;
@@ -10,9 +11,24 @@ namespace bpflens {
 // What the running kernel really offers, probed rather than assumed: a kprobe needs the kprobe
 // PMU and a traceable symbol, an fentry needs a trial load and attach, a tp_btf needs the
 // tracepoint's btf_trace_ type in the kernel's BTF. Results are cached per name.
+// Types, functions and tracepoints of loaded modules (ext4 on Debian's kernels) are in the
+// modules' own BTF (/sys/kernel/btf/<module>, split on top of vmlinux's): every lookup below
+// searches vmlinux first, then the modules.
 class KernelFeatures
 {
 public:
+    // Where a BTF type was found. btf is vmlinux's or a module's split BTF (whose ids include
+    // vmlinux's, so any type reached from id resolves in it); objFd is the module BTF object's
+    // fd for BPF_PROG_LOAD's attach_btf_obj_fd, 0 for vmlinux.
+    struct BtfLocation
+    {
+        const struct btf *btf = nullptr;
+        int id = 0;
+        int objFd = 0;
+        QString module; // "" for vmlinux
+        bool found() const { return id > 0; }
+    };
+
     KernelFeatures();
     ~KernelFeatures();
     KernelFeatures(const KernelFeatures &) = delete;
@@ -33,6 +49,14 @@ public:
     bool hasBtfType(const QString &name, int kind) const;
     // The value of an enumerator of the kernel's BTF, as the running kernel defines it.
     bool enumValue(const QString &enumerator, qint64 *value) const;
+    BtfLocation findBtfType(const QString &name, int kind) const;
+    // The BTF holding the tracepoint's btf_trace_<name> typedef (vmlinux or its module's).
+    BtfLocation btfTracepoint(const QString &name) const;
+    // Number of arguments of a tp_btf tracepoint (without the leading void *__data), -1 if
+    // unknown. (block_rq_insert and friends took (q, rq) before 5.11.)
+    int tracepointArgCount(const QString &name) const;
+    // The split BTF of every loaded module that has one (empty without module BTF support).
+    QList<const struct btf *> moduleBtfs() const;
 
     // Why kprobes or fentry are unavailable, for availability messages ("" when available).
     QString kprobeUnavailableReason() const;
@@ -42,7 +66,16 @@ public:
 
 private:
     bool tracefsEventExists(const QString &categoryAndName) const;
+    void loadModuleBtf() const;
 
+    struct ModuleBtf
+    {
+        QString name;
+        struct btf *btf = nullptr;
+        int fd = -1;
+    };
+    mutable QList<ModuleBtf> m_modules;
+    mutable bool m_modulesLoaded = false;
     struct btf *m_btf = nullptr;
     QString m_btfError;
     QString m_release;

@@ -71,6 +71,13 @@ QString typeName(const btf *b, int id, int depth = 0)
     }
 }
 
+// The BTF that has btf_trace_<event>: vmlinux's, or the split BTF of the module defining it.
+const btf *tracepointBtf(const KernelFeatures &kernel, const QString &event)
+{
+    const KernelFeatures::BtfLocation l = kernel.btfTracepoint(event);
+    return l.found() ? l.btf : kernel.btf();
+}
+
 // The FUNC_PROTO of btf_trace_<event> (its first parameter is the probe's void *data), or 0.
 int traceProto(const btf *b, const QString &event)
 {
@@ -112,11 +119,18 @@ struct ClassFunction
     QStringList params;
 };
 
+// A module's split BTF: its own types start after its base's.
+__u32 firstOwnType(const btf *b)
+{
+    const btf *base = btf__base_btf(b);
+    return base ? btf__type_cnt(base) : 1;
+}
+
 QHash<QByteArray, QList<ClassFunction>> classFunctions(const btf *b)
 {
     QHash<QByteArray, QList<ClassFunction>> bySignature;
     const __u32 n = btf__type_cnt(b);
-    for (__u32 id = 1; id < n; ++id) {
+    for (__u32 id = firstOwnType(b); id < n; ++id) {
         const btf_type *t = btf__type_by_id(b, id);
         if (!btf_is_func(t))
             continue;
@@ -274,14 +288,15 @@ QString Tracepoints::eventName(const QString &name, QString *error)
 bool Tracepoints::find(const KernelFeatures &kernel, const QString &name, TracepointInfo *info,
                        QString *error)
 {
-    const btf *b = kernel.btf();
-    if (!b) {
+    if (!kernel.btf()) {
         *error = kernel.btfError();
         return false;
     }
     const QString event = eventName(name, error);
     if (event.isEmpty())
         return false;
+    // A module's tracepoint (ext4's, where ext4 is a module) is in that module's BTF.
+    const btf *b = tracepointBtf(kernel, event);
     const int proto = traceProto(b, event);
     if (!proto) {
         *error = QStringLiteral("tracepoint %1 does not exist in this kernel").arg(name);
@@ -306,21 +321,25 @@ bool Tracepoints::find(const KernelFeatures &kernel, const QString &name, Tracep
 QList<TracepointInfo> Tracepoints::list(const KernelFeatures &kernel)
 {
     QList<TracepointInfo> out;
-    const btf *b = kernel.btf();
-    if (!b)
+    if (!kernel.btf())
         return out;
-    const QHash<QByteArray, QList<ClassFunction>> functions = classFunctions(b);
-    const __u32 n = btf__type_cnt(b);
-    for (__u32 id = 1; id < n; ++id) {
-        const btf_type *t = btf__type_by_id(b, id);
-        if (!btf_is_typedef(t))
-            continue;
-        const char *name = btf__name_by_offset(b, t->name_off);
-        if (qstrncmp(name, "btf_trace_", 10) != 0)
-            continue;
-        const QString event = QString::fromLatin1(name + 10);
-        if (const int proto = traceProto(b, event))
-            out.append(describe(b, event, proto, functions));
+    // vmlinux's tracepoints, then the loaded modules' (each in its own split BTF).
+    QList<const btf *> all{kernel.btf()};
+    all += kernel.moduleBtfs();
+    for (const btf *b : std::as_const(all)) {
+        const QHash<QByteArray, QList<ClassFunction>> functions = classFunctions(b);
+        const __u32 n = btf__type_cnt(b);
+        for (__u32 id = firstOwnType(b); id < n; ++id) {
+            const btf_type *t = btf__type_by_id(b, id);
+            if (!btf_is_typedef(t))
+                continue;
+            const char *name = btf__name_by_offset(b, t->name_off);
+            if (qstrncmp(name, "btf_trace_", 10) != 0)
+                continue;
+            const QString event = QString::fromLatin1(name + 10);
+            if (const int proto = traceProto(b, event))
+                out.append(describe(b, event, proto, functions));
+        }
     }
     std::sort(out.begin(), out.end(),
               [](const TracepointInfo &x, const TracepointInfo &y) { return x.name < y.name; });
@@ -347,13 +366,13 @@ bool Tracepoints::resolveKey(const KernelFeatures &kernel, const QString &tracep
                      .arg(key.left(140));
         return false;
     }
-    const btf *b = kernel.btf();
-    if (!b) {
+    if (!kernel.btf()) {
         *error = kernel.btfError();
         return false;
     }
     QString ignored;
     const QString event = eventName(tracepoint, &ignored);
+    const btf *b = tracepointBtf(kernel, event);
     const int proto = event.isEmpty() ? 0 : traceProto(b, event);
     if (!proto) {
         *error = QStringLiteral("tracepoint %1 does not exist in this kernel").arg(tracepoint);

@@ -287,6 +287,14 @@
         <source>Only operations at least this slow (0: all)</source>
         <translation>Nur Operationen, die mindestens so langsam sind (0: alle)</translation>
     </message>
+    <message>
+        <source>Function hooks</source>
+        <translation>Funktions-Hooks</translation>
+    </message>
+    <message>
+        <source>How kernel functions are traced: auto (fentry where the kernel supports it, else kprobes), fentry only, or kprobes only</source>
+        <translation>Wie Kernelfunktionen verfolgt werden: auto (fentry, wo der Kernel es unterstützt, sonst kprobes), nur fentry oder nur kprobes</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>

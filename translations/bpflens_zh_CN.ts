@@ -287,6 +287,14 @@
         <source>Only operations at least this slow (0: all)</source>
         <translation>仅至少这么慢的操作（0：全部）</translation>
     </message>
+    <message>
+        <source>Function hooks</source>
+        <translation>函数挂钩方式</translation>
+    </message>
+    <message>
+        <source>How kernel functions are traced: auto (fentry where the kernel supports it, else kprobes), fentry only, or kprobes only</source>
+        <translation>如何跟踪内核函数：auto（内核支持时用 fentry，否则用 kprobe）、仅 fentry 或仅 kprobe</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>

@@ -75,4 +75,6 @@ QT_TRANSLATE_NOOP("ProbeCatalog", "Measure the block request queue as its own la
 QT_TRANSLATE_NOOP("ProbeCatalog", "Slow file-system operations");
 QT_TRANSLATE_NOOP("ProbeCatalog", "ext4 (and xfs, btrfs) reads, writes, opens and fsyncs slower than a threshold, like ext4slower");
 QT_TRANSLATE_NOOP("ProbeCatalog", "Only operations at least this slow (0: all)");
+QT_TRANSLATE_NOOP("ProbeCatalog", "Function hooks");
+QT_TRANSLATE_NOOP("ProbeCatalog", "How kernel functions are traced: auto (fentry where the kernel supports it, else kprobes), fentry only, or kprobes only");
 // clang-format on

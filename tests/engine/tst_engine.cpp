@@ -165,6 +165,7 @@ private Q_SLOTS:
     {
         BPFLENS_REQUIRE_ROOT("attaches every probe once");
         Engine engine;
+        KernelFeatures kernel;
         const QList<ProbeStatus> probes = engine.probes();
         QCOMPARE(probes.size(), ProbeCatalog::probes().size());
         int built = 0;
@@ -181,9 +182,14 @@ private Q_SLOTS:
                 continue;
             }
             QVERIFY2(!s.availability.attachPath.isEmpty(), id);
-            QVERIFY2(!s.availability.attachPath.contains(QLatin1String("kprobe")),
-                     qPrintable(s.info.id + QStringLiteral(": ") + s.availability.attachPath));
-            // What really attached is what availability promised, and no kprobe either.
+            // A kprobe only where fentry cannot reach the function (5.10: ext4 is a module
+            // without BTF); what really attached is what availability promised.
+            for (const QString &hook :
+                 s.availability.attachPath.split(QStringLiteral(", "), Qt::SkipEmptyParts)) {
+                if (hook.startsWith(QLatin1String("kprobe/")))
+                    QVERIFY2(!kernel.canFentry(hook.mid(7)),
+                             qPrintable(s.info.id + QStringLiteral(": ") + hook));
+            }
             QList<ProbeConfig> req{{s.info.id, {}, {}}};
             QString error;
             QVERIFY2(engine.start(req, &error), qPrintable(error));

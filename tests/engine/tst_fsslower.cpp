@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "enginetestutil.h"
 #include "fsslowerprobe.h"
+#include "hooktestutil.h"
 #include "iotestdir.h"
 #include "testutil.h"
 
@@ -52,14 +53,16 @@ class TestFsSlower : public QObject
         return QFile::encodeName(m_dir->filePath(QLatin1String(name)));
     }
 
+    // minLatencyUs < 0: the probe's default threshold.
     RecordBatch record(qint64 minLatencyUs, const std::function<void()> &work, pid_t pid,
-                       QString *attachPath)
+                       QString *attachPath, const QString &attach = QStringLiteral("auto"))
     {
         Engine engine;
-        QList<ProbeConfig> req{
-            {QStringLiteral("fsslower"),
-             {{QStringLiteral("pid"), qint64(pid)}, {QStringLiteral("minLatencyUs"), minLatencyUs}},
-             {}}};
+        QVariantMap options{{QStringLiteral("pid"), qint64(pid)},
+                            {QStringLiteral("attach"), attach}};
+        if (minLatencyUs >= 0)
+            options.insert(QStringLiteral("minLatencyUs"), minLatencyUs);
+        QList<ProbeConfig> req{{QStringLiteral("fsslower"), options, {}}};
         QString error;
         RecordBatch b;
         if (!engine.start(req, &error)) {
@@ -205,6 +208,105 @@ private Q_SLOTS:
             parent += e.filename == "parent.dat" && e.op == 'F';
         }
         QCOMPARE(parent, 1);
+    }
+
+    // Through fentry and through kprobes (the VM matrix): with threshold 0, every read, write,
+    // open and fsync of a known workload comes back once, in order, with the file's name, the
+    // bytes and the offset it was at; with the default threshold (10 ms) fast cached reads are
+    // filtered out and whatever is reported is that slow.
+    void everyOperationThroughFunctions_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("fentry") << QStringLiteral("fentry");
+        QTest::newRow("kprobe") << QStringLiteral("kprobe");
+    }
+
+    void everyOperationThroughFunctions()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QFETCH(QString, mode);
+        if (!m_ext4)
+            QSKIP("BPFLENS_TEST_DIR is not on ext4");
+        KernelFeatures kernel;
+        const QString fn = QStringLiteral("ext4_file_read_iter");
+        BPFLENS_REQUIRE_HOOKS(mode, mode == QLatin1String("fentry") ? kernel.canFentry(fn)
+                                                                    : kernel.canKprobe(fn));
+        QCOMPARE(FsSlowerProbe::ext4Operations(kernel, {{QStringLiteral("attach"), mode}}),
+                 QByteArray("RWOF"));
+        const QByteArray name = "ops-" + mode.toLatin1() + ".dat";
+        const QByteArray path = file(name.constData());
+        constexpr int cachedReads = 20;
+        auto work = [&path](QStringList *expected) {
+            char buf[4096];
+            memset(buf, 0x22, sizeof(buf));
+            bool ok = true;
+            auto step = [&](bool done, char op, long bytes, long offset) {
+                ok = ok && done;
+                expected->append(QStringLiteral("%1 %2 @%3").arg(op).arg(bytes).arg(offset));
+            };
+            const int fd = open(path.constData(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+            step(fd >= 0, 'O', 0, 0);
+            step(pwrite(fd, buf, 4096, 8192) == 4096, 'W', 4096, 8192);
+            step(pwrite(fd, buf, 1000, 100) == 1000, 'W', 1000, 100);
+            step(pread(fd, buf, 4096, 8192) == 4096, 'R', 4096, 8192);
+            step(pread(fd, buf, 512, 100) == 512, 'R', 512, 100);
+            step(fsync(fd) == 0, 'F', 0, 0);
+            close(fd);
+            const int rd = open(path.constData(), O_RDONLY | O_CLOEXEC);
+            step(rd >= 0, 'O', 0, 0);
+            for (int i = 0; i < cachedReads; ++i)
+                step(read(rd, buf, 300) == 300, 'R', 300, 300 * i);
+            close(rd);
+            return ok;
+        };
+        auto seen = [&name](const RecordBatch &b, QList<FsSlowEvent> *events) {
+            QStringList got;
+            for (const FsSlowEvent &e : b.fsSlow) {
+                if (e.filename != name)
+                    continue;
+                events->append(e);
+                got.append(QStringLiteral("%1 %2 @%3")
+                               .arg(QChar::fromLatin1(e.op))
+                               .arg(e.bytes)
+                               .arg(e.offset));
+            }
+            return got;
+        };
+        QString attachPath;
+        QStringList expected;
+        bool ok = false;
+        RecordBatch b = record(
+            0, [&] { ok = work(&expected); }, getpid(), &attachPath, mode);
+        QVERIFY(ok);
+        QVERIFY2(attachPath.contains(mode + QStringLiteral("/ext4_file_write_iter")),
+                 qPrintable(attachPath));
+        QVERIFY2(!attachPath.contains(mode == QLatin1String("fentry") ? QLatin1String("kprobe/")
+                                                                      : QLatin1String("fentry/")),
+                 qPrintable(attachPath));
+        QList<FsSlowEvent> events;
+        QCOMPARE(seen(b, &events), expected);
+        for (const FsSlowEvent &e : std::as_const(events)) {
+            QCOMPARE(e.fs, QByteArray("ext4"));
+            QCOMPARE(e.pid, quint32(getpid()));
+            QCOMPARE(e.comm, ownComm());
+        }
+        for (const ProbeStats &st : b.stats)
+            QCOMPARE(st.eventsLost, 0u);
+
+        // The default threshold: only operations of 10 ms or more.
+        expected.clear();
+        events.clear();
+        b = record(
+            -1, [&] { ok = work(&expected); }, getpid(), &attachPath, mode);
+        QVERIFY(ok);
+        const QStringList slow = seen(b, &events);
+        for (const FsSlowEvent &e : std::as_const(events))
+            QVERIFY2(e.latencyNs >= 10'000'000, qPrintable(slow.join(QLatin1Char(','))));
+        int reads = 0;
+        for (const FsSlowEvent &e : std::as_const(events))
+            reads += e.op == 'R';
+        // Cached reads take microseconds; a few may be unlucky on a loaded machine, not most.
+        QVERIFY2(reads < cachedReads / 2, qPrintable(slow.join(QLatin1Char(','))));
     }
 };
 

@@ -5,6 +5,7 @@
 // operation's exclusive times must add up to its syscall total.
 #include "engine.h"
 #include "enginetestutil.h"
+#include "hooktestutil.h"
 #include "iostackprobe.h"
 #include "iotestdir.h"
 #include "testutil.h"
@@ -13,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -102,6 +104,17 @@ private:
     bool m_released = false;
     std::thread m_thread;
 };
+
+// Whether mode ("fentry", "kprobe") reaches both the VFS and ext4's functions here (fentry
+// on a module's function needs the module's BTF: not on 5.10).
+bool canHook(const KernelFeatures &kernel, const QString &mode)
+{
+    for (const QString &fn : {QStringLiteral("vfs_read"), QStringLiteral("ext4_file_read_iter")}) {
+        if (!(mode == QLatin1String("fentry") ? kernel.canFentry(fn) : kernel.canKprobe(fn)))
+            return false;
+    }
+    return true;
+}
 
 struct Sums
 {
@@ -449,6 +462,170 @@ private Q_SLOTS:
         for (const QString &op : ops) {
             QCOMPARE(s.counters.value(op + QStringLiteral("/syscall/count"), 0),
                      op == QLatin1String("fsync") ? 1.0 : 0.0);
+        }
+    }
+
+    // The function layers through each way of hooking them (attach=fentry, attach=kprobe; the
+    // VM matrix, where ext4 is a module on 6.1): every layer of read, write, open and fsync is
+    // measured, the attach path is the one asked for, and each layer counts one per call.
+    void functionLayers_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("fentry") << QStringLiteral("fentry");
+        QTest::newRow("kprobe") << QStringLiteral("kprobe");
+    }
+
+    void functionLayers()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QFETCH(QString, mode);
+        KernelFeatures kernel;
+        const QString other =
+            mode == QLatin1String("fentry") ? QStringLiteral("kprobe") : QStringLiteral("fentry");
+        BPFLENS_REQUIRE_HOOKS(mode, canHook(kernel, mode));
+        const QVariantMap options{{QStringLiteral("attach"), mode},
+                                  {QStringLiteral("disk"), m_disk}};
+        const QList<IoStackProbe::Layer> layers = IoStackProbe::layers(kernel, options);
+        for (const IoStackProbe::Layer &l : layers) {
+            const QString cell = l.op + QLatin1Char('/') + l.layer;
+            if (l.op == QLatin1String("unattributed") || l.layer == QLatin1String("block-queue"))
+                continue;
+            QVERIFY2(l.available, qPrintable(cell + QStringLiteral(": ") + l.reason));
+            if (l.layer != QLatin1String("vfs") && l.layer != QLatin1String("fs"))
+                continue;
+            // ext4's fsync keeps its tracepoints whatever the option says.
+            if (l.hooks.startsWith(QLatin1String("tp_btf/ext4_sync_file")))
+                continue;
+            QVERIFY2(l.hooks.contains(mode + QLatin1Char('/')), qPrintable(cell + l.hooks));
+            QVERIFY2(!l.hooks.contains(other + QLatin1Char('/')), qPrintable(cell + l.hooks));
+        }
+
+        Sums s;
+        Expected e;
+        QString path;
+        QVERIFY(record({{QStringLiteral("attach"), mode}}, &s, &e, &path));
+        QVERIFY2(path.contains(mode + QStringLiteral("/vfs_read")), qPrintable(path));
+        QVERIFY2(path.contains(mode + QStringLiteral("/ext4_file_write_iter")), qPrintable(path));
+        QVERIFY2(!path.contains(other + QLatin1Char('/')), qPrintable(path));
+        QCOMPARE(s.lost, 0u);
+        QVERIFY2(s.negative.isEmpty(), qPrintable(s.negative.join(QLatin1Char(','))));
+        const int expected[] = {e.reads, e.writes, e.opens, e.fsyncs};
+        for (int i = 0; i < ops.size(); ++i) {
+            double exclusive = 0;
+            for (const QString &layer :
+                 {QStringLiteral("syscall"), QStringLiteral("vfs"), QStringLiteral("fs")}) {
+                const QString cell = ops[i] + QLatin1Char('/') + layer;
+                QCOMPARE(s.counters.value(cell + QStringLiteral("/count")), double(expected[i]));
+                QCOMPARE(s.histograms.value(cell).count(), quint64(expected[i]));
+            }
+            for (const IoStackProbe::Layer &l : layers) {
+                if (l.op == ops[i])
+                    exclusive += s.counters.value(l.op + QLatin1Char('/') + l.layer +
+                                                  QStringLiteral("/exclusive_ns"));
+            }
+            QCOMPARE(quint64(exclusive),
+                     quint64(s.counters.value(ops[i] + QStringLiteral("/syscall/total_ns"))));
+        }
+        QCOMPARE(s.counters.value(QStringLiteral("read/block-device/count")), double(N));
+        QCOMPARE(s.counters.value(QStringLiteral("write/block-device/count")), double(N));
+    }
+
+    // Buffered writes, fsync and cached reads on ext4, through fentry and through kprobes: for
+    // each operation, the layers' exclusive times add up to the syscall layer's total within
+    // 5%, every layer took some of it, and the kernel's syscall time is no more than the wall
+    // time this thread saw around the calls.
+    void exclusiveTimesAddUp_data() { functionLayers_data(); }
+
+    void exclusiveTimesAddUp()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QFETCH(QString, mode);
+        KernelFeatures kernel;
+        BPFLENS_REQUIRE_HOOKS(mode, canHook(kernel, mode));
+        constexpr int rounds = 8;
+        const QByteArray path = QFile::encodeName(m_dir->filePath(QStringLiteral("sum.bin")));
+        QHash<QString, qint64> wallNs;
+        QHash<QString, int> calls;
+        bool ok = true;
+        GatedThread t([&] {
+            const int fd = open(path.constData(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+            char buf[blockSize];
+            memset(buf, 0x42, sizeof(buf));
+            auto timed = [&](const QString &op, const std::function<bool()> &call) {
+                const auto t0 = std::chrono::steady_clock::now();
+                ok = ok && call();
+                wallNs[op] += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  std::chrono::steady_clock::now() - t0)
+                                  .count();
+                ++calls[op];
+            };
+            for (int r = 0; ok && r < rounds; ++r) {
+                for (int i = 0; i < 4; ++i) {
+                    timed(QStringLiteral("write"),
+                          [&] { return write(fd, buf, sizeof(buf)) == ssize_t(sizeof(buf)); });
+                }
+                timed(QStringLiteral("fsync"), [&] { return fsync(fd) == 0; });
+                for (int i = 0; i < 4; ++i) {
+                    timed(QStringLiteral("read"), [&] {
+                        return pread(fd, buf, sizeof(buf), off_t(i) * blockSize) ==
+                               ssize_t(sizeof(buf));
+                    });
+                }
+            }
+            ok = ok && fd >= 0;
+            close(fd);
+        });
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("iostack"),
+                                {{QStringLiteral("tid"), qint64(t.tid())},
+                                 {QStringLiteral("attach"), mode},
+                                 {QStringLiteral("disk"), m_disk}},
+                                {}}};
+        QString error;
+        QVERIFY2(engine.start(req, &error), qPrintable(error));
+        QVERIFY2(req[0].attachPath.contains(mode + QStringLiteral("/vfs_write")),
+                 qPrintable(req[0].attachPath));
+        t.runBody();
+        RecordBatch b;
+        engine.stop(&b);
+        t.join();
+        QVERIFY(ok);
+        const Sums s = sum(b);
+        QCOMPARE(s.lost, 0u);
+        for (const QString &op :
+             {QStringLiteral("read"), QStringLiteral("write"), QStringLiteral("fsync")}) {
+            auto counter = [&](const QString &layer, const char *what) {
+                return s.counters.value(op + QLatin1Char('/') + layer + QLatin1Char('/') +
+                                        QLatin1String(what));
+            };
+            const double total = counter(QStringLiteral("syscall"), "total_ns");
+            QVERIFY2(total > 0, qPrintable(op));
+            double exclusive = 0;
+            QStringList shares;
+            for (const QString &layer : IoStackProbe::layerNames()) {
+                const double x = counter(layer, "exclusive_ns");
+                exclusive += x;
+                shares << QStringLiteral("%1 %2 us").arg(layer).arg(x / 1000, 0, 'f', 1);
+            }
+            qInfo("%s via %s: total %.1f us (wall %.1f us) = %s", qPrintable(op), qPrintable(mode),
+                  total / 1000, double(wallNs.value(op)) / 1000,
+                  qPrintable(shares.join(QStringLiteral(" + "))));
+            for (const QString &layer :
+                 {QStringLiteral("syscall"), QStringLiteral("vfs"), QStringLiteral("fs")}) {
+                QCOMPARE(counter(layer, "count"), double(calls.value(op)));
+                QVERIFY2(counter(layer, "exclusive_ns") > 0, qPrintable(op + layer));
+            }
+            QVERIFY2(qAbs(exclusive - total) <= 0.05 * total,
+                     qPrintable(QStringLiteral("%1: exclusive times add up to %2 ns, the syscall "
+                                               "total is %3 ns")
+                                    .arg(op)
+                                    .arg(exclusive, 0, 'f', 0)
+                                    .arg(total, 0, 'f', 0)));
+            QVERIFY2(total <= double(wallNs.value(op)),
+                     qPrintable(QStringLiteral("%1: %2 ns in the kernel, %3 ns of wall time")
+                                    .arg(op)
+                                    .arg(total, 0, 'f', 0)
+                                    .arg(wallNs.value(op))));
         }
     }
 };
