@@ -1,12 +1,15 @@
 // The recording side of the desktop application: the stream recorder on a real pipe, the main
 // window's record/stop/save flow through it, the probe panel and the I/O stack view.
+#include "eventmodels.h"
 #include "guitestdata.h"
+#include "histogramview.h"
 #include "iostackview.h"
 #include "mainwindow.h"
 #include "probepanel.h"
 #include "protocol.h"
 #include "recorder.h"
 #include "sessionmodel.h"
+#include "timelinewidget.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -14,18 +17,22 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCompleter>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFrame>
 #include <QHorizontalStackedBarSeries>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
 #include <QStringListModel>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -117,6 +124,47 @@ qsizetype totalEvents(const QList<RecordBatch> &batches)
 }
 
 // Answers the next modal message box with button.
+// Renders the window and each of its views to gui-png/<prefix>-<view>.png under the build tree
+// (what the README's screenshots come from) and checks that each shows something: a blank or
+// one-colour widget has a handful of colours at most.
+void renderViews(MainWindow &w, const QString &prefix)
+{
+    const QDir out(QStringLiteral(BPFLENS_TEST_OUTPUT_DIR));
+    QVERIFY(out.mkpath(QStringLiteral(".")));
+    struct Shot
+    {
+        const char *name;
+        QWidget *tab;
+        QWidget *widget;
+        int minColours;
+    };
+    const QList<Shot> shots = {
+        {"window", w.histogramView(), &w, 40},
+        {"timeline", nullptr, w.timeline(), 8},
+        {"histograms", w.histogramView(), w.histogramView(), 12},
+        {"iostack", w.ioStackView(), w.ioStackView(), 4},
+        {"table-block", w.tableView(EventType::Block), w.tableView(EventType::Block), 4},
+    };
+    for (const Shot &s : shots) {
+        if (s.tab)
+            w.tabs()->setCurrentWidget(s.tab);
+        QApplication::processEvents();
+        const QImage image = s.widget->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QVERIFY(!image.isNull());
+        const QString file = out.filePath(prefix + QLatin1Char('-') + QLatin1String(s.name) +
+                                          QStringLiteral(".png"));
+        QVERIFY(image.save(file));
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 2) {
+            const QRgb *line = reinterpret_cast<const QRgb *>(image.constScanLine(y));
+            for (int x = 0; x < image.width(); x += 2)
+                colours.insert(line[x]);
+        }
+        QVERIFY2(colours.size() > s.minColours,
+                 qPrintable(QStringLiteral("%1: %2 colours").arg(file).arg(colours.size())));
+    }
+}
+
 void answerNextMessageBox(QMessageBox::StandardButton button)
 {
     QTimer::singleShot(0, [button] {
@@ -372,6 +420,9 @@ void TestRecording::recordsLiveShowsStatusAndSaves()
     QTRY_COMPARE_WITH_TIMEOUT(w.session()->events().count(EventType::Block),
                               Batches * BlockPerBatch, 10000);
     QCOMPARE(w.session()->info().host, guiInfo().host);
+    renderViews(w, QStringLiteral("live"));
+    if (QTest::currentTestFailed())
+        return;
 
     w.updateRecordingStatus();
     QVERIFY2(w.elapsedLabel()->text().contains(QLatin1String("0:00:0")),
@@ -409,6 +460,19 @@ void TestRecording::recordsLiveShowsStatusAndSaves()
     QCOMPARE(saved.histograms.size(), w.session()->data().histograms.size());
     QCOMPARE(saved.info.endMonotonicNs, PipeWriter::EndNs);
     QCOMPARE(saved.info.host, guiInfo().host);
+    {
+        // The reopened session shows the same events in every view.
+        MainWindow reopened;
+        reopened.resize(w.size());
+        QVERIFY2(reopened.openFile(path, &error), qPrintable(error));
+        reopened.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&reopened));
+        QCOMPARE(reopened.filterModel(EventType::Block)->rowCount(),
+                 w.filterModel(EventType::Block)->rowCount());
+        renderViews(reopened, QStringLiteral("reopened"));
+        if (QTest::currentTestFailed())
+            return;
+    }
 
     // Saving over an existing file replaces it whole; a directory that is not there is an
     // error that names the file, and the session stays as it was.
