@@ -19,6 +19,7 @@
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProcess>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
@@ -557,6 +558,25 @@ void TestGui::csvExportMatchesCsvExport()
             QVERIFY(!bytes.isEmpty());
             QCOMPARE(bytes, readAll(refFiles.at(i)));
         }
+    }
+    // The command line tool writes the same files, byte for byte (it has no time range).
+    for (const int i : {0, 2}) {
+        const QString cliDir = m_dir.filePath(QStringLiteral("cli%1").arg(i));
+        QStringList args{QStringLiteral("export"), m_path, QStringLiteral("--csv"), cliDir};
+        if (!cases.at(i).probe.isEmpty())
+            args << QStringLiteral("--probe") << cases.at(i).probe;
+        QProcess cli;
+        cli.start(QStringLiteral(BPFLENS_CLI), args);
+        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0,
+                 cli.readAllStandardError().constData());
+        const QDir gui(m_dir.filePath(QStringLiteral("gui%1").arg(i)));
+        const QStringList files = gui.entryList(QDir::Files, QDir::Name);
+        QVERIFY(!files.isEmpty());
+        QCOMPARE(QDir(cliDir).entryList(QDir::Files, QDir::Name), files);
+        for (const QString &name : files)
+            QVERIFY2(readAll(gui.filePath(name)) == readAll(QDir(cliDir).filePath(name)),
+                     qPrintable(name));
     }
     // The visible-range export holds fewer open rows than the whole session.
     QVERIFY(readAll(m_dir.filePath(QStringLiteral("gui1/open.csv"))).count('\n') <
