@@ -17,8 +17,69 @@ LaneBins::Category TimelineBinner::categoryOf(const QByteArray &op)
     return LaneBins::Other;
 }
 
+LaneBins::Category LaneSummary::category(const SessionModel &session, qsizetype storeIndex) const
+{
+    const QByteArray &op = session.events().blockOp(storeIndex);
+    auto it = m_categories.constFind(op.constData());
+    if (it == m_categories.constEnd())
+        it = m_categories.insert(op.constData(), TimelineBinner::categoryOf(op));
+    return *it;
+}
+
+void LaneSummary::clear()
+{
+    m_count = 0;
+    m_lastIndex = -1;
+    m_cum.clear();
+    m_run[0] = m_run[1] = 0;
+    m_categories.clear();
+}
+
+void LaneSummary::update(const EventFilterModel &lane, const SessionModel &session)
+{
+    const qsizetype n = lane.acceptedCount();
+    const bool block = lane.type() == EventType::Block;
+    // Appending keeps the summarized prefix; anything else (a filter, a reset, an
+    // out-of-order insert) is caught here at the latest and rebuilds.
+    if (block != m_block || n < m_count ||
+        (m_count > 0 && lane.acceptedAt(m_count - 1) != m_lastIndex))
+        clear();
+    m_block = block;
+    if (!m_block) {
+        m_count = n;
+        m_lastIndex = n > 0 ? lane.acceptedAt(n - 1) : -1;
+        return;
+    }
+    if (m_cum.empty())
+        m_cum.push_back({0, 0});
+    m_cum.reserve(size_t(n / Stride + 1));
+    for (qsizetype k = m_count; k < n; ++k) {
+        const LaneBins::Category c = category(session, lane.acceptedAt(k));
+        if (c != LaneBins::Other)
+            ++m_run[c];
+        if ((k + 1) % Stride == 0)
+            m_cum.push_back({m_run[0], m_run[1]});
+    }
+    m_count = n;
+    m_lastIndex = n > 0 ? lane.acceptedAt(n - 1) : -1;
+}
+
+void LaneSummary::countsBefore(const EventFilterModel &lane, const SessionModel &session,
+                               qsizetype k, quint32 out[3]) const
+{
+    const qsizetype j = std::min(k / Stride, qsizetype(m_cum.size()) - 1);
+    out[LaneBins::Read] = m_cum[size_t(j)][0];
+    out[LaneBins::Write] = m_cum[size_t(j)][1];
+    for (qsizetype i = j * Stride; i < k; ++i) {
+        const LaneBins::Category c = category(session, lane.acceptedAt(i));
+        if (c != LaneBins::Other)
+            ++out[c];
+    }
+    out[LaneBins::Other] = quint32(k) - out[LaneBins::Read] - out[LaneBins::Write];
+}
+
 LaneBins TimelineBinner::bin(const EventFilterModel &lane, const SessionModel &session,
-                             quint64 startNs, quint64 endNs, int width)
+                             quint64 startNs, quint64 endNs, int width, const LaneSummary *summary)
 {
     LaneBins bins;
     bins.type = lane.type();
@@ -46,26 +107,24 @@ LaneBins TimelineBinner::bin(const EventFilterModel &lane, const SessionModel &s
 
     if (bins.dense) {
         if (isBlock) {
+            LaneSummary local;
+            if (!summary || summary->summarizedCount() < bounds.back()) {
+                local.update(lane, session);
+                summary = &local;
+            }
             for (auto &s : bins.share)
                 s.assign(size_t(bins.width), 0.f);
+            quint32 before[LaneBins::CategoryCount];
+            quint32 after[LaneBins::CategoryCount];
+            summary->countsBefore(lane, session, bounds.front(), before);
             for (int c = 0; c < bins.width; ++c) {
-                const qsizetype first = bounds[size_t(c)];
-                const qsizetype n = bounds[size_t(c) + 1] - first;
+                const quint32 n = bins.counts[size_t(c)];
                 if (n == 0)
                     continue;
-                const qsizetype samples = std::min<qsizetype>(n, SamplesPerColumn);
-                int perCategory[LaneBins::CategoryCount] = {};
-                // A per-column offset inside the stride, so a workload whose operations
-                // repeat with the stride's period does not alias into stripes.
-                const qsizetype stride = n / samples;
-                const qsizetype offset =
-                    stride > 1 ? qsizetype((quint64(c) * 2654435761u) % quint64(stride)) : 0;
-                for (qsizetype s = 0; s < samples; ++s) {
-                    const qsizetype k = first + s * n / samples + offset;
-                    ++perCategory[categoryOf(store.block(lane.acceptedAt(k)).op)];
-                }
+                summary->countsBefore(lane, session, bounds[size_t(c) + 1], after);
                 for (int cat = 0; cat < LaneBins::CategoryCount; ++cat)
-                    bins.share[cat][size_t(c)] = float(perCategory[cat]) / float(samples);
+                    bins.share[cat][size_t(c)] = float(after[cat] - before[cat]) / float(n);
+                std::copy(std::begin(after), std::end(after), std::begin(before));
             }
         }
         return bins;

@@ -35,8 +35,18 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
     , m_images(8)
 {
     for (EventFilterModel *m : lanes) {
-        m_lanes.append(Lane{m, {}, 0});
-        connect(m, &EventFilterModel::acceptedChanged, this, &TimelineWidget::invalidate);
+        m_lanes.append(Lane{m, {}, 0, {}});
+        connect(m, &EventFilterModel::acceptedChanged, this, [this, m] {
+            // Live events only extend a lane's summary; any other change (a filter, also one
+            // finished by a worker) replaces the accepted sequence.
+            if (!m_appending) {
+                for (Lane &l : m_lanes) {
+                    if (l.model == m)
+                        l.summary.clear();
+                }
+            }
+            invalidate();
+        });
     }
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
@@ -46,8 +56,17 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
     setAttribute(Qt::WA_OpaquePaintEvent);
     connect(m_state, &ViewState::rangeChanged, this, [this] { update(); });
     connect(m_state, &ViewState::selectedEventChanged, this, [this] { update(); });
-    connect(m_session, &SessionModel::reset, this, &TimelineWidget::invalidate);
-    connect(m_session, &SessionModel::appended, this, &TimelineWidget::invalidate);
+    connect(m_session, &SessionModel::reset, this, [this] {
+        forgetSummaries();
+        invalidate();
+    });
+    connect(m_session, &SessionModel::aboutToAppend, this, [this] { m_appending = true; });
+    connect(m_session, &SessionModel::appended, this, [this](bool outOfOrder) {
+        m_appending = false;
+        if (outOfOrder)
+            forgetSummaries();
+        invalidate();
+    });
 }
 
 QSize TimelineWidget::sizeHint() const
@@ -128,8 +147,9 @@ void TimelineWidget::ensureBins()
     for (Lane &l : m_lanes) {
         if (l.binsKey == key)
             continue;
+        l.summary.update(*l.model, *m_session);
         l.bins = TimelineBinner::bin(*l.model, *m_session, m_state->startNs(), m_state->endNs(),
-                                     plotRect().width());
+                                     plotRect().width(), &l.summary);
         l.binsKey = key;
     }
 }
@@ -152,6 +172,12 @@ void TimelineWidget::invalidate()
         l.binsKey = 0;
     updateGeometry();
     update();
+}
+
+void TimelineWidget::forgetSummaries()
+{
+    for (Lane &l : m_lanes)
+        l.summary.clear();
 }
 
 QColor TimelineWidget::laneColor(EventType type) const
