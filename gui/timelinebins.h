@@ -72,6 +72,8 @@ private:
     std::vector<std::array<quint32, 2>> m_cum;
     quint32 m_run[2] = {};                                        // the counts over [0, m_count)
     mutable QHash<const char *, LaneBins::Category> m_categories; // interned op -> category
+    mutable const char *m_lastOp = nullptr;
+    mutable LaneBins::Category m_lastCategory = LaneBins::Other;
 };
 
 class TimelineBinner
