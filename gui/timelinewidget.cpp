@@ -275,27 +275,44 @@ void TimelineWidget::drawLane(QPainter &p, const Lane &lane, const QRect &rect) 
     p.setClipRect(rect);
     if (b.dense) {
         // Density: bar height grows with log(count), so a burst and a trickle both stay visible.
+        // The bars are written as pixels into a lane-sized image: one QPainter::fillRect per
+        // column and category cost more than the binning of millions of events.
         const double norm = std::log1p(double(std::max<quint32>(b.maxCount, 1)));
-        for (int c = 0; c < b.width; ++c) {
+        QImage bars(std::max(1, std::min(b.width, rect.width())), std::max(1, rect.height()),
+                    QImage::Format_ARGB32_Premultiplied);
+        bars.fill(Qt::transparent);
+        const int bottom = bars.height() - 1;
+        auto column = [&bars](int x, int top, int height, QRgb rgb) {
+            // Rows [top, top + height), clipped to the lane like the painter's clip would.
+            const int y0 = std::max(top, 0);
+            const int y1 = std::min(top + height, bars.height());
+            for (int y = y0; y < y1; ++y)
+                reinterpret_cast<QRgb *>(bars.scanLine(y))[x] = rgb;
+        };
+        QRgb categoryRgb[LaneBins::CategoryCount];
+        for (int cat = 0; cat < LaneBins::CategoryCount; ++cat)
+            categoryRgb[cat] = categoryColor(LaneBins::Category(cat)).rgba();
+        const QRgb baseRgb = base.rgba();
+        for (int c = 0; c < bars.width(); ++c) {
             const quint32 n = b.counts[size_t(c)];
             if (!n)
                 continue;
             const int h =
                 std::max(2, int(std::round(std::log1p(double(n)) / norm * (rect.height() - 2))));
-            const int x = rect.left() + c;
             if (isBlock) {
-                int y = rect.bottom();
+                int y = bottom;
                 for (int cat = 0; cat < LaneBins::CategoryCount; ++cat) {
                     const int part = int(std::round(b.share[cat][size_t(c)] * h));
                     if (part <= 0)
                         continue;
-                    p.fillRect(x, y - part + 1, 1, part, categoryColor(LaneBins::Category(cat)));
+                    column(c, y - part + 1, part, categoryRgb[cat]);
                     y -= part;
                 }
             } else {
-                p.fillRect(x, rect.bottom() - h + 1, 1, h, base);
+                column(c, bottom - h + 1, h, baseRgb);
             }
         }
+        p.drawImage(rect.topLeft(), bars);
     } else if (isBlock) {
         const int rowH = std::max(3, (rect.height() - 4) / std::max(b.rows, 1));
         for (const LaneBins::Span &s : b.spans) {
