@@ -282,12 +282,16 @@ void TimelineWidget::drawLane(QPainter &p, const Lane &lane, const QRect &rect) 
                     QImage::Format_ARGB32_Premultiplied);
         bars.fill(Qt::transparent);
         const int bottom = bars.height() - 1;
-        auto column = [&bars](int x, int top, int height, QRgb rgb) {
+        // Raw bits once: scanLine() on a non-const image checks for detaching on every call.
+        uchar *bits = bars.bits();
+        const qsizetype stride = bars.bytesPerLine();
+        const int rows = bars.height();
+        auto column = [bits, stride, rows](int x, int top, int height, QRgb rgb) {
             // Rows [top, top + height), clipped to the lane like the painter's clip would.
             const int y0 = std::max(top, 0);
-            const int y1 = std::min(top + height, bars.height());
+            const int y1 = std::min(top + height, rows);
             for (int y = y0; y < y1; ++y)
-                reinterpret_cast<QRgb *>(bars.scanLine(y))[x] = rgb;
+                reinterpret_cast<QRgb *>(bits + y * stride)[x] = rgb;
         };
         QRgb categoryRgb[LaneBins::CategoryCount];
         for (int cat = 0; cat < LaneBins::CategoryCount; ++cat)
