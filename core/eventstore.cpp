@@ -216,6 +216,11 @@ OpenEvent EventStore::open(qsizetype i) const
     return e;
 }
 
+const QByteArray &EventStore::blockOp(qsizetype blockIndex) const
+{
+    return m_strings.string(m_blockKeys[m_block.at(size_t(blockIndex)).key].op);
+}
+
 BlockEvent EventStore::block(qsizetype i) const
 {
     const BlockRow &r = m_block.at(size_t(i));

@@ -56,6 +56,8 @@ public:
     quint64 latencyNs(qsizetype fsSlowIndex) const;
     quint64 tpPairLatencyNs(qsizetype tpPairIndex) const;
     const QByteArray &openPath(qsizetype openIndex) const;
+    // The pooled operation name ("Read", "Sync-Write", ...), without copying a BlockEvent.
+    const QByteArray &blockOp(qsizetype blockIndex) const;
 
     // First index whose timeNs >= timeNs (count(type) if none): [lowerBound(a), lowerBound(b))
     // are the events in [a, b).

@@ -2,6 +2,9 @@
 
 #include "viewstate.h"
 
+#include <QHash>
+
+#include <array>
 #include <vector>
 
 namespace bpflens {
@@ -40,17 +43,49 @@ struct LaneBins
     quint32 maxCount = 0;
 };
 
+// What the binner needs beyond binary searches, built once per lane and extended as live
+// events arrive: how many of the lane's accepted events up to every Stride-th one were reads and
+// writes. Any range of accepted events then has exact per-category counts from two cells and at
+// most 2 * (Stride - 1) events, so a dense block lane costs O(columns * Stride) at every zoom
+// instead of touching the events of each column.
+class LaneSummary
+{
+public:
+    static constexpr qsizetype Stride = 16;
+
+    // Brings the summary up to the lane's accepted sequence: extends it when only events were
+    // appended (the live path), rebuilds it otherwise. Only block lanes carry categories.
+    void update(const EventFilterModel &lane, const SessionModel &session);
+    void clear();
+    // Accepted events [0, k) per category; k <= summarizedCount().
+    void countsBefore(const EventFilterModel &lane, const SessionModel &session, qsizetype k,
+                      quint32 out[3]) const;
+    qsizetype summarizedCount() const { return m_count; }
+
+private:
+    LaneBins::Category category(const SessionModel &session, qsizetype storeIndex) const;
+
+    qsizetype m_count = 0;
+    qsizetype m_lastIndex = -1; // store index of accepted event m_count - 1
+    bool m_block = false;
+    // m_cum[j] counts reads and writes among accepted events [0, j * Stride).
+    std::vector<std::array<quint32, 2>> m_cum;
+    quint32 m_run[2] = {};                                        // the counts over [0, m_count)
+    mutable QHash<const char *, LaneBins::Category> m_categories; // interned op -> category
+    mutable const char *m_lastOp = nullptr;
+    mutable LaneBins::Category m_lastCategory = LaneBins::Other;
+};
+
 class TimelineBinner
 {
 public:
     // Sparse drawing below this many events per pixel column on average.
     static constexpr double SparseEventsPerColumn = 2.0;
     static constexpr int MaxSpanRows = 4;
-    // Dense block lanes classify at most this many sampled events per column.
-    static constexpr int SamplesPerColumn = 16;
-
+    // Dense block lanes read their exact read/write/other shares from a LaneSummary; without
+    // one, bin() builds a temporary one (a full pass over the lane).
     static LaneBins bin(const EventFilterModel &lane, const SessionModel &session, quint64 startNs,
-                        quint64 endNs, int width);
+                        quint64 endNs, int width, const LaneSummary *summary = nullptr);
     static LaneBins::Category categoryOf(const QByteArray &op);
 };
 

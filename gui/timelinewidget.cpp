@@ -35,8 +35,18 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
     , m_images(8)
 {
     for (EventFilterModel *m : lanes) {
-        m_lanes.append(Lane{m, {}, 0});
-        connect(m, &EventFilterModel::acceptedChanged, this, &TimelineWidget::invalidate);
+        m_lanes.append(Lane{m, {}, 0, {}});
+        connect(m, &EventFilterModel::acceptedChanged, this, [this, m] {
+            // Live events only extend a lane's summary; any other change (a filter, also one
+            // finished by a worker) replaces the accepted sequence.
+            if (!m_appending) {
+                for (Lane &l : m_lanes) {
+                    if (l.model == m)
+                        l.summary.clear();
+                }
+            }
+            invalidate();
+        });
     }
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
@@ -46,8 +56,17 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
     setAttribute(Qt::WA_OpaquePaintEvent);
     connect(m_state, &ViewState::rangeChanged, this, [this] { update(); });
     connect(m_state, &ViewState::selectedEventChanged, this, [this] { update(); });
-    connect(m_session, &SessionModel::reset, this, &TimelineWidget::invalidate);
-    connect(m_session, &SessionModel::appended, this, &TimelineWidget::invalidate);
+    connect(m_session, &SessionModel::reset, this, [this] {
+        forgetSummaries();
+        invalidate();
+    });
+    connect(m_session, &SessionModel::aboutToAppend, this, [this] { m_appending = true; });
+    connect(m_session, &SessionModel::appended, this, [this](bool outOfOrder) {
+        m_appending = false;
+        if (outOfOrder)
+            forgetSummaries();
+        invalidate();
+    });
 }
 
 QSize TimelineWidget::sizeHint() const
@@ -128,8 +147,9 @@ void TimelineWidget::ensureBins()
     for (Lane &l : m_lanes) {
         if (l.binsKey == key)
             continue;
+        l.summary.update(*l.model, *m_session);
         l.bins = TimelineBinner::bin(*l.model, *m_session, m_state->startNs(), m_state->endNs(),
-                                     plotRect().width());
+                                     plotRect().width(), &l.summary);
         l.binsKey = key;
     }
 }
@@ -152,6 +172,12 @@ void TimelineWidget::invalidate()
         l.binsKey = 0;
     updateGeometry();
     update();
+}
+
+void TimelineWidget::forgetSummaries()
+{
+    for (Lane &l : m_lanes)
+        l.summary.clear();
 }
 
 QColor TimelineWidget::laneColor(EventType type) const
@@ -249,27 +275,48 @@ void TimelineWidget::drawLane(QPainter &p, const Lane &lane, const QRect &rect) 
     p.setClipRect(rect);
     if (b.dense) {
         // Density: bar height grows with log(count), so a burst and a trickle both stay visible.
+        // The bars are written as pixels into a lane-sized image: one QPainter::fillRect per
+        // column and category cost more than the binning of millions of events.
         const double norm = std::log1p(double(std::max<quint32>(b.maxCount, 1)));
-        for (int c = 0; c < b.width; ++c) {
+        QImage bars(std::max(1, std::min(b.width, rect.width())), std::max(1, rect.height()),
+                    QImage::Format_ARGB32_Premultiplied);
+        bars.fill(Qt::transparent);
+        const int bottom = bars.height() - 1;
+        // Raw bits once: scanLine() on a non-const image checks for detaching on every call.
+        uchar *bits = bars.bits();
+        const qsizetype stride = bars.bytesPerLine();
+        const int rows = bars.height();
+        auto column = [bits, stride, rows](int x, int top, int height, QRgb rgb) {
+            // Rows [top, top + height), clipped to the lane like the painter's clip would.
+            const int y0 = std::max(top, 0);
+            const int y1 = std::min(top + height, rows);
+            for (int y = y0; y < y1; ++y)
+                reinterpret_cast<QRgb *>(bits + y * stride)[x] = rgb;
+        };
+        QRgb categoryRgb[LaneBins::CategoryCount];
+        for (int cat = 0; cat < LaneBins::CategoryCount; ++cat)
+            categoryRgb[cat] = categoryColor(LaneBins::Category(cat)).rgba();
+        const QRgb baseRgb = base.rgba();
+        for (int c = 0; c < bars.width(); ++c) {
             const quint32 n = b.counts[size_t(c)];
             if (!n)
                 continue;
             const int h =
                 std::max(2, int(std::round(std::log1p(double(n)) / norm * (rect.height() - 2))));
-            const int x = rect.left() + c;
             if (isBlock) {
-                int y = rect.bottom();
+                int y = bottom;
                 for (int cat = 0; cat < LaneBins::CategoryCount; ++cat) {
                     const int part = int(std::round(b.share[cat][size_t(c)] * h));
                     if (part <= 0)
                         continue;
-                    p.fillRect(x, y - part + 1, 1, part, categoryColor(LaneBins::Category(cat)));
+                    column(c, y - part + 1, part, categoryRgb[cat]);
                     y -= part;
                 }
             } else {
-                p.fillRect(x, rect.bottom() - h + 1, 1, h, base);
+                column(c, bottom - h + 1, h, baseRgb);
             }
         }
+        p.drawImage(rect.topLeft(), bars);
     } else if (isBlock) {
         const int rowH = std::max(3, (rect.height() - 4) / std::max(b.rows, 1));
         for (const LaneBins::Span &s : b.spans) {

@@ -56,6 +56,7 @@ private:
         EventFilterModel *model = nullptr;
         LaneBins bins;
         quint64 binsKey = 0;
+        LaneSummary summary;
     };
     quint64 cacheKey() const;
     void ensureBins();
@@ -66,12 +67,14 @@ private:
     QColor laneColor(EventType type) const;
     QColor categoryColor(LaneBins::Category category) const;
     void invalidate();
+    void forgetSummaries();
 
     SessionModel *m_session;
     ViewState *m_state;
     QList<Lane> m_lanes;
     QCache<quint64, QImage> m_images; // per zoom level, size, data and filter version
     quint64 m_paletteVersion = 0;
+    bool m_appending = false; // between SessionModel::aboutToAppend and appended
 
     enum class Drag
     {

@@ -20,6 +20,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
@@ -116,6 +117,7 @@ private Q_SLOTS:
     void viewsRenderToPng();
     void exportsChartAsSvgAndPng();
     void binningBenchmark();
+    void binsMatchBruteForceAtEveryZoom();
 
 private:
     QTemporaryDir m_dir;
@@ -782,6 +784,143 @@ void TestGui::binningBenchmark()
     QVERIFY(bins.dense);
     QCOMPARE(bins.total, qsizetype(N));
     QCOMPARE(bins.counts.front(), quint32(N / 1000));
+}
+
+namespace {
+
+// The events of one lane in [start, end) counted per pixel column, one event at a time, with
+// the column edges the timeline documents: column c starts at start + span * c / width.
+struct BruteBins
+{
+    std::vector<quint32> counts;
+    std::vector<std::array<quint32, LaneBins::CategoryCount>> categories;
+};
+
+BruteBins bruteForce(const SessionModel &session, const EventFilterModel &lane, quint64 start,
+                     quint64 end, int width)
+{
+    BruteBins b;
+    b.counts.assign(size_t(width), 0);
+    b.categories.assign(size_t(width), {});
+    const double span = double(end - start);
+    auto edge = [&](int c) { return start + quint64(span * c / width); };
+    const EventStore &store = session.events();
+    for (qsizetype k = 0; k < lane.acceptedCount(); ++k) {
+        const qsizetype i = lane.acceptedAt(k);
+        const quint64 t = store.timeNs(lane.type(), i);
+        if (t < start || t >= end)
+            continue;
+        int c = 0;
+        while (c + 1 < width && t >= edge(c + 1))
+            ++c;
+        ++b.counts[size_t(c)];
+        if (lane.type() == EventType::Block)
+            ++b.categories[size_t(c)][TimelineBinner::categoryOf(store.block(i).op)];
+    }
+    return b;
+}
+
+} // namespace
+
+void TestGui::binsMatchBruteForceAtEveryZoom()
+{
+    SessionModel session;
+    ViewState state;
+    EventTableModel openTable(&session, EventType::Open);
+    EventTableModel blockTable(&session, EventType::Block);
+    EventFilterModel openLane(&openTable, &state);
+    EventFilterModel blockLane(&blockTable, &state);
+    TimelineWidget tl(&session, &state, {&openLane, &blockLane});
+    tl.resize(510, 200);
+    const int width = tl.plotRect().width();
+
+    // Bursty times (so columns range from empty to crowded) and operations whose pattern does
+    // not follow the summary's stride.
+    QRandomGenerator rng(42);
+    const QByteArray ops[] = {"Read", "Sync-Write", "Flush", "Write-FUA", "Discard"};
+    auto batch = [&](quint64 from, int n) {
+        RecordBatch b;
+        quint64 t = from;
+        for (int i = 0; i < n; ++i) {
+            t += rng.bounded(8) == 0 ? rng.bounded(2'000'000) : rng.bounded(2'000);
+            OpenEvent o;
+            o.timeNs = t;
+            o.pid = 100 + rng.bounded(3);
+            o.comm = "brute";
+            b.open.push_back(o);
+            BlockEvent e;
+            e.timeNs = t + 500;
+            e.pid = o.pid;
+            e.deviceNs = 10'000;
+            e.op = ops[rng.bounded(5)];
+            e.disk = "vda";
+            b.block.push_back(e);
+        }
+        return std::pair{b, t + 1000};
+    };
+    auto [first, next] = batch(StartNs, 60'000);
+    SessionData data;
+    for (const OpenEvent &o : first.open)
+        data.events.append(o);
+    for (const BlockEvent &e : first.block)
+        data.events.append(e);
+    data.info.startMonotonicNs = StartNs;
+    session.setSession(std::move(data));
+    state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+
+    auto check = [&](const char *what) {
+        const quint64 a = state.fullStartNs(), b = state.fullEndNs();
+        const quint64 ranges[][2] = {{a, b},
+                                     {a + (b - a) / 3, a + (b - a) / 3 + (b - a) / 10},
+                                     {a + (b - a) / 2 + 12345, a + (b - a) / 2 + (b - a) / 300},
+                                     {a + (b - a) / 4, a + (b - a) / 4 + (b - a) / 20000}};
+        int denseBlocks = 0;
+        for (const auto &r : ranges) {
+            state.setRange(r[0], r[1]);
+            for (EventFilterModel *lane : {&openLane, &blockLane}) {
+                const LaneBins &bins = tl.laneBins(lane->type());
+                const BruteBins brute =
+                    bruteForce(session, *lane, state.startNs(), state.endNs(), width);
+                QCOMPARE(bins.width, width);
+                QVERIFY2(bins.counts == brute.counts, what);
+                if (!bins.dense || lane->type() != EventType::Block)
+                    continue;
+                ++denseBlocks;
+                for (int c = 0; c < width; ++c) {
+                    for (int cat = 0; cat < LaneBins::CategoryCount; ++cat) {
+                        const quint32 n = brute.counts[size_t(c)];
+                        const double share =
+                            n ? double(brute.categories[size_t(c)][size_t(cat)]) / n : 0;
+                        if (qAbs(bins.share[cat][size_t(c)] - share) > 1e-6)
+                            QFAIL(qPrintable(QStringLiteral("%1: column %2 category %3: %4 != %5")
+                                                 .arg(QLatin1String(what))
+                                                 .arg(c)
+                                                 .arg(cat)
+                                                 .arg(bins.share[cat][size_t(c)])
+                                                 .arg(share)));
+                    }
+                }
+            }
+        }
+        QVERIFY2(denseBlocks >= 2, what); // the share path really ran
+    };
+    check("loaded");
+
+    // Live recording: the summary is extended, not rebuilt, and stays exact.
+    auto [more, end] = batch(next, 30'000);
+    session.append(more);
+    state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+    check("appended");
+
+    // A filter replaces the accepted sequences.
+    EventFilter f;
+    f.pid = 101;
+    state.setFilter(f);
+    QVERIFY(blockLane.filterActive());
+    QVERIFY(blockLane.acceptedCount() < 90'000);
+    check("filtered");
+    state.setFilter({});
+    check("unfiltered");
 }
 
 QTEST_MAIN(TestGui)
