@@ -194,7 +194,27 @@ struct BlockLayout
     QList<quint32> hops;   // byte offsets of the pointers read on the way (the disk's included)
     QString completeError; // the type name of block_rq_complete's arg1
     QString longChain;     // a key through more than 6 pointers, from the request
+    QString unionField;    // a field of an anonymous union in struct request
+    bool argNames = false; // BTF has the __bpf_trace_ functions that carry argument names
 };
+
+// Whether type id has field inside one of its anonymous unions.
+bool inAnonymousUnion(const btf *b, int id, const char *field)
+{
+    const btf_type *t = btf__type_by_id(b, id);
+    const btf_member *m = btf_members(t);
+    for (int i = 0; i < btf_vlen(t); ++i, ++m) {
+        const btf_type *mt = btf__type_by_id(b, m->type);
+        if (m->name_off || !mt || !btf_is_union(mt))
+            continue;
+        const btf_member *u = btf_members(mt);
+        for (int j = 0; j < btf_vlen(mt); ++j, ++u) {
+            if (qstrcmp(btf__name_by_offset(b, u->name_off), field) == 0)
+                return true;
+        }
+    }
+    return false;
+}
 
 qint64 memberOffset(const btf *b, const char *structName, const char *field)
 {
@@ -231,6 +251,16 @@ BlockLayout blockLayout()
         l.longChain = QStringLiteral("arg0.q.disk.queue.disk.queue.disk.queue.disk.first_minor");
     else if (memberOffset(b, "request_queue", "last_merge") >= 0)
         l.longChain = QStringLiteral("arg0.q.last_merge.q.last_merge.q.last_merge.q.queue_depth");
+    const int request = btf__find_by_name_kind(b, "request", BTF_KIND_STRUCT);
+    for (const char *f : {"rq_next", "completion_data"}) {
+        if (request >= 0 && inAnonymousUnion(b, request, f)) {
+            l.unionField = QStringLiteral("arg0.") + QLatin1String(f);
+            break;
+        }
+    }
+    // 5.10's BTF has no probe functions: its tracepoints' arguments have types, no names.
+    l.argNames = btf__find_by_name_kind(b, "__bpf_trace_block_rq_completion", BTF_KIND_FUNC) >= 0 ||
+                 btf__find_by_name_kind(b, "__bpf_trace_block_rq_complete", BTF_KIND_FUNC) >= 0;
     const int tp = btf__find_by_name_kind(b, "btf_trace_block_rq_complete", BTF_KIND_TYPEDEF);
     if (tp >= 0) {
         const btf_type *ptr = btf__type_by_id(b, btf__type_by_id(b, tp)->type);
@@ -242,7 +272,8 @@ BlockLayout blockLayout()
         }
     }
     btf__free(b);
-    l.valid = !l.diskKey.isEmpty() && !l.longChain.isEmpty() && !l.completeError.isEmpty();
+    l.valid = !l.diskKey.isEmpty() && !l.longChain.isEmpty() && !l.completeError.isEmpty() &&
+              !l.unionField.isEmpty();
     return l;
 }
 
@@ -344,10 +375,12 @@ private Q_SLOTS:
         // Its own class has another name (block_rq_completion): the names still come through.
         const BlockLayout layout = blockLayout();
         QVERIFY(layout.valid);
-        const QList<TracepointArg> complete{
-            {QStringLiteral("rq"), QStringLiteral("struct request *")},
-            {QStringLiteral("error"), layout.completeError},
-            {QStringLiteral("nr_bytes"), QStringLiteral("unsigned int")}};
+        auto named = [&](const char *name) {
+            return layout.argNames ? QString::fromLatin1(name) : QString();
+        };
+        const QList<TracepointArg> complete{{named("rq"), QStringLiteral("struct request *")},
+                                            {named("error"), layout.completeError},
+                                            {named("nr_bytes"), QStringLiteral("unsigned int")}};
         QCOMPARE(find("block_rq_complete").args, complete);
         if (kernel.hasBtfTracepoint(QStringLiteral("ext4_sync_file_enter"))) {
             // A module's tracepoint where ext4 is a module (6.1 in the VM matrix).
@@ -390,8 +423,10 @@ private Q_SLOTS:
                                         QStringLiteral("arg0.elv.icq"), &k, &error));
         QCOMPARE(k.hops.size(), 0);
         QCOMPARE(k.size, 8);
-        QVERIFY(Tracepoints::resolveKey(kernel, QStringLiteral("block_rq_issue"),
-                                        QStringLiteral("arg0.rq_next"), &k, &error));
+        QVERIFY2(Tracepoints::resolveKey(kernel, QStringLiteral("block_rq_issue"),
+                                         layout.unionField, &k, &error),
+                 qPrintable(error));
+        QCOMPARE(k.size, 8);
         QVERIFY(Tracepoints::resolveKey(kernel, QStringLiteral("block_rq_complete"),
                                         QStringLiteral("arg2"), &k, &error));
         QCOMPARE(k.kind, TracepointKey::Kind::Arg);
