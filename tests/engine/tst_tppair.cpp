@@ -190,12 +190,13 @@ QByteArray bpftool(const char *what)
 struct BlockLayout
 {
     bool valid = false;
-    QString diskKey;       // the path from block_rq_complete's request to its gendisk
-    QList<quint32> hops;   // byte offsets of the pointers read on the way (the disk's included)
-    QString completeError; // the type name of block_rq_complete's arg1
-    QString longChain;     // a key through more than 6 pointers, from the request
-    QString unionField;    // a field of an anonymous union in struct request
-    bool argNames = false; // BTF has the __bpf_trace_ functions that carry argument names
+    QString diskKey;          // the path from block_rq_complete's request to its gendisk
+    QList<quint32> hops;      // byte offsets of the pointers read on the way (the disk's included)
+    QString completeError;    // the type name of block_rq_complete's arg1
+    QString longChain;        // a key through more than 6 pointers, from the request
+    QString unionField;       // a field of an anonymous union in struct request
+    bool argNames = false;    // BTF has the __bpf_trace_ functions that carry argument names
+    int schedSwitchArgs = -1; // 4 since prev_state came (5.18), 3 before
 };
 
 // Whether type id has field inside one of its anonymous unions.
@@ -261,6 +262,13 @@ BlockLayout blockLayout()
     // 5.10's BTF has no probe functions: its tracepoints' arguments have types, no names.
     l.argNames = btf__find_by_name_kind(b, "__bpf_trace_block_rq_completion", BTF_KIND_FUNC) >= 0 ||
                  btf__find_by_name_kind(b, "__bpf_trace_block_rq_complete", BTF_KIND_FUNC) >= 0;
+    const int sw = btf__find_by_name_kind(b, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
+    if (sw >= 0) {
+        const btf_type *ptr = btf__type_by_id(b, btf__type_by_id(b, sw)->type);
+        const btf_type *proto = ptr ? btf__type_by_id(b, ptr->type) : nullptr;
+        if (proto && btf_is_func_proto(proto))
+            l.schedSwitchArgs = btf_vlen(proto) - 1; // less the probe's void *data
+    }
     const int tp = btf__find_by_name_kind(b, "btf_trace_block_rq_complete", BTF_KIND_TYPEDEF);
     if (tp >= 0) {
         const btf_type *ptr = btf__type_by_id(b, btf__type_by_id(b, tp)->type);
@@ -273,7 +281,7 @@ BlockLayout blockLayout()
     }
     btf__free(b);
     l.valid = !l.diskKey.isEmpty() && !l.longChain.isEmpty() && !l.completeError.isEmpty() &&
-              !l.unionField.isEmpty();
+              !l.unionField.isEmpty() && l.schedSwitchArgs >= 3;
     return l;
 }
 
@@ -389,7 +397,7 @@ private Q_SLOTS:
             QCOMPARE(enter.args[0].type, QStringLiteral("struct file *"));
             QCOMPARE(enter.args[1].type, QStringLiteral("int"));
         }
-        QCOMPARE(find("sched_switch").args.size(), 4);
+        QCOMPARE(find("sched_switch").args.size(), layout.schedSwitchArgs);
 
         TracepointInfo one;
         QString error;
