@@ -146,9 +146,29 @@ static __always_inline void cell_add(__u32 op, __u32 layer, __u64 duration, __u6
         __sync_fetch_and_add(&c->exclusive_ns, exclusive);
 }
 
+/* Kernels before 5.12 refuse every atomic operation that returns the old value (BPF_FETCH) with
+ * "BPF_STX uses reserved fields", even in code that can never run: their verifier checks each
+ * instruction before it follows the branches. iostack_compat.bpf.c builds this file with
+ * IOSTACK_NO_FETCH for them; user space picks the object the kernel accepts. Without fetch, a
+ * plain atomic add (XADD, accepted by every kernel) is followed by a read of the sum: exact as
+ * long as no other CPU changes the count between the two (a request of the same thread
+ * completing at that very moment), where the fetch form is exact always. */
+#ifdef IOSTACK_NO_FETCH
+static __always_inline __s64 add_then_read(__s64 *p, __s64 delta)
+{
+    __sync_fetch_and_add(p, delta);
+    return *(volatile __s64 *)p;
+}
+#else
+static __always_inline __s64 add_then_read(__s64 *p, __s64 delta)
+{
+    return __sync_fetch_and_add(p, delta) + delta;
+}
+#endif
+
 static __always_inline void busy_start(struct busy *b, __u64 now)
 {
-    if (__sync_fetch_and_add(&b->inflight, 1) == 0)
+    if (add_then_read(&b->inflight, 1) == 1)
         b->since = now;
 }
 
@@ -156,7 +176,7 @@ static __always_inline void busy_end(struct busy *b, __u64 now)
 {
     __u64 since;
 
-    if (__sync_fetch_and_add(&b->inflight, -1) == 1) {
+    if (add_then_read(&b->inflight, -1) == 0) {
         since = b->since;
         if (now > since)
             __sync_fetch_and_add(&b->pending, now - since);
@@ -339,7 +359,9 @@ int BPF_PROG(iostack_sys_enter, struct pt_regs *regs, long id)
             return 0;
         }
     }
-    ts->seq = __sync_fetch_and_add(&next_seq, 1) + 1;
+    /* Unique per thread either way: the counter only grows, and the read after this thread's
+     * own add sees at least that add. */
+    ts->seq = add_then_read((__s64 *)&next_seq, 1);
     ts->op = op;
     ts->nr = id;
     ts->overflow = 0;

@@ -5,17 +5,73 @@
 #include "blockprobe.h"
 #include "iostack.h"
 #include "iostack.skel.h"
+#include "iostack_compat.skel.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <linux/bpf.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace bpflens {
 
 namespace {
+
+// Whether the verifier accepts atomic fetch operations (5.12 and later): a one-instruction
+// program is the only reliable test, as distributions backport verifier changes. The answer
+// cannot change while the system runs.
+bool kernelHasAtomicFetch()
+{
+    static const bool has = [] {
+        const bpf_insn insns[] = {
+            {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
+            {BPF_STX | BPF_DW | BPF_MEM, BPF_REG_10, BPF_REG_0, -8, 0},
+            {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1},
+            {BPF_STX | BPF_DW | BPF_ATOMIC, BPF_REG_10, BPF_REG_1, -8, BPF_ADD | BPF_FETCH},
+            {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
+        };
+        const int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, nullptr, "GPL", insns,
+                                     sizeof(insns) / sizeof(insns[0]), nullptr);
+        if (fd < 0)
+            return false;
+        close(fd);
+        return true;
+    }();
+    return has;
+}
+
+// The object for this kernel. Both are built from iostack.bpf.c with the same programs, maps
+// and variables in the same order, so the skeleton of one describes the other: only the ELF
+// bytes differ. BPFLENS_TEST_IOSTACK_COMPAT=1 picks the compatible one on any kernel, so the
+// tests run it on new kernels too.
+iostack_bpf *openIoStackObject(bool *compat)
+{
+    const char *force = std::getenv("BPFLENS_TEST_IOSTACK_COMPAT");
+    *compat = (force && std::strcmp(force, "1") == 0) || !kernelHasAtomicFetch();
+    if (!*compat)
+        return iostack_bpf__open();
+    auto *obj = static_cast<iostack_bpf *>(calloc(1, sizeof(iostack_bpf)));
+    if (!obj) {
+        errno = ENOMEM;
+        return nullptr;
+    }
+    int err = iostack_bpf__create_skeleton(obj);
+    if (!err) {
+        obj->skeleton->data = iostack_compat_bpf__elf_bytes(&obj->skeleton->data_sz);
+        err = bpf_object__open_skeleton(obj->skeleton, nullptr);
+    }
+    if (err) {
+        iostack_bpf__destroy(obj);
+        errno = -err;
+        return nullptr;
+    }
+    return obj;
+}
 
 const char *const opIds[IOSTACK_NR_OPS] = {"read", "write", "open", "fsync", "unattributed"};
 const char *const layerIds[IOSTACK_NR_LAYERS] = {"syscall", "vfs", "fs", "block-queue",
@@ -258,7 +314,10 @@ bool IoStackProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         *error = p.attach.reason;
         return false;
     }
-    m_skel = iostack_bpf__open();
+    bool compat = false;
+    m_skel = openIoStackObject(&compat);
+    if (m_skel && compat)
+        qInfo("iostack: using the object without atomic fetch operations (kernels before 5.12)");
     if (!m_skel) {
         *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
         return false;

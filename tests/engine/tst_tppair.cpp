@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <bpf/btf.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <fcntl.h>
@@ -181,6 +183,108 @@ QByteArray bpftool(const char *what)
     return p.readAllStandardOutput();
 }
 
+// What the running kernel's block structures look like, read from its BTF directly (not
+// through the code under test), so the tests name the fields this kernel has: the request's
+// disk moved from request->rq_disk to request->q->disk in 5.17, block_rq_complete's error became
+// a blk_status_t later than 5.10.
+struct BlockLayout
+{
+    bool valid = false;
+    QString diskKey;          // the path from block_rq_complete's request to its gendisk
+    QList<quint32> hops;      // byte offsets of the pointers read on the way (the disk's included)
+    QString completeError;    // the type name of block_rq_complete's arg1
+    QString longChain;        // a key through more than 6 pointers, from the request
+    QString unionField;       // a field of an anonymous union in struct request
+    bool argNames = false;    // BTF has the __bpf_trace_ functions that carry argument names
+    int schedSwitchArgs = -1; // 4 since prev_state came (5.18), 3 before
+};
+
+// Whether type id has field inside one of its anonymous unions.
+bool inAnonymousUnion(const btf *b, int id, const char *field)
+{
+    const btf_type *t = btf__type_by_id(b, id);
+    const btf_member *m = btf_members(t);
+    for (int i = 0; i < btf_vlen(t); ++i, ++m) {
+        const btf_type *mt = btf__type_by_id(b, m->type);
+        if (m->name_off || !mt || !btf_is_union(mt))
+            continue;
+        const btf_member *u = btf_members(mt);
+        for (int j = 0; j < btf_vlen(mt); ++j, ++u) {
+            if (qstrcmp(btf__name_by_offset(b, u->name_off), field) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+qint64 memberOffset(const btf *b, const char *structName, const char *field)
+{
+    const int id = btf__find_by_name_kind(b, structName, BTF_KIND_STRUCT);
+    if (id < 0)
+        return -1;
+    const btf_type *t = btf__type_by_id(b, id);
+    const btf_member *m = btf_members(t);
+    for (int i = 0; i < btf_vlen(t); ++i, ++m) {
+        if (qstrcmp(btf__name_by_offset(b, m->name_off), field) == 0)
+            return btf_member_bit_offset(t, i) / 8;
+    }
+    return -1;
+}
+
+BlockLayout blockLayout()
+{
+    BlockLayout l;
+    btf *b = btf__load_vmlinux_btf();
+    if (!b)
+        return l;
+    const qint64 rqDisk = memberOffset(b, "request", "rq_disk");
+    const qint64 rqQ = memberOffset(b, "request", "q");
+    const qint64 qDisk = memberOffset(b, "request_queue", "disk");
+    if (rqDisk >= 0) {
+        l.diskKey = QStringLiteral("arg0.rq_disk");
+        l.hops = {quint32(rqDisk)};
+    } else if (rqQ >= 0 && qDisk >= 0) {
+        l.diskKey = QStringLiteral("arg0.q.disk");
+        l.hops = {quint32(rqQ), quint32(qDisk)};
+    }
+    // 6.x: gendisk->queue->disk... (as before); older: request->q->last_merge (a request)...
+    if (qDisk >= 0)
+        l.longChain = QStringLiteral("arg0.q.disk.queue.disk.queue.disk.queue.disk.first_minor");
+    else if (memberOffset(b, "request_queue", "last_merge") >= 0)
+        l.longChain = QStringLiteral("arg0.q.last_merge.q.last_merge.q.last_merge.q.queue_depth");
+    const int request = btf__find_by_name_kind(b, "request", BTF_KIND_STRUCT);
+    for (const char *f : {"rq_next", "completion_data"}) {
+        if (request >= 0 && inAnonymousUnion(b, request, f)) {
+            l.unionField = QStringLiteral("arg0.") + QLatin1String(f);
+            break;
+        }
+    }
+    // 5.10's BTF has no probe functions: its tracepoints' arguments have types, no names.
+    l.argNames = btf__find_by_name_kind(b, "__bpf_trace_block_rq_completion", BTF_KIND_FUNC) >= 0 ||
+                 btf__find_by_name_kind(b, "__bpf_trace_block_rq_complete", BTF_KIND_FUNC) >= 0;
+    const int sw = btf__find_by_name_kind(b, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
+    if (sw >= 0) {
+        const btf_type *ptr = btf__type_by_id(b, btf__type_by_id(b, sw)->type);
+        const btf_type *proto = ptr ? btf__type_by_id(b, ptr->type) : nullptr;
+        if (proto && btf_is_func_proto(proto))
+            l.schedSwitchArgs = btf_vlen(proto) - 1; // less the probe's void *data
+    }
+    const int tp = btf__find_by_name_kind(b, "btf_trace_block_rq_complete", BTF_KIND_TYPEDEF);
+    if (tp >= 0) {
+        const btf_type *ptr = btf__type_by_id(b, btf__type_by_id(b, tp)->type);
+        const btf_type *proto = ptr ? btf__type_by_id(b, ptr->type) : nullptr;
+        if (proto && btf_is_func_proto(proto) && btf_vlen(proto) >= 3) {
+            const btf_type *arg = btf__type_by_id(b, btf_params(proto)[2].type);
+            if (arg)
+                l.completeError = QString::fromLatin1(btf__name_by_offset(b, arg->name_off));
+        }
+    }
+    btf__free(b);
+    l.valid = !l.diskKey.isEmpty() && !l.longChain.isEmpty() && !l.completeError.isEmpty() &&
+              !l.unionField.isEmpty() && l.schedSwitchArgs >= 3;
+    return l;
+}
+
 QVariantMap blockPair(const QVariantMap &extra)
 {
     QVariantMap o{{QStringLiteral("start"), QStringLiteral("block:block_rq_issue")},
@@ -277,10 +381,14 @@ private Q_SLOTS:
             return TracepointInfo{};
         };
         // Its own class has another name (block_rq_completion): the names still come through.
-        const QList<TracepointArg> complete{
-            {QStringLiteral("rq"), QStringLiteral("struct request *")},
-            {QStringLiteral("error"), QStringLiteral("blk_status_t")},
-            {QStringLiteral("nr_bytes"), QStringLiteral("unsigned int")}};
+        const BlockLayout layout = blockLayout();
+        QVERIFY(layout.valid);
+        auto named = [&](const char *name) {
+            return layout.argNames ? QString::fromLatin1(name) : QString();
+        };
+        const QList<TracepointArg> complete{{named("rq"), QStringLiteral("struct request *")},
+                                            {named("error"), layout.completeError},
+                                            {named("nr_bytes"), QStringLiteral("unsigned int")}};
         QCOMPARE(find("block_rq_complete").args, complete);
         if (kernel.hasBtfTracepoint(QStringLiteral("ext4_sync_file_enter"))) {
             // A module's tracepoint where ext4 is a module (6.1 in the VM matrix).
@@ -289,7 +397,7 @@ private Q_SLOTS:
             QCOMPARE(enter.args[0].type, QStringLiteral("struct file *"));
             QCOMPARE(enter.args[1].type, QStringLiteral("int"));
         }
-        QCOMPARE(find("sched_switch").args.size(), 4);
+        QCOMPARE(find("sched_switch").args.size(), layout.schedSwitchArgs);
 
         TracepointInfo one;
         QString error;
@@ -305,24 +413,28 @@ private Q_SLOTS:
         KernelFeatures kernel;
         TracepointKey k;
         QString error;
+        const BlockLayout layout = blockLayout();
+        QVERIFY(layout.valid);
         QVERIFY2(Tracepoints::resolveKey(kernel, QStringLiteral("block_rq_complete"),
-                                         QStringLiteral("arg0.q.disk.first_minor"), &k, &error),
+                                         layout.diskKey + QStringLiteral(".first_minor"), &k,
+                                         &error),
                  qPrintable(error));
         QCOMPARE(k.kind, TracepointKey::Kind::Field);
         QCOMPARE(k.arg, 0);
         QCOMPARE(k.size, 4);
         QCOMPARE(k.type, QStringLiteral("int"));
-        // request->q at 0 (read to reach the queue), queue->disk (read to reach the disk).
-        QCOMPARE(k.hops.size(), 2);
-        QCOMPARE(k.hops[0], 0u);
-        QVERIFY(k.hops[1] > 0);
+        // One read per pointer on the way, at the offsets the kernel's BTF gives: request->q at
+        // 0 then queue->disk (6.x), or request->rq_disk (older).
+        QCOMPARE(k.hops, layout.hops);
         // An embedded struct costs no read; a field of an anonymous union is found by name.
         QVERIFY(Tracepoints::resolveKey(kernel, QStringLiteral("block_rq_issue"),
                                         QStringLiteral("arg0.elv.icq"), &k, &error));
         QCOMPARE(k.hops.size(), 0);
         QCOMPARE(k.size, 8);
-        QVERIFY(Tracepoints::resolveKey(kernel, QStringLiteral("block_rq_issue"),
-                                        QStringLiteral("arg0.rq_next"), &k, &error));
+        QVERIFY2(Tracepoints::resolveKey(kernel, QStringLiteral("block_rq_issue"),
+                                         layout.unionField, &k, &error),
+                 qPrintable(error));
+        QCOMPARE(k.size, 8);
         QVERIFY(Tracepoints::resolveKey(kernel, QStringLiteral("block_rq_complete"),
                                         QStringLiteral("arg2"), &k, &error));
         QCOMPARE(k.kind, TracepointKey::Kind::Arg);
@@ -334,6 +446,8 @@ private Q_SLOTS:
         QTest::addColumn<QVariantMap>("options");
         QTest::addColumn<QString>("reason");
         const QString issue = QStringLiteral("block_rq_issue");
+        const BlockLayout layout = blockLayout();
+        QVERIFY(layout.valid);
         QTest::newRow("no such tracepoint")
             << blockPair({{QStringLiteral("start"), QStringLiteral("block_rq_isue")}})
             << QStringLiteral("tracepoint block_rq_isue does not exist in this kernel");
@@ -360,12 +474,13 @@ private Q_SLOTS:
             << blockPair({{QStringLiteral("key"), QStringLiteral("arg0.tgs")}})
             << QStringLiteral("struct request has no field tgs");
         QTest::newRow("no such nested field")
-            << blockPair({{QStringLiteral("key"), QStringLiteral("arg0.q.disk.nope")}})
+            << blockPair({{QStringLiteral("key"), layout.diskKey + QStringLiteral(".nope")}})
             << QStringLiteral("struct gendisk has no field nope");
         QTest::newRow("field of an integer")
             << blockPair({{QStringLiteral("endKey"), QStringLiteral("arg1.x")}})
-            << QStringLiteral("arg1 of block_rq_complete is blk_status_t, not a struct or a "
-                              "pointer to one: it has no field x");
+            << QStringLiteral("arg1 of block_rq_complete is %1, not a struct or a pointer to "
+                              "one: it has no field x")
+                   .arg(layout.completeError);
         QTest::newRow("field of an integer field")
             << blockPair({{QStringLiteral("key"), QStringLiteral("arg0.tag.x")}})
             << QStringLiteral("field tag of struct request is int, not a struct or a pointer to "
@@ -381,11 +496,8 @@ private Q_SLOTS:
             << QStringLiteral("field pkt_type of struct sk_buff is a bit field: a key must be a "
                               "whole integer or pointer");
         QTest::newRow("too many pointers")
-            << blockPair(
-                   {{QStringLiteral("key"),
-                     QStringLiteral("arg0.q.disk.queue.disk.queue.disk.queue.disk.first_minor")}})
-            << QStringLiteral("key arg0.q.disk.queue.disk.queue.disk.queue.disk.first_minor "
-                              "follows more than 6 pointers");
+            << blockPair({{QStringLiteral("key"), layout.longChain}})
+            << QStringLiteral("key %1 follows more than 6 pointers").arg(layout.longChain);
         QTest::newRow("bad key syntax")
             << blockPair({{QStringLiteral("key"), QStringLiteral("arg0..q")}})
             << QStringLiteral("key \"arg0..q\" is not valid: expected tid, pid, argN or "
