@@ -1,5 +1,6 @@
 #include "sessionstore.h"
 
+#include "csvexport.h"
 #include "eventchunk.h"
 #include "sessioninfo.h"
 
@@ -701,25 +702,6 @@ private:
     bool m_hasCounters = false;
 };
 
-QString chunkTypeName(EventType type)
-{
-    switch (type) {
-    case EventType::Exec:
-        return QStringLiteral("exec");
-    case EventType::Open:
-        return QStringLiteral("open");
-    case EventType::Block:
-        return QStringLiteral("block");
-    case EventType::TcpConnect:
-        return QStringLiteral("tcpconnect");
-    case EventType::FsSlow:
-        return QStringLiteral("fsslower");
-    case EventType::TpPair:
-        return QStringLiteral("tppair");
-    }
-    return QStringLiteral("unknown");
-}
-
 QString damaged(const QString &path, const QString &why)
 {
     return QStringLiteral("%1 is damaged (%2); it cannot be read").arg(path, why);
@@ -923,8 +905,9 @@ bool Reader::loadChunks()
                    if (!EventChunkCodec::decode(
                            EventType(type), QByteArrayView(static_cast<const char *>(p), p ? n : 0),
                            count, m_stringMap, &store, &why))
-                       return bad(
-                           QStringLiteral("%1 chunk: %2").arg(chunkTypeName(EventType(type)), why));
+                       return bad(QStringLiteral("%1 chunk: %2")
+                                      .arg(CsvExport::probeIdFor(EventType(type)), why)
+                                      .trimmed());
                    return tickBy(count);
                });
     return ok && m_error.isEmpty();

@@ -126,23 +126,4 @@ QString SessionModel::typeName(EventType type)
     return QCoreApplication::translate("SessionModel", "Other");
 }
 
-QString SessionModel::typeId(EventType type)
-{
-    switch (type) {
-    case EventType::Exec:
-        return QStringLiteral("exec");
-    case EventType::Open:
-        return QStringLiteral("open");
-    case EventType::Block:
-        return QStringLiteral("block");
-    case EventType::TcpConnect:
-        return QStringLiteral("tcpconnect");
-    case EventType::FsSlow:
-        return QStringLiteral("fsslower");
-    case EventType::TpPair:
-        return QStringLiteral("tppair");
-    }
-    return QStringLiteral("other");
-}
-
 } // namespace bpflens

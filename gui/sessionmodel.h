@@ -47,7 +47,6 @@ public:
     // The event types the GUI shows lanes and tables for.
     static QList<EventType> eventTypes();
     static QString typeName(EventType type); // translated, "Exec"
-    static QString typeId(EventType type);   // "exec", as in CSV file names
 
 Q_SIGNALS:
     void aboutToReset();
