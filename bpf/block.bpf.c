@@ -14,7 +14,7 @@
 #define MAX_REQUESTS 10240
 #define MINORBITS 20
 /* Constant after load, so the verifier only sees the argument that exists. */
-#define RQ_ARG(idx) ((struct request *)((idx) ? ctx[1] : ctx[0]))
+#define RQ_ARG(idx) ((struct request *)BPFLENS_CTX_ARG(ctx, idx, 8, 0))
 
 /* Set by user space from the running kernel's BTF. */
 /* insert, issue, requeue and merge took (q, rq) before 5.11: where rq is in each hook's args */
@@ -465,13 +465,13 @@ static __always_inline int on_bio_merge(struct bio *bio)
 SEC("tp_btf/block_bio_backmerge")
 int block_bio_backmerge(u64 *ctx)
 {
-    return on_bio_merge((struct bio *)(bio_merge_arg ? ctx[2] : ctx[0]));
+    return on_bio_merge((struct bio *)BPFLENS_CTX_ARG(ctx, bio_merge_arg, 16, 0));
 }
 
 SEC("tp_btf/block_bio_frontmerge")
 int block_bio_frontmerge(u64 *ctx)
 {
-    return on_bio_merge((struct bio *)(bio_merge_arg ? ctx[2] : ctx[0]));
+    return on_bio_merge((struct bio *)BPFLENS_CTX_ARG(ctx, bio_merge_arg, 16, 0));
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -17,6 +17,21 @@ const volatile bool filter_cgroup = false;
  * consumer's periodic poll, so a storm of small records costs no wake-up per record. */
 const volatile __u64 wakeup_bytes = 64 * 1024;
 
+/* A tp_btf argument whose position depends on the running kernel (a tracepoint's signature
+ * changed), chosen by a constant set before load. Written as `c ? ctx[1] : ctx[0]`, clang emits
+ * one load through ctx moved by a register, which every verifier refuses ("dereference of
+ * modified ctx ptr") unless the move is 0 — so it loaded on new kernels only. The asm keeps a
+ * load at a fixed offset on each path, and the verifier explores only the path the constant
+ * takes. Offsets are in bytes (argument n is at 8 * n). */
+#define BPFLENS_CTX_LOAD(ctx, off)                                                             \
+    ({                                                                                         \
+        __u64 __v;                                                                             \
+        asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(__v) : "r"(ctx));                   \
+        __v;                                                                                   \
+    })
+#define BPFLENS_CTX_ARG(ctx, cond, off_if, off_else)                                           \
+    ((cond) ? BPFLENS_CTX_LOAD(ctx, off_if) : BPFLENS_CTX_LOAD(ctx, off_else))
+
 /* Records the kernel could not deliver (ring buffer full). Read by user space. */
 __u64 lost = 0;
 /* Samples no histogram counted: their key was new and the histogram map was full. Read by user

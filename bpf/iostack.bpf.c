@@ -46,7 +46,7 @@
 
 #define MAX_DEPTH 6
 #define MINORBITS 20
-#define RQ_ARG(idx) ((struct request *)((idx) ? ctx[1] : ctx[0]))
+#define RQ_ARG(idx) ((struct request *)BPFLENS_CTX_ARG(ctx, idx, 8, 0))
 
 const volatile __u32 insert_arg = 0;
 const volatile __u32 issue_arg = 0;
