@@ -105,8 +105,11 @@ bool HelperClient::listTracepoints(QStringList *tracepoints, Error *error) const
 
 QDBusPendingCall HelperClient::listTracepointsAsync() const
 {
+    // Nobody waits on this list (it feeds a completer), and reading every tracepoint from BTF
+    // takes seconds on a slow or emulated CPU: D-Bus's default 25 s would drop it there.
+    constexpr int TimeoutMs = 120000;
     return m_bus.asyncCall(
-        call(api::ObjectPath, api::Interface, QStringLiteral("ListTracepoints")));
+        call(api::ObjectPath, api::Interface, QStringLiteral("ListTracepoints")), TimeoutMs);
 }
 
 bool HelperClient::takeTracepoints(const QDBusMessage &reply, QStringList *tracepoints,

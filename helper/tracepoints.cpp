@@ -78,19 +78,24 @@ const btf *tracepointBtf(const KernelFeatures &kernel, const QString &event)
     return l.found() ? l.btf : kernel.btf();
 }
 
-// The FUNC_PROTO of btf_trace_<event> (its first parameter is the probe's void *data), or 0.
-int traceProto(const btf *b, const QString &event)
+// The FUNC_PROTO a btf_trace_<event> typedef points to (its first parameter is the probe's
+// void *data), or 0.
+int traceProtoOf(const btf *b, int typedefId)
 {
-    const QByteArray typeName = "btf_trace_" + event.toLatin1();
-    const int id = btf__find_by_name_kind(b, typeName.constData(), BTF_KIND_TYPEDEF);
-    if (id <= 0)
-        return 0;
-    const btf_type *t = btf__type_by_id(b, __u32(btf__resolve_type(b, __u32(id))));
+    const btf_type *t = btf__type_by_id(b, __u32(btf__resolve_type(b, __u32(typedefId))));
     if (!t || !btf_is_ptr(t))
         return 0;
     const int protoId = int(t->type);
     t = btf__type_by_id(b, __u32(protoId));
     return t && btf_is_func_proto(t) && btf_vlen(t) >= 1 ? protoId : 0;
+}
+
+// The same by the event's name: a linear search of the BTF, so not for every event in a loop.
+int traceProto(const btf *b, const QString &event)
+{
+    const QByteArray typeName = "btf_trace_" + event.toLatin1();
+    const int id = btf__find_by_name_kind(b, typeName.constData(), BTF_KIND_TYPEDEF);
+    return id > 0 ? traceProtoOf(b, id) : 0;
 }
 
 QList<int> paramTypes(const btf *b, int protoId)
@@ -337,7 +342,7 @@ QList<TracepointInfo> Tracepoints::list(const KernelFeatures &kernel)
             if (qstrncmp(name, "btf_trace_", 10) != 0)
                 continue;
             const QString event = QString::fromLatin1(name + 10);
-            if (const int proto = traceProto(b, event))
+            if (const int proto = traceProtoOf(b, int(id)))
                 out.append(describe(b, event, proto, functions));
         }
     }

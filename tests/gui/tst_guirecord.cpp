@@ -140,7 +140,12 @@ private Q_SLOTS:
         auto *start = qobject_cast<QLineEdit *>(
             panel->optionEditor(QStringLiteral("tppair"), QStringLiteral("start")));
         QVERIFY(start && start->completer());
-        QTRY_VERIFY(start->completer()->model()->rowCount() > 100);
+        // The helper walks every BTF type for it: tens of seconds under an emulated CPU
+        // (tests/vm), and the call's own timeout is 120 s.
+        QTRY_VERIFY2_WITH_TIMEOUT(start->completer()->model()->rowCount() > 100,
+                                  qPrintable(QString::number(
+                                      start->completer()->model()->rowCount())),
+                                  125000);
         start->completer()->setCompletionPrefix(QStringLiteral("block:block_rq_iss"));
         QCOMPARE(start->completer()->currentCompletion(), QStringLiteral("block:block_rq_issue"));
 
@@ -347,12 +352,15 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
         }
         QFile::setPermissions(opened, QFileDevice::Permissions(0x6444));
-        const QString diskDir = diskTestDirectory(dir);
+        // The VM matrix's disk directory belongs to root: the user writes in its own directory.
+        QTemporaryDir diskDir(diskTestDirectory(dir) + QStringLiteral("/guirec-XXXXXX"));
+        QVERIFY(diskDir.isValid());
+        QFile::setPermissions(diskDir.path(), QFileDevice::Permissions(0x7777));
         QProcessEnvironment extra;
         extra.insert(QStringLiteral("BPFLENS_GUIREC_PROGRAM"), program);
         extra.insert(QStringLiteral("BPFLENS_GUIREC_OPENED"), opened);
         extra.insert(QStringLiteral("BPFLENS_GUIREC_DIRECT"),
-                     diskDir + QStringLiteral("/direct-") + tag);
+                     diskDir.path() + QStringLiteral("/direct-") + tag);
         extra.insert(QStringLiteral("BPFLENS_GUIREC_SAVE"),
                      dir + QStringLiteral("/recorded.bpflens"));
         QString output;
