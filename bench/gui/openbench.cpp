@@ -6,6 +6,7 @@
 // once (the window is usable from then on), and then times uncached timeline redraws at full
 // zoom-out and at 1/10, 1/100, 1/1000 and 1/100000 of the range. One JSON object on stdout.
 #include "eventmodels.h"
+#include "procstatus.h"
 #include "sessionmodel.h"
 #include "timelinewidget.h"
 #include "viewstate.h"
@@ -24,6 +25,7 @@
 #include <vector>
 
 using namespace bpflens;
+using bpflens::bench::statusKb;
 
 namespace {
 
@@ -31,20 +33,6 @@ int fail(const QString &message)
 {
     QTextStream(stderr) << "bpflens_open_bench: " << message << '\n';
     return 1;
-}
-
-// VmHWM / VmRSS in KiB.
-qint64 statusKb(const char *field)
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    const QByteArray key = QByteArray(field) + ':';
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith(key))
-            return line.mid(key.size()).trimmed().split(' ').value(0).toLongLong();
-    }
-    return -1;
 }
 
 double ms(qint64 ns)
