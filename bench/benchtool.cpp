@@ -8,6 +8,7 @@
 // Every answer is one JSON object on stdout; every failure one line on stderr and exit 1.
 
 #include "csvexport.h"
+#include "procstatus.h"
 #include "sessioninfo.h"
 #include "sessionstore.h"
 
@@ -24,6 +25,8 @@
 #include <cstdio>
 
 namespace bpflens {
+using bench::statusKb;
+
 namespace {
 
 int fail(const QString &message)
@@ -35,20 +38,6 @@ int fail(const QString &message)
 void print(const QJsonObject &o)
 {
     QTextStream(stdout) << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
-}
-
-// VmHWM and VmRSS in KiB from /proc/self/status.
-qint64 statusKb(const char *field)
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    const QByteArray key = QByteArray(field) + ':';
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith(key))
-            return line.mid(key.size()).trimmed().split(' ').value(0).toLongLong();
-    }
-    return -1;
 }
 
 qint64 fileBytes(const QString &path)
@@ -175,16 +164,41 @@ int count(const Options &o)
     return 0;
 }
 
+// The strings of the synthetic sessions, made once: building them per event (a few
+// allocations each) took longer than writing the events. Shared copies are refcounts.
+struct SyntheticStrings
+{
+    QByteArray comms[53], tools[31], numbers[101], paths[997];
+    QByteArray flag = QByteArrayLiteral("--flag"), disk = QByteArrayLiteral("vda"),
+               op = QByteArrayLiteral("Write");
+    SyntheticStrings()
+    {
+        for (int i = 0; i < 53; ++i)
+            comms[i] = "worker-" + QByteArray::number(i);
+        for (int i = 0; i < 31; ++i)
+            tools[i] = "/usr/bin/tool" + QByteArray::number(i);
+        for (int i = 0; i < 101; ++i)
+            numbers[i] = QByteArray::number(i);
+        for (int i = 0; i < 997; ++i)
+            paths[i] = "/srv/data/file-" + QByteArray::number(i) + ".dat";
+    }
+};
+
 // A mix like a busy recording: mostly opens, then block I/O, execs and connects, with a few
 // hundred distinct processes and paths so the string pool does real work.
 RecordBatch syntheticBatch(quint64 first, int size, quint64 startNs)
 {
+    static const SyntheticStrings strings;
     RecordBatch b;
+    b.open.reserve(size * 6 / 10 + 1);
+    b.block.reserve(size * 2 / 10 + 1);
+    b.exec.reserve(size / 10 + 1);
+    b.tcpConnect.reserve(size / 10 + 1);
     for (int k = 0; k < size; ++k) {
         const quint64 i = first + quint64(k);
         const quint64 t = startNs + i * 1000;
         const quint32 pid = 1000 + quint32(i % 397);
-        const QByteArray comm = "worker-" + QByteArray::number(pid % 53);
+        const QByteArray &comm = strings.comms[pid % 53];
         switch (i % 10) {
         case 0: {
             ExecEvent e;
@@ -192,8 +206,8 @@ RecordBatch syntheticBatch(quint64 first, int size, quint64 startNs)
             e.pid = pid;
             e.ppid = 1;
             e.comm = comm;
-            e.filename = "/usr/bin/tool" + QByteArray::number(i % 31);
-            e.argv = {e.filename, "--flag", QByteArray::number(i % 101)};
+            e.filename = strings.tools[i % 31];
+            e.argv = {e.filename, strings.flag, strings.numbers[i % 101]};
             b.exec.append(e);
             break;
         }
@@ -208,8 +222,8 @@ RecordBatch syntheticBatch(quint64 first, int size, quint64 startNs)
             e.pid = pid;
             e.queueNs = 1000 + i % 5000;
             e.deviceNs = 50000 + i % 100000;
-            e.disk = "vda";
-            e.op = "Write";
+            e.disk = strings.disk;
+            e.op = strings.op;
             e.comm = comm;
             b.block.append(e);
             break;
@@ -233,7 +247,7 @@ RecordBatch syntheticBatch(quint64 first, int size, quint64 startNs)
             e.tid = pid;
             e.ret = 3;
             e.comm = comm;
-            e.path = "/srv/data/file-" + QByteArray::number(i % 997) + ".dat";
+            e.path = strings.paths[i % 997];
             b.open.append(e);
         }
         }

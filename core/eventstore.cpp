@@ -1,6 +1,7 @@
 #include "eventstore.h"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace bpflens {
 
@@ -425,6 +426,32 @@ qsizetype EventStore::lowerBound(EventType type, quint64 t) const
         return lowerBoundOf(m_tpPair, t);
     }
     return 0;
+}
+
+template<typename Row>
+EventStore::TimeColumn timeColumnOf(const std::vector<Row> &rows)
+{
+    return {reinterpret_cast<const char *>(rows.data()) + offsetof(Row, timeNs),
+            qsizetype(sizeof(Row)), qsizetype(rows.size())};
+}
+
+EventStore::TimeColumn EventStore::timeColumn(EventType type) const
+{
+    switch (type) {
+    case EventType::Exec:
+        return timeColumnOf(m_exec);
+    case EventType::Open:
+        return timeColumnOf(m_open);
+    case EventType::Block:
+        return timeColumnOf(m_block);
+    case EventType::TcpConnect:
+        return timeColumnOf(m_tcp);
+    case EventType::FsSlow:
+        return timeColumnOf(m_fsSlow);
+    case EventType::TpPair:
+        return timeColumnOf(m_tpPair);
+    }
+    return {};
 }
 
 quint64 EventStore::firstTimeNs() const

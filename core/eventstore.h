@@ -4,6 +4,7 @@
 #include "stringpool.h"
 
 #include <array>
+#include <cstring>
 #include <vector>
 
 namespace bpflens {
@@ -58,6 +59,23 @@ public:
     const QByteArray &openPath(qsizetype openIndex) const;
     // The pooled operation name ("Read", "Sync-Write", ...), without copying a BlockEvent.
     const QByteArray &blockOp(qsizetype blockIndex) const;
+
+    // One type's event times read in place (the rows keep them at a fixed stride), for loops
+    // that probe thousands of times per redraw: timeNs() costs a call, a type switch and a
+    // bounds check per probe. Valid until the store changes.
+    struct TimeColumn
+    {
+        const char *base = nullptr;
+        qsizetype stride = 0;
+        qsizetype count = 0;
+        quint64 operator[](qsizetype i) const
+        {
+            quint64 t;
+            std::memcpy(&t, base + i * stride, sizeof t);
+            return t;
+        }
+    };
+    TimeColumn timeColumn(EventType type) const;
 
     // First index whose timeNs >= timeNs (count(type) if none): [lowerBound(a), lowerBound(b))
     // are the events in [a, b).

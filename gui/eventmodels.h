@@ -116,6 +116,9 @@ public:
     qsizetype acceptedCount() const;
     qsizetype acceptedAt(qsizetype k) const; // store index
     qsizetype acceptedLowerBound(quint64 timeNs) const;
+    // acceptedAt() as an array for hot loops: null while no filter is active (then accepted
+    // position k is store index k). Valid until acceptedChanged().
+    const quint32 *acceptedIndices() const { return m_filtering ? m_accepted.data() : nullptr; }
     bool filterActive() const { return m_filtering; }
     // Proxy row showing this store index, or -1 if it is filtered out or outside the range.
     int rowForEvent(qsizetype storeIndex) const;

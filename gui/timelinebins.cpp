@@ -36,6 +36,7 @@ void LaneSummary::clear()
     m_count = 0;
     m_lastIndex = -1;
     m_cum.clear();
+    m_times.clear();
     m_run[0] = m_run[1] = 0;
     m_categories.clear();
     m_lastOp = nullptr;
@@ -51,6 +52,11 @@ void LaneSummary::update(const EventFilterModel &lane, const SessionModel &sessi
         (m_count > 0 && lane.acceptedAt(m_count - 1) != m_lastIndex))
         clear();
     m_block = block;
+    const EventStore::TimeColumn times = session.events().timeColumn(lane.type());
+    const quint32 *accepted = lane.acceptedIndices();
+    m_times.reserve(size_t(n / Stride + 1));
+    for (qsizetype k = (m_count + Stride - 1) / Stride * Stride; k < n; k += Stride)
+        m_times.push_back(times[accepted ? qsizetype(accepted[k]) : k]);
     if (!m_block) {
         m_count = n;
         m_lastIndex = n > 0 ? lane.acceptedAt(n - 1) : -1;
@@ -68,6 +74,46 @@ void LaneSummary::update(const EventFilterModel &lane, const SessionModel &sessi
     }
     m_count = n;
     m_lastIndex = n > 0 ? lane.acceptedAt(n - 1) : -1;
+}
+
+qsizetype LaneSummary::lowerBoundFrom(const EventFilterModel &lane, const SessionModel &session,
+                                      qsizetype from, quint64 t) const
+{
+    if (from >= m_count)
+        return from;
+    const qsizetype size = qsizetype(m_times.size());
+    qsizetype lo = from / Stride;
+    // time(from) >= time(lo * Stride) >= t: from is the answer.
+    if (m_times[size_t(lo)] >= t)
+        return from;
+    // Gallop in the index: m_times[lo] < t; hi is the first entry >= t, or size.
+    qsizetype step = 1, hi = lo + 1;
+    while (hi < size && m_times[size_t(hi)] < t) {
+        lo = hi;
+        step *= 2;
+        hi = std::min(size, hi + step);
+    }
+    while (hi - lo > 1) {
+        const qsizetype mid = lo + (hi - lo) / 2;
+        if (m_times[size_t(mid)] < t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    // The answer lies in (lo * Stride, min(hi * Stride, m_count)]: a short forward scan over
+    // neighbouring rows, whose loads do not wait for each other like a bisection's do.
+    const EventStore::TimeColumn times = session.events().timeColumn(lane.type());
+    const quint32 *accepted = lane.acceptedIndices();
+    const qsizetype end = std::min(hi * Stride, m_count);
+    qsizetype k = std::max(from, lo * Stride + 1);
+    if (accepted) {
+        while (k < end && times[qsizetype(accepted[k])] < t)
+            ++k;
+    } else {
+        while (k < end && times[k] < t)
+            ++k;
+    }
+    return k;
 }
 
 void LaneSummary::countsBefore(const EventFilterModel &lane, const SessionModel &session,
@@ -100,36 +146,51 @@ LaneBins TimelineBinner::bin(const EventFilterModel &lane, const SessionModel &s
     auto columnStart = [&](int c) { return startNs + quint64(span * c / bins.width); };
     auto xOf = [&](quint64 t) { return (double(t) - double(startNs)) / nsPerPx; };
 
-    // Column edges: one binary search for the first, then each edge gallops from the
-    // previous one, so the probes stay within a column's events instead of jumping across
-    // the whole store (cache and TLB misses were most of a redraw's cost at 10M events).
+    // Column edges: with an up-to-date summary, in its time index (LaneSummary says why).
+    // Without one, one binary search for the first, then each edge gallops from the previous
+    // one, so the probes stay within a column's events instead of jumping across the whole
+    // store. Either way the times are read in place: through EventStore::timeNs() a call, a
+    // type switch and a bounds check per probe were a visible part of a redraw.
     const qsizetype acceptedCount = lane.acceptedCount();
-    auto timeAtK = [&](qsizetype k) { return store.timeNs(type, lane.acceptedAt(k)); };
-    auto lowerBoundFrom = [&](qsizetype from, quint64 t) {
-        if (from >= acceptedCount || timeAtK(from) >= t)
-            return from;
-        qsizetype lo = from, step = 1; // timeAtK(lo) < t
-        qsizetype hi = from + 1;
-        while (hi < acceptedCount && timeAtK(hi) < t) {
-            lo = hi;
-            step *= 2;
-            hi = std::min(acceptedCount, hi + step);
-        }
-        // Answer in (lo, hi].
-        while (hi - lo > 1) {
-            const qsizetype mid = lo + (hi - lo) / 2;
-            if (timeAtK(mid) < t)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        return hi;
-    };
+    const EventStore::TimeColumn times = store.timeColumn(type);
+    const quint32 *accepted = lane.acceptedIndices();
     std::vector<qsizetype> bounds(size_t(bins.width) + 1);
-    bounds[0] = lane.acceptedLowerBound(startNs);
-    for (int c = 1; c <= bins.width; ++c)
-        bounds[size_t(c)] =
-            lowerBoundFrom(bounds[size_t(c) - 1], c == bins.width ? endNs : columnStart(c));
+    auto edges = [&](auto timeAtK) {
+        auto lowerBoundFrom = [&](qsizetype from, quint64 t) {
+            if (from >= acceptedCount || timeAtK(from) >= t)
+                return from;
+            qsizetype lo = from, step = 1; // timeAtK(lo) < t
+            qsizetype hi = from + 1;
+            while (hi < acceptedCount && timeAtK(hi) < t) {
+                lo = hi;
+                step *= 2;
+                hi = std::min(acceptedCount, hi + step);
+            }
+            // Answer in (lo, hi].
+            while (hi - lo > 1) {
+                const qsizetype mid = lo + (hi - lo) / 2;
+                if (timeAtK(mid) < t)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            return hi;
+        };
+        bounds[0] = lane.acceptedLowerBound(startNs);
+        for (int c = 1; c <= bins.width; ++c)
+            bounds[size_t(c)] =
+                lowerBoundFrom(bounds[size_t(c) - 1], c == bins.width ? endNs : columnStart(c));
+    };
+    if (summary && summary->summarizedCount() == acceptedCount) {
+        bounds[0] = summary->lowerBoundFrom(lane, session, 0, startNs);
+        for (int c = 1; c <= bins.width; ++c)
+            bounds[size_t(c)] = summary->lowerBoundFrom(lane, session, bounds[size_t(c) - 1],
+                                                        c == bins.width ? endNs : columnStart(c));
+    } else if (accepted) { // two instantiations: unfiltered, no test for a filter per probe
+        edges([&](qsizetype k) { return times[qsizetype(accepted[k])]; });
+    } else {
+        edges([&](qsizetype k) { return times[k]; });
+    }
     bins.total = bounds.back() - bounds.front();
     for (int c = 0; c < bins.width; ++c) {
         bins.counts[size_t(c)] = quint32(bounds[size_t(c) + 1] - bounds[size_t(c)]);
@@ -176,7 +237,7 @@ LaneBins TimelineBinner::bin(const EventFilterModel &lane, const SessionModel &s
         const qsizetype i = lane.acceptedAt(k);
         LaneBins::Span s;
         s.index = i;
-        const quint64 t = store.timeNs(type, i);
+        const quint64 t = times[i];
         s.x1 = xOf(t);
         s.x0 = s.x1;
         if (isBlock) {

@@ -48,6 +48,10 @@ struct LaneBins
 // writes. Any range of accepted events then has exact per-category counts from two cells and at
 // most 2 * (Stride - 1) events, so a dense block lane costs O(columns * Stride) at every zoom
 // instead of touching the events of each column.
+// It also keeps the time of every Stride-th accepted event (0.5 bytes per event): the column
+// edges are searched in that small array, and only the last step reads at most Stride
+// neighbouring rows of the store. Searching the rows themselves cost a dependent cache miss per
+// probe, a dozen or more per column and lane at full zoom-out.
 class LaneSummary
 {
 public:
@@ -61,6 +65,11 @@ public:
     void countsBefore(const EventFilterModel &lane, const SessionModel &session, qsizetype k,
                       quint32 out[3]) const;
     qsizetype summarizedCount() const { return m_count; }
+    // First accepted position k >= from whose time is >= t (acceptedCount() if none); from must
+    // itself be such an answer for some earlier t, or 0. Needs summarizedCount() ==
+    // lane.acceptedCount().
+    qsizetype lowerBoundFrom(const EventFilterModel &lane, const SessionModel &session,
+                             qsizetype from, quint64 t) const;
 
 private:
     LaneBins::Category category(const SessionModel &session, qsizetype storeIndex) const;
@@ -70,7 +79,8 @@ private:
     bool m_block = false;
     // m_cum[j] counts reads and writes among accepted events [0, j * Stride).
     std::vector<std::array<quint32, 2>> m_cum;
-    quint32 m_run[2] = {};                                        // the counts over [0, m_count)
+    std::vector<quint64> m_times; // m_times[j]: time of accepted event j * Stride
+    quint32 m_run[2] = {};        // the counts over [0, m_count)
     mutable QHash<const char *, LaneBins::Category> m_categories; // interned op -> category
     mutable const char *m_lastOp = nullptr;
     mutable LaneBins::Category m_lastCategory = LaneBins::Other;

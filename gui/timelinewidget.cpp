@@ -332,15 +332,12 @@ void TimelineWidget::drawLane(QPainter &p, const Lane &lane, const QRect &rect) 
             }
         }
     } else {
-        p.setRenderHint(QPainter::Antialiasing);
         const int tickTop = rect.top() + rect.height() / 5;
-        for (const LaneBins::Span &s : b.spans) {
-            const double x = rect.left() + s.x0;
-            p.fillRect(QRectF(x - 0.75, tickTop, 1.5, rect.bottom() - tickTop), base);
-            p.setBrush(base);
-            p.setPen(Qt::NoPen);
-            p.drawEllipse(QPointF(x, tickTop), 3, 3);
-        }
+        std::vector<double> xs;
+        xs.reserve(b.spans.size());
+        for (const LaneBins::Span &s : b.spans)
+            xs.push_back(rect.left() + s.x0);
+        m_ticks.draw(p, base, tickTop, rect.bottom(), xs);
     }
     p.restore();
 }

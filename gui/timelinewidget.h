@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ticksprites.h"
 #include "timelinebins.h"
 #include "viewstate.h"
 
@@ -74,7 +75,8 @@ private:
     QList<Lane> m_lanes;
     QCache<quint64, QImage> m_images; // per zoom level, size, data and filter version
     quint64 m_paletteVersion = 0;
-    bool m_appending = false; // between SessionModel::aboutToAppend and appended
+    mutable TickSprites m_ticks; // sparse lanes' ticks, cached per colour and lane height
+    bool m_appending = false;    // between SessionModel::aboutToAppend and appended
 
     enum class Drag
     {

@@ -6,6 +6,7 @@
 #include "histogramview.h"
 #include "mainwindow.h"
 #include "sessionmodel.h"
+#include "ticksprites.h"
 #include "timelinewidget.h"
 
 #include <QAbstractItemModelTester>
@@ -19,6 +20,7 @@
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QSet>
@@ -118,6 +120,8 @@ private Q_SLOTS:
     void exportsChartAsSvgAndPng();
     void binningBenchmark();
     void binsMatchBruteForceAtEveryZoom();
+    void binsMatchBruteForceWithEqualTimes();
+    void tickSpritesMatchDirectDrawing();
 
 private:
     QTemporaryDir m_dir;
@@ -257,6 +261,18 @@ void TestGui::timelineBinsHoldEvents()
         const quint64 t = w.session()->events().timeNs(EventType::Exec, s.index);
         QVERIFY(qAbs(lane.left() + s.x0 - tl->xForTime(t)) < 1e-6);
         QCOMPARE(exec.counts[size_t(s.x0)] > 0, true);
+    }
+    // And that is where its tick is painted: the head's centre (a blitted sprite) is the
+    // lane's colour at the event's column.
+    const QImage shot = tl->grab().toImage();
+    const int headY = lane.top() + lane.height() / 5;
+    for (const LaneBins::Span &s : exec.spans) {
+        const int x = int(std::lround(lane.left() + s.x0));
+        const QColor c = shot.pixelColor(x, headY);
+        QVERIFY2(
+            qAbs(c.red() - 0x2e) + qAbs(c.green() - 0x9d) + qAbs(c.blue() - 0x5b) < 24,
+            qPrintable(
+                QStringLiteral("tick of exec %1 at x %2: %3").arg(s.index).arg(x).arg(c.name())));
     }
     // Block requests are drawn over their duration, coloured by operation.
     const LaneBins &block = tl->laneBins(EventType::Block);
@@ -921,6 +937,107 @@ void TestGui::binsMatchBruteForceAtEveryZoom()
     check("filtered");
     state.setFilter({});
     check("unfiltered");
+}
+
+void TestGui::binsMatchBruteForceWithEqualTimes()
+{
+    // Runs of events with one timestamp, and column edges that fall on them: the time index
+    // (every LaneSummary::Stride-th event) must still find the first event of a run.
+    SessionModel session;
+    ViewState state;
+    EventTableModel openTable(&session, EventType::Open);
+    EventFilterModel openLane(&openTable, &state);
+    TimelineWidget tl(&session, &state, {&openLane});
+    tl.resize(400, 120);
+    const int width = tl.plotRect().width();
+    SessionData data;
+    OpenEvent o;
+    o.comm = "same";
+    quint64 t = StartNs;
+    for (int i = 0; i < 20'000; ++i) {
+        if (i % 37 == 0)
+            t += 1000 * (1 + i % 5);
+        o.timeNs = t;
+        o.pid = 1 + quint32(i % 2);
+        data.events.append(o);
+    }
+    data.info.startMonotonicNs = StartNs;
+    session.setSession(std::move(data));
+    state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+    const quint64 a = state.fullStartNs(), b = state.fullEndNs();
+    auto check = [&](const char *what) {
+        const quint64 ranges[][2] = {{a, b},
+                                     {a + 3000, a + 3000 + quint64(width) * 1000},
+                                     {a + 7000, a + 7000 + quint64(width) * 37},
+                                     {a + (b - a) / 2, a + (b - a) / 2 + (b - a) / 7}};
+        for (const auto &r : ranges) {
+            state.setRange(r[0], r[1]);
+            const BruteBins brute =
+                bruteForce(session, openLane, state.startNs(), state.endNs(), width);
+            QVERIFY2(tl.laneBins(EventType::Open).counts == brute.counts, what);
+            // Without a summary the binner gallops over the rows: the same answer.
+            QVERIFY2(TimelineBinner::bin(openLane, session, state.startNs(), state.endNs(), width)
+                             .counts == brute.counts,
+                     what);
+        }
+    };
+    check("unfiltered");
+    EventFilter f;
+    f.pid = 2;
+    state.setFilter(f);
+    QVERIFY(openLane.filterActive());
+    check("filtered");
+}
+
+void TestGui::tickSpritesMatchDirectDrawing()
+{
+    // The sparse lanes' ticks are blitted from sprites; they must look like the antialiased
+    // paths they replace, at the same places, at any device pixel ratio. A tick one device
+    // pixel off differs by most of the colour's contrast; a sub-pixel phase error by far less.
+    const QColor colour(0x2e, 0x9d, 0x5b);
+    const std::vector<double> xs = {10.0, 20.3, 30.5, 40.75, 42.9, 100.125, 150.6, 197.0};
+    for (const double dpr : {1.0, 1.5, 2.0}) {
+        auto render = [&](bool sprites) {
+            QImage image(QSize(200, 60) * dpr, QImage::Format_ARGB32_Premultiplied);
+            image.setDevicePixelRatio(dpr);
+            image.fill(Qt::white);
+            QPainter p(&image);
+            p.setClipRect(QRect(0, 4, 200, 50)); // lanes clip their ticks
+            if (sprites) {
+                TickSprites ticks;
+                ticks.draw(p, colour, 12.5, 47, xs);
+                ticks.draw(p, colour, 12.5, 47, {60.2}); // from the cache
+                if (ticks.cachedSprites() != 1)
+                    return QImage();
+            } else {
+                TickSprites::drawDirect(p, colour, 12.5, 47, xs);
+                TickSprites::drawDirect(p, colour, 12.5, 47, {60.2});
+            }
+            return image;
+        };
+        const QImage sprites = render(true);
+        const QImage direct = render(false);
+        QVERIFY(!sprites.isNull());
+        int worst = 0;
+        qint64 inkSprites = 0, inkDirect = 0;
+        for (int y = 0; y < direct.height(); ++y) {
+            for (int x = 0; x < direct.width(); ++x) {
+                const QRgb s = sprites.pixel(x, y), d = direct.pixel(x, y);
+                worst = std::max({worst, qAbs(qRed(s) - qRed(d)), qAbs(qGreen(s) - qGreen(d)),
+                                  qAbs(qBlue(s) - qBlue(d))});
+                inkSprites += 255 - qRed(s);
+                inkDirect += 255 - qRed(d);
+            }
+        }
+        const QString what = QStringLiteral("dpr %1: worst channel difference %2, ink %3 vs %4")
+                                 .arg(dpr)
+                                 .arg(worst)
+                                 .arg(inkSprites)
+                                 .arg(inkDirect);
+        QVERIFY2(inkDirect > 0, qPrintable(what));
+        QVERIFY2(worst <= 64, qPrintable(what));
+        QVERIFY2(qAbs(inkSprites - inkDirect) < inkDirect / 50, qPrintable(what));
+    }
 }
 
 QTEST_MAIN(TestGui)
