@@ -415,21 +415,20 @@ private Q_SLOTS:
                                                    .arg(QString::fromLatin1(e.op))
                                                    .arg(e.sector)));
         }
-        // Every read is this process's, however the burst is queued, requeued and issued; one
-        // the probe could not record would be reported lost, and none may be.
-        QCOMPARE(lost, 0u);
-        // Open question (issue 3 note): after other I/O (in the full suite, never alone) up to 14
-        // of the 256 reads were missing with 0 lost, 0 merged and 0 unattributed. Until that is
-        // explained it is reported here; this test judges queue time and a floor.
+        // Every read is this process's, however the burst is queued, requeued and issued: each
+        // is an event or counted lost. Under CPU load the kernel sometimes runs no completion
+        // program for a run of requests (issue 3: up to 35 of 256 here); those are counted lost
+        // when the request's pointer starts its next life, which the burst itself brings about.
         const QString counts =
-            QStringLiteral("%1 of %2 bytes, %3 merged, %4 unattributed (any task)")
+            QStringLiteral("%1 of %2 bytes, %3 lost, %4 merged, %5 unattributed (any task)")
                 .arg(readBytes)
                 .arg(quint64(blockSize) * burst)
+                .arg(lost)
                 .arg(merged)
                 .arg(unattributed);
-        if (readBytes < quint64(blockSize) * burst)
+        if (lost)
             qWarning("burst: %s", qPrintable(counts));
-        QVERIFY2(readBytes >= quint64(blockSize) * (burst - burst / 16), qPrintable(counts));
+        QVERIFY2(readBytes + lost * blockSize >= quint64(blockSize) * burst, qPrintable(counts));
         quint64 expected = 0;
         for (const BlockEvent &e : std::as_const(batch.block))
             expected += (e.queueNs + e.deviceNs) / 1000;
