@@ -542,7 +542,14 @@ private Q_SLOTS:
         }
         qInfo("%llu reads recorded, %llu lost, %llu unfinished", qulonglong(reads),
               qulonglong(lost), qulonglong(unfinished));
-        QCOMPARE(reads + lost + unfinished, quint64(n));
+        // At least: a page fault of this process (an ASan binary's, say) may be in flight too.
+        QVERIFY2(reads <= quint64(n), qPrintable(QString::number(reads)));
+        QVERIFY2(reads + lost + unfinished >= quint64(n),
+                 qPrintable(QStringLiteral("%1 reads, %2 lost, %3 unfinished of %4")
+                                .arg(reads)
+                                .arg(lost)
+                                .arg(unfinished)
+                                .arg(n)));
     }
 
     // An fsync makes the kernel's flush machinery send the disk a flush request of its own (a
