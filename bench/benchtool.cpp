@@ -148,6 +148,13 @@ int count(const Options &o)
         runCount += qint64(s.runCount);
         runTimeNs += qint64(s.runTimeNs);
     }
+    // Summed per name: what the probes counted besides events (e.g. block's "unfinished").
+    QMap<QString, double> counterSums;
+    for (const CounterSample &c : std::as_const(data.counters))
+        counterSums[c.name] += c.value;
+    QJsonObject counters;
+    for (auto it = counterSums.cbegin(); it != counterSums.cend(); ++it)
+        counters.insert(it.key(), qint64(it.value()));
     qint64 histogramCount = 0;
     for (const HistogramSnapshot &h : std::as_const(data.histograms))
         histogramCount += qint64(h.histogram.count());
@@ -160,6 +167,7 @@ int count(const Options &o)
                       {QStringLiteral("run_time_ns"), runTimeNs},
                       {QStringLiteral("histogram_count"), histogramCount},
                       {QStringLiteral("counter_samples"), qint64(data.counters.size())},
+                      {QStringLiteral("counters"), counters},
                       {QStringLiteral("file_bytes"), fileBytes(o.file)}});
     return 0;
 }

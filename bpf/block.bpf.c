@@ -34,27 +34,6 @@ const volatile bool targ_per_flags = false;
 const volatile __u64 unit_div = 1000;
 const volatile __u64 min_ns = 0;
 
-/* Who submitted a request: current in block_io_start (or, without it, at insert/issue). */
-struct submitter
-{
-    __u32 pid;
-    __u32 wanted; /* passed the pid, comm and cgroup filters */
-    char comm[BPFLENS_COMM_LEN];
-};
-
-struct stage
-{
-    __u64 insert;
-    __u64 issue;
-    __u64 sector;
-    __u32 bytes;
-    __u32 dev;
-    __u32 requeued; /* sent back by the driver, waiting to be issued again */
-    __u32 known;    /* who is this life's submitter; else nobody knows (see claim_submitter) */
-    __u64 birth;    /* the request's start_time_ns then: which life of the pointer this is */
-    struct submitter who;
-};
-
 struct
 {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -228,6 +207,26 @@ static __always_inline struct stage *new_stage(struct request *rq, __u64 insert,
     return bpf_map_lookup_elem(&start, &rq);
 }
 
+/* An earlier life of rq whose end no program saw: it was inserted or issued, and then the
+ * request ended (its reader got its data) without block_rq_complete's program running, or it
+ * would have been deleted. Seen on 6.18 under CPU load (issue 3): for runs of consecutive
+ * requests (35 of a 256-read burst, once all 256 requests of the queue) insert and issue ran
+ * but the completion program's run count fell short by as many, with no recursion miss, and a
+ * log written at every hook showed no completion for them before the pointer's next life. Why
+ * the kernel skips it was not found; the probe cannot see it happen, only that a new life finds
+ * the old stage. Counted like a completion that could not be recorded, at no extra cost: the
+ * stage was looked up anyway. Stages still there at the stop are counted by user space. */
+static __always_inline void count_unseen_end(const struct stage *st, struct request *rq)
+{
+    /* Without time stamps a life cannot be told from the next: nothing is claimed then. */
+    if (!st->birth || st->birth == rq_birth(rq))
+        return;
+    if (!st->known)
+        __sync_fetch_and_add(&unattributed, 1);
+    if (stage_wanted(st))
+        count_lost();
+}
+
 /* Every life of a request starts with an insert or, bypassing the scheduler, with an issue: a
  * fresh stage at insert, and at an issue that finds no insert pending, so a recycled request
  * pointer never inherits an old start time. */
@@ -239,13 +238,15 @@ static __always_inline int on_insert(struct request *rq)
      * waiting since its first insert: that stays its queue time. So does the same request
      * inserted again without a requeue seen (the flush machinery inserts a data request again;
      * a request sent back after an issue): it waits for its next issue. */
-    if (st && (st->requeued || same_life(st->birth, rq))) {
+    if (st && (same_life(st->birth, rq) || (!st->birth && st->requeued))) {
         st->requeued = 0;
         st->issue = 0;
         if (!st->insert)
             st->insert = bpf_ktime_get_ns();
         return 0;
     }
+    if (st)
+        count_unseen_end(st, rq);
     new_stage(rq, bpf_ktime_get_ns(), 0);
     return 0;
 }
@@ -255,11 +256,15 @@ static __always_inline int on_issue(struct request *rq)
     __u64 now = bpf_ktime_get_ns();
     struct stage *st = bpf_map_lookup_elem(&start, &rq);
 
-    /* Issued again with no requeue seen: the device time starts at the issue that completes. */
-    if (st && (st->issue == 0 || same_life(st->birth, rq))) {
+    /* Issued again with no requeue seen: the device time starts at the issue that completes.
+     * Only a life's own stage is taken over: a stage of an earlier life (its issue or its
+     * completion never seen) is counted, not continued. */
+    if (st && (same_life(st->birth, rq) || (!st->birth && !st->issue))) {
         st->issue = now;
         st->requeued = 0;
     } else {
+        if (st)
+            count_unseen_end(st, rq);
         st = new_stage(rq, 0, now);
         if (!st)
             return 0;

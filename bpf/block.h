@@ -30,4 +30,27 @@ struct block_hist_key
     __u32 cmd_flags;
 };
 
+/* Who submitted a request: current in block_io_start (or, without it, at insert/issue). */
+struct submitter
+{
+    __u32 pid;
+    __u32 wanted; /* passed the pid, comm and cgroup filters */
+    char comm[BPFLENS_COMM_LEN];
+};
+
+/* The probe's state of a request from insert or issue to completion (map start). Shared with
+ * user space, which counts what is left in the map when the probe stops (see BlockProbe). */
+struct stage
+{
+    __u64 insert;
+    __u64 issue;
+    __u64 sector;
+    __u32 bytes;
+    __u32 dev;
+    __u32 requeued; /* sent back by the driver, waiting to be issued again */
+    __u32 known;    /* who is this life's submitter; else nobody knows (see claim_submitter) */
+    __u64 birth;    /* the request's start_time_ns then: which life of the pointer this is */
+    struct submitter who;
+};
+
 #endif

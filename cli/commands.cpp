@@ -621,7 +621,7 @@ int show(const QStringList &args)
     for (const ProbeStats &s : std::as_const(data.stats))
         stats[s.probeId] = s;
     // What the kernel could not count or attribute, summed over the session's intervals.
-    QHash<QString, quint64> histogramFull, histogramKeys, unattributed, merged;
+    QHash<QString, quint64> histogramFull, histogramKeys, unattributed, merged, unfinished;
     for (const CounterSample &c : std::as_const(data.counters)) {
         if (c.name == Probe::histogramMapFullCounter())
             histogramFull[c.probeId] += quint64(c.value);
@@ -631,6 +631,8 @@ int show(const QStringList &args)
             unattributed[c.probeId] += quint64(c.value);
         else if (c.name == BlockProbe::mergedCounter())
             merged[c.probeId] += quint64(c.value);
+        else if (c.name == BlockProbe::unfinishedCounter())
+            unfinished[c.probeId] += quint64(c.value);
     }
     out() << "\nProbes\n";
     for (const ProbeConfig &p : info.probes) {
@@ -656,6 +658,10 @@ int show(const QStringList &args)
         if (const quint64 n = merged.value(p.id))
             out() << QStringLiteral("              %1 I/Os merged into other requests (no event "
                                     "of their own)\n")
+                         .arg(n);
+        if (const quint64 n = unfinished.value(p.id))
+            out() << QStringLiteral("              %1 requests not seen completing (in flight "
+                                    "at the stop, or untraced by the kernel)\n")
                          .arg(n);
     }
 

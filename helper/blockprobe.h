@@ -46,6 +46,10 @@ public:
     // Counter of the wanted submitters' I/O that became part of another request (a bio merged
     // into a queued request, a request merged into another): it has no event of its own.
     static QString mergedCounter() { return QStringLiteral("merged"); }
+    // Counter, once at the stop, of the wanted requests seen inserted or issued whose completion
+    // the session did not see: in flight at the stop, or completed without the kernel running
+    // the completion program (issue 3). They have no event.
+    static QString unfinishedCounter() { return QStringLiteral("unfinished"); }
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
@@ -60,6 +64,7 @@ protected:
 
 private:
     QByteArray diskName(quint32 dev);
+    quint64 unfinishedRequests() const;
 
     block_bpf *m_skel = nullptr;
     std::unique_ptr<BlockFlagDecoder> m_decoder;
@@ -69,6 +74,10 @@ private:
     QHash<quint32, QByteArray> m_diskNames; // dev -> name, for histogram keys
     quint64 m_lastUnattributed = 0;
     quint64 m_lastMerged = 0;
+    // From the detach on, the first readCounters() counts the requests left unfinished, once:
+    // Engine::stop() snapshots only after the programs that were running have finished.
+    bool m_detached = false;
+    bool m_unfinishedCounted = false;
 };
 
 } // namespace bpflens

@@ -4,6 +4,7 @@
 #include "blockprobe.h"
 #include "engine.h"
 #include "enginetestutil.h"
+#include "probecatalog.h"
 #include "testutil.h"
 
 #include <QDir>
@@ -15,7 +16,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fcntl.h>
+#include <linux/aio_abi.h>
+#include <linux/membarrier.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <thread>
@@ -66,6 +70,7 @@ struct Recording
     quint64 lost = 0;
     quint64 unattributed = 0; // requests of unknown submitter, on any task's behalf
     quint64 merged = 0;       // I/O of this process that went under another request
+    quint64 unfinished = 0;   // seen issued, never seen completing (BlockProbe::unfinishedCounter)
 };
 
 // A directory on the root file system (a real disk, unlike /tmp when that is tmpfs).
@@ -141,6 +146,8 @@ class TestBlock : public QObject
                 r->unattributed += quint64(c.value);
             else if (c.name == BlockProbe::mergedCounter())
                 r->merged += quint64(c.value);
+            else if (c.name == BlockProbe::unfinishedCounter())
+                r->unfinished += quint64(c.value);
         }
         return ok;
     }
@@ -237,7 +244,6 @@ private Q_SLOTS:
                  qPrintable(r.attachPath));
         QVERIFY(r.attachPath.contains(QStringLiteral("tp_btf/block_rq_complete")));
         QVERIFY(!r.attachPath.contains(QStringLiteral("kprobe")));
-        QCOMPARE(r.lost, 0u);
 
         const quint32 dev = BlockProbe::diskDevice(m_disk);
         const QByteArray comm = ownComm();
@@ -264,15 +270,26 @@ private Q_SLOTS:
         // O_DIRECT: iomap submits writes REQ_SYNC | REQ_IDLE (and, on this kernel, reads too),
         // as biolatency -F prints them; each 4 KiB block once, reads hit the written blocks.
         const QString counts =
-            QStringLiteral("%1 written, %2 read, %3 lost, %4 unattributed, %5 merged")
+            QStringLiteral(
+                "%1 written, %2 read, %3 lost, %4 unfinished, %5 unattributed, %6 merged")
                 .arg(writeSectors.size())
                 .arg(readSectors.size())
                 .arg(r.lost)
+                .arg(r.unfinished)
                 .arg(r.unattributed)
                 .arg(r.merged);
-        QVERIFY2(writeSectors.size() == N, qPrintable(counts));
-        QVERIFY2(readSectors == writeSectors, qPrintable(counts));
-        QVERIFY(r.batch.block.size() >= 2 * N);
+        // Requests whose completion the kernel ran no program for (issue 3, under load) are
+        // counted, never silently missing; when there are none, every write and read is here.
+        const quint64 unseen = r.lost + r.unfinished;
+        if (unseen) {
+            qWarning("%s", qPrintable(counts));
+            QVERIFY2(quint64(writeSectors.size() + readSectors.size()) + unseen >= quint64(2 * N),
+                     qPrintable(counts));
+        } else {
+            QVERIFY2(writeSectors.size() == N, qPrintable(counts));
+            QVERIFY2(readSectors == writeSectors, qPrintable(counts));
+            QVERIFY(r.batch.block.size() >= 2 * N);
+        }
         QCOMPARE(totalCount(r.batch), quint64(r.batch.block.size()));
         QCOMPARE(histograms(r.batch).keys(), QList<QString>{QString()});
     }
@@ -393,12 +410,14 @@ private Q_SLOTS:
         free(buf);
         close(fd);
         QCOMPARE(failed.load(), 0);
-        quint64 lost = 0, merged = 0, unattributed = 0;
+        quint64 lost = 0, merged = 0, unattributed = 0, unfinished = 0;
         for (const ProbeStats &s : std::as_const(batch.stats))
             lost = qMax(lost, s.eventsLost);
         for (const CounterSample &c : std::as_const(batch.counters)) {
             if (c.name == BlockProbe::mergedCounter())
                 merged += quint64(c.value);
+            else if (c.name == BlockProbe::unfinishedCounter())
+                unfinished += quint64(c.value);
             else if (c.name == BlockProbe::unattributedCounter())
                 unattributed += quint64(c.value);
         }
@@ -415,25 +434,122 @@ private Q_SLOTS:
                                                    .arg(QString::fromLatin1(e.op))
                                                    .arg(e.sector)));
         }
-        // Every read is this process's, however the burst is queued, requeued and issued; one
-        // the probe could not record would be reported lost, and none may be.
-        QCOMPARE(lost, 0u);
-        // Open question (issue 3 note): after other I/O (in the full suite, never alone) up to 14
-        // of the 256 reads were missing with 0 lost, 0 merged and 0 unattributed. Until that is
-        // explained it is reported here; this test judges queue time and a floor.
+        // Every read is this process's, however the burst is queued, requeued and issued: each
+        // is an event or counted. Under CPU load the kernel sometimes runs no completion program
+        // for a run of requests (issue 3: up to 35 of 256 here); those are counted lost when the
+        // request's pointer starts its next life, else unfinished when the probe stops.
         const QString counts =
-            QStringLiteral("%1 of %2 bytes, %3 merged, %4 unattributed (any task)")
+            QStringLiteral(
+                "%1 of %2 bytes, %3 lost, %4 unfinished, %5 merged, %6 unattributed (any task)")
                 .arg(readBytes)
                 .arg(quint64(blockSize) * burst)
+                .arg(lost)
+                .arg(unfinished)
                 .arg(merged)
                 .arg(unattributed);
-        if (readBytes < quint64(blockSize) * burst)
+        if (lost || unfinished)
             qWarning("burst: %s", qPrintable(counts));
-        QVERIFY2(readBytes >= quint64(blockSize) * (burst - burst / 16), qPrintable(counts));
+        QVERIFY2(readBytes + (lost + unfinished) * blockSize >= quint64(blockSize) * burst,
+                 qPrintable(counts));
         quint64 expected = 0;
         for (const BlockEvent &e : std::as_const(batch.block))
             expected += (e.queueNs + e.deviceNs) / 1000;
         QCOMPARE(histograms(batch).value(QString()).sum(), expected);
+    }
+
+    // A request seen issued whose completion the probe never sees makes no event: the kernel
+    // may not run the completion program for it (issue 3: runs of up to 35 of 256 requests under
+    // CPU load), or it is still in flight when the probe is detached. Either way it must be
+    // counted, as unfinished at the stop (or lost, once its request was seen reused). Reads
+    // submitted at once through Linux AIO, with the probe detached right after the submission,
+    // leave many completing unseen: every read must be an event or counted, however many
+    // happened to complete before the detach.
+    void readsCompletingAfterTheDetachAreCountedLost()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        // More reads than the queue has requests (nr_requests, 256 here), so that io_submit only
+        // returns once the last of them has a request: a full queue is still in flight then.
+        constexpr int n = 1024;
+        const QString path = m_dir->filePath(QStringLiteral("aio.bin"));
+        const int fd =
+            open(path.toLocal8Bit().constData(), O_RDWR | O_CREAT | O_DIRECT | O_CLOEXEC, 0600);
+        QVERIFY(fd >= 0);
+        void *buf = nullptr;
+        const size_t fileBytes = size_t(blockSize) * 2 * n;
+        QCOMPARE(posix_memalign(&buf, blockSize, fileBytes), 0);
+        memset(buf, 0x44, fileBytes);
+        QCOMPARE(pwrite(fd, buf, fileBytes, 0), ssize_t(fileBytes));
+        QCOMPARE(fsync(fd), 0);
+
+        QVariantMap options;
+        QString err;
+        QVERIFY2(ProbeCatalog::validate(
+                     QStringLiteral("block"),
+                     {{QStringLiteral("disk"), m_disk}, {QStringLiteral("pid"), qint64(getpid())}},
+                     &options, &err),
+                 qPrintable(err));
+        KernelFeatures kernel;
+        BlockProbe probe;
+        QVERIFY2(probe.start(options, kernel, &err), qPrintable(err));
+        aio_context_t ctx = 0;
+        QCOMPARE(syscall(SYS_io_setup, n, &ctx), 0L);
+        std::vector<iocb> cbs(n);
+        std::vector<iocb *> submit(n);
+        for (int i = 0; i < n; ++i) {
+            cbs[i] = {};
+            cbs[i].aio_fildes = quint32(fd);
+            cbs[i].aio_lio_opcode = IOCB_CMD_PREAD;
+            cbs[i].aio_buf = quint64(quintptr(static_cast<char *>(buf) + size_t(i) * blockSize));
+            cbs[i].aio_nbytes = blockSize;
+            cbs[i].aio_offset = qint64(2 * i) * blockSize;
+            submit[i] = &cbs[i];
+        }
+        const long submitted = syscall(SYS_io_submit, ctx, long(n), submit.data());
+        probe.detach();
+        std::vector<io_event> done(n);
+        int completed = 0, failed = 0;
+        while (submitted > 0 && completed < submitted) {
+            const long got = syscall(SYS_io_getevents, ctx, 1L, long(n - completed),
+                                     done.data() + completed, nullptr);
+            if (got <= 0 && errno != EINTR)
+                break;
+            for (long i = 0; i < got; ++i)
+                failed += done[size_t(completed + i)].res != blockSize;
+            completed += int(qMax(got, 0L));
+        }
+        syscall(SYS_io_destroy, ctx);
+        // After a full RCU grace period no program that was running at the detach still is.
+        syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+        RecordBatch batch;
+        probe.drain(batch);
+        probe.snapshot(Engine::monotonicNowNs(), batch);
+        probe.stop();
+        free(buf);
+        close(fd);
+        QCOMPARE(submitted, long(n));
+        QCOMPARE(completed, n);
+        QCOMPARE(failed, 0);
+        quint64 lost = 0, unfinished = 0, reads = 0;
+        for (const ProbeStats &s : std::as_const(batch.stats))
+            lost = qMax(lost, s.eventsLost);
+        for (const CounterSample &c : std::as_const(batch.counters)) {
+            if (c.name == BlockProbe::unfinishedCounter())
+                unfinished += quint64(c.value);
+        }
+        for (const BlockEvent &e : std::as_const(batch.block)) {
+            if (e.op.contains("Read") && !e.op.contains("ReadAhead") && e.bytes == blockSize)
+                ++reads;
+        }
+        qInfo("%llu reads recorded, %llu lost, %llu unfinished", qulonglong(reads),
+              qulonglong(lost), qulonglong(unfinished));
+        // At least: a page fault of this process (an ASan binary's, say) may be in flight too.
+        QVERIFY2(reads <= quint64(n), qPrintable(QString::number(reads)));
+        QVERIFY2(reads + lost + unfinished >= quint64(n),
+                 qPrintable(QStringLiteral("%1 reads, %2 lost, %3 unfinished of %4")
+                                .arg(reads)
+                                .arg(lost)
+                                .arg(unfinished)
+                                .arg(n)));
     }
 
     // An fsync makes the kernel's flush machinery send the disk a flush request of its own (a
