@@ -23,13 +23,13 @@ const volatile __u64 wakeup_bytes = 64 * 1024;
  * modified ctx ptr") unless the move is 0 — so it loaded on new kernels only. The asm keeps a
  * load at a fixed offset on each path, and the verifier explores only the path the constant
  * takes. Offsets are in bytes (argument n is at 8 * n). */
-#define BPFLENS_CTX_LOAD(ctx, off)                                                             \
-    ({                                                                                         \
-        __u64 __v;                                                                             \
-        asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(__v) : "r"(ctx));                   \
-        __v;                                                                                   \
+#define BPFLENS_CTX_LOAD(ctx, off)                                                                 \
+    ({                                                                                             \
+        __u64 __v;                                                                                 \
+        asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(__v) : "r"(ctx));                       \
+        __v;                                                                                       \
     })
-#define BPFLENS_CTX_ARG(ctx, cond, off_if, off_else)                                           \
+#define BPFLENS_CTX_ARG(ctx, cond, off_if, off_else)                                               \
     ((cond) ? BPFLENS_CTX_LOAD(ctx, off_if) : BPFLENS_CTX_LOAD(ctx, off_else))
 
 /* Records the kernel could not deliver (ring buffer full). Read by user space. */

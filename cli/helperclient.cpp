@@ -108,8 +108,8 @@ QDBusPendingCall HelperClient::listTracepointsAsync() const
     // Nobody waits on this list (it feeds a completer), and reading every tracepoint from BTF
     // takes seconds on a slow or emulated CPU: D-Bus's default 25 s would drop it there.
     constexpr int TimeoutMs = 120000;
-    return m_bus.asyncCall(
-        call(api::ObjectPath, api::Interface, QStringLiteral("ListTracepoints")), TimeoutMs);
+    return m_bus.asyncCall(call(api::ObjectPath, api::Interface, QStringLiteral("ListTracepoints")),
+                           TimeoutMs);
 }
 
 bool HelperClient::takeTracepoints(const QDBusMessage &reply, QStringList *tracepoints,

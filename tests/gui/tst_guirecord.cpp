@@ -142,10 +142,9 @@ private Q_SLOTS:
         QVERIFY(start && start->completer());
         // The helper walks every BTF type for it: tens of seconds under an emulated CPU
         // (tests/vm), and the call's own timeout is 120 s.
-        QTRY_VERIFY2_WITH_TIMEOUT(start->completer()->model()->rowCount() > 100,
-                                  qPrintable(QString::number(
-                                      start->completer()->model()->rowCount())),
-                                  125000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            start->completer()->model()->rowCount() > 100,
+            qPrintable(QString::number(start->completer()->model()->rowCount())), 125000);
         start->completer()->setCompletionPrefix(QStringLiteral("block:block_rq_iss"));
         QCOMPARE(start->completer()->currentCompletion(), QStringLiteral("block:block_rq_issue"));
 
