@@ -116,18 +116,6 @@ void installStopHandlers()
     sigaction(SIGTERM, &sa, nullptr);
 }
 
-void append(RecordBatch &to, RecordBatch &&from)
-{
-    to.exec += std::move(from.exec);
-    to.open += std::move(from.open);
-    to.block += std::move(from.block);
-    to.tcpConnect += std::move(from.tcpConnect);
-    to.fsSlow += std::move(from.fsSlow);
-    to.histograms += std::move(from.histograms);
-    to.stats += std::move(from.stats);
-    to.counters += std::move(from.counters);
-}
-
 // The helper records; this process reads the stream from the fd it hands over and writes the
 // session file, one transaction a second, as the in-process recorder does.
 int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &requests,
@@ -190,7 +178,7 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
                     stopSent = true;
                 }
             } else if (m.type == StreamFrameType::Batch) {
-                append(pending, std::move(m.batch));
+                pending.append(std::move(m.batch));
             } else {
                 end = m.end;
                 ended = true;

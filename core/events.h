@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 
 namespace bpflens {
 
@@ -12,14 +13,22 @@ namespace bpflens {
 // wall-clock time. Strings that come from the kernel (comm, paths, argv) are bytes, not text:
 // file names need not be UTF-8.
 
+// Every event type, once: (EventType name, struct, RecordBatch list and EventStore accessor,
+// the number it has in session files and on the wire). Each layer walks this list; a type's
+// fields and columns are declared next to its struct (docs/adding-an-event-type.md).
+#define BPFLENS_EVENT_TYPES(X)                                                                    \
+    X(Exec, ExecEvent, exec, 1)                                                                    \
+    X(Open, OpenEvent, open, 2)                                                                    \
+    X(Block, BlockEvent, block, 3)                                                                 \
+    X(TcpConnect, TcpConnectEvent, tcpConnect, 4)                                                  \
+    X(FsSlow, FsSlowEvent, fsSlow, 5)                                                              \
+    X(TpPair, TpPairEvent, tpPair, 6)
+
 enum class EventType : quint8
 {
-    Exec = 1,
-    Open = 2,
-    Block = 3,
-    TcpConnect = 4,
-    FsSlow = 5,
-    TpPair = 6,
+#define BPFLENS_EVENT_ENUM(Name, Struct, member, number) Name = number,
+    BPFLENS_EVENT_TYPES(BPFLENS_EVENT_ENUM)
+#undef BPFLENS_EVENT_ENUM
 };
 
 struct ExecEvent
@@ -110,5 +119,61 @@ struct TpPairEvent
     QByteArray comm;
     bool operator==(const TpPairEvent &) const = default;
 };
+
+// The struct of each type and back: eventTypeOf<ExecEvent> is EventType::Exec.
+template<typename E>
+inline constexpr EventType eventTypeOf = EventType(0);
+#define BPFLENS_EVENT_TYPE_OF(Name, Struct, member, number)                                       \
+    template<>                                                                                     \
+    inline constexpr EventType eventTypeOf<Struct> = EventType::Name;
+BPFLENS_EVENT_TYPES(BPFLENS_EVENT_TYPE_OF)
+#undef BPFLENS_EVENT_TYPE_OF
+
+template<typename... E>
+struct EventTypeList
+{
+    template<typename F>
+    static void forEach(F &&f)
+    {
+        (call<E>(f), ...);
+    }
+
+private:
+    template<typename E1, typename F>
+    static void call(F &f)
+    {
+        if constexpr (!std::is_void_v<E1>)
+            f.template operator()<E1>();
+    }
+};
+#define BPFLENS_EVENT_STRUCT(Name, Struct, member, number) Struct,
+using EventStructs = EventTypeList<BPFLENS_EVENT_TYPES(BPFLENS_EVENT_STRUCT) void>;
+#undef BPFLENS_EVENT_STRUCT
+
+// Every EventType value, in the order of BPFLENS_EVENT_TYPES.
+#define BPFLENS_EVENT_VALUE(Name, Struct, member, number) EventType::Name,
+inline constexpr EventType eventTypes[] = {BPFLENS_EVENT_TYPES(BPFLENS_EVENT_VALUE)};
+#undef BPFLENS_EVENT_VALUE
+
+// Calls f.template operator()<E>() for every event type E, in the order of BPFLENS_EVENT_TYPES.
+template<typename F>
+void forEachEventType(F &&f)
+{
+    EventStructs::forEach(f);
+}
+
+// Calls f.template operator()<E>() for the struct E of type; false for a number no type has.
+template<typename F>
+bool visitEventType(EventType type, F &&f)
+{
+    bool found = false;
+    forEachEventType([&]<typename E>() {
+        if (!found && eventTypeOf<E> == type) {
+            found = true;
+            f.template operator()<E>();
+        }
+    });
+    return found;
+}
 
 } // namespace bpflens

@@ -71,31 +71,62 @@ struct SessionInfo
     bool operator==(const SessionInfo &) const = default;
 };
 
-// What flows from the engine to its consumers (session writer, wire protocol, GUI models).
+// What flows from the engine to its consumers (session writer, wire protocol, GUI models): one
+// list per event type (named as in BPFLENS_EVENT_TYPES), then histograms, stats and counters.
 struct RecordBatch
 {
-    QList<ExecEvent> exec;
-    QList<OpenEvent> open;
-    QList<BlockEvent> block;
-    QList<TcpConnectEvent> tcpConnect;
-    QList<FsSlowEvent> fsSlow;
-    QList<TpPairEvent> tpPair;
+#define BPFLENS_BATCH_LIST(Name, Struct, member, number) QList<Struct> member;
+    BPFLENS_EVENT_TYPES(BPFLENS_BATCH_LIST)
+#undef BPFLENS_BATCH_LIST
     QList<HistogramSnapshot> histograms;
     QList<ProbeStats> stats;
     QList<CounterSample> counters;
 
-    bool isEmpty() const
+    // The list of events of type E.
+    template<typename E>
+    QList<E> &events();
+    template<typename E>
+    const QList<E> &events() const
     {
-        return exec.isEmpty() && open.isEmpty() && block.isEmpty() && tcpConnect.isEmpty() &&
-               fsSlow.isEmpty() && tpPair.isEmpty() && histograms.isEmpty() && stats.isEmpty() &&
-               counters.isEmpty();
+        return const_cast<RecordBatch *>(this)->events<E>();
     }
-    qsizetype eventCount() const
-    {
-        return exec.size() + open.size() + block.size() + tcpConnect.size() + fsSlow.size() +
-               tpPair.size();
-    }
+
+    bool isEmpty() const;
+    qsizetype eventCount() const;
+    // Moves every record of from to the end of this batch.
+    void append(RecordBatch &&from);
     void clear() { *this = RecordBatch{}; }
 };
+
+#define BPFLENS_BATCH_ACCESSOR(Name, Struct, member, number)                                      \
+    template<>                                                                                     \
+    inline QList<Struct> &RecordBatch::events<Struct>()                                            \
+    {                                                                                              \
+        return member;                                                                             \
+    }
+BPFLENS_EVENT_TYPES(BPFLENS_BATCH_ACCESSOR)
+#undef BPFLENS_BATCH_ACCESSOR
+
+inline bool RecordBatch::isEmpty() const
+{
+    bool empty = histograms.isEmpty() && stats.isEmpty() && counters.isEmpty();
+    forEachEventType([&]<typename E>() { empty = empty && events<E>().isEmpty(); });
+    return empty;
+}
+
+inline qsizetype RecordBatch::eventCount() const
+{
+    qsizetype n = 0;
+    forEachEventType([&]<typename E>() { n += events<E>().size(); });
+    return n;
+}
+
+inline void RecordBatch::append(RecordBatch &&from)
+{
+    forEachEventType([&]<typename E>() { events<E>() += std::move(from.events<E>()); });
+    histograms += std::move(from.histograms);
+    stats += std::move(from.stats);
+    counters += std::move(from.counters);
+}
 
 } // namespace bpflens
