@@ -112,8 +112,8 @@ int count(const Options &o)
         qsizetype mine = 0;
         for (qsizetype i = 0; i < n && !comm.isEmpty(); ++i) {
             // The loader's own opens at start-up are not the workload's: match the path too.
-            const bool pathMatches =
-                type != EventType::Open || path.isEmpty() || data.events.openPath(i) == path;
+            const bool pathMatches = type != EventType::Open || path.isEmpty() ||
+                                     data.events.value<&OpenEvent::path>(i) == path;
             mine += data.events.comm(type, i) == comm && pathMatches ? 1 : 0;
         }
         const QString name = CsvExport::probeIdFor(type);

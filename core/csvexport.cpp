@@ -11,33 +11,6 @@ namespace bpflens {
 
 namespace {
 
-// Length of the well-formed UTF-8 sequence at bytes[i] (Unicode table 3-7: no overlong forms,
-// no surrogates, nothing above U+10FFFF), or 0 when the byte starts none.
-int utf8SequenceAt(const QByteArray &bytes, qsizetype i)
-{
-    const auto at = [&](qsizetype k) { return quint8(bytes.at(k)); };
-    const qsizetype left = bytes.size() - i;
-    const quint8 b = at(i);
-    if (b < 0x80)
-        return 1;
-    auto cont = [&](qsizetype k, quint8 lo = 0x80, quint8 hi = 0xbf) {
-        return k - i < left && at(k) >= lo && at(k) <= hi;
-    };
-    if (b >= 0xc2 && b <= 0xdf)
-        return cont(i + 1) ? 2 : 0;
-    if (b >= 0xe0 && b <= 0xef) {
-        const quint8 lo = b == 0xe0 ? 0xa0 : 0x80;
-        const quint8 hi = b == 0xed ? 0x9f : 0xbf;
-        return cont(i + 1, lo, hi) && cont(i + 2) ? 3 : 0;
-    }
-    if (b >= 0xf0 && b <= 0xf4) {
-        const quint8 lo = b == 0xf0 ? 0x90 : 0x80;
-        const quint8 hi = b == 0xf4 ? 0x8f : 0xbf;
-        return cont(i + 1, lo, hi) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    }
-    return 0;
-}
-
 int hexValue(char c)
 {
     if (c >= '0' && c <= '9')
@@ -47,44 +20,6 @@ int hexValue(char c)
     if (c >= 'A' && c <= 'F')
         return c - 'A' + 10;
     return -1;
-}
-
-QByteArray ipAddress(quint8 family, const std::array<quint8, 16> &a)
-{
-    if (family == 4)
-        return QByteArray::number(a[0]) + '.' + QByteArray::number(a[1]) + '.' +
-               QByteArray::number(a[2]) + '.' + QByteArray::number(a[3]);
-    // RFC 5952: lower-case hex, the longest run (>= 2) of zero groups becomes "::".
-    quint16 groups[8];
-    for (int i = 0; i < 8; ++i)
-        groups[i] = quint16(a[size_t(2 * i)] << 8 | a[size_t(2 * i + 1)]);
-    int bestStart = -1, bestLen = 0;
-    for (int i = 0; i < 8;) {
-        if (groups[i]) {
-            ++i;
-            continue;
-        }
-        int j = i;
-        while (j < 8 && !groups[j])
-            ++j;
-        if (j - i > bestLen && j - i >= 2) {
-            bestStart = i;
-            bestLen = j - i;
-        }
-        i = j;
-    }
-    QByteArray out;
-    for (int i = 0; i < 8; ++i) {
-        if (i == bestStart) {
-            out += "::";
-            i += bestLen - 1;
-            continue;
-        }
-        if (!out.isEmpty() && !out.endsWith(':'))
-            out += ':';
-        out += QByteArray::number(groups[i], 16);
-    }
-    return out;
 }
 
 // A duration in seconds with 9 decimals (exact nanoseconds).
@@ -188,121 +123,70 @@ private:
     bool m_failed = false;
 };
 
-constexpr EventType AllEventTypes[] = {EventType::Exec,       EventType::Open,   EventType::Block,
-                                       EventType::TcpConnect, EventType::FsSlow, EventType::TpPair};
-
-void writeEvents(Writer &w, const EventStore &store, EventType type, qsizetype from, qsizetype to)
+// One cell of a declared column (eventschema.h's Format says how).
+template<typename E>
+void writeCell(Writer &w, const Column<E> &c, const E &e)
 {
-    switch (type) {
-    case EventType::Exec:
-        w.header({"time_s", "time", "pid", "ppid", "uid", "comm", "retval", "filename", "argv",
-                  "argv_truncated"});
-        for (qsizetype i = from; i < to; ++i) {
-            const ExecEvent e = store.exec(i);
-            w.time(e.timeNs);
-            w.number(e.pid);
-            w.number(e.ppid);
-            w.number(e.uid);
-            w.bytes(e.comm);
-            w.number(e.retval);
-            w.bytes(e.filename);
-            // Arguments joined by one space; a space inside an argument is written \x20 so
-            // the split stays reversible.
-            QByteArray argv;
-            for (qsizetype k = 0; k < e.argv.size(); ++k) {
-                if (k)
-                    argv += ' ';
-                argv += CsvExport::escapeBytes(e.argv.at(k)).replace(' ', "\\x20");
-            }
-            w.field(argv);
-            w.number(e.argvTruncated ? 1 : 0);
-            w.endRow();
-        }
+    const QVariant v = c.value(e);
+    switch (c.format) {
+    case Format::Bytes:
+        w.bytes(v.toByteArray());
         break;
-    case EventType::Open:
-        w.header({"time_s", "time", "pid", "tid", "uid", "comm", "flags", "mode", "ret", "path"});
-        for (qsizetype i = from; i < to; ++i) {
-            const OpenEvent e = store.open(i);
-            w.time(e.timeNs);
-            w.number(e.pid);
-            w.number(e.tid);
-            w.number(e.uid);
-            w.bytes(e.comm);
-            w.number(e.flags);
-            w.number(e.mode);
-            w.number(e.ret);
-            w.bytes(e.path);
-            w.endRow();
-        }
+    case Format::Char:
+        w.bytes(QByteArray(1, char(v.toInt())));
         break;
-    case EventType::Block:
-        w.header({"time_s", "time", "disk", "dev_major", "dev_minor", "op", "cmd_flags", "sector",
-                  "bytes", "pid", "comm", "queue_ns", "device_ns"});
-        for (qsizetype i = from; i < to; ++i) {
-            const BlockEvent e = store.block(i);
-            w.time(e.timeNs);
-            w.bytes(e.disk);
-            w.number(BlockEvent::major(e.dev));
-            w.number(BlockEvent::minor(e.dev));
-            w.bytes(e.op);
-            w.number(e.cmdFlags);
-            w.number(e.sector);
-            w.number(e.bytes);
-            w.number(e.pid);
-            w.bytes(e.comm);
-            w.number(e.queueNs);
-            w.number(e.deviceNs);
-            w.endRow();
-        }
+    case Format::Text:
+        w.field(v.toByteArray());
         break;
-    case EventType::TcpConnect:
-        w.header({"time_s", "time", "pid", "uid", "comm", "family", "saddr", "sport", "daddr",
-                  "dport", "ret"});
-        for (qsizetype i = from; i < to; ++i) {
-            const TcpConnectEvent e = store.tcpConnect(i);
-            w.time(e.timeNs);
-            w.number(e.pid);
-            w.number(e.uid);
-            w.bytes(e.comm);
-            w.number(e.family);
-            w.field(ipAddress(e.family, e.saddr));
-            w.number(e.sport);
-            w.field(ipAddress(e.family, e.daddr));
-            w.number(e.dport);
-            w.number(e.ret);
-            w.endRow();
+    case Format::Argv: {
+        // Arguments joined by one space; a space inside an argument is written \x20 so the
+        // split stays reversible.
+        QByteArray argv;
+        const QList<QByteArray> list = v.value<QList<QByteArray>>();
+        for (qsizetype k = 0; k < list.size(); ++k) {
+            if (k)
+                argv += ' ';
+            argv += CsvExport::escapeBytes(list.at(k)).replace(' ', "\\x20");
         }
+        w.field(argv);
         break;
-    case EventType::FsSlow:
-        w.header({"time_s", "time", "fs", "pid", "comm", "op", "bytes", "offset", "latency_ns",
-                  "filename"});
-        for (qsizetype i = from; i < to; ++i) {
-            const FsSlowEvent e = store.fsSlow(i);
-            w.time(e.timeNs);
-            w.bytes(e.fs);
-            w.number(e.pid);
-            w.bytes(e.comm);
-            w.bytes(QByteArray(1, char(e.op)));
-            w.number(e.bytes);
-            w.number(e.offset);
-            w.number(e.latencyNs);
-            w.bytes(e.filename);
-            w.endRow();
+    }
+    case Format::YesNo:
+        w.number(v.toBool() ? 1 : 0);
+        break;
+    case Format::Time:
+        w.time(v.toULongLong());
+        break;
+    case Format::Number:
+    case Format::Hex:
+    case Format::Octal:
+    case Format::Duration:
+        if (isSignedValue(v))
+            w.number(v.toLongLong());
+        else
+            w.number(v.toULongLong());
+        break;
+    }
+}
+
+template<typename E>
+void writeEvents(Writer &w, const EventStore &store, qsizetype from, qsizetype to)
+{
+    w.field("time_s");
+    w.field("time");
+    for (const Column<E> &c : EventTraits<E>::columns) {
+        if (c.show & InCsv)
+            w.field(c.csvName);
+    }
+    w.endRow();
+    for (qsizetype i = from; i < to; ++i) {
+        const E e = store.event<E>(i);
+        w.time(e.timeNs);
+        for (const Column<E> &c : EventTraits<E>::columns) {
+            if (c.show & InCsv)
+                writeCell(w, c, e);
         }
-        break;
-    case EventType::TpPair:
-        w.header({"time_s", "time", "pid", "tid", "comm", "key", "latency_ns"});
-        for (qsizetype i = from; i < to; ++i) {
-            const TpPairEvent e = store.tpPair(i);
-            w.time(e.timeNs);
-            w.number(e.pid);
-            w.number(e.tid);
-            w.bytes(e.comm);
-            w.number(e.key);
-            w.number(e.latencyNs);
-            w.endRow();
-        }
-        break;
+        w.endRow();
     }
 }
 
@@ -310,56 +194,18 @@ void writeEvents(Writer &w, const EventStore &store, EventType type, qsizetype f
 
 QString CsvExport::fileNameFor(EventType type)
 {
-    switch (type) {
-    case EventType::Exec:
-        return QStringLiteral("exec.csv");
-    case EventType::Open:
-        return QStringLiteral("open.csv");
-    case EventType::Block:
-        return QStringLiteral("block.csv");
-    case EventType::TcpConnect:
-        return QStringLiteral("tcpconnect.csv");
-    case EventType::FsSlow:
-        return QStringLiteral("fsslower.csv");
-    case EventType::TpPair:
-        return QStringLiteral("tppair.csv");
-    }
-    return QString();
+    const QString id = probeIdFor(type);
+    return id.isEmpty() ? QString() : id + QStringLiteral(".csv");
 }
 
 QString CsvExport::probeIdFor(EventType type)
 {
-    QString name = fileNameFor(type);
-    name.chop(4);
-    return name;
+    return QLatin1String(probeIdOf(type));
 }
 
 QByteArray CsvExport::escapeBytes(const QByteArray &bytes)
 {
-    QByteArray out;
-    out.reserve(bytes.size());
-    static const char hex[] = "0123456789ABCDEF";
-    for (qsizetype i = 0; i < bytes.size();) {
-        const char c = bytes.at(i);
-        if (c == '\\') {
-            out += "\\\\";
-            ++i;
-            continue;
-        }
-        const int n = utf8SequenceAt(bytes, i);
-        if (n > 0) {
-            out.append(bytes.constData() + i, n);
-            i += n;
-            continue;
-        }
-        const auto b = quint8(c);
-        out += '\\';
-        out += 'x';
-        out += hex[b >> 4];
-        out += hex[b & 0xf];
-        ++i;
-    }
-    return out;
+    return escapeKernelBytes(bytes);
 }
 
 QByteArray CsvExport::unescapeBytes(const QByteArray &text)
@@ -435,7 +281,7 @@ QStringList CsvExport::exportSession(const SessionData &session, const QString &
         return true;
     };
 
-    for (EventType type : AllEventTypes) {
+    for (EventType type : eventTypes) {
         if (events.count(type) == 0)
             continue;
         if (options.eventType && *options.eventType != type)
@@ -444,8 +290,9 @@ QStringList CsvExport::exportSession(const SessionData &session, const QString &
             continue;
         const qsizetype from = events.lowerBound(type, options.startNs);
         const qsizetype to = std::max(from, events.lowerBound(type, options.endNs));
-        if (!writeFile(fileNameFor(type),
-                       [&](Writer &w) { writeEvents(w, events, type, from, to); }))
+        if (!writeFile(fileNameFor(type), [&](Writer &w) {
+                visitEventType(type, [&]<typename E>() { writeEvents<E>(w, events, from, to); });
+            }))
             return {};
     }
     if (options.eventType)

@@ -1,72 +1,14 @@
 #include "eventchunk.h"
 
+#include "varint.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
 
 namespace bpflens {
 
-namespace {
-
-// --- encoding --------------------------------------------------------------------------------
-
-void putVarint(QByteArray &out, quint64 v)
-{
-    char buf[10];
-    int n = 0;
-    while (v >= 0x80) {
-        buf[n++] = char(quint8(v) | 0x80);
-        v >>= 7;
-    }
-    buf[n++] = char(v);
-    out.append(buf, n);
-}
-
-quint64 zigzag(qint64 v)
-{
-    return (quint64(v) << 1) ^ quint64(v >> 63);
-}
-
-qint64 unzigzag(quint64 v)
-{
-    return qint64(v >> 1) ^ -qint64(v & 1);
-}
-
-// One column: f(event) for every event, appended to out.
-template<typename List, typename F>
-void column(QByteArray &out, const List &events, F f)
-{
-    for (const auto &e : events)
-        putVarint(out, f(e));
-}
-
-template<typename List>
-void timeColumn(QByteArray &out, const List &events)
-{
-    quint64 previous = 0;
-    for (const auto &e : events) {
-        // Wrapping subtraction: any order round-trips, in-order times make small deltas.
-        putVarint(out, zigzag(qint64(e.timeNs - previous)));
-        previous = e.timeNs;
-    }
-}
-
-template<typename List, typename F>
-void byteColumn(QByteArray &out, const List &events, F f)
-{
-    for (const auto &e : events)
-        out.append(char(f(e)));
-}
-
-// Same rule as schema 1: an IPv4 address keeps 4 bytes when the other 12 are zero.
-void putAddress(QByteArray &out, quint8 family, const std::array<quint8, 16> &addr)
-{
-    int len = 16;
-    if (family == 4 && std::all_of(addr.begin() + 4, addr.end(), [](quint8 b) { return !b; }))
-        len = 4;
-    out.append(char(len));
-    out.append(reinterpret_cast<const char *>(addr.data()), len);
-}
+namespace chunk {
 
 // --- decoding --------------------------------------------------------------------------------
 
@@ -190,163 +132,248 @@ private:
     QString m_error;
 };
 
-} // namespace
+// --- encoding --------------------------------------------------------------------------------
+
+template<typename E>
+QByteArray encodeEvents(const QList<E> &events, const EventChunkCodec::StringId &str)
+{
+    QByteArray out;
+    out.reserve(events.size() * qsizetype(fieldCount<E>) * 2);
+    auto id = [&str](const QByteArray &bytes) -> quint64 {
+        return bytes.isEmpty() ? 0 : str(bytes);
+    };
+    forEachField<E>([&]<std::size_t I>() {
+        using F = FieldAt<E, I>;
+        constexpr auto m = F::member;
+        if constexpr (F::kind == FieldKind::Time) {
+            quint64 previous = 0;
+            for (const E &e : events) {
+                // Wrapping subtraction: any order round-trips, in-order times make small deltas.
+                putVarint(out, zigzag(qint64(e.*m - previous)));
+                previous = e.*m;
+            }
+        } else if constexpr (F::kind == FieldKind::U8 || F::kind == FieldKind::Family ||
+                             F::kind == FieldKind::Flag) {
+            for (const E &e : events)
+                out.append(char(e.*m));
+        } else if constexpr (F::kind == FieldKind::S32) {
+            for (const E &e : events)
+                putVarint(out, zigzag(e.*m));
+        } else if constexpr (F::kind == FieldKind::Bytes) {
+            for (const E &e : events)
+                putVarint(out, id(e.*m));
+        } else if constexpr (F::kind == FieldKind::BytesList) {
+            for (const E &e : events)
+                putVarint(out, quint64((e.*m).size()));
+            for (const E &e : events) {
+                for (const QByteArray &s : e.*m)
+                    putVarint(out, id(s));
+            }
+        } else if constexpr (F::kind == FieldKind::Address) {
+            // Schema 1's rule: only an IPv4 address may be cut to 4 bytes.
+            for (const E &e : events) {
+                bool v4 = false;
+                if constexpr (requires { e.family; })
+                    v4 = e.family == 4;
+                putAddress(out, e.*m, v4);
+            }
+        } else {
+            for (const E &e : events)
+                putVarint(out, quint64(e.*m));
+        }
+    });
+    return out;
+}
+
+// --- decoding --------------------------------------------------------------------------------
+
+// One value of field I of E, checked, in EventStore's storage form. BytesList columns are read
+// whole by decodeEvents.
+template<typename E, std::size_t I>
+StorageAt<E, I> readValue(Input &in)
+{
+    constexpr FieldKind kind = FieldAt<E, I>::kind;
+    if constexpr (kind == FieldKind::U32) {
+        return in.u32();
+    } else if constexpr (kind == FieldKind::S32) {
+        return in.s32();
+    } else if constexpr (kind == FieldKind::U64) {
+        return in.varint();
+    } else if constexpr (kind == FieldKind::U8) {
+        return in.byte();
+    } else if constexpr (kind == FieldKind::Flag) {
+        const quint8 b = in.byte();
+        if (b > 1)
+            in.fail(QStringLiteral("%1 is not 0 or 1").arg(b));
+        return b;
+    } else if constexpr (kind == FieldKind::Family) {
+        const quint8 f = in.byte();
+        if (f != 4 && f != 6 && !in.failed())
+            in.fail(QStringLiteral("family %1 is not 4 or 6").arg(f));
+        return f;
+    } else if constexpr (kind == FieldKind::Port) {
+        const quint64 v = in.varint();
+        if (v > 0xffff)
+            in.fail(QStringLiteral("port %1 is out of range").arg(v));
+        return quint16(v);
+    } else if constexpr (kind == FieldKind::Bytes) {
+        return in.string();
+    } else if constexpr (kind == FieldKind::Address) {
+        std::array<quint8, 16> a{};
+        const quint8 len = in.byte();
+        if (in.failed())
+            return a;
+        if (len != 4 && len != 16) {
+            in.fail(QStringLiteral("address length %1 is not 4 or 16").arg(len));
+            return a;
+        }
+        if (const quint8 *p = in.bytes(len))
+            std::memcpy(a.data(), p, len);
+        return a;
+    }
+}
+
+} // namespace chunk
+
+using chunk::encodeEvents;
+using chunk::Input;
+
+// Decodes count events of type E at the end of its columns, column by column, then restores
+// the store's time order if the chunk did not continue it.
+template<typename E>
+bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in)
+{
+    EventColumns<E> &c = s.columns<E>();
+    const size_t base = size_t(c.size());
+    const size_t end = base + size_t(count);
+    std::vector<typename EventColumns<E>::Key> keys(EventColumns<E>::keyedCount ? size_t(count)
+                                                                                : 0);
+    forEachField<E>([&]<std::size_t I>() {
+        using F = FieldAt<E, I>;
+        const char *name = std::get<I>(EventTraits<E>::fields).name;
+        if (in.failed())
+            return;
+        in.at(name, 0);
+        if constexpr (F::kind == FieldKind::Time) {
+            std::vector<quint64> &times = std::get<I>(c.fields);
+            times.resize(end);
+            quint64 t = 0;
+            for (qint64 i = 0; i < count; ++i) {
+                in.setEvent(i);
+                t += quint64(unzigzag(in.varint()));
+                times[base + size_t(i)] = t;
+            }
+        } else if constexpr (F::kind == FieldKind::BytesList) {
+            std::vector<ListRef> &lists = std::get<I>(c.fields);
+            lists.resize(end);
+            const QByteArray countColumn = QByteArray(name) + "_count";
+            quint64 total = 0;
+            for (qint64 i = 0; i < count && !in.failed(); ++i) {
+                in.at(countColumn.constData(), i);
+                const quint64 n = in.varint();
+                // Every string takes at least one byte of what is left.
+                if (n > quint64(in.remaining())) {
+                    in.fail(QStringLiteral("%1 arguments cannot fit in the %2 bytes left")
+                                .arg(n)
+                                .arg(in.remaining()));
+                    break;
+                }
+                lists[base + size_t(i)].count = quint32(n);
+                total += n;
+            }
+            if (!in.failed() && total > quint64(in.remaining()))
+                in.fail(QStringLiteral("%1 arguments cannot fit in the %2 bytes left")
+                            .arg(total)
+                            .arg(in.remaining()));
+            if (in.failed())
+                return;
+            in.at(name, 0);
+            s.m_lists.reserve(s.m_lists.size() + size_t(total));
+            for (qint64 i = 0; i < count; ++i) {
+                in.setEvent(i);
+                ListRef &r = lists[base + size_t(i)];
+                r.begin = quint32(s.m_lists.size());
+                for (quint32 k = 0; k < r.count; ++k)
+                    s.m_lists.push_back(in.string());
+            }
+        } else if constexpr (F::keyed) {
+            constexpr std::size_t pos = EventColumns<E>::template keyPosition<I>();
+            for (qint64 i = 0; i < count; ++i) {
+                in.setEvent(i);
+                keys[size_t(i)].values[pos] = readValue<E, I>(in);
+            }
+        } else {
+            auto &column = std::get<I>(c.fields);
+            column.resize(end);
+            for (qint64 i = 0; i < count; ++i) {
+                in.setEvent(i);
+                column[base + size_t(i)] = readValue<E, I>(in);
+            }
+        }
+    });
+    if (in.failed()) {
+        // Leave the store as it was, with every column of one length.
+        c.forEachVector([&](auto &v) { v.resize(std::min(v.size(), base)); });
+        return false;
+    }
+    if constexpr (EventColumns<E>::keyedCount > 0) {
+        // Runs of one combination are the rule (one disk, one operation): intern each run once.
+        c.key.resize(end);
+        for (size_t i = 0; i < keys.size(); ++i)
+            c.key[base + i] =
+                i > 0 && keys[i] == keys[i - 1] ? c.key[base + i - 1] : c.internKey(keys[i]);
+    }
+    // Per-CPU buffers deliver slightly out of order; EventStore keeps each type time-sorted.
+    // A stable sort of the new events merged after the old ones with equal times places every
+    // event exactly where EventStore::append() would have placed it one by one.
+    const std::vector<quint64> &times = c.times();
+    const bool sorted = std::is_sorted(times.begin() + qsizetype(base), times.end());
+    const quint64 newFirst =
+        count > 0 ? *std::min_element(times.begin() + qsizetype(base), times.end()) : 0;
+    if (!sorted || (base > 0 && count > 0 && times[base - 1] > newFirst)) {
+        s.m_outOfOrder = true;
+        const auto from =
+            size_t(std::upper_bound(times.begin(), times.begin() + qsizetype(base), newFirst) -
+                   times.begin());
+        std::vector<quint32> order(end - from);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](quint32 a, quint32 b) { return times[from + a] < times[from + b]; });
+        c.permute(qsizetype(from), order);
+    }
+    return true;
+}
 
 int EventChunkCodec::minBytesPerEvent(EventType type)
 {
-    switch (type) {
-    case EventType::Exec:
-        return 9;
-    case EventType::Open:
-        return 9;
-    case EventType::Block:
-        return 11;
-    case EventType::TcpConnect:
-        return 10 + 8; // two addresses of at least 4 bytes after their length byte
-    case EventType::FsSlow:
-        return 9;
-    case EventType::TpPair:
-        return 6;
-    }
-    return 1;
+    int n = 1;
+    visitEventType(type, [&]<typename E>() {
+        n = 0;
+        // A byte per column; an address takes its length byte and at least 4 more.
+        forEachField<E>(
+            [&]<std::size_t I>() { n += FieldAt<E, I>::kind == FieldKind::Address ? 5 : 1; });
+    });
+    return n;
 }
 
 qsizetype EventChunkCodec::countIn(EventType type, const RecordBatch &b)
 {
-    switch (type) {
-    case EventType::Exec:
-        return b.exec.size();
-    case EventType::Open:
-        return b.open.size();
-    case EventType::Block:
-        return b.block.size();
-    case EventType::TcpConnect:
-        return b.tcpConnect.size();
-    case EventType::FsSlow:
-        return b.fsSlow.size();
-    case EventType::TpPair:
-        return b.tpPair.size();
-    }
-    return 0;
+    qsizetype n = 0;
+    visitEventType(type, [&]<typename E>() { n = b.events<E>().size(); });
+    return n;
 }
 
 quint64 EventChunkCodec::timeAt(EventType type, const RecordBatch &b, qsizetype i)
 {
-    switch (type) {
-    case EventType::Exec:
-        return b.exec.at(i).timeNs;
-    case EventType::Open:
-        return b.open.at(i).timeNs;
-    case EventType::Block:
-        return b.block.at(i).timeNs;
-    case EventType::TcpConnect:
-        return b.tcpConnect.at(i).timeNs;
-    case EventType::FsSlow:
-        return b.fsSlow.at(i).timeNs;
-    case EventType::TpPair:
-        return b.tpPair.at(i).timeNs;
-    }
-    return 0;
+    quint64 t = 0;
+    visitEventType(type, [&]<typename E>() { t = b.events<E>().at(i).timeNs; });
+    return t;
 }
 
 QByteArray EventChunkCodec::encode(EventType type, const RecordBatch &b, const StringId &str)
 {
     QByteArray out;
-    auto id = [&str](const QByteArray &bytes) -> quint64 {
-        return bytes.isEmpty() ? 0 : str(bytes);
-    };
-    switch (type) {
-    case EventType::Exec: {
-        const auto &ev = b.exec;
-        out.reserve(ev.size() * 24);
-        timeColumn(out, ev);
-        column(out, ev, [](const ExecEvent &e) { return e.pid; });
-        column(out, ev, [](const ExecEvent &e) { return e.ppid; });
-        column(out, ev, [](const ExecEvent &e) { return e.uid; });
-        column(out, ev, [](const ExecEvent &e) { return zigzag(e.retval); });
-        column(out, ev, [&](const ExecEvent &e) { return id(e.comm); });
-        column(out, ev, [&](const ExecEvent &e) { return id(e.filename); });
-        byteColumn(out, ev, [](const ExecEvent &e) { return e.argvTruncated ? 1 : 0; });
-        column(out, ev, [](const ExecEvent &e) { return quint64(e.argv.size()); });
-        for (const ExecEvent &e : ev) {
-            for (const QByteArray &arg : e.argv)
-                putVarint(out, id(arg));
-        }
-        break;
-    }
-    case EventType::Open: {
-        const auto &ev = b.open;
-        out.reserve(ev.size() * 16);
-        timeColumn(out, ev);
-        column(out, ev, [](const OpenEvent &e) { return e.pid; });
-        column(out, ev, [](const OpenEvent &e) { return e.tid; });
-        column(out, ev, [](const OpenEvent &e) { return e.uid; });
-        column(out, ev, [](const OpenEvent &e) { return zigzag(e.flags); });
-        column(out, ev, [](const OpenEvent &e) { return e.mode; });
-        column(out, ev, [](const OpenEvent &e) { return zigzag(e.ret); });
-        column(out, ev, [&](const OpenEvent &e) { return id(e.comm); });
-        column(out, ev, [&](const OpenEvent &e) { return id(e.path); });
-        break;
-    }
-    case EventType::Block: {
-        const auto &ev = b.block;
-        out.reserve(ev.size() * 24);
-        timeColumn(out, ev);
-        column(out, ev, [](const BlockEvent &e) { return e.dev; });
-        column(out, ev, [](const BlockEvent &e) { return e.cmdFlags; });
-        column(out, ev, [](const BlockEvent &e) { return e.sector; });
-        column(out, ev, [](const BlockEvent &e) { return e.bytes; });
-        column(out, ev, [](const BlockEvent &e) { return e.pid; });
-        column(out, ev, [](const BlockEvent &e) { return e.queueNs; });
-        column(out, ev, [](const BlockEvent &e) { return e.deviceNs; });
-        column(out, ev, [&](const BlockEvent &e) { return id(e.disk); });
-        column(out, ev, [&](const BlockEvent &e) { return id(e.op); });
-        column(out, ev, [&](const BlockEvent &e) { return id(e.comm); });
-        break;
-    }
-    case EventType::TcpConnect: {
-        const auto &ev = b.tcpConnect;
-        out.reserve(ev.size() * 32);
-        timeColumn(out, ev);
-        column(out, ev, [](const TcpConnectEvent &e) { return e.pid; });
-        column(out, ev, [](const TcpConnectEvent &e) { return e.uid; });
-        byteColumn(out, ev, [](const TcpConnectEvent &e) { return e.family; });
-        for (const TcpConnectEvent &e : ev)
-            putAddress(out, e.family, e.saddr);
-        for (const TcpConnectEvent &e : ev)
-            putAddress(out, e.family, e.daddr);
-        column(out, ev, [](const TcpConnectEvent &e) { return e.sport; });
-        column(out, ev, [](const TcpConnectEvent &e) { return e.dport; });
-        column(out, ev, [](const TcpConnectEvent &e) { return zigzag(e.ret); });
-        column(out, ev, [&](const TcpConnectEvent &e) { return id(e.comm); });
-        break;
-    }
-    case EventType::FsSlow: {
-        const auto &ev = b.fsSlow;
-        out.reserve(ev.size() * 24);
-        timeColumn(out, ev);
-        column(out, ev, [](const FsSlowEvent &e) { return e.pid; });
-        byteColumn(out, ev, [](const FsSlowEvent &e) { return e.op; });
-        column(out, ev, [](const FsSlowEvent &e) { return e.bytes; });
-        column(out, ev, [](const FsSlowEvent &e) { return e.offset; });
-        column(out, ev, [](const FsSlowEvent &e) { return e.latencyNs; });
-        column(out, ev, [&](const FsSlowEvent &e) { return id(e.fs); });
-        column(out, ev, [&](const FsSlowEvent &e) { return id(e.comm); });
-        column(out, ev, [&](const FsSlowEvent &e) { return id(e.filename); });
-        break;
-    }
-    case EventType::TpPair: {
-        const auto &ev = b.tpPair;
-        out.reserve(ev.size() * 16);
-        timeColumn(out, ev);
-        column(out, ev, [](const TpPairEvent &e) { return e.pid; });
-        column(out, ev, [](const TpPairEvent &e) { return e.tid; });
-        column(out, ev, [](const TpPairEvent &e) { return e.key; });
-        column(out, ev, [](const TpPairEvent &e) { return e.latencyNs; });
-        column(out, ev, [&](const TpPairEvent &e) { return id(e.comm); });
-        break;
-    }
-    }
+    visitEventType(type, [&]<typename E>() { out = encodeEvents(b.events<E>(), str); });
     return out;
 }
 
@@ -354,56 +381,6 @@ quint32 EventChunkCodec::intern(EventStore *store, const QByteArray &bytes)
 {
     return store->m_strings.intern(bytes);
 }
-
-namespace {
-
-// Decodes the rows at the end of rows (from base on), column by column, then restores the
-// store's time order if the chunk did not continue it.
-template<typename Row, typename Fill>
-bool decodeRows(std::vector<Row> &rows, qint64 count, Input &in, bool *outOfOrder, Fill fill)
-{
-    const size_t base = rows.size();
-    rows.resize(base + size_t(count));
-    Row *r = rows.data() + base;
-    quint64 t = 0;
-    in.at("time_ns", 0);
-    for (qint64 i = 0; i < count; ++i) {
-        in.setEvent(i);
-        t += quint64(unzigzag(in.varint()));
-        r[i].timeNs = t;
-    }
-    fill(r);
-    if (in.failed())
-        return false;
-    // Per-CPU buffers deliver slightly out of order; EventStore keeps each type time-sorted.
-    // Stable sort and merge: events with equal times keep their recorded order, exactly as
-    // EventStore::append() would have placed them one by one.
-    auto byTime = [](const Row &a, const Row &b) { return a.timeNs < b.timeNs; };
-    if (!std::is_sorted(r, r + count, byTime)) {
-        *outOfOrder = true;
-        std::stable_sort(r, r + count, byTime);
-    }
-    if (base > 0 && count > 0 && rows[base - 1].timeNs > r[0].timeNs) {
-        *outOfOrder = true;
-        const auto from =
-            std::upper_bound(rows.begin(), rows.begin() + qsizetype(base), r[0].timeNs,
-                             [](quint64 v, const Row &row) { return v < row.timeNs; });
-        std::inplace_merge(from, rows.begin() + qsizetype(base), rows.end(), byTime);
-    }
-    return true;
-}
-
-template<typename Row, typename Field, typename Read>
-void fillColumn(Row *r, qint64 count, Input &in, const char *name, Field field, Read read)
-{
-    in.at(name, 0);
-    for (qint64 i = 0; i < count; ++i) {
-        in.setEvent(i);
-        r[i].*field = read();
-    }
-}
-
-} // namespace
 
 bool EventChunkCodec::decode(EventType type, QByteArrayView blob, qint64 count,
                              const std::vector<quint32> &strings, EventStore *store, QString *error)
@@ -422,206 +399,15 @@ bool EventChunkCodec::decode(EventType type, QByteArrayView blob, qint64 count,
     if (strings.empty())
         return refuse(QStringLiteral("no string table"));
     Input in(blob, strings);
-    EventStore &s = *store;
-    bool outOfOrder = false;
     bool ok = false;
-    auto u32 = [&] { return in.u32(); };
-    auto s32 = [&] { return in.s32(); };
-    auto u64 = [&] { return in.varint(); };
-    auto str = [&] { return in.string(); };
-    switch (type) {
-    case EventType::Exec: {
-        using R = EventStore::ExecRow;
-        std::vector<quint32> argvCounts;
-        ok = decodeRows(s.m_exec, count, in, &outOfOrder, [&](R *r) {
-            fillColumn(r, count, in, "pid", &R::pid, u32);
-            fillColumn(r, count, in, "ppid", &R::ppid, u32);
-            fillColumn(r, count, in, "uid", &R::uid, u32);
-            fillColumn(r, count, in, "retval", &R::retval, s32);
-            fillColumn(r, count, in, "comm", &R::comm, str);
-            fillColumn(r, count, in, "filename", &R::filename, str);
-            in.at("argv_truncated", 0);
-            for (qint64 i = 0; i < count; ++i) {
-                in.setEvent(i);
-                const quint8 b = in.byte();
-                if (b > 1)
-                    in.fail(QStringLiteral("%1 is not 0 or 1").arg(b));
-                r[i].argvTruncated = b;
-            }
-            in.at("argv_count", 0);
-            quint64 total = 0;
-            for (qint64 i = 0; i < count && !in.failed(); ++i) {
-                in.at("argv_count", i);
-                const quint64 n = in.varint();
-                // Every argument takes at least one byte of what is left.
-                if (n > quint64(in.remaining())) {
-                    in.fail(QStringLiteral("%1 arguments cannot fit in the %2 bytes left")
-                                .arg(n)
-                                .arg(in.remaining()));
-                    break;
-                }
-                r[i].argvCount = quint32(n) & 0x7fffffffu;
-                total += n;
-            }
-            if (!in.failed() && total > quint64(in.remaining()))
-                in.fail(QStringLiteral("%1 arguments cannot fit in the %2 bytes left")
-                            .arg(total)
-                            .arg(in.remaining()));
-            if (in.failed())
-                return;
-            in.at("argv", 0);
-            s.m_argv.reserve(s.m_argv.size() + size_t(total));
-            for (qint64 i = 0; i < count; ++i) {
-                in.setEvent(i);
-                r[i].argvBegin = quint32(s.m_argv.size());
-                for (quint32 k = 0; k < r[i].argvCount; ++k)
-                    s.m_argv.push_back(in.string());
-            }
-        });
-        break;
-    }
-    case EventType::Open: {
-        using R = EventStore::OpenRow;
-        ok = decodeRows(s.m_open, count, in, &outOfOrder, [&](R *r) {
-            fillColumn(r, count, in, "pid", &R::pid, u32);
-            fillColumn(r, count, in, "tid", &R::tid, u32);
-            fillColumn(r, count, in, "uid", &R::uid, u32);
-            fillColumn(r, count, in, "flags", &R::flags, s32);
-            fillColumn(r, count, in, "mode", &R::mode, u32);
-            fillColumn(r, count, in, "ret", &R::ret, s32);
-            fillColumn(r, count, in, "comm", &R::comm, str);
-            fillColumn(r, count, in, "path", &R::path, str);
-        });
-        break;
-    }
-    case EventType::Block: {
-        using R = EventStore::BlockRow;
-        ok = decodeRows(s.m_block, count, in, &outOfOrder, [&](R *r) {
-            // dev, cmd_flags, disk and op become one interned key: read them first into
-            // scratch space, then intern each distinct combination once.
-            std::vector<quint32> dev(static_cast<size_t>(count)), flags(static_cast<size_t>(count));
-            in.at("dev", 0);
-            for (size_t i = 0; i < dev.size(); ++i) {
-                in.setEvent(qint64(i));
-                dev[i] = in.u32();
-            }
-            in.at("cmd_flags", 0);
-            for (size_t i = 0; i < flags.size(); ++i) {
-                in.setEvent(qint64(i));
-                flags[i] = in.u32();
-            }
-            fillColumn(r, count, in, "sector", &R::sector, u64);
-            fillColumn(r, count, in, "bytes", &R::bytes, u32);
-            fillColumn(r, count, in, "pid", &R::pid, u32);
-            fillColumn(r, count, in, "queue_ns", &R::queueNs, u64);
-            fillColumn(r, count, in, "device_ns", &R::deviceNs, u64);
-            std::vector<quint32> disk(static_cast<size_t>(count)), op(static_cast<size_t>(count));
-            in.at("disk", 0);
-            for (size_t i = 0; i < disk.size(); ++i) {
-                in.setEvent(qint64(i));
-                disk[i] = in.string();
-            }
-            in.at("op", 0);
-            for (size_t i = 0; i < op.size(); ++i) {
-                in.setEvent(qint64(i));
-                op[i] = in.string();
-            }
-            fillColumn(r, count, in, "comm", &R::comm, str);
-            if (in.failed())
-                return;
-            EventStore::BlockKey last{};
-            quint32 lastId = 0;
-            bool haveLast = false;
-            for (size_t i = 0; i < size_t(count); ++i) {
-                const EventStore::BlockKey key{dev[i], flags[i], disk[i], op[i]};
-                if (!haveLast || !(key == last)) {
-                    lastId = s.internBlockKey(key);
-                    last = key;
-                    haveLast = true;
-                }
-                r[i].key = lastId;
-            }
-        });
-        break;
-    }
-    case EventType::TcpConnect: {
-        using R = EventStore::TcpRow;
-        ok = decodeRows(s.m_tcp, count, in, &outOfOrder, [&](R *r) {
-            fillColumn(r, count, in, "pid", &R::pid, u32);
-            fillColumn(r, count, in, "uid", &R::uid, u32);
-            in.at("family", 0);
-            for (qint64 i = 0; i < count; ++i) {
-                in.setEvent(i);
-                r[i].family = in.byte();
-                if (r[i].family != 4 && r[i].family != 6 && !in.failed())
-                    in.fail(QStringLiteral("family %1 is not 4 or 6").arg(r[i].family));
-            }
-            auto address = [&](const char *name, std::array<quint8, 16> R::*field) {
-                for (qint64 i = 0; i < count && !in.failed(); ++i) {
-                    in.at(name, i);
-                    const quint8 len = in.byte();
-                    if (len != 4 && len != 16) {
-                        in.fail(QStringLiteral("address length %1 is not 4 or 16").arg(len));
-                        return;
-                    }
-                    const quint8 *p = in.bytes(len);
-                    if (!p)
-                        return;
-                    (r[i].*field).fill(0);
-                    std::memcpy((r[i].*field).data(), p, len);
-                }
-            };
-            address("saddr", &R::saddr);
-            address("daddr", &R::daddr);
-            auto port = [&] {
-                const quint64 v = in.varint();
-                if (v > 0xffff)
-                    in.fail(QStringLiteral("port %1 is out of range").arg(v));
-                return quint16(v);
-            };
-            fillColumn(r, count, in, "sport", &R::sport, port);
-            fillColumn(r, count, in, "dport", &R::dport, port);
-            fillColumn(r, count, in, "ret", &R::ret, s32);
-            fillColumn(r, count, in, "comm", &R::comm, str);
-        });
-        break;
-    }
-    case EventType::FsSlow: {
-        using R = EventStore::FsSlowRow;
-        ok = decodeRows(s.m_fsSlow, count, in, &outOfOrder, [&](R *r) {
-            fillColumn(r, count, in, "pid", &R::pid, u32);
-            fillColumn(r, count, in, "op", &R::op, [&] { return in.byte(); });
-            fillColumn(r, count, in, "bytes", &R::bytes, u64);
-            fillColumn(r, count, in, "offset", &R::offset, u64);
-            fillColumn(r, count, in, "latency_ns", &R::latencyNs, u64);
-            fillColumn(r, count, in, "fs", &R::fs, str);
-            fillColumn(r, count, in, "comm", &R::comm, str);
-            fillColumn(r, count, in, "filename", &R::filename, str);
-        });
-        break;
-    }
-    case EventType::TpPair: {
-        using R = EventStore::TpPairRow;
-        ok = decodeRows(s.m_tpPair, count, in, &outOfOrder, [&](R *r) {
-            fillColumn(r, count, in, "pid", &R::pid, u32);
-            fillColumn(r, count, in, "tid", &R::tid, u32);
-            fillColumn(r, count, in, "key", &R::key, u64);
-            fillColumn(r, count, in, "latency_ns", &R::latencyNs, u64);
-            fillColumn(r, count, in, "comm", &R::comm, str);
-        });
-        break;
-    }
-    default:
+    if (!visitEventType(type, [&]<typename E>() { ok = decodeEvents<E>(*store, count, in); }))
         return refuse(QStringLiteral("unknown event type %1").arg(int(type)));
-    }
     if (!ok || in.failed())
         return refuse(in.error());
     if (in.remaining() != 0)
         return refuse(QStringLiteral("%1 bytes are left over after %2 events")
                           .arg(in.remaining())
                           .arg(count));
-    if (outOfOrder)
-        s.m_outOfOrder = true;
     return true;
 }
 

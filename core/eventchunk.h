@@ -12,9 +12,14 @@
 
 namespace bpflens {
 
+namespace chunk {
+class Input;
+}
+
 // The columnar encoding of one event type's events of one batch, as schema 2 session files
 // store them (table event_chunks, docs/session-format.md): every column of the chunk's events
-// in turn, as varints (times as zigzag deltas). Decoding writes straight into EventStore's rows,
+// in turn, in the order of the type's declared fields (core/events/<type>.h), as varints
+// (times as zigzag deltas). Decoding writes straight into EventStore's rows,
 // which is what makes opening a session of millions of events take seconds, not minutes.
 class EventChunkCodec
 {
@@ -39,6 +44,10 @@ public:
 
     // Each event takes at least this many bytes in a chunk: the number of its columns.
     static int minBytesPerEvent(EventType type);
+
+private:
+    template<typename E>
+    static bool decodeEvents(EventStore &store, qint64 count, chunk::Input &in);
 };
 
 } // namespace bpflens

@@ -1,7 +1,11 @@
 #pragma once
 
-#include <QByteArray>
-#include <QList>
+#include "events/block.h"
+#include "events/exec.h"
+#include "events/fsslower.h"
+#include "events/open.h"
+#include "events/tcpconnect.h"
+#include "events/tppair.h"
 
 #include <array>
 #include <cstdint>
@@ -14,9 +18,10 @@ namespace bpflens {
 // file names need not be UTF-8.
 
 // Every event type, once: (EventType name, struct, RecordBatch list and EventStore accessor,
-// the number it has in session files and on the wire). Each layer walks this list; a type's
-// fields and columns are declared next to its struct (docs/adding-an-event-type.md).
-#define BPFLENS_EVENT_TYPES(X)                                                                    \
+// the number it has in session files and on the wire: never reused). Each layer walks this
+// list; a type's fields, columns and lane are declared with its struct in core/events/<type>.h
+// (docs/adding-an-event-type.md).
+#define BPFLENS_EVENT_TYPES(X)                                                                     \
     X(Exec, ExecEvent, exec, 1)                                                                    \
     X(Open, OpenEvent, open, 2)                                                                    \
     X(Block, BlockEvent, block, 3)                                                                 \
@@ -31,99 +36,10 @@ enum class EventType : quint8
 #undef BPFLENS_EVENT_ENUM
 };
 
-struct ExecEvent
-{
-    quint64 timeNs = 0;
-    quint32 pid = 0;
-    quint32 ppid = 0;
-    quint32 uid = 0;
-    qint32 retval = 0; // 0 or -errno
-    QByteArray comm;
-    QByteArray filename;
-    QList<QByteArray> argv;
-    bool argvTruncated = false;
-    bool operator==(const ExecEvent &) const = default;
-};
-
-struct OpenEvent
-{
-    quint64 timeNs = 0;
-    quint32 pid = 0;
-    quint32 tid = 0;
-    quint32 uid = 0;
-    qint32 flags = 0;
-    quint32 mode = 0;
-    qint32 ret = 0; // fd, or -errno
-    QByteArray comm;
-    QByteArray path;
-    bool operator==(const OpenEvent &) const = default;
-};
-
-struct BlockEvent
-{
-    quint64 timeNs = 0;   // completion time
-    quint32 dev = 0;      // major << 20 | minor, as the kernel's dev_t
-    quint32 cmdFlags = 0; // raw req->cmd_flags
-    quint64 sector = 0;
-    quint32 bytes = 0;
-    quint32 pid = 0;      // the task that issued (or queued) the request
-    quint64 queueNs = 0;  // insert -> issue, 0 when not queued through the scheduler
-    quint64 deviceNs = 0; // issue -> complete
-    QByteArray disk;      // "vda"
-    QByteArray op;        // decoded like biolatency -F: "Sync-Write"
-    QByteArray comm;
-    static quint32 major(quint32 dev) { return dev >> 20; }
-    static quint32 minor(quint32 dev) { return dev & ((1u << 20) - 1); }
-    bool operator==(const BlockEvent &) const = default;
-};
-
-struct TcpConnectEvent
-{
-    quint64 timeNs = 0;
-    quint32 pid = 0;
-    quint32 uid = 0;
-    quint8 family = 4; // 4 or 6
-    std::array<quint8, 16> saddr{};
-    std::array<quint8, 16> daddr{};
-    quint16 sport = 0;
-    quint16 dport = 0;
-    qint32 ret = 0;
-    QByteArray comm;
-    bool operator==(const TcpConnectEvent &) const = default;
-};
-
-// A slow file-system operation (fsslower), or any single operation with a latency.
-struct FsSlowEvent
-{
-    quint64 timeNs = 0;
-    quint32 pid = 0;
-    quint8 op = 0; // 'R', 'W', 'O', 'F'
-    quint64 bytes = 0;
-    quint64 offset = 0;
-    quint64 latencyNs = 0;
-    QByteArray fs; // "ext4"
-    QByteArray comm;
-    QByteArray filename;
-    bool operator==(const FsSlowEvent &) const = default;
-};
-
-// Two tracepoints paired by a key (the tppair probe), recorded when the pair was slow enough.
-// The identity is the start side's, where the pid/comm filters apply.
-struct TpPairEvent
-{
-    quint64 timeNs = 0; // the end tracepoint
-    quint32 pid = 0;
-    quint32 tid = 0;
-    quint64 key = 0; // the value both sides were paired by (a tid, a pointer, an id)
-    quint64 latencyNs = 0;
-    QByteArray comm;
-    bool operator==(const TpPairEvent &) const = default;
-};
-
 // The struct of each type and back: eventTypeOf<ExecEvent> is EventType::Exec.
 template<typename E>
 inline constexpr EventType eventTypeOf = EventType(0);
-#define BPFLENS_EVENT_TYPE_OF(Name, Struct, member, number)                                       \
+#define BPFLENS_EVENT_TYPE_OF(Name, Struct, member, number)                                        \
     template<>                                                                                     \
     inline constexpr EventType eventTypeOf<Struct> = EventType::Name;
 BPFLENS_EVENT_TYPES(BPFLENS_EVENT_TYPE_OF)
@@ -135,19 +51,16 @@ struct EventTypeList
     template<typename F>
     static void forEach(F &&f)
     {
-        (call<E>(f), ...);
-    }
-
-private:
-    template<typename E1, typename F>
-    static void call(F &f)
-    {
-        if constexpr (!std::is_void_v<E1>)
-            f.template operator()<E1>();
+        (f.template operator()<E>(), ...);
     }
 };
-#define BPFLENS_EVENT_STRUCT(Name, Struct, member, number) Struct,
-using EventStructs = EventTypeList<BPFLENS_EVENT_TYPES(BPFLENS_EVENT_STRUCT) void>;
+template<typename Void, typename... E>
+struct EventTypeListAfter
+{
+    using type = EventTypeList<E...>;
+};
+#define BPFLENS_EVENT_STRUCT(Name, Struct, member, number) , Struct
+using EventStructs = EventTypeListAfter<void BPFLENS_EVENT_TYPES(BPFLENS_EVENT_STRUCT)>::type;
 #undef BPFLENS_EVENT_STRUCT
 
 // Every EventType value, in the order of BPFLENS_EVENT_TYPES.
@@ -174,6 +87,21 @@ bool visitEventType(EventType type, F &&f)
         }
     });
     return found;
+}
+
+// Whether a number (a session file's or the wire's) is one of this build's event types.
+inline bool isEventType(int number)
+{
+    return number > 0 && number < 256 && visitEventType(EventType(number), []<typename>() {});
+}
+
+// The probe a type's events come from, also the stem of its CSV file ("exec"); "" for a number
+// no type has.
+inline const char *probeIdOf(EventType type)
+{
+    const char *id = "";
+    visitEventType(type, [&]<typename E>() { id = EventTraits<E>::probeId; });
+    return id;
 }
 
 } // namespace bpflens

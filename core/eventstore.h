@@ -3,15 +3,178 @@
 #include "events.h"
 #include "stringpool.h"
 
+#include <QHash>
+
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <numeric>
+#include <tuple>
 #include <vector>
 
 namespace bpflens {
 
+// How EventStore keeps a field of each kind (eventschema.h): strings as ids into the store's
+// StringPool, lists as a range of string ids.
+struct ListRef
+{
+    quint32 begin = 0;
+    quint32 count = 0;
+};
+
+template<FieldKind K>
+struct StorageOf
+{
+    using type = quint32;
+};
+template<>
+struct StorageOf<FieldKind::Time>
+{
+    using type = quint64;
+};
+template<>
+struct StorageOf<FieldKind::U64>
+{
+    using type = quint64;
+};
+template<>
+struct StorageOf<FieldKind::U8>
+{
+    using type = quint8;
+};
+template<>
+struct StorageOf<FieldKind::Family>
+{
+    using type = quint8;
+};
+template<>
+struct StorageOf<FieldKind::Flag>
+{
+    using type = quint8;
+};
+template<>
+struct StorageOf<FieldKind::Port>
+{
+    using type = quint16;
+};
+template<>
+struct StorageOf<FieldKind::S32>
+{
+    using type = qint32;
+};
+template<>
+struct StorageOf<FieldKind::BytesList>
+{
+    using type = ListRef;
+};
+template<>
+struct StorageOf<FieldKind::Address>
+{
+    using type = std::array<quint8, 16>;
+};
+
+template<typename E, std::size_t I>
+using StorageAt = typename StorageOf<FieldAt<E, I>::kind>::type;
+
+// The events of one type, one vector per field: a field costs its own size per event and no
+// padding. Keyed fields (eventschema.h) are kept once per distinct combination, each event
+// holding the combination's index.
+template<typename E>
+class EventColumns
+{
+    template<typename Seq>
+    struct Vectors;
+    template<std::size_t... I>
+    struct Vectors<std::index_sequence<I...>>
+    {
+        using type = std::tuple<std::vector<StorageAt<E, I>>...>;
+    };
+
+public:
+    static_assert(FieldAt<E, 0>::kind == FieldKind::Time, "an event's first field is its time");
+
+    static constexpr std::size_t keyedCount = [] {
+        std::size_t n = 0;
+        [&]<std::size_t... I>(std::index_sequence<I...>)
+        {
+            ((n += FieldAt<E, I>::keyed ? 1 : 0), ...);
+        }
+        (std::make_index_sequence<fieldCount<E>>());
+        return n;
+    }();
+    // Field I's place among the keyed fields.
+    template<std::size_t I>
+    static constexpr std::size_t keyPosition()
+    {
+        std::size_t n = 0;
+        [&]<std::size_t... J>(std::index_sequence<J...>)
+        {
+            ((n += (J < I && FieldAt<E, J>::keyed) ? 1 : 0), ...);
+        }
+        (std::make_index_sequence<fieldCount<E>>());
+        return n;
+    }
+
+    struct Key
+    {
+        std::array<quint32, keyedCount> values{};
+        bool operator==(const Key &) const = default;
+        friend size_t qHash(const Key &k, size_t seed = 0)
+        {
+            return qHashRange(k.values.begin(), k.values.end(), seed);
+        }
+    };
+
+    typename Vectors<std::make_index_sequence<fieldCount<E>>>::type fields;
+    std::vector<quint32> key; // per event, into keys; empty for types without keyed fields
+    std::vector<Key> keys;
+    QHash<Key, quint32> keyIds;
+
+    qsizetype size() const { return qsizetype(std::get<0>(fields).size()); }
+    const std::vector<quint64> &times() const { return std::get<0>(fields); }
+
+    quint32 internKey(const Key &k)
+    {
+        const auto it = keyIds.constFind(k);
+        if (it != keyIds.constEnd())
+            return it.value();
+        const auto id = quint32(keys.size());
+        keys.push_back(k);
+        keyIds.insert(k, id);
+        return id;
+    }
+
+    template<typename F>
+    void forEachVector(F &&f)
+    {
+        std::apply([&](auto &...v) { (f(v), ...); }, fields);
+        f(key);
+    }
+    template<typename F>
+    void forEachVector(F &&f) const
+    {
+        std::apply([&](const auto &...v) { (f(v), ...); }, fields);
+        f(key);
+    }
+
+    // Reorders the events from first on: event first + k becomes the one at order[k].
+    void permute(qsizetype first, const std::vector<quint32> &order)
+    {
+        forEachVector([&](auto &v) {
+            if (v.empty())
+                return;
+            std::vector<typename std::remove_cvref_t<decltype(v)>::value_type> moved;
+            moved.reserve(order.size());
+            for (quint32 k : order)
+                moved.push_back(v[size_t(first) + k]);
+            std::copy(moved.begin(), moved.end(), v.begin() + first);
+        });
+    }
+};
+
 // The events of a session or a live recording, kept compact enough for tens of millions of
-// events: one packed row per event (40 bytes for open, 48 for block) with every string
-// interned in one StringPool. Accessors return the public structs by value.
+// events: per type one vector per field (EventColumns), with every string interned in one
+// StringPool. Accessors return the public structs by value, or single fields in place.
 //
 // Ordering: each type is kept sorted by timeNs, so lowerBound() is always a binary search.
 // The engine appends in time order (O(1)); an append that goes back in time (per-CPU buffers
@@ -23,12 +186,8 @@ class EventStore
 public:
     EventStore() = default;
 
-    qsizetype append(const ExecEvent &event);
-    qsizetype append(const OpenEvent &event);
-    qsizetype append(const BlockEvent &event);
-    qsizetype append(const TcpConnectEvent &event);
-    qsizetype append(const FsSlowEvent &event);
-    qsizetype append(const TpPairEvent &event);
+    template<typename E>
+    qsizetype append(const E &event);
 
     // For loaders that know the counts, so vectors do not grow by doubling.
     void reserve(EventType type, qsizetype count);
@@ -40,29 +199,35 @@ public:
     qsizetype totalCount() const;
     bool isEmpty() const { return totalCount() == 0; }
 
-    ExecEvent exec(qsizetype i) const;
-    OpenEvent open(qsizetype i) const;
-    BlockEvent block(qsizetype i) const;
-    TcpConnectEvent tcpConnect(qsizetype i) const;
-    FsSlowEvent fsSlow(qsizetype i) const;
-    TpPairEvent tpPair(qsizetype i) const;
+    // Event i of type E as its public struct.
+    template<typename E>
+    E event(qsizetype i) const;
+#define BPFLENS_STORE_ACCESSOR(Name, Struct, member, number)                                       \
+    Struct member(qsizetype i) const                                                               \
+    {                                                                                              \
+        return event<Struct>(i);                                                                   \
+    }
+    BPFLENS_EVENT_TYPES(BPFLENS_STORE_ACCESSOR)
+#undef BPFLENS_STORE_ACCESSOR
 
-    // Cheap column access for models: no string copies beyond the pool's shared ones.
+    // One field of event i, read in place: value<&BlockEvent::deviceNs>(i). Strings come as
+    // references to the pool's shared copy.
+    template<auto Member>
+    decltype(auto) value(qsizetype i) const;
+    // The sum of the type's latency fields (eventschema.h's latencyFields), 0 without any.
+    template<typename E>
+    quint64 latencyNs(qsizetype i) const;
+
+    // Columns every type has, for any type.
     quint64 timeNs(EventType type, qsizetype i) const;
     quint32 pid(EventType type, qsizetype i) const;
     const QByteArray &comm(EventType type, qsizetype i) const;
-    quint64 deviceNs(qsizetype blockIndex) const;
-    quint64 queueNs(qsizetype blockIndex) const;
-    quint32 blockBytes(qsizetype blockIndex) const;
-    quint64 latencyNs(qsizetype fsSlowIndex) const;
-    quint64 tpPairLatencyNs(qsizetype tpPairIndex) const;
-    const QByteArray &openPath(qsizetype openIndex) const;
-    // The pooled operation name ("Read", "Sync-Write", ...), without copying a BlockEvent.
-    const QByteArray &blockOp(qsizetype blockIndex) const;
+    // The latency of event i of a type that has one; false for types without.
+    bool latencyNs(EventType type, qsizetype i, quint64 *ns) const;
 
-    // One type's event times read in place (the rows keep them at a fixed stride), for loops
-    // that probe thousands of times per redraw: timeNs() costs a call, a type switch and a
-    // bounds check per probe. Valid until the store changes.
+    // One type's event times read in place, for loops that probe thousands of times per
+    // redraw: timeNs() costs a call, a type dispatch and a bounds check per probe. Valid until
+    // the store changes.
     struct TimeColumn
     {
         const char *base = nullptr;
@@ -83,85 +248,163 @@ public:
     quint64 firstTimeNs() const; // over all types; 0 when empty
     quint64 lastTimeNs() const;  // over all types; 0 when empty
 
-    bool outOfOrderAppends() const { return m_outOfOrder; }
+    bool outOfOrderAppends() const
+    {
+        return m_outOfOrder;
+    }
     qint64 memoryBytes() const;
-    const StringPool &strings() const { return m_strings; }
+    const StringPool &strings() const
+    {
+        return m_strings;
+    }
+
+    template<typename E>
+    const EventColumns<E> &columns() const
+    {
+        return std::get<EventColumns<E>>(m_types);
+    }
 
 private:
-    // The session file's chunk decoder fills the rows directly: going through the public
+    // The session file's chunk decoder fills the columns directly: going through the public
     // structs would copy every string once per event.
     friend class EventChunkCodec;
 
-    struct ExecRow
+    template<typename E>
+    EventColumns<E> &columns()
     {
-        quint64 timeNs;
-        quint32 pid, ppid, uid;
-        qint32 retval;
-        quint32 comm, filename;
-        quint32 argvBegin; // into m_argv
-        quint32 argvCount : 31;
-        quint32 argvTruncated : 1;
-    };
-    struct OpenRow
-    {
-        quint64 timeNs;
-        quint32 pid, tid, uid;
-        qint32 flags;
-        quint32 mode;
-        qint32 ret;
-        quint32 comm, path;
-    };
-    // What varies little between block events (device, flags and their decoded names) is
-    // interned as one key, which keeps a row at 48 bytes.
-    struct BlockKey
-    {
-        quint32 dev, cmdFlags, disk, op;
-        bool operator==(const BlockKey &) const = default;
-    };
-    struct BlockRow
-    {
-        quint64 timeNs, sector, queueNs, deviceNs;
-        quint32 bytes, pid, key, comm;
-    };
-    struct TcpRow
-    {
-        quint64 timeNs;
-        quint32 pid, uid;
-        std::array<quint8, 16> saddr, daddr;
-        quint16 sport, dport;
-        qint32 ret;
-        quint32 comm;
-        quint8 family;
-    };
-    struct FsSlowRow
-    {
-        quint64 timeNs, bytes, offset, latencyNs;
-        quint32 pid, fs, comm, filename;
-        quint8 op;
-    };
-    struct TpPairRow
-    {
-        quint64 timeNs, key, latencyNs;
-        quint32 pid, tid, comm;
-    };
-    static_assert(sizeof(OpenRow) == 40);
-    static_assert(sizeof(BlockRow) == 48);
+        return std::get<EventColumns<E>>(m_types);
+    }
+    template<typename E, std::size_t I>
+    StorageAt<E, I>
+    store(const std::remove_cvref_t<decltype(std::declval<E>().*FieldAt<E, I>::member)> &v);
+    template<typename E, std::size_t I>
+    decltype(auto) load(const StorageAt<E, I> &s) const;
+    template<typename E, std::size_t I>
+    const StorageAt<E, I> &stored(qsizetype i) const;
 
-    template<typename Row>
-    qsizetype insertRow(std::vector<Row> &rows, const Row &row);
-    quint32 internBlockKey(const BlockKey &key);
+    template<typename Seq>
+    struct AllColumns;
+    template<typename... E>
+    struct AllColumns<EventTypeList<E...>>
+    {
+        using type = std::tuple<EventColumns<E>...>;
+    };
 
     StringPool m_strings;
-    std::vector<ExecRow> m_exec;
-    std::vector<quint32> m_argv;
-    std::vector<OpenRow> m_open;
-    std::vector<BlockRow> m_block;
-    std::vector<BlockKey> m_blockKeys;
-    QHash<quint64, QList<quint32>> m_blockKeyIndex; // (dev ^ cmdFlags) -> candidate keys
-    std::vector<TcpRow> m_tcp;
-    std::vector<FsSlowRow> m_fsSlow;
-    std::vector<TpPairRow> m_tpPair;
+    typename AllColumns<EventStructs>::type m_types;
+    std::vector<quint32> m_lists; // the string ids of every BytesList field, ranges by ListRef
     bool m_outOfOrder = false;
 };
+
+// ---- templates --------------------------------------------------------------------------------
+
+template<typename E, std::size_t I>
+StorageAt<E, I>
+EventStore::store(const std::remove_cvref_t<decltype(std::declval<E>().*FieldAt<E, I>::member)> &v)
+{
+    constexpr FieldKind kind = FieldAt<E, I>::kind;
+    if constexpr (kind == FieldKind::Bytes) {
+        return m_strings.intern(v);
+    } else if constexpr (kind == FieldKind::BytesList) {
+        ListRef r{quint32(m_lists.size()), quint32(v.size())};
+        for (const QByteArray &s : v)
+            m_lists.push_back(m_strings.intern(s));
+        return r;
+    } else {
+        return StorageAt<E, I>(v);
+    }
+}
+
+template<typename E, std::size_t I>
+decltype(auto) EventStore::load(const StorageAt<E, I> &s) const
+{
+    constexpr FieldKind kind = FieldAt<E, I>::kind;
+    using Value = std::remove_cvref_t<decltype(std::declval<E>().*FieldAt<E, I>::member)>;
+    if constexpr (kind == FieldKind::Bytes) {
+        return static_cast<const QByteArray &>(m_strings.string(s));
+    } else if constexpr (kind == FieldKind::BytesList) {
+        QList<QByteArray> list;
+        list.reserve(s.count);
+        for (quint32 k = 0; k < s.count; ++k)
+            list.append(m_strings.string(m_lists[s.begin + k]));
+        return list;
+    } else if constexpr (std::is_same_v<Value, bool>) {
+        return s != 0;
+    } else {
+        return Value(s);
+    }
+}
+
+template<typename E, std::size_t I>
+const StorageAt<E, I> &EventStore::stored(qsizetype i) const
+{
+    const EventColumns<E> &c = columns<E>();
+    if constexpr (FieldAt<E, I>::keyed)
+        return c.keys[c.key[size_t(i)]].values[EventColumns<E>::template keyPosition<I>()];
+    else
+        return std::get<I>(c.fields)[size_t(i)];
+}
+
+template<typename E>
+qsizetype EventStore::append(const E &e)
+{
+    EventColumns<E> &c = columns<E>();
+    const std::vector<quint64> &times = c.times();
+    // upper_bound keeps events with equal times in append order.
+    qsizetype at = c.size();
+    if (!times.empty() && times.back() > e.timeNs) {
+        m_outOfOrder = true;
+        at = qsizetype(std::upper_bound(times.begin(), times.end(), e.timeNs) - times.begin());
+    }
+    typename EventColumns<E>::Key key;
+    forEachField<E>([&]<std::size_t I>() {
+        auto s = store<E, I>(e.*FieldAt<E, I>::member);
+        if constexpr (FieldAt<E, I>::keyed) {
+            key.values[EventColumns<E>::template keyPosition<I>()] = s;
+        } else {
+            auto &v = std::get<I>(c.fields);
+            v.insert(v.begin() + at, s);
+        }
+    });
+    if constexpr (EventColumns<E>::keyedCount > 0)
+        c.key.insert(c.key.begin() + at, c.internKey(key));
+    return at;
+}
+
+template<typename E>
+E EventStore::event(qsizetype i) const
+{
+    Q_ASSERT(i >= 0 && i < columns<E>().size());
+    E e;
+    forEachField<E>(
+        [&]<std::size_t I>() { e.*FieldAt<E, I>::member = load<E, I>(stored<E, I>(i)); });
+    return e;
+}
+
+template<auto Member>
+decltype(auto) EventStore::value(qsizetype i) const
+{
+    using E = typename MemberClass<decltype(Member)>::type;
+    constexpr std::size_t I = fieldIndexOf<E, Member>();
+    static_assert(I < fieldCount<E>, "the member is not a declared field");
+    Q_ASSERT(i >= 0 && i < columns<E>().size());
+    return load<E, I>(stored<E, I>(i));
+}
+
+template<typename E>
+quint64 EventStore::latencyNs(qsizetype i) const
+{
+    if constexpr (hasLatency<E>) {
+        constexpr auto n = std::tuple_size_v<decltype(EventTraits<E>::latency)>;
+        return [&]<std::size_t... K>(std::index_sequence<K...>)
+        {
+            return (quint64(0) + ... + quint64(value<std::get<K>(EventTraits<E>::latency)>(i)));
+        }
+        (std::make_index_sequence<n>());
+    } else {
+        Q_UNUSED(i);
+        return 0;
+    }
+}
 
 } // namespace bpflens

@@ -1,5 +1,7 @@
 #include "protocol.h"
 
+#include "varint.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
@@ -29,37 +31,26 @@ constexpr qsizetype MaxProbes = 1024;
 // time, and far enough from the ends of qint64 that QDateTime arithmetic cannot overflow.
 constexpr qint64 MaxWallMs = 9'000'000'000'000'000;
 
-// Section kinds inside a Batch frame. Event kinds share their numbers with EventType.
+// Section kinds inside a Batch frame: an event type's section has the type's number
+// (BPFLENS_EVENT_TYPES; tppair since minor version 1), the others these.
 enum class Section : quint8
 {
-    Exec = 1,
-    Open = 2,
-    Block = 3,
-    TcpConnect = 4,
-    FsSlow = 5,
-    TpPair = 6, // since minor version 1
     Histogram = 16,
     Stats = 17,
     Counter = 18,
 };
 
+template<typename E>
+constexpr quint8 sectionOf()
+{
+    return quint8(eventTypeOf<E>);
+}
+
 // The fewest bytes one record of a section can take; a count is checked against it before
 // anything is decoded, so a claimed count can never outrun the bytes that are there.
-qsizetype minRecordBytes(Section kind)
+qsizetype minRecordBytes(quint8 kind)
 {
-    switch (kind) {
-    case Section::Exec:
-        return 9;
-    case Section::Open:
-        return 9;
-    case Section::Block:
-        return 11;
-    case Section::TcpConnect:
-        return 18;
-    case Section::FsSlow:
-        return 9;
-    case Section::TpPair:
-        return 6;
+    switch (Section(kind)) {
     case Section::Histogram:
         return 7;
     case Section::Stats:
@@ -67,24 +58,19 @@ qsizetype minRecordBytes(Section kind)
     case Section::Counter:
         return 12;
     }
-    return 1;
+    qsizetype n = 1;
+    visitEventType(EventType(kind), [&]<typename E>() {
+        // A byte per field; an address takes its length byte and at least 4 more.
+        n = 0;
+        forEachField<E>(
+            [&]<std::size_t I>() { n += FieldAt<E, I>::kind == FieldKind::Address ? 5 : 1; });
+    });
+    return n;
 }
 
 QString sectionName(quint8 kind)
 {
     switch (Section(kind)) {
-    case Section::Exec:
-        return QStringLiteral("exec");
-    case Section::Open:
-        return QStringLiteral("open");
-    case Section::Block:
-        return QStringLiteral("block");
-    case Section::TcpConnect:
-        return QStringLiteral("tcp connect");
-    case Section::FsSlow:
-        return QStringLiteral("fs slow");
-    case Section::TpPair:
-        return QStringLiteral("tracepoint pair");
     case Section::Histogram:
         return QStringLiteral("histogram");
     case Section::Stats:
@@ -92,12 +78,15 @@ QString sectionName(quint8 kind)
     case Section::Counter:
         return QStringLiteral("counter");
     }
-    return QStringLiteral("kind %1").arg(kind);
+    QString name = QStringLiteral("kind %1").arg(kind);
+    visitEventType(EventType(kind),
+                   [&]<typename E>() { name = QLatin1String(EventTraits<E>::wireName); });
+    return name;
 }
 
 bool isKnownSection(quint8 kind)
 {
-    return (kind >= 1 && kind <= 6) || (kind >= 16 && kind <= 18);
+    return (kind >= 16 && kind <= 18) || visitEventType(EventType(kind), []<typename>() {});
 }
 
 QString frameTypeName(quint16 type)
@@ -116,21 +105,6 @@ QString frameTypeName(quint16 type)
 bool isKnownFrameType(quint16 type)
 {
     return type >= 1 && type <= 3;
-}
-
-int varintSize(quint64 v)
-{
-    return v == 0 ? 1 : (std::bit_width(v) + 6) / 7;
-}
-
-quint64 zigzag(qint64 v)
-{
-    return (quint64(v) << 1) ^ quint64(v >> 63);
-}
-
-qint64 unzigzag(quint64 u)
-{
-    return qint64((u >> 1) ^ (~(u & 1) + 1));
 }
 
 // Appends to a byte array it does not own, so records go straight into their section.
@@ -406,167 +380,132 @@ private:
 
 // ---- records ------------------------------------------------------------------------------
 
-void encode(Encoder &e, const ExecEvent &ev, quint64 &previous)
+// An event field's name in error messages: its declared wire name, or its column name in words.
+template<typename E, std::size_t I>
+const char *wireField(const char *suffix = "")
 {
-    e.time(ev.timeNs, previous);
-    e.varint(ev.pid);
-    e.varint(ev.ppid);
-    e.varint(ev.uid);
-    e.signedVarint(ev.retval);
-    e.byte(ev.argvTruncated || ev.argv.size() > StreamMaxArgv ? 1 : 0);
-    e.bytes(ev.comm);
-    e.bytes(ev.filename);
-    const qsizetype argc = std::min(ev.argv.size(), StreamMaxArgv);
-    e.varint(quint64(argc));
-    for (qsizetype i = 0; i < argc; ++i)
-        e.bytes(ev.argv[i]);
+    static const QByteArray name = [&] {
+        const auto &f = std::get<I>(EventTraits<E>::fields);
+        QByteArray n = FieldAt<E, I>::kind == FieldKind::Time ? QByteArray("time")
+                       : f.wireName                           ? QByteArray(f.wireName)
+                                    : QByteArray(f.name).replace('_', ' ');
+        return n;
+    }();
+    static const QByteArray count = name + " count";
+    static const QByteArray entry = name + " entry";
+    return suffix[0] == 'c'   ? count.constData()
+           : suffix[0] == 'e' ? entry.constData()
+                              : name.constData();
 }
 
-void decode(Cursor &c, ExecEvent &ev, quint64 &previous)
+template<typename E>
+bool hasOverlongList(const E &ev)
 {
-    ev.timeNs = c.time("time", previous);
-    ev.pid = c.u32("pid");
-    ev.ppid = c.u32("ppid");
-    ev.uid = c.u32("uid");
-    ev.retval = c.i32("retval");
-    ev.argvTruncated = c.flag("argv truncated");
-    ev.comm = c.bytes("comm");
-    ev.filename = c.bytes("filename");
-    const qsizetype argc = c.count("argv count", 1, StreamMaxArgv);
-    for (qsizetype i = 0; i < argc && c.ok(); ++i)
-        ev.argv.append(c.bytes("argv entry"));
+    bool overlong = false;
+    forEachField<E>([&]<std::size_t I>() {
+        if constexpr (FieldAt<E, I>::kind == FieldKind::BytesList)
+            overlong = overlong || (ev.*FieldAt<E, I>::member).size() > StreamMaxArgv;
+    });
+    return overlong;
 }
 
-void encode(Encoder &e, const OpenEvent &ev, quint64 &previous)
+template<typename E, std::size_t I>
+void encodeField(Encoder &e, const E &ev, quint64 &previous)
 {
-    e.time(ev.timeNs, previous);
-    e.varint(ev.pid);
-    e.varint(ev.tid);
-    e.varint(ev.uid);
-    e.signedVarint(ev.flags);
-    e.varint(ev.mode);
-    e.signedVarint(ev.ret);
-    e.bytes(ev.comm);
-    e.bytes(ev.path);
+    using F = FieldAt<E, I>;
+    const auto &v = ev.*F::member;
+    if constexpr (F::kind == FieldKind::Time) {
+        e.time(v, previous);
+    } else if constexpr (F::kind == FieldKind::U8 || F::kind == FieldKind::Family) {
+        e.byte(v);
+    } else if constexpr (F::kind == FieldKind::Flag) {
+        bool flag = v;
+        // A list cut to what a stream may carry says so in its flag.
+        if constexpr (requires { EventTraits<E>::truncationFlag; }) {
+            if (EventTraits<E>::truncationFlag == F::member)
+                flag = flag || hasOverlongList(ev);
+        }
+        e.byte(flag ? 1 : 0);
+    } else if constexpr (F::kind == FieldKind::S32) {
+        e.signedVarint(v);
+    } else if constexpr (F::kind == FieldKind::Bytes) {
+        e.bytes(v);
+    } else if constexpr (F::kind == FieldKind::BytesList) {
+        const qsizetype n = std::min(v.size(), StreamMaxArgv);
+        e.varint(quint64(n));
+        for (qsizetype i = 0; i < n; ++i)
+            e.bytes(v[i]);
+    } else if constexpr (F::kind == FieldKind::Address) {
+        e.address(v);
+    } else {
+        e.varint(v);
+    }
 }
 
-void decode(Cursor &c, OpenEvent &ev, quint64 &previous)
+template<typename E, std::size_t I>
+void decodeField(Cursor &c, E &ev, quint64 &previous)
 {
-    ev.timeNs = c.time("time", previous);
-    ev.pid = c.u32("pid");
-    ev.tid = c.u32("tid");
-    ev.uid = c.u32("uid");
-    ev.flags = c.i32("flags");
-    ev.mode = c.u32("mode");
-    ev.ret = c.i32("ret");
-    ev.comm = c.bytes("comm");
-    ev.path = c.bytes("path");
+    using F = FieldAt<E, I>;
+    auto &v = ev.*F::member;
+    const char *name = wireField<E, I>();
+    if constexpr (F::kind == FieldKind::Time) {
+        v = c.time(name, previous);
+    } else if constexpr (F::kind == FieldKind::U8) {
+        v = c.byte(name);
+    } else if constexpr (F::kind == FieldKind::Family) {
+        v = c.byte(name);
+        if (c.ok() && v != 4 && v != 6)
+            c.fail(QStringLiteral("%1 %2 is neither 4 nor 6").arg(QLatin1String(name)).arg(v));
+    } else if constexpr (F::kind == FieldKind::Flag) {
+        v = c.flag(name);
+    } else if constexpr (F::kind == FieldKind::Port) {
+        v = c.u16(name);
+    } else if constexpr (F::kind == FieldKind::U32) {
+        v = c.u32(name);
+    } else if constexpr (F::kind == FieldKind::U64) {
+        v = c.varint(name);
+    } else if constexpr (F::kind == FieldKind::S32) {
+        v = c.i32(name);
+    } else if constexpr (F::kind == FieldKind::Bytes) {
+        v = c.bytes(name);
+    } else if constexpr (F::kind == FieldKind::BytesList) {
+        const qsizetype n = c.count(wireField<E, I>("count"), 1, StreamMaxArgv);
+        for (qsizetype i = 0; i < n && c.ok(); ++i)
+            v.append(c.bytes(wireField<E, I>("entry")));
+    } else if constexpr (F::kind == FieldKind::Address) {
+        c.address(name, v);
+    }
 }
 
-void encode(Encoder &e, const BlockEvent &ev, quint64 &previous)
+// Every event type's record: its fields in wire order (eventschema.h's wireOrder).
+template<typename E>
+requires requires
 {
-    e.time(ev.timeNs, previous);
-    e.varint(ev.dev);
-    e.varint(ev.cmdFlags);
-    e.varint(ev.sector);
-    e.varint(ev.bytes);
-    e.varint(ev.pid);
-    e.varint(ev.queueNs);
-    e.varint(ev.deviceNs);
-    e.bytes(ev.disk);
-    e.bytes(ev.op);
-    e.bytes(ev.comm);
+    EventTraits<E>::fields;
+}
+void encode(Encoder &e, const E &ev, quint64 &previous)
+{
+    static constexpr auto order = wireOrder<E>();
+    [&]<std::size_t... K>(std::index_sequence<K...>)
+    {
+        (encodeField<E, order[K]>(e, ev, previous), ...);
+    }
+    (std::make_index_sequence<order.size()>());
 }
 
-void decode(Cursor &c, BlockEvent &ev, quint64 &previous)
+template<typename E>
+requires requires
 {
-    ev.timeNs = c.time("time", previous);
-    ev.dev = c.u32("dev");
-    ev.cmdFlags = c.u32("cmd flags");
-    ev.sector = c.varint("sector");
-    ev.bytes = c.u32("bytes");
-    ev.pid = c.u32("pid");
-    ev.queueNs = c.varint("queue ns");
-    ev.deviceNs = c.varint("device ns");
-    ev.disk = c.bytes("disk");
-    ev.op = c.bytes("op");
-    ev.comm = c.bytes("comm");
+    EventTraits<E>::fields;
 }
-
-void encode(Encoder &e, const TcpConnectEvent &ev, quint64 &previous)
+void decode(Cursor &c, E &ev, quint64 &previous)
 {
-    e.time(ev.timeNs, previous);
-    e.varint(ev.pid);
-    e.varint(ev.uid);
-    e.byte(ev.family);
-    e.address(ev.saddr);
-    e.address(ev.daddr);
-    e.varint(ev.sport);
-    e.varint(ev.dport);
-    e.signedVarint(ev.ret);
-    e.bytes(ev.comm);
-}
-
-void decode(Cursor &c, TcpConnectEvent &ev, quint64 &previous)
-{
-    ev.timeNs = c.time("time", previous);
-    ev.pid = c.u32("pid");
-    ev.uid = c.u32("uid");
-    ev.family = c.byte("family");
-    if (c.ok() && ev.family != 4 && ev.family != 6)
-        c.fail(QStringLiteral("family %1 is neither 4 nor 6").arg(ev.family));
-    c.address("source address", ev.saddr);
-    c.address("destination address", ev.daddr);
-    ev.sport = c.u16("source port");
-    ev.dport = c.u16("destination port");
-    ev.ret = c.i32("ret");
-    ev.comm = c.bytes("comm");
-}
-
-void encode(Encoder &e, const FsSlowEvent &ev, quint64 &previous)
-{
-    e.time(ev.timeNs, previous);
-    e.varint(ev.pid);
-    e.byte(ev.op);
-    e.varint(ev.bytes);
-    e.varint(ev.offset);
-    e.varint(ev.latencyNs);
-    e.bytes(ev.fs);
-    e.bytes(ev.comm);
-    e.bytes(ev.filename);
-}
-
-void decode(Cursor &c, FsSlowEvent &ev, quint64 &previous)
-{
-    ev.timeNs = c.time("time", previous);
-    ev.pid = c.u32("pid");
-    ev.op = c.byte("op");
-    ev.bytes = c.varint("bytes");
-    ev.offset = c.varint("offset");
-    ev.latencyNs = c.varint("latency ns");
-    ev.fs = c.bytes("fs");
-    ev.comm = c.bytes("comm");
-    ev.filename = c.bytes("filename");
-}
-
-void encode(Encoder &e, const TpPairEvent &ev, quint64 &previous)
-{
-    e.time(ev.timeNs, previous);
-    e.varint(ev.pid);
-    e.varint(ev.tid);
-    e.varint(ev.key);
-    e.varint(ev.latencyNs);
-    e.bytes(ev.comm);
-}
-
-void decode(Cursor &c, TpPairEvent &ev, quint64 &previous)
-{
-    ev.timeNs = c.time("time", previous);
-    ev.pid = c.u32("pid");
-    ev.tid = c.u32("tid");
-    ev.key = c.varint("key");
-    ev.latencyNs = c.varint("latency ns");
-    ev.comm = c.bytes("comm");
+    static constexpr auto order = wireOrder<E>();
+    [&]<std::size_t... K>(std::index_sequence<K...>)
+    {
+        (decodeField<E, order[K]>(c, ev, previous), ...);
+    }
+    (std::make_index_sequence<order.size()>());
 }
 
 void encode(Encoder &e, const HistogramSnapshot &h, quint64 &previous)
@@ -664,13 +603,25 @@ void decode(Cursor &c, CounterSample &s, quint64 &previous)
 }
 
 // Why the writer cannot send a record at all, or an empty string if it can.
-QString unsendable(const TcpConnectEvent &ev)
+template<typename E>
+requires requires
 {
-    if (ev.family != 4 && ev.family != 6)
-        return QStringLiteral("tcp connect event at %1 ns has family %2, neither 4 nor 6")
-            .arg(ev.timeNs)
-            .arg(ev.family);
-    return QString();
+    EventTraits<E>::fields;
+}
+QString unsendable(const E &ev)
+{
+    QString why;
+    forEachField<E>([&]<std::size_t I>() {
+        if constexpr (FieldAt<E, I>::kind == FieldKind::Family) {
+            const quint8 family = ev.*FieldAt<E, I>::member;
+            if (why.isEmpty() && family != 4 && family != 6)
+                why = QStringLiteral("%1 event at %2 ns has family %3, neither 4 nor 6")
+                          .arg(QLatin1String(EventTraits<E>::wireName))
+                          .arg(ev.timeNs)
+                          .arg(family);
+        }
+    });
+    return why;
 }
 
 QString unsendable(const HistogramSnapshot &h)
@@ -683,8 +634,12 @@ QString unsendable(const HistogramSnapshot &h)
     return QString();
 }
 
-template<typename T>
-QString unsendable(const T &)
+QString unsendable(const ProbeStats &)
+{
+    return QString();
+}
+
+QString unsendable(const CounterSample &)
 {
     return QString();
 }
@@ -707,7 +662,7 @@ public:
     }
 
     template<typename T>
-    void add(Section kind, const QList<T> &records)
+    void add(quint8 kind, const QList<T> &records)
     {
         for (const T &r : records) {
             const QString why = unsendable(r);
@@ -731,7 +686,7 @@ public:
 
 private:
     template<typename T>
-    void add(Section kind, const T &r)
+    void add(quint8 kind, const T &r)
     {
         m_kind = kind;
         quint64 previous = m_previousTime;
@@ -748,7 +703,7 @@ private:
             if (sizeWith(m_section.size()) > m_maxPayload) {
                 skip(QStringLiteral("%1 record at %2 ns needs a frame payload of %3 bytes, "
                                     "more than the limit of %4")
-                         .arg(sectionName(quint8(kind)))
+                         .arg(sectionName(kind))
                          .arg(recordTime(r))
                          .arg(sizeWith(m_section.size()))
                          .arg(m_maxPayload));
@@ -771,7 +726,7 @@ private:
     {
         if (m_count) {
             Encoder header(m_frame);
-            header.byte(quint8(m_kind));
+            header.byte(m_kind);
             header.varint(quint64(m_count));
             header.varint(quint64(m_section.size()));
             m_frame += m_section;
@@ -798,7 +753,7 @@ private:
     QList<QByteArray> *m_payloads;
     QByteArray m_frame;
     QByteArray m_section;
-    Section m_kind = Section::Exec;
+    quint8 m_kind = 0;
     qsizetype m_count = 0;
     quint64 m_previousTime = 0;
     int m_skipped = 0;
@@ -914,7 +869,7 @@ void decodeBatch(Cursor &c, bool newerMinor, RecordBatch &batch)
             c.fail(QStringLiteral("unknown section kind %1").arg(kind));
             return;
         }
-        const qsizetype minBytes = minRecordBytes(Section(kind));
+        const qsizetype minBytes = minRecordBytes(kind);
         if (count > quint64(length) / quint64(minBytes)) {
             c.fail(
                 QStringLiteral("%1 section claims %2 records in %3 bytes (each takes at least %4)")
@@ -927,24 +882,6 @@ void decodeBatch(Cursor &c, bool newerMinor, RecordBatch &batch)
         const qsizetype n = qsizetype(count);
         const QString where = QStringLiteral("section %1 (%2)").arg(index).arg(name);
         switch (Section(kind)) {
-        case Section::Exec:
-            decodeRecords(s, n, where, batch.exec);
-            break;
-        case Section::Open:
-            decodeRecords(s, n, where, batch.open);
-            break;
-        case Section::Block:
-            decodeRecords(s, n, where, batch.block);
-            break;
-        case Section::TcpConnect:
-            decodeRecords(s, n, where, batch.tcpConnect);
-            break;
-        case Section::FsSlow:
-            decodeRecords(s, n, where, batch.fsSlow);
-            break;
-        case Section::TpPair:
-            decodeRecords(s, n, where, batch.tpPair);
-            break;
         case Section::Histogram:
             decodeRecords(s, n, where, batch.histograms);
             break;
@@ -954,6 +891,9 @@ void decodeBatch(Cursor &c, bool newerMinor, RecordBatch &batch)
         case Section::Counter:
             decodeRecords(s, n, where, batch.counters);
             break;
+        default:
+            visitEventType(EventType(kind),
+                           [&]<typename E>() { decodeRecords(s, n, where, batch.events<E>()); });
         }
         if (s.ok() && s.left() > 0) {
             c.fail(QStringLiteral("%1 bytes left over in the %2 section after its %3 records")
@@ -1015,11 +955,7 @@ quint32 readLe32(const uchar *p)
 
 bool StreamMessage::operator==(const StreamMessage &o) const
 {
-    return type == o.type && info == o.info && end == o.end && batch.exec == o.batch.exec &&
-           batch.open == o.batch.open && batch.block == o.batch.block &&
-           batch.tcpConnect == o.batch.tcpConnect && batch.fsSlow == o.batch.fsSlow &&
-           batch.tpPair == o.batch.tpPair && batch.histograms == o.batch.histograms &&
-           batch.stats == o.batch.stats && batch.counters == o.batch.counters;
+    return type == o.type && info == o.info && end == o.end && batch == o.batch;
 }
 
 // ---- StreamWriter -------------------------------------------------------------------------
@@ -1082,15 +1018,10 @@ bool StreamWriter::writeBatch(const RecordBatch &batch, QString *error)
 {
     QList<QByteArray> payloads;
     BatchPacker packer(m_maxPayload, &payloads);
-    packer.add(Section::Exec, batch.exec);
-    packer.add(Section::Open, batch.open);
-    packer.add(Section::Block, batch.block);
-    packer.add(Section::TcpConnect, batch.tcpConnect);
-    packer.add(Section::FsSlow, batch.fsSlow);
-    packer.add(Section::TpPair, batch.tpPair);
-    packer.add(Section::Histogram, batch.histograms);
-    packer.add(Section::Stats, batch.stats);
-    packer.add(Section::Counter, batch.counters);
+    forEachEventType([&]<typename E>() { packer.add(sectionOf<E>(), batch.events<E>()); });
+    packer.add(quint8(Section::Histogram), batch.histograms);
+    packer.add(quint8(Section::Stats), batch.stats);
+    packer.add(quint8(Section::Counter), batch.counters);
     packer.finish();
     for (const QByteArray &p : payloads)
         appendFrame(StreamFrameType::Batch, p);

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QString>
 
+#include <algorithm>
 #include <deque>
 
 namespace bpflens {
@@ -15,7 +16,15 @@ namespace bpflens {
 // frames, each a fixed 12-byte little-endian header and a payload. docs/protocol.md describes
 // every byte; the constants below are the limits it names.
 inline constexpr quint8 StreamProtocolMajor = 1;
-inline constexpr quint8 StreamProtocolMinor = 1; // 1: tracepoint-pair events
+// Each event type's section came with a minor version: 1 added tracepoint pairs (type 6), and a
+// type declared in BPFLENS_EVENT_TYPES with the next number brings the next minor version, so
+// an older reader skips its sections instead of refusing the stream.
+inline constexpr quint8 StreamProtocolMinor = [] {
+    int highest = 0;
+    for (EventType t : eventTypes)
+        highest = std::max(highest, int(t));
+    return quint8(highest - 5);
+}();
 inline constexpr qsizetype StreamFrameHeaderBytes = 12;
 // No frame payload is larger, so a hostile length cannot make a reader allocate more.
 inline constexpr qsizetype StreamMaxPayloadBytes = 16 * 1024 * 1024;

@@ -95,10 +95,14 @@ struct RecordBatch
     qsizetype eventCount() const;
     // Moves every record of from to the end of this batch.
     void append(RecordBatch &&from);
-    void clear() { *this = RecordBatch{}; }
+    void clear()
+    {
+        *this = RecordBatch{};
+    }
+    bool operator==(const RecordBatch &) const = default;
 };
 
-#define BPFLENS_BATCH_ACCESSOR(Name, Struct, member, number)                                      \
+#define BPFLENS_BATCH_ACCESSOR(Name, Struct, member, number)                                       \
     template<>                                                                                     \
     inline QList<Struct> &RecordBatch::events<Struct>()                                            \
     {                                                                                              \

@@ -1,6 +1,5 @@
 #include "sessionstore.h"
 
-#include "csvexport.h"
 #include "eventchunk.h"
 #include "sessioninfo.h"
 
@@ -68,9 +67,6 @@ CREATE TABLE event_chunks(seq INTEGER PRIMARY KEY, type INTEGER NOT NULL, count 
                           first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,
                           data BLOB NOT NULL);
 )sql";
-
-constexpr EventType ChunkTypes[] = {EventType::Exec,       EventType::Open,   EventType::Block,
-                                    EventType::TcpConnect, EventType::FsSlow, EventType::TpPair};
 
 // The tables whose rows SessionReader counts for its progress, in load order.
 const char *const RowTables[] = {"strings",      "exec_events",        "open_events",
@@ -497,7 +493,7 @@ bool SessionWriter::writeChunks(const RecordBatch &batch)
 {
     sqlite3_stmt *st = m_stmts->chunk;
     const auto id = [this](const QByteArray &bytes) { return stringId(bytes); };
-    for (EventType type : ChunkTypes) {
+    for (EventType type : eventTypes) {
         const qsizetype n = EventChunkCodec::countIn(type, batch);
         if (n == 0)
             continue;
@@ -868,7 +864,7 @@ bool Reader::loadChunks()
                "FROM event_chunks GROUP BY type",
                [&](sqlite3_stmt *st) {
                    const int type = sqlite3_column_int(st, 0);
-                   if (type < int(EventType::Exec) || type > int(EventType::TpPair))
+                   if (!isEventType(type))
                        return true;
                    const auto t = EventType(type);
                    const qint64 count = sqlite3_column_int64(st, 1);
@@ -890,11 +886,11 @@ bool Reader::loadChunks()
                                                      .arg(why));
                        return false;
                    };
-                   if (type < int(EventType::Exec))
+                   if (type < 1)
                        return bad(QStringLiteral("event type %1 does not exist").arg(type));
                    // A newer BPF Lens may add event types; their chunks are skipped like
                    // unknown tables.
-                   if (type > int(EventType::TpPair))
+                   if (!isEventType(type))
                        return tickBy(count > 0 ? count : 0);
                    if (sqlite3_column_type(st, 3) != SQLITE_BLOB &&
                        sqlite3_column_type(st, 3) != SQLITE_NULL)
@@ -906,7 +902,7 @@ bool Reader::loadChunks()
                            EventType(type), QByteArrayView(static_cast<const char *>(p), p ? n : 0),
                            count, m_stringMap, &store, &why))
                        return bad(QStringLiteral("%1 chunk: %2")
-                                      .arg(CsvExport::probeIdFor(EventType(type)), why)
+                                      .arg(QLatin1String(probeIdOf(EventType(type))), why)
                                       .trimmed());
                    return tickBy(count);
                });

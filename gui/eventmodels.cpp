@@ -3,43 +3,71 @@
 #include "csvexport.h"
 #include "sessionmodel.h"
 
+#include <QCoreApplication>
 #include <QPointer>
 
 #include <algorithm>
-
-#include <arpa/inet.h>
 
 namespace bpflens {
 
 namespace {
 
-QString address(quint8 family, const std::array<quint8, 16> &bytes)
+// The k-th column of E that the table shows (after Time).
+template<typename E>
+const Column<E> *tableColumn(int k)
 {
-    // inet_ntop gives the RFC 5952 text the CSV export writes, without linking Qt Network.
-    char text[INET6_ADDRSTRLEN] = {};
-    if (!inet_ntop(family == 4 ? AF_INET : AF_INET6, bytes.data(), text, sizeof(text)))
-        return QStringLiteral("?");
-    return QString::fromLatin1(text);
+    for (const Column<E> &c : EventTraits<E>::columns) {
+        if ((c.show & InTable) && k-- == 0)
+            return &c;
+    }
+    return nullptr;
 }
 
-QString endpoint(quint8 family, const std::array<quint8, 16> &bytes, quint16 port)
+QString title(const char *text)
 {
-    const QString a = address(family, bytes);
-    return family == 4 ? QStringLiteral("%1:%2").arg(a).arg(port)
-                       : QStringLiteral("[%1]:%2").arg(a).arg(port);
+    return QCoreApplication::translate("bpflens::EventTableModel", text);
 }
 
-QString joinArgv(const QList<QByteArray> &argv)
+// A declared column's value as people read it (eventschema.h's Format).
+QString formatValue(Format format, const QVariant &v, quint64 sessionStartNs)
 {
-    QStringList parts;
-    for (const QByteArray &a : argv)
-        parts << EventTableModel::displayBytes(a);
-    return parts.join(QLatin1Char(' '));
+    switch (format) {
+    case Format::Number:
+        return isSignedValue(v) ? QString::number(v.toLongLong())
+                                : QString::number(v.toULongLong());
+    case Format::Hex:
+        // A negative 32-bit value (open flags) is shown as its 32 bits.
+        return QStringLiteral("0x%1").arg(
+            v.metaType().id() == QMetaType::Int ? quint64(uint(v.toInt())) : v.toULongLong(), 0,
+            16);
+    case Format::Octal:
+        return QStringLiteral("0%1").arg(v.toULongLong(), 0, 8);
+    case Format::Duration:
+        return EventTableModel::formatDuration(v.toULongLong());
+    case Format::Bytes:
+        return EventTableModel::displayBytes(v.toByteArray());
+    case Format::Char:
+        return QString(QLatin1Char(char(v.toInt())));
+    case Format::Text:
+        return v.toString();
+    case Format::Argv: {
+        QStringList parts;
+        for (const QByteArray &a : v.value<QList<QByteArray>>())
+            parts << EventTableModel::displayBytes(a);
+        return parts.join(QLatin1Char(' '));
+    }
+    case Format::YesNo:
+        return v.toBool() ? EventTableModel::tr("yes") : EventTableModel::tr("no");
+    case Format::Time:
+        return EventTableModel::formatTime(v.toULongLong(), sessionStartNs);
+    }
+    return v.toString();
 }
 
-QString returnText(qint32 ret)
+bool isTextFormat(Format f)
 {
-    return QString::number(ret);
+    // Names and paths read from the left; numbers, times and durations line up on the right.
+    return f == Format::Bytes || f == Format::Char || f == Format::Text || f == Format::Argv;
 }
 
 } // namespace
@@ -86,46 +114,24 @@ int EventTableModel::columnCount(const QModelIndex &parent) const
 
 bool EventTableModel::isTextColumn(int column) const
 {
-    // Names and paths read from the left; numbers, times and durations line up on the right.
-    switch (m_type) {
-    case EventType::Exec:
-        return column == 4 || column >= 6;
-    case EventType::Open:
-        return column == 4 || column == 8;
-    case EventType::Block:
-        return column == 1 || column == 2 || column == 6;
-    case EventType::TcpConnect:
-        return column == 3 || column == 4 || column == 5;
-    case EventType::FsSlow:
-        return column == 1 || column == 3 || column == 4 || column == 8;
-    case EventType::TpPair:
-        return column == 3;
-    }
-    return false;
+    bool text = false;
+    visitEventType(m_type, [&]<typename E>() {
+        if (const Column<E> *c = tableColumn<E>(column - 1))
+            text = isTextFormat(c->format);
+    });
+    return text;
 }
 
 QStringList EventTableModel::headers() const
 {
-    switch (m_type) {
-    case EventType::Exec:
-        return {tr("Time"),    tr("PID"),    tr("PPID"),      tr("UID"),
-                tr("Command"), tr("Return"), tr("File name"), tr("Arguments")};
-    case EventType::Open:
-        return {tr("Time"),  tr("PID"),  tr("TID"),    tr("UID"), tr("Command"),
-                tr("Flags"), tr("Mode"), tr("Return"), tr("Path")};
-    case EventType::Block:
-        return {tr("Time"), tr("Disk"),    tr("Operation"), tr("Sector"), tr("Bytes"),
-                tr("PID"),  tr("Command"), tr("Queue"),     tr("Device")};
-    case EventType::TcpConnect:
-        return {tr("Time"),   tr("PID"),         tr("UID"),   tr("Command"),
-                tr("Source"), tr("Destination"), tr("Return")};
-    case EventType::FsSlow:
-        return {tr("Time"),  tr("File system"), tr("PID"),     tr("Command"),  tr("Operation"),
-                tr("Bytes"), tr("Offset"),      tr("Latency"), tr("File name")};
-    case EventType::TpPair:
-        return {tr("Time"), tr("PID"), tr("TID"), tr("Command"), tr("Key"), tr("Latency")};
-    }
-    return {tr("Time")};
+    QStringList h{tr("Time")};
+    visitEventType(m_type, [&]<typename E>() {
+        for (const Column<E> &c : EventTraits<E>::columns) {
+            if (c.show & InTable)
+                h << title(c.title);
+        }
+    });
+    return h;
 }
 
 QVariant EventTableModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -151,14 +157,10 @@ QVariant EventTableModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(store.pid(m_type, row));
     case CommRole:
         return store.comm(m_type, row);
-    case LatencyNsRole:
-        if (m_type == EventType::Block)
-            return QVariant::fromValue(store.queueNs(row) + store.deviceNs(row));
-        if (m_type == EventType::FsSlow)
-            return QVariant::fromValue(store.latencyNs(row));
-        if (m_type == EventType::TpPair)
-            return QVariant::fromValue(store.tpPairLatencyNs(row));
-        return {};
+    case LatencyNsRole: {
+        quint64 ns = 0;
+        return store.latencyNs(m_type, row, &ns) ? QVariant::fromValue(ns) : QVariant();
+    }
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
     case RawValueRole:
@@ -177,145 +179,21 @@ QVariant EventTableModel::cell(qsizetype row, int column, int role) const
     const EventStore &store = m_session->events();
     const bool raw = role == RawValueRole;
     const quint64 start = m_session->info().startMonotonicNs;
-    auto bytes = [raw](const QByteArray &b) -> QVariant {
-        return raw ? QVariant(b) : displayBytes(b);
-    };
-    auto num = [raw](auto v) -> QVariant {
-        return raw ? QVariant::fromValue(v) : QString::number(v);
-    };
-    auto dur = [raw](quint64 v) -> QVariant {
-        return raw ? QVariant::fromValue(v) : formatDuration(v);
-    };
     const quint64 t = store.timeNs(m_type, row);
     if (column == 0)
         return raw ? QVariant::fromValue(t) : QVariant(formatTime(t, start));
-    switch (m_type) {
-    case EventType::Exec: {
-        const ExecEvent e = store.exec(row);
-        switch (column) {
-        case 1:
-            return num(e.pid);
-        case 2:
-            return num(e.ppid);
-        case 3:
-            return num(e.uid);
-        case 4:
-            return bytes(e.comm);
-        case 5:
-            return raw ? QVariant(e.retval) : QVariant(returnText(e.retval));
-        case 6:
-            return bytes(e.filename);
-        case 7:
-            return raw ? QVariant::fromValue(e.argv)
-                       : QVariant(joinArgv(e.argv) +
-                                  (e.argvTruncated ? QStringLiteral(" …") : QString()));
-        }
-        break;
-    }
-    case EventType::Open: {
-        const OpenEvent e = store.open(row);
-        switch (column) {
-        case 1:
-            return num(e.pid);
-        case 2:
-            return num(e.tid);
-        case 3:
-            return num(e.uid);
-        case 4:
-            return bytes(e.comm);
-        case 5:
-            return raw ? QVariant(e.flags)
-                       : QVariant(QStringLiteral("0x%1").arg(uint(e.flags), 0, 16));
-        case 6:
-            return raw ? QVariant(e.mode) : QVariant(QStringLiteral("0%1").arg(e.mode, 0, 8));
-        case 7:
-            return raw ? QVariant(e.ret) : QVariant(returnText(e.ret));
-        case 8:
-            return bytes(e.path);
-        }
-        break;
-    }
-    case EventType::Block: {
-        const BlockEvent e = store.block(row);
-        switch (column) {
-        case 1:
-            return bytes(e.disk);
-        case 2:
-            return bytes(e.op);
-        case 3:
-            return num(e.sector);
-        case 4:
-            return num(e.bytes);
-        case 5:
-            return num(e.pid);
-        case 6:
-            return bytes(e.comm);
-        case 7:
-            return dur(e.queueNs);
-        case 8:
-            return dur(e.deviceNs);
-        }
-        break;
-    }
-    case EventType::TcpConnect: {
-        const TcpConnectEvent e = store.tcpConnect(row);
-        switch (column) {
-        case 1:
-            return num(e.pid);
-        case 2:
-            return num(e.uid);
-        case 3:
-            return bytes(e.comm);
-        case 4:
-            return endpoint(e.family, e.saddr, e.sport);
-        case 5:
-            return endpoint(e.family, e.daddr, e.dport);
-        case 6:
-            return raw ? QVariant(e.ret) : QVariant(returnText(e.ret));
-        }
-        break;
-    }
-    case EventType::FsSlow: {
-        const FsSlowEvent e = store.fsSlow(row);
-        switch (column) {
-        case 1:
-            return bytes(e.fs);
-        case 2:
-            return num(e.pid);
-        case 3:
-            return bytes(e.comm);
-        case 4:
-            return raw ? QVariant(int(e.op)) : QVariant(QString(QLatin1Char(char(e.op))));
-        case 5:
-            return num(e.bytes);
-        case 6:
-            return num(e.offset);
-        case 7:
-            return dur(e.latencyNs);
-        case 8:
-            return bytes(e.filename);
-        }
-        break;
-    }
-    case EventType::TpPair: {
-        const TpPairEvent e = store.tpPair(row);
-        switch (column) {
-        case 1:
-            return num(e.pid);
-        case 2:
-            return num(e.tid);
-        case 3:
-            return bytes(e.comm);
-        case 4:
-            return raw ? QVariant::fromValue(e.key)
-                       : QVariant(QStringLiteral("0x%1").arg(e.key, 0, 16));
-        case 5:
-            return dur(e.latencyNs);
-        }
-        break;
-    }
-    }
-    return {};
+    QVariant v;
+    visitEventType(m_type, [&]<typename E>() {
+        const Column<E> *c = tableColumn<E>(column - 1);
+        if (!c)
+            return;
+        const E e = store.event<E>(row);
+        if (raw)
+            v = c->value(e);
+        else
+            v = c->text ? c->text(e) : formatValue(c->format, c->value(e), start);
+    });
+    return v;
 }
 
 QString EventTableModel::formatTime(quint64 timeNs, quint64 sessionStartNs)
@@ -359,81 +237,21 @@ QList<QPair<QString, QString>> EventTableModel::eventFields(const SessionModel &
             session.info().startWall.addMSecs(relNs / 1000000).toString(Qt::ISODateWithMs));
     }
     add(tr("Timestamp (ns)"), QString::number(store.timeNs(ref.type, ref.index)));
-    switch (ref.type) {
-    case EventType::Exec: {
-        const ExecEvent e = store.exec(ref.index);
-        add(tr("PID"), QString::number(e.pid));
-        add(tr("Parent PID"), QString::number(e.ppid));
-        add(tr("UID"), QString::number(e.uid));
-        add(tr("Command"), displayBytes(e.comm));
-        add(tr("Return"), returnText(e.retval));
-        add(tr("File name"), displayBytes(e.filename));
-        for (int i = 0; i < e.argv.size(); ++i)
-            add(tr("argv[%1]").arg(i), displayBytes(e.argv.at(i)));
-        add(tr("Arguments truncated"), e.argvTruncated ? tr("yes") : tr("no"));
-        break;
-    }
-    case EventType::Open: {
-        const OpenEvent e = store.open(ref.index);
-        add(tr("PID"), QString::number(e.pid));
-        add(tr("TID"), QString::number(e.tid));
-        add(tr("UID"), QString::number(e.uid));
-        add(tr("Command"), displayBytes(e.comm));
-        add(tr("Flags"), QStringLiteral("0x%1").arg(uint(e.flags), 0, 16));
-        add(tr("Mode"), QStringLiteral("0%1").arg(e.mode, 0, 8));
-        add(tr("Return"), returnText(e.ret));
-        add(tr("Path"), displayBytes(e.path));
-        break;
-    }
-    case EventType::Block: {
-        const BlockEvent e = store.block(ref.index);
-        add(tr("Disk"), displayBytes(e.disk));
-        add(tr("Device"),
-            QStringLiteral("%1:%2").arg(BlockEvent::major(e.dev)).arg(BlockEvent::minor(e.dev)));
-        add(tr("Operation"), displayBytes(e.op));
-        add(tr("Command flags"), QStringLiteral("0x%1").arg(e.cmdFlags, 0, 16));
-        add(tr("Sector"), QString::number(e.sector));
-        add(tr("Bytes"), QString::number(e.bytes));
-        add(tr("PID"), QString::number(e.pid));
-        add(tr("Command"), displayBytes(e.comm));
-        add(tr("Queue time"), formatDuration(e.queueNs));
-        add(tr("Device time"), formatDuration(e.deviceNs));
-        add(tr("Issued at"), formatTime(e.timeNs - e.deviceNs, start));
-        break;
-    }
-    case EventType::TcpConnect: {
-        const TcpConnectEvent e = store.tcpConnect(ref.index);
-        add(tr("PID"), QString::number(e.pid));
-        add(tr("UID"), QString::number(e.uid));
-        add(tr("Command"), displayBytes(e.comm));
-        add(tr("Family"), e.family == 4 ? QStringLiteral("IPv4") : QStringLiteral("IPv6"));
-        add(tr("Source"), endpoint(e.family, e.saddr, e.sport));
-        add(tr("Destination"), endpoint(e.family, e.daddr, e.dport));
-        add(tr("Return"), returnText(e.ret));
-        break;
-    }
-    case EventType::FsSlow: {
-        const FsSlowEvent e = store.fsSlow(ref.index);
-        add(tr("File system"), displayBytes(e.fs));
-        add(tr("PID"), QString::number(e.pid));
-        add(tr("Command"), displayBytes(e.comm));
-        add(tr("Operation"), QString(QLatin1Char(char(e.op))));
-        add(tr("Bytes"), QString::number(e.bytes));
-        add(tr("Offset"), QString::number(e.offset));
-        add(tr("Latency"), formatDuration(e.latencyNs));
-        add(tr("File name"), displayBytes(e.filename));
-        break;
-    }
-    case EventType::TpPair: {
-        const TpPairEvent e = store.tpPair(ref.index);
-        add(tr("PID"), QString::number(e.pid));
-        add(tr("TID"), QString::number(e.tid));
-        add(tr("Command"), displayBytes(e.comm));
-        add(tr("Key"), QStringLiteral("0x%1").arg(e.key, 0, 16));
-        add(tr("Latency"), formatDuration(e.latencyNs));
-        break;
-    }
-    }
+    visitEventType(ref.type, [&]<typename E>() {
+        const E e = store.event<E>(ref.index);
+        for (const Column<E> &c : EventTraits<E>::columns) {
+            if (!(c.show & InDetails))
+                continue;
+            const QVariant v = c.value(e);
+            if (c.format == Format::Argv) {
+                const QList<QByteArray> list = v.value<QList<QByteArray>>();
+                for (int i = 0; i < list.size(); ++i)
+                    add(tr("argv[%1]").arg(i), displayBytes(list.at(i)));
+                continue;
+            }
+            add(title(c.detailsTitle ? c.detailsTitle : c.title), formatValue(c.format, v, start));
+        }
+    });
     return fields;
 }
 
@@ -468,39 +286,29 @@ bool EventMatcher::accepts(const EventStore &store, EventType type, qsizetype i)
     if (!m_filter.comm.isEmpty() && comm != m_filter.comm)
         return false;
     if (m_filter.minLatencyNs) {
-        if (type == EventType::Block &&
-            store.queueNs(i) + store.deviceNs(i) < m_filter.minLatencyNs)
-            return false;
-        if (type == EventType::FsSlow && store.latencyNs(i) < m_filter.minLatencyNs)
-            return false;
-        if (type == EventType::TpPair && store.tpPairLatencyNs(i) < m_filter.minLatencyNs)
+        quint64 ns = 0;
+        if (store.latencyNs(type, i, &ns) && ns < m_filter.minLatencyNs)
             return false;
     }
     if (m_needle.isEmpty() || textMatches(comm))
         return true;
-    switch (type) {
-    case EventType::Exec: {
-        const ExecEvent e = store.exec(i);
-        if (textMatches(e.filename))
-            return true;
-        return std::any_of(e.argv.begin(), e.argv.end(),
-                           [this](const QByteArray &a) { return textMatches(a); });
-    }
-    case EventType::Open:
-        return textMatches(store.openPath(i));
-    case EventType::Block: {
-        const BlockEvent e = store.block(i);
-        return textMatches(e.disk) || textMatches(e.op);
-    }
-    case EventType::FsSlow: {
-        const FsSlowEvent e = store.fsSlow(i);
-        return textMatches(e.filename) || textMatches(e.fs);
-    }
-    case EventType::TcpConnect:
-    case EventType::TpPair:
-        break;
-    }
-    return false;
+    bool found = false;
+    auto matches = [this](const auto &value) {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(value)>, QByteArray>)
+            return textMatches(value);
+        else
+            return std::any_of(value.begin(), value.end(),
+                               [this](const QByteArray &a) { return textMatches(a); });
+    };
+    visitEventType(type, [&]<typename E>() {
+        constexpr auto n = std::tuple_size_v<decltype(searchedFields<E>())>;
+        [&]<std::size_t... K>(std::index_sequence<K...>)
+        {
+            ((found = found || matches(store.value<std::get<K>(searchedFields<E>())>(i))), ...);
+        }
+        (std::make_index_sequence<n>());
+    });
+    return found;
 }
 
 // ---------------------------------------------------------------------------------------------

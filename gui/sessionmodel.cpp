@@ -19,7 +19,7 @@ void SessionModel::setSession(SessionData data, const QString &path)
     m_maxBlockSpanNs = 0;
     const EventStore &store = m_data.events;
     for (qsizetype i = 0, n = store.count(EventType::Block); i < n; ++i)
-        m_maxBlockSpanNs = std::max(m_maxBlockSpanNs, store.queueNs(i) + store.deviceNs(i));
+        m_maxBlockSpanNs = std::max(m_maxBlockSpanNs, store.latencyNs<BlockEvent>(i));
     updateSpan();
     ++m_version;
     Q_EMIT reset();
@@ -103,27 +103,16 @@ void SessionModel::updateSpan()
 
 QList<EventType> SessionModel::eventTypes()
 {
-    return {EventType::Exec,       EventType::Open,   EventType::Block,
-            EventType::TcpConnect, EventType::FsSlow, EventType::TpPair};
+    return QList<EventType>(std::begin(bpflens::eventTypes), std::end(bpflens::eventTypes));
 }
 
 QString SessionModel::typeName(EventType type)
 {
-    switch (type) {
-    case EventType::Exec:
-        return QCoreApplication::translate("SessionModel", "Exec");
-    case EventType::Open:
-        return QCoreApplication::translate("SessionModel", "Open");
-    case EventType::Block:
-        return QCoreApplication::translate("SessionModel", "Block I/O");
-    case EventType::TcpConnect:
-        return QCoreApplication::translate("SessionModel", "TCP connect");
-    case EventType::FsSlow:
-        return QCoreApplication::translate("SessionModel", "Slow file ops");
-    case EventType::TpPair:
-        return QCoreApplication::translate("SessionModel", "Tracepoint pairs");
-    }
-    return QCoreApplication::translate("SessionModel", "Other");
+    QString name = QCoreApplication::translate("SessionModel", "Other");
+    visitEventType(type, [&]<typename E>() {
+        name = QCoreApplication::translate("SessionModel", EventTraits<E>::title);
+    });
+    return name;
 }
 
 } // namespace bpflens

@@ -52,38 +52,21 @@ bool saveSession(const SessionData &data, quint64 endMonotonicNs, const QString 
         first.counters = data.counters;
         if (!writer.writeBatch(first, &why))
             return fail(why);
-        for (EventType type : {EventType::Exec, EventType::Open, EventType::Block,
-                               EventType::TcpConnect, EventType::FsSlow, EventType::TpPair}) {
-            const qsizetype n = store.count(type);
-            for (qsizetype begin = 0; begin < n; begin += ChunkEvents) {
+        bool written = true;
+        forEachEventType([&]<typename E>() {
+            const qsizetype n = store.count(eventTypeOf<E>);
+            for (qsizetype begin = 0; written && begin < n; begin += ChunkEvents) {
                 RecordBatch b;
                 const qsizetype end = std::min(n, begin + ChunkEvents);
-                for (qsizetype i = begin; i < end; ++i) {
-                    switch (type) {
-                    case EventType::Exec:
-                        b.exec.append(store.exec(i));
-                        break;
-                    case EventType::Open:
-                        b.open.append(store.open(i));
-                        break;
-                    case EventType::Block:
-                        b.block.append(store.block(i));
-                        break;
-                    case EventType::TcpConnect:
-                        b.tcpConnect.append(store.tcpConnect(i));
-                        break;
-                    case EventType::FsSlow:
-                        b.fsSlow.append(store.fsSlow(i));
-                        break;
-                    case EventType::TpPair:
-                        b.tpPair.append(store.tpPair(i));
-                        break;
-                    }
-                }
-                if (!writer.writeBatch(b, &why))
-                    return fail(why);
+                QList<E> &events = b.events<E>();
+                events.reserve(end - begin);
+                for (qsizetype i = begin; i < end; ++i)
+                    events.append(store.event<E>(i));
+                written = writer.writeBatch(b, &why);
             }
-        }
+        });
+        if (!written)
+            return fail(why);
         if (!writer.finish(endNs, &why))
             return fail(why);
         writer.close();

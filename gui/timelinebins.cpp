@@ -19,7 +19,7 @@ LaneBins::Category TimelineBinner::categoryOf(const QByteArray &op)
 
 LaneBins::Category LaneSummary::category(const SessionModel &session, qsizetype storeIndex) const
 {
-    const QByteArray &op = session.events().blockOp(storeIndex);
+    const QByteArray &op = session.events().value<&BlockEvent::op>(storeIndex);
     // Operations come in runs: the previous answer saves most hash lookups.
     if (op.constData() == m_lastOp)
         return m_lastCategory;

@@ -83,12 +83,14 @@ QList<EventType> TimelineWidget::laneTypes() const
 {
     QList<EventType> types;
     for (const Lane &l : m_lanes) {
-        // The fs-slow and tracepoint-pair lanes appear only when a session has such events;
-        // the four main lanes always show, so an empty one says "nothing happened" rather than
+        // Lanes of probes few sessions use appear only when a session has such events; the
+        // main lanes always show, so an empty one says "nothing happened" rather than
         // disappearing.
-        const EventType t = l.model->type();
-        if ((t == EventType::FsSlow || t == EventType::TpPair) &&
-            l.model->eventModel()->rowCount() == 0)
+        bool hiddenWhenEmpty = false;
+        visitEventType(l.model->type(), [&]<typename E>() {
+            hiddenWhenEmpty = EventTraits<E>::lane.hiddenWhenEmpty;
+        });
+        if (hiddenWhenEmpty && l.model->eventModel()->rowCount() == 0)
             continue;
         types << l.model->type();
     }
@@ -182,21 +184,11 @@ void TimelineWidget::forgetSummaries()
 
 QColor TimelineWidget::laneColor(EventType type) const
 {
-    // Fixed hues, saturation and lightness chosen to read on both light and dark bases.
-    switch (type) {
-    case EventType::Exec:
-        return QColor(0x2e, 0x9d, 0x5b);
-    case EventType::Open:
-        return QColor(0x8e, 0x5c, 0xc8);
-    case EventType::TcpConnect:
-        return QColor(0xd0, 0x8a, 0x12);
-    case EventType::FsSlow:
-        return QColor(0xc8, 0x3c, 0x5a);
-    case EventType::TpPair:
-        return QColor(0x1f, 0x9e, 0xa8);
-    default:
-        return palette().color(QPalette::Highlight);
-    }
+    // Each type's hue is declared with it (core/events/<type>.h), chosen to read on both light
+    // and dark bases; 0 means the palette's highlight.
+    quint32 rgb = 0;
+    visitEventType(type, [&]<typename E>() { rgb = EventTraits<E>::lane.rgb; });
+    return rgb ? QColor::fromRgb(QRgb(rgb)) : palette().color(QPalette::Highlight);
 }
 
 QColor TimelineWidget::categoryColor(LaneBins::Category category) const
@@ -382,8 +374,7 @@ void TimelineWidget::drawSelection(QPainter &p) const
     const quint64 t = m_session->events().timeNs(sel.type, sel.index);
     double x0 = xForTime(t);
     if (sel.type == EventType::Block) {
-        const quint64 d =
-            m_session->events().queueNs(sel.index) + m_session->events().deviceNs(sel.index);
+        const quint64 d = m_session->events().latencyNs<BlockEvent>(sel.index);
         x0 = xForTime(t - std::min(t, d));
     }
     const double x1 = xForTime(t);

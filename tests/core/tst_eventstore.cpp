@@ -41,11 +41,11 @@ private Q_SLOTS:
             QCOMPARE(store.tcpConnect(i), tcp[i]);
             QCOMPARE(store.fsSlow(i), fs[i]);
             QCOMPARE(store.timeNs(EventType::Block, i), block[i].timeNs);
-            QCOMPARE(store.deviceNs(i), block[i].deviceNs);
-            QCOMPARE(store.queueNs(i), block[i].queueNs);
-            QCOMPARE(store.blockBytes(i), block[i].bytes);
-            QCOMPARE(store.latencyNs(i), fs[i].latencyNs);
-            QCOMPARE(store.openPath(i), open[i].path);
+            QCOMPARE(store.value<&BlockEvent::deviceNs>(i), block[i].deviceNs);
+            QCOMPARE(store.value<&BlockEvent::queueNs>(i), block[i].queueNs);
+            QCOMPARE(store.value<&BlockEvent::bytes>(i), block[i].bytes);
+            QCOMPARE(store.value<&FsSlowEvent::latencyNs>(i), fs[i].latencyNs);
+            QCOMPARE(store.value<&OpenEvent::path>(i), open[i].path);
             QCOMPARE(store.comm(EventType::Open, i), open[i].comm);
             QCOMPARE(store.pid(EventType::TcpConnect, i), tcp[i].pid);
         }

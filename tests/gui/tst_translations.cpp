@@ -158,6 +158,7 @@ void TestTranslations::lupdateFindsNothingUntranslated()
                       {QStringLiteral("-no-obsolete"), QStringLiteral("-locations"),
                        QStringLiteral("none"), QStringLiteral(BPFLENS_SOURCE_DIR "/gui"),
                        QStringLiteral(BPFLENS_SOURCE_DIR "/core/probecatalog.cpp"),
+                       QStringLiteral(BPFLENS_SOURCE_DIR "/core/events"),
                        QStringLiteral(BPFLENS_SOURCE_DIR "/translations/catalogstrings.cpp"),
                        QStringLiteral("-ts"), copy});
         QVERIFY(lupdate.waitForFinished(120000));

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "eventschema.h"
+
+namespace bpflens {
+
+// A process executed a program (execsnoop).
+struct ExecEvent
+{
+    quint64 timeNs = 0;
+    quint32 pid = 0;
+    quint32 ppid = 0;
+    quint32 uid = 0;
+    qint32 retval = 0; // 0 or -errno
+    QByteArray comm;
+    QByteArray filename;
+    QList<QByteArray> argv;
+    bool argvTruncated = false;
+    bool operator==(const ExecEvent &) const = default;
+};
+
+template<>
+struct EventTraits<ExecEvent>
+{
+    using E = ExecEvent;
+    static constexpr const char *probeId = "exec";
+    static constexpr const char *wireName = "exec";
+    static constexpr const char *title = QT_TRANSLATE_NOOP("SessionModel", "Exec");
+    static constexpr auto fields = std::tuple{
+        Field<&E::timeNs, FieldKind::Time>{"time_ns"},
+        Field<&E::pid, FieldKind::U32>{"pid"},
+        Field<&E::ppid, FieldKind::U32>{"ppid"},
+        Field<&E::uid, FieldKind::U32>{"uid"},
+        Field<&E::retval, FieldKind::S32>{"retval"},
+        Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::filename, FieldKind::Bytes>{"filename"},
+        Field<&E::argvTruncated, FieldKind::Flag>{"argv_truncated"},
+        Field<&E::argv, FieldKind::BytesList>{"argv"},
+    };
+    // Stream protocol 1.0 sent the flag before the strings.
+    static constexpr std::array<std::size_t, 9> wireOrder{0, 1, 2, 3, 4, 7, 5, 6, 8};
+    // Set on the wire when the list is longer than a stream may carry (StreamMaxArgv).
+    static constexpr auto truncationFlag = &E::argvTruncated;
+    static constexpr auto searched = std::tuple{&E::filename, &E::argv};
+    static constexpr LaneStyle lane{0x2e9d5b};
+    static constexpr Column<E> columns[] = {
+        column<E, &E::pid>("pid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PID")),
+        column<E, &E::ppid>("ppid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PPID"),
+                            Format::Number, Everywhere,
+                            QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Parent PID")),
+        column<E, &E::uid>("uid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "UID")),
+        column<E, &E::comm>("comm", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Command"),
+                            Format::Bytes),
+        column<E, &E::retval>("retval", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Return")),
+        column<E, &E::filename>(
+            "filename", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "File name"), Format::Bytes),
+        {"argv", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Arguments"), Format::Argv,
+         Everywhere, &schema::memberValue<&E::argv>, nullptr,
+         [](const E &e) {
+             QStringList parts;
+             for (const QByteArray &a : e.argv)
+                 parts << QString::fromUtf8(escapeKernelBytes(a));
+             return parts.join(QLatin1Char(' ')) +
+                    (e.argvTruncated ? QStringLiteral(" …") : QString());
+         }},
+        column<E, &E::argvTruncated>(
+            "argv_truncated", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Arguments truncated"),
+            Format::YesNo, InCsv | InDetails),
+    };
+};
+
+} // namespace bpflens

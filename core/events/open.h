@@ -1,0 +1,54 @@
+#pragma once
+
+#include "eventschema.h"
+
+namespace bpflens {
+
+// A file was opened (opensnoop).
+struct OpenEvent
+{
+    quint64 timeNs = 0;
+    quint32 pid = 0;
+    quint32 tid = 0;
+    quint32 uid = 0;
+    qint32 flags = 0;
+    quint32 mode = 0;
+    qint32 ret = 0; // fd, or -errno
+    QByteArray comm;
+    QByteArray path;
+    bool operator==(const OpenEvent &) const = default;
+};
+
+template<>
+struct EventTraits<OpenEvent>
+{
+    using E = OpenEvent;
+    static constexpr const char *probeId = "open";
+    static constexpr const char *wireName = "open";
+    static constexpr const char *title = QT_TRANSLATE_NOOP("SessionModel", "Open");
+    static constexpr auto fields = std::tuple{
+        Field<&E::timeNs, FieldKind::Time>{"time_ns"}, Field<&E::pid, FieldKind::U32>{"pid"},
+        Field<&E::tid, FieldKind::U32>{"tid"},         Field<&E::uid, FieldKind::U32>{"uid"},
+        Field<&E::flags, FieldKind::S32>{"flags"},     Field<&E::mode, FieldKind::U32>{"mode"},
+        Field<&E::ret, FieldKind::S32>{"ret"},         Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::path, FieldKind::Bytes>{"path"},
+    };
+    static constexpr auto searched = std::tuple{&E::path};
+    static constexpr LaneStyle lane{0x8e5cc8};
+    static constexpr Column<E> columns[] = {
+        column<E, &E::pid>("pid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PID")),
+        column<E, &E::tid>("tid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "TID")),
+        column<E, &E::uid>("uid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "UID")),
+        column<E, &E::comm>("comm", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Command"),
+                            Format::Bytes),
+        column<E, &E::flags>("flags", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Flags"),
+                             Format::Hex),
+        column<E, &E::mode>("mode", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Mode"),
+                            Format::Octal),
+        column<E, &E::ret>("ret", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Return")),
+        column<E, &E::path>("path", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Path"),
+                            Format::Bytes),
+    };
+};
+
+} // namespace bpflens

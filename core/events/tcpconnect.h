@@ -1,0 +1,70 @@
+#pragma once
+
+#include "eventschema.h"
+
+namespace bpflens {
+
+// An outgoing TCP connection (tcpconnect).
+struct TcpConnectEvent
+{
+    quint64 timeNs = 0;
+    quint32 pid = 0;
+    quint32 uid = 0;
+    quint8 family = 4; // 4 or 6
+    std::array<quint8, 16> saddr{};
+    std::array<quint8, 16> daddr{};
+    quint16 sport = 0;
+    quint16 dport = 0;
+    qint32 ret = 0;
+    QByteArray comm;
+    bool operator==(const TcpConnectEvent &) const = default;
+};
+
+template<>
+struct EventTraits<TcpConnectEvent>
+{
+    using E = TcpConnectEvent;
+    static constexpr const char *probeId = "tcpconnect";
+    static constexpr const char *wireName = "tcp connect";
+    static constexpr const char *title = QT_TRANSLATE_NOOP("SessionModel", "TCP connect");
+    static constexpr auto fields = std::tuple{
+        Field<&E::timeNs, FieldKind::Time>{"time_ns"},
+        Field<&E::pid, FieldKind::U32>{"pid"},
+        Field<&E::uid, FieldKind::U32>{"uid"},
+        Field<&E::family, FieldKind::Family>{"family"},
+        Field<&E::saddr, FieldKind::Address>{"saddr", "source address"},
+        Field<&E::daddr, FieldKind::Address>{"daddr", "destination address"},
+        Field<&E::sport, FieldKind::Port>{"sport", "source port"},
+        Field<&E::dport, FieldKind::Port>{"dport", "destination port"},
+        Field<&E::ret, FieldKind::S32>{"ret"},
+        Field<&E::comm, FieldKind::Bytes>{"comm"},
+    };
+    static constexpr LaneStyle lane{0xd08a12};
+    static constexpr Column<E> columns[] = {
+        column<E, &E::pid>("pid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PID")),
+        column<E, &E::uid>("uid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "UID")),
+        column<E, &E::comm>("comm", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Command"),
+                            Format::Bytes),
+        {"family", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Family"), Format::Number, InCsv,
+         &schema::memberValue<&E::family>},
+        {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Family"), Format::Text, InDetails,
+         [](const E &e) {
+             return QVariant(e.family == 4 ? QStringLiteral("IPv4") : QStringLiteral("IPv6"));
+         }},
+        {"saddr", nullptr, Format::Text, InCsv,
+         [](const E &e) { return QVariant(formatAddress(e.family, e.saddr)); }},
+        column<E, &E::sport>("sport", nullptr, Format::Number, InCsv),
+        {"daddr", nullptr, Format::Text, InCsv,
+         [](const E &e) { return QVariant(formatAddress(e.family, e.daddr)); }},
+        column<E, &E::dport>("dport", nullptr, Format::Number, InCsv),
+        {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Source"), Format::Text,
+         InTable | InDetails,
+         [](const E &e) { return QVariant(formatEndpoint(e.family, e.saddr, e.sport)); }},
+        {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Destination"), Format::Text,
+         InTable | InDetails,
+         [](const E &e) { return QVariant(formatEndpoint(e.family, e.daddr, e.dport)); }},
+        column<E, &E::ret>("ret", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Return")),
+    };
+};
+
+} // namespace bpflens

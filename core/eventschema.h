@@ -1,0 +1,223 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QVariant>
+#include <QtGlobal>
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+
+namespace bpflens {
+
+// The vocabulary in which an event type declares itself (core/events/<type>.h). From one
+// declaration, every layer derives what it needs: EventStore's columns, the session chunk codec,
+// the wire codec, CSV files, table columns, the details pane, the text filter, latency filters
+// and the timeline lane. docs/adding-an-event-type.md walks through a declaration.
+
+// Text forms shared by the CSV files and the GUI (core/textformat.cpp).
+// Kernel bytes as reversible text: valid UTF-8 as is, "\\" for a backslash, "\xNN" otherwise.
+QByteArray escapeKernelBytes(const QByteArray &bytes);
+// RFC 5952 for IPv6 (lower-case hex, the longest run of two or more zero groups as "::").
+QByteArray formatAddress(quint8 family, const std::array<quint8, 16> &address);
+// Whether a value holds a signed integer (it is written with a sign).
+bool isSignedValue(const QVariant &value);
+// "1.2.3.4:80", "[::1]:80".
+QString formatEndpoint(quint8 family, const std::array<quint8, 16> &address, quint16 port);
+
+// How a field is stored in EventStore and encoded in a session chunk and on the wire.
+enum class FieldKind : quint8
+{
+    Time,   // quint64 CLOCK_MONOTONIC ns; zigzag delta to the previous event
+    U8,     // one raw byte
+    Family, // one byte, 4 or 6 (an address family); the addresses after it follow it
+    Flag,   // bool as one byte, 0 or 1
+    Port,   // quint16 as a varint, at most 0xffff
+    U32,    // varint, at most 0xffffffff
+    U64,    // varint
+    S32,    // zigzag varint within qint32
+    Bytes,  // QByteArray (comm, paths): interned; a string id in chunks, length + bytes on the wire
+    BytesList, // QList<QByteArray> (argv): a count, then the strings
+    Address,   // std::array<quint8, 16>: a length byte (4 or 16), then the bytes
+};
+
+// One field of an event struct: the member, its kind, the name of its chunk column (also what
+// error messages about a chunk call it), and the words the wire codec's errors use for it
+// (default: the column name with '_' as ' '). Keyed fields take few distinct values together
+// (a block request's device, flags, disk and operation): EventStore keeps each distinct
+// combination once and one 4-byte key per event, which is what keeps a block event at 48 bytes.
+template<auto Member, FieldKind Kind, bool Keyed = false>
+struct Field
+{
+    static constexpr auto member = Member;
+    static constexpr FieldKind kind = Kind;
+    static constexpr bool keyed = Keyed;
+    const char *name;
+    const char *wireName = nullptr;
+};
+
+// How a column's value is shown: CSV writes numbers as numbers and bytes escaped
+// (CsvExport::escapeBytes); the table and the details pane format them for people.
+enum class Format : quint8
+{
+    Number,   // decimal, signed or unsigned as the value's type
+    Hex,      // table: 0x1f; CSV: decimal
+    Octal,    // table: 0644; CSV: decimal
+    Duration, // nanoseconds; table: "1.25 ms"; CSV: ns
+    Bytes,    // kernel bytes (QByteArray), shown escaped where not UTF-8
+    Char,     // one byte as a character ('R', 'W')
+    Text,     // text made by the declaration (an endpoint "1.2.3.4:80"), written as it is
+    Argv,     // QList<QByteArray>; CSV: joined by spaces; the details pane: one row each
+    YesNo,    // bool; CSV: 0 or 1
+    Time,     // a CLOCK_MONOTONIC time in ns, shown like the Time column
+};
+
+// Where a column appears. The Time column is every type's first, implicitly.
+enum Show : quint8
+{
+    InCsv = 1,
+    InTable = 2,
+    InDetails = 4,
+    Everywhere = InCsv | InTable | InDetails,
+};
+
+// One column of an event type's views. title is the table header and details label (context
+// "EventTableModel", translated by the GUI); detailsTitle overrides it in the details pane.
+// text, when set, is what the table shows instead of formatting value.
+template<typename E>
+struct Column
+{
+    const char *csvName;
+    const char *title;
+    Format format;
+    quint8 show;
+    QVariant (*value)(const E &);
+    const char *detailsTitle = nullptr;
+    QString (*text)(const E &) = nullptr;
+};
+
+namespace schema {
+
+template<auto Member>
+QVariant memberValue(const auto &e)
+{
+    return QVariant::fromValue(e.*Member);
+}
+
+} // namespace schema
+
+// A column that shows one member as it is.
+template<typename E, auto Member>
+constexpr Column<E> column(const char *csvName, const char *title, Format format = Format::Number,
+                           quint8 show = Everywhere, const char *detailsTitle = nullptr)
+{
+    return {csvName, title, format, show, &schema::memberValue<Member>, detailsTitle};
+}
+
+// How the timeline shows a type: its colour (0xRRGGBB; 0 for the palette's highlight colour),
+// and whether its lane is hidden while it has no events (for probes few sessions use).
+struct LaneStyle
+{
+    quint32 rgb = 0;
+    bool hiddenWhenEmpty = false;
+};
+
+// Specialised by each core/events/<type>.h.
+template<typename E>
+struct EventTraits;
+
+// ---- walking a declaration ------------------------------------------------------------------
+
+template<typename E>
+inline constexpr std::size_t fieldCount = std::tuple_size_v<decltype(EventTraits<E>::fields)>;
+
+template<typename E, std::size_t I>
+using FieldAt = std::remove_cvref_t<decltype(std::get<I>(EventTraits<E>::fields))>;
+
+// f.template operator()<I>() for every field index I of E, in declaration (chunk) order.
+template<typename E, typename F>
+void forEachField(F &&f)
+{
+    [&]<std::size_t... I>(std::index_sequence<I...>)
+    {
+        (f.template operator()<I>(), ...);
+    }
+    (std::make_index_sequence<fieldCount<E>>());
+}
+
+// The index of the field declared for member M of E.
+template<typename E, auto M>
+constexpr std::size_t fieldIndexOf()
+{
+    constexpr std::size_t n = fieldCount<E>;
+    std::size_t found = n;
+    [&]<std::size_t... I>(std::index_sequence<I...>)
+    {
+        (
+            [&] {
+                if constexpr (std::is_same_v<std::remove_cv_t<decltype(FieldAt<E, I>::member)>,
+                                             std::remove_cv_t<decltype(M)>>) {
+                    if (found == n && FieldAt<E, I>::member == M)
+                        found = I;
+                }
+            }(),
+            ...);
+    }
+    (std::make_index_sequence<n>());
+    return found;
+}
+
+// The struct a member pointer belongs to.
+template<typename T>
+struct MemberClass;
+template<typename C, typename V>
+struct MemberClass<V C::*>
+{
+    using type = C;
+    using value = V;
+};
+
+// The fields whose values the text filter searches (comm always is), as a tuple of members.
+template<typename E>
+constexpr auto searchedFields()
+{
+    if constexpr (requires { EventTraits<E>::searched; })
+        return EventTraits<E>::searched;
+    else
+        return std::tuple<>{};
+}
+
+// The members that add up to an event's latency (block: queue + device time), none for types
+// without one.
+template<typename E>
+constexpr auto latencyFields()
+{
+    if constexpr (requires { EventTraits<E>::latency; })
+        return EventTraits<E>::latency;
+    else
+        return std::tuple<>{};
+}
+
+template<typename E>
+inline constexpr bool hasLatency = std::tuple_size_v<decltype(latencyFields<E>())> > 0;
+
+// The order of the fields on the wire, where it differs from the declaration's (exec, for
+// historical reasons); otherwise 0, 1, 2, ...
+template<typename E>
+constexpr auto wireOrder()
+{
+    if constexpr (requires { EventTraits<E>::wireOrder; }) {
+        return EventTraits<E>::wireOrder;
+    } else {
+        std::array<std::size_t, fieldCount<E>> order{};
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        return order;
+    }
+}
+
+} // namespace bpflens
