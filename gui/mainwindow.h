@@ -1,10 +1,10 @@
 #pragma once
 
+#include "exportcontroller.h"
 #include "viewstate.h"
 
 #include "records.h"
 
-#include <QElapsedTimer>
 #include <QHash>
 #include <QMainWindow>
 
@@ -16,7 +16,6 @@ class QMenu;
 class QTabWidget;
 class QSplitter;
 class QTableView;
-class QTimer;
 
 namespace bpflens {
 
@@ -28,12 +27,16 @@ class HistogramView;
 class IoStackView;
 class ProbePanel;
 class Recorder;
+class RecordingController;
+class SessionDocument;
 class SessionModel;
 class SummaryPanel;
 class TimelineWidget;
 
 // The session viewer: timeline on top, histograms, counters, one table per event type and the
-// session summary in tabs below, the selected event's fields in a dock.
+// session summary in tabs below, the selected event's fields in a dock. It builds the widgets
+// and hands the work to controllers: SessionDocument (open, save, recent files),
+// RecordingController (record, stop, status figures) and ExportController (CSV, images).
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -42,7 +45,7 @@ public:
     // Records through recorder from now on (not owned; null: recording unavailable). Until a
     // backend is set the window has one that says recording is unavailable.
     void setRecorder(Recorder *recorder);
-    Recorder *recorder() const { return m_recorder; }
+    Recorder *recorder() const;
     ~MainWindow() override;
 
     // Loads a session (with a cancellable progress dialog for long loads). On failure the
@@ -50,12 +53,7 @@ public:
     // session stays open, and false is returned with the message in *error.
     bool openFile(const QString &path, QString *error = nullptr);
 
-    enum class ExportScope
-    {
-        WholeSession,
-        VisibleRange,
-        Probe
-    };
+    using ExportScope = ExportController::Scope;
     // What File > Export CSV does once a directory is chosen: the same files as
     // `bpflens-cli export` (CsvExport), limited to the scope.
     QStringList exportCsv(const QString &directory, ExportScope scope, const QString &probeId,
@@ -63,8 +61,8 @@ public:
     // Writes the current session to path (SessionWriter); the document then is that file.
     bool saveTo(const QString &path, QString *error = nullptr);
     // A finished recording not yet saved (the title carries the modified mark).
-    bool hasUnsavedRecording() const { return m_unsaved; }
-    bool isRecording() const { return m_recording; }
+    bool hasUnsavedRecording() const;
+    bool isRecording() const;
 
     // A chart or the timeline as PNG (or any raster format Qt knows by suffix) or SVG.
     static bool exportImage(QWidget *widget, const QString &path, QString *error);
@@ -73,6 +71,9 @@ public:
 
     SessionModel *session() const { return m_session; }
     ViewState *viewState() const { return m_state; }
+    SessionDocument *document() const { return m_document; }
+    RecordingController *recordingController() const { return m_recording; }
+    ExportController *exportController() const { return m_exports; }
     TimelineWidget *timeline() const { return m_timeline; }
     HistogramView *histogramView() const { return m_histograms; }
     CountersView *countersView() const { return m_counters; }
@@ -82,14 +83,14 @@ public:
     ProbePanel *probePanel() const { return m_probes; }
     QFrame *banner() const { return m_banner; }
     QLabel *bannerLabel() const { return m_bannerText; }
-    QAction *recordAction() const { return m_recordAction; }
-    QAction *stopAction() const { return m_stopAction; }
-    QAction *saveAction() const { return m_saveAction; }
-    QAction *saveAsAction() const { return m_saveAsAction; }
-    QLabel *elapsedLabel() const { return m_elapsedLabel; }
-    QLabel *rateLabel() const { return m_rateLabel; }
-    QLabel *lostLabel() const { return m_lostLabel; }
-    QLabel *cpuLabel() const { return m_cpuLabel; }
+    QAction *recordAction() const;
+    QAction *stopAction() const;
+    QAction *saveAction() const;
+    QAction *saveAsAction() const;
+    QLabel *elapsedLabel() const;
+    QLabel *rateLabel() const;
+    QLabel *lostLabel() const;
+    QLabel *cpuLabel() const;
     // Refreshes the recording figures in the status bar (a timer does it every second).
     void updateRecordingStatus();
     QTabWidget *tabs() const { return m_tabs; }
@@ -110,28 +111,17 @@ private:
     void updateBanner();
     void updateActions();
     void updateTitle();
-    void startRecording();
-    void recordingStarted(const SessionInfo &info);
-    void recordingEnded(const QString &reason, quint64 endNs);
-    void recordingFailed(const QString &error);
-    void chooseSaveAs();
-    void save();
-    // Asks what to do with an unsaved recording; false if the user cancelled.
-    bool maybeKeepRecording();
     QWidget *createFilterBar();
     void applyFilter();
     void sessionReset();
     void updateRangeLabel();
     void selectInTable(const EventRef &ref, bool followTab = true);
-    void addRecentFile(const QString &path);
-    void updateRecentMenu();
-    void showError(const QString &title, const QString &message);
-    void chooseExportCsv(ExportScope scope);
-    void chooseExportImage();
-    void chooseOpen();
 
     SessionModel *m_session;
     ViewState *m_state;
+    SessionDocument *m_document = nullptr;
+    RecordingController *m_recording = nullptr;
+    ExportController *m_exports = nullptr;
     QHash<int, EventTableModel *> m_tableModels;
     QHash<int, EventFilterModel *> m_filterModels;
     QHash<int, QTableView *> m_tables;
@@ -142,26 +132,8 @@ private:
     SummaryPanel *m_summary = nullptr;
     IoStackView *m_ioStack = nullptr;
     ProbePanel *m_probes = nullptr;
-    Recorder *m_recorder = nullptr;
-    Recorder *m_noBackend = nullptr;
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;
-    QAction *m_recordAction = nullptr;
-    QAction *m_stopAction = nullptr;
-    QAction *m_saveAction = nullptr;
-    QAction *m_saveAsAction = nullptr;
-    QLabel *m_elapsedLabel = nullptr;
-    QLabel *m_rateLabel = nullptr;
-    QLabel *m_lostLabel = nullptr;
-    QLabel *m_cpuLabel = nullptr;
-    QTimer *m_statusTimer = nullptr;
-    QElapsedTimer m_recordClock;
-    qint64 m_rateEvents = 0; // event count at the last rate sample
-    qint64 m_rateAtMs = 0;   // m_recordClock time of that sample
-    double m_eventsPerSecond = 0;
-    bool m_recording = false;
-    bool m_starting = false; // start() called, started/failed not yet seen
-    bool m_unsaved = false;
     QSplitter *m_splitter = nullptr;
     QTabWidget *m_tabs = nullptr;
     QLineEdit *m_textFilter = nullptr;
@@ -169,9 +141,6 @@ private:
     QLineEdit *m_commFilter = nullptr;
     QDoubleSpinBox *m_latencyFilter = nullptr;
     QLabel *m_rangeLabel = nullptr;
-    QMenu *m_recentMenu = nullptr;
-    QList<QAction *> m_sessionActions; // enabled only with a session open
-    bool m_loading = false;
     bool m_syncingSelection = false;
 };
 

@@ -556,6 +556,76 @@
     </message>
 </context>
 <context>
+    <name>bpflens::ExportController</name>
+    <message>
+        <source>&amp;Export CSV</source>
+        <translation>CSV &amp;exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;Whole Session…</source>
+        <translation>&amp;Ganze Sitzung …</translation>
+    </message>
+    <message>
+        <source>&amp;Visible Time Range…</source>
+        <translation>&amp;Sichtbarer Zeitbereich …</translation>
+    </message>
+    <message>
+        <source>One &amp;Probe…</source>
+        <translation>Eine &amp;Probe …</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chart as Image…</source>
+        <translation>&amp;Diagramm als Bild exportieren …</translation>
+    </message>
+    <message>
+        <source>Export One Probe</source>
+        <translation>Eine Probe exportieren</translation>
+    </message>
+    <message>
+        <source>Probe:</source>
+        <translation>Probe:</translation>
+    </message>
+    <message>
+        <source>Export CSV Into</source>
+        <translation>CSV exportieren nach</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n file(s) to %1</source>
+        <translation>
+            <numerusform>%n Datei nach %1 exportiert</numerusform>
+            <numerusform>%n Dateien nach %1 exportiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>there is no chart to export</source>
+        <translation>es gibt kein Diagramm zum Exportieren</translation>
+    </message>
+    <message>
+        <source>Exported by BPF Lens</source>
+        <translation>Exportiert von BPF Lens</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>cannot write %1 (unknown image format or the directory is not writable)</source>
+        <translation>%1 kann nicht geschrieben werden (unbekanntes Bildformat oder Verzeichnis nicht beschreibbar)</translation>
+    </message>
+    <message>
+        <source>Export Chart</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG-Bild (*.png);;SVG-Bild (*.svg)</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::HelperRecorder</name>
     <message>
         <source>There is no system D-Bus (%1), so the BPF Lens helper cannot be reached. Start the system bus (as root: &lt;code&gt;systemctl start dbus&lt;/code&gt;), or run BPF Lens as root to record without the helper.</source>
@@ -886,42 +956,6 @@
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <source>&amp;Open…</source>
-        <translation>Ö&amp;ffnen …</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>&amp;Zuletzt geöffnet</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>&amp;Speichern</translation>
-    </message>
-    <message>
-        <source>Save &amp;As…</source>
-        <translation>Speichern &amp;unter …</translation>
-    </message>
-    <message>
-        <source>&amp;Export CSV</source>
-        <translation>CSV &amp;exportieren</translation>
-    </message>
-    <message>
-        <source>&amp;Whole Session…</source>
-        <translation>&amp;Ganze Sitzung …</translation>
-    </message>
-    <message>
-        <source>&amp;Visible Time Range…</source>
-        <translation>&amp;Sichtbarer Zeitbereich …</translation>
-    </message>
-    <message>
-        <source>One &amp;Probe…</source>
-        <translation>Eine &amp;Probe …</translation>
-    </message>
-    <message>
-        <source>Export &amp;Chart as Image…</source>
-        <translation>&amp;Diagramm als Bild exportieren …</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -942,111 +976,12 @@
         <translation>Zoom &amp;zurücksetzen</translation>
     </message>
     <message>
-        <source>Open Session</source>
-        <translation>Sitzung öffnen</translation>
-    </message>
-    <message>
-        <source>BPF Lens sessions (*.bpflens);;All files (*)</source>
-        <translation>BPF-Lens-Sitzungen (*.bpflens);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>another session is still loading</source>
-        <translation>eine andere Sitzung wird noch geladen</translation>
-    </message>
-    <message>
-        <source>a recording is running: stop it first</source>
-        <translation>eine Aufzeichnung läuft: beenden Sie sie zuerst</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>abgebrochen</translation>
-    </message>
-    <message>
-        <source>Opening %1…</source>
-        <translation>%1 wird geöffnet …</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
-    </message>
-    <message>
-        <source>Cannot open session</source>
-        <translation>Sitzung kann nicht geöffnet werden</translation>
-    </message>
-    <message>
-        <source>Opened %1</source>
-        <translation>%1 geöffnet</translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>Visible: %1 s – %2 s (%3)</source>
         <translation>Sichtbar: %1 s – %2 s (%3)</translation>
-    </message>
-    <message>
-        <source>Export One Probe</source>
-        <translation>Eine Probe exportieren</translation>
-    </message>
-    <message>
-        <source>Probe:</source>
-        <translation>Probe:</translation>
-    </message>
-    <message>
-        <source>Export CSV Into</source>
-        <translation>CSV exportieren nach</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>Export fehlgeschlagen</translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %n file(s) to %1</source>
-        <translation>
-            <numerusform>%n Datei nach %1 exportiert</numerusform>
-            <numerusform>%n Dateien nach %1 exportiert</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>there is no chart to export</source>
-        <translation>es gibt kein Diagramm zum Exportieren</translation>
-    </message>
-    <message>
-        <source>Exported by BPF Lens</source>
-        <translation>Exportiert von BPF Lens</translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation>%1 kann nicht geschrieben werden</translation>
-    </message>
-    <message>
-        <source>cannot write %1 (unknown image format or the directory is not writable)</source>
-        <translation>%1 kann nicht geschrieben werden (unbekanntes Bildformat oder Verzeichnis nicht beschreibbar)</translation>
-    </message>
-    <message>
-        <source>Export Chart</source>
-        <translation>Diagramm exportieren</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG image (*.svg)</source>
-        <translation>PNG-Bild (*.png);;SVG-Bild (*.svg)</translation>
-    </message>
-    <message>
-        <source>&amp;Record</source>
-        <translation>&amp;Aufzeichnen</translation>
-    </message>
-    <message>
-        <source>Record the selected probes (Ctrl+R)</source>
-        <translation>Die ausgewählten Probes aufzeichnen (Strg+R)</translation>
-    </message>
-    <message>
-        <source>S&amp;top</source>
-        <translation>S&amp;toppen</translation>
-    </message>
-    <message>
-        <source>Stop the recording (Ctrl+.)</source>
-        <translation>Die Aufzeichnung beenden (Strg+.)</translation>
     </message>
     <message>
         <source>Recording</source>
@@ -1057,96 +992,12 @@
         <translation>Auf&amp;zeichnung</translation>
     </message>
     <message>
-        <source>CPU time the probes&apos; BPF programs took, per second of recording (100 % = one CPU)</source>
-        <translation>CPU-Zeit der BPF-Programme der Probes pro Sekunde Aufzeichnung (100 % = eine CPU)</translation>
-    </message>
-    <message>
         <source>Unsaved recording</source>
         <translation>Ungespeicherte Aufzeichnung</translation>
     </message>
     <message>
         <source>%1[*] — BPF Lens</source>
         <translation>%1[*] — BPF Lens</translation>
-    </message>
-    <message>
-        <source>Cannot record</source>
-        <translation>Aufzeichnen nicht möglich</translation>
-    </message>
-    <message>
-        <source>Starting the recording…</source>
-        <translation>Aufzeichnung wird gestartet …</translation>
-    </message>
-    <message>
-        <source>Recording failed</source>
-        <translation>Aufzeichnung fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>%1
-
-The data recorded until then is kept.</source>
-        <translation>%1
-
-Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
-    </message>
-    <message>
-        <source>● Recording %1</source>
-        <translation>● Aufzeichnung %1</translation>
-    </message>
-    <message>
-        <source>Duration %1</source>
-        <translation>Dauer %1</translation>
-    </message>
-    <message>
-        <source>%1 events/s</source>
-        <translation>%1 Ereignisse/s</translation>
-    </message>
-    <message>
-        <source>%1 lost</source>
-        <translation>%1 verloren</translation>
-    </message>
-    <message>
-        <source>%1 events could not be delivered by the kernel (buffers full): the recording is incomplete.</source>
-        <translation>%1 Ereignisse konnte der Kernel nicht zustellen (Puffer voll): Die Aufzeichnung ist unvollständig.</translation>
-    </message>
-    <message>
-        <source>No events were lost.</source>
-        <translation>Es gingen keine Ereignisse verloren.</translation>
-    </message>
-    <message>
-        <source>probes %1 % CPU</source>
-        <translation>Probes %1 % CPU</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>%1 gespeichert</translation>
-    </message>
-    <message>
-        <source>Save failed</source>
-        <translation>Speichern fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Save Session</source>
-        <translation>Sitzung speichern</translation>
-    </message>
-    <message>
-        <source>BPF Lens sessions (*.bpflens)</source>
-        <translation>BPF-Lens-Sitzungen (*.bpflens)</translation>
-    </message>
-    <message>
-        <source>A recording is running. Stop it and discard what it recorded?</source>
-        <translation>Eine Aufzeichnung läuft. Beenden und das Aufgezeichnete verwerfen?</translation>
-    </message>
-    <message>
-        <source>The recording has not been saved. Save it first?</source>
-        <translation>Die Aufzeichnung wurde nicht gespeichert. Zuerst speichern?</translation>
-    </message>
-    <message>
-        <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus. To record, install it as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again.</source>
-        <translation>Der BPF-Lens-Helper (bpflens-helper) ist nicht installiert oder auf dem System-D-Bus nicht erreichbar. Installieren Sie ihn zum Aufzeichnen als root mit &lt;code&gt;cmake --install build/release&lt;/code&gt;: Das installiert bpflens-helper, seinen D-Bus-Dienst und die polkit-Richtlinie, mit der Sie ohne root-Rechte aufzeichnen können. Starten Sie BPF Lens danach neu.</translation>
-    </message>
-    <message>
-        <source>Recording cancelled</source>
-        <translation>Aufzeichnung abgebrochen</translation>
     </message>
     <message>
         <source>&lt;b&gt;Recording is not available.&lt;/b&gt; %1&lt;br&gt;Saved sessions can still be opened.</source>
@@ -1262,6 +1113,172 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>Refused: %1</source>
         <translation>Abgelehnt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::RecordingController</name>
+    <message>
+        <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus. To record, install it as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again.</source>
+        <translation>Der BPF-Lens-Helper (bpflens-helper) ist nicht installiert oder auf dem System-D-Bus nicht erreichbar. Installieren Sie ihn zum Aufzeichnen als root mit &lt;code&gt;cmake --install build/release&lt;/code&gt;: Das installiert bpflens-helper, seinen D-Bus-Dienst und die polkit-Richtlinie, mit der Sie ohne root-Rechte aufzeichnen können. Starten Sie BPF Lens danach neu.</translation>
+    </message>
+    <message>
+        <source>&amp;Record</source>
+        <translation>&amp;Aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Record the selected probes (Ctrl+R)</source>
+        <translation>Die ausgewählten Probes aufzeichnen (Strg+R)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>S&amp;toppen</translation>
+    </message>
+    <message>
+        <source>Stop the recording (Ctrl+.)</source>
+        <translation>Die Aufzeichnung beenden (Strg+.)</translation>
+    </message>
+    <message>
+        <source>CPU time the probes&apos; BPF programs took, per second of recording (100 % = one CPU)</source>
+        <translation>CPU-Zeit der BPF-Programme der Probes pro Sekunde Aufzeichnung (100 % = eine CPU)</translation>
+    </message>
+    <message>
+        <source>Cannot record</source>
+        <translation>Aufzeichnen nicht möglich</translation>
+    </message>
+    <message>
+        <source>Starting the recording…</source>
+        <translation>Aufzeichnung wird gestartet …</translation>
+    </message>
+    <message>
+        <source>Recording cancelled</source>
+        <translation>Aufzeichnung abgebrochen</translation>
+    </message>
+    <message>
+        <source>Recording</source>
+        <translation>Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>Recording failed</source>
+        <translation>Aufzeichnung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1
+
+The data recorded until then is kept.</source>
+        <translation>%1
+
+Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
+    </message>
+    <message>
+        <source>● Recording %1</source>
+        <translation>● Aufzeichnung %1</translation>
+    </message>
+    <message>
+        <source>Duration %1</source>
+        <translation>Dauer %1</translation>
+    </message>
+    <message>
+        <source>%1 events/s</source>
+        <translation>%1 Ereignisse/s</translation>
+    </message>
+    <message>
+        <source>%1 lost</source>
+        <translation>%1 verloren</translation>
+    </message>
+    <message>
+        <source>%1 events could not be delivered by the kernel (buffers full): the recording is incomplete.</source>
+        <translation>%1 Ereignisse konnte der Kernel nicht zustellen (Puffer voll): Die Aufzeichnung ist unvollständig.</translation>
+    </message>
+    <message>
+        <source>No events were lost.</source>
+        <translation>Es gingen keine Ereignisse verloren.</translation>
+    </message>
+    <message>
+        <source>probes %1 % CPU</source>
+        <translation>Probes %1 % CPU</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::SessionDocument</name>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>Ö&amp;ffnen …</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>Speichern &amp;unter …</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>Sitzung öffnen</translation>
+    </message>
+    <message>
+        <source>BPF Lens sessions (*.bpflens);;All files (*)</source>
+        <translation>BPF-Lens-Sitzungen (*.bpflens);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>another session is still loading</source>
+        <translation>eine andere Sitzung wird noch geladen</translation>
+    </message>
+    <message>
+        <source>a recording is running: stop it first</source>
+        <translation>eine Aufzeichnung läuft: beenden Sie sie zuerst</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 wird geöffnet …</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Cannot open session</source>
+        <translation>Sitzung kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Save failed</source>
+        <translation>Speichern fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>Sitzung speichern</translation>
+    </message>
+    <message>
+        <source>BPF Lens sessions (*.bpflens)</source>
+        <translation>BPF-Lens-Sitzungen (*.bpflens)</translation>
+    </message>
+    <message>
+        <source>Unsaved recording</source>
+        <translation>Ungespeicherte Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>A recording is running. Stop it and discard what it recorded?</source>
+        <translation>Eine Aufzeichnung läuft. Beenden und das Aufgezeichnete verwerfen?</translation>
+    </message>
+    <message>
+        <source>The recording has not been saved. Save it first?</source>
+        <translation>Die Aufzeichnung wurde nicht gespeichert. Zuerst speichern?</translation>
     </message>
 </context>
 <context>

@@ -556,6 +556,75 @@
     </message>
 </context>
 <context>
+    <name>bpflens::ExportController</name>
+    <message>
+        <source>&amp;Export CSV</source>
+        <translation>导出 CSV(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Whole Session…</source>
+        <translation>整个会话(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>&amp;Visible Time Range…</source>
+        <translation>可见时间范围(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>One &amp;Probe…</source>
+        <translation>单个探针(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chart as Image…</source>
+        <translation>将图表导出为图片(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Export One Probe</source>
+        <translation>导出单个探针</translation>
+    </message>
+    <message>
+        <source>Probe:</source>
+        <translation>探针：</translation>
+    </message>
+    <message>
+        <source>Export CSV Into</source>
+        <translation>将 CSV 导出到</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n file(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 个文件导出到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>there is no chart to export</source>
+        <translation>没有可导出的图表</translation>
+    </message>
+    <message>
+        <source>Exported by BPF Lens</source>
+        <translation>由 BPF Lens 导出</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1 (unknown image format or the directory is not writable)</source>
+        <translation>无法写入 %1（未知的图片格式，或目录不可写）</translation>
+    </message>
+    <message>
+        <source>Export Chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg)</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::HelperRecorder</name>
     <message>
         <source>There is no system D-Bus (%1), so the BPF Lens helper cannot be reached. Start the system bus (as root: &lt;code&gt;systemctl start dbus&lt;/code&gt;), or run BPF Lens as root to record without the helper.</source>
@@ -885,42 +954,6 @@
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <source>&amp;Open…</source>
-        <translation>打开(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save &amp;As…</source>
-        <translation>另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;Export CSV</source>
-        <translation>导出 CSV(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Whole Session…</source>
-        <translation>整个会话(&amp;W)…</translation>
-    </message>
-    <message>
-        <source>&amp;Visible Time Range…</source>
-        <translation>可见时间范围(&amp;V)…</translation>
-    </message>
-    <message>
-        <source>One &amp;Probe…</source>
-        <translation>单个探针(&amp;P)…</translation>
-    </message>
-    <message>
-        <source>Export &amp;Chart as Image…</source>
-        <translation>将图表导出为图片(&amp;C)…</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -941,110 +974,12 @@
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <source>Open Session</source>
-        <translation>打开会话</translation>
-    </message>
-    <message>
-        <source>BPF Lens sessions (*.bpflens);;All files (*)</source>
-        <translation>BPF Lens 会话 (*.bpflens);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>another session is still loading</source>
-        <translation>另一个会话仍在加载</translation>
-    </message>
-    <message>
-        <source>a recording is running: stop it first</source>
-        <translation>正在录制：请先停止录制</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>Opening %1…</source>
-        <translation>正在打开 %1…</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Cannot open session</source>
-        <translation>无法打开会话</translation>
-    </message>
-    <message>
-        <source>Opened %1</source>
-        <translation>已打开 %1</translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
         <source>Visible: %1 s – %2 s (%3)</source>
         <translation>可见：%1 秒 – %2 秒（%3）</translation>
-    </message>
-    <message>
-        <source>Export One Probe</source>
-        <translation>导出单个探针</translation>
-    </message>
-    <message>
-        <source>Probe:</source>
-        <translation>探针：</translation>
-    </message>
-    <message>
-        <source>Export CSV Into</source>
-        <translation>将 CSV 导出到</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %n file(s) to %1</source>
-        <translation>
-            <numerusform>已将 %n 个文件导出到 %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>there is no chart to export</source>
-        <translation>没有可导出的图表</translation>
-    </message>
-    <message>
-        <source>Exported by BPF Lens</source>
-        <translation>由 BPF Lens 导出</translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-    <message>
-        <source>cannot write %1 (unknown image format or the directory is not writable)</source>
-        <translation>无法写入 %1（未知的图片格式，或目录不可写）</translation>
-    </message>
-    <message>
-        <source>Export Chart</source>
-        <translation>导出图表</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG image (*.svg)</source>
-        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg)</translation>
-    </message>
-    <message>
-        <source>&amp;Record</source>
-        <translation>录制(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Record the selected probes (Ctrl+R)</source>
-        <translation>录制所选探针（Ctrl+R）</translation>
-    </message>
-    <message>
-        <source>S&amp;top</source>
-        <translation>停止(&amp;T)</translation>
-    </message>
-    <message>
-        <source>Stop the recording (Ctrl+.)</source>
-        <translation>停止录制（Ctrl+.）</translation>
     </message>
     <message>
         <source>Recording</source>
@@ -1055,96 +990,12 @@
         <translation>录制(&amp;R)</translation>
     </message>
     <message>
-        <source>CPU time the probes&apos; BPF programs took, per second of recording (100 % = one CPU)</source>
-        <translation>探针的 BPF 程序每录制一秒所用的 CPU 时间（100 % = 一个 CPU）</translation>
-    </message>
-    <message>
         <source>Unsaved recording</source>
         <translation>未保存的录制</translation>
     </message>
     <message>
         <source>%1[*] — BPF Lens</source>
         <translation>%1[*] — BPF Lens</translation>
-    </message>
-    <message>
-        <source>Cannot record</source>
-        <translation>无法录制</translation>
-    </message>
-    <message>
-        <source>Starting the recording…</source>
-        <translation>正在开始录制…</translation>
-    </message>
-    <message>
-        <source>Recording failed</source>
-        <translation>录制失败</translation>
-    </message>
-    <message>
-        <source>%1
-
-The data recorded until then is kept.</source>
-        <translation>%1
-
-此前录制的数据已保留。</translation>
-    </message>
-    <message>
-        <source>● Recording %1</source>
-        <translation>● 录制中 %1</translation>
-    </message>
-    <message>
-        <source>Duration %1</source>
-        <translation>时长 %1</translation>
-    </message>
-    <message>
-        <source>%1 events/s</source>
-        <translation>%1 事件/秒</translation>
-    </message>
-    <message>
-        <source>%1 lost</source>
-        <translation>丢失 %1</translation>
-    </message>
-    <message>
-        <source>%1 events could not be delivered by the kernel (buffers full): the recording is incomplete.</source>
-        <translation>内核有 %1 个事件未能送达（缓冲区已满）：录制不完整。</translation>
-    </message>
-    <message>
-        <source>No events were lost.</source>
-        <translation>没有丢失事件。</translation>
-    </message>
-    <message>
-        <source>probes %1 % CPU</source>
-        <translation>探针 CPU %1 %</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
-    </message>
-    <message>
-        <source>Save failed</source>
-        <translation>保存失败</translation>
-    </message>
-    <message>
-        <source>Save Session</source>
-        <translation>保存会话</translation>
-    </message>
-    <message>
-        <source>BPF Lens sessions (*.bpflens)</source>
-        <translation>BPF Lens 会话 (*.bpflens)</translation>
-    </message>
-    <message>
-        <source>A recording is running. Stop it and discard what it recorded?</source>
-        <translation>正在录制。要停止录制并丢弃已录制的内容吗？</translation>
-    </message>
-    <message>
-        <source>The recording has not been saved. Save it first?</source>
-        <translation>录制尚未保存。要先保存吗？</translation>
-    </message>
-    <message>
-        <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus. To record, install it as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again.</source>
-        <translation>BPF Lens 辅助程序（bpflens-helper）未安装，或在系统 D-Bus 上无法访问。如需录制，请以 root 身份运行 &lt;code&gt;cmake --install build/release&lt;/code&gt; 进行安装：它会安装 bpflens-helper、其 D-Bus 服务以及让您无需 root 即可录制的 polkit 策略。然后重新启动 BPF Lens。</translation>
-    </message>
-    <message>
-        <source>Recording cancelled</source>
-        <translation>录制已取消</translation>
     </message>
     <message>
         <source>&lt;b&gt;Recording is not available.&lt;/b&gt; %1&lt;br&gt;Saved sessions can still be opened.</source>
@@ -1260,6 +1111,172 @@ The data recorded until then is kept.</source>
     <message>
         <source>Refused: %1</source>
         <translation>被拒绝：%1</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::RecordingController</name>
+    <message>
+        <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus. To record, install it as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again.</source>
+        <translation>BPF Lens 辅助程序（bpflens-helper）未安装，或在系统 D-Bus 上无法访问。如需录制，请以 root 身份运行 &lt;code&gt;cmake --install build/release&lt;/code&gt; 进行安装：它会安装 bpflens-helper、其 D-Bus 服务以及让您无需 root 即可录制的 polkit 策略。然后重新启动 BPF Lens。</translation>
+    </message>
+    <message>
+        <source>&amp;Record</source>
+        <translation>录制(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Record the selected probes (Ctrl+R)</source>
+        <translation>录制所选探针（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stop the recording (Ctrl+.)</source>
+        <translation>停止录制（Ctrl+.）</translation>
+    </message>
+    <message>
+        <source>CPU time the probes&apos; BPF programs took, per second of recording (100 % = one CPU)</source>
+        <translation>探针的 BPF 程序每录制一秒所用的 CPU 时间（100 % = 一个 CPU）</translation>
+    </message>
+    <message>
+        <source>Cannot record</source>
+        <translation>无法录制</translation>
+    </message>
+    <message>
+        <source>Starting the recording…</source>
+        <translation>正在开始录制…</translation>
+    </message>
+    <message>
+        <source>Recording cancelled</source>
+        <translation>录制已取消</translation>
+    </message>
+    <message>
+        <source>Recording</source>
+        <translation>录制中</translation>
+    </message>
+    <message>
+        <source>Recording failed</source>
+        <translation>录制失败</translation>
+    </message>
+    <message>
+        <source>%1
+
+The data recorded until then is kept.</source>
+        <translation>%1
+
+此前录制的数据已保留。</translation>
+    </message>
+    <message>
+        <source>● Recording %1</source>
+        <translation>● 录制中 %1</translation>
+    </message>
+    <message>
+        <source>Duration %1</source>
+        <translation>时长 %1</translation>
+    </message>
+    <message>
+        <source>%1 events/s</source>
+        <translation>%1 事件/秒</translation>
+    </message>
+    <message>
+        <source>%1 lost</source>
+        <translation>丢失 %1</translation>
+    </message>
+    <message>
+        <source>%1 events could not be delivered by the kernel (buffers full): the recording is incomplete.</source>
+        <translation>内核有 %1 个事件未能送达（缓冲区已满）：录制不完整。</translation>
+    </message>
+    <message>
+        <source>No events were lost.</source>
+        <translation>没有丢失事件。</translation>
+    </message>
+    <message>
+        <source>probes %1 % CPU</source>
+        <translation>探针 CPU %1 %</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::SessionDocument</name>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>BPF Lens sessions (*.bpflens);;All files (*)</source>
+        <translation>BPF Lens 会话 (*.bpflens);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>another session is still loading</source>
+        <translation>另一个会话仍在加载</translation>
+    </message>
+    <message>
+        <source>a recording is running: stop it first</source>
+        <translation>正在录制：请先停止录制</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cannot open session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save failed</source>
+        <translation>保存失败</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>BPF Lens sessions (*.bpflens)</source>
+        <translation>BPF Lens 会话 (*.bpflens)</translation>
+    </message>
+    <message>
+        <source>Unsaved recording</source>
+        <translation>未保存的录制</translation>
+    </message>
+    <message>
+        <source>A recording is running. Stop it and discard what it recorded?</source>
+        <translation>正在录制。要停止录制并丢弃已录制的内容吗？</translation>
+    </message>
+    <message>
+        <source>The recording has not been saved. Save it first?</source>
+        <translation>录制尚未保存。要先保存吗？</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,145 @@
+#include "exportcontroller.h"
+
+#include "csvexport.h"
+#include "errorbox.h"
+#include "sessionmodel.h"
+#include "viewstate.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMainWindow>
+#include <QMenu>
+#include <QPainter>
+#include <QStatusBar>
+#include <QSvgGenerator>
+
+namespace bpflens {
+
+ExportController::ExportController(SessionModel *session, ViewState *state, QMainWindow *window,
+                                   std::function<QWidget *()> chartWidget)
+    : QObject(window)
+    , m_session(session)
+    , m_state(state)
+    , m_window(window)
+    , m_chartWidget(std::move(chartWidget))
+{
+    m_csvMenu = new QMenu(tr("&Export CSV"), window);
+    m_csvMenu->addAction(tr("&Whole Session…"), this,
+                         [this] { chooseExportCsv(Scope::WholeSession); });
+    m_csvMenu->addAction(tr("&Visible Time Range…"), this,
+                         [this] { chooseExportCsv(Scope::VisibleRange); });
+    m_csvMenu->addAction(tr("One &Probe…"), this, [this] { chooseExportCsv(Scope::Probe); });
+    m_imageAction = new QAction(tr("Export &Chart as Image…"), window);
+    connect(m_imageAction, &QAction::triggered, this, &ExportController::chooseExportImage);
+    connect(m_session, &SessionModel::reset, this, &ExportController::updateActions);
+    updateActions();
+}
+
+void ExportController::updateActions()
+{
+    const bool has = !m_session->isEmpty();
+    m_csvMenu->menuAction()->setEnabled(has);
+    m_imageAction->setEnabled(has);
+}
+
+QStringList ExportController::exportCsv(const QString &directory, Scope scope,
+                                        const QString &probeId, QString *error) const
+{
+    CsvExportOptions options;
+    if (scope == Scope::VisibleRange) {
+        options.startNs = m_state->startNs();
+        options.endNs = m_state->endNs();
+    } else if (scope == Scope::Probe) {
+        options.probeId = probeId;
+    }
+    return CsvExport::exportSession(m_session->data(), directory, options, error);
+}
+
+void ExportController::chooseExportCsv(Scope scope)
+{
+    QString probeId;
+    if (scope == Scope::Probe) {
+        QStringList ids;
+        for (const ProbeConfig &p : m_session->info().probes)
+            ids << p.id;
+        for (const HistogramSnapshot &h : m_session->data().histograms) {
+            if (!ids.contains(h.probeId))
+                ids << h.probeId;
+        }
+        for (EventType t : SessionModel::eventTypes()) {
+            if (m_session->events().count(t) && !ids.contains(CsvExport::probeIdFor(t)))
+                ids << CsvExport::probeIdFor(t);
+        }
+        bool ok = false;
+        probeId = QInputDialog::getItem(m_window, tr("Export One Probe"), tr("Probe:"), ids, 0,
+                                        false, &ok);
+        if (!ok || probeId.isEmpty())
+            return;
+    }
+    const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Export CSV Into"));
+    if (dir.isEmpty())
+        return;
+    QString error;
+    const QStringList files = exportCsv(dir, scope, probeId, &error);
+    if (files.isEmpty()) {
+        showErrorBox(m_window, tr("Export failed"), error);
+        return;
+    }
+    m_window->statusBar()->showMessage(tr("Exported %n file(s) to %1", nullptr, int(files.size()))
+                                           .arg(QDir::toNativeSeparators(dir)),
+                                       8000);
+}
+
+bool ExportController::exportImage(QWidget *widget, const QString &path, QString *error)
+{
+    if (!widget) {
+        if (error)
+            *error = tr("there is no chart to export");
+        return false;
+    }
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(widget->size());
+        svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
+        svg.setTitle(widget->accessibleName());
+        svg.setDescription(tr("Exported by BPF Lens"));
+        QPainter painter;
+        if (!painter.begin(&svg)) {
+            if (error)
+                *error = tr("cannot write %1").arg(QDir::toNativeSeparators(path));
+            return false;
+        }
+        widget->render(&painter);
+        painter.end();
+        if (!QFileInfo(path).isFile() || QFileInfo(path).size() == 0) {
+            if (error)
+                *error = tr("cannot write %1").arg(QDir::toNativeSeparators(path));
+            return false;
+        }
+        return true;
+    }
+    if (!widget->grab().save(path)) {
+        if (error)
+            *error = tr("cannot write %1 (unknown image format or the directory is not writable)")
+                         .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    return true;
+}
+
+void ExportController::chooseExportImage()
+{
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export Chart"), QString(),
+                                                      tr("PNG image (*.png);;SVG image (*.svg)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportImage(m_chartWidget(), path, &error))
+        showErrorBox(m_window, tr("Export failed"), error);
+}
+
+} // namespace bpflens

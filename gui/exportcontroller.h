@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QObject>
+#include <QStringList>
+
+#include <functional>
+
+class QAction;
+class QMainWindow;
+class QMenu;
+class QWidget;
+
+namespace bpflens {
+
+class SessionModel;
+class ViewState;
+
+// File > Export: the session as CSV files (whole, the visible time range or one probe) and a
+// chart as an image. The menu and the action are enabled only with a session open; MainWindow
+// places them.
+class ExportController : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Scope
+    {
+        WholeSession,
+        VisibleRange,
+        Probe
+    };
+    // chartWidget: the widget "Export chart" saves (the current tab's charts, else the timeline).
+    ExportController(SessionModel *session, ViewState *state, QMainWindow *window,
+                     std::function<QWidget *()> chartWidget);
+
+    QMenu *csvMenu() const { return m_csvMenu; }
+    QAction *imageAction() const { return m_imageAction; }
+
+    // What File > Export CSV does once a directory is chosen: the same files as
+    // `bpflens-cli export` (CsvExport), limited to the scope.
+    QStringList exportCsv(const QString &directory, Scope scope, const QString &probeId,
+                          QString *error) const;
+    // A chart or the timeline as PNG (or any raster format Qt knows by suffix) or SVG.
+    static bool exportImage(QWidget *widget, const QString &path, QString *error);
+
+private:
+    void updateActions();
+    void chooseExportCsv(Scope scope);
+    void chooseExportImage();
+
+    SessionModel *m_session;
+    ViewState *m_state;
+    QMainWindow *m_window;
+    std::function<QWidget *()> m_chartWidget;
+    QMenu *m_csvMenu = nullptr;
+    QAction *m_imageAction = nullptr;
+};
+
+} // namespace bpflens

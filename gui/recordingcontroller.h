@@ -1,0 +1,90 @@
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+
+class QAction;
+class QLabel;
+class QMainWindow;
+class QTimer;
+
+namespace bpflens {
+
+class ProbePanel;
+class Recorder;
+class SessionDocument;
+class SessionModel;
+struct SessionInfo;
+
+// Recording control: the Record and Stop actions, starting a recording of the probe panel's
+// probes through a Recorder (live batches go into the session), its end or failure, and the
+// recording figures for the status bar (elapsed time, event rate, lost events, probe CPU).
+// MainWindow places the actions and labels.
+class RecordingController : public QObject
+{
+    Q_OBJECT
+public:
+    RecordingController(SessionModel *session, ProbePanel *probes, SessionDocument *document,
+                        QMainWindow *window);
+
+    // Records through recorder from now on (not owned; null: recording unavailable). Until a
+    // backend is set the controller has one that says recording is unavailable.
+    void setRecorder(Recorder *recorder);
+    Recorder *recorder() const { return m_recorder; }
+    bool isAvailable() const;
+    bool isRecording() const { return m_recording; }
+    // start() called, started or failed not yet seen (e.g. waiting for polkit).
+    bool isStarting() const { return m_starting; }
+    // Stops a running recording whose data the user chose to discard.
+    void discard();
+
+    QAction *recordAction() const { return m_recordAction; }
+    QAction *stopAction() const { return m_stopAction; }
+    QLabel *elapsedLabel() const { return m_elapsedLabel; }
+    QLabel *rateLabel() const { return m_rateLabel; }
+    QLabel *lostLabel() const { return m_lostLabel; }
+    QLabel *cpuLabel() const { return m_cpuLabel; }
+
+    // Refreshes the recording figures (a timer does it every second while recording).
+    void updateRecordingStatus();
+    // Record, Stop and the probe panel enabled as the recorder and the document allow.
+    void updateActions();
+
+Q_SIGNALS:
+    // A recording started or ended: the title and the actions change.
+    void recordingChanged();
+    // Starting, cancelled, failed to start, or the probe selection changed: the actions change.
+    void actionsChanged();
+    // The recorder's availability or notice changed (and on setRecorder).
+    void availabilityChanged();
+
+private:
+    void startRecording();
+    void stopRecording();
+    void recordingStarted(const SessionInfo &info);
+    void recordingEnded(const QString &reason, quint64 endNs);
+    void recordingFailed(const QString &error);
+    void showStatus(const QString &message, int timeoutMs = 0);
+
+    SessionModel *m_session;
+    ProbePanel *m_probes;
+    SessionDocument *m_document;
+    QMainWindow *m_window;
+    Recorder *m_recorder = nullptr;
+    Recorder *m_noBackend = nullptr;
+    QAction *m_recordAction = nullptr;
+    QAction *m_stopAction = nullptr;
+    QLabel *m_elapsedLabel = nullptr;
+    QLabel *m_rateLabel = nullptr;
+    QLabel *m_lostLabel = nullptr;
+    QLabel *m_cpuLabel = nullptr;
+    QTimer *m_statusTimer = nullptr;
+    QElapsedTimer m_recordClock;
+    qint64 m_rateEvents = 0; // event count at the last rate sample
+    qint64 m_rateAtMs = 0;   // m_recordClock time of that sample
+    double m_eventsPerSecond = 0;
+    bool m_recording = false;
+    bool m_starting = false; // start() called, started/failed not yet seen
+};
+
+} // namespace bpflens
