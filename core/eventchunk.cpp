@@ -52,22 +52,16 @@ public:
         if (m_p < m_end && *m_p < 0x80) [[likely]]
             return *m_p++;
         quint64 v = 0;
-        for (int shift = 0; shift < 70; shift += 7) {
-            if (m_p >= m_end) {
-                fail(QStringLiteral("the chunk ends inside a number"));
-                return 0;
-            }
-            const quint8 b = *m_p++;
-            // The tenth byte may only hold the 64th bit.
-            if (shift == 63 && b > 1) {
-                fail(QStringLiteral("a number does not fit in 64 bits"));
-                return 0;
-            }
-            v |= quint64(b & 0x7f) << shift;
-            if (!(b & 0x80))
-                return v;
+        switch (getVarint(m_p, m_end, &v)) {
+        case VarintRead::Ok:
+            return v;
+        case VarintRead::Truncated:
+            fail(QStringLiteral("the chunk ends inside a number"));
+            return 0;
+        case VarintRead::TooLong:
+            fail(QStringLiteral("a number does not fit in 64 bits"));
+            return 0;
         }
-        fail(QStringLiteral("a number does not fit in 64 bits"));
         return 0;
     }
     quint32 u32()

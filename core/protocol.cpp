@@ -118,14 +118,7 @@ public:
     QByteArray &out;
 
     void byte(quint8 b) { out.append(char(b)); }
-    void varint(quint64 v)
-    {
-        while (v >= 0x80) {
-            out.append(char(v | 0x80));
-            v >>= 7;
-        }
-        out.append(char(v));
-    }
+    void varint(quint64 v) { putVarint(out, v); }
     void signedVarint(qint64 v) { varint(zigzag(v)); }
     // Times are sent as the difference to the previous record of the section: events arrive
     // nearly in order, so a delta of microseconds takes 2-3 bytes instead of 8.
@@ -202,23 +195,18 @@ public:
     quint64 varint(const char *field)
     {
         quint64 v = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            if (m_p == m_end) {
-                fail(QStringLiteral("%1 runs past the end of the %2")
-                         .arg(QLatin1String(field), m_scope));
-                return 0;
-            }
-            const uchar b = *m_p++;
-            if (shift == 63 && b > 1) {
-                fail(
-                    QStringLiteral("%1 is a varint larger than 64 bits").arg(QLatin1String(field)));
-                return 0;
-            }
-            v |= quint64(b & 0x7f) << shift;
-            if (!(b & 0x80))
-                return v;
+        switch (getVarint(m_p, m_end, &v)) {
+        case VarintRead::Ok:
+            return v;
+        case VarintRead::Truncated:
+            fail(QStringLiteral("%1 runs past the end of the %2")
+                     .arg(QLatin1String(field), m_scope));
+            return 0;
+        case VarintRead::TooLong:
+            fail(QStringLiteral("%1 is a varint larger than 64 bits").arg(QLatin1String(field)));
+            return 0;
         }
-        return v; // not reached: the 10th byte either ends the varint or failed above
+        return 0;
     }
 
     quint64 ranged(const char *field, quint64 max)

@@ -36,6 +36,32 @@ inline void putVarint(QByteArray &out, quint64 v)
     out.append(buf, n);
 }
 
+enum class VarintRead
+{
+    Ok,
+    Truncated, // the bytes end inside the number
+    TooLong,   // more than 64 bits
+};
+
+// Reads one varint at p (advanced past what was read), never past end.
+inline VarintRead getVarint(const uchar *&p, const uchar *end, quint64 *value)
+{
+    quint64 v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (p >= end)
+            return VarintRead::Truncated;
+        const uchar b = *p++;
+        // The tenth byte may only hold the 64th bit.
+        if (shift == 63 && b > 1)
+            return VarintRead::TooLong;
+        v |= quint64(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            break;
+    }
+    *value = v;
+    return VarintRead::Ok;
+}
+
 // An IPv4 address keeps 4 bytes when its other 12 are zero: a length byte, then the bytes.
 inline void putAddress(QByteArray &out, const std::array<quint8, 16> &a, bool mayBeShort)
 {
