@@ -3,6 +3,7 @@
 #include "blockprobe.h"
 #include "csvexport.h"
 #include "engine.h"
+#include "enginestream.h"
 #include "helperapi.h"
 #include "helperclient.h"
 #include "probespec.h"
@@ -326,41 +327,26 @@ int recordToStream(QList<ProbeConfig> &requests, int fd, quint64 durationNs)
     QString error;
     if (!engine.start(requests, &error))
         return fail(error);
-    SessionInfo info = sessionInfoForThisHost(requests);
-    info.startMonotonicNs = engine.startMonotonicNs();
-    StreamWriter writer;
-    if (!writer.writeHello(info, &error) || !writer.flushTo(fd, &error)) {
+    // The reader sets the pace: the window reads as fast as it can, and what the kernel
+    // cannot hand over meanwhile is counted as lost, as in any recording.
+    EngineStream stream(engine, fd, EngineStream::Pace::Reader);
+    if (!stream.begin(sessionInfoForThisHost(requests))) {
         engine.stop();
-        return fail(QStringLiteral("cannot write the stream: %1").arg(error));
+        return fail(QStringLiteral("cannot write the stream: %1").arg(stream.errorString()));
     }
-    RecordBatch batch;
-    quint64 lastFrameNs = engine.startMonotonicNs();
-    bool readerGone = false;
-    while (!g_stopRequested && !readerGone) {
-        engine.poll(200, batch);
-        const quint64 now = Engine::monotonicNowNs();
-        if (durationNs && now - engine.startMonotonicNs() >= durationNs)
-            break;
-        // The helper's pace: a frame every 500 ms, sooner when much is waiting.
-        if (now - lastFrameNs >= 500000000ull || batch.eventCount() >= 100000) {
-            writer.writeBatch(batch); // what cannot be encoded is left out, the rest sent
-            batch.clear();
-            lastFrameNs = now;
-            readerGone = !writer.flushTo(fd, &error);
-        }
-        pollfd p{fd, 0, 0};
-        readerGone = readerGone || (::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR)));
-    }
+    const bool readerStayed = stream.run([&] {
+        return g_stopRequested ||
+               (durationNs && Engine::monotonicNowNs() - engine.startMonotonicNs() >= durationNs);
+    });
     // Detach first, then finish the stream.
-    engine.stop(&batch);
+    stream.stopEngine();
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    if (readerGone)
+    if (!readerStayed)
         return fail(QStringLiteral("the reader of the stream went away"));
-    writer.writeBatch(batch);
-    writer.writeEnd({StreamEndReason::Stopped, QString(), Engine::monotonicNowNs()});
-    if (!writer.flushTo(fd, &error))
-        return fail(QStringLiteral("cannot write the end of the stream: %1").arg(error));
+    if (!stream.finish({StreamEndReason::Stopped, QString(), Engine::monotonicNowNs()}))
+        return fail(
+            QStringLiteral("cannot write the end of the stream: %1").arg(stream.errorString()));
     ::close(fd);
     return Ok;
 }
