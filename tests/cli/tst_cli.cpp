@@ -2,6 +2,7 @@
 #include "csvexport.h"
 #include "events.h"
 #include "helper/testbus.h"
+#include "protocol.h"
 #include "sessioninfo.h"
 #include "sessionstore.h"
 #include "testutil.h"
@@ -22,6 +23,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <map>
+#include <optional>
+#include <poll.h>
 #include <unistd.h>
 
 using namespace bpflens;
@@ -562,16 +565,31 @@ private Q_SLOTS:
         QCOMPARE(csvRows(csvDir + QStringLiteral("/tppair.csv")).size(), fsyncs + 1);
     }
 
-    // Every event type, recorded through the helper with bpflens-cli, reaches the session file
-    // and the CSV export. The types come from BPFLENS_EVENT_TYPES: one added there that no
-    // workload below produces fails here by name, and one this kernel cannot record skips
-    // with the helper's reason, after every other type was checked.
-    void everyEventTypeThroughTheHelper()
+    // Every event type reaches the user by each way bpflens-cli records: through the helper
+    // and in-process into a session file (then its CSV export), and with --stream-fd into the
+    // stream the window reads. The types come from BPFLENS_EVENT_TYPES: one added there that no
+    // workload below produces fails here by name, and one this kernel cannot record skips with
+    // the reason `bpflens-cli probes` gives, after every other type was checked.
+    void everyEventTypeThroughEveryPath_data()
     {
-        BPFLENS_REQUIRE_ROOT("runs the helper, which loads BPF programs");
-        test::TestBus bus;
+        QTest::addColumn<QString>("path");
+        QTest::newRow("through the helper") << QStringLiteral("helper");
+        QTest::newRow("in-process") << QStringLiteral("direct");
+        QTest::newRow("stream-fd") << QStringLiteral("stream-fd");
+    }
+
+    void everyEventTypeThroughEveryPath()
+    {
+        QFETCH(QString, path);
+        BPFLENS_REQUIRE_ROOT("loads BPF programs, itself or through the helper");
+        std::optional<test::TestBus> bus;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         QString error;
-        QVERIFY2(bus.start(&error), qPrintable(error));
+        if (path == QLatin1String("helper")) {
+            bus.emplace();
+            QVERIFY2(bus->start(&error), qPrintable(error));
+            env = bus->environment();
+        }
         // Block I/O and ext4's tracepoints need files on the disk, not a tmpfs.
         QTemporaryDir work(test::diskTestDirectory(QStringLiteral("/var/tmp")) +
                            QStringLiteral("/bpflens-cli-XXXXXX"));
@@ -579,7 +597,7 @@ private Q_SLOTS:
         QTcpServer server;
         QVERIFY(server.listen(QHostAddress::LocalHost));
         const QString tag = QStringLiteral("clie%1").arg(getpid() % 100000);
-        const QString program = bus.dir() + QLatin1Char('/') + tag;
+        const QString program = work.filePath(tag);
         QVERIFY(QFile::copy(QStringLiteral("/bin/true"), program));
         QFile::setPermissions(program, QFileDevice::ExeOwner | QFileDevice::ReadOwner);
         const QString opened = work.filePath(QStringLiteral("opened"));
@@ -624,9 +642,9 @@ private Q_SLOTS:
               [&] { return dirtyFsyncs(work.filePath(QStringLiteral("tppair")), 2); }}},
         };
 
-        // What this kernel can record, as the helper says.
+        // What this kernel can record, as the helper (or, as root without it, the CLI) says.
         const Run listed = runCli({QStringLiteral("probes"), QStringLiteral("--json")},
-                                  QStringLiteral(BPFLENS_CLI), bus.environment());
+                                  QStringLiteral(BPFLENS_CLI), env);
         QVERIFY2(listed.status == 0, qPrintable(listed.err));
         QHash<QString, QString> unavailable;
         const QJsonArray probes = QJsonDocument::fromJson(listed.out.toUtf8())
@@ -663,40 +681,93 @@ private Q_SLOTS:
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
         QVERIFY2(!recorded.isEmpty(), qPrintable(cannot.join(QStringLiteral("; "))));
+        auto runWorkloads = [&] {
+            for (const EventType type : std::as_const(recorded)) {
+                if (!workloads.at(type).run())
+                    return eventTypeName(type) + QStringLiteral(": the workload failed");
+            }
+            return QString();
+        };
 
-        const QString session = bus.dir() + QStringLiteral("/every.bpflens");
+        // Per type, what the user gets: events in the file and rows in its CSV, or events in
+        // the stream.
+        std::map<EventType, qsizetype> found;
+        std::map<EventType, qsizetype> csvFound;
         QProcess recorder;
-        recorder.setProcessEnvironment(bus.environment());
-        recorder.start(QStringLiteral(BPFLENS_CLI),
-                       args + QStringList{QStringLiteral("-o"), session});
-        QVERIFY2(waitForFile(session, recorder), recorder.readAllStandardError().constData());
-        for (const EventType type : std::as_const(recorded))
-            QVERIFY2(workloads.at(type).run(),
-                     qPrintable(eventTypeName(type) + QStringLiteral(": the workload failed")));
-        ::kill(pid_t(recorder.processId()), SIGINT);
-        QVERIFY(recorder.waitForFinished(30000));
+        recorder.setProcessEnvironment(env);
+        if (path == QLatin1String("stream-fd")) {
+            // The window's way: the stream written into an inherited fd (3 here).
+            int fds[2];
+            QVERIFY(::pipe2(fds, O_CLOEXEC) == 0);
+            const int writeEnd = fds[1];
+            recorder.setChildProcessModifier([writeEnd] { ::dup2(writeEnd, 3); });
+            recorder.start(QStringLiteral(BPFLENS_CLI),
+                           args + QStringList{QStringLiteral("--stream-fd"), QStringLiteral("3")});
+            ::close(writeEnd);
+            StreamReader reader;
+            auto readUntil = [&](const std::function<bool()> &done) {
+                for (int i = 0; i < 3000 && !done() && !reader.hasError(); ++i) {
+                    pollfd p{fds[0], POLLIN, 0};
+                    if (::poll(&p, 1, 20) > 0 &&
+                        reader.readFrom(fds[0]) == StreamReader::ReadResult::Closed)
+                        break;
+                    while (reader.hasMessage()) {
+                        const StreamMessage m = reader.takeMessage();
+                        forEachEventType([&]<typename E>() {
+                            found[eventTypeOf<E>] += m.batch.events<E>().size();
+                        });
+                    }
+                }
+            };
+            // The hello frame comes once every probe is attached.
+            readUntil([&] { return reader.hasHello(); });
+            QVERIFY2(reader.hasHello(), recorder.readAllStandardError().constData());
+            const QString failed = runWorkloads();
+            ::kill(pid_t(recorder.processId()), SIGINT);
+            readUntil([&] { return reader.atEnd(); });
+            ::close(fds[0]);
+            QVERIFY2(failed.isEmpty(), qPrintable(failed));
+            QVERIFY2(reader.atEnd(), qPrintable(reader.errorString()));
+            QVERIFY(recorder.waitForFinished(30000));
+        } else {
+            const QString session = work.filePath(QStringLiteral("every.bpflens"));
+            if (path == QLatin1String("direct"))
+                args << QStringLiteral("--direct");
+            recorder.start(QStringLiteral(BPFLENS_CLI),
+                           args + QStringList{QStringLiteral("-o"), session});
+            QVERIFY2(waitForFile(session, recorder), recorder.readAllStandardError().constData());
+            const QString failed = runWorkloads();
+            ::kill(pid_t(recorder.processId()), SIGINT);
+            QVERIFY(recorder.waitForFinished(30000));
+            QVERIFY2(failed.isEmpty(), qPrintable(failed));
+            SessionData data;
+            QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+            const QString csvDir = work.filePath(QStringLiteral("csv"));
+            const Run exported =
+                runCli({QStringLiteral("export"), session, QStringLiteral("--csv"), csvDir});
+            QVERIFY2(exported.status == 0, qPrintable(exported.err));
+            for (const EventType type : std::as_const(recorded)) {
+                found[type] = data.events.count(type);
+                csvFound[type] =
+                    csvRows(csvDir + QLatin1Char('/') + CsvExport::fileNameFor(type)).size() - 1;
+            }
+        }
         const QString err = QString::fromUtf8(recorder.readAllStandardError());
-        QVERIFY2(recorder.exitCode() == 0, qPrintable(err));
+        QVERIFY2(recorder.exitStatus() == QProcess::NormalExit && recorder.exitCode() == 0,
+                 qPrintable(err));
 
-        SessionData data;
-        QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
-        const QString csvDir = bus.dir() + QStringLiteral("/every-csv");
-        const Run exported =
-            runCli({QStringLiteral("export"), session, QStringLiteral("--csv"), csvDir});
-        QVERIFY2(exported.status == 0, qPrintable(exported.err));
+        const QString where = path == QLatin1String("stream-fd")
+                                  ? QStringLiteral("the stream")
+                                  : QStringLiteral("the session file");
         for (const EventType type : std::as_const(recorded)) {
-            const qsizetype inFile = data.events.count(type);
-            const QString csv = CsvExport::fileNameFor(type);
-            const qsizetype rows = csvRows(csvDir + QLatin1Char('/') + csv).size() - 1;
-            if (inFile == 0)
-                problems
-                    << QStringLiteral("%1: no event in the session file").arg(eventTypeName(type));
-            else if (rows != inFile)
+            if (found[type] == 0)
+                problems << QStringLiteral("%1: no event in %2").arg(eventTypeName(type), where);
+            else if (csvFound.count(type) && csvFound[type] != found[type])
                 problems << QStringLiteral("%1: %2 in the session file, %3 rows in %4")
                                 .arg(eventTypeName(type))
-                                .arg(inFile)
-                                .arg(rows)
-                                .arg(csv);
+                                .arg(found[type])
+                                .arg(csvFound[type])
+                                .arg(CsvExport::fileNameFor(type));
         }
         QVERIFY2(problems.isEmpty(),
                  qPrintable(problems.join(QStringLiteral("; ")) + QStringLiteral("\n") + err));
