@@ -42,6 +42,8 @@ public:
     // The most events any probe reported lost (the counts are cumulative per probe), as of the
     // last write.
     quint64 lostCount() const { return m_lost; }
+    // Transactions written so far.
+    qint64 writes() const { return m_writer.batchesWritten(); }
     bool hasWriteError() const { return !m_writeError.isEmpty(); }
     QString writeError() const { return m_writeError; }
 
