@@ -555,7 +555,7 @@ private Q_SLOTS:
         QCOMPARE(data.events.count(EventType::TpPair), qsizetype(fsyncs));
         for (qsizetype i = 0; i < fsyncs; ++i) {
             QCOMPARE(data.events.pid(EventType::TpPair, i), quint32(getpid()));
-            QVERIFY(data.events.tpPairLatencyNs(i) > 0);
+            QVERIFY(data.events.tpPair(i).latencyNs > 0);
         }
 
         const QString csvDir = bus.dir() + QStringLiteral("/tppair-csv");
