@@ -3,10 +3,12 @@
 #include "blockprobe.h"
 #include "csvexport.h"
 #include "engine.h"
+#include "enginestream.h"
 #include "helperapi.h"
 #include "helperclient.h"
 #include "probespec.h"
 #include "protocol.h"
+#include "recordingfile.h"
 #include "sessioninfo.h"
 #include "sessionstore.h"
 
@@ -78,6 +80,51 @@ QString formatRate(double perSecond)
                               : QStringLiteral("%1/s").arg(perSecond, 0, 'f', 0);
 }
 
+// The line a recording keeps rewriting on a terminal, twice a second.
+class ProgressLine
+{
+public:
+    explicit ProgressLine(bool enabled)
+        : m_enabled(enabled)
+    {
+    }
+    // The recording started at startNs (its first second); the rate counts from nowNs.
+    void start(quint64 startNs, quint64 nowNs)
+    {
+        m_startNs = startNs;
+        m_lastNs = nowNs;
+    }
+    void update(quint64 nowNs, const RecordingFile &file)
+    {
+        if (!m_enabled || nowNs - m_lastNs < 500000000ull)
+            return;
+        const quint64 seen = file.eventCount();
+        const double rate = double(seen - m_eventsAtLast) * 1e9 / double(nowNs - m_lastNs);
+        m_eventsAtLast = seen;
+        m_lastNs = nowNs;
+        m_err << QStringLiteral("\r%1s  events %2  lost %3  %4   ")
+                     .arg(double(nowNs - m_startNs) / 1e9, 0, 'f', 1)
+                     .arg(seen)
+                     .arg(file.lostCount())
+                     .arg(formatRate(rate));
+        m_err.flush();
+    }
+    // Leaves the last line standing.
+    void end()
+    {
+        if (m_enabled)
+            m_err << '\n';
+        m_err.flush();
+    }
+
+private:
+    QTextStream m_err{stderr};
+    const bool m_enabled;
+    quint64 m_startNs = 0;
+    quint64 m_lastNs = 0;
+    quint64 m_eventsAtLast = 0;
+};
+
 QString defaultOutputName()
 {
     return QStringLiteral("bpflens-%1.bpflens")
@@ -134,32 +181,22 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
                         .arg(startError.message));
     }
     installStopHandlers();
-    QTextStream err(stderr);
     StreamReader reader;
-    SessionWriter writer;
-    RecordBatch pending;
+    RecordingFile file;
+    ProgressLine progressLine(progress);
     StreamEnd end;
     bool ended = false;
     bool stopSent = false;
     QString error;
-    QString writeError;
+    QString createError;
     quint64 startNs = Engine::monotonicNowNs();
-    quint64 lastWriteNs = startNs;
-    quint64 lastRateNs = startNs;
-    quint64 events = 0;
-    quint64 eventsAtLastRate = 0;
-    quint64 lost = 0;
-    auto flush = [&] {
-        events += quint64(pending.eventCount());
-        for (const ProbeStats &s : std::as_const(pending.stats))
-            lost = qMax(lost, s.eventsLost);
-        // A full disk ends the recording; what was written stays in the file.
-        if (writer.isOpen() && writeError.isEmpty() && !writer.writeBatch(pending, &writeError) &&
-            !stopSent) {
+    // A file that cannot be created or written (a full disk) ends the recording; what was
+    // written stays in the file.
+    auto stopOnFileError = [&] {
+        if (!stopSent) {
             helper.stopSession(session.path, nullptr);
             stopSent = true;
         }
-        pending.clear();
     };
     while (true) {
         pollfd p{session.fd, POLLIN, 0};
@@ -172,23 +209,20 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
             StreamMessage m = reader.takeMessage();
             if (m.type == StreamFrameType::Hello) {
                 startNs = m.info.startMonotonicNs;
-                lastWriteNs = lastRateNs = Engine::monotonicNowNs();
-                if (!writer.create(output, m.info, &writeError) && !stopSent) {
-                    helper.stopSession(session.path, nullptr);
-                    stopSent = true;
-                }
+                progressLine.start(startNs, Engine::monotonicNowNs());
+                if (!file.create(output, m.info, &createError))
+                    stopOnFileError();
             } else if (m.type == StreamFrameType::Batch) {
-                pending.append(std::move(m.batch));
+                if (!file.add(std::move(m.batch), Engine::monotonicNowNs()))
+                    stopOnFileError();
             } else {
                 end = m.end;
                 ended = true;
             }
         }
         const quint64 now = Engine::monotonicNowNs();
-        if (now - lastWriteNs >= 1000000000ull || pending.eventCount() >= 16384) {
-            flush();
-            lastWriteNs = now;
-        }
+        if (!file.writeIfDue(now))
+            stopOnFileError();
         if (!stopSent && (g_stopRequested || (durationNs && now - startNs >= durationNs))) {
             HelperClient::Error stopError;
             if (!helper.stopSession(session.path, &stopError))
@@ -198,31 +232,21 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
         }
         if (ended || reader.hasError())
             break;
-        if (progress && writer.isOpen() && now - lastRateNs >= 500000000ull) {
-            const quint64 seen = events + quint64(pending.eventCount());
-            const double rate = double(seen - eventsAtLastRate) * 1e9 / double(now - lastRateNs);
-            eventsAtLastRate = seen;
-            lastRateNs = now;
-            err << QStringLiteral("\r%1s  events %2  lost %3  %4   ")
-                       .arg(double(now - startNs) / 1e9, 0, 'f', 1)
-                       .arg(seen)
-                       .arg(lost)
-                       .arg(formatRate(rate));
-            err.flush();
-        }
+        if (file.isOpen())
+            progressLine.update(now, file);
     }
     ::close(session.fd);
-    flush();
+    file.flush();
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    if (progress)
-        err << '\n';
+    progressLine.end();
     QString finishError;
     const bool finished =
-        writer.isOpen() &&
-        writer.finish(ended ? end.endMonotonicNs : Engine::monotonicNowNs(), &finishError);
-    if (!writeError.isEmpty())
-        return fail(QStringLiteral("recording stopped: %1").arg(writeError));
+        file.isOpen() &&
+        file.finish(ended ? end.endMonotonicNs : Engine::monotonicNowNs(), &finishError);
+    if (!createError.isEmpty() || file.hasWriteError())
+        return fail(QStringLiteral("recording stopped: %1")
+                        .arg(createError.isEmpty() ? file.writeError() : createError));
     if (reader.hasError())
         return fail(
             QStringLiteral("the helper's stream broke off: %1 (what arrived before is in %2)")
@@ -235,10 +259,10 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
         return fail(error);
     if (!finished)
         return fail(finishError);
-    err << QStringLiteral("Recorded %1 events (%2 lost) into %3\n")
-               .arg(events)
-               .arg(lost)
-               .arg(output);
+    QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2 lost) into %3\n")
+                               .arg(file.eventCount())
+                               .arg(file.lostCount())
+                               .arg(output);
     return Ok;
 }
 
@@ -326,41 +350,26 @@ int recordToStream(QList<ProbeConfig> &requests, int fd, quint64 durationNs)
     QString error;
     if (!engine.start(requests, &error))
         return fail(error);
-    SessionInfo info = sessionInfoForThisHost(requests);
-    info.startMonotonicNs = engine.startMonotonicNs();
-    StreamWriter writer;
-    if (!writer.writeHello(info, &error) || !writer.flushTo(fd, &error)) {
+    // The reader sets the pace: the window reads as fast as it can, and what the kernel
+    // cannot hand over meanwhile is counted as lost, as in any recording.
+    EngineStream stream(engine, fd, EngineStream::Pace::Reader);
+    if (!stream.begin(sessionInfoForThisHost(requests))) {
         engine.stop();
-        return fail(QStringLiteral("cannot write the stream: %1").arg(error));
+        return fail(QStringLiteral("cannot write the stream: %1").arg(stream.errorString()));
     }
-    RecordBatch batch;
-    quint64 lastFrameNs = engine.startMonotonicNs();
-    bool readerGone = false;
-    while (!g_stopRequested && !readerGone) {
-        engine.poll(200, batch);
-        const quint64 now = Engine::monotonicNowNs();
-        if (durationNs && now - engine.startMonotonicNs() >= durationNs)
-            break;
-        // The helper's pace: a frame every 500 ms, sooner when much is waiting.
-        if (now - lastFrameNs >= 500000000ull || batch.eventCount() >= 100000) {
-            writer.writeBatch(batch); // what cannot be encoded is left out, the rest sent
-            batch.clear();
-            lastFrameNs = now;
-            readerGone = !writer.flushTo(fd, &error);
-        }
-        pollfd p{fd, 0, 0};
-        readerGone = readerGone || (::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR)));
-    }
+    const bool readerStayed = stream.run([&] {
+        return g_stopRequested ||
+               (durationNs && Engine::monotonicNowNs() - engine.startMonotonicNs() >= durationNs);
+    });
     // Detach first, then finish the stream.
-    engine.stop(&batch);
+    stream.stopEngine();
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    if (readerGone)
+    if (!readerStayed)
         return fail(QStringLiteral("the reader of the stream went away"));
-    writer.writeBatch(batch);
-    writer.writeEnd({StreamEndReason::Stopped, QString(), Engine::monotonicNowNs()});
-    if (!writer.flushTo(fd, &error))
-        return fail(QStringLiteral("cannot write the end of the stream: %1").arg(error));
+    if (!stream.finish({StreamEndReason::Stopped, QString(), Engine::monotonicNowNs()}))
+        return fail(
+            QStringLiteral("cannot write the end of the stream: %1").arg(stream.errorString()));
     ::close(fd);
     return Ok;
 }
@@ -507,72 +516,40 @@ int record(const QStringList &args)
         return fail(error);
     SessionInfo info = sessionInfoForThisHost(requests);
     info.startMonotonicNs = engine.startMonotonicNs();
-    SessionWriter writer;
-    if (!writer.create(output, info, &error)) {
+    RecordingFile file;
+    if (!file.create(output, info, &error)) {
         engine.stop();
         return fail(error);
     }
 
-    QTextStream err(stderr);
+    ProgressLine progressLine(progress);
+    progressLine.start(engine.startMonotonicNs(), engine.startMonotonicNs());
     RecordBatch batch;
-    quint64 events = 0;
-    quint64 lost = 0;
-    quint64 lastWriteNs = engine.startMonotonicNs();
-    quint64 lastRateNs = lastWriteNs;
-    quint64 eventsAtLastRate = 0;
-    double rate = 0;
-    bool writeFailed = false;
-    auto flush = [&] {
-        events += quint64(batch.eventCount());
-        for (const ProbeStats &s : std::as_const(batch.stats))
-            lost = qMax(lost, s.eventsLost); // cumulative per probe; shown as the largest
-        if (!writer.writeBatch(batch, &error))
-            writeFailed = true;
-        batch.clear();
-    };
-    while (!g_stopRequested && !writeFailed) {
+    while (!g_stopRequested && !file.hasWriteError()) {
         engine.poll(200, batch);
         const quint64 now = Engine::monotonicNowNs();
         if (durationNs && now - engine.startMonotonicNs() >= durationNs)
             break;
-        // One transaction a second: a crash loses at most the last second. In a storm, one
-        // per 16384 events: a second of 50 000 opens held in memory was most of the recorder's
-        // peak memory, and a transaction costs little next to the rows it writes.
-        if (now - lastWriteNs >= 1000000000ull || batch.eventCount() >= 16384) {
-            flush();
-            lastWriteNs = now;
-        }
-        if (progress && now - lastRateNs >= 500000000ull) {
-            const quint64 seen = events + quint64(batch.eventCount());
-            rate = double(seen - eventsAtLastRate) * 1e9 / double(now - lastRateNs);
-            eventsAtLastRate = seen;
-            lastRateNs = now;
-            err << QStringLiteral("\r%1s  events %2  lost %3  %4   ")
-                       .arg(double(now - engine.startMonotonicNs()) / 1e9, 0, 'f', 1)
-                       .arg(seen)
-                       .arg(lost)
-                       .arg(formatRate(rate));
-            err.flush();
-        }
+        file.add(std::move(batch), now);
+        batch.clear();
+        progressLine.update(now, file);
     }
     engine.stop(&batch);
-    if (!writeFailed)
-        flush();
+    file.add(std::move(batch), Engine::monotonicNowNs());
     QString finishError;
-    const bool finished = writer.finish(Engine::monotonicNowNs(), &finishError);
+    const bool finished = file.finish(Engine::monotonicNowNs(), &finishError);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    if (progress)
-        err << '\n';
-    if (writeFailed)
+    progressLine.end();
+    if (file.hasWriteError())
         return fail(QStringLiteral("recording stopped: %1 (what was written before is in %2)")
-                        .arg(error, output));
+                        .arg(file.writeError(), output));
     if (!finished)
         return fail(finishError);
-    err << QStringLiteral("Recorded %1 events (%2 lost) into %3\n")
-               .arg(events)
-               .arg(lost)
-               .arg(output);
+    QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2 lost) into %3\n")
+                               .arg(file.eventCount())
+                               .arg(file.lostCount())
+                               .arg(output);
     return Ok;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "enginestream.h"
 #include "protocol.h"
 #include "records.h"
 
@@ -37,7 +38,7 @@ public:
 
     // Bytes the client has not read yet beyond which the session ends: a client that stops
     // reading must not make the helper buffer without bound.
-    static constexpr qsizetype MaxUnreadBytes = 64 * 1024 * 1024;
+    static constexpr qsizetype MaxUnreadBytes = EngineStream::MaxUnreadBytes;
 
 Q_SIGNALS:
     // The engine attached every probe (ok) or attached nothing (error says why).
@@ -49,9 +50,6 @@ Q_SIGNALS:
 
 private:
     void run();
-    // Sends what the writer holds without blocking; false when the reader is gone or too slow.
-    bool pump(StreamWriter &writer, QString *why);
-    bool drainBlocking(StreamWriter &writer, int timeoutMs);
     void post(const std::function<void()> &f);
 
     const quint64 m_id;
@@ -59,8 +57,6 @@ private:
     const uint m_uid;
     const QList<ProbeConfig> m_probes;
     int m_fd;
-    QByteArray m_out;
-    qsizetype m_outSent = 0;
     std::thread m_thread;
     std::atomic<bool> m_stop{false};
     std::mutex m_mutex; // guards the two below

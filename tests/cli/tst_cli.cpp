@@ -1,11 +1,17 @@
 // bpflens-cli as a user runs it: the real binary, real probes in this kernel, real files.
+#include "csvexport.h"
+#include "events.h"
 #include "helper/testbus.h"
+#include "protocol.h"
 #include "sessioninfo.h"
 #include "sessionstore.h"
 #include "testutil.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -13,6 +19,12 @@
 #include <QTest>
 
 #include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <optional>
+#include <poll.h>
 #include <unistd.h>
 
 using namespace bpflens;
@@ -71,6 +83,63 @@ QList<QStringList> csvRows(const QString &path)
             rows.append(QString::fromUtf8(line.trimmed()).split(QLatin1Char(',')));
     }
     return rows;
+}
+
+// count fsyncs of path, each after dirtying a block: ext4's sync tracepoints fire once per call.
+bool dirtyFsyncs(const QString &path, int count)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    char buf[512];
+    memset(buf, 'x', sizeof(buf));
+    bool ok = true;
+    for (int i = 0; ok && i < count; ++i)
+        ok =
+            pwrite(fd, buf, sizeof(buf), off_t(i) * 4096) == ssize_t(sizeof(buf)) && fsync(fd) == 0;
+    ::close(fd);
+    return ok;
+}
+
+// One O_DIRECT 4 KiB write: a block request this process issues, past the page cache.
+bool directWrite(const QString &path)
+{
+    const int fd =
+        ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_DIRECT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    void *buf = nullptr;
+    if (posix_memalign(&buf, 4096, 4096) != 0) {
+        ::close(fd);
+        return false;
+    }
+    memset(buf, 0x5a, 4096);
+    const bool ok = pwrite(fd, buf, 4096, 0) == 4096 && fdatasync(fd) == 0;
+    free(buf);
+    ::close(fd);
+    return ok;
+}
+
+// The tppair probe timing ext4's fsyncs of this process, every pair an event.
+QString fsyncPairSpec()
+{
+    return QStringLiteral("tppair:start=ext4_sync_file_enter,end=ext4_sync_file_exit,pid=%1,"
+                          "thresholdUs=0")
+        .arg(getpid());
+}
+
+// Every event type by its name in BPFLENS_EVENT_TYPES, so a failure names a type nobody
+// taught this test about.
+QString eventTypeName(EventType type)
+{
+    switch (type) {
+#define BPFLENS_TEST_TYPE_NAME(Name, Struct, member, number)                                       \
+    case EventType::Name:                                                                          \
+        return QStringLiteral(#Name);
+        BPFLENS_EVENT_TYPES(BPFLENS_TEST_TYPE_NAME)
+#undef BPFLENS_TEST_TYPE_NAME
+    }
+    return QStringLiteral("EventType %1").arg(int(type));
 }
 
 } // namespace
@@ -436,6 +505,275 @@ private Q_SLOTS:
         QVERIFY2(SessionReader::open(interrupted, &ctrlc, &error), qPrintable(error));
         QVERIFY(ctrlc.info.endMonotonicNs > ctrlc.info.startMonotonicNs);
         QVERIFY(!ctrlc.histograms.isEmpty());
+    }
+
+    // Every tppair event the helper streams reaches the session file and its CSV. The
+    // stream->file step once listed the event types by hand and left tppair's out (before
+    // db940fc), which this catches: the workload's fsyncs are counted exactly.
+    void tppairThroughTheHelperKeepsEveryEvent()
+    {
+        BPFLENS_REQUIRE_ROOT("runs the helper, which loads BPF programs");
+        test::TestBus bus;
+        QString error;
+        QVERIFY2(bus.start(&error), qPrintable(error));
+        // ext4's tracepoints fire for files on ext4: a directory on the disk, not a tmpfs.
+        QTemporaryDir work(test::diskTestDirectory(QStringLiteral("/var/tmp")) +
+                           QStringLiteral("/bpflens-cli-XXXXXX"));
+        QVERIFY(work.isValid());
+        const QString session = bus.dir() + QStringLiteral("/tppair.bpflens");
+
+        QProcess recorder;
+        recorder.setProcessEnvironment(bus.environment());
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--probe"), fsyncPairSpec(),
+                        QStringLiteral("-o"), session});
+        if (!waitForFile(session, recorder)) {
+            const QString err = QString::fromUtf8(recorder.readAllStandardError());
+            if (err.contains(QStringLiteral("ext4_sync_file_enter")))
+                QSKIP(qPrintable(QStringLiteral("this kernel cannot pair ext4's fsync "
+                                                "tracepoints: ") +
+                                 err.trimmed()));
+            QFAIL(qPrintable(err));
+        }
+        constexpr int fsyncs = 25;
+        QVERIFY(dirtyFsyncs(work.filePath(QStringLiteral("synced")), fsyncs));
+        ::kill(pid_t(recorder.processId()), SIGINT);
+        QVERIFY(recorder.waitForFinished(30000));
+        const QString err = QString::fromUtf8(recorder.readAllStandardError());
+        QVERIFY2(recorder.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("Recorded %1 events (0 lost) into ").arg(fsyncs)),
+                 qPrintable(err));
+
+        SessionData data;
+        QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+        // What the helper's probe counted travels in the same stream, as its stats.
+        quint64 streamed = 0;
+        for (const ProbeStats &st : std::as_const(data.stats))
+            if (st.probeId == QLatin1String("tppair"))
+                streamed = qMax(streamed, st.eventsSeen);
+        QCOMPARE(streamed, quint64(fsyncs));
+        QCOMPARE(data.events.count(EventType::TpPair), qsizetype(fsyncs));
+        for (qsizetype i = 0; i < fsyncs; ++i) {
+            QCOMPARE(data.events.pid(EventType::TpPair, i), quint32(getpid()));
+            QVERIFY(data.events.tpPair(i).latencyNs > 0);
+        }
+
+        const QString csvDir = bus.dir() + QStringLiteral("/tppair-csv");
+        const Run exported =
+            runCli({QStringLiteral("export"), session, QStringLiteral("--csv"), csvDir});
+        QCOMPARE(exported.status, 0);
+        QCOMPARE(csvRows(csvDir + QStringLiteral("/tppair.csv")).size(), fsyncs + 1);
+    }
+
+    // Every event type reaches the user by each way bpflens-cli records: through the helper
+    // and in-process into a session file (then its CSV export), and with --stream-fd into the
+    // stream the window reads. The types come from BPFLENS_EVENT_TYPES: one added there that no
+    // workload below produces fails here by name, and one this kernel cannot record skips with
+    // the reason `bpflens-cli probes` gives, after every other type was checked.
+    void everyEventTypeThroughEveryPath_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("through the helper") << QStringLiteral("helper");
+        QTest::newRow("in-process") << QStringLiteral("direct");
+        QTest::newRow("stream-fd") << QStringLiteral("stream-fd");
+    }
+
+    void everyEventTypeThroughEveryPath()
+    {
+        QFETCH(QString, path);
+        BPFLENS_REQUIRE_ROOT("loads BPF programs, itself or through the helper");
+        std::optional<test::TestBus> bus;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        QString error;
+        if (path == QLatin1String("helper")) {
+            bus.emplace();
+            QVERIFY2(bus->start(&error), qPrintable(error));
+            env = bus->environment();
+        }
+        // Block I/O and ext4's tracepoints need files on the disk, not a tmpfs.
+        QTemporaryDir work(test::diskTestDirectory(QStringLiteral("/var/tmp")) +
+                           QStringLiteral("/bpflens-cli-XXXXXX"));
+        QVERIFY(work.isValid());
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost));
+        const QString tag = QStringLiteral("clie%1").arg(getpid() % 100000);
+        const QString program = work.filePath(tag);
+        QVERIFY(QFile::copy(QStringLiteral("/bin/true"), program));
+        QFile::setPermissions(program, QFileDevice::ExeOwner | QFileDevice::ReadOwner);
+        const QString opened = work.filePath(QStringLiteral("opened"));
+        QVERIFY(QFile(opened).open(QIODevice::WriteOnly));
+        const QString me = QString::number(getpid());
+
+        // Per type: the options of its probe (CsvExport::probeIdFor) and work that makes at
+        // least one event of it, all from this test's processes.
+        struct Workload
+        {
+            QString options;
+            std::function<bool()> run;
+        };
+        const std::map<EventType, Workload> workloads = {
+            {EventType::Exec,
+             {QStringLiteral("comm=") + tag, [&] { return QProcess::execute(program, {}) == 0; }}},
+            {EventType::Open,
+             {QStringLiteral("pid=") + me,
+              [&] {
+                  QFile f(opened);
+                  return f.open(QIODevice::ReadOnly);
+              }}},
+            {EventType::Block,
+             {QStringLiteral("pid=") + me,
+              [&] { return directWrite(work.filePath(QStringLiteral("direct"))); }}},
+            {EventType::TcpConnect,
+             {QStringLiteral("pid=") + me,
+              [&] {
+                  QTcpSocket socket;
+                  socket.connectToHost(QHostAddress::LocalHost, server.serverPort());
+                  const bool ok =
+                      socket.waitForConnected(5000) && server.waitForNewConnection(5000);
+                  delete server.nextPendingConnection();
+                  return ok;
+              }}},
+            // Threshold 0: any fsync is slow enough.
+            {EventType::FsSlow,
+             {QStringLiteral("pid=%1,minLatencyUs=0").arg(me),
+              [&] { return dirtyFsyncs(work.filePath(QStringLiteral("fsslower")), 2); }}},
+            {EventType::TpPair,
+             {fsyncPairSpec().section(QLatin1Char(':'), 1),
+              [&] { return dirtyFsyncs(work.filePath(QStringLiteral("tppair")), 2); }}},
+        };
+
+        // What this kernel can record, as the helper (or, as root without it, the CLI) says.
+        const Run listed = runCli({QStringLiteral("probes"), QStringLiteral("--json")},
+                                  QStringLiteral(BPFLENS_CLI), env);
+        QVERIFY2(listed.status == 0, qPrintable(listed.err));
+        QHash<QString, QString> unavailable;
+        const QJsonArray probes = QJsonDocument::fromJson(listed.out.toUtf8())
+                                      .object()
+                                      .value(QStringLiteral("probes"))
+                                      .toArray();
+        QVERIFY(!probes.isEmpty());
+        for (const QJsonValue &v : probes) {
+            const QJsonObject o = v.toObject();
+            if (!o.value(QStringLiteral("available")).toBool())
+                unavailable.insert(o.value(QStringLiteral("id")).toString(),
+                                   o.value(QStringLiteral("reason")).toString());
+        }
+
+        QStringList problems;
+        QStringList cannot;
+        QStringList args{QStringLiteral("record")};
+        QList<EventType> recorded;
+        for (const EventType type : eventTypes) {
+            const auto it = workloads.find(type);
+            const QString probe = CsvExport::probeIdFor(type);
+            if (it == workloads.end()) {
+                problems << QStringLiteral("%1 (probe %2): no workload in this test makes one")
+                                .arg(eventTypeName(type), probe);
+                continue;
+            }
+            if (unavailable.contains(probe)) {
+                cannot << QStringLiteral("%1: this kernel cannot run probe %2: %3")
+                              .arg(eventTypeName(type), probe, unavailable.value(probe));
+                continue;
+            }
+            args << QStringLiteral("--probe") << probe + QLatin1Char(':') + it->second.options;
+            recorded << type;
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
+        QVERIFY2(!recorded.isEmpty(), qPrintable(cannot.join(QStringLiteral("; "))));
+        auto runWorkloads = [&] {
+            for (const EventType type : std::as_const(recorded)) {
+                if (!workloads.at(type).run())
+                    return eventTypeName(type) + QStringLiteral(": the workload failed");
+            }
+            return QString();
+        };
+
+        // Per type, what the user gets: events in the file and rows in its CSV, or events in
+        // the stream.
+        std::map<EventType, qsizetype> found;
+        std::map<EventType, qsizetype> csvFound;
+        QProcess recorder;
+        recorder.setProcessEnvironment(env);
+        if (path == QLatin1String("stream-fd")) {
+            // The window's way: the stream written into an inherited fd (3 here).
+            int fds[2];
+            QVERIFY(::pipe2(fds, O_CLOEXEC) == 0);
+            const int writeEnd = fds[1];
+            recorder.setChildProcessModifier([writeEnd] { ::dup2(writeEnd, 3); });
+            recorder.start(QStringLiteral(BPFLENS_CLI),
+                           args + QStringList{QStringLiteral("--stream-fd"), QStringLiteral("3")});
+            ::close(writeEnd);
+            StreamReader reader;
+            auto readUntil = [&](const std::function<bool()> &done) {
+                for (int i = 0; i < 3000 && !done() && !reader.hasError(); ++i) {
+                    pollfd p{fds[0], POLLIN, 0};
+                    if (::poll(&p, 1, 20) > 0 &&
+                        reader.readFrom(fds[0]) == StreamReader::ReadResult::Closed)
+                        break;
+                    while (reader.hasMessage()) {
+                        const StreamMessage m = reader.takeMessage();
+                        forEachEventType([&]<typename E>() {
+                            found[eventTypeOf<E>] += m.batch.events<E>().size();
+                        });
+                    }
+                }
+            };
+            // The hello frame comes once every probe is attached.
+            readUntil([&] { return reader.hasHello(); });
+            QVERIFY2(reader.hasHello(), recorder.readAllStandardError().constData());
+            const QString failed = runWorkloads();
+            ::kill(pid_t(recorder.processId()), SIGINT);
+            readUntil([&] { return reader.atEnd(); });
+            ::close(fds[0]);
+            QVERIFY2(failed.isEmpty(), qPrintable(failed));
+            QVERIFY2(reader.atEnd(), qPrintable(reader.errorString()));
+            QVERIFY(recorder.waitForFinished(30000));
+        } else {
+            const QString session = work.filePath(QStringLiteral("every.bpflens"));
+            if (path == QLatin1String("direct"))
+                args << QStringLiteral("--direct");
+            recorder.start(QStringLiteral(BPFLENS_CLI),
+                           args + QStringList{QStringLiteral("-o"), session});
+            QVERIFY2(waitForFile(session, recorder), recorder.readAllStandardError().constData());
+            const QString failed = runWorkloads();
+            ::kill(pid_t(recorder.processId()), SIGINT);
+            QVERIFY(recorder.waitForFinished(30000));
+            QVERIFY2(failed.isEmpty(), qPrintable(failed));
+            SessionData data;
+            QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+            const QString csvDir = work.filePath(QStringLiteral("csv"));
+            const Run exported =
+                runCli({QStringLiteral("export"), session, QStringLiteral("--csv"), csvDir});
+            QVERIFY2(exported.status == 0, qPrintable(exported.err));
+            for (const EventType type : std::as_const(recorded)) {
+                found[type] = data.events.count(type);
+                csvFound[type] =
+                    csvRows(csvDir + QLatin1Char('/') + CsvExport::fileNameFor(type)).size() - 1;
+            }
+        }
+        const QString err = QString::fromUtf8(recorder.readAllStandardError());
+        QVERIFY2(recorder.exitStatus() == QProcess::NormalExit && recorder.exitCode() == 0,
+                 qPrintable(err));
+
+        const QString where = path == QLatin1String("stream-fd")
+                                  ? QStringLiteral("the stream")
+                                  : QStringLiteral("the session file");
+        for (const EventType type : std::as_const(recorded)) {
+            if (found[type] == 0)
+                problems << QStringLiteral("%1: no event in %2").arg(eventTypeName(type), where);
+            else if (csvFound.count(type) && csvFound[type] != found[type])
+                problems << QStringLiteral("%1: %2 in the session file, %3 rows in %4")
+                                .arg(eventTypeName(type))
+                                .arg(found[type])
+                                .arg(csvFound[type])
+                                .arg(CsvExport::fileNameFor(type));
+        }
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(problems.join(QStringLiteral("; ")) + QStringLiteral("\n") + err));
+        if (!cannot.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("every other type was recorded; ") +
+                             cannot.join(QStringLiteral("; "))));
     }
 
     void helperErrorsAreOneLineAndAStatus()
