@@ -23,58 +23,26 @@ struct ListRef
 };
 
 template<FieldKind K>
-struct StorageOf
+auto storageSample()
 {
-    using type = quint32;
-};
-template<>
-struct StorageOf<FieldKind::Time>
-{
-    using type = quint64;
-};
-template<>
-struct StorageOf<FieldKind::U64>
-{
-    using type = quint64;
-};
-template<>
-struct StorageOf<FieldKind::U8>
-{
-    using type = quint8;
-};
-template<>
-struct StorageOf<FieldKind::Family>
-{
-    using type = quint8;
-};
-template<>
-struct StorageOf<FieldKind::Flag>
-{
-    using type = quint8;
-};
-template<>
-struct StorageOf<FieldKind::Port>
-{
-    using type = quint16;
-};
-template<>
-struct StorageOf<FieldKind::S32>
-{
-    using type = qint32;
-};
-template<>
-struct StorageOf<FieldKind::BytesList>
-{
-    using type = ListRef;
-};
-template<>
-struct StorageOf<FieldKind::Address>
-{
-    using type = std::array<quint8, 16>;
-};
+    if constexpr (K == FieldKind::Time || K == FieldKind::U64)
+        return quint64{};
+    else if constexpr (K == FieldKind::U8 || K == FieldKind::Family || K == FieldKind::Flag)
+        return quint8{};
+    else if constexpr (K == FieldKind::Port)
+        return quint16{};
+    else if constexpr (K == FieldKind::S32)
+        return qint32{};
+    else if constexpr (K == FieldKind::BytesList)
+        return ListRef{};
+    else if constexpr (K == FieldKind::Address)
+        return std::array<quint8, 16>{};
+    else // U32, and Bytes as a string id
+        return quint32{};
+}
 
 template<typename E, std::size_t I>
-using StorageAt = typename StorageOf<FieldAt<E, I>::kind>::type;
+using StorageAt = decltype(storageSample<FieldAt<E, I>::kind>());
 
 // The events of one type, one vector per field: a field costs its own size per event and no
 // padding. Keyed fields (eventschema.h) are kept once per distinct combination, each event
