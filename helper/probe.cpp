@@ -218,11 +218,29 @@ bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QStrin
     return true;
 }
 
+ProbeAvailability Probe::availabilityOf(const AttachPlan &plan)
+{
+    return {plan.available, plan.available ? plan.path() : QString(), plan.reason};
+}
+
+bpf_map *Probe::ringBufferMap(bpf_object *obj)
+{
+    bpf_map *map = nullptr;
+    bpf_object__for_each_map(map, obj)
+    {
+        if (bpf_map__type(map) == BPF_MAP_TYPE_RINGBUF)
+            return map;
+    }
+    return nullptr;
+}
+
 bool Probe::prepareSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
                             QString *error)
 {
     if (!plan.applyAutoload(obj, error))
         return false;
+    if (!ringBuffer)
+        return true;
     const int err = bpf_map__set_max_entries(ringBuffer, m_ringBufferBytes);
     if (err) {
         *error = QStringLiteral("ring buffer size %1: %2")
@@ -244,7 +262,7 @@ bool Probe::attachSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *rin
     if (!applyCgroupFilter(bpf_map__fd(cgroups), f.cgroupPath, error))
         return false;
     trackObject(obj);
-    if (!setRingBuffer(bpf_map__fd(ringBuffer), error))
+    if (ringBuffer && !setRingBuffer(bpf_map__fd(ringBuffer), error))
         return false;
     QString attached, degraded;
     if (!plan.attach(obj, links, &attached, &degraded, error))
@@ -260,6 +278,20 @@ void Probe::destroyLinks(QList<bpf_link *> *links)
     for (bpf_link *l : std::as_const(*links))
         bpf_link__destroy(l);
     links->clear();
+}
+
+bool Probe::checkOpened(const void *skel, QString *error)
+{
+    if (!skel)
+        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
+    return skel != nullptr;
+}
+
+bool Probe::checkLoaded(int err, QString *error)
+{
+    if (err)
+        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
+    return !err;
 }
 
 QString Probe::lastLibbpfError(int err)
