@@ -58,6 +58,7 @@ void Probe::stop()
     m_attached = false;
     ring_buffer__free(m_ringBuffer);
     m_ringBuffer = nullptr;
+    m_histogramMap = nullptr;
     for (int fd : std::as_const(m_progFds))
         close(fd);
     m_progFds.clear();
@@ -278,6 +279,18 @@ void Probe::destroyLinks(QList<bpf_link *> *links)
     for (bpf_link *l : std::as_const(*links))
         bpf_link__destroy(l);
     links->clear();
+}
+
+void Probe::setHistogramMap(bpf_map *map)
+{
+    m_histogramMap = map;
+    if (m_histogramKeyLimit)
+        bpf_map__set_max_entries(map, m_histogramKeyLimit);
+}
+
+quint32 Probe::histogramMapKeys() const
+{
+    return m_histogramMap ? bpf_map__max_entries(m_histogramMap) : 0;
 }
 
 bool Probe::checkOpened(const void *skel, QString *error)

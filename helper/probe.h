@@ -110,7 +110,7 @@ protected:
     // The program's "hist_full" counter (common.bpf.h) and the size of its histogram map, for
     // probes whose histograms have keys.
     virtual quint64 kernelHistogramFull() const { return 0; }
-    virtual quint32 histogramMapKeys() const { return 0; }
+    virtual quint32 histogramMapKeys() const;
 
     bool setRingBuffer(int mapFd, QString *error);
     // All programs of obj that were loaded count towards the probe's run-time statistics.
@@ -156,6 +156,9 @@ protected:
     // ringBufferBytes().
     bool prepareSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
                          QString *error);
+    // Before load: the map of the probe's keyed histograms, sized by histogramKeyLimit() when
+    // set; histogramMapKeys() reports its size.
+    void setHistogramMap(bpf_map *map);
     // After load: the cgroup filter, the run-time statistics, the ring buffer's consumer (if
     // any) and the plan's links (a skipped optional group is a warning, not a failure).
     bool attachSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
@@ -191,6 +194,7 @@ private:
     quint64 m_lastSnapshotNs = 0;
     quint32 m_histogramKeyLimit = 0;
     quint64 m_lastHistogramFull = 0;
+    bpf_map *m_histogramMap = nullptr;
 };
 
 // A probe built on one bpftool skeleton (struct <name>_bpf, whose C++ members open, load, detach
