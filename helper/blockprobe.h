@@ -1,5 +1,6 @@
 #pragma once
 
+#include "attachplan.h"
 #include "probe.h"
 
 #include <QByteArray>
@@ -27,7 +28,7 @@ private:
 
 // biosnoop + biolatency: every block request with its queue and device time, and log2 latency
 // histograms (whole system, per disk and/or per flag set).
-class BlockProbe : public Probe
+class BlockProbe : public SkeletonProbe<block_bpf>
 {
 public:
     BlockProbe();
@@ -58,15 +59,13 @@ protected:
     bool decode(const void *data, size_t size, RecordBatch &out) override;
     void readHistograms() override;
     quint64 kernelLost() const override;
-    quint64 kernelHistogramFull() const override;
-    quint32 histogramMapKeys() const override;
     void readCounters() override;
 
 private:
+    static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options);
     QByteArray diskName(quint32 dev);
     quint64 unfinishedRequests() const;
 
-    block_bpf *m_skel = nullptr;
     std::unique_ptr<BlockFlagDecoder> m_decoder;
     TimeUnit m_unit = TimeUnit::Microseconds;
     bool m_perDisk = false;
