@@ -88,6 +88,10 @@ bool AttachPlan::attach(bpf_object *obj, QList<bpf_link *> *links, QString *atta
         for (const AttachGroup::Program &p : g.programs)
             paths.append(p.path);
     }
+    if (paths.isEmpty()) {
+        *error = QStringLiteral("%1: %2").arg(noneAttached, *degraded);
+        return false;
+    }
     *attachedPath = paths.join(QStringLiteral(", "));
     return true;
 }

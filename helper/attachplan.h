@@ -32,14 +32,17 @@ struct AttachPlan
     QList<AttachGroup> groups;
     bool available = true;
     QString reason; // why not, or what is degraded
+    // The error when every group is optional and none attached.
+    QString noneAttached = QStringLiteral("no hook attached");
 
     void addReason(const QString &why);
     QString path() const; // every program's path, joined with ", "
 
     // Before load: only the planned programs are loaded (the others may not even verify here).
     bool applyAutoload(bpf_object *obj, QString *error) const;
-    // After load: attaches group by group. links receives every link (destroy them on stop),
-    // attachedPath what really attached, degraded why optional groups were skipped.
+    // After load: attaches group by group. links receives every link in the plan's order
+    // (destroy them on stop), attachedPath what really attached, degraded why optional groups
+    // were skipped. Fails when a required group fails, or when nothing attached.
     bool attach(bpf_object *obj, QList<bpf_link *> *links, QString *attachedPath, QString *degraded,
                 QString *error) const;
 };
