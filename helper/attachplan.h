@@ -21,6 +21,10 @@ struct AttachGroup
     {
         QByteArray name; // the BPF program's name in the object
         QString path;    // "tp_btf/sys_enter"
+        // The program's section names no target (SEC("raw_tp"), SEC("kprobe")) or another one
+        // than this kernel has: it goes to the path's target instead (tp_btf, fentry and fexit
+        // are retargeted before load; tp, raw_tp, kprobe and kretprobe attach by name).
+        bool byPath = false;
     };
     QList<Program> programs;
     bool required = true;

@@ -293,6 +293,11 @@ quint32 Probe::histogramMapKeys() const
     return m_histogramMap ? bpf_map__max_entries(m_histogramMap) : 0;
 }
 
+bool Probe::isAttachedAt(const QString &hook) const
+{
+    return m_attachPath.split(QStringLiteral(", ")).contains(hook);
+}
+
 bool Probe::checkOpened(const void *skel, QString *error)
 {
     if (!skel)

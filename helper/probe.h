@@ -164,6 +164,8 @@ protected:
     bool attachSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
                         const CommonFilters &f, QList<bpf_link *> *links, QString *error);
     static void destroyLinks(QList<bpf_link *> *links);
+    // Whether hook ("tp_btf/sched_switch") is one of the attach path's.
+    bool isAttachedAt(const QString &hook) const;
     // The errors of a skeleton's open (nullptr, errno set) and load (its return value).
     static bool checkOpened(const void *skel, QString *error);
     static bool checkLoaded(int err, QString *error);
