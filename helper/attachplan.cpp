@@ -104,9 +104,12 @@ bool AttachPlan::attach(bpf_object *obj, QList<bpf_link *> *links, QString *atta
 {
     QStringList paths;
     for (const AttachGroup &g : groups) {
-        QList<bpf_link *> groupLinks;
+        // In the plan's order whichever order they attach in; nullptr where none (yet).
+        QList<bpf_link *> groupLinks(g.programs.size(), nullptr);
         QString failure;
-        for (const AttachGroup::Program &p : g.programs) {
+        for (qsizetype n = 0; n < g.programs.size(); ++n) {
+            const qsizetype i = g.endFirst ? g.programs.size() - 1 - n : n;
+            const AttachGroup::Program &p = g.programs[i];
             bpf_program *prog = bpf_object__find_program_by_name(obj, p.name.constData());
             bpf_link *link = prog ? attachProgram(prog, p) : nullptr;
             if (!link) {
@@ -114,7 +117,7 @@ bool AttachPlan::attach(bpf_object *obj, QList<bpf_link *> *links, QString *atta
                     QStringLiteral("%1: %2").arg(p.path, libbpfError(prog ? -errno : -ENOENT));
                 break;
             }
-            groupLinks.append(link);
+            groupLinks[i] = link;
         }
         if (!failure.isEmpty()) {
             for (bpf_link *l : std::as_const(groupLinks))

@@ -29,6 +29,9 @@ struct AttachGroup
     QList<Program> programs;
     bool required = true;
     QString what; // "failed execs", for messages
+    // Attach the programs last to first, the end of a pair before its start, which alone would
+    // only fill a map. They still detach first to last: starts go first.
+    bool endFirst = false;
 };
 
 struct AttachPlan
