@@ -184,26 +184,15 @@ bool BlockProbe::doStart(const QVariantMap &options, const KernelFeatures &kerne
     return startSkeleton(p, options, error, [&](CommonFilters &f, QString *) {
         auto *ro = m_skel->rodata;
         ro->filters_active = f.tgid || f.tid || f.uidSet || !f.comm.isEmpty() || ro->filter_cgroup;
-        const QString disk = options.value(QStringLiteral("disk")).toString();
-        if (!disk.isEmpty()) {
-            ro->filter_dev = true;
-            ro->targ_dev = diskDevice(disk);
-        }
-        ro->targ_queued = options.value(QStringLiteral("queued")).toBool();
+        setRequestRodata(ro, kernel, options);
         m_perDisk = options.value(QStringLiteral("perDisk")).toBool();
         m_perFlags = options.value(QStringLiteral("perFlags")).toBool();
         ro->targ_per_disk = m_perDisk;
         ro->targ_per_flags = m_perFlags;
-        m_unit = options.value(QStringLiteral("units")).toString() == QLatin1String("msecs")
-                     ? TimeUnit::Milliseconds
-                     : TimeUnit::Microseconds;
+        m_unit = timeUnitOption(options);
         ro->unit_div = nanosecondsPer(m_unit);
         ro->min_ns = quint64(options.value(QStringLiteral("minLatencyUs")).toLongLong()) * 1000u;
-        // Before 5.11 these tracepoints took (q, rq).
-        ro->insert_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_insert")) == 2;
-        ro->issue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_issue")) == 2;
-        ro->requeue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_requeue")) == 2;
-        ro->merge_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_merge")) == 2;
+        // Older kernels passed (q, rq, bio).
         ro->bio_merge_arg = kernel.tracepointArgCount(QStringLiteral("block_bio_backmerge")) == 3;
         ro->pid_at_rq = !kernel.hasBtfTracepoint(QStringLiteral("block_io_start"));
         setHistogramMap(m_skel->maps.hists);

@@ -39,6 +39,23 @@ public:
 
     // dev_t of a whole disk ("vda") as the kernel encodes it (major << 20 | minor), 0 if none.
     static quint32 diskDevice(const QString &disk);
+    // What block and iostack's rodata share: the options "disk" and "queued", and the request
+    // tracepoints' arguments on this kernel (before 5.11 they took (q, rq)).
+    template<typename Rodata>
+    static void setRequestRodata(Rodata *ro, const KernelFeatures &kernel,
+                                 const QVariantMap &options)
+    {
+        const QString disk = options.value(QStringLiteral("disk")).toString();
+        if (!disk.isEmpty()) {
+            ro->filter_dev = true;
+            ro->targ_dev = diskDevice(disk);
+        }
+        ro->targ_queued = options.value(QStringLiteral("queued")).toBool();
+        ro->insert_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_insert")) == 2;
+        ro->issue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_issue")) == 2;
+        ro->requeue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_requeue")) == 2;
+        ro->merge_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_merge")) == 2;
+    }
 
     // Counter of requests whose submitter nobody knows (submitted before the probe attached, or
     // built by the kernel): events with pid 0 and comm "?" without filters, and not events

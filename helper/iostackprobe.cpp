@@ -317,22 +317,11 @@ bool IoStackProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
     const Plan p = plan(kernel, options);
     if (!startSkeleton(p.attach, options, error, [&](CommonFilters &, QString *) {
             auto *ro = m_skel->rodata;
-            const QString disk = options.value(QStringLiteral("disk")).toString();
-            if (!disk.isEmpty()) {
-                ro->filter_dev = true;
-                ro->targ_dev = BlockProbe::diskDevice(disk);
-            }
-            ro->targ_queued = options.value(QStringLiteral("queued")).toBool();
-            m_unit = options.value(QStringLiteral("units")).toString() == QLatin1String("msecs")
-                         ? TimeUnit::Milliseconds
-                         : TimeUnit::Microseconds;
+            BlockProbe::setRequestRodata(ro, kernel, options);
+            m_unit = timeUnitOption(options);
             ro->unit_div = nanosecondsPer(m_unit);
             ro->attribute_at_rq = !p.ioStart;
             ro->vfs_fsync_hooked = p.vfsFsync;
-            ro->insert_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_insert")) == 2;
-            ro->issue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_issue")) == 2;
-            ro->requeue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_requeue")) == 2;
-            ro->merge_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_merge")) == 2;
             return true;
         }))
         return false;

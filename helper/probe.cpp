@@ -195,6 +195,16 @@ Probe::CommonFilters Probe::commonFilters(const QVariantMap &options)
     return f;
 }
 
+TimeUnit Probe::timeUnitOption(const QVariantMap &options)
+{
+    const QString units = options.value(QStringLiteral("units")).toString();
+    if (units == QLatin1String("nsecs"))
+        return TimeUnit::Nanoseconds;
+    if (units == QLatin1String("msecs"))
+        return TimeUnit::Milliseconds;
+    return TimeUnit::Microseconds;
+}
+
 bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error)
 {
     if (cgroupPath.isEmpty())

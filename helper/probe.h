@@ -89,7 +89,8 @@ public:
 protected:
     // Opens, configures (filters from options), loads and attaches the skeleton. Must leave
     // nothing loaded when it fails. Calls setRingBuffer/trackObject/setAttachPath as it goes,
-    // and sizes its ring buffer map with ringBufferBytes() before load.
+    // and sizes its ring buffer map with ringBufferBytes() before load (a probe on a bpftool
+    // skeleton has SkeletonProbe::startSkeleton do all that).
     // Subclass destructors call stop(), since doStop() needs the subclass.
     virtual bool doStart(const QVariantMap &options, const KernelFeatures &kernel,
                          QString *error) = 0;
@@ -131,6 +132,8 @@ protected:
         QString cgroupPath;
     };
     static CommonFilters commonFilters(const QVariantMap &options);
+    // The option "units" (usecs, msecs, nsecs where the probe offers it) as a TimeUnit.
+    static TimeUnit timeUnitOption(const QVariantMap &options);
     static bool applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error);
 
     // The start every skeleton probe built on common.bpf.h shares, around its own settings.

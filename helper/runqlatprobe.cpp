@@ -102,9 +102,7 @@ bool RunqlatProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         ro->targ_per_process = perProcess;
         ro->targ_per_thread = perThread && !perProcess;
         m_keyed = perProcess || perThread;
-        m_unit = options.value(QStringLiteral("units")).toString() == QLatin1String("msecs")
-                     ? TimeUnit::Milliseconds
-                     : TimeUnit::Microseconds;
+        m_unit = timeUnitOption(options);
         ro->unit_div = nanosecondsPer(m_unit);
         setHistogramMap(m_skel->maps.hists);
         return true;

@@ -45,15 +45,6 @@ void fillDesc(tppair_key_desc *d, const TracepointKey &k)
     d->leaf_offset = k.leafOffset;
 }
 
-TimeUnit unitOf(const QString &units)
-{
-    if (units == QLatin1String("nsecs"))
-        return TimeUnit::Nanoseconds;
-    if (units == QLatin1String("msecs"))
-        return TimeUnit::Milliseconds;
-    return TimeUnit::Microseconds;
-}
-
 } // namespace
 
 TpPairProbe::TpPairProbe()
@@ -136,7 +127,7 @@ bool TpPairProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
         auto *ro = m_skel->rodata;
         fillDesc(const_cast<tppair_key_desc *>(&ro->start_key), p.startKey);
         fillDesc(const_cast<tppair_key_desc *>(&ro->end_key), p.endKey);
-        m_unit = unitOf(options.value(QStringLiteral("units")).toString());
+        m_unit = timeUnitOption(options);
         ro->unit_div = nanosecondsPer(m_unit);
         const qint64 thresholdUs = options.value(QStringLiteral("thresholdUs"), -1).toLongLong();
         ro->threshold_ns = thresholdUs < 0 ? -1 : thresholdUs * 1000;
