@@ -19,6 +19,43 @@ QString libbpfError(int err)
     return QString::fromLocal8Bit(buf);
 }
 
+// "tp/sched/sched_switch" -> "tp", "sched/sched_switch"
+QString kindOf(const AttachGroup::Program &p)
+{
+    return p.path.section(QLatin1Char('/'), 0, 0);
+}
+
+QByteArray targetOf(const AttachGroup::Program &p)
+{
+    return p.path.section(QLatin1Char('/'), 1).toLatin1();
+}
+
+bool retargetedAtLoad(const QString &kind)
+{
+    return kind == QLatin1String("tp_btf") || kind == QLatin1String("fentry") ||
+           kind == QLatin1String("fexit");
+}
+
+bpf_link *attachProgram(bpf_program *prog, const AttachGroup::Program &p)
+{
+    const QString kind = kindOf(p);
+    if (!p.byPath || retargetedAtLoad(kind))
+        return bpf_program__attach(prog);
+    const QByteArray target = targetOf(p);
+    if (kind == QLatin1String("tp")) {
+        const int slash = target.indexOf('/');
+        return bpf_program__attach_tracepoint(prog, target.left(slash).constData(),
+                                              target.mid(slash + 1).constData());
+    }
+    if (kind == QLatin1String("raw_tp"))
+        return bpf_program__attach_raw_tracepoint(prog, target.constData());
+    if (kind == QLatin1String("kprobe") || kind == QLatin1String("kretprobe"))
+        return bpf_program__attach_kprobe(prog, kind == QLatin1String("kretprobe"),
+                                          target.constData());
+    errno = EINVAL;
+    return nullptr;
+}
+
 } // namespace
 
 void AttachPlan::addReason(const QString &why)
@@ -51,6 +88,12 @@ bool AttachPlan::applyAutoload(bpf_object *obj, QString *error) const
                 return false;
             }
             bpf_program__set_autoload(prog, true);
+            if (p.byPath && retargetedAtLoad(kindOf(p))) {
+                if (int err = bpf_program__set_attach_target(prog, 0, targetOf(p).constData())) {
+                    *error = QStringLiteral("cannot target %1: %2").arg(p.path, libbpfError(err));
+                    return false;
+                }
+            }
         }
     }
     return true;
@@ -61,17 +104,20 @@ bool AttachPlan::attach(bpf_object *obj, QList<bpf_link *> *links, QString *atta
 {
     QStringList paths;
     for (const AttachGroup &g : groups) {
-        QList<bpf_link *> groupLinks;
+        // In the plan's order whichever order they attach in; nullptr where none (yet).
+        QList<bpf_link *> groupLinks(g.programs.size(), nullptr);
         QString failure;
-        for (const AttachGroup::Program &p : g.programs) {
+        for (qsizetype n = 0; n < g.programs.size(); ++n) {
+            const qsizetype i = g.endFirst ? g.programs.size() - 1 - n : n;
+            const AttachGroup::Program &p = g.programs[i];
             bpf_program *prog = bpf_object__find_program_by_name(obj, p.name.constData());
-            bpf_link *link = prog ? bpf_program__attach(prog) : nullptr;
+            bpf_link *link = prog ? attachProgram(prog, p) : nullptr;
             if (!link) {
                 failure =
                     QStringLiteral("%1: %2").arg(p.path, libbpfError(prog ? -errno : -ENOENT));
                 break;
             }
-            groupLinks.append(link);
+            groupLinks[i] = link;
         }
         if (!failure.isEmpty()) {
             for (bpf_link *l : std::as_const(groupLinks))
@@ -87,6 +133,10 @@ bool AttachPlan::attach(bpf_object *obj, QList<bpf_link *> *links, QString *atta
         links->append(groupLinks);
         for (const AttachGroup::Program &p : g.programs)
             paths.append(p.path);
+    }
+    if (paths.isEmpty()) {
+        *error = QStringLiteral("%1: %2").arg(noneAttached, *degraded);
+        return false;
     }
     *attachedPath = paths.join(QStringLiteral(", "));
     return true;

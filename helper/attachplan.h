@@ -21,10 +21,17 @@ struct AttachGroup
     {
         QByteArray name; // the BPF program's name in the object
         QString path;    // "tp_btf/sys_enter"
+        // The program's section names no target (SEC("raw_tp"), SEC("kprobe")) or another one
+        // than this kernel has: it goes to the path's target instead (tp_btf, fentry and fexit
+        // are retargeted before load; tp, raw_tp, kprobe and kretprobe attach by name).
+        bool byPath = false;
     };
     QList<Program> programs;
     bool required = true;
     QString what; // "failed execs", for messages
+    // Attach the programs last to first, the end of a pair before its start, which alone would
+    // only fill a map. They still detach first to last: starts go first.
+    bool endFirst = false;
 };
 
 struct AttachPlan
@@ -32,14 +39,17 @@ struct AttachPlan
     QList<AttachGroup> groups;
     bool available = true;
     QString reason; // why not, or what is degraded
+    // The error when every group is optional and none attached.
+    QString noneAttached = QStringLiteral("no hook attached");
 
     void addReason(const QString &why);
     QString path() const; // every program's path, joined with ", "
 
     // Before load: only the planned programs are loaded (the others may not even verify here).
     bool applyAutoload(bpf_object *obj, QString *error) const;
-    // After load: attaches group by group. links receives every link (destroy them on stop),
-    // attachedPath what really attached, degraded why optional groups were skipped.
+    // After load: attaches group by group. links receives every link in the plan's order
+    // (destroy them on stop), attachedPath what really attached, degraded why optional groups
+    // were skipped. Fails when a required group fails, or when nothing attached.
     bool attach(bpf_object *obj, QList<bpf_link *> *links, QString *attachedPath, QString *degraded,
                 QString *error) const;
 };

@@ -39,33 +39,6 @@ QString tpBtf(const char *name)
     return QStringLiteral("tp_btf/") + QLatin1String(name);
 }
 
-// The program of a hook and the skeleton's slot for its link (destroy detaches what is there).
-struct HookProgram
-{
-    bpf_program *prog;
-    bpf_link **link;
-};
-
-HookProgram programFor(block_bpf *skel, const char *hook)
-{
-    const QByteArray n(hook);
-    if (n == "block_io_start")
-        return {skel->progs.block_io_start, &skel->links.block_io_start};
-    if (n == "block_rq_insert")
-        return {skel->progs.block_rq_insert, &skel->links.block_rq_insert};
-    if (n == "block_rq_issue")
-        return {skel->progs.block_rq_issue, &skel->links.block_rq_issue};
-    if (n == "block_rq_complete")
-        return {skel->progs.block_rq_complete, &skel->links.block_rq_complete};
-    if (n == "block_rq_requeue")
-        return {skel->progs.block_rq_requeue, &skel->links.block_rq_requeue};
-    if (n == "block_bio_backmerge")
-        return {skel->progs.block_bio_backmerge, &skel->links.block_bio_backmerge};
-    if (n == "block_bio_frontmerge")
-        return {skel->progs.block_bio_frontmerge, &skel->links.block_bio_frontmerge};
-    return {skel->progs.block_rq_merge, &skel->links.block_rq_merge};
-}
-
 } // namespace
 
 BlockFlagDecoder::BlockFlagDecoder(const KernelFeatures &kernel)
@@ -132,14 +105,11 @@ QByteArray BlockFlagDecoder::decode(quint32 cmdFlags) const
 }
 
 BlockProbe::BlockProbe()
-    : Probe(QStringLiteral("block"))
+    : SkeletonProbe(QStringLiteral("block"))
 {
 }
 
-BlockProbe::~BlockProbe()
-{
-    stop();
-}
+BlockProbe::~BlockProbe() = default;
 
 quint32 BlockProbe::diskDevice(const QString &disk)
 {
@@ -159,43 +129,49 @@ quint32 BlockProbe::diskDevice(const QString &disk)
     return major << 20 | minor;
 }
 
-ProbeAvailability BlockProbe::availability(const KernelFeatures &kernel,
-                                           const QVariantMap &options) const
+AttachPlan BlockProbe::plan(const KernelFeatures &kernel, const QVariantMap &options)
 {
-    ProbeAvailability a;
+    AttachPlan p;
     if (!kernel.hasBtf()) {
-        a.reason = kernel.btfError();
-        return a;
+        p.available = false;
+        p.reason = kernel.btfError();
+        return p;
     }
-    QStringList parts;
     for (const Hook &h : hooks) {
         if (kernel.hasBtfTracepoint(QLatin1String(h.name))) {
-            parts.append(tpBtf(h.name));
+            // Without block_io_start no request would have a submitter: as fatal as the others.
+            p.groups.append(
+                {{{h.name, tpBtf(h.name)}}, h.required || &h == &hooks[0], QLatin1String(h.name)});
         } else if (h.required) {
             // Classic block tracepoints carry no request pointer to pair issue and completion.
-            a.reason = QStringLiteral("the kernel has no BTF tracepoint %1").arg(tpBtf(h.name));
-            return a;
+            p.available = false;
+            p.reason = QStringLiteral("the kernel has no BTF tracepoint %1").arg(tpBtf(h.name));
+            return p;
         }
     }
     if (!kernel.hasBtfTracepoint(QStringLiteral("block_rq_insert")))
-        a.reason = QStringLiteral("no block_rq_insert: queue times are 0");
+        p.reason = QStringLiteral("no block_rq_insert: queue times are 0");
     else if (!kernel.hasBtfTracepoint(QStringLiteral("block_io_start")))
-        a.reason = QStringLiteral("no block_io_start: the submitter is taken at insert/issue");
+        p.reason = QStringLiteral("no block_io_start: the submitter is taken at insert/issue");
     const QString disk = options.value(QStringLiteral("disk")).toString();
     if (!disk.isEmpty() && !diskDevice(disk)) {
-        a.reason = QStringLiteral("no disk named \"%1\" in /sys/block").arg(disk.left(32));
-        return a;
+        p.available = false;
+        p.reason = QStringLiteral("no disk named \"%1\" in /sys/block").arg(disk.left(32));
     }
-    a.available = true;
-    a.attachPath = parts.join(QStringLiteral(", "));
-    return a;
+    return p;
+}
+
+ProbeAvailability BlockProbe::availability(const KernelFeatures &kernel,
+                                           const QVariantMap &options) const
+{
+    return availabilityOf(plan(kernel, options));
 }
 
 bool BlockProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
 {
-    const ProbeAvailability a = availability(kernel, options);
-    if (!a.available) {
-        *error = a.reason;
+    const AttachPlan p = plan(kernel, options);
+    if (!p.available) {
+        *error = p.reason;
         return false;
     }
     m_decoder = std::make_unique<BlockFlagDecoder>(kernel);
@@ -205,99 +181,35 @@ bool BlockProbe::doStart(const QVariantMap &options, const KernelFeatures &kerne
     }
     m_lastUnattributed = 0;
     m_lastMerged = 0;
-    m_skel = block_bpf__open();
-    if (!m_skel) {
-        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
-        return false;
-    }
-
-    const CommonFilters f = commonFilters(options);
-    auto *ro = m_skel->rodata;
-    ro->filter_tgid = f.tgid;
-    ro->filter_tid = f.tid;
-    ro->filter_uid = f.uid;
-    ro->filter_uid_set = f.uidSet;
-    memcpy(const_cast<char *>(ro->filter_comm), f.comm.constData(), size_t(f.comm.size()));
-    ro->filter_cgroup = !f.cgroupPath.isEmpty();
-    ro->filters_active = f.tgid || f.tid || f.uidSet || !f.comm.isEmpty() || ro->filter_cgroup;
-
-    const QString disk = options.value(QStringLiteral("disk")).toString();
-    if (!disk.isEmpty()) {
-        ro->filter_dev = true;
-        ro->targ_dev = diskDevice(disk);
-    }
-    ro->targ_queued = options.value(QStringLiteral("queued")).toBool();
-    m_perDisk = options.value(QStringLiteral("perDisk")).toBool();
-    m_perFlags = options.value(QStringLiteral("perFlags")).toBool();
-    ro->targ_per_disk = m_perDisk;
-    ro->targ_per_flags = m_perFlags;
-    m_unit = options.value(QStringLiteral("units")).toString() == QLatin1String("msecs")
-                 ? TimeUnit::Milliseconds
-                 : TimeUnit::Microseconds;
-    ro->unit_div = nanosecondsPer(m_unit);
-    ro->min_ns = quint64(options.value(QStringLiteral("minLatencyUs")).toLongLong()) * 1000u;
-    // Before 5.11 these tracepoints took (q, rq).
-    ro->insert_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_insert")) == 2;
-    ro->issue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_issue")) == 2;
-    ro->requeue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_requeue")) == 2;
-    ro->merge_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_merge")) == 2;
-    ro->bio_merge_arg = kernel.tracepointArgCount(QStringLiteral("block_bio_backmerge")) == 3;
-
-    QList<const Hook *> chosen;
-    for (const Hook &h : hooks) {
-        const bool present = kernel.hasBtfTracepoint(QLatin1String(h.name));
-        bpf_program__set_autoload(programFor(m_skel, h.name).prog, present);
-        if (present)
-            chosen.append(&h);
-    }
-    ro->pid_at_rq = !kernel.hasBtfTracepoint(QStringLiteral("block_io_start"));
-
-    bpf_map__set_max_entries(m_skel->maps.rb, ringBufferBytes());
-    if (histogramKeyLimit())
-        bpf_map__set_max_entries(m_skel->maps.hists, histogramKeyLimit());
-    if (int err = block_bpf__load(m_skel)) {
-        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
-        return false;
-    }
-    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
-        return false;
-    trackObject(m_skel->obj);
-    if (!setRingBuffer(bpf_map__fd(m_skel->maps.rb), error))
-        return false;
-
-    QStringList attached;
-    for (const Hook *h : std::as_const(chosen)) {
-        const HookProgram hp = programFor(m_skel, h->name);
-        bpf_link *link = bpf_program__attach(hp.prog);
-        if (!link) {
-            const int err = -errno;
-            // Without block_io_start no request would have a submitter: as fatal as the others.
-            if (h->required || h == &hooks[0]) {
-                *error = QStringLiteral("cannot attach %1: %2")
-                             .arg(tpBtf(h->name), lastLibbpfError(err));
-                return false;
-            }
-            continue;
-        }
-        *hp.link = link;
-        attached.append(tpBtf(h->name));
-    }
-    setAttachPath(attached.join(QStringLiteral(", ")));
-    return true;
+    return startSkeleton(p, options, error, [&](CommonFilters &f, QString *) {
+        auto *ro = m_skel->rodata;
+        ro->filters_active = f.tgid || f.tid || f.uidSet || !f.comm.isEmpty() || ro->filter_cgroup;
+        setRequestRodata(ro, kernel, options);
+        m_perDisk = options.value(QStringLiteral("perDisk")).toBool();
+        m_perFlags = options.value(QStringLiteral("perFlags")).toBool();
+        ro->targ_per_disk = m_perDisk;
+        ro->targ_per_flags = m_perFlags;
+        m_unit = timeUnitOption(options);
+        ro->unit_div = nanosecondsPer(m_unit);
+        ro->min_ns = quint64(options.value(QStringLiteral("minLatencyUs")).toLongLong()) * 1000u;
+        // Older kernels passed (q, rq, bio).
+        ro->bio_merge_arg = kernel.tracepointArgCount(QStringLiteral("block_bio_backmerge")) == 3;
+        ro->pid_at_rq = !kernel.hasBtfTracepoint(QStringLiteral("block_io_start"));
+        setHistogramMap(m_skel->maps.hists);
+        return true;
+    });
 }
 
 void BlockProbe::doStop()
 {
-    block_bpf__destroy(m_skel);
-    m_skel = nullptr;
+    SkeletonProbe::doStop();
     m_detached = false;
     m_unfinishedCounted = false;
 }
 
 void BlockProbe::doDetach()
 {
-    if (m_skel)
-        block_bpf__detach(m_skel);
+    SkeletonProbe::doDetach();
     m_detached = true;
 }
 
@@ -327,7 +239,7 @@ quint64 BlockProbe::kernelLost() const
 {
     if (!m_skel)
         return 0;
-    quint64 n = __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED);
+    quint64 n = SkeletonProbe::kernelLost();
     // The kernel skips a program rather than run it nested on one CPU (a completion in an
     // interrupt while another one's runs in softirq): that request gets no event. Counted as
     // lost whoever submitted it, so that none is lost unseen (not seen here so far).
@@ -337,16 +249,6 @@ quint64 BlockProbe::kernelLost() const
     if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
         n += info.recursion_misses;
     return n;
-}
-
-quint64 BlockProbe::kernelHistogramFull() const
-{
-    return m_skel ? __atomic_load_n(&m_skel->bss->hist_full, __ATOMIC_RELAXED) : 0;
-}
-
-quint32 BlockProbe::histogramMapKeys() const
-{
-    return m_skel ? bpf_map__max_entries(m_skel->maps.hists) : 0;
 }
 
 void BlockProbe::readCounters()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "attachplan.h"
 #include "probe.h"
 
 #include <QByteArray>
@@ -27,7 +28,7 @@ private:
 
 // biosnoop + biolatency: every block request with its queue and device time, and log2 latency
 // histograms (whole system, per disk and/or per flag set).
-class BlockProbe : public Probe
+class BlockProbe : public SkeletonProbe<block_bpf>
 {
 public:
     BlockProbe();
@@ -38,6 +39,23 @@ public:
 
     // dev_t of a whole disk ("vda") as the kernel encodes it (major << 20 | minor), 0 if none.
     static quint32 diskDevice(const QString &disk);
+    // What block and iostack's rodata share: the options "disk" and "queued", and the request
+    // tracepoints' arguments on this kernel (before 5.11 they took (q, rq)).
+    template<typename Rodata>
+    static void setRequestRodata(Rodata *ro, const KernelFeatures &kernel,
+                                 const QVariantMap &options)
+    {
+        const QString disk = options.value(QStringLiteral("disk")).toString();
+        if (!disk.isEmpty()) {
+            ro->filter_dev = true;
+            ro->targ_dev = diskDevice(disk);
+        }
+        ro->targ_queued = options.value(QStringLiteral("queued")).toBool();
+        ro->insert_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_insert")) == 2;
+        ro->issue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_issue")) == 2;
+        ro->requeue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_requeue")) == 2;
+        ro->merge_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_merge")) == 2;
+    }
 
     // Counter of requests whose submitter nobody knows (submitted before the probe attached, or
     // built by the kernel): events with pid 0 and comm "?" without filters, and not events
@@ -58,15 +76,13 @@ protected:
     bool decode(const void *data, size_t size, RecordBatch &out) override;
     void readHistograms() override;
     quint64 kernelLost() const override;
-    quint64 kernelHistogramFull() const override;
-    quint32 histogramMapKeys() const override;
     void readCounters() override;
 
 private:
+    static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options);
     QByteArray diskName(quint32 dev);
     quint64 unfinishedRequests() const;
 
-    block_bpf *m_skel = nullptr;
     std::unique_ptr<BlockFlagDecoder> m_decoder;
     TimeUnit m_unit = TimeUnit::Microseconds;
     bool m_perDisk = false;

@@ -19,24 +19,35 @@ namespace {
 
 // Candidates of one quantity, in the order of preference: tracepoints (category/name; the
 // tp_btf form is the name alone), then kernel functions for fentry, then for kprobes.
+// Each quantity's programs are <tracepointPrograms>_btf and _tp, <functionPrograms>_fentry and
+// _kprobe; they are retargeted to the hook chosen here (folio or page era).
 struct Candidates
 {
     QStringList tracepoints;
     QStringList functions;
+    QByteArray tracepointPrograms;
+    QByteArray functionPrograms;
 };
 
 const Candidates accessCandidates{
     {QStringLiteral("filemap/mm_filemap_get_pages")},
-    {QStringLiteral("folio_mark_accessed"), QStringLiteral("mark_page_accessed")}};
-const Candidates faultCandidates{{QStringLiteral("filemap/mm_filemap_fault")}, {}};
+    {QStringLiteral("folio_mark_accessed"), QStringLiteral("mark_page_accessed")},
+    "cachestat_lookup",
+    "cachestat_access"};
+const Candidates faultCandidates{
+    {QStringLiteral("filemap/mm_filemap_fault")}, {}, "cachestat_fault", {}};
 const Candidates addCandidates{
     {QStringLiteral("filemap/mm_filemap_add_to_page_cache")},
-    {QStringLiteral("filemap_add_folio"), QStringLiteral("add_to_page_cache_lru")}};
+    {QStringLiteral("filemap_add_folio"), QStringLiteral("add_to_page_cache_lru")},
+    "cachestat_add",
+    "cachestat_add"};
 // writeback_dirty_page is the name before folios (< 5.17); it fires at the same place.
 const Candidates dirtyCandidates{
     {QStringLiteral("writeback/writeback_dirty_folio"),
      QStringLiteral("writeback/writeback_dirty_page")},
-    {QStringLiteral("folio_account_dirtied"), QStringLiteral("account_page_dirtied")}};
+    {QStringLiteral("folio_account_dirtied"), QStringLiteral("account_page_dirtied")},
+    "cachestat_dirty",
+    "cachestat_dirty"};
 
 QString tracepointName(const QString &categoryAndName)
 {
@@ -46,16 +57,13 @@ QString tracepointName(const QString &categoryAndName)
 } // namespace
 
 CacheStatProbe::CacheStatProbe()
-    : Probe(QStringLiteral("cachestat"))
+    : SkeletonProbe(QStringLiteral("cachestat"))
 {
 }
 
-CacheStatProbe::~CacheStatProbe()
-{
-    stop();
-}
+CacheStatProbe::~CacheStatProbe() = default;
 
-CacheStatProbe::Plan CacheStatProbe::plan(const KernelFeatures &kernel, QString *why)
+CacheStatProbe::Plan CacheStatProbe::plan(const KernelFeatures &kernel)
 {
     auto resolve = [&kernel](const Candidates &c, bool functionsAllowed) {
         Part p;
@@ -64,6 +72,7 @@ CacheStatProbe::Plan CacheStatProbe::plan(const KernelFeatures &kernel, QString 
                 p.path = Path::BtfTracepoint;
                 p.function = tracepointName(tp);
                 p.hook = QStringLiteral("tp_btf/") + p.function;
+                p.program = c.tracepointPrograms + "_btf";
                 return p;
             }
         }
@@ -72,6 +81,7 @@ CacheStatProbe::Plan CacheStatProbe::plan(const KernelFeatures &kernel, QString 
                 p.path = Path::Tracepoint;
                 p.function = tp;
                 p.hook = QStringLiteral("tp/") + tp;
+                p.program = c.tracepointPrograms + "_tp";
                 return p;
             }
         }
@@ -82,6 +92,7 @@ CacheStatProbe::Plan CacheStatProbe::plan(const KernelFeatures &kernel, QString 
                 p.path = Path::Fentry;
                 p.function = f;
                 p.hook = QStringLiteral("fentry/") + f;
+                p.program = c.functionPrograms + "_fentry";
                 return p;
             }
         }
@@ -90,6 +101,7 @@ CacheStatProbe::Plan CacheStatProbe::plan(const KernelFeatures &kernel, QString 
                 p.path = Path::Kprobe;
                 p.function = f;
                 p.hook = QStringLiteral("kprobe/") + f;
+                p.program = c.functionPrograms + "_kprobe";
                 return p;
             }
         }
@@ -104,7 +116,22 @@ CacheStatProbe::Plan CacheStatProbe::plan(const KernelFeatures &kernel, QString 
         plan.faults = resolve(faultCandidates, false);
     plan.added = resolve(addCandidates, true);
     plan.dirtied = resolve(dirtyCandidates, true);
-    if (!plan.usable()) {
+    const struct
+    {
+        const Part *part;
+        const char *what;
+    } quantities[] = {{&plan.accesses, "page accesses"},
+                      {&plan.faults, "file page faults"},
+                      {&plan.added, "pages added"},
+                      {&plan.dirtied, "dirtied pages"}};
+    // Without insertions there is no miss count: the probe would only mislead.
+    for (const auto &q : quantities) {
+        if (q.part->path != Path::None)
+            plan.attach.groups.append({{{q.part->program, q.part->hook, true}},
+                                       q.part == &plan.added,
+                                       QLatin1String(q.what)});
+    }
+    if (plan.added.path == Path::None) {
         QStringList reasons;
         reasons << QStringLiteral("no tracepoint filemap/mm_filemap_add_to_page_cache");
         const QString fentry = kernel.fentryUnavailableReason();
@@ -112,19 +139,10 @@ CacheStatProbe::Plan CacheStatProbe::plan(const KernelFeatures &kernel, QString 
         const QString kprobe = kernel.kprobeUnavailableReason();
         reasons << (kprobe.isEmpty() ? QStringLiteral("filemap_add_folio cannot be kprobed")
                                      : kprobe);
-        *why = reasons.join(QStringLiteral("; "));
+        plan.attach.available = false;
+        plan.attach.reason = reasons.join(QStringLiteral("; "));
     }
     return plan;
-}
-
-QStringList CacheStatProbe::Plan::hooks() const
-{
-    QStringList h;
-    for (const Part *p : {&accesses, &faults, &added, &dirtied}) {
-        if (p->path != Path::None)
-            h << p->hook;
-    }
-    return h;
 }
 
 QString CacheStatProbe::Plan::meaning() const
@@ -160,164 +178,26 @@ QString CacheStatProbe::Plan::meaning() const
 ProbeAvailability CacheStatProbe::availability(const KernelFeatures &kernel,
                                                const QVariantMap &) const
 {
-    ProbeAvailability a;
-    QString why;
-    const Plan p = plan(kernel, &why);
-    if (!p.usable()) {
-        a.reason = why;
-        return a;
-    }
-    a.available = true;
-    a.attachPath = p.hooks().join(QStringLiteral(", "));
-    a.reason = p.meaning();
-    return a;
+    const Plan p = plan(kernel);
+    if (!p.attach.available)
+        return {false, QString(), p.attach.reason};
+    return {true, p.attach.path(), p.meaning()};
 }
 
 bool CacheStatProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel,
                              QString *error)
 {
-    const Plan plan = CacheStatProbe::plan(kernel, error);
-    if (!plan.usable())
-        return false;
+    const Plan plan = CacheStatProbe::plan(kernel);
     m_lastAccesses = m_lastAdded = m_lastDirtied = 0;
-    m_skel = cachestat_bpf__open();
-    if (!m_skel) {
-        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
+    if (!startSkeleton(plan.attach, options, error, [&](CommonFilters &, QString *) {
+            m_skel->rodata->page_shift = quint32(__builtin_ctzl(quint64(sysconf(_SC_PAGESIZE))));
+            return true;
+        }))
         return false;
-    }
-    m_skel->rodata->page_shift = quint32(__builtin_ctzl(quint64(sysconf(_SC_PAGESIZE))));
-    const CommonFilters f = commonFilters(options);
-    auto *ro = m_skel->rodata;
-    ro->filter_tgid = f.tgid;
-    ro->filter_tid = f.tid;
-    ro->filter_uid = f.uid;
-    ro->filter_uid_set = f.uidSet;
-    memcpy(const_cast<char *>(ro->filter_comm), f.comm.constData(), size_t(f.comm.size()));
-    ro->filter_cgroup = !f.cgroupPath.isEmpty();
-
-    struct Programs
-    {
-        const Part *part;
-        bpf_program *btf;
-        bpf_program *tp;
-        bpf_program *fentry;
-        bpf_program *kprobe;
-    };
-    auto &p = m_skel->progs;
-    const Programs programs[] = {
-        {&plan.accesses, p.cachestat_lookup_btf, p.cachestat_lookup_tp, p.cachestat_access_fentry,
-         p.cachestat_access_kprobe},
-        {&plan.faults, p.cachestat_fault_btf, p.cachestat_fault_tp, nullptr, nullptr},
-        {&plan.added, p.cachestat_add_btf, p.cachestat_add_tp, p.cachestat_add_fentry,
-         p.cachestat_add_kprobe},
-        {&plan.dirtied, p.cachestat_dirty_btf, p.cachestat_dirty_tp, p.cachestat_dirty_fentry,
-         p.cachestat_dirty_kprobe},
-    };
-    // Only the chosen program of each quantity is loaded; its target is set here because the
-    // kernel's name for the hook (folio or page era) is only known now.
-    for (const Programs &pr : programs) {
-        const Path path = pr.part->path;
-        const QByteArray target = pr.part->function.toLatin1();
-        for (bpf_program *prog : {pr.btf, pr.tp, pr.fentry, pr.kprobe}) {
-            if (prog)
-                bpf_program__set_autoload(prog, false);
-        }
-        bpf_program *chosen = nullptr;
-        switch (path) {
-        case Path::BtfTracepoint:
-            chosen = pr.btf;
-            break;
-        case Path::Tracepoint:
-            chosen = pr.tp;
-            break;
-        case Path::Fentry:
-            chosen = pr.fentry;
-            break;
-        case Path::Kprobe:
-            chosen = pr.kprobe;
-            break;
-        case Path::None:
-            break;
-        }
-        if (!chosen)
-            continue;
-        bpf_program__set_autoload(chosen, true);
-        if (path == Path::BtfTracepoint || path == Path::Fentry) {
-            if (int err = bpf_program__set_attach_target(chosen, 0, target.constData())) {
-                *error =
-                    QStringLiteral("cannot target %1: %2").arg(pr.part->hook, lastLibbpfError(err));
-                return false;
-            }
-        }
-    }
-    if (int err = cachestat_bpf__load(m_skel)) {
-        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
-        return false;
-    }
-    // Before attaching: a filtered recording must not count anything unfiltered.
-    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
-        return false;
-
-    // One link per quantity, kept in the skeleton's link slots so destroy() detaches them.
-    QStringList attached;
-    QStringList failed;
-    bpf_link **slots[] = {&m_skel->links.cachestat_lookup_btf, &m_skel->links.cachestat_fault_btf,
-                          &m_skel->links.cachestat_add_btf, &m_skel->links.cachestat_dirty_btf};
-    int i = 0;
-    for (const Programs &pr : programs) {
-        bpf_link **slot = slots[i++];
-        const Part &part = *pr.part;
-        bpf_link *link = nullptr;
-        const QByteArray target = part.function.toLatin1();
-        switch (part.path) {
-        case Path::BtfTracepoint:
-            link = bpf_program__attach(pr.btf);
-            break;
-        case Path::Tracepoint: {
-            const QByteArray category = part.function.section(QLatin1Char('/'), 0, 0).toLatin1();
-            const QByteArray name = tracepointName(part.function).toLatin1();
-            link = bpf_program__attach_tracepoint(pr.tp, category.constData(), name.constData());
-            break;
-        }
-        case Path::Fentry:
-            link = bpf_program__attach(pr.fentry);
-            break;
-        case Path::Kprobe:
-            link = bpf_program__attach_kprobe(pr.kprobe, false, target.constData());
-            break;
-        case Path::None:
-            continue;
-        }
-        if (!link) {
-            failed << QStringLiteral("%1 (%2)").arg(part.hook, lastLibbpfError(-errno));
-            continue;
-        }
-        *slot = link;
-        attached << part.hook;
-    }
-    // Without insertions there is no miss count: the probe would only mislead.
-    if (!m_skel->links.cachestat_add_btf) {
-        *error = QStringLiteral("cannot attach %1").arg(failed.join(QStringLiteral(", ")));
-        return false;
-    }
-    // Kept apart from the link slots: detach() empties those before the last counters are read.
-    m_haveAccesses = m_skel->links.cachestat_lookup_btf != nullptr;
-    m_haveDirtied = m_skel->links.cachestat_dirty_btf != nullptr;
-    setAttachPath(attached.join(QStringLiteral(", ")));
-    trackObject(m_skel->obj);
+    // What really attached decides what is reported.
+    m_haveAccesses = plan.accesses.path != Path::None && isAttachedAt(plan.accesses.hook);
+    m_haveDirtied = plan.dirtied.path != Path::None && isAttachedAt(plan.dirtied.hook);
     return true;
-}
-
-void CacheStatProbe::doStop()
-{
-    cachestat_bpf__destroy(m_skel);
-    m_skel = nullptr;
-}
-
-void CacheStatProbe::doDetach()
-{
-    if (m_skel)
-        cachestat_bpf__detach(m_skel);
 }
 
 void CacheStatProbe::readCounters()

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "attachplan.h"
 #include "probe.h"
 
 #include <QStringList>
 
 struct cachestat_bpf;
-struct bpf_program;
 
 namespace bpflens {
 
@@ -26,7 +26,7 @@ namespace bpflens {
 // options count only what happens in the matching tasks' context (docs/cachestat.md): their
 // reads, faults, the readahead those start, and the pages they dirty; the flusher's writeback
 // and other kernel-thread work never count under a filter.
-class CacheStatProbe : public Probe
+class CacheStatProbe : public SkeletonProbe<cachestat_bpf>
 {
 public:
     CacheStatProbe();
@@ -37,8 +37,6 @@ public:
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
-    void doStop() override;
-    void doDetach() override;
     void readCounters() override;
 
 private:
@@ -54,8 +52,9 @@ private:
     struct Part
     {
         Path path = Path::None;
-        QString function; // Fentry/Kprobe: the kernel function
-        QString hook;     // as shown in the attach path
+        QString function;   // Fentry/Kprobe: the kernel function
+        QString hook;       // as shown in the attach path
+        QByteArray program; // the BPF program for this path
     };
     struct Plan
     {
@@ -63,13 +62,11 @@ private:
         Part faults; // optional addition to accesses (tracepoint paths only)
         Part added;
         Part dirtied;
-        bool usable() const { return added.path != Path::None; }
-        QStringList hooks() const;
+        AttachPlan attach; // a group per quantity hooked; only "added" is required
         QString meaning() const;
     };
-    static Plan plan(const KernelFeatures &kernel, QString *why);
+    static Plan plan(const KernelFeatures &kernel);
 
-    cachestat_bpf *m_skel = nullptr;
     quint64 m_lastAccesses = 0;
     quint64 m_lastAdded = 0;
     quint64 m_lastDirtied = 0;

@@ -9,14 +9,11 @@
 namespace bpflens {
 
 ExecProbe::ExecProbe()
-    : Probe(QStringLiteral("exec"))
+    : SkeletonProbe(QStringLiteral("exec"))
 {
 }
 
-ExecProbe::~ExecProbe()
-{
-    stop();
-}
+ExecProbe::~ExecProbe() = default;
 
 AttachPlan ExecProbe::plan(const KernelFeatures &kernel, const QVariantMap &options)
 {
@@ -70,51 +67,12 @@ AttachPlan ExecProbe::plan(const KernelFeatures &kernel, const QVariantMap &opti
 ProbeAvailability ExecProbe::availability(const KernelFeatures &kernel,
                                           const QVariantMap &options) const
 {
-    const AttachPlan p = plan(kernel, options);
-    return {p.available, p.available ? p.path() : QString(), p.reason};
+    return availabilityOf(plan(kernel, options));
 }
 
 bool ExecProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
 {
-    const AttachPlan p = plan(kernel, options);
-    if (!p.available) {
-        *error = p.reason;
-        return false;
-    }
-    m_skel = exec_bpf__open();
-    if (!m_skel) {
-        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
-        return false;
-    }
-    if (!prepareSkeleton(p, m_skel->obj, m_skel->maps.exec_rb, error))
-        return false;
-    const CommonFilters f = commonFilters(options);
-    setCommonRodata(m_skel->rodata, f);
-    const int err = exec_bpf__load(m_skel);
-    if (err) {
-        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
-        return false;
-    }
-    return attachSkeleton(p, m_skel->obj, m_skel->maps.exec_rb, f, &m_links, error);
-}
-
-void ExecProbe::doStop()
-{
-    destroyLinks(&m_links);
-    exec_bpf__destroy(m_skel);
-    m_skel = nullptr;
-}
-
-void ExecProbe::doDetach()
-{
-    destroyLinks(&m_links);
-    if (m_skel)
-        exec_bpf__detach(m_skel);
-}
-
-quint64 ExecProbe::kernelLost() const
-{
-    return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;
+    return startSkeleton(plan(kernel, options), options, error);
 }
 
 bool ExecProbe::decode(const void *data, size_t size, RecordBatch &out)

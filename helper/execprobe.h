@@ -9,7 +9,7 @@ struct exec_bpf;
 namespace bpflens {
 
 // execsnoop: every exec with its argv, and (option "failed") the failed ones.
-class ExecProbe : public Probe
+class ExecProbe : public SkeletonProbe<exec_bpf>
 {
 public:
     ExecProbe();
@@ -20,16 +20,11 @@ public:
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
-    void doStop() override;
-    void doDetach() override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
-    quint64 kernelLost() const override;
 
 private:
     static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options);
 
-    exec_bpf *m_skel = nullptr;
-    QList<bpf_link *> m_links;
     RecentStrings m_strings;
 };
 

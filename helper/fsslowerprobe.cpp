@@ -33,14 +33,11 @@ const char *const opNames[] = {"reads", "writes", "opens", "fsyncs"};
 } // namespace
 
 FsSlowerProbe::FsSlowerProbe()
-    : Probe(QStringLiteral("fsslower"))
+    : SkeletonProbe(QStringLiteral("fsslower"))
 {
 }
 
-FsSlowerProbe::~FsSlowerProbe()
-{
-    stop();
-}
+FsSlowerProbe::~FsSlowerProbe() = default;
 
 AttachPlan FsSlowerProbe::plan(const KernelFeatures &kernel, const QVariantMap &options,
                                QByteArray *ext4Ops)
@@ -90,6 +87,7 @@ AttachPlan FsSlowerProbe::plan(const KernelFeatures &kernel, const QVariantMap &
                 *ext4Ops += opCodes[op];
         }
     }
+    p.noneAttached = QStringLiteral("no file-system hook attached");
     if (p.groups.isEmpty()) {
         p.available = false;
         p.reason = QStringLiteral("no hook for any file system: %1 (and no ext4_sync_file "
@@ -114,86 +112,17 @@ QByteArray FsSlowerProbe::ext4Operations(const KernelFeatures &kernel, const QVa
 ProbeAvailability FsSlowerProbe::availability(const KernelFeatures &kernel,
                                               const QVariantMap &options) const
 {
-    const AttachPlan p = plan(kernel, options);
-    return {p.available, p.available ? p.path() : QString(), p.reason};
+    return availabilityOf(plan(kernel, options));
 }
 
 bool FsSlowerProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel,
                             QString *error)
 {
-    const AttachPlan p = plan(kernel, options);
-    if (!p.available) {
-        *error = p.reason;
-        return false;
-    }
-    m_skel = fsslower_bpf__open();
-    if (!m_skel) {
-        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
-        return false;
-    }
-    if (!p.applyAutoload(m_skel->obj, error))
-        return false;
-    int err = bpf_map__set_max_entries(m_skel->maps.fsslower_rb, ringBufferBytes());
-    if (err) {
-        *error = QStringLiteral("ring buffer size %1: %2")
-                     .arg(ringBufferBytes())
-                     .arg(lastLibbpfError(err));
-        return false;
-    }
-    const CommonFilters f = commonFilters(options);
-    auto *ro = m_skel->rodata;
-    ro->filter_tgid = f.tgid;
-    ro->filter_tid = f.tid;
-    ro->filter_uid = f.uid;
-    ro->filter_uid_set = f.uidSet;
-    memset(const_cast<char *>(ro->filter_comm), 0, sizeof(ro->filter_comm));
-    memcpy(const_cast<char *>(ro->filter_comm), f.comm.constData(),
-           qMin<size_t>(size_t(f.comm.size()), sizeof(ro->filter_comm) - 1));
-    ro->filter_cgroup = !f.cgroupPath.isEmpty();
-    ro->wakeup_bytes = wakeupBytes();
-    ro->min_ns = quint64(options.value(QStringLiteral("minLatencyUs"), 10000).toLongLong()) * 1000u;
-    err = fsslower_bpf__load(m_skel);
-    if (err) {
-        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
-        return false;
-    }
-    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
-        return false;
-    trackObject(m_skel->obj);
-    if (!setRingBuffer(bpf_map__fd(m_skel->maps.fsslower_rb), error))
-        return false;
-    QString attached, degraded;
-    if (!p.attach(m_skel->obj, &m_links, &attached, &degraded, error))
-        return false;
-    if (attached.isEmpty()) {
-        *error = QStringLiteral("no file-system hook attached: %1").arg(degraded);
-        return false;
-    }
-    if (!degraded.isEmpty())
-        qWarning("fsslower: %s", qPrintable(degraded));
-    setAttachPath(attached);
-    return true;
-}
-
-void FsSlowerProbe::doStop()
-{
-    for (bpf_link *l : std::as_const(m_links))
-        bpf_link__destroy(l);
-    m_links.clear();
-    fsslower_bpf__destroy(m_skel);
-    m_skel = nullptr;
-}
-
-void FsSlowerProbe::doDetach()
-{
-    for (bpf_link *l : std::as_const(m_links))
-        bpf_link__destroy(l);
-    m_links.clear();
-}
-
-quint64 FsSlowerProbe::kernelLost() const
-{
-    return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;
+    return startSkeleton(plan(kernel, options), options, error, [&](CommonFilters &, QString *) {
+        m_skel->rodata->min_ns =
+            quint64(options.value(QStringLiteral("minLatencyUs"), 10000).toLongLong()) * 1000u;
+        return true;
+    });
 }
 
 bool FsSlowerProbe::decode(const void *data, size_t size, RecordBatch &out)

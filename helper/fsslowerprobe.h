@@ -10,7 +10,7 @@ namespace bpflens {
 // fsslower / ext4slower: every ext4, xfs or btrfs read, write, open and fsync slower than
 // minLatencyUs (0: all), as FsSlowEvent. Reads, writes and opens need fentry or kprobes; ext4's
 // fsync also comes from its tracepoints, so without either only fsync is reported.
-class FsSlowerProbe : public Probe
+class FsSlowerProbe : public SkeletonProbe<fsslower_bpf>
 {
 public:
     FsSlowerProbe();
@@ -23,17 +23,11 @@ public:
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
-    void doStop() override;
-    void doDetach() override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
-    quint64 kernelLost() const override;
 
 private:
     static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options,
                            QByteArray *ext4Ops = nullptr);
-
-    fsslower_bpf *m_skel = nullptr;
-    QList<bpf_link *> m_links;
 };
 
 } // namespace bpflens

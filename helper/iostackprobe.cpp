@@ -125,14 +125,11 @@ int cellIndex(int op, int layer)
 } // namespace
 
 IoStackProbe::IoStackProbe()
-    : Probe(QStringLiteral("iostack"))
+    : SkeletonProbe(QStringLiteral("iostack"))
 {
 }
 
-IoStackProbe::~IoStackProbe()
-{
-    stop();
-}
+IoStackProbe::~IoStackProbe() = default;
 
 QStringList IoStackProbe::opNames()
 {
@@ -303,72 +300,38 @@ QList<IoStackProbe::Layer> IoStackProbe::layers(const KernelFeatures &kernel,
 ProbeAvailability IoStackProbe::availability(const KernelFeatures &kernel,
                                              const QVariantMap &options) const
 {
-    const Plan p = plan(kernel, options);
-    return {p.attach.available, p.attach.available ? p.attach.path() : QString(), p.attach.reason};
+    return availabilityOf(plan(kernel, options).attach);
+}
+
+iostack_bpf *IoStackProbe::openSkeleton()
+{
+    bool compat = false;
+    iostack_bpf *skel = openIoStackObject(&compat);
+    if (skel && compat)
+        qInfo("iostack: using the object without atomic fetch operations (kernels before 5.12)");
+    return skel;
 }
 
 bool IoStackProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
 {
     const Plan p = plan(kernel, options);
-    if (!p.attach.available) {
-        *error = p.attach.reason;
+    if (!startSkeleton(p.attach, options, error, [&](CommonFilters &, QString *) {
+            auto *ro = m_skel->rodata;
+            BlockProbe::setRequestRodata(ro, kernel, options);
+            m_unit = timeUnitOption(options);
+            ro->unit_div = nanosecondsPer(m_unit);
+            ro->attribute_at_rq = !p.ioStart;
+            ro->vfs_fsync_hooked = p.vfsFsync;
+            return true;
+        }))
         return false;
-    }
-    bool compat = false;
-    m_skel = openIoStackObject(&compat);
-    if (m_skel && compat)
-        qInfo("iostack: using the object without atomic fetch operations (kernels before 5.12)");
-    if (!m_skel) {
-        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
-        return false;
-    }
-    if (!p.attach.applyAutoload(m_skel->obj, error))
-        return false;
-    const CommonFilters f = commonFilters(options);
-    auto *ro = m_skel->rodata;
-    ro->filter_tgid = f.tgid;
-    ro->filter_tid = f.tid;
-    ro->filter_uid = f.uid;
-    ro->filter_uid_set = f.uidSet;
-    memset(const_cast<char *>(ro->filter_comm), 0, sizeof(ro->filter_comm));
-    memcpy(const_cast<char *>(ro->filter_comm), f.comm.constData(),
-           qMin<size_t>(size_t(f.comm.size()), sizeof(ro->filter_comm) - 1));
-    ro->filter_cgroup = !f.cgroupPath.isEmpty();
-    const QString disk = options.value(QStringLiteral("disk")).toString();
-    if (!disk.isEmpty()) {
-        ro->filter_dev = true;
-        ro->targ_dev = BlockProbe::diskDevice(disk);
-    }
-    ro->targ_queued = options.value(QStringLiteral("queued")).toBool();
-    m_unit = options.value(QStringLiteral("units")).toString() == QLatin1String("msecs")
-                 ? TimeUnit::Milliseconds
-                 : TimeUnit::Microseconds;
-    ro->unit_div = nanosecondsPer(m_unit);
-    ro->attribute_at_rq = !p.ioStart;
-    ro->vfs_fsync_hooked = p.vfsFsync;
-    ro->insert_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_insert")) == 2;
-    ro->issue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_issue")) == 2;
-    ro->requeue_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_requeue")) == 2;
-    ro->merge_arg = kernel.tracepointArgCount(QStringLiteral("block_rq_merge")) == 2;
-    if (int err = iostack_bpf__load(m_skel)) {
-        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
-        return false;
-    }
-    if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))
-        return false;
-    trackObject(m_skel->obj);
-    QString attached, degraded;
-    if (!p.attach.attach(m_skel->obj, &m_links, &attached, &degraded, error))
-        return false;
-    if (!degraded.isEmpty())
-        qWarning("iostack: %s", qPrintable(degraded));
-    setAttachPath(attached);
 
     m_cells = QList<Cell>(IOSTACK_NR_CELLS, Cell{0, 0, 0, Log2Histogram(m_unit)});
     m_reported = m_cells;
     m_measured = QList<bool>(IOSTACK_NR_CELLS, false);
     // What attached decides what is reported: a cell of a layer that did not attach would
     // only ever say 0, which reads as "no time there".
+    const QString attached = attachPath();
     for (const Layer &l : p.layers) {
         bool on = l.available;
         const QStringList parts = l.hooks.split(QStringLiteral(", "), Qt::SkipEmptyParts);
@@ -382,27 +345,11 @@ bool IoStackProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
     return true;
 }
 
-void IoStackProbe::doStop()
-{
-    for (bpf_link *l : std::as_const(m_links))
-        bpf_link__destroy(l);
-    m_links.clear();
-    iostack_bpf__destroy(m_skel);
-    m_skel = nullptr;
-}
-
-void IoStackProbe::doDetach()
-{
-    for (bpf_link *l : std::as_const(m_links))
-        bpf_link__destroy(l);
-    m_links.clear();
-}
-
 quint64 IoStackProbe::kernelLost() const
 {
     if (!m_skel)
         return 0;
-    return __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) +
+    return SkeletonProbe::kernelLost() +
            __atomic_load_n(&m_skel->bss->untracked_requests, __ATOMIC_RELAXED);
 }
 

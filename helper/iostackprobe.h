@@ -14,7 +14,7 @@ namespace bpflens {
 // and counters per interval ("read/vfs/count", "read/vfs/total_ns", "read/vfs/exclusive_ns").
 // Exclusive times of one operation's layers add up to its syscall total. Block requests no
 // traced syscall waited for are "unattributed/block-device/...". See docs/iostack.md.
-class IoStackProbe : public Probe
+class IoStackProbe : public SkeletonProbe<iostack_bpf>
 {
 public:
     // One cell of the breakdown and how this kernel measures it.
@@ -40,8 +40,7 @@ public:
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
-    void doStop() override;
-    void doDetach() override;
+    iostack_bpf *openSkeleton() override;
     void readHistograms() override;
     void readCounters() override;
     quint64 kernelLost() const override;
@@ -64,8 +63,6 @@ private:
         quint64 exclusiveNs = 0;
         Log2Histogram hist;
     };
-    iostack_bpf *m_skel = nullptr;
-    QList<bpf_link *> m_links;
     TimeUnit m_unit = TimeUnit::Microseconds;
     QList<Cell> m_cells;    // cumulative, as last read
     QList<Cell> m_reported; // cumulative, as last reported in counters

@@ -9,14 +9,11 @@
 namespace bpflens {
 
 OpenProbe::OpenProbe()
-    : Probe(QStringLiteral("open"))
+    : SkeletonProbe(QStringLiteral("open"))
 {
 }
 
-OpenProbe::~OpenProbe()
-{
-    stop();
-}
+OpenProbe::~OpenProbe() = default;
 
 AttachPlan OpenProbe::plan(const KernelFeatures &kernel, const QVariantMap &)
 {
@@ -60,56 +57,20 @@ AttachPlan OpenProbe::plan(const KernelFeatures &kernel, const QVariantMap &)
 ProbeAvailability OpenProbe::availability(const KernelFeatures &kernel,
                                           const QVariantMap &options) const
 {
-    const AttachPlan p = plan(kernel, options);
-    return {p.available, p.available ? p.path() : QString(), p.reason};
+    return availabilityOf(plan(kernel, options));
 }
 
 bool OpenProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
 {
     const AttachPlan p = plan(kernel, options);
-    if (!p.available) {
-        *error = p.reason;
-        return false;
-    }
-    m_skel = open_bpf__open();
-    if (!m_skel) {
-        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
-        return false;
-    }
-    if (!prepareSkeleton(p, m_skel->obj, m_skel->maps.open_rb, error))
-        return false;
-    // Only the classic tracepoints pair entry and exit through this map: otherwise its
-    // preallocated 10240 entries would be kernel memory for nothing.
-    if (p.groups.first().programs.first().name == "open_btf_exit")
-        bpf_map__set_max_entries(m_skel->maps.open_pending, 1);
-    const CommonFilters f = commonFilters(options);
-    setCommonRodata(m_skel->rodata, f);
-    m_skel->rodata->failed_only = options.value(QStringLiteral("failedOnly")).toBool();
-    const int err = open_bpf__load(m_skel);
-    if (err) {
-        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
-        return false;
-    }
-    return attachSkeleton(p, m_skel->obj, m_skel->maps.open_rb, f, &m_links, error);
-}
-
-void OpenProbe::doStop()
-{
-    destroyLinks(&m_links);
-    open_bpf__destroy(m_skel);
-    m_skel = nullptr;
-}
-
-void OpenProbe::doDetach()
-{
-    destroyLinks(&m_links);
-    if (m_skel)
-        open_bpf__detach(m_skel);
-}
-
-quint64 OpenProbe::kernelLost() const
-{
-    return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;
+    return startSkeleton(p, options, error, [&](CommonFilters &, QString *) {
+        // Only the classic tracepoints pair entry and exit through this map: otherwise its
+        // preallocated 10240 entries would be kernel memory for nothing.
+        if (p.groups.first().programs.first().name == "open_btf_exit")
+            bpf_map__set_max_entries(m_skel->maps.open_pending, 1);
+        m_skel->rodata->failed_only = options.value(QStringLiteral("failedOnly")).toBool();
+        return true;
+    });
 }
 
 bool OpenProbe::decode(const void *data, size_t size, RecordBatch &out)

@@ -9,7 +9,7 @@ struct open_bpf;
 namespace bpflens {
 
 // opensnoop: every open, openat, openat2 and creat (option "failedOnly": only failed ones).
-class OpenProbe : public Probe
+class OpenProbe : public SkeletonProbe<open_bpf>
 {
 public:
     OpenProbe();
@@ -20,16 +20,11 @@ public:
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
-    void doStop() override;
-    void doDetach() override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
-    quint64 kernelLost() const override;
 
 private:
     static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options);
 
-    open_bpf *m_skel = nullptr;
-    QList<bpf_link *> m_links;
     RecentStrings m_strings;
 };
 

@@ -58,6 +58,7 @@ void Probe::stop()
     m_attached = false;
     ring_buffer__free(m_ringBuffer);
     m_ringBuffer = nullptr;
+    m_histogramMap = nullptr;
     for (int fd : std::as_const(m_progFds))
         close(fd);
     m_progFds.clear();
@@ -194,6 +195,16 @@ Probe::CommonFilters Probe::commonFilters(const QVariantMap &options)
     return f;
 }
 
+TimeUnit Probe::timeUnitOption(const QVariantMap &options)
+{
+    const QString units = options.value(QStringLiteral("units")).toString();
+    if (units == QLatin1String("nsecs"))
+        return TimeUnit::Nanoseconds;
+    if (units == QLatin1String("msecs"))
+        return TimeUnit::Milliseconds;
+    return TimeUnit::Microseconds;
+}
+
 bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error)
 {
     if (cgroupPath.isEmpty())
@@ -218,11 +229,29 @@ bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QStrin
     return true;
 }
 
+ProbeAvailability Probe::availabilityOf(const AttachPlan &plan)
+{
+    return {plan.available, plan.available ? plan.path() : QString(), plan.reason};
+}
+
+bpf_map *Probe::ringBufferMap(bpf_object *obj)
+{
+    bpf_map *map = nullptr;
+    bpf_object__for_each_map(map, obj)
+    {
+        if (bpf_map__type(map) == BPF_MAP_TYPE_RINGBUF)
+            return map;
+    }
+    return nullptr;
+}
+
 bool Probe::prepareSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
                             QString *error)
 {
     if (!plan.applyAutoload(obj, error))
         return false;
+    if (!ringBuffer)
+        return true;
     const int err = bpf_map__set_max_entries(ringBuffer, m_ringBufferBytes);
     if (err) {
         *error = QStringLiteral("ring buffer size %1: %2")
@@ -244,7 +273,7 @@ bool Probe::attachSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *rin
     if (!applyCgroupFilter(bpf_map__fd(cgroups), f.cgroupPath, error))
         return false;
     trackObject(obj);
-    if (!setRingBuffer(bpf_map__fd(ringBuffer), error))
+    if (ringBuffer && !setRingBuffer(bpf_map__fd(ringBuffer), error))
         return false;
     QString attached, degraded;
     if (!plan.attach(obj, links, &attached, &degraded, error))
@@ -260,6 +289,37 @@ void Probe::destroyLinks(QList<bpf_link *> *links)
     for (bpf_link *l : std::as_const(*links))
         bpf_link__destroy(l);
     links->clear();
+}
+
+void Probe::setHistogramMap(bpf_map *map)
+{
+    m_histogramMap = map;
+    if (m_histogramKeyLimit)
+        bpf_map__set_max_entries(map, m_histogramKeyLimit);
+}
+
+quint32 Probe::histogramMapKeys() const
+{
+    return m_histogramMap ? bpf_map__max_entries(m_histogramMap) : 0;
+}
+
+bool Probe::isAttachedAt(const QString &hook) const
+{
+    return m_attachPath.split(QStringLiteral(", ")).contains(hook);
+}
+
+bool Probe::checkOpened(const void *skel, QString *error)
+{
+    if (!skel)
+        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
+    return skel != nullptr;
+}
+
+bool Probe::checkLoaded(int err, QString *error)
+{
+    if (err)
+        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
+    return !err;
 }
 
 QString Probe::lastLibbpfError(int err)

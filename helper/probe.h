@@ -89,7 +89,8 @@ public:
 protected:
     // Opens, configures (filters from options), loads and attaches the skeleton. Must leave
     // nothing loaded when it fails. Calls setRingBuffer/trackObject/setAttachPath as it goes,
-    // and sizes its ring buffer map with ringBufferBytes() before load.
+    // and sizes its ring buffer map with ringBufferBytes() before load (a probe on a bpftool
+    // skeleton has SkeletonProbe::startSkeleton do all that).
     // Subclass destructors call stop(), since doStop() needs the subclass.
     virtual bool doStart(const QVariantMap &options, const KernelFeatures &kernel,
                          QString *error) = 0;
@@ -110,7 +111,7 @@ protected:
     // The program's "hist_full" counter (common.bpf.h) and the size of its histogram map, for
     // probes whose histograms have keys.
     virtual quint64 kernelHistogramFull() const { return 0; }
-    virtual quint32 histogramMapKeys() const { return 0; }
+    virtual quint32 histogramMapKeys() const;
 
     bool setRingBuffer(int mapFd, QString *error);
     // All programs of obj that were loaded count towards the probe's run-time statistics.
@@ -131,6 +132,8 @@ protected:
         QString cgroupPath;
     };
     static CommonFilters commonFilters(const QVariantMap &options);
+    // The option "units" (usecs, msecs, nsecs where the probe offers it) as a TimeUnit.
+    static TimeUnit timeUnitOption(const QVariantMap &options);
     static bool applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error);
 
     // The start every skeleton probe built on common.bpf.h shares, around its own settings.
@@ -148,14 +151,27 @@ protected:
         ro->filter_cgroup = !f.cgroupPath.isEmpty();
         ro->wakeup_bytes = wakeupBytes();
     }
-    // Before load: only the plan's programs load, the ring buffer map gets ringBufferBytes().
+    // Available or not as the plan says, by its path.
+    static ProbeAvailability availabilityOf(const AttachPlan &plan);
+    // The object's ring buffer map (BPF_MAP_TYPE_RINGBUF), nullptr for a probe without events.
+    static bpf_map *ringBufferMap(bpf_object *obj);
+    // Before load: only the plan's programs load, the ring buffer map (if any) gets
+    // ringBufferBytes().
     bool prepareSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
                          QString *error);
-    // After load: the cgroup filter, the run-time statistics, the ring buffer's consumer and the
-    // plan's links (a skipped optional group is a warning, not a failure).
+    // Before load: the map of the probe's keyed histograms, sized by histogramKeyLimit() when
+    // set; histogramMapKeys() reports its size.
+    void setHistogramMap(bpf_map *map);
+    // After load: the cgroup filter, the run-time statistics, the ring buffer's consumer (if
+    // any) and the plan's links (a skipped optional group is a warning, not a failure).
     bool attachSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ringBuffer,
                         const CommonFilters &f, QList<bpf_link *> *links, QString *error);
     static void destroyLinks(QList<bpf_link *> *links);
+    // Whether hook ("tp_btf/sched_switch") is one of the attach path's.
+    bool isAttachedAt(const QString &hook) const;
+    // The errors of a skeleton's open (nullptr, errno set) and load (its return value).
+    static bool checkOpened(const void *skel, QString *error);
+    static bool checkLoaded(int err, QString *error);
 
     // libbpf's text for a negative error code, as libbpf functions return it (or -errno after
     // one that returned NULL).
@@ -183,6 +199,81 @@ private:
     quint64 m_lastSnapshotNs = 0;
     quint32 m_histogramKeyLimit = 0;
     quint64 m_lastHistogramFull = 0;
+    bpf_map *m_histogramMap = nullptr;
+};
+
+// A probe built on one bpftool skeleton (struct <name>_bpf, whose C++ members open, load, detach
+// and destroy it) and on common.bpf.h. It owns the skeleton and the links its attach plan made:
+// start (startSkeleton), detach, stop and the kernel's lost and hist_full counters are the same
+// for every such probe, so a probe's own file holds only what is its own. Subclasses define
+// their destructor out of line, where the skeleton's header is included: elsewhere Skel is
+// incomplete.
+template<typename Skel>
+class SkeletonProbe : public Probe
+{
+public:
+    ~SkeletonProbe() override { stop(); }
+
+protected:
+    using Probe::Probe;
+
+    // doStart's course: refuses an unavailable plan (its reason is the error), opens the object
+    // (openSkeleton), loads only the plan's programs and sizes the ring buffer, writes the
+    // common filters, then calls configure(CommonFilters &f, QString *error) for the probe's own
+    // settings (rodata, map sizes; it may change f, and fail with *error set), loads and attaches
+    // (attachSkeleton). Leaves nothing loaded when it fails, once doStop() ran.
+    template<typename Configure>
+    bool startSkeleton(const AttachPlan &plan, const QVariantMap &options, QString *error,
+                       Configure &&configure)
+    {
+        if (!plan.available) {
+            *error = plan.reason;
+            return false;
+        }
+        m_skel = openSkeleton();
+        if (!checkOpened(m_skel, error))
+            return false;
+        bpf_map *ringBuffer = ringBufferMap(m_skel->obj);
+        if (!prepareSkeleton(plan, m_skel->obj, ringBuffer, error))
+            return false;
+        CommonFilters f = commonFilters(options);
+        setCommonRodata(m_skel->rodata, f);
+        if (!configure(f, error) || !checkLoaded(Skel::load(m_skel), error))
+            return false;
+        return attachSkeleton(plan, m_skel->obj, ringBuffer, f, &m_links, error);
+    }
+    bool startSkeleton(const AttachPlan &plan, const QVariantMap &options, QString *error)
+    {
+        return startSkeleton(plan, options, error, [](CommonFilters &, QString *) { return true; });
+    }
+    // The skeleton, opened: nullptr with errno set when it cannot be.
+    virtual Skel *openSkeleton() { return Skel::open(); }
+
+    void doStop() override
+    {
+        destroyLinks(&m_links);
+        Skel::destroy(m_skel);
+        m_skel = nullptr;
+    }
+    void doDetach() override
+    {
+        destroyLinks(&m_links);
+        if (m_skel)
+            Skel::detach(m_skel);
+    }
+    quint64 kernelLost() const override
+    {
+        return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;
+    }
+    quint64 kernelHistogramFull() const override
+    {
+        return m_skel ? __atomic_load_n(&m_skel->bss->hist_full, __ATOMIC_RELAXED) : 0;
+    }
+
+    Skel *m_skel = nullptr;
+
+private:
+    QList<bpf_link *> m_links;
 };
 
 // Creates the probe with this id, or nullptr.

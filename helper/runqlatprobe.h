@@ -1,5 +1,6 @@
 #pragma once
 
+#include "attachplan.h"
 #include "probe.h"
 
 struct runqlat_bpf;
@@ -8,7 +9,7 @@ namespace bpflens {
 
 // runqlat: how long runnable tasks wait for a CPU, as log2 histograms for the whole system, per
 // process ("PID comm") or per thread ("TID comm").
-class RunqlatProbe : public Probe
+class RunqlatProbe : public SkeletonProbe<runqlat_bpf>
 {
 public:
     RunqlatProbe();
@@ -19,14 +20,11 @@ public:
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
-    void doStop() override;
-    void doDetach() override;
     void readHistograms() override;
-    quint64 kernelHistogramFull() const override;
-    quint32 histogramMapKeys() const override;
 
 private:
-    runqlat_bpf *m_skel = nullptr;
+    static AttachPlan plan(const KernelFeatures &kernel);
+
     TimeUnit m_unit = TimeUnit::Microseconds;
     bool m_keyed = false;
 };

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "attachplan.h"
 #include "probe.h"
 
 struct tcpconnect_bpf;
@@ -7,7 +8,7 @@ struct tcpconnect_bpf;
 namespace bpflens {
 
 // Every active TCP connect (IPv4 and IPv6) with its outcome, like libbpf-tools' tcpconnect.
-class TcpConnectProbe : public Probe
+class TcpConnectProbe : public SkeletonProbe<tcpconnect_bpf>
 {
 public:
     TcpConnectProbe();
@@ -18,10 +19,7 @@ public:
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
-    void doStop() override;
-    void doDetach() override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
-    quint64 kernelLost() const override;
 
 private:
     enum class Path
@@ -33,8 +31,7 @@ private:
         Kprobe
     };
     static Path choosePath(const KernelFeatures &kernel, QString *why);
-
-    tcpconnect_bpf *m_skel = nullptr;
+    static AttachPlan plan(const KernelFeatures &kernel, Path *path);
 };
 
 } // namespace bpflens

@@ -45,26 +45,14 @@ void fillDesc(tppair_key_desc *d, const TracepointKey &k)
     d->leaf_offset = k.leafOffset;
 }
 
-TimeUnit unitOf(const QString &units)
-{
-    if (units == QLatin1String("nsecs"))
-        return TimeUnit::Nanoseconds;
-    if (units == QLatin1String("msecs"))
-        return TimeUnit::Milliseconds;
-    return TimeUnit::Microseconds;
-}
-
 } // namespace
 
 TpPairProbe::TpPairProbe()
-    : Probe(QStringLiteral("tppair"))
+    : SkeletonProbe(QStringLiteral("tppair"))
 {
 }
 
-TpPairProbe::~TpPairProbe()
-{
-    stop();
-}
+TpPairProbe::~TpPairProbe() = default;
 
 bool TpPairProbe::plan(const KernelFeatures &kernel, const QVariantMap &options, Plan *out,
                        QString *error)
@@ -105,88 +93,46 @@ bool TpPairProbe::plan(const KernelFeatures &kernel, const QVariantMap &options,
     return true;
 }
 
+AttachPlan TpPairProbe::attachPlan(const KernelFeatures &kernel, const QVariantMap &options,
+                                   Plan *out)
+{
+    AttachPlan a;
+    if (!plan(kernel, options, out, &a.reason)) {
+        a.available = false;
+        return a;
+    }
+    // Any two tracepoints: the programs attach by name. The end first: a start attached alone
+    // would only fill the map; the start detaches first, so no pair begins that could not end.
+    AttachGroup g;
+    g.programs = {{"tppair_start", rawTp(out->start), true}, {"tppair_end", rawTp(out->end), true}};
+    g.what = QStringLiteral("pairs");
+    g.endFirst = true;
+    a.groups.append(g);
+    return a;
+}
+
 ProbeAvailability TpPairProbe::availability(const KernelFeatures &kernel,
                                             const QVariantMap &options) const
 {
-    ProbeAvailability a;
     Plan p;
-    if (!plan(kernel, options, &p, &a.reason))
-        return a;
-    a.available = true;
-    a.attachPath = rawTp(p.start) + QStringLiteral(", ") + rawTp(p.end);
-    return a;
+    return availabilityOf(attachPlan(kernel, options, &p));
 }
 
 bool TpPairProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
 {
     Plan p;
-    if (!plan(kernel, options, &p, error))
-        return false;
+    const AttachPlan a = attachPlan(kernel, options, &p);
     m_lastUnreadable = 0;
-    m_skel = tppair_bpf__open();
-    if (!m_skel) {
-        *error = QStringLiteral("cannot open the BPF object: %1").arg(lastLibbpfError(-errno));
-        return false;
-    }
-    const CommonFilters f = commonFilters(options);
-    auto *ro = m_skel->rodata;
-    ro->filter_tgid = f.tgid;
-    memcpy(const_cast<char *>(ro->filter_comm), f.comm.constData(), size_t(f.comm.size()));
-    fillDesc(const_cast<tppair_key_desc *>(&ro->start_key), p.startKey);
-    fillDesc(const_cast<tppair_key_desc *>(&ro->end_key), p.endKey);
-    m_unit = unitOf(options.value(QStringLiteral("units")).toString());
-    ro->unit_div = nanosecondsPer(m_unit);
-    const qint64 thresholdUs = options.value(QStringLiteral("thresholdUs"), -1).toLongLong();
-    ro->threshold_ns = thresholdUs < 0 ? -1 : thresholdUs * 1000;
-    ro->wakeup_bytes = wakeupBytes();
-    bpf_map__set_max_entries(m_skel->maps.tppair_rb, ringBufferBytes());
-
-    if (int err = tppair_bpf__load(m_skel)) {
-        *error = QStringLiteral("cannot load the BPF programs: %1").arg(lastLibbpfError(err));
-        return false;
-    }
-    trackObject(m_skel->obj);
-    if (!setRingBuffer(bpf_map__fd(m_skel->maps.tppair_rb), error))
-        return false;
-    // The end first: a start attached alone would only fill the map.
-    const QByteArray endName = p.end.toLatin1();
-    m_endLink = bpf_program__attach_raw_tracepoint(m_skel->progs.tppair_end, endName.constData());
-    if (!m_endLink) {
-        *error = QStringLiteral("cannot attach %1: %2").arg(rawTp(p.end), lastLibbpfError(-errno));
-        return false;
-    }
-    const QByteArray startName = p.start.toLatin1();
-    m_startLink =
-        bpf_program__attach_raw_tracepoint(m_skel->progs.tppair_start, startName.constData());
-    if (!m_startLink) {
-        *error =
-            QStringLiteral("cannot attach %1: %2").arg(rawTp(p.start), lastLibbpfError(-errno));
-        return false;
-    }
-    setAttachPath(rawTp(p.start) + QStringLiteral(", ") + rawTp(p.end));
-    return true;
-}
-
-void TpPairProbe::doDetach()
-{
-    // The links are ours, not the skeleton's (attached by name). Starts go first, so no pair
-    // begins that could not end.
-    bpf_link__destroy(m_startLink);
-    m_startLink = nullptr;
-    bpf_link__destroy(m_endLink);
-    m_endLink = nullptr;
-}
-
-void TpPairProbe::doStop()
-{
-    doDetach();
-    tppair_bpf__destroy(m_skel);
-    m_skel = nullptr;
-}
-
-quint64 TpPairProbe::kernelLost() const
-{
-    return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;
+    return startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
+        auto *ro = m_skel->rodata;
+        fillDesc(const_cast<tppair_key_desc *>(&ro->start_key), p.startKey);
+        fillDesc(const_cast<tppair_key_desc *>(&ro->end_key), p.endKey);
+        m_unit = timeUnitOption(options);
+        ro->unit_div = nanosecondsPer(m_unit);
+        const qint64 thresholdUs = options.value(QStringLiteral("thresholdUs"), -1).toLongLong();
+        ro->threshold_ns = thresholdUs < 0 ? -1 : thresholdUs * 1000;
+        return true;
+    });
 }
 
 bool TpPairProbe::decode(const void *data, size_t size, RecordBatch &out)

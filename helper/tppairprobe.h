@@ -1,9 +1,9 @@
 #pragma once
 
+#include "attachplan.h"
 #include "probe.h"
 #include "tracepoints.h"
 
-struct bpf_link;
 struct tppair_bpf;
 
 namespace bpflens {
@@ -13,7 +13,7 @@ namespace bpflens {
 // TpPairEvents. One precompiled program pair serves any two tracepoints: they attach as raw
 // tracepoints by name, and each side reads its key as the kernel's BTF says (see
 // Tracepoints::resolveKey). The pid/comm filters apply where the pair starts.
-class TpPairProbe : public Probe
+class TpPairProbe : public SkeletonProbe<tppair_bpf>
 {
 public:
     TpPairProbe();
@@ -26,14 +26,11 @@ public:
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
-    void doStop() override;
-    void doDetach() override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
     void readHistograms() override;
     // "unreadableKeys": starts and ends whose key path met a NULL pointer or unreadable memory,
     // so a key that never pairs is told apart from a pair that never happens.
     void readCounters() override;
-    quint64 kernelLost() const override;
 
 private:
     struct Plan
@@ -45,10 +42,8 @@ private:
     };
     static bool plan(const KernelFeatures &kernel, const QVariantMap &options, Plan *out,
                      QString *error);
-
-    tppair_bpf *m_skel = nullptr;
-    bpf_link *m_startLink = nullptr;
-    bpf_link *m_endLink = nullptr;
+    static AttachPlan attachPlan(const KernelFeatures &kernel, const QVariantMap &options,
+                                 Plan *out);
     TimeUnit m_unit = TimeUnit::Microseconds;
     quint64 m_lastUnreadable = 0;
 };
