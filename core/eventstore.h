@@ -226,13 +226,12 @@ public:
         return m_strings;
     }
 
+private:
     template<typename E>
     const EventColumns<E> &columns() const
     {
         return std::get<EventColumns<E>>(m_types);
     }
-
-private:
     // The session file's chunk decoder fills the columns directly: going through the public
     // structs would copy every string once per event.
     friend class EventChunkCodec;
