@@ -249,7 +249,7 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
             return;
         in.at(name, 0);
         if constexpr (F::kind == FieldKind::Time) {
-            std::vector<quint64> &times = std::get<I>(c.fields);
+            ColumnVector<quint64> &times = std::get<I>(c.fields);
             times.resize(end);
             quint64 t = 0;
             for (qint64 i = 0; i < count; ++i) {
@@ -258,7 +258,7 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
                 times[base + size_t(i)] = t;
             }
         } else if constexpr (F::kind == FieldKind::BytesList) {
-            std::vector<ListRef> &lists = std::get<I>(c.fields);
+            ColumnVector<ListRef> &lists = std::get<I>(c.fields);
             lists.resize(end);
             const QByteArray countColumn = QByteArray(name) + "_count";
             quint64 total = 0;
@@ -320,7 +320,7 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
     // Per-CPU buffers deliver slightly out of order; EventStore keeps each type time-sorted.
     // A stable sort of the new events merged after the old ones with equal times places every
     // event exactly where EventStore::append() would have placed it one by one.
-    const std::vector<quint64> &times = c.times();
+    const ColumnVector<quint64> &times = c.times();
     const bool sorted = std::is_sorted(times.begin() + qsizetype(base), times.end());
     const quint64 newFirst =
         count > 0 ? *std::min_element(times.begin() + qsizetype(base), times.end()) : 0;

@@ -1,6 +1,32 @@
 #include "eventstore.h"
 
+#include <sys/mman.h>
+
+#include <new>
+
 namespace bpflens {
+
+namespace {
+constexpr std::size_t MappedColumnBytes = 128 * 1024;
+}
+
+void *allocateColumn(std::size_t bytes)
+{
+    if (bytes < MappedColumnBytes)
+        return ::operator new(bytes);
+    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        throw std::bad_alloc();
+    return p;
+}
+
+void freeColumn(void *p, std::size_t bytes)
+{
+    if (bytes < MappedColumnBytes)
+        ::operator delete(p);
+    else
+        munmap(p, bytes);
+}
 
 void EventStore::reserve(EventType type, qsizetype count)
 {
@@ -79,7 +105,7 @@ EventStore::TimeColumn EventStore::timeColumn(EventType type) const
 {
     TimeColumn column;
     visitEventType(type, [&]<typename E>() {
-        const std::vector<quint64> &t = columns<E>().times();
+        const ColumnVector<quint64> &t = columns<E>().times();
         column = {reinterpret_cast<const char *>(t.data()), qsizetype(sizeof(quint64)),
                   qsizetype(t.size())};
     });
@@ -90,7 +116,7 @@ qsizetype EventStore::lowerBound(EventType type, quint64 t) const
 {
     qsizetype at = 0;
     visitEventType(type, [&]<typename E>() {
-        const std::vector<quint64> &times = columns<E>().times();
+        const ColumnVector<quint64> &times = columns<E>().times();
         at = qsizetype(std::lower_bound(times.begin(), times.end(), t) - times.begin());
     });
     return at;
@@ -101,7 +127,7 @@ quint64 EventStore::firstTimeNs() const
     quint64 first = 0;
     bool any = false;
     forEachEventType([&]<typename E>() {
-        const std::vector<quint64> &t = columns<E>().times();
+        const ColumnVector<quint64> &t = columns<E>().times();
         if (!t.empty()) {
             first = any ? std::min(first, t.front()) : t.front();
             any = true;
@@ -114,7 +140,7 @@ quint64 EventStore::lastTimeNs() const
 {
     quint64 last = 0;
     forEachEventType([&]<typename E>() {
-        const std::vector<quint64> &t = columns<E>().times();
+        const ColumnVector<quint64> &t = columns<E>().times();
         if (!t.empty())
             last = std::max(last, t.back());
     });

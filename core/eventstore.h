@@ -22,6 +22,35 @@ struct ListRef
     quint32 count = 0;
 };
 
+// The allocator of EventStore's columns: a block of 128 KiB or more is mapped from the kernel
+// and given back to it when freed, as glibc does for a block above its mmap threshold. glibc
+// raises that threshold (up to 32 MiB) whenever a mapped block is freed, after which columns of
+// a few MiB would come from the heap between a load's temporaries and leave freed pages resident
+// (docs/performance.md, run 8).
+void *allocateColumn(std::size_t bytes);
+void freeColumn(void *p, std::size_t bytes);
+
+template<typename T>
+struct ColumnAllocator
+{
+    using value_type = T;
+    ColumnAllocator() = default;
+    template<typename U>
+    ColumnAllocator(const ColumnAllocator<U> &)
+    {
+    }
+    T *allocate(std::size_t n) { return static_cast<T *>(allocateColumn(n * sizeof(T))); }
+    void deallocate(T *p, std::size_t n) { freeColumn(p, n * sizeof(T)); }
+    template<typename U>
+    bool operator==(const ColumnAllocator<U> &) const
+    {
+        return true;
+    }
+};
+
+template<typename T>
+using ColumnVector = std::vector<T, ColumnAllocator<T>>;
+
 template<FieldKind K>
 auto storageSample()
 {
@@ -55,7 +84,7 @@ class EventColumns
     template<std::size_t... I>
     struct Vectors<std::index_sequence<I...>>
     {
-        using type = std::tuple<std::vector<StorageAt<E, I>>...>;
+        using type = std::tuple<ColumnVector<StorageAt<E, I>>...>;
     };
 
 public:
@@ -94,12 +123,12 @@ public:
     };
 
     typename Vectors<std::make_index_sequence<fieldCount<E>>>::type fields;
-    std::vector<quint32> key; // per event, into keys; empty for types without keyed fields
+    ColumnVector<quint32> key; // per event, into keys; empty for types without keyed fields
     std::vector<Key> keys;
     QHash<Key, quint32> keyIds;
 
     qsizetype size() const { return qsizetype(std::get<0>(fields).size()); }
-    const std::vector<quint64> &times() const { return std::get<0>(fields); }
+    const ColumnVector<quint64> &times() const { return std::get<0>(fields); }
 
     quint32 internKey(const Key &k)
     {
@@ -259,7 +288,7 @@ private:
 
     StringPool m_strings;
     typename AllColumns<EventStructs>::type m_types;
-    std::vector<quint32> m_lists; // the string ids of every BytesList field, ranges by ListRef
+    ColumnVector<quint32> m_lists; // the string ids of every BytesList field, ranges by ListRef
     bool m_outOfOrder = false;
 };
 
@@ -316,7 +345,7 @@ template<typename E>
 qsizetype EventStore::append(const E &e)
 {
     EventColumns<E> &c = columns<E>();
-    const std::vector<quint64> &times = c.times();
+    const ColumnVector<quint64> &times = c.times();
     // upper_bound keeps events with equal times in append order.
     qsizetype at = c.size();
     if (!times.empty() && times.back() > e.timeNs) {
