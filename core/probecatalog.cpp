@@ -10,9 +10,10 @@ namespace {
 
 using Type = ProbeOption::Type;
 
-// Titles and descriptions are marked for translation here and translated where shown
-// (QCoreApplication::translate("ProbeCatalog", ...)), so the catalog itself stays plain data.
-#define TR(text) QStringLiteral(QT_TRANSLATE_NOOP("ProbeCatalog", text))
+// Titles and descriptions are marked for translation here (lupdate reads the
+// QT_TRANSLATE_NOOP marks) and translated where shown (QCoreApplication::translate(
+// "ProbeCatalog", ...)), so the catalog itself stays plain data.
+#define TR(marked) QStringLiteral(marked)
 
 constexpr qint64 maxPid = 4194304; // PID_MAX_LIMIT on 64-bit
 
@@ -36,40 +37,51 @@ ProbeOption stringOption(const QString &name, const QString &title, const QStrin
 
 ProbeOption pidOption()
 {
-    return intOption(QStringLiteral("pid"), TR("Process ID"),
-                     TR("Only this process (0: every process)"), 0, 0, maxPid);
+    return intOption(QStringLiteral("pid"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Process ID")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Only this process (0: every process)")),
+                     0, 0, maxPid);
 }
 ProbeOption tidOption()
 {
-    return intOption(QStringLiteral("tid"), TR("Thread ID"),
-                     TR("Only this thread (0: every thread)"), 0, 0, maxPid);
+    return intOption(QStringLiteral("tid"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Thread ID")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Only this thread (0: every thread)")), 0,
+                     0, maxPid);
 }
 ProbeOption uidOption()
 {
-    return intOption(QStringLiteral("uid"), TR("User ID"), TR("Only this user (-1: every user)"),
-                     -1, -1, std::numeric_limits<quint32>::max() - 1);
+    return intOption(QStringLiteral("uid"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "User ID")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Only this user (-1: every user)")), -1,
+                     -1, std::numeric_limits<quint32>::max() - 1);
 }
 ProbeOption commOption()
 {
-    return stringOption(QStringLiteral("comm"), TR("Command name"),
-                        TR("Only tasks with this name (as in /proc/PID/comm, up to 15 bytes)"), 15);
+    return stringOption(
+        QStringLiteral("comm"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Command name")),
+        TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                             "Only tasks with this name (as in /proc/PID/comm, up to 15 bytes)")),
+        15);
 }
 ProbeOption cgroupOption()
 {
-    return stringOption(QStringLiteral("cgroup"), TR("Cgroup"),
-                        TR("Only tasks in this cgroup v2 (a path under /sys/fs/cgroup)"), 4096);
+    return stringOption(
+        QStringLiteral("cgroup"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Cgroup")),
+        TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                             "Only tasks in this cgroup v2 (a path under /sys/fs/cgroup)")),
+        4096);
 }
 ProbeOption intervalOption()
 {
-    return intOption(QStringLiteral("interval"), TR("Interval (ms)"),
-                     TR("How often histograms are snapshotted"), 1000, 100, 3600 * 1000);
+    return intOption(QStringLiteral("interval"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Interval (ms)")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "How often histograms are snapshotted")),
+                     1000, 100, 3600 * 1000);
 }
 ProbeOption unitsOption()
 {
     return {QStringLiteral("units"),
             Type::Choice,
-            TR("Units"),
-            TR("Histogram units, like biolatency -m"),
+            TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Units")),
+            TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Histogram units, like biolatency -m")),
             QStringLiteral("usecs"),
             0,
             0,
@@ -82,9 +94,11 @@ ProbeOption attachOption()
 {
     return {QStringLiteral("attach"),
             Type::Choice,
-            TR("Function hooks"),
-            TR("How kernel functions are traced: auto (fentry where the kernel supports it, else "
-               "kprobes), fentry only, or kprobes only"),
+            TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Function hooks")),
+            TR(QT_TRANSLATE_NOOP(
+                "ProbeCatalog",
+                "How kernel functions are traced: auto (fentry where the kernel supports it, else "
+                "kprobes), fentry only, or kprobes only")),
             QStringLiteral("auto"),
             0,
             0,
@@ -101,116 +115,166 @@ ProbeOption withDescription(ProbeOption o, const QString &description)
 QList<ProbeInfo> buildCatalog()
 {
     QList<ProbeInfo> c;
-    c.append({QStringLiteral("exec"),
-              ProbeGroup::Processes,
-              TR("Process execution"),
-              TR("Every exec with its full argument list, like execsnoop"),
-              {pidOption(), uidOption(), commOption(), cgroupOption(),
-               boolOption(QStringLiteral("failed"), TR("Include failed execs"),
-                          TR("Also report execs that failed, like execsnoop -x"))},
-              true,
-              false});
-    c.append({QStringLiteral("open"),
-              ProbeGroup::Files,
-              TR("File opens"),
-              TR("Every open, openat, openat2 and creat, like opensnoop"),
-              {pidOption(), tidOption(), uidOption(), commOption(), cgroupOption(),
-               boolOption(QStringLiteral("failedOnly"), TR("Failed opens only"),
-                          TR("Only report opens that failed, like opensnoop -x"))},
-              true,
-              false});
-    c.append({QStringLiteral("block"),
-              ProbeGroup::BlockIo,
-              TR("Block I/O"),
-              TR("Every block request with its latency (biosnoop) and latency histograms "
-                 "(biolatency)"),
-              {pidOption(), commOption(), cgroupOption(),
-               stringOption(QStringLiteral("disk"), TR("Disk"),
-                            TR("Only this disk (as in /proc/partitions, e.g. vda)"), 31),
-               boolOption(QStringLiteral("queued"), TR("Include queue time"),
-                          TR("Measure from insertion into the queue, like biolatency -Q")),
-               boolOption(QStringLiteral("perDisk"), TR("Per disk"),
-                          TR("One histogram per disk, like biolatency -D")),
-               boolOption(QStringLiteral("perFlags"), TR("Per flag set"),
-                          TR("One histogram per operation and flags, like biolatency -F")),
-               unitsOption(), intervalOption(),
-               intOption(QStringLiteral("minLatencyUs"), TR("Minimum latency (µs)"),
-                         TR("Only record requests at least this slow (histograms count all)"), 0, 0,
-                         3600ll * 1000 * 1000)},
-              true,
-              true});
-    c.append({QStringLiteral("runqlat"),
-              ProbeGroup::Scheduler,
-              TR("Run queue latency"),
-              TR("How long runnable tasks wait for a CPU, like runqlat"),
-              {pidOption(), tidOption(), commOption(), cgroupOption(),
-               boolOption(QStringLiteral("perProcess"), TR("Per process"),
-                          TR("One histogram per process, like runqlat -P")),
-               boolOption(QStringLiteral("perThread"), TR("Per thread"),
-                          TR("One histogram per thread, like runqlat -L")),
-               unitsOption(), intervalOption()},
-              false,
-              true});
+    c.append(
+        {QStringLiteral("exec"),
+         ProbeGroup::Processes,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Process execution")),
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                              "Every exec with its full argument list, like execsnoop")),
+         {pidOption(), uidOption(), commOption(), cgroupOption(),
+          boolOption(QStringLiteral("failed"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Include failed execs")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Also report execs that failed, like execsnoop -x")))},
+         true,
+         false});
+    c.append(
+        {QStringLiteral("open"),
+         ProbeGroup::Files,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "File opens")),
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                              "Every open, openat, openat2 and creat, like opensnoop")),
+         {pidOption(), tidOption(), uidOption(), commOption(), cgroupOption(),
+          boolOption(QStringLiteral("failedOnly"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Failed opens only")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Only report opens that failed, like opensnoop -x")))},
+         true,
+         false});
+    c.append(
+        {QStringLiteral("block"),
+         ProbeGroup::BlockIo,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Block I/O")),
+         TR(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "Every block request with its latency (biosnoop) and latency histograms "
+             "(biolatency)")),
+         {pidOption(), commOption(), cgroupOption(),
+          stringOption(QStringLiteral("disk"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Disk")),
+                       TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                            "Only this disk (as in /proc/partitions, e.g. vda)")),
+                       31),
+          boolOption(
+              QStringLiteral("queued"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Include queue time")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Measure from insertion into the queue, like biolatency -Q"))),
+          boolOption(
+              QStringLiteral("perDisk"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Per disk")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "One histogram per disk, like biolatency -D"))),
+          boolOption(
+              QStringLiteral("perFlags"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Per flag set")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "One histogram per operation and flags, like biolatency -F"))),
+          unitsOption(), intervalOption(),
+          intOption(QStringLiteral("minLatencyUs"),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Minimum latency (µs)")),
+                    TR(QT_TRANSLATE_NOOP(
+                        "ProbeCatalog",
+                        "Only record requests at least this slow (histograms count all)")),
+                    0, 0, 3600ll * 1000 * 1000)},
+         true,
+         true});
+    c.append(
+        {QStringLiteral("runqlat"),
+         ProbeGroup::Scheduler,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Run queue latency")),
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                              "How long runnable tasks wait for a CPU, like runqlat")),
+         {pidOption(), tidOption(), commOption(), cgroupOption(),
+          boolOption(
+              QStringLiteral("perProcess"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Per process")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "One histogram per process, like runqlat -P"))),
+          boolOption(
+              QStringLiteral("perThread"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Per thread")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "One histogram per thread, like runqlat -L"))),
+          unitsOption(), intervalOption()},
+         false,
+         true});
     c.append({QStringLiteral("tcpconnect"),
               ProbeGroup::Network,
-              TR("TCP connects"),
-              TR("Every active TCP connect over IPv4 and IPv6, like tcpconnect"),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "TCP connects")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Every active TCP connect over IPv4 and IPv6, like tcpconnect")),
               {pidOption(), uidOption(), commOption(), cgroupOption()},
               true,
               false});
-    c.append({QStringLiteral("cachestat"),
-              ProbeGroup::Memory,
-              TR("Page cache"),
-              TR("Page cache hits, misses and dirtied pages per interval, like cachestat "
-                 "(system-wide unless filtered)"),
-              {withDescription(pidOption(),
-                               TR("Only page cache activity in this process's context: its "
-                                  "reads and file page faults, the pages they and the readahead "
-                                  "they start insert, and the pages it dirties (write, write "
-                                  "fault). Writeback by the kernel's flusher threads and "
-                                  "reclaim never count (0: every process)")),
-               withDescription(tidOption(),
-                               TR("Only page cache activity in this thread's context, as for "
-                                  "the process filter (0: every thread)")),
-               withDescription(uidOption(),
-                               TR("Only page cache activity of tasks running as this user, as "
-                                  "for the process filter (-1: every user)")),
-               withDescription(commOption(),
-                               TR("Only page cache activity of tasks with this name (as in "
-                                  "/proc/PID/comm, up to 15 bytes), as for the process filter")),
-               withDescription(cgroupOption(),
-                               TR("Only page cache activity of tasks in this cgroup v2 (a path "
-                                  "under /sys/fs/cgroup), as for the process filter; pages are "
-                                  "counted for the task that touches them, not for the cgroup "
-                                  "the memory is charged to")),
-               intervalOption()},
-              false,
-              false});
-    c.append({QStringLiteral("iostack"),
-              ProbeGroup::IoStack,
-              TR("I/O stack breakdown"),
-              TR("Where the time of read, write, open and fsync goes: syscall, VFS, file system "
-                 "and block layers, with each layer's exclusive share"),
-              {pidOption(), tidOption(), commOption(), cgroupOption(),
-               stringOption(QStringLiteral("disk"), TR("Disk"),
-                            TR("Only block requests on this disk (as in /proc/partitions, e.g. "
-                               "vda)"),
-                            31),
-               boolOption(QStringLiteral("queued"), TR("Include queue time"),
-                          TR("Measure the block request queue as its own layer, like "
-                             "biolatency -Q")),
-               unitsOption(), intervalOption(), attachOption()},
-              false,
-              true});
+    c.append(
+        {QStringLiteral("cachestat"),
+         ProbeGroup::Memory,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Page cache")),
+         TR(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "Page cache hits, misses and dirtied pages per interval, like cachestat "
+             "(system-wide unless filtered)")),
+         {withDescription(
+              pidOption(),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Only page cache activity in this process's context: its "
+                                   "reads and file page faults, the pages they and the readahead "
+                                   "they start insert, and the pages it dirties (write, write "
+                                   "fault). Writeback by the kernel's flusher threads and "
+                                   "reclaim never count (0: every process)"))),
+          withDescription(
+              tidOption(),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Only page cache activity in this thread's context, as for "
+                                   "the process filter (0: every thread)"))),
+          withDescription(
+              uidOption(),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Only page cache activity of tasks running as this user, as "
+                                   "for the process filter (-1: every user)"))),
+          withDescription(
+              commOption(),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Only page cache activity of tasks with this name (as in "
+                                   "/proc/PID/comm, up to 15 bytes), as for the process filter"))),
+          withDescription(
+              cgroupOption(),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Only page cache activity of tasks in this cgroup v2 (a path "
+                                   "under /sys/fs/cgroup), as for the process filter; pages are "
+                                   "counted for the task that touches them, not for the cgroup "
+                                   "the memory is charged to"))),
+          intervalOption()},
+         false,
+         false});
+    c.append(
+        {QStringLiteral("iostack"),
+         ProbeGroup::IoStack,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "I/O stack breakdown")),
+         TR(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "Where the time of read, write, open and fsync goes: syscall, VFS, file system "
+             "and block layers, with each layer's exclusive share")),
+         {pidOption(), tidOption(), commOption(), cgroupOption(),
+          stringOption(
+              QStringLiteral("disk"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Disk")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Only block requests on this disk (as in /proc/partitions, e.g. "
+                                   "vda)")),
+              31),
+          boolOption(QStringLiteral("queued"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Include queue time")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Measure the block request queue as its own layer, like "
+                                          "biolatency -Q"))),
+          unitsOption(), intervalOption(), attachOption()},
+         false,
+         true});
     c.append({QStringLiteral("fsslower"),
               ProbeGroup::Files,
-              TR("Slow file-system operations"),
-              TR("ext4 (and xfs, btrfs) reads, writes, opens and fsyncs slower than a threshold, "
-                 "like ext4slower"),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Slow file-system operations")),
+              TR(QT_TRANSLATE_NOOP(
+                  "ProbeCatalog",
+                  "ext4 (and xfs, btrfs) reads, writes, opens and fsyncs slower than a threshold, "
+                  "like ext4slower")),
               {pidOption(), tidOption(), commOption(), cgroupOption(),
-               intOption(QStringLiteral("minLatencyUs"), TR("Minimum latency (µs)"),
-                         TR("Only operations at least this slow (0: all)"), 10000, 0,
-                         3600ll * 1000 * 1000),
+               intOption(QStringLiteral("minLatencyUs"),
+                         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Minimum latency (µs)")),
+                         TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                              "Only operations at least this slow (0: all)")),
+                         10000, 0, 3600ll * 1000 * 1000),
                attachOption()},
               true,
               false});
@@ -224,42 +288,59 @@ QList<ProbeInfo> buildCatalog()
     c.append(
         {QStringLiteral("tppair"),
          ProbeGroup::Custom,
-         TR("Tracepoint pair latency"),
-         TR("Time from a start tracepoint to an end tracepoint with the same key, as a histogram "
-            "and the slow pairs as events"),
-         {textOption(QStringLiteral("start"), TR("Start tracepoint"),
-                     TR("Where the measured time begins, e.g. block_rq_issue or "
-                        "block:block_rq_issue"),
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Tracepoint pair latency")),
+         TR(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "Time from a start tracepoint to an end tracepoint with the same key, as a histogram "
+             "and the slow pairs as events")),
+         {textOption(QStringLiteral("start"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Start tracepoint")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Where the measured time begins, e.g. block_rq_issue or "
+                                          "block:block_rq_issue")),
                      QStringLiteral("sys_enter"), 200),
-          textOption(QStringLiteral("end"), TR("End tracepoint"),
-                     TR("Where the measured time ends, e.g. block_rq_complete"),
+          textOption(QStringLiteral("end"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "End tracepoint")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Where the measured time ends, e.g. block_rq_complete")),
                      QStringLiteral("sys_exit"), 200),
-          textOption(QStringLiteral("key"), TR("Key"),
-                     TR("What pairs a start with its end: tid (the thread), pid, argN (the value "
-                        "of the tracepoint's argument N) or argN.field.field (a field of the "
-                        "struct argument N points to)"),
+          textOption(QStringLiteral("key"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Key")),
+                     TR(QT_TRANSLATE_NOOP(
+                         "ProbeCatalog",
+                         "What pairs a start with its end: tid (the thread), pid, argN (the value "
+                         "of the tracepoint's argument N) or argN.field.field (a field of the "
+                         "struct argument N points to)")),
                      QStringLiteral("tid"), 256),
-          stringOption(QStringLiteral("endKey"), TR("End key"),
-                       TR("The key at the end tracepoint, when it carries it differently (empty: "
-                          "the same as Key)"),
+          stringOption(QStringLiteral("endKey"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "End key")),
+                       TR(QT_TRANSLATE_NOOP(
+                           "ProbeCatalog",
+                           "The key at the end tracepoint, when it carries it differently (empty: "
+                           "the same as Key)")),
                        256),
-          intOption(QStringLiteral("thresholdUs"), TR("Event threshold (µs)"),
-                    TR("Record every pair at least this slow as an event (-1: none, 0: all; the "
-                       "histogram counts all)"),
+          intOption(QStringLiteral("thresholdUs"),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Event threshold (µs)")),
+                    TR(QT_TRANSLATE_NOOP(
+                        "ProbeCatalog",
+                        "Record every pair at least this slow as an event (-1: none, 0: all; the "
+                        "histogram counts all)")),
                     -1, -1, 3600ll * 1000 * 1000),
           {QStringLiteral("units"),
            Type::Choice,
-           TR("Units"),
-           TR("Histogram units"),
+           TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Units")),
+           TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Histogram units")),
            QStringLiteral("usecs"),
            0,
            0,
            {QStringLiteral("nsecs"), QStringLiteral("usecs"), QStringLiteral("msecs")}},
           intervalOption(),
-          intOption(QStringLiteral("pid"), TR("Process ID"),
-                    TR("Only pairs this process starts (0: every process)"), 0, 0, maxPid),
-          stringOption(QStringLiteral("comm"), TR("Command name"),
-                       TR("Only pairs started by tasks with this name (up to 15 bytes)"), 15)},
+          intOption(QStringLiteral("pid"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Process ID")),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                         "Only pairs this process starts (0: every process)")),
+                    0, 0, maxPid),
+          stringOption(
+              QStringLiteral("comm"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Command name")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Only pairs started by tasks with this name (up to 15 bytes)")),
+              15)},
          true,
          true});
     return c;
