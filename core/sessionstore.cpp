@@ -594,11 +594,21 @@ bool SessionWriter::writeBatch(const RecordBatch &batch, QString *error)
             *error = QStringLiteral("cannot write: no session file is open");
         return false;
     }
-    if (m_schema == 1 && !batch.tpPair.isEmpty()) {
-        if (error)
-            *error = QStringLiteral("cannot write to %1: schema 1 files cannot hold tppair events")
-                         .arg(m_path);
-        return false;
+    if (m_schema == 1) {
+        // Schema 1 has a table for each of the first five types only (frozen: newer types are
+        // chunks of schema 2).
+        QString refused;
+        forEachEventType([&]<typename E>() {
+            if (refused.isEmpty() && int(eventTypeOf<E>) > int(EventType::FsSlow) &&
+                !batch.events<E>().isEmpty())
+                refused = QLatin1String(EventTraits<E>::probeId);
+        });
+        if (!refused.isEmpty()) {
+            if (error)
+                *error = QStringLiteral("cannot write to %1: schema 1 files cannot hold %2 events")
+                             .arg(m_path, refused);
+            return false;
+        }
     }
     m_newStrings.clear();
     bool ok = sqlite3_exec(m_db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK &&

@@ -43,20 +43,12 @@ void SessionModel::append(const RecordBatch &batch)
     Q_EMIT aboutToAppend();
     EventStore &store = m_data.events;
     const bool wasOutOfOrder = store.outOfOrderAppends();
-    for (const ExecEvent &e : batch.exec)
-        store.append(e);
-    for (const OpenEvent &e : batch.open)
-        store.append(e);
-    for (const BlockEvent &e : batch.block) {
-        store.append(e);
+    forEachEventType([&]<typename E>() {
+        for (const E &e : batch.events<E>())
+            store.append(e);
+    });
+    for (const BlockEvent &e : batch.block)
         m_maxBlockSpanNs = std::max(m_maxBlockSpanNs, e.queueNs + e.deviceNs);
-    }
-    for (const TcpConnectEvent &e : batch.tcpConnect)
-        store.append(e);
-    for (const FsSlowEvent &e : batch.fsSlow)
-        store.append(e);
-    for (const TpPairEvent &e : batch.tpPair)
-        store.append(e);
     m_data.histograms += batch.histograms;
     m_data.stats += batch.stats;
     m_data.counters += batch.counters;
