@@ -178,7 +178,6 @@ template<typename C, typename V>
 struct MemberClass<V C::*>
 {
     using type = C;
-    using value = V;
 };
 
 // The fields whose values the text filter searches (comm always is), as a tuple of members.

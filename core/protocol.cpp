@@ -362,22 +362,35 @@ private:
 
 // ---- records ------------------------------------------------------------------------------
 
-// An event field's name in error messages: its declared wire name, or its column name in words.
-template<typename E, std::size_t I>
-const char *wireField(const char *suffix = "")
+// An event field's name in error messages: its declared wire name, or its column name in words;
+// a list's count and entries are "<name> count" and "<name> entry".
+enum class WirePart
 {
-    static const QByteArray name = [&] {
+    Value,
+    Count,
+    Entry,
+};
+
+template<typename E, std::size_t I>
+const char *wireField(WirePart part = WirePart::Value)
+{
+    static const QByteArray name = [] {
         const auto &f = std::get<I>(EventTraits<E>::fields);
-        QByteArray n = FieldAt<E, I>::kind == FieldKind::Time ? QByteArray("time")
-                       : f.wireName                           ? QByteArray(f.wireName)
-                                    : QByteArray(f.name).replace('_', ' ');
-        return n;
+        if (FieldAt<E, I>::kind == FieldKind::Time)
+            return QByteArray("time");
+        return f.wireName ? QByteArray(f.wireName) : QByteArray(f.name).replace('_', ' ');
     }();
     static const QByteArray count = name + " count";
     static const QByteArray entry = name + " entry";
-    return suffix[0] == 'c'   ? count.constData()
-           : suffix[0] == 'e' ? entry.constData()
-                              : name.constData();
+    switch (part) {
+    case WirePart::Count:
+        return count.constData();
+    case WirePart::Entry:
+        return entry.constData();
+    case WirePart::Value:
+        break;
+    }
+    return name.constData();
 }
 
 template<typename E>
@@ -451,9 +464,9 @@ void decodeField(Cursor &c, E &ev, quint64 &previous)
     } else if constexpr (F::kind == FieldKind::Bytes) {
         v = c.bytes(name);
     } else if constexpr (F::kind == FieldKind::BytesList) {
-        const qsizetype n = c.count(wireField<E, I>("count"), 1, StreamMaxArgv);
+        const qsizetype n = c.count(wireField<E, I>(WirePart::Count), 1, StreamMaxArgv);
         for (qsizetype i = 0; i < n && c.ok(); ++i)
-            v.append(c.bytes(wireField<E, I>("entry")));
+            v.append(c.bytes(wireField<E, I>(WirePart::Entry)));
     } else if constexpr (F::kind == FieldKind::Address) {
         c.address(name, v);
     }
