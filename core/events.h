@@ -3,7 +3,9 @@
 #include "events/block.h"
 #include "events/exec.h"
 #include "events/fsslower.h"
+#include "events/offcpu.h"
 #include "events/open.h"
+#include "events/profile.h"
 #include "events/tcpconnect.h"
 #include "events/tppair.h"
 
@@ -27,7 +29,9 @@ namespace bpflens {
     X(Block, BlockEvent, block, 3)                                                                 \
     X(TcpConnect, TcpConnectEvent, tcpConnect, 4)                                                  \
     X(FsSlow, FsSlowEvent, fsSlow, 5)                                                              \
-    X(TpPair, TpPairEvent, tpPair, 6)
+    X(TpPair, TpPairEvent, tpPair, 6)                                                              \
+    X(CpuSample, CpuSampleEvent, cpuSample, 7)                                                     \
+    X(OffCpu, OffCpuEvent, offCpu, 8)
 
 enum class EventType : quint8
 {

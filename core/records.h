@@ -2,6 +2,7 @@
 
 #include "events.h"
 #include "histogram.h"
+#include "stacks.h"
 
 #include <QDateTime>
 #include <QList>
@@ -73,8 +74,12 @@ struct SessionInfo
 
 // What flows from the engine to its consumers (session writer, wire protocol, GUI models): one
 // list per event type (named as in BPFLENS_EVENT_TYPES), then histograms, stats and counters.
+// frames and stacks define the stack ids the batch's events refer to (first use first): a
+// consumer adds them to its StackTable before it looks at the events.
 struct RecordBatch
 {
+    QList<FrameDefinition> frames;
+    QList<StackDefinition> stacks;
 #define BPFLENS_BATCH_LIST(Name, Struct, member, number) QList<Struct> member;
     BPFLENS_EVENT_TYPES(BPFLENS_BATCH_LIST)
 #undef BPFLENS_BATCH_LIST
@@ -113,7 +118,8 @@ BPFLENS_EVENT_TYPES(BPFLENS_BATCH_ACCESSOR)
 
 inline bool RecordBatch::isEmpty() const
 {
-    bool empty = histograms.isEmpty() && stats.isEmpty() && counters.isEmpty();
+    bool empty = histograms.isEmpty() && stats.isEmpty() && counters.isEmpty() &&
+                 frames.isEmpty() && stacks.isEmpty();
     forEachEventType([&]<typename E>() { empty = empty && events<E>().isEmpty(); });
     return empty;
 }
@@ -127,6 +133,8 @@ inline qsizetype RecordBatch::eventCount() const
 
 inline void RecordBatch::append(RecordBatch &&from)
 {
+    frames += std::move(from.frames);
+    stacks += std::move(from.stacks);
     forEachEventType([&]<typename E>() { events<E>() += std::move(from.events<E>()); });
     histograms += std::move(from.histograms);
     stats += std::move(from.stats);

@@ -1,0 +1,113 @@
+#pragma once
+
+#include "stacks.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+
+#include <vector>
+
+namespace bpflens {
+
+// Samples summed per stack: the input of every profile view (flame graph, trees, top functions,
+// folded export). A group puts a root frame above the stack's own frames (the command, as
+// flamegraph.pl's input conventionally starts with it); group 0 is none.
+class StackWeights
+{
+public:
+    // groupName is remembered once per group id; names are kept as given (kernel bytes).
+    quint32 group(const QByteArray &groupName);
+    void add(quint32 stackId, quint64 weight, quint32 group = 0)
+    {
+        m_weights[(quint64(group) << 32) | stackId] += weight;
+        m_total += weight;
+    }
+    quint64 total() const { return m_total; }
+    bool isEmpty() const { return m_weights.isEmpty(); }
+    const QHash<quint64, quint64> &weights() const { return m_weights; }
+    QByteArray groupName(quint32 group) const
+    {
+        return group >= 1 && group <= quint32(m_groupNames.size()) ? m_groupNames[group - 1]
+                                                                   : QByteArray();
+    }
+
+private:
+    QHash<quint64, quint64> m_weights; // (group << 32 | stack id) -> weight
+    QHash<QByteArray, quint32> m_groupIds;
+    QList<QByteArray> m_groupNames;
+    quint64 m_total = 0;
+};
+
+// Which part of each stack to keep.
+enum class StackPart : quint8
+{
+    Both,
+    UserOnly,
+    KernelOnly,
+};
+
+// A call tree of summed stacks. Node 0 is the root (all samples); every other node is one frame
+// reached by one path. Top-down: children are callees (the flame graph's shape); bottom-up:
+// children are callers, starting from the functions samples were taken in.
+class CallTree
+{
+public:
+    enum class Direction : quint8
+    {
+        TopDown,
+        BottomUp,
+    };
+
+    struct Node
+    {
+        quint32 frame = 0; // StackTable frame id; 0 for the root and for a group's node
+        quint32 group = 0; // StackWeights group of a group node (frame 0), else 0
+        qint32 parent = -1;
+        quint64 self = 0;  // samples whose stack ends here (top-down) / starts here (bottom-up)
+        quint64 total = 0; // samples through this node
+        QList<qint32> children;
+    };
+
+    static CallTree build(const StackTable &stacks, const StackWeights &weights,
+                          Direction direction = Direction::TopDown,
+                          StackPart part = StackPart::Both);
+
+    Direction direction() const { return m_direction; }
+    qsizetype size() const { return qsizetype(m_nodes.size()); }
+    const Node &node(qint32 index) const { return m_nodes[size_t(index)]; }
+    const Node &root() const { return m_nodes.front(); }
+    // Children sorted by total, largest first (what the flame graph and the trees show first).
+    void sortChildrenByTotal();
+    // The path of frames from the root to index (root excluded).
+    QList<qint32> pathTo(qint32 index) const;
+
+private:
+    qint32 child(qint32 parent, quint32 frame, quint32 group);
+
+    Direction m_direction = Direction::TopDown;
+    std::vector<Node> m_nodes;
+    QHash<quint64, qint32> m_index; // (parent << 32 | frame or group marker) -> node
+};
+
+// Cost per function over all samples: self (the function was the leaf) and total (it was on the
+// stack, counted once per sample however often it recurses). Sorted by total, then self.
+struct FunctionCost
+{
+    quint32 frame = 0;
+    quint64 self = 0;
+    quint64 total = 0;
+};
+QList<FunctionCost> functionCosts(const StackTable &stacks, const StackWeights &weights,
+                                  StackPart part = StackPart::Both);
+
+// Folded stacks, the input of flamegraph.pl, inferno and speedscope: one line per distinct
+// stack, root first, frames joined by ';', a space and the weight: "bash;main;read 12\n".
+// Sorted by line, so equal inputs give equal bytes.
+QByteArray foldedStacks(const StackTable &stacks, const StackWeights &weights,
+                        StackPart part = StackPart::Both);
+
+// The frames of a stack root first, limited to part.
+QList<quint32> rootFirstFrames(const StackTable &stacks, quint32 stackId, StackPart part);
+
+} // namespace bpflens
