@@ -21,6 +21,7 @@ struct SessionData
 {
     SessionInfo info;
     EventStore events;
+    StackTable stacks; // the stacks CpuSample and OffCpu events refer to
     QList<HistogramSnapshot> histograms;
     QList<ProbeStats> stats;
     QList<CounterSample> counters;

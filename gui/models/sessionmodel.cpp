@@ -32,7 +32,7 @@ void SessionModel::clear()
 
 bool SessionModel::isEmpty() const
 {
-    return m_data.events.isEmpty() && m_data.histograms.isEmpty() && m_data.stats.isEmpty() &&
+    return m_data.events.isEmpty() && m_data.stacks.isEmpty() && m_data.histograms.isEmpty() && m_data.stats.isEmpty() &&
            m_data.counters.isEmpty();
 }
 
@@ -42,6 +42,11 @@ void SessionModel::append(const RecordBatch &batch)
         return;
     Q_EMIT aboutToAppend();
     EventStore &store = m_data.events;
+    // The engine defines every stack before its first use; a definition out of order is a bug
+    // of the producer, and its stacks then show as unknown rather than wrong.
+    QString stackError;
+    if (!m_data.stacks.addDefinitions(batch, &stackError))
+        qWarning("bpflens: %s", qPrintable(stackError));
     const bool wasOutOfOrder = store.outOfOrderAppends();
     forEachEventType([&]<typename E>() {
         for (const E &e : batch.events<E>())

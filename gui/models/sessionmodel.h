@@ -28,6 +28,7 @@ public:
 
     const SessionData &data() const { return m_data; }
     const EventStore &events() const { return m_data.events; }
+    const StackTable &stacks() const { return m_data.stacks; }
     const SessionInfo &info() const { return m_data.info; }
     // cachestat-style per-interval counters (only from append(): schema 1 files hold none).
     const QList<CounterSample> &counters() const { return m_data.counters; }
