@@ -10,7 +10,9 @@
 #include "sessiontestdata.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -288,6 +290,73 @@ private Q_SLOTS:
             plain, m_dir.filePath(QStringLiteral("csv-plain")), {}, &error);
         QVERIFY(!none.isEmpty());
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("csv-plain/stacks.csv"))));
+    }
+
+    void samplesStayCompact()
+    {
+        // 100000 samples over 2000 stacks of 24 frames (3000 frames): what a minute of 99 Hz
+        // profiling on a busy 16-CPU machine gives. The stacks are stored once; a sample costs
+        // what any event does (its comm is most of it on the wire; the file interns it).
+        StackTable producer;
+        RecordBatch batch;
+        QList<quint32> pool;
+        for (int f = 0; f < 3000; ++f)
+            pool.append(producer.intern(
+                StackFrame{f < 500 ? FrameKind::Kernel : FrameKind::User, quint64(0x1000 + 64 * f),
+                           f < 500 ? "vmlinux" : "/usr/lib/x86_64-linux-gnu/libexample.so.1", "",
+                           "namespace_" + QByteArray::number(f % 37) + "::function_" +
+                               QByteArray::number(f)}));
+        QList<quint32> stacks;
+        for (int i = 0; i < 2000; ++i) {
+            QList<quint32> frames;
+            for (int d = 0; d < 24; ++d)
+                frames.append(pool[(i * 7 + d * 131) % pool.size()]);
+            stacks.append(producer.intern(0, frames));
+        }
+        for (int i = 0; i < 100000; ++i) {
+            CpuSampleEvent s;
+            s.timeNs = Start + quint64(i) * 10'101;
+            s.cpu = quint32(i % 16);
+            s.pid = 1000 + quint32(i % 50);
+            s.tid = s.pid + quint32(i % 3);
+            s.stackId = stacks[(i * 13) % stacks.size()];
+            s.comm = "worker";
+            batch.cpuSample.append(s);
+        }
+        producer.takeNewDefinitions(batch);
+        StreamWriter w;
+        QVERIFY(w.writeBatch(batch));
+        const qint64 wire = w.takePending().size();
+        RecordBatch definitions;
+        definitions.frames = batch.frames;
+        definitions.stacks = batch.stacks;
+        StreamWriter dw;
+        QVERIFY(dw.writeBatch(definitions));
+        const qint64 wireDefinitions = dw.takePending().size();
+
+        const QString path = m_dir.filePath(QStringLiteral("compact.bpflens"));
+        {
+            SessionWriter writer;
+            QString error;
+            QVERIFY(writer.create(path, sessionInfo(), &error));
+            QVERIFY2(writer.writeBatch(batch, &error), qPrintable(error));
+            QVERIFY(writer.finish(Start + 1, &error));
+        }
+        QElapsedTimer timer;
+        timer.start();
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+        const qint64 readMs = timer.elapsed();
+        QCOMPARE(data.stacks.stackCount(), 2000);
+        const qint64 file = QFileInfo(path).size();
+        const double perSample = double(wire - wireDefinitions) / 100000.0;
+        qInfo("100000 samples, 2000 stacks, 3000 frames: stream %lld bytes (definitions %lld, "
+              "%.1f bytes/sample), file %lld bytes, read in %lld ms",
+              wire, wireDefinitions, perSample, file, readMs);
+        QVERIFY2(perSample < 20, qPrintable(QString::number(perSample)));
+        QVERIFY2(wireDefinitions < 2000 * 24 * 3 + 3000 * 100,
+                 qPrintable(QString::number(wireDefinitions)));
     }
 
     void consumersRefuseDefinitionsOutOfOrder()
