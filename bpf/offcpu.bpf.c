@@ -61,6 +61,10 @@ __s64 stack_refs[OFFCPU_STACK_IDS] = {};
 /* Switch-outs whose start found the hash full, or stacks the map had no room for. */
 __u64 start_full = 0;
 __u64 stacks_failed = 0;
+/* Switch-outs that found the thread's previous one still there: its switch-in was never seen by
+ * this program (the probe attached while it was off the CPU, or, rarely on a loaded 6.18, a
+ * switch-in that did not reach the program), and that off-CPU span is not reported. */
+__u64 switch_in_missed = 0;
 
 /* task->state became __state in 5.14. */
 struct task_struct___old
@@ -108,7 +112,8 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev)
     s.kstack_id = user_only ? -1 : stack_id(ctx, 0);
     s.ustack_id = kernel_only ? -1 : stack_id(ctx, BPF_F_USER_STACK);
     old = bpf_map_lookup_elem(&offcpu_start, &tid);
-    if (old) { /* its switch-in was never seen (the probe started in between) */
+    if (old) {
+        __sync_fetch_and_add(&switch_in_missed, 1);
         ref_stack(old->kstack_id, -1);
         ref_stack(old->ustack_id, -1);
     }

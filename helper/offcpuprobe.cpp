@@ -63,6 +63,7 @@ bool OffCpuProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
     }
     m_lastStacksFailed = 0;
     m_lastStartFull = 0;
+    m_lastSwitchInMissed = 0;
     const bool started =
         startSkeleton(plan(kernel), options, error, [&](CommonFilters &, QString *) {
             auto *ro = m_skel->rodata;
@@ -180,8 +181,14 @@ void OffCpuProbe::finishDrain(RecordBatch &out)
         QList<quint32> frames;
         quint8 flags = 0;
         const QList<quint64> kernel = ips.value(p.kernelId);
-        for (quint64 ip : kernel)
-            frames.append(r->kernelFrame(ip, true));
+        for (quint64 ip : kernel) {
+            const quint32 f = r->kernelFrame(ip, true);
+            // The stack was taken inside the tracepoint: its first frames are this program and
+            // the kernel's code that ran it, not where the thread blocked.
+            if (frames.isEmpty() && StackResolver::isTracingFrame(r->table().frame(f)))
+                continue;
+            frames.append(f);
+        }
         if (kernel.size() >= OFFCPU_MAX_FRAMES)
             flags |= KernelStackTruncated;
         const qsizetype u = userIndex[qsizetype(i)];
@@ -219,6 +226,10 @@ void OffCpuProbe::readCounters()
         return;
     const quint64 failed = __atomic_load_n(&m_skel->bss->stacks_failed, __ATOMIC_RELAXED);
     const quint64 full = __atomic_load_n(&m_skel->bss->start_full, __ATOMIC_RELAXED);
+    const quint64 missed = __atomic_load_n(&m_skel->bss->switch_in_missed, __ATOMIC_RELAXED);
+    if (missed > m_lastSwitchInMissed)
+        emitCounter(switchInsMissedCounter(), double(missed - m_lastSwitchInMissed));
+    m_lastSwitchInMissed = missed;
     if (failed > m_lastStacksFailed)
         emitCounter(stacksLostCounter(), double(failed - m_lastStacksFailed));
     if (full > m_lastStartFull)

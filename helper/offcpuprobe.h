@@ -24,6 +24,8 @@ public:
     // happened: stacks the stack map had no room for, and switch-outs the thread map had none for.
     static QString stacksLostCounter() { return QStringLiteral("stacksLost"); }
     static QString threadsLostCounter() { return QStringLiteral("threadsLost"); }
+    // Off-CPU spans not reported because the thread's switch-in was not seen.
+    static QString switchInsMissedCounter() { return QStringLiteral("switchInsMissed"); }
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
@@ -48,6 +50,7 @@ private:
     bool m_userOnly = false;
     quint64 m_lastStacksFailed = 0;
     quint64 m_lastStartFull = 0;
+    quint64 m_lastSwitchInMissed = 0;
 };
 
 } // namespace bpflens

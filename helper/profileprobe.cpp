@@ -160,8 +160,8 @@ bool ProfileProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
     ro->kernel_only = m_kernelOnly;
     ro->user_only = userOnly;
     ro->stack_copy_bytes =
-        quint32(qBound<qint64>(0, options.value(QStringLiteral("stackBytes"), 16384).toLongLong(),
-                               PROFILE_MAX_STACK_COPY));
+        quint32(qBound(qint64(0), options.value(QStringLiteral("stackBytes"), 16384).toLongLong(),
+                       qint64(PROFILE_MAX_STACK_COPY)));
     if (!checkLoaded(profile_bpf::load(m_skel), error))
         return false;
     if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))

@@ -72,6 +72,13 @@ quint32 StackResolver::userFrame(const SymbolizedFrame &f)
     return m_table.intern(frame);
 }
 
+bool StackResolver::isTracingFrame(const StackFrame &frame)
+{
+    return frame.kind == FrameKind::Kernel &&
+           (frame.symbol.startsWith("bpf_prog_") || frame.symbol.startsWith("bpf_trace_run") ||
+            frame.symbol.startsWith("__bpf_trace_") || frame.symbol.startsWith("__traceiter_"));
+}
+
 quint32 StackResolver::unknownUserFrame(quint64 address)
 {
     StackFrame frame;

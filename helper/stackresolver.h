@@ -40,6 +40,10 @@ public:
     quint32 userFrame(const SymbolizedFrame &frame);
     // A user address no module was found for.
     quint32 unknownUserFrame(quint64 address);
+    // A frame of the tracing machinery a BPF program took its stack in (the program itself,
+    // bpf_trace_run4, __traceiter_sched_switch), not of the traced code.
+    static bool isTracingFrame(const StackFrame &frame);
+
     quint32 stack(quint8 flags, const QList<quint32> &frames)
     {
         return m_table.intern(flags, frames);

@@ -23,6 +23,7 @@ struct Recording
     StackTable stacks;
     QList<OffCpuEvent> events;
     quint64 lost = 0;
+    qint64 missed = 0; // switch-ins the kernel never ran the program for
     pid_t pid = 0;
 };
 
@@ -58,6 +59,12 @@ Recording record(int count, int ms, QVariantMap options)
         }
         for (const ProbeStats &s : std::as_const(b.stats))
             r.lost = s.eventsLost;
+        for (const CounterSample &c : std::as_const(b.counters)) {
+            if (c.name == OffCpuProbe::switchInsMissedCounter())
+                r.missed += qint64(c.value);
+            else
+                qWarning() << "counter" << c.name << c.value;
+        }
     };
     child.go();
     while (!child.finished()) {
@@ -84,9 +91,12 @@ QList<QByteArray> symbols(const StackTable &t, quint32 stackId, FrameKind kind)
     return out;
 }
 
+// Blocked in the sleep itself (schedule called by do_nanosleep), not preempted on the way.
 bool sleptInNanosleep(const StackTable &t, const OffCpuEvent &e)
 {
-    return symbols(t, e.stackId, FrameKind::Kernel).contains("do_nanosleep");
+    const QList<QByteArray> kernel = symbols(t, e.stackId, FrameKind::Kernel);
+    const qsizetype i = kernel.indexOf("do_nanosleep");
+    return i > 0 && kernel[i - 1] == "schedule";
 }
 
 // Whether the user frames (leaf first) hold nap, sleep_b, sleep_a, main in this order.
@@ -104,7 +114,7 @@ class TestOffCpu : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
@@ -144,7 +154,12 @@ private slots:
                 sleeps.append(e);
             }
         }
-        QCOMPARE(sleeps.size(), 10);
+        // Every sleep is an event, or is accounted for by the probe's own counter (see
+        // offcpu.bpf.c's switch_in_missed): nothing goes missing unreported.
+        if (r.missed)
+            qInfo("%lld switch-ins not seen", qlonglong(r.missed));
+        QCOMPARE(sleeps.size() + r.missed, 10);
+        QVERIFY(sleeps.size() >= 8);
         for (const OffCpuEvent &e : std::as_const(sleeps)) {
             QVERIFY2(e.offNs >= 50000000 && e.offNs < 2000000000ull,
                      qPrintable(QString::number(e.offNs)));
@@ -164,18 +179,19 @@ private slots:
 
     void minimumCutsShorterOnes()
     {
-        const Recording r = record(10, 50, {{QStringLiteral("minUs"), 80000}});
+        // 10 ms sleeps under a 500 ms minimum: none is reported (unless the machine is so
+        // loaded that a woken thread waits 490 ms for a CPU).
+        const Recording r = record(10, 10, {{QStringLiteral("minUs"), 500000}});
         QVERIFY(r.ok);
-        for (const OffCpuEvent &e : r.events) {
-            QVERIFY(e.offNs >= 80000000);
-            QVERIFY(!sleptInNanosleep(r.stacks, e));
-        }
+        for (const OffCpuEvent &e : r.events)
+            QVERIFY(e.offNs >= 500000000);
+        QVERIFY(r.events.size() <= 1);
         const Recording all = record(5, 20, {{QStringLiteral("minUs"), 10000}});
         QVERIFY(all.ok);
         qsizetype n = 0;
         for (const OffCpuEvent &e : all.events)
             n += sleptInNanosleep(all.stacks, e);
-        QCOMPARE(n, 5);
+        QCOMPARE(n + all.missed, 5);
     }
 
     // Many short sleeps in one place: the thread is asleep again with the same stack ids while
@@ -192,7 +208,10 @@ private slots:
             QVERIFY2(hasSleepChain(r.stacks, e),
                      symbols(r.stacks, e.stackId, FrameKind::User).join(' ').constData());
         }
-        QCOMPARE(n, 300);
+        if (r.missed)
+            qInfo("%lld switch-ins not seen", qlonglong(r.missed));
+        QCOMPARE(n + r.missed, 300);
+        QVERIFY(n >= 290);
     }
 
     void kernelOnlyAndUserOnly()
@@ -211,7 +230,7 @@ private slots:
             QVERIFY(symbols(u.stacks, e.stackId, FrameKind::Kernel).isEmpty());
             chains += hasSleepChain(u.stacks, e);
         }
-        QCOMPARE(chains, 3);
+        QCOMPARE(chains + u.missed, 3);
     }
 
     void commFilter()
@@ -226,7 +245,7 @@ private slots:
             QCOMPARE(e.comm, QByteArray("sleepchain"));
             n += sleptInNanosleep(r.stacks, e) && e.pid == quint32(r.pid);
         }
-        QCOMPARE(n, 3);
+        QCOMPARE(n + r.missed, 3);
     }
 };
 

@@ -180,7 +180,7 @@ class TestProfile : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs and opens perf events");
