@@ -95,8 +95,10 @@ static __always_inline bool saved_user_regs(struct task_struct *task, __u64 *dst
  * all: the first that fails is above the stack's top. Returns the bytes copied. */
 static __always_inline __u32 copy_user_stack(struct profile_scratch *sc, __u64 sp)
 {
-    __u32 limit = stack_copy_bytes;
-    __u32 off = 0, len;
+    /* 64-bit throughout: a 32-bit value is zero-extended into a copy, whose bounds the verifier
+     * does not carry over to the register that reaches the helper */
+    __u64 limit = stack_copy_bytes;
+    __u64 off = 0, len;
     int i;
 
     if (limit > PROFILE_MAX_STACK_COPY)
@@ -107,8 +109,8 @@ static __always_inline __u32 copy_user_stack(struct profile_scratch *sc, __u64 s
         len = PROFILE_PAGE - ((sp + off) & (PROFILE_PAGE - 1));
         if (len > limit - off)
             len = limit - off;
-        /* no-ops (off < limit <= MAX, len <= PAGE) the verifier needs to see on the registers
-         * that reach the helper */
+        /* no-ops (off < limit <= MAX, len <= PAGE) the verifier needs to see on the very
+         * registers that reach the helper */
         asm volatile("" : "+r"(off), "+r"(len));
         if (off > PROFILE_MAX_STACK_COPY || len > PROFILE_PAGE)
             break;

@@ -76,6 +76,8 @@ bool OffCpuProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
         });
     if (!started)
         return false;
+    if (!m_userOnly)
+        stackResolver()->loadKernelSymbols();
     QString why;
     if (!m_kernelOnly && !stackResolver()->startSymbolizer(&why))
         setAttachPath(attachPath() + QStringLiteral(" (user stacks unsymbolised: %1)").arg(why));

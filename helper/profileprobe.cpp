@@ -192,6 +192,8 @@ bool ProfileProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         }
         m_perfLinks.append(link);
     }
+    if (!userOnly)
+        stackResolver()->loadKernelSymbols();
     QString path = pathOf(event, frequency);
     QString why;
     if (!m_kernelOnly && !stackResolver()->startSymbolizer(&why))

@@ -13,8 +13,7 @@ quint32 StackResolver::kernelFrame(quint64 address, bool returnAddress)
     const auto cached = m_kernelFrames.constFind(lookup);
     if (cached != m_kernelFrames.constEnd())
         return *cached;
-    if (!m_kallsyms)
-        m_kallsyms = std::make_unique<Kallsyms>();
+    loadKernelSymbols();
     StackFrame frame;
     frame.kind = FrameKind::Kernel;
     Kallsyms::Symbol sym;
@@ -28,6 +27,12 @@ quint32 StackResolver::kernelFrame(quint64 address, bool returnAddress)
     const quint32 id = m_table.intern(frame);
     m_kernelFrames.insert(lookup, id);
     return id;
+}
+
+void StackResolver::loadKernelSymbols()
+{
+    if (!m_kallsyms)
+        m_kallsyms = std::make_unique<Kallsyms>();
 }
 
 bool StackResolver::startSymbolizer(QString *why)

@@ -29,6 +29,8 @@ public:
     // interrupted instruction) is looked up one byte back: a call that is a function's last
     // instruction returns into the next function.
     quint32 kernelFrame(quint64 address, bool returnAddress);
+    // Reads /proc/kallsyms now (once), at a probe's start rather than in the middle of a drain.
+    void loadKernelSymbols();
 
     // Starts the symbolizer child unless it runs; false with why when it cannot (user frames
     // then keep their absolute addresses and no names).
