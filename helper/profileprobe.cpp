@@ -280,7 +280,8 @@ void ProfileProbe::finishDrain(RecordBatch &out)
             flags |= KernelStackTruncated;
         if (p.user < 0) {
             flags |= NoUserStack;
-        } else if (p.user < resolved.size()) {
+        } else if (p.user < resolved.size() && (!resolved[p.user].frames.isEmpty() ||
+                                                m_users[p.user].framePointerIps.isEmpty())) {
             const SymbolizedStack &s = resolved[p.user];
             for (const SymbolizedFrame &f : s.frames)
                 frames.append(r->userFrame(f));
@@ -289,7 +290,8 @@ void ProfileProbe::finishDrain(RecordBatch &out)
             if (s.usedFramePointers)
                 flags |= UserFramePointers;
         } else {
-            // No symbolizer: the frame-pointer chain, as absolute addresses.
+            // No symbolizer, or nothing it could unwind from (no registers): the frame-pointer
+            // chain, as absolute addresses.
             const UserSample &u = m_users[p.user];
             for (quint64 ip : u.framePointerIps)
                 frames.append(r->unknownUserFrame(ip));

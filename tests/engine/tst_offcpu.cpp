@@ -23,6 +23,8 @@ struct Recording
     StackTable stacks;
     QList<OffCpuEvent> events;
     quint64 lost = 0;
+    quint64 runCount = 0;
+    quint64 runTimeNs = 0;
     qint64 missed = 0; // switch-ins the kernel never ran the program for
     pid_t pid = 0;
 };
@@ -57,8 +59,11 @@ Recording record(int count, int ms, QVariantMap options)
             }
             r.events.append(e);
         }
-        for (const ProbeStats &s : std::as_const(b.stats))
+        for (const ProbeStats &s : std::as_const(b.stats)) {
             r.lost = s.eventsLost;
+            r.runCount = s.runCount;
+            r.runTimeNs = s.runTimeNs;
+        }
         for (const CounterSample &c : std::as_const(b.counters)) {
             if (c.name == OffCpuProbe::switchInsMissedCounter())
                 r.missed += qint64(c.value);
@@ -210,6 +215,8 @@ private Q_SLOTS:
         }
         if (r.missed)
             qInfo("%lld switch-ins not seen", qlonglong(r.missed));
+        qInfo("BPF %.2f us per context switch (%llu switches)",
+              r.runCount ? r.runTimeNs / 1e3 / double(r.runCount) : 0.0, qulonglong(r.runCount));
         QCOMPARE(n + r.missed, 300);
         QVERIFY(n >= 290);
     }
