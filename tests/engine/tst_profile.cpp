@@ -8,6 +8,7 @@
 #include "profileprobe.h"
 #include "testutil.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTest>
@@ -49,7 +50,8 @@ struct Run
 
 // Runs the programs (the probe filtered to the first one's pid when pidFilter), or records for
 // idleMs without any, and keeps recording extraMs after they exited.
-Recording record(QVariantMap options, const QList<Run> &runs, bool pidFilter, int extraMs = 0)
+Recording record(QVariantMap options, const QList<Run> &runs, bool pidFilter, int extraMs = 0,
+                 const std::function<bool(const QList<pid_t> &)> &beforeStart = {})
 {
     Recording r;
     std::vector<std::unique_ptr<GatedExec>> children;
@@ -59,6 +61,8 @@ Recording record(QVariantMap options, const QList<Run> &runs, bool pidFilter, in
     }
     if (pidFilter)
         options.insert(QStringLiteral("pid"), qint64(r.pids.first()));
+    if (beforeStart && !beforeStart(r.pids))
+        return r;
     Engine engine;
     QList<ProbeConfig> req{{QStringLiteral("profile"), options, {}}};
     QString err;
@@ -320,6 +324,30 @@ private Q_SLOTS:
             QCOMPARE(e.comm, QByteArray("callchain_nofp"));
             QCOMPARE(e.pid, quint32(r.pids[1]));
         }
+    }
+
+    // A cgroup v2 path (the unified hierarchy of a hybrid setup too): only its tasks.
+    void cgroupFilter()
+    {
+        QString root = QStringLiteral("/sys/fs/cgroup");
+        if (!QFile::exists(root + QStringLiteral("/cgroup.procs")))
+            root += QStringLiteral("/unified");
+        QVERIFY2(QFile::exists(root + QStringLiteral("/cgroup.procs")), "no cgroup v2 hierarchy");
+        const QString dir = root + QStringLiteral("/bpflens-tst-profile-%1").arg(getpid());
+        QVERIFY(QDir().mkpath(dir));
+        auto moveFirst = [&](const QList<pid_t> &pids) {
+            QFile procs(dir + QStringLiteral("/cgroup.procs"));
+            return procs.open(QIODevice::WriteOnly) &&
+                   procs.write(QByteArray::number(pids.first())) > 0;
+        };
+        const Recording r =
+            record({{QStringLiteral("cgroup"), dir}},
+                   {{"callchain_fp", {"0.5"}}, {"callchain_nofp", {"0.5"}}}, false, 0, moveFirst);
+        QDir().rmdir(dir);
+        QVERIFY(r.ok);
+        QVERIFY(!r.samples.isEmpty());
+        for (const CpuSampleEvent &e : r.samples)
+            QCOMPARE(e.pid, quint32(r.pids.first()));
     }
 
     // A process that exits long before the recording stops keeps the names of its frames: they
