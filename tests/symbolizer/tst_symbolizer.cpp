@@ -202,6 +202,7 @@ private Q_SLOTS:
     void symbolsSurviveExit();
     void exitedBeforeSeen();
     void demangles();
+    void vdsoFrames();
     void forgetProcess();
     void speed();
 
@@ -494,6 +495,30 @@ void TestSymbolizer::demangles()
         QByteArray("int bpflens_test::relay<int>(bpflens_test::Spinner&, double, char const*)"));
     QCOMPARE(s.frames.at(2).symbol, QByteArray("main"));
     QVERIFY(!s.truncated);
+}
+
+void TestSymbolizer::vdsoFrames()
+{
+    // This process's vDSO: named, relative to its start; no file goes to the child for it.
+    quint64 vdso = 0;
+    QFile maps(QStringLiteral("/proc/self/maps"));
+    QVERIFY(maps.open(QIODevice::ReadOnly));
+    for (const QByteArray &line : maps.readAll().split('\n'))
+        if (line.endsWith("[vdso]"))
+            vdso = line.left(line.indexOf('-')).toULongLong(nullptr, 16);
+    if (!vdso)
+        QSKIP("no vDSO in this process");
+    UserSample sample;
+    sample.pid = quint32(getpid());
+    sample.tid = sample.pid;
+    sample.regs.valid = true;
+    sample.regs.dwarf[16] = vdso + 0x10;
+    sample.regs.dwarf[7] = 0x7ffd00000000;
+    const auto stacks = m_client.resolve({sample});
+    m_client.forgetProcess(sample.pid);
+    QCOMPARE(stacks.first().frames.first().module, QByteArray("[vdso]"));
+    QCOMPARE(stacks.first().frames.first().address, quint64(0x10));
+    QVERIFY(stacks.first().truncated);
 }
 
 void TestSymbolizer::forgetProcess()
