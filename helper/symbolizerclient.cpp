@@ -14,6 +14,8 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +41,9 @@ struct Mapping
     quint64 end = 0;
     quint64 offset = 0;
     QByteArray path; // empty for anonymous memory; "[vdso]" and the like for special mappings
+    quint32 devMajor = 0;
+    quint32 devMinor = 0;
+    quint64 inode = 0;
     bool sent = false;
     bool contains(quint64 address) const { return address >= start && address < end; }
     bool isFile() const { return path.startsWith('/'); }
@@ -75,6 +80,12 @@ bool readMaps(quint32 pid, QList<Mapping> *out)
         m.offset = fields.at(2).toULongLong(&ok3, 16);
         if (dash < 0 || !ok1 || !ok2 || !ok3 || m.end <= m.start)
             continue;
+        const QList<QByteArray> dev = fields.at(3).split(':');
+        if (dev.size() == 2) {
+            m.devMajor = dev.at(0).toUInt(nullptr, 16);
+            m.devMinor = dev.at(1).toUInt(nullptr, 16);
+        }
+        m.inode = fields.at(4).toULongLong();
         // The path is the rest of the line after the inode, spaces included.
         qsizetype pos = 0;
         for (int field = 0; field < 5 && pos >= 0; ++field) {
@@ -90,6 +101,23 @@ bool readMaps(quint32 pid, QList<Mapping> *out)
         out->append(m);
     }
     return true;
+}
+
+// A read-only descriptor of file if it is a regular file (and the one mapping maps, if given);
+// -1 otherwise.
+int openRegular(const QByteArray &file, const Mapping *mapping)
+{
+    const int fd = open(file.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (mapping && (st.st_ino != mapping->inode || major(st.st_dev) != mapping->devMajor ||
+                     minor(st.st_dev) != mapping->devMinor))) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 bool inKnownMapping(const Process &p, quint64 address)
@@ -329,13 +357,13 @@ void SymbolizerClient::Private::sendModules(quint32 pid, Process &p)
                               .arg(m.start, 0, 16)
                               .arg(m.end, 0, 16)
                               .toLatin1();
-        int fd = open(file.constData(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            QByteArray path = m.path;
-            if (path.endsWith(" (deleted)"))
-                continue;
-            file = QByteArray("/proc/") + QByteArray::number(pid) + "/root" + path;
-            fd = open(file.constData(), O_RDONLY | O_CLOEXEC);
+        // Only a regular file goes to the child (which is not allowed to hold, say, /dev/mem);
+        // by path, only the very file that is mapped: the process's owner controls that path
+        // and could have put a link to a file they cannot read there.
+        int fd = openRegular(file, nullptr);
+        if (fd < 0 && !m.path.endsWith(" (deleted)")) {
+            file = QByteArray("/proc/") + QByteArray::number(pid) + "/root" + m.path;
+            fd = openRegular(file, &m);
         }
         if (fd < 0)
             continue;
