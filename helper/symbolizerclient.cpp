@@ -32,8 +32,10 @@ namespace {
 constexpr int ReplyTimeoutMs = 2000;
 // Its start includes the sandbox and, under the sanitizers, their set-up.
 constexpr int HelloTimeoutMs = 10000;
-// Restarts in a row without a successful reply before the client gives up on the child.
-constexpr int MaxConsecutiveRestarts = 5;
+// At most this many restarts in RestartWindowMs: a stream of stacks that crash the child (a
+// hostile file in many processes) leaves the frames unknown for a while, never for good.
+constexpr int MaxRestarts = 5;
+constexpr qint64 RestartWindowMs = 10000;
 
 struct Mapping
 {
@@ -151,7 +153,9 @@ struct SymbolizerClient::Private
     int sock = -1;
     pid_t child = 0;
     quint32 sequence = 0;
-    int consecutiveRestarts = 0;
+    bool wanted = false; // start() succeeded: keep a child running
+    QElapsedTimer clock;
+    QList<qint64> restarts; // clock times
     QHash<quint32, Process> processes;
     // Processes whose stacks took the child down: their frames stay unknown from then on.
     QSet<quint32> poisoned;
@@ -159,7 +163,9 @@ struct SymbolizerClient::Private
 
     bool spawn(QString *error);
     void stop(bool kill);
-    bool restart();
+    // Starts the child again if it should run and is not (within the restart limit).
+    bool ensureRunning();
+    bool running() const { return sock >= 0 && child > 0; }
     bool send(const std::vector<uint8_t> &packet, int fd, const QElapsedTimer &timer, int timeout);
     // The next packet, within the timeout; its size, or -1.
     ssize_t receive(const QElapsedTimer &timer, int timeout);
@@ -274,11 +280,18 @@ void SymbolizerClient::Private::stop(bool kill)
     }
 }
 
-bool SymbolizerClient::Private::restart()
+bool SymbolizerClient::Private::ensureRunning()
 {
-    stop(true);
-    if (++consecutiveRestarts > MaxConsecutiveRestarts)
+    if (running())
+        return true;
+    if (!wanted)
         return false;
+    const qint64 now = clock.elapsed();
+    while (!restarts.isEmpty() && now - restarts.constFirst() > RestartWindowMs)
+        restarts.removeFirst();
+    if (restarts.size() >= MaxRestarts)
+        return false;
+    restarts.append(now);
     QString error;
     if (!spawn(&error)) {
         qWarning("bpflens-symbolizer: %s", qPrintable(error));
@@ -413,6 +426,7 @@ bool SymbolizerClient::Private::unwind(const UserSample &sample, symproto::Stack
 SymbolizerClient::SymbolizerClient()
     : d(std::make_unique<Private>())
 {
+    d->clock.start();
 }
 
 SymbolizerClient::~SymbolizerClient()
@@ -425,8 +439,8 @@ bool SymbolizerClient::start(QString *error)
     if (isRunning())
         return true;
     QString e;
-    d->consecutiveRestarts = 0;
     const bool ok = d->spawn(&e);
+    d->wanted = ok;
     if (!ok && error)
         *error = e;
     return ok;
@@ -434,7 +448,7 @@ bool SymbolizerClient::start(QString *error)
 
 bool SymbolizerClient::isRunning() const
 {
-    return d->sock >= 0 && d->child > 0;
+    return d->running();
 }
 
 qint64 SymbolizerClient::childPid() const
@@ -452,7 +466,7 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
             out.append(SymbolizedStack{});
             continue;
         }
-        if (!isRunning() || d->poisoned.contains(sample.pid)) {
+        if (d->poisoned.contains(sample.pid) || !d->ensureRunning()) {
             out.append(unknownStack(sample));
             continue;
         }
@@ -482,13 +496,14 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
 
         symproto::Stack stack;
         if (!d->unwind(sample, &stack)) {
-            // Hung or crashed on this process's files: restart, and leave the process alone.
+            // Hung or crashed on this process's files: a new child for the next sample, and this
+            // process is left alone.
             d->poisoned.insert(sample.pid);
-            d->restart();
+            d->stop(true);
+            d->ensureRunning();
             out.append(unknownStack(sample));
             continue;
         }
-        d->consecutiveRestarts = 0;
         SymbolizedStack s;
         s.truncated = stack.truncated;
         s.usedFramePointers = stack.usedFramePointers;
@@ -525,7 +540,7 @@ void SymbolizerClient::forgetProcess(quint32 pid)
         QElapsedTimer timer;
         timer.start();
         if (!d->send(symproto::encodeForgetProcess(++d->sequence, pid), -1, timer, ReplyTimeoutMs))
-            d->restart();
+            d->stop(true); // the next resolve starts another
     }
 }
 
