@@ -14,6 +14,8 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,8 +32,10 @@ namespace {
 constexpr int ReplyTimeoutMs = 2000;
 // Its start includes the sandbox and, under the sanitizers, their set-up.
 constexpr int HelloTimeoutMs = 10000;
-// Restarts in a row without a successful reply before the client gives up on the child.
-constexpr int MaxConsecutiveRestarts = 5;
+// At most this many restarts in RestartWindowMs: a stream of stacks that crash the child (a
+// hostile file in many processes) leaves the frames unknown for a while, never for good.
+constexpr int MaxRestarts = 5;
+constexpr qint64 RestartWindowMs = 10000;
 
 struct Mapping
 {
@@ -39,6 +43,9 @@ struct Mapping
     quint64 end = 0;
     quint64 offset = 0;
     QByteArray path; // empty for anonymous memory; "[vdso]" and the like for special mappings
+    quint32 devMajor = 0;
+    quint32 devMinor = 0;
+    quint64 inode = 0;
     bool sent = false;
     bool contains(quint64 address) const { return address >= start && address < end; }
     bool isFile() const { return path.startsWith('/'); }
@@ -75,6 +82,12 @@ bool readMaps(quint32 pid, QList<Mapping> *out)
         m.offset = fields.at(2).toULongLong(&ok3, 16);
         if (dash < 0 || !ok1 || !ok2 || !ok3 || m.end <= m.start)
             continue;
+        const QList<QByteArray> dev = fields.at(3).split(':');
+        if (dev.size() == 2) {
+            m.devMajor = dev.at(0).toUInt(nullptr, 16);
+            m.devMinor = dev.at(1).toUInt(nullptr, 16);
+        }
+        m.inode = fields.at(4).toULongLong();
         // The path is the rest of the line after the inode, spaces included.
         qsizetype pos = 0;
         for (int field = 0; field < 5 && pos >= 0; ++field) {
@@ -90,6 +103,23 @@ bool readMaps(quint32 pid, QList<Mapping> *out)
         out->append(m);
     }
     return true;
+}
+
+// A read-only descriptor of file if it is a regular file (and the one mapping maps, if given);
+// -1 otherwise.
+int openRegular(const QByteArray &file, const Mapping *mapping)
+{
+    const int fd = open(file.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (mapping && (st.st_ino != mapping->inode || major(st.st_dev) != mapping->devMajor ||
+                     minor(st.st_dev) != mapping->devMinor))) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 bool inKnownMapping(const Process &p, quint64 address)
@@ -123,7 +153,9 @@ struct SymbolizerClient::Private
     int sock = -1;
     pid_t child = 0;
     quint32 sequence = 0;
-    int consecutiveRestarts = 0;
+    bool wanted = false; // start() succeeded: keep a child running
+    QElapsedTimer clock;
+    QList<qint64> restarts; // clock times
     QHash<quint32, Process> processes;
     // Processes whose stacks took the child down: their frames stay unknown from then on.
     QSet<quint32> poisoned;
@@ -131,7 +163,9 @@ struct SymbolizerClient::Private
 
     bool spawn(QString *error);
     void stop(bool kill);
-    bool restart();
+    // Starts the child again if it should run and is not (within the restart limit).
+    bool ensureRunning();
+    bool running() const { return sock >= 0 && child > 0; }
     bool send(const std::vector<uint8_t> &packet, int fd, const QElapsedTimer &timer, int timeout);
     // The next packet, within the timeout; its size, or -1.
     ssize_t receive(const QElapsedTimer &timer, int timeout);
@@ -246,11 +280,18 @@ void SymbolizerClient::Private::stop(bool kill)
     }
 }
 
-bool SymbolizerClient::Private::restart()
+bool SymbolizerClient::Private::ensureRunning()
 {
-    stop(true);
-    if (++consecutiveRestarts > MaxConsecutiveRestarts)
+    if (running())
+        return true;
+    if (!wanted)
         return false;
+    const qint64 now = clock.elapsed();
+    while (!restarts.isEmpty() && now - restarts.constFirst() > RestartWindowMs)
+        restarts.removeFirst();
+    if (restarts.size() >= MaxRestarts)
+        return false;
+    restarts.append(now);
     QString error;
     if (!spawn(&error)) {
         qWarning("bpflens-symbolizer: %s", qPrintable(error));
@@ -329,13 +370,13 @@ void SymbolizerClient::Private::sendModules(quint32 pid, Process &p)
                               .arg(m.start, 0, 16)
                               .arg(m.end, 0, 16)
                               .toLatin1();
-        int fd = open(file.constData(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            QByteArray path = m.path;
-            if (path.endsWith(" (deleted)"))
-                continue;
-            file = QByteArray("/proc/") + QByteArray::number(pid) + "/root" + path;
-            fd = open(file.constData(), O_RDONLY | O_CLOEXEC);
+        // Only a regular file goes to the child (which is not allowed to hold, say, /dev/mem);
+        // by path, only the very file that is mapped: the process's owner controls that path
+        // and could have put a link to a file they cannot read there.
+        int fd = openRegular(file, nullptr);
+        if (fd < 0 && !m.path.endsWith(" (deleted)")) {
+            file = QByteArray("/proc/") + QByteArray::number(pid) + "/root" + m.path;
+            fd = openRegular(file, &m);
         }
         if (fd < 0)
             continue;
@@ -385,6 +426,7 @@ bool SymbolizerClient::Private::unwind(const UserSample &sample, symproto::Stack
 SymbolizerClient::SymbolizerClient()
     : d(std::make_unique<Private>())
 {
+    d->clock.start();
 }
 
 SymbolizerClient::~SymbolizerClient()
@@ -397,8 +439,8 @@ bool SymbolizerClient::start(QString *error)
     if (isRunning())
         return true;
     QString e;
-    d->consecutiveRestarts = 0;
     const bool ok = d->spawn(&e);
+    d->wanted = ok;
     if (!ok && error)
         *error = e;
     return ok;
@@ -406,7 +448,7 @@ bool SymbolizerClient::start(QString *error)
 
 bool SymbolizerClient::isRunning() const
 {
-    return d->sock >= 0 && d->child > 0;
+    return d->running();
 }
 
 qint64 SymbolizerClient::childPid() const
@@ -424,7 +466,7 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
             out.append(SymbolizedStack{});
             continue;
         }
-        if (!isRunning() || d->poisoned.contains(sample.pid)) {
+        if (d->poisoned.contains(sample.pid) || !d->ensureRunning()) {
             out.append(unknownStack(sample));
             continue;
         }
@@ -454,13 +496,14 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
 
         symproto::Stack stack;
         if (!d->unwind(sample, &stack)) {
-            // Hung or crashed on this process's files: restart, and leave the process alone.
+            // Hung or crashed on this process's files: a new child for the next sample, and this
+            // process is left alone.
             d->poisoned.insert(sample.pid);
-            d->restart();
+            d->stop(true);
+            d->ensureRunning();
             out.append(unknownStack(sample));
             continue;
         }
-        d->consecutiveRestarts = 0;
         SymbolizedStack s;
         s.truncated = stack.truncated;
         s.usedFramePointers = stack.usedFramePointers;
@@ -497,7 +540,7 @@ void SymbolizerClient::forgetProcess(quint32 pid)
         QElapsedTimer timer;
         timer.start();
         if (!d->send(symproto::encodeForgetProcess(++d->sequence, pid), -1, timer, ReplyTimeoutMs))
-            d->restart();
+            d->stop(true); // the next resolve starts another
     }
 }
 

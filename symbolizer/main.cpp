@@ -2,15 +2,20 @@
 // a process of its own that parses the untrusted ELF and DWARF data of other users' programs.
 // Started with a SOCK_SEQPACKET socket as fd 3 (or --fd N). Before it reads any request it closes
 // every other descriptor but stderr, and, started as root, becomes nobody (no groups, no
-// capabilities, no way back) with no_new_privs; it then serves symbolizerprotocol.h's messages
-// until the socket closes. docs/profiling.md, "Unwinding and symbols".
+// capabilities, no way back) with no_new_privs and a seccomp filter; it then serves
+// symbolizerprotocol.h's messages until the socket closes. docs/profiling.md, "Unwinding and
+// symbols".
 #include "symbolizerprotocol.h"
 #include "unwinder.h"
 
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/audit.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <pwd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -137,6 +142,51 @@ void dropPrivileges()
     }
 }
 
+#ifndef BPFLENS_SANITIZED
+// What serving requests needs: socket I/O, memory, reading the descriptors it was given, and
+// dying. Everything else fails with EPERM (rather than killing: a library that tries to open a
+// file by name just does not get it), and so does mapping or making memory executable.
+void installSeccompFilter()
+{
+    static const unsigned allowed[] = {
+        SYS_read,       SYS_write,       SYS_pread64,       SYS_lseek,          SYS_close,
+        SYS_fstat,      SYS_newfstatat,  SYS_statx,         SYS_recvmsg,        SYS_recvfrom,
+        SYS_sendmsg,    SYS_sendto,      SYS_munmap,        SYS_mremap,         SYS_brk,
+        SYS_madvise,    SYS_futex,       SYS_clock_gettime, SYS_gettimeofday,   SYS_getpid,
+        SYS_gettid,     SYS_getrandom,   SYS_rt_sigreturn,  SYS_rt_sigprocmask, SYS_tgkill,
+        SYS_geteuid,    SYS_getuid,      SYS_getegid,       SYS_getgid,         SYS_exit,
+        SYS_exit_group, SYS_sched_yield, SYS_fcntl,
+    };
+    std::vector<sock_filter> f;
+    auto stmt = [&](uint16_t code, uint32_t k) { f.push_back(BPF_STMT(code, k)); };
+    auto jump = [&](uint16_t code, uint32_t k, uint8_t jt, uint8_t jf) {
+        f.push_back(BPF_JUMP(code, k, jt, jf));
+    };
+    constexpr uint32_t deny = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
+    stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch));
+    jump(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
+    stmt(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+    stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr));
+    jump(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1); // x32
+    stmt(BPF_RET | BPF_K, deny);
+    for (unsigned nr : allowed) {
+        jump(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1);
+        stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    }
+    // mmap and mprotect without PROT_EXEC (the low half of args[2]).
+    jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 1, 0);
+    jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 0, 4);
+    stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[2]));
+    jump(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1);
+    stmt(BPF_RET | BPF_K, deny);
+    stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    stmt(BPF_RET | BPF_K, deny);
+    const sock_fprog program{static_cast<unsigned short>(f.size()), f.data()};
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) != 0)
+        die("seccomp");
+}
+#endif
+
 bool sendPacket(int sock, const std::vector<uint8_t> &packet)
 {
     for (;;) {
@@ -172,14 +222,18 @@ int main(int argc, char **argv)
     const int bufferSize = 1 << 20;
     setsockopt(sock, SOL_SOCKET, SO_SNDBUF, &bufferSize, sizeof bufferSize);
     setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &bufferSize, sizeof bufferSize);
+    symbolizer::Unwinder unwinder;
+    std::vector<uint8_t> buffer(symproto::MaxMessageBytes);
+#ifndef BPFLENS_SANITIZED
+    // Not under the sanitizers, whose reports need more (/proc/self/maps, symbolizers).
+    installSeccompFilter();
+#endif
 
     if (!sendPacket(sock,
                     symproto::encodeHello(0, {symproto::Version, static_cast<uint32_t>(getpid()),
                                               static_cast<uint32_t>(geteuid())})))
         die("sending hello");
 
-    symbolizer::Unwinder unwinder;
-    std::vector<uint8_t> buffer(symproto::MaxMessageBytes);
     constexpr size_t MaxFds = 4;
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * MaxFds)];
     for (;;) {

@@ -144,7 +144,7 @@ std::vector<uint8_t> encodeStack(uint32_t sequence, const Stack &stack)
     for (size_t i = 0; i < count; ++i) {
         const Frame &f = stack.frames[i];
         const size_t frameSize = 22 + std::min(f.module.size(), MaxPathBytes) +
-                                 std::min(f.buildId.size(), size_t(128)) +
+                                 std::min(f.buildId.size(), MaxBuildIdBytes) +
                                  std::min(f.symbol.size(), MaxSymbolBytes);
         if (size + frameSize > MaxReplyBytes) {
             count = i;
@@ -158,7 +158,7 @@ std::vector<uint8_t> encodeStack(uint32_t sequence, const Stack &stack)
     for (size_t i = 0; i < count; ++i) {
         const Frame &f = stack.frames[i];
         const size_t moduleSize = std::min(f.module.size(), MaxPathBytes);
-        const size_t buildIdSize = std::min(f.buildId.size(), size_t(128));
+        const size_t buildIdSize = std::min(f.buildId.size(), MaxBuildIdBytes);
         const size_t symbolSize = std::min(f.symbol.size(), MaxSymbolBytes);
         w.u64(f.address);
         w.u64(f.symbolStart);
@@ -241,10 +241,12 @@ bool decodeUnwind(std::span<const uint8_t> payload, Unwind *unwind)
 
 bool decodeStack(std::span<const uint8_t> payload, Stack *stack)
 {
+    if (HeaderSize + payload.size() > MaxReplyBytes)
+        return false;
     Reader r(payload);
     const uint32_t flags = r.u32();
     const uint32_t count = r.u32();
-    if (!r.ok() || count > MaxFrames)
+    if (!r.ok() || count > MaxFrames || (flags & ~3u))
         return false;
     stack->truncated = flags & 1;
     stack->usedFramePointers = flags & 2;
@@ -257,7 +259,8 @@ bool decodeStack(std::span<const uint8_t> payload, Stack *stack)
         const uint16_t moduleSize = r.u16();
         const uint16_t buildIdSize = r.u16();
         const uint16_t symbolSize = r.u16();
-        if (!r.ok() || moduleSize > MaxPathBytes || symbolSize > MaxSymbolBytes)
+        if (!r.ok() || moduleSize > MaxPathBytes || buildIdSize > MaxBuildIdBytes ||
+            symbolSize > MaxSymbolBytes)
             return false;
         f.module = r.string(moduleSize);
         f.buildId = r.string(buildIdSize);

@@ -36,6 +36,7 @@ constexpr size_t MaxFramePointerIps = 512;
 constexpr size_t MaxPathBytes = 4096;
 constexpr size_t MaxFrames = 256;
 constexpr size_t MaxSymbolBytes = 1024;
+constexpr size_t MaxBuildIdBytes = 128; // hex: a 64-byte note
 constexpr size_t MaxReplyBytes = 64 * 1024;
 // The largest packet either side sends; receive buffers are this big.
 constexpr size_t MaxMessageBytes =
@@ -104,8 +105,9 @@ std::vector<uint8_t> encodeHello(uint32_t sequence, const Hello &hello);
 std::vector<uint8_t> encodeAddModule(uint32_t sequence, const AddModule &module);
 std::vector<uint8_t> encodeForgetProcess(uint32_t sequence, uint32_t pid);
 std::vector<uint8_t> encodeUnwind(uint32_t sequence, const Unwind &unwind);
-// Cuts what does not fit MaxFrames, MaxSymbolBytes, MaxPathBytes or MaxReplyBytes (then the
-// stack is marked truncated).
+// Cuts what does not fit MaxFrames, MaxSymbolBytes, MaxPathBytes, MaxBuildIdBytes or
+// MaxReplyBytes (then the stack is marked truncated). decodeStack accepts exactly what this can
+// produce.
 std::vector<uint8_t> encodeStack(uint32_t sequence, const Stack &stack);
 
 // false when the packet is not a message of this version.
