@@ -62,8 +62,9 @@ bool parse(QCommandLineParser &parser, const QString &command, const QStringList
 
 QString groupName(ProbeGroup g)
 {
-    static const char *const names[] = {"Processes", "Files",   "Block I/O", "I/O stack",
-                                        "Scheduler", "Network", "Memory",    "Custom"};
+    static const char *const names[] = {"Processes", "Files",     "Block I/O",
+                                        "I/O stack", "Scheduler", "Network",
+                                        "Memory",    "Custom",    "CPU"};
     return QString::fromLatin1(names[int(g)]);
 }
 

@@ -190,6 +190,65 @@ QList<ProbeInfo> buildCatalog()
           unitsOption(), intervalOption()},
          false,
          true});
+    c.append(
+        {QStringLiteral("profile"),
+         ProbeGroup::Cpu,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "CPU profile")),
+         TR(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "Where the CPUs spend their time: samples of the running code at a fixed frequency on "
+             "every CPU, with kernel and user call stacks, like perf record -g or profile")),
+         {pidOption(), tidOption(), commOption(), cgroupOption(),
+          intOption(QStringLiteral("frequency"),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Frequency (Hz)")),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                         "Samples per second on each CPU (99 avoids running in "
+                                         "lockstep with timers)")),
+                    99, 1, 10000),
+          intOption(QStringLiteral("stackBytes"),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog", "User stack copy (bytes)")),
+                    TR(QT_TRANSLATE_NOOP(
+                        "ProbeCatalog",
+                        "How much of each sample's user stack is copied for unwinding code built "
+                        "without frame pointers; deeper stacks are cut off (0: frame pointers "
+                        "only)")),
+                    16384, 0, 32768),
+          boolOption(QStringLiteral("kernelOnly"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Kernel stacks only")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Record no user stacks (cheaper, no symbolisation)"))),
+          boolOption(QStringLiteral("userOnly"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "User stacks only")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Record no kernel stacks"))),
+          boolOption(QStringLiteral("idle"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Include idle")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Also record the samples of idle CPUs (PID 0)")))},
+         true,
+         false});
+    c.append(
+        {QStringLiteral("offcpu"),
+         ProbeGroup::Cpu,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Off-CPU time")),
+         TR(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "Where threads wait: every time a thread leaves the CPU (blocks, sleeps or is "
+             "preempted) for at least the minimum time, with the call stacks it left from, like "
+             "offcputime")),
+         {pidOption(), tidOption(), commOption(), cgroupOption(),
+          intOption(QStringLiteral("minUs"),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Minimum time off-CPU (µs)")),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                         "Only record threads off the CPU at least this long")),
+                    1000, 0, 3600ll * 1000 * 1000),
+          boolOption(QStringLiteral("kernelOnly"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Kernel stacks only")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Record no user stacks (cheaper, no symbolisation)"))),
+          boolOption(QStringLiteral("userOnly"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "User stacks only")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Record no kernel stacks")))},
+         true,
+         false});
     c.append({QStringLiteral("tcpconnect"),
               ProbeGroup::Network,
               TR(QT_TRANSLATE_NOOP("ProbeCatalog", "TCP connects")),
@@ -490,6 +549,12 @@ bool ProbeCatalog::validate(const QString &id, const QVariantMap &options, QVari
     for (const ProbeOption &o : info->options) {
         if (!result.contains(o.name))
             result.insert(o.name, o.defaultValue);
+    }
+    // profile and offcpu: one of the two halves of a stack, not neither.
+    if (result.value(QStringLiteral("kernelOnly")).toBool() &&
+        result.value(QStringLiteral("userOnly")).toBool()) {
+        *error = QStringLiteral("probe %1: kernelOnly and userOnly exclude each other").arg(id);
+        return false;
     }
     *normalized = result;
     return true;

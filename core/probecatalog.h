@@ -39,7 +39,8 @@ enum class ProbeGroup : quint8
     Scheduler,
     Network,
     Memory,
-    Custom
+    Custom,
+    Cpu, // on-CPU and off-CPU profiling
 };
 
 struct ProbeInfo

@@ -71,6 +71,8 @@ QString ProbePanel::groupTitle(ProbeGroup group)
         return tr("Memory");
     case ProbeGroup::Custom:
         return tr("Custom");
+    case ProbeGroup::Cpu:
+        return tr("CPU");
     }
     return {};
 }
@@ -93,8 +95,9 @@ void ProbePanel::build()
     m_layout->addWidget(m_kernel);
 
     static const ProbeGroup order[] = {
-        ProbeGroup::Processes, ProbeGroup::Files,   ProbeGroup::BlockIo, ProbeGroup::IoStack,
-        ProbeGroup::Scheduler, ProbeGroup::Network, ProbeGroup::Memory,  ProbeGroup::Custom};
+        ProbeGroup::Cpu,     ProbeGroup::Processes, ProbeGroup::Files,
+        ProbeGroup::BlockIo, ProbeGroup::IoStack,   ProbeGroup::Scheduler,
+        ProbeGroup::Network, ProbeGroup::Memory,    ProbeGroup::Custom};
     m_rows.reserve(m_probes.size());
     for (ProbeGroup group : order) {
         bool header = false;

@@ -1,6 +1,7 @@
 #include "engine.h"
 
 #include "sessioninfo.h"
+#include "stackresolver.h"
 
 #include <bpf/bpf.h>
 
@@ -111,9 +112,12 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
     m_statsFd = bpf_enable_stats(BPF_STATS_RUN_TIME);
     m_epollFd = epoll_create1(EPOLL_CLOEXEC);
     m_startNs = monotonicNowNs();
+    // Ids from 1 for every recording: a consumer starts a new table with each one.
+    m_stackResolver = std::make_unique<StackResolver>();
     for (size_t i = 0; i < probes.size(); ++i) {
         QString why;
         probes[i]->setRingBufferBytes(m_ringBufferBytes);
+        probes[i]->setStackResolver(m_stackResolver.get());
         if (!probes[i]->start(normalized[int(i)], kernel(), &why)) {
             *error = QStringLiteral("probe %1: %2").arg(requests[int(i)].id, why);
             for (size_t j = 0; j < i; ++j)
@@ -155,6 +159,7 @@ void Engine::poll(int timeoutMs, RecordBatch &out)
     // Records are batched in the kernel (no wake-up per record), so always drain everything.
     for (auto &probe : m_probes)
         probe->drain(out);
+    takeNewStacks(out);
     now = monotonicNowNs();
     for (size_t i = 0; i < m_probes.size(); ++i) {
         if (now >= m_nextSnapshotNs[i]) {
@@ -174,6 +179,7 @@ void Engine::stop(RecordBatch *out)
         waitForRunningPrograms();
         for (auto &probe : m_probes)
             probe->drain(*out);
+        takeNewStacks(*out);
         // After the drain, so the stats count every record just delivered; the maps and the
         // lost counters are still mapped until the probes are stopped below.
         const quint64 now = monotonicNowNs();
@@ -190,6 +196,20 @@ void Engine::stop(RecordBatch *out)
     if (m_statsFd >= 0)
         close(m_statsFd);
     m_statsFd = -1;
+    m_stackResolver.reset();
+}
+
+const StackTable *Engine::stacks() const
+{
+    return m_stackResolver ? &m_stackResolver->table() : nullptr;
+}
+
+void Engine::takeNewStacks(RecordBatch &out)
+{
+    // The events just drained name these: they go into the same batch, which a consumer reads
+    // definitions first.
+    if (m_stackResolver)
+        m_stackResolver->table().takeNewDefinitions(out);
 }
 
 } // namespace bpflens

@@ -12,6 +12,8 @@
 
 namespace bpflens {
 
+class StackResolver;
+
 struct ProbeStatus
 {
     ProbeInfo info;
@@ -53,14 +55,21 @@ public:
     void stop(RecordBatch *out = nullptr);
 
     quint64 startMonotonicNs() const { return m_startNs; }
+    // The stacks of the recording (profile, offcpu): every stack id an event of a batch names
+    // is defined in that batch or an earlier one. nullptr when not recording.
+    const StackTable *stacks() const;
     static quint64 monotonicNowNs();
 
 private:
+    void takeNewStacks(RecordBatch &out);
+
     // The kernel's BTF, which KernelFeatures holds, is over 5 MiB of heap on a distribution
     // kernel: only choosing and loading probes needs it, not hours of recording.
     mutable std::unique_ptr<KernelFeatures> m_kernel;
     std::vector<std::unique_ptr<Probe>> m_probes;
     std::vector<quint64> m_nextSnapshotNs;
+    // Frames and stacks of the running recording, shared by its probes.
+    std::unique_ptr<StackResolver> m_stackResolver;
     int m_epollFd = -1;
     int m_statsFd = -1;
     quint64 m_startNs = 0;

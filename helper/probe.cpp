@@ -107,6 +107,7 @@ int Probe::drain(RecordBatch &out)
     m_drainTarget = &out;
     const int n = ring_buffer__consume(m_ringBuffer);
     m_drainTarget = nullptr;
+    finishDrain(out);
     return qMax(n, 0);
 }
 

@@ -22,6 +22,8 @@ struct ring_buffer;
 
 namespace bpflens {
 
+class StackResolver;
+
 // One probe of the catalog, running in this process. Subclasses own a libbpf skeleton; this
 // base owns what every probe shares: the ring buffer, the lost-event count, the kernel's
 // run-time statistics for its programs, and the interval deltas of cumulative histograms.
@@ -72,6 +74,10 @@ public:
     // consumer long before it is full.
     quint64 wakeupBytes() const { return qMin<quint64>(64 * 1024, m_ringBufferBytes / 4); }
 
+    // The recording's stack table and symbols, for probes whose events carry stacks. Set by the
+    // engine before start(); such a probe fails to start without it.
+    void setStackResolver(StackResolver *resolver) { m_stackResolver = resolver; }
+
     quint64 eventsSeen() const { return m_eventsSeen; }
     quint64 eventsLost() const;
 
@@ -102,6 +108,10 @@ protected:
     // Decodes one ring buffer record into out. Returns false for a malformed record (counted
     // as lost, never trusted).
     virtual bool decode(const void *data, size_t size, RecordBatch &out);
+    // After the records of one drain were decoded: a probe that decodes in bulk (one
+    // symbolisation request for all the samples of a drain) appends its events here.
+    virtual void finishDrain(RecordBatch &out) { Q_UNUSED(out); }
+    StackResolver *stackResolver() const { return m_stackResolver; }
     // Reads the kernel's histogram maps: call emitHistogram() with the cumulative value per key.
     virtual void readHistograms() {}
     // Reads the kernel's counters: call emitCounter() with each one's value for the interval.
@@ -200,6 +210,7 @@ private:
     quint32 m_histogramKeyLimit = 0;
     quint64 m_lastHistogramFull = 0;
     bpf_map *m_histogramMap = nullptr;
+    StackResolver *m_stackResolver = nullptr;
 };
 
 // A probe built on one bpftool skeleton (struct <name>_bpf, whose C++ members open, load, detach

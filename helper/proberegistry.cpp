@@ -11,6 +11,8 @@
 
 #include "fsslowerprobe.h"
 #include "iostackprobe.h"
+#include "offcpuprobe.h"
+#include "profileprobe.h"
 #include "tppairprobe.h"
 
 #include <QHash>
@@ -37,6 +39,8 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("iostack"), factory<IoStackProbe>()},
         {QStringLiteral("fsslower"), factory<FsSlowerProbe>()},
         {QStringLiteral("tppair"), factory<TpPairProbe>()},
+        {QStringLiteral("profile"), factory<ProfileProbe>()},
+        {QStringLiteral("offcpu"), factory<OffCpuProbe>()},
     };
     return r;
 }

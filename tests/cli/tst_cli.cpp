@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +18,7 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <csignal>
 #include <cstdlib>
@@ -643,6 +645,24 @@ private Q_SLOTS:
             {EventType::TpPair,
              {QStringLiteral("pid=%1,thresholdUs=0").arg(me),
               [&] { return dirtyFsyncs(work.filePath(QStringLiteral("tppair")), 2); }}},
+            // 300 ms of spinning at 499 Hz: a loaded machine still gives it tens of samples.
+            {EventType::CpuSample,
+             {QStringLiteral("pid=%1,frequency=499").arg(me),
+              [&] {
+                  QElapsedTimer t;
+                  t.start();
+                  volatile quint64 spins = 0;
+                  while (t.elapsed() < 300)
+                      spins = spins + 1;
+                  return spins > 0;
+              }}},
+            {EventType::OffCpu,
+             {QStringLiteral("pid=%1,minUs=1000").arg(me),
+              [&] {
+                  for (int i = 0; i < 3; ++i)
+                      QThread::msleep(20);
+                  return true;
+              }}},
         };
 
         // What this kernel can record, as the helper (or, as root without it, the CLI) says.

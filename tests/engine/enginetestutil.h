@@ -14,8 +14,10 @@
 #include <fcntl.h>
 #include <functional>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace bpflens::test {
 
@@ -146,6 +148,84 @@ private:
     pid_t m_pid = -1;
     int m_gate = -1;
     bool m_reaped = false;
+};
+
+// A program started stopped at a gate: its pid is known (for a probe's filter) before it
+// execs, and the test polls the engine while it runs.
+class GatedExec
+{
+public:
+    GatedExec(const QByteArray &program, const QList<QByteArray> &args)
+    {
+        // Prepared before fork: the child of a Qt process only makes async-signal-safe calls.
+        std::vector<QByteArray> storage{program};
+        storage.insert(storage.end(), args.begin(), args.end());
+        std::vector<char *> argv;
+        for (QByteArray &a : storage)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) != 0)
+            return;
+        m_pid = fork();
+        if (m_pid == 0) {
+            close(fds[1]);
+            char c;
+            ssize_t n;
+            while ((n = read(fds[0], &c, 1)) < 0 && errno == EINTR) {
+            }
+            if (n == 1)
+                execv(argv[0], argv.data());
+            _exit(127);
+        }
+        close(fds[0]);
+        m_gate = fds[1];
+    }
+    ~GatedExec()
+    {
+        if (m_gate >= 0)
+            close(m_gate);
+        if (m_pid > 0 && !m_reaped) {
+            kill(m_pid, SIGKILL);
+            waitpid(m_pid, nullptr, 0);
+        }
+    }
+    pid_t pid() const { return m_pid; }
+    bool go()
+    {
+        const char c = 1;
+        const bool ok = write(m_gate, &c, 1) == 1;
+        close(m_gate);
+        m_gate = -1;
+        return ok;
+    }
+    // Whether it exited (reaped, with its status and CPU time); false while it runs.
+    bool finished()
+    {
+        if (m_reaped)
+            return true;
+        if (wait4(m_pid, &m_status, WNOHANG, &m_usage) != m_pid)
+            return false;
+        m_reaped = true;
+        return true;
+    }
+    bool exitedCleanly() const
+    {
+        return m_reaped && WIFEXITED(m_status) && WEXITSTATUS(m_status) == 0;
+    }
+    // User and system CPU time, once finished.
+    double cpuSeconds() const
+    {
+        return double(m_usage.ru_utime.tv_sec + m_usage.ru_stime.tv_sec) +
+               double(m_usage.ru_utime.tv_usec + m_usage.ru_stime.tv_usec) / 1e6;
+    }
+
+private:
+    pid_t m_pid = -1;
+    int m_gate = -1;
+    bool m_reaped = false;
+    int m_status = 0;
+    rusage m_usage{};
 };
 
 // Ids of the BPF programs this process holds an fd of (a program's or a link's) whose name

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "attachplan.h"
+#include "probe.h"
+
+#include <vector>
+
+struct offcpu_bpf;
+
+namespace bpflens {
+
+// offcpu: threads off the CPU for at least a minimum time (blocked or preempted), with the
+// kernel and frame-pointer user stacks where they left it.
+class OffCpuProbe : public SkeletonProbe<offcpu_bpf>
+{
+public:
+    OffCpuProbe();
+    ~OffCpuProbe() override;
+
+    ProbeAvailability availability(const KernelFeatures &kernel,
+                                   const QVariantMap &options = {}) const override;
+
+    // Counters (CounterSample::name) of what the kernel could not keep, per interval where it
+    // happened: stacks the stack map had no room for, and switch-outs the thread map had none for.
+    static QString stacksLostCounter() { return QStringLiteral("stacksLost"); }
+    static QString threadsLostCounter() { return QStringLiteral("threadsLost"); }
+    // Off-CPU spans not reported because the thread's switch-in was not seen.
+    static QString switchInsMissedCounter() { return QStringLiteral("switchInsMissed"); }
+
+protected:
+    bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
+    void doStop() override;
+    bool decode(const void *data, size_t size, RecordBatch &out) override;
+    void finishDrain(RecordBatch &out) override;
+    void readCounters() override;
+
+private:
+    static AttachPlan plan(const KernelFeatures &kernel);
+    QList<quint64> stackIps(qint32 id);
+    void release(qint32 id);
+
+    struct Pending
+    {
+        OffCpuEvent event;
+        qint32 kernelId = -1;
+        qint32 userId = -1;
+    };
+    std::vector<Pending> m_pending;
+    bool m_kernelOnly = false;
+    bool m_userOnly = false;
+    quint64 m_lastStacksFailed = 0;
+    quint64 m_lastStartFull = 0;
+    quint64 m_lastSwitchInMissed = 0;
+};
+
+} // namespace bpflens

@@ -1,0 +1,562 @@
+#include "symbolizerclient.h"
+
+#include "symbolizerprotocol.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QSet>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+extern char **environ;
+
+namespace bpflens {
+
+namespace {
+
+// How long the child may take for one reply before it is considered hung (killed, restarted).
+constexpr int ReplyTimeoutMs = 2000;
+// Its start includes the sandbox and, under the sanitizers, their set-up.
+constexpr int HelloTimeoutMs = 10000;
+// At most this many restarts in RestartWindowMs: a stream of stacks that crash the child (a
+// hostile file in many processes) leaves the frames unknown for a while, never for good.
+constexpr int MaxRestarts = 5;
+constexpr qint64 RestartWindowMs = 10000;
+
+struct Mapping
+{
+    quint64 start = 0;
+    quint64 end = 0;
+    quint64 offset = 0;
+    QByteArray path; // empty for anonymous memory; "[vdso]" and the like for special mappings
+    quint32 devMajor = 0;
+    quint32 devMinor = 0;
+    quint64 inode = 0;
+    bool sent = false;
+    bool contains(quint64 address) const { return address >= start && address < end; }
+    bool isFile() const { return path.startsWith('/'); }
+};
+
+struct Process
+{
+    QList<Mapping> mappings; // the executable ones
+    bool mapsRead = false;
+};
+
+// The executable mappings of /proc/<pid>/maps; false when the process is gone.
+bool readMaps(quint32 pid, QList<Mapping> *out)
+{
+    QFile file(QStringLiteral("/proc/%1/maps").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    // /proc files report size 0: read until the end.
+    const QByteArray text = file.readAll();
+    out->clear();
+    for (const QByteArray &line : text.split('\n')) {
+        // start-end perms offset dev inode [path]
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() < 5)
+            continue;
+        const QByteArray &perms = fields.at(1);
+        if (perms.size() < 3 || perms.at(2) != 'x')
+            continue;
+        const qsizetype dash = fields.at(0).indexOf('-');
+        bool ok1 = false, ok2 = false, ok3 = false;
+        Mapping m;
+        m.start = fields.at(0).left(dash).toULongLong(&ok1, 16);
+        m.end = fields.at(0).mid(dash + 1).toULongLong(&ok2, 16);
+        m.offset = fields.at(2).toULongLong(&ok3, 16);
+        if (dash < 0 || !ok1 || !ok2 || !ok3 || m.end <= m.start)
+            continue;
+        const QList<QByteArray> dev = fields.at(3).split(':');
+        if (dev.size() == 2) {
+            m.devMajor = dev.at(0).toUInt(nullptr, 16);
+            m.devMinor = dev.at(1).toUInt(nullptr, 16);
+        }
+        m.inode = fields.at(4).toULongLong();
+        // The path is the rest of the line after the inode, spaces included.
+        qsizetype pos = 0;
+        for (int field = 0; field < 5 && pos >= 0; ++field) {
+            while (pos < line.size() && line.at(pos) == ' ')
+                ++pos;
+            pos = line.indexOf(' ', pos);
+        }
+        if (pos >= 0) {
+            while (pos < line.size() && line.at(pos) == ' ')
+                ++pos;
+            m.path = line.mid(pos);
+        }
+        out->append(m);
+    }
+    return true;
+}
+
+// A read-only descriptor of file if it is a regular file (and the one mapping maps, if given);
+// -1 otherwise.
+int openRegular(const QByteArray &file, const Mapping *mapping)
+{
+    const int fd = open(file.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (mapping && (st.st_ino != mapping->inode || major(st.st_dev) != mapping->devMajor ||
+                     minor(st.st_dev) != mapping->devMinor))) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+bool inKnownMapping(const Process &p, quint64 address)
+{
+    for (const Mapping &m : p.mappings)
+        if (m.contains(address))
+            return true;
+    return false;
+}
+
+SymbolizedStack unknownStack(const UserSample &sample)
+{
+    SymbolizedStack s;
+    s.truncated = true;
+    SymbolizedFrame leaf;
+    leaf.address = sample.regs.ip();
+    s.frames.append(leaf);
+    for (qsizetype i = 1; i < sample.framePointerIps.size(); ++i) {
+        SymbolizedFrame f;
+        f.address = sample.framePointerIps.at(i);
+        s.frames.append(f);
+    }
+    s.usedFramePointers = sample.framePointerIps.size() > 1;
+    return s;
+}
+
+} // namespace
+
+struct SymbolizerClient::Private
+{
+    int sock = -1;
+    pid_t child = 0;
+    quint32 sequence = 0;
+    bool wanted = false; // start() succeeded: keep a child running
+    QElapsedTimer clock;
+    QList<qint64> restarts; // clock times
+    QHash<quint32, Process> processes;
+    // Processes whose stacks took the child down: their frames stay unknown from then on.
+    QSet<quint32> poisoned;
+    std::vector<uint8_t> buffer = std::vector<uint8_t>(symproto::MaxMessageBytes);
+
+    bool spawn(QString *error);
+    void stop(bool kill);
+    // Starts the child again if it should run and is not (within the restart limit).
+    bool ensureRunning();
+    bool running() const { return sock >= 0 && child > 0; }
+    bool send(const std::vector<uint8_t> &packet, int fd, const QElapsedTimer &timer, int timeout);
+    // The next packet, within the timeout; its size, or -1.
+    ssize_t receive(const QElapsedTimer &timer, int timeout);
+    void sendModules(quint32 pid, Process &p);
+    bool unwind(const UserSample &sample, symproto::Stack *out);
+};
+
+bool SymbolizerClient::Private::spawn(QString *error)
+{
+    const QString path = SymbolizerClient::executablePath();
+    if (!QFileInfo(path).isExecutable()) {
+        *error = QStringLiteral("%1 is missing or not executable").arg(path);
+        return false;
+    }
+    int fds[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) {
+        *error = QStringLiteral("socketpair: %1").arg(QString::fromLocal8Bit(strerror(errno)));
+        return false;
+    }
+    const int bufferSize = 1 << 20;
+    setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &bufferSize, sizeof bufferSize);
+    setsockopt(fds[0], SOL_SOCKET, SO_RCVBUF, &bufferSize, sizeof bufferSize);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 3); // clears FD_CLOEXEC on 3
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none, defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    sigaddset(&defaults, SIGCHLD);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+    // Only the sanitizers' settings pass into its environment.
+    QList<QByteArray> env;
+    for (char **e = environ; e && *e; ++e) {
+        const QByteArray entry(*e);
+        if (entry.startsWith("ASAN_OPTIONS=") || entry.startsWith("UBSAN_OPTIONS=") ||
+            entry.startsWith("LSAN_OPTIONS="))
+            env.append(entry);
+    }
+    std::vector<char *> envp;
+    for (QByteArray &entry : env)
+        envp.push_back(entry.data());
+    envp.push_back(nullptr);
+    QByteArray program = QFile::encodeName(path);
+    char fdArgument[] = "--fd";
+    char fdNumber[] = "3";
+    char *argv[] = {program.data(), fdArgument, fdNumber, nullptr};
+
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, program.constData(), &actions, &attr, argv, envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    close(fds[1]);
+    if (rc != 0) {
+        close(fds[0]);
+        *error =
+            QStringLiteral("cannot start %1: %2").arg(path, QString::fromLocal8Bit(strerror(rc)));
+        return false;
+    }
+    sock = fds[0];
+    child = pid;
+
+    QElapsedTimer timer;
+    timer.start();
+    const ssize_t n = receive(timer, HelloTimeoutMs);
+    symproto::Header header;
+    symproto::Hello hello;
+    if (n < 0 || !symproto::decodeHeader({buffer.data(), size_t(n)}, &header) ||
+        header.type != symproto::MessageType::Hello ||
+        !symproto::decodeHello(header.payload, &hello) || hello.version != symproto::Version) {
+        *error = QStringLiteral("%1 did not start (its sandbox could not be set up, or it is "
+                                "another version; see its message on stderr)")
+                     .arg(path);
+        stop(true);
+        return false;
+    }
+    for (Process &p : processes)
+        for (Mapping &m : p.mappings)
+            m.sent = false;
+    return true;
+}
+
+void SymbolizerClient::Private::stop(bool kill)
+{
+    if (sock >= 0) {
+        close(sock);
+        sock = -1;
+    }
+    if (child > 0) {
+        if (kill)
+            ::kill(child, SIGKILL);
+        // Closing the socket ends it; a child that does not go within a second is killed.
+        for (int i = 0; i < 100; ++i) {
+            const pid_t r = waitpid(child, nullptr, WNOHANG);
+            if (r == child || (r < 0 && errno != EINTR))
+                break;
+            if (i == 99) {
+                ::kill(child, SIGKILL);
+                waitpid(child, nullptr, 0);
+                break;
+            }
+            usleep(10000);
+        }
+        child = 0;
+    }
+}
+
+bool SymbolizerClient::Private::ensureRunning()
+{
+    if (running())
+        return true;
+    if (!wanted)
+        return false;
+    const qint64 now = clock.elapsed();
+    while (!restarts.isEmpty() && now - restarts.constFirst() > RestartWindowMs)
+        restarts.removeFirst();
+    if (restarts.size() >= MaxRestarts)
+        return false;
+    restarts.append(now);
+    QString error;
+    if (!spawn(&error)) {
+        qWarning("bpflens-symbolizer: %s", qPrintable(error));
+        return false;
+    }
+    return true;
+}
+
+bool SymbolizerClient::Private::send(const std::vector<uint8_t> &packet, int fd,
+                                     const QElapsedTimer &timer, int timeout)
+{
+    iovec iov{const_cast<uint8_t *>(packet.data()), packet.size()};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+    if (fd >= 0) {
+        std::memset(control, 0, sizeof control);
+        msg.msg_control = control;
+        msg.msg_controllen = sizeof control;
+        cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    }
+    for (;;) {
+        if (sendmsg(sock, &msg, MSG_NOSIGNAL | MSG_DONTWAIT) >= 0)
+            return true;
+        if (errno == EINTR)
+            continue;
+        if (errno != EAGAIN)
+            return false;
+        const qint64 left = timeout - timer.elapsed();
+        if (left <= 0)
+            return false;
+        pollfd p{sock, POLLOUT, 0};
+        if (poll(&p, 1, int(left)) < 0 && errno != EINTR)
+            return false;
+    }
+}
+
+ssize_t SymbolizerClient::Private::receive(const QElapsedTimer &timer, int timeout)
+{
+    for (;;) {
+        const qint64 left = timeout - timer.elapsed();
+        if (left <= 0)
+            return -1;
+        pollfd p{sock, POLLIN, 0};
+        const int r = poll(&p, 1, int(left));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        const ssize_t n = recv(sock, buffer.data(), buffer.size(), MSG_DONTWAIT | MSG_TRUNC);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0 || size_t(n) > buffer.size())
+            return -1; // the child is gone, or sent more than any message can be
+        return n;
+    }
+}
+
+void SymbolizerClient::Private::sendModules(quint32 pid, Process &p)
+{
+    QElapsedTimer timer;
+    timer.start();
+    for (Mapping &m : p.mappings) {
+        if (m.sent || !m.isFile())
+            continue;
+        m.sent = true;
+        // map_files opens exactly the mapped file, even deleted or in another mount namespace
+        // (root only); the path through the process's root is the fallback.
+        QByteArray file = QStringLiteral("/proc/%1/map_files/%2-%3")
+                              .arg(pid)
+                              .arg(m.start, 0, 16)
+                              .arg(m.end, 0, 16)
+                              .toLatin1();
+        // Only a regular file goes to the child (which is not allowed to hold, say, /dev/mem);
+        // by path, only the very file that is mapped: the process's owner controls that path
+        // and could have put a link to a file they cannot read there.
+        int fd = openRegular(file, nullptr);
+        if (fd < 0 && !m.path.endsWith(" (deleted)")) {
+            file = QByteArray("/proc/") + QByteArray::number(pid) + "/root" + m.path;
+            fd = openRegular(file, &m);
+        }
+        if (fd < 0)
+            continue;
+        symproto::AddModule add;
+        add.pid = pid;
+        add.start = m.start;
+        add.end = m.end;
+        add.offset = m.offset;
+        add.path = m.path.toStdString();
+        const bool ok = send(symproto::encodeAddModule(++sequence, add), fd, timer, ReplyTimeoutMs);
+        close(fd);
+        if (!ok)
+            return;
+    }
+}
+
+bool SymbolizerClient::Private::unwind(const UserSample &sample, symproto::Stack *out)
+{
+    symproto::Unwind u;
+    u.pid = sample.pid;
+    u.tid = sample.tid;
+    std::copy(sample.regs.dwarf.begin(), sample.regs.dwarf.end(), u.registers.begin());
+    u.stack =
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(sample.stack.constData()),
+                                 std::min<size_t>(sample.stack.size(), symproto::MaxStackBytes));
+    u.framePointerIps.assign(sample.framePointerIps.begin(), sample.framePointerIps.end());
+    if (u.framePointerIps.size() > symproto::MaxFramePointerIps)
+        u.framePointerIps.resize(symproto::MaxFramePointerIps);
+    const quint32 seq = ++sequence;
+    QElapsedTimer timer;
+    timer.start();
+    if (!send(symproto::encodeUnwind(seq, u), -1, timer, ReplyTimeoutMs))
+        return false;
+    for (;;) {
+        const ssize_t n = receive(timer, ReplyTimeoutMs);
+        if (n < 0)
+            return false;
+        symproto::Header header;
+        if (!symproto::decodeHeader({buffer.data(), size_t(n)}, &header))
+            return false;
+        if (header.type != symproto::MessageType::Stack || header.sequence != seq)
+            continue; // not ours (cannot happen with one request at a time; tolerated)
+        return symproto::decodeStack(header.payload, out);
+    }
+}
+
+SymbolizerClient::SymbolizerClient()
+    : d(std::make_unique<Private>())
+{
+    d->clock.start();
+}
+
+SymbolizerClient::~SymbolizerClient()
+{
+    d->stop(false);
+}
+
+bool SymbolizerClient::start(QString *error)
+{
+    if (isRunning())
+        return true;
+    QString e;
+    const bool ok = d->spawn(&e);
+    d->wanted = ok;
+    if (!ok && error)
+        *error = e;
+    return ok;
+}
+
+bool SymbolizerClient::isRunning() const
+{
+    return d->running();
+}
+
+qint64 SymbolizerClient::childPid() const
+{
+    return isRunning() ? d->child : 0;
+}
+
+QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &samples)
+{
+    QList<SymbolizedStack> out;
+    out.reserve(samples.size());
+    QSet<quint32> rereadThisCall;
+    for (const UserSample &sample : samples) {
+        if (!sample.regs.valid) {
+            out.append(SymbolizedStack{});
+            continue;
+        }
+        if (d->poisoned.contains(sample.pid) || !d->ensureRunning()) {
+            out.append(unknownStack(sample));
+            continue;
+        }
+        Process &p = d->processes[sample.pid];
+        bool reread = !p.mapsRead;
+        if (!reread && !rereadThisCall.contains(sample.pid)) {
+            // Code outside every known mapping: something was mapped since (dlopen).
+            reread = !inKnownMapping(p, sample.regs.ip());
+            for (qsizetype i = 0; i < sample.framePointerIps.size() && !reread; ++i)
+                reread = sample.framePointerIps.at(i) &&
+                         !inKnownMapping(p, sample.framePointerIps.at(i));
+        }
+        if (reread) {
+            rereadThisCall.insert(sample.pid);
+            QList<Mapping> fresh;
+            if (readMaps(sample.pid, &fresh)) {
+                for (Mapping &m : fresh)
+                    for (const Mapping &old : std::as_const(p.mappings))
+                        if (old.start == m.start && old.end == m.end && old.offset == m.offset &&
+                            old.path == m.path)
+                            m.sent = old.sent;
+                p.mappings = fresh;
+            }
+            p.mapsRead = true;
+        }
+        d->sendModules(sample.pid, p);
+
+        symproto::Stack stack;
+        if (!d->unwind(sample, &stack)) {
+            // Hung or crashed on this process's files: a new child for the next sample, and this
+            // process is left alone.
+            d->poisoned.insert(sample.pid);
+            d->stop(true);
+            d->ensureRunning();
+            out.append(unknownStack(sample));
+            continue;
+        }
+        SymbolizedStack s;
+        s.truncated = stack.truncated;
+        s.usedFramePointers = stack.usedFramePointers;
+        s.frames.reserve(qsizetype(stack.frames.size()));
+        for (const symproto::Frame &f : stack.frames) {
+            SymbolizedFrame frame;
+            frame.address = f.address;
+            frame.symbolStart = f.symbolStart;
+            frame.module = QByteArray::fromStdString(f.module);
+            frame.buildId = QByteArray::fromStdString(f.buildId);
+            frame.symbol = QByteArray::fromStdString(f.symbol);
+            if (frame.module.isEmpty()) {
+                // [vdso] and the like: named, relative to the mapping; the rest stays absolute.
+                for (const Mapping &m : std::as_const(p.mappings)) {
+                    if (m.contains(f.address) && m.path.startsWith('[')) {
+                        frame.module = m.path;
+                        frame.address = f.address - m.start;
+                        break;
+                    }
+                }
+            }
+            s.frames.append(frame);
+        }
+        out.append(s);
+    }
+    return out;
+}
+
+void SymbolizerClient::forgetProcess(quint32 pid)
+{
+    d->processes.remove(pid);
+    d->poisoned.remove(pid);
+    if (isRunning()) {
+        QElapsedTimer timer;
+        timer.start();
+        if (!d->send(symproto::encodeForgetProcess(++d->sequence, pid), -1, timer, ReplyTimeoutMs))
+            d->stop(true); // the next resolve starts another
+    }
+}
+
+QString SymbolizerClient::executablePath()
+{
+    const QString fromEnvironment = qEnvironmentVariable("BPFLENS_SYMBOLIZER");
+    if (!fromEnvironment.isEmpty())
+        return fromEnvironment;
+    const QString dir =
+        QCoreApplication::instance()
+            ? QCoreApplication::applicationDirPath()
+            : QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/self/exe"))).absolutePath();
+    const QString next = dir + QStringLiteral("/bpflens-symbolizer");
+    if (QFileInfo(next).isExecutable())
+        return next;
+    return QStringLiteral(BPFLENS_SYMBOLIZER_INSTALLED);
+}
+
+} // namespace bpflens

@@ -1,0 +1,458 @@
+#include "unwinder.h"
+
+#include <elf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+#include <cxxabi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace bpflens::symbolizer {
+
+namespace {
+
+// No file is ever looked up by name: every module comes with its descriptor, and separate debug
+// files (/usr/lib/debug) are not searched (the parent chose what this process reads).
+int findElf(Dwfl_Module *, void **, const char *, Dwarf_Addr, char **, Elf **)
+{
+    return -1;
+}
+
+int findDebuginfo(Dwfl_Module *, void **, const char *, Dwarf_Addr, const char *, const char *,
+                  GElf_Word, char **)
+{
+    return -1;
+}
+
+const Dwfl_Callbacks dwflCallbacks = {
+    findElf,
+    findDebuginfo,
+    dwfl_offline_section_address,
+    nullptr,
+};
+
+// A bare x86_64 ELF header: dwfl_attach_state takes the architecture from it, so unwinding (by
+// frame pointers at least) works before, or without, any module.
+Elf *architectureElf()
+{
+    static Elf64_Ehdr header = [] {
+        Elf64_Ehdr h{};
+        std::memcpy(h.e_ident, ELFMAG, SELFMAG);
+        h.e_ident[EI_CLASS] = ELFCLASS64;
+        h.e_ident[EI_DATA] = ELFDATA2LSB;
+        h.e_ident[EI_VERSION] = EV_CURRENT;
+        h.e_type = ET_CORE;
+        h.e_machine = EM_X86_64;
+        h.e_version = EV_CURRENT;
+        h.e_ehsize = sizeof(Elf64_Ehdr);
+        return h;
+    }();
+    return elf_memory(reinterpret_cast<char *>(&header), sizeof header);
+}
+
+std::string hex(const unsigned char *bytes, size_t size)
+{
+    static const char digits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(size * 2);
+    for (size_t i = 0; i < size; ++i) {
+        out += digits[bytes[i] >> 4];
+        out += digits[bytes[i] & 15];
+    }
+    return out;
+}
+
+std::string demangle(const char *name)
+{
+    // The demangler recurses; a name from a hostile file is bounded before it gets there.
+    if (name[0] == '_' && name[1] == 'Z' && std::strlen(name) <= symproto::MaxSymbolBytes) {
+        int status = 0;
+        char *out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+        if (out && status == 0) {
+            std::string s(out);
+            std::free(out);
+            return s;
+        }
+        std::free(out);
+    }
+    return name;
+}
+
+bool isRootSymbol(const std::string &s)
+{
+    return s == "_start" || s == "__libc_start_main" || s == "__libc_start_call_main" ||
+           s == "start_thread" || s == "clone" || s == "clone3" || s == "__clone" ||
+           s == "__clone3";
+}
+
+// The sample being unwound, for the thread callbacks.
+struct Sample
+{
+    const std::array<uint64_t, symproto::RegisterCount> *registers = nullptr;
+    std::span<const uint8_t> stack;
+    // A read outside the copy since the last frame was reported: libdw takes a return address
+    // it could not read for an undefined one (the outermost frame), so this tells the two apart.
+    bool failedRead = false;
+};
+
+struct ModuleRange
+{
+    std::string name;
+    Dwarf_Addr low = 0;
+    Dwarf_Addr high = 0;
+};
+
+// What one lookup address resolves to, cached.
+struct Resolved
+{
+    bool hasModule = false;
+    bool hasCfi = false;
+    Dwarf_Addr bias = 0;
+    std::string module;
+    std::string buildId;
+    std::string symbol;
+    uint64_t symbolStart = 0;
+};
+
+} // namespace
+
+struct Unwinder::Process
+{
+    Dwfl *dwfl = nullptr;
+    Elf *archElf = nullptr;
+    bool attached = false;
+    bool reportedOnce = false;
+    uint64_t lastUse = 0;
+    Sample sample;
+    std::vector<ModuleRange> modules;
+    std::unordered_map<uint64_t, Resolved> cache;
+
+    ~Process()
+    {
+        if (dwfl)
+            dwfl_end(dwfl);
+        if (archElf)
+            elf_end(archElf);
+    }
+
+    const Resolved &resolve(Dwarf_Addr lookup);
+};
+
+namespace {
+
+constexpr size_t MaxCacheEntries = 1 << 16;
+
+pid_t nextThread(Dwfl *, void *, void **)
+{
+    return 0;
+}
+
+bool getThread(Dwfl *, pid_t, void *arg, void **threadArg)
+{
+    *threadArg = arg;
+    return true;
+}
+
+// Reads only from the copied stack: whatever lies outside it is unknown and the unwind stops.
+bool memoryRead(Dwfl *, Dwarf_Addr address, Dwarf_Word *result, void *arg)
+{
+    Sample &s = static_cast<Unwinder::Process *>(arg)->sample;
+    if (!s.registers)
+        return false;
+    const uint64_t sp = (*s.registers)[7];
+    const uint64_t offset = address - sp;
+    if (address < sp || offset > s.stack.size() || s.stack.size() - offset < sizeof(Dwarf_Word)) {
+        s.failedRead = true;
+        return false;
+    }
+    std::memcpy(result, s.stack.data() + offset, sizeof(Dwarf_Word));
+    return true;
+}
+
+bool setInitialRegisters(Dwfl_Thread *thread, void *arg)
+{
+    const Sample &s = static_cast<Unwinder::Process *>(arg)->sample;
+    if (!s.registers)
+        return false;
+    Dwarf_Word regs[symproto::RegisterCount];
+    std::copy(s.registers->begin(), s.registers->end(), regs);
+    if (!dwfl_thread_state_registers(thread, 0, symproto::RegisterCount, regs))
+        return false;
+    dwfl_thread_state_register_pc(thread, regs[16]);
+    return true;
+}
+
+const Dwfl_Thread_Callbacks threadCallbacks = {
+    nextThread, getThread, memoryRead, setInitialRegisters, nullptr, nullptr,
+};
+
+bool hasCfiAt(Dwfl_Module *module, Dwarf_Addr address)
+{
+    Dwarf_Addr bias = 0;
+    for (Dwarf_CFI *cfi :
+         {dwfl_module_eh_cfi(module, &bias), dwfl_module_dwarf_cfi(module, &bias)}) {
+        Dwarf_Frame *frame = nullptr;
+        if (cfi && dwarf_cfi_addrframe(cfi, address - bias, &frame) == 0) {
+            std::free(frame);
+            return true;
+        }
+    }
+    return false;
+}
+
+struct Walk
+{
+    Sample *sample = nullptr;
+    struct Pc
+    {
+        Dwarf_Addr pc;
+        bool activation;
+    };
+    std::vector<Pc> pcs;
+    Dwarf_Word lastSp = 0;
+    bool broken = false;
+};
+
+int frameCallback(Dwfl_Frame *frame, void *arg)
+{
+    auto *walk = static_cast<Walk *>(arg);
+    Dwarf_Addr pc = 0;
+    bool activation = false;
+    // The step from this frame to its caller: done inside dwfl_frame_pc (which unwinds one frame
+    // ahead to tell whether the caller is a signal frame), or after this returns for the first.
+    walk->sample->failedRead = false;
+    if (!dwfl_frame_pc(frame, &pc, &activation)) {
+        walk->broken = true;
+        return DWARF_CB_ABORT;
+    }
+    // Each caller's frame lies above its callee's: a stack pointer that does not grow means
+    // looping or corrupt CFI.
+    Dwarf_Word sp = 0;
+    if (dwfl_frame_reg(frame, 7, &sp) == 0) {
+        if (!walk->pcs.empty() && sp <= walk->lastSp && pc == walk->pcs.back().pc) {
+            walk->broken = true;
+            return DWARF_CB_ABORT;
+        }
+        walk->lastSp = sp;
+    }
+    walk->pcs.push_back({pc, activation});
+    if (walk->pcs.size() >= symproto::MaxFrames) {
+        walk->broken = true;
+        return DWARF_CB_ABORT;
+    }
+    return DWARF_CB_OK;
+}
+
+} // namespace
+
+const Resolved &Unwinder::Process::resolve(Dwarf_Addr lookup)
+{
+    if (auto it = cache.find(lookup); it != cache.end())
+        return it->second;
+    if (cache.size() >= MaxCacheEntries)
+        cache.clear();
+    Resolved r;
+    if (Dwfl_Module *module = dwfl_addrmodule(dwfl, lookup)) {
+        r.hasModule = true;
+        const char *name =
+            dwfl_module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+        r.module = name ? name : "";
+        dwfl_module_getelf(module, &r.bias);
+        const unsigned char *bits = nullptr;
+        GElf_Addr vaddr = 0;
+        const int size = dwfl_module_build_id(module, &bits, &vaddr);
+        if (size > 0 && bits)
+            r.buildId = hex(bits, std::min(size, 64));
+        GElf_Off offset = 0;
+        GElf_Sym sym;
+        if (const char *symbol =
+                dwfl_module_addrinfo(module, lookup, &offset, &sym, nullptr, nullptr, nullptr)) {
+            r.symbol = demangle(symbol);
+            r.symbolStart = lookup - offset - r.bias;
+        }
+        r.hasCfi = hasCfiAt(module, lookup);
+    }
+    return cache.emplace(lookup, std::move(r)).first->second;
+}
+
+Unwinder::Unwinder()
+{
+    elf_version(EV_CURRENT);
+}
+
+Unwinder::~Unwinder() = default;
+
+Unwinder::Process *Unwinder::process(uint32_t pid)
+{
+    ++m_clock;
+    auto it = m_processes.find(pid);
+    if (it != m_processes.end()) {
+        it->second->lastUse = m_clock;
+        return it->second.get();
+    }
+    if (m_processes.size() >= MaxProcesses) {
+        auto oldest = std::min_element(
+            m_processes.begin(), m_processes.end(),
+            [](const auto &a, const auto &b) { return a.second->lastUse < b.second->lastUse; });
+        m_processes.erase(oldest);
+    }
+    auto p = std::make_unique<Process>();
+    p->lastUse = m_clock;
+    p->dwfl = dwfl_begin(&dwflCallbacks);
+    if (p->dwfl) {
+        p->archElf = architectureElf();
+        if (p->archElf)
+            p->attached = dwfl_attach_state(p->dwfl, p->archElf, static_cast<pid_t>(pid),
+                                            &threadCallbacks, p.get());
+    }
+    return m_processes.emplace(pid, std::move(p)).first->second.get();
+}
+
+bool Unwinder::addModule(uint32_t pid, uint64_t start, uint64_t end, uint64_t offset,
+                         const std::string &path, int fd, std::string *error)
+{
+    Process *p = process(pid);
+    if (!p->dwfl) {
+        close(fd);
+        *error = "dwfl_begin failed";
+        return false;
+    }
+    // Where the file's addresses land: the bias, from the PT_LOAD segment this mapping shows.
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+    size_t phnum = 0;
+    bool found = false;
+    uint64_t bias = 0;
+    GElf_Ehdr ehdr;
+    if (elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &ehdr) &&
+        elf_getphdrnum(elf, &phnum) == 0) {
+        for (size_t i = 0; i < phnum && !found; ++i) {
+            GElf_Phdr ph;
+            if (!gelf_getphdr(elf, static_cast<int>(i), &ph) || ph.p_type != PT_LOAD)
+                continue;
+            const uint64_t pageOffset = ph.p_offset & ~uint64_t(0xfff);
+            if (offset >= pageOffset && offset - pageOffset < ph.p_filesz + 0x1000) {
+                bias = start - offset + ph.p_offset - ph.p_vaddr;
+                found = true;
+            }
+        }
+        if (found && ehdr.e_type == ET_EXEC)
+            bias = 0;
+    }
+    if (elf)
+        elf_end(elf);
+    if (!found) {
+        close(fd);
+        *error = "not an ELF file with a PT_LOAD segment at this mapping's offset";
+        return false;
+    }
+    (void)end;
+
+    if (p->reportedOnce)
+        dwfl_report_begin_add(p->dwfl);
+    else
+        dwfl_report_begin(p->dwfl);
+    p->reportedOnce = true;
+    Dwfl_Module *module = dwfl_report_elf(p->dwfl, path.c_str(), path.c_str(), fd, bias, true);
+    if (!module) {
+        close(fd);
+        *error = dwfl_errmsg(-1);
+        dwfl_report_end(p->dwfl, nullptr, nullptr);
+        return false;
+    }
+    Dwarf_Addr low = 0, high = 0;
+    dwfl_module_info(module, nullptr, &low, &high, nullptr, nullptr, nullptr, nullptr);
+    // A file mapped where another one was (dlclose, then dlopen): the old modules go.
+    std::vector<ModuleRange> kept;
+    bool replaced = false;
+    for (const ModuleRange &m : p->modules) {
+        if (m.low < high && low < m.high && !(m.low == low && m.high == high && m.name == path))
+            replaced = true;
+        else if (!(m.low == low && m.high == high && m.name == path))
+            kept.push_back(m);
+    }
+    dwfl_report_end(p->dwfl, nullptr, nullptr);
+    if (replaced) {
+        dwfl_report_begin(p->dwfl);
+        for (const ModuleRange &m : kept)
+            dwfl_report_module(p->dwfl, m.name.c_str(), m.low, m.high);
+        dwfl_report_module(p->dwfl, path.c_str(), low, high);
+        dwfl_report_end(p->dwfl, nullptr, nullptr);
+        p->cache.clear();
+    }
+    kept.push_back({path, low, high});
+    p->modules = std::move(kept);
+    return true;
+}
+
+void Unwinder::forgetProcess(uint32_t pid)
+{
+    m_processes.erase(pid);
+}
+
+symproto::Stack Unwinder::unwind(uint32_t pid, uint32_t tid,
+                                 const std::array<uint64_t, symproto::RegisterCount> &registers,
+                                 std::span<const uint8_t> stack,
+                                 std::span<const uint64_t> framePointerIps)
+{
+    Process *p = process(pid);
+    symproto::Stack out;
+    Walk walk;
+    walk.sample = &p->sample;
+    int rc = -1;
+    bool lastStepFailedRead = false;
+    if (p->attached) {
+        p->sample = {&registers, stack, false};
+        rc = dwfl_getthread_frames(p->dwfl, static_cast<pid_t>(tid ? tid : pid), frameCallback,
+                                   &walk);
+        lastStepFailedRead = p->sample.failedRead;
+        p->sample = {};
+    }
+    if (walk.pcs.empty())
+        walk.pcs.push_back({registers[16], true});
+    // libdw returns 0 when the CFI said the return address is undefined: the outermost frame
+    // (_start, a thread's start routine); but also when the return address lay outside the copy.
+    out.truncated = rc != 0 || walk.broken || lastStepFailedRead;
+    // The kernel's frame-pointer chain, when the DWARF unwind stopped short of it.
+    bool kernelChain = false;
+    if (out.truncated && framePointerIps.size() > walk.pcs.size()) {
+        kernelChain = true;
+        walk.pcs.clear();
+        for (size_t i = 0; i < framePointerIps.size() && i < symproto::MaxFrames; ++i)
+            walk.pcs.push_back({framePointerIps[i], i == 0});
+        out.usedFramePointers = true;
+    }
+    out.frames.reserve(walk.pcs.size());
+    for (size_t i = 0; i < walk.pcs.size(); ++i) {
+        const auto [pc, activation] = walk.pcs[i];
+        // A return address points after the call: its function is the one at pc - 1.
+        const Dwarf_Addr lookup = activation || pc == 0 ? pc : pc - 1;
+        symproto::Frame f;
+        f.address = pc;
+        if (p->dwfl) {
+            const Resolved &r = p->resolve(lookup);
+            if (r.hasModule) {
+                f.address = pc - r.bias;
+                f.module = r.module;
+                f.buildId = r.buildId;
+                f.symbol = r.symbol;
+                f.symbolStart = r.symbolStart;
+            }
+            // Unwinding from this frame to its caller took elfutils' frame-pointer fallback.
+            if (i + 1 < walk.pcs.size() && !r.hasCfi)
+                out.usedFramePointers = true;
+        }
+        out.frames.push_back(std::move(f));
+    }
+    // A frame-pointer chain cannot say it reached the root; its last frame's name can.
+    if (kernelChain && !out.frames.empty() && isRootSymbol(out.frames.back().symbol) &&
+        walk.pcs.size() < symproto::MaxFrames)
+        out.truncated = false;
+    return out;
+}
+
+} // namespace bpflens::symbolizer

@@ -1,0 +1,58 @@
+/* Sleeps with a known call chain for the offcpu probe's test: main -> sleep_a -> sleep_b ->
+ * nap, which calls nanosleep itself (inline system call on x86_64, so the thread blocks in a
+ * function with a frame pointer and the kernel's frame-pointer walk sees the whole chain).
+ * Built with frame pointers.
+ *   sleepchain [count, default 10] [milliseconds, default 50] */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__clang__)
+#define CHAIN_FUNCTION __attribute__((noinline))
+#else
+/* noipa: neither inlined nor cloned (sleep_b.constprop.0 would not match the test's names) */
+#define CHAIN_FUNCTION __attribute__((noipa))
+#endif
+
+volatile long sleep_sink;
+
+CHAIN_FUNCTION long nap(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    long ret;
+#if defined(__x86_64__)
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "0"((long)SYS_nanosleep), "D"(&t), "S"(0L)
+                     : "rcx", "r11", "memory");
+#else
+    ret = nanosleep(&t, NULL);
+#endif
+    sleep_sink = sleep_sink + ret;
+    return ret;
+}
+
+CHAIN_FUNCTION long sleep_b(long ms)
+{
+    long r = nap(ms);
+    sleep_sink = sleep_sink + r;
+    return r + 2;
+}
+
+CHAIN_FUNCTION long sleep_a(long ms)
+{
+    long r = sleep_b(ms);
+    sleep_sink = sleep_sink + r;
+    return r + 1;
+}
+
+int main(int argc, char **argv)
+{
+    const int count = argc > 1 ? atoi(argv[1]) : 10;
+    const long ms = argc > 2 ? atol(argv[2]) : 50;
+    for (int i = 0; i < count; ++i)
+        sleep_sink = sleep_sink + sleep_a(ms);
+    return 0;
+}

@@ -1,0 +1,260 @@
+// The offcpu probe against the real kernel: sleepchain (tests/engine/offcpu, built with frame
+// pointers) sleeps in nanosleep a known number of times through main -> sleep_a -> sleep_b ->
+// nap. Filtered to it, every sleep must come back as one event at least as long as the sleep,
+// with the kernel's sleeping path and the program's own chain, and nothing shorter than the
+// probe's minimum.
+#include "engine.h"
+#include "enginetestutil.h"
+#include "offcpuprobe.h"
+#include "probecatalog.h"
+#include "testutil.h"
+
+#include <QTest>
+
+using namespace bpflens;
+using namespace bpflens::test;
+
+namespace {
+
+struct Recording
+{
+    bool ok = false;
+    QString attachPath;
+    StackTable stacks;
+    QList<OffCpuEvent> events;
+    quint64 lost = 0;
+    quint64 runCount = 0;
+    quint64 runTimeNs = 0;
+    qint64 missed = 0; // switch-ins the kernel never ran the program for
+    pid_t pid = 0;
+};
+
+// Runs sleepchain count ms under the probe (filtered to it unless options say otherwise).
+Recording record(int count, int ms, QVariantMap options)
+{
+    Recording r;
+    GatedExec child(BPFLENS_SLEEPCHAIN, {QByteArray::number(count), QByteArray::number(ms)});
+    r.pid = child.pid();
+    if (!options.contains(QStringLiteral("pid")))
+        options.insert(QStringLiteral("pid"), qint64(child.pid()));
+    Engine engine;
+    QList<ProbeConfig> req{{QStringLiteral("offcpu"), options, {}}};
+    QString err;
+    if (!engine.start(req, &err)) {
+        qWarning() << "start:" << err;
+        return r;
+    }
+    r.attachPath = req[0].attachPath;
+    bool defined = true;
+    auto consume = [&](RecordBatch &b) {
+        QString why;
+        if (!r.stacks.addDefinitions(b, &why)) {
+            qWarning() << "definitions:" << why;
+            defined = false;
+        }
+        for (const OffCpuEvent &e : std::as_const(b.events<OffCpuEvent>())) {
+            if (e.stackId && !r.stacks.hasStack(e.stackId)) {
+                qWarning() << "stack" << e.stackId << "used before its definition";
+                defined = false;
+            }
+            r.events.append(e);
+        }
+        for (const ProbeStats &s : std::as_const(b.stats)) {
+            r.lost = s.eventsLost;
+            r.runCount = s.runCount;
+            r.runTimeNs = s.runTimeNs;
+        }
+        for (const CounterSample &c : std::as_const(b.counters)) {
+            if (c.name == OffCpuProbe::switchInsMissedCounter())
+                r.missed += qint64(c.value);
+            else
+                qWarning() << "counter" << c.name << c.value;
+        }
+    };
+    child.go();
+    while (!child.finished()) {
+        RecordBatch b;
+        engine.poll(50, b);
+        consume(b);
+    }
+    RecordBatch last;
+    engine.stop(&last);
+    consume(last);
+    r.ok = defined && child.exitedCleanly();
+    return r;
+}
+
+QList<QByteArray> symbols(const StackTable &t, quint32 stackId, FrameKind kind)
+{
+    QList<QByteArray> out;
+    if (!t.hasStack(stackId))
+        return out;
+    for (quint32 f : t.stack(stackId).frames) {
+        if (t.frame(f).kind == kind)
+            out.append(t.frame(f).symbol);
+    }
+    return out;
+}
+
+// Blocked in the sleep itself (schedule called by do_nanosleep), not preempted on the way.
+bool sleptInNanosleep(const StackTable &t, const OffCpuEvent &e)
+{
+    const QList<QByteArray> kernel = symbols(t, e.stackId, FrameKind::Kernel);
+    const qsizetype i = kernel.indexOf("do_nanosleep");
+    return i > 0 && kernel[i - 1] == "schedule";
+}
+
+// Whether the user frames (leaf first) hold nap, sleep_b, sleep_a, main in this order.
+bool hasSleepChain(const StackTable &t, const OffCpuEvent &e)
+{
+    const QList<QByteArray> user = symbols(t, e.stackId, FrameKind::User);
+    const QList<QByteArray> chain{"nap", "sleep_b", "sleep_a", "main"};
+    const qsizetype i = user.indexOf("nap");
+    return i >= 0 && user.mid(i, chain.size()) == chain;
+}
+
+} // namespace
+
+class TestOffCpu : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QVERIFY2(QFile::exists(QStringLiteral(BPFLENS_SLEEPCHAIN)), BPFLENS_SLEEPCHAIN);
+    }
+
+    void catalog()
+    {
+        const ProbeInfo *info = ProbeCatalog::find(QStringLiteral("offcpu"));
+        QVERIFY(info);
+        QCOMPARE(info->group, ProbeGroup::Cpu);
+        QVERIFY(info->producesEvents);
+        QVariantMap opts;
+        QString err;
+        QVERIFY(ProbeCatalog::validate(QStringLiteral("offcpu"), {}, &opts, &err));
+        QCOMPARE(opts.value(QStringLiteral("minUs")).toLongLong(), 1000);
+        QVERIFY(!ProbeCatalog::validate(
+            QStringLiteral("offcpu"),
+            {{QStringLiteral("kernelOnly"), true}, {QStringLiteral("userOnly"), true}}, &opts,
+            &err));
+        QVERIFY2(err.contains(QStringLiteral("exclude")), qPrintable(err));
+    }
+
+    void tenSleeps()
+    {
+        const Recording r = record(10, 50, {});
+        QVERIFY(r.ok);
+        QVERIFY2(r.attachPath.startsWith(QStringLiteral("tp_btf/sched_switch")),
+                 qPrintable(r.attachPath));
+        QCOMPARE(r.lost, 0u);
+        QList<OffCpuEvent> sleeps;
+        for (const OffCpuEvent &e : r.events) {
+            QCOMPARE(e.pid, quint32(r.pid));
+            QVERIFY(e.offNs >= 1000000); // the default minimum, 1 ms
+            if (sleptInNanosleep(r.stacks, e)) {
+                QCOMPARE(e.comm, QByteArray("sleepchain"));
+                sleeps.append(e);
+            }
+        }
+        // Every sleep is an event, or is accounted for by the probe's own counter (see
+        // offcpu.bpf.c's switch_in_missed): nothing goes missing unreported.
+        if (r.missed)
+            qInfo("%lld switch-ins not seen", qlonglong(r.missed));
+        QCOMPARE(sleeps.size() + r.missed, 10);
+        QVERIFY(sleeps.size() >= 8);
+        for (const OffCpuEvent &e : std::as_const(sleeps)) {
+            QVERIFY2(e.offNs >= 50000000 && e.offNs < 2000000000ull,
+                     qPrintable(QString::number(e.offNs)));
+            const QList<QByteArray> kernel = symbols(r.stacks, e.stackId, FrameKind::Kernel);
+            QVERIFY2(kernel.contains("schedule"), kernel.join(' ').constData());
+            QVERIFY(kernel.indexOf("schedule") < kernel.indexOf("do_nanosleep"));
+            const StackDefinition &s = r.stacks.stack(e.stackId);
+            QVERIFY(s.flags & UserFramePointers);
+            QVERIFY(!(s.flags & NoUserStack));
+            QVERIFY2(hasSleepChain(r.stacks, e),
+                     symbols(r.stacks, e.stackId, FrameKind::User).join(' ').constData());
+        }
+        // Sorted by switch-out, 50 ms apart at least.
+        for (qsizetype i = 1; i < sleeps.size(); ++i)
+            QVERIFY(sleeps[i].timeNs >= sleeps[i - 1].timeNs + sleeps[i - 1].offNs);
+    }
+
+    void minimumCutsShorterOnes()
+    {
+        // 10 ms sleeps under a 500 ms minimum: none is reported (unless the machine is so
+        // loaded that a woken thread waits 490 ms for a CPU).
+        const Recording r = record(10, 10, {{QStringLiteral("minUs"), 500000}});
+        QVERIFY(r.ok);
+        for (const OffCpuEvent &e : r.events)
+            QVERIFY(e.offNs >= 500000000);
+        QVERIFY(r.events.size() <= 1);
+        const Recording all = record(5, 20, {{QStringLiteral("minUs"), 10000}});
+        QVERIFY(all.ok);
+        qsizetype n = 0;
+        for (const OffCpuEvent &e : all.events)
+            n += sleptInNanosleep(all.stacks, e);
+        QCOMPARE(n + all.missed, 5);
+    }
+
+    // Many short sleeps in one place: the thread is asleep again with the same stack ids while
+    // user space reads the previous event and drops its references. No event may lose a stack.
+    void repeatedStacksStayDefined()
+    {
+        const Recording r = record(300, 2, {});
+        QVERIFY(r.ok);
+        qsizetype n = 0;
+        for (const OffCpuEvent &e : r.events) {
+            if (!sleptInNanosleep(r.stacks, e))
+                continue;
+            ++n;
+            QVERIFY2(hasSleepChain(r.stacks, e),
+                     symbols(r.stacks, e.stackId, FrameKind::User).join(' ').constData());
+        }
+        if (r.missed)
+            qInfo("%lld switch-ins not seen", qlonglong(r.missed));
+        qInfo("BPF %.2f us per context switch (%llu switches)",
+              r.runCount ? r.runTimeNs / 1e3 / double(r.runCount) : 0.0, qulonglong(r.runCount));
+        QCOMPARE(n + r.missed, 300);
+        QVERIFY(n >= 290);
+    }
+
+    void kernelOnlyAndUserOnly()
+    {
+        const Recording k = record(3, 20, {{QStringLiteral("kernelOnly"), true}});
+        QVERIFY(k.ok);
+        QVERIFY(!k.events.isEmpty());
+        for (const OffCpuEvent &e : k.events) {
+            QVERIFY(symbols(k.stacks, e.stackId, FrameKind::User).isEmpty());
+            QVERIFY(k.stacks.stack(e.stackId).flags & NoUserStack);
+        }
+        const Recording u = record(3, 20, {{QStringLiteral("userOnly"), true}});
+        QVERIFY(u.ok);
+        qsizetype chains = 0;
+        for (const OffCpuEvent &e : u.events) {
+            QVERIFY(symbols(u.stacks, e.stackId, FrameKind::Kernel).isEmpty());
+            chains += hasSleepChain(u.stacks, e);
+        }
+        QCOMPARE(chains + u.missed, 3);
+    }
+
+    void commFilter()
+    {
+        // No pid filter: the name alone selects the program among everything that sleeps.
+        const Recording r = record(
+            3, 20,
+            {{QStringLiteral("comm"), QStringLiteral("sleepchain")}, {QStringLiteral("pid"), 0}});
+        QVERIFY(r.ok);
+        qsizetype n = 0;
+        for (const OffCpuEvent &e : r.events) {
+            QCOMPARE(e.comm, QByteArray("sleepchain"));
+            n += sleptInNanosleep(r.stacks, e) && e.pid == quint32(r.pid);
+        }
+        QCOMPARE(n + r.missed, 3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOffCpu)
+#include "tst_offcpu.moc"

@@ -1,0 +1,568 @@
+// SymbolizerClient and bpflens-symbolizer end to end, without BPF: the test programs
+// (tests/programs) write their own registers and stack from leaf_spin (--dump), and those real
+// captures go through the same path the profile probe's samples take. Covers DWARF and frame-
+// pointer unwinding, names, modules and build-ids, cut stacks, hostile module files, a crashed or
+// hung child, the child's sandbox, processes that exit, and demangling.
+#include "symbolizerclient.h"
+#include "testutil.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <memory>
+
+using namespace bpflens;
+
+namespace {
+
+const QString programs = QStringLiteral(BPFLENS_TEST_PROGRAMS);
+
+struct Dump
+{
+    quint32 pid = 0;
+    quint32 tid = 0;
+    UserRegisters regs;
+    QByteArray stack;
+    QByteArray maps;
+};
+
+bool parseDump(const QByteArray &data, Dump *dump)
+{
+    if (!data.startsWith("BLDUMP01"))
+        return false;
+    qsizetype pos = 8;
+    auto take = [&](void *out, qsizetype size) {
+        if (pos + size > data.size())
+            return false;
+        std::memcpy(out, data.constData() + pos, size_t(size));
+        pos += size;
+        return true;
+    };
+    quint32 stackSize = 0, mapsSize = 0;
+    if (!take(&dump->pid, 4) || !take(&dump->tid, 4) || !take(dump->regs.dwarf.data(), 17 * 8) ||
+        !take(&stackSize, 4))
+        return false;
+    dump->stack = data.mid(pos, stackSize);
+    pos += stackSize;
+    if (!take(&mapsSize, 4))
+        return false;
+    dump->maps = data.mid(pos, mapsSize);
+    dump->regs.valid = true;
+    return dump->stack.size() == qsizetype(stackSize) && dump->maps.size() == qsizetype(mapsSize);
+}
+
+// A test program running in leaf_spin, after it wrote its dump.
+struct Running
+{
+    std::unique_ptr<QProcess> process;
+    Dump dump;
+    QString program;
+};
+
+Running runAndDump(const QString &name, const QString &dir, double seconds = 30)
+{
+    Running r;
+    r.program = programs + QLatin1Char('/') + name;
+    const QString file = dir + QLatin1Char('/') + name + QStringLiteral(".dump");
+    QFile::remove(file);
+    r.process = std::make_unique<QProcess>();
+    r.process->setProcessChannelMode(QProcess::ForwardedChannels);
+    r.process->start(r.program, {QString::number(seconds), QStringLiteral("--dump"), file});
+    if (!r.process->waitForStarted(5000))
+        return r;
+    QElapsedTimer timer;
+    timer.start();
+    while (!QFile::exists(file) && timer.elapsed() < 10000)
+        QThread::msleep(10);
+    QFile f(file);
+    if (f.open(QIODevice::ReadOnly))
+        parseDump(f.readAll(), &r.dump);
+    return r;
+}
+
+void stop(Running &r)
+{
+    if (r.process && r.process->state() != QProcess::NotRunning) {
+        r.process->kill();
+        r.process->waitForFinished(5000);
+    }
+}
+
+UserSample sampleOf(const Dump &dump)
+{
+    UserSample s;
+    s.pid = dump.pid;
+    s.tid = dump.tid;
+    s.regs = dump.regs;
+    s.stack = dump.stack;
+    return s;
+}
+
+// What bpf_get_stack(BPF_F_USER_STACK) gives for the dump: the ip, then the return addresses
+// along the rbp chain, as far as the copied stack holds it.
+QList<quint64> framePointerChain(const Dump &dump)
+{
+    QList<quint64> ips{dump.regs.ip()};
+    const quint64 sp = dump.regs.sp();
+    quint64 fp = dump.regs.bp();
+    auto read = [&](quint64 address, quint64 *value) {
+        if (address < sp || address + 8 > sp + quint64(dump.stack.size()))
+            return false;
+        std::memcpy(value, dump.stack.constData() + (address - sp), 8);
+        return true;
+    };
+    for (int depth = 0; depth < 127; ++depth) {
+        quint64 next = 0, ret = 0;
+        if (!read(fp, &next) || !read(fp + 8, &ret) || ret == 0)
+            break;
+        ips.append(ret);
+        if (next <= fp)
+            break;
+        fp = next;
+    }
+    return ips;
+}
+
+QByteArray run(const QString &program, const QStringList &args)
+{
+    QProcess p;
+    p.start(program, args);
+    p.waitForFinished(10000);
+    return p.readAllStandardOutput();
+}
+
+QByteArray buildId(const QString &file)
+{
+    const QByteArray notes = run(QStringLiteral("readelf"), {QStringLiteral("-n"), file});
+    const auto m = QRegularExpression(QStringLiteral("Build ID: ([0-9a-f]+)"))
+                       .match(QString::fromLatin1(notes));
+    return m.hasMatch() ? m.captured(1).toLatin1() : QByteArray();
+}
+
+quint64 symbolAddress(const QString &file, const QByteArray &symbol)
+{
+    const QByteArray table = run(QStringLiteral("nm"), {file});
+    for (const QByteArray &line : table.split('\n')) {
+        const QList<QByteArray> f = line.split(' ');
+        if (f.size() == 3 && f.at(2) == symbol)
+            return f.at(0).toULongLong(nullptr, 16);
+    }
+    return 0;
+}
+
+QByteArrayList names(const SymbolizedStack &s)
+{
+    QByteArrayList out;
+    for (const SymbolizedFrame &f : s.frames)
+        out.append(f.symbol);
+    return out;
+}
+
+const QByteArrayList chain{"leaf_spin", "chain_c", "chain_b", "chain_a", "main"};
+
+bool endsAtRoot(const SymbolizedStack &s)
+{
+    if (s.frames.isEmpty())
+        return false;
+    const QByteArray last = s.frames.constLast().symbol;
+    return last == "_start" || last == "__libc_start_main" || last == "__libc_start_call_main";
+}
+
+} // namespace
+
+class TestSymbolizer : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void executableIsFound();
+    void noUserContext();
+    void unwindsCallChain_data();
+    void unwindsCallChain();
+    void dwarfWithoutFramePointers();
+    void cutStackIsTruncated();
+    void framePointerChainWhenDwarfStops();
+    void hostileModuleFiles_data();
+    void hostileModuleFiles();
+    void crashedOrHungChildIsRestarted();
+    void childIsSandboxed();
+    void symbolsSurviveExit();
+    void exitedBeforeSeen();
+    void demangles();
+    void vdsoFrames();
+    void forgetProcess();
+    void speed();
+
+private:
+    // Where the dumps and the mapped module files go (writable and executable; under the VM
+    // matrix the build tree is read-only).
+    QTemporaryDir m_dir{test::diskTestDirectory(QDir::tempPath()) +
+                        QStringLiteral("/tst_symbolizer-XXXXXX")};
+    SymbolizerClient m_client;
+};
+
+void TestSymbolizer::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QString error;
+    QVERIFY2(m_client.start(&error), qPrintable(error));
+    QVERIFY(m_client.isRunning());
+    QVERIFY(m_client.childPid() > 0);
+}
+
+void TestSymbolizer::executableIsFound()
+{
+    QVERIFY(QFileInfo(SymbolizerClient::executablePath()).isExecutable());
+}
+
+void TestSymbolizer::noUserContext()
+{
+    UserSample s;
+    s.pid = 1;
+    const auto stacks = m_client.resolve({s});
+    QCOMPARE(stacks.size(), 1);
+    QVERIFY(stacks.first().frames.isEmpty());
+}
+
+void TestSymbolizer::unwindsCallChain_data()
+{
+    QTest::addColumn<QString>("program");
+    QTest::newRow("frame pointers") << QStringLiteral("callchain_fp");
+    QTest::newRow("no frame pointers") << QStringLiteral("callchain_nofp");
+}
+
+void TestSymbolizer::unwindsCallChain()
+{
+    QFETCH(QString, program);
+    Running r = runAndDump(program, m_dir.path());
+    QVERIFY2(r.dump.pid, "the program wrote no dump");
+    UserSample sample = sampleOf(r.dump);
+    if (program.endsWith(QLatin1String("_fp")))
+        sample.framePointerIps = framePointerChain(r.dump);
+    const auto stacks = m_client.resolve({sample});
+    stop(r);
+    QCOMPARE(stacks.size(), 1);
+    const SymbolizedStack &s = stacks.first();
+    QVERIFY2(s.frames.size() >= 6, names(s).join(" <- ").constData());
+    QCOMPARE(names(s).mid(0, 5), chain);
+    const QString canonical = QFileInfo(r.program).canonicalFilePath();
+    const QByteArray id = buildId(canonical);
+    QVERIFY(!id.isEmpty());
+    for (int i = 0; i < 5; ++i) {
+        QCOMPARE(s.frames.at(i).module, QFile::encodeName(canonical));
+        QCOMPARE(s.frames.at(i).buildId, id);
+        QVERIFY(s.frames.at(i).symbolStart <= s.frames.at(i).address);
+    }
+    // Relative to the module: the file's own addresses, whatever ASLR did.
+    QCOMPARE(s.frames.at(0).symbolStart, symbolAddress(canonical, "leaf_spin"));
+    QCOMPARE(s.frames.at(3).symbolStart, symbolAddress(canonical, "chain_a"));
+    QVERIFY2(!s.truncated, names(s).join(" <- ").constData());
+    QVERIFY2(endsAtRoot(s), names(s).join(" <- ").constData());
+    // libc's frames name libc.
+    QVERIFY(s.frames.at(5).module.contains("libc.so"));
+    QVERIFY(!s.frames.at(5).buildId.isEmpty());
+}
+
+void TestSymbolizer::dwarfWithoutFramePointers()
+{
+    Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
+    QVERIFY(r.dump.pid);
+    UserSample sample = sampleOf(r.dump);
+    sample.regs.dwarf[6] = 0; // no rbp for elfutils' frame-pointer fallback either
+    const auto stacks = m_client.resolve({sample});
+    stop(r);
+    const SymbolizedStack &s = stacks.first();
+    QCOMPARE(names(s).mid(0, 5), chain);
+    QVERIFY2(!s.truncated, names(s).join(" <- ").constData());
+    QVERIFY(!s.usedFramePointers);
+    QVERIFY(endsAtRoot(s));
+}
+
+void TestSymbolizer::cutStackIsTruncated()
+{
+    Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
+    QVERIFY(r.dump.pid);
+    UserSample sample = sampleOf(r.dump);
+    sample.stack = sample.stack.left(64);
+    const auto stacks = m_client.resolve({sample});
+    stop(r);
+    const SymbolizedStack &s = stacks.first();
+    QVERIFY2(s.truncated, names(s).join(" <- ").constData());
+    QVERIFY(!s.frames.isEmpty());
+    QCOMPARE(s.frames.first().symbol, QByteArray("leaf_spin"));
+    // Whatever was unwound before the copy ended is named, in order.
+    QCOMPARE(names(s), chain.mid(0, s.frames.size()));
+}
+
+void TestSymbolizer::framePointerChainWhenDwarfStops()
+{
+    Running r = runAndDump(QStringLiteral("callchain_fp"), m_dir.path());
+    QVERIFY(r.dump.pid);
+    UserSample sample = sampleOf(r.dump);
+    sample.framePointerIps = framePointerChain(r.dump);
+    QVERIFY(sample.framePointerIps.size() >= 5);
+    sample.stack.clear(); // the kernel walked the chain; no stack copy to unwind with
+    const auto stacks = m_client.resolve({sample});
+    stop(r);
+    const SymbolizedStack &s = stacks.first();
+    QVERIFY(s.usedFramePointers);
+    QCOMPARE(names(s).mid(0, 5), chain);
+}
+
+void TestSymbolizer::hostileModuleFiles_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QByteArray garbage(8192, '\0');
+    for (int i = 0; i < garbage.size(); ++i)
+        garbage[i] = char((i * 7919) ^ (i >> 3));
+    QTest::newRow("garbage") << garbage;
+    QFile elf(programs + QStringLiteral("/callchain_nofp"));
+    QVERIFY(elf.open(QIODevice::ReadOnly));
+    const QByteArray whole = elf.readAll();
+    QTest::newRow("truncated ELF") << whole.left(3000);
+    QByteArray corrupt = whole;
+    // Section headers pointing far outside the file.
+    for (int i = 0x28; i < 0x40; ++i)
+        corrupt[i] = char(0xff);
+    QTest::newRow("wild section headers") << corrupt;
+    QByteArray headerOnly = whole.left(64);
+    headerOnly.resize(4096, '\xee');
+    QTest::newRow("header only") << headerOnly;
+}
+
+void TestSymbolizer::hostileModuleFiles()
+{
+    QFETCH(QByteArray, content);
+    // This process maps the file executable, so the client finds it in our maps and passes it to
+    // the child like any program's library.
+    const QString path = m_dir.filePath(QStringLiteral("hostile-%1.so")
+                                            .arg(QLatin1String(QTest::currentDataTag()))
+                                            .replace(QLatin1Char(' '), QLatin1Char('-')));
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+    }
+    const int fd = open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    QVERIFY(fd >= 0);
+    void *map = mmap(nullptr, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+    close(fd);
+    QVERIFY2(map != MAP_FAILED, strerror(errno));
+    const auto base = quint64(reinterpret_cast<quintptr>(map));
+
+    UserSample sample;
+    sample.pid = quint32(getpid());
+    sample.tid = sample.pid;
+    sample.regs.valid = true;
+    sample.regs.dwarf[16] = base + 0x100;
+    quint64 stackWords[8] = {base + 0x200, base + 0x300, 0, base + 0x10, 0, 0, 0, 0};
+    sample.regs.dwarf[7] = 0x7ffd00000000;
+    sample.regs.dwarf[6] = 0x7ffd00000010;
+    sample.stack = QByteArray(reinterpret_cast<const char *>(stackWords), sizeof stackWords);
+    sample.framePointerIps = {base + 0x100, base + 0x200};
+    const auto stacks = m_client.resolve({sample});
+    munmap(map, 4096);
+    QCOMPARE(stacks.size(), 1);
+    const SymbolizedStack &s = stacks.first();
+    QVERIFY(!s.frames.isEmpty());
+    QVERIFY(s.frames.first().symbol.isEmpty());
+    m_client.forgetProcess(sample.pid);
+
+    // The child (the same one or a new one) still serves.
+    QVERIFY(m_client.isRunning());
+    Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
+    QVERIFY(r.dump.pid);
+    const auto after = m_client.resolve({sampleOf(r.dump)});
+    stop(r);
+    QCOMPARE(names(after.first()).mid(0, 5), chain);
+}
+
+void TestSymbolizer::crashedOrHungChildIsRestarted()
+{
+    for (int signal : {SIGKILL, SIGSTOP}) {
+        Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
+        QVERIFY(r.dump.pid);
+        const qint64 before = m_client.childPid();
+        QVERIFY(before > 0);
+        ::kill(pid_t(before), signal);
+        QElapsedTimer timer;
+        timer.start();
+        const auto stacks = m_client.resolve({sampleOf(r.dump)});
+        // A hung child costs the reply timeout (2 s), not more.
+        QVERIFY(timer.elapsed() < 5000);
+        stop(r);
+        QVERIFY(stacks.first().truncated);
+        QVERIFY(!stacks.first().frames.isEmpty());
+        QVERIFY(stacks.first().frames.first().module.isEmpty());
+        QCOMPARE(stacks.first().frames.first().address, r.dump.regs.ip());
+        QVERIFY(m_client.isRunning());
+        QVERIFY(m_client.childPid() != before);
+
+        Running next = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
+        const auto again = m_client.resolve({sampleOf(next.dump)});
+        stop(next);
+        QCOMPARE(names(again.first()).mid(0, 5), chain);
+    }
+}
+
+void TestSymbolizer::childIsSandboxed()
+{
+    BPFLENS_REQUIRE_ROOT("the symbolizer drops from root to nobody");
+    // A child of its own, which holds no module's descriptor yet.
+    SymbolizerClient client;
+    QString error;
+    QVERIFY2(client.start(&error), qPrintable(error));
+    QFile status(QStringLiteral("/proc/%1/status").arg(client.childPid()));
+    QVERIFY(status.open(QIODevice::ReadOnly));
+    QHash<QByteArray, QByteArray> fields;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        const qsizetype colon = line.indexOf(':');
+        if (colon > 0)
+            fields.insert(line.left(colon), line.mid(colon + 1).simplified());
+    }
+    const passwd *nobody = getpwnam("nobody");
+    const QByteArray uid = QByteArray::number(nobody ? nobody->pw_uid : 65534);
+    const QByteArray gid = QByteArray::number(nobody ? nobody->pw_gid : 65534);
+    QCOMPARE(fields.value("Uid"), uid + ' ' + uid + ' ' + uid + ' ' + uid);
+    QCOMPARE(fields.value("Gid"), gid + ' ' + gid + ' ' + gid + ' ' + gid);
+    QCOMPARE(fields.value("Groups"), QByteArray());
+    QCOMPARE(fields.value("CapEff"), QByteArray("0000000000000000"));
+    QCOMPARE(fields.value("CapPrm"), QByteArray("0000000000000000"));
+    QCOMPARE(fields.value("CapInh"), QByteArray("0000000000000000"));
+    QCOMPARE(fields.value("CapAmb"), QByteArray("0000000000000000"));
+    QCOMPARE(fields.value("NoNewPrivs"), QByteArray("1"));
+#ifndef __SANITIZE_ADDRESS__
+    QCOMPARE(fields.value("Seccomp"), QByteArray("2")); // a filter (not under the sanitizers)
+#endif
+    // Only stdin, stdout, stderr and the socket are open.
+    const QStringList fds = QDir(QStringLiteral("/proc/%1/fd").arg(client.childPid()))
+                                .entryList(QDir::NoDotAndDotDot | QDir::AllEntries);
+    QCOMPARE(fds.size(), 4);
+}
+
+void TestSymbolizer::symbolsSurviveExit()
+{
+    Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path(), 1);
+    QVERIFY(r.dump.pid);
+    const UserSample sample = sampleOf(r.dump);
+    const auto live = m_client.resolve({sample});
+    QCOMPARE(names(live.first()).mid(0, 5), chain);
+    QVERIFY(r.process->waitForFinished(10000));
+    QVERIFY(!QFile::exists(QStringLiteral("/proc/%1").arg(r.dump.pid)));
+    const auto dead = m_client.resolve({sample});
+    QCOMPARE(dead.first().frames, live.first().frames);
+    QCOMPARE(dead.first().truncated, live.first().truncated);
+    m_client.forgetProcess(r.dump.pid);
+}
+
+void TestSymbolizer::exitedBeforeSeen()
+{
+    Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path(), 0);
+    QVERIFY(r.dump.pid);
+    QVERIFY(r.process->waitForFinished(10000));
+    const auto stacks = m_client.resolve({sampleOf(r.dump)});
+    QCOMPARE(stacks.size(), 1);
+    const SymbolizedStack &s = stacks.first();
+    QVERIFY(!s.frames.isEmpty());
+    QCOMPARE(s.frames.first().address, r.dump.regs.ip());
+    for (const SymbolizedFrame &f : s.frames) {
+        QVERIFY(f.module.isEmpty());
+        QVERIFY(f.symbol.isEmpty());
+    }
+    QVERIFY(s.truncated);
+    QVERIFY(m_client.isRunning());
+    m_client.forgetProcess(r.dump.pid);
+}
+
+void TestSymbolizer::demangles()
+{
+    Running r = runAndDump(QStringLiteral("cxxchain"), m_dir.path());
+    QVERIFY(r.dump.pid);
+    const auto stacks = m_client.resolve({sampleOf(r.dump)});
+    stop(r);
+    const SymbolizedStack &s = stacks.first();
+    QVERIFY2(s.frames.size() >= 3, names(s).join(" <- ").constData());
+    QCOMPARE(s.frames.at(0).symbol, QByteArray("bpflens_test::Spinner::spin(double, char const*)"));
+    QCOMPARE(
+        s.frames.at(1).symbol,
+        QByteArray("int bpflens_test::relay<int>(bpflens_test::Spinner&, double, char const*)"));
+    QCOMPARE(s.frames.at(2).symbol, QByteArray("main"));
+    QVERIFY(!s.truncated);
+}
+
+void TestSymbolizer::vdsoFrames()
+{
+    // This process's vDSO: named, relative to its start; no file goes to the child for it.
+    quint64 vdso = 0;
+    QFile maps(QStringLiteral("/proc/self/maps"));
+    QVERIFY(maps.open(QIODevice::ReadOnly));
+    for (const QByteArray &line : maps.readAll().split('\n'))
+        if (line.endsWith("[vdso]"))
+            vdso = line.left(line.indexOf('-')).toULongLong(nullptr, 16);
+    if (!vdso)
+        QSKIP("no vDSO in this process");
+    UserSample sample;
+    sample.pid = quint32(getpid());
+    sample.tid = sample.pid;
+    sample.regs.valid = true;
+    sample.regs.dwarf[16] = vdso + 0x10;
+    sample.regs.dwarf[7] = 0x7ffd00000000;
+    const auto stacks = m_client.resolve({sample});
+    m_client.forgetProcess(sample.pid);
+    QCOMPARE(stacks.first().frames.first().module, QByteArray("[vdso]"));
+    QCOMPARE(stacks.first().frames.first().address, quint64(0x10));
+    QVERIFY(stacks.first().truncated);
+}
+
+void TestSymbolizer::forgetProcess()
+{
+    Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
+    QVERIFY(r.dump.pid);
+    const UserSample sample = sampleOf(r.dump);
+    QCOMPARE(names(m_client.resolve({sample}).first()).mid(0, 5), chain);
+    m_client.forgetProcess(r.dump.pid);
+    // Forgotten, then seen again while it still runs: read again, named again.
+    QCOMPARE(names(m_client.resolve({sample}).first()).mid(0, 5), chain);
+    stop(r);
+    m_client.forgetProcess(r.dump.pid);
+    QVERIFY(m_client.isRunning());
+}
+
+void TestSymbolizer::speed()
+{
+    Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
+    QVERIFY(r.dump.pid);
+    UserSample sample = sampleOf(r.dump);
+    // A full 16 KiB copy, as the profile probe takes (the stack's top may be nearer).
+    sample.stack.resize(16384, '\0');
+    const QList<UserSample> batch(500, sample);
+    m_client.resolve({sample});
+    stop(r); // its files stay with the child; its spinning would only slow the measurement
+    QElapsedTimer timer;
+    timer.start();
+    int stacks = 0;
+    while (timer.elapsed() < 1000) {
+        const auto out = m_client.resolve(batch);
+        QCOMPARE(names(out.last()).mid(0, 5), chain);
+        stacks += int(out.size());
+    }
+    const double rate = stacks * 1000.0 / double(timer.elapsed());
+    qInfo("%d stacks of 16 KiB in %lld ms: %.0f stacks/s", stacks, timer.elapsed(), rate);
+    QVERIFY(rate > 10); // a bound that holds under the VM matrix's emulation too
+}
+
+QTEST_GUILESS_MAIN(TestSymbolizer)
+#include "tst_symbolizer.moc"
