@@ -5,6 +5,7 @@
 // hung child, the child's sandbox, processes that exit, and demangling.
 #include "symbolizerclient.h"
 #include "testutil.h"
+#include "unwinder.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -204,6 +205,7 @@ private Q_SLOTS:
     void demangles();
     void vdsoFrames();
     void forgetProcess();
+    void unwinderReportsEachFileOnce();
     void speed();
 
 private:
@@ -539,6 +541,54 @@ void TestSymbolizer::forgetProcess()
     stop(r);
     m_client.forgetProcess(r.dump.pid);
     QVERIFY(m_client.isRunning());
+}
+
+// The library the child runs, directly: the program's text mapping twice (the client sends each
+// mapping once, but a restarted child or a second executable segment repeat a file) and its first
+// read-only mapping: the file is reported once, at the right bias.
+void TestSymbolizer::unwinderReportsEachFileOnce()
+{
+    Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
+    stop(r);
+    QVERIFY(r.dump.pid);
+    const QByteArray program = QFile::encodeName(QFileInfo(r.program).canonicalFilePath());
+    symbolizer::Unwinder unwinder;
+    int reported = 0;
+    for (const QByteArray &line : r.dump.maps.split('\n')) {
+        const QList<QByteArray> f = line.simplified().split(' ');
+        if (!line.endsWith(program) || (f.at(1) != "r-xp" && f.at(2).toULongLong() != 0))
+            continue;
+        for (int twice = 0; twice < (f.at(1) == "r-xp" ? 2 : 1); ++twice) {
+            const QList<QByteArray> range = f.at(0).split('-');
+            const int fd = open(program.constData(), O_RDONLY | O_CLOEXEC);
+            QVERIFY(fd >= 0);
+            std::string error;
+            QVERIFY2(unwinder.addModule(r.dump.pid, range.at(0).toULongLong(nullptr, 16),
+                                        range.at(1).toULongLong(nullptr, 16),
+                                        f.at(2).toULongLong(nullptr, 16), program.toStdString(), fd,
+                                        &error),
+                     error.c_str());
+            ++reported;
+        }
+    }
+    QCOMPARE(reported, 3);
+    std::array<uint64_t, 17> regs;
+    std::copy(r.dump.regs.dwarf.begin(), r.dump.regs.dwarf.end(), regs.begin());
+    const auto stack = unwinder.unwind(
+        r.dump.pid, r.dump.tid, regs,
+        {reinterpret_cast<const uint8_t *>(r.dump.stack.constData()), size_t(r.dump.stack.size())},
+        {});
+    QByteArrayList got;
+    for (const auto &frame : stack.frames)
+        got.append(QByteArray::fromStdString(frame.symbol));
+    QCOMPARE(got.mid(0, 5), chain);
+    QCOMPARE(stack.frames.at(0).symbolStart,
+             symbolAddress(QString::fromLocal8Bit(program), "leaf_spin"));
+    // libc was not reported: the unwind stops after main.
+    QVERIFY(stack.truncated);
+    QCOMPARE(unwinder.processCount(), size_t(1));
+    unwinder.forgetProcess(r.dump.pid);
+    QCOMPARE(unwinder.processCount(), size_t(0));
 }
 
 void TestSymbolizer::speed()
