@@ -11,8 +11,9 @@ namespace {
 class Writer
 {
 public:
-    Writer(MessageType type, uint32_t sequence)
+    Writer(MessageType type, uint32_t sequence, size_t payloadSize = 64)
     {
+        m_buffer.reserve(HeaderSize + payloadSize);
         u32(Magic);
         u16(Version);
         u16(static_cast<uint16_t>(type));
@@ -117,9 +118,9 @@ std::vector<uint8_t> encodeForgetProcess(uint32_t sequence, uint32_t pid)
 
 std::vector<uint8_t> encodeUnwind(uint32_t sequence, const Unwind &unwind)
 {
-    Writer w(MessageType::Unwind, sequence);
     const size_t stackSize = std::min(unwind.stack.size(), MaxStackBytes);
     const size_t ipCount = std::min(unwind.framePointerIps.size(), MaxFramePointerIps);
+    Writer w(MessageType::Unwind, sequence, 16 + RegisterCount * 8 + stackSize + ipCount * 8);
     w.u32(unwind.pid);
     w.u32(unwind.tid);
     for (uint64_t r : unwind.registers)
@@ -134,7 +135,7 @@ std::vector<uint8_t> encodeUnwind(uint32_t sequence, const Unwind &unwind)
 
 std::vector<uint8_t> encodeStack(uint32_t sequence, const Stack &stack)
 {
-    Writer w(MessageType::Stack, sequence);
+    Writer w(MessageType::Stack, sequence, 4096);
     bool truncated = stack.truncated;
     size_t count = std::min(stack.frames.size(), MaxFrames);
     if (count < stack.frames.size())

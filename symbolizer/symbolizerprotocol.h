@@ -9,7 +9,8 @@
 // Header (16 bytes): u32 magic "BLSY", u16 version, u16 type, u32 sequence, u32 payload size
 // (= the packet's size - 16).
 //   Hello (child → client, once, after the sandbox is in place): u32 version, u32 pid, u32 uid
-//   AddModule (client → child, one descriptor in SCM_RIGHTS): u32 pid, u64 start, u64 end,
+//   AddModule (client → child, one descriptor in SCM_RIGHTS; an executable mapping of
+//       /proc/<pid>/maps): u32 pid, u64 start, u64 end,
 //       u64 file offset, u32 path size, path bytes
 //   ForgetProcess: u32 pid
 //   Unwind: u32 pid, u32 tid, 17 × u64 registers (DWARF numbering), u32 stack size,

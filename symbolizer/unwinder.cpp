@@ -105,6 +105,7 @@ struct ModuleRange
     std::string name;
     Dwarf_Addr low = 0;
     Dwarf_Addr high = 0;
+    uint64_t bias = 0;
 };
 
 // What one lookup address resolves to, cached.
@@ -330,14 +331,20 @@ bool Unwinder::addModule(uint32_t pid, uint64_t start, uint64_t end, uint64_t of
     GElf_Ehdr ehdr;
     if (elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &ehdr) &&
         elf_getphdrnum(elf, &phnum) == 0) {
-        for (size_t i = 0; i < phnum && !found; ++i) {
-            GElf_Phdr ph;
-            if (!gelf_getphdr(elf, static_cast<int>(i), &ph) || ph.p_type != PT_LOAD)
-                continue;
-            const uint64_t pageOffset = ph.p_offset & ~uint64_t(0xfff);
-            if (offset >= pageOffset && offset - pageOffset < ph.p_filesz + 0x1000) {
-                bias = start - offset + ph.p_offset - ph.p_vaddr;
-                found = true;
+        // The segment whose file pages the mapping starts in; an executable one first, as the
+        // client sends executable mappings, and a read-only segment and the data segment's
+        // RELRO part can start in the same file page.
+        for (int pass = 0; pass < 2 && !found; ++pass) {
+            for (size_t i = 0; i < phnum && !found; ++i) {
+                GElf_Phdr ph;
+                if (!gelf_getphdr(elf, static_cast<int>(i), &ph) || ph.p_type != PT_LOAD ||
+                    (pass == 0 && !(ph.p_flags & PF_X)))
+                    continue;
+                const uint64_t pageOffset = ph.p_offset & ~uint64_t(0xfff);
+                if (offset >= pageOffset && offset - ph.p_offset < ph.p_filesz) {
+                    bias = start - offset + ph.p_offset - ph.p_vaddr;
+                    found = true;
+                }
             }
         }
         if (found && ehdr.e_type == ET_EXEC)
@@ -351,6 +358,14 @@ bool Unwinder::addModule(uint32_t pid, uint64_t start, uint64_t end, uint64_t of
         return false;
     }
     (void)end;
+    // Another mapping of a file already reported there (a second executable segment): libdwfl
+    // would take the new descriptor for a conflict and drop the module it has.
+    for (const ModuleRange &m : p->modules) {
+        if (m.name == path && m.bias == bias) {
+            close(fd);
+            return true;
+        }
+    }
 
     if (p->reportedOnce)
         dwfl_report_begin_add(p->dwfl);
@@ -384,7 +399,7 @@ bool Unwinder::addModule(uint32_t pid, uint64_t start, uint64_t end, uint64_t of
         dwfl_report_end(p->dwfl, nullptr, nullptr);
         p->cache.clear();
     }
-    kept.push_back({path, low, high});
+    kept.push_back({path, low, high, bias});
     p->modules = std::move(kept);
     return true;
 }

@@ -23,7 +23,10 @@ public:
     Unwinder(const Unwinder &) = delete;
     Unwinder &operator=(const Unwinder &) = delete;
 
-    // Reports the file mapped at [start, end) from file offset `offset` in process pid. Always
+    // Reports the file mapped at [start, end) from file offset `offset` in process pid: an
+    // executable mapping (others can be ambiguous: a read-only segment and the data segment's
+    // RELRO part may start in the same file page). The same file again at the same place is
+    // taken once; another file over a reported one replaces it (dlclose, dlopen). Always
     // takes fd (closes it on failure). false with error when the file is not a usable ELF file
     // (its frames then stay unknown).
     bool addModule(uint32_t pid, uint64_t start, uint64_t end, uint64_t offset,

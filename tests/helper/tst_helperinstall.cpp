@@ -81,6 +81,10 @@ private Q_SLOTS:
             QVERIFY2(QFileInfo::exists(staged(QLatin1String(file))), file);
         const QString helper = staged(QStringLiteral(BPFLENS_INSTALL_LIBEXECDIR "/bpflens-helper"));
         QVERIFY2(QFileInfo(helper).isExecutable(), qPrintable(helper));
+        // The helper's unwinding child, where SymbolizerClient::executablePath() looks.
+        const QString symbolizer =
+            staged(QStringLiteral(BPFLENS_INSTALL_LIBEXECDIR "/bpflens-symbolizer"));
+        QVERIFY2(QFileInfo(symbolizer).isExecutable(), qPrintable(symbolizer));
         // systemd's own unit directory under the prefix (or where pkg-config's systemd says).
         const QString unitDir = QStringLiteral(BPFLENS_SYSTEMD_UNIT_DIR);
         QVERIFY2(unitDir == QStringLiteral(BPFLENS_INSTALL_PREFIX "/lib/systemd/system") ||
