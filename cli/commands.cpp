@@ -746,7 +746,7 @@ int exportSession(const QStringList &args)
                       QStringLiteral("Write the CPU samples as folded stacks, one line per "
                                      "distinct stack with its number of samples.")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
-                      QStringLiteral("Folded stacks into this file (default, or \"-\": "
+                      QStringLiteral("Write the folded stacks into this file (\"-\" or none: "
                                      "standard output)."),
                       QStringLiteral("file")});
     parser.addOption({QStringLiteral("off-cpu"),
