@@ -102,7 +102,10 @@ void CallTree::sortChildrenByTotal()
             const Node &y = m_nodes[size_t(b)];
             if (x.total != y.total)
                 return x.total > y.total;
-            return a < b;
+            // Not by index: nodes are made in hash order, which changes from run to run.
+            if (x.frame != y.frame)
+                return x.frame < y.frame;
+            return x.group < y.group;
         });
     }
 }
@@ -160,8 +163,11 @@ QByteArray foldedStacks(const StackTable &stacks, const StackWeights &weights, S
     for (auto it = weights.weights().cbegin(); it != weights.weights().cend(); ++it) {
         const quint32 group = quint32(it.key() >> 32);
         QByteArray line;
-        if (group)
-            line = clean(QString::fromUtf8(weights.groupName(group)));
+        if (group) {
+            // An empty name would leave an empty root frame, or merge with the ungrouped lines.
+            const QByteArray name = weights.groupName(group);
+            line = name.isEmpty() ? QByteArray("[unknown]") : clean(QString::fromUtf8(name));
+        }
         const QList<quint32> frames = rootFirstFrames(stacks, quint32(it.key()), part);
         for (quint32 f : frames) {
             if (!line.isEmpty())

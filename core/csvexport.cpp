@@ -169,6 +169,67 @@ void writeCell(Writer &w, const Column<E> &c, const E &e)
     }
 }
 
+// "kernel_truncated user_frame_pointers"; a bit this build has no name for as "0x10".
+QByteArray stackFlagWords(quint8 flags)
+{
+    static const std::pair<quint8, const char *> names[] = {
+        {KernelStackTruncated, "kernel_truncated"},
+        {UserStackTruncated, "user_truncated"},
+        {UserFramePointers, "user_frame_pointers"},
+        {NoUserStack, "no_user_stack"},
+    };
+    QByteArray out;
+    for (const auto &[bit, name] : names) {
+        if (flags & bit) {
+            out += (out.isEmpty() ? "" : " ") + QByteArray(name);
+            flags &= ~bit;
+        }
+    }
+    if (flags)
+        out += (out.isEmpty() ? "0x" : " 0x") + QByteArray::number(flags, 16);
+    return out;
+}
+
+void writeStacks(Writer &w, const StackTable &stacks)
+{
+    w.header({"stack_id", "flags", "depth", "frame_ids", "frames"});
+    for (quint32 id = 1; id <= quint32(stacks.stackCount()); ++id) {
+        const StackDefinition &s = stacks.stack(id);
+        QByteArray ids, names;
+        // Root first, as call paths are read (and folded stacks are written).
+        for (qsizetype i = s.frames.size() - 1; i >= 0; --i) {
+            const bool first = i == s.frames.size() - 1;
+            ids += (first ? "" : ";") + QByteArray::number(s.frames[i]);
+            // A ';' in a name (demangled C++ can have one) is written \x3B, so the split at ';'
+            // stays reversible with unescapeBytes().
+            names +=
+                (first ? "" : ";") + CsvExport::escapeBytes(stacks.frameName(s.frames[i]).toUtf8())
+                                         .replace(';', "\\x3B");
+        }
+        w.number(id);
+        w.field(stackFlagWords(s.flags));
+        w.number(s.frames.size());
+        w.field(ids);
+        w.field(names);
+        w.endRow();
+    }
+}
+
+void writeStackFrames(Writer &w, const StackTable &stacks)
+{
+    w.header({"frame_id", "kind", "module", "build_id", "address", "symbol"});
+    for (quint32 id = 1; id <= quint32(stacks.frameCount()); ++id) {
+        const StackFrame &f = stacks.frame(id);
+        w.number(id);
+        w.field(f.kind == FrameKind::Kernel ? "kernel" : "user");
+        w.bytes(f.module);
+        w.bytes(f.buildId);
+        w.field("0x" + QByteArray::number(f.address, 16));
+        w.bytes(f.symbol);
+        w.endRow();
+    }
+}
+
 template<typename E>
 void writeEvents(Writer &w, const EventStore &store, qsizetype from, qsizetype to)
 {
@@ -281,18 +342,32 @@ QStringList CsvExport::exportSession(const SessionData &session, const QString &
         return true;
     };
 
+    const auto selected = [&](EventType type) {
+        return (!options.eventType || *options.eventType == type) &&
+               (allProbes || options.probeId == probeIdFor(type));
+    };
+    // The stacks the exported samples' stack ids refer to: all of them, whatever the time range,
+    // so that every id can be joined.
+    bool stacksSelected = false;
+    forEachEventType([&]<typename E>() {
+        if constexpr (hasStackId<E>)
+            stacksSelected = stacksSelected || selected(eventTypeOf<E>);
+    });
     for (EventType type : eventTypes) {
-        if (events.count(type) == 0)
-            continue;
-        if (options.eventType && *options.eventType != type)
-            continue;
-        if (!allProbes && options.probeId != probeIdFor(type))
+        if (events.count(type) == 0 || !selected(type))
             continue;
         const qsizetype from = events.lowerBound(type, options.startNs);
         const qsizetype to = std::max(from, events.lowerBound(type, options.endNs));
         if (!writeFile(fileNameFor(type), [&](Writer &w) {
                 visitEventType(type, [&]<typename E>() { writeEvents<E>(w, events, from, to); });
             }))
+            return {};
+    }
+    if (stacksSelected && !session.stacks.isEmpty()) {
+        if (!writeFile(QStringLiteral("stacks.csv"),
+                       [&](Writer &w) { writeStacks(w, session.stacks); }) ||
+            !writeFile(QStringLiteral("stack_frames.csv"),
+                       [&](Writer &w) { writeStackFrames(w, session.stacks); }))
             return {};
     }
     if (options.eventType)

@@ -23,8 +23,9 @@ struct CsvExportOptions
 
 // Writes a session as RFC 4180 CSV files into a directory (docs/csv.md): one file per event
 // type the session holds (exec.csv, open.csv, block.csv, tcpconnect.csv, fsslower.csv,
-// tppair.csv), plus
-// histograms.csv, stats.csv and counters.csv. Each file is written to a temporary name and renamed
+// tppair.csv, profile.csv, offcpu.csv), stacks.csv and stack_frames.csv when the session has
+// stacks (the samples' stack ids join with them), plus histograms.csv, stats.csv and
+// counters.csv. Each file is written to a temporary name and renamed
 // when complete, so a failed export never leaves a half-written file behind.
 class CsvExport
 {

@@ -93,6 +93,13 @@ bool visitEventType(EventType type, F &&f)
     return found;
 }
 
+// Whether a type's events refer to a stack (stackId, an id into the session's StackTable).
+template<typename E>
+inline constexpr bool hasStackId = requires(const E &e)
+{
+    e.stackId;
+};
+
 // Whether a number (a session file's or the wire's) is one of this build's event types.
 inline bool isEventType(int number)
 {

@@ -32,6 +32,8 @@ enum class Section : quint8
     Histogram = 16,
     Stats = 17,
     Counter = 18,
+    StackFrame = 19, // since minor version 3, with the event types that refer to stacks
+    Stack = 20,
 };
 
 template<typename E>
@@ -51,6 +53,10 @@ qsizetype minRecordBytes(quint8 kind)
         return 6;
     case Section::Counter:
         return 12;
+    case Section::StackFrame:
+        return 6;
+    case Section::Stack:
+        return 3;
     }
     qsizetype n = 1;
     visitEventType(EventType(kind), [&]<typename E>() {
@@ -71,6 +77,10 @@ QString sectionName(quint8 kind)
         return QStringLiteral("probe stats");
     case Section::Counter:
         return QStringLiteral("counter");
+    case Section::StackFrame:
+        return QStringLiteral("stack frame");
+    case Section::Stack:
+        return QStringLiteral("stack");
     }
     QString name = QStringLiteral("kind %1").arg(kind);
     visitEventType(EventType(kind),
@@ -80,7 +90,8 @@ QString sectionName(quint8 kind)
 
 bool isKnownSection(quint8 kind)
 {
-    return (kind >= 16 && kind <= 18) || visitEventType(EventType(kind), []<typename>() {});
+    return (kind >= quint8(Section::Histogram) && kind <= quint8(Section::Stack)) ||
+           visitEventType(EventType(kind), []<typename>() {});
 }
 
 QString frameTypeName(quint16 type)
@@ -274,6 +285,21 @@ public:
         const QByteArray b(reinterpret_cast<const char *>(m_p), qsizetype(n));
         m_p += n;
         return b;
+    }
+
+    // Bytes of at most limit.
+    QByteArray bytes(const char *field, qsizetype limit)
+    {
+        const uchar *start = m_p;
+        quint64 n = 0;
+        if (getVarint(start, m_end, &n) == VarintRead::Ok && n > quint64(limit)) {
+            fail(QStringLiteral("%1 length %2 exceeds the limit of %3")
+                     .arg(QLatin1String(field))
+                     .arg(n)
+                     .arg(limit));
+            return QByteArray();
+        }
+        return bytes(field);
     }
 
     QString text(const char *field)
@@ -597,6 +623,65 @@ void decode(Cursor &c, CounterSample &s, quint64 &previous)
     s.value = c.f64("value");
 }
 
+// The first n bytes of b, fewer if that would cut a UTF-8 sequence (symbols are demangled text).
+QByteArrayView cutAt(QByteArrayView b, qsizetype n)
+{
+    if (b.size() <= n)
+        return b;
+    qsizetype end = n;
+    // Back over at most three continuation bytes: bytes that are not UTF-8 are cut anywhere.
+    while (end > n - 3 && end > 0 && (uchar(b[end]) & 0xc0) == 0x80)
+        --end;
+    if ((uchar(b[end]) & 0xc0) == 0x80)
+        end = n;
+    return b.first(end);
+}
+
+void encode(Encoder &e, const FrameDefinition &d, quint64 &)
+{
+    e.varint(d.id);
+    e.byte(quint8(d.frame.kind));
+    e.varint(d.frame.address);
+    e.bytes(cutAt(d.frame.module, StreamMaxModuleBytes));
+    e.bytes(cutAt(d.frame.buildId, StreamMaxBuildIdBytes));
+    e.bytes(cutAt(d.frame.symbol, StreamMaxSymbolBytes));
+}
+
+void decode(Cursor &c, FrameDefinition &d, quint64 &)
+{
+    d.id = c.u32("frame id");
+    const quint8 kind = c.byte("kind");
+    if (c.ok() && kind != quint8(FrameKind::Kernel) && kind != quint8(FrameKind::User))
+        c.fail(QStringLiteral("kind %1 is neither 1 (kernel) nor 2 (user)").arg(kind));
+    d.frame.kind = FrameKind(kind);
+    d.frame.address = c.varint("address");
+    d.frame.module = c.bytes("module", StreamMaxModuleBytes);
+    d.frame.buildId = c.bytes("build id", StreamMaxBuildIdBytes);
+    d.frame.symbol = c.bytes("symbol", StreamMaxSymbolBytes);
+}
+
+void encode(Encoder &e, const StackDefinition &d, quint64 &)
+{
+    const qsizetype n = std::min(d.frames.size(), StreamMaxStackFrames);
+    e.varint(d.id);
+    // Cut at the root end: the frames where the time was spent stay.
+    e.byte(quint8(n < d.frames.size() ? d.flags | UserStackTruncated : d.flags));
+    e.varint(quint64(n));
+    for (qsizetype i = 0; i < n; ++i)
+        e.varint(d.frames[i]);
+}
+
+void decode(Cursor &c, StackDefinition &d, quint64 &)
+{
+    d.id = c.u32("stack id");
+    // Flag bits this build does not know are kept; they only add information.
+    d.flags = c.byte("flags");
+    const qsizetype n = c.count("frame count", 1, StreamMaxStackFrames);
+    d.frames.reserve(n);
+    for (qsizetype i = 0; i < n && c.ok(); ++i)
+        d.frames.append(c.u32("frame"));
+}
+
 // Why the writer cannot send a record at all, or an empty string if it can.
 template<typename E>
 requires requires
@@ -639,10 +724,35 @@ QString unsendable(const CounterSample &)
     return QString();
 }
 
-template<typename T>
-quint64 recordTime(const T &r)
+QString unsendable(const FrameDefinition &d)
 {
-    return r.timeNs;
+    if (d.frame.kind != FrameKind::Kernel && d.frame.kind != FrameKind::User)
+        return QStringLiteral("stack frame %1 has kind %2, neither 1 (kernel) nor 2 (user)")
+            .arg(d.id)
+            .arg(quint8(d.frame.kind));
+    return QString();
+}
+
+QString unsendable(const StackDefinition &)
+{
+    return QString();
+}
+
+// A record in an error message: "exec record at 5000 ns", "stack frame 12".
+template<typename T>
+QString describe(quint8 kind, const T &r)
+{
+    return QStringLiteral("%1 record at %2 ns").arg(sectionName(kind)).arg(r.timeNs);
+}
+
+QString describe(quint8 kind, const FrameDefinition &d)
+{
+    return QStringLiteral("%1 %2").arg(sectionName(kind)).arg(d.id);
+}
+
+QString describe(quint8 kind, const StackDefinition &d)
+{
+    return QStringLiteral("%1 %2").arg(sectionName(kind)).arg(d.id);
 }
 
 // Packs records into Batch frame payloads of at most maxPayload bytes: one section per record
@@ -696,10 +806,9 @@ private:
             previous = 0;
             encode(e, r, previous);
             if (sizeWith(m_section.size()) > m_maxPayload) {
-                skip(QStringLiteral("%1 record at %2 ns needs a frame payload of %3 bytes, "
-                                    "more than the limit of %4")
-                         .arg(sectionName(kind))
-                         .arg(recordTime(r))
+                skip(QStringLiteral("%1 needs a frame payload of %2 bytes, more than the "
+                                    "limit of %3")
+                         .arg(describe(kind, r))
                          .arg(sizeWith(m_section.size()))
                          .arg(m_maxPayload));
                 m_section.truncate(0);
@@ -886,6 +995,12 @@ void decodeBatch(Cursor &c, bool newerMinor, RecordBatch &batch)
         case Section::Counter:
             decodeRecords(s, n, where, batch.counters);
             break;
+        case Section::StackFrame:
+            decodeRecords(s, n, where, batch.frames);
+            break;
+        case Section::Stack:
+            decodeRecords(s, n, where, batch.stacks);
+            break;
         default:
             visitEventType(EventType(kind),
                            [&]<typename E>() { decodeRecords(s, n, where, batch.events<E>()); });
@@ -1013,6 +1128,10 @@ bool StreamWriter::writeBatch(const RecordBatch &batch, QString *error)
 {
     QList<QByteArray> payloads;
     BatchPacker packer(m_maxPayload, &payloads);
+    // Definitions first: a consumer meets each frame and stack before the events that use it,
+    // also when the batch is split over several frames.
+    packer.add(quint8(Section::StackFrame), batch.frames);
+    packer.add(quint8(Section::Stack), batch.stacks);
     forEachEventType([&]<typename E>() { packer.add(sectionOf<E>(), batch.events<E>()); });
     packer.add(quint8(Section::Histogram), batch.histograms);
     packer.add(quint8(Section::Stats), batch.stats);

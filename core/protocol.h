@@ -30,6 +30,13 @@ inline constexpr qsizetype StreamFrameHeaderBytes = 12;
 inline constexpr qsizetype StreamMaxPayloadBytes = 16 * 1024 * 1024;
 // More arguments than this are cut by the writer (argvTruncated set) and refused by the reader.
 inline constexpr qsizetype StreamMaxArgv = 4096;
+// Stack definitions: longer module paths, build ids and symbols are cut by the writer (at a
+// UTF-8 character boundary) and refused by the reader; a deeper stack is sent with its innermost
+// frames and UserStackTruncated set, and refused by the reader.
+inline constexpr qsizetype StreamMaxModuleBytes = 4096;
+inline constexpr qsizetype StreamMaxBuildIdBytes = 128;
+inline constexpr qsizetype StreamMaxSymbolBytes = 64 * 1024;
+inline constexpr qsizetype StreamMaxStackFrames = 4096;
 
 enum class StreamFrameType : quint16
 {

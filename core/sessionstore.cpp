@@ -2,6 +2,7 @@
 
 #include "eventchunk.h"
 #include "sessioninfo.h"
+#include "varint.h"
 
 #include <QDir>
 #include <QFile>
@@ -66,6 +67,10 @@ const char *const Schema2EventsSql = R"sql(
 CREATE TABLE event_chunks(seq INTEGER PRIMARY KEY, type INTEGER NOT NULL, count INTEGER NOT NULL,
                           first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,
                           data BLOB NOT NULL);
+CREATE TABLE stack_frames(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL,
+                          address INTEGER NOT NULL, module BLOB NOT NULL,
+                          build_id BLOB NOT NULL, symbol BLOB NOT NULL);
+CREATE TABLE stacks(id INTEGER PRIMARY KEY, flags INTEGER NOT NULL, frames BLOB NOT NULL);
 )sql";
 
 // The tables whose rows SessionReader counts for its progress, in load order.
@@ -73,6 +78,8 @@ const char *const RowTables[] = {"strings",      "exec_events",        "open_eve
                                  "block_events", "tcp_connect_events", "fs_slow_events",
                                  "histograms",   "probe_stats",        "counters"};
 const char *const Schema2RowTables[] = {"strings", "histograms", "probe_stats", "counters"};
+// Schema 2 files written before stacks were recorded have neither table.
+const char *const StackTables[] = {"stack_frames", "stacks"};
 
 // SQLite stores signed 64-bit integers; u64 values round-trip bit for bit through the cast.
 sqlite3_int64 s64(quint64 v)
@@ -148,6 +155,13 @@ QByteArray encodeAddress(quint8 family, const std::array<quint8, 16> &addr)
     return QByteArray(reinterpret_cast<const char *>(addr.data()), len);
 }
 
+// A NULL pointer would bind NULL instead of an empty blob.
+void bindBlob(sqlite3_stmt *st, int col, const QByteArray &bytes)
+{
+    sqlite3_bind_blob(st, col, bytes.isEmpty() ? "" : bytes.constData(), int(bytes.size()),
+                      SQLITE_TRANSIENT);
+}
+
 QByteArray encodeSlots(const Log2Histogram &h)
 {
     const int used = h.usedSlots();
@@ -171,10 +185,12 @@ struct SessionWriter::Statements
     sqlite3_stmt *stats = nullptr;
     sqlite3_stmt *counter = nullptr;
     sqlite3_stmt *chunk = nullptr;
+    sqlite3_stmt *frame = nullptr;
+    sqlite3_stmt *stack = nullptr;
     ~Statements()
     {
-        for (sqlite3_stmt *s :
-             {string, exec, open, block, tcp, fsSlow, histogram, stats, counter, chunk})
+        for (sqlite3_stmt *s : {string, exec, open, block, tcp, fsSlow, histogram, stats, counter,
+                                chunk, frame, stack})
             sqlite3_finalize(s);
     }
 };
@@ -214,6 +230,8 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
     close();
     m_path = path;
     m_batches = 0;
+    m_frameCount = 0;
+    m_stackCount = 0;
     if (m_schema != 1 && m_schema != SessionSchemaVersion) {
         if (error)
             *error = QStringLiteral("cannot create %1: schema %2 is not one this version writes")
@@ -367,6 +385,8 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
         {&m_stmts->counter, "INSERT INTO counters VALUES(?, ?, ?, ?, ?)", 0},
         {&m_stmts->chunk,
          "INSERT INTO event_chunks(type, count, first_ns, last_ns, data) VALUES(?, ?, ?, ?, ?)", 2},
+        {&m_stmts->frame, "INSERT INTO stack_frames VALUES(?, ?, ?, ?, ?, ?)", 2},
+        {&m_stmts->stack, "INSERT INTO stacks VALUES(?, ?, ?)", 2},
     };
     for (const auto &p : prepared) {
         if (p.schema && p.schema != m_schema)
@@ -517,6 +537,72 @@ bool SessionWriter::writeChunks(const RecordBatch &batch)
     return true;
 }
 
+bool SessionWriter::writeStacks(const RecordBatch &batch)
+{
+    for (const FrameDefinition &d : batch.frames) {
+        sqlite3_stmt *st = m_stmts->frame;
+        sqlite3_bind_int64(st, 1, d.id);
+        sqlite3_bind_int(st, 2, int(d.frame.kind));
+        sqlite3_bind_int64(st, 3, s64(d.frame.address));
+        bindBlob(st, 4, d.frame.module);
+        bindBlob(st, 5, d.frame.buildId);
+        bindBlob(st, 6, d.frame.symbol);
+        const int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE)
+            return false;
+    }
+    QByteArray frames;
+    for (const StackDefinition &d : batch.stacks) {
+        sqlite3_stmt *st = m_stmts->stack;
+        frames.truncate(0);
+        for (quint32 f : d.frames)
+            putVarint(frames, f);
+        sqlite3_bind_int64(st, 1, d.id);
+        sqlite3_bind_int(st, 2, d.flags);
+        bindBlob(st, 3, frames);
+        const int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE)
+            return false;
+    }
+    return true;
+}
+
+QString SessionWriter::checkDefinitions(const RecordBatch &batch) const
+{
+    // The reader refuses a definition out of order or a stack naming an unknown frame, so such
+    // a batch is refused here rather than making the whole file unreadable.
+    quint32 next = m_frameCount + 1;
+    for (const FrameDefinition &d : batch.frames) {
+        if (d.id != next)
+            return QStringLiteral("stack frame %1 is defined out of order (expected %2)")
+                .arg(d.id)
+                .arg(next);
+        if (d.frame.kind != FrameKind::Kernel && d.frame.kind != FrameKind::User)
+            return QStringLiteral("stack frame %1 has kind %2, neither 1 (kernel) nor 2 (user)")
+                .arg(d.id)
+                .arg(int(d.frame.kind));
+        ++next;
+    }
+    const quint32 frames = next - 1;
+    next = m_stackCount + 1;
+    for (const StackDefinition &d : batch.stacks) {
+        if (d.id != next)
+            return QStringLiteral("stack %1 is defined out of order (expected %2)")
+                .arg(d.id)
+                .arg(next);
+        for (quint32 f : d.frames) {
+            if (f < 1 || f > frames)
+                return QStringLiteral("stack %1 names frame %2, which is not defined")
+                    .arg(d.id)
+                    .arg(f);
+        }
+        ++next;
+    }
+    return QString();
+}
+
 bool SessionWriter::writeRows(const RecordBatch &batch)
 {
     Statements &s = *m_stmts;
@@ -531,7 +617,7 @@ bool SessionWriter::writeRows(const RecordBatch &batch)
     if (m_schema == 1) {
         if (!writeSchema1Events(batch))
             return false;
-    } else if (!writeChunks(batch)) {
+    } else if (!writeStacks(batch) || !writeChunks(batch)) {
         return false;
     }
     for (const HistogramSnapshot &h : batch.histograms) {
@@ -601,14 +687,20 @@ bool SessionWriter::writeBatch(const RecordBatch &batch, QString *error)
         forEachEventType([&]<typename E>() {
             if (refused.isEmpty() && int(eventTypeOf<E>) > int(EventType::FsSlow) &&
                 !batch.events<E>().isEmpty())
-                refused = QLatin1String(EventTraits<E>::probeId);
+                refused = QLatin1String(EventTraits<E>::probeId) + QStringLiteral(" events");
         });
+        if (refused.isEmpty() && (!batch.frames.isEmpty() || !batch.stacks.isEmpty()))
+            refused = QStringLiteral("stacks");
         if (!refused.isEmpty()) {
             if (error)
-                *error = QStringLiteral("cannot write to %1: schema 1 files cannot hold %2 events")
+                *error = QStringLiteral("cannot write to %1: schema 1 files cannot hold %2")
                              .arg(m_path, refused);
             return false;
         }
+    } else if (const QString why = checkDefinitions(batch); !why.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("cannot write to %1: %2").arg(m_path, why);
+        return false;
     }
     m_newStrings.clear();
     bool ok = sqlite3_exec(m_db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK &&
@@ -617,6 +709,8 @@ bool SessionWriter::writeBatch(const RecordBatch &batch, QString *error)
     if (ok) {
         m_newStrings.clear();
         ++m_batches;
+        m_frameCount += quint32(batch.frames.size());
+        m_stackCount += quint32(batch.stacks.size());
         return true;
     }
     const QString message = failure(QStringLiteral("cannot write to"));
@@ -693,6 +787,7 @@ private:
     bool loadEvents();
     bool loadSchema1Events();
     bool loadChunks();
+    bool loadStacks();
     bool loadSamples();
 
     QString m_path;
@@ -706,6 +801,7 @@ private:
     std::vector<quint32> m_stringMap;  // schema 2: file string id -> EventStore pool id
     int m_schema = 0;
     bool m_hasCounters = false;
+    bool m_hasStacks = false;
 };
 
 QString damaged(const QString &path, const QString &why)
@@ -845,10 +941,81 @@ bool Reader::loadMeta()
 
 bool Reader::loadEvents()
 {
-    const bool ok = m_schema == 1 ? loadSchema1Events() : loadChunks();
+    const bool ok = m_schema == 1 ? loadSchema1Events() : loadStacks() && loadChunks();
     m_strings.clear();
     m_stringMap.clear();
     return ok && loadSamples() && m_error.isEmpty();
+}
+
+bool Reader::loadStacks()
+{
+    if (!m_hasStacks)
+        return true;
+    StackTable &table = m_data->stacks;
+    const auto bad = [&](const char *tableName, sqlite3_int64 id, const QString &why) {
+        m_error = damaged(
+            m_path,
+            QStringLiteral("table %1, id %2: %3").arg(QLatin1String(tableName)).arg(id).arg(why));
+        return false;
+    };
+    const auto validId = [](sqlite3_int64 id) {
+        return id >= 1 && id <= std::numeric_limits<quint32>::max();
+    };
+    bool ok = query(
+        "SELECT id, kind, address, module, build_id, symbol FROM stack_frames ORDER BY id",
+        [&](sqlite3_stmt *st) {
+            const sqlite3_int64 id = sqlite3_column_int64(st, 0);
+            if (!validId(id))
+                return bad("stack_frames", id, QStringLiteral("the id is out of range"));
+            const sqlite3_int64 kind = sqlite3_column_int64(st, 1);
+            if (kind != int(FrameKind::Kernel) && kind != int(FrameKind::User))
+                return bad("stack_frames", id,
+                           QStringLiteral("kind %1 is neither 1 (kernel) nor 2 (user)").arg(kind));
+            FrameDefinition d;
+            d.id = quint32(id);
+            d.frame.kind = FrameKind(kind);
+            d.frame.address = quint64(sqlite3_column_int64(st, 2));
+            d.frame.module = blob(st, 3);
+            d.frame.buildId = blob(st, 4);
+            d.frame.symbol = blob(st, 5);
+            QString why;
+            if (!table.add(d, &why))
+                return bad("stack_frames", id, why);
+            return tick();
+        });
+    return ok && query("SELECT id, flags, frames FROM stacks ORDER BY id", [&](sqlite3_stmt *st) {
+               const sqlite3_int64 id = sqlite3_column_int64(st, 0);
+               if (!validId(id))
+                   return bad("stacks", id, QStringLiteral("the id is out of range"));
+               const sqlite3_int64 flags = sqlite3_column_int64(st, 1);
+               if (flags < 0 || flags > 255)
+                   return bad("stacks", id,
+                              QStringLiteral("flags %1 are out of range (0-255)").arg(flags));
+               StackDefinition d;
+               d.id = quint32(id);
+               d.flags = quint8(flags);
+               const auto *p = static_cast<const uchar *>(sqlite3_column_blob(st, 2));
+               const int n = sqlite3_column_bytes(st, 2);
+               const uchar *end = p ? p + n : p;
+               d.frames.reserve(n); // at least a byte per frame
+               while (p < end) {
+                   quint64 frame = 0;
+                   if (getVarint(p, end, &frame) != VarintRead::Ok)
+                       return bad(
+                           "stacks", id,
+                           QStringLiteral("frame %1 of the frames blob is cut short or longer "
+                                          "than 64 bits")
+                               .arg(d.frames.size() + 1));
+                   if (frame > std::numeric_limits<quint32>::max())
+                       return bad("stacks", id,
+                                  QStringLiteral("frame id %1 is out of range").arg(frame));
+                   d.frames.append(quint32(frame));
+               }
+               QString why;
+               if (!table.add(d, &why))
+                   return bad("stacks", id, why);
+               return tick();
+           });
 }
 
 bool Reader::loadChunks()
@@ -1169,6 +1336,36 @@ bool Reader::run(QString *error)
             return refuse(m_error);
         if (!hasChunks)
             return refuse(damaged(m_path, QStringLiteral("the table event_chunks is missing")));
+        // Both stack tables or neither (a file from before stacks were recorded).
+        int stackTables = 0;
+        QString missing;
+        for (const char *table : StackTables) {
+            const QByteArray sql =
+                QByteArrayLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '") +
+                table + '\'';
+            bool found = false;
+            if (!query(sql.constData(), [&](sqlite3_stmt *) {
+                    found = true;
+                    return true;
+                }))
+                return refuse(m_error);
+            stackTables += found;
+            if (!found)
+                missing = QLatin1String(table);
+        }
+        if (stackTables == 1)
+            return refuse(damaged(m_path, QStringLiteral("the table %1 is missing").arg(missing)));
+        m_hasStacks = stackTables == 2;
+        if (m_hasStacks) {
+            for (const char *table : StackTables) {
+                const QByteArray sql = QByteArrayLiteral("SELECT max(rowid) FROM ") + table;
+                if (!query(sql.constData(), [&](sqlite3_stmt *s) {
+                        m_total += sqlite3_column_int64(s, 0);
+                        return true;
+                    }))
+                    return refuse(m_error);
+            }
+        }
         if (!query("SELECT sum(max(min(count, length(data)), 0)) FROM event_chunks",
                    [&](sqlite3_stmt *s) {
                        m_total += sqlite3_column_int64(s, 0);

@@ -40,12 +40,15 @@ public:
 
     // The schema create() writes: SessionSchemaVersion (default) or 1, the row-per-event
     // layout older BPF Lens versions read, kept for compatibility tests and benchmark baselines.
-    // Schema 1 has no place for tppair events: writeBatch() refuses a batch holding any.
+    // Schema 1 has no place for tppair events, the event types after them or stacks:
+    // writeBatch() refuses a batch holding any.
     void setSchemaVersion(int version) { m_schema = version; }
     int schemaVersion() const { return m_schema; }
 
     // Refuses to overwrite an existing file.
     bool create(const QString &path, const SessionInfo &info, QString *error);
+    // Also refuses (writing nothing) a batch whose frame and stack definitions do not continue
+    // those written so far in order (core/stacks.h), which no reader would accept.
     bool writeBatch(const RecordBatch &batch, QString *error);
     bool finish(quint64 endMonotonicNs, QString *error = nullptr);
     void close();
@@ -63,6 +66,8 @@ private:
     bool writeRows(const RecordBatch &batch);
     bool writeSchema1Events(const RecordBatch &batch);
     bool writeChunks(const RecordBatch &batch);
+    bool writeStacks(const RecordBatch &batch);
+    QString checkDefinitions(const RecordBatch &batch) const;
     quint32 stringId(const QByteArray &bytes);
     struct Statements;
 
@@ -71,6 +76,8 @@ private:
     QString m_path;
     qint64 m_batches = 0;
     int m_schema = SessionSchemaVersion;
+    quint32 m_frameCount = 0; // definitions committed to the file
+    quint32 m_stackCount = 0;
     // Strings already in the file; entries added by a batch that rolls back are removed again.
     QHash<QByteArray, quint32> m_stringIds;
     QList<QByteArray> m_newStrings;

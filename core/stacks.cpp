@@ -47,6 +47,16 @@ void StackTable::takeNewDefinitions(RecordBatch &batch)
     m_newStacks = 0;
 }
 
+void StackTable::appendAllDefinitions(RecordBatch &batch) const
+{
+    batch.frames.reserve(batch.frames.size() + qsizetype(m_frames.size()));
+    for (size_t i = 0; i < m_frames.size(); ++i)
+        batch.frames.append(FrameDefinition{quint32(i + 1), m_frames[i]});
+    batch.stacks.reserve(batch.stacks.size() + qsizetype(m_stacks.size()));
+    for (const StackDefinition &s : m_stacks)
+        batch.stacks.append(s);
+}
+
 bool StackTable::add(const FrameDefinition &definition, QString *error)
 {
     if (definition.id != m_frames.size() + 1) {

@@ -73,6 +73,9 @@ public:
     quint32 intern(quint8 flags, const QList<quint32> &frames);
     // Moves the definitions made since the previous call into batch.frames and batch.stacks.
     void takeNewDefinitions(RecordBatch &batch);
+    // Appends every definition of the table to batch.frames and batch.stacks (saving a whole
+    // session again).
+    void appendAllDefinitions(RecordBatch &batch) const;
 
     // ---- consuming
     // False with a message for an id out of order or a stack naming a frame not defined yet;

@@ -8,6 +8,45 @@
 
 namespace bpflens::test {
 
+// The stacks everyTypeBatch() defines; event k of a type with stacks names stack k % 3 + 1.
+inline constexpr int SynthesizedStacks = 3;
+
+// Frames and stacks with what paths tend to get wrong: kernel and user frames, a frame with
+// neither module nor symbol, a C++ name with spaces, ',' and ';', a module path that is not
+// UTF-8, every flag, and a frame shared by two stacks.
+inline StackTable synthesizedStacks()
+{
+    StackTable t;
+    const quint32 syscall = t.intern(
+        StackFrame{FrameKind::Kernel, 0xffffffff81a00010ull, "vmlinux", "", "do_syscall_64"});
+    const quint32 ext4 = t.intern(
+        StackFrame{FrameKind::Kernel, 0xffffffffc0123400ull, "ext4", "", "ext4_file_read_iter"});
+    const quint32 read =
+        t.intern(StackFrame{FrameKind::User, 0x114f10, "/usr/lib/x86_64-linux-gnu/libc.so.6",
+                            "c289da5071a3399de893d2af81d6a30c62646e1e", "__GI___libc_read"});
+    const quint32 cpp = t.intern(
+        StackFrame{FrameKind::User, 0x2a40, "/opt/app/bin/app", "00ff",
+                   "app::Reader<std::map<int, int> >::next(int (*)(int; long), \"x\") const"});
+    const quint32 unknown = t.intern(StackFrame{FrameKind::User, 0x7f00dead0, "", "", ""});
+    const quint32 stripped =
+        t.intern(StackFrame{FrameKind::User, 0x1234, "/tmp/lib\xff\xfe.so", "", ""});
+    // Leaf first: kernel frames, then user frames.
+    t.intern(0, {ext4, syscall, read, cpp});
+    t.intern(KernelStackTruncated | UserStackTruncated | UserFramePointers,
+             {syscall, stripped, unknown, cpp});
+    t.intern(NoUserStack, {syscall});
+    return t;
+}
+
+template<typename E, std::size_t I>
+constexpr bool isStackIdField()
+{
+    if constexpr (hasStackId<E>)
+        return fieldIndexOf<E, &E::stackId>() == I;
+    else
+        return false;
+}
+
 // Event k of type E: every field set, to values that differ from event to event and from the
 // defaults, so a field that a path drops or mixes up shows.
 template<typename E>
@@ -18,7 +57,9 @@ E synthesizedEvent(int k, quint64 timeNs)
         using F = FieldAt<E, I>;
         auto &v = e.*F::member;
         const int n = k * 16 + int(I) + 1;
-        if constexpr (F::kind == FieldKind::Time) {
+        if constexpr (isStackIdField<E, I>()) {
+            v = quint32(k % SynthesizedStacks + 1);
+        } else if constexpr (F::kind == FieldKind::Time) {
             v = timeNs;
         } else if constexpr (F::kind == FieldKind::Family) {
             v = k % 2 ? 6 : 4;
@@ -47,16 +88,32 @@ E synthesizedEvent(int k, quint64 timeNs)
     return e;
 }
 
-// count events of every type, in time order within each type.
+// count events of every type, in time order within each type, and the stack definitions their
+// stack ids name.
 inline RecordBatch everyTypeBatch(int count, quint64 startNs)
 {
     RecordBatch b;
+    synthesizedStacks().takeNewDefinitions(b);
     forEachEventType([&]<typename E>() {
         for (int k = 0; k < count; ++k)
             b.events<E>().append(
                 synthesizedEvent<E>(k, startNs + quint64(k) * 1000 + quint8(eventTypeOf<E>)));
     });
     return b;
+}
+
+// The batch in two, as a recording delivers it: the first n events of every type with every
+// definition, then the rest.
+inline std::pair<RecordBatch, RecordBatch> splitBatch(const RecordBatch &batch, qsizetype n)
+{
+    RecordBatch first, second;
+    first.frames = batch.frames;
+    first.stacks = batch.stacks;
+    forEachEventType([&]<typename E>() {
+        first.events<E>() = batch.events<E>().mid(0, n);
+        second.events<E>() = batch.events<E>().mid(n);
+    });
+    return {first, second};
 }
 
 } // namespace bpflens::test

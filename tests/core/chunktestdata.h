@@ -1,6 +1,7 @@
 #pragma once
 
 #include "eventchunk.h"
+#include "everytype.h"
 #include "sessiontestdata.h"
 
 #include <QHash>
@@ -38,12 +39,14 @@ inline QList<ChunkSeed> eventChunkSeeds()
     for (quint32 n = 0; n < 3; ++n)
         b.tpPair.append(makeTpPair(5000000000ull + n * 10, n));
     std::reverse(b.open.begin(), b.open.end()); // out of order
+    // Every other declared type from its declaration.
+    forEachEventType([&]<typename E>() {
+        for (int k = 0; b.events<E>().isEmpty() && k < 3; ++k)
+            b.events<E>().append(synthesizedEvent<E>(k, 5000000000ull + quint64(k) * 10));
+    });
     QList<ChunkSeed> seeds;
-    const std::pair<EventType, const char *> types[] = {
-        {EventType::Exec, "exec"},       {EventType::Open, "open"},
-        {EventType::Block, "block"},     {EventType::TcpConnect, "tcpconnect"},
-        {EventType::FsSlow, "fsslower"}, {EventType::TpPair, "tppair"}};
-    for (const auto &[type, name] : types) {
+    for (EventType type : eventTypes) {
+        const char *name = probeIdOf(type);
         const QByteArray blob = EventChunkCodec::encode(type, b, id);
         const auto count = quint32(EventChunkCodec::countIn(type, b));
         seeds.append({QStringLiteral("valid-%1").arg(QLatin1String(name)),

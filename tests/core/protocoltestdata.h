@@ -1,5 +1,6 @@
 #pragma once
 
+#include "everytype.h"
 #include "protocol.h"
 #include "sessiontestdata.h"
 
@@ -111,6 +112,12 @@ inline RecordBatch smallBatch(int perType)
     b.stats.resize(1);
     b.counters.append(
         {QStringLiteral("cachestat"), 6000000000ull, 1000000000ull, QStringLiteral("hits"), 0.75});
+    // Samples and the stacks they name.
+    synthesizedStacks().takeNewDefinitions(b);
+    for (int k = 0; k < perType; ++k) {
+        b.cpuSample.append(synthesizedEvent<CpuSampleEvent>(k, 5000000000ull + quint64(k) * 1000));
+        b.offCpu.append(synthesizedEvent<OffCpuEvent>(k, 5000000000ull + quint64(k) * 1000));
+    }
     return b;
 }
 
@@ -151,8 +158,9 @@ inline QList<Seed> streamReaderSeeds()
     }
     {
         const QByteArray batch = Wire().section(40, 1, "future").section(2, 1, openRecord()).bytes;
+        const quint8 newer = StreamProtocolMinor + 1;
         seeds.append({QStringLiteral("valid-newer-minor"),
-                      hello + wireFrame(99, "later", 1, 2) + wireFrame(2, batch, 1, 2) +
+                      hello + wireFrame(99, "later", 1, newer) + wireFrame(2, batch, 1, newer) +
                           end(StreamEndReason::HelperShutdown, QString())});
     }
     seeds.append({QStringLiteral("invalid-major"), wireFrame(1, hello.mid(12), 2, 0)});
@@ -195,6 +203,17 @@ inline QList<Seed> streamReaderSeeds()
                                    .bytes;
         seeds.append({QStringLiteral("invalid-tcp-family"),
                       hello + wireFrame(2, Wire().section(4, 1, tcp).bytes)});
+    }
+    {
+        // A stack naming 100000 frames in a few bytes.
+        const QByteArray stack = Wire().varint(1).u8(0).varint(100000).varint(1).bytes;
+        seeds.append({QStringLiteral("invalid-stack-frame-count"),
+                      hello + wireFrame(2, Wire().section(20, 1, stack).bytes)});
+    }
+    {
+        const QByteArray frame = Wire().varint(1).u8(3).varint(0).str("").str("").str("").bytes;
+        seeds.append({QStringLiteral("invalid-stack-frame-kind"),
+                      hello + wireFrame(2, Wire().section(19, 1, frame).bytes)});
     }
     return seeds;
 }

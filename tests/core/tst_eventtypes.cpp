@@ -121,11 +121,7 @@ private Q_SLOTS:
             QString error;
             QVERIFY2(writer.create(path, sessionInfo(), &error), qPrintable(error));
             // Two batches, so every type has two chunks to join.
-            RecordBatch first, second;
-            forEachEventType([&]<typename E>() {
-                first.events<E>() = batch.events<E>().mid(0, 2);
-                second.events<E>() = batch.events<E>().mid(2);
-            });
+            const auto [first, second] = splitBatch(batch, 2);
             QVERIFY2(writer.writeBatch(first, &error), qPrintable(error));
             QVERIFY2(writer.writeBatch(second, &error), qPrintable(error));
             QVERIFY2(writer.finish(Start + 10'000'000, &error), qPrintable(error));

@@ -182,6 +182,30 @@ RecordBatch extremeBatch()
         {QString(), ~quint64(0), 0, QString(), -std::numeric_limits<double>::infinity()});
     b.counters.append({QStringLiteral("x"), 0, 0, QStringLiteral("tiny"),
                        std::numeric_limits<double>::denorm_min()});
+
+    // Definitions at the limits the stream carries (the codec checks bytes, not their order).
+    b.frames.append(
+        FrameDefinition{~quint32(0), {FrameKind::Kernel, ~quint64(0), "vmlinux", "", ""}});
+    b.frames.append(FrameDefinition{0,
+                                    {FrameKind::User, 0, QByteArray(StreamMaxModuleBytes, '\xff'),
+                                     QByteArray(StreamMaxBuildIdBytes, 'f'),
+                                     QString(StreamMaxSymbolBytes / 2, QChar(0xe9)).toUtf8()}});
+    b.stacks.append(StackDefinition{1, 0xff, {}});
+    b.stacks.append(
+        StackDefinition{~quint32(0), 0, QList<quint32>(StreamMaxStackFrames, ~quint32(0))});
+    CpuSampleEvent cpu;
+    cpu.timeNs = 5;
+    cpu.cpu = ~quint32(0);
+    cpu.pid = 0;
+    cpu.tid = ~quint32(0);
+    cpu.stackId = ~quint32(0);
+    b.cpuSample.append(cpu);
+    OffCpuEvent off;
+    off.timeNs = ~quint64(0);
+    off.offNs = ~quint64(0);
+    off.stackId = 0;
+    off.comm = "swapper/0";
+    b.offCpu.append(off);
     return b;
 }
 
@@ -189,32 +213,15 @@ RecordBatch merged(const QList<StreamMessage> &messages)
 {
     RecordBatch all;
     for (const StreamMessage &m : messages) {
-        if (m.type != StreamFrameType::Batch)
-            continue;
-        all.exec += m.batch.exec;
-        all.open += m.batch.open;
-        all.block += m.batch.block;
-        all.tcpConnect += m.batch.tcpConnect;
-        all.fsSlow += m.batch.fsSlow;
-        all.tpPair += m.batch.tpPair;
-        all.histograms += m.batch.histograms;
-        all.stats += m.batch.stats;
-        all.counters += m.batch.counters;
+        if (m.type == StreamFrameType::Batch)
+            all.append(RecordBatch(m.batch));
     }
     return all;
 }
 
 void appendBatch(RecordBatch &all, const RecordBatch &b)
 {
-    all.exec += b.exec;
-    all.open += b.open;
-    all.block += b.block;
-    all.tcpConnect += b.tcpConnect;
-    all.fsSlow += b.fsSlow;
-    all.tpPair += b.tpPair;
-    all.histograms += b.histograms;
-    all.stats += b.stats;
-    all.counters += b.counters;
+    all.append(RecordBatch(b));
 }
 
 // Offsets at which frames end, read from the headers as docs/protocol.md describes them.
@@ -293,6 +300,11 @@ private Q_SLOTS:
         QCOMPARE(d.messages[2].batch.histograms, extreme.histograms);
         QCOMPARE(d.messages[2].batch.stats, extreme.stats);
         QCOMPARE(d.messages[2].batch.counters, extreme.counters);
+        QVERIFY(d.messages[2].batch.frames == extreme.frames);
+        QVERIFY(d.messages[2].batch.stacks == extreme.stacks);
+        QVERIFY(d.messages[2].batch.cpuSample == extreme.cpuSample);
+        QVERIFY(d.messages[2].batch.offCpu == extreme.offCpu);
+        QVERIFY(d.messages[2].batch == extreme);
         QCOMPARE(d.messages[3].type, StreamFrameType::End);
         QCOMPARE(d.messages[3].end, end);
     }
@@ -407,7 +419,7 @@ private Q_SLOTS:
         b.open = {o};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const QByteArray expected = QByteArray::fromHex("424c5354 0101 0200 23000000"
+        const QByteArray expected = QByteArray::fromHex("424c5354 0103 0200 23000000"
                                                         "02 01 20"
                                                         "d0d7afa025"
                                                         "ac02 ad02 e807"
@@ -419,6 +431,123 @@ private Q_SLOTS:
         QCOMPARE(w.takePending().toHex(' '), expected.toHex(' '));
         QCOMPARE(StreamWriter::frame(3, "xy", 1, 2),
                  QByteArray::fromHex("424c5354 0102 0300 02000000 7879"));
+        QCOMPARE(StreamProtocolMinor, quint8(3));
+    }
+
+    void encodesTheDocumentedStackBytes()
+    {
+        // The second example in docs/protocol.md: a sample, and the frame and stack it names
+        // ahead of it.
+        RecordBatch b;
+        b.frames = {FrameDefinition{1, {FrameKind::User, 0x1139, "/bin/app", "", "main"}}};
+        b.stacks = {StackDefinition{1, 0, {1}}};
+        CpuSampleEvent s;
+        s.timeNs = 5000001000ull;
+        s.cpu = 1;
+        s.pid = 300;
+        s.tid = 301;
+        s.stackId = 1;
+        s.comm = "app";
+        b.cpuSample = {s};
+        StreamWriter w;
+        QVERIFY(w.writeBatch(b));
+        const QByteArray expected = QByteArray::fromHex("424c5354 0103 0200 2f000000"
+                                                        "13 01 13"
+                                                        "01 02 b922"
+                                                        "08 2f62696e2f617070"
+                                                        "00"
+                                                        "04 6d61696e"
+                                                        "14 01 04"
+                                                        "01 00 01 01"
+                                                        "07 01 0f"
+                                                        "d0d7afa025"
+                                                        "01 ac02 ad02 01"
+                                                        "03 617070");
+        QCOMPARE(w.takePending().toHex(' '), expected.toHex(' '));
+    }
+
+    void keepsDefinitionsBeforeTheirUseAcrossFrames()
+    {
+        // An engine batch with many new stacks, split into small frames: a consumer adding each
+        // frame's definitions as it comes knows every stack a sample names.
+        StackTable producer;
+        RecordBatch batch;
+        for (int i = 0; i < 400; ++i) {
+            QList<quint32> frames;
+            for (int d = 0; d < 1 + i % 40; ++d)
+                frames.append(producer.intern(
+                    StackFrame{FrameKind::User, quint64(i * 64 + d), "/usr/lib/libfoo.so", "abcdef",
+                               "foo::bar<" + QByteArray::number(i) + ">(int) [" +
+                                   QByteArray::number(d) + "]"}));
+            CpuSampleEvent s;
+            s.timeNs = Base + quint64(i);
+            s.stackId = producer.intern(0, frames);
+            batch.cpuSample.append(s);
+        }
+        producer.takeNewDefinitions(batch);
+        StreamWriter w(2048);
+        QVERIFY(w.writeHello(fixedInfo()));
+        QString error;
+        QVERIFY2(w.writeBatch(batch, &error), qPrintable(error));
+        const Decoded d = decode(w.takePending(), 0, false);
+        QCOMPARE(d.error, QString());
+        QVERIFY2(d.messages.size() > 20, qPrintable(QString::number(d.messages.size())));
+        StackTable consumer;
+        qsizetype samples = 0;
+        bool mixed = false; // a frame with both definitions and samples
+        for (const StreamMessage &m : d.messages) {
+            if (m.type != StreamFrameType::Batch)
+                continue;
+            QVERIFY2(consumer.addDefinitions(m.batch, &error), qPrintable(error));
+            for (const CpuSampleEvent &s : m.batch.cpuSample)
+                QVERIFY2(consumer.hasStack(s.stackId), qPrintable(QString::number(s.stackId)));
+            mixed = mixed || (!m.batch.stacks.isEmpty() && !m.batch.cpuSample.isEmpty());
+            samples += m.batch.cpuSample.size();
+        }
+        QCOMPARE(samples, 400);
+        QVERIFY(mixed);
+        QCOMPARE(consumer.stackCount(), producer.stackCount());
+        QCOMPARE(consumer.frameCount(), producer.frameCount());
+        const RecordBatch all = merged(d.messages);
+        QVERIFY(all.frames == batch.frames);
+        QVERIFY(all.stacks == batch.stacks);
+    }
+
+    void cutsOverlongDefinitions()
+    {
+        RecordBatch b;
+        // 'x' then two-byte characters: the limit falls in the middle of one.
+        const QByteArray symbol = "x" + QString(StreamMaxSymbolBytes, QChar(0xe9)).toUtf8();
+        b.frames.append(FrameDefinition{
+            1, {FrameKind::User, 1, QByteArray(5000, 'm'), QByteArray(200, 'b'), symbol}});
+        QList<quint32> deep;
+        for (int i = 0; i < StreamMaxStackFrames + 10; ++i)
+            deep.append(quint32(i + 1));
+        b.stacks.append(StackDefinition{1, NoUserStack, deep});
+        StreamWriter w;
+        w.writeHello(fixedInfo());
+        QVERIFY(w.writeBatch(b));
+        const Decoded d = decode(w.takePending(), 0, false);
+        QCOMPARE(d.error, QString());
+        QCOMPARE(d.messages.size(), 2);
+        const RecordBatch &got = d.messages[1].batch;
+        QCOMPARE(got.frames.size(), 1);
+        QCOMPARE(got.frames[0].frame.module, QByteArray(StreamMaxModuleBytes, 'm'));
+        QCOMPARE(got.frames[0].frame.buildId, QByteArray(StreamMaxBuildIdBytes, 'b'));
+        QCOMPARE(got.frames[0].frame.symbol.size(), StreamMaxSymbolBytes - 1);
+        QVERIFY(symbol.startsWith(got.frames[0].frame.symbol));
+        QCOMPARE(got.stacks.size(), 1);
+        // The innermost frames stay; the stack says it is incomplete.
+        QCOMPARE(got.stacks[0].frames, deep.first(StreamMaxStackFrames));
+        QCOMPARE(got.stacks[0].flags, quint8(NoUserStack | UserStackTruncated));
+
+        RecordBatch bad;
+        bad.frames.append(FrameDefinition{1, {FrameKind(9), 1, "", "", ""}});
+        QString error;
+        StreamWriter w2;
+        QVERIFY(!w2.writeBatch(bad, &error));
+        QCOMPARE(error, QStringLiteral("1 record(s) could not be sent: stack frame 1 has kind 9, "
+                                       "neither 1 (kernel) nor 2 (user)"));
     }
 
     void splitsLargeBatchesIntoFramesUnderTheLimit()
@@ -579,13 +708,15 @@ private Q_SLOTS:
     {
         const QByteArray batch =
             Wire().section(200, 3, QByteArray("\x01\x02\x03", 3)).section(2, 1, openRecord()).bytes;
+        const quint8 newer = StreamProtocolMinor + 1;
         QByteArray hello = helloBytes();
-        hello[5] = 3; // minor 3, with a field this build does not know appended
+        hello[5] = char(newer); // with a field this build does not know appended
         hello.append('\x7f');
         hello[8] = char(hello[8] + 1);
         const QByteArray stream =
-            hello + wireFrame(999, "whatever comes later", 1, 3) + wireFrame(2, batch, 1, 3) +
-            wireFrame(3, Wire().u8(9).str("new reason").varint(5).bytes, 1, 3);
+            hello + wireFrame(999, "whatever comes later", 1, newer) +
+            wireFrame(2, batch, 1, newer) +
+            wireFrame(3, Wire().u8(9).str("new reason").varint(5).bytes, 1, newer);
         const Decoded d = decode(stream);
         QCOMPARE(d.error, QString());
         QVERIFY(d.atEnd);
@@ -601,7 +732,7 @@ private Q_SLOTS:
 
         StreamReader reader;
         reader.feed(hello);
-        QCOMPARE(reader.peerMinorVersion(), quint8(3));
+        QCOMPARE(reader.peerMinorVersion(), newer);
     }
 
     void refusesADifferentMajorVersion_data()
@@ -750,6 +881,86 @@ private Q_SLOTS:
                 << batch(p)
                 << f3.arg(p.size()) + QStringLiteral("section 1 (exec), record 1: argv count "
                                                      "4097 exceeds the limit of 4096");
+        }
+        {
+            const QByteArray p = section(19, 1000000, QByteArray(12, '\1'));
+            QTest::newRow("absurd stack frame count")
+                << batch(p)
+                << f3.arg(p.size()) +
+                       QStringLiteral("section 1: stack frame section claims 1000000 records in 12 "
+                                      "bytes (each takes at least 6)");
+        }
+        const auto frame = [](quint64 id, quint8 kind, const QByteArray &module) {
+            return Wire().varint(id).u8(kind).varint(0x1000).raw(module).str("").str("f").bytes;
+        };
+        {
+            const QByteArray p = section(19, 1, frame(1, 3, Wire().str("m").bytes));
+            QTest::newRow("stack frame kind")
+                << batch(p)
+                << f3.arg(p.size()) + QStringLiteral("section 1 (stack frame), record 1: kind 3 "
+                                                     "is neither 1 (kernel) nor 2 (user)");
+        }
+        {
+            const QByteArray p = section(19, 2,
+                                         frame(1, 1, Wire().str("vmlinux").bytes) +
+                                             frame(2, 2, Wire().varint(5000).raw("/lib").bytes));
+            QTest::newRow("stack frame module over the limit")
+                << batch(p)
+                << f3.arg(p.size()) + QStringLiteral("section 1 (stack frame), record 2: module "
+                                                     "length 5000 exceeds the limit of 4096");
+        }
+        {
+            const QByteArray p = section(
+                19, 1, Wire().varint(1).u8(2).varint(0x1000).str("m").str("").varint(64).bytes);
+            QTest::newRow("stack frame symbol past the end")
+                << batch(p)
+                << f3.arg(p.size()) + QStringLiteral("section 1 (stack frame), record 1: symbol "
+                                                     "length 64 is more than the 0 bytes left in "
+                                                     "the stack frame section");
+        }
+        {
+            const QByteArray p = section(19, 1, frame(quint64(1) << 32, 1, Wire().str("").bytes));
+            QTest::newRow("stack frame id over 32 bits")
+                << batch(p)
+                << f3.arg(p.size()) + QStringLiteral("section 1 (stack frame), record 1: frame "
+                                                     "id 4294967296 is out of range (at most "
+                                                     "4294967295)");
+        }
+        {
+            const QByteArray p =
+                section(20, 1, Wire().varint(1).u8(0).varint(100000).varint(1).bytes);
+            QTest::newRow("absurd stack depth")
+                << batch(p)
+                << f3.arg(p.size()) + QStringLiteral("section 1 (stack), record 1: frame count "
+                                                     "100000 is more than the 1 bytes left in the "
+                                                     "stack section can hold");
+        }
+        {
+            const QByteArray p = section(
+                20, 1, Wire().varint(1).u8(0).varint(4097).raw(QByteArray(4097, '\1')).bytes);
+            QTest::newRow("stack deeper than the limit")
+                << batch(p)
+                << f3.arg(p.size()) + QStringLiteral("section 1 (stack), record 1: frame count "
+                                                     "4097 exceeds the limit of 4096");
+        }
+        {
+            const QByteArray p = section(
+                20, 1, Wire().varint(7).u8(1).varint(2).varint(1).varint(quint64(1) << 40).bytes);
+            QTest::newRow("stack frame reference over 32 bits")
+                << batch(p)
+                << f3.arg(p.size()) + QStringLiteral("section 1 (stack), record 1: frame "
+                                                     "1099511627776 is out of range (at most "
+                                                     "4294967295)");
+        }
+        {
+            const QByteArray p = section(20, 2,
+                                         Wire().varint(1).u8(0).varint(1).varint(1).bytes +
+                                             Wire().varint(2).u8(0).varint(2).varint(1).bytes);
+            QTest::newRow("stack cut")
+                << batch(p)
+                << f3.arg(p.size()) + QStringLiteral("section 1 (stack), record 2: frame count 2 "
+                                                     "is more than the 1 bytes left in the stack "
+                                                     "section can hold");
         }
         {
             const QByteArray p = section(1, 1, exec(2, 0, {}));
