@@ -47,6 +47,8 @@ bool saveSession(const SessionData &data, quint64 endMonotonicNs, const QString 
             return fail(why);
         const EventStore &store = data.events;
         RecordBatch first;
+        // The definitions before the events that name them, as a recording writes them.
+        data.stacks.appendAllDefinitions(first);
         first.histograms = data.histograms;
         first.stats = data.stats;
         first.counters = data.counters;

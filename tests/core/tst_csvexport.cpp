@@ -402,6 +402,66 @@ private Q_SLOTS:
         QVERIFY(probeFiles.contains(probeDir.filePath(QStringLiteral("tppair.csv"))));
     }
 
+    void exportsSamplesAndTheirStacks()
+    {
+        QTemporaryDir dir;
+        SessionData s;
+        s.info = makeInfo();
+        StackTable &t = s.stacks;
+        QString error;
+        const auto frame = [&](quint32 id, StackFrame f) {
+            QVERIFY(t.add(FrameDefinition{id, f}, &error));
+        };
+        frame(1, {FrameKind::Kernel, 0xffffffff81a00010ull, "vmlinux", "", "do_syscall_64"});
+        frame(2, {FrameKind::User, 0x2a40, "/opt/a b/app", "0a1b", "f(int; \"x\", char)"});
+        frame(3, {FrameKind::User, 0x7f00dead0, "", "", ""});
+        frame(4, {FrameKind::User, 0x1234, "/tmp/lib\xe9.so", "", "back\\slash"});
+        QVERIFY(t.add(StackDefinition{1, 0, {1, 2, 3}}, &error));
+        QVERIFY(t.add(StackDefinition{2, KernelStackTruncated | NoUserStack | 0x30, {1}}, &error));
+        QVERIFY(t.add(StackDefinition{3, UserStackTruncated | UserFramePointers, {4, 4}}, &error));
+        QVERIFY(t.add(StackDefinition{4, 0, {}}, &error));
+        CpuSampleEvent sample;
+        sample.timeNs = s.info.startMonotonicNs + 1500;
+        sample.cpu = 3;
+        sample.pid = sample.tid = 42;
+        sample.stackId = 3;
+        sample.comm = "app";
+        s.events.append(sample);
+
+        const QStringList files = CsvExport::exportSession(s, dir.path(), {}, &error);
+        QVERIFY2(files.contains(dir.filePath(QStringLiteral("stacks.csv"))), qPrintable(error));
+        QFile stacks(dir.filePath(QStringLiteral("stacks.csv")));
+        QVERIFY(stacks.open(QIODevice::ReadOnly));
+        QCOMPARE(
+            stacks.readAll(),
+            QByteArray("stack_id,flags,depth,frame_ids,frames\r\n"
+                       "1,,3,3;2;1,\"[unknown] 0x7f00dead0;f(int\\x3B \"\"x\"\", "
+                       "char);do_syscall_64\"\r\n"
+                       "2,kernel_truncated no_user_stack 0x30,1,1,do_syscall_64\r\n"
+                       "3,user_truncated user_frame_pointers,2,4;4,back\\\\slash;back\\\\slash\r\n"
+                       "4,,0,,\r\n"));
+        QFile frames(dir.filePath(QStringLiteral("stack_frames.csv")));
+        QVERIFY(frames.open(QIODevice::ReadOnly));
+        QCOMPARE(frames.readAll(),
+                 QByteArray("frame_id,kind,module,build_id,address,symbol\r\n"
+                            "1,kernel,vmlinux,,0xffffffff81a00010,do_syscall_64\r\n"
+                            "2,user,/opt/a b/app,0a1b,0x2a40,\"f(int; \"\"x\"\", char)\"\r\n"
+                            "3,user,,,0x7f00dead0,\r\n"
+                            "4,user,/tmp/lib\\xE9.so,,0x1234,back\\\\slash\r\n"));
+        const auto rows = readCsv(dir.filePath(QStringLiteral("profile.csv")));
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows.at(0),
+                 (QList<QByteArray>{"time_s", "time", "cpu", "pid", "tid", "comm", "stack_id"}));
+        QCOMPARE(rows.at(1).at(6), QByteArray("3"));
+
+        // Exports that leave the samples out leave their stacks out.
+        QTemporaryDir otherDir;
+        CsvExportOptions open;
+        open.probeId = QStringLiteral("open");
+        QVERIFY(CsvExport::exportSession(s, otherDir.path(), open, &error).size() == 3);
+        QVERIFY(!QFile::exists(otherDir.filePath(QStringLiteral("stacks.csv"))));
+    }
+
     void schema1And2ExportIdentically()
     {
         // The same recording written in both schemas must export to the same bytes: the file

@@ -108,6 +108,10 @@ private Q_SLOTS:
             QVERIFY2(received.events<E>() == batch.events<E>(), qPrintable(name));
         });
         QCOMPARE(received.eventCount(), batch.eventCount());
+        // The stacks the samples name came along, ahead of them.
+        QVERIFY(!batch.stacks.isEmpty());
+        QVERIFY(received.frames == batch.frames);
+        QVERIFY(received.stacks == batch.stacks);
     }
 
     void everyTypeThroughASessionFileAndCsv()
@@ -134,7 +138,16 @@ private Q_SLOTS:
             QVERIFY2(data.events.count(eventTypeOf<E>) == Count, qPrintable(name));
             for (int i = 0; i < Count; ++i)
                 QVERIFY2(data.events.event<E>(i) == batch.events<E>().at(i), qPrintable(name));
+            if constexpr (hasStackId<E>) {
+                for (int i = 0; i < Count; ++i)
+                    QVERIFY2(data.stacks.hasStack(data.events.event<E>(i).stackId),
+                             qPrintable(name));
+            }
         });
+        RecordBatch loaded;
+        data.stacks.appendAllDefinitions(loaded);
+        QVERIFY(loaded.frames == batch.frames);
+        QVERIFY(loaded.stacks == batch.stacks);
 
         const QStringList files =
             CsvExport::exportSession(data, dir.filePath(QStringLiteral("csv")), {}, &error);
@@ -159,6 +172,13 @@ private Q_SLOTS:
             QCOMPARE(csvFields(lines.at(1).trimmed()).at(pidColumn),
                      QByteArray::number(batch.events<E>().at(0).pid));
         });
+        // The stacks, one row each after the header.
+        for (const auto &[file, rows] : {std::pair{"stacks.csv", batch.stacks.size()},
+                                         std::pair{"stack_frames.csv", batch.frames.size()}}) {
+            QFile f(dir.filePath(QStringLiteral("csv/") + QLatin1String(file)));
+            QVERIFY2(f.open(QIODevice::ReadOnly), file);
+            QCOMPARE(f.readAll().count("\r\n"), rows + 1);
+        }
     }
 };
 

@@ -29,11 +29,7 @@ private Q_SLOTS:
         session.setSession(std::move(empty));
         const RecordBatch batch = everyTypeBatch(Count, Start);
         // Live: the batch arrives in two appends, as a recording delivers it.
-        RecordBatch first, second;
-        forEachEventType([&]<typename E>() {
-            first.events<E>() = batch.events<E>().mid(0, 1);
-            second.events<E>() = batch.events<E>().mid(1);
-        });
+        const auto [first, second] = splitBatch(batch, 1);
         session.append(first);
         session.append(second);
 
@@ -88,6 +84,13 @@ private Q_SLOTS:
             for (int i = 0; i < Count; ++i)
                 QVERIFY2(saved.events.event<E>(i) == batch.events<E>().at(i), qPrintable(name));
         });
+        // The stacks the samples name, live and saved.
+        RecordBatch live, reloaded;
+        session.stacks().appendAllDefinitions(live);
+        saved.stacks.appendAllDefinitions(reloaded);
+        QVERIFY(!batch.stacks.isEmpty());
+        QVERIFY(live.frames == batch.frames && live.stacks == batch.stacks);
+        QVERIFY(reloaded.frames == batch.frames && reloaded.stacks == batch.stacks);
     }
 };
 
