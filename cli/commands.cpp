@@ -7,6 +7,7 @@
 #include "helperapi.h"
 #include "helperclient.h"
 #include "probespec.h"
+#include "profilereport.h"
 #include "protocol.h"
 #include "recordingfile.h"
 #include "sessioninfo.h"
@@ -19,6 +20,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSaveFile>
 #include <QTextStream>
 
 #include <atomic>
@@ -563,11 +565,21 @@ int show(const QStringList &args)
                                  QStringLiteral("A .bpflens session file."));
     parser.addOption(
         {QStringLiteral("probe"), QStringLiteral("Only this probe."), QStringLiteral("id")});
+    parser.addOption({QStringLiteral("top"),
+                      QStringLiteral("Functions listed per profile (CPU samples, off-CPU "
+                                     "waits); 0 lists all. Default 20."),
+                      QStringLiteral("n"), QStringLiteral("20")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("show"), args, &status))
         return status;
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("show takes one session file"), Usage);
+    bool topOk = false;
+    const int top = parser.value(QStringLiteral("top")).toInt(&topOk);
+    if (!topOk || top < 0)
+        return fail(QStringLiteral("--top %1: expected a number of functions, 0 for all")
+                        .arg(parser.value(QStringLiteral("top")).left(32)),
+                    Usage);
     SessionData data;
     if (!loadSession(parser.positionalArguments().first(), &data, &status))
         return status;
@@ -653,28 +665,118 @@ int show(const QStringList &args)
                      .arg(it->percentile(0.99), 0, 'f', 1);
         out() << it->toText();
     }
+
+    // Profiles: where the CPU time went, and where threads waited.
+    if ((only.isEmpty() || only == QLatin1String(EventTraits<CpuSampleEvent>::probeId)) &&
+        data.events.count(EventType::CpuSample))
+        out() << cli::topFunctionsText(data, ProfileKind::OnCpu, top);
+    if ((only.isEmpty() || only == QLatin1String(EventTraits<OffCpuEvent>::probeId)) &&
+        data.events.count(EventType::OffCpu))
+        out() << cli::topFunctionsText(data, ProfileKind::OffCpu, top);
     return Ok;
 }
+
+namespace {
+
+// export --folded: one profile as folded stacks, into a file or onto stdout.
+int exportFolded(const QCommandLineParser &parser)
+{
+    const bool userOnly = parser.isSet(QStringLiteral("user-only"));
+    const bool kernelOnly = parser.isSet(QStringLiteral("kernel-only"));
+    if (userOnly && kernelOnly)
+        return fail(QStringLiteral("--user-only and --kernel-only exclude each other"), Usage);
+    for (const char *csvOnly : {"probe", "json"}) {
+        if (parser.isSet(QLatin1String(csvOnly)))
+            return fail(QStringLiteral("--%1 applies to --csv; --folded exports the CPU samples, "
+                                       "or the off-CPU waits with --off-cpu")
+                            .arg(QLatin1String(csvOnly)),
+                        Usage);
+    }
+    const QString path = parser.positionalArguments().first();
+    SessionData data;
+    int status = Ok;
+    if (!loadSession(path, &data, &status))
+        return status;
+    const bool offCpu = parser.isSet(QStringLiteral("off-cpu"));
+    const ProfileKind kind = offCpu ? ProfileKind::OffCpu : ProfileKind::OnCpu;
+    if (!data.events.count(offCpu ? EventType::OffCpu : EventType::CpuSample))
+        return fail(offCpu ? QStringLiteral("%1 has no off-CPU waits: record them with --probe "
+                                            "offcpu")
+                                 .arg(path)
+                           : QStringLiteral("%1 has no CPU samples: record them with --probe "
+                                            "profile (or export the off-CPU waits with --off-cpu)")
+                                 .arg(path));
+    const StackPart part = userOnly     ? StackPart::UserOnly
+                           : kernelOnly ? StackPart::KernelOnly
+                                        : StackPart::Both;
+    const QByteArray folded =
+        cli::foldedProfile(data, kind, part, parser.isSet(QStringLiteral("by-process")));
+    const QString output = parser.value(QStringLiteral("output"));
+    if (output.isEmpty() || output == QLatin1String("-")) {
+        out().flush();
+        if (std::fwrite(folded.constData(), 1, size_t(folded.size()), stdout) !=
+                size_t(folded.size()) ||
+            std::fflush(stdout) != 0)
+            return fail(QStringLiteral("cannot write the folded stacks to standard output"));
+        return Ok;
+    }
+    // Whole or not at all: a flame graph made from half a file would look plausible.
+    QSaveFile file(output);
+    if (!file.open(QIODevice::WriteOnly) || file.write(folded) != folded.size() || !file.commit())
+        return fail(QStringLiteral("cannot write %1: %2").arg(output, file.errorString()));
+    return Ok;
+}
+
+} // namespace
 
 int exportSession(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Exports a session as CSV files."));
+    parser.setApplicationDescription(
+        QStringLiteral("Exports a session as CSV files, or its profile as folded stacks "
+                       "(flamegraph.pl, inferno, speedscope: \"main;f;g 12\" per line)."));
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("A .bpflens session file."));
     parser.addOption({QStringLiteral("csv"),
                       QStringLiteral("Directory to write the CSV files into."),
                       QStringLiteral("dir")});
     parser.addOption(
-        {QStringLiteral("probe"), QStringLiteral("Only this probe."), QStringLiteral("id")});
+        {QStringLiteral("probe"), QStringLiteral("Only this probe (CSV)."), QStringLiteral("id")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the files written as JSON.")});
+    parser.addOption({QStringLiteral("folded"),
+                      QStringLiteral("Write the CPU samples as folded stacks, one line per "
+                                     "distinct stack with its number of samples.")});
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
+                      QStringLiteral("Write the folded stacks into this file (\"-\" or none: "
+                                     "standard output)."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("off-cpu"),
+                      QStringLiteral("Fold the off-CPU waits instead, weighted by microseconds "
+                                     "off the CPU.")});
+    parser.addOption(
+        {QStringLiteral("user-only"), QStringLiteral("Only the user-space frames of each stack.")});
+    parser.addOption(
+        {QStringLiteral("kernel-only"), QStringLiteral("Only the kernel frames of each stack.")});
+    parser.addOption({QStringLiteral("by-process"),
+                      QStringLiteral("Start each stack with the command (comm) it was taken in.")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("export"), args, &status))
         return status;
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("export takes one session file"), Usage);
+    const bool folded = parser.isSet(QStringLiteral("folded"));
+    if (folded && parser.isSet(QStringLiteral("csv")))
+        return fail(QStringLiteral("--csv and --folded exclude each other: export one at a time"),
+                    Usage);
+    if (folded)
+        return exportFolded(parser);
+    for (const char *foldedOnly : {"output", "off-cpu", "user-only", "kernel-only", "by-process"}) {
+        if (parser.isSet(QLatin1String(foldedOnly)))
+            return fail(QStringLiteral("--%1 applies to --folded").arg(QLatin1String(foldedOnly)),
+                        Usage);
+    }
     if (!parser.isSet(QStringLiteral("csv")))
-        return fail(QStringLiteral("export needs --csv DIR"), Usage);
+        return fail(QStringLiteral("export needs --csv DIR or --folded"), Usage);
     SessionData data;
     if (!loadSession(parser.positionalArguments().first(), &data, &status))
         return status;

@@ -1,7 +1,9 @@
 // bpflens-cli as a user runs it: the real binary, real probes in this kernel, real files.
+#include "callgraph.h"
 #include "csvexport.h"
 #include "events.h"
 #include "helper/testbus.h"
+#include "profilereport.h"
 #include "protocol.h"
 #include "sessioninfo.h"
 #include "sessionstore.h"
@@ -14,6 +16,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -143,6 +146,64 @@ QString eventTypeName(EventType type)
     }
     return QStringLiteral("EventType %1").arg(int(type));
 }
+
+// A small profile whose folded stacks and top functions are known by heart: a program spinning in
+// main -> chain_a -> leaf_spin, a few samples in chain_a itself, another command blocked in a
+// read system call, one sample without a stack; and three off-CPU waits.
+RecordBatch knownProfile()
+{
+    StackTable table;
+    const QByteArray app = "/opt/app/callchain_fp";
+    auto user = [&](quint64 address, const char *symbol) {
+        return table.intern(StackFrame{FrameKind::User, address, app, "ab12", symbol});
+    };
+    const quint32 main = user(0x1100, "main");
+    const quint32 chainA = user(0x1200, "chain_a");
+    const quint32 leaf = user(0x1300, "leaf_spin");
+    const quint32 read = table.intern(
+        StackFrame{FrameKind::Kernel, 0xffffffff81000000ull, "vmlinux", "", "ksys_read"});
+    // Leaf first: kernel frames, then user frames.
+    const quint32 spinning = table.intern(0, {leaf, chainA, main});
+    const quint32 inChainA = table.intern(0, {chainA, main});
+    const quint32 reading = table.intern(0, {read, main});
+    RecordBatch batch;
+    table.takeNewDefinitions(batch);
+    quint64 t = 1000000000ull;
+    auto sample = [&](quint32 stack, const char *comm, quint32 pid) {
+        t += 10000000ull;
+        batch.cpuSample.append({t, 0, pid, pid, stack, QByteArray(comm)});
+    };
+    for (int i = 0; i < 3; ++i)
+        sample(spinning, "app", 100);
+    sample(inChainA, "app", 100);
+    sample(reading, "reader", 200);
+    sample(reading, "reader", 200);
+    sample(0, "app", 100);
+    // Off-CPU: 1.5 us twice in the read (3 us), 0.4 us once in chain_a (rounds to nothing in
+    // microseconds on its own line, but counts in show's times).
+    batch.offCpu.append({t + 1, 1500, 200, 200, reading, "reader"});
+    batch.offCpu.append({t + 2, 1500, 200, 200, reading, "reader"});
+    batch.offCpu.append({t + 3, 400, 100, 100, inChainA, "app"});
+    return batch;
+}
+
+SessionData sessionOf(const RecordBatch &batch)
+{
+    SessionData data;
+    QString error;
+    if (!data.stacks.addDefinitions(batch, &error))
+        qFatal("%s", qPrintable(error));
+    for (const CpuSampleEvent &e : batch.cpuSample)
+        data.events.append(e);
+    for (const OffCpuEvent &e : batch.offCpu)
+        data.events.append(e);
+    return data;
+}
+
+const QByteArray knownFolded = "[no stack] 1\n"
+                               "main;chain_a 1\n"
+                               "main;chain_a;leaf_spin 3\n"
+                               "main;ksys_read 2\n";
 
 } // namespace
 
@@ -290,6 +351,187 @@ private Q_SLOTS:
                  qPrintable(shown.out));
         QCOMPARE(shown.out.count(QStringLiteral("not counted")), 1);
         QCOMPARE(shown.out.count(QStringLiteral("unknown submitter")), 1);
+    }
+
+    // The profile reports themselves, on a session in memory: the exact folded bytes
+    // flamegraph.pl and inferno read, each stack part, grouped by command, and the top table.
+    void foldedStacksAndTopFunctions()
+    {
+        const SessionData data = sessionOf(knownProfile());
+        using cli::ProfileKind;
+        QCOMPARE(cli::foldedProfile(data, ProfileKind::OnCpu, StackPart::Both, false), knownFolded);
+        QCOMPARE(cli::foldedProfile(data, ProfileKind::OnCpu, StackPart::UserOnly, false),
+                 QByteArray("[no stack] 1\nmain 2\nmain;chain_a 1\nmain;chain_a;leaf_spin 3\n"));
+        QCOMPARE(cli::foldedProfile(data, ProfileKind::OnCpu, StackPart::KernelOnly, false),
+                 QByteArray("[no stack] 5\nksys_read 2\n"));
+        QCOMPARE(cli::foldedProfile(data, ProfileKind::OnCpu, StackPart::Both, true),
+                 QByteArray("app 1\napp;main;chain_a 1\napp;main;chain_a;leaf_spin 3\n"
+                            "reader;main;ksys_read 2\n"));
+        // Off-CPU in microseconds, as offcputime -f writes them; a line worth less than half a
+        // microsecond is left out rather than written as 0.
+        QCOMPARE(cli::foldedProfile(data, ProfileKind::OffCpu, StackPart::Both, false),
+                 QByteArray("main;ksys_read 3\n"));
+
+        // Every line is what flamegraph.pl parses: frames, one space, a whole number.
+        static const QRegularExpression foldedLine(QStringLiteral("^[^;\\n]+(;[^;\\n]+)* \\d+$"));
+        for (const QByteArray &line : knownFolded.trimmed().split('\n'))
+            QVERIFY2(foldedLine.match(QString::fromUtf8(line)).hasMatch(), line.constData());
+
+        const QString top = cli::topFunctionsText(data, ProfileKind::OnCpu, 20);
+        QVERIFY2(
+            top.contains(QStringLiteral("On-CPU: 7 samples (1 without a stack), 4 functions\n")),
+            qPrintable(top));
+        // self, self %, total, total % of all 7 samples; where the code is.
+        auto row = [](const char *self, const char *selfPct, const char *total,
+                      const char *totalPct, const char *function) {
+            return QStringLiteral("  %1 %2 %3 %4  %5")
+                .arg(QLatin1String(self), 10)
+                .arg(QLatin1String(selfPct), 7)
+                .arg(QLatin1String(total), 10)
+                .arg(QLatin1String(totalPct), 7)
+                .arg(QLatin1String(function));
+        };
+        QVERIFY2(top.contains(row("0", "0.0%", "6", "85.7%", "main  callchain_fp\n")),
+                 qPrintable(top));
+        QVERIFY2(top.contains(row("1", "14.3%", "4", "57.1%", "chain_a  callchain_fp\n")),
+                 qPrintable(top));
+        QVERIFY2(top.contains(row("3", "42.9%", "3", "42.9%", "leaf_spin  callchain_fp\n")),
+                 qPrintable(top));
+        QVERIFY2(top.contains(row("2", "28.6%", "2", "28.6%", "ksys_read  [vmlinux]\n")),
+                 qPrintable(top));
+        // Largest total first.
+        QVERIFY(top.indexOf(QStringLiteral(" main ")) < top.indexOf(QStringLiteral(" chain_a ")));
+        QVERIFY(top.indexOf(QStringLiteral(" chain_a ")) <
+                top.indexOf(QStringLiteral(" leaf_spin ")));
+        const QString top2 = cli::topFunctionsText(data, ProfileKind::OnCpu, 2);
+        QVERIFY2(top2.contains(QStringLiteral("4 functions; the top 2 by total")),
+                 qPrintable(top2));
+        QVERIFY(!top2.contains(QStringLiteral("leaf_spin")));
+
+        const QString off = cli::topFunctionsText(data, ProfileKind::OffCpu, 20);
+        QVERIFY2(off.contains(QStringLiteral("Off-CPU: 3 waits, 3.4 us off the CPU, 3 functions")),
+                 qPrintable(off));
+        QVERIFY2(off.contains(row("3.0 us", "88.2%", "3.0 us", "88.2%", "ksys_read  [vmlinux]")),
+                 qPrintable(off));
+    }
+
+    // The same profile through a session file and the real binary: show's tables, and folded
+    // stacks on stdout and into a file, byte for byte.
+    void showAndExportFoldedFromAFile()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("profile.bpflens"));
+        SessionInfo info = sessionInfoForThisHost(
+            {{QStringLiteral("profile"), {}, {}}, {QStringLiteral("offcpu"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        QVERIFY2(writer.writeBatch(knownProfile(), &err), qPrintable(err));
+        QVERIFY(writer.finish(3000000000ull, &err));
+        writer.close();
+
+        const Run shown = runCli({QStringLiteral("show"), session});
+        QCOMPARE(shown.status, 0);
+        QVERIFY2(shown.out.contains(QStringLiteral("On-CPU: 7 samples (1 without a stack)")),
+                 qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("leaf_spin  callchain_fp")),
+                 qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("Off-CPU: 3 waits")), qPrintable(shown.out));
+        const Run onlyOff =
+            runCli({QStringLiteral("show"), session, QStringLiteral("--probe"),
+                    QStringLiteral("offcpu"), QStringLiteral("--top"), QStringLiteral("1")});
+        QCOMPARE(onlyOff.status, 0);
+        QVERIFY(!onlyOff.out.contains(QStringLiteral("On-CPU")));
+        QVERIFY2(onlyOff.out.contains(QStringLiteral("the top 1 by total")),
+                 qPrintable(onlyOff.out));
+
+        const Run toStdout =
+            runCli({QStringLiteral("export"), session, QStringLiteral("--folded")});
+        QCOMPARE(toStdout.status, 0);
+        QCOMPARE(toStdout.out.toUtf8(), knownFolded);
+        QCOMPARE(toStdout.err, QString());
+        const Run dash = runCli({QStringLiteral("export"), session, QStringLiteral("--folded"),
+                                 QStringLiteral("-o"), QStringLiteral("-")});
+        QCOMPARE(dash.out.toUtf8(), knownFolded);
+
+        const QString file = dir.filePath(QStringLiteral("out.folded"));
+        const Run toFile = runCli({QStringLiteral("export"), session, QStringLiteral("--folded"),
+                                   QStringLiteral("--by-process"), QStringLiteral("--user-only"),
+                                   QStringLiteral("-o"), file});
+        QCOMPARE(toFile.status, 0);
+        QCOMPARE(toFile.out, QString());
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("app 1\napp;main;chain_a 1\napp;main;chain_a;leaf_spin 3\n"
+                                         "reader;main 2\n"));
+        const Run off = runCli({QStringLiteral("export"), session, QStringLiteral("--folded"),
+                                QStringLiteral("--off-cpu"), QStringLiteral("--kernel-only")});
+        QCOMPARE(off.status, 0);
+        QCOMPARE(off.out.toUtf8(), QByteArray("ksys_read 3\n"));
+    }
+
+    // A session without samples, or options that do not go together: one line and a status.
+    void foldedExportErrors_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no samples") << QStringList{QStringLiteral("--folded")} << 1
+                                    << "has no CPU samples: record them with --probe profile";
+        QTest::newRow("no waits") << QStringList{QStringLiteral("--folded"),
+                                                 QStringLiteral("--off-cpu")}
+                                  << 1 << "has no off-CPU waits";
+        QTest::newRow("both parts")
+            << QStringList{QStringLiteral("--folded"), QStringLiteral("--user-only"),
+                           QStringLiteral("--kernel-only")}
+            << 2 << "--user-only and --kernel-only exclude each other";
+        QTest::newRow("csv and folded")
+            << QStringList{QStringLiteral("--folded"), QStringLiteral("--csv"),
+                           QStringLiteral("/tmp")}
+            << 2 << "--csv and --folded exclude each other";
+        QTest::newRow("output without folded")
+            << QStringList{QStringLiteral("--csv"), QStringLiteral("/tmp"), QStringLiteral("-o"),
+                           QStringLiteral("x")}
+            << 2 << "--output applies to --folded";
+        QTest::newRow("probe with folded")
+            << QStringList{QStringLiteral("--folded"), QStringLiteral("--probe"),
+                           QStringLiteral("exec")}
+            << 2 << "--probe applies to --csv";
+        QTest::newRow("unwritable output")
+            << QStringList{QStringLiteral("--folded"), QStringLiteral("-o"),
+                           QStringLiteral("/nonexistent/dir/x.folded")}
+            << 1 << "cannot write /nonexistent/dir/x.folded";
+        QTest::newRow("bad top") << QStringList{QStringLiteral("--top"), QStringLiteral("many")}
+                                 << 2 << "--top many: expected a number";
+    }
+
+    void foldedExportErrors()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(int, status);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("s.bpflens"));
+        // "unwritable output" needs samples to get as far as writing.
+        const bool withSamples = QTest::currentDataTag() == QByteArrayLiteral("unwritable output");
+        SessionInfo info = sessionInfoForThisHost({{QStringLiteral("exec"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        QVERIFY2(writer.writeBatch(withSamples ? knownProfile() : RecordBatch{}, &err),
+                 qPrintable(err));
+        QVERIFY(writer.finish(3000000000ull, &err));
+        writer.close();
+        const bool show = extra.first() == QLatin1String("--top");
+        const Run r = runCli(
+            QStringList{show ? QStringLiteral("show") : QStringLiteral("export"), session} + extra);
+        QCOMPARE(r.status, status);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY2(r.err.startsWith(QStringLiteral("bpflens-cli: ")), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QCOMPARE(r.out, QString());
     }
 
     void interruptLeavesACompleteFile()
