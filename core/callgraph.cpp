@@ -32,6 +32,18 @@ QList<quint32> rootFirstFrames(const StackTable &stacks, quint32 stackId, StackP
     return out;
 }
 
+bool isTruncated(const StackTable &stacks, quint32 stackId, StackPart part)
+{
+    if (!stacks.hasStack(stackId))
+        return false;
+    const StackDefinition &s = stacks.stack(stackId);
+    // The user stack sits at the root end: when it is kept, only its completeness counts.
+    const bool userKept = part != StackPart::KernelOnly && !(s.flags & NoUserStack);
+    if (userKept)
+        return s.flags & UserStackTruncated;
+    return s.flags & KernelStackTruncated;
+}
+
 qint32 CallTree::child(qint32 parent, quint32 frame, quint32 group)
 {
     // Group nodes are keyed with the top bit set, so they never meet a frame id.
@@ -51,7 +63,7 @@ qint32 CallTree::child(qint32 parent, quint32 frame, quint32 group)
 }
 
 CallTree CallTree::build(const StackTable &stacks, const StackWeights &weights, Direction direction,
-                         StackPart part)
+                         StackPart part, bool markTruncated)
 {
     CallTree tree;
     tree.m_direction = direction;
@@ -62,6 +74,8 @@ CallTree CallTree::build(const StackTable &stacks, const StackWeights &weights, 
         const quint32 group = quint32(it.key() >> 32);
         const quint64 w = it.value();
         QList<quint32> frames = rootFirstFrames(stacks, stackId, part);
+        if (markTruncated && !frames.isEmpty() && isTruncated(stacks, stackId, part))
+            frames.prepend(TruncatedFrame);
         if (direction == Direction::BottomUp)
             std::reverse(frames.begin(), frames.end());
         qint32 at = 0;

@@ -69,9 +69,16 @@ public:
         QList<qint32> children;
     };
 
+    // The frame id of the "[truncated]" marker node: never a StackTable id (those are dense
+    // from 1). With markTruncated, a stack whose outermost frames are missing (the unwinder did
+    // not reach the thread's first frame, or the kernel stack was cut) gets this marker where
+    // the missing frames would be: between the root (or its group) and the outermost frame
+    // known, so such samples do not pose as calls from the thread's start.
+    static constexpr quint32 TruncatedFrame = 0xffffffffu;
+
     static CallTree build(const StackTable &stacks, const StackWeights &weights,
                           Direction direction = Direction::TopDown,
-                          StackPart part = StackPart::Both);
+                          StackPart part = StackPart::Both, bool markTruncated = false);
 
     Direction direction() const { return m_direction; }
     qsizetype size() const { return qsizetype(m_nodes.size()); }
@@ -109,5 +116,9 @@ QByteArray foldedStacks(const StackTable &stacks, const StackWeights &weights,
 
 // The frames of a stack root first, limited to part.
 QList<quint32> rootFirstFrames(const StackTable &stacks, quint32 stackId, StackPart part);
+// Whether the part of the stack kept by part misses its outermost frames: the user stack is
+// truncated (when user frames are kept), or only kernel frames are kept and the kernel stack
+// is.
+bool isTruncated(const StackTable &stacks, quint32 stackId, StackPart part);
 
 } // namespace bpflens
