@@ -64,6 +64,7 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     m_search->setPlaceholderText(tr("Search functions…"));
     m_search->setClearButtonEnabled(true);
     m_search->setAccessibleName(tr("Search functions"));
+    m_search->setMinimumWidth(160);
     m_searchLabel = new QLabel(this);
     m_searchLabel->setObjectName(QStringLiteral("profileSearchShare"));
     m_status = new QLabel(this);
@@ -101,6 +102,7 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     m_legend = new QLabel(this);
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
+    m_legend->setContentsMargins(4, 2, 4, 4);
     m_legend->setText(legendText());
 
     auto *flamePane = new QWidget(this);
@@ -133,6 +135,9 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     splitter->setChildrenCollapsible(false);
+    m_splitter = splitter;
+    m_flameScroll->setMinimumWidth(240);
+    m_treeTabs->setMinimumWidth(240);
 
     m_empty = new QLabel(this);
     m_empty->setObjectName(QStringLiteral("profileEmpty"));
@@ -237,8 +242,7 @@ QString ProfilePage::legendText() const
                                         "thread's first frame"),
                                      true);
     const QString match = swatch(QColor(0xd4, 0x3c, 0xc8), tr("search match"));
-    return QStringLiteral("<small>%1 &nbsp; %2 &nbsp; %3 &nbsp; %4</small>")
-        .arg(user, kernel, match, truncated);
+    return QStringLiteral("%1 &nbsp; %2 &nbsp; %3 &nbsp; %4").arg(user, kernel, match, truncated);
 }
 
 void ProfilePage::setKind(ProfileKind kind)
@@ -274,6 +278,13 @@ void ProfilePage::scheduleRefresh(int delayMs)
 void ProfilePage::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    if (!m_splitSet && m_splitter->width() > 0) {
+        // The flame graph's size hint would take nearly everything; the trees need room for
+        // a name and four numbers.
+        m_splitSet = true;
+        const int w = m_splitter->width();
+        m_splitter->setSizes({w * 55 / 100, w - w * 55 / 100});
+    }
     if (m_dirty)
         m_timer->start(0);
 }

@@ -9,6 +9,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QScrollArea;
+class QSplitter;
 class QSortFilterProxyModel;
 class QStackedWidget;
 class QTabWidget;
@@ -114,6 +115,8 @@ private:
     QTreeView *m_bottomUpView;
     QTreeView *m_functionView;
     QTimer *m_timer;
+    QSplitter *m_splitter;
+    bool m_splitSet = false;
 };
 
 } // namespace bpflens

@@ -7,6 +7,8 @@
 #include "profilepage.h"
 #include "profiletestdata.h"
 #include "sessionmodel.h"
+#include "timelinebins.h"
+#include "timelinewidget.h"
 #include "viewstate.h"
 
 #include <QApplication>
@@ -380,6 +382,87 @@ private Q_SLOTS:
         page.show();
         QTRY_COMPARE(page.aggregations(), 1);
         QCOMPARE(page.profile()->total, 100u);
+    }
+
+    void timelineCpuLanes()
+    {
+        // Twelve processes with 12, 11, … 1 samples per millisecond-wide slot: the eight busiest
+        // get a lane each, busiest first, the other four share one.
+        auto make = [] {
+            SessionData d;
+            d.info.startMonotonicNs = ProfileStartNs;
+            d.info.endMonotonicNs = ProfileStartNs + 1'000'000'000;
+            for (int slot = 0; slot < 100; ++slot) {
+                for (quint32 p = 0; p < 12; ++p) {
+                    for (quint32 k = 0; k < 12 - p; ++k) {
+                        CpuSampleEvent e;
+                        e.timeNs = ProfileStartNs + quint64(slot) * 10'000'000 + p * 1000 + k;
+                        e.pid = 500 + p;
+                        e.comm = "proc" + QByteArray::number(p);
+                        // Process 0 only runs in the first half: a spike the lanes must show.
+                        if (p == 0 && slot >= 50)
+                            continue;
+                        d.events.append(e);
+                    }
+                }
+            }
+            return d;
+        };
+        SessionModel session;
+        session.setSession(make());
+        const ProcessCpuBins bins = TimelineBinner::binCpuByProcess(
+            session, ProfileStartNs, ProfileStartNs + 1'000'000'000, 100);
+        QCOMPARE(int(bins.lanes.size()), 9);
+        QCOMPARE(bins.lanes[0].pid, 501); // 11 × 100 beats process 0's 12 × 50
+        QCOMPARE(bins.lanes[0].comm, QByteArray("proc1"));
+        QCOMPARE(bins.lanes[0].total, 1100u);
+        QCOMPARE(bins.lanes[8].pid, -1);
+        QCOMPARE(bins.lanes[8].processes, 4);
+        QCOMPARE(bins.lanes[8].total, quint64(4 + 3 + 2 + 1) * 100);
+        const auto &p0 = *std::find_if(bins.lanes.begin(), bins.lanes.end(),
+                                       [](const auto &l) { return l.pid == 500; });
+        QCOMPARE(p0.counts[10], 12u);
+        QCOMPARE(p0.counts[90], 0u);
+        // The second half only: process 0 is gone from the lanes.
+        const ProcessCpuBins later = TimelineBinner::binCpuByProcess(
+            session, ProfileStartNs + 500'000'000, ProfileStartNs + 1'000'000'000, 100);
+        QCOMPARE(later.lanes[0].pid, 501);
+        QCOMPARE(int(later.lanes.size()), 9);
+        QCOMPARE(later.lanes[8].processes, 3);
+
+        // In the window: the lanes sit below the CPU samples lane and name their process.
+        MainWindow window;
+        window.resize(1366, 1200);
+        TimelineWidget *tl = window.timeline();
+        tl->setMinimumHeight(700); // room for every process lane
+        window.show();
+        window.session()->setSession(make());
+        QTRY_COMPARE(int(tl->cpuBins().lanes.size()), 9);
+        const QRect cpu = tl->laneRect(EventType::CpuSample);
+        QVERIFY(!cpu.isNull());
+        QVERIFY(tl->processLaneRect(0).top() > cpu.bottom());
+        QVERIFY(tl->processLaneRect(8).top() > tl->processLaneRect(0).bottom());
+        // Other lanes keep their places and a sensible height.
+        QVERIFY(tl->laneRect(EventType::Exec).height() >= 10);
+        const QImage image = tl->grab().toImage();
+        // Process 0's lane has bars in the first half and none in the second.
+        int lane0 = -1;
+        for (int k = 0; k < 9; ++k) {
+            if (tl->cpuBins().lanes[size_t(k)].pid == 500)
+                lane0 = k;
+        }
+        QVERIFY(lane0 >= 0);
+        const QRect r = tl->processLaneRect(lane0);
+        auto hasBar = [&](quint64 t) {
+            const int x = int(tl->xForTime(t));
+            for (int y = r.top(); y <= r.bottom(); ++y) {
+                if (image.pixelColor(x, y) == QColor(QRgb(EventTraits<CpuSampleEvent>::lane.rgb)))
+                    return true;
+            }
+            return false;
+        };
+        QVERIFY(hasBar(ProfileStartNs + 200'000'000));
+        QVERIFY(!hasBar(ProfileStartNs + 800'000'000));
     }
 
     void inMainWindow()
