@@ -64,21 +64,28 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     m_search->setPlaceholderText(tr("Search functions…"));
     m_search->setClearButtonEnabled(true);
     m_search->setAccessibleName(tr("Search functions"));
-    m_search->setMinimumWidth(160);
+    m_search->setMinimumWidth(100);
     m_searchLabel = new QLabel(this);
     m_searchLabel->setObjectName(QStringLiteral("profileSearchShare"));
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("profileStatus"));
+    // Long texts (German, search shares) must not widen the main window: they get the room
+    // the layout has, and say the rest in a tooltip.
+    m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    for (QLabel *l : {m_status, m_searchLabel})
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    for (QComboBox *c : {m_kind, m_part}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(10);
+    }
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
     bar->addWidget(m_kind);
     bar->addWidget(m_part);
     bar->addWidget(m_icicle);
-    bar->addWidget(m_search, 1);
-    bar->addWidget(m_searchLabel);
-    bar->addStretch();
-    bar->addWidget(m_status);
+    bar->addWidget(m_search, 2);
+    bar->addWidget(m_searchLabel, 2);
 
     m_resetZoom = new QToolButton(this);
     m_resetZoom->setText(tr("Reset zoom"));
@@ -92,6 +99,7 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     crumbs->setContentsMargins(0, 0, 0, 0);
     crumbs->addWidget(m_resetZoom);
     crumbs->addWidget(m_breadcrumb, 1);
+    crumbs->addWidget(m_status, 1);
 
     m_flame = new FlameGraphView(this);
     m_flameScroll = new QScrollArea(this);
@@ -136,8 +144,8 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     splitter->setStretchFactor(1, 2);
     splitter->setChildrenCollapsible(false);
     m_splitter = splitter;
-    m_flameScroll->setMinimumWidth(240);
-    m_treeTabs->setMinimumWidth(240);
+    m_flameScroll->setMinimumWidth(160);
+    m_treeTabs->setMinimumWidth(160);
 
     m_empty = new QLabel(this);
     m_empty->setObjectName(QStringLiteral("profileEmpty"));
@@ -183,6 +191,7 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
         m_flame->setSelectedFrame(0);
         // The old trees name frames of the old table: drop them before anything repaints.
         m_profile.reset();
+        m_builder.clear();
         m_topDown->setProfile(nullptr, nullptr);
         m_bottomUp->setProfile(nullptr, nullptr);
         m_functions->setProfile(nullptr, nullptr);
@@ -316,7 +325,7 @@ ProfileQuery ProfilePage::currentQuery() const
 void ProfilePage::aggregate()
 {
     const ProfileQuery q = currentQuery();
-    m_profile = buildProfile(*m_session, q);
+    m_profile = m_builder.build(*m_session, q);
     ++m_aggregations;
 
     const StackTable *stacks = &m_session->stacks();
@@ -404,6 +413,7 @@ void ProfilePage::updateSearch()
 {
     m_flame->setSearch(m_search->text().trimmed());
     m_searchLabel->setText(m_flame->searchSummary());
+    m_searchLabel->setToolTip(m_searchLabel->text());
 }
 
 void ProfilePage::selectFrame(quint32 frame)

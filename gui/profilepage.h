@@ -86,6 +86,7 @@ private:
     SessionModel *m_session;
     ViewState *m_state;
     std::shared_ptr<const Profile> m_profile;
+    ProfileBuilder m_builder;
     bool m_dirty = true;
     int m_aggregations = 0;
     quint32 m_selectedFrame = 0;

@@ -71,16 +71,35 @@ StackWeights aggregateStacks(const SessionModel &session, const ProfileQuery &qu
 
 std::shared_ptr<const Profile> buildProfile(const SessionModel &session, const ProfileQuery &query)
 {
+    return ProfileBuilder().build(session, query);
+}
+
+std::shared_ptr<const Profile> ProfileBuilder::build(const SessionModel &session,
+                                                     const ProfileQuery &query)
+{
+    // A table with fewer stacks than the index is another session's.
+    if (!m_topDown || m_part != query.part ||
+        m_topDown->stackCount() > session.stacks().stackCount()) {
+        m_part = query.part;
+        m_topDown = std::make_unique<CallTreeIndex>(CallTree::Direction::TopDown, m_part, true);
+        m_bottomUp = std::make_unique<CallTreeIndex>(CallTree::Direction::BottomUp, m_part, true);
+    }
+    m_topDown->update(session.stacks());
+    m_bottomUp->update(session.stacks());
     auto p = std::make_shared<Profile>();
     p->query = query;
     const StackWeights weights = aggregateStacks(session, query, &p->events);
     p->total = weights.total();
-    p->topDown =
-        CallTree::build(session.stacks(), weights, CallTree::Direction::TopDown, query.part, true);
-    p->bottomUp =
-        CallTree::build(session.stacks(), weights, CallTree::Direction::BottomUp, query.part, true);
-    p->functions = functionCosts(session.stacks(), weights, query.part);
+    p->topDown = m_topDown->sum(weights);
+    p->bottomUp = m_bottomUp->sum(weights);
+    p->functions = functionCosts(p->topDown);
     return p;
+}
+
+void ProfileBuilder::clear()
+{
+    m_topDown.reset();
+    m_bottomUp.reset();
 }
 
 namespace ProfileText {

@@ -55,6 +55,21 @@ StackWeights aggregateStacks(const SessionModel &session, const ProfileQuery &qu
 // The weights, the trees and the function list of the query.
 std::shared_ptr<const Profile> buildProfile(const SessionModel &session, const ProfileQuery &query);
 
+// buildProfile() for a view that asks again and again (each range, each live batch): keeps a
+// CallTreeIndex per direction for the stack part asked last, extended as stacks arrive, so a
+// new profile only sums. clear() when the session is replaced.
+class ProfileBuilder
+{
+public:
+    std::shared_ptr<const Profile> build(const SessionModel &session, const ProfileQuery &query);
+    void clear();
+
+private:
+    StackPart m_part = StackPart::Both;
+    std::unique_ptr<CallTreeIndex> m_topDown;
+    std::unique_ptr<CallTreeIndex> m_bottomUp;
+};
+
 // How the profile views name and format things, shared by the models and the flame graph.
 namespace ProfileText {
 QString frameName(const StackTable &stacks, quint32 frame);  // "[truncated]" for the marker

@@ -10,6 +10,8 @@
 #include <QSortFilterProxyModel>
 #include <QTest>
 
+#include <functional>
+
 using namespace bpflens;
 using namespace bpflens::test;
 
@@ -178,6 +180,73 @@ private Q_SLOTS:
                  QStringLiteral("900.00 ms"));
         QCOMPARE(write.siblingAtColumn(CallTreeModel::TotalPercentColumn).data().toString(),
                  QStringLiteral("90.0%"));
+    }
+
+    void indexAgreesWithBuild()
+    {
+        // CallTreeIndex (what the page sums with) against CallTree::build and the two function
+        // cost paths, for every direction and part, on the whole profile and a range.
+        SessionModel session;
+        session.setSession(profileSession());
+        using D = CallTree::Direction;
+        std::function<void(const CallTree &, qint32, const CallTree &, qint32)> same =
+            [&](const CallTree &a, qint32 x, const CallTree &b, qint32 y) {
+                QCOMPARE(a.node(x).frame, b.node(y).frame);
+                QCOMPARE(a.node(x).self, b.node(y).self);
+                QCOMPARE(a.node(x).total, b.node(y).total);
+                QCOMPARE(a.node(x).children.size(), b.node(y).children.size());
+                for (qint32 c : a.node(x).children) {
+                    qint32 match = -1;
+                    for (qint32 d : b.node(y).children) {
+                        if (b.node(d).frame == a.node(c).frame)
+                            match = d;
+                    }
+                    QVERIFY(match > 0);
+                    same(a, c, b, match);
+                }
+            };
+        for (StackPart part : {StackPart::Both, StackPart::UserOnly, StackPart::KernelOnly}) {
+            for (D d : {D::TopDown, D::BottomUp}) {
+                CallTreeIndex index(d, part, true);
+                index.update(session.stacks());
+                for (quint64 start : {ProfileStartNs, ProfileStartNs + 60 * SampleStepNs}) {
+                    ProfileQuery q;
+                    q.startNs = start;
+                    q.part = part;
+                    const StackWeights w = aggregateStacks(session, q);
+                    const CallTree built = CallTree::build(session.stacks(), w, d, part, true);
+                    const CallTree summed = index.sum(w);
+                    QCOMPARE(summed.size(), built.size());
+                    same(summed, 0, built, 0);
+                    if (d == D::TopDown) {
+                        const QList<FunctionCost> a = functionCosts(summed);
+                        const QList<FunctionCost> b = functionCosts(session.stacks(), w, part);
+                        QCOMPARE(a.size(), b.size());
+                        for (qsizetype i = 0; i < a.size(); ++i) {
+                            QCOMPARE(a[i].frame, b[i].frame);
+                            QCOMPARE(a[i].self, b[i].self);
+                            QCOMPARE(a[i].total, b[i].total);
+                        }
+                    }
+                }
+            }
+        }
+        // Stacks defined later (live) extend the index.
+        SessionModel live;
+        RecordBatch b = profileBatch();
+        RecordBatch first;
+        first.frames = b.frames;
+        first.stacks = b.stacks.mid(0, 2);
+        live.append(first);
+        ProfileBuilder builder;
+        QCOMPARE(builder.build(live, {})->total, 0u);
+        RecordBatch rest;
+        rest.stacks = b.stacks.mid(2);
+        rest.cpuSample = b.cpuSample;
+        live.append(rest);
+        const auto p = builder.build(live, {});
+        QCOMPARE(p->total, 100u);
+        QCOMPARE(p->topDown.size(), buildProfile(session, {})->topDown.size());
     }
 
     void rangeProcessAndPart()
