@@ -167,20 +167,28 @@ QString FlameGraphView::frameName(qint32 node) const
 
 bool FlameGraphView::matches(quint32 frame) const
 {
-    return m_matches.value(frame, false);
+    if (frame == CallTree::TruncatedFrame)
+        return m_truncatedMatches;
+    return frame < m_matches.size() && m_matches[frame] > 0;
 }
 
 void FlameGraphView::updateMatches()
 {
     m_matches.clear();
+    m_truncatedMatches = false;
     m_matchTotal = 0;
     if (!m_profile || m_search.isEmpty())
         return;
     const CallTree &t = m_profile->topDown;
+    // Per frame, not per node: a function is on many paths.
+    m_matches.assign(size_t(m_stacks->frameCount()) + 1, -1);
+    m_truncatedMatches = nameOf(CallTree::TruncatedFrame).contains(m_search, Qt::CaseInsensitive);
     for (qint32 n = 1; n < t.size(); ++n) {
         const quint32 f = t.node(n).frame;
-        if (!m_matches.contains(f))
-            m_matches.insert(f, nameOf(f).contains(m_search, Qt::CaseInsensitive));
+        if (f < m_matches.size() && m_matches[f] < 0) {
+            const QString name = m_stacks->frameName(f);
+            m_matches[f] = name.contains(m_search, Qt::CaseInsensitive) ? 1 : 0;
+        }
     }
     // Each sample once: a matching node's total covers its matching descendants.
     std::vector<qint32> todo(t.root().children.cbegin(), t.root().children.cend());

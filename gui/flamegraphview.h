@@ -114,7 +114,8 @@ private:
     QString m_search;
     quint64 m_matchTotal = 0;
     mutable QHash<quint32, QString> m_names;
-    QHash<quint32, bool> m_matches; // frame -> matches the search
+    std::vector<qint8> m_matches; // per frame id: 1 matches the search, 0 not, -1 not asked
+    bool m_truncatedMatches = false;
     qint32 m_zoom = 0;
     quint32 m_selectedFrame = 0;
     int m_maxDepth = 0; // levels below the root

@@ -33,8 +33,10 @@ SessionData makeSession(int samples, int stacks)
     const int functions = 20000;
     for (int f = 1; f <= functions; ++f) {
         const bool kernel = f % 5 == 0;
-        StackFrame frame{kernel ? FrameKind::Kernel : FrameKind::User, quint64(f) * 64,
-                         kernel ? QByteArray("vmlinux") : QByteArray("/usr/lib/libapp.so"), {},
+        StackFrame frame{kernel ? FrameKind::Kernel : FrameKind::User,
+                         quint64(f) * 64,
+                         kernel ? QByteArray("vmlinux") : QByteArray("/usr/lib/libapp.so"),
+                         {},
                          (kernel ? "k_func_" : "app::Function") + QByteArray::number(f)};
         d.stacks.add(FrameDefinition{quint32(f), frame}, &error);
     }
@@ -108,23 +110,28 @@ int main(int argc, char **argv)
     half.endNs = Start + 3 * Span / 4;
     const int runs = 5;
     std::shared_ptr<const Profile> profile;
+    // What the page does: a ProfileBuilder kept across queries (its CallTreeIndex is built
+    // once, then each range only sums), against building the trees from the weights each time.
+    QElapsedTimer first;
+    first.start();
+    ProfileBuilder builder;
+    builder.build(session, all);
+    const double indexMs = double(first.nsecsElapsed()) / 1e6;
     const double sumAll = medianMs(runs, [&] { aggregateStacks(session, all); });
-    const double flameAll = medianMs(runs, [&] {
-        const StackWeights w = aggregateStacks(session, all);
-        CallTree::build(session.stacks(), w, CallTree::Direction::TopDown, StackPart::Both, true);
-    });
-    const double flameHalf = medianMs(runs, [&] {
+    const double sumHalf = medianMs(runs, [&] { aggregateStacks(session, half); });
+    const double pageAll = medianMs(runs, [&] { profile = builder.build(session, all); });
+    const double pageHalf = medianMs(runs, [&] { builder.build(session, half); });
+    const double buildHalf = medianMs(3, [&] {
         const StackWeights w = aggregateStacks(session, half);
         CallTree::build(session.stacks(), w, CallTree::Direction::TopDown, StackPart::Both, true);
     });
-    const double pageAll = medianMs(runs, [&] { profile = buildProfile(session, all); });
-    const double pageHalf = medianMs(runs, [&] { buildProfile(session, half); });
     std::printf("top-down tree: %lld nodes\n", qlonglong(profile->topDown.size()));
+    std::printf("first profile (indexes every stack, both directions): %8.1f ms\n", indexMs);
     std::printf("sum per stack, whole session:                    %8.1f ms\n", sumAll);
-    std::printf("re-aggregate (sum + top-down tree), whole:       %8.1f ms\n", flameAll);
-    std::printf("re-aggregate (sum + top-down tree), half range:  %8.1f ms\n", flameHalf);
-    std::printf("page profile (+ bottom-up, functions), whole:    %8.1f ms\n", pageAll);
-    std::printf("page profile (+ bottom-up, functions), half:     %8.1f ms\n", pageHalf);
+    std::printf("sum per stack, half range:                       %8.1f ms\n", sumHalf);
+    std::printf("re-aggregate (page: sums, both trees, functions), whole: %8.1f ms\n", pageAll);
+    std::printf("re-aggregate (page: sums, both trees, functions), half:  %8.1f ms\n", pageHalf);
+    std::printf("for comparison, CallTree::build top-down only, half:     %8.1f ms\n", buildHalf);
 
     FlameGraphView view;
     view.resize(1600, std::max(900, view.minimumSizeHint().height()));
