@@ -48,13 +48,13 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     setAccessibleName(tr("CPU profile"));
 
     m_kind = new QComboBox(this);
-    m_kind->addItem(tr("On-CPU (samples)"), int(ProfileKind::OnCpu));
-    m_kind->addItem(tr("Off-CPU (blocked time)"), int(ProfileKind::OffCpu));
+    m_kind->addItem(tr("On-CPU"), int(ProfileKind::OnCpu));
+    m_kind->addItem(tr("Off-CPU"), int(ProfileKind::OffCpu));
     m_kind->setAccessibleName(tr("Profile kind"));
     m_kind->setToolTip(tr("On-CPU: where the CPUs were running, one sample per tick.\n"
                           "Off-CPU: where threads blocked, weighted by the time they waited."));
     m_part = new QComboBox(this);
-    m_part->addItem(tr("User and kernel"), int(StackPart::Both));
+    m_part->addItem(tr("User + kernel"), int(StackPart::Both));
     m_part->addItem(tr("User only"), int(StackPart::UserOnly));
     m_part->addItem(tr("Kernel only"), int(StackPart::KernelOnly));
     m_part->setAccessibleName(tr("Stack frames shown"));
@@ -72,12 +72,7 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     // Long texts (German, search shares) must not widen the main window: they get the room
     // the layout has, and say the rest in a tooltip.
     m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    for (QLabel *l : {m_status, m_searchLabel})
-        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    for (QComboBox *c : {m_kind, m_part}) {
-        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        c->setMinimumContentsLength(10);
-    }
+    m_searchLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);

@@ -111,7 +111,7 @@ QList<TimelineWidget::Row> TimelineWidget::rows() const
     // As many process lanes as stay readable: each at least a small line of text tall (they
     // are half an event lane), the busiest first.
     int processes = types.contains(EventType::CpuSample) ? int(cpuBins().lanes.size()) : 0;
-    const int minHeight = QFontMetrics(font()).height() * 4 / 5 + 2;
+    const int minHeight = std::max(8, QFontMetrics(font()).height() * 4 / 5 - 2);
     while (processes > 0 && plotRect().height() / (2 * int(types.size()) + processes) < minHeight)
         --processes;
     QList<Row> out;
