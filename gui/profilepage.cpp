@@ -124,12 +124,18 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     m_bottomUpView = createTree(m_bottomUp, &m_bottomUpProxy, tr("Bottom-up call tree"));
     m_functionView = createTree(m_functions, &m_functionProxy, tr("Functions"));
     m_functionView->setRootIsDecorated(false);
+    // Functions first: the bottom-up tree is the largest to build (leaves rarely share
+    // callers), so it is summed only while its tab is shown.
+    m_treeTabs->addTab(m_functionView, tr("Functions"));
     m_treeTabs->addTab(m_bottomUpView, tr("Bottom-Up"));
     m_treeTabs->addTab(m_topDownView, tr("Top-Down"));
-    m_treeTabs->addTab(m_functionView, tr("Functions"));
-    m_treeTabs->setTabToolTip(0, tr("The functions samples were taken in, their callers below"));
-    m_treeTabs->setTabToolTip(1, tr("From the threads' first frames down to the callees"));
-    m_treeTabs->setTabToolTip(2, tr("Every function once: self and total cost"));
+    m_treeTabs->setTabToolTip(0, tr("Every function once: self and total cost"));
+    m_treeTabs->setTabToolTip(1, tr("The functions samples were taken in, their callers below"));
+    m_treeTabs->setTabToolTip(2, tr("From the threads' first frames down to the callees"));
+    connect(m_treeTabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_treeTabs->currentWidget() == m_bottomUpView && m_profile && !m_profile->hasBottomUp)
+            scheduleRefresh(0);
+    });
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("profileSplitter"));
@@ -320,7 +326,7 @@ ProfileQuery ProfilePage::currentQuery() const
 void ProfilePage::aggregate()
 {
     const ProfileQuery q = currentQuery();
-    m_profile = m_builder.build(*m_session, q);
+    m_profile = m_builder.build(*m_session, q, m_treeTabs->currentWidget() == m_bottomUpView);
     ++m_aggregations;
 
     const StackTable *stacks = &m_session->stacks();

@@ -53,6 +53,7 @@ public:
     FlameGraphView *flameGraph() const { return m_flame; }
     QTreeView *topDownView() const { return m_topDownView; }
     QTreeView *bottomUpView() const { return m_bottomUpView; }
+    QTabWidget *treeTabs() const { return m_treeTabs; }
     QTreeView *functionView() const { return m_functionView; }
     CallTreeModel *topDownModel() const { return m_topDown; }
     CallTreeModel *bottomUpModel() const { return m_bottomUp; }

@@ -115,8 +115,14 @@ int main(int argc, char **argv)
     QElapsedTimer first;
     first.start();
     ProfileBuilder builder;
-    builder.build(session, all);
+    builder.build(session, all, false);
     const double indexMs = double(first.nsecsElapsed()) / 1e6;
+    // The page's default (flame graph, functions): no bottom-up tree.
+    const double flameAll = medianMs(runs, [&] { builder.build(session, all, false); });
+    const double flameHalf = medianMs(runs, [&] { builder.build(session, half, false); });
+    first.restart();
+    builder.build(session, all, true);
+    const double indexBottomUpMs = double(first.nsecsElapsed()) / 1e6;
     const double sumAll = medianMs(runs, [&] { aggregateStacks(session, all); });
     const double sumHalf = medianMs(runs, [&] { aggregateStacks(session, half); });
     const double pageAll = medianMs(runs, [&] { profile = builder.build(session, all); });
@@ -125,12 +131,18 @@ int main(int argc, char **argv)
         const StackWeights w = aggregateStacks(session, half);
         CallTree::build(session.stacks(), w, CallTree::Direction::TopDown, StackPart::Both, true);
     });
-    std::printf("top-down tree: %lld nodes\n", qlonglong(profile->topDown.size()));
-    std::printf("first profile (indexes every stack, both directions): %8.1f ms\n", indexMs);
+    std::printf("top-down tree: %lld nodes, bottom-up: %lld\n", qlonglong(profile->topDown.size()),
+                qlonglong(profile->bottomUp.size()));
+    std::printf("first profile (indexes every stack, top-down):   %8.1f ms\n", indexMs);
+    std::printf("first bottom-up (indexes every stack):           %8.1f ms\n", indexBottomUpMs);
+    std::printf("re-aggregate (page default: sums, top-down, functions), whole: %8.1f ms\n",
+                flameAll);
+    std::printf("re-aggregate (page default: sums, top-down, functions), half:  %8.1f ms\n",
+                flameHalf);
     std::printf("sum per stack, whole session:                    %8.1f ms\n", sumAll);
     std::printf("sum per stack, half range:                       %8.1f ms\n", sumHalf);
-    std::printf("re-aggregate (page: sums, both trees, functions), whole: %8.1f ms\n", pageAll);
-    std::printf("re-aggregate (page: sums, both trees, functions), half:  %8.1f ms\n", pageHalf);
+    std::printf("re-aggregate (+ bottom-up tree), whole:           %8.1f ms\n", pageAll);
+    std::printf("re-aggregate (+ bottom-up tree), half:            %8.1f ms\n", pageHalf);
     std::printf("for comparison, CallTree::build top-down only, half:     %8.1f ms\n", buildHalf);
 
     FlameGraphView view;

@@ -75,7 +75,7 @@ std::shared_ptr<const Profile> buildProfile(const SessionModel &session, const P
 }
 
 std::shared_ptr<const Profile> ProfileBuilder::build(const SessionModel &session,
-                                                     const ProfileQuery &query)
+                                                     const ProfileQuery &query, bool withBottomUp)
 {
     // A table with fewer stacks than the index is another session's.
     if (!m_topDown || m_part != query.part ||
@@ -85,13 +85,17 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const SessionModel &session
         m_bottomUp = std::make_unique<CallTreeIndex>(CallTree::Direction::BottomUp, m_part, true);
     }
     m_topDown->update(session.stacks());
-    m_bottomUp->update(session.stacks());
+    if (withBottomUp)
+        m_bottomUp->update(session.stacks());
     auto p = std::make_shared<Profile>();
     p->query = query;
     const StackWeights weights = aggregateStacks(session, query, &p->events);
     p->total = weights.total();
     p->topDown = m_topDown->sum(weights);
-    p->bottomUp = m_bottomUp->sum(weights);
+    if (withBottomUp) {
+        p->bottomUp = m_bottomUp->sum(weights);
+        p->hasBottomUp = true;
+    }
     p->functions = functionCosts(p->topDown);
     return p;
 }
@@ -238,7 +242,9 @@ const CallTree *CallTreeModel::tree() const
 {
     if (!m_profile)
         return nullptr;
-    return m_direction == CallTree::Direction::TopDown ? &m_profile->topDown : &m_profile->bottomUp;
+    if (m_direction == CallTree::Direction::TopDown)
+        return &m_profile->topDown;
+    return m_profile->hasBottomUp ? &m_profile->bottomUp : nullptr;
 }
 
 void CallTreeModel::setProfile(std::shared_ptr<const Profile> profile, const StackTable *stacks)

@@ -41,7 +41,8 @@ struct Profile
     qsizetype events = 0; // samples (on-CPU) or off-CPU intervals summed
     quint64 total = 0;    // samples, or nanoseconds off the CPU
     CallTree topDown;     // with "[truncated]" markers (CallTree::TruncatedFrame)
-    CallTree bottomUp;
+    CallTree bottomUp;    // only with hasBottomUp (it is the big one: leaves rarely share callers)
+    bool hasBottomUp = false;
     QList<FunctionCost> functions;
     bool isEmpty() const { return total == 0; }
     bool isTime() const { return query.kind == ProfileKind::OffCpu; }
@@ -61,7 +62,8 @@ std::shared_ptr<const Profile> buildProfile(const SessionModel &session, const P
 class ProfileBuilder
 {
 public:
-    std::shared_ptr<const Profile> build(const SessionModel &session, const ProfileQuery &query);
+    std::shared_ptr<const Profile> build(const SessionModel &session, const ProfileQuery &query,
+                                         bool withBottomUp = true);
     void clear();
 
 private:

@@ -155,7 +155,11 @@ private Q_SLOTS:
         QVERIFY2(f.page.breadcrumbLabel()->text().contains(QStringLiteral("main › compute(int)")),
                  qPrintable(f.page.breadcrumbLabel()->text()));
 
-        // The click picked the function in the trees too.
+        // The click picked the function in the trees too (the bottom-up tree is summed once
+        // its tab is shown).
+        f.page.treeTabs()->setCurrentWidget(f.page.bottomUpView());
+        f.page.refresh();
+        QVERIFY(f.page.profile()->hasBottomUp);
         QCOMPARE(f.page.selectedFrame(), quint32(ComputeFrame));
         QCOMPARE(f.page.topDownView()->currentIndex().data(CallTreeModel::FrameIdRole).toUInt(),
                  quint32(ComputeFrame));
