@@ -3,9 +3,11 @@
 #include "countersview.h"
 #include "detailspane.h"
 #include "eventmodels.h"
+#include "flamegraphview.h"
 #include "histogramview.h"
 #include "iostackview.h"
 #include "probepanel.h"
+#include "profilepage.h"
 #include "recorder.h"
 #include "recordingcontroller.h"
 #include "sessiondocument.h"
@@ -64,6 +66,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_summary = new SummaryPanel(m_session, this);
     m_details = new DetailsPane(m_session, m_state, this);
     m_ioStack = new IoStackView(m_session, m_state, this);
+    m_profile = new ProfilePage(m_session, m_state, this);
     m_probes = new ProbePanel(this);
     m_document = new SessionDocument(m_session, this);
     m_recording = new RecordingController(m_session, m_probes, m_document, this);
@@ -78,6 +81,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_histograms, tr("&Histograms"));
     m_tabs->addTab(m_counters, tr("&Counters"));
     m_tabs->addTab(m_ioStack, tr("&I/O Stack"));
+    m_tabs->addTab(m_profile, tr("CPU &Profile"));
     for (EventType t : SessionModel::eventTypes()) {
         auto *view = new QTableView(this);
         view->setModel(m_filterModels.value(int(t)));
@@ -353,6 +357,8 @@ QWidget *MainWindow::currentChartWidget() const
     }
     if (m_tabs->currentWidget() == m_counters && m_counters->countsChart()->isVisible())
         return m_counters;
+    if (m_tabs->currentWidget() == m_profile && !m_profile->isShowingEmptyState())
+        return m_profile->flameGraph();
     return m_timeline;
 }
 

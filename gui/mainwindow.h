@@ -26,6 +26,7 @@ class EventTableModel;
 class HistogramView;
 class IoStackView;
 class ProbePanel;
+class ProfilePage;
 class Recorder;
 class RecordingController;
 class SessionDocument;
@@ -81,6 +82,7 @@ public:
     SummaryPanel *summaryPanel() const { return m_summary; }
     IoStackView *ioStackView() const { return m_ioStack; }
     ProbePanel *probePanel() const { return m_probes; }
+    ProfilePage *profilePage() const { return m_profile; }
     QFrame *banner() const { return m_banner; }
     QLabel *bannerLabel() const { return m_bannerText; }
     QAction *recordAction() const;
@@ -131,6 +133,7 @@ private:
     DetailsPane *m_details = nullptr;
     SummaryPanel *m_summary = nullptr;
     IoStackView *m_ioStack = nullptr;
+    ProfilePage *m_profile = nullptr;
     ProbePanel *m_probes = nullptr;
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;

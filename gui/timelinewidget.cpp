@@ -5,6 +5,7 @@
 
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QLocale>
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -71,12 +72,13 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
 
 QSize TimelineWidget::sizeHint() const
 {
-    return {900, AxisHeight + int(laneTypes().size()) * 48};
+    return {900, AxisHeight + int(laneTypes().size()) * 48 + int(cpuBins().lanes.size()) * 24};
 }
 
 QSize TimelineWidget::minimumSizeHint() const
 {
-    return {LabelWidth + 100, AxisHeight + int(laneTypes().size()) * 20};
+    return {LabelWidth + 100,
+            AxisHeight + int(laneTypes().size()) * 20 + int(cpuBins().lanes.size()) * 10};
 }
 
 QList<EventType> TimelineWidget::laneTypes() const
@@ -103,16 +105,77 @@ QRect TimelineWidget::plotRect() const
                  std::max(1, height() - AxisHeight));
 }
 
-QRect TimelineWidget::laneRect(EventType type) const
+QList<TimelineWidget::Row> TimelineWidget::rows() const
 {
     const QList<EventType> types = laneTypes();
-    const int n = int(types.size());
-    const int i = int(types.indexOf(type));
-    if (i < 0 || n == 0)
+    // As many process lanes as stay readable: each at least a small line of text tall (they
+    // are half an event lane), the busiest first.
+    int processes = types.contains(EventType::CpuSample) ? int(cpuBins().lanes.size()) : 0;
+    const int minHeight = std::max(8, QFontMetrics(font()).height() * 4 / 5 - 2);
+    while (processes > 0 && plotRect().height() / (2 * int(types.size()) + processes) < minHeight)
+        --processes;
+    QList<Row> out;
+    for (EventType t : types) {
+        out.append({t, -1});
+        if (t == EventType::CpuSample) {
+            for (int k = 0; k < processes; ++k)
+                out.append({t, k});
+        }
+    }
+    return out;
+}
+
+QRect TimelineWidget::rowRect(int row) const
+{
+    // Process lanes are half as tall as event lanes: they are many, and read as one block.
+    const QList<Row> all = rows();
+    if (row < 0 || row >= all.size())
         return {};
+    int units = 0, before = 0;
+    for (int i = 0; i < all.size(); ++i) {
+        const int u = all[i].process >= 0 ? 1 : 2;
+        if (i < row)
+            before += u;
+        units += u;
+    }
     const QRect plot = plotRect();
-    const int h = plot.height() / n;
-    return QRect(plot.left(), plot.top() + i * h + LaneGap / 2, plot.width(), h - LaneGap);
+    const double unit = double(plot.height()) / units;
+    const int top = plot.top() + int(before * unit);
+    const int bottom = plot.top() + int((before + (all[row].process >= 0 ? 1 : 2)) * unit);
+    return QRect(plot.left(), top + LaneGap / 2, plot.width(), bottom - top - LaneGap);
+}
+
+QRect TimelineWidget::laneRect(EventType type) const
+{
+    const QList<Row> all = rows();
+    for (int i = 0; i < all.size(); ++i) {
+        if (all[i].type == type && all[i].process < 0)
+            return rowRect(i);
+    }
+    return {};
+}
+
+QRect TimelineWidget::processLaneRect(int lane) const
+{
+    const QList<Row> all = rows();
+    for (int i = 0; i < all.size(); ++i) {
+        if (all[i].process == lane)
+            return rowRect(i);
+    }
+    return {};
+}
+
+const ProcessCpuBins &TimelineWidget::cpuBins() const
+{
+    const quint64 key = cacheKey();
+    if (m_cpuBinsKey != key) {
+        m_cpuBinsKey = key;
+        m_cpuBins = m_session->events().count(EventType::CpuSample) == 0
+                        ? ProcessCpuBins{}
+                        : TimelineBinner::binCpuByProcess(*m_session, m_state->startNs(),
+                                                          m_state->endNs(), plotRect().width());
+    }
+    return m_cpuBins;
 }
 
 double TimelineWidget::xForTime(quint64 timeNs) const
@@ -214,9 +277,22 @@ QImage TimelineWidget::renderLanes()
     image.setDevicePixelRatio(dpr);
     image.fill(palette().color(QPalette::Base));
     QPainter p(&image);
-    const QList<EventType> types = laneTypes();
-    for (int i = 0; i < types.size(); ++i) {
-        const QRect r = laneRect(types.at(i));
+    const QList<Row> all = rows();
+    QList<EventType> types;
+    for (const Row &row : all) {
+        if (row.process < 0)
+            types << row.type;
+    }
+    int typeIndex = -1;
+    for (int k = 0; k < all.size(); ++k) {
+        const QRect r = rowRect(k);
+        if (all[k].process >= 0) {
+            if (typeIndex % 2)
+                p.fillRect(QRect(0, r.top(), width(), r.height()), palette().alternateBase());
+            drawProcessLane(p, m_cpuBins.lanes[size_t(all[k].process)], r);
+            continue;
+        }
+        const int i = ++typeIndex;
         if (i % 2)
             p.fillRect(QRect(0, r.top(), width(), r.height()), palette().alternateBase());
         for (const Lane &l : std::as_const(m_lanes)) {
@@ -332,6 +408,55 @@ void TimelineWidget::drawLane(QPainter &p, const Lane &lane, const QRect &rect) 
         m_ticks.draw(p, base, tickTop, rect.bottom(), xs);
     }
     p.restore();
+}
+
+void TimelineWidget::drawProcessLane(QPainter &p, const ProcessCpuBins::Lane &lane,
+                                     const QRect &rect) const
+{
+    // Linear against the busiest column of any process: lanes compare by height, and a process
+    // that used the CPUs half as much looks half as tall.
+    const QColor base = laneColor(EventType::CpuSample);
+    const QColor fill = lane.pid < 0 ? QColor(0x8a, 0x8f, 0x98) : base;
+    const double norm = double(std::max<quint32>(m_cpuBins.maxCount, 1));
+    const int bottom = rect.bottom();
+    const int columns = std::min(int(lane.counts.size()), rect.width());
+    p.save();
+    p.setClipRect(rect);
+    for (int c = 0; c < columns; ++c) {
+        const quint32 n = lane.counts[size_t(c)];
+        if (!n)
+            continue;
+        const int h = std::max(1, int(std::round(double(n) / norm * (rect.height() - 1))));
+        p.fillRect(QRect(rect.left() + c, bottom - h + 1, 1, h), fill);
+    }
+    p.restore();
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.setFont(small);
+    p.setPen(palette().color(QPalette::Text));
+    const QString name =
+        lane.pid < 0 ? tr("other (%1)").arg(lane.processes)
+                     : tr("%1 %2").arg(EventTableModel::displayBytes(lane.comm)).arg(lane.pid);
+    const QRect label(14, rect.top(), LabelWidth - 18, rect.height());
+    p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetrics(small).elidedText(name, Qt::ElideMiddle, label.width()));
+    p.setFont(font());
+    p.setPen(palette().color(QPalette::Midlight));
+    p.drawLine(14, rect.bottom() + 1, width(), rect.bottom() + 1);
+}
+
+QString TimelineWidget::processLaneText(int lane) const
+{
+    if (lane < 0 || lane >= int(m_cpuBins.lanes.size()))
+        return {};
+    const ProcessCpuBins::Lane &l = m_cpuBins.lanes[size_t(lane)];
+    const QString samples = QLocale().toString(l.total);
+    if (l.pid < 0)
+        return tr("%1 other processes: %2 CPU samples in view").arg(l.processes).arg(samples);
+    return tr("%1 (PID %2): %3 CPU samples in view")
+        .arg(EventTableModel::displayBytes(l.comm))
+        .arg(l.pid)
+        .arg(samples);
 }
 
 void TimelineWidget::drawAxis(QPainter &p) const
@@ -470,6 +595,10 @@ bool TimelineWidget::event(QEvent *event)
         auto *help = static_cast<QHelpEvent *>(event);
         const EventRef ref = eventAt(help->pos());
         m_hoverText = ref.isValid() ? eventSummary(*m_session, ref) : QString();
+        for (int k = 0; m_hoverText.isEmpty() && k < int(cpuBins().lanes.size()); ++k) {
+            if (processLaneRect(k).adjusted(-LabelWidth, 0, 0, 0).contains(help->pos()))
+                m_hoverText = processLaneText(k);
+        }
         if (m_hoverText.isEmpty())
             QToolTip::hideText();
         else

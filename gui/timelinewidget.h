@@ -28,6 +28,10 @@ public:
     // Geometry, public so tests can aim at things.
     QRect plotRect() const;
     QRect laneRect(EventType type) const;
+    // The CPU lanes below the CPU samples lane: one per busy process of the visible range, then
+    // "other" (TimelineBinner::binCpuByProcess).
+    const ProcessCpuBins &cpuBins() const;
+    QRect processLaneRect(int lane) const;
     double xForTime(quint64 timeNs) const; // widget x
     quint64 timeAt(double x) const;
     QList<EventType> laneTypes() const;
@@ -52,6 +56,16 @@ protected:
     bool event(QEvent *event) override;
 
 private:
+    // One row of the plot: an event type's lane, or (process >= 0) a process's CPU lane.
+    struct Row
+    {
+        EventType type;
+        int process = -1;
+    };
+    QList<Row> rows() const;
+    QRect rowRect(int row) const;
+    void drawProcessLane(QPainter &p, const ProcessCpuBins::Lane &lane, const QRect &rect) const;
+    QString processLaneText(int lane) const;
     struct Lane
     {
         EventFilterModel *model = nullptr;
@@ -73,6 +87,8 @@ private:
     SessionModel *m_session;
     ViewState *m_state;
     QList<Lane> m_lanes;
+    mutable ProcessCpuBins m_cpuBins;
+    mutable quint64 m_cpuBinsKey = 0;
     QCache<quint64, QImage> m_images; // per zoom level, size, data and filter version
     quint64 m_paletteVersion = 0;
     mutable TickSprites m_ticks; // sparse lanes' ticks, cached per colour and lane height

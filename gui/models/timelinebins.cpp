@@ -260,4 +260,76 @@ LaneBins TimelineBinner::bin(const EventFilterModel &lane, const SessionModel &s
     return bins;
 }
 
+ProcessCpuBins TimelineBinner::binCpuByProcess(const SessionModel &session, quint64 startNs,
+                                               quint64 endNs, int width, int maxLanes)
+{
+    ProcessCpuBins out;
+    out.width = std::max(width, 1);
+    const EventStore &store = session.events();
+    const qsizetype begin = store.lowerBound(EventType::CpuSample, startNs);
+    const qsizetype end = store.lowerBound(EventType::CpuSample, endNs);
+    if (begin >= end || endNs <= startNs)
+        return out;
+    struct Process
+    {
+        quint64 count = 0;
+        qsizetype first = 0;
+        int lane = -1;
+    };
+    QHash<quint32, Process> processes;
+    for (qsizetype i = begin; i < end; ++i) {
+        Process &p = processes[store.value<&CpuSampleEvent::pid>(i)];
+        if (p.count++ == 0)
+            p.first = i;
+    }
+    std::vector<std::pair<quint32, Process *>> order;
+    order.reserve(size_t(processes.size()));
+    for (auto it = processes.begin(); it != processes.end(); ++it)
+        order.emplace_back(it.key(), &it.value());
+    std::sort(order.begin(), order.end(), [](const auto &a, const auto &b) {
+        if (a.second->count != b.second->count)
+            return a.second->count > b.second->count;
+        return a.first < b.first;
+    });
+    // An "other" lane of a single process would hide a name for nothing: give it its own.
+    const size_t own = order.size() <= size_t(maxLanes) + 1 ? order.size() : size_t(maxLanes);
+    for (size_t k = 0; k < order.size(); ++k) {
+        if (k < own) {
+            ProcessCpuBins::Lane lane;
+            lane.pid = order[k].first;
+            lane.comm = store.value<&CpuSampleEvent::comm>(order[k].second->first);
+            lane.total = order[k].second->count;
+            order[k].second->lane = int(out.lanes.size());
+            out.lanes.push_back(std::move(lane));
+        } else {
+            if (k == own) {
+                out.lanes.emplace_back();
+                out.lanes.back().processes = 0;
+            }
+            out.lanes.back().total += order[k].second->count;
+            ++out.lanes.back().processes;
+            order[k].second->lane = int(out.lanes.size()) - 1;
+        }
+    }
+    for (ProcessCpuBins::Lane &l : out.lanes)
+        l.counts.assign(size_t(out.width), 0);
+    const double perNs = double(out.width) / double(endNs - startNs);
+    // Samples of one process come in runs: the previous lookup answers most of them.
+    quint32 lastPid = 0;
+    int lastLane = -1;
+    for (qsizetype i = begin; i < end; ++i) {
+        const quint32 pid = store.value<&CpuSampleEvent::pid>(i);
+        if (pid != lastPid || lastLane < 0) {
+            lastPid = pid;
+            lastLane = processes.value(pid).lane;
+        }
+        const int column = std::min(
+            out.width - 1, int(double(store.timeNs(EventType::CpuSample, i) - startNs) * perNs));
+        quint32 &c = out.lanes[size_t(lastLane)].counts[size_t(column)];
+        ++c;
+        out.maxCount = std::max(out.maxCount, c);
+    }
+    return out;
+}
+
 } // namespace bpflens

@@ -86,9 +86,33 @@ private:
     mutable LaneBins::Category m_lastCategory = LaneBins::Other;
 };
 
+// CPU samples per process over a time range, one density row per process: the timeline's CPU
+// lanes, so a spike in another lane can be matched with what ran then. The busiest processes
+// of the range come first; the rest share one "other" lane.
+struct ProcessCpuBins
+{
+    struct Lane
+    {
+        qint64 pid = -1; // -1: the "other" lane
+        QByteArray comm; // the command of the process's first sample in the range
+        quint64 total = 0;
+        int processes = 1;           // the "other" lane: how many processes it holds
+        std::vector<quint32> counts; // per column
+    };
+    int width = 0;
+    quint32 maxCount = 0; // over every lane's columns, so lanes compare by height
+    std::vector<Lane> lanes;
+};
+
 class TimelineBinner
 {
 public:
+    // At most this many processes get a CPU lane of their own.
+    static constexpr int MaxProcessLanes = 8;
+    // One pass over the range's samples (plus one over the processes): cheap next to the
+    // event lanes' binning, and cached per zoom level by the timeline.
+    static ProcessCpuBins binCpuByProcess(const SessionModel &session, quint64 startNs,
+                                          quint64 endNs, int width, int maxLanes = MaxProcessLanes);
     // Sparse drawing below this many events per pixel column on average.
     static constexpr double SparseEventsPerColumn = 2.0;
     static constexpr int MaxSpanRows = 4;

@@ -1,0 +1,165 @@
+#pragma once
+
+#include "callgraph.h"
+
+#include <QAbstractItemModel>
+#include <QAbstractTableModel>
+
+#include <memory>
+#include <vector>
+
+namespace bpflens {
+
+class SessionModel;
+
+// Which samples a profile sums: on-CPU samples (weight 1 each) or off-CPU intervals (weight =
+// the time blocked, so a thread that waited 2 s outweighs one that waited 2 ms).
+enum class ProfileKind : quint8
+{
+    OnCpu,
+    OffCpu,
+};
+
+// What the profile views show: the samples in [startNs, endNs) of one kind, optionally of one
+// process or command (ViewState's filter), with part of each stack.
+struct ProfileQuery
+{
+    ProfileKind kind = ProfileKind::OnCpu;
+    quint64 startNs = 0;
+    quint64 endNs = ~quint64(0);
+    StackPart part = StackPart::Both;
+    qint64 pid = -1; // -1: every process
+    QByteArray comm; // empty: every command
+    bool operator==(const ProfileQuery &) const = default;
+};
+
+// One aggregation of a session's samples, immutable once built and shared by the models and the
+// flame graph. The trees refer to frames of the session's StackTable by id.
+struct Profile
+{
+    ProfileQuery query;
+    qsizetype events = 0; // samples (on-CPU) or off-CPU intervals summed
+    quint64 total = 0;    // samples, or nanoseconds off the CPU
+    CallTree topDown;     // with "[truncated]" markers (CallTree::TruncatedFrame)
+    CallTree bottomUp;    // only with hasBottomUp (it is the big one: leaves rarely share callers)
+    bool hasBottomUp = false;
+    QList<FunctionCost> functions;
+    bool isEmpty() const { return total == 0; }
+    bool isTime() const { return query.kind == ProfileKind::OffCpu; }
+};
+
+// Sums the session's samples per stack for the query. Reads the EventStore's columns in place
+// and sums into a vector indexed by stack id (ids are dense), so a range of a million samples
+// costs a few milliseconds before the tree is built.
+StackWeights aggregateStacks(const SessionModel &session, const ProfileQuery &query,
+                             qsizetype *events = nullptr);
+// The weights, the trees and the function list of the query.
+std::shared_ptr<const Profile> buildProfile(const SessionModel &session, const ProfileQuery &query);
+
+// buildProfile() for a view that asks again and again (each range, each live batch): keeps a
+// CallTreeIndex per direction for the stack part asked last, extended as stacks arrive, so a
+// new profile only sums. clear() when the session is replaced.
+class ProfileBuilder
+{
+public:
+    std::shared_ptr<const Profile> build(const SessionModel &session, const ProfileQuery &query,
+                                         bool withBottomUp = true);
+    void clear();
+
+private:
+    StackPart m_part = StackPart::Both;
+    std::unique_ptr<CallTreeIndex> m_topDown;
+    std::unique_ptr<CallTreeIndex> m_bottomUp;
+};
+
+// How the profile views name and format things, shared by the models and the flame graph.
+namespace ProfileText {
+QString frameName(const StackTable &stacks, quint32 frame);  // "[truncated]" for the marker
+QString moduleName(const StackTable &stacks, quint32 frame); // file name: "libc.so.6"
+QString modulePath(const StackTable &stacks, quint32 frame); // full: "/usr/lib/…/libc.so.6"
+QString cost(quint64 value, bool isTime);                    // "1,234" or "1.25 ms"
+QString percent(quint64 part, quint64 total);                // "12.3%"
+} // namespace ProfileText
+
+// A CallTree as a tree model: top-down (callees below callers) or bottom-up (callers below the
+// functions samples were taken in). Rows are the node's children, largest total first; sort
+// with a QSortFilterProxyModel on SortRole.
+class CallTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Columns
+    {
+        FunctionColumn,
+        ModuleColumn,
+        SelfColumn,
+        SelfPercentColumn,
+        TotalColumn,
+        TotalPercentColumn,
+        ColumnCount
+    };
+    Q_ENUM(Columns)
+    enum Roles
+    {
+        NodeIndexRole = Qt::UserRole + 1, // qint32 index into the CallTree
+        FrameIdRole,                      // quint32 StackTable frame id (or TruncatedFrame)
+        SortRole,                         // the column's raw value (name, or quint64 cost)
+        CostRole,                         // quint64 self or total of the cost columns
+    };
+    Q_ENUM(Roles)
+
+    CallTreeModel(CallTree::Direction direction, QObject *parent = nullptr);
+
+    // The profile to show (null: none) and the table its frame ids refer to.
+    void setProfile(std::shared_ptr<const Profile> profile, const StackTable *stacks);
+    std::shared_ptr<const Profile> profile() const { return m_profile; }
+    CallTree::Direction direction() const { return m_direction; }
+    const CallTree *tree() const;
+
+    QModelIndex indexForNode(qint32 node, int column = 0) const;
+    // The heaviest node of the frame nearest the top level (invalid if the frame is absent):
+    // where a function picked elsewhere is shown.
+    QModelIndex indexForFrame(quint32 frame) const;
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    qint32 nodeOf(const QModelIndex &index) const;
+
+    CallTree::Direction m_direction;
+    std::shared_ptr<const Profile> m_profile;
+    const StackTable *m_stacks = nullptr;
+    std::vector<qint32> m_row; // per node: its row under its parent
+};
+
+// The functions of a profile, heaviest total first: self (samples taken in the function) and
+// total (samples with the function anywhere on the stack, once per sample).
+class FunctionListModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    using Columns = CallTreeModel::Columns;
+    using Roles = CallTreeModel::Roles;
+
+    explicit FunctionListModel(QObject *parent = nullptr);
+    void setProfile(std::shared_ptr<const Profile> profile, const StackTable *stacks);
+    int rowForFrame(quint32 frame) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const Profile> m_profile;
+    const StackTable *m_stacks = nullptr;
+};
+
+} // namespace bpflens
