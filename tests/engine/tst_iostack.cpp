@@ -504,10 +504,10 @@ private Q_SLOTS:
                      write(pipeFds[1], "y", 1) == 1;
         });
         Engine engine;
-        QList<ProbeConfig> req{{QStringLiteral("iostack"),
-                                {{QStringLiteral("tid"), qint64(reader.tid())},
-                                 {QStringLiteral("allFds"), allFds}},
-                                {}}};
+        QList<ProbeConfig> req{
+            {QStringLiteral("iostack"),
+             {{QStringLiteral("tid"), qint64(reader.tid())}, {QStringLiteral("allFds"), allFds}},
+             {}}};
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
         reader.go();
