@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -315,6 +316,40 @@ private Q_SLOTS:
         QCOMPARE(
             data.info.probes.first().attachPath,
             QStringLiteral("tp_btf/sched_wakeup, tp_btf/sched_wakeup_new, tp_btf/sched_switch"));
+    }
+
+    // A recorder killed outright (SIGKILL, the OOM killer, a power cut) never writes its end
+    // time: the file still opens with every committed batch, and show gives the duration up
+    // to the last data it holds, saying the recording did not finish, instead of "0.0s".
+    void killedRecordingShowsItsRealDuration()
+    {
+        BPFLENS_REQUIRE_ROOT("records BPF probes in-process");
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("killed.bpflens"));
+        QProcess recorder;
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--direct"),
+                        QStringLiteral("--probe"), QStringLiteral("runqlat:interval=200"),
+                        QStringLiteral("-o"), session});
+        QVERIFY(waitForFile(session, recorder));
+        QTest::qWait(2500);
+        ::kill(pid_t(recorder.processId()), SIGKILL);
+        QVERIFY(recorder.waitForFinished(10000));
+
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+        QCOMPARE(data.info.endMonotonicNs, quint64(0));
+        QVERIFY(!data.histograms.isEmpty());
+        const Run shown = runCli({QStringLiteral("show"), session});
+        QCOMPARE(shown.status, 0);
+        const QRegularExpression duration(
+            QStringLiteral("Duration  (\\d+\\.\\d)s \\(recording did not finish: up to its last "
+                           "data\\)"));
+        const QRegularExpressionMatch m = duration.match(shown.out);
+        QVERIFY2(m.hasMatch(), qPrintable(shown.out));
+        // Histograms every 200 ms for 2.5 s: the last one is at least 1.5 s in.
+        QVERIFY2(m.captured(1).toDouble() >= 1.5, qPrintable(shown.out));
     }
 
     void errorsAreOneLineAndAStatus_data()
