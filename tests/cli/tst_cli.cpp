@@ -14,11 +14,13 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +28,7 @@
 #include <map>
 #include <optional>
 #include <poll.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 using namespace bpflens;
@@ -350,6 +353,48 @@ private Q_SLOTS:
         QVERIFY2(m.hasMatch(), qPrintable(shown.out));
         // Histograms every 200 ms for 2.5 s: the last one is at least 1.5 s in.
         QVERIFY2(m.captured(1).toDouble() >= 1.5, qPrintable(shown.out));
+    }
+
+    // The disk filling up during a recording (a 512 KiB tmpfs here) stops it with a clear
+    // message; what was committed before stays readable and the recorder ends (nothing stays
+    // attached).
+    void fullDiskStopsTheRecordingAndKeepsWhatWasWritten()
+    {
+        BPFLENS_REQUIRE_ROOT("mounts a tmpfs and records BPF probes in-process");
+        QTemporaryDir dir;
+        const QString mnt = dir.filePath(QStringLiteral("small"));
+        QVERIFY(QDir().mkpath(mnt));
+        QVERIFY2(mount("tmpfs", mnt.toLocal8Bit().constData(), "tmpfs", 0, "size=512k") == 0,
+                 strerror(errno));
+        const auto unmount =
+            qScopeGuard([&] { umount2(mnt.toLocal8Bit().constData(), MNT_DETACH); });
+        const QString session = mnt + QStringLiteral("/full.bpflens");
+        QProcess recorder;
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--direct"),
+                        QStringLiteral("--probe"), QStringLiteral("open"), QStringLiteral("-o"),
+                        session});
+        QVERIFY(waitForFile(session, recorder));
+        // Opens until the file system is full and the recorder gives up (each open event
+        // takes some bytes: a few thousand fill 512 KiB).
+        for (int round = 0; round < 200 && recorder.state() != QProcess::NotRunning; ++round) {
+            for (int i = 0; i < 500; ++i) {
+                QFile f(QStringLiteral("/etc/hostname"));
+                QVERIFY(f.open(QIODevice::ReadOnly));
+            }
+            recorder.waitForFinished(50);
+        }
+        QVERIFY2(recorder.state() == QProcess::NotRunning || recorder.waitForFinished(10000),
+                 "the recorder went on with a full disk");
+        QCOMPARE(recorder.exitStatus(), QProcess::NormalExit);
+        QVERIFY(recorder.exitCode() != 0);
+        const QString err = QString::fromUtf8(recorder.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("the disk is full")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("what was written before is in")), qPrintable(err));
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+        QVERIFY(data.events.count(EventType::Open) > 100);
     }
 
     void errorsAreOneLineAndAStatus_data()
