@@ -397,6 +397,45 @@ private Q_SLOTS:
         QVERIFY(data.events.count(EventType::Open) > 100);
     }
 
+    // Root without the capabilities BPF needs (a container that dropped them): the probe list
+    // names what is missing for every probe, and record says the same, instead of EPERM.
+    void missingCapabilitiesAreNamed()
+    {
+        BPFLENS_REQUIRE_ROOT("drops capabilities with setpriv");
+        QTemporaryDir dir;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"),
+                   QStringLiteral("unix:path=") + dir.filePath(QStringLiteral("no-bus")));
+        const QStringList drop{QStringLiteral("--bounding-set=-all"),
+                               QStringLiteral("--inh-caps=-all"), QStringLiteral(BPFLENS_CLI)};
+        const Run listed =
+            runCli(drop + QStringList{QStringLiteral("probes"), QStringLiteral("--json")},
+                   QStringLiteral("setpriv"), env);
+        QCOMPARE(listed.status, 0);
+        const QJsonArray probes = QJsonDocument::fromJson(listed.out.toUtf8())
+                                      .object()
+                                      .value(QStringLiteral("probes"))
+                                      .toArray();
+        QVERIFY(probes.size() >= 9);
+        for (const QJsonValue &p : probes) {
+            const QJsonObject o = p.toObject();
+            QVERIFY(!o.value(QStringLiteral("available")).toBool());
+            QVERIFY2(o.value(QStringLiteral("reason"))
+                         .toString()
+                         .contains(QStringLiteral("lacks CAP_BPF and CAP_PERFMON")),
+                     qPrintable(o.value(QStringLiteral("reason")).toString()));
+        }
+        const Run recorded = runCli(
+            drop + QStringList{QStringLiteral("record"), QStringLiteral("--direct"),
+                               QStringLiteral("--probe"), QStringLiteral("exec"),
+                               QStringLiteral("--duration"), QStringLiteral("1s"),
+                               QStringLiteral("-o"), dir.filePath(QStringLiteral("x.bpflens"))},
+            QStringLiteral("setpriv"), env);
+        QVERIFY(recorded.status != 0);
+        QVERIFY2(recorded.err.contains(QStringLiteral("lacks CAP_BPF and CAP_PERFMON")),
+                 qPrintable(recorded.err));
+    }
+
     void errorsAreOneLineAndAStatus_data()
     {
         QTest::addColumn<QStringList>("args");
