@@ -59,6 +59,9 @@ const volatile __u32 targ_dev = 0;
 const volatile __u64 unit_div = 1000;
 /* The VFS layer of fsync is hooked (vfs_fsync_range): see enter_fs_fsync(). */
 const volatile bool vfs_fsync_hooked = false;
+/* Count reads and writes on every descriptor (pipes, sockets, terminals, eventfds), not only
+ * on regular files and block devices. */
+const volatile bool targ_all_fds = false;
 
 /* A layer entered for a call whose own hook cannot fire (inlined): in thread_state.layer. */
 #define LAYER_IMPLIED 0x80
@@ -339,6 +342,45 @@ static __always_inline int syscall_op(long nr)
     return -1;
 }
 
+#define IOSTACK_S_IFMT 0170000
+#define IOSTACK_S_IFREG 0100000
+#define IOSTACK_S_IFBLK 0060000
+
+/* Whether fd of the current task is a regular file or a block device: what the I/O stack is
+ * about. Reads that wait on a pipe, a socket, a terminal or an eventfd measure waiting, not
+ * I/O, and would dominate every layer. A descriptor that is not open (the call fails with
+ * EBADF) is not I/O either. */
+static __always_inline bool fd_is_storage(long fd)
+{
+    struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+    struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+    struct file **fds;
+    struct file *file = NULL;
+    unsigned int max;
+    __u16 mode;
+
+    if (!fdt || fd < 0)
+        return false;
+    max = BPF_CORE_READ(fdt, max_fds);
+    if ((unsigned long)fd >= max)
+        return false;
+    fds = BPF_CORE_READ(fdt, fd);
+    if (bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]) || !file)
+        return false;
+    mode = BPF_CORE_READ(file, f_inode, i_mode);
+    return (mode & IOSTACK_S_IFMT) == IOSTACK_S_IFREG || (mode & IOSTACK_S_IFMT) == IOSTACK_S_IFBLK;
+}
+
+/* The first argument of the current syscall: the descriptor of read, write and fsync calls. */
+static __always_inline long first_arg(struct pt_regs *regs)
+{
+#if BPFLENS_HAS_COMPAT
+    if (bpflens_in_compat_syscall())
+        return (long)(__s32)BPF_CORE_READ(regs, bx);
+#endif
+    return (long)PT_REGS_PARM1_CORE_SYSCALL(regs);
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(iostack_sys_enter, struct pt_regs *regs, long id)
 {
@@ -347,6 +389,9 @@ int BPF_PROG(iostack_sys_enter, struct pt_regs *regs, long id)
     struct thread_state *ts;
 
     if (op < 0 || !current_wanted())
+        return 0;
+    if (!targ_all_fds && (op == IOSTACK_OP_READ || op == IOSTACK_OP_WRITE) &&
+        !fd_is_storage(first_arg(regs)))
         return 0;
     ts = bpf_map_lookup_elem(&threads, &tid);
     if (!ts) {

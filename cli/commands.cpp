@@ -34,6 +34,21 @@ namespace bpflens::cli {
 
 namespace {
 
+// The time of the newest record of a session, or its start when it holds none.
+quint64 lastDataNs(const SessionData &data)
+{
+    quint64 last = data.info.startMonotonicNs;
+    if (!data.events.isEmpty())
+        last = std::max(last, data.events.lastTimeNs());
+    for (const HistogramSnapshot &h : data.histograms)
+        last = std::max(last, h.timeNs);
+    for (const ProbeStats &st : data.stats)
+        last = std::max(last, st.timeNs);
+    for (const CounterSample &c : data.counters)
+        last = std::max(last, c.timeNs);
+    return last;
+}
+
 int fail(const QString &message, int status = Failure)
 {
     QTextStream(stderr) << "bpflens-cli: " << message << '\n';
@@ -586,12 +601,15 @@ int show(const QStringList &args)
     const QString only = parser.value(QStringLiteral("probe"));
 
     const SessionInfo &info = data.info;
-    const quint64 endNs = info.endMonotonicNs ? info.endMonotonicNs : info.startMonotonicNs;
+    // A recorder that was killed never wrote its end: the session lasted at least until the
+    // last data it committed.
+    const quint64 endNs = info.endMonotonicNs ? info.endMonotonicNs : lastDataNs(data);
     out() << "Session   " << parser.positionalArguments().first() << '\n'
           << "Host      " << info.host << " (kernel " << info.kernelRelease << ")\n"
           << "Started   " << info.startWall.toString(Qt::ISODate) << '\n'
-          << "Duration  " << QString::number(double(endNs - info.startMonotonicNs) / 1e9, 'f', 1)
-          << (info.endMonotonicNs ? "s\n" : "s (recording did not finish)\n")
+          << "Duration  "
+          << QString::number(double(endNs - std::min(endNs, info.startMonotonicNs)) / 1e9, 'f', 1)
+          << (info.endMonotonicNs ? "s\n" : "s (recording did not finish: up to its last data)\n")
           << "Recorded by BPF Lens " << info.appVersion << '\n';
 
     // Latest cumulative stats per probe.

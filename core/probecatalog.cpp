@@ -318,6 +318,13 @@ QList<ProbeInfo> buildCatalog()
                      TR(QT_TRANSLATE_NOOP("ProbeCatalog",
                                           "Measure the block request queue as its own layer, like "
                                           "biolatency -Q"))),
+          boolOption(QStringLiteral("allFds"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Every file descriptor")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Also count reads and writes on pipes, sockets, "
+                                          "terminals and eventfds, which measure waiting rather "
+                                          "than I/O (by default only regular files and block "
+                                          "devices count)"))),
           unitsOption(), intervalOption(), attachOption()},
          false,
          true});

@@ -98,10 +98,18 @@ void SummaryPanel::refresh()
          tr("BPF Lens %1 (schema %2)").arg(info.appVersion).arg(info.schemaVersion));
     fact(tr("Started (UTC)"),
          info.startWall.isValid() ? info.startWall.toString(Qt::ISODateWithMs) : tr("unknown"));
-    fact(tr("Duration"),
-         info.endMonotonicNs > info.startMonotonicNs
-             ? EventTableModel::formatDuration(info.endMonotonicNs - info.startMonotonicNs)
-             : tr("unfinished (recording was not stopped cleanly, or is still running)"));
+    // A recording still running, or one that was killed, has no end yet: it lasts at least
+    // until its newest data (SessionModel's span ends one past it).
+    const quint64 lastNs = m_session->endTimeNs() > 0 ? m_session->endTimeNs() - 1 : 0;
+    if (info.endMonotonicNs > info.startMonotonicNs)
+        fact(tr("Duration"),
+             EventTableModel::formatDuration(info.endMonotonicNs - info.startMonotonicNs));
+    else if (info.startMonotonicNs > 0 && lastNs > info.startMonotonicNs)
+        fact(tr("Duration"),
+             tr("%1 up to the newest data (not stopped cleanly, or still recording)")
+                 .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs)));
+    else
+        fact(tr("Duration"), tr("no data yet"));
     for (EventType t : SessionModel::eventTypes())
         fact(tr("%1 events").arg(SessionModel::typeName(t)), QLocale().toString(store.count(t)));
     fact(tr("Histogram snapshots"), QLocale().toString(m_session->data().histograms.size()));

@@ -1,5 +1,7 @@
 #include "engine.h"
 
+#include "bpfaccess.h"
+
 #include "sessioninfo.h"
 #include "stackresolver.h"
 
@@ -50,9 +52,12 @@ const KernelFeatures &Engine::kernel() const
 QList<ProbeStatus> Engine::probes() const
 {
     QList<ProbeStatus> out;
+    const QString refusal = bpfRefusal();
     for (const ProbeInfo &info : ProbeCatalog::probes()) {
         ProbeStatus s{info, {}};
-        if (auto probe = createProbe(info.id)) {
+        if (!refusal.isEmpty()) {
+            s.availability.reason = refusal;
+        } else if (auto probe = createProbe(info.id)) {
             QVariantMap defaults;
             QString ignored;
             ProbeCatalog::validate(info.id, {}, &defaults, &ignored);
@@ -70,6 +75,10 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
     Q_ASSERT(!isRunning());
     if (requests.isEmpty()) {
         *error = QStringLiteral("no probe selected");
+        return false;
+    }
+    if (const QString refusal = bpfRefusal(); !refusal.isEmpty()) {
+        *error = refusal;
         return false;
     }
     for (int i = 0; i < requests.size(); ++i) {

@@ -322,6 +322,7 @@ bool IoStackProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
             ro->unit_div = nanosecondsPer(m_unit);
             ro->attribute_at_rq = !p.ioStart;
             ro->vfs_fsync_hooked = p.vfsFsync;
+            ro->targ_all_fds = options.value(QStringLiteral("allFds")).toBool();
             return true;
         }))
         return false;

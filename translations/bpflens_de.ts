@@ -295,6 +295,14 @@
         <source>How kernel functions are traced: auto (fentry where the kernel supports it, else kprobes), fentry only, or kprobes only</source>
         <translation>Wie Kernelfunktionen verfolgt werden: auto (fentry, wo der Kernel es unterstützt, sonst kprobes), nur fentry oder nur kprobes</translation>
     </message>
+    <message>
+        <source>Every file descriptor</source>
+        <translation>Jeder Dateideskriptor</translation>
+    </message>
+    <message>
+        <source>Also count reads and writes on pipes, sockets, terminals and eventfds, which measure waiting rather than I/O (by default only regular files and block devices count)</source>
+        <translation>Auch Lese- und Schreibzugriffe auf Pipes, Sockets, Terminals und eventfds zählen, die eher Warten als E/A messen (standardmäßig zählen nur reguläre Dateien und Blockgeräte)</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -1415,10 +1423,6 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <translation>Dauer</translation>
     </message>
     <message>
-        <source>unfinished (recording was not stopped cleanly, or is still running)</source>
-        <translation>unvollständig (die Aufzeichnung wurde nicht sauber beendet oder läuft noch)</translation>
-    </message>
-    <message>
         <source>%1 events</source>
         <translation>%1-Ereignisse</translation>
     </message>
@@ -1437,6 +1441,14 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>The kernel could not deliver %1 events of this probe: the ring buffer was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
         <translation>Der Kernel konnte %1 Ereignisse dieser Probe nicht zustellen: Der Ringpuffer war voll. Sie fehlen in den Tabellen und der Zeitleiste; Histogramme werden im Kernel gezählt und sind vollständig.</translation>
+    </message>
+    <message>
+        <source>%1 up to the newest data (not stopped cleanly, or still recording)</source>
+        <translation>%1 bis zu den neuesten Daten (nicht sauber beendet oder Aufzeichnung läuft noch)</translation>
+    </message>
+    <message>
+        <source>no data yet</source>
+        <translation>noch keine Daten</translation>
     </message>
 </context>
 <context>

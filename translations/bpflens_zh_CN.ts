@@ -295,6 +295,14 @@
         <source>How kernel functions are traced: auto (fentry where the kernel supports it, else kprobes), fentry only, or kprobes only</source>
         <translation>如何跟踪内核函数：auto（内核支持时用 fentry，否则用 kprobe）、仅 fentry 或仅 kprobe</translation>
     </message>
+    <message>
+        <source>Every file descriptor</source>
+        <translation>所有文件描述符</translation>
+    </message>
+    <message>
+        <source>Also count reads and writes on pipes, sockets, terminals and eventfds, which measure waiting rather than I/O (by default only regular files and block devices count)</source>
+        <translation>也统计管道、套接字、终端和 eventfd 上的读写，它们测量的是等待而非 I/O（默认只统计普通文件和块设备）</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -1413,10 +1421,6 @@ The data recorded until then is kept.</source>
         <translation>时长</translation>
     </message>
     <message>
-        <source>unfinished (recording was not stopped cleanly, or is still running)</source>
-        <translation>未完成（录制未正常停止，或仍在进行）</translation>
-    </message>
-    <message>
         <source>%1 events</source>
         <translation>%1 事件</translation>
     </message>
@@ -1435,6 +1439,14 @@ The data recorded until then is kept.</source>
     <message>
         <source>The kernel could not deliver %1 events of this probe: the ring buffer was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
         <translation>内核未能送达此探针的 %1 个事件：环形缓冲区已满。表格和时间线中缺少这些事件；直方图在内核中计数，是完整的。</translation>
+    </message>
+    <message>
+        <source>%1 up to the newest data (not stopped cleanly, or still recording)</source>
+        <translation>%1，截至最新数据（未正常停止，或仍在录制）</translation>
+    </message>
+    <message>
+        <source>no data yet</source>
+        <translation>尚无数据</translation>
     </message>
 </context>
 <context>

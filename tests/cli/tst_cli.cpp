@@ -17,12 +17,14 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +32,7 @@
 #include <map>
 #include <optional>
 #include <poll.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 using namespace bpflens;
@@ -559,6 +562,121 @@ private Q_SLOTS:
         QCOMPARE(
             data.info.probes.first().attachPath,
             QStringLiteral("tp_btf/sched_wakeup, tp_btf/sched_wakeup_new, tp_btf/sched_switch"));
+    }
+
+    // A recorder killed outright (SIGKILL, the OOM killer, a power cut) never writes its end
+    // time: the file still opens with every committed batch, and show gives the duration up
+    // to the last data it holds, saying the recording did not finish, instead of "0.0s".
+    void killedRecordingShowsItsRealDuration()
+    {
+        BPFLENS_REQUIRE_ROOT("records BPF probes in-process");
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("killed.bpflens"));
+        QProcess recorder;
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--direct"),
+                        QStringLiteral("--probe"), QStringLiteral("runqlat:interval=200"),
+                        QStringLiteral("-o"), session});
+        QVERIFY(waitForFile(session, recorder));
+        QTest::qWait(2500);
+        ::kill(pid_t(recorder.processId()), SIGKILL);
+        QVERIFY(recorder.waitForFinished(10000));
+
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+        QCOMPARE(data.info.endMonotonicNs, quint64(0));
+        QVERIFY(!data.histograms.isEmpty());
+        const Run shown = runCli({QStringLiteral("show"), session});
+        QCOMPARE(shown.status, 0);
+        const QRegularExpression duration(
+            QStringLiteral("Duration  (\\d+\\.\\d)s \\(recording did not finish: up to its last "
+                           "data\\)"));
+        const QRegularExpressionMatch m = duration.match(shown.out);
+        QVERIFY2(m.hasMatch(), qPrintable(shown.out));
+        // Histograms every 200 ms for 2.5 s: the last one is at least 1.5 s in.
+        QVERIFY2(m.captured(1).toDouble() >= 1.5, qPrintable(shown.out));
+    }
+
+    // The disk filling up during a recording (a 512 KiB tmpfs here) stops it with a clear
+    // message; what was committed before stays readable and the recorder ends (nothing stays
+    // attached).
+    void fullDiskStopsTheRecordingAndKeepsWhatWasWritten()
+    {
+        BPFLENS_REQUIRE_ROOT("mounts a tmpfs and records BPF probes in-process");
+        QTemporaryDir dir;
+        const QString mnt = dir.filePath(QStringLiteral("small"));
+        QVERIFY(QDir().mkpath(mnt));
+        QVERIFY2(mount("tmpfs", mnt.toLocal8Bit().constData(), "tmpfs", 0, "size=512k") == 0,
+                 strerror(errno));
+        const auto unmount =
+            qScopeGuard([&] { umount2(mnt.toLocal8Bit().constData(), MNT_DETACH); });
+        const QString session = mnt + QStringLiteral("/full.bpflens");
+        QProcess recorder;
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--direct"),
+                        QStringLiteral("--probe"), QStringLiteral("open"), QStringLiteral("-o"),
+                        session});
+        QVERIFY(waitForFile(session, recorder));
+        // Opens until the file system is full and the recorder gives up (each open event
+        // takes some bytes: a few thousand fill 512 KiB).
+        for (int round = 0; round < 200 && recorder.state() != QProcess::NotRunning; ++round) {
+            for (int i = 0; i < 500; ++i) {
+                QFile f(QStringLiteral("/etc/hostname"));
+                QVERIFY(f.open(QIODevice::ReadOnly));
+            }
+            recorder.waitForFinished(50);
+        }
+        QVERIFY2(recorder.state() == QProcess::NotRunning || recorder.waitForFinished(10000),
+                 "the recorder went on with a full disk");
+        QCOMPARE(recorder.exitStatus(), QProcess::NormalExit);
+        QVERIFY(recorder.exitCode() != 0);
+        const QString err = QString::fromUtf8(recorder.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("the disk is full")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("what was written before is in")), qPrintable(err));
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+        QVERIFY(data.events.count(EventType::Open) > 100);
+    }
+
+    // Root without the capabilities BPF needs (a container that dropped them): the probe list
+    // names what is missing for every probe, and record says the same, instead of EPERM.
+    void missingCapabilitiesAreNamed()
+    {
+        BPFLENS_REQUIRE_ROOT("drops capabilities with setpriv");
+        QTemporaryDir dir;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"),
+                   QStringLiteral("unix:path=") + dir.filePath(QStringLiteral("no-bus")));
+        const QStringList drop{QStringLiteral("--bounding-set=-all"),
+                               QStringLiteral("--inh-caps=-all"), QStringLiteral(BPFLENS_CLI)};
+        const Run listed =
+            runCli(drop + QStringList{QStringLiteral("probes"), QStringLiteral("--json")},
+                   QStringLiteral("setpriv"), env);
+        QCOMPARE(listed.status, 0);
+        const QJsonArray probes = QJsonDocument::fromJson(listed.out.toUtf8())
+                                      .object()
+                                      .value(QStringLiteral("probes"))
+                                      .toArray();
+        QVERIFY(probes.size() >= 9);
+        for (const QJsonValue &p : probes) {
+            const QJsonObject o = p.toObject();
+            QVERIFY(!o.value(QStringLiteral("available")).toBool());
+            QVERIFY2(o.value(QStringLiteral("reason"))
+                         .toString()
+                         .contains(QStringLiteral("lacks CAP_BPF and CAP_PERFMON")),
+                     qPrintable(o.value(QStringLiteral("reason")).toString()));
+        }
+        const Run recorded = runCli(
+            drop + QStringList{QStringLiteral("record"), QStringLiteral("--direct"),
+                               QStringLiteral("--probe"), QStringLiteral("exec"),
+                               QStringLiteral("--duration"), QStringLiteral("1s"),
+                               QStringLiteral("-o"), dir.filePath(QStringLiteral("x.bpflens"))},
+            QStringLiteral("setpriv"), env);
+        QVERIFY(recorded.status != 0);
+        QVERIFY2(recorded.err.contains(QStringLiteral("lacks CAP_BPF and CAP_PERFMON")),
+                 qPrintable(recorded.err));
     }
 
     void errorsAreOneLineAndAStatus_data()
@@ -1119,13 +1237,19 @@ private Q_SLOTS:
                                               QFileDevice::ExeGroup);
         const QString copy = dir.filePath(QStringLiteral("bpflens-cli"));
         QVERIFY(QFile::copy(QStringLiteral(BPFLENS_CLI), copy));
+        // No helper to reach, whatever this machine has: a system bus (and a helper on it)
+        // would otherwise take the user to polkit instead.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"),
+                   QStringLiteral("unix:path=") + dir.filePath(QStringLiteral("no-bus")));
         const Run r = runCli({QStringLiteral("--reuid=nobody"), QStringLiteral("--regid=nogroup"),
                               QStringLiteral("--clear-groups"), copy, QStringLiteral("record"),
                               QStringLiteral("--probe"), QStringLiteral("exec"),
                               QStringLiteral("-o"), dir.filePath(QStringLiteral("x.bpflens"))},
-                             QStringLiteral("setpriv"));
+                             QStringLiteral("setpriv"), env);
         QCOMPARE(r.status, 3);
         QVERIFY2(r.err.contains(QStringLiteral("recording needs root")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("install bpflens-helper")), qPrintable(r.err));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.bpflens"))));
     }
 };

@@ -2,6 +2,7 @@
 // probe of the catalog says how it attaches (never by kprobe here), and starting and stopping
 // leaves nothing behind: no program, link or map of ours, no file descriptor; and stopping
 // delivers every record the kernel wrote before the detach.
+#include "bpfaccess.h"
 #include "engine.h"
 #include "enginetestutil.h"
 #include "testutil.h"
@@ -128,6 +129,34 @@ class TestEngine : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Why BPF is refused, named before any probe tries: kernel lockdown in confidentiality
+    // mode, missing capabilities (CAP_BPF + CAP_PERFMON since 5.8, CAP_SYS_ADMIN before).
+    void bpfRefusalIsNamed()
+    {
+        constexpr quint64 sysAdmin = 1ull << 21, perfmon = 1ull << 38, bpf = 1ull << 39;
+        constexpr quint64 root = 0x1ffffffffffull;
+        QCOMPARE(bpfRefusalFrom("none [integrity] confidentiality\n", root, 6, 1, 2), QString());
+        QCOMPARE(bpfRefusalFrom("[none] integrity confidentiality\n", root, 6, 1, 2), QString());
+        QCOMPARE(bpfRefusalFrom("", root, 5, 10, 0), QString());
+        const QString locked = bpfRefusalFrom("none integrity [confidentiality]\n", root, 6, 12, 2);
+        QVERIFY2(locked.contains(QStringLiteral("locked down in confidentiality mode")),
+                 qPrintable(locked));
+        QCOMPARE(bpfRefusalFrom("", bpf | perfmon, 6, 1, 2), QString());
+        QCOMPARE(bpfRefusalFrom("", sysAdmin, 5, 4, 2), QString());
+        const QString noPerfmon = bpfRefusalFrom("", bpf, 6, 1, 2);
+        QVERIFY2(noPerfmon.contains(QStringLiteral("lacks CAP_PERFMON (or CAP_SYS_ADMIN)")),
+                 qPrintable(noPerfmon));
+        QVERIFY2(noPerfmon.contains(QStringLiteral("kernel.unprivileged_bpf_disabled=2")),
+                 qPrintable(noPerfmon));
+        // 5.4 has no CAP_BPF: only CAP_SYS_ADMIN helps there.
+        const QString old = bpfRefusalFrom("", bpf | perfmon, 5, 4, 0);
+        QVERIFY2(old.contains(QStringLiteral("lacks CAP_SYS_ADMIN (kernels before 5.8")),
+                 qPrintable(old));
+        const QString none = bpfRefusalFrom("", 0, 6, 12, -1);
+        QVERIFY2(none.contains(QStringLiteral("lacks CAP_BPF and CAP_PERFMON")), qPrintable(none));
+        QVERIFY(!none.contains(QStringLiteral("unprivileged_bpf_disabled")));
+    }
+
     void kernelFeatures()
     {
         BPFLENS_REQUIRE_ROOT("probes kernel features as the engine does");

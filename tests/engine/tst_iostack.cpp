@@ -479,6 +479,63 @@ private Q_SLOTS:
         }
     }
 
+    // A read that waits on a pipe is waiting, not I/O: by default only reads and writes on
+    // regular files and block devices count, and allFds counts every descriptor. The thread
+    // reads one regular file, then blocks 300 ms on a pipe, then writes to the pipe.
+    void pipeReadsAreWaitingNotIo_data()
+    {
+        QTest::addColumn<bool>("allFds");
+        QTest::newRow("default") << false;
+        QTest::newRow("allFds") << true;
+    }
+    void pipeReadsAreWaitingNotIo()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QFETCH(bool, allFds);
+        int pipeFds[2];
+        QVERIFY(pipe2(pipeFds, O_CLOEXEC) == 0);
+        const int file = open(m_buffered.constData(), O_RDONLY | O_CLOEXEC);
+        QVERIFY(file >= 0);
+        char byte = 0;
+        bool readOk = false;
+        GatedThread reader([&] {
+            char buf[64];
+            readOk = pread(file, buf, sizeof buf, 0) > 0 && read(pipeFds[0], &byte, 1) == 1 &&
+                     write(pipeFds[1], "y", 1) == 1;
+        });
+        Engine engine;
+        QList<ProbeConfig> req{
+            {QStringLiteral("iostack"),
+             {{QStringLiteral("tid"), qint64(reader.tid())}, {QStringLiteral("allFds"), allFds}},
+             {}}};
+        QString error;
+        QVERIFY2(engine.start(req, &error), qPrintable(error));
+        reader.go();
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        QCOMPARE(write(pipeFds[1], "x", 1), 1);
+        reader.runBody();
+        RecordBatch b;
+        engine.stop(&b);
+        reader.join();
+        close(file);
+        close(pipeFds[0]);
+        close(pipeFds[1]);
+        QVERIFY(readOk);
+        const Sums s = sum(b);
+        const double reads = s.counters.value(QStringLiteral("read/syscall/count"), 0);
+        const double writes = s.counters.value(QStringLiteral("write/syscall/count"), 0);
+        const double readNs = s.counters.value(QStringLiteral("read/syscall/total_ns"), 0);
+        if (allFds) {
+            QCOMPARE(reads, 2.0);
+            QCOMPARE(writes, 1.0);
+            QVERIFY2(readNs >= 250e6, qPrintable(QString::number(readNs)));
+        } else {
+            QCOMPARE(reads, 1.0);  // the regular file only
+            QCOMPARE(writes, 0.0); // the pipe's write is not I/O either
+            QVERIFY2(readNs < 250e6, qPrintable(QString::number(readNs)));
+        }
+    }
+
     // The function layers through each way of hooking them (attach=fentry, attach=kprobe; the
     // VM matrix, where ext4 is a module on 6.1): every layer of read, write, open and fsync is
     // measured, the attach path is the one asked for, and each layer counts one per call.

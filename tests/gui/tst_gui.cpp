@@ -105,6 +105,7 @@ class TestGui : public QObject
 private Q_SLOTS:
     void initTestCase();
     void opensSessionAndShowsSummary();
+    void killedRecordingShowsItsDuration();
     void histogramSeriesHoldBlockCounts();
     void timelineBinsHoldEvents();
     void textFilterFindsKnownFile();
@@ -140,6 +141,34 @@ void TestGui::initTestCase()
     m_path = writeGuiSession(QDir(m_dir.path()), &error);
     QVERIFY2(!m_path.isEmpty(), qPrintable(error));
     QVERIFY2(SessionReader::open(m_path, &m_data, &error), qPrintable(error));
+}
+
+// A file whose recorder was killed has no end time: its duration runs to its newest data.
+void TestGui::killedRecordingShowsItsDuration()
+{
+    const QString path = QDir(m_dir.path()).filePath(QStringLiteral("killed.bpflens"));
+    SessionInfo info = m_data.info;
+    info.endMonotonicNs = 0;
+    RecordBatch batch;
+    ExecEvent e;
+    e.timeNs = info.startMonotonicNs + 2'500'000'000ull;
+    e.comm = "sh";
+    batch.exec.append(e);
+    SessionWriter writer;
+    QString error;
+    QVERIFY2(writer.create(path, info, &error), qPrintable(error));
+    QVERIFY2(writer.writeBatch(batch, &error), qPrintable(error));
+    writer.close(); // as a killed recorder leaves it: no finish()
+    MainWindow w;
+    QVERIFY2(w.openFile(path, &error), qPrintable(error));
+    QTreeWidget *facts = w.summaryPanel()->facts();
+    QString duration;
+    for (int i = 0; i < facts->topLevelItemCount(); ++i)
+        if (facts->topLevelItem(i)->text(0) == QLatin1String("Duration"))
+            duration = facts->topLevelItem(i)->text(1);
+    QVERIFY2(duration.startsWith(EventTableModel::formatDuration(2'500'000'000ull) +
+                                 QStringLiteral(" up to the newest data")),
+             qPrintable(duration));
 }
 
 void TestGui::opensSessionAndShowsSummary()

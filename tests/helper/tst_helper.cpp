@@ -15,13 +15,17 @@
 #include <QDBusVariant>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTest>
 #include <QThread>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 using namespace bpflens;
@@ -148,12 +152,20 @@ class TestHelper : public QObject
     Q_OBJECT
     TestBus m_bus;
     QDBusConnection m_root{QString()};
+    bool m_mountedTracefs = false;
 
 private Q_SLOTS:
     void initTestCase()
     {
         BPFLENS_REQUIRE_ROOT("runs dbus-daemon, polkitd and the helper, which loads BPF programs");
         api::registerTypes(); // before any connection's thread can need them
+        // listTracepoints names tracefs's groups: have tracefs, as systemd mounts it at boot,
+        // rather than depend on who set up this machine.
+        if (!QFileInfo::exists(QStringLiteral("/sys/kernel/tracing/events"))) {
+            QVERIFY2(mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr) == 0,
+                     strerror(errno));
+            m_mountedTracefs = true;
+        }
         QString error;
         QVERIFY2(m_bus.start(&error), qPrintable(error));
         m_root = m_bus.connect(QStringLiteral("root"));
@@ -164,6 +176,8 @@ private Q_SLOTS:
     {
         QDBusConnection::disconnectFromBus(QStringLiteral("root"));
         m_bus.stop();
+        if (m_mountedTracefs)
+            umount("/sys/kernel/tracing");
     }
 
     void cleanup()

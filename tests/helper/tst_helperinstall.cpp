@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -233,6 +234,22 @@ private Q_SLOTS:
         f.close();
         const Run r = run(analyze, {QStringLiteral("verify"), copy});
         QVERIFY2(r.status == 0 && r.output.trimmed().isEmpty(), qPrintable(r.output));
+
+        // The sandbox: systemd's own rating of the installed unit, 3.0 or lower ("OK").
+        const Run sec = run(analyze, {QStringLiteral("security"), QStringLiteral("--offline=true"),
+                                      QStringLiteral("--no-pager"), copy});
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("Overall exposure level for [^:]+: (\\d+\\.\\d)"))
+                .match(sec.output);
+        QVERIFY2(m.hasMatch(), qPrintable(sec.output));
+        QVERIFY2(m.captured(1).toDouble() <= 3.0, qPrintable(sec.output));
+        // What the helper needs stays granted, and the activation goes through the unit.
+        for (const char *cap : {"CAP_BPF", "CAP_PERFMON"})
+            QVERIFY2(unit.contains(QLatin1String(cap)), cap);
+        const QString activation = readText(staged(
+            QStringLiteral("share/dbus-1/system-services/io.github.bpflens.Helper1.service")));
+        QVERIFY2(activation.contains(QStringLiteral("SystemdService=bpflens-helper.service")),
+                 qPrintable(activation));
     }
 };
 
