@@ -303,6 +303,70 @@
         <source>Also count reads and writes on pipes, sockets, terminals and eventfds, which measure waiting rather than I/O (by default only regular files and block devices count)</source>
         <translation>Auch Lese- und Schreibzugriffe auf Pipes, Sockets, Terminals und eventfds zählen, die eher Warten als E/A messen (standardmäßig zählen nur reguläre Dateien und Blockgeräte)</translation>
     </message>
+    <message>
+        <source>CPU profile</source>
+        <translation>CPU-Profil</translation>
+    </message>
+    <message>
+        <source>Where the CPUs spend their time: samples of the running code at a fixed frequency on every CPU, with kernel and user call stacks, like perf record -g or profile</source>
+        <translation>Wo die CPUs ihre Zeit verbringen: Stichproben des laufenden Codes mit fester Frequenz auf jeder CPU, mit Kernel- und Benutzer-Aufrufstacks, wie perf record -g oder profile</translation>
+    </message>
+    <message>
+        <source>Frequency (Hz)</source>
+        <translation>Frequenz (Hz)</translation>
+    </message>
+    <message>
+        <source>Samples per second on each CPU (99 avoids running in lockstep with timers)</source>
+        <translation>Stichproben pro Sekunde auf jeder CPU (99 vermeidet den Gleichtakt mit Timern)</translation>
+    </message>
+    <message>
+        <source>User stack copy (bytes)</source>
+        <translation>Kopie des Benutzerstacks (Bytes)</translation>
+    </message>
+    <message>
+        <source>How much of each sample&apos;s user stack is copied for unwinding code built without frame pointers; deeper stacks are cut off (0: frame pointers only)</source>
+        <translation>Wie viel vom Benutzerstack jeder Stichprobe kopiert wird, um Code ohne Frame-Pointer abzuwickeln; tiefere Stacks werden abgeschnitten (0: nur Frame-Pointer)</translation>
+    </message>
+    <message>
+        <source>Kernel stacks only</source>
+        <translation>Nur Kernel-Stacks</translation>
+    </message>
+    <message>
+        <source>Record no user stacks (cheaper, no symbolisation)</source>
+        <translation>Keine Benutzerstacks aufzeichnen (günstiger, keine Symbolauflösung)</translation>
+    </message>
+    <message>
+        <source>User stacks only</source>
+        <translation>Nur Benutzerstacks</translation>
+    </message>
+    <message>
+        <source>Record no kernel stacks</source>
+        <translation>Keine Kernel-Stacks aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Include idle</source>
+        <translation>Leerlauf einbeziehen</translation>
+    </message>
+    <message>
+        <source>Also record the samples of idle CPUs (PID 0)</source>
+        <translation>Auch die Stichproben untätiger CPUs aufzeichnen (PID 0)</translation>
+    </message>
+    <message>
+        <source>Off-CPU time</source>
+        <translation>Off-CPU-Zeit</translation>
+    </message>
+    <message>
+        <source>Where threads wait: every time a thread leaves the CPU (blocks, sleeps or is preempted) for at least the minimum time, with the call stacks it left from, like offcputime</source>
+        <translation>Wo Threads warten: jedes Mal, wenn ein Thread die CPU mindestens für die Mindestzeit verlässt (blockiert, schläft oder verdrängt wird), mit den Aufrufstacks, von denen aus er sie verließ, wie offcputime</translation>
+    </message>
+    <message>
+        <source>Minimum time off-CPU (µs)</source>
+        <translation>Mindestzeit außerhalb der CPU (µs)</translation>
+    </message>
+    <message>
+        <source>Only record threads off the CPU at least this long</source>
+        <translation>Nur Threads aufzeichnen, die mindestens so lange nicht auf der CPU waren</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -334,12 +398,59 @@
         <source>Tracepoint pairs</source>
         <translation>Tracepoint-Paare</translation>
     </message>
+    <message>
+        <source>Off-CPU</source>
+        <translation>Off-CPU</translation>
+    </message>
+    <message>
+        <source>CPU samples</source>
+        <translation>CPU-Stichproben</translation>
+    </message>
 </context>
 <context>
     <name>SessionSave</name>
     <message>
         <source>Cannot save %1: %2</source>
         <translation>%1 kann nicht gespeichert werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::CallTreeModel</name>
+    <message>
+        <source>Function</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation>Selbst</translation>
+    </message>
+    <message>
+        <source>Self %</source>
+        <translation>Selbst %</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Gesamt</translation>
+    </message>
+    <message>
+        <source>Total %</source>
+        <translation>Gesamt %</translation>
+    </message>
+    <message>
+        <source>The unwinder did not reach the thread&apos;s first frame: the callers of these samples are unknown.</source>
+        <translation>Der Unwinder hat den ersten Frame des Threads nicht erreicht: Die Aufrufer dieser Stichproben sind unbekannt.</translation>
+    </message>
+    <message>
+        <source>Cost of samples taken in this function itself</source>
+        <translation>Kosten der Stichproben, die in dieser Funktion selbst genommen wurden</translation>
+    </message>
+    <message>
+        <source>Cost of samples with this function on the stack, its callees included</source>
+        <translation>Kosten der Stichproben mit dieser Funktion auf dem Stack, einschließlich ihrer Aufgerufenen</translation>
     </message>
 </context>
 <context>
@@ -562,6 +673,18 @@
         <source>Key</source>
         <translation>Schlüssel</translation>
     </message>
+    <message>
+        <source>Off-CPU time</source>
+        <translation>Off-CPU-Zeit</translation>
+    </message>
+    <message>
+        <source>Stack</source>
+        <translation>Stack</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExportController</name>
@@ -631,6 +754,92 @@
     <message>
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG-Bild (*.png);;SVG-Bild (*.svg)</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::FlameGraphView</name>
+    <message>
+        <source>Flame graph</source>
+        <translation>Flame-Graph</translation>
+    </message>
+    <message>
+        <source>Call stacks as boxes as wide as their share of the samples. Click a box to zoom into it, Backspace zooms out, Escape resets.</source>
+        <translation>Aufrufstacks als Kästen, so breit wie ihr Anteil an den Stichproben. Ein Klick auf einen Kasten zoomt hinein, Rücktaste zoomt heraus, Escape setzt zurück.</translation>
+    </message>
+    <message>
+        <source>all off-CPU time</source>
+        <translation>gesamte Off-CPU-Zeit</translation>
+    </message>
+    <message>
+        <source>all samples</source>
+        <translation>alle Stichproben</translation>
+    </message>
+    <message>
+        <source>%1: %2 of off-CPU time (%3)</source>
+        <translation>%1: %2 der Off-CPU-Zeit (%3)</translation>
+    </message>
+    <message>
+        <source>%1: %2 of samples</source>
+        <translation>%1: %2 der Stichproben</translation>
+    </message>
+    <message>
+        <source>%1 small functions</source>
+        <translation>%1 kleine Funktionen</translation>
+    </message>
+    <message>
+        <source>No samples</source>
+        <translation>Keine Stichproben</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s)</source>
+        <translation>
+            <numerusform>%n Stichprobe</numerusform>
+            <numerusform>%n Stichproben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation>%1: %2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 small functions, each narrower than %2 pixels, merged</source>
+        <translation>%1 kleine Funktionen, jede schmaler als %2 Pixel, zusammengefasst</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Gesamt</translation>
+    </message>
+    <message>
+        <source>Click the caller to zoom in</source>
+        <translation>Auf den Aufrufer klicken, um hineinzuzoomen</translation>
+    </message>
+    <message>
+        <source>Truncated stacks: the unwinder did not reach the thread&apos;s first frame, so the callers of these samples are unknown.</source>
+        <translation>Abgeschnittene Stacks: Der Unwinder hat den ersten Frame des Threads nicht erreicht, daher sind die Aufrufer dieser Stichproben unbekannt.</translation>
+    </message>
+    <message>
+        <source>Kernel: %1</source>
+        <translation>Kernel: %1</translation>
+    </message>
+    <message>
+        <source>User: %1</source>
+        <translation>Benutzer: %1</translation>
+    </message>
+    <message>
+        <source>unknown module</source>
+        <translation>unbekanntes Modul</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation>Selbst</translation>
+    </message>
+    <message>
+        <source>Self samples</source>
+        <translation>Eigene Stichproben</translation>
+    </message>
+    <message>
+        <source>Total samples</source>
+        <translation>Stichproben gesamt</translation>
     </message>
 </context>
 <context>
@@ -1019,6 +1228,10 @@
         <source>Filtering…</source>
         <translation>Filtern…</translation>
     </message>
+    <message>
+        <source>CPU &amp;Profile</source>
+        <translation>CPU-&amp;Profil</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProbePanel</name>
@@ -1121,6 +1334,182 @@
     <message>
         <source>Refused: %1</source>
         <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ProfilePage</name>
+    <message>
+        <source>CPU profile</source>
+        <translation>CPU-Profil</translation>
+    </message>
+    <message>
+        <source>On-CPU</source>
+        <translation>On-CPU</translation>
+    </message>
+    <message>
+        <source>Off-CPU</source>
+        <translation>Off-CPU</translation>
+    </message>
+    <message>
+        <source>Profile kind</source>
+        <translation>Profilart</translation>
+    </message>
+    <message>
+        <source>On-CPU: where the CPUs were running, one sample per tick.
+Off-CPU: where threads blocked, weighted by the time they waited.</source>
+        <translation>On-CPU: wo die CPUs liefen, eine Stichprobe pro Takt.
+Off-CPU: wo Threads blockierten, gewichtet nach ihrer Wartezeit.</translation>
+    </message>
+    <message>
+        <source>User + kernel</source>
+        <translation>Benutzer + Kernel</translation>
+    </message>
+    <message>
+        <source>User only</source>
+        <translation>Nur Benutzer</translation>
+    </message>
+    <message>
+        <source>Kernel only</source>
+        <translation>Nur Kernel</translation>
+    </message>
+    <message>
+        <source>Stack frames shown</source>
+        <translation>Angezeigte Stack-Frames</translation>
+    </message>
+    <message>
+        <source>Root at top</source>
+        <translation>Wurzel oben</translation>
+    </message>
+    <message>
+        <source>Icicle graph: callers at the top, callees below</source>
+        <translation>Eiszapfen-Graph: Aufrufer oben, Aufgerufene darunter</translation>
+    </message>
+    <message>
+        <source>Search functions…</source>
+        <translation>Funktionen suchen…</translation>
+    </message>
+    <message>
+        <source>Search functions</source>
+        <translation>Funktionen suchen</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>Zoom zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Show all call stacks again (Escape)</source>
+        <translation>Wieder alle Aufrufstacks zeigen (Escape)</translation>
+    </message>
+    <message>
+        <source>Top-down call tree</source>
+        <translation>Aufrufbaum von oben nach unten</translation>
+    </message>
+    <message>
+        <source>Bottom-up call tree</source>
+        <translation>Aufrufbaum von unten nach oben</translation>
+    </message>
+    <message>
+        <source>Functions</source>
+        <translation>Funktionen</translation>
+    </message>
+    <message>
+        <source>Bottom-Up</source>
+        <translation>Bottom-up</translation>
+    </message>
+    <message>
+        <source>Top-Down</source>
+        <translation>Top-down</translation>
+    </message>
+    <message>
+        <source>Every function once: self and total cost</source>
+        <translation>Jede Funktion einmal: eigene und gesamte Kosten</translation>
+    </message>
+    <message>
+        <source>The functions samples were taken in, their callers below</source>
+        <translation>Die Funktionen, in denen Stichproben genommen wurden, ihre Aufrufer darunter</translation>
+    </message>
+    <message>
+        <source>From the threads&apos; first frames down to the callees</source>
+        <translation>Von den ersten Frames der Threads hinunter zu den Aufgerufenen</translation>
+    </message>
+    <message>
+        <source>user code</source>
+        <translation>Benutzercode</translation>
+    </message>
+    <message>
+        <source>kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>[truncated]: the unwinder did not reach the thread&apos;s first frame</source>
+        <translation>[abgeschnitten]: Der Unwinder hat den ersten Frame des Threads nicht erreicht</translation>
+    </message>
+    <message>
+        <source>search match</source>
+        <translation>Suchtreffer</translation>
+    </message>
+    <message>
+        <source>Samples in range: %1</source>
+        <translation>Stichproben im Bereich: %1</translation>
+    </message>
+    <message>
+        <source>Off-CPU time in range: %1 (%2 waits)</source>
+        <translation>Off-CPU-Zeit im Bereich: %1 (%2 Wartevorgänge)</translation>
+    </message>
+    <message>
+        <source>No CPU samples in this session.
+
+Record with the profile probe to see where CPU time goes.</source>
+        <translation>Keine CPU-Stichproben in dieser Sitzung.
+
+Mit der Sonde profile aufzeichnen, um zu sehen, wohin die CPU-Zeit geht.</translation>
+    </message>
+    <message>
+        <source>No off-CPU events in this session.
+
+Record with the offcpu probe to see where threads wait and for how long.</source>
+        <translation>Keine Off-CPU-Ereignisse in dieser Sitzung.
+
+Mit der Sonde offcpu aufzeichnen, um zu sehen, wo und wie lange Threads warten.</translation>
+    </message>
+    <message>
+        <source>Zoom out on the timeline or clear the PID and command filters.</source>
+        <translation>Auf der Zeitleiste herauszoomen oder die PID- und Befehlsfilter leeren.</translation>
+    </message>
+    <message>
+        <source>Zoom out on the timeline (Ctrl+0 shows the whole session).</source>
+        <translation>Auf der Zeitleiste herauszoomen (Strg+0 zeigt die ganze Sitzung).</translation>
+    </message>
+    <message>
+        <source>No CPU samples in this range.</source>
+        <translation>Keine CPU-Stichproben in diesem Bereich.</translation>
+    </message>
+    <message>
+        <source>No off-CPU time in this range.</source>
+        <translation>Keine Off-CPU-Zeit in diesem Bereich.</translation>
+    </message>
+    <message>
+        <source>Click a frame to zoom into it</source>
+        <translation>Auf einen Frame klicken, um hineinzuzoomen</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ProfileText</name>
+    <message>
+        <source>[truncated]</source>
+        <translation>[abgeschnitten]</translation>
+    </message>
+    <message>
+        <source>[no stack]</source>
+        <translation>[kein Stack]</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1 %</translation>
     </message>
 </context>
 <context>
@@ -1476,6 +1865,22 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>%1 s</source>
         <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>other (%1)</source>
+        <translation>andere (%1)</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 other processes: %2 CPU samples in view</source>
+        <translation>%1 andere Prozesse: %2 CPU-Stichproben im Blick</translation>
+    </message>
+    <message>
+        <source>%1 (PID %2): %3 CPU samples in view</source>
+        <translation>%1 (PID %2): %3 CPU-Stichproben im Blick</translation>
     </message>
 </context>
 <context>

@@ -303,6 +303,70 @@
         <source>Also count reads and writes on pipes, sockets, terminals and eventfds, which measure waiting rather than I/O (by default only regular files and block devices count)</source>
         <translation>也统计管道、套接字、终端和 eventfd 上的读写，它们测量的是等待而非 I/O（默认只统计普通文件和块设备）</translation>
     </message>
+    <message>
+        <source>CPU profile</source>
+        <translation>CPU 剖析</translation>
+    </message>
+    <message>
+        <source>Where the CPUs spend their time: samples of the running code at a fixed frequency on every CPU, with kernel and user call stacks, like perf record -g or profile</source>
+        <translation>CPU 时间花在哪里：在每个 CPU 上以固定频率对运行中的代码采样，并带有内核和用户调用栈，类似 perf record -g 或 profile</translation>
+    </message>
+    <message>
+        <source>Frequency (Hz)</source>
+        <translation>频率（Hz）</translation>
+    </message>
+    <message>
+        <source>Samples per second on each CPU (99 avoids running in lockstep with timers)</source>
+        <translation>每个 CPU 每秒的采样数（99 可避免与定时器同步）</translation>
+    </message>
+    <message>
+        <source>User stack copy (bytes)</source>
+        <translation>用户栈复制量（字节）</translation>
+    </message>
+    <message>
+        <source>How much of each sample&apos;s user stack is copied for unwinding code built without frame pointers; deeper stacks are cut off (0: frame pointers only)</source>
+        <translation>每个采样复制多少用户栈，用于展开未使用帧指针编译的代码；更深的栈会被截断（0：仅用帧指针）</translation>
+    </message>
+    <message>
+        <source>Kernel stacks only</source>
+        <translation>仅内核栈</translation>
+    </message>
+    <message>
+        <source>Record no user stacks (cheaper, no symbolisation)</source>
+        <translation>不记录用户栈（开销更低，不做符号解析）</translation>
+    </message>
+    <message>
+        <source>User stacks only</source>
+        <translation>仅用户栈</translation>
+    </message>
+    <message>
+        <source>Record no kernel stacks</source>
+        <translation>不记录内核栈</translation>
+    </message>
+    <message>
+        <source>Include idle</source>
+        <translation>包含空闲</translation>
+    </message>
+    <message>
+        <source>Also record the samples of idle CPUs (PID 0)</source>
+        <translation>同时记录空闲 CPU 的采样（PID 0）</translation>
+    </message>
+    <message>
+        <source>Off-CPU time</source>
+        <translation>离开 CPU 的时间</translation>
+    </message>
+    <message>
+        <source>Where threads wait: every time a thread leaves the CPU (blocks, sleeps or is preempted) for at least the minimum time, with the call stacks it left from, like offcputime</source>
+        <translation>线程在哪里等待：每当线程离开 CPU（阻塞、睡眠或被抢占）至少达到最短时间时，记录它离开时的调用栈，类似 offcputime</translation>
+    </message>
+    <message>
+        <source>Minimum time off-CPU (µs)</source>
+        <translation>最短离开 CPU 时间（µs）</translation>
+    </message>
+    <message>
+        <source>Only record threads off the CPU at least this long</source>
+        <translation>仅记录离开 CPU 至少这么长时间的线程</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -334,12 +398,59 @@
         <source>Tracepoint pairs</source>
         <translation>跟踪点对</translation>
     </message>
+    <message>
+        <source>Off-CPU</source>
+        <translation>离开 CPU</translation>
+    </message>
+    <message>
+        <source>CPU samples</source>
+        <translation>CPU 采样</translation>
+    </message>
 </context>
 <context>
     <name>SessionSave</name>
     <message>
         <source>Cannot save %1: %2</source>
         <translation>无法保存 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::CallTreeModel</name>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>Self %</source>
+        <translation>自身 %</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Total %</source>
+        <translation>总计 %</translation>
+    </message>
+    <message>
+        <source>The unwinder did not reach the thread&apos;s first frame: the callers of these samples are unknown.</source>
+        <translation>栈展开未能到达线程的第一帧：这些采样的调用者未知。</translation>
+    </message>
+    <message>
+        <source>Cost of samples taken in this function itself</source>
+        <translation>在此函数本身中采到的样本开销</translation>
+    </message>
+    <message>
+        <source>Cost of samples with this function on the stack, its callees included</source>
+        <translation>栈上含有此函数的样本开销，包括其被调用函数</translation>
     </message>
 </context>
 <context>
@@ -562,6 +673,18 @@
         <source>Key</source>
         <translation>键</translation>
     </message>
+    <message>
+        <source>Off-CPU time</source>
+        <translation>离开 CPU 的时间</translation>
+    </message>
+    <message>
+        <source>Stack</source>
+        <translation>栈</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExportController</name>
@@ -630,6 +753,91 @@
     <message>
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 图片 (*.svg)</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::FlameGraphView</name>
+    <message>
+        <source>Flame graph</source>
+        <translation>火焰图</translation>
+    </message>
+    <message>
+        <source>Call stacks as boxes as wide as their share of the samples. Click a box to zoom into it, Backspace zooms out, Escape resets.</source>
+        <translation>调用栈显示为方框，宽度与其采样占比相同。点击方框可放大，Backspace 缩小，Escape 重置。</translation>
+    </message>
+    <message>
+        <source>all off-CPU time</source>
+        <translation>全部离开 CPU 的时间</translation>
+    </message>
+    <message>
+        <source>all samples</source>
+        <translation>全部采样</translation>
+    </message>
+    <message>
+        <source>%1: %2 of off-CPU time (%3)</source>
+        <translation>%1：占离开 CPU 时间的 %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1: %2 of samples</source>
+        <translation>%1：占采样的 %2</translation>
+    </message>
+    <message>
+        <source>%1 small functions</source>
+        <translation>%1 个小函数</translation>
+    </message>
+    <message>
+        <source>No samples</source>
+        <translation>没有采样</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s)</source>
+        <translation>
+            <numerusform>%n 个采样</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation>%1：%2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 small functions, each narrower than %2 pixels, merged</source>
+        <translation>已合并 %1 个小函数，每个窄于 %2 像素</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Click the caller to zoom in</source>
+        <translation>点击调用者以放大</translation>
+    </message>
+    <message>
+        <source>Truncated stacks: the unwinder did not reach the thread&apos;s first frame, so the callers of these samples are unknown.</source>
+        <translation>截断的栈：栈展开未能到达线程的第一帧，因此这些采样的调用者未知。</translation>
+    </message>
+    <message>
+        <source>Kernel: %1</source>
+        <translation>内核：%1</translation>
+    </message>
+    <message>
+        <source>User: %1</source>
+        <translation>用户：%1</translation>
+    </message>
+    <message>
+        <source>unknown module</source>
+        <translation>未知模块</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>Self samples</source>
+        <translation>自身采样</translation>
+    </message>
+    <message>
+        <source>Total samples</source>
+        <translation>总采样</translation>
     </message>
 </context>
 <context>
@@ -1017,6 +1225,10 @@
         <source>Filtering…</source>
         <translation>正在筛选…</translation>
     </message>
+    <message>
+        <source>CPU &amp;Profile</source>
+        <translation>CPU 剖析(&amp;P)</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProbePanel</name>
@@ -1119,6 +1331,182 @@
     <message>
         <source>Refused: %1</source>
         <translation>被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ProfilePage</name>
+    <message>
+        <source>CPU profile</source>
+        <translation>CPU 剖析</translation>
+    </message>
+    <message>
+        <source>On-CPU</source>
+        <translation>CPU 上</translation>
+    </message>
+    <message>
+        <source>Off-CPU</source>
+        <translation>离开 CPU</translation>
+    </message>
+    <message>
+        <source>Profile kind</source>
+        <translation>剖析类型</translation>
+    </message>
+    <message>
+        <source>On-CPU: where the CPUs were running, one sample per tick.
+Off-CPU: where threads blocked, weighted by the time they waited.</source>
+        <translation>CPU 上：CPU 正在运行的位置，每个时钟节拍一个采样。
+离开 CPU：线程阻塞的位置，按等待时间加权。</translation>
+    </message>
+    <message>
+        <source>User + kernel</source>
+        <translation>用户 + 内核</translation>
+    </message>
+    <message>
+        <source>User only</source>
+        <translation>仅用户</translation>
+    </message>
+    <message>
+        <source>Kernel only</source>
+        <translation>仅内核</translation>
+    </message>
+    <message>
+        <source>Stack frames shown</source>
+        <translation>显示的栈帧</translation>
+    </message>
+    <message>
+        <source>Root at top</source>
+        <translation>根在顶部</translation>
+    </message>
+    <message>
+        <source>Icicle graph: callers at the top, callees below</source>
+        <translation>冰柱图：调用者在上，被调用者在下</translation>
+    </message>
+    <message>
+        <source>Search functions…</source>
+        <translation>搜索函数…</translation>
+    </message>
+    <message>
+        <source>Search functions</source>
+        <translation>搜索函数</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>Show all call stacks again (Escape)</source>
+        <translation>重新显示所有调用栈（Escape）</translation>
+    </message>
+    <message>
+        <source>Top-down call tree</source>
+        <translation>自顶向下调用树</translation>
+    </message>
+    <message>
+        <source>Bottom-up call tree</source>
+        <translation>自底向上调用树</translation>
+    </message>
+    <message>
+        <source>Functions</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Bottom-Up</source>
+        <translation>自底向上</translation>
+    </message>
+    <message>
+        <source>Top-Down</source>
+        <translation>自顶向下</translation>
+    </message>
+    <message>
+        <source>Every function once: self and total cost</source>
+        <translation>每个函数一次：自身开销和总开销</translation>
+    </message>
+    <message>
+        <source>The functions samples were taken in, their callers below</source>
+        <translation>采样所在的函数，其调用者在下方</translation>
+    </message>
+    <message>
+        <source>From the threads&apos; first frames down to the callees</source>
+        <translation>从线程的第一帧向下到被调用者</translation>
+    </message>
+    <message>
+        <source>user code</source>
+        <translation>用户代码</translation>
+    </message>
+    <message>
+        <source>kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>[truncated]: the unwinder did not reach the thread&apos;s first frame</source>
+        <translation>[已截断]：栈展开未能到达线程的第一帧</translation>
+    </message>
+    <message>
+        <source>search match</source>
+        <translation>搜索匹配</translation>
+    </message>
+    <message>
+        <source>Samples in range: %1</source>
+        <translation>范围内采样：%1</translation>
+    </message>
+    <message>
+        <source>Off-CPU time in range: %1 (%2 waits)</source>
+        <translation>范围内离开 CPU 的时间：%1（%2 次等待）</translation>
+    </message>
+    <message>
+        <source>No CPU samples in this session.
+
+Record with the profile probe to see where CPU time goes.</source>
+        <translation>此会话中没有 CPU 采样。
+
+使用 profile 探针录制，以查看 CPU 时间花在哪里。</translation>
+    </message>
+    <message>
+        <source>No off-CPU events in this session.
+
+Record with the offcpu probe to see where threads wait and for how long.</source>
+        <translation>此会话中没有离开 CPU 的事件。
+
+使用 offcpu 探针录制，以查看线程在哪里等待以及等待多久。</translation>
+    </message>
+    <message>
+        <source>Zoom out on the timeline or clear the PID and command filters.</source>
+        <translation>在时间线上缩小，或清除 PID 和命令筛选。</translation>
+    </message>
+    <message>
+        <source>Zoom out on the timeline (Ctrl+0 shows the whole session).</source>
+        <translation>在时间线上缩小（Ctrl+0 显示整个会话）。</translation>
+    </message>
+    <message>
+        <source>No CPU samples in this range.</source>
+        <translation>此范围内没有 CPU 采样。</translation>
+    </message>
+    <message>
+        <source>No off-CPU time in this range.</source>
+        <translation>此范围内没有离开 CPU 的时间。</translation>
+    </message>
+    <message>
+        <source>Click a frame to zoom into it</source>
+        <translation>点击帧以放大</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ProfileText</name>
+    <message>
+        <source>[truncated]</source>
+        <translation>[已截断]</translation>
+    </message>
+    <message>
+        <source>[no stack]</source>
+        <translation>[无栈]</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
     </message>
 </context>
 <context>
@@ -1474,6 +1862,22 @@ The data recorded until then is kept.</source>
     <message>
         <source>%1 s</source>
         <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>other (%1)</source>
+        <translation>其他（%1）</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 other processes: %2 CPU samples in view</source>
+        <translation>%1 个其他进程：视图中有 %2 个 CPU 采样</translation>
+    </message>
+    <message>
+        <source>%1 (PID %2): %3 CPU samples in view</source>
+        <translation>%1（PID %2）：视图中有 %3 个 CPU 采样</translation>
     </message>
 </context>
 <context>
