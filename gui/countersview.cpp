@@ -68,8 +68,10 @@ void CountersView::refresh()
     const quint64 origin = m_session->info().startMonotonicNs;
     QMap<QString, QList<QPointF>> points;
     for (const CounterSample &c : m_session->counters()) {
-        // iostack's per-layer counters have their own view; here they would bury cachestat's.
-        if (c.probeId == QLatin1String("iostack") || c.timeNs < start || c.timeNs >= end)
+        // The page cache's counters only: iostack's layers have their own view, and the loss
+        // counters of other probes (block's merged/unattributed, offcpu's stacksLost...) are
+        // not page-cache numbers; the Summary names them.
+        if (c.probeId != QLatin1String("cachestat") || c.timeNs < start || c.timeNs >= end)
             continue;
         const double x = double(qint64(c.timeNs - origin)) / 1e9;
         points[c.name].append(QPointF(x, c.name == RatioName ? c.value * 100 : c.value));

@@ -285,6 +285,12 @@ void ProfilePage::scheduleRefresh(int delayMs)
         m_timer->start(delayMs);
 }
 
+void ProfilePage::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    updateBreadcrumb();
+}
+
 void ProfilePage::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
@@ -397,7 +403,11 @@ void ProfilePage::updateBreadcrumb()
     const qint32 zoom = m_flame->zoomNode();
     m_resetZoom->setEnabled(zoom > 0);
     if (!m_profile || zoom <= 0) {
-        m_breadcrumb->setText(tr("Click a frame to zoom into it"));
+        // Beside the status on a narrow page (1366 px with both docks): elided, never cut.
+        const QString hint = tr("Click a frame to zoom into it");
+        m_breadcrumb->setText(m_breadcrumb->fontMetrics().elidedText(
+            hint, Qt::ElideRight, std::max(50, m_breadcrumb->width())));
+        m_breadcrumb->setToolTip(hint);
         return;
     }
     QStringList names;

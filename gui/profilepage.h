@@ -71,6 +71,7 @@ public:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override; // the breadcrumb elides to its width
 
 private:
     ProfileQuery currentQuery() const;

@@ -558,7 +558,14 @@ void TestGui::liveAppendGrowsModels()
             live.counters << c;
         }
     }
+    // Other probes' counters stay out of the page cache chart.
+    live.counters << CounterSample{QStringLiteral("block"), StartNs + SecondNs, SecondNs,
+                                   QStringLiteral("merged"), 4}
+                  << CounterSample{QStringLiteral("offcpu"), StartNs + SecondNs, SecondNs,
+                                   QStringLiteral("stacksLost"), 0};
     w.session()->append(live);
+    QVERIFY(!w.countersView()->series(QStringLiteral("merged")));
+    QVERIFY(!w.countersView()->series(QStringLiteral("stacksLost")));
     // Not zoomed: the new events come into view, and the histograms grow by the new interval.
     QCOMPARE(w.filterModel(EventType::Exec)->rowCount(), before + ExecPerBatch);
     QCOMPARE(w.histogramView()->entries().first().snapshots, Batches + 1);
