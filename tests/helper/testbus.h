@@ -43,17 +43,23 @@ public:
 
     // Pid of the process that owns io.github.bpflens.Helper1, 0 when none.
     qint64 helperPid() const;
+    // Sends the running helper SIGTERM and waits until its exit is recorded.
+    bool stopHelper(int timeoutMs);
+    // Helpers that exited with a status other than 0 (LeakSanitizer exits with 23, a crash or
+    // SIGKILL shows as 128 + signal) and sanitizer reports in the log; empty when all is well.
+    QString helperExitProblems();
     // Waits until no process owns the helper's name.
     bool waitForHelperGone(int timeoutMs) const;
-    // What dbus-daemon, polkitd and the activated helper printed (stderr).
+    // What dbus-daemon, polkitd and the activated helper printed (stderr), kept in files.
     QString log();
 
 private:
+    QString exitsFile() const;
+
     QTemporaryDir m_dir;
     QString m_address;
     QProcess m_daemon;
     QProcess m_polkit;
-    QString m_log;
     mutable QList<qint64> m_helperPids;
 };
 
