@@ -348,6 +348,16 @@ BpfObjects bpfObjectsOf(qint64 pid)
 {
     BpfObjects o;
     const QString fdDir = QStringLiteral("/proc/%1/fd").arg(pid);
+    // The object's id from /proc/PID/fdinfo/FD ("prog_id:", "map_id:", "link_id:").
+    auto idOf = [pid](const QString &fd, const QByteArray &key, QList<quint32> *ids) {
+        QFile info(QStringLiteral("/proc/%1/fdinfo/%2").arg(pid).arg(fd));
+        if (!info.open(QIODevice::ReadOnly))
+            return;
+        for (const QByteArray &line : info.readAll().split('\n')) {
+            if (line.startsWith(key))
+                ids->append(line.mid(key.size()).trimmed().toUInt());
+        }
+    };
     for (const QString &fd : QDir(fdDir).entryList(QDir::Files | QDir::System)) {
         char buf[256] = {};
         const QByteArray path = (fdDir + QLatin1Char('/') + fd).toLocal8Bit();
@@ -357,17 +367,13 @@ BpfObjects bpfObjectsOf(qint64 pid)
         const QByteArray kind(buf, int(n));
         if (kind == "anon_inode:bpf-prog") {
             ++o.programs;
-            QFile info(QStringLiteral("/proc/%1/fdinfo/%2").arg(pid).arg(fd));
-            if (info.open(QIODevice::ReadOnly)) {
-                for (const QByteArray &line : info.readAll().split('\n')) {
-                    if (line.startsWith("prog_id:"))
-                        o.programIds.append(line.mid(8).trimmed().toUInt());
-                }
-            }
+            idOf(fd, "prog_id:", &o.programIds);
         } else if (kind == "anon_inode:bpf_link") {
             ++o.links;
+            idOf(fd, "link_id:", &o.linkIds);
         } else if (kind == "anon_inode:bpf-map") {
             ++o.maps;
+            idOf(fd, "map_id:", &o.mapIds);
         }
     }
     return o;
@@ -376,6 +382,24 @@ BpfObjects bpfObjectsOf(qint64 pid)
 bool programLoaded(quint32 id)
 {
     const int fd = bpf_prog_get_fd_by_id(id);
+    if (fd < 0)
+        return false;
+    ::close(fd);
+    return true;
+}
+
+bool mapLoaded(quint32 id)
+{
+    const int fd = bpf_map_get_fd_by_id(id);
+    if (fd < 0)
+        return false;
+    ::close(fd);
+    return true;
+}
+
+bool linkLoaded(quint32 id)
+{
+    const int fd = bpf_link_get_fd_by_id(id);
     if (fd < 0)
         return false;
     ::close(fd);

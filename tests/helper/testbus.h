@@ -69,11 +69,15 @@ struct BpfObjects
     int programs = 0;
     int links = 0;
     int maps = 0;
-    QList<quint32> programIds;
+    QList<quint32> programIds; // kernel ids, from /proc/PID/fdinfo
+    QList<quint32> mapIds;
+    QList<quint32> linkIds;
     int total() const { return programs + links + maps; }
 };
 BpfObjects bpfObjectsOf(qint64 pid);
 // Whether a program with this id is still loaded in the kernel.
 bool programLoaded(quint32 id);
+bool mapLoaded(quint32 id);
+bool linkLoaded(quint32 id);
 
 } // namespace bpflens::test
