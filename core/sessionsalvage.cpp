@@ -90,6 +90,7 @@ private:
     sqlite3 *m_db = nullptr;
     bool m_cancelled = false;
     qint64 m_done = 0;
+    qint64 m_fileBytes = 0;
     std::vector<quint32> m_stringMap;
 };
 
@@ -200,12 +201,18 @@ ScanResult Salvager::scan(const char *table, const char *columns,
 {
     ScanResult result;
     const QByteArray name(table);
-    if (!tableExists(table)) {
-        result.missing = true;
-        return result;
-    }
     const QByteArray sql = QByteArrayLiteral("SELECT rowid, ") + columns + " FROM " + name +
                            " WHERE rowid >= ?1 ORDER BY rowid";
+    {
+        // A table missing from the schema, or whose columns a damaged schema misnames.
+        sqlite3_stmt *st = nullptr;
+        const bool ok = sqlite3_prepare_v2(m_db, sql.constData(), -1, &st, nullptr) == SQLITE_OK;
+        sqlite3_finalize(st);
+        if (!ok) {
+            result.missing = true;
+            return result;
+        }
+    }
     auto lose = [&](qint64 a, qint64 b) {
         if (b < a)
             return;
@@ -383,8 +390,8 @@ void Salvager::loadStrings()
     std::vector<bool> have(1, true);
     const ScanResult r = scan("strings", "value", [&](sqlite3_stmt *st) {
         const qint64 id = sqlite3_column_int64(st, 0);
-        // A damaged key can be anything; ids beyond a few per byte of the file are not ours.
-        if (id <= 0 || id > (qint64(1) << 31))
+        // A damaged key can be anything; a string takes at least 3 bytes of the file.
+        if (id <= 0 || id > m_fileBytes / 3 + 1)
             return;
         const int n = sqlite3_column_bytes(st, 1);
         const void *p = sqlite3_column_blob(st, 1);
@@ -397,7 +404,7 @@ void Salvager::loadStrings()
         have[size_t(id)] = true;
     });
     // Lost strings up to the largest known id become placeholders, so the events naming them
-    // keep their numbers and times; ids beyond it make a chunk undecodable (it is dropped).
+    // keep their numbers and times.
     qint64 lostIds = 0;
     for (size_t id = 1; id < m_stringMap.size(); ++id) {
         if (!have[id]) {
@@ -406,9 +413,19 @@ void Salvager::loadStrings()
             ++lostIds;
         }
     }
+    // When the end of the table is lost, how many strings there were is unknown: ids up to a
+    // bound the file's size sets (a string takes at least 3 bytes) read "[lost string]".
+    // A chunk naming an id beyond that is damaged and dropped.
+    if (r.tailLost || r.missing) {
+        const quint32 lost = EventChunkCodec::intern(&store, QByteArrayLiteral("[lost string]"));
+        const qint64 bound = std::min<qint64>(m_fileBytes / 3 + 1, qint64(1) << 24);
+        if (qint64(m_stringMap.size()) < bound)
+            m_stringMap.resize(size_t(bound), lost);
+    }
     m_data->damage.stringsLost = std::max(lostIds, r.lost);
     note(QStringLiteral("strings"), r,
-         QStringLiteral("strings (events naming them show \"[lost string <id>]\")"));
+         QStringLiteral("strings (events naming them show \"[lost string <id>]\", or \"[lost "
+                        "string]\" past the last one read)"));
 }
 
 void Salvager::loadChunks()
@@ -613,6 +630,7 @@ bool Salvager::run(const QString &reason, QString *error)
                          .arg(m_path, reason, why);
         return false;
     };
+    m_fileBytes = QFileInfo(m_path).size() + QFileInfo(m_path + QStringLiteral("-wal")).size();
     if (!openDatabase(false))
         return refuse(QStringLiteral("SQLite cannot open it"));
     sqlite3_int64 appId = 0;

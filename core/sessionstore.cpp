@@ -710,6 +710,7 @@ private:
     int m_schema = 0;
     bool m_hasCounters = false;
     bool m_damage = false;
+    bool m_ours = false; // application_id says BPF Lens
 };
 
 QString damaged(const QString &path, const QString &why)
@@ -745,7 +746,10 @@ bool Reader::check(int rc)
     if (!m_error.isEmpty())
         return false;
     const int base = rc & 0xff;
-    if (base == SQLITE_CORRUPT || base == SQLITE_NOTADB || base == SQLITE_FORMAT) {
+    // SQLITE_ERROR once the file is known to be ours is a schema damage left unreadable
+    // ("no such column"): the salvage reader may still read the other tables.
+    if (base == SQLITE_CORRUPT || base == SQLITE_NOTADB || base == SQLITE_FORMAT ||
+        (base == SQLITE_ERROR && m_ours)) {
         m_error = damaged(m_path, QString::fromUtf8(sqlite3_errmsg(m_db)));
         m_damage = true;
     } else
@@ -1142,6 +1146,7 @@ bool Reader::run(QString *error)
         return refuse(QStringLiteral("not a BPF Lens session: %1 is an SQLite database of "
                                      "another application")
                           .arg(m_path));
+    m_ours = true;
 
     // One read transaction for the whole load: a recorder committing meanwhile cannot make
     // us see half of a batch or tables from different moments.
