@@ -9,6 +9,7 @@
 #include "sessionstore.h"
 #include "sessiontestdata.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -360,6 +361,52 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!SessionReader::open(path, &data, &error));
         QVERIFY2(error.contains(path), qPrintable(error));
+    }
+
+    // The fuzz_sessionfile seeds: a ~50 KB session and damaged copies of it. With
+    // BPFLENS_UPDATE_FUZZ_CORPUS=1 they are rewritten into tests/fuzz/corpus/sessionfile/;
+    // otherwise each committed seed must open (salvaged or not) or be refused with a message.
+    void fuzzSeeds()
+    {
+        const QDir corpus(QStringLiteral(BPFLENS_SOURCE_DIR "/tests/fuzz/corpus/sessionfile"));
+        if (qEnvironmentVariableIntValue("BPFLENS_UPDATE_FUZZ_CORPUS")) {
+            const QString path = m_dir.filePath(QStringLiteral("seed.bpflens"));
+            QCOMPARE(writeSession(path, 20, 4), QString());
+            const QByteArray whole = readAll(path);
+            QVERIFY2(whole.size() < 80 * 1024, qPrintable(QString::number(whole.size())));
+            QByteArray flipped = whole;
+            QRandomGenerator random(7);
+            for (int i = 0; i < 10; ++i) {
+                const qint64 at = 100 + qint64(random.bounded(quint32(whole.size() - 100)));
+                flipped[at] = char(flipped[at] ^ char(1 << random.bounded(8)));
+            }
+            QByteArray zeroed = whole;
+            std::memset(zeroed.data() + zeroed.size() / 2 / 4096 * 4096, 0, 4096);
+            QVERIFY(corpus.mkpath(QStringLiteral(".")));
+            const std::pair<const char *, QByteArray> seeds[] = {
+                {"whole", whole},
+                {"truncated-half", whole.left(whole.size() / 2 / 4096 * 4096)},
+                {"truncated-odd", whole.left(whole.size() * 2 / 3 + 77)},
+                {"flipped-10", flipped},
+                {"zeroed-page", zeroed},
+            };
+            for (const auto &[name, bytes] : seeds)
+                QVERIFY(writeAll(corpus.filePath(QLatin1String(name)), bytes));
+        }
+        const QStringList seeds = corpus.entryList(QDir::Files);
+        QVERIFY2(seeds.size() >= 5, qPrintable(corpus.path()));
+        int salvaged = 0;
+        for (const QString &name : seeds) {
+            const QString path = m_dir.filePath(QStringLiteral("seed-copy.bpflens"));
+            QVERIFY(writeAll(path, readAll(corpus.filePath(name))));
+            SessionData data;
+            QString error;
+            if (SessionReader::open(path, &data, &error))
+                salvaged += data.damage.isDamaged();
+            else
+                QVERIFY2(!error.isEmpty(), qPrintable(name));
+        }
+        QVERIFY(salvaged >= 3);
     }
 
     void cleanupTestCase() { qInfo("%d damaged copies checked, %d refused", m_checked, m_refused); }
