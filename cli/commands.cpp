@@ -150,7 +150,7 @@ QString defaultOutputName()
 // The facts of a salvaged file's damage, as `show` and `recover` print them.
 void printDamage(QTextStream &s, const SessionDamage &d, const QString &indent)
 {
-    s << indent << "Read despite damage: " << d.reason << '\n';
+    s << indent << "Cause: " << d.reason << '\n';
     s << indent
       << QStringLiteral("Kept %1 event chunks; lost %2 chunks (%3 events counted), %4 "
                         "unreadable rows, %5 strings")

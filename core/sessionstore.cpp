@@ -1237,8 +1237,15 @@ bool SessionReader::open(const QString &path, SessionData *data, QString *error,
         damage = reader.salvageable();
     }
     // The fast path is untouched; only a damaged file takes the slow, defensive one.
-    if (damage && salvage == Salvage::Allow)
-        return salvageSession(path, why, data, error, progress);
+    if (damage && salvage == Salvage::Allow) {
+        // "<path> is damaged (<reason>); it cannot be read": the salvage reader keeps <reason>.
+        const QString head = path + QStringLiteral(" is damaged (");
+        const QString tail = QStringLiteral("); it cannot be read");
+        const QString reason = why.startsWith(head) && why.endsWith(tail)
+                                   ? why.mid(head.size(), why.size() - head.size() - tail.size())
+                                   : why;
+        return salvageSession(path, reason, data, error, progress);
+    }
     if (error)
         *error = why;
     return false;

@@ -21,7 +21,7 @@ inline constexpr qint32 SessionApplicationId = 0x4250464c;
 // (core/sessionsalvage.h, docs/session-format.md "Damaged files"). Empty for an intact file.
 struct SessionDamage
 {
-    QString reason;   // why the file could not be read whole (SQLite's or the decoder's words)
+    QString reason;   // why it could not be read whole: "database disk image is malformed"
     QStringList lost; // one sentence per loss, the same the GUI's banner and `show` print
     qint64 chunksKept = 0;
     qint64 chunksLost = 0;     // undecodable chunks plus chunk rows that could not be read

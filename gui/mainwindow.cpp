@@ -576,9 +576,9 @@ void MainWindow::updateDamageBanner()
     for (const QString &line : damage.lost)
         lost += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
     m_damageText->setText(
-        tr("<b>This file is damaged.</b> Everything that could be read is shown; this was "
-           "lost:<ul>%1</ul>Save As writes what was read into a new, intact file.")
-            .arg(lost));
+        tr("<b>This file is damaged</b> (%1). Everything that could be read is shown; this was "
+           "lost:<ul>%2</ul>Save As writes what was read into a new, intact file.")
+            .arg(damage.reason.toHtmlEscaped(), lost));
 }
 
 void MainWindow::updateActions()

@@ -561,7 +561,7 @@ private Q_SLOTS:
         SessionData half;
         QString error;
         QVERIFY2(SessionReader::open(truncated, &half, &error), qPrintable(error));
-        QCOMPARE(half.damage.reason, damaged);
+        QCOMPARE(half.damage.reason, QStringLiteral("database disk image is malformed"));
         QVERIFY(!half.damage.lost.isEmpty());
         QVERIFY(half.events.totalCount() > 0);
     }
@@ -729,7 +729,8 @@ private Q_SLOTS:
         SessionData data;
         QString salvageError;
         QVERIFY2(SessionReader::open(path, &data, &salvageError), qPrintable(salvageError));
-        QCOMPARE(data.damage.reason, error);
+        QVERIFY2(error.contains(QLatin1Char('(') + data.damage.reason + QLatin1Char(')')),
+                 qPrintable(data.damage.reason));
         QVERIFY(!data.damage.lost.isEmpty());
         if (why.startsWith(QStringLiteral("table strings"))) {
             QVERIFY(data.damage.stringsLost > 0);

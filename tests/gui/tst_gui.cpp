@@ -739,7 +739,9 @@ void TestGui::damagedFileOpensWithBanner()
     QVERIFY(damage.isDamaged());
     QVERIFY(damage.chunksLost > 0);
     const QString text = w.damageBannerLabel()->text();
-    QVERIFY2(text.contains(QStringLiteral("This file is damaged")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("This file is damaged</b> (database disk image is "
+                                          "malformed)")),
+             qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("event_chunks: %1 chunk row(s) could not be read")
                                .arg(damage.chunksLost)),
              qPrintable(text));
