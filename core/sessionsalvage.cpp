@@ -31,6 +31,7 @@ struct ScanResult
     QList<std::pair<qint64, qint64>> gaps;
     bool tailLost = false; // reading stopped at an unreadable part with no readable row after
     qint64 tailFrom = 0;
+    bool implausible = false; // a damaged key pointed far past anything the file can hold
 };
 
 QString rangeText(const QList<std::pair<qint64, qint64>> &gaps, bool tailLost, qint64 tailFrom)
@@ -216,6 +217,12 @@ ScanResult Salvager::scan(const char *table, const char *columns,
     auto lose = [&](qint64 a, qint64 b) {
         if (b < a)
             return;
+        // Rowids are dense and a row takes a few bytes: a gap larger than the file could hold
+        // comes from a damaged key, not from lost rows.
+        if (b - a >= m_fileBytes / 3 + 1) {
+            result.implausible = true;
+            return;
+        }
         if (!result.gaps.isEmpty() && result.gaps.last().second + 1 == a)
             result.gaps.last().second = b;
         else
@@ -260,6 +267,14 @@ ScanResult Salvager::scan(const char *table, const char *columns,
             }
             break;
         }
+        if (next < start) {
+            // A seek past start landed before it: the keys themselves are damaged. Stop here
+            // rather than read rows twice, and say that the rest is unknown.
+            result.tailLost = true;
+            result.tailFrom = start;
+            break;
+        }
+        const qint64 previous = from;
         if (next == start && !gotRow) {
             // The key is reachable but the row's content is not (say, an overflow page).
             lose(start, start);
@@ -268,8 +283,12 @@ ScanResult Salvager::scan(const char *table, const char *columns,
             lose(start, next - 1);
             from = next;
         }
-        if (from <= last)
-            break; // cannot happen with a sane B-tree; never loop
+        if (from <= previous) {
+            // Only keys out of order (damage) get here: never read the same rows again.
+            result.tailLost = true;
+            result.tailFrom = from;
+            break;
+        }
     }
     return result;
 }
@@ -297,6 +316,9 @@ void Salvager::note(const QString &table, const ScanResult &r, const QString &wh
         d.lost << QStringLiteral("%1: the table cannot be read; all %2 are lost").arg(table, what);
         return;
     }
+    if (r.implausible)
+        d.lost << QStringLiteral("%1: damaged row keys; an unknown number of %2 may be missing")
+                      .arg(table, what);
     if (!r.lost && !r.tailLost)
         return;
     d.unreadableRows += r.lost;
@@ -513,6 +535,9 @@ void Salvager::loadChunks()
                            .arg(l.events)
                            .arg(timeText(l.first), timeText(l.last), l.why.trimmed());
     }
+    if (r.implausible)
+        damage.lost << QStringLiteral("event_chunks: damaged row keys; an unknown number of "
+                                      "chunks may be missing");
     if (r.lost || r.tailLost) {
         damage.chunksLost += r.lost;
         damage.unreadableRows += r.lost;
