@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <unistd.h>
 
 using namespace bpflens;
@@ -34,6 +35,13 @@ QString tempPath()
         if (fd < 0)
             fail("mkstemp failed");
         close(fd);
+        static char removeAtExit[sizeof name];
+        memcpy(removeAtExit, name, sizeof name);
+        atexit([] {
+            unlink(removeAtExit);
+            for (const char *suffix : {"-wal", "-shm", "-journal"})
+                unlink((QByteArray(removeAtExit) + suffix).constData());
+        });
         return QString::fromLocal8Bit(name);
     }();
     return path;
