@@ -11,6 +11,7 @@
 #include "protocol.h"
 #include "recordingfile.h"
 #include "sessioninfo.h"
+#include "sessionsalvage.h"
 #include "sessionstore.h"
 
 #include <QCommandLineParser>
@@ -149,12 +150,36 @@ QString defaultOutputName()
         .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
 }
 
-bool loadSession(const QString &path, SessionData *data, int *status)
+// The facts of a salvaged file's damage, as `show` and `recover` print them.
+void printDamage(QTextStream &s, const SessionDamage &d, const QString &indent)
+{
+    s << indent << "Cause: " << d.reason << '\n';
+    s << indent
+      << QStringLiteral("Kept %1 event chunks; lost %2 chunks (%3 events counted), %4 "
+                        "unreadable rows, %5 strings")
+             .arg(d.chunksKept)
+             .arg(d.chunksLost)
+             .arg(d.eventsLost)
+             .arg(d.unreadableRows)
+             .arg(d.stringsLost)
+      << '\n';
+    for (const QString &line : d.lost)
+        s << indent << "Lost: " << line << '\n';
+}
+
+// A damaged file opens with what could be salvaged; unless quiet, stderr says so.
+bool loadSession(const QString &path, SessionData *data, int *status, bool quiet = false)
 {
     QString error;
     if (!SessionReader::open(path, data, &error)) {
         *status = fail(error, NoSession);
         return false;
+    }
+    if (data->damage.isDamaged() && !quiet) {
+        QTextStream err(stderr);
+        err << "bpflens-cli: " << path
+            << " is damaged; using what could be read (see bpflens-cli show):\n";
+        printDamage(err, data->damage, QStringLiteral("  "));
     }
     return true;
 }
@@ -596,7 +621,7 @@ int show(const QStringList &args)
                         .arg(parser.value(QStringLiteral("top")).left(32)),
                     Usage);
     SessionData data;
-    if (!loadSession(parser.positionalArguments().first(), &data, &status))
+    if (!loadSession(parser.positionalArguments().first(), &data, &status, true))
         return status;
     const QString only = parser.value(QStringLiteral("probe"));
 
@@ -611,6 +636,10 @@ int show(const QStringList &args)
           << QString::number(double(endNs - std::min(endNs, info.startMonotonicNs)) / 1e9, 'f', 1)
           << (info.endMonotonicNs ? "s\n" : "s (recording did not finish: up to its last data)\n")
           << "Recorded by BPF Lens " << info.appVersion << '\n';
+    if (data.damage.isDamaged()) {
+        out() << "\nDamaged:\n";
+        printDamage(out(), data.damage, QStringLiteral("  "));
+    }
 
     // Latest cumulative stats per probe.
     QHash<QString, ProbeStats> stats;
@@ -813,6 +842,53 @@ int exportSession(const QStringList &args)
         for (const QString &f : files)
             out() << f << '\n';
     return Ok;
+}
+
+int recover(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Writes what can be read of a damaged session into a new file."));
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("A damaged .bpflens session file."));
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
+                      QStringLiteral("The new session file (must not exist)."),
+                      QStringLiteral("file")});
+    int status = Ok;
+    if (!parse(parser, QStringLiteral("recover"), args, &status))
+        return status;
+    if (parser.positionalArguments().size() != 1)
+        return fail(QStringLiteral("recover takes one session file"), Usage);
+    if (!parser.isSet(QStringLiteral("output")))
+        return fail(QStringLiteral("recover needs -o NEW"), Usage);
+    const QString source = parser.positionalArguments().first();
+    const QString target = parser.value(QStringLiteral("output"));
+    if (QFileInfo::exists(target))
+        return fail(QStringLiteral("%1 exists; recover does not overwrite").arg(target));
+    SessionData data;
+    if (!loadSession(source, &data, &status, true))
+        return status;
+    QString error;
+    if (!writeSessionCopy(data, target, &error)) {
+        QFile::remove(target);
+        return fail(error);
+    }
+    out() << QStringLiteral("Wrote %1: %2 events, %3 histogram snapshots, %4 statistics rows, "
+                            "%5 counter samples\n")
+                 .arg(target)
+                 .arg(data.events.totalCount())
+                 .arg(data.histograms.size())
+                 .arg(data.stats.size())
+                 .arg(data.counters.size());
+    if (data.damage.isDamaged()) {
+        out() << "Damaged:\n";
+        printDamage(out(), data.damage, QStringLiteral("  "));
+    } else {
+        out() << source << " is not damaged: the copy holds all of it\n";
+    }
+    const bool any = data.events.totalCount() || !data.histograms.isEmpty() ||
+                     !data.stats.isEmpty() || !data.counters.isEmpty();
+    return any ? Ok : NoSession;
 }
 
 } // namespace bpflens::cli

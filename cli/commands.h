@@ -10,6 +10,8 @@ int probes(const QStringList &args);
 int record(const QStringList &args);
 int show(const QStringList &args);
 int exportSession(const QStringList &args);
+// recover DAMAGED -o NEW: what survived into a new file; 0 when anything was recovered.
+int recover(const QStringList &args);
 
 enum ExitStatus
 {

@@ -19,6 +19,8 @@ int main(int argc, char **argv)
         return show(args);
     if (command == QLatin1String("export"))
         return exportSession(args);
+    if (command == QLatin1String("recover"))
+        return recover(args);
     if (command == QLatin1String("--version")) {
         QTextStream(stdout) << "bpflens-cli " << BPFLENS_VERSION << '\n';
         return Ok;
@@ -27,7 +29,7 @@ int main(int argc, char **argv)
         command != QLatin1String("-h")) {
         QTextStream(stderr)
             << "bpflens-cli: unknown command \"" << command
-            << "\" (commands: probes, record, show, export; see bpflens-cli --help)\n";
+            << "\" (commands: probes, record, show, export, recover; see bpflens-cli --help)\n";
         return Usage;
     }
     QTextStream(stdout)
@@ -39,6 +41,7 @@ int main(int argc, char **argv)
            "  export FILE --csv DIR [--probe ID]    CSV files\n"
            "  export FILE --folded [-o OUT]         folded stacks for flame graphs "
            "(--off-cpu, --by-process)\n"
+           "  recover FILE -o NEW                   what a damaged file still holds, into NEW\n"
            "Each command takes --help.\n";
     return Ok;
 }

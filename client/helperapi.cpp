@@ -93,43 +93,50 @@ bool readProbes(const QVariant &argument, QList<ProbeConfig> *probes, QString *e
                      .arg(arg.currentSignature().left(64));
         return false;
     }
+    // Every begin has its end, on errors too: a QDBusArgument left inside a container frees only
+    // the innermost level when destroyed, and the outer ones keep the whole D-Bus message (its
+    // memory and any fds it carried) alive for ever.
     QList<ProbeConfig> out;
+    QString failure;
     arg.beginArray();
-    while (!arg.atEnd()) {
+    while (failure.isEmpty() && !arg.atEnd()) {
         if (out.size() >= MaxProbesPerSession) {
-            *error = QStringLiteral("more than %1 probes").arg(MaxProbesPerSession);
-            return false;
+            failure = QStringLiteral("more than %1 probes").arg(MaxProbesPerSession);
+            break;
         }
         ProbeConfig p;
         arg.beginStructure();
         arg >> p.id;
         arg.beginMap();
-        while (!arg.atEnd()) {
+        while (failure.isEmpty() && !arg.atEnd()) {
             QString key;
             QDBusVariant value;
             arg.beginMapEntry();
             arg >> key >> value;
             arg.endMapEntry();
             if (p.options.size() >= MaxOptionsPerProbe) {
-                *error = QStringLiteral("probe %1: more than %2 options")
-                             .arg(p.id.left(64))
-                             .arg(MaxOptionsPerProbe);
-                return false;
+                failure = QStringLiteral("probe %1: more than %2 options")
+                              .arg(p.id.left(64))
+                              .arg(MaxOptionsPerProbe);
+            } else if (!isPlainValue(value.variant())) {
+                failure =
+                    QStringLiteral("probe %1, option %2: expects a boolean, number or string, "
+                                   "not D-Bus type %3")
+                        .arg(p.id.left(64), key.left(64),
+                             QString::fromLatin1(value.variant().typeName()));
+            } else {
+                p.options.insert(key, value.variant());
             }
-            if (!isPlainValue(value.variant())) {
-                *error = QStringLiteral("probe %1, option %2: expects a boolean, number or string, "
-                                        "not D-Bus type %3")
-                             .arg(p.id.left(64), key.left(64),
-                                  QString::fromLatin1(value.variant().typeName()));
-                return false;
-            }
-            p.options.insert(key, value.variant());
         }
         arg.endMap();
         arg.endStructure();
         out.append(p);
     }
     arg.endArray();
+    if (!failure.isEmpty()) {
+        *error = failure;
+        return false;
+    }
     *probes = out;
     return true;
 }

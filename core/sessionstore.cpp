@@ -2,6 +2,7 @@
 
 #include "eventchunk.h"
 #include "sessioninfo.h"
+#include "sessionsalvage.h"
 #include "varint.h"
 
 #include <QDir>
@@ -774,6 +775,8 @@ public:
     }
 
     bool run(QString *error);
+    // The refusal was damage the salvage reader may get around.
+    bool salvageable() const { return m_damage; }
 
 private:
     bool openDatabase(bool immutable);
@@ -802,6 +805,8 @@ private:
     int m_schema = 0;
     bool m_hasCounters = false;
     bool m_hasStacks = false;
+    bool m_damage = false;
+    bool m_ours = false; // application_id says BPF Lens
 };
 
 QString damaged(const QString &path, const QString &why)
@@ -837,9 +842,13 @@ bool Reader::check(int rc)
     if (!m_error.isEmpty())
         return false;
     const int base = rc & 0xff;
-    if (base == SQLITE_CORRUPT || base == SQLITE_NOTADB || base == SQLITE_FORMAT)
+    // SQLITE_ERROR once the file is known to be ours is a schema damage left unreadable
+    // ("no such column"): the salvage reader may still read the other tables.
+    if (base == SQLITE_CORRUPT || base == SQLITE_NOTADB || base == SQLITE_FORMAT ||
+        (base == SQLITE_ERROR && m_ours)) {
         m_error = damaged(m_path, QString::fromUtf8(sqlite3_errmsg(m_db)));
-    else
+        m_damage = true;
+    } else
         m_error = QStringLiteral("cannot read %1: %2").arg(m_path, sqliteReason(m_db, rc));
     return false;
 }
@@ -895,8 +904,10 @@ const QByteArray &Reader::string(sqlite3_stmt *st, int col)
     const sqlite3_int64 id = sqlite3_column_int64(st, col);
     if (id > 0 && quint64(id) < m_strings.size())
         return m_strings[size_t(id)];
-    if (id != 0 && m_error.isEmpty())
+    if (id != 0 && m_error.isEmpty()) {
         m_error = damaged(m_path, QStringLiteral("a string id is out of range"));
+        m_damage = true;
+    }
     return empty;
 }
 
@@ -956,6 +967,7 @@ bool Reader::loadStacks()
         m_error = damaged(
             m_path,
             QStringLiteral("table %1, id %2: %3").arg(QLatin1String(tableName)).arg(id).arg(why));
+        m_damage = true;
         return false;
     };
     const auto validId = [](sqlite3_int64 id) {
@@ -1029,6 +1041,7 @@ bool Reader::loadChunks()
             m_error = damaged(m_path, QStringLiteral("table strings: id %1 where %2 was expected")
                                           .arg(id)
                                           .arg(m_stringMap.size()));
+            m_damage = true;
             return false;
         }
         m_stringMap.push_back(EventChunkCodec::intern(&store, blob(st, 1)));
@@ -1061,6 +1074,7 @@ bool Reader::loadChunks()
                                                                 "%1: %2")
                                                      .arg(seq)
                                                      .arg(why));
+                       m_damage = true;
                        return false;
                    };
                    if (type < 1)
@@ -1095,6 +1109,7 @@ bool Reader::loadSchema1Events()
         // Ids are dense from 1; a gap or a huge id is not something our writer produces.
         if (id <= 0 || id > sqlite3_int64(m_total) + 1) {
             m_error = damaged(m_path, QStringLiteral("bad string id %1").arg(id));
+            m_damage = true;
             return false;
         }
         if (size_t(id) >= m_strings.size())
@@ -1197,6 +1212,7 @@ bool Reader::loadSamples()
         if (unit < 0 || unit > int(TimeUnit::Milliseconds) || slots.size() % 8 ||
             slots.size() > Log2Histogram::MaxSlots * 8) {
             m_error = damaged(m_path, QStringLiteral("a histogram row is malformed"));
+            m_damage = true;
             return false;
         }
         h.histogram = Log2Histogram(TimeUnit(unit));
@@ -1298,6 +1314,7 @@ bool Reader::run(QString *error)
         return refuse(QStringLiteral("not a BPF Lens session: %1 is an SQLite database of "
                                      "another application")
                           .arg(m_path));
+    m_ours = true;
 
     // One read transaction for the whole load: a recorder committing meanwhile cannot make
     // us see half of a batch or tables from different moments.
@@ -1407,10 +1424,29 @@ bool Reader::run(QString *error)
 } // namespace
 
 bool SessionReader::open(const QString &path, SessionData *data, QString *error,
-                         const Progress &progress)
+                         const Progress &progress, Salvage salvage)
 {
-    Reader reader(path, data, progress);
-    return reader.run(error);
+    QString why;
+    bool damage = false;
+    {
+        Reader reader(path, data, progress);
+        if (reader.run(&why))
+            return true;
+        damage = reader.salvageable();
+    }
+    // The fast path is untouched; only a damaged file takes the slow, defensive one.
+    if (damage && salvage == Salvage::Allow) {
+        // "<path> is damaged (<reason>); it cannot be read": the salvage reader keeps <reason>.
+        const QString head = path + QStringLiteral(" is damaged (");
+        const QString tail = QStringLiteral("); it cannot be read");
+        const QString reason = why.startsWith(head) && why.endsWith(tail)
+                                   ? why.mid(head.size(), why.size() - head.size() - tail.size())
+                                   : why;
+        return salvageSession(path, reason, data, error, progress);
+    }
+    if (error)
+        *error = why;
+    return false;
 }
 
 } // namespace bpflens

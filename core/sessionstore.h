@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
@@ -16,10 +17,26 @@ namespace bpflens {
 // PRAGMA application_id of every session file: "BPFL".
 inline constexpr qint32 SessionApplicationId = 0x4250464c;
 
+// What a damaged session file lost, when SessionReader could only salvage it
+// (core/sessionsalvage.h, docs/session-format.md "Damaged files"). Empty for an intact file.
+struct SessionDamage
+{
+    QString reason;   // why it could not be read whole: "database disk image is malformed"
+    QStringList lost; // one sentence per loss, the same the GUI's banner and `show` print
+    qint64 chunksKept = 0;
+    qint64 chunksLost = 0;     // undecodable chunks plus chunk rows that could not be read
+    qint64 eventsLost = 0;     // the events the lost chunks' readable rows counted
+    qint64 unreadableRows = 0; // rows of all tables (chunks too) that could not be read
+    qint64 stringsLost = 0;    // shown as "[lost string <id>]" where events name them
+
+    bool isDamaged() const { return !reason.isEmpty(); }
+};
+
 // A whole session in memory, as SessionReader loads it.
 struct SessionData
 {
     SessionInfo info;
+    SessionDamage damage;
     EventStore events;
     StackTable stacks; // the stacks CpuSample and OffCpu events refer to
     QList<HistogramSnapshot> histograms;
@@ -93,8 +110,16 @@ public:
     // (error "cancelled").
     using Progress = std::function<bool(qint64 done, qint64 total)>;
 
+    // A damaged file (SQLite reports corruption, or a row or chunk is malformed) is handed to
+    // the salvage reader, which loads what can be read and fills data->damage, unless salvage
+    // is Salvage::Refuse. Only a file whose header or schema is gone is then refused.
+    enum class Salvage
+    {
+        Allow,
+        Refuse
+    };
     static bool open(const QString &path, SessionData *data, QString *error,
-                     const Progress &progress = {});
+                     const Progress &progress = {}, Salvage salvage = Salvage::Allow);
 };
 
 } // namespace bpflens

@@ -33,10 +33,12 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -133,11 +135,34 @@ MainWindow::MainWindow(QWidget *parent)
     m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_bannerText->setAccessibleName(tr("Recording unavailable"));
     bannerLayout->addWidget(m_bannerText, 1);
+    // The same kind of strip for a session salvaged from a damaged file: the views show what
+    // could be read, the strip what was lost (SessionDamage, as bpflens-cli show prints it).
+    m_damageBanner = new QFrame(this);
+    m_damageBanner->setObjectName(QStringLiteral("damageBanner"));
+    m_damageBanner->setFrameShape(QFrame::StyledPanel);
+    m_damageBanner->setAutoFillBackground(true);
+    auto *damageLayout = new QHBoxLayout(m_damageBanner);
+    m_damageText = new QLabel(m_damageBanner);
+    m_damageText->setWordWrap(true);
+    m_damageText->setTextFormat(Qt::RichText);
+    m_damageText->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_damageText->setAccessibleName(tr("Damaged session"));
+    damageLayout->addWidget(m_damageText, 1);
+    auto *dismiss = new QToolButton(m_damageBanner);
+    dismiss->setObjectName(QStringLiteral("damageBannerClose"));
+    dismiss->setAutoRaise(true);
+    dismiss->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    dismiss->setToolTip(tr("Hide this message"));
+    dismiss->setAccessibleName(tr("Hide this message"));
+    connect(dismiss, &QToolButton::clicked, m_damageBanner, &QWidget::hide);
+    damageLayout->addWidget(dismiss, 0, Qt::AlignTop);
+    m_damageBanner->hide();
     auto *central = new QWidget(this);
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
     centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(m_damageBanner);
     centralLayout->addWidget(splitter, 1);
     setCentralWidget(central);
 
@@ -291,6 +316,7 @@ bool MainWindow::openFile(const QString &path, QString *error)
 
 void MainWindow::sessionReset()
 {
+    updateDamageBanner();
     m_state->setSelectedEvent({});
     m_state->setFullRange(m_session->firstTimeNs(), m_session->endTimeNs());
     for (EventType t : SessionModel::eventTypes()) {
@@ -537,6 +563,28 @@ void MainWindow::updateBanner()
         m_bannerText->setText(notice);
     m_bannerText->setAccessibleName(available ? tr("Recording problem")
                                               : tr("Recording unavailable"));
+}
+
+void MainWindow::updateDamageBanner()
+{
+    const SessionDamage &damage = m_session->data().damage;
+    m_damageBanner->setVisible(damage.isDamaged());
+    if (!damage.isDamaged()) {
+        m_damageText->clear();
+        return;
+    }
+    QPalette p = m_damageBanner->palette();
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    p.setColor(QPalette::Window, dark ? QColor(0x5c, 0x1f, 0x1a) : QColor(0xfb, 0xe3, 0xe0));
+    p.setColor(QPalette::WindowText, dark ? QColor(0xf5, 0xe6, 0xe4) : QColor(0x4a, 0x10, 0x0b));
+    m_damageBanner->setPalette(p);
+    QString lost;
+    for (const QString &line : damage.lost)
+        lost += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
+    m_damageText->setText(
+        tr("<b>This file is damaged</b> (%1). Everything that could be read is shown; this was "
+           "lost:<ul>%2</ul>Save As writes what was read into a new, intact file.")
+            .arg(damage.reason.toHtmlEscaped(), lost));
 }
 
 void MainWindow::updateActions()

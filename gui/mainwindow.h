@@ -85,6 +85,9 @@ public:
     ProfilePage *profilePage() const { return m_profile; }
     QFrame *banner() const { return m_banner; }
     QLabel *bannerLabel() const { return m_bannerText; }
+    // Shown while the open session was salvaged from a damaged file: what was lost.
+    QFrame *damageBanner() const { return m_damageBanner; }
+    QLabel *damageBannerLabel() const { return m_damageText; }
     QAction *recordAction() const;
     QAction *stopAction() const;
     QAction *saveAction() const;
@@ -111,6 +114,7 @@ private:
     void createMenus();
     void createRecordingControls();
     void updateBanner();
+    void updateDamageBanner();
     void updateActions();
     void updateTitle();
     QWidget *createFilterBar();
@@ -137,6 +141,8 @@ private:
     ProbePanel *m_probes = nullptr;
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;
+    QFrame *m_damageBanner = nullptr;
+    QLabel *m_damageText = nullptr;
     QSplitter *m_splitter = nullptr;
     QTabWidget *m_tabs = nullptr;
     QLineEdit *m_textFilter = nullptr;

@@ -225,11 +225,18 @@ void HelperService::listProbes(const QDBusMessage &msg)
                        .arg(msg.signature().left(64)));
         return;
     }
-    QList<api::WireAvailability> list;
-    for (const ProbeStatus &s : m_catalog.probes())
-        list.append({s.info.id, s.availability.available, s.availability.attachPath,
-                     s.availability.reason});
-    reply(msg.createReply({m_catalog.kernel().release(), QVariant::fromValue(list)}));
+    // Computed once: it takes milliseconds (tppair's availability resolves its default
+    // tracepoints in the kernel's BTF), and ListProbes needs no authorisation, so any local user
+    // could otherwise keep the helper's event loop busy with it. The kernel does not change
+    // under a running helper, which exits when idle.
+    if (!m_probeList) {
+        QList<api::WireAvailability> list;
+        for (const ProbeStatus &s : m_catalog.probes())
+            list.append({s.info.id, s.availability.available, s.availability.attachPath,
+                         s.availability.reason});
+        m_probeList = list;
+    }
+    reply(msg.createReply({m_catalog.kernel().release(), QVariant::fromValue(*m_probeList)}));
 }
 
 void HelperService::listTracepoints(const QDBusMessage &msg)

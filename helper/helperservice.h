@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine.h"
+#include "helperapi.h"
 #include "polkitauthority.h"
 
 #include <QDBusConnection>
@@ -13,6 +14,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace bpflens {
 
@@ -73,6 +75,7 @@ private:
     Limits m_limits;
     Engine m_catalog;          // never started: the kernel's features and the probes' availability
     QStringList m_tracepoints; // "group:name", read once: the kernel's list does not change
+    std::optional<QList<helperapi::WireAvailability>> m_probeList; // ListProbes, computed once
     PolkitAuthority m_polkit;
     QDBusServiceWatcher m_watcher;
     QTimer m_idleTimer;

@@ -1232,6 +1232,18 @@
         <source>CPU &amp;Profile</source>
         <translation>CPU-&amp;Profil</translation>
     </message>
+    <message>
+        <source>Damaged session</source>
+        <translation>Beschädigte Sitzung</translation>
+    </message>
+    <message>
+        <source>Hide this message</source>
+        <translation>Diese Meldung ausblenden</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;This file is damaged&lt;/b&gt; (%1). Everything that could be read is shown; this was lost:&lt;ul&gt;%2&lt;/ul&gt;Save As writes what was read into a new, intact file.</source>
+        <translation>&lt;b&gt;Diese Datei ist beschädigt&lt;/b&gt; (%1). Alles, was gelesen werden konnte, wird angezeigt; verloren ging:&lt;ul&gt;%2&lt;/ul&gt;Speichern unter schreibt das Gelesene in eine neue, intakte Datei.</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProbePanel</name>

@@ -1229,6 +1229,18 @@
         <source>CPU &amp;Profile</source>
         <translation>CPU 剖析(&amp;P)</translation>
     </message>
+    <message>
+        <source>Damaged session</source>
+        <translation>会话已损坏</translation>
+    </message>
+    <message>
+        <source>Hide this message</source>
+        <translation>隐藏此消息</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;This file is damaged&lt;/b&gt; (%1). Everything that could be read is shown; this was lost:&lt;ul&gt;%2&lt;/ul&gt;Save As writes what was read into a new, intact file.</source>
+        <translation>&lt;b&gt;此文件已损坏&lt;/b&gt;（%1）。已显示所有可读取的内容；丢失的内容如下：&lt;ul&gt;%2&lt;/ul&gt;“另存为”会将已读取的内容写入一个新的完整文件。</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProbePanel</name>

@@ -32,6 +32,7 @@
 #include <map>
 #include <optional>
 #include <poll.h>
+#include <sqlite3.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
@@ -313,6 +314,133 @@ private Q_SLOTS:
     // What the kernel could not count is shown with its probe, summed over the intervals: a
     // runqlat whose per-thread map filled up twice, and block requests of unknown submitter.
     // A probe with nothing missing gets no such line.
+    // A session whose middle event_chunks page is zeroed: show names what was lost, recover
+    // writes the rest into a clean file, export warns.
+    void damagedFileShowRecoverExport()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("whole.bpflens"));
+        SessionInfo info = sessionInfoForThisHost({{QStringLiteral("open"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        {
+            SessionWriter writer;
+            QString err;
+            QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+            for (quint64 b = 0; b < 200; ++b) {
+                RecordBatch batch;
+                for (quint64 i = 0; i < 20; ++i) {
+                    OpenEvent e;
+                    e.timeNs = info.startMonotonicNs + b * 1000000000ull + i * 1000;
+                    e.pid = quint32(100 + i);
+                    e.comm = QByteArrayLiteral("cat");
+                    e.path = QByteArrayLiteral("/etc/file-") + QByteArray::number(b * 20 + i);
+                    batch.open.append(e);
+                }
+                batch.stats.append(
+                    {QStringLiteral("open"), info.startMonotonicNs + b, b * 20, 0, 0, 0});
+                QVERIFY2(writer.writeBatch(batch, &err), qPrintable(err));
+            }
+            QVERIFY(writer.finish(info.startMonotonicNs + 200000000000ull, &err));
+        }
+        // The middle leaf page of event_chunks, as SQLite's dbstat names it.
+        QList<qint64> leaves;
+        {
+            sqlite3 *db = nullptr;
+            QCOMPARE(sqlite3_open_v2(QFile::encodeName(session).constData(), &db,
+                                     SQLITE_OPEN_READONLY, nullptr),
+                     SQLITE_OK);
+            sqlite3_stmt *st = nullptr;
+            QCOMPARE(sqlite3_prepare_v2(db,
+                                        "SELECT pageno FROM dbstat WHERE name = 'event_chunks' "
+                                        "AND pagetype = 'leaf' ORDER BY pageno",
+                                        -1, &st, nullptr),
+                     SQLITE_OK);
+            while (sqlite3_step(st) == SQLITE_ROW)
+                leaves << sqlite3_column_int64(st, 0);
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+        }
+        QVERIFY(leaves.size() > 3);
+        const QString damaged = dir.filePath(QStringLiteral("damaged.bpflens"));
+        {
+            QFile f(session);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QByteArray bytes = f.readAll();
+            const qint64 page = leaves.at(leaves.size() / 2);
+            std::memset(bytes.data() + (page - 1) * 4096, 0, 4096);
+            QFile out(damaged);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(bytes);
+        }
+
+        const Run shown = runCli({QStringLiteral("show"), damaged});
+        QCOMPARE(shown.status, 0);
+        QVERIFY2(shown.out.contains(QStringLiteral("\nDamaged:\n")), qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("database disk image is malformed")),
+                 qPrintable(shown.out));
+        static const QRegularExpression lostRows(
+            QStringLiteral("Lost: event_chunks: (\\d+) chunk row\\(s\\) could not be read "
+                           "\\(rows \\d+–\\d+, events of unknown type and count between "
+                           "(\\d+\\.\\d+) s and (\\d+\\.\\d+) s\\)"));
+        const QRegularExpressionMatch m = lostRows.match(shown.out);
+        QVERIFY2(m.hasMatch(), qPrintable(shown.out));
+        const int lostChunks = m.captured(1).toInt();
+        QVERIFY(lostChunks > 0);
+        // One chunk per batch and second: the gap spans as many seconds as chunks were lost.
+        QCOMPARE(qRound(m.captured(3).toDouble() - m.captured(2).toDouble()), lostChunks + 1);
+        QVERIFY2(shown.err.isEmpty(), qPrintable(shown.err));
+
+        const QString recovered = dir.filePath(QStringLiteral("recovered.bpflens"));
+        const Run rec =
+            runCli({QStringLiteral("recover"), damaged, QStringLiteral("-o"), recovered});
+        QCOMPARE(rec.status, 0);
+        QVERIFY2(
+            rec.out.contains(
+                QStringLiteral("Wrote %1: %2 events").arg(recovered).arg((200 - lostChunks) * 20)),
+            qPrintable(rec.out));
+        QVERIFY2(rec.out.contains(QStringLiteral("Damaged:")), qPrintable(rec.out));
+        SessionData data;
+        QString err;
+        QVERIFY2(SessionReader::open(recovered, &data, &err, {}, SessionReader::Salvage::Refuse),
+                 qPrintable(err));
+        QVERIFY(!data.damage.isDamaged());
+        QCOMPARE(data.events.count(EventType::Open), (200 - lostChunks) * 20);
+        QCOMPARE(data.stats.size(), 200);
+        QCOMPARE(data.info.host, info.host);
+        const Run clean = runCli({QStringLiteral("show"), recovered});
+        QCOMPARE(clean.status, 0);
+        QVERIFY(!clean.out.contains(QStringLiteral("Damaged:")));
+
+        // Never over an existing file; nothing to recover from a file without its header.
+        const Run again =
+            runCli({QStringLiteral("recover"), damaged, QStringLiteral("-o"), recovered});
+        QCOMPARE(again.status, 1);
+        QVERIFY2(again.err.contains(QStringLiteral("exists; recover does not overwrite")),
+                 qPrintable(again.err));
+        const QString headless = dir.filePath(QStringLiteral("headless.bpflens"));
+        {
+            QFile f(damaged);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QByteArray bytes = f.readAll();
+            std::memset(bytes.data() + 16, 0xff, 4096 - 16); // keep only the magic
+            QFile out(headless);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(bytes);
+        }
+        const Run none = runCli({QStringLiteral("recover"), headless, QStringLiteral("-o"),
+                                 dir.filePath(QStringLiteral("none.bpflens"))});
+        QCOMPARE(none.status, 4);
+        QVERIFY2(none.err.contains(QStringLiteral("it cannot be read")), qPrintable(none.err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("none.bpflens"))));
+
+        // export writes what survived and says on stderr that the file is damaged.
+        const Run exported = runCli({QStringLiteral("export"), damaged, QStringLiteral("--csv"),
+                                     dir.filePath(QStringLiteral("csv"))});
+        QCOMPARE(exported.status, 0);
+        QVERIFY2(exported.err.contains(QStringLiteral("is damaged; using what could be read")),
+                 qPrintable(exported.err));
+    }
+
     void showSaysWhatWasNotCounted()
     {
         QTemporaryDir dir;

@@ -196,11 +196,13 @@ qint64 countRows(const QString &path, const char *sql)
     return n;
 }
 
-QString openError(const QString &path)
+// What the fast path says; damaged files are salvaged only when asked (tst_sessionsalvage).
+QString openError(const QString &path,
+                  SessionReader::Salvage salvage = SessionReader::Salvage::Refuse)
 {
     SessionData data;
     QString error;
-    if (SessionReader::open(path, &data, &error))
+    if (SessionReader::open(path, &data, &error, {}, salvage))
         return QStringLiteral("opened");
     return error;
 }
@@ -555,6 +557,13 @@ private Q_SLOTS:
         const QString damaged = openError(truncated);
         QVERIFY2(damaged.startsWith(truncated + QStringLiteral(" is damaged")),
                  qPrintable(damaged));
+        // By default the salvage reader keeps the half that is there.
+        SessionData half;
+        QString error;
+        QVERIFY2(SessionReader::open(truncated, &half, &error), qPrintable(error));
+        QCOMPARE(half.damage.reason, QStringLiteral("database disk image is malformed"));
+        QVERIFY(!half.damage.lost.isEmpty());
+        QVERIFY(half.events.totalCount() > 0);
     }
 
     void readsAndWritesSchema1()
@@ -715,6 +724,24 @@ private Q_SLOTS:
         QVERIFY2(error.endsWith(QStringLiteral("; it cannot be read")), qPrintable(error));
         if (!why.startsWith(QStringLiteral("table strings")))
             QVERIFY2(error.contains(QStringLiteral("table event_chunks, row ")), qPrintable(error));
+
+        // Salvaged, the file opens with the one bad chunk (or string) named as lost.
+        SessionData data;
+        QString salvageError;
+        QVERIFY2(SessionReader::open(path, &data, &salvageError), qPrintable(salvageError));
+        QVERIFY2(error.contains(QLatin1Char('(') + data.damage.reason + QLatin1Char(')')),
+                 qPrintable(data.damage.reason));
+        QVERIFY(!data.damage.lost.isEmpty());
+        if (why.startsWith(QStringLiteral("table strings"))) {
+            QVERIFY(data.damage.stringsLost > 0);
+            QCOMPARE(data.damage.chunksLost, 0);
+        } else {
+            QCOMPARE(data.damage.chunksLost, 1);
+            QVERIFY2(data.damage.lost.join(QLatin1Char('\n'))
+                         .contains(QStringLiteral("could not be decoded")),
+                     qPrintable(data.damage.lost.join(QLatin1Char('\n'))));
+        }
+        QVERIFY(data.events.totalCount() > 0);
     }
 
     void skipsChunksOfUnknownEventTypes()

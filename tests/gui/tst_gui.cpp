@@ -16,6 +16,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QMessageBox>
@@ -30,8 +31,11 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QWheelEvent>
+
+#include <sqlite3.h>
 
 using namespace bpflens;
 using namespace bpflens::test;
@@ -116,6 +120,7 @@ private Q_SLOTS:
     void liveAppendGrowsModels();
     void csvExportMatchesCsvExport();
     void damagedFileShowsErrorAndKeepsSession();
+    void damagedFileOpensWithBanner();
     void dropOpensSessionAndGeometryPersists();
     void viewsRenderToPng();
     void exportsChartAsSvgAndPng();
@@ -648,11 +653,13 @@ void TestGui::damagedFileShowsErrorAndKeepsSession()
     MainWindow w;
     QVERIFY(w.openFile(m_path));
     const QByteArray whole = readAll(m_path);
+    // A file cut inside its header cannot be salvaged (damagedFileOpensWithBanner: one that
+    // can).
     const QString truncated = m_dir.filePath(QStringLiteral("truncated.bpflens"));
     {
         QFile f(truncated);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(whole.left(whole.size() / 3));
+        f.write(whole.left(60));
     }
     const QString text = m_dir.filePath(QStringLiteral("notes.bpflens"));
     {
@@ -675,6 +682,89 @@ void TestGui::damagedFileShowsErrorAndKeepsSession()
         QCOMPARE(w.session()->path(), QFileInfo(m_path).absoluteFilePath());
         QCOMPARE(w.filterModel(EventType::Open)->rowCount(), Batches * OpenPerBatch);
     }
+}
+
+void TestGui::damagedFileOpensWithBanner()
+{
+    // 80 batches of 40 open events, one second apart; a middle page of chunks is zeroed.
+    const QString whole = m_dir.filePath(QStringLiteral("salvage-whole.bpflens"));
+    SessionInfo info = sessionInfoForThisHost({{QStringLiteral("open"), {}, {}}});
+    info.startMonotonicNs = 1000000000ull;
+    {
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(whole, info, &err), qPrintable(err));
+        for (quint64 b = 0; b < 80; ++b) {
+            RecordBatch batch;
+            for (quint64 i = 0; i < 40; ++i) {
+                OpenEvent e;
+                e.timeNs = info.startMonotonicNs + b * 1000000000ull + i * 1000;
+                e.pid = quint32(100 + i);
+                e.comm = QByteArrayLiteral("cat");
+                e.path = QByteArrayLiteral("/etc/file-") + QByteArray::number(b * 40 + i);
+                batch.open.append(e);
+            }
+            QVERIFY2(writer.writeBatch(batch, &err), qPrintable(err));
+        }
+        QVERIFY(writer.finish(info.startMonotonicNs + 80000000000ull, &err));
+    }
+    QList<qint64> leaves;
+    {
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open_v2(QFile::encodeName(whole).constData(), &db, SQLITE_OPEN_READONLY,
+                                 nullptr),
+                 SQLITE_OK);
+        sqlite3_stmt *st = nullptr;
+        QCOMPARE(sqlite3_prepare_v2(db,
+                                    "SELECT pageno FROM dbstat WHERE name = 'event_chunks' AND "
+                                    "pagetype = 'leaf' ORDER BY pageno",
+                                    -1, &st, nullptr),
+                 SQLITE_OK);
+        while (sqlite3_step(st) == SQLITE_ROW)
+            leaves << sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
+    QVERIFY(leaves.size() >= 3);
+    QByteArray bytes = readAll(whole);
+    std::memset(bytes.data() + (leaves.at(leaves.size() / 2) - 1) * 4096, 0, 4096);
+    const QString damaged = m_dir.filePath(QStringLiteral("salvage-damaged.bpflens"));
+    {
+        QFile f(damaged);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+    }
+
+    MainWindow w;
+    w.show();
+    QVERIFY(!w.damageBanner()->isVisible());
+    QString error;
+    QVERIFY2(w.openFile(damaged, &error), qPrintable(error));
+    QVERIFY(!w.findChild<QMessageBox *>(QStringLiteral("errorBox")));
+    QVERIFY(w.damageBanner()->isVisible());
+    const SessionDamage &damage = w.session()->data().damage;
+    QVERIFY(damage.isDamaged());
+    QVERIFY(damage.chunksLost > 0);
+    const QString text = w.damageBannerLabel()->text();
+    QVERIFY2(text.contains(QStringLiteral("This file is damaged</b> (database disk image is "
+                                          "malformed)")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("event_chunks: %1 chunk row(s) could not be read")
+                               .arg(damage.chunksLost)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral(" s and ")), qPrintable(text)); // the time range
+    // Every chunk but the lost ones is in the table, each of its 40 events.
+    const int kept = int(80 - damage.chunksLost) * 40;
+    QCOMPARE(w.filterModel(EventType::Open)->rowCount(), kept);
+    QCOMPARE(damage.chunksKept, 80 - damage.chunksLost);
+
+    // Dismissed, it stays away; an intact file hides it too.
+    w.damageBanner()->findChild<QToolButton *>(QStringLiteral("damageBannerClose"))->click();
+    QVERIFY(!w.damageBanner()->isVisible());
+    QVERIFY(w.openFile(damaged));
+    QVERIFY(w.damageBanner()->isVisible());
+    QVERIFY(w.openFile(m_path));
+    QVERIFY(!w.damageBanner()->isVisible());
 }
 
 void TestGui::dropOpensSessionAndGeometryPersists()

@@ -94,11 +94,27 @@ bool TestBus::start(const Options &options, QString *error)
         *error = QStringLiteral("cannot write the polkit rule");
         return false;
     }
-    // D-Bus activation of the helper that was just built, as on a real system.
+    // D-Bus activation of the helper that was just built, as on a real system, through a
+    // wrapper that records how each helper process exited (helperExitProblems()).
+    const QString wrapper = d + QStringLiteral("/run-helper");
+    if (!writeFile(wrapper, QStringLiteral("#!/bin/sh\n"
+                                           "\"%1\" \"$@\" &\n"
+                                           "pid=$!\n"
+                                           "wait $pid\n"
+                                           "status=$?\n"
+                                           "echo \"$pid $status\" >> \"%2\"\n"
+                                           "exit $status\n")
+                                .arg(QStringLiteral(BPFLENS_HELPER), exitsFile())
+                                .toUtf8()) ||
+        !QFile::setPermissions(wrapper, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                            QFileDevice::ExeOwner)) {
+        *error = QStringLiteral("cannot write the helper's wrapper");
+        return false;
+    }
     if (!writeFile(
             services + QStringLiteral("/io.github.bpflens.Helper1.service"),
             QStringLiteral("[D-BUS Service]\nName=%1\nExec=%2 --idle-timeout %3\nUser=root\n")
-                .arg(HelperName, QStringLiteral(BPFLENS_HELPER), options.helperIdleTimeout)
+                .arg(HelperName, wrapper, options.helperIdleTimeout)
                 .toUtf8())) {
         *error = QStringLiteral("cannot write the activation file");
         return false;
@@ -144,7 +160,11 @@ bool TestBus::start(const Options &options, QString *error)
 
     QProcessEnvironment env = environment();
     m_daemon.setProcessEnvironment(env);
+    // Into files, not pipes: a test busy elsewhere (waiting for its own children) must not
+    // leave a pipe full, which blocks dbus-daemon in write() and with it the whole bus. The
+    // activated helper inherits dbus-daemon's stderr.
     m_daemon.setProcessChannelMode(QProcess::MergedChannels);
+    m_daemon.setStandardOutputFile(d + QStringLiteral("/dbus-daemon.log"));
     m_daemon.start(QStringLiteral("dbus-daemon"),
                    {QStringLiteral("--config-file=") + config, QStringLiteral("--nofork"),
                     QStringLiteral("--nopidfile"), QStringLiteral("--nosyslog")});
@@ -161,6 +181,7 @@ bool TestBus::start(const Options &options, QString *error)
 
     m_polkit.setProcessEnvironment(env);
     m_polkit.setProcessChannelMode(QProcess::MergedChannels);
+    m_polkit.setStandardOutputFile(d + QStringLiteral("/polkitd.log"));
     m_polkit.start(QStringLiteral("unshare"),
                    {QStringLiteral("-m"), QStringLiteral("--propagation"),
                     QStringLiteral("private"), QStringLiteral("sh"), QStringLiteral("-c"),
@@ -194,6 +215,51 @@ bool TestBus::start(const Options &options, QString *error)
     return true;
 }
 
+QString TestBus::exitsFile() const
+{
+    return m_dir.filePath(QStringLiteral("helper-exits"));
+}
+
+bool TestBus::stopHelper(int timeoutMs)
+{
+    const qint64 pid = helperPid();
+    if (pid == 0)
+        return true;
+    ::kill(pid_t(pid), SIGTERM);
+    for (QDeadlineTimer t(timeoutMs); !t.hasExpired(); QThread::msleep(10)) {
+        QFile exits(exitsFile());
+        if (exits.open(QIODevice::ReadOnly)) {
+            for (const QByteArray &line : exits.readAll().split('\n')) {
+                if (line.split(' ').value(0).toLongLong() == pid)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+QString TestBus::helperExitProblems()
+{
+    QStringList problems;
+    QFile exits(exitsFile());
+    if (exits.open(QIODevice::ReadOnly)) {
+        for (const QByteArray &line : exits.readAll().split('\n')) {
+            const QList<QByteArray> f = line.split(' ');
+            if (f.size() == 2 && f[1] != "0")
+                problems << QStringLiteral("helper %1 exited with status %2")
+                                .arg(QString::fromLatin1(f[0]), QString::fromLatin1(f[1]));
+        }
+    }
+    const QString text = log();
+    for (const char *report : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                               "runtime error:", "SUMMARY: UndefinedBehaviorSanitizer"}) {
+        if (text.contains(QLatin1String(report)))
+            problems
+                << QStringLiteral("a sanitizer report (%1) in the log").arg(QLatin1String(report));
+    }
+    return problems.join(QStringLiteral("; "));
+}
+
 void TestBus::stop()
 {
     // The helper first, while the bus still tells which process it is.
@@ -217,9 +283,13 @@ void TestBus::stop()
 
 QString TestBus::log()
 {
-    m_log += QString::fromLocal8Bit(m_daemon.readAll());
-    m_log += QString::fromLocal8Bit(m_polkit.readAll());
-    return m_log;
+    QString text;
+    for (const char *name : {"/dbus-daemon.log", "/polkitd.log"}) {
+        QFile f(m_dir.path() + QLatin1String(name));
+        if (f.open(QIODevice::ReadOnly))
+            text += QString::fromLocal8Bit(f.readAll());
+    }
+    return text;
 }
 
 QProcessEnvironment TestBus::environment() const
@@ -278,6 +348,16 @@ BpfObjects bpfObjectsOf(qint64 pid)
 {
     BpfObjects o;
     const QString fdDir = QStringLiteral("/proc/%1/fd").arg(pid);
+    // The object's id from /proc/PID/fdinfo/FD ("prog_id:", "map_id:", "link_id:").
+    auto idOf = [pid](const QString &fd, const QByteArray &key, QList<quint32> *ids) {
+        QFile info(QStringLiteral("/proc/%1/fdinfo/%2").arg(pid).arg(fd));
+        if (!info.open(QIODevice::ReadOnly))
+            return;
+        for (const QByteArray &line : info.readAll().split('\n')) {
+            if (line.startsWith(key))
+                ids->append(line.mid(key.size()).trimmed().toUInt());
+        }
+    };
     for (const QString &fd : QDir(fdDir).entryList(QDir::Files | QDir::System)) {
         char buf[256] = {};
         const QByteArray path = (fdDir + QLatin1Char('/') + fd).toLocal8Bit();
@@ -287,17 +367,13 @@ BpfObjects bpfObjectsOf(qint64 pid)
         const QByteArray kind(buf, int(n));
         if (kind == "anon_inode:bpf-prog") {
             ++o.programs;
-            QFile info(QStringLiteral("/proc/%1/fdinfo/%2").arg(pid).arg(fd));
-            if (info.open(QIODevice::ReadOnly)) {
-                for (const QByteArray &line : info.readAll().split('\n')) {
-                    if (line.startsWith("prog_id:"))
-                        o.programIds.append(line.mid(8).trimmed().toUInt());
-                }
-            }
+            idOf(fd, "prog_id:", &o.programIds);
         } else if (kind == "anon_inode:bpf_link") {
             ++o.links;
+            idOf(fd, "link_id:", &o.linkIds);
         } else if (kind == "anon_inode:bpf-map") {
             ++o.maps;
+            idOf(fd, "map_id:", &o.mapIds);
         }
     }
     return o;
@@ -306,6 +382,24 @@ BpfObjects bpfObjectsOf(qint64 pid)
 bool programLoaded(quint32 id)
 {
     const int fd = bpf_prog_get_fd_by_id(id);
+    if (fd < 0)
+        return false;
+    ::close(fd);
+    return true;
+}
+
+bool mapLoaded(quint32 id)
+{
+    const int fd = bpf_map_get_fd_by_id(id);
+    if (fd < 0)
+        return false;
+    ::close(fd);
+    return true;
+}
+
+bool linkLoaded(quint32 id)
+{
+    const int fd = bpf_link_get_fd_by_id(id);
     if (fd < 0)
         return false;
     ::close(fd);

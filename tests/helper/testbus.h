@@ -43,17 +43,23 @@ public:
 
     // Pid of the process that owns io.github.bpflens.Helper1, 0 when none.
     qint64 helperPid() const;
+    // Sends the running helper SIGTERM and waits until its exit is recorded.
+    bool stopHelper(int timeoutMs);
+    // Helpers that exited with a status other than 0 (LeakSanitizer exits with 23, a crash or
+    // SIGKILL shows as 128 + signal) and sanitizer reports in the log; empty when all is well.
+    QString helperExitProblems();
     // Waits until no process owns the helper's name.
     bool waitForHelperGone(int timeoutMs) const;
-    // What dbus-daemon, polkitd and the activated helper printed (stderr).
+    // What dbus-daemon, polkitd and the activated helper printed (stderr), kept in files.
     QString log();
 
 private:
+    QString exitsFile() const;
+
     QTemporaryDir m_dir;
     QString m_address;
     QProcess m_daemon;
     QProcess m_polkit;
-    QString m_log;
     mutable QList<qint64> m_helperPids;
 };
 
@@ -63,11 +69,15 @@ struct BpfObjects
     int programs = 0;
     int links = 0;
     int maps = 0;
-    QList<quint32> programIds;
+    QList<quint32> programIds; // kernel ids, from /proc/PID/fdinfo
+    QList<quint32> mapIds;
+    QList<quint32> linkIds;
     int total() const { return programs + links + maps; }
 };
 BpfObjects bpfObjectsOf(qint64 pid);
 // Whether a program with this id is still loaded in the kernel.
 bool programLoaded(quint32 id);
+bool mapLoaded(quint32 id);
+bool linkLoaded(quint32 id);
 
 } // namespace bpflens::test

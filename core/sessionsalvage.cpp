@@ -1,0 +1,835 @@
+#include "sessionsalvage.h"
+
+#include "varint.h"
+
+#include "eventchunk.h"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrl>
+#include <QtEndian>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <vector>
+
+namespace bpflens {
+
+namespace {
+
+// The rows of one table that could not be read: single rowids or ranges, and possibly an
+// unreadable tail whose extent is unknown.
+struct ScanResult
+{
+    bool missing = false; // the table itself cannot be found or prepared
+    qint64 read = 0;
+    qint64 lost = 0; // rowids known to be lost (gaps between readable rows)
+    QList<std::pair<qint64, qint64>> gaps;
+    bool tailLost = false; // reading stopped at an unreadable part with no readable row after
+    qint64 tailFrom = 0;
+    bool implausible = false; // a damaged key pointed far past anything the file can hold
+};
+
+QByteArray blob(sqlite3_stmt *st, int column)
+{
+    const auto *p = static_cast<const char *>(sqlite3_column_blob(st, column));
+    return p ? QByteArray(p, sqlite3_column_bytes(st, column)) : QByteArray();
+}
+
+QString rangeText(const QList<std::pair<qint64, qint64>> &gaps, bool tailLost, qint64 tailFrom)
+{
+    QStringList parts;
+    for (const auto &[a, b] : gaps) {
+        if (parts.size() == 5) {
+            parts << QStringLiteral("…");
+            break;
+        }
+        parts << (a == b ? QString::number(a) : QStringLiteral("%1–%2").arg(a).arg(b));
+    }
+    if (tailLost)
+        parts << QStringLiteral("%1 and after").arg(tailFrom);
+    return parts.join(QStringLiteral(", "));
+}
+
+class Salvager
+{
+public:
+    Salvager(const QString &path, SessionData *data, const SessionReader::Progress &progress)
+        : m_path(path)
+        , m_data(data)
+        , m_progress(progress)
+    {
+    }
+    ~Salvager()
+    {
+        if (m_db)
+            sqlite3_close_v2(m_db);
+    }
+
+    bool run(const QString &reason, QString *error);
+
+private:
+    bool openDatabase(bool immutable);
+    // Runs a one-value query; false when it cannot be read.
+    bool value(const char *sql, sqlite3_int64 *out);
+    bool tableExists(const char *table);
+    int probe(const QByteArray &table, qint64 from, qint64 *rowid);
+    int nextReadable(const QByteArray &table, qint64 from, qint64 *rowid, bool *direct);
+    ScanResult scan(const char *table, const char *columns,
+                    const std::function<void(sqlite3_stmt *)> &row);
+    bool tick();
+    QString timeText(quint64 ns) const;
+    void note(const QString &table, const ScanResult &r, const QString &what);
+
+    void loadMeta();
+    void loadProbes();
+    void loadStrings();
+    void loadChunks();
+    void loadSamples();
+    void loadStacks();
+
+    QString m_path;
+    SessionData *m_data;
+    const SessionReader::Progress &m_progress;
+    sqlite3 *m_db = nullptr;
+    bool m_cancelled = false;
+    qint64 m_done = 0;
+    qint64 m_fileBytes = 0;
+    std::vector<quint32> m_stringMap;
+};
+
+bool Salvager::openDatabase(bool immutable)
+{
+    if (m_db)
+        sqlite3_close_v2(m_db);
+    m_db = nullptr;
+    const QByteArray uri =
+        QByteArrayLiteral("file:") +
+        QUrl::toPercentEncoding(QFileInfo(m_path).absoluteFilePath(), "/") +
+        (immutable ? QByteArrayLiteral("?immutable=1") : QByteArrayLiteral("?mode=ro"));
+    if (sqlite3_open_v2(uri.constData(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) !=
+        SQLITE_OK)
+        return false;
+    // Damage is found where it is met rather than trusted: check cell sizes on every page.
+    // writable_schema (nothing is written: the connection is read-only) makes SQLite take a
+    // file shorter than its header says as it is instead of refusing it whole.
+    sqlite3_exec(m_db, "PRAGMA cell_size_check = ON; PRAGMA writable_schema = ON", nullptr, nullptr,
+                 nullptr);
+    return true;
+}
+
+bool Salvager::value(const char *sql, sqlite3_int64 *out)
+{
+    sqlite3_stmt *st = nullptr;
+    if (sqlite3_prepare_v2(m_db, sql, -1, &st, nullptr) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return false;
+    }
+    const int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW;
+}
+
+bool Salvager::tableExists(const char *table)
+{
+    sqlite3_stmt *st = nullptr;
+    const QByteArray sql = QByteArrayLiteral("SELECT 1 FROM ") + table + " LIMIT 0";
+    const bool ok = sqlite3_prepare_v2(m_db, sql.constData(), -1, &st, nullptr) == SQLITE_OK;
+    sqlite3_finalize(st);
+    return ok;
+}
+
+// The first rowid at or after from, reading nothing but the B-tree's keys: SQLITE_ROW with
+// *rowid, SQLITE_DONE when there is none, anything else when the way there is damaged.
+int Salvager::probe(const QByteArray &table, qint64 from, qint64 *rowid)
+{
+    const QByteArray sql = QByteArrayLiteral("SELECT rowid FROM ") + table +
+                           " WHERE rowid >= ?1 ORDER BY rowid LIMIT 1";
+    sqlite3_stmt *st = nullptr;
+    int rc = sqlite3_prepare_v2(m_db, sql.constData(), -1, &st, nullptr);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, from);
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW)
+            *rowid = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+// The first rowid at or after from that can be reached. When the seek to from fails, a seek
+// further on is tried at growing distances until one works, then the distance is halved back
+// to the nearest place where seeking works again: one damaged page costs its own rows.
+int Salvager::nextReadable(const QByteArray &table, qint64 from, qint64 *rowid, bool *direct)
+{
+    int rc = probe(table, from, rowid);
+    *direct = rc == SQLITE_ROW || rc == SQLITE_DONE;
+    if (*direct)
+        return rc;
+    constexpr qint64 Max = std::numeric_limits<qint64>::max();
+    qint64 bad = from;
+    qint64 good = 0;
+    qint64 step = 1;
+    qint64 found = 0;
+    for (;;) {
+        if (bad > Max - step)
+            return SQLITE_DONE; // nothing readable up to the largest rowid
+        good = bad + step;
+        rc = probe(table, good, &found);
+        if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+            break;
+        bad = good;
+        step = step > Max / 2 ? Max : step * 2;
+    }
+    int goodRc = rc;
+    while (good - bad > 1) {
+        const qint64 mid = bad + (good - bad) / 2;
+        qint64 r = 0;
+        rc = probe(table, mid, &r);
+        if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+            good = mid;
+            goodRc = rc;
+            found = r;
+        } else {
+            bad = mid;
+        }
+    }
+    *rowid = found;
+    return goodRc;
+}
+
+ScanResult Salvager::scan(const char *table, const char *columns,
+                          const std::function<void(sqlite3_stmt *)> &row)
+{
+    ScanResult result;
+    const QByteArray name(table);
+    const QByteArray sql = QByteArrayLiteral("SELECT rowid, ") + columns + " FROM " + name +
+                           " WHERE rowid >= ?1 ORDER BY rowid";
+    {
+        // A table missing from the schema, or whose columns a damaged schema misnames.
+        sqlite3_stmt *st = nullptr;
+        const bool ok = sqlite3_prepare_v2(m_db, sql.constData(), -1, &st, nullptr) == SQLITE_OK;
+        sqlite3_finalize(st);
+        if (!ok) {
+            result.missing = true;
+            return result;
+        }
+    }
+    auto lose = [&](qint64 a, qint64 b) {
+        if (b < a)
+            return;
+        // Rowids are dense and a row takes a few bytes: a gap larger than the file could hold
+        // comes from a damaged key, not from lost rows.
+        if (b - a >= m_fileBytes / 3 + 1) {
+            result.implausible = true;
+            return;
+        }
+        if (!result.gaps.isEmpty() && result.gaps.last().second + 1 == a)
+            result.gaps.last().second = b;
+        else
+            result.gaps.append({a, b});
+        result.lost += b - a + 1;
+    };
+    // Rowids of every table here start at 1 and grow by one per row.
+    qint64 from = 1;
+    while (!m_cancelled) {
+        sqlite3_stmt *st = nullptr;
+        int rc = sqlite3_prepare_v2(m_db, sql.constData(), -1, &st, nullptr);
+        bool gotRow = false;
+        qint64 last = from - 1;
+        if (rc == SQLITE_OK) {
+            sqlite3_bind_int64(st, 1, from);
+            while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+                gotRow = true;
+                last = sqlite3_column_int64(st, 0);
+                row(st);
+                ++result.read;
+                if (!tick())
+                    break;
+            }
+        }
+        sqlite3_finalize(st);
+        if (rc == SQLITE_DONE || m_cancelled)
+            break;
+        // The row after `last` cannot be read: find the next one that can.
+        const qint64 start = last == std::numeric_limits<qint64>::max() ? last : last + 1;
+        qint64 next = 0;
+        bool direct = false;
+        const int found = nextReadable(name, start, &next, &direct);
+        if (found != SQLITE_ROW) {
+            // The largest rowid may still be reachable (it is on the rightmost path).
+            sqlite3_int64 max = 0;
+            const QByteArray maxSql = QByteArrayLiteral("SELECT max(rowid) FROM ") + name;
+            if (value(maxSql.constData(), &max) && max >= start) {
+                lose(start, max);
+            } else if (!(found == SQLITE_DONE && direct)) {
+                result.tailLost = true;
+                result.tailFrom = start;
+            }
+            break;
+        }
+        if (next < start) {
+            // A seek past start landed before it: the keys themselves are damaged. Stop here
+            // rather than read rows twice, and say that the rest is unknown.
+            result.tailLost = true;
+            result.tailFrom = start;
+            break;
+        }
+        const qint64 previous = from;
+        if (next == start && !gotRow) {
+            // The key is reachable but the row's content is not (say, an overflow page).
+            lose(start, start);
+            from = start + 1;
+        } else {
+            lose(start, next - 1);
+            from = next;
+        }
+        if (from <= previous) {
+            // Only keys out of order (damage) get here: never read the same rows again.
+            result.tailLost = true;
+            result.tailFrom = from;
+            break;
+        }
+    }
+    return result;
+}
+
+bool Salvager::tick()
+{
+    ++m_done;
+    if (m_progress && (m_done & 0x3ff) == 0 && !m_progress(m_done, 0))
+        m_cancelled = true;
+    return !m_cancelled;
+}
+
+QString Salvager::timeText(quint64 ns) const
+{
+    const quint64 start = m_data->info.startMonotonicNs;
+    if (start && ns >= start)
+        return QStringLiteral("%1 s").arg(double(ns - start) / 1e9, 0, 'f', 3);
+    return QStringLiteral("monotonic %1 ns").arg(ns);
+}
+
+void Salvager::note(const QString &table, const ScanResult &r, const QString &what)
+{
+    SessionDamage &d = m_data->damage;
+    if (r.missing) {
+        d.lost << QStringLiteral("%1: the table cannot be read; all %2 are lost").arg(table, what);
+        return;
+    }
+    if (r.implausible)
+        d.lost << QStringLiteral("%1: damaged row keys; an unknown number of %2 may be missing")
+                      .arg(table, what);
+    if (!r.lost && !r.tailLost)
+        return;
+    d.unreadableRows += r.lost;
+    QString text =
+        r.tailLost && !r.lost
+            ? QStringLiteral("%1: the %2 from row %3 on could not be read")
+                  .arg(table, what)
+                  .arg(r.tailFrom)
+            : QStringLiteral("%1: %2 %3 could not be read (rows %4)%5")
+                  .arg(table)
+                  .arg(r.lost)
+                  .arg(what, rangeText(r.gaps, r.tailLost, r.tailFrom),
+                       r.tailLost ? QStringLiteral(", and an unknown number after") : QString());
+    d.lost << text;
+}
+
+void Salvager::loadMeta()
+{
+    SessionInfo &info = m_data->info;
+    QStringList unknown;
+    // meta is a WITHOUT ROWID table: each key is looked up on its own, so one unreadable key
+    // leaves the others.
+    const char *const keys[] = {"app_version",        "host",
+                                "kernel_release",     "start_wall",
+                                "start_monotonic_ns", "end_monotonic_ns"};
+    for (const char *key : keys) {
+        sqlite3_stmt *st = nullptr;
+        int rc =
+            sqlite3_prepare_v2(m_db, "SELECT value FROM meta WHERE key = ?1", -1, &st, nullptr);
+        if (rc == SQLITE_OK) {
+            sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+            rc = sqlite3_step(st);
+        }
+        if (rc != SQLITE_ROW) {
+            if (rc != SQLITE_DONE || qstrcmp(key, "start_wall") != 0)
+                unknown << QString::fromLatin1(key);
+            sqlite3_finalize(st);
+            continue;
+        }
+        const QString text =
+            sqlite3_column_type(st, 0) == SQLITE_NULL
+                ? QString()
+                : QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
+        const quint64 number = quint64(sqlite3_column_int64(st, 0));
+        const QByteArray k(key);
+        if (k == "app_version")
+            info.appVersion = text;
+        else if (k == "host")
+            info.host = text;
+        else if (k == "kernel_release")
+            info.kernelRelease = text;
+        else if (k == "start_wall")
+            info.startWall =
+                text.isNull() ? QDateTime() : QDateTime::fromString(text, Qt::ISODateWithMs);
+        else if (k == "start_monotonic_ns")
+            info.startMonotonicNs = number;
+        else if (k == "end_monotonic_ns")
+            info.endMonotonicNs = number;
+        sqlite3_finalize(st);
+    }
+    if (info.startWall.isValid())
+        info.startWall = info.startWall.toUTC();
+    if (!unknown.isEmpty())
+        m_data->damage.lost
+            << QStringLiteral("meta: unknown %1").arg(unknown.join(QStringLiteral(", ")));
+}
+
+void Salvager::loadProbes()
+{
+    SessionInfo &info = m_data->info;
+    const ScanResult r = scan("probes", "id, options, attach_path", [&](sqlite3_stmt *st) {
+        ProbeConfig p;
+        p.id = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
+        const int n = sqlite3_column_bytes(st, 2);
+        const void *blob = sqlite3_column_blob(st, 2);
+        p.options = QJsonDocument::fromJson(blob ? QByteArray(static_cast<const char *>(blob), n)
+                                                 : QByteArray())
+                        .object()
+                        .toVariantMap();
+        p.attachPath =
+            QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 3)));
+        info.probes.append(p);
+    });
+    note(QStringLiteral("probes"), r, QStringLiteral("probe configurations"));
+}
+
+void Salvager::loadStrings()
+{
+    EventStore &store = m_data->events;
+    m_stringMap.assign(1, 0);
+    std::vector<bool> have(1, true);
+    const ScanResult r = scan("strings", "value", [&](sqlite3_stmt *st) {
+        const qint64 id = sqlite3_column_int64(st, 0);
+        // A damaged key can be anything; a string takes at least 3 bytes of the file.
+        if (id <= 0 || id > m_fileBytes / 3 + 1)
+            return;
+        const int n = sqlite3_column_bytes(st, 1);
+        const void *p = sqlite3_column_blob(st, 1);
+        if (size_t(id) >= m_stringMap.size()) {
+            m_stringMap.resize(size_t(id) + 1, 0);
+            have.resize(size_t(id) + 1, false);
+        }
+        m_stringMap[size_t(id)] = EventChunkCodec::intern(
+            &store, p ? QByteArray(static_cast<const char *>(p), n) : QByteArray());
+        have[size_t(id)] = true;
+    });
+    // Lost strings up to the largest known id become placeholders, so the events naming them
+    // keep their numbers and times.
+    qint64 lostIds = 0;
+    for (size_t id = 1; id < m_stringMap.size(); ++id) {
+        if (!have[id]) {
+            m_stringMap[id] = EventChunkCodec::intern(
+                &store, QStringLiteral("[lost string %1]").arg(id).toUtf8());
+            ++lostIds;
+        }
+    }
+    // When the end of the table is lost, how many strings there were is unknown: ids up to a
+    // bound the file's size sets (a string takes at least 3 bytes) read "[lost string]".
+    // A chunk naming an id beyond that is damaged and dropped.
+    if (r.tailLost || r.missing) {
+        const quint32 lost = EventChunkCodec::intern(&store, QByteArrayLiteral("[lost string]"));
+        const qint64 bound = std::min<qint64>(m_fileBytes / 3 + 1, qint64(1) << 24);
+        if (qint64(m_stringMap.size()) < bound)
+            m_stringMap.resize(size_t(bound), lost);
+    }
+    m_data->damage.stringsLost = std::max(lostIds, r.lost);
+    note(QStringLiteral("strings"), r,
+         QStringLiteral("strings (events naming them show \"[lost string <id>]\", or \"[lost "
+                        "string]\" past the last one read)"));
+}
+
+void Salvager::loadChunks()
+{
+    SessionDamage &damage = m_data->damage;
+    struct Lost
+    {
+        qint64 chunks = 0;
+        qint64 events = 0;
+        quint64 first = std::numeric_limits<quint64>::max();
+        quint64 last = 0;
+        QString why;
+    };
+    std::map<int, Lost> lostByType;
+    // Neighbours of unreadable chunk rows bound the time those rows covered.
+    struct Seen
+    {
+        qint64 seq;
+        quint64 first;
+        quint64 last;
+    };
+    std::vector<Seen> seen;
+    EventStore scratch;
+    const std::vector<quint32> scratchMap(m_stringMap.size(), 0);
+    const ScanResult r =
+        scan("event_chunks", "type, count, first_ns, last_ns, data", [&](sqlite3_stmt *st) {
+            const qint64 seq = sqlite3_column_int64(st, 0);
+            const int type = sqlite3_column_int(st, 1);
+            const qint64 count = sqlite3_column_int64(st, 2);
+            const quint64 first = quint64(sqlite3_column_int64(st, 3));
+            const quint64 last = quint64(sqlite3_column_int64(st, 4));
+            seen.push_back({seq, first, last});
+            if (type >= 1 && !isEventType(type))
+                return; // a newer type, skipped as on the fast path
+            QString why;
+            bool ok = type >= 1;
+            if (!ok)
+                why = QStringLiteral("event type %1 does not exist").arg(type);
+            if (ok && sqlite3_column_type(st, 5) != SQLITE_BLOB &&
+                sqlite3_column_type(st, 5) != SQLITE_NULL) {
+                ok = false;
+                why = QStringLiteral("data is not a blob");
+            }
+            const void *p = ok ? sqlite3_column_blob(st, 5) : nullptr;
+            const int n = ok ? sqlite3_column_bytes(st, 5) : 0;
+            const QByteArrayView blob(static_cast<const char *>(p), p ? n : 0);
+            // Decoded once into a scratch store to check it whole (a failed decode leaves part
+            // of the chunk behind), then for real: the same bytes cannot fail the second time.
+            if (ok) {
+                scratch.clear();
+                ok = EventChunkCodec::decode(EventType(type), blob, count, scratchMap, &scratch,
+                                             &why);
+            }
+            if (ok) {
+                QString again;
+                ok = EventChunkCodec::decode(EventType(type), blob, count, m_stringMap,
+                                             &m_data->events, &again);
+            }
+            if (ok) {
+                ++damage.chunksKept;
+                return;
+            }
+            Lost &l = lostByType[type];
+            ++l.chunks;
+            l.events += std::max<qint64>(count, 0);
+            l.first = std::min(l.first, first);
+            l.last = std::max(l.last, last);
+            if (l.why.isEmpty())
+                l.why = why;
+        });
+    if (r.missing) {
+        damage.lost << QStringLiteral(
+            "event_chunks: the table cannot be read; all events are lost");
+        return;
+    }
+    for (const auto &[type, l] : lostByType) {
+        damage.chunksLost += l.chunks;
+        damage.eventsLost += l.events;
+        const QString name = isEventType(type) ? QLatin1String(probeIdOf(EventType(type)))
+                                               : QStringLiteral("type %1").arg(type);
+        damage.lost << QStringLiteral("%1 events: %2 chunk(s) with %3 events from %4 to %5 could "
+                                      "not be decoded (first: %6)")
+                           .arg(name)
+                           .arg(l.chunks)
+                           .arg(l.events)
+                           .arg(timeText(l.first), timeText(l.last), l.why.trimmed());
+    }
+    if (r.implausible)
+        damage.lost << QStringLiteral("event_chunks: damaged row keys; an unknown number of "
+                                      "chunks may be missing");
+    if (r.lost || r.tailLost) {
+        damage.chunksLost += r.lost;
+        damage.unreadableRows += r.lost;
+        // Each gap lies between two readable chunks (by seq); their times bound it.
+        for (const auto &[a, b] : r.gaps) {
+            quint64 after = 0;
+            quint64 before = 0;
+            bool hasAfter = false;
+            bool hasBefore = false;
+            for (const Seen &s : seen) {
+                if (s.seq < a && (!hasAfter || s.last > after)) {
+                    after = s.last;
+                    hasAfter = true;
+                }
+                if (s.seq > b && (!hasBefore || s.first < before)) {
+                    before = s.first;
+                    hasBefore = true;
+                }
+            }
+            const QString when =
+                hasAfter && hasBefore
+                    ? QStringLiteral("between %1 and %2").arg(timeText(after), timeText(before))
+                : hasAfter  ? QStringLiteral("after %1").arg(timeText(after))
+                : hasBefore ? QStringLiteral("before %1").arg(timeText(before))
+                            : QStringLiteral("at an unknown time");
+            damage.lost << QStringLiteral("event_chunks: %1 chunk row(s) could not be read "
+                                          "(rows %2, events of unknown type and count %3)")
+                               .arg(b - a + 1)
+                               .arg(a == b ? QString::number(a)
+                                           : QStringLiteral("%1–%2").arg(a).arg(b),
+                                    when);
+        }
+        if (r.tailLost) {
+            quint64 after = 0;
+            for (const Seen &s : seen)
+                after = std::max(after, s.last);
+            damage.lost << QStringLiteral("event_chunks: the chunk rows from row %1 on could "
+                                          "not be read (events after %2; their number is "
+                                          "unknown)")
+                               .arg(r.tailFrom)
+                               .arg(seen.empty() ? QStringLiteral("the start") : timeText(after));
+        }
+    }
+}
+
+void Salvager::loadSamples()
+{
+    qint64 malformed = 0;
+    const ScanResult h =
+        scan("histograms", "probe_id, key, time_ns, interval_ns, unit, sum, slots",
+             [&](sqlite3_stmt *st) {
+                 HistogramSnapshot s;
+                 s.probeId =
+                     QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
+                 s.key =
+                     QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 2)));
+                 s.timeNs = quint64(sqlite3_column_int64(st, 3));
+                 s.intervalNs = quint64(sqlite3_column_int64(st, 4));
+                 const int unit = sqlite3_column_int(st, 5);
+                 const int n = sqlite3_column_bytes(st, 7);
+                 const auto *p = static_cast<const char *>(sqlite3_column_blob(st, 7));
+                 if (unit < 0 || unit > int(TimeUnit::Milliseconds) || n % 8 ||
+                     n > Log2Histogram::MaxSlots * 8 || (n && !p)) {
+                     ++malformed;
+                     return;
+                 }
+                 s.histogram = Log2Histogram(TimeUnit(unit));
+                 for (int i = 0; i < n / 8; ++i)
+                     s.histogram.addToSlot(i, qFromLittleEndian<quint64>(p + i * 8));
+                 s.histogram.setSum(quint64(sqlite3_column_int64(st, 6)));
+                 m_data->histograms.append(s);
+             });
+    note(QStringLiteral("histograms"), h, QStringLiteral("histogram snapshots"));
+    if (malformed)
+        m_data->damage.lost
+            << QStringLiteral("histograms: %1 malformed row(s) dropped").arg(malformed);
+    const ScanResult s =
+        scan("probe_stats", "probe_id, time_ns, events_seen, events_lost, run_count, run_time_ns",
+             [&](sqlite3_stmt *st) {
+                 ProbeStats p;
+                 p.probeId =
+                     QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
+                 p.timeNs = quint64(sqlite3_column_int64(st, 2));
+                 p.eventsSeen = quint64(sqlite3_column_int64(st, 3));
+                 p.eventsLost = quint64(sqlite3_column_int64(st, 4));
+                 p.runCount = quint64(sqlite3_column_int64(st, 5));
+                 p.runTimeNs = quint64(sqlite3_column_int64(st, 6));
+                 m_data->stats.append(p);
+             });
+    note(QStringLiteral("probe_stats"), s, QStringLiteral("statistics rows"));
+    if (!tableExists("counters") && m_data->info.schemaVersion == 1)
+        return; // schema 1 files written before counters existed
+    const ScanResult c =
+        scan("counters", "probe_id, name, time_ns, interval_ns, value", [&](sqlite3_stmt *st) {
+            CounterSample v;
+            v.probeId =
+                QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
+            v.name = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 2)));
+            v.timeNs = quint64(sqlite3_column_int64(st, 3));
+            v.intervalNs = quint64(sqlite3_column_int64(st, 4));
+            v.value = sqlite3_column_type(st, 5) == SQLITE_NULL
+                          ? std::numeric_limits<double>::quiet_NaN()
+                          : sqlite3_column_double(st, 5);
+            m_data->counters.append(v);
+        });
+    note(QStringLiteral("counters"), c, QStringLiteral("counter samples"));
+}
+
+// Frames and stacks are defined with dense ids, each stack naming frames defined before it. A
+// row that cannot be read leaves a gap; the ids after it must keep their meaning, so the gap is
+// filled: a lost frame becomes "[lost frame]", a lost stack an empty stack marked truncated.
+// Samples keep their stack ids either way.
+void Salvager::loadStacks()
+{
+    if (!tableExists("stack_frames") || !tableExists("stacks"))
+        return;
+    StackTable &table = m_data->stacks;
+    qint64 lostFrames = 0, lostStacks = 0, badStacks = 0;
+    const auto fillFramesTo = [&](quint32 id) {
+        while (quint32(table.frameCount()) + 1 < id) {
+            StackFrame f;
+            f.symbol = "[lost frame]";
+            table.add(FrameDefinition{quint32(table.frameCount() + 1), f}, nullptr);
+            ++lostFrames;
+        }
+    };
+    const auto fillStacksTo = [&](quint32 id) {
+        while (quint32(table.stackCount()) + 1 < id) {
+            table.add(StackDefinition{quint32(table.stackCount() + 1), UserStackTruncated, {}},
+                      nullptr);
+            ++lostStacks;
+        }
+    };
+    const ScanResult f =
+        scan("stack_frames", "id, kind, address, module, build_id, symbol", [&](sqlite3_stmt *st) {
+            const sqlite3_int64 id = sqlite3_column_int64(st, 1);
+            const int kind = sqlite3_column_int(st, 2);
+            if (id <= table.frameCount() || id > (1 << 30) ||
+                (kind != int(FrameKind::Kernel) && kind != int(FrameKind::User)))
+                return;
+            fillFramesTo(quint32(id));
+            FrameDefinition d;
+            d.id = quint32(id);
+            d.frame.kind = FrameKind(kind);
+            d.frame.address = quint64(sqlite3_column_int64(st, 3));
+            d.frame.module = blob(st, 4);
+            d.frame.buildId = blob(st, 5);
+            d.frame.symbol = blob(st, 6);
+            table.add(d, nullptr);
+        });
+    note(QStringLiteral("stack_frames"), f, QStringLiteral("stack frames"));
+    const ScanResult t = scan("stacks", "id, flags, frames", [&](sqlite3_stmt *st) {
+        const sqlite3_int64 id = sqlite3_column_int64(st, 1);
+        const sqlite3_int64 flags = sqlite3_column_int64(st, 2);
+        if (id <= table.stackCount() || id > (1 << 30) || flags < 0 || flags > 255)
+            return;
+        fillStacksTo(quint32(id));
+        StackDefinition d;
+        d.id = quint32(id);
+        d.flags = quint8(flags);
+        const auto *p = static_cast<const uchar *>(sqlite3_column_blob(st, 3));
+        const int n = sqlite3_column_bytes(st, 3);
+        const uchar *end = p ? p + n : p;
+        bool ok = true;
+        while (ok && p < end) {
+            quint64 frame = 0;
+            ok = getVarint(p, end, &frame) == VarintRead::Ok && frame >= 1 &&
+                 frame <= quint64(table.frameCount());
+            if (ok)
+                d.frames.append(quint32(frame));
+        }
+        if (!ok) {
+            // Its frames cannot be trusted: kept as an empty, truncated stack.
+            d.frames.clear();
+            d.flags |= UserStackTruncated;
+            ++badStacks;
+        }
+        table.add(d, nullptr);
+    });
+    note(QStringLiteral("stacks"), t, QStringLiteral("stacks"));
+    if (lostFrames || lostStacks || badStacks)
+        m_data->damage.lost << QStringLiteral("stacks: %1 frame(s) and %2 stack(s) unreadable, %3 "
+                                              "stack(s) malformed; their samples show them as "
+                                              "lost")
+                                   .arg(lostFrames)
+                                   .arg(lostStacks)
+                                   .arg(badStacks);
+}
+
+bool Salvager::run(const QString &reason, QString *error)
+{
+    auto refuse = [&](const QString &why) {
+        *m_data = SessionData();
+        if (error)
+            *error = QStringLiteral("%1 is damaged beyond repair (%2; %3); it cannot be read")
+                         .arg(m_path, reason, why);
+        return false;
+    };
+    m_fileBytes = QFileInfo(m_path).size() + QFileInfo(m_path + QStringLiteral("-wal")).size();
+    if (!openDatabase(false))
+        return refuse(QStringLiteral("SQLite cannot open it"));
+    sqlite3_int64 appId = 0;
+    if (!value("PRAGMA application_id", &appId)) {
+        // No -shm can be made next to the file: read it as immutable.
+        if (!openDatabase(true) || !value("PRAGMA application_id", &appId))
+            return refuse(QStringLiteral("its header cannot be read"));
+    }
+    if (qint32(appId) != SessionApplicationId)
+        return refuse(QStringLiteral("its header does not name it a BPF Lens session"));
+    sqlite3_exec(m_db, "BEGIN", nullptr, nullptr, nullptr);
+    sqlite3_int64 schema = 0;
+    if (!value("PRAGMA user_version", &schema) || schema < 1 || schema > SessionSchemaVersion)
+        return refuse(QStringLiteral("its schema version is gone"));
+    sqlite3_int64 tables = 0;
+    if (!value("SELECT count(*) FROM sqlite_master", &tables) || !tableExists("meta"))
+        return refuse(QStringLiteral("its table of tables cannot be read"));
+
+    *m_data = SessionData();
+    m_data->damage.reason = reason;
+    m_data->info.schemaVersion = int(schema);
+    loadMeta();
+    loadProbes();
+    loadStrings();
+    if (schema >= 2) {
+        loadChunks();
+    } else {
+        m_data->damage.lost << QStringLiteral("events: a damaged schema 1 file's events cannot "
+                                              "be salvaged; all events are lost");
+    }
+    m_stringMap.clear();
+    loadStacks();
+    loadSamples();
+    sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr);
+    if (m_cancelled) {
+        *m_data = SessionData();
+        if (error)
+            *error = QStringLiteral("cancelled");
+        return false;
+    }
+    if (m_data->damage.lost.isEmpty())
+        m_data->damage.lost << QStringLiteral("nothing that could be identified");
+    m_data->events.squeeze();
+    return true;
+}
+
+} // namespace
+
+bool salvageSession(const QString &path, const QString &reason, SessionData *data, QString *error,
+                    const SessionReader::Progress &progress)
+{
+    Salvager salvager(path, data, progress);
+    return salvager.run(reason, error);
+}
+
+bool writeSessionCopy(const SessionData &data, const QString &path, QString *error)
+{
+    // Events per transaction: bounded memory for the copies, few enough commits to be fast.
+    constexpr qsizetype ChunkEvents = 50000;
+    SessionWriter writer;
+    if (!writer.create(path, data.info, error))
+        return false;
+    RecordBatch first;
+    data.stacks.appendAllDefinitions(first); // before the samples that name them
+    first.histograms = data.histograms;
+    first.stats = data.stats;
+    first.counters = data.counters;
+    if (!writer.writeBatch(first, error))
+        return false;
+    bool written = true;
+    const EventStore &store = data.events;
+    forEachEventType([&]<typename E>() {
+        const qsizetype n = store.count(eventTypeOf<E>);
+        for (qsizetype begin = 0; written && begin < n; begin += ChunkEvents) {
+            RecordBatch b;
+            const qsizetype end = std::min(n, begin + ChunkEvents);
+            QList<E> &events = b.events<E>();
+            events.reserve(end - begin);
+            for (qsizetype i = begin; i < end; ++i)
+                events.append(store.event<E>(i));
+            written = writer.writeBatch(b, error);
+        }
+    });
+    return written && writer.finish(data.info.endMonotonicNs, error);
+}
+
+} // namespace bpflens

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "sessionstore.h"
+
+namespace bpflens {
+
+// The salvage reader: loads what can still be read of a damaged session file
+// (docs/session-format.md, "Damaged files"). SessionReader::open() calls it when its fast path
+// meets SQLITE_CORRUPT/SQLITE_NOTADB or a malformed row or chunk; reason is what that said.
+//
+// Every table is read row by row in rowid order; when SQLite cannot step past a damaged B-tree
+// page, the next readable rowid is searched (exponentially, then by bisection) so one bad page
+// loses only its own rows. Each chunk is decoded on its own: one that fails is dropped and
+// counted with its type, event count and time range. meta and probes degrade to unknown
+// values; a string that cannot be read becomes "[lost string <id>]". data->damage says what was
+// lost. Refuses (false, *error) only when the header or the schema cannot be read.
+bool salvageSession(const QString &path, const QString &reason, SessionData *data, QString *error,
+                    const SessionReader::Progress &progress = {});
+
+// Writes data (as salvaged) to a new file at path with SessionWriter, one transaction per
+// 50000 events. Refuses an existing file.
+bool writeSessionCopy(const SessionData &data, const QString &path, QString *error);
+
+} // namespace bpflens
