@@ -565,6 +565,9 @@ void TestSymbolizer::forgetProcess()
 void TestSymbolizer::exitedProcessesAreForgotten()
 {
     m_client.setExitSweepInterval(0);
+    // The earlier tests' processes, all gone by now, first.
+    m_client.resolve({});
+    m_client.resolve({});
     Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
     QVERIFY(r.dump.pid);
     const UserSample sample = sampleOf(r.dump);
@@ -609,8 +612,8 @@ void TestSymbolizer::manySamplesInFlight()
         }
         QCOMPARE(names(out.at(i)).mid(0, 5), chain);
         const QByteArray program =
-            QFile::encodeName(QFileInfo(i % 2 ? b.program : a.program).canonicalFilePath());
-        QVERIFY2(out.at(i).frames.first().module.endsWith(QFileInfo(program).fileName()),
+            QFile::encodeName(QFileInfo(i % 2 ? b.program : a.program).fileName());
+        QVERIFY2(out.at(i).frames.first().module.endsWith("/" + program),
                  out.at(i).frames.first().module.constData());
     }
 }
