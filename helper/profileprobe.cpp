@@ -84,6 +84,9 @@ bool chooseEvent(quint64 frequency, SampleEvent *chosen, QString *why)
     return false;
 }
 
+// The profile ring buffer grows to hold bursts, up to this.
+constexpr quint64 MaxRingBufferBytes = 32u << 20;
+
 quint64 frequencyOption(const QVariantMap &options)
 {
     return quint64(qMax<qint64>(1, options.value(QStringLiteral("frequency"), 99).toLongLong()));
@@ -144,6 +147,20 @@ bool ProfileProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         return false;
     }
 
+    const quint32 stackBytes =
+        quint32(qBound(qint64(0), options.value(QStringLiteral("stackBytes"), 16384).toLongLong(),
+                       qint64(PROFILE_MAX_STACK_COPY)));
+    // A sample is some 18 KiB with the default stack copy, so the engine's 4 MiB hold about a
+    // second of samples on two CPUs: one slow drain (the symbolizer parsing a new process's
+    // modules while a build starts hundreds) and the kernel drops samples. Room for about two
+    // seconds of every CPU sampling, bounded, and never less than the engine asked for.
+    const quint64 wanted = 2 * frequency * quint64(qMax(1, int(onlineCpus().size()))) *
+                           (sizeof(profile_sample) + stackBytes);
+    quint64 bytes = ringBufferBytes();
+    while (bytes < wanted && bytes < MaxRingBufferBytes)
+        bytes *= 2;
+    setRingBufferBytes(quint32(bytes));
+
     m_skel = profile_bpf::open();
     if (!checkOpened(m_skel, error))
         return false;
@@ -159,9 +176,7 @@ bool ProfileProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
     ro->include_idle = options.value(QStringLiteral("idle")).toBool();
     ro->kernel_only = m_kernelOnly;
     ro->user_only = userOnly;
-    ro->stack_copy_bytes =
-        quint32(qBound(qint64(0), options.value(QStringLiteral("stackBytes"), 16384).toLongLong(),
-                       qint64(PROFILE_MAX_STACK_COPY)));
+    ro->stack_copy_bytes = stackBytes;
     if (!checkLoaded(profile_bpf::load(m_skel), error))
         return false;
     if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))

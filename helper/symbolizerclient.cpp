@@ -21,6 +21,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <deque>
+#include <functional>
 
 extern char **environ;
 
@@ -170,7 +172,21 @@ struct SymbolizerClient::Private
     // The next packet, within the timeout; its size, or -1.
     ssize_t receive(const QElapsedTimer &timer, int timeout);
     void sendModules(quint32 pid, Process &p);
-    bool unwind(const UserSample &sample, symproto::Stack *out);
+    // Reads the sample's process's maps if new or changed and sends the child its modules.
+    void prepare(const UserSample &sample, QSet<quint32> *rereadThisCall);
+    SymbolizedStack toStack(quint32 pid, const symproto::Stack &stack) const;
+    // While requests are in flight: reads the oldest one's reply; false when the child failed.
+    // The child answers in order and blocks when its replies fill the socket, so send() reads
+    // replies while it waits to send, or both sides would wait on each other.
+    std::function<bool()> readReply;
+    // Processes found gone at the last sweep; forgotten at the next one if still gone. A
+    // process's last samples can still wait in the ring buffer when it exits: they get a
+    // sweep interval to be resolved with its modules.
+    QSet<quint32> gone;
+    qint64 lastSweep = 0;
+    qint64 sweepIntervalMs = 2000;
+    void sweepExited();
+    void forget(quint32 pid);
 };
 
 bool SymbolizerClient::Private::spawn(QString *error)
@@ -328,8 +344,11 @@ bool SymbolizerClient::Private::send(const std::vector<uint8_t> &packet, int fd,
         const qint64 left = timeout - timer.elapsed();
         if (left <= 0)
             return false;
-        pollfd p{sock, POLLOUT, 0};
-        if (poll(&p, 1, int(left)) < 0 && errno != EINTR)
+        pollfd p{sock, short(readReply ? POLLOUT | POLLIN : POLLOUT), 0};
+        const int r = poll(&p, 1, int(left));
+        if (r < 0 && errno != EINTR)
+            return false;
+        if (r > 0 && (p.revents & POLLIN) && readReply && !readReply())
             return false;
     }
 }
@@ -393,34 +412,38 @@ void SymbolizerClient::Private::sendModules(quint32 pid, Process &p)
     }
 }
 
-bool SymbolizerClient::Private::unwind(const UserSample &sample, symproto::Stack *out)
+void SymbolizerClient::Private::forget(quint32 pid)
 {
-    symproto::Unwind u;
-    u.pid = sample.pid;
-    u.tid = sample.tid;
-    std::copy(sample.regs.dwarf.begin(), sample.regs.dwarf.end(), u.registers.begin());
-    u.stack =
-        std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(sample.stack.constData()),
-                                 std::min<size_t>(sample.stack.size(), symproto::MaxStackBytes));
-    u.framePointerIps.assign(sample.framePointerIps.begin(), sample.framePointerIps.end());
-    if (u.framePointerIps.size() > symproto::MaxFramePointerIps)
-        u.framePointerIps.resize(symproto::MaxFramePointerIps);
-    const quint32 seq = ++sequence;
-    QElapsedTimer timer;
-    timer.start();
-    if (!send(symproto::encodeUnwind(seq, u), -1, timer, ReplyTimeoutMs))
-        return false;
-    for (;;) {
-        const ssize_t n = receive(timer, ReplyTimeoutMs);
-        if (n < 0)
-            return false;
-        symproto::Header header;
-        if (!symproto::decodeHeader({buffer.data(), size_t(n)}, &header))
-            return false;
-        if (header.type != symproto::MessageType::Stack || header.sequence != seq)
-            continue; // not ours (cannot happen with one request at a time; tolerated)
-        return symproto::decodeStack(header.payload, out);
+    processes.remove(pid);
+    poisoned.remove(pid);
+    gone.remove(pid);
+    if (running()) {
+        QElapsedTimer timer;
+        timer.start();
+        if (!send(symproto::encodeForgetProcess(++sequence, pid), -1, timer, ReplyTimeoutMs))
+            stop(true); // the next resolve starts another
     }
+}
+
+void SymbolizerClient::Private::sweepExited()
+{
+    const qint64 now = clock.elapsed();
+    if (now - lastSweep < sweepIntervalMs)
+        return;
+    lastSweep = now;
+    // Without this the child keeps every process's parsed modules until its LRU limit: a
+    // build's thousands of compiler processes, each some megabytes.
+    QSet<quint32> stillGone;
+    QList<quint32> pids = processes.keys();
+    for (quint32 pid : std::as_const(pids)) {
+        if (kill(pid_t(pid), 0) == 0 || errno != ESRCH)
+            continue;
+        if (gone.contains(pid))
+            forget(pid);
+        else
+            stillGone.insert(pid);
+    }
+    gone = stillGone;
 }
 
 SymbolizerClient::SymbolizerClient()
@@ -456,92 +479,173 @@ qint64 SymbolizerClient::childPid() const
     return isRunning() ? d->child : 0;
 }
 
-QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &samples)
+void SymbolizerClient::Private::prepare(const UserSample &sample, QSet<quint32> *rereadThisCall)
 {
-    QList<SymbolizedStack> out;
-    out.reserve(samples.size());
-    QSet<quint32> rereadThisCall;
-    for (const UserSample &sample : samples) {
-        if (!sample.regs.valid) {
-            out.append(SymbolizedStack{});
-            continue;
+    Process &p = processes[sample.pid];
+    bool reread = !p.mapsRead;
+    if (!reread && !rereadThisCall->contains(sample.pid)) {
+        // Code outside every known mapping: something was mapped since (dlopen).
+        reread = !inKnownMapping(p, sample.regs.ip());
+        for (qsizetype i = 0; i < sample.framePointerIps.size() && !reread; ++i)
+            reread =
+                sample.framePointerIps.at(i) && !inKnownMapping(p, sample.framePointerIps.at(i));
+    }
+    if (reread) {
+        rereadThisCall->insert(sample.pid);
+        QList<Mapping> fresh;
+        if (readMaps(sample.pid, &fresh)) {
+            for (Mapping &m : fresh)
+                for (const Mapping &old : std::as_const(p.mappings))
+                    if (old.start == m.start && old.end == m.end && old.offset == m.offset &&
+                        old.path == m.path)
+                        m.sent = old.sent;
+            p.mappings = fresh;
         }
-        if (d->poisoned.contains(sample.pid) || !d->ensureRunning()) {
-            out.append(unknownStack(sample));
-            continue;
-        }
-        Process &p = d->processes[sample.pid];
-        bool reread = !p.mapsRead;
-        if (!reread && !rereadThisCall.contains(sample.pid)) {
-            // Code outside every known mapping: something was mapped since (dlopen).
-            reread = !inKnownMapping(p, sample.regs.ip());
-            for (qsizetype i = 0; i < sample.framePointerIps.size() && !reread; ++i)
-                reread = sample.framePointerIps.at(i) &&
-                         !inKnownMapping(p, sample.framePointerIps.at(i));
-        }
-        if (reread) {
-            rereadThisCall.insert(sample.pid);
-            QList<Mapping> fresh;
-            if (readMaps(sample.pid, &fresh)) {
-                for (Mapping &m : fresh)
-                    for (const Mapping &old : std::as_const(p.mappings))
-                        if (old.start == m.start && old.end == m.end && old.offset == m.offset &&
-                            old.path == m.path)
-                            m.sent = old.sent;
-                p.mappings = fresh;
-            }
-            p.mapsRead = true;
-        }
-        d->sendModules(sample.pid, p);
+        p.mapsRead = true;
+    }
+    sendModules(sample.pid, p);
+}
 
-        symproto::Stack stack;
-        if (!d->unwind(sample, &stack)) {
-            // Hung or crashed on this process's files: a new child for the next sample, and this
-            // process is left alone.
-            d->poisoned.insert(sample.pid);
-            d->stop(true);
-            d->ensureRunning();
-            out.append(unknownStack(sample));
-            continue;
-        }
-        SymbolizedStack s;
-        s.truncated = stack.truncated;
-        s.usedFramePointers = stack.usedFramePointers;
-        s.frames.reserve(qsizetype(stack.frames.size()));
-        for (const symproto::Frame &f : stack.frames) {
-            SymbolizedFrame frame;
-            frame.address = f.address;
-            frame.symbolStart = f.symbolStart;
-            frame.module = QByteArray::fromStdString(f.module);
-            frame.buildId = QByteArray::fromStdString(f.buildId);
-            frame.symbol = QByteArray::fromStdString(f.symbol);
-            if (frame.module.isEmpty()) {
-                // [vdso] and the like: named, relative to the mapping; the rest stays absolute.
-                for (const Mapping &m : std::as_const(p.mappings)) {
-                    if (m.contains(f.address) && m.path.startsWith('[')) {
-                        frame.module = m.path;
-                        frame.address = f.address - m.start;
-                        break;
-                    }
+SymbolizedStack SymbolizerClient::Private::toStack(quint32 pid, const symproto::Stack &stack) const
+{
+    const Process p = processes.value(pid);
+    SymbolizedStack s;
+    s.truncated = stack.truncated;
+    s.usedFramePointers = stack.usedFramePointers;
+    s.frames.reserve(qsizetype(stack.frames.size()));
+    for (const symproto::Frame &f : stack.frames) {
+        SymbolizedFrame frame;
+        frame.address = f.address;
+        frame.symbolStart = f.symbolStart;
+        frame.module = QByteArray::fromStdString(f.module);
+        frame.buildId = QByteArray::fromStdString(f.buildId);
+        frame.symbol = QByteArray::fromStdString(f.symbol);
+        if (frame.module.isEmpty()) {
+            // [vdso] and the like: named, relative to the mapping; the rest stays absolute.
+            for (const Mapping &m : p.mappings) {
+                if (m.contains(f.address) && m.path.startsWith('[')) {
+                    frame.module = m.path;
+                    frame.address = f.address - m.start;
+                    break;
                 }
             }
-            s.frames.append(frame);
         }
-        out.append(s);
+        s.frames.append(frame);
     }
+    return s;
+}
+
+QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &samples)
+{
+    // Several requests in flight: the child's scheduling latency, which a request at a time
+    // paid per sample, is paid about once per window, and the child unwinds while this side
+    // reads the next processes' maps.
+    constexpr qsizetype Window = 16;
+    QList<SymbolizedStack> out(samples.size());
+    QSet<quint32> rereadThisCall;
+    struct InFlight
+    {
+        qsizetype index;
+        quint32 sequence;
+    };
+    std::deque<InFlight> inFlight;
+    std::deque<qsizetype> todo;
+    for (qsizetype i = 0; i < samples.size(); ++i)
+        todo.push_back(i);
+
+    // The oldest request's reply; false when the child failed on it (crashed, hung, garbage).
+    auto readOne = [&]() -> bool {
+        if (inFlight.empty())
+            return false;
+        const InFlight f = inFlight.front();
+        QElapsedTimer timer;
+        timer.start();
+        for (;;) {
+            const ssize_t n = d->receive(timer, ReplyTimeoutMs);
+            if (n < 0)
+                return false;
+            symproto::Header header;
+            if (!symproto::decodeHeader({d->buffer.data(), size_t(n)}, &header))
+                return false;
+            if (header.type != symproto::MessageType::Stack || header.sequence != f.sequence)
+                continue; // not an answer to a request of this call (tolerated)
+            symproto::Stack stack;
+            if (!symproto::decodeStack(header.payload, &stack))
+                return false;
+            out[f.index] = d->toStack(samples.at(f.index).pid, stack);
+            inFlight.pop_front();
+            return true;
+        }
+    };
+    // The child failed on the oldest request in flight: the processes are answered in order,
+    // so that sample's process took it down. It is left alone from now on; the requests after
+    // it go to a new child.
+    auto recover = [&]() {
+        if (!inFlight.empty()) {
+            const qsizetype culprit = inFlight.front().index;
+            d->poisoned.insert(samples.at(culprit).pid);
+            out[culprit] = unknownStack(samples.at(culprit));
+            inFlight.pop_front();
+            for (auto it = inFlight.rbegin(); it != inFlight.rend(); ++it)
+                todo.push_front(it->index);
+            inFlight.clear();
+        }
+        d->stop(true);
+        d->ensureRunning();
+    };
+
+    d->readReply = readOne;
+    while (!todo.empty() || !inFlight.empty()) {
+        if (todo.empty() || qsizetype(inFlight.size()) >= Window) {
+            if (!readOne())
+                recover();
+            continue;
+        }
+        const qsizetype i = todo.front();
+        todo.pop_front();
+        const UserSample &sample = samples.at(i);
+        if (!sample.regs.valid)
+            continue; // an empty stack
+        if (d->poisoned.contains(sample.pid) || !d->ensureRunning()) {
+            out[i] = unknownStack(sample);
+            continue;
+        }
+        d->prepare(sample, &rereadThisCall);
+        symproto::Unwind u;
+        u.pid = sample.pid;
+        u.tid = sample.tid;
+        std::copy(sample.regs.dwarf.begin(), sample.regs.dwarf.end(), u.registers.begin());
+        u.stack = std::span<const uint8_t>(
+            reinterpret_cast<const uint8_t *>(sample.stack.constData()),
+            std::min<size_t>(sample.stack.size(), symproto::MaxStackBytes));
+        u.framePointerIps.assign(sample.framePointerIps.begin(), sample.framePointerIps.end());
+        if (u.framePointerIps.size() > symproto::MaxFramePointerIps)
+            u.framePointerIps.resize(symproto::MaxFramePointerIps);
+        const quint32 seq = ++d->sequence;
+        inFlight.push_back({i, seq});
+        QElapsedTimer timer;
+        timer.start();
+        if (!d->send(symproto::encodeUnwind(seq, u), -1, timer, ReplyTimeoutMs))
+            recover();
+    }
+    d->readReply = nullptr;
+    d->sweepExited();
     return out;
 }
 
 void SymbolizerClient::forgetProcess(quint32 pid)
 {
-    d->processes.remove(pid);
-    d->poisoned.remove(pid);
-    if (isRunning()) {
-        QElapsedTimer timer;
-        timer.start();
-        if (!d->send(symproto::encodeForgetProcess(++d->sequence, pid), -1, timer, ReplyTimeoutMs))
-            d->stop(true); // the next resolve starts another
-    }
+    d->forget(pid);
+}
+
+qsizetype SymbolizerClient::processCount() const
+{
+    return d->processes.size();
+}
+
+void SymbolizerClient::setExitSweepInterval(int ms)
+{
+    d->sweepIntervalMs = ms;
 }
 
 QString SymbolizerClient::executablePath()

@@ -36,11 +36,11 @@ struct UserSample
 // One user frame, resolved from the ELF file mapped at the address.
 struct SymbolizedFrame
 {
-    quint64 address = 0;  // the instruction's address relative to its module's load base
-                          // (absolute when no module maps it)
-    QByteArray module;    // the mapped file's path as the process sees it; empty when unmapped
-    QByteArray buildId;   // lower-case hex of NT_GNU_BUILD_ID; empty when the file has none
-    QByteArray symbol;    // demangled function name; empty when unknown
+    quint64 address = 0;     // the instruction's address relative to its module's load base
+                             // (absolute when no module maps it)
+    QByteArray module;       // the mapped file's path as the process sees it; empty when unmapped
+    QByteArray buildId;      // lower-case hex of NT_GNU_BUILD_ID; empty when the file has none
+    QByteArray symbol;       // demangled function name; empty when unknown
     quint64 symbolStart = 0; // the function's start, relative like address
     bool operator==(const SymbolizedFrame &) const = default;
 };
@@ -73,13 +73,19 @@ public:
     bool start(QString *error);
     bool isRunning() const;
 
-    // One stack per sample, in order. Reads the sampled processes' maps while they still exist
-    // (the caller resolves soon after sampling, so short-lived processes keep their names); a
-    // process that is gone and was never seen gives unknown frames with absolute addresses.
+    // One stack per sample, in order; several requests are in flight at once. Reads the sampled
+    // processes' maps while they still exist (the caller resolves soon after sampling, so
+    // short-lived processes keep their names); a process that is gone and was never seen gives
+    // unknown frames with absolute addresses.
     QList<SymbolizedStack> resolve(const QList<UserSample> &samples);
 
-    // Frees what the child holds for a process that exited.
+    // Frees what the child holds for a process that exited. resolve() does this by itself for
+    // the processes it found gone at two sweeps in a row (every two seconds by default).
     void forgetProcess(quint32 pid);
+    // The processes whose maps this side keeps (and whose modules the child holds).
+    qsizetype processCount() const;
+    // How often resolve() looks for exited processes; for tests.
+    void setExitSweepInterval(int ms);
 
     // The child's pid, for tests that check its credentials; 0 when not running.
     qint64 childPid() const;

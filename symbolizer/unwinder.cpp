@@ -5,6 +5,7 @@
 #include <gelf.h>
 
 #include <cxxabi.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -100,12 +101,43 @@ struct Sample
     bool failedRead = false;
 };
 
+// A file's identity: the same binary in many processes (a build's hundreds of compilers) is
+// parsed for symbols once.
+struct FileKey
+{
+    uint64_t dev = 0;
+    uint64_t ino = 0;
+    int64_t size = 0;
+    int64_t mtimeNs = 0;
+    bool operator==(const FileKey &) const = default;
+};
+
+struct FileKeyHash
+{
+    size_t operator()(const FileKey &k) const
+    {
+        return std::hash<uint64_t>()(k.dev * 0x9e3779b97f4a7c15ull ^ k.ino ^
+                                     uint64_t(k.size) << 20 ^ uint64_t(k.mtimeNs));
+    }
+};
+
 struct ModuleRange
 {
     std::string name;
     Dwarf_Addr low = 0;
     Dwarf_Addr high = 0;
     uint64_t bias = 0;
+    FileKey file;
+    bool hasFile = false;
+};
+
+// What one address in a file resolves to, whichever process maps it.
+struct FileAddress
+{
+    std::string symbol;
+    uint64_t symbolStart = 0;
+    bool hasSymbol = false;
+    bool hasCfi = false;
 };
 
 // What one lookup address resolves to, cached.
@@ -120,7 +152,135 @@ struct Resolved
     uint64_t symbolStart = 0;
 };
 
+// The function symbols of one file (.symtab, else .dynsym), sorted by address, and the
+// addresses already looked up in it. libdw would load a module's symbol table again for every
+// process (a Dwfl per process): for a large binary that is most of a new process's cost.
+struct FileSymbols
+{
+    struct Symbol
+    {
+        uint64_t start;
+        uint64_t size;
+        uint32_t name;   // offset into names
+        uint8_t binding; // a global beats a weak one beats a local one at the same address
+    };
+    std::vector<Symbol> symbols;
+    std::string names;
+    std::unordered_map<uint64_t, FileAddress> addresses;
+    uint64_t lastUse = 0;
+
+    void load(Elf *elf);
+    // The symbol at a file-relative address, or nullptr.
+    const Symbol *find(uint64_t address) const;
+};
+
+void FileSymbols::load(Elf *elf)
+{
+    Elf_Scn *chosen = nullptr;
+    GElf_Shdr chosenHeader{};
+    for (Elf_Scn *scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !chosen)) {
+            chosen = scn;
+            chosenHeader = sh;
+            if (sh.sh_type == SHT_SYMTAB)
+                break;
+        }
+    }
+    if (!chosen || chosenHeader.sh_entsize == 0)
+        return;
+    Elf_Data *data = elf_getdata(chosen, nullptr);
+    if (!data)
+        return;
+    const size_t count = data->d_size / chosenHeader.sh_entsize;
+    // A name outside the string table, or without its terminator, is skipped (hostile files).
+    Elf_Scn *strings = elf_getscn(elf, chosenHeader.sh_link);
+    Elf_Data *stringData = strings ? elf_getdata(strings, nullptr) : nullptr;
+    if (!stringData || !stringData->d_buf)
+        return;
+    const char *table = static_cast<const char *>(stringData->d_buf);
+    const size_t tableSize = stringData->d_size;
+    for (size_t i = 0; i < count; ++i) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, int(i), &sym))
+            continue;
+        const int type = GELF_ST_TYPE(sym.st_info);
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+            sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS || sym.st_value == 0 ||
+            sym.st_name == 0 || sym.st_name >= tableSize)
+            continue;
+        const char *name = table + sym.st_name;
+        const size_t length = strnlen(name, tableSize - sym.st_name);
+        if (length == 0 || length == tableSize - sym.st_name || names.size() > UINT32_MAX / 2)
+            continue;
+        const int binding = GELF_ST_BIND(sym.st_info);
+        const uint8_t rank = binding == STB_GLOBAL ? 2 : binding == STB_WEAK ? 1 : 0;
+        symbols.push_back({sym.st_value, sym.st_size, uint32_t(names.size()), rank});
+        names.append(name, length);
+        names.push_back('\0');
+    }
+    std::sort(symbols.begin(), symbols.end(), [](const Symbol &a, const Symbol &b) {
+        return a.start != b.start ? a.start < b.start : a.binding > b.binding;
+    });
+}
+
+const FileSymbols::Symbol *FileSymbols::find(uint64_t address) const
+{
+    auto it = std::upper_bound(symbols.begin(), symbols.end(), address,
+                               [](uint64_t a, const Symbol &s) { return a < s.start; });
+    if (it == symbols.begin())
+        return nullptr;
+    const Symbol *nearest = &*(it - 1);
+    // The first of those at the nearest address is the preferred binding.
+    while (nearest != symbols.data() && (nearest - 1)->start == nearest->start)
+        --nearest;
+    if (nearest->size == 0 || address - nearest->start < nearest->size)
+        return nearest;
+    // A sized symbol that ends before the address: one that starts earlier may enclose it
+    // (a function's local labels); look back a little, as libdw does.
+    for (int back = 0; back < 16 && nearest != symbols.data(); ++back) {
+        --nearest;
+        if (nearest->size && address - nearest->start < nearest->size)
+            return nearest;
+    }
+    return nullptr;
+}
+
 } // namespace
+
+struct Unwinder::Files
+{
+    std::unordered_map<FileKey, std::unique_ptr<FileSymbols>, FileKeyHash> files;
+    uint64_t clock = 0;
+    // Files whose symbols are kept at most; the least recently used goes first.
+    static constexpr size_t MaxFiles = 256;
+    static constexpr size_t MaxAddressesPerFile = 1 << 16;
+
+    FileSymbols *get(const FileKey &key, Elf *elf)
+    {
+        ++clock;
+        auto it = files.find(key);
+        if (it != files.end()) {
+            it->second->lastUse = clock;
+            return it->second.get();
+        }
+        if (!elf)
+            return nullptr;
+        if (files.size() >= MaxFiles) {
+            auto oldest =
+                std::min_element(files.begin(), files.end(), [](const auto &a, const auto &b) {
+                    return a.second->lastUse < b.second->lastUse;
+                });
+            files.erase(oldest);
+        }
+        auto f = std::make_unique<FileSymbols>();
+        f->lastUse = clock;
+        f->load(elf);
+        return files.emplace(key, std::move(f)).first->second.get();
+    }
+};
 
 struct Unwinder::Process
 {
@@ -132,6 +292,7 @@ struct Unwinder::Process
     Sample sample;
     std::vector<ModuleRange> modules;
     std::unordered_map<uint64_t, Resolved> cache;
+    Files *files = nullptr;
 
     ~Process()
     {
@@ -269,24 +430,74 @@ const Resolved &Unwinder::Process::resolve(Dwarf_Addr lookup)
         const int size = dwfl_module_build_id(module, &bits, &vaddr);
         if (size > 0 && bits)
             r.buildId = hex(bits, std::min(size, 64));
-        GElf_Off offset = 0;
-        GElf_Sym sym;
-        if (const char *symbol =
-                dwfl_module_addrinfo(module, lookup, &offset, &sym, nullptr, nullptr, nullptr)) {
-            r.symbol = demangle(symbol);
-            r.symbolStart = lookup - offset - r.bias;
+        // The file's own table, shared by every process that maps it, searched by bisection.
+        // libdw's lookup parses the table again in each process and then scans every symbol
+        // for each address: on a stripped binary (.dynsym only, where most addresses are in no
+        // symbol) that was 70% of the child's time while profiling a build. It stays only for
+        // a module whose file could not be identified.
+        const ModuleRange *range = nullptr;
+        for (const ModuleRange &m : modules)
+            if (m.hasFile && m.name == r.module && m.bias == r.bias)
+                range = &m;
+        FileSymbols *file = nullptr;
+        if (range && files) {
+            Dwarf_Addr ignored = 0;
+            file = files->get(range->file, dwfl_module_getelf(module, &ignored));
+        }
+        const uint64_t relative = lookup - r.bias;
+        if (file) {
+            if (auto it = file->addresses.find(relative); it != file->addresses.end()) {
+                r.symbol = it->second.symbol;
+                r.symbolStart = it->second.symbolStart;
+                r.hasCfi = it->second.hasCfi;
+                return cache.emplace(lookup, std::move(r)).first->second;
+            }
+        }
+        bool found = false;
+        if (file) {
+            if (const FileSymbols::Symbol *sym = file->find(relative)) {
+                r.symbol = demangle(file->names.c_str() + sym->name);
+                r.symbolStart = sym->start;
+                found = true;
+            }
+        }
+        if (!found && !file) {
+            GElf_Off offset = 0;
+            GElf_Sym sym;
+            if (const char *symbol = dwfl_module_addrinfo(module, lookup, &offset, &sym, nullptr,
+                                                          nullptr, nullptr)) {
+                r.symbol = demangle(symbol);
+                r.symbolStart = lookup - offset - r.bias;
+            }
         }
         r.hasCfi = hasCfiAt(module, lookup);
+        if (file) {
+            if (file->addresses.size() >= Files::MaxAddressesPerFile)
+                file->addresses.clear();
+            file->addresses.emplace(
+                relative, FileAddress{r.symbol, r.symbolStart, !r.symbol.empty(), r.hasCfi});
+        }
     }
     return cache.emplace(lookup, std::move(r)).first->second;
 }
 
 Unwinder::Unwinder()
+    : m_files(std::make_unique<Files>())
 {
     elf_version(EV_CURRENT);
 }
 
-Unwinder::~Unwinder() = default;
+Unwinder::~Unwinder()
+{
+    // The processes' Dwfl handles first: the files' tables hold no pointers into them, but
+    // the order keeps it that way should they ever.
+    m_processes.clear();
+}
+
+size_t Unwinder::fileCount() const
+{
+    return m_files->files.size();
+}
 
 Unwinder::Process *Unwinder::process(uint32_t pid)
 {
@@ -304,6 +515,7 @@ Unwinder::Process *Unwinder::process(uint32_t pid)
     }
     auto p = std::make_unique<Process>();
     p->lastUse = m_clock;
+    p->files = m_files.get();
     p->dwfl = dwfl_begin(&dwflCallbacks);
     if (p->dwfl) {
         p->archElf = architectureElf();
@@ -323,6 +535,12 @@ bool Unwinder::addModule(uint32_t pid, uint64_t start, uint64_t end, uint64_t of
         *error = "dwfl_begin failed";
         return false;
     }
+    FileKey key;
+    struct stat st;
+    const bool hasFile = fstat(fd, &st) == 0;
+    if (hasFile)
+        key = {uint64_t(st.st_dev), uint64_t(st.st_ino), int64_t(st.st_size),
+               int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
     // Where the file's addresses land: the bias, from the PT_LOAD segment this mapping shows.
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
     size_t phnum = 0;
@@ -399,7 +617,7 @@ bool Unwinder::addModule(uint32_t pid, uint64_t start, uint64_t end, uint64_t of
         dwfl_report_end(p->dwfl, nullptr, nullptr);
         p->cache.clear();
     }
-    kept.push_back({path, low, high, bias});
+    kept.push_back({path, low, high, bias, key, hasFile});
     p->modules = std::move(kept);
     return true;
 }

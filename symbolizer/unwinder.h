@@ -43,11 +43,16 @@ public:
     // Processes kept at most; the least recently used one goes first.
     static constexpr size_t MaxProcesses = 1024;
 
+    // Files whose symbol tables are kept, shared by the processes that map them.
+    size_t fileCount() const;
+
     struct Process;
+    struct Files;
 
 private:
     Process *process(uint32_t pid);
 
+    std::unique_ptr<Files> m_files;
     std::unordered_map<uint32_t, std::unique_ptr<Process>> m_processes;
     uint64_t m_clock = 0;
 };

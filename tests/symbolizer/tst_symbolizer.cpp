@@ -220,6 +220,8 @@ private Q_SLOTS:
     void demangles();
     void vdsoFrames();
     void forgetProcess();
+    void exitedProcessesAreForgotten();
+    void manySamplesInFlight();
     void unwinderReportsEachFileOnce();
     void speed();
 
@@ -558,6 +560,64 @@ void TestSymbolizer::forgetProcess()
     QVERIFY(m_client.isRunning());
 }
 
+// A long recording of a build sees thousands of processes come and go: what the client and the
+// child keep for one goes a little after it exited, while one still running stays.
+void TestSymbolizer::exitedProcessesAreForgotten()
+{
+    m_client.setExitSweepInterval(0);
+    // The earlier tests' processes, all gone by now, first.
+    m_client.resolve({});
+    m_client.resolve({});
+    Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
+    QVERIFY(r.dump.pid);
+    const UserSample sample = sampleOf(r.dump);
+    QCOMPARE(names(m_client.resolve({sample}).first()).mid(0, 5), chain);
+    const qsizetype with = m_client.processCount();
+    m_client.resolve({});
+    m_client.resolve({});
+    QCOMPARE(m_client.processCount(), with);
+    stop(r);
+    // Gone at one sweep: its last samples may still be on their way, so it is kept ...
+    m_client.resolve({});
+    QCOMPARE(m_client.processCount(), with);
+    // ... and forgotten at the next.
+    m_client.resolve({});
+    QCOMPARE(m_client.processCount(), with - 1);
+    m_client.setExitSweepInterval(2000);
+    QVERIFY(m_client.isRunning());
+}
+
+// More samples in one call than the socket holds requests or replies: all answered, in order,
+// each with its own process's frames.
+void TestSymbolizer::manySamplesInFlight()
+{
+    Running a = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
+    Running b = runAndDump(QStringLiteral("callchain_fp"), m_dir.path());
+    QVERIFY(a.dump.pid);
+    QVERIFY(b.dump.pid);
+    UserSample sa = sampleOf(a.dump), sb = sampleOf(b.dump);
+    sa.stack.resize(16384, '\0');
+    UserSample none; // no user context: an empty stack, in its place
+    QList<UserSample> batch;
+    for (int i = 0; i < 200; ++i)
+        batch.append(i % 7 == 3 ? none : i % 2 ? sb : sa);
+    const auto out = m_client.resolve(batch);
+    stop(a);
+    stop(b);
+    QCOMPARE(out.size(), batch.size());
+    for (qsizetype i = 0; i < out.size(); ++i) {
+        if (i % 7 == 3) {
+            QVERIFY(out.at(i).frames.isEmpty());
+            continue;
+        }
+        QCOMPARE(names(out.at(i)).mid(0, 5), chain);
+        const QByteArray program =
+            QFile::encodeName(QFileInfo(i % 2 ? b.program : a.program).fileName());
+        QVERIFY2(out.at(i).frames.first().module.endsWith("/" + program),
+                 out.at(i).frames.first().module.constData());
+    }
+}
+
 // The library the child runs, directly: the program's text mapping twice (the client sends each
 // mapping once, but a restarted child or a second executable segment repeat a file) and its first
 // read-only mapping: the file is reported once, at the right bias.
@@ -602,6 +662,35 @@ void TestSymbolizer::unwinderReportsEachFileOnce()
     // libc was not reported: the unwind stops after main.
     QVERIFY(stack.truncated);
     QCOMPARE(unwinder.processCount(), size_t(1));
+    QCOMPARE(unwinder.fileCount(), size_t(1));
+
+    // The same file in another process (a build's next compiler): named the same, from the
+    // symbol table already read for the first.
+    const quint32 other = r.dump.pid + 1;
+    for (const QByteArray &line : r.dump.maps.split('\n')) {
+        const QList<QByteArray> f = line.simplified().split(' ');
+        if (!line.endsWith(program) || f.at(1) != "r-xp")
+            continue;
+        const QList<QByteArray> range = f.at(0).split('-');
+        std::string error;
+        QVERIFY2(unwinder.addModule(other, range.at(0).toULongLong(nullptr, 16),
+                                    range.at(1).toULongLong(nullptr, 16),
+                                    f.at(2).toULongLong(nullptr, 16), program.toStdString(),
+                                    open(program.constData(), O_RDONLY | O_CLOEXEC), &error),
+                 error.c_str());
+    }
+    const auto again = unwinder.unwind(
+        other, other, regs,
+        {reinterpret_cast<const uint8_t *>(r.dump.stack.constData()), size_t(r.dump.stack.size())},
+        {});
+    QCOMPARE(again.frames.size(), stack.frames.size());
+    for (size_t i = 0; i < again.frames.size(); ++i) {
+        QCOMPARE(again.frames.at(i).symbol, stack.frames.at(i).symbol);
+        QCOMPARE(again.frames.at(i).symbolStart, stack.frames.at(i).symbolStart);
+        QCOMPARE(again.frames.at(i).address, stack.frames.at(i).address);
+    }
+    QCOMPARE(unwinder.fileCount(), size_t(1));
+    unwinder.forgetProcess(other);
     unwinder.forgetProcess(r.dump.pid);
     QCOMPARE(unwinder.processCount(), size_t(0));
 }
