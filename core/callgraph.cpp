@@ -44,34 +44,98 @@ bool isTruncated(const StackTable &stacks, quint32 stackId, StackPart part)
     return s.flags & KernelStackTruncated;
 }
 
-qint32 CallTree::child(qint32 parent, quint32 frame, quint32 group)
+namespace {
+
+// Children ranges from parents (a parent before its children), in node order.
+void childRanges(const std::vector<qint32> &parent, std::vector<qint32> &start,
+                 std::vector<qint32> &list)
 {
-    // Group nodes are keyed with the top bit set, so they never meet a frame id.
-    const quint64 key = (quint64(parent) << 32) | (frame ? frame : (0x80000000u | group));
-    const auto it = m_index.constFind(key);
-    if (it != m_index.constEnd())
-        return *it;
-    const qint32 index = qint32(m_nodes.size());
-    Node n;
-    n.frame = frame;
-    n.group = frame ? 0 : group;
-    n.parent = parent;
-    m_nodes.push_back(n);
-    m_nodes[size_t(parent)].children.append(index);
-    m_index.insert(key, index);
-    return index;
+    const size_t n = parent.size();
+    start.assign(n + 1, 0);
+    for (size_t i = 1; i < n; ++i)
+        ++start[size_t(parent[i]) + 1];
+    for (size_t i = 0; i < n; ++i)
+        start[i + 1] += start[i];
+    list.assign(n ? n - 1 : 0, 0);
+    std::vector<qint32> at(start.begin(), start.end() - 1);
+    for (size_t i = 1; i < n; ++i)
+        list[size_t(at[size_t(parent[i])]++)] = qint32(i);
+}
+
+} // namespace
+
+CallTree CallTree::fromRaw(Direction direction, const Raw &raw, size_t count, bool dropEmpty)
+{
+    CallTree tree;
+    tree.m_direction = direction;
+    if (!count)
+        return tree;
+    std::vector<qint32> rawOf;
+    rawOf.reserve(count);
+    tree.m_nodes.reserve(count);
+    tree.m_nodes.emplace_back();
+    tree.m_nodes[0].self = raw.self[0];
+    tree.m_nodes[0].total = raw.total[0];
+    rawOf.push_back(0);
+    std::vector<qint32> kids;
+    // Breadth first: the children of each node are made one after the other, already sorted.
+    for (size_t at = 0; at < tree.m_nodes.size(); ++at) {
+        const qint32 r = rawOf[at];
+        kids.clear();
+        for (qint32 k = raw.childStart[r]; k < raw.childStart[r + 1]; ++k) {
+            const qint32 c = raw.childList[k];
+            if (!dropEmpty || raw.total[c])
+                kids.push_back(c);
+        }
+        std::sort(kids.begin(), kids.end(), [&raw](qint32 a, qint32 b) {
+            if (raw.total[a] != raw.total[b])
+                return raw.total[a] > raw.total[b];
+            // Not by index: raw nodes may be made in hash order, which changes from run to run.
+            if (raw.frame[a] != raw.frame[b])
+                return raw.frame[a] < raw.frame[b];
+            return raw.group && raw.group[a] < raw.group[b];
+        });
+        tree.m_nodes[at].children = Children(qint32(tree.m_nodes.size()), qint32(kids.size()));
+        for (qint32 c : kids) {
+            Node node;
+            node.frame = raw.frame[c];
+            node.group = raw.group ? raw.group[c] : 0;
+            node.parent = qint32(at);
+            node.self = raw.self[c];
+            node.total = raw.total[c];
+            tree.m_nodes.push_back(node);
+            rawOf.push_back(c);
+        }
+    }
+    return tree;
 }
 
 CallTree CallTree::build(const StackTable &stacks, const StackWeights &weights, Direction direction,
                          StackPart part, bool markTruncated)
 {
-    CallTree tree;
-    tree.m_direction = direction;
-    tree.m_nodes.emplace_back();
-    tree.m_index.reserve(weights.weights().size() * 4);
+    std::vector<quint32> frame{0}, group{0};
+    std::vector<qint32> parent{-1};
+    std::vector<quint64> self{0}, total{0};
+    QHash<quint64, qint32> index; // (parent << 32 | frame or group marker) -> node
+    index.reserve(weights.weights().size() * 4);
+    auto child = [&](qint32 at, quint32 f, quint32 g) {
+        // Group nodes are keyed with the top bit set, so they never meet a frame id.
+        const quint64 key = (quint64(at) << 32) | (f ? f : (0x80000000u | g));
+        const auto it = index.constFind(key);
+        if (it != index.constEnd())
+            return *it;
+        const qint32 node = qint32(frame.size());
+        frame.push_back(f);
+        group.push_back(f ? 0 : g);
+        parent.push_back(at);
+        self.push_back(0);
+        total.push_back(0);
+        index.insert(key, node);
+        return node;
+    };
     for (auto it = weights.weights().cbegin(); it != weights.weights().cend(); ++it) {
         const quint32 stackId = quint32(it.key());
-        const quint32 group = quint32(it.key() >> 32);
+        const quint32 g = quint32(it.key() >> 32);
         const quint64 w = it.value();
         QList<quint32> frames = rootFirstFrames(stacks, stackId, part);
         if (markTruncated && !frames.isEmpty() && isTruncated(stacks, stackId, part))
@@ -79,49 +143,34 @@ CallTree CallTree::build(const StackTable &stacks, const StackWeights &weights, 
         if (direction == Direction::BottomUp)
             std::reverse(frames.begin(), frames.end());
         qint32 at = 0;
-        tree.m_nodes[0].total += w;
+        total[0] += w;
         // Bottom-up trees start with the functions; the group goes at the end of each path.
-        if (group && direction == Direction::TopDown) {
-            at = tree.child(at, 0, group);
-            tree.m_nodes[size_t(at)].total += w;
+        if (g && direction == Direction::TopDown) {
+            at = child(at, 0, g);
+            total[size_t(at)] += w;
         }
-        for (quint32 f : frames) {
-            at = tree.child(at, f, 0);
-            tree.m_nodes[size_t(at)].total += w;
+        qint32 first = 0;
+        for (quint32 f : std::as_const(frames)) {
+            at = child(at, f, 0);
+            total[size_t(at)] += w;
+            if (!first)
+                first = at;
         }
-        if (group && direction == Direction::BottomUp) {
-            at = tree.child(at, 0, group);
-            tree.m_nodes[size_t(at)].total += w;
+        if (g && direction == Direction::BottomUp) {
+            at = child(at, 0, g);
+            total[size_t(at)] += w;
         }
+        // Bottom-up: the sample's own function is the first level below the root.
         if (direction == Direction::TopDown || frames.isEmpty())
-            tree.m_nodes[size_t(at)].self += w;
-        else {
-            // Bottom-up: the sample's own function is the first level below the root.
-            qint32 first = at;
-            while (tree.m_nodes[size_t(first)].parent > 0)
-                first = tree.m_nodes[size_t(first)].parent;
-            tree.m_nodes[size_t(first)].self += w;
-        }
+            self[size_t(at)] += w;
+        else
+            self[size_t(first)] += w;
     }
-    tree.m_index.clear();
-    tree.sortChildrenByTotal();
-    return tree;
-}
-
-void CallTree::sortChildrenByTotal()
-{
-    for (Node &n : m_nodes) {
-        std::sort(n.children.begin(), n.children.end(), [this](qint32 a, qint32 b) {
-            const Node &x = m_nodes[size_t(a)];
-            const Node &y = m_nodes[size_t(b)];
-            if (x.total != y.total)
-                return x.total > y.total;
-            // Not by index: nodes are made in hash order, which changes from run to run.
-            if (x.frame != y.frame)
-                return x.frame < y.frame;
-            return x.group < y.group;
-        });
-    }
+    std::vector<qint32> childStart, childList;
+    childRanges(parent, childStart, childList);
+    const Raw raw{frame.data(), group.data(),      self.data(),
+                  total.data(), childStart.data(), childList.data()};
+    return fromRaw(direction, raw, frame.size(), false);
 }
 
 QList<qint32> CallTree::pathTo(qint32 index) const
@@ -143,33 +192,75 @@ CallTreeIndex::CallTreeIndex(CallTree::Direction direction, StackPart part, bool
     m_self.push_back(0);
 }
 
+qint32 CallTreeIndex::findOrAdd(qint32 parent, quint32 frame)
+{
+    constexpr quint64 Empty = ~quint64(0);
+    // Kept at most half full.
+    if (m_frame.size() * 2 >= m_slotKey.size()) {
+        const size_t size = std::max<size_t>(1024, m_slotKey.size() * 2);
+        std::vector<quint64> keys(size, Empty);
+        std::vector<qint32> nodes(size, 0);
+        for (size_t i = 0; i < m_slotKey.size(); ++i) {
+            if (m_slotKey[i] == Empty)
+                continue;
+            size_t at = size_t((m_slotKey[i] * 0x9E3779B97F4A7C15ull) >> 20) & (size - 1);
+            while (keys[at] != Empty)
+                at = (at + 1) & (size - 1);
+            keys[at] = m_slotKey[i];
+            nodes[at] = m_slotNode[i];
+        }
+        m_slotKey.swap(keys);
+        m_slotNode.swap(nodes);
+    }
+    const quint64 key = (quint64(parent) << 32) | frame;
+    const size_t mask = m_slotKey.size() - 1;
+    size_t at = size_t((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    while (m_slotKey[at] != Empty) {
+        if (m_slotKey[at] == key)
+            return m_slotNode[at];
+        at = (at + 1) & mask;
+    }
+    const qint32 node = qint32(m_frame.size());
+    m_frame.push_back(frame);
+    m_parent.push_back(parent);
+    m_slotKey[at] = key;
+    m_slotNode[at] = node;
+    return node;
+}
+
 void CallTreeIndex::update(const StackTable &stacks)
 {
+    const bool bottomUp = m_direction == CallTree::Direction::BottomUp;
+    std::vector<quint32> frames;
     for (quint32 id = quint32(m_end.size()); id <= quint32(stacks.stackCount()); ++id) {
-        QList<quint32> frames = rootFirstFrames(stacks, id, m_part);
-        if (m_markTruncated && !frames.isEmpty() && isTruncated(stacks, id, m_part))
-            frames.prepend(CallTree::TruncatedFrame);
-        if (m_direction == CallTree::Direction::BottomUp)
+        // rootFirstFrames() without a list per stack.
+        const QList<quint32> &leafFirst = stacks.stack(id).frames;
+        frames.clear();
+        for (qsizetype i = leafFirst.size() - 1; i >= 0; --i) {
+            const quint32 f = leafFirst[i];
+            const bool kernel = stacks.hasFrame(f) && stacks.frame(f).kind == FrameKind::Kernel;
+            if ((m_part == StackPart::UserOnly && kernel) ||
+                (m_part == StackPart::KernelOnly && !kernel))
+                continue;
+            frames.push_back(f);
+        }
+        if (m_markTruncated && !frames.empty() && isTruncated(stacks, id, m_part))
+            frames.insert(frames.begin(), CallTree::TruncatedFrame);
+        if (bottomUp)
             std::reverse(frames.begin(), frames.end());
         qint32 at = 0;
         qint32 first = 0;
-        for (quint32 f : std::as_const(frames)) {
-            const quint64 key = (quint64(at) << 32) | f;
-            auto it = m_children.constFind(key);
-            if (it == m_children.constEnd()) {
-                const qint32 node = qint32(m_frame.size());
-                m_frame.push_back(f);
-                m_parent.push_back(at);
-                it = m_children.insert(key, node);
-            }
-            at = *it;
+        for (quint32 f : frames) {
+            at = findOrAdd(at, f);
             if (!first)
                 first = at;
         }
         m_end.push_back(at);
         // Top-down: the leaf's node; bottom-up: the function the sample was taken in.
-        m_self.push_back(m_direction == CallTree::Direction::TopDown ? at : first);
+        m_self.push_back(bottomUp ? first : at);
     }
+    if (m_childStart.size() != m_frame.size() + 1)
+        childRanges(m_parent, m_childStart, m_childList);
 }
 
 CallTree CallTreeIndex::sum(const StackWeights &weights) const
@@ -186,36 +277,25 @@ CallTree CallTreeIndex::sum(const StackWeights &weights) const
     for (size_t i = n - 1; i > 0; --i)
         total[size_t(m_parent[i])] += total[i];
 
-    CallTree tree;
-    tree.m_direction = m_direction;
-    std::vector<qint32> map(n, -1);
-    map[0] = 0;
-    tree.m_nodes.emplace_back();
-    tree.m_nodes[0].self = self[0];
-    tree.m_nodes[0].total = total[0];
-    for (size_t i = 1; i < n; ++i) {
-        if (!total[i])
-            continue;
-        const qint32 parent = map[size_t(m_parent[i])];
-        CallTree::Node node;
-        node.frame = m_frame[i];
-        node.parent = parent;
-        node.self = self[i];
-        node.total = total[i];
-        map[i] = qint32(tree.m_nodes.size());
-        tree.m_nodes[size_t(parent)].children.append(map[i]);
-        tree.m_nodes.push_back(std::move(node));
-    }
-    tree.sortChildrenByTotal();
-    return tree;
+    const CallTree::Raw raw{m_frame.data(),      nullptr,           self.data(), total.data(),
+                            m_childStart.data(), m_childList.data()};
+    return CallTree::fromRaw(m_direction, raw, n, true);
 }
 
 QList<FunctionCost> functionCosts(const CallTree &topDown)
 {
+    // Frame ids are dense from 1: costs go into vectors indexed by frame, no hashing.
+    quint32 maxFrame = 0;
+    for (qint32 i = 1; i < topDown.size(); ++i) {
+        const quint32 f = topDown.node(i).frame;
+        if (f != CallTree::TruncatedFrame)
+            maxFrame = std::max(maxFrame, f);
+    }
+    std::vector<quint64> self(size_t(maxFrame) + 1, 0), total(size_t(maxFrame) + 1, 0);
+    std::vector<quint8> seen(size_t(maxFrame) + 1, 0);
     // Depth first with the number of times each frame is on the current path: a recursive
     // function's total counts at its outermost node only.
-    QHash<quint32, FunctionCost> costs;
-    QHash<quint32, int> onPath;
+    std::vector<int> onPath(size_t(maxFrame) + 1, 0);
     struct Step
     {
         qint32 node;
@@ -230,23 +310,24 @@ QList<FunctionCost> functionCosts(const CallTree &topDown)
         const CallTree::Node &n = topDown.node(s.node);
         const bool counted = n.frame != 0 && n.frame != CallTree::TruncatedFrame;
         if (s.exit) {
-            if (counted)
-                --onPath[n.frame];
+            --onPath[n.frame];
             continue;
         }
         if (counted) {
-            FunctionCost &c = costs[n.frame];
-            c.frame = n.frame;
-            c.self += n.self;
-            int &depth = onPath[n.frame];
-            if (depth++ == 0)
-                c.total += n.total;
+            seen[n.frame] = 1;
+            self[n.frame] += n.self;
+            if (onPath[n.frame]++ == 0)
+                total[n.frame] += n.total;
             todo.push_back({s.node, true});
         }
         for (qint32 c : n.children)
             todo.push_back({c, false});
     }
-    QList<FunctionCost> out = costs.values();
+    QList<FunctionCost> out;
+    for (quint32 f = 1; f <= maxFrame; ++f) {
+        if (seen[f])
+            out.append({f, self[f], total[f]});
+    }
     std::sort(out.begin(), out.end(), [](const FunctionCost &a, const FunctionCost &b) {
         if (a.total != b.total)
             return a.total > b.total;

@@ -6,6 +6,9 @@
 #include <QHash>
 #include <QList>
 
+#include <compare>
+#include <cstddef>
+#include <iterator>
 #include <vector>
 
 namespace bpflens {
@@ -59,6 +62,88 @@ public:
         BottomUp,
     };
 
+    // A node's children: consecutive node indices, sorted by total, largest first (what the
+    // flame graph and the trees show first). Nodes are numbered breadth first, so a tree needs
+    // no list per node and a child's row is its index minus the first's.
+    class Children
+    {
+    public:
+        class const_iterator
+        {
+        public:
+            using iterator_category = std::random_access_iterator_tag;
+            using value_type = qint32;
+            using difference_type = std::ptrdiff_t;
+            using pointer = const qint32 *;
+            using reference = qint32;
+            const_iterator() = default;
+            explicit const_iterator(qint32 at)
+                : m_at(at)
+            {
+            }
+            qint32 operator*() const { return m_at; }
+            qint32 operator[](difference_type i) const { return m_at + qint32(i); }
+            const_iterator &operator++() { return ++m_at, *this; }
+            const_iterator operator++(int) { return const_iterator(m_at++); }
+            const_iterator &operator--() { return --m_at, *this; }
+            const_iterator operator--(int) { return const_iterator(m_at--); }
+            const_iterator &operator+=(difference_type d) { return m_at += qint32(d), *this; }
+            const_iterator &operator-=(difference_type d) { return m_at -= qint32(d), *this; }
+            friend const_iterator operator+(const_iterator i, difference_type d)
+            {
+                return const_iterator(i.m_at + qint32(d));
+            }
+            friend const_iterator operator+(difference_type d, const_iterator i) { return i + d; }
+            friend const_iterator operator-(const_iterator i, difference_type d)
+            {
+                return const_iterator(i.m_at - qint32(d));
+            }
+            friend difference_type operator-(const_iterator a, const_iterator b)
+            {
+                return difference_type(a.m_at) - b.m_at;
+            }
+            friend auto operator<=>(const_iterator, const_iterator) = default;
+
+        private:
+            qint32 m_at = 0;
+        };
+
+        Children() = default;
+        Children(qint32 first, qint32 count)
+            : m_first(first)
+            , m_count(count)
+        {
+        }
+        qsizetype size() const { return m_count; }
+        bool isEmpty() const { return m_count == 0; }
+        qint32 first() const { return m_first; }
+        qint32 at(qsizetype i) const
+        {
+            Q_ASSERT(i >= 0 && i < m_count);
+            return m_first + qint32(i);
+        }
+        qint32 operator[](qsizetype i) const { return at(i); }
+        // The i-th child, or def when there is none (QList::value()).
+        qint32 value(qsizetype i, qint32 def = -1) const
+        {
+            return i >= 0 && i < m_count ? m_first + qint32(i) : def;
+        }
+        // The row of node among these children, or -1.
+        qsizetype indexOf(qint32 node) const
+        {
+            return node >= m_first && node < m_first + m_count ? node - m_first : -1;
+        }
+        bool contains(qint32 node) const { return indexOf(node) >= 0; }
+        const_iterator begin() const { return const_iterator(m_first); }
+        const_iterator end() const { return const_iterator(m_first + m_count); }
+        const_iterator cbegin() const { return begin(); }
+        const_iterator cend() const { return end(); }
+
+    private:
+        qint32 m_first = 0;
+        qint32 m_count = 0;
+    };
+
     struct Node
     {
         quint32 frame = 0; // StackTable frame id; 0 for the root and for a group's node
@@ -66,7 +151,7 @@ public:
         qint32 parent = -1;
         quint64 self = 0;  // samples whose stack ends here (top-down) / starts here (bottom-up)
         quint64 total = 0; // samples through this node
-        QList<qint32> children;
+        Children children;
     };
 
     // The frame id of the "[truncated]" marker node: never a StackTable id (those are dense
@@ -84,18 +169,28 @@ public:
     qsizetype size() const { return qsizetype(m_nodes.size()); }
     const Node &node(qint32 index) const { return m_nodes[size_t(index)]; }
     const Node &root() const { return m_nodes.front(); }
-    // Children sorted by total, largest first (what the flame graph and the trees show first).
-    void sortChildrenByTotal();
     // The path of frames from the root to index (root excluded).
     QList<qint32> pathTo(qint32 index) const;
 
 private:
     friend class CallTreeIndex;
-    qint32 child(qint32 parent, quint32 frame, quint32 group);
+    // Raw nodes in any order where a parent comes before its children (node 0 the root), with
+    // their children as ranges of childList (childStart[i]..childStart[i + 1]): the tree with
+    // the nodes renumbered breadth first and each node's children sorted. Nodes of total 0 are
+    // left out (with their subtrees) when dropEmpty.
+    struct Raw
+    {
+        const quint32 *frame;
+        const quint32 *group; // null: every group 0
+        const quint64 *self;
+        const quint64 *total;
+        const qint32 *childStart;
+        const qint32 *childList;
+    };
+    static CallTree fromRaw(Direction direction, const Raw &raw, size_t count, bool dropEmpty);
 
     Direction m_direction = Direction::TopDown;
     std::vector<Node> m_nodes;
-    QHash<quint64, qint32> m_index; // (parent << 32 | frame or group marker) -> node
 };
 
 // Every stack of a table placed once in one call tree (the shape CallTree::build gives); summing
@@ -110,8 +205,9 @@ public:
     explicit CallTreeIndex(CallTree::Direction direction = CallTree::Direction::TopDown,
                            StackPart part = StackPart::Both, bool markTruncated = false);
     void update(const StackTable &stacks);
-    // The tree of the weights: the same nodes, costs and child order as CallTree::build with
-    // the index's direction, part and marking (equal totals may come in another order).
+    // The tree of the weights: node for node the one CallTree::build makes with the index's
+    // direction, part and marking. Sums along the index's arrays, then numbers the nodes with
+    // samples breadth first, sorting each one's children (no hashing, no list per node).
     CallTree sum(const StackWeights &weights) const;
     qsizetype stackCount() const { return qsizetype(m_end.size()) - 1; }
     qsizetype nodeCount() const { return qsizetype(m_frame.size()); }
@@ -122,9 +218,16 @@ private:
     bool m_markTruncated;
     std::vector<quint32> m_frame; // per node; node 0 is the root
     std::vector<qint32> m_parent;
-    std::vector<qint32> m_end;         // per stack id: the node its path ends at (0: empty path)
-    std::vector<qint32> m_self;        // per stack id: the node its samples are self cost of
-    QHash<quint64, qint32> m_children; // (parent << 32 | frame) -> node
+    std::vector<qint32> m_end;  // per stack id: the node its path ends at (0: empty path)
+    std::vector<qint32> m_self; // per stack id: the node its samples are self cost of
+    // (parent << 32 | frame) -> node, open addressing (~0: empty): a QHash costs twice as much
+    // over the millions of frames a first profile indexes.
+    std::vector<quint64> m_slotKey;
+    std::vector<qint32> m_slotNode;
+    qint32 findOrAdd(qint32 parent, quint32 frame);
+    // Each node's children as ranges of one array (CallTree::Raw), remade by update().
+    std::vector<qint32> m_childStart;
+    std::vector<qint32> m_childList;
 };
 
 // Cost per function over all samples: self (the function was the leaf) and total (it was on the

@@ -295,7 +295,7 @@ void FlameGraphView::layout()
             m_boxes.push_back({QRectF(it.x, rowTop(it.depth), n.total * scale, rowH - 1), it.node,
                                BoxKind::Frame, n.total, 1});
         double x = it.x;
-        const QList<qint32> &children = n.children;
+        const CallTree::Children &children = n.children;
         for (qsizetype c = 0; c < children.size(); ++c) {
             const CallTree::Node &child = t.node(children[c]);
             const double cw = double(child.total) * scale;

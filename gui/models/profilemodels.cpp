@@ -252,16 +252,13 @@ void CallTreeModel::setProfile(std::shared_ptr<const Profile> profile, const Sta
     beginResetModel();
     m_profile = std::move(profile);
     m_stacks = stacks;
-    m_row.clear();
-    if (const CallTree *t = tree()) {
-        m_row.assign(size_t(t->size()), 0);
-        for (qint32 n = 0; n < t->size(); ++n) {
-            const QList<qint32> &children = t->node(n).children;
-            for (qsizetype r = 0; r < children.size(); ++r)
-                m_row[size_t(children[r])] = qint32(r);
-        }
-    }
     endResetModel();
+}
+
+int CallTreeModel::rowOf(const CallTree &t, qint32 node)
+{
+    // Siblings are consecutive nodes.
+    return int(t.node(t.node(node).parent).children.indexOf(node));
 }
 
 qint32 CallTreeModel::nodeOf(const QModelIndex &index) const
@@ -274,7 +271,7 @@ QModelIndex CallTreeModel::indexForNode(qint32 node, int column) const
     const CallTree *t = tree();
     if (!t || node <= 0 || node >= t->size())
         return {};
-    return createIndex(m_row[size_t(node)], column, quintptr(node));
+    return createIndex(rowOf(*t, node), column, quintptr(node));
 }
 
 QModelIndex CallTreeModel::indexForFrame(quint32 frame) const
@@ -315,7 +312,7 @@ QModelIndex CallTreeModel::index(int row, int column, const QModelIndex &parent)
     if (!t || column < 0 || column >= ColumnCount || row < 0)
         return {};
     const qint32 p = nodeOf(parent);
-    const QList<qint32> &children = t->node(p).children;
+    const CallTree::Children &children = t->node(p).children;
     if (row >= children.size())
         return {};
     return createIndex(row, column, quintptr(children[row]));
@@ -327,7 +324,7 @@ QModelIndex CallTreeModel::parent(const QModelIndex &child) const
     if (!t || !child.isValid())
         return {};
     const qint32 p = t->node(nodeOf(child)).parent;
-    return p > 0 ? createIndex(m_row[size_t(p)], 0, quintptr(p)) : QModelIndex();
+    return p > 0 ? createIndex(rowOf(*t, p), 0, quintptr(p)) : QModelIndex();
 }
 
 int CallTreeModel::rowCount(const QModelIndex &parent) const

@@ -131,11 +131,11 @@ public:
 
 private:
     qint32 nodeOf(const QModelIndex &index) const;
+    static int rowOf(const CallTree &t, qint32 node);
 
     CallTree::Direction m_direction;
     std::shared_ptr<const Profile> m_profile;
     const StackTable *m_stacks = nullptr;
-    std::vector<qint32> m_row; // per node: its row under its parent
 };
 
 // The functions of a profile, heaviest total first: self (samples taken in the function) and

@@ -268,6 +268,94 @@ private Q_SLOTS:
         for (int i = 0; i < 50; ++i)
             QCOMPARE(t.node(t.root().children.at(i)).frame, frames[i]);
     }
+
+    void aLargeIndexSumsAsBuildDoes()
+    {
+        // Thousands of stacks sharing callers (an index that grows its lookup table several
+        // times), defined in two batches as a live recording does, summed over two different
+        // sets of weights: every node as CallTree::build makes it, children heaviest first, and
+        // the function list as counted from the stacks.
+        StackTable table;
+        QList<quint32> functions;
+        quint32 seed = 1;
+        auto next = [&seed](quint32 n) {
+            seed = seed * 1103515245u + 12345u;
+            return (seed >> 8) % n;
+        };
+        QList<QList<quint32>> rootFirst;
+        auto addStacks = [&](int count) {
+            for (int s = 0; s < count; ++s) {
+                QList<quint32> frames = rootFirst.isEmpty() || s % 10 == 0
+                                            ? QList<quint32>{functions[qsizetype(next(5))]}
+                                            : rootFirst[qsizetype(next(quint32(rootFirst.size())))];
+                for (quint32 k = 0, extra = 1 + next(3); k < extra && frames.size() < 40; ++k)
+                    frames.append(functions[qsizetype(next(300))]);
+                rootFirst.append(frames);
+                table.intern(next(7) == 0 ? UserStackTruncated : 0,
+                             QList<quint32>(frames.crbegin(), frames.crend()));
+            }
+        };
+        using D = CallTree::Direction;
+        for (D d : {D::TopDown, D::BottomUp}) {
+            CallTreeIndex index(d, StackPart::Both, true);
+            rootFirst.clear();
+            table = StackTable();
+            functions.clear();
+            for (int i = 0; i < 300; ++i)
+                functions.append(
+                    table.intern(StackFrame{i % 4 ? FrameKind::User : FrameKind::Kernel, quint64(i),
+                                            "", "", "f" + QByteArray::number(i)}));
+            seed = 1;
+            addStacks(1000);
+            index.update(table);
+            addStacks(3000);
+            index.update(table);
+            QCOMPARE(index.stackCount(), table.stackCount());
+            QVERIFY(index.nodeCount() > 4000);
+            for (int round = 0; round < 2; ++round) {
+                StackWeights w;
+                for (quint32 id = 1; id <= quint32(table.stackCount()); ++id) {
+                    if (round == 1 && id % 3 == 0)
+                        continue; // a narrower range: some stacks have no samples
+                    w.add(id, 1 + next(round ? 5 : 50));
+                }
+                const CallTree built = CallTree::build(table, w, d, StackPart::Both, true);
+                const CallTree summed = index.sum(w);
+                QCOMPARE(summed.size(), built.size());
+                QCOMPARE(summed.root().total, w.total());
+                for (qint32 n = 0; n < summed.size(); ++n) {
+                    const CallTree::Node &a = summed.node(n);
+                    const CallTree::Node &b = built.node(n);
+                    QCOMPARE(a.frame, b.frame);
+                    QCOMPARE(a.parent, b.parent);
+                    QCOMPARE(a.self, b.self);
+                    QCOMPARE(a.total, b.total);
+                    QCOMPARE(a.children.size(), b.children.size());
+                    quint64 below = a.self;
+                    for (qsizetype c = 0; c < a.children.size(); ++c) {
+                        const CallTree::Node &child = summed.node(a.children.at(c));
+                        QCOMPARE(child.parent, n);
+                        QCOMPARE(a.children.indexOf(a.children.at(c)), c);
+                        if (c > 0)
+                            QVERIFY(summed.node(a.children.at(c - 1)).total >= child.total);
+                        below += child.total;
+                    }
+                    if (d == D::TopDown)
+                        QCOMPARE(below, a.total);
+                }
+                if (d == D::TopDown) {
+                    const QList<FunctionCost> fromTree = functionCosts(summed);
+                    const QList<FunctionCost> fromStacks = functionCosts(table, w);
+                    QCOMPARE(fromTree.size(), fromStacks.size());
+                    for (qsizetype i = 0; i < fromTree.size(); ++i) {
+                        QCOMPARE(fromTree[i].frame, fromStacks[i].frame);
+                        QCOMPARE(fromTree[i].self, fromStacks[i].self);
+                        QCOMPARE(fromTree[i].total, fromStacks[i].total);
+                    }
+                }
+            }
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCallGraph)
