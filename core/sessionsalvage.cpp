@@ -664,7 +664,7 @@ void Salvager::loadStacks()
     if (!tableExists("stack_frames") || !tableExists("stacks"))
         return;
     StackTable &table = m_data->stacks;
-    qint64 lostFrames = 0, lostStacks = 0, badStacks = 0;
+    qint64 lostFrames = 0, lostStacks = 0, badFrames = 0, badStacks = 0;
     const auto fillFramesTo = [&](quint32 id) {
         while (quint32(table.frameCount()) + 1 < id) {
             StackFrame f;
@@ -685,8 +685,10 @@ void Salvager::loadStacks()
             const sqlite3_int64 id = sqlite3_column_int64(st, 1);
             const int kind = sqlite3_column_int(st, 2);
             if (id <= table.frameCount() || id > (1 << 30) ||
-                (kind != int(FrameKind::Kernel) && kind != int(FrameKind::User)))
+                (kind != int(FrameKind::Kernel) && kind != int(FrameKind::User))) {
+                ++badFrames;
                 return;
+            }
             fillFramesTo(quint32(id));
             FrameDefinition d;
             d.id = quint32(id);
@@ -701,8 +703,10 @@ void Salvager::loadStacks()
     const ScanResult t = scan("stacks", "id, flags, frames", [&](sqlite3_stmt *st) {
         const sqlite3_int64 id = sqlite3_column_int64(st, 1);
         const sqlite3_int64 flags = sqlite3_column_int64(st, 2);
-        if (id <= table.stackCount() || id > (1 << 30) || flags < 0 || flags > 255)
+        if (id <= table.stackCount() || id > (1 << 30) || flags < 0 || flags > 255) {
+            ++badStacks;
             return;
+        }
         fillStacksTo(quint32(id));
         StackDefinition d;
         d.id = quint32(id);
@@ -727,12 +731,13 @@ void Salvager::loadStacks()
         table.add(d, nullptr);
     });
     note(QStringLiteral("stacks"), t, QStringLiteral("stacks"));
-    if (lostFrames || lostStacks || badStacks)
+    if (lostFrames || lostStacks || badFrames || badStacks)
         m_data->damage.lost << QStringLiteral("stacks: %1 frame(s) and %2 stack(s) unreadable, %3 "
-                                              "stack(s) malformed; their samples show them as "
-                                              "lost")
+                                              "frame(s) and %4 stack(s) malformed; their samples "
+                                              "show them as lost")
                                    .arg(lostFrames)
                                    .arg(lostStacks)
+                                   .arg(badFrames)
                                    .arg(badStacks);
 }
 

@@ -144,6 +144,14 @@ QSet<qint64> damagedPages(const QByteArray &original, const QByteArray &damaged,
 
 } // namespace
 
+// Under ASan every open costs about five times as much: the sanitizer pass of CI reads a
+// third of the copies (every kind of damage still, at fewer offsets and seeds).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int Thin = 3;
+#else
+constexpr int Thin = 1;
+#endif
+
 class TestSessionSalvage : public QObject
 {
     Q_OBJECT
@@ -245,7 +253,7 @@ private Q_SLOTS:
         QList<qint64> sizes;
         // Every page boundary of the first 64 pages (schema, strings, first chunks), then
         // every other one: about 150 copies.
-        for (qint64 at = page; at < m_bytes.size(); at += at < 64 * page ? page : 2 * page)
+        for (qint64 at = page; at < m_bytes.size(); at += (at < 64 * page ? page : 2 * page) * Thin)
             sizes << at;
         for (qint64 at :
              {qint64(0), qint64(50), qint64(99), qint64(100), qint64(1000), qint64(page + 7),
@@ -272,7 +280,7 @@ private Q_SLOTS:
         QFETCH(int, flips);
         QFETCH(int, copies);
         QRandomGenerator random(quint32(1234 + flips));
-        for (int copy = 0; copy < copies; ++copy) {
+        for (int copy = 0; copy < copies; copy += Thin) {
             QByteArray damaged = m_bytes;
             for (int i = 0; i < flips; ++i) {
                 const qint64 at = qint64(random.bounded(quint32(damaged.size())));
@@ -409,7 +417,10 @@ private Q_SLOTS:
         QVERIFY(salvaged >= 3);
     }
 
-    void cleanupTestCase() { qInfo("%d damaged copies checked, %d refused", m_checked, m_refused); }
+    void cleanupTestCase()
+    {
+        qInfo("%d damaged copies checked, %d refused", m_checked, m_refused);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSessionSalvage)
