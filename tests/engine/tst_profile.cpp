@@ -154,11 +154,32 @@ bool hasChain(const StackTable &t, quint32 stackId)
 }
 
 // The samples of comm, and how many of them carry the whole chain.
+// Whether a sample was taken before the program's own code ran: in execve (the kernel loading
+// the binary) or in the dynamic loader. On hardware that is a millisecond of a run; under the VM
+// matrix's emulated CPUs it is a tenth of a short one. No profiler shows main's chain there.
+bool beforeMain(const StackTable &stacks, quint32 stackId)
+{
+    if (!stacks.hasStack(stackId))
+        return false;
+    bool inLoader = false, inProgram = false;
+    for (quint32 f : stacks.stack(stackId).frames) {
+        const StackFrame &frame = stacks.frame(f);
+        if (frame.kind == FrameKind::Kernel &&
+            (frame.symbol == "bprm_execve" || frame.symbol == "load_elf_binary"))
+            return true;
+        if (frame.kind == FrameKind::User) {
+            inLoader = inLoader || frame.module.contains("/ld-linux");
+            inProgram = inProgram || frame.module.contains("callchain");
+        }
+    }
+    return inLoader && !inProgram;
+}
+
 QPair<qsizetype, qsizetype> chainCount(const Recording &r, const QByteArray &comm)
 {
     qsizetype n = 0, chained = 0;
     for (const CpuSampleEvent &e : r.samples) {
-        if (e.comm != comm)
+        if (e.comm != comm || beforeMain(r.stacks, e.stackId))
             continue;
         ++n;
         chained += hasChain(r.stacks, e.stackId);
@@ -169,7 +190,7 @@ QPair<qsizetype, qsizetype> chainCount(const Recording &r, const QByteArray &com
 QString someStack(const Recording &r, const QByteArray &comm)
 {
     for (const CpuSampleEvent &e : r.samples) {
-        if (e.comm == comm && !hasChain(r.stacks, e.stackId)) {
+        if (e.comm == comm && !beforeMain(r.stacks, e.stackId) && !hasChain(r.stacks, e.stackId)) {
             QStringList names;
             for (quint32 f : r.stacks.stack(e.stackId).frames)
                 names.append(r.stacks.frameName(f));
