@@ -39,6 +39,7 @@ struct Recording
     qint64 firstDrainNs = 0;
     qsizetype firstDrainSamples = 0;
     qsizetype stopSamples = 0; // drained by stop(), not timed
+    double idleSeconds = 0;    // of all CPUs while the probe was attached
     double seconds = 0;
 };
 
@@ -50,6 +51,8 @@ struct Run
 
 // Runs the programs (the probe filtered to the first one's pid when pidFilter), or records for
 // idleMs without any, and keeps recording extraMs after they exited.
+double idleSeconds();
+
 Recording record(QVariantMap options, const QList<Run> &runs, bool pidFilter, int extraMs = 0,
                  const std::function<bool(const QList<pid_t> &)> &beforeStart = {})
 {
@@ -71,6 +74,7 @@ Recording record(QVariantMap options, const QList<Run> &runs, bool pidFilter, in
         return r;
     }
     r.attachPath = req[0].attachPath;
+    const double idleAtStart = idleSeconds();
     bool defined = true;
     auto consume = [&](RecordBatch &b) {
         QString why;
@@ -122,6 +126,7 @@ Recording record(QVariantMap options, const QList<Run> &runs, bool pidFilter, in
         pollOnce();
     // Not counted: stop() waits for an RCU grace period and for the symbolizer child to exit.
     RecordBatch last;
+    r.idleSeconds = idleSeconds() - idleAtStart;
     engine.stop(&last);
     r.stopSamples = last.events<CpuSampleEvent>().size();
     consume(last);
@@ -317,10 +322,10 @@ private Q_SLOTS:
         for (const CpuSampleEvent &e : without.samples)
             QVERIFY(e.pid != 0 && e.tid != 0);
 
-        const double idleBefore = idleSeconds();
+        // Idle time while the probe was attached, not while it loaded or symbolised.
         const Recording with =
             record({{QStringLiteral("idle"), true}}, {{"callchain_fp", {"0.5"}}}, false, 500);
-        const double idle = idleSeconds() - idleBefore;
+        const double idle = with.idleSeconds;
         QVERIFY(with.ok);
         qsizetype n = 0;
         for (const CpuSampleEvent &e : with.samples) {
