@@ -337,7 +337,10 @@ private Q_SLOTS:
             QVERIFY(with.stacks.stack(e.stackId).flags & NoUserStack);
         }
         qInfo("%lld idle samples in %.2f s of idle CPU time", qlonglong(n), idle);
-        QVERIFY2(n >= 0.5 * 99 * idle - 5, qPrintable(QString::number(n)));
+        // Not one per tick: on a tickless idle CPU the cpu-clock timer is late or coalesced
+        // (58 to 100 samples for 1.5 s of idle time in repeated runs here), so the
+        // bound only says that idle CPUs are sampled, at a fair share of the frequency.
+        QVERIFY2(n >= 0.25 * 99 * idle - 5, qPrintable(QString::number(n)));
     }
 
     void commFilter()
