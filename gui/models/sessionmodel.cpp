@@ -32,8 +32,8 @@ void SessionModel::clear()
 
 bool SessionModel::isEmpty() const
 {
-    return m_data.events.isEmpty() && m_data.stacks.isEmpty() && m_data.histograms.isEmpty() && m_data.stats.isEmpty() &&
-           m_data.counters.isEmpty();
+    return m_data.events.isEmpty() && m_data.stacks.isEmpty() && m_data.histograms.isEmpty() &&
+           m_data.stats.isEmpty() && m_data.counters.isEmpty();
 }
 
 void SessionModel::append(const RecordBatch &batch)

@@ -417,10 +417,7 @@ private Q_SLOTS:
         QVERIFY(salvaged >= 3);
     }
 
-    void cleanupTestCase()
-    {
-        qInfo("%d damaged copies checked, %d refused", m_checked, m_refused);
-    }
+    void cleanupTestCase() { qInfo("%d damaged copies checked, %d refused", m_checked, m_refused); }
 };
 
 QTEST_GUILESS_MAIN(TestSessionSalvage)
