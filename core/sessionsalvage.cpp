@@ -367,25 +367,7 @@ void Salvager::loadMeta()
             sqlite3_finalize(st);
             continue;
         }
-        const QString text =
-            sqlite3_column_type(st, 0) == SQLITE_NULL
-                ? QString()
-                : QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
-        const quint64 number = quint64(sqlite3_column_int64(st, 0));
-        const QByteArray k(key);
-        if (k == "app_version")
-            info.appVersion = text;
-        else if (k == "host")
-            info.host = text;
-        else if (k == "kernel_release")
-            info.kernelRelease = text;
-        else if (k == "start_wall")
-            info.startWall =
-                text.isNull() ? QDateTime() : QDateTime::fromString(text, Qt::ISODateWithMs);
-        else if (k == "start_monotonic_ns")
-            info.startMonotonicNs = number;
-        else if (k == "end_monotonic_ns")
-            info.endMonotonicNs = number;
+        applyMetaValue(info, QByteArray(key), st, 0);
         sqlite3_finalize(st);
     }
     if (info.startWall.isValid())

@@ -2,6 +2,8 @@
 
 #include "sessionstore.h"
 
+struct sqlite3_stmt;
+
 namespace bpflens {
 
 // The salvage reader: loads what can still be read of a damaged session file
@@ -19,6 +21,10 @@ bool salvageSession(const QString &path, const QString &reason, SessionData *dat
 
 // Writes data (as salvaged) to a new file at path with SessionWriter, one transaction per
 // 50000 events. Refuses an existing file.
+// Sets the SessionInfo field the meta table's key names from the value in column of st (the
+// one mapping of keys to fields, shared by the reader and the salvage reader).
+void applyMetaValue(SessionInfo &info, const QByteArray &key, sqlite3_stmt *st, int column);
+
 bool writeSessionCopy(const SessionData &data, const QString &path, QString *error);
 
 } // namespace bpflens

@@ -911,29 +911,38 @@ const QByteArray &Reader::string(sqlite3_stmt *st, int col)
     return empty;
 }
 
+} // namespace
+
+void applyMetaValue(SessionInfo &info, const QByteArray &key, sqlite3_stmt *st, int column)
+{
+    const QString text =
+        sqlite3_column_type(st, column) == SQLITE_NULL
+            ? QString()
+            : QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, column)));
+    const quint64 number = quint64(sqlite3_column_int64(st, column));
+    if (key == "app_version")
+        info.appVersion = text;
+    else if (key == "host")
+        info.host = text;
+    else if (key == "kernel_release")
+        info.kernelRelease = text;
+    else if (key == "start_wall")
+        info.startWall =
+            text.isNull() ? QDateTime() : QDateTime::fromString(text, Qt::ISODateWithMs);
+    else if (key == "start_monotonic_ns")
+        info.startMonotonicNs = number;
+    else if (key == "end_monotonic_ns")
+        info.endMonotonicNs = number;
+}
+
+namespace {
+
 bool Reader::loadMeta()
 {
     SessionInfo &info = m_data->info;
     bool ok = query("SELECT key, value FROM meta", [&](sqlite3_stmt *st) {
         const QByteArray key(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
-        const QString text =
-            sqlite3_column_type(st, 1) == SQLITE_NULL
-                ? QString()
-                : QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
-        const quint64 number = quint64(sqlite3_column_int64(st, 1));
-        if (key == "app_version")
-            info.appVersion = text;
-        else if (key == "host")
-            info.host = text;
-        else if (key == "kernel_release")
-            info.kernelRelease = text;
-        else if (key == "start_wall")
-            info.startWall =
-                text.isNull() ? QDateTime() : QDateTime::fromString(text, Qt::ISODateWithMs);
-        else if (key == "start_monotonic_ns")
-            info.startMonotonicNs = number;
-        else if (key == "end_monotonic_ns")
-            info.endMonotonicNs = number;
+        applyMetaValue(info, key, st, 1);
         return true;
     });
     if (info.startWall.isValid())
