@@ -91,8 +91,9 @@ static __always_inline __s32 stack_id(void *ctx, __u64 flags)
 {
     long id = bpf_get_stackid(ctx, &offcpu_stacks, flags);
 
-    /* -EFAULT is an empty stack (a kernel thread's user side); anything else is a stack lost */
-    if (id < 0 && id != -14)
+    /* -EFAULT is an empty stack: a kernel thread's user side, never a kernel side (a thread
+     * switching out is always inside schedule()). Anything else is a stack lost. */
+    if (id < 0 && (id != -14 || !(flags & BPF_F_USER_STACK)))
         __sync_fetch_and_add(&stacks_failed, 1);
     return id;
 }

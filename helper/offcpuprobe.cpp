@@ -62,6 +62,9 @@ bool OffCpuProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
         return false;
     }
     m_lastStacksFailed = 0;
+    m_lastStacksUnread = 0;
+    m_stacksUnread = 0;
+    m_lastContent.clear();
     m_lastStartFull = 0;
     m_lastSwitchInMissed = 0;
     const bool started =
@@ -88,6 +91,7 @@ void OffCpuProbe::doStop()
 {
     SkeletonProbe::doStop();
     m_pending.clear();
+    m_lastContent.clear();
 }
 
 bool OffCpuProbe::decode(const void *data, size_t size, RecordBatch &)
@@ -117,20 +121,27 @@ QList<quint64> OffCpuProbe::stackIps(qint32 id)
         return ips;
     __u64 buf[OFFCPU_MAX_FRAMES] = {};
     const __u32 key = __u32(id);
-    if (bpf_map_lookup_elem(bpf_map__fd(m_skel->maps.offcpu_stacks), &key, buf) != 0)
+    if (bpf_map_lookup_elem(bpf_map__fd(m_skel->maps.offcpu_stacks), &key, buf) != 0) {
+        const auto it = m_lastContent.constFind(id);
+        if (it != m_lastContent.constEnd())
+            return *it;
+        ++m_stacksUnread;
         return ips;
+    }
     for (__u64 ip : buf) {
         if (!ip)
             break;
         ips.append(ip);
     }
+    m_lastContent.insert(id, ips);
     return ips;
 }
 
 // Drops an event's reference to a stack id, and deletes the stack when it was the last one: the
 // BPF side counts a reference for each thread off the CPU with the id and each event not yet
-// read, so the id cannot be in use elsewhere. (A thread switching out with the same stack between
-// the decrement and the delete loses its stack: a window of a system call, counted nowhere.)
+// read, so the id cannot be in use elsewhere. A thread switching out with the same stack between
+// the decrement and the delete holds an id whose stack is gone: stackIps() answers it from
+// m_lastContent (on one CPU this window is wide: the woken thread preempts the helper).
 void OffCpuProbe::release(qint32 id)
 {
     if (id < 0 || !m_skel)
@@ -226,7 +237,8 @@ void OffCpuProbe::readCounters()
 {
     if (!m_skel)
         return;
-    const quint64 failed = __atomic_load_n(&m_skel->bss->stacks_failed, __ATOMIC_RELAXED);
+    const quint64 failed =
+        __atomic_load_n(&m_skel->bss->stacks_failed, __ATOMIC_RELAXED) + m_stacksUnread;
     const quint64 full = __atomic_load_n(&m_skel->bss->start_full, __ATOMIC_RELAXED);
     const quint64 missed = __atomic_load_n(&m_skel->bss->switch_in_missed, __ATOMIC_RELAXED);
     if (missed > m_lastSwitchInMissed)

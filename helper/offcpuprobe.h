@@ -3,6 +3,8 @@
 #include "attachplan.h"
 #include "probe.h"
 
+#include <QHash>
+
 #include <vector>
 
 struct offcpu_bpf;
@@ -46,9 +48,15 @@ private:
         qint32 userId = -1;
     };
     std::vector<Pending> m_pending;
+    // The last content read for each stack id. A stack id is its content's hash, and only
+    // release() deletes a stack: when a thread takes an id again between release()'s decrement
+    // and its delete, the id it holds names the stack deleted, whose content is this one.
+    QHash<qint32, QList<quint64>> m_lastContent;
+    quint64 m_stacksUnread = 0;
     bool m_kernelOnly = false;
     bool m_userOnly = false;
     quint64 m_lastStacksFailed = 0;
+    quint64 m_lastStacksUnread = 0;
     quint64 m_lastStartFull = 0;
     quint64 m_lastSwitchInMissed = 0;
 };

@@ -30,8 +30,11 @@ namespace bpflens {
 
 namespace {
 
-// How long the child may take for one reply before it is considered hung (killed, restarted).
-constexpr int ReplyTimeoutMs = 2000;
+// How long the child may take for one reply before it is considered hung (killed, restarted,
+// and the process it was working on left unsymbolised for the rest of the recording). The first
+// stack of a process reads its modules' symbol tables: under an emulated CPU on a loaded machine
+// (the kernel matrix) that took over 2 s for libQt6Core, and 2 s lost every later stack of it.
+constexpr int DefaultReplyTimeoutMs = 10000;
 // Its start includes the sandbox and, under the sanitizers, their set-up.
 constexpr int HelloTimeoutMs = 10000;
 // At most this many restarts in RestartWindowMs: a stream of stacks that crash the child (a
@@ -57,6 +60,10 @@ struct Process
 {
     QList<Mapping> mappings; // the executable ones
     bool mapsRead = false;
+    // The executable file, to see an exec: the new image can lie in the old one's ranges (always
+    // so without address randomisation), where no sample falls outside a known mapping.
+    dev_t exeDev = 0;
+    ino_t exeIno = 0;
 };
 
 // The executable mappings of /proc/<pid>/maps; false when the process is gone.
@@ -173,7 +180,8 @@ struct SymbolizerClient::Private
     ssize_t receive(const QElapsedTimer &timer, int timeout);
     void sendModules(quint32 pid, Process &p);
     // Reads the sample's process's maps if new or changed and sends the child its modules.
-    void prepare(const UserSample &sample, QSet<quint32> *rereadThisCall);
+    void prepare(const UserSample &sample, QSet<quint32> *rereadThisCall,
+                 QSet<quint32> *exeCheckedThisCall);
     SymbolizedStack toStack(quint32 pid, const symproto::Stack &stack) const;
     // While requests are in flight: reads the oldest one's reply; false when the child failed.
     // The child answers in order and blocks when its replies fill the socket, so send() reads
@@ -185,6 +193,7 @@ struct SymbolizerClient::Private
     QSet<quint32> gone;
     qint64 lastSweep = 0;
     qint64 sweepIntervalMs = 2000;
+    int replyTimeoutMs = DefaultReplyTimeoutMs;
     void sweepExited();
     void forget(quint32 pid);
 };
@@ -405,7 +414,7 @@ void SymbolizerClient::Private::sendModules(quint32 pid, Process &p)
         add.end = m.end;
         add.offset = m.offset;
         add.path = m.path.toStdString();
-        const bool ok = send(symproto::encodeAddModule(++sequence, add), fd, timer, ReplyTimeoutMs);
+        const bool ok = send(symproto::encodeAddModule(++sequence, add), fd, timer, replyTimeoutMs);
         close(fd);
         if (!ok)
             return;
@@ -420,7 +429,7 @@ void SymbolizerClient::Private::forget(quint32 pid)
     if (running()) {
         QElapsedTimer timer;
         timer.start();
-        if (!send(symproto::encodeForgetProcess(++sequence, pid), -1, timer, ReplyTimeoutMs))
+        if (!send(symproto::encodeForgetProcess(++sequence, pid), -1, timer, replyTimeoutMs))
             stop(true); // the next resolve starts another
     }
 }
@@ -479,9 +488,30 @@ qint64 SymbolizerClient::childPid() const
     return isRunning() ? d->child : 0;
 }
 
-void SymbolizerClient::Private::prepare(const UserSample &sample, QSet<quint32> *rereadThisCall)
+void SymbolizerClient::Private::prepare(const UserSample &sample, QSet<quint32> *rereadThisCall,
+                                        QSet<quint32> *exeCheckedThisCall)
 {
     Process &p = processes[sample.pid];
+    if (!exeCheckedThisCall->contains(sample.pid)) {
+        exeCheckedThisCall->insert(sample.pid);
+        struct stat st;
+        const QByteArray exe = "/proc/" + QByteArray::number(sample.pid) + "/exe";
+        if (stat(exe.constData(), &st) == 0) {
+            if (p.mapsRead && (st.st_dev != p.exeDev || st.st_ino != p.exeIno)) {
+                // An exec: every module the child holds for the pid is gone.
+                QElapsedTimer timer;
+                timer.start();
+                if (running())
+                    send(symproto::encodeForgetProcess(++sequence, sample.pid), -1, timer,
+                         replyTimeoutMs);
+                p.mappings.clear();
+                p.mapsRead = false;
+                rereadThisCall->remove(sample.pid);
+            }
+            p.exeDev = st.st_dev;
+            p.exeIno = st.st_ino;
+        }
+    }
     bool reread = !p.mapsRead;
     if (!reread && !rereadThisCall->contains(sample.pid)) {
         // Code outside every known mapping: something was mapped since (dlopen).
@@ -494,11 +524,30 @@ void SymbolizerClient::Private::prepare(const UserSample &sample, QSet<quint32> 
         rereadThisCall->insert(sample.pid);
         QList<Mapping> fresh;
         if (readMaps(sample.pid, &fresh)) {
-            for (Mapping &m : fresh)
-                for (const Mapping &old : std::as_const(p.mappings))
+            bool unmapped = false;
+            for (const Mapping &old : std::as_const(p.mappings)) {
+                bool still = false;
+                for (Mapping &m : fresh) {
                     if (old.start == m.start && old.end == m.end && old.offset == m.offset &&
-                        old.path == m.path)
+                        old.path == m.path) {
                         m.sent = old.sent;
+                        still = true;
+                    }
+                }
+                unmapped |= old.sent && !still;
+            }
+            // A module the child holds is gone (an exec, a dlclose): its range may now hold
+            // another file, and the child would name the new code with the old file's symbols.
+            // The child forgets the process and gets its modules again.
+            if (unmapped && running()) {
+                QElapsedTimer timer;
+                timer.start();
+                if (send(symproto::encodeForgetProcess(++sequence, sample.pid), -1, timer,
+                         replyTimeoutMs)) {
+                    for (Mapping &m : fresh)
+                        m.sent = false;
+                }
+            }
             p.mappings = fresh;
         }
         p.mapsRead = true;
@@ -543,6 +592,7 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
     constexpr qsizetype Window = 16;
     QList<SymbolizedStack> out(samples.size());
     QSet<quint32> rereadThisCall;
+    QSet<quint32> exeCheckedThisCall;
     struct InFlight
     {
         qsizetype index;
@@ -561,7 +611,7 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
         QElapsedTimer timer;
         timer.start();
         for (;;) {
-            const ssize_t n = d->receive(timer, ReplyTimeoutMs);
+            const ssize_t n = d->receive(timer, d->replyTimeoutMs);
             if (n < 0)
                 return false;
             symproto::Header header;
@@ -583,6 +633,9 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
     auto recover = [&]() {
         if (!inFlight.empty()) {
             const qsizetype culprit = inFlight.front().index;
+            qWarning("bpflens-symbolizer: failed or took over %d ms on a stack of pid %u; its "
+                     "user stacks stay unsymbolised",
+                     d->replyTimeoutMs, samples.at(culprit).pid);
             d->poisoned.insert(samples.at(culprit).pid);
             out[culprit] = unknownStack(samples.at(culprit));
             inFlight.pop_front();
@@ -610,7 +663,7 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
             out[i] = unknownStack(sample);
             continue;
         }
-        d->prepare(sample, &rereadThisCall);
+        d->prepare(sample, &rereadThisCall, &exeCheckedThisCall);
         symproto::Unwind u;
         u.pid = sample.pid;
         u.tid = sample.tid;
@@ -625,7 +678,7 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
         inFlight.push_back({i, seq});
         QElapsedTimer timer;
         timer.start();
-        if (!d->send(symproto::encodeUnwind(seq, u), -1, timer, ReplyTimeoutMs))
+        if (!d->send(symproto::encodeUnwind(seq, u), -1, timer, d->replyTimeoutMs))
             recover();
     }
     d->readReply = nullptr;
@@ -641,6 +694,11 @@ void SymbolizerClient::forgetProcess(quint32 pid)
 qsizetype SymbolizerClient::processCount() const
 {
     return d->processes.size();
+}
+
+void SymbolizerClient::setReplyTimeout(int ms)
+{
+    d->replyTimeoutMs = ms;
 }
 
 void SymbolizerClient::setExitSweepInterval(int ms)

@@ -86,6 +86,8 @@ public:
     qsizetype processCount() const;
     // How often resolve() looks for exited processes; for tests.
     void setExitSweepInterval(int ms);
+    // How long one reply may take before the child counts as hung (default 10 s).
+    void setReplyTimeout(int ms);
 
     // The child's pid, for tests that check its credentials; 0 when not running.
     qint64 childPid() const;

@@ -2,10 +2,12 @@
  * leaf_spin, for the profiler's and the symbolizer's tests. Built twice: callchain_fp (frame
  * pointers) and callchain_nofp (none: only .eh_frame's CFI unwinds it, as most of Debian's
  * binaries). Each call is followed by work, so no call becomes a jump that would drop a frame.
- *   callchain [seconds, default 2] [--dump FILE]
+ *   callchain [seconds, default 2] [--dump FILE] [--then-exec PROGRAM ARGS...]
  * leaf_spin spins on a volatile counter for the given time; with --dump it first writes its
- * registers, its stack and the maps into FILE (dumpstack.h). */
+ * registers, its stack and the maps into FILE (dumpstack.h). --then-exec replaces the process
+ * with PROGRAM ARGS afterwards (the same pid with another image, for the symbolizer's tests). */
 #include "dumpstack.h"
+#include <unistd.h>
 
 #include <time.h>
 
@@ -61,8 +63,19 @@ int main(int argc, char **argv)
 {
     double seconds;
     const char *dump;
-    bpflens_parse_arguments(argc, argv, &seconds, &dump);
+    int own = argc;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--then-exec") == 0) {
+            own = i;
+            break;
+        }
+    }
+    bpflens_parse_arguments(own, argv, &seconds, &dump);
     unsigned long r = chain_a(seconds, dump);
     chain_sink = chain_sink + r;
+    if (own + 1 < argc) {
+        execv(argv[own + 1], argv + own + 1);
+        return 127;
+    }
     return 0;
 }

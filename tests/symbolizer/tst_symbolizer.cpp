@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -218,6 +219,7 @@ private Q_SLOTS:
     void symbolsSurviveExit();
     void exitedBeforeSeen();
     void demangles();
+    void execReplacesModules();
     void vdsoFrames();
     void forgetProcess();
     void exitedProcessesAreForgotten();
@@ -411,6 +413,8 @@ void TestSymbolizer::hostileModuleFiles()
 
 void TestSymbolizer::crashedOrHungChildIsRestarted()
 {
+    m_client.setReplyTimeout(2000);
+    auto restore = qScopeGuard([this] { m_client.setReplyTimeout(10000); });
     for (int signal : {SIGKILL, SIGSTOP}) {
         Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path());
         QVERIFY(r.dump.pid);
@@ -420,7 +424,7 @@ void TestSymbolizer::crashedOrHungChildIsRestarted()
         QElapsedTimer timer;
         timer.start();
         const auto stacks = m_client.resolve({sampleOf(r.dump)});
-        // A hung child costs the reply timeout (2 s), not more.
+        // A hung child costs the reply timeout (2 s here), not more.
         QVERIFY(timer.elapsed() < 5000);
         stop(r);
         QVERIFY(stacks.first().truncated);
@@ -520,6 +524,49 @@ void TestSymbolizer::demangles()
         QByteArray("int bpflens_test::relay<int>(bpflens_test::Spinner&, double, char const*)"));
     QCOMPARE(s.frames.at(2).symbol, QByteArray("main"));
     QVERIFY(!s.truncated);
+}
+
+void TestSymbolizer::execReplacesModules()
+{
+    // One pid, two images: callchain, then cxxchain. Without address randomisation both
+    // executables start at the same address, so the second image's code lies where the first's
+    // modules were: its names must be cxxchain's, not callchain's symbols at those offsets.
+    const QString first = m_dir.filePath(QStringLiteral("first.dump"));
+    const QString second = m_dir.filePath(QStringLiteral("second.dump"));
+    QProcess p;
+    p.setProcessChannelMode(QProcess::ForwardedChannels);
+    p.start(QStringLiteral("setarch"),
+            {QStringLiteral("-R"), programs + QStringLiteral("/callchain_nofp"),
+             QStringLiteral("1.5"), QStringLiteral("--dump"), first, QStringLiteral("--then-exec"),
+             programs + QStringLiteral("/cxxchain"), QStringLiteral("30"), QStringLiteral("--dump"),
+             second});
+    QVERIFY(p.waitForStarted(5000));
+    auto done = qScopeGuard([&p] {
+        p.kill();
+        p.waitForFinished(5000);
+    });
+    auto readDump = [](const QString &file, Dump *d) {
+        QElapsedTimer timer;
+        timer.start();
+        while (!QFile::exists(file) && timer.elapsed() < 10000)
+            QThread::msleep(10);
+        QThread::msleep(50); // written at once, but let it be closed
+        QFile f(file);
+        return f.open(QIODevice::ReadOnly) && parseDump(f.readAll(), d);
+    };
+    Dump a;
+    QVERIFY(readDump(first, &a));
+    const auto before = m_client.resolve({sampleOf(a)});
+    QCOMPARE(names(before.first()).mid(0, 5), chain);
+    Dump b;
+    QVERIFY(readDump(second, &b));
+    QCOMPARE(b.pid, a.pid);
+    const auto after = m_client.resolve({sampleOf(b)});
+    const SymbolizedStack &s = after.first();
+    QVERIFY2(s.frames.size() >= 3, names(s).join(" <- ").constData());
+    QCOMPARE(s.frames.at(0).symbol, QByteArray("bpflens_test::Spinner::spin(double, char const*)"));
+    QVERIFY2(s.frames.at(0).module.endsWith("cxxchain"), s.frames.at(0).module.constData());
+    m_client.forgetProcess(b.pid);
 }
 
 void TestSymbolizer::vdsoFrames()
