@@ -13,6 +13,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "common.bpf.h"
+#include "newimage.bpf.h"
 #include "offcpu.h"
 
 #define MAX_TASKS 10240
@@ -154,7 +155,7 @@ static __always_inline void switch_in(struct task_struct *next)
     e.tid = tid;
     BPF_CORE_READ_STR_INTO(&e.comm, next, comm);
     /* from here the event holds the references; user space drops them once it read the stacks */
-    if (bpf_ringbuf_output(&offcpu_rb, &e, sizeof(e), submit_flags(&offcpu_rb))) {
+    if (bpf_ringbuf_output(&offcpu_rb, &e, sizeof(e), submit_flags_for(&offcpu_rb, next))) {
         count_lost();
         ref_stack(e.kstack_id, -1);
         ref_stack(e.ustack_id, -1);

@@ -9,6 +9,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "common.bpf.h"
+#include "newimage.bpf.h"
 #include "profile.h"
 
 const volatile bool include_idle = false;
@@ -185,7 +186,7 @@ int profile_tick(struct bpf_perf_event_data *ctx)
     asm volatile("" : "+r"(size));
     if (size > PROFILE_MAX_STACK_COPY)
         return 0;
-    if (bpf_ringbuf_output(&profile_rb, sc, sizeof(sc->s) + size, submit_flags(&profile_rb)))
+    if (bpf_ringbuf_output(&profile_rb, sc, sizeof(sc->s) + size, submit_flags_for(&profile_rb, task)))
         count_lost();
     return 0;
 }
