@@ -186,7 +186,8 @@ int profile_tick(struct bpf_perf_event_data *ctx)
     asm volatile("" : "+r"(size));
     if (size > PROFILE_MAX_STACK_COPY)
         return 0;
-    if (bpf_ringbuf_output(&profile_rb, sc, sizeof(sc->s) + size, submit_flags_for(&profile_rb, task)))
+    if (bpf_ringbuf_output(&profile_rb, sc, sizeof(sc->s) + size,
+                           submit_flags_for(&profile_rb, task)))
         count_lost();
     return 0;
 }

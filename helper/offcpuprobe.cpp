@@ -62,7 +62,6 @@ bool OffCpuProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
         return false;
     }
     m_lastStacksFailed = 0;
-    m_lastStacksUnread = 0;
     m_stacksUnread = 0;
     m_lastContent.clear();
     m_lastStartFull = 0;

@@ -56,7 +56,6 @@ private:
     bool m_kernelOnly = false;
     bool m_userOnly = false;
     quint64 m_lastStacksFailed = 0;
-    quint64 m_lastStacksUnread = 0;
     quint64 m_lastStartFull = 0;
     quint64 m_lastSwitchInMissed = 0;
 };
