@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QImageWriter>
 #include <QInputDialog>
 #include <QMainWindow>
 #include <QMenu>
@@ -122,19 +123,36 @@ bool ExportController::exportImage(QWidget *widget, const QString &path, QString
         }
         return true;
     }
+    const QByteArray suffix = QFileInfo(path).suffix().toLower().toLatin1();
+    if (suffix.isEmpty() || !QImageWriter::supportedImageFormats().contains(suffix)) {
+        if (error)
+            *error = tr("%1 has no image format BPF Lens can write: end the name with .png or .svg")
+                         .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
     if (!widget->grab().save(path)) {
         if (error)
-            *error = tr("cannot write %1 (unknown image format or the directory is not writable)")
-                         .arg(QDir::toNativeSeparators(path));
+            *error = tr("cannot write %1").arg(QDir::toNativeSeparators(path));
         return false;
     }
     return true;
 }
 
+QString ExportController::imagePath(const QString &chosen, const QString &selectedFilter)
+{
+    if (chosen.isEmpty() || !QFileInfo(chosen).suffix().isEmpty())
+        return chosen;
+    return chosen + (selectedFilter.contains(QLatin1String("*.svg")) ? QLatin1String(".svg")
+                                                                      : QLatin1String(".png"));
+}
+
 void ExportController::chooseExportImage()
 {
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export Chart"), QString(),
-                                                      tr("PNG image (*.png);;SVG image (*.svg)"));
+    QString filter;
+    const QString path = imagePath(
+        QFileDialog::getSaveFileName(m_window, tr("Export Chart"), QString(),
+                                     tr("PNG image (*.png);;SVG image (*.svg)"), &filter),
+        filter);
     if (path.isEmpty())
         return;
     QString error;

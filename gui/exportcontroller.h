@@ -41,6 +41,9 @@ public:
                           QString *error) const;
     // A chart or the timeline as PNG (or any raster format Qt knows by suffix) or SVG.
     static bool exportImage(QWidget *widget, const QString &path, QString *error);
+    // The file Export Chart writes for a name chosen in the dialog: a name without a suffix gets
+    // the chosen format's (.png or .svg); a name with one keeps it.
+    static QString imagePath(const QString &chosen, const QString &selectedFilter);
 
 private:
     void updateActions();

@@ -744,16 +744,16 @@
         <translation>%1 kann nicht geschrieben werden</translation>
     </message>
     <message>
-        <source>cannot write %1 (unknown image format or the directory is not writable)</source>
-        <translation>%1 kann nicht geschrieben werden (unbekanntes Bildformat oder Verzeichnis nicht beschreibbar)</translation>
-    </message>
-    <message>
         <source>Export Chart</source>
         <translation>Diagramm exportieren</translation>
     </message>
     <message>
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG-Bild (*.png);;SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>%1 has no image format BPF Lens can write: end the name with .png or .svg</source>
+        <translation>%1 hat kein Bildformat, das BPF Lens schreiben kann: Beenden Sie den Namen mit .png oder .svg</translation>
     </message>
 </context>
 <context>

@@ -743,16 +743,16 @@
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <source>cannot write %1 (unknown image format or the directory is not writable)</source>
-        <translation>无法写入 %1（未知的图片格式，或目录不可写）</translation>
-    </message>
-    <message>
         <source>Export Chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 图片 (*.svg)</translation>
+    </message>
+    <message>
+        <source>%1 has no image format BPF Lens can write: end the name with .png or .svg</source>
+        <translation>%1 没有 BPF Lens 能写入的图像格式：文件名请以 .png 或 .svg 结尾</translation>
     </message>
 </context>
 <context>

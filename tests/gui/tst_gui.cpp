@@ -4,6 +4,7 @@
 #include "eventmodels.h"
 #include "guitestdata.h"
 #include "histogramview.h"
+#include "exportcontroller.h"
 #include "mainwindow.h"
 #include "sessionmodel.h"
 #include "ticksprites.h"
@@ -897,6 +898,20 @@ void TestGui::exportsChartAsSvgAndPng()
     QCOMPARE(image.size(), chart->size() * chart->devicePixelRatioF());
     QVERIFY(!MainWindow::exportImage(chart, QStringLiteral("/proc/nope/chart.png"), &error));
     QVERIFY(!error.isEmpty());
+    // A name without a suffix gets the chosen format's; an unknown suffix is named as the
+    // problem, not the directory.
+    const QString bare = m_dir.filePath(QStringLiteral("chart"));
+    QCOMPARE(ExportController::imagePath(bare, QStringLiteral("SVG image (*.svg)")),
+             bare + QStringLiteral(".svg"));
+    QCOMPARE(ExportController::imagePath(bare, QStringLiteral("PNG image (*.png)")),
+             bare + QStringLiteral(".png"));
+    QCOMPARE(ExportController::imagePath(png, QStringLiteral("SVG image (*.svg)")), png);
+    const QString chosen = ExportController::imagePath(bare, QStringLiteral("PNG image (*.png)"));
+    QVERIFY2(MainWindow::exportImage(chart, chosen, &error), qPrintable(error));
+    QVERIFY(!QImage(chosen).isNull());
+    QVERIFY(!MainWindow::exportImage(chart, m_dir.filePath(QStringLiteral("chart.xyz")), &error));
+    QVERIFY2(error.contains(QStringLiteral(".png or .svg")), qPrintable(error));
+    QVERIFY2(!error.contains(QStringLiteral("director")), qPrintable(error));
 }
 
 void TestGui::binningBenchmark()
