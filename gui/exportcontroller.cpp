@@ -143,16 +143,16 @@ QString ExportController::imagePath(const QString &chosen, const QString &select
     if (chosen.isEmpty() || !QFileInfo(chosen).suffix().isEmpty())
         return chosen;
     return chosen + (selectedFilter.contains(QLatin1String("*.svg")) ? QLatin1String(".svg")
-                                                                      : QLatin1String(".png"));
+                                                                     : QLatin1String(".png"));
 }
 
 void ExportController::chooseExportImage()
 {
     QString filter;
-    const QString path = imagePath(
-        QFileDialog::getSaveFileName(m_window, tr("Export Chart"), QString(),
-                                     tr("PNG image (*.png);;SVG image (*.svg)"), &filter),
-        filter);
+    const QString path =
+        imagePath(QFileDialog::getSaveFileName(m_window, tr("Export Chart"), QString(),
+                                               tr("PNG image (*.png);;SVG image (*.svg)"), &filter),
+                  filter);
     if (path.isEmpty())
         return;
     QString error;

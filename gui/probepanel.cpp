@@ -1,5 +1,6 @@
 #include "probepanel.h"
 
+#include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCompleter>
@@ -10,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStringListModel>
 #include <QVBoxLayout>
@@ -82,6 +84,7 @@ void ProbePanel::build()
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *scroll = new QScrollArea(this);
+    m_scroll = scroll;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     outer->addWidget(scroll);
@@ -213,11 +216,29 @@ QWidget *ProbePanel::createEditor(Row &row, const ProbeOption &o)
         break;
     }
     }
+    if (qobject_cast<QAbstractSpinBox *>(editor) || qobject_cast<QComboBox *>(editor)) {
+        // Not focused by the wheel (Qt::WheelFocus), and its wheel goes to the panel unless
+        // the user clicked or tabbed into it.
+        editor->setFocusPolicy(Qt::StrongFocus);
+        editor->installEventFilter(this);
+    }
     editor->setObjectName(name);
     editor->setAccessibleName(tr("%1: %2").arg(catalogText(row.info->title), catalogText(o.title)));
     editor->setAccessibleDescription(catalogText(o.description));
     editor->setToolTip(catalogText(o.description));
     return editor;
+}
+
+bool ProbePanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Wheel && m_scroll) {
+        auto *editor = qobject_cast<QWidget *>(watched);
+        if (editor && !editor->hasFocus()) {
+            QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ProbePanel::setEditorValue(QWidget *editor, const ProbeOption &o, const QVariant &value)

@@ -8,6 +8,7 @@
 
 class QCheckBox;
 class QLabel;
+class QScrollArea;
 class QStringListModel;
 class QVBoxLayout;
 
@@ -54,6 +55,11 @@ Q_SIGNALS:
     // The selection or an option changed (validity may have changed with it).
     void changed();
 
+protected:
+    // The wheel over a spin box or combo box the user has not clicked into scrolls the panel:
+    // scrolling past a field must not change a filter.
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     struct Row
     {
@@ -78,6 +84,7 @@ private:
     QList<ProbeInfo> m_probes;
     QList<Row> m_rows;
     QVBoxLayout *m_layout = nullptr;
+    QScrollArea *m_scroll = nullptr;
     QStringListModel *m_tracepoints = nullptr;
     QLabel *m_kernel = nullptr;
     bool m_loading = false;

@@ -25,6 +25,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -36,6 +38,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QWheelEvent>
 
 #include <atomic>
 #include <csignal>
@@ -263,6 +266,7 @@ private Q_SLOTS:
     void closingAsksAboutUnsavedRecording();
     void probePanelListsCatalogWithEditors();
     void probePanelValidatesAndPersists();
+    void probePanelWheelScrollsPastFields();
     void probePanelAvailabilityAndCompleter();
     void ioStackViewStacksExclusiveTime();
 
@@ -514,6 +518,43 @@ void TestRecording::closingAsksAboutUnsavedRecording()
     // Discard closes.
     answerNextMessageBox(QMessageBox::Discard);
     QVERIFY(w.close());
+}
+
+void TestRecording::probePanelWheelScrollsPastFields()
+{
+    // Scrolling the panel with the wheel over a field the user never clicked into scrolls the
+    // panel and leaves the field alone (a runqlat Thread ID of 3 was set that way).
+    ProbePanel panel;
+    for (const ProbeInfo &info : ProbeCatalog::probes())
+        panel.setProbeSelected(info.id, true); // every probe's options shown: a long panel
+    panel.resize(320, 300);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto *scroll = panel.findChild<QScrollArea *>();
+    QVERIFY(scroll);
+    QScrollBar *bar = scroll->verticalScrollBar();
+    QVERIFY(bar->maximum() > 0);
+    auto *tid = qobject_cast<QDoubleSpinBox *>(
+        panel.optionEditor(QStringLiteral("runqlat"), QStringLiteral("tid")));
+    auto *units = qobject_cast<QComboBox *>(
+        panel.optionEditor(QStringLiteral("runqlat"), QStringLiteral("units")));
+    QVERIFY(tid && units);
+    for (QWidget *field : {static_cast<QWidget *>(tid), static_cast<QWidget *>(units)}) {
+        scroll->ensureWidgetVisible(field);
+        bar->setValue(bar->maximum() / 2);
+        const double value = tid->value();
+        const int index = units->currentIndex();
+        const int before = bar->value();
+        const QPointF at(field->width() / 2.0, field->height() / 2.0);
+        QWheelEvent wheel(at, field->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QVERIFY(!field->hasFocus());
+        QCoreApplication::sendEvent(field, &wheel);
+        QCOMPARE(tid->value(), value);
+        QCOMPARE(units->currentIndex(), index);
+        QVERIFY2(bar->value() < before, qPrintable(field->objectName())); // scrolled up
+        QCOMPARE(field->focusPolicy(), Qt::StrongFocus); // the wheel does not focus it either
+    }
 }
 
 void TestRecording::probePanelListsCatalogWithEditors()
