@@ -214,7 +214,7 @@ static __always_inline struct stage *new_stage(struct request *rq, __u64 insert,
  * but the completion program's run count fell short by as many, with no recursion miss, and a
  * log written at every hook showed no completion for them before the pointer's next life. Why
  * the kernel skips it was not found; the probe cannot see it happen, only that a new life finds
- * the old stage. Counted like a completion that could not be recorded, at no extra cost: the
+ * the old stage. Counted as not seen (not as lost for want of room), at no extra cost: the
  * stage was looked up anyway. Stages still there at the stop are counted by user space. */
 static __always_inline void count_unseen_end(const struct stage *st, struct request *rq)
 {
@@ -224,7 +224,7 @@ static __always_inline void count_unseen_end(const struct stage *st, struct requ
     if (!st->known)
         __sync_fetch_and_add(&unattributed, 1);
     if (stage_wanted(st))
-        count_lost();
+        count_unseen();
 }
 
 /* Every life of a request starts with an insert or, bypassing the scheduler, with an issue: a
@@ -327,7 +327,8 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
     st = bpf_map_lookup_elem(&start, &rq);
     if (!st) {
         /* Submitted while the probe ran but never seen inserted or issued (that program did not
-         * run, or the stage did not fit): its event cannot be made. A request that carries no
+         * run; a stage that did not fit was counted lost at its insert or issue, and took its
+         * submitter with it): its event cannot be made. A request that carries no
          * data and was never issued (an empty flush the flush machinery ends at once) did no
          * I/O; requests of other disks were dropped at their insert or issue. */
         who = bpf_map_lookup_elem(&submitters, &rq);
@@ -335,14 +336,14 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
             return 0;
         if (who->wanted && BPF_CORE_READ(rq, __data_len) &&
             !(filter_dev && disk_dev(rq_disk(rq)) != targ_dev))
-            count_lost();
+            count_unseen();
         bpf_map_delete_elem(&submitters, &rq);
         return 0;
     }
-    /* Ended after an insert with no issue since: it cannot be timed. */
+    /* Ended after an insert with no issue seen since: it cannot be timed. */
     if (!st->issue) {
         if (nr_bytes && stage_wanted(st))
-            count_lost();
+            count_unseen();
         goto cleanup;
     }
     /* A partial completion: the request goes on, and is counted once when it ends. */

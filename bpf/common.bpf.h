@@ -34,6 +34,9 @@ const volatile __u64 wakeup_bytes = 64 * 1024;
 
 /* Records the kernel could not deliver (ring buffer full). Read by user space. */
 __u64 lost = 0;
+/* Events that could not be made because the kernel did not run a program for one of their
+ * stages (a block request's completion): not seen, as opposed to lost for want of room. */
+__u64 unseen = 0;
 /* Samples no histogram counted: their key was new and the histogram map was full. Read by user
  * space, which reports them with the map's size. */
 __u64 hist_full = 0;
@@ -136,6 +139,11 @@ static __always_inline struct bpflens_hist *hist_of(void *map, const void *key)
 static __always_inline void count_lost(void)
 {
     __sync_fetch_and_add(&lost, 1);
+}
+
+static __always_inline void count_unseen(void)
+{
+    __sync_fetch_and_add(&unseen, 1);
 }
 
 /* Producer position of the object's ring buffer at its last forced wake-up. */

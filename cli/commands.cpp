@@ -121,10 +121,10 @@ public:
         const double rate = double(seen - m_eventsAtLast) * 1e9 / double(nowNs - m_lastNs);
         m_eventsAtLast = seen;
         m_lastNs = nowNs;
-        m_err << QStringLiteral("\r%1s  events %2  lost %3  %4   ")
+        m_err << QStringLiteral("\r%1s  events %2  %3  %4   ")
                      .arg(double(nowNs - m_startNs) / 1e9, 0, 'f', 1)
                      .arg(seen)
-                     .arg(file.lostCount())
+                     .arg(file.lostSummary())
                      .arg(formatRate(rate));
         m_err.flush();
     }
@@ -302,9 +302,9 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
         return fail(error);
     if (!finished)
         return fail(finishError);
-    QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2 lost) into %3\n")
+    QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) into %3\n")
                                .arg(file.eventCount())
-                               .arg(file.lostCount())
+                               .arg(file.lostSummary())
                                .arg(output);
     return Ok;
 }
@@ -589,9 +589,9 @@ int record(const QStringList &args)
                         .arg(file.writeError(), output));
     if (!finished)
         return fail(finishError);
-    QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2 lost) into %3\n")
+    QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) into %3\n")
                                .arg(file.eventCount())
-                               .arg(file.lostCount())
+                               .arg(file.lostSummary())
                                .arg(output);
     return Ok;
 }
@@ -656,8 +656,8 @@ int show(const QStringList &args)
             unattributed[c.probeId] += quint64(c.value);
         else if (c.name == BlockProbe::mergedCounter())
             merged[c.probeId] += quint64(c.value);
-        else if (c.name == BlockProbe::unfinishedCounter())
-            unfinished[c.probeId] += quint64(c.value);
+        else if (c.name == QLatin1String("unfinished"))
+            unfinished[c.probeId] += quint64(c.value); // files written before ProbeStats had it
     }
     out() << "\nProbes\n";
     for (const ProbeConfig &p : info.probes) {
@@ -671,6 +671,17 @@ int show(const QStringList &args)
                      .arg(s.runCount)
                      .arg(double(s.runTimeNs) / 1e6, 0, 'f', 1);
         out() << "              via " << p.attachPath << '\n';
+        // Each cause of a missing event on a line of its own: they mean different things.
+        if (s.eventsLost)
+            out() << QStringLiteral("              %1 events lost: no room (the ring buffer or a "
+                                    "tracking map was full)\n")
+                         .arg(s.eventsLost);
+        if (s.eventsUnseen)
+            out() << QStringLiteral("              %1 events not seen: the kernel did not run "
+                                    "the program for a stage (a completion)\n")
+                         .arg(s.eventsUnseen);
+        if (s.unfinished)
+            unfinished[p.id] = s.unfinished;
         if (const quint64 n = histogramFull.value(p.id))
             out() << QStringLiteral("              %1 samples not counted: histogram map full (%2 "
                                     "keys)\n")
@@ -685,8 +696,9 @@ int show(const QStringList &args)
                                     "of their own)\n")
                          .arg(n);
         if (const quint64 n = unfinished.value(p.id))
-            out() << QStringLiteral("              %1 requests not seen completing (in flight "
-                                    "at the stop, or untraced by the kernel)\n")
+            out() << QStringLiteral("              %1 requests unfinished at the stop (in "
+                                    "flight, or ended without the kernel running the completion "
+                                    "program)\n")
                          .arg(n);
     }
 

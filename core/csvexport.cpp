@@ -404,7 +404,7 @@ QStringList CsvExport::exportSession(const SessionData &session, const QString &
         return {};
     const bool statsOk = writeFile(QStringLiteral("stats.csv"), [&](Writer &w) {
         w.header({"probe_id", "time_s", "time", "events_seen", "events_lost", "run_count",
-                  "run_time_ns"});
+                  "run_time_ns", "events_unseen", "unfinished"});
         for (const ProbeStats &s : session.stats) {
             if (!inRange(s.probeId, s.timeNs))
                 continue;
@@ -414,6 +414,8 @@ QStringList CsvExport::exportSession(const SessionData &session, const QString &
             w.number(s.eventsLost);
             w.number(s.runCount);
             w.number(s.runTimeNs);
+            w.number(s.eventsUnseen);
+            w.number(s.unfinished);
             w.endRow();
         }
     });

@@ -34,6 +34,19 @@ enum class Section : quint8
     Counter = 18,
     StackFrame = 19, // since minor version 3, with the event types that refer to stacks
     Stack = 20,
+    // Since minor version 4: the probe stats with the lost events split by cause. The writer
+    // sends the same stats as Stats too, for readers of minor versions up to 3, and a reader of
+    // a frame of minor version 4 or later takes these and skips those.
+    StatsWithCauses = 21,
+};
+
+// The frames' minor version from which StatsWithCauses stands for Stats.
+constexpr quint8 StatsWithCausesMinor = 4;
+
+// A ProbeStats record in the StatsWithCauses section's encoding.
+struct StatsWithCauses
+{
+    ProbeStats stats;
 };
 
 template<typename E>
@@ -51,6 +64,8 @@ qsizetype minRecordBytes(quint8 kind)
         return 7;
     case Section::Stats:
         return 6;
+    case Section::StatsWithCauses:
+        return 8;
     case Section::Counter:
         return 12;
     case Section::StackFrame:
@@ -75,6 +90,8 @@ QString sectionName(quint8 kind)
         return QStringLiteral("histogram");
     case Section::Stats:
         return QStringLiteral("probe stats");
+    case Section::StatsWithCauses:
+        return QStringLiteral("probe stats with loss causes");
     case Section::Counter:
         return QStringLiteral("counter");
     case Section::StackFrame:
@@ -90,7 +107,7 @@ QString sectionName(quint8 kind)
 
 bool isKnownSection(quint8 kind)
 {
-    return (kind >= quint8(Section::Histogram) && kind <= quint8(Section::Stack)) ||
+    return (kind >= quint8(Section::Histogram) && kind <= quint8(Section::StatsWithCauses)) ||
            visitEventType(EventType(kind), []<typename>() {});
 }
 
@@ -605,6 +622,20 @@ void decode(Cursor &c, ProbeStats &s, quint64 &previous)
     s.runTimeNs = c.varint("run time ns");
 }
 
+void encode(Encoder &e, const StatsWithCauses &r, quint64 &previous)
+{
+    encode(e, r.stats, previous);
+    e.varint(r.stats.eventsUnseen);
+    e.varint(r.stats.unfinished);
+}
+
+void decode(Cursor &c, StatsWithCauses &r, quint64 &previous)
+{
+    decode(c, r.stats, previous);
+    r.stats.eventsUnseen = c.varint("events unseen");
+    r.stats.unfinished = c.varint("unfinished");
+}
+
 void encode(Encoder &e, const CounterSample &s, quint64 &previous)
 {
     e.text(s.probeId);
@@ -719,6 +750,11 @@ QString unsendable(const ProbeStats &)
     return QString();
 }
 
+QString unsendable(const StatsWithCauses &)
+{
+    return QString();
+}
+
 QString unsendable(const CounterSample &)
 {
     return QString();
@@ -743,6 +779,11 @@ template<typename T>
 QString describe(quint8 kind, const T &r)
 {
     return QStringLiteral("%1 record at %2 ns").arg(sectionName(kind)).arg(r.timeNs);
+}
+
+QString describe(quint8 kind, const StatsWithCauses &r)
+{
+    return describe(kind, r.stats);
 }
 
 QString describe(quint8 kind, const FrameDefinition &d)
@@ -948,8 +989,9 @@ void decodeRecords(Cursor &section, qsizetype count, const QString &where, QList
     }
 }
 
-void decodeBatch(Cursor &c, bool newerMinor, RecordBatch &batch)
+void decodeBatch(Cursor &c, quint8 minor, RecordBatch &batch)
 {
+    const bool newerMinor = minor > StreamProtocolMinor;
     int index = 0;
     while (c.ok() && c.left() > 0) {
         ++index;
@@ -990,8 +1032,20 @@ void decodeBatch(Cursor &c, bool newerMinor, RecordBatch &batch)
             decodeRecords(s, n, where, batch.histograms);
             break;
         case Section::Stats:
-            decodeRecords(s, n, where, batch.stats);
+            if (minor >= StatsWithCausesMinor) {
+                QList<ProbeStats> same; // sent again with their causes in StatsWithCauses
+                decodeRecords(s, n, where, same);
+            } else {
+                decodeRecords(s, n, where, batch.stats);
+            }
             break;
+        case Section::StatsWithCauses: {
+            QList<StatsWithCauses> records;
+            decodeRecords(s, n, where, records);
+            for (StatsWithCauses &r : records)
+                batch.stats.append(std::move(r.stats));
+            break;
+        }
         case Section::Counter:
             decodeRecords(s, n, where, batch.counters);
             break;
@@ -1135,6 +1189,11 @@ bool StreamWriter::writeBatch(const RecordBatch &batch, QString *error)
     forEachEventType([&]<typename E>() { packer.add(sectionOf<E>(), batch.events<E>()); });
     packer.add(quint8(Section::Histogram), batch.histograms);
     packer.add(quint8(Section::Stats), batch.stats);
+    QList<StatsWithCauses> withCauses;
+    withCauses.reserve(batch.stats.size());
+    for (const ProbeStats &st : batch.stats)
+        withCauses.append({st});
+    packer.add(quint8(Section::StatsWithCauses), withCauses);
     packer.add(quint8(Section::Counter), batch.counters);
     packer.finish();
     for (const QByteArray &p : payloads)
@@ -1282,7 +1341,7 @@ void StreamReader::decodeFrames()
             decodeHello(c, message.info);
             break;
         case StreamFrameType::Batch:
-            decodeBatch(c, newerMinor, message.batch);
+            decodeBatch(c, minor, message.batch);
             break;
         case StreamFrameType::End:
             decodeEnd(c, newerMinor, message.end);

@@ -18,12 +18,13 @@ namespace bpflens {
 inline constexpr quint8 StreamProtocolMajor = 1;
 // Each event type's section came with a minor version: 1 added tracepoint pairs (type 6), and a
 // type declared in BPFLENS_EVENT_TYPES with the next number brings the next minor version, so
-// an older reader skips its sections instead of refusing the stream.
+// an older reader skips its sections instead of refusing the stream. Minor version 4 added the
+// probe stats with loss causes (section 21), one more than the event types count.
 inline constexpr quint8 StreamProtocolMinor = [] {
     int highest = 0;
     for (EventType t : eventTypes)
         highest = std::max(highest, int(t));
-    return quint8(highest - 5);
+    return quint8(highest - 5 + 1);
 }();
 inline constexpr qsizetype StreamFrameHeaderBytes = 12;
 // No frame payload is larger, so a hostile length cannot make a reader allocate more.

@@ -27,8 +27,11 @@ bool RecordingFile::writeIfDue(quint64 nowNs)
 bool RecordingFile::flush()
 {
     m_events += quint64(m_waiting.eventCount());
-    for (const ProbeStats &s : std::as_const(m_waiting.stats))
-        m_lost = qMax(m_lost, s.eventsLost);
+    for (const ProbeStats &s : std::as_const(m_waiting.stats)) {
+        ProbeStats &latest = m_latest[s.probeId];
+        if (s.timeNs >= latest.timeNs)
+            latest = s;
+    }
     // After a failed write (a full disk) the file keeps what was written before.
     if (m_writer.isOpen() && !hasWriteError()) {
         QString error;
@@ -43,6 +46,40 @@ bool RecordingFile::finish(quint64 endMonotonicNs, QString *error)
 {
     flush();
     return m_writer.finish(endMonotonicNs, error);
+}
+
+quint64 RecordingFile::lostCount() const
+{
+    quint64 n = 0;
+    for (const ProbeStats &s : m_latest)
+        n += s.eventsLost;
+    return n;
+}
+
+quint64 RecordingFile::unseenCount() const
+{
+    quint64 n = 0;
+    for (const ProbeStats &s : m_latest)
+        n += s.eventsUnseen;
+    return n;
+}
+
+quint64 RecordingFile::unfinishedCount() const
+{
+    quint64 n = 0;
+    for (const ProbeStats &s : m_latest)
+        n += s.unfinished;
+    return n;
+}
+
+QString RecordingFile::lostSummary() const
+{
+    QString text = QStringLiteral("%1 lost").arg(lostCount());
+    if (const quint64 n = unseenCount())
+        text += QStringLiteral(", %1 not seen").arg(n);
+    if (const quint64 n = unfinishedCount())
+        text += QStringLiteral(", %1 unfinished").arg(n);
+    return text;
 }
 
 } // namespace bpflens

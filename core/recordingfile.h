@@ -3,6 +3,7 @@
 #include "records.h"
 #include "sessionstore.h"
 
+#include <QHash>
 #include <QString>
 
 namespace bpflens {
@@ -39,9 +40,13 @@ public:
 
     // Events taken so far, written or waiting.
     quint64 eventCount() const { return m_events + quint64(m_waiting.eventCount()); }
-    // The most events any probe reported lost (the counts are cumulative per probe), as of the
-    // last write.
-    quint64 lostCount() const { return m_lost; }
+    // The probes' lost events (ProbeStats' three causes), summed over the probes' latest
+    // (cumulative) stats, as of the last write.
+    quint64 lostCount() const;
+    quint64 unseenCount() const;
+    quint64 unfinishedCount() const;
+    // "12 lost, 3 not seen, 2 unfinished", leaving out the causes with none; "0 lost" if none.
+    QString lostSummary() const;
     // Transactions written so far.
     qint64 writes() const { return m_writer.batchesWritten(); }
     bool hasWriteError() const { return !m_writeError.isEmpty(); }
@@ -52,7 +57,7 @@ private:
     RecordBatch m_waiting;
     quint64 m_lastWriteNs = 0;
     quint64 m_events = 0;
-    quint64 m_lost = 0;
+    QHash<QString, ProbeStats> m_latest; // per probe
     QString m_writeError;
 };
 

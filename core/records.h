@@ -31,7 +31,16 @@ struct ProbeStats
     QString probeId;
     quint64 timeNs = 0;
     quint64 eventsSeen = 0;
+    // Lost, one number per cause (cumulative, like the rest):
+    // - eventsLost: records with no room, dropped in the kernel (the ring buffer or a tracking
+    //   map was full) or unreadable when drained;
+    // - eventsUnseen: a stage the kernel never ran the program for (a block request's
+    //   completion), so its event could not be made;
+    // - unfinished: requests seen starting and still open when the probe stopped (in flight,
+    //   or ended unseen: the two cannot be told apart then). Set in the last stats only.
     quint64 eventsLost = 0;
+    quint64 eventsUnseen = 0;
+    quint64 unfinished = 0;
     quint64 runCount = 0;
     quint64 runTimeNs = 0;
     bool operator==(const ProbeStats &) const = default;

@@ -79,6 +79,8 @@ private:
     // Runs a one-value query; false when it cannot be read.
     bool value(const char *sql, sqlite3_int64 *out);
     bool tableExists(const char *table);
+    // Whether the table has these columns (comma-separated): the query prepares only then.
+    bool columnsExist(const char *table, const char *columns);
     int probe(const QByteArray &table, qint64 from, qint64 *rowid);
     int nextReadable(const QByteArray &table, qint64 from, qint64 *rowid, bool *direct);
     ScanResult scan(const char *table, const char *columns,
@@ -142,6 +144,15 @@ bool Salvager::tableExists(const char *table)
 {
     sqlite3_stmt *st = nullptr;
     const QByteArray sql = QByteArrayLiteral("SELECT 1 FROM ") + table + " LIMIT 0";
+    const bool ok = sqlite3_prepare_v2(m_db, sql.constData(), -1, &st, nullptr) == SQLITE_OK;
+    sqlite3_finalize(st);
+    return ok;
+}
+
+bool Salvager::columnsExist(const char *table, const char *columns)
+{
+    sqlite3_stmt *st = nullptr;
+    const QByteArray sql = QByteArrayLiteral("SELECT ") + columns + " FROM " + table + " LIMIT 0";
     const bool ok = sqlite3_prepare_v2(m_db, sql.constData(), -1, &st, nullptr) == SQLITE_OK;
     sqlite3_finalize(st);
     return ok;
@@ -605,8 +616,13 @@ void Salvager::loadSamples()
     if (malformed)
         m_data->damage.lost
             << QStringLiteral("histograms: %1 malformed row(s) dropped").arg(malformed);
+    // Files written before the lost events were split by cause have no such columns.
+    const bool causes = columnsExist("probe_stats", "events_unseen, unfinished");
     const ScanResult s =
-        scan("probe_stats", "probe_id, time_ns, events_seen, events_lost, run_count, run_time_ns",
+        scan("probe_stats",
+             causes ? "probe_id, time_ns, events_seen, events_lost, run_count, run_time_ns, "
+                      "events_unseen, unfinished"
+                    : "probe_id, time_ns, events_seen, events_lost, run_count, run_time_ns",
              [&](sqlite3_stmt *st) {
                  ProbeStats p;
                  p.probeId =
@@ -616,6 +632,10 @@ void Salvager::loadSamples()
                  p.eventsLost = quint64(sqlite3_column_int64(st, 4));
                  p.runCount = quint64(sqlite3_column_int64(st, 5));
                  p.runTimeNs = quint64(sqlite3_column_int64(st, 6));
+                 if (causes) {
+                     p.eventsUnseen = quint64(sqlite3_column_int64(st, 7));
+                     p.unfinished = quint64(sqlite3_column_int64(st, 8));
+                 }
                  m_data->stats.append(p);
              });
     note(QStringLiteral("probe_stats"), s, QStringLiteral("statistics rows"));

@@ -37,7 +37,7 @@ CREATE TABLE histograms(probe_id TEXT NOT NULL, key TEXT NOT NULL, time_ns INTEG
                         interval_ns INTEGER, unit INTEGER, sum INTEGER, slots BLOB);
 CREATE TABLE probe_stats(probe_id TEXT NOT NULL, time_ns INTEGER NOT NULL,
                          events_seen INTEGER, events_lost INTEGER, run_count INTEGER,
-                         run_time_ns INTEGER);
+                         run_time_ns INTEGER, events_unseen INTEGER, unfinished INTEGER);
 CREATE TABLE counters(probe_id TEXT NOT NULL, name TEXT NOT NULL, time_ns INTEGER NOT NULL,
                       interval_ns INTEGER, value REAL);
 )sql";
@@ -382,7 +382,7 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
         {&m_stmts->tcp, "INSERT INTO tcp_connect_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 1},
         {&m_stmts->fsSlow, "INSERT INTO fs_slow_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 1},
         {&m_stmts->histogram, "INSERT INTO histograms VALUES(?, ?, ?, ?, ?, ?, ?)", 0},
-        {&m_stmts->stats, "INSERT INTO probe_stats VALUES(?, ?, ?, ?, ?, ?)", 0},
+        {&m_stmts->stats, "INSERT INTO probe_stats VALUES(?, ?, ?, ?, ?, ?, ?, ?)", 0},
         {&m_stmts->counter, "INSERT INTO counters VALUES(?, ?, ?, ?, ?)", 0},
         {&m_stmts->chunk,
          "INSERT INTO event_chunks(type, count, first_ns, last_ns, data) VALUES(?, ?, ?, ?, ?)", 2},
@@ -645,6 +645,8 @@ bool SessionWriter::writeRows(const RecordBatch &batch)
         sqlite3_bind_int64(st, 4, s64(p.eventsLost));
         sqlite3_bind_int64(st, 5, s64(p.runCount));
         sqlite3_bind_int64(st, 6, s64(p.runTimeNs));
+        sqlite3_bind_int64(st, 7, s64(p.eventsUnseen));
+        sqlite3_bind_int64(st, 8, s64(p.unfinished));
         if (!step(st))
             return false;
     }
@@ -1240,6 +1242,11 @@ bool Reader::loadSamples()
              p.eventsLost = quint64(sqlite3_column_int64(st, 3));
              p.runCount = quint64(sqlite3_column_int64(st, 4));
              p.runTimeNs = quint64(sqlite3_column_int64(st, 5));
+             // Files written before the causes were split have six columns.
+             if (sqlite3_column_count(st) >= 8) {
+                 p.eventsUnseen = quint64(sqlite3_column_int64(st, 6));
+                 p.unfinished = quint64(sqlite3_column_int64(st, 7));
+             }
              m_data->stats.append(p);
              return good();
          });

@@ -68,9 +68,13 @@ SummaryPanel::SummaryPanel(SessionModel *session, QWidget *parent)
     m_facts->setAccessibleName(tr("Session information"));
     m_facts->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_probes = new QTreeWidget(this);
-    m_probes->setColumnCount(5);
-    m_probes->setHeaderLabels(
-        {tr("Probe"), tr("Events seen"), tr("Events lost"), tr("Attached to"), tr("Options")});
+    m_probes->setColumnCount(ProbeColumnCount);
+    // Lost, not seen and unfinished are different causes, each a column of its own.
+    m_probes->setHeaderLabels({tr("Probe"), tr("Events seen"), tr("Lost"), tr("Not seen"),
+                               tr("Unfinished"), tr("Attached to"), tr("Options")});
+    m_probes->headerItem()->setToolTip(LostColumn, lostExplanation());
+    m_probes->headerItem()->setToolTip(UnseenColumn, unseenExplanation());
+    m_probes->headerItem()->setToolTip(UnfinishedColumn, unfinishedExplanation());
     m_probes->setRootIsDecorated(false);
     m_probes->setAlternatingRowColors(true);
     m_probes->setAccessibleName(tr("Probes"));
@@ -140,23 +144,46 @@ void SummaryPanel::refresh()
         auto *item = new QTreeWidgetItem(m_probes);
         item->setText(0, id);
         item->setText(1, hasStats ? QLocale().toString(s.eventsSeen) : tr("n/a"));
-        item->setText(2, hasStats ? QLocale().toString(s.eventsLost) : tr("n/a"));
-        item->setText(3, config.attachPath);
-        item->setText(4,
+        auto count = [&](int column, quint64 n, const QString &why) {
+            item->setText(column, hasStats ? QLocale().toString(n) : tr("n/a"));
+            item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+            if (hasStats && n > 0) {
+                QFont bold = item->font(column);
+                bold.setBold(true);
+                item->setFont(column, bold);
+                item->setToolTip(column, why);
+            }
+        };
+        count(LostColumn, s.eventsLost, lostExplanation());
+        count(UnseenColumn, s.eventsUnseen, unseenExplanation());
+        count(UnfinishedColumn, s.unfinished, unfinishedExplanation());
+        item->setText(AttachColumn, config.attachPath);
+        item->setText(OptionsColumn,
                       QString::fromUtf8(QJsonDocument(QJsonObject::fromVariantMap(config.options))
                                             .toJson(QJsonDocument::Compact)));
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-        item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
-        if (hasStats && s.eventsLost > 0) {
-            QFont bold = item->font(2);
-            bold.setBold(true);
-            item->setFont(2, bold);
-            item->setToolTip(2, tr("The kernel could not deliver %1 events of this probe: the "
-                                   "ring buffer was full. The tables and the timeline miss "
-                                   "them; histograms are counted in the kernel and are complete.")
-                                    .arg(s.eventsLost));
-        }
     }
+}
+
+QString SummaryPanel::lostExplanation()
+{
+    return tr("Events the kernel had no room for: the ring buffer (or a map that follows a "
+              "request) was full. The tables and the timeline miss them; histograms are counted "
+              "in the kernel and are complete.");
+}
+
+QString SummaryPanel::unseenExplanation()
+{
+    return tr("Events that could not be made because the kernel did not run the probe's program "
+              "for one of their stages (a block request whose completion was never seen). No "
+              "buffer was full.");
+}
+
+QString SummaryPanel::unfinishedExplanation()
+{
+    return tr("Requests seen starting and still open when the probe stopped: in flight at the "
+              "stop, or ended without the kernel running the completion program. They have no "
+              "event.");
 }
 
 } // namespace bpflens

@@ -35,8 +35,24 @@ class SummaryPanel : public QWidget
 {
     Q_OBJECT
 public:
+    // The probes tree's columns.
+    enum ProbeColumn
+    {
+        ProbeIdColumn,
+        SeenColumn,
+        LostColumn,
+        UnseenColumn,
+        UnfinishedColumn,
+        AttachColumn,
+        OptionsColumn,
+        ProbeColumnCount
+    };
     explicit SummaryPanel(SessionModel *session, QWidget *parent = nullptr);
     QTreeWidget *probes() const { return m_probes; }
+    // What each cause of a missing event means, for tooltips here and in the status bar.
+    static QString lostExplanation();
+    static QString unseenExplanation();
+    static QString unfinishedExplanation();
     QTreeWidget *facts() const { return m_facts; }
 
 public Q_SLOTS:

@@ -1,5 +1,6 @@
 #include "recordingcontroller.h"
 
+#include "detailspane.h"
 #include "errorbox.h"
 #include "probepanel.h"
 #include "recorder.h"
@@ -205,9 +206,11 @@ void RecordingController::updateRecordingStatus()
         if (s.timeNs >= l.timeNs)
             l = s;
     }
-    quint64 lost = 0, runNs = 0, lastStatsNs = 0;
+    quint64 lost = 0, unseen = 0, unfinished = 0, runNs = 0, lastStatsNs = 0;
     for (const ProbeStats &s : std::as_const(last)) {
         lost += s.eventsLost;
+        unseen += s.eventsUnseen;
+        unfinished += s.unfinished;
         runNs += s.runTimeNs;
         lastStatsNs = std::max(lastStatsNs, s.timeNs);
     }
@@ -237,14 +240,28 @@ void RecordingController::updateRecordingStatus()
                                          .arg(secs % 60, 2, 10, QLatin1Char('0'))));
     m_rateLabel->setText(tr("%1 events/s").arg(QLocale().toString(m_eventsPerSecond, 'f', 0)));
     // Lost events are always shown, and stand out when there are any: the data is incomplete.
-    m_lostLabel->setText(tr("%1 lost").arg(QLocale().toString(lost)));
-    m_lostLabel->setStyleSheet(lost ? QStringLiteral("background: #d0312d; color: white; "
-                                                     "font-weight: bold; border-radius: 3px;")
-                                    : QString());
-    m_lostLabel->setToolTip(lost ? tr("%1 events could not be delivered by the kernel (buffers "
-                                      "full): the recording is incomplete.")
-                                       .arg(QLocale().toString(lost))
-                                 : tr("No events were lost."));
+    // Each cause by its own name: "6 lost · 2 not seen · 1 unfinished" (lost always shown).
+    QStringList parts{tr("%1 lost").arg(QLocale().toString(lost))};
+    QStringList why;
+    if (lost)
+        why << tr("%1 lost: %2").arg(QLocale().toString(lost), SummaryPanel::lostExplanation());
+    if (unseen) {
+        parts << tr("%1 not seen").arg(QLocale().toString(unseen));
+        why << tr("%1 not seen: %2")
+                   .arg(QLocale().toString(unseen), SummaryPanel::unseenExplanation());
+    }
+    if (unfinished) {
+        parts << tr("%1 unfinished").arg(QLocale().toString(unfinished));
+        why << tr("%1 unfinished: %2")
+                   .arg(QLocale().toString(unfinished), SummaryPanel::unfinishedExplanation());
+    }
+    m_lostLabel->setText(parts.join(QStringLiteral(" · ")));
+    const bool missing = lost || unseen || unfinished;
+    m_lostLabel->setStyleSheet(missing ? QStringLiteral("background: #d0312d; color: white; "
+                                                        "font-weight: bold; border-radius: 3px;")
+                                       : QString());
+    m_lostLabel->setToolTip(missing ? why.join(QStringLiteral("\n\n"))
+                                    : tr("No events were lost."));
     // runTimeNs is the kernel's BPF run time; per second of (stats) time it is a CPU share.
     const double statsS = lastStatsNs > origin ? double(lastStatsNs - origin) / 1e9 : elapsedS;
     const double cpu = statsS > 0 ? 100.0 * double(runNs) / 1e9 / statsS : 0.0;

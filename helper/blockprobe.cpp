@@ -204,7 +204,7 @@ void BlockProbe::doStop()
 {
     SkeletonProbe::doStop();
     m_detached = false;
-    m_unfinishedCounted = false;
+    m_unfinished.reset();
 }
 
 void BlockProbe::doDetach()
@@ -217,8 +217,8 @@ void BlockProbe::doDetach()
 // or issued whose completion the session did not see. Either they were still in flight at the
 // stop (often, on a busy disk), or they ended without the completion program running, which the
 // kernel does under load (issue 3: runs of up to 35 consecutive requests) and which is counted
-// as lost in the kernel only when the request's pointer starts its next life. Which of the two
-// cannot be told from here, so they are a counter of their own rather than lost.
+// as not seen in the kernel only when the request's pointer starts its next life. Which of the
+// two cannot be told from here, so they are a number of their own (ProbeStats::unfinished).
 quint64 BlockProbe::unfinishedRequests() const
 {
     const int fd = bpf_map__fd(m_skel->maps.start);
@@ -235,14 +235,23 @@ quint64 BlockProbe::unfinishedRequests() const
     return n;
 }
 
-quint64 BlockProbe::kernelLost() const
+quint64 BlockProbe::unfinishedAtStop() const
+{
+    if (!m_detached || !m_skel)
+        return 0;
+    if (!m_unfinished)
+        m_unfinished = unfinishedRequests();
+    return *m_unfinished;
+}
+
+quint64 BlockProbe::kernelUnseen() const
 {
     if (!m_skel)
         return 0;
-    quint64 n = SkeletonProbe::kernelLost();
+    quint64 n = SkeletonProbe::kernelUnseen();
     // The kernel skips a program rather than run it nested on one CPU (a completion in an
     // interrupt while another one's runs in softirq): that request gets no event. Counted as
-    // lost whoever submitted it, so that none is lost unseen (not seen here so far).
+    // not seen whoever submitted it, so that none goes uncounted.
     bpf_prog_info info{};
     __u32 len = sizeof(info);
     const int fd = bpf_program__fd(m_skel->progs.block_rq_complete);
@@ -261,11 +270,6 @@ void BlockProbe::readCounters()
     if (m > m_lastMerged)
         emitCounter(mergedCounter(), double(m - m_lastMerged));
     m_lastMerged = m;
-    if (m_detached && !m_unfinishedCounted) {
-        m_unfinishedCounted = true;
-        if (const quint64 u = unfinishedRequests())
-            emitCounter(unfinishedCounter(), double(u));
-    }
 }
 
 bool BlockProbe::decode(const void *data, size_t size, RecordBatch &out)

@@ -7,6 +7,9 @@
 #include <QList>
 #include <QPair>
 
+#include <memory>
+#include <optional>
+
 struct block_bpf;
 
 namespace bpflens {
@@ -64,10 +67,6 @@ public:
     // Counter of the wanted submitters' I/O that became part of another request (a bio merged
     // into a queued request, a request merged into another): it has no event of its own.
     static QString mergedCounter() { return QStringLiteral("merged"); }
-    // Counter, once at the stop, of the wanted requests seen inserted or issued whose completion
-    // the session did not see: in flight at the stop, or completed without the kernel running
-    // the completion program (issue 3). They have no event.
-    static QString unfinishedCounter() { return QStringLiteral("unfinished"); }
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
@@ -75,7 +74,8 @@ protected:
     void doDetach() override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
     void readHistograms() override;
-    quint64 kernelLost() const override;
+    quint64 kernelUnseen() const override;
+    quint64 unfinishedAtStop() const override;
     void readCounters() override;
 
 private:
@@ -90,10 +90,10 @@ private:
     QHash<quint32, QByteArray> m_diskNames; // dev -> name, for histogram keys
     quint64 m_lastUnattributed = 0;
     quint64 m_lastMerged = 0;
-    // From the detach on, the first readCounters() counts the requests left unfinished, once:
-    // Engine::stop() snapshots only after the programs that were running have finished.
+    // From the detach on, the requests left unfinished are counted once and kept for the last
+    // stats: Engine::stop() snapshots only after the programs that were running have finished.
     bool m_detached = false;
-    bool m_unfinishedCounted = false;
+    mutable std::optional<quint64> m_unfinished;
 };
 
 } // namespace bpflens

@@ -172,6 +172,8 @@ void Probe::snapshot(quint64 nowNs, RecordBatch &out)
     stats.timeNs = nowNs;
     stats.eventsSeen = m_eventsSeen;
     stats.eventsLost = eventsLost();
+    stats.eventsUnseen = kernelUnseen();
+    stats.unfinished = unfinishedAtStop();
     for (int fd : std::as_const(m_progFds)) {
         bpf_prog_info info{};
         __u32 len = sizeof(info);

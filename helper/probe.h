@@ -118,6 +118,11 @@ protected:
     virtual void readCounters() {}
     // The value of the program's "lost" counter (records the kernel could not deliver).
     virtual quint64 kernelLost() const { return 0; }
+    // The program's "unseen" counter (events the kernel ran no program for a stage of).
+    virtual quint64 kernelUnseen() const { return 0; }
+    // Requests seen starting and still open: asked once the programs are detached, for the
+    // last stats; 0 before.
+    virtual quint64 unfinishedAtStop() const { return 0; }
     // The program's "hist_full" counter (common.bpf.h) and the size of its histogram map, for
     // probes whose histograms have keys.
     virtual quint64 kernelHistogramFull() const { return 0; }
@@ -275,6 +280,10 @@ protected:
     quint64 kernelLost() const override
     {
         return m_skel ? __atomic_load_n(&m_skel->bss->lost, __ATOMIC_RELAXED) : 0;
+    }
+    quint64 kernelUnseen() const override
+    {
+        return m_skel ? __atomic_load_n(&m_skel->bss->unseen, __ATOMIC_RELAXED) : 0;
     }
     quint64 kernelHistogramFull() const override
     {

@@ -1595,16 +1595,32 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <translation>%1 verloren</translation>
     </message>
     <message>
-        <source>%1 events could not be delivered by the kernel (buffers full): the recording is incomplete.</source>
-        <translation>%1 Ereignisse konnte der Kernel nicht zustellen (Puffer voll): Die Aufzeichnung ist unvollständig.</translation>
-    </message>
-    <message>
         <source>No events were lost.</source>
         <translation>Es gingen keine Ereignisse verloren.</translation>
     </message>
     <message>
         <source>probes %1 % CPU</source>
         <translation>Probes %1 % CPU</translation>
+    </message>
+    <message>
+        <source>%1 lost: %2</source>
+        <translation>%1 verloren: %2</translation>
+    </message>
+    <message>
+        <source>%1 not seen</source>
+        <translation>%1 nicht gesehen</translation>
+    </message>
+    <message>
+        <source>%1 not seen: %2</source>
+        <translation>%1 nicht gesehen: %2</translation>
+    </message>
+    <message>
+        <source>%1 unfinished</source>
+        <translation>%1 unvollendet</translation>
+    </message>
+    <message>
+        <source>%1 unfinished: %2</source>
+        <translation>%1 unvollendet: %2</translation>
     </message>
 </context>
 <context>
@@ -1772,10 +1788,6 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <translation>Erfasste Ereignisse</translation>
     </message>
     <message>
-        <source>Events lost</source>
-        <translation>Verlorene Ereignisse</translation>
-    </message>
-    <message>
         <source>Attached to</source>
         <translation>Angehängt an</translation>
     </message>
@@ -1840,16 +1852,36 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <translation>k. A.</translation>
     </message>
     <message>
-        <source>The kernel could not deliver %1 events of this probe: the ring buffer was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
-        <translation>Der Kernel konnte %1 Ereignisse dieser Probe nicht zustellen: Der Ringpuffer war voll. Sie fehlen in den Tabellen und der Zeitleiste; Histogramme werden im Kernel gezählt und sind vollständig.</translation>
-    </message>
-    <message>
         <source>%1 up to the newest data (not stopped cleanly, or still recording)</source>
         <translation>%1 bis zu den neuesten Daten (nicht sauber beendet oder Aufzeichnung läuft noch)</translation>
     </message>
     <message>
         <source>no data yet</source>
         <translation>noch keine Daten</translation>
+    </message>
+    <message>
+        <source>Lost</source>
+        <translation>Verloren</translation>
+    </message>
+    <message>
+        <source>Not seen</source>
+        <translation>Nicht gesehen</translation>
+    </message>
+    <message>
+        <source>Unfinished</source>
+        <translation>Unvollendet</translation>
+    </message>
+    <message>
+        <source>Events the kernel had no room for: the ring buffer (or a map that follows a request) was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
+        <translation>Ereignisse, für die der Kernel keinen Platz hatte: Der Ringpuffer (oder eine Map, die eine Anfrage verfolgt) war voll. Sie fehlen in den Tabellen und der Zeitleiste; Histogramme werden im Kernel gezählt und sind vollständig.</translation>
+    </message>
+    <message>
+        <source>Events that could not be made because the kernel did not run the probe&apos;s program for one of their stages (a block request whose completion was never seen). No buffer was full.</source>
+        <translation>Ereignisse, die nicht entstehen konnten, weil der Kernel das Programm der Sonde für einen ihrer Schritte nicht ausgeführt hat (eine Block-Anfrage, deren Abschluss nie gesehen wurde). Kein Puffer war voll.</translation>
+    </message>
+    <message>
+        <source>Requests seen starting and still open when the probe stopped: in flight at the stop, or ended without the kernel running the completion program. They have no event.</source>
+        <translation>Anfragen, deren Beginn gesehen wurde und die beim Stopp der Sonde noch offen waren: beim Stopp unterwegs, oder beendet, ohne dass der Kernel das Abschlussprogramm ausgeführt hat. Sie haben kein Ereignis.</translation>
     </message>
 </context>
 <context>

@@ -1592,16 +1592,32 @@ The data recorded until then is kept.</source>
         <translation>丢失 %1</translation>
     </message>
     <message>
-        <source>%1 events could not be delivered by the kernel (buffers full): the recording is incomplete.</source>
-        <translation>内核有 %1 个事件未能送达（缓冲区已满）：录制不完整。</translation>
-    </message>
-    <message>
         <source>No events were lost.</source>
         <translation>没有丢失事件。</translation>
     </message>
     <message>
         <source>probes %1 % CPU</source>
         <translation>探针 CPU %1 %</translation>
+    </message>
+    <message>
+        <source>%1 lost: %2</source>
+        <translation>%1 丢失：%2</translation>
+    </message>
+    <message>
+        <source>%1 not seen</source>
+        <translation>%1 未见</translation>
+    </message>
+    <message>
+        <source>%1 not seen: %2</source>
+        <translation>%1 未见：%2</translation>
+    </message>
+    <message>
+        <source>%1 unfinished</source>
+        <translation>%1 未完成</translation>
+    </message>
+    <message>
+        <source>%1 unfinished: %2</source>
+        <translation>%1 未完成：%2</translation>
     </message>
 </context>
 <context>
@@ -1769,10 +1785,6 @@ The data recorded until then is kept.</source>
         <translation>已捕获事件</translation>
     </message>
     <message>
-        <source>Events lost</source>
-        <translation>丢失事件</translation>
-    </message>
-    <message>
         <source>Attached to</source>
         <translation>挂载点</translation>
     </message>
@@ -1837,16 +1849,36 @@ The data recorded until then is kept.</source>
         <translation>不适用</translation>
     </message>
     <message>
-        <source>The kernel could not deliver %1 events of this probe: the ring buffer was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
-        <translation>内核未能送达此探针的 %1 个事件：环形缓冲区已满。表格和时间线中缺少这些事件；直方图在内核中计数，是完整的。</translation>
-    </message>
-    <message>
         <source>%1 up to the newest data (not stopped cleanly, or still recording)</source>
         <translation>%1，截至最新数据（未正常停止，或仍在录制）</translation>
     </message>
     <message>
         <source>no data yet</source>
         <translation>尚无数据</translation>
+    </message>
+    <message>
+        <source>Lost</source>
+        <translation>丢失</translation>
+    </message>
+    <message>
+        <source>Not seen</source>
+        <translation>未见</translation>
+    </message>
+    <message>
+        <source>Unfinished</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>Events the kernel had no room for: the ring buffer (or a map that follows a request) was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
+        <translation>内核没有空间容纳的事件：环形缓冲区（或跟踪请求的映射）已满。表格和时间线中缺少它们；直方图在内核中计数，是完整的。</translation>
+    </message>
+    <message>
+        <source>Events that could not be made because the kernel did not run the probe&apos;s program for one of their stages (a block request whose completion was never seen). No buffer was full.</source>
+        <translation>因内核未对其某个阶段运行探针程序而无法生成的事件（从未看到完成的块请求）。没有缓冲区已满。</translation>
+    </message>
+    <message>
+        <source>Requests seen starting and still open when the probe stopped: in flight at the stop, or ended without the kernel running the completion program. They have no event.</source>
+        <translation>已看到开始、在探针停止时仍未结束的请求：停止时仍在进行中，或在内核未运行完成程序的情况下结束。它们没有事件。</translation>
     </message>
 </context>
 <context>

@@ -464,6 +464,10 @@ private Q_SLOTS:
         counter("block", "merged", 3000000000ull, 4);
         for (const char *probe : {"runqlat", "block", "exec"})
             batch.stats.append({QLatin1String(probe), 3000000000ull, 0, 0, 0, 0});
+        // block: each cause of a missing event on a line of its own
+        batch.stats[1].eventsLost = 6;
+        batch.stats[1].eventsUnseen = 2;
+        batch.stats[1].unfinished = 1;
         SessionWriter writer;
         QString err;
         QVERIFY2(writer.create(session, info, &err), qPrintable(err));
@@ -482,6 +486,17 @@ private Q_SLOTS:
                  qPrintable(shown.out));
         QCOMPARE(shown.out.count(QStringLiteral("not counted")), 1);
         QCOMPARE(shown.out.count(QStringLiteral("unknown submitter")), 1);
+        QVERIFY2(shown.out.contains(QStringLiteral("block       events 0, lost 6,")),
+                 qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("6 events lost: no room")),
+                 qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("2 events not seen: the kernel did not run")),
+                 qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("1 requests unfinished at the stop")),
+                 qPrintable(shown.out));
+        // Only block lost anything: no cause line for the others.
+        QCOMPARE(shown.out.count(QStringLiteral("events lost:")), 1);
+        QCOMPARE(shown.out.count(QStringLiteral("not seen:")), 1);
     }
 
     // The profile reports themselves, on a session in memory: the exact folded bytes

@@ -156,6 +156,8 @@ inline ProbeStats makeStats(quint64 t, quint32 n)
     s.timeNs = t;
     s.eventsSeen = n * 100;
     s.eventsLost = n;
+    s.eventsUnseen = n * 2;
+    s.unfinished = n % 3;
     s.runCount = n * 1000;
     s.runTimeNs = ~quint64(0) - n;
     return s;

@@ -207,6 +207,13 @@ private Q_SLOTS:
         const auto stats = readCsv(dir.filePath(QStringLiteral("stats.csv")));
         QCOMPARE(stats.size(), 1 + s.stats.size());
         QCOMPARE(stats[1][6], QByteArray::number(~quint64(0)));
+        // Each cause of a missing event in a column of its own.
+        QCOMPARE(stats[0],
+                 (QList<QByteArray>{"probe_id", "time_s", "time", "events_seen", "events_lost",
+                                    "run_count", "run_time_ns", "events_unseen", "unfinished"}));
+        QCOMPARE(stats[1][4], QByteArray::number(s.stats[0].eventsLost));
+        QCOMPARE(stats[1][7], QByteArray::number(s.stats[0].eventsUnseen));
+        QCOMPARE(stats[1][8], QByteArray::number(s.stats[0].unfinished));
 
         const auto counters = readCsv(dir.filePath(QStringLiteral("counters.csv")));
         QCOMPARE(counters.size(), 1 + s.counters.size());

@@ -173,6 +173,8 @@ RecordBatch extremeBatch()
     s.timeNs = ~quint64(0);
     s.eventsSeen = ~quint64(0);
     s.eventsLost = ~quint64(0);
+    s.eventsUnseen = ~quint64(0);
+    s.unfinished = ~quint64(0);
     s.runCount = ~quint64(0);
     s.runTimeNs = ~quint64(0);
     b.stats.append(s);
@@ -419,7 +421,7 @@ private Q_SLOTS:
         b.open = {o};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const QByteArray expected = QByteArray::fromHex("424c5354 0103 0200 23000000"
+        const QByteArray expected = QByteArray::fromHex("424c5354 0104 0200 23000000"
                                                         "02 01 20"
                                                         "d0d7afa025"
                                                         "ac02 ad02 e807"
@@ -431,7 +433,7 @@ private Q_SLOTS:
         QCOMPARE(w.takePending().toHex(' '), expected.toHex(' '));
         QCOMPARE(StreamWriter::frame(3, "xy", 1, 2),
                  QByteArray::fromHex("424c5354 0102 0300 02000000 7879"));
-        QCOMPARE(StreamProtocolMinor, quint8(3));
+        QCOMPARE(StreamProtocolMinor, quint8(4));
     }
 
     void encodesTheDocumentedStackBytes()
@@ -451,7 +453,7 @@ private Q_SLOTS:
         b.cpuSample = {s};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const QByteArray expected = QByteArray::fromHex("424c5354 0103 0200 2f000000"
+        const QByteArray expected = QByteArray::fromHex("424c5354 0104 0200 2f000000"
                                                         "13 01 13"
                                                         "01 02 b922"
                                                         "08 2f62696e2f617070"
@@ -733,6 +735,56 @@ private Q_SLOTS:
         StreamReader reader;
         reader.feed(hello);
         QCOMPARE(reader.peerMinorVersion(), newer);
+    }
+
+    // Stats of a writer of minor 3 (no loss causes) are read as they were; this writer's are
+    // read once, with their causes, though it sends them in both sections.
+    void readsStatsOfEveryMinorVersionOnce()
+    {
+        const QByteArray stats =
+            Wire().str("block").svarint(5000).varint(10).varint(3).varint(7).varint(9).bytes;
+        const QByteArray end = wireFrame(3, Wire().u8(0).str("").varint(0).bytes, 1, 3);
+        const QByteArray old =
+            helloBytes() + wireFrame(2, Wire().section(17, 1, stats).bytes, 1, 3) + end;
+        const Decoded d = decode(old);
+        QCOMPARE(d.error, QString());
+        QCOMPARE(d.messages.size(), 3);
+        QCOMPARE(d.messages[1].batch.stats.size(), 1);
+        const ProbeStats &o = d.messages[1].batch.stats[0];
+        QCOMPARE(o.probeId, QStringLiteral("block"));
+        QCOMPARE(o.timeNs, 5000u);
+        QCOMPARE(o.eventsLost, 3u);
+        QCOMPARE(o.eventsUnseen, 0u);
+        QCOMPARE(o.unfinished, 0u);
+
+        RecordBatch b;
+        ProbeStats n;
+        n.probeId = QStringLiteral("block");
+        n.timeNs = 7000;
+        n.eventsSeen = 10;
+        n.eventsLost = 3;
+        n.eventsUnseen = 4;
+        n.unfinished = 2;
+        b.stats = {n};
+        StreamWriter w;
+        QVERIFY(w.writeBatch(b));
+        const QByteArray bytes = w.takePending();
+        // The probe stats section for older readers is there, with the same record.
+        QVERIFY(bytes.contains(Wire()
+                                   .section(17, 1,
+                                            Wire()
+                                                .str("block")
+                                                .svarint(7000)
+                                                .varint(10)
+                                                .varint(3)
+                                                .varint(0)
+                                                .varint(0)
+                                                .bytes)
+                                   .bytes));
+        const Decoded now = decode(helloBytes() + bytes + end);
+        QCOMPARE(now.error, QString());
+        QCOMPARE(now.messages.size(), 3);
+        QCOMPARE(now.messages[1].batch.stats, QList<ProbeStats>{n});
     }
 
     void refusesADifferentMajorVersion_data()

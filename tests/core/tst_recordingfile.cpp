@@ -110,9 +110,9 @@ private Q_SLOTS:
         QCOMPARE(data.events.count(EventType::Open), RecordingFile::MaxWaitingEvents + 1);
     }
 
-    // Probes report lost events cumulatively: the summary shows the largest count, as of the
-    // last write.
-    void lostIsTheLargestCumulativeCount()
+    // Probes report lost events cumulatively: the summary adds each probe's latest count, as of
+    // the last write, one number per cause.
+    void lostIsEachProbesLatestCountAddedUp()
     {
         RecordingFile file;
         QVERIFY(create(file, QStringLiteral("lost.bpflens")));
@@ -120,11 +120,20 @@ private Q_SLOTS:
         b.stats.append({QStringLiteral("open"), Start + 500 * Ms, 10, 5, 0, 0});
         b.stats.append({QStringLiteral("exec"), Start + 500 * Ms, 4, 3, 0, 0});
         QVERIFY(file.add(std::move(b), Start + 600 * Ms));
-        QCOMPARE(file.lostCount(), 0u);
+        QCOMPARE(file.lostCount(), 0u); // not written yet
         RecordBatch later;
         later.stats.append({QStringLiteral("open"), Start + 1000 * Ms, 20, 7, 0, 0});
+        ProbeStats block;
+        block.probeId = QStringLiteral("block");
+        block.timeNs = Start + 1000 * Ms;
+        block.eventsUnseen = 2;
+        block.unfinished = 1;
+        later.stats.append(block);
         QVERIFY(file.add(std::move(later), Start + 1100 * Ms));
-        QCOMPARE(file.lostCount(), 7u);
+        QCOMPARE(file.lostCount(), 7u + 3u); // open's latest and exec's
+        QCOMPARE(file.unseenCount(), 2u);
+        QCOMPARE(file.unfinishedCount(), 1u);
+        QCOMPARE(file.lostSummary(), QStringLiteral("10 lost, 2 not seen, 1 unfinished"));
         QString error;
         QVERIFY2(file.finish(Start + 1200 * Ms, &error), qPrintable(error));
     }

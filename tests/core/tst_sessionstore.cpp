@@ -1,4 +1,5 @@
 #include "chunktestdata.h"
+#include "sessionsalvage.h"
 #include "sessionstore.h"
 #include "sessiontestdata.h"
 
@@ -325,6 +326,37 @@ private Q_SLOTS:
         QCOMPARE(sqlite3_column_double(st, 1), 0.1);
         sqlite3_finalize(st);
         sqlite3_close(db);
+    }
+
+    void readsStatsWrittenBeforeTheCausesWereSplit()
+    {
+        // Files written before the lost events were split by cause have no events_unseen and
+        // unfinished columns: they open, with those at 0, by the reader and the salvage reader.
+        const QString path = m_dir.filePath(QStringLiteral("nocauses.bpflens"));
+        QCOMPARE(writeSession(path, 2, 10), QString());
+        {
+            sqlite3 *db = nullptr;
+            QCOMPARE(sqlite3_open(QFile::encodeName(path).constData(), &db), SQLITE_OK);
+            QCOMPARE(sqlite3_exec(db,
+                                  "ALTER TABLE probe_stats DROP COLUMN unfinished;"
+                                  "ALTER TABLE probe_stats DROP COLUMN events_unseen",
+                                  nullptr, nullptr, nullptr),
+                     SQLITE_OK);
+            sqlite3_close(db);
+        }
+        RecordBatch expected = merged({makeBatch(Base, 0, 10), makeBatch(Base, 1, 10)});
+        for (ProbeStats &s : expected.stats) {
+            s.eventsUnseen = 0;
+            s.unfinished = 0;
+        }
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+        QCOMPARE(data.stats, expected.stats);
+        SessionData salvaged;
+        QVERIFY2(salvageSession(path, QStringLiteral("test"), &salvaged, &error),
+                 qPrintable(error));
+        QCOMPARE(salvaged.stats, expected.stats);
     }
 
     void readsSessionWithoutCountersTable()

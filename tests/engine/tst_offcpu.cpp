@@ -232,8 +232,10 @@ private Q_SLOTS:
             qInfo("%lld switch-ins not seen", qlonglong(r.missed));
         qInfo("BPF %.2f us per context switch (%llu switches)",
               r.runCount ? r.runTimeNs / 1e3 / double(r.runCount) : 0.0, qulonglong(r.runCount));
-        QVERIFY2(n + r.missed >= 300 && n >= 290,
-                 qPrintable(QStringLiteral("%1 sleeps, %2 missed").arg(n).arg(r.missed)));
+        // Not every one of 300: a 2 ms sleep whose thread was preempted for over 1 ms between
+        // arming its timer and calling schedule() is off the CPU for less than the 1 ms minimum
+        // (one of 300 on a loaded emulated CPU), and rightly not reported.
+        QVERIFY2(n >= 290, qPrintable(QStringLiteral("%1 sleeps, %2 missed").arg(n).arg(r.missed)));
     }
 
     void kernelOnlyAndUserOnly()

@@ -101,6 +101,10 @@ inline RecordBatch guiBatch(int b)
         s.timeNs = StartNs + quint64(b + 1) * SecondNs;
         s.eventsSeen = quint64(b + 1) * 100;
         s.eventsLost = QByteArray(probe) == "open" ? quint64(b) * 3 : 0;
+        // block: completions the kernel never ran the program for, and, in the last (stop)
+        // sample, requests still open
+        s.eventsUnseen = QByteArray(probe) == "block" ? quint64(b) : 0;
+        s.unfinished = QByteArray(probe) == "block" && b == Batches - 1 ? 1 : 0;
         batch.stats << s;
     }
     return batch;

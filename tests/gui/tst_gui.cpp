@@ -196,16 +196,24 @@ void TestGui::opensSessionAndShowsSummary()
     QVERIFY(factTexts.contains(QStringLiteral("6.18.0-test")));
     QTreeWidget *probes = w.summaryPanel()->probes();
     QCOMPARE(probes->topLevelItemCount(), 3);
+    using P = SummaryPanel;
+    QCOMPARE(probes->headerItem()->text(P::UnseenColumn), QStringLiteral("Not seen"));
     for (int i = 0; i < probes->topLevelItemCount(); ++i) {
         QTreeWidgetItem *item = probes->topLevelItem(i);
-        QCOMPARE(item->text(1), QLocale().toString(300)); // the last cumulative sample
-        if (item->text(0) == QLatin1String("open")) {
-            QCOMPARE(item->text(2), QStringLiteral("6"));
-            QCOMPARE(item->text(3), QStringLiteral("tp/syscalls/sys_enter_openat"));
-            QVERIFY(item->font(2).bold());
-        } else {
-            QCOMPARE(item->text(2), QStringLiteral("0"));
-        }
+        QCOMPARE(item->text(P::SeenColumn), QLocale().toString(300)); // the last sample
+        const QString id = item->text(P::ProbeIdColumn);
+        // Each cause in its own column, bold and explained where there are any.
+        QCOMPARE(item->text(P::LostColumn),
+                 id == QLatin1String("open") ? QStringLiteral("6") : QStringLiteral("0"));
+        QCOMPARE(item->text(P::UnseenColumn),
+                 id == QLatin1String("block") ? QStringLiteral("2") : QStringLiteral("0"));
+        QCOMPARE(item->text(P::UnfinishedColumn),
+                 id == QLatin1String("block") ? QStringLiteral("1") : QStringLiteral("0"));
+        QCOMPARE(item->font(P::LostColumn).bold(), id == QLatin1String("open"));
+        QCOMPARE(item->font(P::UnseenColumn).bold(), id == QLatin1String("block"));
+        QCOMPARE(item->toolTip(P::UnseenColumn).isEmpty(), id != QLatin1String("block"));
+        if (id == QLatin1String("open"))
+            QCOMPARE(item->text(P::AttachColumn), QStringLiteral("tp/syscalls/sys_enter_openat"));
     }
     // Whole-session range: from the session start to past the last sample.
     QCOMPARE(w.viewState()->startNs(), StartNs);

@@ -431,8 +431,12 @@ void TestRecording::recordsLiveShowsStatusAndSaves()
     w.updateRecordingStatus();
     QVERIFY2(w.elapsedLabel()->text().contains(QLatin1String("0:00:0")),
              qPrintable(w.elapsedLabel()->text()));
-    // open lost 0 + 3 + 6 events (cumulative: the last sample counts): shown, highlighted.
-    QCOMPARE(w.lostLabel()->text(), QStringLiteral("6 lost"));
+    // open lost 0 + 3 + 6 events (cumulative: the last sample counts), block's completions
+    // not seen and requests unfinished: each cause by name, highlighted, and explained.
+    QCOMPARE(w.lostLabel()->text(), QStringLiteral("6 lost · 2 not seen · 1 unfinished"));
+    QVERIFY(w.lostLabel()->toolTip().contains(QLatin1String("ring buffer")));
+    QVERIFY(w.lostLabel()->toolTip().contains(QLatin1String("completion was never seen")));
+    QVERIFY(w.lostLabel()->toolTip().contains(QLatin1String("still open")));
     QVERIFY(w.lostLabel()->isVisible());
     QVERIFY(w.lostLabel()->styleSheet().contains(QLatin1String("background")));
     // 3 probes x 30 ms BPF time after 3 s of stats: 90 ms / 3 s = 3 % of a CPU.
