@@ -762,9 +762,11 @@ private Q_SLOTS:
                         session});
         QVERIFY(waitForFile(session, recorder));
         // Opens until the file system is full and the recorder gives up (each open event
-        // takes some bytes: a few thousand fill 512 KiB).
-        for (int round = 0; round < 200 && recorder.state() != QProcess::NotRunning; ++round) {
-            for (int i = 0; i < 500; ++i) {
+        // takes some bytes: a few thousand fill 512 KiB). At about 2000 a second, so that
+        // several one-second transactions commit before one no longer fits: a recorder slowed
+        // down (ASan) once met its first transaction, 16384 opens, already too large.
+        for (int round = 0; round < 1000 && recorder.state() != QProcess::NotRunning; ++round) {
+            for (int i = 0; i < 100; ++i) {
                 QFile f(QStringLiteral("/etc/hostname"));
                 QVERIFY(f.open(QIODevice::ReadOnly));
             }
