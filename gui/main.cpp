@@ -1,3 +1,4 @@
+#include "appidentity.h"
 #include "helperapi.h"
 #include "helperrecorder.h"
 #include "mainwindow.h"
@@ -6,15 +7,31 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDBusConnection>
+#include <QProcessEnvironment>
 #include <QTimer>
+
+#include <cstdio>
 
 int main(int argc, char *argv[])
 {
+    // Without a display Qt's xcb platform aborts (a core dump, exit 134): say why in one line
+    // instead, unless only --help or --version was asked for.
+    const QString noDisplay =
+        bpflens::missingDisplayReason(QProcessEnvironment::systemEnvironment().toStringList());
+    if (!noDisplay.isEmpty()) {
+        bool infoOnly = argc > 1;
+        for (int i = 1; i < argc; ++i) {
+            const QByteArray a(argv[i]);
+            infoOnly &= a == "-h" || a == "--help" || a == "-v" || a == "--version";
+        }
+        if (!infoOnly) {
+            std::fprintf(stderr, "%s\n", qPrintable(noDisplay));
+            return 2;
+        }
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("BPF Lens"));
-    QApplication::setApplicationName(QStringLiteral("bpflens"));
-    QApplication::setApplicationDisplayName(QStringLiteral("BPF Lens"));
-    QApplication::setApplicationVersion(QStringLiteral(BPFLENS_VERSION));
+    bpflens::setApplicationIdentity();
     bpflens::installTranslations(QLocale::system());
 
     QCommandLineParser parser;

@@ -1,3 +1,4 @@
+#include "appidentity.h"
 #include "countersview.h"
 #include "csvexport.h"
 #include "detailspane.h"
@@ -24,6 +25,7 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QRandomGenerator>
 #include <QSet>
 #include <QSettings>
@@ -108,6 +110,7 @@ class TestGui : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void applicationIdentityAndHeadlessStart();
     void initTestCase();
     void opensSessionAndShowsSummary();
     void killedRecordingShowsItsDuration();
@@ -218,6 +221,45 @@ void TestGui::opensSessionAndShowsSummary()
     // Whole-session range: from the session start to past the last sample.
     QCOMPARE(w.viewState()->startNs(), StartNs);
     QVERIFY(w.viewState()->endNs() > blockTime(Batches - 1, BlockPerBatch - 1));
+}
+
+void TestGui::applicationIdentityAndHeadlessStart()
+{
+    // The desktop matches the window to io.github.bpflens.desktop, and the window has the
+    // application's icon, from the theme or the built-in copy.
+    setApplicationIdentity();
+    QCOMPARE(QGuiApplication::desktopFileName(), QStringLiteral("io.github.bpflens"));
+    QVERIFY(
+        QFile::exists(QStringLiteral(BPFLENS_SOURCE_DIR "/resources/io.github.bpflens.desktop")));
+    const QImage icon = QApplication::windowIcon().pixmap(64, 64).toImage();
+    QVERIFY(!icon.isNull());
+    int opaque = 0;
+    for (int y = 0; y < icon.height(); ++y)
+        for (int x = 0; x < icon.width(); ++x)
+            opaque += qAlpha(icon.pixel(x, y)) > 128;
+    QVERIFY2(opaque > 64 * 64 / 4, qPrintable(QString::number(opaque))); // drawn, not blank
+    MainWindow w;
+    QVERIFY(!w.windowIcon().isNull());
+
+    // No display: one line that says so and what to use instead, exit 2, no core dump.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *key : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        env.remove(QLatin1String(key));
+    QProcess gui;
+    gui.setProcessEnvironment(env);
+    gui.start(QStringLiteral(BPFLENS_GUI), {QStringLiteral("some.bpflens")});
+    QVERIFY(gui.waitForFinished(30000));
+    QCOMPARE(gui.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(gui.exitCode(), 2);
+    const QString err = QString::fromUtf8(gui.readAllStandardError());
+    QCOMPARE(err.count(QLatin1Char('\n')), 1);
+    QVERIFY2(err.contains(QLatin1String("needs a graphical session")), qPrintable(err));
+    QVERIFY2(err.contains(QLatin1String("bpflens-cli show")), qPrintable(err));
+    // --version still answers there.
+    gui.start(QStringLiteral(BPFLENS_GUI), {QStringLiteral("--version")});
+    QVERIFY(gui.waitForFinished(30000));
+    QCOMPARE(gui.exitCode(), 0);
+    QVERIFY(gui.readAllStandardOutput().contains(BPFLENS_VERSION));
 }
 
 void TestGui::histogramSeriesHoldBlockCounts()
