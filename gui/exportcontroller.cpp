@@ -36,6 +36,8 @@ ExportController::ExportController(SessionModel *session, ViewState *state, QMai
     m_imageAction = new QAction(tr("Export &Chart as Image…"), window);
     connect(m_imageAction, &QAction::triggered, this, &ExportController::chooseExportImage);
     connect(m_session, &SessionModel::reset, this, &ExportController::updateActions);
+    // A live recording fills the session without a reset.
+    connect(m_session, &SessionModel::appended, this, &ExportController::updateActions);
     updateActions();
 }
 

@@ -194,6 +194,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_state->setFullRange(m_session->firstTimeNs(), m_session->endTimeNs());
         if (zoomed)
             m_state->setRange(s, e);
+        updateEventTabs(false);
     });
     connect(m_state, &ViewState::rangeChanged, this, &MainWindow::updateRangeLabel);
     connect(m_state, &ViewState::selectedEventChanged, this,
@@ -314,19 +315,34 @@ bool MainWindow::openFile(const QString &path, QString *error)
     return m_document->openFile(path, error);
 }
 
+void MainWindow::updateEventTabs(bool resizeAll)
+{
+    for (EventType t : SessionModel::eventTypes()) {
+        QTableView *table = m_tables.value(int(t));
+        const int tab = m_tabs->indexOf(table);
+        const qsizetype n = m_session->events().count(t);
+        const QString text = n ? tr("%1 (%2)").arg(SessionModel::typeName(t), QLocale().toString(n))
+                               : SessionModel::typeName(t);
+        if (m_tabs->tabText(tab) != text)
+            m_tabs->setTabText(tab, text);
+        // Live, a table is sized once, with its first rows: sized while empty, its columns
+        // cut times, pids and addresses to "1…". Whole again when the recording stops.
+        if (resizeAll || (n > 0 && !m_sizedTables.contains(int(t)))) {
+            table->resizeColumnsToContents();
+            if (n > 0)
+                m_sizedTables.insert(int(t));
+        }
+    }
+    if (resizeAll && m_session->isEmpty())
+        m_sizedTables.clear();
+}
+
 void MainWindow::sessionReset()
 {
     updateDamageBanner();
     m_state->setSelectedEvent({});
     m_state->setFullRange(m_session->firstTimeNs(), m_session->endTimeNs());
-    for (EventType t : SessionModel::eventTypes()) {
-        const int tab = m_tabs->indexOf(m_tables.value(int(t)));
-        const qsizetype n = m_session->events().count(t);
-        m_tabs->setTabText(tab,
-                           n ? tr("%1 (%2)").arg(SessionModel::typeName(t), QLocale().toString(n))
-                             : SessionModel::typeName(t));
-        m_tables.value(int(t))->resizeColumnsToContents();
-    }
+    updateEventTabs(true);
     updateTitle();
     updateRangeLabel();
     m_recording->updateRecordingStatus();
@@ -470,6 +486,8 @@ void MainWindow::createRecordingControls()
     });
     connect(m_recording, &RecordingController::actionsChanged, this, &MainWindow::updateActions);
     connect(m_recording, &RecordingController::recordingChanged, this, [this] {
+        if (!m_recording->isRecording())
+            updateEventTabs(true); // the columns fit everything recorded
         updateTitle();
         updateActions();
     });

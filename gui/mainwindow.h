@@ -7,6 +7,7 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <QSet>
 
 class QLabel;
 class QLineEdit;
@@ -120,6 +121,9 @@ private:
     QWidget *createFilterBar();
     void applyFilter();
     void sessionReset();
+    // The event tabs' counts, and their columns sized to what they hold: every table with
+    // resizeAll, else each table that got its first rows.
+    void updateEventTabs(bool resizeAll);
     void updateRangeLabel();
     void selectInTable(const EventRef &ref, bool followTab = true);
 
@@ -128,6 +132,7 @@ private:
     SessionDocument *m_document = nullptr;
     RecordingController *m_recording = nullptr;
     ExportController *m_exports = nullptr;
+    QSet<int> m_sizedTables; // event types whose table was sized with rows in it
     QHash<int, EventTableModel *> m_tableModels;
     QHash<int, EventFilterModel *> m_filterModels;
     QHash<int, QTableView *> m_tables;

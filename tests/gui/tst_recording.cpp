@@ -1,6 +1,7 @@
 // The recording side of the desktop application: the stream recorder on a real pipe, the main
 // window's record/stop/save flow through it, the probe panel and the I/O stack view.
 #include "eventmodels.h"
+#include "exportcontroller.h"
 #include "guitestdata.h"
 #include "histogramview.h"
 #include "iostackview.h"
@@ -24,6 +25,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -442,9 +444,18 @@ void TestRecording::recordsLiveShowsStatusAndSaves()
     // 3 probes x 30 ms BPF time after 3 s of stats: 90 ms / 3 s = 3 % of a CPU.
     QCOMPARE(w.cpuLabel()->text(), QStringLiteral("probes 3.00 % CPU"));
 
+    // Export works on what was recorded, live and after.
+    QVERIFY(w.exportController()->imageAction()->isEnabled());
+    QVERIFY(w.exportController()->csvMenu()->menuAction()->isEnabled());
+    QVERIFY2(w.tabs()
+                 ->tabText(w.tabs()->indexOf(w.tableView(EventType::Block)))
+                 .contains(QLocale().toString(Batches * BlockPerBatch)),
+             qPrintable(w.tabs()->tabText(w.tabs()->indexOf(w.tableView(EventType::Block)))));
+
     w.stopAction()->trigger();
     QTRY_VERIFY(!w.isRecording());
     QVERIFY(w.hasUnsavedRecording());
+    QVERIFY(w.exportController()->imageAction()->isEnabled());
     QVERIFY(w.isWindowModified());
     QVERIFY(w.windowTitle().contains(QLatin1String("[*]")));
     QCOMPARE(w.session()->info().endMonotonicNs, PipeWriter::EndNs);
@@ -477,6 +488,16 @@ void TestRecording::recordsLiveShowsStatusAndSaves()
         QVERIFY(QTest::qWaitForWindowExposed(&reopened));
         QCOMPARE(reopened.filterModel(EventType::Block)->rowCount(),
                  w.filterModel(EventType::Block)->rowCount());
+        // The live window looks as the reopened file does: tab counts, and columns sized to
+        // the rows (not to empty tables: "1…" for times and pids).
+        for (EventType t : {EventType::Block, EventType::Exec}) {
+            QTableView *live = w.tableView(t), *again = reopened.tableView(t);
+            QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(live)),
+                     reopened.tabs()->tabText(reopened.tabs()->indexOf(again)));
+            // (the last column stretches to the view's width, which differs between windows)
+            for (int c = 0; c + 1 < live->model()->columnCount(); ++c)
+                QCOMPARE(live->columnWidth(c), again->columnWidth(c));
+        }
         renderViews(reopened, QStringLiteral("reopened"));
         if (QTest::currentTestFailed())
             return;
