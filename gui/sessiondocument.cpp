@@ -83,6 +83,10 @@ bool SessionDocument::openFile(const QString &path, QString *error)
                             : tr("a recording is running: stop it first");
         if (error)
             *error = message;
+        // Said where the user asked (File > Open, Open Recent, a dropped file), not dropped.
+        showErrorBox(m_window, tr("Cannot open session"),
+                     tr("Cannot open %1: %2")
+                         .arg(QDir::toNativeSeparators(QFileInfo(path).fileName()), message));
         return false;
     }
     if (!maybeKeepRecording()) {

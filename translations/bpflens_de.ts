@@ -1705,6 +1705,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>The recording has not been saved. Save it first?</source>
         <translation>Die Aufzeichnung wurde nicht gespeichert. Zuerst speichern?</translation>
     </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::StreamRecorder</name>

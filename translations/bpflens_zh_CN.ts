@@ -1702,6 +1702,10 @@ The data recorded until then is kept.</source>
         <source>The recording has not been saved. Save it first?</source>
         <translation>录制尚未保存。要先保存吗？</translation>
     </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::StreamRecorder</name>

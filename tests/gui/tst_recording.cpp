@@ -452,6 +452,16 @@ void TestRecording::recordsLiveShowsStatusAndSaves()
                  .contains(QLocale().toString(Batches * BlockPerBatch)),
              qPrintable(w.tabs()->tabText(w.tabs()->indexOf(w.tableView(EventType::Block)))));
 
+    // Open (the menu, Open Recent, a drop) during the recording says why it does nothing.
+    QVERIFY(!w.openFile(m_dir.filePath(QStringLiteral("other.bpflens"))));
+    auto *box = w.findChild<QMessageBox *>(QStringLiteral("errorBox"));
+    QVERIFY(box && box->isVisible());
+    QVERIFY2(box->text().contains(QLatin1String("other.bpflens")) &&
+                 box->text().contains(QLatin1String("a recording is running: stop it first")),
+             qPrintable(box->text()));
+    box->close();
+    box->deleteLater();
+
     w.stopAction()->trigger();
     QTRY_VERIFY(!w.isRecording());
     QVERIFY(w.hasUnsavedRecording());
