@@ -110,6 +110,7 @@ class TestGui : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void fitsA1280x720Screen();
     void applicationIdentityAndHeadlessStart();
     void initTestCase();
     void opensSessionAndShowsSummary();
@@ -221,6 +222,32 @@ void TestGui::opensSessionAndShowsSummary()
     // Whole-session range: from the session start to past the last sample.
     QCOMPARE(w.viewState()->startNs(), StartNs);
     QVERIFY(w.viewState()->endNs() > blockTime(Batches - 1, BlockPerBatch - 1));
+}
+
+void TestGui::fitsA1280x720Screen()
+{
+    // With the default docks (probes, details) and a session open on every tab, the window
+    // can be made as small as a 1280x720 screen's work area.
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    for (int i = 0; i < w.tabs()->count(); ++i) {
+        w.tabs()->setCurrentIndex(i);
+        QCoreApplication::processEvents();
+        const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(min.width() <= 1280 && min.height() <= 720,
+                 qPrintable(QStringLiteral("tab %1 (%2): minimum %3x%4")
+                                .arg(i)
+                                .arg(w.tabs()->tabText(i))
+                                .arg(min.width())
+                                .arg(min.height())));
+    }
+    w.resize(1280, 720);
+    QCoreApplication::processEvents();
+    QVERIFY2(w.width() <= 1280 && w.height() <= 720,
+             qPrintable(QStringLiteral("%1x%2").arg(w.width()).arg(w.height())));
 }
 
 void TestGui::applicationIdentityAndHeadlessStart()
