@@ -6,6 +6,7 @@
 #include "flamegraphview.h"
 #include "histogramview.h"
 #include "iostackview.h"
+#include "latencyspinbox.h"
 #include "probepanel.h"
 #include "profilepage.h"
 #include "recorder.h"
@@ -248,13 +249,11 @@ QWidget *MainWindow::createFilterBar()
     m_commFilter->setPlaceholderText(tr("Command"));
     m_commFilter->setMaximumWidth(140);
     m_commFilter->setAccessibleName(tr("Command filter"));
-    m_latencyFilter = new QDoubleSpinBox(bar);
-    m_latencyFilter->setRange(0, 1e9);
-    m_latencyFilter->setDecimals(1);
-    m_latencyFilter->setSuffix(tr(" µs"));
+    m_latencyFilter = new LatencySpinBox(bar);
     m_latencyFilter->setSpecialValueText(tr("any latency"));
     m_latencyFilter->setAccessibleName(tr("Minimum latency filter"));
-    m_latencyFilter->setToolTip(tr("Block requests and slow file operations at least this slow"));
+    m_latencyFilter->setToolTip(tr("Block requests and slow file operations at least this slow "
+                                   "(type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)"));
     layout->addWidget(m_textFilter, 3);
     layout->addWidget(m_pidFilter);
     layout->addWidget(m_commFilter, 1);

@@ -21,6 +21,7 @@ class QTableView;
 namespace bpflens {
 
 class CountersView;
+class LatencySpinBox;
 class DetailsPane;
 class EventFilterModel;
 class EventTableModel;
@@ -100,6 +101,7 @@ public:
     // Refreshes the recording figures in the status bar (a timer does it every second).
     void updateRecordingStatus();
     QTabWidget *tabs() const { return m_tabs; }
+    LatencySpinBox *latencyFilter() const { return m_latencyFilter; }
     EventTableModel *tableModel(EventType type) const;
     EventFilterModel *filterModel(EventType type) const;
     QTableView *tableView(EventType type) const;
@@ -153,7 +155,7 @@ private:
     QLineEdit *m_textFilter = nullptr;
     QLineEdit *m_pidFilter = nullptr;
     QLineEdit *m_commFilter = nullptr;
-    QDoubleSpinBox *m_latencyFilter = nullptr;
+    LatencySpinBox *m_latencyFilter = nullptr;
     QLabel *m_rangeLabel = nullptr;
     bool m_syncingSelection = false;
 };

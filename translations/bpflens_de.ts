@@ -1083,6 +1083,14 @@
     </message>
 </context>
 <context>
+    <name>bpflens::LatencySpinBox</name>
+    <message>
+        <source>%1 µs</source>
+        <extracomment>Keep &quot;µs&quot; (or &quot;us&quot;): the text is read back as a latency, with its unit.</extracomment>
+        <translation>%1 µs</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::MainWindow</name>
     <message>
         <source>BPF Lens</source>
@@ -1153,20 +1161,12 @@
         <translation>Befehlsfilter</translation>
     </message>
     <message>
-        <source> µs</source>
-        <translation> µs</translation>
-    </message>
-    <message>
         <source>any latency</source>
         <translation>beliebige Latenz</translation>
     </message>
     <message>
         <source>Minimum latency filter</source>
         <translation>Filter für Mindestlatenz</translation>
-    </message>
-    <message>
-        <source>Block requests and slow file operations at least this slow</source>
-        <translation>Block-Requests und langsame Dateioperationen, die mindestens so langsam sind</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1243,6 +1243,10 @@
     <message>
         <source>&lt;b&gt;This file is damaged&lt;/b&gt; (%1). Everything that could be read is shown; this was lost:&lt;ul&gt;%2&lt;/ul&gt;Save As writes what was read into a new, intact file.</source>
         <translation>&lt;b&gt;Diese Datei ist beschädigt&lt;/b&gt; (%1). Alles, was gelesen werden konnte, wird angezeigt; verloren ging:&lt;ul&gt;%2&lt;/ul&gt;Speichern unter schreibt das Gelesene in eine neue, intakte Datei.</translation>
+    </message>
+    <message>
+        <source>Block requests and slow file operations at least this slow (type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)</source>
+        <translation>Block-Anfragen und langsame Dateioperationen, die mindestens so langsam sind (mit Einheit eingeben: 10 ms, 1,5 s, 250 µs, 800 ns)</translation>
     </message>
 </context>
 <context>

@@ -1080,6 +1080,14 @@
     </message>
 </context>
 <context>
+    <name>bpflens::LatencySpinBox</name>
+    <message>
+        <source>%1 µs</source>
+        <extracomment>Keep &quot;µs&quot; (or &quot;us&quot;): the text is read back as a latency, with its unit.</extracomment>
+        <translation>%1 µs</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::MainWindow</name>
     <message>
         <source>BPF Lens</source>
@@ -1150,20 +1158,12 @@
         <translation>命令过滤</translation>
     </message>
     <message>
-        <source> µs</source>
-        <translation> µs</translation>
-    </message>
-    <message>
         <source>any latency</source>
         <translation>任意延迟</translation>
     </message>
     <message>
         <source>Minimum latency filter</source>
         <translation>最小延迟过滤</translation>
-    </message>
-    <message>
-        <source>Block requests and slow file operations at least this slow</source>
-        <translation>至少这么慢的块请求和慢文件操作</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1240,6 +1240,10 @@
     <message>
         <source>&lt;b&gt;This file is damaged&lt;/b&gt; (%1). Everything that could be read is shown; this was lost:&lt;ul&gt;%2&lt;/ul&gt;Save As writes what was read into a new, intact file.</source>
         <translation>&lt;b&gt;此文件已损坏&lt;/b&gt;（%1）。已显示所有可读取的内容；丢失的内容如下：&lt;ul&gt;%2&lt;/ul&gt;“另存为”会将已读取的内容写入一个新的完整文件。</translation>
+    </message>
+    <message>
+        <source>Block requests and slow file operations at least this slow (type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)</source>
+        <translation>至少这么慢的块请求和慢文件操作（可带单位输入：10 ms、1.5 s、250 µs、800 ns）</translation>
     </message>
 </context>
 <context>

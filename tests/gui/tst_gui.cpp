@@ -6,6 +6,7 @@
 #include "exportcontroller.h"
 #include "guitestdata.h"
 #include "histogramview.h"
+#include "latencyspinbox.h"
 #include "mainwindow.h"
 #include "sessionmodel.h"
 #include "ticksprites.h"
@@ -110,6 +111,7 @@ class TestGui : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void latencyFilterTakesUnits();
     void fitsA1280x720Screen();
     void applicationIdentityAndHeadlessStart();
     void initTestCase();
@@ -222,6 +224,43 @@ void TestGui::opensSessionAndShowsSummary()
     // Whole-session range: from the session start to past the last sample.
     QCOMPARE(w.viewState()->startNs(), StartNs);
     QVERIFY(w.viewState()->endNs() > blockTime(Batches - 1, BlockPerBatch - 1));
+}
+
+void TestGui::latencyFilterTakesUnits()
+{
+    // Typed with a unit as biolatency and ext4slower users write thresholds; a bare number is
+    // µs ("10ms" was read as 10 µs).
+    const QLocale c = QLocale::c(), de(QLocale::German);
+    QCOMPARE(LatencySpinBox::parseMicroseconds(QStringLiteral("10ms"), c), 10000.0);
+    QCOMPARE(LatencySpinBox::parseMicroseconds(QStringLiteral("1.5 s"), c), 1.5e6);
+    QCOMPARE(LatencySpinBox::parseMicroseconds(QStringLiteral("250"), c), 250.0);
+    QCOMPARE(LatencySpinBox::parseMicroseconds(QStringLiteral("250 µs"), c), 250.0);
+    QCOMPARE(LatencySpinBox::parseMicroseconds(QStringLiteral("250US"), c), 250.0);
+    QCOMPARE(LatencySpinBox::parseMicroseconds(QStringLiteral("800ns"), c), 0.8);
+    QCOMPARE(LatencySpinBox::parseMicroseconds(QStringLiteral("1,5 ms"), de), 1500.0);
+    QCOMPARE(LatencySpinBox::parseMicroseconds(QStringLiteral("1.5 ms"), de), 1500.0);
+    QVERIFY(!LatencySpinBox::parseMicroseconds(QStringLiteral("ten ms"), c));
+    QVERIFY(!LatencySpinBox::parseMicroseconds(QStringLiteral("10 min"), c));
+
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+    LatencySpinBox *box = w.latencyFilter();
+    box->findChild<QLineEdit *>()->setText(QStringLiteral("10ms"));
+    box->interpretText();
+    QCOMPARE(box->value(), 10000.0);
+    QTRY_COMPARE(w.viewState()->filter().minLatencyNs, quint64(10000000));
+    // What it shows reads back as the same value (stepping and focus changes re-read it).
+    QCOMPARE(LatencySpinBox::parseMicroseconds(box->text(), box->locale()), 10000.0);
+    for (const QLocale &l :
+         {QLocale(QLocale::German), QLocale(QLocale::English, QLocale::UnitedStates),
+          QLocale(QLocale::Chinese, QLocale::China)}) {
+        box->setLocale(l);
+        box->setValue(123456.5);
+        QCOMPARE(LatencySpinBox::parseMicroseconds(box->text(), l), 123456.5);
+    }
+    box->setValue(0);
+    QCOMPARE(box->text(), QStringLiteral("any latency"));
 }
 
 void TestGui::fitsA1280x720Screen()
