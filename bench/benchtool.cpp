@@ -141,14 +141,18 @@ int count(const Options &o)
             last[s.probeId] = s;
     }
     qint64 lost = 0;
+    qint64 unseen = 0;
+    qint64 unfinished = 0;
     qint64 runCount = 0;
     qint64 runTimeNs = 0;
     for (const ProbeStats &s : std::as_const(last)) {
         lost += qint64(s.eventsLost);
+        unseen += qint64(s.eventsUnseen);
+        unfinished += qint64(s.unfinished);
         runCount += qint64(s.runCount);
         runTimeNs += qint64(s.runTimeNs);
     }
-    // Summed per name: what the probes counted besides events (e.g. block's "unfinished").
+    // Summed per name: what the probes counted besides events (e.g. block's "merged").
     QMap<QString, double> counterSums;
     for (const CounterSample &c : std::as_const(data.counters))
         counterSums[c.name] += c.value;
@@ -163,6 +167,8 @@ int count(const Options &o)
                       {QStringLiteral("exec_with_marker"), execWithMarker},
                       {QStringLiteral("exec_complete_argv"), execComplete},
                       {QStringLiteral("lost"), lost},
+                      {QStringLiteral("unseen"), unseen},
+                      {QStringLiteral("unfinished"), unfinished},
                       {QStringLiteral("run_count"), runCount},
                       {QStringLiteral("run_time_ns"), runTimeNs},
                       {QStringLiteral("histogram_count"), histogramCount},
