@@ -758,13 +758,15 @@ private Q_SLOTS:
         QProcess recorder;
         recorder.start(QStringLiteral(BPFLENS_CLI),
                        {QStringLiteral("record"), QStringLiteral("--direct"),
-                        QStringLiteral("--probe"), QStringLiteral("open"), QStringLiteral("-o"),
-                        session});
+                        QStringLiteral("--probe"),
+                        QStringLiteral("open:pid=") + QString::number(getpid()),
+                        QStringLiteral("-o"), session});
         QVERIFY(waitForFile(session, recorder));
         // Opens until the file system is full and the recorder gives up (each open event
-        // takes some bytes: a few thousand fill 512 KiB). At about 2000 a second, so that
-        // several one-second transactions commit before one no longer fits: a recorder slowed
-        // down (ASan) once met its first transaction, 16384 opens, already too large.
+        // takes some bytes: a few thousand fill 512 KiB). This process's only, at about 2000 a
+        // second, so that several one-second transactions commit before one no longer fits:
+        // recording every process's opens on a machine busy compiling, the first transaction
+        // (16384 opens) was already too large and nothing was kept.
         for (int round = 0; round < 1000 && recorder.state() != QProcess::NotRunning; ++round) {
             for (int i = 0; i < 100; ++i) {
                 QFile f(QStringLiteral("/etc/hostname"));
