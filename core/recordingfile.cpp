@@ -48,28 +48,27 @@ bool RecordingFile::finish(quint64 endMonotonicNs, QString *error)
     return m_writer.finish(endMonotonicNs, error);
 }
 
-quint64 RecordingFile::lostCount() const
+quint64 RecordingFile::latestSum(quint64 ProbeStats::*field) const
 {
     quint64 n = 0;
     for (const ProbeStats &s : m_latest)
-        n += s.eventsLost;
+        n += s.*field;
     return n;
+}
+
+quint64 RecordingFile::lostCount() const
+{
+    return latestSum(&ProbeStats::eventsLost);
 }
 
 quint64 RecordingFile::unseenCount() const
 {
-    quint64 n = 0;
-    for (const ProbeStats &s : m_latest)
-        n += s.eventsUnseen;
-    return n;
+    return latestSum(&ProbeStats::eventsUnseen);
 }
 
 quint64 RecordingFile::unfinishedCount() const
 {
-    quint64 n = 0;
-    for (const ProbeStats &s : m_latest)
-        n += s.unfinished;
-    return n;
+    return latestSum(&ProbeStats::unfinished);
 }
 
 QString RecordingFile::lostSummary() const

@@ -53,6 +53,9 @@ public:
     QString writeError() const { return m_writeError; }
 
 private:
+    // One ProbeStats field added up over the probes' latest stats.
+    quint64 latestSum(quint64 ProbeStats::*field) const;
+
     SessionWriter m_writer;
     RecordBatch m_waiting;
     quint64 m_lastWriteNs = 0;
