@@ -316,6 +316,8 @@ bool MainWindow::openFile(const QString &path, QString *error)
 
 void MainWindow::updateEventTabs(bool resizeAll)
 {
+    if (resizeAll)
+        m_sizedTables.clear();
     for (EventType t : SessionModel::eventTypes()) {
         QTableView *table = m_tables.value(int(t));
         const int tab = m_tabs->indexOf(table);
@@ -332,8 +334,6 @@ void MainWindow::updateEventTabs(bool resizeAll)
                 m_sizedTables.insert(int(t));
         }
     }
-    if (resizeAll && m_session->isEmpty())
-        m_sizedTables.clear();
 }
 
 void MainWindow::sessionReset()
