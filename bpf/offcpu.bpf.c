@@ -4,9 +4,13 @@
 // reports the whole span. sched_switch runs in the outgoing thread's context, so its stacks are
 // where it blocked (or was preempted).
 //
-// User stacks are frame-pointer chains only (bpf_get_stackid(BPF_F_USER_STACK)): code built
-// without frame pointers shows its leaf function and whatever the chain happens to reach. A
-// DWARF copy at the sleeping thread's next sys_exit (as profile copies it) is not done yet.
+// User stacks: the frame-pointer chain (bpf_get_stackid(BPF_F_USER_STACK)) always, and for a
+// thread that waited inside a system call (nearly every wait) the registers and the top of its
+// user stack for DWARF unwinding, as profile copies them. They cannot be copied at the switch-out
+// (the span's length is not known yet, and copying at every context switch would cost more than
+// the rest of the probe) nor at the switch-in (another task's context): they are copied when the
+// call returns to user space (sys_exit), where the thread has run no user code since it blocked,
+// so its registers and stack are still those it blocked with.
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -15,6 +19,7 @@
 #include "common.bpf.h"
 #include "newimage.bpf.h"
 #include "offcpu.h"
+#include "userstack.bpf.h"
 
 #define MAX_TASKS 10240
 #define TASK_DEAD 0x80
@@ -28,6 +33,7 @@ struct offcpu_start
     __u64 ts;
     __s32 kstack_id;
     __s32 ustack_id;
+    __u32 in_syscall; /* switched out inside a system call: its exit can copy the user stack */
 };
 
 struct
@@ -52,6 +58,39 @@ struct
     __uint(key_size, sizeof(__u32));
     __uint(value_size, OFFCPU_MAX_FRAMES * sizeof(__u64));
 } offcpu_stacks SEC(".maps");
+
+/* Threads whose waits were reported with OFFCPU_COPY_FOLLOWS: their next sys_exit copies the
+ * user stack. The value: wake user space for the copy (the wait was a new image's first). */
+struct
+{
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, MAX_TASKS);
+    __type(key, __u32);
+    __type(value, __u8);
+} copy_wanted SEC(".maps");
+
+/* The user stack record is built here, one entry per possible CPU (user space sets max_entries;
+ * a per-CPU array's values are limited to 32 KiB). sys_exit programs do not nest on one CPU. */
+struct user_stack_scratch
+{
+    struct offcpu_user_stack r;
+    __u8 stack[USER_STACK_MAX_COPY + USER_STACK_PAGE];
+};
+
+struct
+{
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, struct user_stack_scratch);
+} user_stack_scratch SEC(".maps");
+
+/* Set by user space once the sys_exit program is attached: before that, or without it, no wait
+ * is promised a copy. */
+bool exit_hooked = false;
+/* Entries in copy_wanted, so that sys_exit, which runs for every system call of the machine, does
+ * a hash lookup only while some thread waits for its copy. */
+__s64 copies_wanted = 0;
 
 /* How many holders each stack id has: threads off the CPU with it, and events not yet read by
  * user space. User space reads an event's stacks, drops its references and deletes an id no one
@@ -105,12 +144,29 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev)
     __u32 tid = BPF_CORE_READ(prev, pid);
 
     /* the idle task, and a thread that exits: it never comes back */
-    if (!tid || (task_state(prev) & TASK_DEAD))
+    if (!tid)
         return;
+    if (task_state(prev) & TASK_DEAD) {
+        if (copies_wanted && bpf_map_delete_elem(&copy_wanted, &tid) == 0)
+            __sync_fetch_and_add(&copies_wanted, -1);
+        return;
+    }
     /* prev is current here: the common filters apply */
     if (!current_wanted())
         return;
     s.ts = bpf_ktime_get_ns();
+    s.in_syscall = 0;
+#if defined(__TARGET_ARCH_x86)
+    if (exit_hooked && !kernel_only && stack_copy_bytes) {
+        struct pt_regs regs;
+
+        /* orig_ax holds the system call's number inside one, -1 in an interrupt or a fault
+         * (the kernel's own syscall_get_nr()); a 32-bit task is left to its frame pointers */
+        if (BPF_CORE_READ(prev, mm) && current_user_regs(prev, &regs) && regs.cs == USER_CS_64 &&
+            (long)regs.orig_ax >= 0)
+            s.in_syscall = 1;
+    }
+#endif
     s.kstack_id = user_only ? -1 : stack_id(ctx, 0);
     s.ustack_id = kernel_only ? -1 : stack_id(ctx, BPF_F_USER_STACK);
     old = bpf_map_lookup_elem(&offcpu_start, &tid);
@@ -133,7 +189,9 @@ static __always_inline void switch_in(struct task_struct *next)
     struct offcpu_start *s;
     struct offcpu_event e;
     __u32 tid = BPF_CORE_READ(next, pid);
+    __u32 in_syscall;
     __u64 now;
+    long flags;
 
     if (!tid)
         return;
@@ -145,17 +203,35 @@ static __always_inline void switch_in(struct task_struct *next)
     e.off_ns = now - s->ts;
     e.kstack_id = s->kstack_id;
     e.ustack_id = s->ustack_id;
+    in_syscall = s->in_syscall;
     bpf_map_delete_elem(&offcpu_start, &tid);
     if ((__s64)e.off_ns < 0 || e.off_ns < min_ns) {
         ref_stack(e.kstack_id, -1);
         ref_stack(e.ustack_id, -1);
         return;
     }
+    e.kind = OFFCPU_EVENT;
+    e.flags = 0;
     e.pid = BPF_CORE_READ(next, tgid);
     e.tid = tid;
     BPF_CORE_READ_STR_INTO(&e.comm, next, comm);
+    flags = submit_flags_for(&offcpu_rb, next);
+    if (in_syscall && e.ustack_id >= 0) {
+        /* the wait is unwound once its copy came: that record wakes user space instead */
+        __u8 wake = flags == BPF_RB_FORCE_WAKEUP;
+        long err = bpf_map_update_elem(&copy_wanted, &tid, &wake, BPF_NOEXIST);
+
+        if (!err)
+            __sync_fetch_and_add(&copies_wanted, 1);
+        /* -EEXIST: an earlier wait of the same system call, whose copy is this one's too */
+        if (!err || err == -17) {
+            e.flags |= OFFCPU_COPY_FOLLOWS;
+            if (flags == BPF_RB_FORCE_WAKEUP)
+                flags = BPF_RB_NO_WAKEUP;
+        }
+    }
     /* from here the event holds the references; user space drops them once it read the stacks */
-    if (bpf_ringbuf_output(&offcpu_rb, &e, sizeof(e), submit_flags_for(&offcpu_rb, next))) {
+    if (bpf_ringbuf_output(&offcpu_rb, &e, sizeof(e), flags)) {
         count_lost();
         ref_stack(e.kstack_id, -1);
         ref_stack(e.ustack_id, -1);
@@ -176,6 +252,73 @@ int BPF_PROG(offcpu_switch_raw, bool preempt, struct task_struct *prev, struct t
 {
     switch_out(ctx, prev);
     switch_in(next);
+    return 0;
+}
+
+/* The system call a wait promised a copy in returns: copy the thread's user registers and stack.
+ * No copy (an empty record, so user space stops waiting) where they are no longer those the
+ * thread blocked with: a successful execve replaced the image, rt_sigreturn the registers. */
+static __always_inline void copy_at_exit(struct pt_regs *regs, long ret)
+{
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    __u32 cpu = bpf_get_smp_processor_id();
+    struct user_stack_scratch *sc;
+    __u32 size = 0;
+    __u8 *wanted;
+    long flags;
+
+    if (!copies_wanted)
+        return;
+    wanted = bpf_map_lookup_elem(&copy_wanted, &tid);
+    if (!wanted)
+        return;
+    flags = *wanted ? BPF_RB_FORCE_WAKEUP : submit_flags(&offcpu_rb);
+    if (bpf_map_delete_elem(&copy_wanted, &tid) == 0)
+        __sync_fetch_and_add(&copies_wanted, -1);
+    sc = bpf_map_lookup_elem(&user_stack_scratch, &cpu);
+    if (!sc)
+        return;
+    sc->r.kind = OFFCPU_USER_STACK;
+    sc->r.tid = tid;
+    sc->r.flags = 0;
+#if defined(__TARGET_ARCH_x86)
+    {
+        struct pt_regs r;
+        bool at_limit = false;
+        long nr;
+
+        if (bpf_probe_read_kernel(&r, sizeof(r), regs) == 0) {
+            nr = (long)r.orig_ax;
+            /* x86_64: rt_sigreturn 15, execve 59, execveat 322 */
+            if (r.cs == USER_CS_64 && nr != 15 && !((nr == 59 || nr == 322) && ret == 0)) {
+                FILL_REGS(sc->r.regs, &r);
+                sc->r.flags |= OFFCPU_REGS_VALID;
+                size = copy_user_stack(sc->stack, r.sp, &at_limit);
+                if (at_limit)
+                    sc->r.flags |= OFFCPU_STACK_LIMIT;
+            }
+        }
+    }
+#endif
+    sc->r.stack_size = size;
+    asm volatile("" : "+r"(size));
+    if (size > USER_STACK_MAX_COPY)
+        return;
+    /* a copy that finds no room leaves its waits to their frame pointers */
+    bpf_ringbuf_output(&offcpu_rb, sc, sizeof(sc->r) + size, flags);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(offcpu_exit_btf, struct pt_regs *regs, long ret)
+{
+    copy_at_exit(regs, ret);
+    return 0;
+}
+
+SEC("raw_tp/sys_exit")
+int BPF_PROG(offcpu_exit_raw, struct pt_regs *regs, long ret)
+{
+    copy_at_exit(regs, ret);
     return 0;
 }
 

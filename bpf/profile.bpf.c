@@ -11,12 +11,11 @@
 #include "common.bpf.h"
 #include "newimage.bpf.h"
 #include "profile.h"
+#include "userstack.bpf.h"
 
 const volatile bool include_idle = false;
 const volatile bool kernel_only = false;
 const volatile bool user_only = false;
-/* Bytes of user stack to copy, at most PROFILE_MAX_STACK_COPY; 0: frame pointers only. */
-const volatile __u32 stack_copy_bytes = 16384;
 
 struct
 {
@@ -30,7 +29,7 @@ struct profile_scratch
 {
     struct profile_sample s;
     /* a piece may start just below the limit and run a page on */
-    __u8 stack[PROFILE_MAX_STACK_COPY + PROFILE_PAGE];
+    __u8 stack[USER_STACK_MAX_COPY + USER_STACK_PAGE];
 };
 
 /* One entry per possible CPU, indexed by the CPU (user space sets max_entries): a per-CPU array's
@@ -42,87 +41,6 @@ struct
     __type(key, __u32);
     __type(value, struct profile_scratch);
 } profile_scratch SEC(".maps");
-
-#if defined(__TARGET_ARCH_x86)
-/* x86_64's task_pt_regs() before bpf_task_pt_regs (5.15): the user registers saved at the top of
- * the task's kernel stack, THREAD_SIZE = 16 KiB (without KASAN) and no top padding on 64-bit
- * before FRED (6.9, which has bpf_task_pt_regs anyway). Used on 5.8 (ring buffer) to 5.14. */
-#define PROFILE_THREAD_SIZE (4096 << 2)
-
-#define FILL_REGS(dst, r)                                                                          \
-    do {                                                                                           \
-        (dst)[0] = (r)->ax;                                                                        \
-        (dst)[1] = (r)->dx;                                                                        \
-        (dst)[2] = (r)->cx;                                                                        \
-        (dst)[3] = (r)->bx;                                                                        \
-        (dst)[4] = (r)->si;                                                                        \
-        (dst)[5] = (r)->di;                                                                        \
-        (dst)[6] = (r)->bp;                                                                        \
-        (dst)[7] = (r)->sp;                                                                        \
-        (dst)[8] = (r)->r8;                                                                        \
-        (dst)[9] = (r)->r9;                                                                        \
-        (dst)[10] = (r)->r10;                                                                      \
-        (dst)[11] = (r)->r11;                                                                      \
-        (dst)[12] = (r)->r12;                                                                      \
-        (dst)[13] = (r)->r13;                                                                      \
-        (dst)[14] = (r)->r14;                                                                      \
-        (dst)[15] = (r)->r15;                                                                      \
-        (dst)[16] = (r)->ip;                                                                       \
-    } while (0)
-
-/* The user registers of the current task when the sample hit the kernel: where it entered the
- * kernel (a system call, an interrupt, a fault). */
-static __always_inline bool saved_user_regs(struct task_struct *task, __u64 *dst)
-{
-    struct pt_regs regs;
-    void *p;
-
-    if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs)) {
-        p = (void *)bpf_task_pt_regs((struct task_struct *)bpf_get_current_task_btf());
-    } else {
-        p = BPF_CORE_READ(task, stack);
-        if (!p)
-            return false;
-        p += PROFILE_THREAD_SIZE - sizeof(struct pt_regs);
-    }
-    if (bpf_probe_read_kernel(&regs, sizeof(regs), p))
-        return false;
-    FILL_REGS(dst, &regs);
-    return true;
-}
-#endif
-
-/* Copies the user stack from sp upwards in page-bounded pieces, each one read whole or not at
- * all: the first that fails is above the stack's top. Returns the bytes copied. */
-static __always_inline __u32 copy_user_stack(struct profile_scratch *sc, __u64 sp)
-{
-    /* 64-bit throughout: a 32-bit value is zero-extended into a copy, whose bounds the verifier
-     * does not carry over to the register that reaches the helper */
-    __u64 limit = stack_copy_bytes;
-    __u64 off = 0, len;
-    int i;
-
-    if (limit > PROFILE_MAX_STACK_COPY)
-        limit = PROFILE_MAX_STACK_COPY;
-    for (i = 0; i < PROFILE_MAX_STACK_COPY / PROFILE_PAGE + 1; i++) {
-        if (off >= limit)
-            break;
-        len = PROFILE_PAGE - ((sp + off) & (PROFILE_PAGE - 1));
-        if (len > limit - off)
-            len = limit - off;
-        /* no-ops (off < limit <= MAX, len <= PAGE) the verifier needs to see on the very
-         * registers that reach the helper */
-        asm volatile("" : "+r"(off), "+r"(len));
-        if (off > PROFILE_MAX_STACK_COPY || len > PROFILE_PAGE)
-            break;
-        if (bpf_probe_read_user(&sc->stack[off], len, (void *)(sp + off)))
-            break;
-        off += len;
-    }
-    if (off >= limit && limit)
-        sc->s.flags |= PROFILE_STACK_LIMIT;
-    return off;
-}
 
 SEC("perf_event")
 int profile_tick(struct bpf_perf_event_data *ctx)
@@ -179,12 +97,17 @@ int profile_tick(struct bpf_perf_event_data *ctx)
         n = bpf_get_stack(ctx, sc->s.ustack, sizeof(sc->s.ustack), BPF_F_USER_STACK);
         if (n > 0)
             sc->s.ustack_len = n / sizeof(__u64);
-        if ((sc->s.flags & PROFILE_USER_REGS) && stack_copy_bytes)
-            size = copy_user_stack(sc, sc->s.regs[7]);
+        if ((sc->s.flags & PROFILE_USER_REGS) && stack_copy_bytes) {
+            bool at_limit;
+
+            size = copy_user_stack(sc->stack, sc->s.regs[7], &at_limit);
+            if (at_limit)
+                sc->s.flags |= PROFILE_STACK_LIMIT;
+        }
     }
     sc->s.stack_size = size;
     asm volatile("" : "+r"(size));
-    if (size > PROFILE_MAX_STACK_COPY)
+    if (size > USER_STACK_MAX_COPY)
         return 0;
     if (bpf_ringbuf_output(&profile_rb, sc, sizeof(sc->s) + size,
                            submit_flags_for(&profile_rb, task)))

@@ -4,15 +4,10 @@
 #define BPFLENS_PROFILE_H
 
 #include "bpflens.h"
+#include "userstack.h"
 
 /* bpf_get_stack's depth: the kernel's default perf_event_max_stack. */
 #define PROFILE_MAX_FRAMES 127
-/* Largest copy of the user stack (option stackBytes) and the piece a copy is read in: a piece
- * never crosses a page, so the first one that fails is the stack's top, not a torn read. */
-#define PROFILE_MAX_STACK_COPY 32768
-#define PROFILE_PAGE 4096
-/* The x86_64 DWARF registers of symbolizerclient.h's UserRegisters: 0-15 and the ip as 16. */
-#define PROFILE_REGS 17
 
 enum profile_flags
 {
@@ -34,7 +29,7 @@ struct profile_sample
     __u16 ustack_len; /* frames in ustack (frame pointers), leaf first */
     __u32 stack_size; /* bytes of user stack after the record */
     char comm[BPFLENS_COMM_LEN];
-    __u64 regs[PROFILE_REGS];
+    __u64 regs[USER_REGS];
     __u64 kstack[PROFILE_MAX_FRAMES];
     __u64 ustack[PROFILE_MAX_FRAMES];
 };

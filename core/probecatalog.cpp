@@ -240,6 +240,14 @@ QList<ProbeInfo> buildCatalog()
                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
                                          "Only record threads off the CPU at least this long")),
                     1000, 0, 3600ll * 1000 * 1000),
+          intOption(QStringLiteral("stackBytes"),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog", "User stack copy (bytes)")),
+                    TR(QT_TRANSLATE_NOOP(
+                        "ProbeCatalog",
+                        "How much of a waiting thread's user stack is copied, when its system "
+                        "call returns, for unwinding code built without frame pointers (0: frame "
+                        "pointers only)")),
+                    16384, 0, 32768),
           boolOption(QStringLiteral("kernelOnly"),
                      TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Kernel stacks only")),
                      TR(QT_TRANSLATE_NOOP("ProbeCatalog",

@@ -12,8 +12,39 @@
 #include <QHash>
 
 #include <cstring>
+#include <ctime>
 
 namespace bpflens {
+
+namespace {
+
+// How long a wait is held for its user stack copy after its thread ran again: the copy comes as
+// the thread's system call returns, microseconds later unless it is preempted on the way out or
+// exits inside the call (then its frame-pointer chain is taken).
+constexpr quint64 MaxCopyWaitNs = 1000000000ull;
+// With copies, the ring buffer grows to this: a copy is up to 16 KiB by default, and the 4 MiB
+// the engine gives would hold only some 250 of them between two drains.
+constexpr quint32 CopyRingBufferBytes = 16u << 20;
+
+quint64 monotonicNs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return quint64(t.tv_sec) * 1000000000ull + quint64(t.tv_nsec);
+}
+
+bool copiesWanted(const QVariantMap &options)
+{
+#if defined(__x86_64__)
+    return !options.value(QStringLiteral("kernelOnly")).toBool() &&
+           options.value(QStringLiteral("stackBytes"), 16384).toLongLong() > 0;
+#else
+    Q_UNUSED(options);
+    return false; // the BPF side copies x86_64's registers only
+#endif
+}
+
+} // namespace
 
 OffCpuProbe::OffCpuProbe()
     : SkeletonProbe(QStringLiteral("offcpu"))
@@ -25,7 +56,7 @@ OffCpuProbe::~OffCpuProbe()
     stop();
 }
 
-AttachPlan OffCpuProbe::plan(const KernelFeatures &kernel)
+AttachPlan OffCpuProbe::plan(const KernelFeatures &kernel, const QVariantMap &options)
 {
     AttachPlan p;
     if (!kernel.hasBtf()) {
@@ -41,12 +72,23 @@ AttachPlan OffCpuProbe::plan(const KernelFeatures &kernel)
     else
         g.programs.append({"offcpu_switch_raw", QStringLiteral("raw_tp/sched_switch")});
     p.groups.append(g);
+    if (copiesWanted(options)) {
+        AttachGroup exit;
+        exit.what = QStringLiteral("user stack copies at system call exit");
+        exit.required = false;
+        if (kernel.hasBtfTracepoint(QStringLiteral("sys_exit")))
+            exit.programs.append({"offcpu_exit_btf", QStringLiteral("tp_btf/sys_exit")});
+        else
+            exit.programs.append({"offcpu_exit_raw", QStringLiteral("raw_tp/sys_exit")});
+        p.groups.append(exit);
+    }
     return p;
 }
 
-ProbeAvailability OffCpuProbe::availability(const KernelFeatures &kernel, const QVariantMap &) const
+ProbeAvailability OffCpuProbe::availability(const KernelFeatures &kernel,
+                                            const QVariantMap &options) const
 {
-    return availabilityOf(plan(kernel));
+    return availabilityOf(plan(kernel, options));
 }
 
 bool OffCpuProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
@@ -64,20 +106,37 @@ bool OffCpuProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
     m_lastStacksFailed = 0;
     m_stacksUnread = 0;
     m_lastContent.clear();
+    m_pending.clear();
+    m_awaiting.clear();
     m_lastStartFull = 0;
     m_lastSwitchInMissed = 0;
+    m_copies = copiesWanted(options);
+    if (m_copies && ringBufferBytes() < CopyRingBufferBytes)
+        setRingBufferBytes(CopyRingBufferBytes);
     const bool started =
-        startSkeleton(plan(kernel), options, error, [&](CommonFilters &, QString *) {
+        startSkeleton(plan(kernel, options), options, error, [&](CommonFilters &, QString *why) {
+            const int cpus = libbpf_num_possible_cpus();
+            if (cpus <= 0 ||
+                bpf_map__set_max_entries(m_skel->maps.user_stack_scratch, quint32(cpus))) {
+                *why = QStringLiteral("cannot size the maps: %1").arg(lastLibbpfError(-errno));
+                return false;
+            }
             auto *ro = m_skel->rodata;
             ro->min_ns = quint64(qMax<qint64>(
                              0, options.value(QStringLiteral("minUs"), 1000).toLongLong())) *
                          1000;
             ro->kernel_only = m_kernelOnly;
             ro->user_only = m_userOnly;
+            ro->stack_copy_bytes = quint32(
+                qBound(qint64(0), options.value(QStringLiteral("stackBytes"), 16384).toLongLong(),
+                       qint64(USER_STACK_MAX_COPY)));
             return true;
         });
     if (!started)
         return false;
+    // Waits are promised a copy only once the program that makes it runs.
+    m_copies = m_copies && attachPath().contains(QLatin1String("sys_exit"));
+    __atomic_store_n(&m_skel->bss->exit_hooked, m_copies, __ATOMIC_SEQ_CST);
     if (!m_userOnly)
         stackResolver()->loadKernelSymbols();
     QString why;
@@ -90,13 +149,20 @@ void OffCpuProbe::doStop()
 {
     SkeletonProbe::doStop();
     m_pending.clear();
+    m_awaiting.clear();
     m_lastContent.clear();
 }
 
 bool OffCpuProbe::decode(const void *data, size_t size, RecordBatch &)
 {
+    __u32 kind = 0;
+    if (size < sizeof(kind))
+        return false;
+    memcpy(&kind, data, sizeof(kind));
+    if (kind == OFFCPU_USER_STACK)
+        return decodeUserStack(data, size);
     offcpu_event e;
-    if (size != sizeof(e))
+    if (kind != OFFCPU_EVENT || size != sizeof(e))
         return false;
     memcpy(&e, data, sizeof(e));
     if (e.kstack_id >= OFFCPU_STACK_IDS || e.ustack_id >= OFFCPU_STACK_IDS)
@@ -109,7 +175,43 @@ bool OffCpuProbe::decode(const void *data, size_t size, RecordBatch &)
     p.event.comm = QByteArray(e.comm, int(qstrnlen(e.comm, sizeof(e.comm))));
     p.kernelId = e.kstack_id;
     p.userId = e.ustack_id;
+    p.awaitingCopy = m_copies && (e.flags & OFFCPU_COPY_FOLLOWS);
+    p.switchInNs = e.time_ns + e.off_ns;
+    if (p.awaitingCopy)
+        m_awaiting[p.event.tid].append(m_pending.size());
     m_pending.push_back(std::move(p));
+    return true;
+}
+
+// The copy answers every wait of its thread still waiting: they all blocked in the system call
+// that just returned (the BPF side promises a copy per thread, not per wait).
+bool OffCpuProbe::decodeUserStack(const void *data, size_t size)
+{
+    markAuxiliaryRecord();
+    offcpu_user_stack c;
+    if (size < sizeof(c))
+        return false;
+    memcpy(&c, data, sizeof(c));
+    if (c.stack_size > USER_STACK_MAX_COPY || size != sizeof(c) + c.stack_size)
+        return false;
+    const auto it = m_awaiting.find(c.tid);
+    if (it == m_awaiting.end())
+        return true; // its waits went on without it (lost, or waited too long)
+    UserSample u;
+    if (c.flags & OFFCPU_REGS_VALID) {
+        u.tid = c.tid;
+        u.regs.valid = true;
+        std::copy(std::begin(c.regs), std::end(c.regs), u.regs.dwarf.begin());
+        u.stack = QByteArray(static_cast<const char *>(data) + sizeof(c), int(c.stack_size));
+    }
+    for (size_t i : std::as_const(*it)) {
+        Pending &p = m_pending[i];
+        p.awaitingCopy = false;
+        p.hasCopy = u.regs.valid;
+        if (p.hasCopy)
+            p.copy = u;
+    }
+    m_awaiting.erase(it);
     return true;
 }
 
@@ -156,44 +258,79 @@ void OffCpuProbe::finishDrain(RecordBatch &out)
 {
     if (m_pending.empty())
         return;
-    StackResolver *r = stackResolver();
     // Each stack id is read once per drain, before any reference is dropped.
     QHash<qint32, QList<quint64>> ips;
     for (const Pending &p : m_pending) {
+        if (p.stacksRead)
+            continue;
         for (qint32 id : {p.kernelId, p.userId}) {
             if (id >= 0 && !ips.contains(id))
                 ips.insert(id, stackIps(id));
         }
     }
-    // The user chains go to the symbolizer as frame pointers only (no registers, no stack copy).
+    for (Pending &p : m_pending) {
+        if (p.stacksRead)
+            continue;
+        p.kernelIps = ips.value(p.kernelId);
+        p.userIps = ips.value(p.userId);
+        p.stacksRead = true;
+        release(p.kernelId);
+        release(p.userId);
+    }
+    emitReady(out);
+}
+
+// Appends every wait not waiting for its copy any more; after the detach no copy comes, so all.
+void OffCpuProbe::emitReady(RecordBatch &out)
+{
+    const bool last = !isAttached();
+    const quint64 now = monotonicNs();
+    std::vector<Pending> ready;
+    std::vector<Pending> held;
+    for (Pending &p : m_pending) {
+        if (p.awaitingCopy && !last && now < p.switchInNs + MaxCopyWaitNs)
+            held.push_back(std::move(p));
+        else
+            ready.push_back(std::move(p));
+    }
+    m_pending = std::move(held);
+    m_awaiting.clear();
+    for (size_t i = 0; i < m_pending.size(); ++i)
+        m_awaiting[m_pending[i].event.tid].append(i);
+    if (ready.empty())
+        return;
+
+    StackResolver *r = stackResolver();
     QList<UserSample> users;
     QList<qsizetype> userIndex;
-    for (const Pending &p : m_pending) {
-        const QList<quint64> chain = ips.value(p.userId);
-        if (chain.isEmpty()) {
+    for (const Pending &p : ready) {
+        if (p.userIps.isEmpty()) {
             userIndex.append(-1);
             continue;
         }
-        // The registers are the chain's first address and nothing else: the unwinder finds no
-        // stack to unwind with CFI and takes the chain.
         UserSample u;
+        if (p.hasCopy) {
+            u = p.copy;
+        } else {
+            // Without a copy the registers are the chain's first address and nothing else: the
+            // unwinder finds no stack to unwind with CFI and takes the chain.
+            u.regs.valid = true;
+            u.regs.dwarf[16] = p.userIps.first();
+        }
         u.pid = p.event.pid;
         u.tid = p.event.tid;
-        u.regs.valid = true;
-        u.regs.dwarf[16] = chain.first();
-        u.framePointerIps = chain;
+        u.framePointerIps = p.userIps;
         userIndex.append(users.size());
         users.append(std::move(u));
     }
     const QList<SymbolizedStack> resolved = r->resolve(users);
 
     auto &events = out.events<OffCpuEvent>();
-    for (size_t i = 0; i < m_pending.size(); ++i) {
-        Pending &p = m_pending[i];
+    for (size_t i = 0; i < ready.size(); ++i) {
+        Pending &p = ready[i];
         QList<quint32> frames;
         quint8 flags = 0;
-        const QList<quint64> kernel = ips.value(p.kernelId);
-        for (quint64 ip : kernel) {
+        for (quint64 ip : std::as_const(p.kernelIps)) {
             const quint32 f = r->kernelFrame(ip, true);
             // The stack was taken inside the tracepoint: its first frames are this program and
             // the kernel's code that ran it, not where the thread blocked.
@@ -201,35 +338,33 @@ void OffCpuProbe::finishDrain(RecordBatch &out)
                 continue;
             frames.append(f);
         }
-        if (kernel.size() >= OFFCPU_MAX_FRAMES)
+        if (p.kernelIps.size() >= OFFCPU_MAX_FRAMES)
             flags |= KernelStackTruncated;
         const qsizetype u = userIndex[qsizetype(i)];
         if (u < 0) {
             if (!m_userOnly || m_kernelOnly)
                 flags |= NoUserStack;
+        } else if (u < resolved.size() && !resolved[u].frames.isEmpty()) {
+            const SymbolizedStack &s = resolved[u];
+            for (const SymbolizedFrame &f : s.frames)
+                frames.append(r->userFrame(f));
+            if (s.truncated)
+                flags |= UserStackTruncated;
+            // a chain alone is frame pointers however the unwinder read it
+            if (s.usedFramePointers || !p.hasCopy)
+                flags |= UserFramePointers;
+            if (!p.hasCopy && p.userIps.size() >= OFFCPU_MAX_FRAMES)
+                flags |= UserStackTruncated;
         } else {
+            for (quint64 ip : std::as_const(p.userIps))
+                frames.append(r->unknownUserFrame(ip));
             flags |= UserFramePointers;
-            const QList<quint64> &chain = users[u].framePointerIps;
-            if (u < resolved.size() && !resolved[u].frames.isEmpty()) {
-                for (const SymbolizedFrame &f : resolved[u].frames)
-                    frames.append(r->userFrame(f));
-                if (resolved[u].truncated)
-                    flags |= UserStackTruncated;
-            } else {
-                for (quint64 ip : chain)
-                    frames.append(r->unknownUserFrame(ip));
-            }
-            if (chain.size() >= OFFCPU_MAX_FRAMES)
+            if (p.userIps.size() >= OFFCPU_MAX_FRAMES)
                 flags |= UserStackTruncated;
         }
         p.event.stackId = frames.isEmpty() && !flags ? 0 : r->stack(flags, frames);
         events.append(std::move(p.event));
     }
-    for (const Pending &p : m_pending) {
-        release(p.kernelId);
-        release(p.userId);
-    }
-    m_pending.clear();
 }
 
 void OffCpuProbe::readCounters()

@@ -2,6 +2,7 @@
 
 #include "attachplan.h"
 #include "probe.h"
+#include "symbolizerclient.h"
 
 #include <QHash>
 
@@ -12,7 +13,10 @@ struct offcpu_bpf;
 namespace bpflens {
 
 // offcpu: threads off the CPU for at least a minimum time (blocked or preempted), with the
-// kernel and frame-pointer user stacks where they left it.
+// kernel and user stacks where they left it. A wait inside a system call is unwound with DWARF
+// from the copy of the user stack its thread's return to user space brings (a separate record,
+// which the wait is held for); other waits, and those whose copy does not come, keep the
+// frame-pointer chain.
 class OffCpuProbe : public SkeletonProbe<offcpu_bpf>
 {
 public:
@@ -37,22 +41,37 @@ protected:
     void readCounters() override;
 
 private:
-    static AttachPlan plan(const KernelFeatures &kernel);
+    static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options);
+    bool decodeUserStack(const void *data, size_t size);
     QList<quint64> stackIps(qint32 id);
     void release(qint32 id);
+    void emitReady(RecordBatch &out);
 
     struct Pending
     {
         OffCpuEvent event;
         qint32 kernelId = -1;
         qint32 userId = -1;
+        // Read from the stack map at the end of the drain that decoded the event.
+        bool stacksRead = false;
+        QList<quint64> kernelIps;
+        QList<quint64> userIps;
+        // Waiting for its thread's user stack copy; ready once it came (or will not come).
+        bool awaitingCopy = false;
+        bool hasCopy = false;
+        UserSample copy;
+        quint64 switchInNs = 0; // CLOCK_MONOTONIC, as bpf_ktime_get_ns
     };
+    // In the order the ring buffer gave them; waits for a copy stay across drains.
     std::vector<Pending> m_pending;
+    // The indices in m_pending of each thread's waits waiting for a copy.
+    QHash<quint32, QList<size_t>> m_awaiting;
     // The last content read for each stack id. A stack id is its content's hash, and only
     // release() deletes a stack: when a thread takes an id again between release()'s decrement
     // and its delete, the id it holds names the stack deleted, whose content is this one.
     QHash<qint32, QList<quint64>> m_lastContent;
     quint64 m_stacksUnread = 0;
+    bool m_copies = false; // the sys_exit program copies user stacks
     bool m_kernelOnly = false;
     bool m_userOnly = false;
     quint64 m_lastStacksFailed = 0;

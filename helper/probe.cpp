@@ -82,10 +82,11 @@ bool Probe::decode(const void *, size_t, RecordBatch &)
 int Probe::ringBufferCallback(void *ctx, void *data, size_t size)
 {
     auto *self = static_cast<Probe *>(ctx);
-    if (self->decode(data, size, *self->m_drainTarget))
-        ++self->m_eventsSeen;
-    else
+    self->m_auxiliaryRecord = false;
+    if (!self->decode(data, size, *self->m_drainTarget))
         ++self->m_malformed;
+    else if (!self->m_auxiliaryRecord)
+        ++self->m_eventsSeen;
     return 0;
 }
 

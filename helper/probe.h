@@ -108,6 +108,9 @@ protected:
     // Decodes one ring buffer record into out. Returns false for a malformed record (counted
     // as lost, never trusted).
     virtual bool decode(const void *data, size_t size, RecordBatch &out);
+    // Called by decode() for a well-formed record that is not an event of its own (data that
+    // completes other records): it is not counted in eventsSeen().
+    void markAuxiliaryRecord() { m_auxiliaryRecord = true; }
     // After the records of one drain were decoded: a probe that decodes in bulk (one
     // symbolisation request for all the samples of a drain) appends its events here.
     virtual void finishDrain(RecordBatch &out) { Q_UNUSED(out); }
@@ -203,6 +206,7 @@ private:
     ring_buffer *m_ringBuffer = nullptr;
     RecordBatch *m_drainTarget = nullptr;
     quint64 m_eventsSeen = 0;
+    bool m_auxiliaryRecord = false;
     quint64 m_malformed = 0;
     quint64 m_intervalNs = 1000000000ull;
     quint32 m_ringBufferBytes = 4u << 20;

@@ -149,7 +149,7 @@ bool ProfileProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
 
     const quint32 stackBytes =
         quint32(qBound(qint64(0), options.value(QStringLiteral("stackBytes"), 16384).toLongLong(),
-                       qint64(PROFILE_MAX_STACK_COPY)));
+                       qint64(USER_STACK_MAX_COPY)));
     // A sample is some 18 KiB with the default stack copy, so the engine's 4 MiB hold about a
     // second of samples on two CPUs: one slow drain (the symbolizer parsing a new process's
     // modules while a build starts hundreds) and the kernel drops samples. Room for about two
@@ -246,7 +246,7 @@ bool ProfileProbe::decode(const void *data, size_t size, RecordBatch &)
         return false;
     memcpy(&s, data, sizeof(s));
     if (s.kstack_len > PROFILE_MAX_FRAMES || s.ustack_len > PROFILE_MAX_FRAMES ||
-        s.stack_size > PROFILE_MAX_STACK_COPY || size != sizeof(s) + s.stack_size)
+        s.stack_size > USER_STACK_MAX_COPY || size != sizeof(s) + s.stack_size)
         return false;
     Pending p;
     p.event.timeNs = s.time_ns;

@@ -367,6 +367,10 @@
         <source>Only record threads off the CPU at least this long</source>
         <translation>Nur Threads aufzeichnen, die mindestens so lange nicht auf der CPU waren</translation>
     </message>
+    <message>
+        <source>How much of a waiting thread&apos;s user stack is copied, when its system call returns, for unwinding code built without frame pointers (0: frame pointers only)</source>
+        <translation>Wie viel vom Benutzerstack eines wartenden Threads bei der Rückkehr seines Systemaufrufs kopiert wird, um Code ohne Frame-Pointer abzuwickeln (0: nur Frame-Pointer)</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>

@@ -367,6 +367,10 @@
         <source>Only record threads off the CPU at least this long</source>
         <translation>仅记录离开 CPU 至少这么长时间的线程</translation>
     </message>
+    <message>
+        <source>How much of a waiting thread&apos;s user stack is copied, when its system call returns, for unwinding code built without frame pointers (0: frame pointers only)</source>
+        <translation>等待线程的系统调用返回时复制多少用户栈，用于展开未使用帧指针编译的代码（0：仅用帧指针）</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>

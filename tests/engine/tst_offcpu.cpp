@@ -30,10 +30,10 @@ struct Recording
 };
 
 // Runs sleepchain count ms under the probe (filtered to it unless options say otherwise).
-Recording record(int count, int ms, QVariantMap options)
+Recording record(int count, int ms, QVariantMap options, const char *program = BPFLENS_SLEEPCHAIN)
 {
     Recording r;
-    GatedExec child(BPFLENS_SLEEPCHAIN, {QByteArray::number(count), QByteArray::number(ms)});
+    GatedExec child(program, {QByteArray::number(count), QByteArray::number(ms)});
     r.pid = child.pid();
     if (!options.contains(QStringLiteral("pid")))
         options.insert(QStringLiteral("pid"), qint64(child.pid()));
@@ -184,8 +184,10 @@ private Q_SLOTS:
             const QList<QByteArray> kernel = symbols(r.stacks, e.stackId, FrameKind::Kernel);
             QVERIFY2(kernel.contains("schedule"), kernel.join(' ').constData());
             QVERIFY(kernel.indexOf("schedule") < kernel.indexOf("do_nanosleep"));
+            // Unwound with DWARF from the copy taken as nanosleep returned, to the first frame.
             const StackDefinition &s = r.stacks.stack(e.stackId);
-            QVERIFY(s.flags & UserFramePointers);
+            QVERIFY(!(s.flags & UserFramePointers));
+            QVERIFY(!(s.flags & UserStackTruncated));
             QVERIFY(!(s.flags & NoUserStack));
             QVERIFY2(hasSleepChain(r.stacks, e),
                      symbols(r.stacks, e.stackId, FrameKind::User).join(' ').constData());
@@ -193,6 +195,48 @@ private Q_SLOTS:
         // Sorted by switch-out, 50 ms apart at least.
         for (qsizetype i = 1; i < sleeps.size(); ++i)
             QVERIFY(sleeps[i].timeNs >= sleeps[i - 1].timeNs + sleeps[i - 1].offNs);
+    }
+
+    // Code without frame pointers blocking in libc, as most of Debian's: the copy of the user
+    // stack taken when nanosleep returns unwinds it with DWARF CFI. Frame pointers alone
+    // (stackBytes 0) never find the chain: the control that shows the copy is what finds it.
+    void unwindsCodeWithoutFramePointers()
+    {
+#if !defined(__x86_64__)
+        QSKIP("the BPF side copies user registers on x86_64 only");
+#endif
+        const Recording r = record(10, 50, {}, BPFLENS_SLEEPCHAIN_NOFP);
+        QVERIFY(r.ok);
+        QVERIFY2(r.attachPath.contains(QStringLiteral("sys_exit")), qPrintable(r.attachPath));
+        QCOMPARE(r.lost, 0u);
+        qsizetype sleeps = 0;
+        for (const OffCpuEvent &e : r.events) {
+            if (!sleptInNanosleep(r.stacks, e) || e.offNs < 10000000)
+                continue;
+            ++sleeps;
+            const QList<QByteArray> user = symbols(r.stacks, e.stackId, FrameKind::User);
+            QVERIFY2(hasSleepChain(r.stacks, e), user.join(' ').constData());
+            const StackDefinition &s = r.stacks.stack(e.stackId);
+            QVERIFY2(!(s.flags & UserFramePointers), user.join(' ').constData());
+            QVERIFY2(!(s.flags & UserStackTruncated), user.join(' ').constData());
+        }
+        QVERIFY2(sleeps >= 8 && sleeps + r.missed >= 10,
+                 qPrintable(QStringLiteral("%1 sleeps, %2 missed").arg(sleeps).arg(r.missed)));
+
+        const Recording fp =
+            record(5, 20, {{QStringLiteral("stackBytes"), 0}}, BPFLENS_SLEEPCHAIN_NOFP);
+        QVERIFY(fp.ok);
+        QVERIFY2(!fp.attachPath.contains(QStringLiteral("sys_exit")), qPrintable(fp.attachPath));
+        qsizetype fpSleeps = 0;
+        for (const OffCpuEvent &e : fp.events) {
+            if (!sleptInNanosleep(fp.stacks, e))
+                continue;
+            ++fpSleeps;
+            QVERIFY(fp.stacks.stack(e.stackId).flags & UserFramePointers);
+            QVERIFY2(!hasSleepChain(fp.stacks, e),
+                     symbols(fp.stacks, e.stackId, FrameKind::User).join(' ').constData());
+        }
+        QVERIFY(fpSleeps + fp.missed >= 5);
     }
 
     void minimumCutsShorterOnes()

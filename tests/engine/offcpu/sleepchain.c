@@ -1,7 +1,9 @@
 /* Sleeps with a known call chain for the offcpu probe's test: main -> sleep_a -> sleep_b ->
- * nap, which calls nanosleep itself (inline system call on x86_64, so the thread blocks in a
- * function with a frame pointer and the kernel's frame-pointer walk sees the whole chain).
- * Built with frame pointers.
+ * nap. Built twice: sleepchain, with frame pointers, where nap makes the system call itself
+ * (inline on x86_64, so the thread blocks in a function with a frame pointer and the kernel's
+ * frame-pointer walk sees the whole chain); and sleepchain_nofp (SLEEPCHAIN_LIBC), without frame
+ * pointers and through libc's nanosleep, as most of Debian's code blocks: only DWARF unwinding
+ * from a copy of the user stack finds the chain there.
  *   sleepchain [count, default 10] [milliseconds, default 50] */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -22,7 +24,7 @@ CHAIN_FUNCTION long nap(long ms)
 {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
     long ret;
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(SLEEPCHAIN_LIBC)
     __asm__ volatile("syscall"
                      : "=a"(ret)
                      : "0"((long)SYS_nanosleep), "D"(&t), "S"(0L)
