@@ -180,11 +180,28 @@ bool beforeMain(const StackTable &stacks, quint32 stackId)
     return inLoader && !inProgram;
 }
 
+// Whether a sample was taken in a library function main calls itself (parsing its arguments,
+// exit): not in the chain, and on an emulated CPU, whose first run of any code is slow to
+// translate, many samples of a short run. The program's first frame must be named main, so a
+// sample whose names were lost is never taken for one.
+bool inMainsOwnCalls(const StackTable &stacks, quint32 stackId)
+{
+    if (!stacks.hasStack(stackId))
+        return false;
+    for (quint32 f : stacks.stack(stackId).frames) {
+        const StackFrame &frame = stacks.frame(f);
+        if (frame.kind == FrameKind::User && frame.module.contains("callchain"))
+            return frame.symbol == "main";
+    }
+    return false;
+}
+
 QPair<qsizetype, qsizetype> chainCount(const Recording &r, const QByteArray &comm)
 {
     qsizetype n = 0, chained = 0;
     for (const CpuSampleEvent &e : r.samples) {
-        if (e.comm != comm || beforeMain(r.stacks, e.stackId))
+        if (e.comm != comm || beforeMain(r.stacks, e.stackId) ||
+            inMainsOwnCalls(r.stacks, e.stackId))
             continue;
         ++n;
         chained += hasChain(r.stacks, e.stackId);
@@ -195,7 +212,8 @@ QPair<qsizetype, qsizetype> chainCount(const Recording &r, const QByteArray &com
 QString someStack(const Recording &r, const QByteArray &comm)
 {
     for (const CpuSampleEvent &e : r.samples) {
-        if (e.comm == comm && !beforeMain(r.stacks, e.stackId) && !hasChain(r.stacks, e.stackId)) {
+        if (e.comm == comm && !beforeMain(r.stacks, e.stackId) &&
+            !inMainsOwnCalls(r.stacks, e.stackId) && !hasChain(r.stacks, e.stackId)) {
             QStringList names;
             for (quint32 f : r.stacks.stack(e.stackId).frames)
                 names.append(r.stacks.frameName(f));
@@ -281,10 +299,14 @@ private Q_SLOTS:
         const auto [n, chained] = chainCount(r, name);
         // The cpu-clock timer fires every 1/199 s of the CPU time the program had; on a loaded
         // machine that is less than its 2 s of wall time, so compare with what it was given.
+        // An emulated CPU (the kernel matrix's TCG guests) loses more: while the host runs
+        // something else the guest's clock goes on, the program is charged the time, and the
+        // timer, late, fires once for the periods it missed (a third fewer was seen).
         const double expected = 199 * r.cpuSeconds.first();
+        const double low = qEnvironmentVariableIsSet("BPFLENS_EMULATED_CPU") ? 0.5 : 0.75;
         qInfo("%s: %lld samples, %.0f expected from %.2f s of CPU, %lld with the whole chain",
               name.constData(), qlonglong(n), expected, r.cpuSeconds.first(), qlonglong(chained));
-        QVERIFY2(n >= 0.75 * expected - 5 && n <= 1.2 * expected + 5,
+        QVERIFY2(n >= low * expected - 5 && n <= 1.2 * expected + 5,
                  qPrintable(QStringLiteral("%1 samples, %2 expected").arg(n).arg(expected)));
         QVERIFY2(chained >= minShare * n, qPrintable(someStack(r, name)));
     }

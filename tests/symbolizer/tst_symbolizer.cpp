@@ -141,7 +141,8 @@ QByteArray run(const QString &program, const QStringList &args)
 {
     QProcess p;
     p.start(program, args);
-    p.waitForFinished(10000);
+    // nm over a binary took over 10 s on an emulated CPU beside a loaded host
+    p.waitForFinished(120000);
     return p.readAllStandardOutput();
 }
 

@@ -4,7 +4,9 @@
  * frame-pointer walk sees the whole chain); and sleepchain_nofp (SLEEPCHAIN_LIBC), without frame
  * pointers and through libc's nanosleep, as most of Debian's code blocks: only DWARF unwinding
  * from a copy of the user stack finds the chain there.
- *   sleepchain [count, default 10] [milliseconds, default 50] */
+ *   sleepchain [count, default 10] [milliseconds, default 50] [linger ms, default 0]
+ * With a linger it stays that long after its sleeps (in main, outside the chain) before it
+ * exits. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -54,7 +56,10 @@ int main(int argc, char **argv)
 {
     const int count = argc > 1 ? atoi(argv[1]) : 10;
     const long ms = argc > 2 ? atol(argv[2]) : 50;
+    const long linger = argc > 3 ? atol(argv[3]) : 0;
     for (int i = 0; i < count; ++i)
         sleep_sink = sleep_sink + sleep_a(ms);
+    if (linger > 0)
+        usleep((useconds_t)linger * 1000);
     return 0;
 }
