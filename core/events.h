@@ -6,6 +6,7 @@
 #include "events/offcpu.h"
 #include "events/open.h"
 #include "events/profile.h"
+#include "events/tcpaccept.h"
 #include "events/tcpconnect.h"
 #include "events/tppair.h"
 
@@ -31,7 +32,8 @@ namespace bpflens {
     X(FsSlow, FsSlowEvent, fsSlow, 5)                                                              \
     X(TpPair, TpPairEvent, tpPair, 6)                                                              \
     X(CpuSample, CpuSampleEvent, cpuSample, 7)                                                     \
-    X(OffCpu, OffCpuEvent, offCpu, 8)
+    X(OffCpu, OffCpuEvent, offCpu, 8)                                                              \
+    X(TcpAccept, TcpAcceptEvent, tcpAccept, 9)
 
 enum class EventType : quint8
 {

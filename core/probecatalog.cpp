@@ -265,6 +265,15 @@ QList<ProbeInfo> buildCatalog()
               {pidOption(), uidOption(), commOption(), cgroupOption()},
               true,
               false});
+    c.append({QStringLiteral("tcpaccept"),
+              ProbeGroup::Network,
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "TCP accepts")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Every TCP connection a process accepts over IPv4 and IPv6, "
+                                   "with the listen queue's length, like tcpaccept")),
+              {pidOption(), uidOption(), commOption(), cgroupOption()},
+              true,
+              false});
     c.append(
         {QStringLiteral("cachestat"),
          ProbeGroup::Memory,

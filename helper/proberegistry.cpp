@@ -1,6 +1,7 @@
 // Which class implements each probe of the catalog. One line per probe.
 #include "cachestatprobe.h"
 #include "probe.h"
+#include "tcpacceptprobe.h"
 #include "tcpconnectprobe.h"
 
 #include "blockprobe.h"
@@ -31,6 +32,7 @@ const QHash<QString, ProbeFactory> &registry()
 {
     static const QHash<QString, ProbeFactory> r = {
         {QStringLiteral("tcpconnect"), factory<TcpConnectProbe>()},
+        {QStringLiteral("tcpaccept"), factory<TcpAcceptProbe>()},
         {QStringLiteral("cachestat"), factory<CacheStatProbe>()},
         {QStringLiteral("block"), factory<BlockProbe>()},
         {QStringLiteral("runqlat"), factory<RunqlatProbe>()},

@@ -371,6 +371,14 @@
         <source>How much of a waiting thread&apos;s user stack is copied, when its system call returns, for unwinding code built without frame pointers (0: frame pointers only)</source>
         <translation>Wie viel vom Benutzerstack eines wartenden Threads bei der Rückkehr seines Systemaufrufs kopiert wird, um Code ohne Frame-Pointer abzuwickeln (0: nur Frame-Pointer)</translation>
     </message>
+    <message>
+        <source>TCP accepts</source>
+        <translation>TCP-Annahmen</translation>
+    </message>
+    <message>
+        <source>Every TCP connection a process accepts over IPv4 and IPv6, with the listen queue&apos;s length, like tcpaccept</source>
+        <translation>Jede TCP-Verbindung, die ein Prozess über IPv4 und IPv6 annimmt, mit der Länge der Listen-Warteschlange, wie tcpaccept</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -409,6 +417,10 @@
     <message>
         <source>CPU samples</source>
         <translation>CPU-Stichproben</translation>
+    </message>
+    <message>
+        <source>TCP accept</source>
+        <translation>TCP-Annahme</translation>
     </message>
 </context>
 <context>
@@ -688,6 +700,22 @@
     <message>
         <source>CPU</source>
         <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Local</source>
+        <translation>Lokal</translation>
+    </message>
+    <message>
+        <source>Remote</source>
+        <translation>Gegenstelle</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>In Warteschlange</translation>
+    </message>
+    <message>
+        <source>Queue limit</source>
+        <translation>Warteschlangengrenze</translation>
     </message>
 </context>
 <context>

@@ -371,6 +371,14 @@
         <source>How much of a waiting thread&apos;s user stack is copied, when its system call returns, for unwinding code built without frame pointers (0: frame pointers only)</source>
         <translation>等待线程的系统调用返回时复制多少用户栈，用于展开未使用帧指针编译的代码（0：仅用帧指针）</translation>
     </message>
+    <message>
+        <source>TCP accepts</source>
+        <translation>TCP 接受</translation>
+    </message>
+    <message>
+        <source>Every TCP connection a process accepts over IPv4 and IPv6, with the listen queue&apos;s length, like tcpaccept</source>
+        <translation>进程通过 IPv4 和 IPv6 接受的每个 TCP 连接，以及监听队列的长度，类似 tcpaccept</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -409,6 +417,10 @@
     <message>
         <source>CPU samples</source>
         <translation>CPU 采样</translation>
+    </message>
+    <message>
+        <source>TCP accept</source>
+        <translation>TCP 接受</translation>
     </message>
 </context>
 <context>
@@ -688,6 +700,22 @@
     <message>
         <source>CPU</source>
         <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Local</source>
+        <translation>本地</translation>
+    </message>
+    <message>
+        <source>Remote</source>
+        <translation>远端</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>Queue limit</source>
+        <translation>队列上限</translation>
     </message>
 </context>
 <context>

@@ -1113,6 +1113,14 @@ private Q_SLOTS:
         QVERIFY(QFile(opened).open(QIODevice::WriteOnly));
         const QString me = QString::number(getpid());
 
+        // A connect to this process's own listener, accepted: a TCP connect and a TCP accept.
+        const auto loopbackConnection = [&] {
+            QTcpSocket socket;
+            socket.connectToHost(QHostAddress::LocalHost, server.serverPort());
+            const bool ok = socket.waitForConnected(5000) && server.waitForNewConnection(5000);
+            delete server.nextPendingConnection();
+            return ok;
+        };
         // Per type: the options of its probe (CsvExport::probeIdFor) and work that makes at
         // least one event of it, all from this test's processes.
         struct Workload
@@ -1132,16 +1140,8 @@ private Q_SLOTS:
             {EventType::Block,
              {QStringLiteral("pid=") + me,
               [&] { return directWrite(work.filePath(QStringLiteral("direct"))); }}},
-            {EventType::TcpConnect,
-             {QStringLiteral("pid=") + me,
-              [&] {
-                  QTcpSocket socket;
-                  socket.connectToHost(QHostAddress::LocalHost, server.serverPort());
-                  const bool ok =
-                      socket.waitForConnected(5000) && server.waitForNewConnection(5000);
-                  delete server.nextPendingConnection();
-                  return ok;
-              }}},
+            {EventType::TcpConnect, {QStringLiteral("pid=") + me, loopbackConnection}},
+            {EventType::TcpAccept, {QStringLiteral("pid=") + me, loopbackConnection}},
             // Threshold 0: any fsync is slow enough.
             {EventType::FsSlow,
              {QStringLiteral("pid=%1,minLatencyUs=0").arg(me),

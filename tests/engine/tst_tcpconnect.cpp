@@ -1,6 +1,7 @@
 // The tcpconnect probe on the real kernel: connects from this process to loopback listeners
 // it owns, with their exact ports, addresses and results.
 #include "engine.h"
+#include "nettestutil.h"
 #include "testutil.h"
 
 #include <QProcess>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 using namespace bpflens;
+using namespace bpflens::test;
 
 namespace {
 
@@ -28,53 +30,6 @@ QByteArray bpfPrograms()
     p.start(QStringLiteral("bpftool"), {QStringLiteral("prog"), QStringLiteral("show")});
     p.waitForFinished(10000);
     return p.readAllStandardOutput();
-}
-
-struct Endpoint
-{
-    int family = AF_INET; // AF_INET or AF_INET6
-    sockaddr_storage addr{};
-    socklen_t len = 0;
-    quint16 port() const
-    {
-        return ntohs(family == AF_INET ? reinterpret_cast<const sockaddr_in *>(&addr)->sin_port
-                                       : reinterpret_cast<const sockaddr_in6 *>(&addr)->sin6_port);
-    }
-};
-
-Endpoint loopback(int family)
-{
-    Endpoint e;
-    e.family = family;
-    if (family == AF_INET) {
-        auto *in = reinterpret_cast<sockaddr_in *>(&e.addr);
-        in->sin_family = AF_INET;
-        in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        e.len = sizeof(sockaddr_in);
-    } else {
-        auto *in6 = reinterpret_cast<sockaddr_in6 *>(&e.addr);
-        in6->sin6_family = AF_INET6;
-        in6->sin6_addr = in6addr_loopback;
-        e.len = sizeof(sockaddr_in6);
-    }
-    return e;
-}
-
-// A listener on an ephemeral loopback port; *ep gets its address. -1 when the family is
-// unavailable.
-int listenOn(int family, Endpoint *ep)
-{
-    *ep = loopback(family);
-    const int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -1;
-    if (bind(fd, reinterpret_cast<sockaddr *>(&ep->addr), ep->len) != 0 ||
-        listen(fd, connects) != 0 ||
-        getsockname(fd, reinterpret_cast<sockaddr *>(&ep->addr), &ep->len) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
 }
 
 // Connects count times to ep (accepting each), returns the local ports used, or the errno of
@@ -102,25 +57,6 @@ QList<int> connectMany(const Endpoint &ep, int listener, int count)
         close(fd);
     }
     return ports;
-}
-
-std::array<quint8, 16> addressBytes(int family)
-{
-    std::array<quint8, 16> a{};
-    if (family == AF_INET) {
-        const quint32 lo = htonl(INADDR_LOOPBACK);
-        std::memcpy(a.data(), &lo, 4);
-    } else {
-        std::memcpy(a.data(), &in6addr_loopback, 16);
-    }
-    return a;
-}
-
-QByteArray ownComm()
-{
-    char comm[17] = {};
-    prctl(PR_GET_NAME, comm);
-    return QByteArray(comm);
 }
 
 // Records until count events of this process towards port arrived (or 5 s passed).
@@ -168,7 +104,7 @@ private:
     void checkFamily(int family)
     {
         Endpoint ep;
-        const int listener = listenOn(family, &ep);
+        const int listener = listenOn(family, &ep, connects);
         if (listener < 0 && family == AF_INET6)
             QSKIP("no IPv6 loopback on this machine");
         QVERIFY(listener >= 0);
@@ -291,7 +227,7 @@ private Q_SLOTS:
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
         Endpoint ep;
-        const int listener = listenOn(AF_INET, &ep);
+        const int listener = listenOn(AF_INET, &ep, connects);
         QVERIFY(listener >= 0);
         Engine engine;
         QVERIFY(startProbe(engine, {}));

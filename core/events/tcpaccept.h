@@ -1,0 +1,78 @@
+#pragma once
+
+#include "eventschema.h"
+
+namespace bpflens {
+
+// An accepted TCP connection (tcpaccept), with the listen queue it was taken from.
+struct TcpAcceptEvent
+{
+    quint64 timeNs = 0;
+    quint32 pid = 0;
+    quint32 tid = 0;
+    quint32 uid = 0;
+    quint8 family = 4; // 4 or 6
+    std::array<quint8, 16> laddr{};
+    std::array<quint8, 16> raddr{};
+    quint16 lport = 0;
+    quint16 rport = 0;
+    quint32 backlog = 0;    // connections still queued once this one was accepted
+    quint32 backlogMax = 0; // the queue's limit
+    QByteArray comm;
+    bool operator==(const TcpAcceptEvent &) const = default;
+};
+
+template<>
+struct EventTraits<TcpAcceptEvent>
+{
+    using E = TcpAcceptEvent;
+    static constexpr const char *probeId = "tcpaccept";
+    static constexpr const char *wireName = "tcp accept";
+    static constexpr const char *title = QT_TRANSLATE_NOOP("SessionModel", "TCP accept");
+    static constexpr auto fields = std::tuple{
+        Field<&E::timeNs, FieldKind::Time>{"time_ns"},
+        Field<&E::pid, FieldKind::U32>{"pid"},
+        Field<&E::tid, FieldKind::U32>{"tid"},
+        Field<&E::uid, FieldKind::U32>{"uid"},
+        Field<&E::family, FieldKind::Family>{"family"},
+        Field<&E::laddr, FieldKind::Address>{"laddr", "local address"},
+        Field<&E::raddr, FieldKind::Address>{"raddr", "remote address"},
+        Field<&E::lport, FieldKind::Port>{"lport", "local port"},
+        Field<&E::rport, FieldKind::Port>{"rport", "remote port"},
+        Field<&E::backlog, FieldKind::U32>{"backlog"},
+        Field<&E::backlogMax, FieldKind::U32>{"backlog_max", "backlog limit"},
+        Field<&E::comm, FieldKind::Bytes>{"comm"},
+    };
+    static constexpr LaneStyle lane{0x2f9e6b};
+    static constexpr Column<E> columns[] = {
+        column<E, &E::pid>("pid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PID")),
+        column<E, &E::tid>("tid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "TID"),
+                           Format::Number, InCsv | InDetails),
+        column<E, &E::uid>("uid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "UID")),
+        column<E, &E::comm>("comm", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Command"),
+                            Format::Bytes),
+        {"family", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Family"), Format::Number, InCsv,
+         &schema::memberValue<&E::family>},
+        {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Family"), Format::Text, InDetails,
+         [](const E &e) {
+             return QVariant(e.family == 4 ? QStringLiteral("IPv4") : QStringLiteral("IPv6"));
+         }},
+        {"laddr", nullptr, Format::Text, InCsv,
+         [](const E &e) { return QVariant(formatAddress(e.family, e.laddr)); }},
+        column<E, &E::lport>("lport", nullptr, Format::Number, InCsv),
+        {"raddr", nullptr, Format::Text, InCsv,
+         [](const E &e) { return QVariant(formatAddress(e.family, e.raddr)); }},
+        column<E, &E::rport>("rport", nullptr, Format::Number, InCsv),
+        {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Local"), Format::Text,
+         InTable | InDetails,
+         [](const E &e) { return QVariant(formatEndpoint(e.family, e.laddr, e.lport)); }},
+        {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Remote"), Format::Text,
+         InTable | InDetails,
+         [](const E &e) { return QVariant(formatEndpoint(e.family, e.raddr, e.rport)); }},
+        column<E, &E::backlog>("backlog", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Queued")),
+        column<E, &E::backlogMax>("backlog_max",
+                                  QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Queue limit")),
+    };
+};
+
+} // namespace bpflens

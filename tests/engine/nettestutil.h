@@ -1,0 +1,82 @@
+// Loopback TCP endpoints for the network probes' tests (tcpconnect, tcpaccept).
+#pragma once
+
+#include <QByteArray>
+
+#include <arpa/inet.h>
+#include <array>
+#include <cstring>
+#include <netinet/in.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace bpflens::test {
+
+struct Endpoint
+{
+    int family = AF_INET; // AF_INET or AF_INET6
+    sockaddr_storage addr{};
+    socklen_t len = 0;
+    quint16 port() const
+    {
+        return ntohs(family == AF_INET ? reinterpret_cast<const sockaddr_in *>(&addr)->sin_port
+                                       : reinterpret_cast<const sockaddr_in6 *>(&addr)->sin6_port);
+    }
+};
+
+inline Endpoint loopback(int family)
+{
+    Endpoint e;
+    e.family = family;
+    if (family == AF_INET) {
+        auto *in = reinterpret_cast<sockaddr_in *>(&e.addr);
+        in->sin_family = AF_INET;
+        in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        e.len = sizeof(sockaddr_in);
+    } else {
+        auto *in6 = reinterpret_cast<sockaddr_in6 *>(&e.addr);
+        in6->sin6_family = AF_INET6;
+        in6->sin6_addr = in6addr_loopback;
+        e.len = sizeof(sockaddr_in6);
+    }
+    return e;
+}
+
+// A listener on an ephemeral loopback port; *ep gets its address. -1 when the family is
+// unavailable.
+inline int listenOn(int family, Endpoint *ep, int backlog)
+{
+    *ep = loopback(family);
+    const int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (bind(fd, reinterpret_cast<sockaddr *>(&ep->addr), ep->len) != 0 ||
+        listen(fd, backlog) != 0 ||
+        getsockname(fd, reinterpret_cast<sockaddr *>(&ep->addr), &ep->len) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+inline std::array<quint8, 16> addressBytes(int family)
+{
+    std::array<quint8, 16> a{};
+    if (family == AF_INET) {
+        const quint32 lo = htonl(INADDR_LOOPBACK);
+        std::memcpy(a.data(), &lo, 4);
+    } else {
+        std::memcpy(a.data(), &in6addr_loopback, 16);
+    }
+    return a;
+}
+
+inline QByteArray ownComm()
+{
+    char comm[17] = {};
+    prctl(PR_GET_NAME, comm);
+    return QByteArray(comm);
+}
+
+} // namespace bpflens::test
