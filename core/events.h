@@ -7,6 +7,7 @@
 #include "events/open.h"
 #include "events/profile.h"
 #include "events/tcpaccept.h"
+#include "events/tcpretrans.h"
 #include "events/tcpconnect.h"
 #include "events/tppair.h"
 
@@ -33,7 +34,8 @@ namespace bpflens {
     X(TpPair, TpPairEvent, tpPair, 6)                                                              \
     X(CpuSample, CpuSampleEvent, cpuSample, 7)                                                     \
     X(OffCpu, OffCpuEvent, offCpu, 8)                                                              \
-    X(TcpAccept, TcpAcceptEvent, tcpAccept, 9)
+    X(TcpAccept, TcpAcceptEvent, tcpAccept, 9)                                                     \
+    X(TcpRetrans, TcpRetransEvent, tcpRetrans, 10)
 
 enum class EventType : quint8
 {

@@ -275,6 +275,16 @@ QList<ProbeInfo> buildCatalog()
               true,
               false});
     c.append(
+        {QStringLiteral("tcpretrans"),
+         ProbeGroup::Network,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "TCP retransmits")),
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                              "Every TCP retransmission (data, SYN, SYN-ACK, tail-loss probe) "
+                              "with per-connection counts per interval, like tcpretrans")),
+         {pidOption(), uidOption(), commOption(), cgroupOption(), attachOption(), intervalOption()},
+         true,
+         false});
+    c.append(
         {QStringLiteral("cachestat"),
          ProbeGroup::Memory,
          TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Page cache")),

@@ -3,6 +3,7 @@
 #include "probe.h"
 #include "tcpacceptprobe.h"
 #include "tcpconnectprobe.h"
+#include "tcpretransprobe.h"
 
 #include "blockprobe.h"
 #include "runqlatprobe.h"
@@ -33,6 +34,7 @@ const QHash<QString, ProbeFactory> &registry()
     static const QHash<QString, ProbeFactory> r = {
         {QStringLiteral("tcpconnect"), factory<TcpConnectProbe>()},
         {QStringLiteral("tcpaccept"), factory<TcpAcceptProbe>()},
+        {QStringLiteral("tcpretrans"), factory<TcpRetransProbe>()},
         {QStringLiteral("cachestat"), factory<CacheStatProbe>()},
         {QStringLiteral("block"), factory<BlockProbe>()},
         {QStringLiteral("runqlat"), factory<RunqlatProbe>()},

@@ -379,6 +379,14 @@
         <source>Every TCP connection a process accepts over IPv4 and IPv6, with the listen queue&apos;s length, like tcpaccept</source>
         <translation>Jede TCP-Verbindung, die ein Prozess über IPv4 und IPv6 annimmt, mit der Länge der Listen-Warteschlange, wie tcpaccept</translation>
     </message>
+    <message>
+        <source>TCP retransmits</source>
+        <translation>TCP-Neuübertragungen</translation>
+    </message>
+    <message>
+        <source>Every TCP retransmission (data, SYN, SYN-ACK, tail-loss probe) with per-connection counts per interval, like tcpretrans</source>
+        <translation>Jede TCP-Neuübertragung (Daten, SYN, SYN-ACK, Tail-Loss-Probe) mit Zählern je Verbindung und Intervall, wie tcpretrans</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -421,6 +429,10 @@
     <message>
         <source>TCP accept</source>
         <translation>TCP-Annahme</translation>
+    </message>
+    <message>
+        <source>TCP retransmit</source>
+        <translation>TCP-Neuübertragung</translation>
     </message>
 </context>
 <context>
@@ -716,6 +728,14 @@
     <message>
         <source>Queue limit</source>
         <translation>Warteschlangengrenze</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
     </message>
 </context>
 <context>

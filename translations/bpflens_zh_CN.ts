@@ -379,6 +379,14 @@
         <source>Every TCP connection a process accepts over IPv4 and IPv6, with the listen queue&apos;s length, like tcpaccept</source>
         <translation>进程通过 IPv4 和 IPv6 接受的每个 TCP 连接，以及监听队列的长度，类似 tcpaccept</translation>
     </message>
+    <message>
+        <source>TCP retransmits</source>
+        <translation>TCP 重传</translation>
+    </message>
+    <message>
+        <source>Every TCP retransmission (data, SYN, SYN-ACK, tail-loss probe) with per-connection counts per interval, like tcpretrans</source>
+        <translation>每次 TCP 重传（数据、SYN、SYN-ACK、尾部丢包探测），并按连接统计每个间隔的次数，类似 tcpretrans</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -421,6 +429,10 @@
     <message>
         <source>TCP accept</source>
         <translation>TCP 接受</translation>
+    </message>
+    <message>
+        <source>TCP retransmit</source>
+        <translation>TCP 重传</translation>
     </message>
 </context>
 <context>
@@ -716,6 +728,14 @@
     <message>
         <source>Queue limit</source>
         <translation>队列上限</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
     </message>
 </context>
 <context>

@@ -24,6 +24,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <arpa/inet.h>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -32,8 +33,10 @@
 #include <map>
 #include <optional>
 #include <poll.h>
+#include <sched.h>
 #include <sqlite3.h>
 #include <sys/mount.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace bpflens;
@@ -107,6 +110,34 @@ bool dirtyFsyncs(const QString &path, int count)
         ok =
             pwrite(fd, buf, sizeof(buf), off_t(i) * 4096) == ssize_t(sizeof(buf)) && fsync(fd) == 0;
     ::close(fd);
+    return ok;
+}
+
+// A SYN this process sends into the void and sends again: in a network namespace of a thread of
+// its own (a veth pair; the neighbour entry of the target names a MAC address nobody has), a
+// connect that is left 1.3 s for its first retransmit (after 1 s) and then closed.
+bool synRetransmit()
+{
+    bool ok = false;
+    std::thread t([&] {
+        if (unshare(CLONE_NEWNET) != 0)
+            return;
+        // the shell, forked from this thread, works in its namespace
+        if (system("ip link set lo up && ip link add v0 type veth peer name v1 && "
+                   "ip link set v0 up && ip link set v1 up && ip addr add 10.78.0.1/24 dev v0 && "
+                   "ip neigh add 10.78.0.9 lladdr 02:00:00:00:00:02 dev v0 nud permanent") != 0)
+            return;
+        const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        sockaddr_in to{};
+        to.sin_family = AF_INET;
+        to.sin_port = htons(9);
+        inet_pton(AF_INET, "10.78.0.9", &to.sin_addr);
+        ok = ::connect(fd, reinterpret_cast<sockaddr *>(&to), sizeof(to)) != 0 &&
+             errno == EINPROGRESS;
+        QThread::msleep(1300);
+        ::close(fd);
+    });
+    t.join();
     return ok;
 }
 
@@ -1142,6 +1173,7 @@ private Q_SLOTS:
               [&] { return directWrite(work.filePath(QStringLiteral("direct"))); }}},
             {EventType::TcpConnect, {QStringLiteral("pid=") + me, loopbackConnection}},
             {EventType::TcpAccept, {QStringLiteral("pid=") + me, loopbackConnection}},
+            {EventType::TcpRetrans, {QStringLiteral("pid=") + me, synRetransmit}},
             // Threshold 0: any fsync is slow enough.
             {EventType::FsSlow,
              {QStringLiteral("pid=%1,minLatencyUs=0").arg(me),
