@@ -23,6 +23,7 @@
 
 #define MAX_TASKS 10240
 #define TASK_DEAD 0x80
+#define TASK_RUNNING 0
 
 const volatile __u64 min_ns = 1000000;
 const volatile bool kernel_only = false;
@@ -157,7 +158,10 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev)
     s.ts = bpf_ktime_get_ns();
     s.in_syscall = 0;
 #if defined(__TARGET_ARCH_x86)
-    if (exit_hooked && !kernel_only && stack_copy_bytes) {
+    /* Only a thread that blocks: one still runnable (preempted) may be past its system call's
+     * exit already, rescheduled on the way back to user space, where the next sys_exit is
+     * another call's. A blocking wait is always inside the call's own work. */
+    if (exit_hooked && !kernel_only && stack_copy_bytes && task_state(prev) != TASK_RUNNING) {
         struct pt_regs regs;
 
         /* orig_ax holds the system call's number inside one, -1 in an interrupt or a fault
