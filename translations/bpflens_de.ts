@@ -381,7 +381,7 @@
     </message>
     <message>
         <source>TCP retransmits</source>
-        <translation>TCP-Neuübertragungen</translation>
+        <translation>TCP-Retransmits</translation>
     </message>
     <message>
         <source>Every TCP retransmission (data, SYN, SYN-ACK, tail-loss probe) with per-connection counts per interval, like tcpretrans</source>
@@ -432,7 +432,7 @@
     </message>
     <message>
         <source>TCP retransmit</source>
-        <translation>TCP-Neuübertragung</translation>
+        <translation>TCP-Retransmit</translation>
     </message>
 </context>
 <context>
