@@ -6,11 +6,15 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QHash>
 #include <QLabel>
+#include <QLegend>
 #include <QLineSeries>
 #include <QMap>
 #include <QVBoxLayout>
 #include <QValueAxis>
+
+#include <cmath>
 
 namespace bpflens {
 
@@ -29,7 +33,8 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     auto *layout = new QVBoxLayout(this);
     m_placeholder = new QLabel(
         tr("No counter samples in this session: record the Page cache (cachestat) probe to see "
-           "hits, misses and dirtied pages over time."),
+           "hits, misses and dirtied pages over time, or TCP retransmits (tcpretrans) for "
+           "retransmits per connection."),
         this);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);
@@ -41,10 +46,16 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_ratio = new QChartView(new QChart, this);
     m_ratio->setAccessibleName(tr("Page cache hit ratio"));
     m_ratio->setRenderHint(QPainter::Antialiasing);
-    m_counts->setMinimumHeight(260);
-    m_ratio->setMinimumHeight(200);
+    m_retransmits = new QChartView(new QChart, this);
+    m_retransmits->setAccessibleName(tr("TCP retransmits per connection"));
+    m_retransmits->setRenderHint(QPainter::Antialiasing);
+    // Small enough that all three fit a 1280x720 window together.
+    m_counts->setMinimumHeight(170);
+    m_ratio->setMinimumHeight(130);
+    m_retransmits->setMinimumHeight(170);
     layout->addWidget(m_counts, 3);
     layout->addWidget(m_ratio, 2);
+    layout->addWidget(m_retransmits, 3);
     connect(m_state, &ViewState::rangeChanged, this, &CountersView::refresh);
     connect(m_session, &SessionModel::reset, this, &CountersView::refresh);
     connect(m_session, &SessionModel::appended, this, &CountersView::refresh);
@@ -53,12 +64,18 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
 
 QLineSeries *CountersView::series(const QString &name) const
 {
-    QChart *chart = name == RatioName ? m_ratio->chart() : m_counts->chart();
-    for (QAbstractSeries *s : chart->series()) {
-        if (s->name() == name)
-            return qobject_cast<QLineSeries *>(s);
+    for (QChartView *view : {m_counts, m_ratio, m_retransmits}) {
+        for (QAbstractSeries *s : view->chart()->series()) {
+            if (s->name() == name)
+                return qobject_cast<QLineSeries *>(s);
+        }
     }
     return nullptr;
+}
+
+QString CountersView::otherConnectionsName()
+{
+    return tr("other connections");
 }
 
 void CountersView::refresh()
@@ -66,64 +83,109 @@ void CountersView::refresh()
     const quint64 start = m_state->startNs();
     const quint64 end = m_state->endNs();
     const quint64 origin = m_session->info().startMonotonicNs;
-    QMap<QString, QList<QPointF>> points;
+    QMap<QString, QList<QPointF>> pages;
+    QMap<QString, QList<QPointF>> ratio;
+    QMap<QString, QList<QPointF>> retransmits;
+    QHash<QString, double> retransmitTotals;
     for (const CounterSample &c : m_session->counters()) {
-        // The page cache's counters only: iostack's layers have their own view, and the loss
-        // counters of other probes (block's merged/unattributed, offcpu's stacksLost...) are
-        // not page-cache numbers; the Summary names them.
-        if (c.probeId != QLatin1String("cachestat") || c.timeNs < start || c.timeNs >= end)
+        // The page cache's and the per-connection retransmits only: iostack's layers have their
+        // own view, and the loss counters of other probes (block's merged/unattributed,
+        // offcpu's stacksLost...) are not such numbers; the Summary names them.
+        if (c.timeNs < start || c.timeNs >= end)
             continue;
         const double x = double(qint64(c.timeNs - origin)) / 1e9;
-        points[c.name].append(QPointF(x, c.name == RatioName ? c.value * 100 : c.value));
+        if (c.probeId == QLatin1String("cachestat")) {
+            if (c.name == RatioName)
+                ratio[c.name].append(QPointF(x, c.value * 100));
+            else
+                pages[c.name].append(QPointF(x, c.value));
+        } else if (c.probeId == QLatin1String("tcpretrans")) {
+            retransmits[c.name].append(QPointF(x, c.value));
+            retransmitTotals[c.name] += c.value;
+        }
     }
-    const bool empty = points.isEmpty();
+    // The connections with the most retransmits in the range get a line each; the rest are
+    // summed into one, per time.
+    if (retransmits.size() > MaxConnectionLines) {
+        QList<QString> names = retransmits.keys();
+        std::stable_sort(names.begin(), names.end(), [&](const QString &a, const QString &b) {
+            return retransmitTotals.value(a) > retransmitTotals.value(b);
+        });
+        QMap<double, double> other;
+        for (qsizetype i = MaxConnectionLines; i < names.size(); ++i) {
+            for (const QPointF &p : retransmits.take(names[i]))
+                other[p.x()] += p.y();
+        }
+        QList<QPointF> &o = retransmits[otherConnectionsName()];
+        for (auto it = other.cbegin(); it != other.cend(); ++it)
+            o.append(QPointF(it.key(), it.value()));
+    }
+    const bool empty = pages.isEmpty() && ratio.isEmpty() && retransmits.isEmpty();
     m_placeholder->setVisible(empty);
-    m_counts->setVisible(!empty);
-    m_ratio->setVisible(!empty && points.contains(RatioName));
+    m_counts->setVisible(!pages.isEmpty());
+    m_ratio->setVisible(!ratio.isEmpty());
+    m_retransmits->setVisible(!retransmits.isEmpty());
+    fill(m_counts, pages, tr("Page cache"), tr("pages per interval"), false);
+    fill(m_ratio, ratio, tr("Hit ratio"), tr("hit ratio %"), true);
+    fill(m_retransmits, retransmits, tr("TCP retransmits per connection"),
+         tr("retransmits per interval"), false);
+}
 
-    for (QChartView *view : {m_counts, m_ratio}) {
-        QChart *chart = view->chart();
-        chart->removeAllSeries();
-        for (QAbstractAxis *axis : chart->axes()) {
-            chart->removeAxis(axis);
-            delete axis;
-        }
-        auto *x = new QValueAxis;
-        x->setTitleText(tr("seconds"));
-        auto *y = new QValueAxis;
-        y->setTitleText(view == m_ratio ? tr("hit ratio %") : tr("pages per interval"));
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(y, Qt::AlignLeft);
-        double maxY = 1, minX = 0, maxX = 1;
-        bool first = true;
-        for (auto it = points.cbegin(); it != points.cend(); ++it) {
-            if ((it.key() == RatioName) != (view == m_ratio))
-                continue;
-            auto *series = new QLineSeries;
-            series->setName(it.key());
-            series->append(it.value());
-            chart->addSeries(series);
-            series->attachAxis(x);
-            series->attachAxis(y);
-            for (const QPointF &p : it.value()) {
-                maxY = std::max(maxY, p.y());
-                minX = first ? p.x() : std::min(minX, p.x());
-                maxX = first ? p.x() : std::max(maxX, p.x());
-                first = false;
-            }
-        }
-        x->setRange(minX, std::max(maxX, minX + 1e-3));
-        x->setLabelFormat(QStringLiteral("%.2f"));
-        x->setTruncateLabels(false);
-        y->setRange(0, view == m_ratio ? 100 : maxY * 1.1);
-        if (view != m_ratio)
-            y->applyNiceNumbers();
-        y->setLabelFormat(QStringLiteral("%.0f"));
-        y->setTruncateLabels(false);
-        chart->legend()->setVisible(view != m_ratio);
-        chart->setTitle(view == m_ratio ? tr("Hit ratio") : tr("Page cache"));
-        styleChart(chart, palette());
+void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &lines,
+                        const QString &title, const QString &yTitle, bool percent)
+{
+    QChart *chart = view->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis *axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
     }
+    auto *x = new QValueAxis;
+    x->setTitleText(tr("seconds"));
+    auto *y = new QValueAxis;
+    y->setTitleText(yTitle);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    double maxY = 1, minX = 0, maxX = 1;
+    bool first = true;
+    for (auto it = lines.cbegin(); it != lines.cend(); ++it) {
+        auto *series = new QLineSeries;
+        series->setName(it.key());
+        series->append(it.value());
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        for (const QPointF &p : it.value()) {
+            maxY = std::max(maxY, p.y());
+            minX = first ? p.x() : std::min(minX, p.x());
+            maxX = first ? p.x() : std::max(maxX, p.x());
+            first = false;
+        }
+    }
+    x->setRange(minX, std::max(maxX, minX + 1e-3));
+    x->setLabelFormat(QStringLiteral("%.2f"));
+    x->setTruncateLabels(false);
+    // Counts are whole numbers: a small range gets a tick per unit, not 0.5 steps that the
+    // label format would round to "0 1 1 2".
+    const double top = std::ceil(maxY * 1.1);
+    if (percent) {
+        y->setRange(0, 100);
+    } else if (top <= 10) {
+        y->setRange(0, top);
+        y->setTickCount(int(top) + 1);
+    } else {
+        y->setRange(0, maxY * 1.1);
+        y->applyNiceNumbers();
+    }
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    y->setTruncateLabels(false);
+    chart->legend()->setVisible(!percent);
+    // Long names (a connection's two endpoints) read in full one per line on the right, and
+    // in a tool tip where even that is too narrow.
+    chart->legend()->setAlignment(view == m_retransmits ? Qt::AlignRight : Qt::AlignTop);
+    chart->legend()->setShowToolTips(true);
+    chart->setTitle(title);
+    styleChart(chart, palette());
 }
 
 } // namespace bpflens

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <QList>
+#include <QMap>
+#include <QPointF>
 #include <QWidget>
 
 class QLabel;
@@ -14,8 +17,9 @@ namespace bpflens {
 class SessionModel;
 class ViewState;
 
-// cachestat-style counters over time: one line per counter (hits, misses, dirtied, ...) and
-// the hit ratio on its own chart, limited to the visible range.
+// Counters over time, limited to the visible range: the page cache's (one line per counter:
+// hits, misses, dirtied, ...; the hit ratio on its own chart) and tcpretrans' retransmits per
+// connection (the connections with the most in the range, the others summed).
 class CountersView : public QWidget
 {
     Q_OBJECT
@@ -24,6 +28,9 @@ public:
 
     QChartView *countsChart() const { return m_counts; }
     QChartView *ratioChart() const { return m_ratio; }
+    QChartView *retransmitsChart() const { return m_retransmits; }
+    static constexpr int MaxConnectionLines = 8;
+    static QString otherConnectionsName();
     // The series for one counter name ("hits"), or null.
     QLineSeries *series(const QString &name) const;
 
@@ -31,11 +38,15 @@ public Q_SLOTS:
     void refresh();
 
 private:
+    void fill(QChartView *view, const QMap<QString, QList<QPointF>> &lines, const QString &title,
+              const QString &yTitle, bool percent);
+
     SessionModel *m_session;
     ViewState *m_state;
     QLabel *m_placeholder;
     QChartView *m_counts;
     QChartView *m_ratio;
+    QChartView *m_retransmits;
 };
 
 } // namespace bpflens

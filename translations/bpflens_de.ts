@@ -484,10 +484,6 @@
 <context>
     <name>bpflens::CountersView</name>
     <message>
-        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time.</source>
-        <translation>Diese Sitzung enthält keine Zählerwerte: Zeichnen Sie mit der Probe „Page-Cache“ (cachestat) auf, um Treffer, Fehlschläge und geänderte Seiten über die Zeit zu sehen.</translation>
-    </message>
-    <message>
         <source>Page cache counters</source>
         <translation>Page-Cache-Zähler</translation>
     </message>
@@ -514,6 +510,22 @@
     <message>
         <source>Page cache</source>
         <translation>Page-Cache</translation>
+    </message>
+    <message>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, or TCP retransmits (tcpretrans) for retransmits per connection.</source>
+        <translation>Diese Sitzung enthält keine Zählerwerte: Zeichnen Sie mit der Probe „Page-Cache“ (cachestat) auf, um Treffer, Fehlschläge und geänderte Seiten über die Zeit zu sehen, oder mit „TCP-Retransmits“ (tcpretrans) für Retransmits je Verbindung.</translation>
+    </message>
+    <message>
+        <source>TCP retransmits per connection</source>
+        <translation>TCP-Retransmits je Verbindung</translation>
+    </message>
+    <message>
+        <source>other connections</source>
+        <translation>andere Verbindungen</translation>
+    </message>
+    <message>
+        <source>retransmits per interval</source>
+        <translation>Retransmits pro Intervall</translation>
     </message>
 </context>
 <context>

@@ -484,10 +484,6 @@
 <context>
     <name>bpflens::CountersView</name>
     <message>
-        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time.</source>
-        <translation>此会话中没有计数器样本：请使用“页缓存”（cachestat）探针录制，以查看命中、未命中和脏页随时间的变化。</translation>
-    </message>
-    <message>
         <source>Page cache counters</source>
         <translation>页缓存计数器</translation>
     </message>
@@ -514,6 +510,22 @@
     <message>
         <source>Page cache</source>
         <translation>页缓存</translation>
+    </message>
+    <message>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, or TCP retransmits (tcpretrans) for retransmits per connection.</source>
+        <translation>此会话中没有计数器样本：请使用“页缓存”（cachestat）探针录制，以查看命中、未命中和脏页随时间的变化；或使用“TCP 重传”（tcpretrans）查看每个连接的重传。</translation>
+    </message>
+    <message>
+        <source>TCP retransmits per connection</source>
+        <translation>每个连接的 TCP 重传</translation>
+    </message>
+    <message>
+        <source>other connections</source>
+        <translation>其他连接</translation>
+    </message>
+    <message>
+        <source>retransmits per interval</source>
+        <translation>每个间隔的重传次数</translation>
     </message>
 </context>
 <context>

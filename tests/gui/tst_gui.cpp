@@ -125,6 +125,7 @@ private Q_SLOTS:
     void clickSelectsEventEverywhere();
     void modelsPassModelTester();
     void liveAppendGrowsModels();
+    void retransmitsPerConnectionChart();
     void csvExportMatchesCsvExport();
     void damagedFileShowsErrorAndKeepsSession();
     void damagedFileOpensWithBanner();
@@ -698,6 +699,36 @@ void TestGui::liveAppendGrowsModels()
     QLineSeries *ratio = w.countersView()->series(QStringLiteral("hitRatio"));
     QVERIFY(ratio);
     QCOMPARE(ratio->at(0).y(), 90.0);
+}
+
+// tcpretrans' counters per connection: the eight connections with the most retransmits in the
+// range get a line each, the others one line of their sum; the page cache's charts stay hidden.
+void TestGui::retransmitsPerConnectionChart()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    RecordBatch live;
+    // connection k retransmits k times in each of two intervals
+    for (int k = 1; k <= 11; ++k) {
+        for (int i = 0; i < 2; ++i) {
+            live.counters << CounterSample{
+                QStringLiteral("tcpretrans"), StartNs + quint64(i + 1) * SecondNs, SecondNs,
+                QStringLiteral("10.0.0.1:%1 > 10.0.0.2:80").arg(40000 + k), double(k)};
+        }
+    }
+    w.session()->append(live);
+    CountersView *v = w.countersView();
+    QVERIFY(v->retransmitsChart()->isVisibleTo(v));
+    QVERIFY(!v->countsChart()->isVisibleTo(v));
+    QCOMPARE(v->retransmitsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
+    for (int k = 4; k <= 11; ++k)
+        QVERIFY(v->series(QStringLiteral("10.0.0.1:%1 > 10.0.0.2:80").arg(40000 + k)));
+    QVERIFY(!v->series(QStringLiteral("10.0.0.1:40003 > 10.0.0.2:80")));
+    QLineSeries *other = v->series(CountersView::otherConnectionsName());
+    QVERIFY(other);
+    QCOMPARE(other->count(), 2);
+    QCOMPARE(other->at(0).y(), 1.0 + 2 + 3);
+    QCOMPARE(other->at(1).y(), 1.0 + 2 + 3);
 }
 
 void TestGui::csvExportMatchesCsvExport()
