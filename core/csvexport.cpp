@@ -138,19 +138,9 @@ void writeCell(Writer &w, const Column<E> &c, const E &e)
     case Format::Text:
         w.field(v.toByteArray());
         break;
-    case Format::Argv: {
-        // Arguments joined by one space; a space inside an argument is written \x20 so the
-        // split stays reversible.
-        QByteArray argv;
-        const QList<QByteArray> list = v.value<QList<QByteArray>>();
-        for (qsizetype k = 0; k < list.size(); ++k) {
-            if (k)
-                argv += ' ';
-            argv += CsvExport::escapeBytes(list.at(k)).replace(' ', "\\x20");
-        }
-        w.field(argv);
+    case Format::Argv:
+        w.field(formatArgv(v.value<QList<QByteArray>>()));
         break;
-    }
     case Format::YesNo:
         w.number(v.toBool() ? 1 : 0);
         break;

@@ -22,6 +22,10 @@ namespace bpflens {
 // Text forms shared by the CSV files and the GUI (core/textformat.cpp).
 // Kernel bytes as reversible text: valid UTF-8 as is, "\\" for a backslash, "\xNN" otherwise.
 QByteArray escapeKernelBytes(const QByteArray &bytes);
+// An argument list as a shell reads it back, like execsnoop -q: each argument in the kernel
+// bytes' text form above, quoted with '…' where it holds anything but [A-Za-z0-9_@%+=:,./-] or
+// is empty ("it's" as 'it'\''s'), joined by single spaces.
+QByteArray formatArgv(const QList<QByteArray> &argv);
 // RFC 5952 for IPv6 (lower-case hex, the longest run of two or more zero groups as "::").
 QByteArray formatAddress(quint8 family, const std::array<quint8, 16> &address);
 // Whether a value holds a signed integer (it is written with a sign).

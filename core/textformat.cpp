@@ -1,5 +1,7 @@
 #include "eventschema.h"
 
+#include <cstring>
+
 namespace bpflens {
 
 namespace {
@@ -57,6 +59,38 @@ QByteArray escapeKernelBytes(const QByteArray &bytes)
         out += hex[b >> 4];
         out += hex[b & 0xf];
         ++i;
+    }
+    return out;
+}
+
+QByteArray formatArgv(const QList<QByteArray> &argv)
+{
+    QByteArray out;
+    for (qsizetype k = 0; k < argv.size(); ++k) {
+        if (k)
+            out += ' ';
+        const QByteArray text = escapeKernelBytes(argv.at(k));
+        bool bare = !text.isEmpty();
+        for (char c : text) {
+            const bool alnum =
+                (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+            if (!alnum && (c == '\0' || !std::strchr("_@%+=:,./-", c))) {
+                bare = false;
+                break;
+            }
+        }
+        if (bare) {
+            out += text;
+            continue;
+        }
+        out += '\'';
+        for (char c : text) {
+            if (c == '\'')
+                out += "'\\''";
+            else
+                out += c;
+        }
+        out += '\'';
     }
     return out;
 }

@@ -50,12 +50,8 @@ QString formatValue(Format format, const QVariant &v, quint64 sessionStartNs)
         return QString(QLatin1Char(char(v.toInt())));
     case Format::Text:
         return v.toString();
-    case Format::Argv: {
-        QStringList parts;
-        for (const QByteArray &a : v.value<QList<QByteArray>>())
-            parts << EventTableModel::displayBytes(a);
-        return parts.join(QLatin1Char(' '));
-    }
+    case Format::Argv:
+        return QString::fromUtf8(formatArgv(v.value<QList<QByteArray>>()));
     case Format::YesNo:
         return v.toBool() ? EventTableModel::tr("yes") : EventTableModel::tr("no");
     case Format::Time:

@@ -106,10 +106,59 @@ SessionData makeSession()
 
 } // namespace
 
+// POSIX shell word splitting of what formatArgv writes: spaces between words, '...' quoting,
+// and a backslash outside quotes taking the next character as it is.
+QList<QByteArray> shellSplit(const QByteArray &line)
+{
+    QList<QByteArray> words;
+    QByteArray word;
+    bool inWord = false, quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const char c = line.at(i);
+        if (quoted) {
+            if (c == '\'')
+                quoted = false;
+            else
+                word += c;
+        } else if (c == ' ') {
+            if (inWord)
+                words.append(word);
+            word.clear();
+            inWord = false;
+        } else if (c == '\'') {
+            quoted = inWord = true;
+        } else if (c == '\\' && i + 1 < line.size()) {
+            word += line.at(++i);
+            inWord = true;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord)
+        words.append(word);
+    return words;
+}
+
 class TestCsvExport : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // The argv column as a shell reads it: bare words bare, the rest in '...'.
+    void argvIsQuotedAsAShellWould()
+    {
+        QCOMPARE(formatArgv({"ls", "-l", "My Documents", "it's", "", "a=b,c:d/e.f@g%h+i_j-k"}),
+                 QByteArray("ls -l 'My Documents' 'it'\\''s' '' a=b,c:d/e.f@g%h+i_j-k"));
+        QCOMPARE(formatArgv({"$HOME", "*", "x\ny", QByteArray("\xff", 1)}),
+                 QByteArray("'$HOME' '*' 'x\ny' '\\xFF'"));
+        QCOMPARE(formatArgv({}), QByteArray());
+        const QList<QByteArray> hostile{"a b", "'", "\\", "", "\"q\"", "\t"};
+        QList<QByteArray> back;
+        for (const QByteArray &w : shellSplit(formatArgv(hostile)))
+            back.append(CsvExport::unescapeBytes(w));
+        QCOMPARE(back, hostile);
+    }
+
     void escapingIsReversible()
     {
         QCOMPARE(CsvExport::escapeBytes("a\\b"), QByteArrayLiteral("a\\\\b"));
@@ -176,14 +225,10 @@ private Q_SLOTS:
         QCOMPARE(exec.size(), 121);
         for (qsizetype i = 0; i < 120; ++i) {
             const ExecEvent e = s.events.exec(i);
+            // As a shell splits the line: the quoting is reversible, an empty argument too.
             QList<QByteArray> argv;
-            if (!exec[i + 1][8].isEmpty() || !e.argv.isEmpty()) {
-                for (const QByteArray &a : exec[i + 1][8].split(' '))
-                    argv.append(CsvExport::unescapeBytes(a));
-            }
-            // An argv of one empty argument and no argv both write "": documented.
-            if (e.argv == QList<QByteArray>{QByteArray()})
-                continue;
+            for (const QByteArray &a : shellSplit(exec[i + 1][8]))
+                argv.append(CsvExport::unescapeBytes(a));
             QCOMPARE(argv, e.argv);
             QCOMPARE(exec[i + 1][9], e.argvTruncated ? QByteArray("1") : QByteArray("0"));
         }
