@@ -594,4 +594,36 @@ bool ProbeCatalog::validate(const QString &id, const QVariantMap &options, QVari
     return true;
 }
 
+QString ProbeCatalog::spec(const QString &id, const QVariantMap &options, bool all)
+{
+    QStringList parts;
+    auto add = [&](const QString &name, const QVariant &value, bool isBool) {
+        if (isBool)
+            parts << (value.toBool() ? name : name + QStringLiteral("=false"));
+        else
+            parts << name + QLatin1Char('=') + value.toString();
+    };
+    const ProbeInfo *info = find(id);
+    QStringList known;
+    if (info) {
+        for (const ProbeOption &o : info->options) {
+            known << o.name;
+            if (!options.contains(o.name))
+                continue;
+            const QVariant v = options.value(o.name);
+            const bool isBool = o.type == ProbeOption::Type::Bool;
+            const bool isDefault = isBool ? v.toBool() == o.defaultValue.toBool()
+                                          : v.toString() == o.defaultValue.toString();
+            if (all || !isDefault)
+                add(o.name, v, isBool);
+        }
+    }
+    // Options the catalog does not know (a newer recorder's): as they are, sorted by name.
+    for (auto it = options.cbegin(); it != options.cend(); ++it) {
+        if (!known.contains(it.key()))
+            add(it.key(), it.value(), it.value().typeId() == QMetaType::Bool);
+    }
+    return parts.join(QLatin1Char(','));
+}
+
 } // namespace bpflens

@@ -73,6 +73,10 @@ public:
     // On failure returns false and says which value is wrong in *error.
     static bool validate(const QString &id, const QVariantMap &options, QVariantMap *normalized,
                          QString *error);
+    // The options that differ from the probe's defaults as bpflens-cli record's --probe spec
+    // writes them after the colon ("frequency=499,pid=1234"; a true switch by its name alone:
+    // "perDisk,queued"), in the catalog's order; empty when all are defaults. all: every option.
+    static QString spec(const QString &id, const QVariantMap &options, bool all = false);
 };
 
 } // namespace bpflens

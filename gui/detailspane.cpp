@@ -1,11 +1,10 @@
 #include "detailspane.h"
 
 #include "eventmodels.h"
+#include "probecatalog.h"
 #include "sessionmodel.h"
 
 #include <QHeaderView>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -158,9 +157,11 @@ void SummaryPanel::refresh()
         count(UnseenColumn, s.eventsUnseen, unseenExplanation());
         count(UnfinishedColumn, s.unfinished, unfinishedExplanation());
         item->setText(AttachColumn, config.attachPath);
-        item->setText(OptionsColumn,
-                      QString::fromUtf8(QJsonDocument(QJsonObject::fromVariantMap(config.options))
-                                            .toJson(QJsonDocument::Compact)));
+        // As the command line's --probe spec writes them: what differs from the defaults.
+        const QString options = ProbeCatalog::spec(id, config.options);
+        item->setText(OptionsColumn, options.isEmpty() ? tr("defaults") : options);
+        item->setToolTip(OptionsColumn, ProbeCatalog::spec(id, config.options, true)
+                                            .replace(QLatin1Char(','), QLatin1Char('\n')));
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
     }
 }

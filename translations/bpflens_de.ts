@@ -1955,6 +1955,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>Requests seen starting and still open when the probe stopped: in flight at the stop, or ended without the kernel running the completion program. They have no event.</source>
         <translation>Anfragen, deren Beginn gesehen wurde und die beim Stopp der Sonde noch offen waren: beim Stopp unterwegs, oder beendet, ohne dass der Kernel das Abschlussprogramm ausgeführt hat. Sie haben kein Ereignis.</translation>
     </message>
+    <message>
+        <source>defaults</source>
+        <translation>Standard</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::TimelineWidget</name>

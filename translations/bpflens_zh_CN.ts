@@ -1952,6 +1952,10 @@ The data recorded until then is kept.</source>
         <source>Requests seen starting and still open when the probe stopped: in flight at the stop, or ended without the kernel running the completion program. They have no event.</source>
         <translation>已看到开始、在探针停止时仍未结束的请求：停止时仍在进行中，或在内核未运行完成程序的情况下结束。它们没有事件。</translation>
     </message>
+    <message>
+        <source>defaults</source>
+        <translation>默认</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::TimelineWidget</name>

@@ -10,6 +10,31 @@ class TestProbeCatalog : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // What the Summary shows: the --probe spec of the options that differ from the defaults.
+    void specNamesWhatDiffersFromTheDefaults()
+    {
+        QVariantMap opts;
+        QString err;
+        QVERIFY(ProbeCatalog::validate(QStringLiteral("block"), {}, &opts, &err));
+        QCOMPARE(ProbeCatalog::spec(QStringLiteral("block"), opts), QString());
+        opts.insert(QStringLiteral("perDisk"), true);
+        opts.insert(QStringLiteral("pid"), qint64(1234));
+        QCOMPARE(ProbeCatalog::spec(QStringLiteral("block"), opts),
+                 QStringLiteral("pid=1234,perDisk"));
+        QVERIFY(ProbeCatalog::spec(QStringLiteral("block"), opts, true)
+                    .contains(QStringLiteral("queued=false")));
+        // A newer recorder's option this catalog does not know stays visible.
+        opts.insert(QStringLiteral("zzNew"), 7);
+        QVERIFY(
+            ProbeCatalog::spec(QStringLiteral("block"), opts).endsWith(QStringLiteral(",zzNew=7")));
+        // The spec reads back as the same options.
+        QVariantMap back;
+        QVERIFY(ProbeCatalog::validate(QStringLiteral("profile"),
+                                       {{QStringLiteral("frequency"), 499}}, &back, &err));
+        QCOMPARE(ProbeCatalog::spec(QStringLiteral("profile"), back),
+                 QStringLiteral("frequency=499"));
+    }
+
     void everyProbeHasUniqueIdAndValidDefaults()
     {
         QStringList ids;

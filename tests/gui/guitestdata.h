@@ -120,9 +120,11 @@ inline SessionInfo guiInfo()
     info.startMonotonicNs = StartNs;
     info.probes = {{QStringLiteral("exec"), {}, QStringLiteral("tp_btf/sched_process_exec")},
                    {QStringLiteral("open"),
-                    {{QStringLiteral("failed"), false}},
+                    {{QStringLiteral("failedOnly"), false}},
                     QStringLiteral("tp/syscalls/sys_enter_openat")},
-                   {QStringLiteral("block"), {}, QStringLiteral("tp_btf/block_rq_complete")}};
+                   {QStringLiteral("block"),
+                    {{QStringLiteral("perDisk"), true}, {QStringLiteral("queued"), false}},
+                    QStringLiteral("tp_btf/block_rq_complete")}};
     return info;
 }
 

@@ -221,6 +221,12 @@ void TestGui::opensSessionAndShowsSummary()
         QCOMPARE(item->toolTip(P::UnseenColumn).isEmpty(), id != QLatin1String("block"));
         if (id == QLatin1String("open"))
             QCOMPARE(item->text(P::AttachColumn), QStringLiteral("tp/syscalls/sys_enter_openat"));
+        // Options as the command line writes them, only those that differ from the defaults.
+        QCOMPARE(item->text(P::OptionsColumn), id == QLatin1String("block")
+                                                   ? QStringLiteral("perDisk")
+                                                   : QStringLiteral("defaults"));
+        if (id == QLatin1String("block"))
+            QVERIFY(item->toolTip(P::OptionsColumn).contains(QStringLiteral("queued=false")));
     }
     // Whole-session range: from the session start to past the last sample.
     QCOMPARE(w.viewState()->startNs(), StartNs);
