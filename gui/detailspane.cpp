@@ -70,7 +70,7 @@ SummaryPanel::SummaryPanel(SessionModel *session, QWidget *parent)
     m_probes->setColumnCount(ProbeColumnCount);
     // Lost, not seen and unfinished are different causes, each a column of its own.
     m_probes->setHeaderLabels({tr("Probe"), tr("Events seen"), tr("Lost"), tr("Not seen"),
-                               tr("Unfinished"), tr("Attached to"), tr("Options")});
+                               tr("Unfinished"), tr("Options"), tr("Attached to")});
     m_probes->headerItem()->setToolTip(LostColumn, lostExplanation());
     m_probes->headerItem()->setToolTip(UnseenColumn, unseenExplanation());
     m_probes->headerItem()->setToolTip(UnfinishedColumn, unfinishedExplanation());

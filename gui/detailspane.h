@@ -43,8 +43,8 @@ public:
         LostColumn,
         UnseenColumn,
         UnfinishedColumn,
+        OptionsColumn, // short: before the attach path, which is long
         AttachColumn,
-        OptionsColumn,
         ProbeColumnCount
     };
     explicit SummaryPanel(SessionModel *session, QWidget *parent = nullptr);
