@@ -13,10 +13,7 @@
 
 #include "common.bpf.h"
 #include "tcpaccept.h"
-
-#define AF_INET 2
-#define AF_INET6 10
-#define IPPROTO_TCP 6
+#include "tcpsock.bpf.h"
 
 struct
 {
@@ -54,15 +51,6 @@ static __always_inline struct sock *sock_of_fd(int fd)
     return BPF_CORE_READ(so, sk);
 }
 
-static __always_inline bool is_tcp_inet(const struct sock *sk)
-{
-    __u16 family = BPF_CORE_READ(sk, __sk_common.skc_family);
-
-    if (family != AF_INET && family != AF_INET6)
-        return false;
-    return BPF_CORE_READ(sk, sk_protocol) == IPPROTO_TCP;
-}
-
 static __always_inline void enter(long fd)
 {
     __u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -81,7 +69,6 @@ static __always_inline void leave(long ret)
     struct tcpaccept_event e = {};
     struct sock *sk, *listener;
     __s32 *lfd, listen_fd;
-    __u16 family;
 
     lfd = bpf_map_lookup_elem(&accepting, &tid);
     if (!lfd)
@@ -101,18 +88,8 @@ static __always_inline void leave(long ret)
     e.tid = tid;
     e.uid = (__u32)bpf_get_current_uid_gid();
     bpf_get_current_comm(e.comm, sizeof(e.comm));
-    family = BPF_CORE_READ(sk, __sk_common.skc_family);
-    e.lport = BPF_CORE_READ(sk, __sk_common.skc_num);
-    e.rport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
-    if (family == AF_INET6) {
-        e.family = 6;
-        BPF_CORE_READ_INTO(&e.laddr, sk, __sk_common.skc_v6_rcv_saddr.in6_u.u6_addr8);
-        BPF_CORE_READ_INTO(&e.raddr, sk, __sk_common.skc_v6_daddr.in6_u.u6_addr8);
-    } else {
-        e.family = 4;
-        BPF_CORE_READ_INTO((__u32 *)e.laddr, sk, __sk_common.skc_rcv_saddr);
-        BPF_CORE_READ_INTO((__u32 *)e.raddr, sk, __sk_common.skc_daddr);
-    }
+    read_endpoints(&sk->__sk_common, BPF_CORE_READ(sk, __sk_common.skc_family), &e.family, &e.lport,
+                   &e.rport, e.laddr, e.raddr);
     if (bpf_ringbuf_output(&rb, &e, sizeof(e), submit_flags(&rb)))
         count_lost();
 }

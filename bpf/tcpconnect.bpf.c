@@ -14,10 +14,8 @@
 
 #include "common.bpf.h"
 #include "tcpconnect.h"
+#include "tcpsock.bpf.h"
 
-#define AF_INET 2
-#define AF_INET6 10
-#define IPPROTO_TCP 6
 #define ECONNABORTED 103
 
 struct pending
@@ -69,17 +67,7 @@ static __always_inline void remember(const struct sock *sk)
 static __always_inline void fill_addresses(struct tcpconnect_event *e, const struct sock *sk,
                                            __u16 family)
 {
-    e->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
-    e->dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
-    if (family == AF_INET6) {
-        e->family = 6;
-        BPF_CORE_READ_INTO(&e->saddr, sk, __sk_common.skc_v6_rcv_saddr.in6_u.u6_addr8);
-        BPF_CORE_READ_INTO(&e->daddr, sk, __sk_common.skc_v6_daddr.in6_u.u6_addr8);
-    } else {
-        e->family = 4;
-        BPF_CORE_READ_INTO((__u32 *)e->saddr, sk, __sk_common.skc_rcv_saddr);
-        BPF_CORE_READ_INTO((__u32 *)e->daddr, sk, __sk_common.skc_daddr);
-    }
+    read_endpoints(&sk->__sk_common, family, &e->family, &e->sport, &e->dport, e->saddr, e->daddr);
 }
 
 static __always_inline void submit(struct tcpconnect_event *e)
@@ -137,15 +125,6 @@ static __always_inline void note_sport(const struct sock *sk)
     sport = BPF_CORE_READ(sk, __sk_common.skc_num);
     if (sport)
         p->sport = sport;
-}
-
-static __always_inline bool is_tcp_inet(const struct sock *sk)
-{
-    __u16 family = BPF_CORE_READ(sk, __sk_common.skc_family);
-
-    if (family != AF_INET && family != AF_INET6)
-        return false;
-    return BPF_CORE_READ(sk, sk_protocol) == IPPROTO_TCP;
 }
 
 static __always_inline void state_change(const struct sock *sk, int oldstate, int newstate)

@@ -14,10 +14,7 @@
 
 #include "common.bpf.h"
 #include "tcpretrans.h"
-
-#define AF_INET 2
-#define AF_INET6 10
-#define IPPROTO_TCP 6
+#include "tcpsock.bpf.h"
 
 struct owner
 {
@@ -51,31 +48,6 @@ struct
     __type(value, __u64);
 } in_tlp SEC(".maps");
 
-static __always_inline bool is_tcp_inet(const struct sock *sk)
-{
-    __u16 family = BPF_CORE_READ(sk, __sk_common.skc_family);
-
-    if (family != AF_INET && family != AF_INET6)
-        return false;
-    return BPF_CORE_READ(sk, sk_protocol) == IPPROTO_TCP;
-}
-
-/* The addresses and ports of a socket or a request socket (both start with a sock_common). */
-static __always_inline void fill(struct tcpretrans_event *e, const struct sock_common *c)
-{
-    e->sport = BPF_CORE_READ(c, skc_num);
-    e->dport = bpf_ntohs(BPF_CORE_READ(c, skc_dport));
-    if (BPF_CORE_READ(c, skc_family) == AF_INET6) {
-        e->family = 6;
-        BPF_CORE_READ_INTO(&e->saddr, c, skc_v6_rcv_saddr.in6_u.u6_addr8);
-        BPF_CORE_READ_INTO(&e->daddr, c, skc_v6_daddr.in6_u.u6_addr8);
-    } else {
-        e->family = 4;
-        BPF_CORE_READ_INTO((__u32 *)e->saddr, c, skc_rcv_saddr);
-        BPF_CORE_READ_INTO((__u32 *)e->daddr, c, skc_daddr);
-    }
-}
-
 /* Set by user space when a common filter (pid, tid, uid, comm, cgroup) is set: they apply to the
  * process that connected, at its connect, so only the retransmits of sockets whose connect
  * passed them are reported; unfiltered, every retransmit is. */
@@ -97,7 +69,8 @@ static __always_inline void submit(const struct sock *sk, const struct sock_comm
         e.pid = o->pid;
         __builtin_memcpy(e.comm, o->comm, sizeof(e.comm));
     }
-    fill(&e, addrs);
+    read_endpoints(addrs, BPF_CORE_READ(addrs, skc_family), &e.family, &e.sport, &e.dport, e.saddr,
+                   e.daddr);
     if (bpf_ringbuf_output(&rb, &e, sizeof(e), submit_flags(&rb)))
         count_lost();
 }

@@ -7,8 +7,8 @@
 #include "events/open.h"
 #include "events/profile.h"
 #include "events/tcpaccept.h"
-#include "events/tcpretrans.h"
 #include "events/tcpconnect.h"
+#include "events/tcpretrans.h"
 #include "events/tppair.h"
 
 #include <array>

@@ -122,6 +122,35 @@ constexpr Column<E> column(const char *csvName, const char *title, Format format
     return {csvName, title, format, show, &schema::memberValue<Member>, detailsTitle};
 }
 
+// The columns of a type with an address family (a `family` member, 4 or 6) and endpoints: the
+// family as a number in CSV and as "IPv4"/"IPv6" in the details; an address as text in CSV; an
+// address with its port ("1.2.3.4:80", "[::1]:80") in the table and the details. Titles are
+// marked where the type is declared, where lupdate finds them.
+template<typename E>
+constexpr Column<E> familyCsvColumn(const char *title)
+{
+    return {"family", title, Format::Number, InCsv, &schema::memberValue<&E::family>};
+}
+template<typename E>
+constexpr Column<E> familyDetailsColumn(const char *title)
+{
+    return {nullptr, title, Format::Text, InDetails, [](const E &e) {
+                return QVariant(e.family == 4 ? QStringLiteral("IPv4") : QStringLiteral("IPv6"));
+            }};
+}
+template<typename E, auto Address>
+constexpr Column<E> addressCsvColumn(const char *csvName)
+{
+    return {csvName, nullptr, Format::Text, InCsv,
+            [](const E &e) { return QVariant(formatAddress(e.family, e.*Address)); }};
+}
+template<typename E, auto Address, auto Port>
+constexpr Column<E> endpointColumn(const char *title)
+{
+    return {nullptr, title, Format::Text, InTable | InDetails,
+            [](const E &e) { return QVariant(formatEndpoint(e.family, e.*Address, e.*Port)); }};
+}
+
 // How the timeline shows a type: its colour (0xRRGGBB; 0 for the palette's highlight colour),
 // and whether its lane is hidden while it has no events (for probes few sessions use).
 struct LaneStyle

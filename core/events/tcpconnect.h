@@ -45,24 +45,16 @@ struct EventTraits<TcpConnectEvent>
         column<E, &E::uid>("uid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "UID")),
         column<E, &E::comm>("comm", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Command"),
                             Format::Bytes),
-        {"family", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Family"), Format::Number, InCsv,
-         &schema::memberValue<&E::family>},
-        {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Family"), Format::Text, InDetails,
-         [](const E &e) {
-             return QVariant(e.family == 4 ? QStringLiteral("IPv4") : QStringLiteral("IPv6"));
-         }},
-        {"saddr", nullptr, Format::Text, InCsv,
-         [](const E &e) { return QVariant(formatAddress(e.family, e.saddr)); }},
+        familyCsvColumn<E>(QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Family")),
+        familyDetailsColumn<E>(QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Family")),
+        addressCsvColumn<E, &E::saddr>("saddr"),
         column<E, &E::sport>("sport", nullptr, Format::Number, InCsv),
-        {"daddr", nullptr, Format::Text, InCsv,
-         [](const E &e) { return QVariant(formatAddress(e.family, e.daddr)); }},
+        addressCsvColumn<E, &E::daddr>("daddr"),
         column<E, &E::dport>("dport", nullptr, Format::Number, InCsv),
-        {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Source"), Format::Text,
-         InTable | InDetails,
-         [](const E &e) { return QVariant(formatEndpoint(e.family, e.saddr, e.sport)); }},
-        {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Destination"), Format::Text,
-         InTable | InDetails,
-         [](const E &e) { return QVariant(formatEndpoint(e.family, e.daddr, e.dport)); }},
+        endpointColumn<E, &E::saddr, &E::sport>(
+            QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Source")),
+        endpointColumn<E, &E::daddr, &E::dport>(
+            QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Destination")),
         column<E, &E::ret>("ret", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Return")),
     };
 };
