@@ -99,6 +99,12 @@ __s64 copies_wanted = 0;
  * never deleted (a thread sleeping again in the same place gets the same id while its previous
  * event is read). It is in .bss so that user space can decrement it atomically too. */
 __s64 stack_refs[OFFCPU_STACK_IDS] = {};
+/* Set when this program dropped a reference itself (a span under the minimum, an event with no
+ * room): the stack may be held by no one now, and a program cannot delete from a stack map, so
+ * user space sweeps it (left there, it takes its bucket, and every other stack that hashes to it
+ * fails with -EEXIST for the rest of the recording). A flag, not a count: a store only when it
+ * changes keeps the hot path to a read of a line no one writes. */
+__u32 stacks_maybe_unheld = 0;
 /* Switch-outs whose start found the hash full, or stacks the map had no room for. */
 __u64 start_full = 0;
 __u64 stacks_failed = 0;
@@ -124,8 +130,11 @@ static __always_inline long task_state(struct task_struct *t)
 
 static __always_inline void ref_stack(__s32 id, __s64 delta)
 {
-    if (id >= 0)
-        __sync_fetch_and_add(&stack_refs[id & (OFFCPU_STACK_IDS - 1)], delta);
+    if (id < 0)
+        return;
+    __sync_fetch_and_add(&stack_refs[id & (OFFCPU_STACK_IDS - 1)], delta);
+    if (delta < 0 && !stacks_maybe_unheld)
+        stacks_maybe_unheld = 1;
 }
 
 static __always_inline __s32 stack_id(void *ctx, __u64 flags)
@@ -160,14 +169,17 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev)
 #if defined(__TARGET_ARCH_x86)
     /* Only a thread that blocks: one still runnable (preempted) may be past its system call's
      * exit already, rescheduled on the way back to user space, where the next sys_exit is
-     * another call's. A blocking wait is always inside the call's own work. */
+     * another call's. */
     if (exit_hooked && !kernel_only && stack_copy_bytes && task_state(prev) != TASK_RUNNING) {
         struct pt_regs regs;
 
         /* orig_ax holds the system call's number inside one, -1 in an interrupt or a fault
-         * (the kernel's own syscall_get_nr()); a 32-bit task is left to its frame pointers */
+         * (the kernel's own syscall_get_nr()); a 32-bit task is left to its frame pointers.
+         * ax is -ENOSYS from the entry until the call's handler returns: a thread that blocks
+         * after that, in the work done on the way out after sys_exit (a deferred close's
+         * release, seen on 9p, or a signal's delivery), would be given the next call's copy. */
         if (BPF_CORE_READ(prev, mm) && current_user_regs(prev, &regs) && regs.cs == USER_CS_64 &&
-            (long)regs.orig_ax >= 0)
+            (long)regs.orig_ax >= 0 && (long)regs.ax == -38 /* -ENOSYS */)
             s.in_syscall = 1;
     }
 #endif

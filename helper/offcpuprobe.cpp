@@ -22,6 +22,9 @@ namespace {
 // the thread's system call returns, microseconds later unless it is preempted on the way out or
 // exits inside the call (then its frame-pointer chain is taken).
 constexpr quint64 MaxCopyWaitNs = 1000000000ull;
+// Stacks the BPF side let go of are swept at most this often: a sweep walks every stack in the
+// map, and a busy machine drops references at every short context switch.
+constexpr quint64 SweepIntervalNs = 100000000ull;
 // With copies, the ring buffer grows to this: a copy is up to 16 KiB by default, and the 4 MiB
 // the engine gives would hold only some 250 of them between two drains.
 constexpr quint32 CopyRingBufferBytes = 16u << 20;
@@ -254,8 +257,48 @@ void OffCpuProbe::release(qint32 id)
     }
 }
 
+// Deletes the stacks no one holds any more because the BPF side dropped their last reference
+// (see stacks_maybe_unheld in offcpu.bpf.c). Their content is kept in m_lastContent first: a
+// thread may take the id again between the check and the delete, as in release().
+void OffCpuProbe::sweepUnheldStacks()
+{
+    const int fd = bpf_map__fd(m_skel->maps.offcpu_stacks);
+    std::vector<__u32> unheld;
+    __u32 key = 0;
+    __u32 next = 0;
+    for (const __u32 *prev = nullptr; bpf_map_get_next_key(fd, prev, &next) == 0; prev = &key) {
+        key = next;
+        if (key < OFFCPU_STACK_IDS &&
+            __atomic_load_n(&m_skel->bss->stack_refs[key], __ATOMIC_SEQ_CST) <= 0)
+            unheld.push_back(key);
+    }
+    for (__u32 id : unheld) {
+        __u64 buf[OFFCPU_MAX_FRAMES] = {};
+        if (bpf_map_lookup_elem(fd, &id, buf) != 0)
+            continue;
+        QList<quint64> ips;
+        for (__u64 ip : buf) {
+            if (!ip)
+                break;
+            ips.append(ip);
+        }
+        m_lastContent.insert(qint32(id), ips);
+        if (__atomic_load_n(&m_skel->bss->stack_refs[id], __ATOMIC_SEQ_CST) <= 0)
+            bpf_map_delete_elem(fd, &id);
+    }
+}
+
 void OffCpuProbe::finishDrain(RecordBatch &out)
 {
+    if (m_skel && __atomic_load_n(&m_skel->bss->stacks_maybe_unheld, __ATOMIC_RELAXED)) {
+        const quint64 now = monotonicNs();
+        if (now >= m_lastSweepNs + SweepIntervalNs) {
+            // cleared before the walk: a reference dropped during it sets it again
+            __atomic_store_n(&m_skel->bss->stacks_maybe_unheld, 0, __ATOMIC_SEQ_CST);
+            sweepUnheldStacks();
+            m_lastSweepNs = now;
+        }
+    }
     if (m_pending.empty())
         return;
     // Each stack id is read once per drain, before any reference is dropped.

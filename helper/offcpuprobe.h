@@ -45,6 +45,7 @@ private:
     bool decodeUserStack(const void *data, size_t size);
     QList<quint64> stackIps(qint32 id);
     void release(qint32 id);
+    void sweepUnheldStacks();
     void emitReady(RecordBatch &out);
 
     struct Pending
@@ -67,10 +68,12 @@ private:
     // The indices in m_pending of each thread's waits waiting for a copy.
     QHash<quint32, QList<size_t>> m_awaiting;
     // The last content read for each stack id. A stack id is its content's hash, and only
-    // release() deletes a stack: when a thread takes an id again between release()'s decrement
-    // and its delete, the id it holds names the stack deleted, whose content is this one.
+    // release() and the sweep delete a stack: when a thread takes an id again between the check
+    // of its references and the delete, the id it holds names the stack deleted, whose content
+    // is this one.
     QHash<qint32, QList<quint64>> m_lastContent;
     quint64 m_stacksUnread = 0;
+    quint64 m_lastSweepNs = 0;
     bool m_copies = false; // the sys_exit program copies user stacks
     bool m_kernelOnly = false;
     bool m_userOnly = false;

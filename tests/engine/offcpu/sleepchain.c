@@ -5,9 +5,12 @@
  * pointers and through libc's nanosleep, as most of Debian's code blocks: only DWARF unwinding
  * from a copy of the user stack finds the chain there.
  *   sleepchain [count, default 10] [milliseconds, default 50] [linger ms, default 0]
+ *              [short waits, default 0]
  * With a linger it stays that long after its sleeps (in main, outside the chain) before it
- * exits. */
+ * exits. Short waits come first: that many waits of a microsecond (under any minimum), each
+ * through a call chain of its own (up to 2^14), then a second in poll() before the sleeps. */
 #define _GNU_SOURCE
+#include <poll.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -52,11 +55,63 @@ CHAIN_FUNCTION long sleep_a(long ms)
     return r + 1;
 }
 
+CHAIN_FUNCTION long tiny_wait(void)
+{
+    struct timespec t = {0, 1000};
+    long ret;
+#if defined(__x86_64__) && !defined(SLEEPCHAIN_LIBC)
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "0"((long)SYS_nanosleep), "D"(&t), "S"(0L)
+                     : "rcx", "r11", "memory");
+#else
+    ret = nanosleep(&t, NULL);
+#endif
+    sleep_sink = sleep_sink + ret;
+    return ret;
+}
+
+CHAIN_FUNCTION long branch(unsigned path, int level);
+
+/* Two functions that differ (not folded into one), each a frame of its own on the way down */
+CHAIN_FUNCTION long branch_0(unsigned path, int level)
+{
+    long r = branch(path, level);
+    sleep_sink = sleep_sink + r;
+    return r + 1;
+}
+
+CHAIN_FUNCTION long branch_1(unsigned path, int level)
+{
+    long r = branch(path, level);
+    sleep_sink = sleep_sink + r * 3;
+    return r + 2;
+}
+
+/* The bits of path below level choose the frames: each path waits in a chain of its own */
+CHAIN_FUNCTION long branch(unsigned path, int level)
+{
+    long r;
+    if (level == 0)
+        r = tiny_wait();
+    else if (path & (1u << (level - 1)))
+        r = branch_1(path, level - 1);
+    else
+        r = branch_0(path, level - 1);
+    sleep_sink = sleep_sink + r;
+    return r;
+}
+
 int main(int argc, char **argv)
 {
     const int count = argc > 1 ? atoi(argv[1]) : 10;
     const long ms = argc > 2 ? atol(argv[2]) : 50;
     const long linger = argc > 3 ? atol(argv[3]) : 0;
+    const long shortWaits = argc > 4 ? atol(argv[4]) : 0;
+    for (long i = 0; i < shortWaits; ++i)
+        sleep_sink = sleep_sink + branch((unsigned)i, 14);
+    if (shortWaits > 0)
+        poll(NULL, 0, 1000);
     for (int i = 0; i < count; ++i)
         sleep_sink = sleep_sink + sleep_a(ms);
     if (linger > 0)
