@@ -8,6 +8,7 @@
 #include "events/profile.h"
 #include "events/tcpaccept.h"
 #include "events/tcpconnect.h"
+#include "events/tcplife.h"
 #include "events/tcpretrans.h"
 #include "events/tppair.h"
 
@@ -35,7 +36,8 @@ namespace bpflens {
     X(CpuSample, CpuSampleEvent, cpuSample, 7)                                                     \
     X(OffCpu, OffCpuEvent, offCpu, 8)                                                              \
     X(TcpAccept, TcpAcceptEvent, tcpAccept, 9)                                                     \
-    X(TcpRetrans, TcpRetransEvent, tcpRetrans, 10)
+    X(TcpRetrans, TcpRetransEvent, tcpRetrans, 10)                                                 \
+    X(TcpLife, TcpLifeEvent, tcpLife, 11)
 
 enum class EventType : quint8
 {

@@ -284,6 +284,15 @@ QList<ProbeInfo> buildCatalog()
          {pidOption(), uidOption(), commOption(), cgroupOption(), attachOption(), intervalOption()},
          true,
          false});
+    c.append({QStringLiteral("tcplife"),
+              ProbeGroup::Network,
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "TCP sessions")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Every TCP connection when it closes, with its lifetime and "
+                                   "the bytes it sent and received, like tcplife")),
+              {pidOption(), uidOption(), commOption(), cgroupOption()},
+              true,
+              false});
     c.append(
         {QStringLiteral("cachestat"),
          ProbeGroup::Memory,

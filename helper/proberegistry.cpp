@@ -3,6 +3,7 @@
 #include "probe.h"
 #include "tcpacceptprobe.h"
 #include "tcpconnectprobe.h"
+#include "tcplifeprobe.h"
 #include "tcpretransprobe.h"
 
 #include "blockprobe.h"
@@ -35,6 +36,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("tcpconnect"), factory<TcpConnectProbe>()},
         {QStringLiteral("tcpaccept"), factory<TcpAcceptProbe>()},
         {QStringLiteral("tcpretrans"), factory<TcpRetransProbe>()},
+        {QStringLiteral("tcplife"), factory<TcpLifeProbe>()},
         {QStringLiteral("cachestat"), factory<CacheStatProbe>()},
         {QStringLiteral("block"), factory<BlockProbe>()},
         {QStringLiteral("runqlat"), factory<RunqlatProbe>()},

@@ -387,6 +387,14 @@
         <source>Every TCP retransmission (data, SYN, SYN-ACK, tail-loss probe) with per-connection counts per interval, like tcpretrans</source>
         <translation>Jede TCP-Neuübertragung (Daten, SYN, SYN-ACK, Tail-Loss-Probe) mit Zählern je Verbindung und Intervall, wie tcpretrans</translation>
     </message>
+    <message>
+        <source>TCP sessions</source>
+        <translation>TCP-Sitzungen</translation>
+    </message>
+    <message>
+        <source>Every TCP connection when it closes, with its lifetime and the bytes it sent and received, like tcplife</source>
+        <translation>Jede TCP-Verbindung beim Schließen, mit Lebensdauer und gesendeten und empfangenen Bytes, wie tcplife</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -433,6 +441,10 @@
     <message>
         <source>TCP retransmit</source>
         <translation>TCP-Retransmit</translation>
+    </message>
+    <message>
+        <source>TCP sessions</source>
+        <translation>TCP-Sitzungen</translation>
     </message>
 </context>
 <context>
@@ -748,6 +760,18 @@
     <message>
         <source>State</source>
         <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>Gesendet</translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation>Empfangen</translation>
+    </message>
+    <message>
+        <source>Lifetime</source>
+        <translation>Lebensdauer</translation>
     </message>
 </context>
 <context>

@@ -387,6 +387,14 @@
         <source>Every TCP retransmission (data, SYN, SYN-ACK, tail-loss probe) with per-connection counts per interval, like tcpretrans</source>
         <translation>每次 TCP 重传（数据、SYN、SYN-ACK、尾部丢包探测），并按连接统计每个间隔的次数，类似 tcpretrans</translation>
     </message>
+    <message>
+        <source>TCP sessions</source>
+        <translation>TCP 会话</translation>
+    </message>
+    <message>
+        <source>Every TCP connection when it closes, with its lifetime and the bytes it sent and received, like tcplife</source>
+        <translation>每个 TCP 连接关闭时的记录，包括其生命周期以及发送和接收的字节数，类似 tcplife</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -433,6 +441,10 @@
     <message>
         <source>TCP retransmit</source>
         <translation>TCP 重传</translation>
+    </message>
+    <message>
+        <source>TCP sessions</source>
+        <translation>TCP 会话</translation>
     </message>
 </context>
 <context>
@@ -748,6 +760,18 @@
     <message>
         <source>State</source>
         <translation>状态</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>已发送</translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation>已接收</translation>
+    </message>
+    <message>
+        <source>Lifetime</source>
+        <translation>生命周期</translation>
     </message>
 </context>
 <context>

@@ -1174,6 +1174,7 @@ private Q_SLOTS:
             {EventType::TcpConnect, {QStringLiteral("pid=") + me, loopbackConnection}},
             {EventType::TcpAccept, {QStringLiteral("pid=") + me, loopbackConnection}},
             {EventType::TcpRetrans, {QStringLiteral("pid=") + me, synRetransmit}},
+            {EventType::TcpLife, {QStringLiteral("pid=") + me, loopbackConnection}},
             // Threshold 0: any fsync is slow enough.
             {EventType::FsSlow,
              {QStringLiteral("pid=%1,minLatencyUs=0").arg(me),
