@@ -50,12 +50,35 @@ struct
     __type(value, __u64);
 } entered SEC(".maps");
 
+/* Destination and source port lists (tcpconnect -P, and its source port option), set by user
+ * space before load; none: every port. */
+const volatile __u16 filter_dports[TCPCONNECT_MAX_PORTS] = {};
+const volatile __u32 filter_dports_n = 0;
+const volatile __u16 filter_sports[TCPCONNECT_MAX_PORTS] = {};
+const volatile __u32 filter_sports_n = 0;
+
+static __always_inline bool port_listed(const volatile __u16 *ports, __u32 n, __u16 port)
+{
+    if (!n)
+        return true;
+#pragma unroll
+    for (int i = 0; i < TCPCONNECT_MAX_PORTS; i++) {
+        if (i < n && ports[i] == port)
+            return true;
+    }
+    return false;
+}
+
 static __always_inline void remember(const struct sock *sk)
 {
     struct pending p = {};
     __u64 key = (__u64)sk;
 
     if (!current_wanted())
+        return;
+    /* the destination is set before the move to SYN_SENT; the source port only after it */
+    if (!port_listed(filter_dports, filter_dports_n,
+                     bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport))))
         return;
     p.pid_tgid = bpf_get_current_pid_tgid();
     p.uid = (__u32)bpf_get_current_uid_gid();
@@ -72,6 +95,9 @@ static __always_inline void fill_addresses(struct tcpconnect_event *e, const str
 
 static __always_inline void submit(struct tcpconnect_event *e)
 {
+    if (!port_listed(filter_dports, filter_dports_n, e->dport) ||
+        !port_listed(filter_sports, filter_sports_n, e->sport))
+        return;
     if (bpf_ringbuf_output(&rb, e, sizeof(*e), submit_flags(&rb)))
         count_lost();
 }

@@ -5,6 +5,9 @@
 
 #include "bpflens.h"
 
+/* How many ports each of the port filters (destination, source) can list. */
+#define TCPCONNECT_MAX_PORTS 16
+
 /* One active connect and its outcome. Fixed size: it holds no strings but comm. */
 struct tcpconnect_event
 {

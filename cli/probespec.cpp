@@ -17,8 +17,16 @@ std::optional<ProbeConfig> parseProbeSpec(const QString &spec, QString *error)
     if (colon < 0)
         return config;
     const QStringList parts = spec.mid(colon + 1).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    QString last;
     for (const QString &part : parts) {
         const qsizetype eq = part.indexOf(QLatin1Char('='));
+        // A list value keeps its commas (ports=80,443): option names never start with a digit.
+        if (eq < 0 && !last.isEmpty() && !part.trimmed().isEmpty() &&
+            part.trimmed().front().isDigit()) {
+            config.options[last] =
+                config.options.value(last).toString() + QLatin1Char(',') + part.trimmed();
+            continue;
+        }
         const QString name = part.left(eq).trimmed();
         if (name.isEmpty()) {
             *error = QStringLiteral("--probe %1: \"%2\" is not name=value").arg(config.id, part);
@@ -26,6 +34,7 @@ std::optional<ProbeConfig> parseProbeSpec(const QString &spec, QString *error)
         }
         // A bare flag ("perDisk") means true, as a command-line switch would.
         config.options.insert(name, eq < 0 ? QStringLiteral("true") : part.mid(eq + 1));
+        last = eq < 0 ? QString() : name;
     }
     return config;
 }

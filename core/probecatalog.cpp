@@ -257,14 +257,27 @@ QList<ProbeInfo> buildCatalog()
                      TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Record no kernel stacks")))},
          true,
          false});
-    c.append({QStringLiteral("tcpconnect"),
-              ProbeGroup::Network,
-              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "TCP connects")),
-              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
-                                   "Every active TCP connect over IPv4 and IPv6, like tcpconnect")),
-              {pidOption(), uidOption(), commOption(), cgroupOption()},
-              true,
-              false});
+    c.append(
+        {QStringLiteral("tcpconnect"),
+         ProbeGroup::Network,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "TCP connects")),
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                              "Every active TCP connect over IPv4 and IPv6, with connects "
+                              "per destination per interval, like tcpconnect")),
+         {pidOption(), uidOption(), commOption(), cgroupOption(),
+          stringOption(
+              QStringLiteral("ports"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Destination ports")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Only connects to these ports, as 80,443 "
+                                                   "(tcpconnect -P); at most 16")),
+              200),
+          stringOption(
+              QStringLiteral("sourcePorts"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Source ports")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Only connects from these local ports, as "
+                                                   "40000,40001; at most 16")),
+              200),
+          intervalOption()},
+         true,
+         false});
     c.append({QStringLiteral("tcpaccept"),
               ProbeGroup::Network,
               TR(QT_TRANSLATE_NOOP("ProbeCatalog", "TCP accepts")),
@@ -593,6 +606,15 @@ bool ProbeCatalog::validate(const QString &id, const QVariantMap &options, QVari
         if (!result.contains(o.name))
             result.insert(o.name, o.defaultValue);
     }
+    // tcpconnect's port lists
+    for (const QString &name : {QStringLiteral("ports"), QStringLiteral("sourcePorts")}) {
+        QList<quint16> ports;
+        QString why;
+        if (result.contains(name) && !parsePortList(result.value(name).toString(), &ports, &why)) {
+            *error = QStringLiteral("probe %1, option %2: %3").arg(id, name, why);
+            return false;
+        }
+    }
     // profile and offcpu: one of the two halves of a stack, not neither.
     if (result.value(QStringLiteral("kernelOnly")).toBool() &&
         result.value(QStringLiteral("userOnly")).toBool()) {
@@ -600,6 +622,31 @@ bool ProbeCatalog::validate(const QString &id, const QVariantMap &options, QVari
         return false;
     }
     *normalized = result;
+    return true;
+}
+
+bool ProbeCatalog::parsePortList(const QString &text, QList<quint16> *ports, QString *why)
+{
+    ports->clear();
+    if (text.trimmed().isEmpty())
+        return true;
+    for (const QString &part : text.split(QLatin1Char(','))) {
+        bool ok = false;
+        const uint port = part.trimmed().toUInt(&ok);
+        if (!ok || port == 0 || port > 0xffff) {
+            *why = QStringLiteral("\"%1\" is not a port (1 to 65535; a list is written 80,443)")
+                       .arg(part.trimmed().left(64));
+            return false;
+        }
+        if (!ports->contains(quint16(port)))
+            ports->append(quint16(port));
+    }
+    if (ports->size() > MaxPortList) {
+        *why = QStringLiteral("%1 ports listed; at most %2 can be")
+                   .arg(ports->size())
+                   .arg(MaxPortList);
+        return false;
+    }
     return true;
 }
 

@@ -77,6 +77,10 @@ public:
     // writes them after the colon ("frequency=499,pid=1234"; a true switch by its name alone:
     // "perDisk,queued"), in the catalog's order; empty when all are defaults. all: every option.
     static QString spec(const QString &id, const QVariantMap &options, bool all = false);
+    // A port list option's text ("80,443"): at most MaxPortList ports of 1..65535, each once;
+    // empty is no list. False with *why saying what is wrong.
+    static constexpr qsizetype MaxPortList = 16;
+    static bool parsePortList(const QString &text, QList<quint16> *ports, QString *why);
 };
 
 } // namespace bpflens

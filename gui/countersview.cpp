@@ -6,6 +6,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QHBoxLayout>
 #include <QHash>
 #include <QLabel>
 #include <QLegend>
@@ -33,8 +34,9 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     auto *layout = new QVBoxLayout(this);
     m_placeholder = new QLabel(
         tr("No counter samples in this session: record the Page cache (cachestat) probe to see "
-           "hits, misses and dirtied pages over time, or TCP retransmits (tcpretrans) for "
-           "retransmits per connection."),
+           "hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for "
+           "retransmits per connection, or TCP connects (tcpconnect) for connects per "
+           "destination."),
         this);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);
@@ -49,13 +51,21 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_retransmits = new QChartView(new QChart, this);
     m_retransmits->setAccessibleName(tr("TCP retransmits per connection"));
     m_retransmits->setRenderHint(QPainter::Antialiasing);
-    // Small enough that all three fit a 1280x720 window together.
+    m_connects = new QChartView(new QChart, this);
+    m_connects->setAccessibleName(tr("TCP connects per destination"));
+    m_connects->setRenderHint(QPainter::Antialiasing);
+    // Small enough that all fit a 1280x720 window together: the two per-endpoint charts side by
+    // side.
     m_counts->setMinimumHeight(170);
     m_ratio->setMinimumHeight(130);
     m_retransmits->setMinimumHeight(170);
+    m_connects->setMinimumHeight(170);
     layout->addWidget(m_counts, 3);
     layout->addWidget(m_ratio, 2);
-    layout->addWidget(m_retransmits, 3);
+    auto *endpoints = new QHBoxLayout;
+    endpoints->addWidget(m_retransmits);
+    endpoints->addWidget(m_connects);
+    layout->addLayout(endpoints, 3);
     connect(m_state, &ViewState::rangeChanged, this, &CountersView::refresh);
     connect(m_session, &SessionModel::reset, this, &CountersView::refresh);
     connect(m_session, &SessionModel::appended, this, &CountersView::refresh);
@@ -64,7 +74,7 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
 
 QLineSeries *CountersView::series(const QString &name) const
 {
-    for (QChartView *view : {m_counts, m_ratio, m_retransmits}) {
+    for (QChartView *view : {m_counts, m_ratio, m_retransmits, m_connects}) {
         for (QAbstractSeries *s : view->chart()->series()) {
             if (s->name() == name)
                 return qobject_cast<QLineSeries *>(s);
@@ -78,6 +88,30 @@ QString CountersView::otherConnectionsName()
     return tr("other connections");
 }
 
+QString CountersView::otherDestinationsName()
+{
+    return tr("other destinations");
+}
+
+void CountersView::keepBusiest(QMap<QString, QList<QPointF>> &lines,
+                               const QHash<QString, double> &totals, const QString &otherName)
+{
+    if (lines.size() <= MaxConnectionLines)
+        return;
+    QList<QString> names = lines.keys();
+    std::stable_sort(names.begin(), names.end(), [&](const QString &a, const QString &b) {
+        return totals.value(a) > totals.value(b);
+    });
+    QMap<double, double> other;
+    for (qsizetype i = MaxConnectionLines; i < names.size(); ++i) {
+        for (const QPointF &p : lines.take(names[i]))
+            other[p.x()] += p.y();
+    }
+    QList<QPointF> &o = lines[otherName];
+    for (auto it = other.cbegin(); it != other.cend(); ++it)
+        o.append(QPointF(it.key(), it.value()));
+}
+
 void CountersView::refresh()
 {
     const quint64 start = m_state->startNs();
@@ -87,6 +121,8 @@ void CountersView::refresh()
     QMap<QString, QList<QPointF>> ratio;
     QMap<QString, QList<QPointF>> retransmits;
     QHash<QString, double> retransmitTotals;
+    QMap<QString, QList<QPointF>> connects;
+    QHash<QString, double> connectTotals;
     for (const CounterSample &c : m_session->counters()) {
         // The page cache's and the per-connection retransmits only: iostack's layers have their
         // own view, and the loss counters of other probes (block's merged/unattributed,
@@ -102,33 +138,28 @@ void CountersView::refresh()
         } else if (c.probeId == QLatin1String("tcpretrans")) {
             retransmits[c.name].append(QPointF(x, c.value));
             retransmitTotals[c.name] += c.value;
+        } else if (c.probeId == QLatin1String("tcpconnect")) {
+            connects[c.name].append(QPointF(x, c.value));
+            connectTotals[c.name] += c.value;
         }
     }
-    // The connections with the most retransmits in the range get a line each; the rest are
+    // The connections (destinations) with the most in the range get a line each; the rest are
     // summed into one, per time.
-    if (retransmits.size() > MaxConnectionLines) {
-        QList<QString> names = retransmits.keys();
-        std::stable_sort(names.begin(), names.end(), [&](const QString &a, const QString &b) {
-            return retransmitTotals.value(a) > retransmitTotals.value(b);
-        });
-        QMap<double, double> other;
-        for (qsizetype i = MaxConnectionLines; i < names.size(); ++i) {
-            for (const QPointF &p : retransmits.take(names[i]))
-                other[p.x()] += p.y();
-        }
-        QList<QPointF> &o = retransmits[otherConnectionsName()];
-        for (auto it = other.cbegin(); it != other.cend(); ++it)
-            o.append(QPointF(it.key(), it.value()));
-    }
-    const bool empty = pages.isEmpty() && ratio.isEmpty() && retransmits.isEmpty();
+    keepBusiest(retransmits, retransmitTotals, otherConnectionsName());
+    keepBusiest(connects, connectTotals, otherDestinationsName());
+    const bool empty =
+        pages.isEmpty() && ratio.isEmpty() && retransmits.isEmpty() && connects.isEmpty();
     m_placeholder->setVisible(empty);
     m_counts->setVisible(!pages.isEmpty());
     m_ratio->setVisible(!ratio.isEmpty());
     m_retransmits->setVisible(!retransmits.isEmpty());
+    m_connects->setVisible(!connects.isEmpty());
     fill(m_counts, pages, tr("Page cache"), tr("pages per interval"), false);
     fill(m_ratio, ratio, tr("Hit ratio"), tr("hit ratio %"), true);
     fill(m_retransmits, retransmits, tr("TCP retransmits per connection"),
          tr("retransmits per interval"), false);
+    fill(m_connects, connects, tr("TCP connects per destination"), tr("connects per interval"),
+         false);
 }
 
 void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &lines,
@@ -182,7 +213,8 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
     chart->legend()->setVisible(!percent);
     // Long names (a connection's two endpoints) read in full one per line on the right, and
     // in a tool tip where even that is too narrow.
-    chart->legend()->setAlignment(view == m_retransmits ? Qt::AlignRight : Qt::AlignTop);
+    chart->legend()->setAlignment(view == m_retransmits || view == m_connects ? Qt::AlignRight
+                                                                              : Qt::AlignTop);
     chart->legend()->setShowToolTips(true);
     chart->setTitle(title);
     styleChart(chart, palette());

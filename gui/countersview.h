@@ -18,8 +18,9 @@ class SessionModel;
 class ViewState;
 
 // Counters over time, limited to the visible range: the page cache's (one line per counter:
-// hits, misses, dirtied, ...; the hit ratio on its own chart) and tcpretrans' retransmits per
-// connection (the connections with the most in the range, the others summed).
+// hits, misses, dirtied, ...; the hit ratio on its own chart), tcpretrans' retransmits per
+// connection and tcpconnect's connects per destination (the connections or destinations with
+// the most in the range, the others summed).
 class CountersView : public QWidget
 {
     Q_OBJECT
@@ -29,8 +30,10 @@ public:
     QChartView *countsChart() const { return m_counts; }
     QChartView *ratioChart() const { return m_ratio; }
     QChartView *retransmitsChart() const { return m_retransmits; }
+    QChartView *connectsChart() const { return m_connects; }
     static constexpr int MaxConnectionLines = 8;
     static QString otherConnectionsName();
+    static QString otherDestinationsName();
     // The series for one counter name ("hits"), or null.
     QLineSeries *series(const QString &name) const;
 
@@ -38,6 +41,10 @@ public Q_SLOTS:
     void refresh();
 
 private:
+    // Keeps the MaxConnectionLines lines with the largest totals, the others summed per time
+    // into one named other.
+    static void keepBusiest(QMap<QString, QList<QPointF>> &lines,
+                            const QHash<QString, double> &totals, const QString &other);
     void fill(QChartView *view, const QMap<QString, QList<QPointF>> &lines, const QString &title,
               const QString &yTitle, bool percent);
 
@@ -47,6 +54,7 @@ private:
     QChartView *m_counts;
     QChartView *m_ratio;
     QChartView *m_retransmits;
+    QChartView *m_connects;
 };
 
 } // namespace bpflens

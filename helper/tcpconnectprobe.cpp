@@ -5,6 +5,8 @@
 #include "tcpconnect.h"
 #include "tcpconnect.skel.h"
 
+#include "probecatalog.h"
+
 #include <bpf/libbpf.h>
 
 #include <QStringList>
@@ -141,11 +143,45 @@ ProbeAvailability TcpConnectProbe::availability(const KernelFeatures &kernel,
     return {false, QString(), p.reason};
 }
 
+static_assert(ProbeCatalog::MaxPortList == TCPCONNECT_MAX_PORTS);
+
 bool TcpConnectProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel,
                               QString *error)
 {
     Path path = Path::None;
-    return startSkeleton(plan(kernel, &path), options, error);
+    QList<quint16> dports;
+    QList<quint16> sports;
+    QString why;
+    for (auto [name, list] : {std::pair{QStringLiteral("ports"), &dports},
+                              std::pair{QStringLiteral("sourcePorts"), &sports}}) {
+        if (!ProbeCatalog::parsePortList(options.value(name).toString(), list, &why)) {
+            *error = QStringLiteral("tcpconnect: %1: %2").arg(name, why);
+            return false;
+        }
+    }
+    m_perDestination.clear();
+    return startSkeleton(plan(kernel, &path), options, error, [&](CommonFilters &, QString *) {
+        auto *ro = m_skel->rodata;
+        std::memcpy((void *)ro->filter_dports, dports.constData(),
+                    size_t(dports.size()) * sizeof(quint16));
+        ro->filter_dports_n = __u32(dports.size());
+        std::memcpy((void *)ro->filter_sports, sports.constData(),
+                    size_t(sports.size()) * sizeof(quint16));
+        ro->filter_sports_n = __u32(sports.size());
+        return true;
+    });
+}
+
+QString TcpConnectProbe::destinationCounter(const TcpConnectEvent &e)
+{
+    return formatEndpoint(e.family, e.daddr, e.dport);
+}
+
+void TcpConnectProbe::readCounters()
+{
+    for (auto it = m_perDestination.cbegin(); it != m_perDestination.cend(); ++it)
+        emitCounter(it.key(), double(it.value()));
+    m_perDestination.clear();
 }
 
 bool TcpConnectProbe::decode(const void *data, size_t size, RecordBatch &out)
@@ -167,6 +203,7 @@ bool TcpConnectProbe::decode(const void *data, size_t size, RecordBatch &out)
     e.dport = r.dport;
     e.ret = r.ret;
     e.comm = QByteArray(r.comm, int(qstrnlen(r.comm, sizeof(r.comm))));
+    ++m_perDestination[destinationCounter(e)];
     out.tcpConnect.append(e);
     return true;
 }

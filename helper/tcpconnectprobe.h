@@ -3,6 +3,8 @@
 #include "attachplan.h"
 #include "probe.h"
 
+#include <QMap>
+
 struct tcpconnect_bpf;
 
 namespace bpflens {
@@ -17,9 +19,13 @@ public:
     ProbeAvailability availability(const KernelFeatures &kernel,
                                    const QVariantMap &options = {}) const override;
 
+    // The counter name of connects to a destination in an interval ("10.0.0.2:443").
+    static QString destinationCounter(const TcpConnectEvent &e);
+
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
+    void readCounters() override;
 
 private:
     enum class Path
@@ -32,6 +38,9 @@ private:
     };
     static Path choosePath(const KernelFeatures &kernel, QString *why);
     static AttachPlan plan(const KernelFeatures &kernel, Path *path);
+    // Connects per destination since the last interval, by counter name (sorted: the counters
+    // of one interval come in a stable order).
+    QMap<QString, quint64> m_perDestination;
 };
 
 } // namespace bpflens

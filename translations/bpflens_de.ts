@@ -168,10 +168,6 @@
         <translation>TCP-Verbindungsaufbauten</translation>
     </message>
     <message>
-        <source>Every active TCP connect over IPv4 and IPv6, like tcpconnect</source>
-        <translation>Jeder aktive TCP-Verbindungsaufbau über IPv4 und IPv6, wie tcpconnect</translation>
-    </message>
-    <message>
         <source>Page cache</source>
         <translation>Page-Cache</translation>
     </message>
@@ -395,6 +391,26 @@
         <source>Every TCP connection when it closes, with its lifetime and the bytes it sent and received, like tcplife</source>
         <translation>Jede TCP-Verbindung beim Schließen, mit Lebensdauer und gesendeten und empfangenen Bytes, wie tcplife</translation>
     </message>
+    <message>
+        <source>Every active TCP connect over IPv4 and IPv6, with connects per destination per interval, like tcpconnect</source>
+        <translation>Jeder aktive TCP-Verbindungsaufbau über IPv4 und IPv6, mit Verbindungen je Ziel und Intervall, wie tcpconnect</translation>
+    </message>
+    <message>
+        <source>Destination ports</source>
+        <translation>Zielports</translation>
+    </message>
+    <message>
+        <source>Only connects to these ports, as 80,443 (tcpconnect -P); at most 16</source>
+        <translation>Nur Verbindungen zu diesen Ports, etwa 80,443 (tcpconnect -P); höchstens 16</translation>
+    </message>
+    <message>
+        <source>Source ports</source>
+        <translation>Quellports</translation>
+    </message>
+    <message>
+        <source>Only connects from these local ports, as 40000,40001; at most 16</source>
+        <translation>Nur Verbindungen von diesen lokalen Ports, etwa 40000,40001; höchstens 16</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -524,10 +540,6 @@
         <translation>Page-Cache</translation>
     </message>
     <message>
-        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, or TCP retransmits (tcpretrans) for retransmits per connection.</source>
-        <translation>Diese Sitzung enthält keine Zählerwerte: Zeichnen Sie mit der Probe „Page-Cache“ (cachestat) auf, um Treffer, Fehlschläge und geänderte Seiten über die Zeit zu sehen, oder mit „TCP-Retransmits“ (tcpretrans) für Retransmits je Verbindung.</translation>
-    </message>
-    <message>
         <source>TCP retransmits per connection</source>
         <translation>TCP-Retransmits je Verbindung</translation>
     </message>
@@ -538,6 +550,22 @@
     <message>
         <source>retransmits per interval</source>
         <translation>Retransmits pro Intervall</translation>
+    </message>
+    <message>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, or TCP connects (tcpconnect) for connects per destination.</source>
+        <translation>Keine Zählerwerte in dieser Sitzung: Zeichnen Sie die Sonde Page-Cache (cachestat) auf, um Treffer, Fehlzugriffe und geänderte Seiten über die Zeit zu sehen, TCP-Retransmits (tcpretrans) für Neuübertragungen je Verbindung oder TCP-Verbindungsaufbauten (tcpconnect) für Verbindungen je Ziel.</translation>
+    </message>
+    <message>
+        <source>TCP connects per destination</source>
+        <translation>TCP-Verbindungen je Ziel</translation>
+    </message>
+    <message>
+        <source>other destinations</source>
+        <translation>andere Ziele</translation>
+    </message>
+    <message>
+        <source>connects per interval</source>
+        <translation>Verbindungen je Intervall</translation>
     </message>
 </context>
 <context>

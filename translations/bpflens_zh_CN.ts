@@ -168,10 +168,6 @@
         <translation>TCP 连接</translation>
     </message>
     <message>
-        <source>Every active TCP connect over IPv4 and IPv6, like tcpconnect</source>
-        <translation>每个通过 IPv4 和 IPv6 的主动 TCP 连接，同 tcpconnect</translation>
-    </message>
-    <message>
         <source>Page cache</source>
         <translation>页缓存</translation>
     </message>
@@ -395,6 +391,26 @@
         <source>Every TCP connection when it closes, with its lifetime and the bytes it sent and received, like tcplife</source>
         <translation>每个 TCP 连接关闭时的记录，包括其生命周期以及发送和接收的字节数，类似 tcplife</translation>
     </message>
+    <message>
+        <source>Every active TCP connect over IPv4 and IPv6, with connects per destination per interval, like tcpconnect</source>
+        <translation>每个通过 IPv4 和 IPv6 主动发起的 TCP 连接，并按目标统计每个间隔的连接数，类似 tcpconnect</translation>
+    </message>
+    <message>
+        <source>Destination ports</source>
+        <translation>目标端口</translation>
+    </message>
+    <message>
+        <source>Only connects to these ports, as 80,443 (tcpconnect -P); at most 16</source>
+        <translation>仅连接到这些端口，例如 80,443（tcpconnect -P）；最多 16 个</translation>
+    </message>
+    <message>
+        <source>Source ports</source>
+        <translation>源端口</translation>
+    </message>
+    <message>
+        <source>Only connects from these local ports, as 40000,40001; at most 16</source>
+        <translation>仅来自这些本地端口的连接，例如 40000,40001；最多 16 个</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -524,10 +540,6 @@
         <translation>页缓存</translation>
     </message>
     <message>
-        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, or TCP retransmits (tcpretrans) for retransmits per connection.</source>
-        <translation>此会话中没有计数器样本：请使用“页缓存”（cachestat）探针录制，以查看命中、未命中和脏页随时间的变化；或使用“TCP 重传”（tcpretrans）查看每个连接的重传。</translation>
-    </message>
-    <message>
         <source>TCP retransmits per connection</source>
         <translation>每个连接的 TCP 重传</translation>
     </message>
@@ -538,6 +550,22 @@
     <message>
         <source>retransmits per interval</source>
         <translation>每个间隔的重传次数</translation>
+    </message>
+    <message>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, or TCP connects (tcpconnect) for connects per destination.</source>
+        <translation>此会话中没有计数器样本：录制页面缓存（cachestat）探针可查看命中、未命中和脏页随时间的变化，录制 TCP 重传（tcpretrans）可查看每个连接的重传，录制 TCP 连接（tcpconnect）可查看每个目标的连接数。</translation>
+    </message>
+    <message>
+        <source>TCP connects per destination</source>
+        <translation>每个目标的 TCP 连接</translation>
+    </message>
+    <message>
+        <source>other destinations</source>
+        <translation>其他目标</translation>
+    </message>
+    <message>
+        <source>connects per interval</source>
+        <translation>每个间隔的连接数</translation>
     </message>
 </context>
 <context>

@@ -879,6 +879,16 @@ private Q_SLOTS:
                                                  QStringLiteral("--probe"),
                                                  QStringLiteral("block:queued=maybe")}
                                   << 2 << "option queued: expects true or false";
+        // A list value keeps its commas: 99999 is a bad port of the list, not an option, and
+        // 443 is a port, so the next complaint is about colour.
+        QTest::newRow("bad port in a list")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("tcpconnect:pid=1,ports=80,99999")}
+            << 2 << "option ports: \"99999\" is not a port";
+        QTest::newRow("port list then an option")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("tcpconnect:ports=80,443,colour=red")}
+            << 2 << "probe tcpconnect has no option \"colour\"";
         QTest::newRow("out of range")
             << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
                            QStringLiteral("exec:pid=-5")}

@@ -126,6 +126,7 @@ private Q_SLOTS:
     void modelsPassModelTester();
     void liveAppendGrowsModels();
     void retransmitsPerConnectionChart();
+    void connectsPerDestinationChart();
     void csvExportMatchesCsvExport();
     void damagedFileShowsErrorAndKeepsSession();
     void damagedFileOpensWithBanner();
@@ -735,6 +736,31 @@ void TestGui::retransmitsPerConnectionChart()
     QCOMPARE(other->count(), 2);
     QCOMPARE(other->at(0).y(), 1.0 + 2 + 3);
     QCOMPARE(other->at(1).y(), 1.0 + 2 + 3);
+}
+
+// tcpconnect's counters per destination get their own chart beside the retransmits', with the
+// same busiest-eight rule; a session with connects only shows no retransmits chart.
+void TestGui::connectsPerDestinationChart()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    RecordBatch live;
+    for (int k = 1; k <= 10; ++k) {
+        live.counters << CounterSample{QStringLiteral("tcpconnect"), StartNs + SecondNs, SecondNs,
+                                       QStringLiteral("10.0.0.%1:443").arg(k), double(k)};
+    }
+    w.session()->append(live);
+    CountersView *v = w.countersView();
+    QVERIFY(v->connectsChart()->isVisibleTo(v));
+    QVERIFY(!v->retransmitsChart()->isVisibleTo(v));
+    QCOMPARE(v->connectsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
+    QVERIFY(v->series(QStringLiteral("10.0.0.10:443")));
+    QVERIFY(!v->series(QStringLiteral("10.0.0.2:443")));
+    QLineSeries *other = v->series(CountersView::otherDestinationsName());
+    QVERIFY(other);
+    QCOMPARE(other->at(0).y(), 1.0 + 2);
+    QCOMPARE(v->connectsChart()->chart()->title(),
+             CountersView::tr("TCP connects per destination"));
 }
 
 void TestGui::csvExportMatchesCsvExport()
