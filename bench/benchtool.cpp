@@ -91,8 +91,8 @@ bool loadSession(const QString &path, SessionData *data, QString *error)
     return true;
 }
 
-constexpr EventType AllTypes[] = {EventType::Exec, EventType::Open, EventType::Block,
-                                  EventType::TcpConnect, EventType::FsSlow};
+constexpr EventType AllTypes[] = {EventType::Exec,       EventType::Open,   EventType::Block,
+                                  EventType::TcpConnect, EventType::FsSlow, EventType::TcpLife};
 
 int count(const Options &o)
 {
