@@ -13,6 +13,10 @@
 #include "exec.h"
 #include "syscalls.bpf.h"
 
+/* execsnoop --max-args: at most this many arguments are read (up to EXEC_MAX_ARGS), the event
+ * marked truncated when there are more. */
+const volatile __u32 max_args = EXEC_MAX_ARGS;
+
 /* Argument reads may start anywhere below EXEC_ARGS_MAX and ask for up to EXEC_ARGS_MAX bytes;
  * the verifier adds both maxima, hence twice the argument space. */
 struct exec_scratch
@@ -150,7 +154,7 @@ static __always_inline int report_exec(const char *kernel_filename, __u32 old_ti
     for (i = 0; i < EXEC_MAX_ARGS && src < end; i++) {
         long n;
 
-        if (off >= EXEC_ARGS_MAX)
+        if (i >= max_args || off >= EXEC_ARGS_MAX)
             break;
         n = read_arg(s, off, (const void *)src);
         if (n <= 0)
@@ -158,7 +162,7 @@ static __always_inline int report_exec(const char *kernel_filename, __u32 old_ti
         off += n;
         src += n;
     }
-    /* More arguments than EXEC_MAX_ARGS, a string cut by the byte limit, or unreadable. */
+    /* More arguments than max_args, a string cut by the byte limit, or unreadable. */
     if (src < end)
         s->hdr.flags |= EXEC_FLAG_ARGV_TRUNCATED;
     fn = bpf_probe_read_kernel_str(filename_slot(s, off), EXEC_FILENAME_MAX, kernel_filename);
@@ -217,6 +221,8 @@ static __always_inline void exit_exec(long ret)
     for (i = 0; i < EXEC_MAX_ARGS; i++) {
         long n;
 
+        if (i >= max_args)
+            break;
         arg = 0;
         if (bpf_probe_read_user(&arg, ptr_size, (const void *)(argv + i * ptr_size)))
             goto truncated;

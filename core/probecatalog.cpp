@@ -125,7 +125,24 @@ QList<ProbeInfo> buildCatalog()
           boolOption(QStringLiteral("failed"),
                      TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Include failed execs")),
                      TR(QT_TRANSLATE_NOOP("ProbeCatalog",
-                                          "Also report execs that failed, like execsnoop -x")))},
+                                          "Also report execs that failed, like execsnoop -x"))),
+          stringOption(QStringLiteral("name"),
+                       TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Name contains")),
+                       TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                            "Only commands whose name contains this text, like "
+                                            "execsnoop -n")),
+                       15),
+          stringOption(
+              QStringLiteral("line"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Arguments contain")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Only execs whose arguments, joined by spaces, "
+                                                   "contain this text, like execsnoop -l")),
+              256),
+          intOption(QStringLiteral("maxArgs"),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Maximum arguments")),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                         "Read at most this many arguments; an exec with more is "
+                                         "marked truncated, like execsnoop --max-args")),
+                    20, 1, 20)},
          true,
          false});
     c.append(

@@ -72,7 +72,19 @@ ProbeAvailability ExecProbe::availability(const KernelFeatures &kernel,
 
 bool ExecProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
 {
-    return startSkeleton(plan(kernel, options), options, error);
+    m_name = options.value(QStringLiteral("name")).toString().toUtf8();
+    m_line = options.value(QStringLiteral("line")).toString().toUtf8();
+    const qint64 maxArgs = options.value(QStringLiteral("maxArgs"), EXEC_MAX_ARGS).toLongLong();
+    if (maxArgs < 1 || maxArgs > EXEC_MAX_ARGS) {
+        *error = QStringLiteral("exec: maxArgs %1 is out of range (1 to %2)")
+                     .arg(maxArgs)
+                     .arg(EXEC_MAX_ARGS);
+        return false;
+    }
+    return startSkeleton(plan(kernel, options), options, error, [&](CommonFilters &, QString *) {
+        m_skel->rodata->max_args = __u32(maxArgs);
+        return true;
+    });
 }
 
 bool ExecProbe::decode(const void *data, size_t size, RecordBatch &out)
@@ -104,6 +116,11 @@ bool ExecProbe::decode(const void *data, size_t size, RecordBatch &out)
         pos = end + 1;
     }
     e.argvTruncated = r.flags & EXEC_FLAG_ARGV_TRUNCATED;
+    if ((!m_name.isEmpty() && !e.comm.contains(m_name)) ||
+        (!m_line.isEmpty() && !e.argv.join(' ').contains(m_line))) {
+        markFilteredRecord();
+        return true;
+    }
     out.exec.append(e);
     return true;
 }

@@ -26,6 +26,10 @@ private:
     static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options);
 
     RecentStrings m_strings;
+    // execsnoop -n and -l, applied to each decoded exec: the command contains m_name, the
+    // arguments joined by spaces contain m_line (empty: no filter).
+    QByteArray m_name;
+    QByteArray m_line;
 };
 
 } // namespace bpflens

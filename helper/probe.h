@@ -111,6 +111,9 @@ protected:
     // Called by decode() for a well-formed record that is not an event of its own (data that
     // completes other records): it is not counted in eventsSeen().
     void markAuxiliaryRecord() { m_auxiliaryRecord = true; }
+    // Called by decode() for a well-formed record that a filter applied in user space dropped
+    // (exec's name and line, as execsnoop filters them): not an event delivered, not counted.
+    void markFilteredRecord() { m_auxiliaryRecord = true; }
     // After the records of one drain were decoded: a probe that decodes in bulk (one
     // symbolisation request for all the samples of a drain) appends its events here.
     virtual void finishDrain(RecordBatch &out) { Q_UNUSED(out); }

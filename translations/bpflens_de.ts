@@ -411,6 +411,30 @@
         <source>Only connects from these local ports, as 40000,40001; at most 16</source>
         <translation>Nur Verbindungen von diesen lokalen Ports, etwa 40000,40001; höchstens 16</translation>
     </message>
+    <message>
+        <source>Name contains</source>
+        <translation>Name enthält</translation>
+    </message>
+    <message>
+        <source>Only commands whose name contains this text, like execsnoop -n</source>
+        <translation>Nur Befehle, deren Name diesen Text enthält, wie execsnoop -n</translation>
+    </message>
+    <message>
+        <source>Arguments contain</source>
+        <translation>Argumente enthalten</translation>
+    </message>
+    <message>
+        <source>Only execs whose arguments, joined by spaces, contain this text, like execsnoop -l</source>
+        <translation>Nur Execs, deren mit Leerzeichen verbundene Argumente diesen Text enthalten, wie execsnoop -l</translation>
+    </message>
+    <message>
+        <source>Maximum arguments</source>
+        <translation>Höchstzahl Argumente</translation>
+    </message>
+    <message>
+        <source>Read at most this many arguments; an exec with more is marked truncated, like execsnoop --max-args</source>
+        <translation>Höchstens so viele Argumente lesen; ein Exec mit mehr wird als gekürzt markiert, wie execsnoop --max-args</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>

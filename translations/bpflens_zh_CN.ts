@@ -411,6 +411,30 @@
         <source>Only connects from these local ports, as 40000,40001; at most 16</source>
         <translation>仅来自这些本地端口的连接，例如 40000,40001；最多 16 个</translation>
     </message>
+    <message>
+        <source>Name contains</source>
+        <translation>名称包含</translation>
+    </message>
+    <message>
+        <source>Only commands whose name contains this text, like execsnoop -n</source>
+        <translation>仅名称包含此文本的命令，类似 execsnoop -n</translation>
+    </message>
+    <message>
+        <source>Arguments contain</source>
+        <translation>参数包含</translation>
+    </message>
+    <message>
+        <source>Only execs whose arguments, joined by spaces, contain this text, like execsnoop -l</source>
+        <translation>仅参数（以空格连接）包含此文本的 exec，类似 execsnoop -l</translation>
+    </message>
+    <message>
+        <source>Maximum arguments</source>
+        <translation>最多参数个数</translation>
+    </message>
+    <message>
+        <source>Read at most this many arguments; an exec with more is marked truncated, like execsnoop --max-args</source>
+        <translation>最多读取这么多个参数；参数更多的 exec 标记为已截断，类似 execsnoop --max-args</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>

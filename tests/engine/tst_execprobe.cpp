@@ -127,6 +127,66 @@ private Q_SLOTS:
         QVERIFY(stats->runCount >= 3);
     }
 
+    // execsnoop's -n (the command's name contains), -l (the arguments contain) and --max-args:
+    // each recording execs the test program and /bin/true with known arguments, and only the
+    // execs the option names are reported, each once.
+    void optionsLikeExecsnoop()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the exec probe");
+        auto record = [&](const QVariantMap &options, const QList<QList<QByteArray>> &runs) {
+            Engine engine;
+            QVariantMap withPid = options;
+            QList<ProbeConfig> req{{QStringLiteral("exec"), withPid, {}}};
+            QString error;
+            if (!engine.start(req, &error)) {
+                qWarning("start: %s", qPrintable(error));
+                return QList<ExecEvent>();
+            }
+            for (const QList<QByteArray> &argv : runs) {
+                int status = 0;
+                forkExec(argv[0], argv, &status);
+            }
+            RecordBatch b;
+            engine.stop(&b);
+            QList<ExecEvent> mine;
+            for (const ExecEvent &e : std::as_const(b.exec)) {
+                if (e.ppid == quint32(getpid()))
+                    mine.append(e);
+            }
+            return mine;
+        };
+        const QByteArray part = m_name.mid(3, 6); // inside the program's unique name
+        QList<ExecEvent> named = record({{QStringLiteral("name"), QString::fromLatin1(part)}},
+                                        {{m_program, "one"}, {"/bin/true", "two"}});
+        QCOMPARE(named.size(), 1);
+        QCOMPARE(named[0].argv, (QList<QByteArray>{m_program, "one"}));
+
+        QList<ExecEvent> lined = record({{QStringLiteral("line"), QStringLiteral("needle in")}},
+                                        {{m_program, "a", "needle"},
+                                         {"/bin/true", "the needle", "in it"},
+                                         {m_program, "needle in"},
+                                         {m_program, "no", "match"}});
+        QCOMPARE(lined.size(), 2); // across two arguments, and within one
+        QCOMPARE(lined[0].argv, (QList<QByteArray>{"/bin/true", "the needle", "in it"}));
+        QCOMPARE(lined[1].argv, (QList<QByteArray>{m_program, "needle in"}));
+
+        QList<ExecEvent> capped = record(
+            {{QStringLiteral("maxArgs"), 3}, {QStringLiteral("name"), QString::fromLatin1(part)}},
+            {{m_program, "1", "2", "3", "4", "5"}, {m_program, "1", "2"}});
+        QCOMPARE(capped.size(), 2);
+        QCOMPARE(capped[0].argv, (QList<QByteArray>{m_program, "1", "2"}));
+        QVERIFY(capped[0].argvTruncated);
+        QCOMPARE(capped[1].argv, (QList<QByteArray>{m_program, "1", "2"}));
+        QVERIFY(!capped[1].argvTruncated);
+
+        // out of range: refused, nothing loaded
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("exec"), {{QStringLiteral("maxArgs"), 21}}, {}}};
+        QString error;
+        QVERIFY(!engine.start(req, &error));
+        QVERIFY2(error.contains(QStringLiteral("out of range")), qPrintable(error));
+    }
+
     void argvOverTheByteLimitIsMarkedTruncated()
     {
         BPFLENS_REQUIRE_ROOT("loads the exec probe");
