@@ -129,7 +129,8 @@ static __always_inline void state_change(const struct sock *sk, int oldstate, in
     start = bpf_map_lookup_elem(&births, &key);
     id = bpf_map_lookup_elem(&idents, &key);
     if (!start) {
-        if (id || !filtered)
+        /* (a listener's close is no connection's) */
+        if (oldstate != TCP_LISTEN && (id || !filtered))
             __sync_fetch_and_add(&starts_unseen, 1);
         bpf_map_delete_elem(&idents, &key);
         return;
