@@ -139,6 +139,10 @@ void ProbePanel::build()
             row.options = new QWidget(content);
             auto *form = new QFormLayout(row.options);
             form->setContentsMargins(24, 0, 0, 4);
+            // A long label (German's "Fehlgeschlagene execs einbeziehen") puts its editor on the
+            // next line instead of widening the panel past the dock, which cut the editors and
+            // the probes' status off at the right.
+            form->setRowWrapPolicy(QFormLayout::WrapLongRows);
             for (const ProbeOption &o : info.options) {
                 QWidget *editor = createEditor(row, o);
                 auto *label = new QLabel(catalogText(o.title), row.options);
