@@ -218,6 +218,22 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
     chart->legend()->setShowToolTips(true);
     chart->setTitle(title);
     styleChart(chart, palette());
+    // The theme has five series colours, so lines six to nine repeated them: ten distinct ones
+    // (Tableau 10) for the named lines, grey for the sum of the others. After styleChart, whose
+    // theme would reset them.
+    static const QRgb distinct[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
+                                    0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0x2f4b7c};
+    int n = 0;
+    for (QAbstractSeries *s : chart->series()) {
+        auto *line = qobject_cast<QLineSeries *>(s);
+        if (!line)
+            continue;
+        const bool other =
+            line->name() == otherConnectionsName() || line->name() == otherDestinationsName();
+        QPen pen = line->pen();
+        pen.setColor(other ? QColor(0x9a9a9a) : QColor(distinct[n++ % std::size(distinct)]));
+        line->setPen(pen);
+    }
 }
 
 } // namespace bpflens

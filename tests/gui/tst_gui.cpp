@@ -761,6 +761,15 @@ void TestGui::connectsPerDestinationChart()
     QCOMPARE(other->at(0).y(), 1.0 + 2);
     QCOMPARE(v->connectsChart()->chart()->title(),
              CountersView::tr("TCP connects per destination"));
+    // nine lines, nine colours: the eight named ones distinct, the others' sum grey
+    QSet<QRgb> colours;
+    for (QAbstractSeries *s : v->connectsChart()->chart()->series()) {
+        auto *line = qobject_cast<QLineSeries *>(s);
+        if (line != other)
+            colours.insert(line->pen().color().rgb());
+    }
+    QCOMPARE(colours.size(), CountersView::MaxConnectionLines);
+    QVERIFY(!colours.contains(other->pen().color().rgb()));
 }
 
 void TestGui::csvExportMatchesCsvExport()
