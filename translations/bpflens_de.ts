@@ -273,7 +273,7 @@
     </message>
     <message>
         <source>Slow file-system operations</source>
-        <translation>Langsame Dateisystemoperationen</translation>
+        <translation>Langsame Dateioperationen</translation>
     </message>
     <message>
         <source>ext4 (and xfs, btrfs) reads, writes, opens and fsyncs slower than a threshold, like ext4slower</source>
