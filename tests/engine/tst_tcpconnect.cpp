@@ -310,9 +310,9 @@ private Q_SLOTS:
         QStringList many;
         for (int i = 1; i <= 17; ++i)
             many << QString::number(1000 + i);
-        QVERIFY(!ProbeCatalog::validate(QStringLiteral("tcpconnect"),
-                                        {{QStringLiteral("sourcePorts"), many.join(QLatin1Char(','))}},
-                                        &normalized, &error));
+        QVERIFY(!ProbeCatalog::validate(
+            QStringLiteral("tcpconnect"),
+            {{QStringLiteral("sourcePorts"), many.join(QLatin1Char(','))}}, &normalized, &error));
         QVERIFY2(error.contains(QStringLiteral("at most 16")), qPrintable(error));
         // and the engine refuses it too, loading nothing
         Engine engine;

@@ -25,20 +25,26 @@
 
 volatile long sleep_sink;
 
-CHAIN_FUNCTION long nap(long ms)
+/* Inlined into its caller, so that the caller is the frame that blocks. */
+static inline __attribute__((always_inline)) long sleep_for(const struct timespec *t)
 {
-    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
     long ret;
 #if defined(__x86_64__) && !defined(SLEEPCHAIN_LIBC)
     __asm__ volatile("syscall"
                      : "=a"(ret)
-                     : "0"((long)SYS_nanosleep), "D"(&t), "S"(0L)
+                     : "0"((long)SYS_nanosleep), "D"(t), "S"(0L)
                      : "rcx", "r11", "memory");
 #else
-    ret = nanosleep(&t, NULL);
+    ret = nanosleep(t, NULL);
 #endif
     sleep_sink = sleep_sink + ret;
     return ret;
+}
+
+CHAIN_FUNCTION long nap(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    return sleep_for(&t);
 }
 
 CHAIN_FUNCTION long sleep_b(long ms)
@@ -58,17 +64,7 @@ CHAIN_FUNCTION long sleep_a(long ms)
 CHAIN_FUNCTION long tiny_wait(void)
 {
     struct timespec t = {0, 1000};
-    long ret;
-#if defined(__x86_64__) && !defined(SLEEPCHAIN_LIBC)
-    __asm__ volatile("syscall"
-                     : "=a"(ret)
-                     : "0"((long)SYS_nanosleep), "D"(&t), "S"(0L)
-                     : "rcx", "r11", "memory");
-#else
-    ret = nanosleep(&t, NULL);
-#endif
-    sleep_sink = sleep_sink + ret;
-    return ret;
+    return sleep_for(&t);
 }
 
 CHAIN_FUNCTION long branch(unsigned path, int level);
