@@ -27,7 +27,8 @@ struct Recording
     quint64 lost = 0;
     quint64 runCount = 0;
     quint64 runTimeNs = 0;
-    qint64 missed = 0; // switch-ins the kernel never ran the program for
+    qint64 missed = 0;     // switch-ins the kernel never ran the program for
+    qint64 stacksLost = 0; // stacks the probe reported it could not keep
     pid_t pid = 0;
 };
 
@@ -71,6 +72,8 @@ Recording record(int count, int ms, QVariantMap options, const char *program = B
         for (const CounterSample &c : std::as_const(b.counters)) {
             if (c.name == OffCpuProbe::switchInsMissedCounter())
                 r.missed += qint64(c.value);
+            else if (c.name == OffCpuProbe::stacksLostCounter())
+                r.stacksLost += qint64(c.value);
             else
                 qWarning() << "counter" << c.name << c.value;
         }
@@ -193,13 +196,18 @@ private Q_SLOTS:
             dumpSpans(r);
         for (const OffCpuEvent &e : sleeps)
             QCOMPARE(e.comm, QByteArray("sleepchain"));
-        // Every sleep is an event, or is accounted for by the probe's own counter (see
-        // offcpu.bpf.c's switch_in_missed): nothing goes missing unreported.
-        if (r.missed)
-            qInfo("%lld switch-ins not seen", qlonglong(r.missed));
-        QVERIFY2(
-            sleeps.size() <= 10 && sleeps.size() + r.missed >= 10,
-            qPrintable(QStringLiteral("%1 sleeps, %2 missed").arg(sleeps.size()).arg(r.missed)));
+        // Every sleep is an event, or is accounted for by the probe's own counters (see
+        // offcpu.bpf.c's switch_in_missed; a sleep whose kernel stack was lost, on a machine
+        // loaded enough that the map was full, is not known as one): nothing goes missing
+        // unreported.
+        if (r.missed || r.stacksLost)
+            qInfo("%lld switch-ins not seen, %lld stacks lost", qlonglong(r.missed),
+                  qlonglong(r.stacksLost));
+        QVERIFY2(sleeps.size() <= 10 && sleeps.size() + r.missed + r.stacksLost >= 10,
+                 qPrintable(QStringLiteral("%1 sleeps, %2 missed, %3 stacks lost")
+                                .arg(sleeps.size())
+                                .arg(r.missed)
+                                .arg(r.stacksLost)));
         QVERIFY(sleeps.size() >= 8);
         // A sleep is off the CPU for its 50 ms, less the time the thread was preempted between
         // arming the timer and calling schedule() (on one loaded emulated CPU, 4 ms was seen):
@@ -210,18 +218,24 @@ private Q_SLOTS:
         std::sort(offs.begin(), offs.end());
         QVERIFY2(offs.at(offs.size() / 2) >= 50000000,
                  qPrintable(QString::number(offs.at(offs.size() / 2))));
+        qint64 userLost = 0;
         for (const OffCpuEvent &e : std::as_const(sleeps)) {
             QVERIFY2(e.offNs < 2000000000ull, qPrintable(QString::number(e.offNs)));
             const QList<QByteArray> kernel = symbols(r.stacks, e.stackId, FrameKind::Kernel);
             QVERIFY2(kernel.contains("schedule"), kernel.join(' ').constData());
             QVERIFY(kernel.indexOf("schedule") < kernel.indexOf("do_nanosleep"));
-            // Unwound with DWARF from the copy taken as nanosleep returned, to the first frame.
+            // Unwound with DWARF from the copy taken as nanosleep returned, to the first frame;
+            // or its user stack lost, and counted so.
             const StackDefinition &s = r.stacks.stack(e.stackId);
+            if (s.flags & NoUserStack) {
+                ++userLost;
+                continue;
+            }
             QVERIFY(!(s.flags & UserStackTruncated));
-            QVERIFY(!(s.flags & NoUserStack));
             QVERIFY2(hasSleepChain(r.stacks, e),
                      symbols(r.stacks, e.stackId, FrameKind::User).join(' ').constData());
         }
+        QVERIFY(userLost <= r.stacksLost);
         // Sorted by switch-out, 50 ms apart at least.
         for (qsizetype i = 1; i < sleeps.size(); ++i)
             QVERIFY(sleeps[i].timeNs >= sleeps[i - 1].timeNs + sleeps[i - 1].offNs);
@@ -242,15 +256,23 @@ private Q_SLOTS:
         const QList<OffCpuEvent> sleeps = sleepsOf(r);
         if (sleeps.size() < 8 || sleeps.size() + r.missed < 10)
             dumpSpans(r);
+        qint64 userLost = 0; // (see tenSleeps)
         for (const OffCpuEvent &e : sleeps) {
+            if (r.stacks.stack(e.stackId).flags & NoUserStack) {
+                ++userLost;
+                continue;
+            }
             const QList<QByteArray> user = symbols(r.stacks, e.stackId, FrameKind::User);
             QVERIFY2(hasSleepChain(r.stacks, e), user.join(' ').constData());
             QVERIFY2(!(r.stacks.stack(e.stackId).flags & UserStackTruncated),
                      user.join(' ').constData());
         }
-        QVERIFY2(
-            sleeps.size() >= 8 && sleeps.size() + r.missed >= 10,
-            qPrintable(QStringLiteral("%1 sleeps, %2 missed").arg(sleeps.size()).arg(r.missed)));
+        QVERIFY(userLost <= r.stacksLost);
+        QVERIFY2(sleeps.size() - userLost >= 8 && sleeps.size() + r.missed + r.stacksLost >= 10,
+                 qPrintable(QStringLiteral("%1 sleeps, %2 missed, %3 stacks lost")
+                                .arg(sleeps.size())
+                                .arg(r.missed)
+                                .arg(r.stacksLost)));
 
         const Recording fp =
             record(5, 20, {{QStringLiteral("stackBytes"), 0}}, BPFLENS_SLEEPCHAIN_NOFP);
@@ -288,18 +310,22 @@ private Q_SLOTS:
             if (e.timeNs <= pause->timeNs)
                 continue;
             after.events.append(e);
-            // (the user side is checked on the sleeps: the exit's waits have none)
-            QVERIFY(!symbols(after.stacks, e.stackId, FrameKind::Kernel).isEmpty());
         }
+        // Before the sweep, some 86% of the buckets stayed taken: a sleep kept both its stacks
+        // with a chance of about 2%, and none of the ten did. With it, the map is empty again
+        // after the pause, unless the recorder was starved of the CPU throughout (an emulated
+        // CPU beside a build): at least 8 of the 10 sleeps keep their whole chain.
         const QList<OffCpuEvent> sleeps = sleepsOf(after);
-        if (sleeps.size() < 8 || sleeps.size() + r.missed < 10)
-            dumpSpans(after);
+        qsizetype whole = 0;
         for (const OffCpuEvent &e : sleeps)
-            QVERIFY2(hasSleepChain(after.stacks, e),
-                     symbols(after.stacks, e.stackId, FrameKind::User).join(' ').constData());
-        QVERIFY2(
-            sleeps.size() >= 8 && sleeps.size() + r.missed >= 10,
-            qPrintable(QStringLiteral("%1 sleeps, %2 missed").arg(sleeps.size()).arg(r.missed)));
+            whole += hasSleepChain(after.stacks, e) ? 1 : 0;
+        if (whole < 8)
+            dumpSpans(after);
+        QVERIFY2(whole >= 8 && sleeps.size() <= 10,
+                 qPrintable(QStringLiteral("%1 of %2 sleeps with their stacks, %3 missed")
+                                .arg(whole)
+                                .arg(sleeps.size())
+                                .arg(r.missed)));
     }
 
     void minimumCutsShorterOnes()
