@@ -322,10 +322,12 @@ private Q_SLOTS:
         if (whole < 8)
             dumpSpans(after);
         QVERIFY2(whole >= 8 && sleeps.size() <= 10,
-                 qPrintable(QStringLiteral("%1 of %2 sleeps with their stacks, %3 missed")
+                 qPrintable(QStringLiteral("%1 of %2 sleeps with their stacks, %3 missed, %4 "
+                                           "stacks lost")
                                 .arg(whole)
                                 .arg(sleeps.size())
-                                .arg(r.missed)));
+                                .arg(r.missed)
+                                .arg(r.stacksLost)));
     }
 
     void minimumCutsShorterOnes()
