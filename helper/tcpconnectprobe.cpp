@@ -162,11 +162,14 @@ bool TcpConnectProbe::doStart(const QVariantMap &options, const KernelFeatures &
     m_perDestination.clear();
     return startSkeleton(plan(kernel, &path), options, error, [&](CommonFilters &, QString *) {
         auto *ro = m_skel->rodata;
-        std::memcpy((void *)ro->filter_dports, dports.constData(),
-                    size_t(dports.size()) * sizeof(quint16));
+        // (an empty list's data is null, which memcpy may not be given even for 0 bytes)
+        if (!dports.isEmpty())
+            std::memcpy((void *)ro->filter_dports, dports.constData(),
+                        size_t(dports.size()) * sizeof(quint16));
         ro->filter_dports_n = __u32(dports.size());
-        std::memcpy((void *)ro->filter_sports, sports.constData(),
-                    size_t(sports.size()) * sizeof(quint16));
+        if (!sports.isEmpty())
+            std::memcpy((void *)ro->filter_sports, sports.constData(),
+                        size_t(sports.size()) * sizeof(quint16));
         ro->filter_sports_n = __u32(sports.size());
         return true;
     });
