@@ -218,24 +218,32 @@ bool OffCpuProbe::decodeUserStack(const void *data, size_t size)
     return true;
 }
 
+// The addresses of stack id in the stack map fd, or false when it holds no such stack.
+static bool readStack(int fd, __u32 id, QList<quint64> *ips)
+{
+    __u64 buf[OFFCPU_MAX_FRAMES] = {};
+    if (bpf_map_lookup_elem(fd, &id, buf) != 0)
+        return false;
+    ips->clear();
+    for (__u64 ip : buf) {
+        if (!ip)
+            break;
+        ips->append(ip);
+    }
+    return true;
+}
+
 QList<quint64> OffCpuProbe::stackIps(qint32 id)
 {
     QList<quint64> ips;
     if (id < 0 || !m_skel)
         return ips;
-    __u64 buf[OFFCPU_MAX_FRAMES] = {};
-    const __u32 key = __u32(id);
-    if (bpf_map_lookup_elem(bpf_map__fd(m_skel->maps.offcpu_stacks), &key, buf) != 0) {
+    if (!readStack(bpf_map__fd(m_skel->maps.offcpu_stacks), __u32(id), &ips)) {
         const auto it = m_lastContent.constFind(id);
         if (it != m_lastContent.constEnd())
             return *it;
         ++m_stacksUnread;
         return ips;
-    }
-    for (__u64 ip : buf) {
-        if (!ip)
-            break;
-        ips.append(ip);
     }
     m_lastContent.insert(id, ips);
     return ips;
@@ -273,15 +281,9 @@ void OffCpuProbe::sweepUnheldStacks()
             unheld.push_back(key);
     }
     for (__u32 id : unheld) {
-        __u64 buf[OFFCPU_MAX_FRAMES] = {};
-        if (bpf_map_lookup_elem(fd, &id, buf) != 0)
-            continue;
         QList<quint64> ips;
-        for (__u64 ip : buf) {
-            if (!ip)
-                break;
-            ips.append(ip);
-        }
+        if (!readStack(fd, id, &ips))
+            continue;
         m_lastContent.insert(qint32(id), ips);
         if (__atomic_load_n(&m_skel->bss->stack_refs[id], __ATOMIC_SEQ_CST) <= 0)
             bpf_map_delete_elem(fd, &id);
