@@ -13,18 +13,31 @@
 
 #include "common.bpf.h"
 #include "open.h"
+#include "pathwalk.bpf.h"
 #include "syscalls.bpf.h"
+
+_Static_assert(OPEN_BASE_DELETED == PATHWALK_DELETED && OPEN_BASE_TRUNCATED == PATHWALK_TRUNCATED &&
+                   OPEN_BASE_NO_FILE == PATHWALK_NO_FILE,
+               "open.h's base flags are pathwalk's");
 
 #define OPEN_O_WRONLY 01
 #define OPEN_O_CREAT 0100
 #define OPEN_O_TRUNC 01000
 
 const volatile bool failed_only = false;
+/* Option flags (opensnoop -f): an open passes when it has one of these bits, or one of these
+ * access modes (OPEN_ACC_*). Neither set: every open passes. */
+const volatile __u32 flags_any = 0;
+const volatile __u8 acc_modes = 0;
+/* Option fullPath (opensnoop -F): a relative path's directory is walked and sent with it. */
+const volatile bool full_path = false;
 
+/* The base directory's names (up to OPEN_BASE_MAX, and a name's room beyond it for the walk's
+ * last read), then the path. */
 struct open_scratch
 {
     struct open_record hdr;
-    char path[OPEN_PATH_MAX];
+    char data[OPEN_BASE_MAX + OPEN_PATH_MAX];
 };
 
 struct
@@ -48,6 +61,7 @@ struct open_pending
     __u64 how; /* openat2's struct open_how, read at exit */
     __s32 flags;
     __u32 mode;
+    __s32 dfd; /* AT_FDCWD for open and creat */
 };
 
 struct
@@ -58,36 +72,91 @@ struct
     __type(value, struct open_pending);
 } open_pending SEC(".maps");
 
+static __always_inline bool flags_wanted(__s32 flags)
+{
+    if (!flags_any && !acc_modes)
+        return true;
+    if ((__u32)flags & flags_any)
+        return true;
+    switch (flags & 3) {
+    case 0:
+        return acc_modes & OPEN_ACC_RDONLY;
+    case 1:
+        return acc_modes & OPEN_ACC_WRONLY;
+    case 2:
+        return acc_modes & OPEN_ACC_RDWR;
+    }
+    return false;
+}
+
+/* Writes the names of the directory a path relative to dfd is resolved against to the scratch's
+ * data. Returns their length | their OPEN_BASE_* flags << 16. A global function: the verifier
+ * checks its 48-level walk once, not once for each path of each caller. */
+__noinline __u32 open_walk_base(__s32 dfd)
+{
+    __u32 zero = 0;
+    struct open_scratch *s = bpf_map_lookup_elem(&open_scratch, &zero);
+    struct path dir = {};
+    __u16 flags = OPEN_BASE_WALKED;
+    __u32 len;
+
+    if (!s)
+        return 0;
+    if (!pathwalk_dir_of(dfd, &dir))
+        return OPEN_BASE_NO_FILE << 16;
+    len = pathwalk_names(&dir, s->data, OPEN_BASE_MAX, OPEN_BASE_MAX_DEPTH, &flags);
+    return len | (__u32)flags << 16;
+}
+
 /* Reports an open that returned ret, with the caller's arguments. */
 static __always_inline void report_open(const struct open_pending *a, long ret)
 {
     __u64 id = bpf_get_current_pid_tgid();
     __u32 zero = 0;
-    struct open_scratch *s = bpf_map_lookup_elem(&open_scratch, &zero);
+    struct open_scratch *s;
+    __s32 flags = a->flags;
+    __u32 mode = a->mode;
+    __u32 base = 0;
     long n;
     __u32 len;
 
+    if (a->how) {
+        struct open_how h = {};
+
+        bpf_probe_read_user(&h, sizeof(h.flags) + sizeof(h.mode), (const void *)a->how);
+        flags = (__s32)h.flags;
+        mode = (__u32)h.mode;
+    }
+    if (!flags_wanted(flags))
+        return;
+    s = bpf_map_lookup_elem(&open_scratch, &zero);
     if (!s) {
         count_lost();
         return;
     }
     s->hdr.time_ns = bpf_ktime_get_ns();
-    s->hdr.flags = a->flags;
-    s->hdr.mode = a->mode;
-    if (a->how) {
-        struct open_how h = {};
-
-        bpf_probe_read_user(&h, sizeof(h.flags) + sizeof(h.mode), (const void *)a->how);
-        s->hdr.flags = (__s32)h.flags;
-        s->hdr.mode = (__u32)h.mode;
-    }
+    s->hdr.flags = flags;
+    s->hdr.mode = mode;
     s->hdr.pid = id >> 32;
     s->hdr.tid = (__u32)id;
     s->hdr.uid = (__u32)bpf_get_current_uid_gid();
     s->hdr.ret = ret;
-    s->hdr.pad = 0;
+    s->hdr.base_flags = 0;
     bpf_get_current_comm(s->hdr.comm, sizeof(s->hdr.comm));
-    n = bpf_probe_read_user_str(s->path, sizeof(s->path), (const void *)a->path);
+    if (full_path) {
+        char first = '/';
+        __u32 walk = 0;
+
+        bpf_probe_read_user(&first, 1, (const void *)a->path);
+        if (first != '/')
+            walk = open_walk_base(a->dfd);
+        base = walk & 0xffff;
+        s->hdr.base_flags = walk >> 16;
+    }
+    asm volatile("" : "+r"(base));
+    base &= OPEN_BASE_MAX - 1;
+    s->hdr.base_len = base;
+    n = bpf_probe_read_user_str(s->data + base, OPEN_PATH_MAX, (const void *)a->path);
     len = n > 0 ? n - 1 : 0; /* without the NUL */
     if (len > OPEN_PATH_MAX - 1)
         len = OPEN_PATH_MAX - 1;
@@ -96,7 +165,7 @@ static __always_inline void report_open(const struct open_pending *a, long ret)
     asm volatile("" : "+r"(len));
     len &= OPEN_PATH_MAX - 1;
     s->hdr.path_len = len;
-    if (bpf_ringbuf_output(&open_rb, s, sizeof(s->hdr) + len, submit_flags(&open_rb)))
+    if (bpf_ringbuf_output(&open_rb, s, sizeof(s->hdr) + base + len, submit_flags(&open_rb)))
         count_lost();
 }
 
@@ -104,7 +173,9 @@ static __always_inline void report_open(const struct open_pending *a, long ret)
  * false if nr is no open call. */
 static __always_inline bool native_args(struct pt_regs *regs, long nr, struct open_pending *a)
 {
+    a->dfd = PATHWALK_AT_FDCWD;
     if (nr == BPFLENS_NR_openat) {
+        a->dfd = PT_REGS_PARM1_SYSCALL(regs);
         a->path = PT_REGS_PARM2_SYSCALL(regs);
         a->flags = PT_REGS_PARM3_SYSCALL(regs);
         a->mode = PT_REGS_PARM4_SYSCALL(regs);
@@ -113,6 +184,7 @@ static __always_inline bool native_args(struct pt_regs *regs, long nr, struct op
         a->flags = PT_REGS_PARM2_SYSCALL(regs);
         a->mode = PT_REGS_PARM3_SYSCALL(regs);
     } else if (nr == BPFLENS_NR_openat2) {
+        a->dfd = PT_REGS_PARM1_SYSCALL(regs);
         a->path = PT_REGS_PARM2_SYSCALL(regs);
         a->how = PT_REGS_PARM3_SYSCALL(regs);
     } else if (nr == BPFLENS_NR_creat) {
@@ -130,7 +202,9 @@ static __always_inline bool native_args(struct pt_regs *regs, long nr, struct op
  * registers. */
 static __always_inline bool compat_args(struct pt_regs *regs, long nr, struct open_pending *a)
 {
+    a->dfd = PATHWALK_AT_FDCWD;
     if (nr == BPFLENS_COMPAT_NR_openat) {
+        a->dfd = BPFLENS_COMPAT_PARM1_BTF(regs);
         a->path = BPFLENS_COMPAT_PARM2_BTF(regs);
         a->flags = BPFLENS_COMPAT_PARM3_BTF(regs);
         a->mode = BPFLENS_COMPAT_PARM4_BTF(regs);
@@ -139,6 +213,7 @@ static __always_inline bool compat_args(struct pt_regs *regs, long nr, struct op
         a->flags = BPFLENS_COMPAT_PARM2_BTF(regs);
         a->mode = BPFLENS_COMPAT_PARM3_BTF(regs);
     } else if (nr == BPFLENS_COMPAT_NR_openat2) {
+        a->dfd = BPFLENS_COMPAT_PARM1_BTF(regs);
         a->path = BPFLENS_COMPAT_PARM2_BTF(regs);
         a->how = BPFLENS_COMPAT_PARM3_BTF(regs);
     } else if (nr == BPFLENS_COMPAT_NR_creat) {
@@ -188,10 +263,10 @@ int BPF_PROG(open_btf_exit, struct pt_regs *regs, long ret)
     return 0;
 }
 
-static __always_inline void enter_open(__u64 path, __s32 flags, __u32 mode, __u64 how)
+static __always_inline void enter_open(__s32 dfd, __u64 path, __s32 flags, __u32 mode, __u64 how)
 {
     __u32 tid = (__u32)bpf_get_current_pid_tgid();
-    struct open_pending p = {.path = path, .how = how, .flags = flags, .mode = mode};
+    struct open_pending p = {.path = path, .how = how, .flags = flags, .mode = mode, .dfd = dfd};
 
     if (!current_wanted())
         return;
@@ -220,28 +295,29 @@ static __always_inline void exit_open(long ret)
 SEC("tp/syscalls/sys_enter_open")
 int open_tp_ent_open(struct trace_event_raw_sys_enter *ctx)
 {
-    enter_open(ctx->args[0], ctx->args[1], ctx->args[2], 0);
+    enter_open(PATHWALK_AT_FDCWD, ctx->args[0], ctx->args[1], ctx->args[2], 0);
     return 0;
 }
 
 SEC("tp/syscalls/sys_enter_openat")
 int open_tp_ent_at(struct trace_event_raw_sys_enter *ctx)
 {
-    enter_open(ctx->args[1], ctx->args[2], ctx->args[3], 0);
+    enter_open(ctx->args[0], ctx->args[1], ctx->args[2], ctx->args[3], 0);
     return 0;
 }
 
 SEC("tp/syscalls/sys_enter_openat2")
 int open_tp_ent_at2(struct trace_event_raw_sys_enter *ctx)
 {
-    enter_open(ctx->args[1], 0, 0, ctx->args[2]);
+    enter_open(ctx->args[0], ctx->args[1], 0, 0, ctx->args[2]);
     return 0;
 }
 
 SEC("tp/syscalls/sys_enter_creat")
 int open_tp_ent_crt(struct trace_event_raw_sys_enter *ctx)
 {
-    enter_open(ctx->args[0], OPEN_O_CREAT | OPEN_O_WRONLY | OPEN_O_TRUNC, ctx->args[1], 0);
+    enter_open(PATHWALK_AT_FDCWD, ctx->args[0], OPEN_O_CREAT | OPEN_O_WRONLY | OPEN_O_TRUNC,
+               ctx->args[1], 0);
     return 0;
 }
 

@@ -8,7 +8,25 @@
 /* PATH_MAX: a path is never cut short by us. */
 #define OPEN_PATH_MAX 4096
 
-/* Followed by path_len bytes of path (no NUL). */
+/* The directory a relative path was resolved against (option fullPath): its names from the
+ * leaf to the root, each ended by a NUL, in base_len bytes. */
+#define OPEN_BASE_MAX 4096
+#define OPEN_BASE_MAX_DEPTH 48
+/* base_flags: the directory was removed (as d_path's " (deleted)"); the walk stopped before the
+ * root (deeper than OPEN_BASE_MAX_DEPTH or longer than OPEN_BASE_MAX); the dirfd named no open
+ * file (the open then failed with EBADF). */
+#define OPEN_BASE_DELETED 1
+#define OPEN_BASE_TRUNCATED 2
+#define OPEN_BASE_NO_FILE 4
+/* The path was relative and its directory walked (the root's walk has no names). */
+#define OPEN_BASE_WALKED 8
+
+/* The flags filter (option flags): access modes are values, not bits (O_RDONLY is 0). */
+#define OPEN_ACC_RDONLY 1
+#define OPEN_ACC_WRONLY 2
+#define OPEN_ACC_RDWR 4
+
+/* Followed by base_len bytes of base directory, then path_len bytes of path (no NUL). */
 struct open_record
 {
     __u64 time_ns; /* when the call returned */
@@ -20,7 +38,8 @@ struct open_record
     __s32 ret;
     char comm[BPFLENS_COMM_LEN];
     __u32 path_len;
-    __u32 pad;
+    __u16 base_len;
+    __u16 base_flags;
 };
 
 #endif

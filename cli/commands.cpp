@@ -1,5 +1,7 @@
 #include "commands.h"
 
+#include "eventlisting.h"
+
 #include "blockprobe.h"
 #include "csvexport.h"
 #include "engine.h"
@@ -609,11 +611,35 @@ int show(const QStringList &args)
                       QStringLiteral("Functions listed per profile (CPU samples, off-CPU "
                                      "waits); 0 lists all. Default 20."),
                       QStringLiteral("n"), QStringLiteral("20")});
+    parser.addOption({QStringLiteral("events"),
+                      QStringLiteral("Print the events, a line each, instead of the summary.")});
+    parser.addOption({QStringLiteral("limit"),
+                      QStringLiteral("With --events: the first n events of each type; 0 for "
+                                     "all (the default)."),
+                      QStringLiteral("n"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("time"),
+                      QStringLiteral("With --events: \"relative\" (seconds since the start, "
+                                     "like execsnoop -t; the default) or \"clock\" (local "
+                                     "time, like execsnoop -T)."),
+                      QStringLiteral("style"), QStringLiteral("relative")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("show"), args, &status))
         return status;
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("show takes one session file"), Usage);
+    EventListing listing;
+    bool limitOk = false;
+    listing.limit = parser.value(QStringLiteral("limit")).toLongLong(&limitOk);
+    if (!limitOk || listing.limit < 0)
+        return fail(QStringLiteral("--limit %1: expected a number of events, 0 for all")
+                        .arg(parser.value(QStringLiteral("limit")).left(32)),
+                    Usage);
+    const QString timeStyle = parser.value(QStringLiteral("time"));
+    if (timeStyle == QLatin1String("clock"))
+        listing.time = EventListing::TimeStyle::Clock;
+    else if (timeStyle != QLatin1String("relative"))
+        return fail(QStringLiteral("--time %1: expected relative or clock").arg(timeStyle.left(32)),
+                    Usage);
     bool topOk = false;
     const int top = parser.value(QStringLiteral("top")).toInt(&topOk);
     if (!topOk || top < 0)
@@ -624,6 +650,11 @@ int show(const QStringList &args)
     if (!loadSession(parser.positionalArguments().first(), &data, &status, true))
         return status;
     const QString only = parser.value(QStringLiteral("probe"));
+    if (parser.isSet(QStringLiteral("events"))) {
+        listing.probe = only;
+        listing.print(out(), data);
+        return Ok;
+    }
 
     const SessionInfo &info = data.info;
     // A recorder that was killed never wrote its end: the session lasted at least until the

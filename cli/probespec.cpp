@@ -20,9 +20,10 @@ std::optional<ProbeConfig> parseProbeSpec(const QString &spec, QString *error)
     QString last;
     for (const QString &part : parts) {
         const qsizetype eq = part.indexOf(QLatin1Char('='));
-        // A list value keeps its commas (ports=80,443): option names never start with a digit.
+        // A list value keeps its commas (ports=80,443, flags=O_WRONLY,O_CREAT): option names
+        // start with a lower-case letter, never with a digit or an upper-case one.
         if (eq < 0 && !last.isEmpty() && !part.trimmed().isEmpty() &&
-            part.trimmed().front().isDigit()) {
+            (part.trimmed().front().isDigit() || part.trimmed().front().isUpper())) {
             config.options[last] =
                 config.options.value(last).toString() + QLatin1Char(',') + part.trimmed();
             continue;

@@ -1,5 +1,7 @@
 #include "probecatalog.h"
 
+#include "openflags.h"
+
 #include <QCoreApplication>
 
 #include <limits>
@@ -145,19 +147,28 @@ QList<ProbeInfo> buildCatalog()
                     20, 1, 20)},
          true,
          false});
-    c.append(
-        {QStringLiteral("open"),
-         ProbeGroup::Files,
-         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "File opens")),
-         TR(QT_TRANSLATE_NOOP("ProbeCatalog",
-                              "Every open, openat, openat2 and creat, like opensnoop")),
-         {pidOption(), tidOption(), uidOption(), commOption(), cgroupOption(),
-          boolOption(QStringLiteral("failedOnly"),
-                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Failed opens only")),
-                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
-                                          "Only report opens that failed, like opensnoop -x")))},
-         true,
-         false});
+    c.append({QStringLiteral("open"),
+              ProbeGroup::Files,
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "File opens")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                   "Every open, openat, openat2 and creat, like opensnoop")),
+              {pidOption(), tidOption(), uidOption(), commOption(), cgroupOption(),
+               boolOption(QStringLiteral("failedOnly"),
+                          TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Failed opens only")),
+                          TR(QT_TRANSLATE_NOOP(
+                              "ProbeCatalog", "Only report opens that failed, like opensnoop -x"))),
+               stringOption(
+                   QStringLiteral("flags"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "With flags")),
+                   TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Only opens with one of these flags, as "
+                                                        "O_WRONLY,O_RDWR,O_CREAT (opensnoop -f)")),
+                   200),
+               boolOption(QStringLiteral("fullPath"),
+                          TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Full paths")),
+                          TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                               "Resolve relative paths against the directory they "
+                                               "were opened in, like opensnoop -F")))},
+              true,
+              false});
     c.append(
         {QStringLiteral("block"),
          ProbeGroup::BlockIo,
@@ -629,6 +640,17 @@ bool ProbeCatalog::validate(const QString &id, const QVariantMap &options, QVari
         QString why;
         if (result.contains(name) && !parsePortList(result.value(name).toString(), &ports, &why)) {
             *error = QStringLiteral("probe %1, option %2: %3").arg(id, name, why);
+            return false;
+        }
+    }
+    // open's flag filter
+    if (id == QLatin1String("open") && result.contains(QStringLiteral("flags"))) {
+        quint32 bits = 0;
+        quint8 modes = 0;
+        QString why;
+        if (!OpenFlags::parse(result.value(QStringLiteral("flags")).toString(), &bits, &modes,
+                              &why)) {
+            *error = QStringLiteral("probe %1, option flags: %2").arg(id, why);
             return false;
         }
     }

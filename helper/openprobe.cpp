@@ -4,7 +4,13 @@
 
 #include "open.h"
 
+#include "openflags.h"
+
 #include <cstring>
+
+static_assert(OPEN_ACC_RDONLY == bpflens::OpenFlags::ReadOnly &&
+              OPEN_ACC_WRONLY == bpflens::OpenFlags::WriteOnly &&
+              OPEN_ACC_RDWR == bpflens::OpenFlags::ReadWrite);
 
 namespace bpflens {
 
@@ -69,6 +75,17 @@ bool OpenProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel
         if (p.groups.first().programs.first().name == "open_btf_exit")
             bpf_map__set_max_entries(m_skel->maps.open_pending, 1);
         m_skel->rodata->failed_only = options.value(QStringLiteral("failedOnly")).toBool();
+        m_skel->rodata->full_path = options.value(QStringLiteral("fullPath")).toBool();
+        quint32 bits = 0;
+        quint8 modes = 0;
+        QString why;
+        if (!OpenFlags::parse(options.value(QStringLiteral("flags")).toString(), &bits, &modes,
+                              &why)) {
+            *error = why;
+            return false;
+        }
+        m_skel->rodata->flags_any = bits;
+        m_skel->rodata->acc_modes = modes;
         return true;
     });
 }
@@ -79,8 +96,11 @@ bool OpenProbe::decode(const void *data, size_t size, RecordBatch &out)
     if (size < sizeof(r))
         return false;
     memcpy(&r, data, sizeof(r));
-    if (r.path_len >= OPEN_PATH_MAX || size < sizeof(r) + r.path_len)
+    if (r.path_len >= OPEN_PATH_MAX || r.base_len >= OPEN_BASE_MAX ||
+        size < sizeof(r) + r.base_len + r.path_len)
         return false;
+    const char *base = static_cast<const char *>(data) + sizeof(r);
+    const char *path = base + r.base_len;
     OpenEvent e;
     e.timeNs = r.time_ns;
     e.pid = r.pid;
@@ -90,9 +110,37 @@ bool OpenProbe::decode(const void *data, size_t size, RecordBatch &out)
     e.mode = r.mode;
     e.ret = r.ret;
     e.comm = m_strings.get(r.comm, qsizetype(qstrnlen(r.comm, sizeof(r.comm))));
-    e.path = m_strings.get(static_cast<const char *>(data) + sizeof(r), r.path_len);
+    // A dirfd that named no file (the open failed with EBADF) leaves the path as it was given.
+    if (r.base_flags & OPEN_BASE_WALKED) {
+        const QByteArray full = fullPath(QByteArray::fromRawData(base, r.base_len), r.base_flags,
+                                         QByteArray::fromRawData(path, r.path_len));
+        e.path = m_strings.get(full.constData(), full.size());
+    } else {
+        e.path = m_strings.get(path, r.path_len);
+    }
     out.open.append(e);
     return true;
+}
+
+QByteArray OpenProbe::fullPath(const QByteArray &names, quint16 flags, const QByteArray &path)
+{
+    // The walk's names run from the leaf up, each ended by a NUL.
+    QList<QByteArray> parts = names.split('\0');
+    if (!parts.isEmpty() && parts.last().isEmpty())
+        parts.removeLast();
+    QByteArray full;
+    // A walk that stopped short of the root says so where the root would be, as a path no file
+    // has: "…/deep/dir/file".
+    if (flags & OPEN_BASE_TRUNCATED)
+        full += "\xe2\x80\xa6";
+    for (qsizetype i = parts.size() - 1; i >= 0; --i)
+        full += '/' + parts.at(i);
+    // As the kernel's d_path() writes a removed directory.
+    if (flags & OPEN_BASE_DELETED)
+        full += " (deleted)";
+    full += '/';
+    full += path;
+    return full;
 }
 
 } // namespace bpflens

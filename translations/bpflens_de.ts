@@ -435,6 +435,22 @@
         <source>Read at most this many arguments; an exec with more is marked truncated, like execsnoop --max-args</source>
         <translation>Höchstens so viele Argumente lesen; ein Exec mit mehr wird als gekürzt markiert, wie execsnoop --max-args</translation>
     </message>
+    <message>
+        <source>With flags</source>
+        <translation>Mit Flags</translation>
+    </message>
+    <message>
+        <source>Only opens with one of these flags, as O_WRONLY,O_RDWR,O_CREAT (opensnoop -f)</source>
+        <translation>Nur Öffnungen mit einem dieser Flags, etwa O_WRONLY,O_RDWR,O_CREAT (opensnoop -f)</translation>
+    </message>
+    <message>
+        <source>Full paths</source>
+        <translation>Vollständige Pfade</translation>
+    </message>
+    <message>
+        <source>Resolve relative paths against the directory they were opened in, like opensnoop -F</source>
+        <translation>Relative Pfade gegen das Verzeichnis auflösen, in dem sie geöffnet wurden, wie opensnoop -F</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -824,6 +840,10 @@
     <message>
         <source>Lifetime</source>
         <translation>Lebensdauer</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>

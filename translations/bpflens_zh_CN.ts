@@ -435,6 +435,22 @@
         <source>Read at most this many arguments; an exec with more is marked truncated, like execsnoop --max-args</source>
         <translation>最多读取这么多个参数；参数更多的 exec 标记为已截断，类似 execsnoop --max-args</translation>
     </message>
+    <message>
+        <source>With flags</source>
+        <translation>包含标志</translation>
+    </message>
+    <message>
+        <source>Only opens with one of these flags, as O_WRONLY,O_RDWR,O_CREAT (opensnoop -f)</source>
+        <translation>只记录带有其中某个标志的打开，如 O_WRONLY,O_RDWR,O_CREAT（opensnoop -f）</translation>
+    </message>
+    <message>
+        <source>Full paths</source>
+        <translation>完整路径</translation>
+    </message>
+    <message>
+        <source>Resolve relative paths against the directory they were opened in, like opensnoop -F</source>
+        <translation>将相对路径按打开时所在的目录解析为完整路径，如 opensnoop -F</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -824,6 +840,10 @@
     <message>
         <source>Lifetime</source>
         <translation>生命周期</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "eventschema.h"
+#include "openflags.h"
 
 namespace bpflens {
 
@@ -51,7 +52,12 @@ struct EventTraits<ExecEvent>
         column<E, &E::uid>("uid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "UID")),
         column<E, &E::comm>("comm", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Command"),
                             Format::Bytes),
-        column<E, &E::retval>("retval", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Return")),
+        // 0, or the error's name ("ENOENT"), raw in CSV.
+        {"retval", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Return"), Format::Number,
+         Everywhere, &schema::memberValue<&E::retval>, nullptr,
+         [](const E &e) {
+             return e.retval < 0 ? errnoName(-e.retval) : QString::number(e.retval);
+         }},
         column<E, &E::filename>(
             "filename", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "File name"), Format::Bytes),
         {"argv", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Arguments"), Format::Argv,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "eventschema.h"
+#include "openflags.h"
 
 namespace bpflens {
 
@@ -41,11 +42,16 @@ struct EventTraits<OpenEvent>
         column<E, &E::uid>("uid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "UID")),
         column<E, &E::comm>("comm", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Command"),
                             Format::Bytes),
-        column<E, &E::flags>("flags", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Flags"),
-                             Format::Hex),
+        // Raw in CSV; "O_WRONLY|O_CREAT" where people read it.
+        {"flags", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Flags"), Format::Hex, Everywhere,
+         &schema::memberValue<&E::flags>, nullptr,
+         [](const E &e) { return OpenFlags::text(e.flags); }},
         column<E, &E::mode>("mode", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Mode"),
                             Format::Octal),
-        column<E, &E::ret>("ret", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Return")),
+        // The fd, or the error's name ("ENOENT") as opensnoop's ERR column shows it.
+        {"ret", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Return"), Format::Number, Everywhere,
+         &schema::memberValue<&E::ret>, nullptr,
+         [](const E &e) { return e.ret < 0 ? errnoName(-e.ret) : QString::number(e.ret); }},
         column<E, &E::path>("path", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Path"),
                             Format::Bytes),
     };

@@ -112,8 +112,9 @@ bool EventTableModel::isTextColumn(int column) const
 {
     bool text = false;
     visitEventType(m_type, [&]<typename E>() {
+        // Names made of a number (open flags) read from the left too.
         if (const Column<E> *c = tableColumn<E>(column - 1))
-            text = isTextFormat(c->format);
+            text = isTextFormat(c->format) || (c->text && c->format != Format::Number);
     });
     return text;
 }
@@ -245,7 +246,14 @@ QList<QPair<QString, QString>> EventTableModel::eventFields(const SessionModel &
                     add(tr("argv[%1]").arg(i), displayBytes(list.at(i)));
                 continue;
             }
-            add(title(c.detailsTitle ? c.detailsTitle : c.title), formatValue(c.format, v, start));
+            // A decoded value keeps its raw form beside it: "O_RDONLY|O_CLOEXEC (0x80000)".
+            QString shown = formatValue(c.format, v, start);
+            if (c.text) {
+                const QString text = c.text(e);
+                if (text != shown)
+                    shown = tr("%1 (%2)").arg(text, shown);
+            }
+            add(title(c.detailsTitle ? c.detailsTitle : c.title), shown);
         }
     });
     return fields;

@@ -472,6 +472,93 @@ private Q_SLOTS:
                  qPrintable(exported.err));
     }
 
+    // show --events prints what opensnoop and execsnoop print, decoded the way the GUI's table
+    // shows it, with their -t (seconds since the start) and -T (wall clock) time columns.
+    void showEventsLikeTheBccTools()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("events.bpflens"));
+        SessionInfo info = sessionInfoForThisHost(
+            {{QStringLiteral("open"), {}, {}}, {QStringLiteral("exec"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        info.startWall = QDateTime(QDate(2026, 11, 24), QTime(9, 30, 0), Qt::UTC);
+        RecordBatch batch;
+        OpenEvent o;
+        o.pid = o.tid = 4242;
+        o.comm = "cat";
+        o.timeNs = 1500000000ull;
+        o.flags = O_RDONLY | O_CLOEXEC;
+        o.ret = 3;
+        o.path = "/etc/hostname";
+        batch.open.append(o);
+        o.timeNs = 2250000000ull;
+        o.flags = O_WRONLY | O_CREAT | O_TRUNC;
+        o.mode = 0644;
+        o.ret = -ENOENT;
+        o.path = "/nonexistent/out";
+        batch.open.append(o);
+        ExecEvent x;
+        x.timeNs = 3000000000ull;
+        x.pid = 77;
+        x.ppid = 1;
+        x.comm = "sh";
+        x.filename = "/bin/nosuch";
+        x.argv = {"nosuch", "it's"};
+        x.retval = -ENOENT;
+        batch.exec.append(x);
+        {
+            SessionWriter writer;
+            QString err;
+            QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+            QVERIFY2(writer.writeBatch(batch, &err), qPrintable(err));
+            QVERIFY(writer.finish(4000000000ull, &err));
+        }
+
+        const Run all = runCli({QStringLiteral("show"), session, QStringLiteral("--events")});
+        QCOMPARE(all.status, 0);
+        const QStringList lines = all.out.split(QLatin1Char('\n'));
+        QVERIFY2(lines.contains(QStringLiteral("Open: 2 events")), qPrintable(all.out));
+        QVERIFY2(
+            lines.contains(QStringLiteral(" TIME(s)  PID  TID UID COMMAND FLAGS                    "
+                                          "MODE RETURN PATH")),
+            qPrintable(all.out));
+        QVERIFY2(
+            lines.contains(QStringLiteral("0.500000 4242 4242   0 cat     O_RDONLY|O_CLOEXEC       "
+                                          "  00      3 /etc/hostname")),
+            qPrintable(all.out));
+        QVERIFY2(lines.contains(QStringLiteral("1.250000 4242 4242   0 cat     "
+                                               "O_WRONLY|O_CREAT|O_TRUNC 0644 ENOENT "
+                                               "/nonexistent/out")),
+                 qPrintable(all.out));
+        QVERIFY2(lines.contains(QStringLiteral("2.000000  77    1   0 sh      ENOENT /bin/nosuch "
+                                               "nosuch it's")),
+                 qPrintable(all.out));
+        QVERIFY(!all.out.contains(QStringLiteral("Probes"))); // the events instead of the summary
+
+        // -T: the local wall clock at each event.
+        const Run clock = runCli({QStringLiteral("show"), session, QStringLiteral("--events"),
+                                  QStringLiteral("--probe"), QStringLiteral("exec"),
+                                  QStringLiteral("--time"), QStringLiteral("clock")});
+        QCOMPARE(clock.status, 0);
+        const QString at =
+            info.startWall.toLocalTime().addSecs(2).toString(QStringLiteral("HH:mm:ss.zzz"));
+        QVERIFY2(clock.out.contains(at + QStringLiteral("  77    1   0 sh      ENOENT")),
+                 qPrintable(clock.out));
+        QVERIFY2(!clock.out.contains(QStringLiteral("Open:")), qPrintable(clock.out));
+
+        const Run first = runCli({QStringLiteral("show"), session, QStringLiteral("--events"),
+                                  QStringLiteral("--limit"), QStringLiteral("1")});
+        QVERIFY2(first.out.contains(QStringLiteral("Open: 2 events, the first 1")),
+                 qPrintable(first.out));
+        QVERIFY(!first.out.contains(QStringLiteral("/nonexistent/out")));
+
+        const Run bad = runCli({QStringLiteral("show"), session, QStringLiteral("--events"),
+                                QStringLiteral("--time"), QStringLiteral("sometimes")});
+        QCOMPARE(bad.status, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("--time sometimes: expected relative or clock")),
+                 qPrintable(bad.err));
+    }
+
     void showSaysWhatWasNotCounted()
     {
         QTemporaryDir dir;
@@ -889,6 +976,10 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
                            QStringLiteral("tcpconnect:ports=80,443,colour=red")}
             << 2 << "probe tcpconnect has no option \"colour\"";
+        QTest::newRow("bad flag in a list")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("open:flags=O_WRONLY,O_CREAT,O_BOGUS,failedOnly")}
+            << 2 << "option flags: \"O_BOGUS\" is not an open flag";
         QTest::newRow("out of range")
             << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
                            QStringLiteral("exec:pid=-5")}

@@ -81,7 +81,9 @@ private Q_SLOTS:
         QCOMPARE(n.value(QStringLiteral("uid")), QVariant(qint64(-1)));
         QCOMPARE(n.value(QStringLiteral("comm")), QVariant(QString()));
         QCOMPARE(n.value(QStringLiteral("failedOnly")), QVariant(false));
-        QCOMPARE(n.size(), 6);
+        QCOMPARE(n.value(QStringLiteral("flags")), QVariant(QString()));
+        QCOMPARE(n.value(QStringLiteral("fullPath")), QVariant(false));
+        QCOMPARE(n.size(), 8);
         QVERIFY(ProbeCatalog::validate(QStringLiteral("block"), {}, &n, &error));
         QCOMPARE(n.value(QStringLiteral("units")), QVariant(QStringLiteral("usecs")));
         QCOMPARE(n.value(QStringLiteral("interval")), QVariant(qint64(1000)));

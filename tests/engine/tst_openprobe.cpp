@@ -5,11 +5,17 @@
 #include "testutil.h"
 
 #include <QFile>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QDir>
+#include <QFileInfo>
+
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -22,6 +28,17 @@ QList<OpenEvent> eventsFor(const RecordBatch &b, const QByteArray &path)
     QList<OpenEvent> out;
     for (const OpenEvent &e : b.open) {
         if (e.path == path)
+            out.append(e);
+    }
+    return out;
+}
+
+// The events of this thread whose path ends with name.
+QList<OpenEvent> endingWith(const RecordBatch &b, const QByteArray &name)
+{
+    QList<OpenEvent> out;
+    for (const OpenEvent &e : b.open) {
+        if (e.tid == quint32(gettid()) && e.path.endsWith(name))
             out.append(e);
     }
     return out;
@@ -183,6 +200,129 @@ private Q_SLOTS:
         QCOMPARE(eventsFor(b, m_dir.path().toLocal8Bit())[0].ret, -EISDIR);
         for (const OpenEvent &e : std::as_const(b.open))
             QVERIFY(e.ret < 0);
+    }
+
+    // opensnoop -f: an open passes with any of the named flags; access modes are values, so
+    // O_RDONLY (0) can be asked for too.
+    void flagsFilterLikeOpensnoop()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the open probe");
+        struct Case
+        {
+            QString flags;
+            QList<int> expected; // indexes into opens below
+        };
+        const QList<int> opens{O_RDONLY,
+                               O_WRONLY,
+                               O_RDWR,
+                               O_RDONLY | O_CREAT,
+                               O_RDWR | O_TRUNC,
+                               O_WRONLY | O_APPEND,
+                               O_RDONLY | O_CLOEXEC};
+        const QList<Case> cases{{QStringLiteral("O_WRONLY,O_CREAT"), {1, 3, 5}},
+                                {QStringLiteral("O_RDONLY"), {0, 3, 6}},
+                                {QStringLiteral("rdwr|append"), {2, 4, 5}},
+                                {QStringLiteral("O_CLOEXEC"), {6}}};
+        for (const Case &c : cases) {
+            Engine engine;
+            QList<ProbeConfig> req{
+                {QStringLiteral("open"),
+                 {{QStringLiteral("tid"), gettid()}, {QStringLiteral("flags"), c.flags}},
+                 {}}};
+            QString error;
+            QVERIFY2(engine.start(req, &error), qPrintable(error));
+            for (int i = 0; i < opens.size(); ++i) {
+                const QByteArray path = m_path + "-flags-" + QByteArray::number(i);
+                const int fd = open(path.constData(), opens[i], 0600);
+                QVERIFY2(fd >= 0 || !(opens[i] & O_CREAT), path.constData());
+                if (fd >= 0)
+                    close(fd);
+            }
+            RecordBatch b;
+            engine.stop(&b);
+            QList<int> seen;
+            for (const OpenEvent &e : std::as_const(b.open)) {
+                if (e.path.startsWith(m_path + "-flags-"))
+                    seen.append(e.path.mid(m_path.size() + 7).toInt());
+            }
+            QCOMPARE(seen, c.expected);
+        }
+        Engine engine;
+        QList<ProbeConfig> bad{{QStringLiteral("open"),
+                                {{QStringLiteral("flags"), QStringLiteral("O_WRONLY,O_BOGUS")}},
+                                {}}};
+        QString error;
+        QVERIFY(!engine.start(bad, &error));
+        QVERIFY2(error.contains(QLatin1String("\"O_BOGUS\" is not an open flag")),
+                 qPrintable(error));
+    }
+
+    // opensnoop -F: a relative path is reported with the directory it was resolved against:
+    // the working directory or the dirfd, across a mount point, a removed directory said as the
+    // kernel says it, and a walk cut short said at its start.
+    void fullPathResolvesRelativePaths()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the open probe and mounts a tmpfs");
+        const QString top = QFileInfo(m_dir.path()).canonicalFilePath();
+        const QByteArray topBytes = QFile::encodeName(top);
+        const QByteArray mnt = topBytes + "/mnt";
+        QVERIFY(mkdir(mnt.constData(), 0700) == 0);
+        QVERIFY2(mount("tmpfs", mnt.constData(), "tmpfs", 0, "size=1m") == 0, strerror(errno));
+        const auto unmount = qScopeGuard([&] { umount2(mnt.constData(), MNT_DETACH); });
+        QVERIFY(mkdir((mnt + "/sub").constData(), 0700) == 0);
+        QVERIFY(mkdir((topBytes + "/gone").constData(), 0700) == 0);
+        // 50 levels: deeper than the walk's 48.
+        QByteArray deep = topBytes + "/deep";
+        QVERIFY(QDir().mkpath(QFile::decodeName(deep + QByteArray("/d").repeated(50))));
+        deep += QByteArray("/d").repeated(50);
+        const QString cwd = QDir::currentPath();
+        const auto back = qScopeGuard([&] { QDir::setCurrent(cwd); });
+
+        Engine engine;
+        QList<ProbeConfig> req{
+            {QStringLiteral("open"),
+             {{QStringLiteral("tid"), gettid()}, {QStringLiteral("fullPath"), true}},
+             {}}};
+        QString error;
+        QVERIFY2(engine.start(req, &error), qPrintable(error));
+
+        QVERIFY(chdir((mnt + "/sub").constData()) == 0);
+        int fd = open("in-cwd", O_WRONLY | O_CREAT, 0600);
+        QVERIFY(fd >= 0);
+        close(fd);
+        const int dfd = open(mnt.constData(), O_RDONLY | O_DIRECTORY);
+        QVERIFY(dfd >= 0);
+        fd = openat(dfd, "sub/../sub/at-dirfd", O_WRONLY | O_CREAT, 0600);
+        QVERIFY(fd >= 0);
+        close(fd);
+        close(dfd);
+        QCOMPARE(openat(9999, "bad-dirfd", O_RDONLY), -1);
+        QCOMPARE(open((topBytes + "/absolute").constData(), O_RDONLY), -1);
+        QVERIFY(chdir("/") == 0);
+        const QByteArray fromRoot = topBytes.mid(1) + "/from-root";
+        QCOMPARE(open(fromRoot.constData(), O_RDONLY), -1);
+        QVERIFY(chdir((topBytes + "/gone").constData()) == 0);
+        QVERIFY(rmdir((topBytes + "/gone").constData()) == 0);
+        QCOMPARE(open("in-removed", O_RDONLY), -1);
+        QVERIFY(chdir(deep.constData()) == 0);
+        QCOMPARE(open("too-deep", O_RDONLY), -1);
+        QVERIFY(chdir(cwd.toLocal8Bit().constData()) == 0);
+
+        RecordBatch b;
+        engine.stop(&b);
+        auto only = [&](const QByteArray &name) -> QByteArray {
+            const QList<OpenEvent> e = endingWith(b, name);
+            return e.size() == 1 ? e.first().path : "<" + QByteArray::number(e.size()) + " events>";
+        };
+        QCOMPARE(only("/in-cwd"), mnt + "/sub/in-cwd");
+        QCOMPARE(only("/at-dirfd"), mnt + "/sub/../sub/at-dirfd");
+        QCOMPARE(only("bad-dirfd"), QByteArray("bad-dirfd")); // EBADF: nothing to resolve
+        QCOMPARE(endingWith(b, "bad-dirfd").first().ret, -EBADF);
+        QCOMPARE(only("/absolute"), topBytes + "/absolute");
+        QCOMPARE(only("/from-root"), topBytes + "/from-root");
+        QCOMPARE(only("/in-removed"), topBytes + "/gone (deleted)/in-removed");
+        QCOMPARE(only("/too-deep"), "\xe2\x80\xa6" + QByteArray("/d").repeated(48) + "/too-deep");
+        QCOMPARE(statsOf(b, QStringLiteral("open"))->eventsLost, quint64(0));
     }
 
     // A ring buffer of one page and a consumer that does not drain: whatever does not fit is

@@ -39,6 +39,8 @@
 #include <QTreeWidget>
 #include <QWheelEvent>
 
+#include <cerrno>
+#include <fcntl.h>
 #include <sqlite3.h>
 
 using namespace bpflens;
@@ -128,6 +130,7 @@ private Q_SLOTS:
     void retransmitsPerConnectionChart();
     void connectsPerDestinationChart();
     void csvExportMatchesCsvExport();
+    void openFlagsAndErrorsReadAsNames();
     void damagedFileShowsErrorAndKeepsSession();
     void damagedFileOpensWithBanner();
     void dropOpensSessionAndGeometryPersists();
@@ -441,6 +444,44 @@ void TestGui::timelineBinsHoldEvents()
         QVERIFY(s.x1 > s.x0);
         QCOMPARE(s.category, e.op == "Read" ? LaneBins::Read : LaneBins::Write);
     }
+}
+
+// Flags and errors as strace and opensnoop write them, the raw numbers kept for sorting, the
+// details pane and CSV.
+void TestGui::openFlagsAndErrorsReadAsNames()
+{
+    SessionModel session;
+    EventTableModel table(&session, EventType::Open);
+    SessionData data;
+    OpenEvent e;
+    e.timeNs = StartNs;
+    e.comm = "cat";
+    e.path = "/missing";
+    e.flags = O_RDONLY | O_CLOEXEC;
+    e.ret = -ENOENT;
+    data.events.append(e);
+    e.flags = O_WRONLY | O_CREAT | O_TRUNC | 040000000; // a bit with no name
+    e.ret = 7;
+    data.events.append(e);
+    session.setSession(std::move(data));
+    const int flags = 5, ret = 7;
+    QCOMPARE(table.headerData(flags, Qt::Horizontal).toString(), QStringLiteral("Flags"));
+    QCOMPARE(table.headerData(ret, Qt::Horizontal).toString(), QStringLiteral("Return"));
+    QCOMPARE(table.index(0, flags).data().toString(), QStringLiteral("O_RDONLY|O_CLOEXEC"));
+    QCOMPARE(table.index(0, flags).data(EventTableModel::RawValueRole).toInt(),
+             O_RDONLY | O_CLOEXEC);
+    QCOMPARE(table.index(0, ret).data().toString(), QStringLiteral("ENOENT"));
+    QCOMPARE(table.index(0, ret).data(EventTableModel::RawValueRole).toInt(), -ENOENT);
+    QCOMPARE(table.index(1, flags).data().toString(),
+             QStringLiteral("O_WRONLY|O_CREAT|O_TRUNC|0x800000"));
+    QCOMPARE(table.index(1, ret).data().toString(), QStringLiteral("7"));
+    QCOMPARE(table.index(0, flags).data(Qt::TextAlignmentRole).value<Qt::Alignment>() &
+                 Qt::AlignLeft,
+             Qt::AlignLeft);
+    const auto fields = EventTableModel::eventFields(session, {EventType::Open, 0});
+    QVERIFY(fields.contains(
+        qMakePair(QStringLiteral("Flags"), QStringLiteral("O_RDONLY|O_CLOEXEC (0x80000)"))));
+    QVERIFY(fields.contains(qMakePair(QStringLiteral("Return"), QStringLiteral("ENOENT (-2)"))));
 }
 
 void TestGui::textFilterFindsKnownFile()
