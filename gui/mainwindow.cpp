@@ -92,6 +92,8 @@ MainWindow::MainWindow(QWidget *parent)
         view->setSelectionMode(QAbstractItemView::SingleSelection);
         view->setAlternatingRowColors(true);
         view->setWordWrap(false);
+        // A cut path keeps its file name: "/usr/lib/locale/…/LC_MESSAGES".
+        view->setTextElideMode(Qt::ElideMiddle);
         view->verticalHeader()->hide();
         // Fixed row heights: the view never asks millions of rows for their size.
         view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
@@ -330,6 +332,14 @@ void MainWindow::updateEventTabs(bool resizeAll)
         // cut times, pids and addresses to "1…". Whole again when the recording stops.
         if (resizeAll || (n > 0 && !m_sizedTables.contains(int(t)))) {
             table->resizeColumnsToContents();
+            // One long cell (open flags "O_RDONLY|O_NONBLOCK|O_DIRECTORY|O_CLOEXEC") must not
+            // push the last column, the path or the command line, out of sight: the others are
+            // cut (their tooltip has the whole text) where they are wider than 26 characters.
+            const int cap = table->fontMetrics().horizontalAdvance(QString(26, QLatin1Char('x')));
+            for (int c = 0; c + 1 < table->model()->columnCount(); ++c) {
+                if (table->columnWidth(c) > cap)
+                    table->setColumnWidth(c, cap);
+            }
             if (n > 0)
                 m_sizedTables.insert(int(t));
         }
