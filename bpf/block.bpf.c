@@ -9,12 +9,10 @@
 #include <bpf/bpf_tracing.h>
 
 #include "block.h"
+#include "blockrq.bpf.h"
 #include "common.bpf.h"
 
 #define MAX_REQUESTS 10240
-#define MINORBITS 20
-/* Constant after load, so the verifier only sees the argument that exists. */
-#define RQ_ARG(idx) ((struct request *)BPFLENS_CTX_ARG(ctx, idx, 8, 0))
 
 /* Set by user space from the running kernel's BTF. */
 /* insert, issue, requeue and merge took (q, rq) before 5.11: where rq is in each hook's args */
@@ -92,28 +90,6 @@ struct bio___old
 {
     struct gendisk *bi_disk;
 } __attribute__((preserve_access_index));
-
-/* Before 5.17 the disk hung off the request itself. */
-struct request___old
-{
-    struct gendisk *rq_disk;
-} __attribute__((preserve_access_index));
-
-static __always_inline struct gendisk *rq_disk(struct request *rq)
-{
-    struct request___old *old = (void *)rq;
-
-    if (bpf_core_field_exists(old->rq_disk))
-        return BPF_CORE_READ(old, rq_disk);
-    return BPF_CORE_READ(rq, q, disk);
-}
-
-static __always_inline __u32 disk_dev(struct gendisk *disk)
-{
-    if (!disk)
-        return 0;
-    return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | BPF_CORE_READ(disk, first_minor);
-}
 
 /* Set for each new request the queue keeps time stamps for (at allocation or, for I/O stats,
  * in blk_account_io_start right after block_io_start fires, so not yet there), and kept across

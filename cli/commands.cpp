@@ -750,7 +750,7 @@ int show(const QStringList &args)
         out() << QStringLiteral(": %1 samples, mean %2 %3, p50 %4, p99 %5\n")
                      .arg(it->count())
                      .arg(it->mean(), 0, 'f', 1)
-                     .arg(timeUnitName(it->unit()))
+                     .arg(histogramUnitName(it->unit()))
                      .arg(it->percentile(0.5), 0, 'f', 1)
                      .arg(it->percentile(0.99), 0, 'f', 1);
         out() << it->toText();

@@ -380,7 +380,7 @@ QStringList CsvExport::exportSession(const SessionData &session, const QString &
                 w.text(h.key);
                 w.time(h.timeNs);
                 w.field(interval);
-                w.text(timeUnitName(h.histogram.unit()));
+                w.text(histogramUnitName(h.histogram.unit()));
                 w.number(slot);
                 w.number(Log2Histogram::slotLow(slot));
                 w.number(Log2Histogram::slotHigh(slot));

@@ -8,33 +8,37 @@
 
 namespace bpflens {
 
-QString timeUnitName(TimeUnit unit)
+QString histogramUnitName(HistogramUnit unit)
 {
     switch (unit) {
-    case TimeUnit::Nanoseconds:
+    case HistogramUnit::Nanoseconds:
         return QStringLiteral("nsecs");
-    case TimeUnit::Microseconds:
+    case HistogramUnit::Microseconds:
         return QStringLiteral("usecs");
-    case TimeUnit::Milliseconds:
+    case HistogramUnit::Milliseconds:
         return QStringLiteral("msecs");
+    case HistogramUnit::Kilobytes:
+        return QStringLiteral("Kbytes");
     }
     return QString();
 }
 
-quint64 nanosecondsPer(TimeUnit unit)
+quint64 unitDivisor(HistogramUnit unit)
 {
     switch (unit) {
-    case TimeUnit::Nanoseconds:
+    case HistogramUnit::Nanoseconds:
         return 1;
-    case TimeUnit::Microseconds:
+    case HistogramUnit::Microseconds:
         return 1000;
-    case TimeUnit::Milliseconds:
+    case HistogramUnit::Milliseconds:
         return 1000 * 1000;
+    case HistogramUnit::Kilobytes:
+        return 1024;
     }
     return 1;
 }
 
-Log2Histogram::Log2Histogram(TimeUnit unit)
+Log2Histogram::Log2Histogram(HistogramUnit unit)
     : m_unit(unit)
 {
 }
@@ -150,7 +154,7 @@ QString Log2Histogram::toText() const
 
     QString out;
     out += QString(narrow ? 5 : 15, QLatin1Char(' '));
-    out += timeUnitName(m_unit).leftJustified(narrow ? 19 : 29, QLatin1Char(' '));
+    out += histogramUnitName(m_unit).leftJustified(narrow ? 19 : 29, QLatin1Char(' '));
     out += QStringLiteral(" : count    distribution\n");
     for (int i = 0; i <= idxMax; ++i) {
         const quint64 val = m_slots[i];

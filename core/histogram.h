@@ -9,16 +9,25 @@
 
 namespace bpflens {
 
-// Latency unit of a histogram's values, as biolatency's -m switch selects.
-enum class TimeUnit : quint8
+// The unit of a histogram's values: a latency's, as biolatency's -m switch selects, or a size's
+// (bitesize's Kbytes). The numbers are what session files and the stream store.
+enum class HistogramUnit : quint8
 {
     Nanoseconds = 0,
     Microseconds = 1,
-    Milliseconds = 2
+    Milliseconds = 2,
+    Kilobytes = 3, // 1024 bytes
 };
+inline constexpr HistogramUnit LastHistogramUnit = HistogramUnit::Kilobytes;
 
-QString timeUnitName(TimeUnit unit); // "nsecs", "usecs", "msecs" as BCC prints them
-quint64 nanosecondsPer(TimeUnit unit);
+// "nsecs", "usecs", "msecs", "Kbytes" as BCC prints them.
+QString histogramUnitName(HistogramUnit unit);
+// What a raw value (ns, bytes) is divided by before bucketing: 1000 for usecs, 1024 for Kbytes.
+quint64 unitDivisor(HistogramUnit unit);
+inline bool isTimeUnit(HistogramUnit unit)
+{
+    return unit != HistogramUnit::Kilobytes;
+}
 
 // A log2 histogram with BCC/libbpf-tools semantics: slot 0 holds 0 and 1, slot n (n >= 1)
 // holds [2^n, 2^(n+1) - 1]. Values are in unit(); the kernel side divides before bucketing.
@@ -28,14 +37,14 @@ class Log2Histogram
 public:
     static constexpr int MaxSlots = 64;
 
-    explicit Log2Histogram(TimeUnit unit = TimeUnit::Microseconds);
+    explicit Log2Histogram(HistogramUnit unit = HistogramUnit::Microseconds);
 
     static int slotOf(quint64 value);
     static quint64 slotLow(int slot); // as print_log2_hist shows it (slot 0 -> 0)
     static quint64 slotHigh(int slot);
     static QString slotLabel(int slot); // "0 -> 1", "2 -> 3", ...
 
-    TimeUnit unit() const { return m_unit; }
+    HistogramUnit unit() const { return m_unit; }
     void add(quint64 value, quint64 count = 1);
     void addToSlot(int slot, quint64 count, quint64 sum = 0);
     quint64 slot(int index) const { return m_slots[index]; }
@@ -61,7 +70,7 @@ public:
 private:
     std::array<quint64, MaxSlots> m_slots{};
     quint64 m_sum = 0;
-    TimeUnit m_unit;
+    HistogramUnit m_unit;
 };
 
 } // namespace bpflens

@@ -203,6 +203,28 @@ QList<ProbeInfo> buildCatalog()
          true,
          true});
     c.append(
+        {QStringLiteral("bitesize"),
+         ProbeGroup::BlockIo,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Block I/O sizes")),
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                              "The size of every block request as it is issued, as histograms of "
+                              "Kbytes per command, like bitesize")),
+         {pidOption(), commOption(), cgroupOption(),
+          stringOption(QStringLiteral("disk"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Disk")),
+                       TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                            "Only this disk (as in /proc/partitions, e.g. vda)")),
+                       31),
+          boolOption(QStringLiteral("perDisk"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Per disk")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "One histogram per command and disk"))),
+          boolOption(
+              QStringLiteral("perOperation"),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Per operation")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "One histogram per command and operation (read, "
+                                                   "write, flush…)"))),
+          intervalOption()},
+         false,
+         true});
+    c.append(
         {QStringLiteral("runqlat"),
          ProbeGroup::Scheduler,
          TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Run queue latency")),

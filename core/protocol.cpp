@@ -573,9 +573,9 @@ void decode(Cursor &c, HistogramSnapshot &h, quint64 &previous)
     h.timeNs = c.time("time", previous);
     h.intervalNs = c.varint("interval ns");
     const quint8 unit = c.byte("unit");
-    if (c.ok() && unit > quint8(TimeUnit::Milliseconds))
-        c.fail(QStringLiteral("unit %1 is not a time unit (0 ns, 1 us, 2 ms)").arg(unit));
-    Log2Histogram histogram{TimeUnit(unit)};
+    if (c.ok() && unit > quint8(LastHistogramUnit))
+        c.fail(QStringLiteral("unit %1 is not a histogram unit (0 ns, 1 us, 2 ms, 3 KiB)").arg(unit));
+    Log2Histogram histogram{HistogramUnit(unit)};
     histogram.setSum(c.varint("sum"));
     const qsizetype slots = c.count("slot count", 2, Log2Histogram::MaxSlots);
     int previousSlot = -1;
@@ -737,7 +737,7 @@ QString unsendable(const E &ev)
 
 QString unsendable(const HistogramSnapshot &h)
 {
-    if (quint8(h.histogram.unit()) > quint8(TimeUnit::Milliseconds))
+    if (quint8(h.histogram.unit()) > quint8(LastHistogramUnit))
         return QStringLiteral("histogram %1 at %2 ns has an invalid unit %3")
             .arg(h.probeId)
             .arg(h.timeNs)

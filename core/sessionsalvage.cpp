@@ -601,12 +601,12 @@ void Salvager::loadSamples()
                  const int unit = sqlite3_column_int(st, 5);
                  const int n = sqlite3_column_bytes(st, 7);
                  const auto *p = static_cast<const char *>(sqlite3_column_blob(st, 7));
-                 if (unit < 0 || unit > int(TimeUnit::Milliseconds) || n % 8 ||
+                 if (unit < 0 || unit > int(LastHistogramUnit) || n % 8 ||
                      n > Log2Histogram::MaxSlots * 8 || (n && !p)) {
                      ++malformed;
                      return;
                  }
-                 s.histogram = Log2Histogram(TimeUnit(unit));
+                 s.histogram = Log2Histogram(HistogramUnit(unit));
                  for (int i = 0; i < n / 8; ++i)
                      s.histogram.addToSlot(i, qFromLittleEndian<quint64>(p + i * 8));
                  s.histogram.setSum(quint64(sqlite3_column_int64(st, 6)));

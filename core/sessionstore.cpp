@@ -1220,13 +1220,13 @@ bool Reader::loadSamples()
         h.intervalNs = quint64(sqlite3_column_int64(st, 3));
         const int unit = sqlite3_column_int(st, 4);
         const QByteArray slots = blob(st, 6);
-        if (unit < 0 || unit > int(TimeUnit::Milliseconds) || slots.size() % 8 ||
+        if (unit < 0 || unit > int(LastHistogramUnit) || slots.size() % 8 ||
             slots.size() > Log2Histogram::MaxSlots * 8) {
             m_error = damaged(m_path, QStringLiteral("a histogram row is malformed"));
             m_damage = true;
             return false;
         }
-        h.histogram = Log2Histogram(TimeUnit(unit));
+        h.histogram = Log2Histogram(HistogramUnit(unit));
         for (int i = 0; i < slots.size() / 8; ++i)
             h.histogram.addToSlot(i, qFromLittleEndian<quint64>(slots.constData() + i * 8));
         h.histogram.setSum(quint64(sqlite3_column_int64(st, 5)));

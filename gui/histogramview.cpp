@@ -109,7 +109,7 @@ QString HistogramView::bucketText(const Log2Histogram &histogram, int slot)
     const quint64 total = histogram.count();
     const quint64 n = histogram.slot(slot);
     return tr("%1 %2: %3 (%4 %)")
-        .arg(Log2Histogram::slotLabel(slot), timeUnitName(histogram.unit()))
+        .arg(Log2Histogram::slotLabel(slot), histogramUnitName(histogram.unit()))
         .arg(n)
         .arg(total ? 100.0 * double(n) / double(total) : 0.0, 0, 'f', 1);
 }
@@ -118,7 +118,7 @@ QString HistogramView::summaryText(const Log2Histogram &histogram)
 {
     if (histogram.isEmpty())
         return tr("no samples");
-    const QString unit = timeUnitName(histogram.unit());
+    const QString unit = histogramUnitName(histogram.unit());
     return tr("p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples")
         .arg(histogram.percentile(0.5), 0, 'f', 0)
         .arg(histogram.percentile(0.99), 0, 'f', 0)
@@ -187,7 +187,7 @@ HistogramView::Chart HistogramView::createChart(const HistogramEntry &entry)
     series->setBarWidth(0.9);
     chart->addSeries(series);
     c.categories = new QBarCategoryAxis;
-    c.categories->setTitleText(timeUnitName(entry.histogram.unit()));
+    c.categories->setTitleText(histogramUnitName(entry.histogram.unit()));
     c.categories->setLabelsAngle(-60);
     // biolatency's labels are long ("1024 -> 2047"); rotated they fit, elided they say nothing.
     c.categories->setTruncateLabels(false);
@@ -210,7 +210,7 @@ HistogramView::Chart HistogramView::createChart(const HistogramEntry &entry)
     c.view->setMinimumSize(360, 260);
     const QString probeId = entry.probeId;
     const QString key = entry.key;
-    c.view->setAccessibleName(tr("Latency histogram %1 %2").arg(probeId, key));
+    c.view->setAccessibleName(tr("Histogram %1 %2").arg(probeId, key));
     connect(c.set, &QBarSet::hovered, this, [this, probeId, key](bool status, int index) {
         if (!status) {
             QToolTip::hideText();

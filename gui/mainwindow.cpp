@@ -188,6 +188,23 @@ MainWindow::MainWindow(QWidget *parent)
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     viewMenu->addAction(dock->toggleViewAction());
     viewMenu->addAction(probeDock->toggleViewAction());
+    viewMenu->addSeparator();
+    // execsnoop -T: the tables' Time column as the local time of day; the timeline keeps
+    // seconds since the start.
+    m_timeOfDayAction = viewMenu->addAction(tr("Time of &Day in Tables"));
+    m_timeOfDayAction->setCheckable(true);
+    m_timeOfDayAction->setChecked(QSettings().value(QStringLiteral("view/timeOfDay")).toBool());
+    auto applyTimeOfDay = [this](bool on) {
+        for (EventTableModel *m : std::as_const(m_tableModels))
+            m->setTimeOfDay(on);
+        for (QTableView *t : std::as_const(m_tables))
+            t->resizeColumnToContents(0);
+    };
+    applyTimeOfDay(m_timeOfDayAction->isChecked());
+    connect(m_timeOfDayAction, &QAction::toggled, this, [applyTimeOfDay](bool on) {
+        QSettings().setValue(QStringLiteral("view/timeOfDay"), on);
+        applyTimeOfDay(on);
+    });
 
     connect(m_session, &SessionModel::reset, this, &MainWindow::sessionReset);
     connect(m_session, &SessionModel::appended, this, [this] {

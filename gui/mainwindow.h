@@ -103,6 +103,7 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     LatencySpinBox *latencyFilter() const { return m_latencyFilter; }
     EventTableModel *tableModel(EventType type) const;
+    QAction *timeOfDayAction() const { return m_timeOfDayAction; }
     EventFilterModel *filterModel(EventType type) const;
     QTableView *tableView(EventType type) const;
     QLineEdit *textFilterEdit() const { return m_textFilter; }
@@ -137,6 +138,7 @@ private:
     QSet<int> m_sizedTables; // event types whose table was sized with rows in it
     QHash<int, EventTableModel *> m_tableModels;
     QHash<int, EventFilterModel *> m_filterModels;
+    QAction *m_timeOfDayAction = nullptr;
     QHash<int, QTableView *> m_tables;
     TimelineWidget *m_timeline = nullptr;
     HistogramView *m_histograms = nullptr;

@@ -190,7 +190,7 @@ bool BlockProbe::doStart(const QVariantMap &options, const KernelFeatures &kerne
         ro->targ_per_disk = m_perDisk;
         ro->targ_per_flags = m_perFlags;
         m_unit = timeUnitOption(options);
-        ro->unit_div = nanosecondsPer(m_unit);
+        ro->unit_div = unitDivisor(m_unit);
         ro->min_ns = quint64(options.value(QStringLiteral("minLatencyUs")).toLongLong()) * 1000u;
         // Older kernels passed (q, rq, bio).
         ro->bio_merge_arg = kernel.tracepointArgCount(QStringLiteral("block_bio_backmerge")) == 3;
@@ -303,6 +303,13 @@ QByteArray BlockProbe::diskName(quint32 dev)
     auto it = m_diskNames.constFind(dev);
     if (it != m_diskNames.cend())
         return *it;
+    const QByteArray name = diskNameOf(dev);
+    m_diskNames.insert(dev, name);
+    return name;
+}
+
+QByteArray BlockProbe::diskNameOf(quint32 dev)
+{
     // /sys/dev/block/MAJ:MIN links to the disk's directory, named like the disk.
     const QString link = QStringLiteral("/sys/dev/block/%1:%2")
                              .arg(BlockEvent::major(dev))
@@ -313,7 +320,6 @@ QByteArray BlockProbe::diskName(quint32 dev)
                    .arg(BlockEvent::major(dev))
                    .arg(BlockEvent::minor(dev))
                    .toLatin1();
-    m_diskNames.insert(dev, name);
     return name;
 }
 

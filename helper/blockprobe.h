@@ -42,6 +42,8 @@ public:
 
     // dev_t of a whole disk ("vda") as the kernel encodes it (major << 20 | minor), 0 if none.
     static quint32 diskDevice(const QString &disk);
+    // The disk name of such a dev_t from /sys/dev/block ("vda"), or "254:0".
+    static QByteArray diskNameOf(quint32 dev);
     // What block and iostack's rodata share: the options "disk" and "queued", and the request
     // tracepoints' arguments on this kernel (before 5.11 they took (q, rq)).
     template<typename Rodata>
@@ -84,7 +86,7 @@ private:
     quint64 unfinishedRequests() const;
 
     std::unique_ptr<BlockFlagDecoder> m_decoder;
-    TimeUnit m_unit = TimeUnit::Microseconds;
+    HistogramUnit m_unit = HistogramUnit::Microseconds;
     bool m_perDisk = false;
     bool m_perFlags = false;
     QHash<quint32, QByteArray> m_diskNames; // dev -> name, for histogram keys

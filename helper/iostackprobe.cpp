@@ -319,7 +319,7 @@ bool IoStackProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
             auto *ro = m_skel->rodata;
             BlockProbe::setRequestRodata(ro, kernel, options);
             m_unit = timeUnitOption(options);
-            ro->unit_div = nanosecondsPer(m_unit);
+            ro->unit_div = unitDivisor(m_unit);
             ro->attribute_at_rq = !p.ioStart;
             ro->vfs_fsync_hooked = p.vfsFsync;
             ro->targ_all_fds = options.value(QStringLiteral("allFds")).toBool();

@@ -63,7 +63,7 @@ private:
         quint64 exclusiveNs = 0;
         Log2Histogram hist;
     };
-    TimeUnit m_unit = TimeUnit::Microseconds;
+    HistogramUnit m_unit = HistogramUnit::Microseconds;
     QList<Cell> m_cells;    // cumulative, as last read
     QList<Cell> m_reported; // cumulative, as last reported in counters
     QList<bool> m_measured; // per cell: the layer is attached

@@ -199,14 +199,14 @@ Probe::CommonFilters Probe::commonFilters(const QVariantMap &options)
     return f;
 }
 
-TimeUnit Probe::timeUnitOption(const QVariantMap &options)
+HistogramUnit Probe::timeUnitOption(const QVariantMap &options)
 {
     const QString units = options.value(QStringLiteral("units")).toString();
     if (units == QLatin1String("nsecs"))
-        return TimeUnit::Nanoseconds;
+        return HistogramUnit::Nanoseconds;
     if (units == QLatin1String("msecs"))
-        return TimeUnit::Milliseconds;
-    return TimeUnit::Microseconds;
+        return HistogramUnit::Milliseconds;
+    return HistogramUnit::Microseconds;
 }
 
 bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error)

@@ -153,8 +153,8 @@ protected:
         QString cgroupPath;
     };
     static CommonFilters commonFilters(const QVariantMap &options);
-    // The option "units" (usecs, msecs, nsecs where the probe offers it) as a TimeUnit.
-    static TimeUnit timeUnitOption(const QVariantMap &options);
+    // The option "units" (usecs, msecs, nsecs where the probe offers it) as a HistogramUnit.
+    static HistogramUnit timeUnitOption(const QVariantMap &options);
     static bool applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error);
 
     // The start every skeleton probe built on common.bpf.h shares, around its own settings.

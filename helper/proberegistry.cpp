@@ -6,6 +6,7 @@
 #include "tcplifeprobe.h"
 #include "tcpretransprobe.h"
 
+#include "bitesizeprobe.h"
 #include "blockprobe.h"
 #include "runqlatprobe.h"
 
@@ -39,6 +40,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("tcplife"), factory<TcpLifeProbe>()},
         {QStringLiteral("cachestat"), factory<CacheStatProbe>()},
         {QStringLiteral("block"), factory<BlockProbe>()},
+        {QStringLiteral("bitesize"), factory<BitesizeProbe>()},
         {QStringLiteral("runqlat"), factory<RunqlatProbe>()},
         {QStringLiteral("exec"), factory<ExecProbe>()},
         {QStringLiteral("open"), factory<OpenProbe>()},

@@ -103,7 +103,7 @@ bool RunqlatProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         ro->targ_per_thread = perThread && !perProcess;
         m_keyed = perProcess || perThread;
         m_unit = timeUnitOption(options);
-        ro->unit_div = nanosecondsPer(m_unit);
+        ro->unit_div = unitDivisor(m_unit);
         setHistogramMap(m_skel->maps.hists);
         return true;
     });

@@ -25,7 +25,7 @@ protected:
 private:
     static AttachPlan plan(const KernelFeatures &kernel);
 
-    TimeUnit m_unit = TimeUnit::Microseconds;
+    HistogramUnit m_unit = HistogramUnit::Microseconds;
     bool m_keyed = false;
 };
 

@@ -128,7 +128,7 @@ bool TpPairProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
         fillDesc(const_cast<tppair_key_desc *>(&ro->start_key), p.startKey);
         fillDesc(const_cast<tppair_key_desc *>(&ro->end_key), p.endKey);
         m_unit = timeUnitOption(options);
-        ro->unit_div = nanosecondsPer(m_unit);
+        ro->unit_div = unitDivisor(m_unit);
         const qint64 thresholdUs = options.value(QStringLiteral("thresholdUs"), -1).toLongLong();
         ro->threshold_ns = thresholdUs < 0 ? -1 : thresholdUs * 1000;
         return true;

@@ -44,7 +44,7 @@ private:
                      QString *error);
     static AttachPlan attachPlan(const KernelFeatures &kernel, const QVariantMap &options,
                                  Plan *out);
-    TimeUnit m_unit = TimeUnit::Microseconds;
+    HistogramUnit m_unit = HistogramUnit::Microseconds;
     quint64 m_lastUnreadable = 0;
 };
 

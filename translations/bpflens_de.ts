@@ -451,6 +451,26 @@
         <source>Resolve relative paths against the directory they were opened in, like opensnoop -F</source>
         <translation>Relative Pfade gegen das Verzeichnis auflösen, in dem sie geöffnet wurden, wie opensnoop -F</translation>
     </message>
+    <message>
+        <source>Block I/O sizes</source>
+        <translation>Block-I/O-Größen</translation>
+    </message>
+    <message>
+        <source>The size of every block request as it is issued, as histograms of Kbytes per command, like bitesize</source>
+        <translation>Die Größe jedes Block-Requests bei der Ausgabe an das Gerät, als Histogramme in KByte je Befehl, wie bitesize</translation>
+    </message>
+    <message>
+        <source>One histogram per command and disk</source>
+        <translation>Ein Histogramm je Befehl und Datenträger</translation>
+    </message>
+    <message>
+        <source>Per operation</source>
+        <translation>Je Operation</translation>
+    </message>
+    <message>
+        <source>One histogram per command and operation (read, write, flush…)</source>
+        <translation>Ein Histogramm je Befehl und Operation (Lesen, Schreiben, Flush …)</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -845,6 +865,10 @@
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
+    <message>
+        <source>Time of day</source>
+        <translation>Uhrzeit</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExportController</name>
@@ -1124,8 +1148,8 @@
         <translation>Anzahl</translation>
     </message>
     <message>
-        <source>Latency histogram %1 %2</source>
-        <translation>Latenz-Histogramm %1 %2</translation>
+        <source>Histogram %1 %2</source>
+        <translation>Histogramm %1 %2</translation>
     </message>
 </context>
 <context>
@@ -1407,6 +1431,10 @@
     <message>
         <source>Block requests and slow file operations at least this slow (type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)</source>
         <translation>Block-Anfragen und langsame Dateioperationen, die mindestens so langsam sind (mit Einheit eingeben: 10 ms, 1,5 s, 250 µs, 800 ns)</translation>
+    </message>
+    <message>
+        <source>Time of &amp;Day in Tables</source>
+        <translation>&amp;Uhrzeit in Tabellen</translation>
     </message>
 </context>
 <context>

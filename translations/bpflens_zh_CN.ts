@@ -451,6 +451,26 @@
         <source>Resolve relative paths against the directory they were opened in, like opensnoop -F</source>
         <translation>将相对路径按打开时所在的目录解析为完整路径，如 opensnoop -F</translation>
     </message>
+    <message>
+        <source>Block I/O sizes</source>
+        <translation>块 I/O 大小</translation>
+    </message>
+    <message>
+        <source>The size of every block request as it is issued, as histograms of Kbytes per command, like bitesize</source>
+        <translation>每个块请求下发到设备时的大小，按命令统计为以 KB 为单位的直方图，同 bitesize</translation>
+    </message>
+    <message>
+        <source>One histogram per command and disk</source>
+        <translation>每个命令和磁盘一个直方图</translation>
+    </message>
+    <message>
+        <source>Per operation</source>
+        <translation>按操作</translation>
+    </message>
+    <message>
+        <source>One histogram per command and operation (read, write, flush…)</source>
+        <translation>每个命令和操作（读、写、刷新…）一个直方图</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -845,6 +865,10 @@
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
+    <message>
+        <source>Time of day</source>
+        <translation>时刻</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExportController</name>
@@ -1122,8 +1146,8 @@
         <translation>计数</translation>
     </message>
     <message>
-        <source>Latency histogram %1 %2</source>
-        <translation>延迟直方图 %1 %2</translation>
+        <source>Histogram %1 %2</source>
+        <translation>直方图 %1 %2</translation>
     </message>
 </context>
 <context>
@@ -1404,6 +1428,10 @@
     <message>
         <source>Block requests and slow file operations at least this slow (type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)</source>
         <translation>至少这么慢的块请求和慢文件操作（可带单位输入：10 ms、1.5 s、250 µs、800 ns）</translation>
+    </message>
+    <message>
+        <source>Time of &amp;Day in Tables</source>
+        <translation>表格中显示时刻(&amp;D)</translation>
     </message>
 </context>
 <context>

@@ -75,8 +75,8 @@ SessionData makeSession()
             e.ret = rng.bounded(20) ? 3 + int(rng.bounded(30)) : -2;
             d.events.append(e);
         }
-        Log2Histogram h[2] = {Log2Histogram(TimeUnit::Microseconds),
-                              Log2Histogram(TimeUnit::Microseconds)};
+        Log2Histogram h[2] = {Log2Histogram(HistogramUnit::Microseconds),
+                              Log2Histogram(HistogramUnit::Microseconds)};
         for (int i = 0; i < blocks; ++i) {
             BlockEvent e;
             e.timeNs = Start + quint64(s) * Second + rng.bounded(Second);

@@ -121,7 +121,7 @@ bool EventTableModel::isTextColumn(int column) const
 
 QStringList EventTableModel::headers() const
 {
-    QStringList h{tr("Time")};
+    QStringList h{m_timeOfDay ? tr("Time of day") : tr("Time")};
     visitEventType(m_type, [&]<typename E>() {
         for (const Column<E> &c : EventTraits<E>::columns) {
             if (c.show & InTable)
@@ -177,8 +177,16 @@ QVariant EventTableModel::cell(qsizetype row, int column, int role) const
     const bool raw = role == RawValueRole;
     const quint64 start = m_session->info().startMonotonicNs;
     const quint64 t = store.timeNs(m_type, row);
-    if (column == 0)
-        return raw ? QVariant::fromValue(t) : QVariant(formatTime(t, start));
+    if (column == 0) {
+        if (raw)
+            return QVariant::fromValue(t);
+        if (m_timeOfDay) {
+            const QString clock = formatTimeOfDay(t, *m_session);
+            if (!clock.isEmpty())
+                return clock;
+        }
+        return formatTime(t, start);
+    }
     QVariant v;
     visitEventType(m_type, [&]<typename E>() {
         const Column<E> *c = tableColumn<E>(column - 1);
@@ -197,6 +205,29 @@ QString EventTableModel::formatTime(quint64 timeNs, quint64 sessionStartNs)
 {
     const qint64 rel = qint64(timeNs - sessionStartNs);
     return QStringLiteral("%1 s").arg(double(rel) / 1e9, 0, 'f', 6);
+}
+
+QString EventTableModel::formatTimeOfDay(quint64 timeNs, const SessionModel &session)
+{
+    const SessionInfo &info = session.info();
+    if (!info.startWall.isValid())
+        return QString();
+    const qint64 relNs = qint64(timeNs - info.startMonotonicNs);
+    const qint64 us = (relNs / 1000) % 1000;
+    return info.startWall.toLocalTime()
+               .addMSecs(relNs / 1000000)
+               .toString(QStringLiteral("HH:mm:ss.zzz")) +
+           QStringLiteral("%1").arg(us < 0 ? 0 : us, 3, 10, QLatin1Char('0'));
+}
+
+void EventTableModel::setTimeOfDay(bool on)
+{
+    if (on == m_timeOfDay)
+        return;
+    m_timeOfDay = on;
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, 0);
+    if (m_rows > 0)
+        Q_EMIT dataChanged(index(0, 0), index(m_rows - 1, 0), {Qt::DisplayRole, Qt::ToolTipRole});
 }
 
 QString EventTableModel::formatDuration(quint64 ns)

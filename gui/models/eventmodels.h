@@ -46,6 +46,12 @@ public:
 
     // "12.345678 s" after the session start; shared by the details pane and the timeline.
     static QString formatTime(quint64 timeNs, quint64 sessionStartNs);
+    // "09:30:02.000123", the local time of day (execsnoop -T), or "" when the session has no
+    // wall clock start.
+    static QString formatTimeOfDay(quint64 timeNs, const SessionModel &session);
+    // The Time column as the time of day instead of seconds since the start.
+    void setTimeOfDay(bool on);
+    bool timeOfDay() const { return m_timeOfDay; }
     static QString formatDuration(quint64 ns);            // "1.25 ms"
     static QString displayBytes(const QByteArray &bytes); // invalid UTF-8 shown as \xNN
     // Every field of one event, in the order of the details pane: (title, value).
@@ -62,6 +68,7 @@ private:
     int m_columns = 0;
     int m_rows = 0; // cached: views must see the old count until endInsertRows()
     bool m_appendOutOfOrder = false;
+    bool m_timeOfDay = false;
 };
 
 // Decides whether one event passes an EventFilter. Each interned string is lower-cased and

@@ -142,7 +142,7 @@ inline HistogramSnapshot makeHistogram(quint64 t, quint32 n)
     h.key = n % 2 ? QStringLiteral("vda") : QString();
     h.timeNs = t;
     h.intervalNs = 1000000000;
-    h.histogram = Log2Histogram(TimeUnit(n % 3));
+    h.histogram = Log2Histogram(HistogramUnit(n % 4)); // every unit, Kbytes included
     for (int s = 0; s < int(n % 20); s += 2)
         h.histogram.addToSlot(s, quint64(s * 10 + n));
     h.histogram.setSum(n * 12345);

@@ -2,8 +2,8 @@
 
 #include <QTest>
 
+using bpflens::HistogramUnit;
 using bpflens::Log2Histogram;
-using bpflens::TimeUnit;
 
 class TestHistogram : public QObject
 {
@@ -36,7 +36,7 @@ private Q_SLOTS:
     void textMatchesPrintLog2Hist()
     {
         // Expected bytes produced by libbpf-tools' print_log2_hist() for these counts.
-        Log2Histogram h(TimeUnit::Microseconds);
+        Log2Histogram h(HistogramUnit::Microseconds);
         h.addToSlot(0, 1);
         h.addToSlot(2, 10);
         h.addToSlot(3, 40);
@@ -55,9 +55,26 @@ private Q_SLOTS:
         QCOMPARE(Log2Histogram().toText(), QString());
     }
 
+    // bitesize's header and unit: the sizes of 4 KiB requests are 4 Kbytes, in 4 -> 7.
+    void sizesInKbytesLikeBitesize()
+    {
+        Log2Histogram h(HistogramUnit::Kilobytes);
+        QCOMPARE(unitDivisor(h.unit()), quint64(1024));
+        QVERIFY(!isTimeUnit(h.unit()));
+        h.add(4096 / unitDivisor(h.unit()), 3);
+        QCOMPARE(h.toText(),
+                 QStringLiteral("     Kbytes              : count    distribution\n"
+                                "         0 -> 1          : 0        |                      "
+                                "                  |\n"
+                                "         2 -> 3          : 0        |                      "
+                                "                  |\n"
+                                "         4 -> 7          : 3        |**********************"
+                                "******************|\n"));
+    }
+
     void wideTextAbove32Slots()
     {
-        Log2Histogram h(TimeUnit::Nanoseconds);
+        Log2Histogram h(HistogramUnit::Nanoseconds);
         h.addToSlot(33, 2);
         const QStringList lines = h.toText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 35);

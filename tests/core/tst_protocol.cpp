@@ -159,13 +159,13 @@ RecordBatch extremeBatch()
     full.key = QStringLiteral("\ufeffkey with BOM");
     full.timeNs = ~quint64(0);
     full.intervalNs = ~quint64(0);
-    full.histogram = Log2Histogram(TimeUnit::Nanoseconds);
+    full.histogram = Log2Histogram(HistogramUnit::Nanoseconds);
     for (int s = 0; s < Log2Histogram::MaxSlots; ++s)
         full.histogram.addToSlot(s, s == 63 ? ~quint64(0) : quint64(s + 1));
     full.histogram.setSum(~quint64(0));
     b.histograms.append(full);
     HistogramSnapshot empty;
-    empty.histogram = Log2Histogram(TimeUnit::Milliseconds);
+    empty.histogram = Log2Histogram(HistogramUnit::Milliseconds);
     b.histograms.append(empty);
 
     ProbeStats s;
@@ -1036,11 +1036,12 @@ private Q_SLOTS:
                                                      "address length 5 is neither 4 nor 16");
         }
         {
-            const QByteArray p = section(16, 1, histogramHead(3).varint(0).bytes);
+            const QByteArray p = section(16, 1, histogramHead(4).varint(0).bytes);
             QTest::newRow("bad histogram unit")
                 << batch(p)
-                << f3.arg(p.size()) + QStringLiteral("section 1 (histogram), record 1: unit 3 is "
-                                                     "not a time unit (0 ns, 1 us, 2 ms)");
+                << f3.arg(p.size()) + QStringLiteral("section 1 (histogram), record 1: unit 4 is "
+                                                     "not a histogram unit (0 ns, 1 us, 2 ms, 3 "
+                                                     "KiB)");
         }
         {
             const QByteArray p = section(16, 1, histogramHead().varint(1).u8(64).varint(5).bytes);

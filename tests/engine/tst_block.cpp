@@ -643,7 +643,7 @@ private Q_SLOTS:
                                 .arg(r.unattributed)
                                 .arg(r.merged)));
         for (const HistogramSnapshot &s : std::as_const(r.batch.histograms))
-            QCOMPARE(s.histogram.unit(), TimeUnit::Milliseconds);
+            QCOMPARE(s.histogram.unit(), HistogramUnit::Milliseconds);
     }
 
     // Only this process's programs: the same test may run in another build tree meanwhile.

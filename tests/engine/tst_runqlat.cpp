@@ -207,7 +207,7 @@ private Q_SLOTS:
         QVERIFY2(n >= quint64(2 * N) - quint64(2 * N) / 100 &&
                      n <= quint64(2 * N) + quint64(2 * N) / 100,
                  qPrintable(QString::number(n)));
-        QCOMPARE(run.histograms.value(QString()).unit(), TimeUnit::Microseconds);
+        QCOMPARE(run.histograms.value(QString()).unit(), HistogramUnit::Microseconds);
     }
 
     void perThreadAndPerProcessKeys()
@@ -219,7 +219,7 @@ private Q_SLOTS:
                             &threads));
         quint64 ping = 0, pong = 0;
         for (auto it = threads.histograms.cbegin(); it != threads.histograms.cend(); ++it) {
-            QCOMPARE(it.value().unit(), TimeUnit::Milliseconds);
+            QCOMPARE(it.value().unit(), HistogramUnit::Milliseconds);
             const QStringList parts = it.key().split(QLatin1Char(' '));
             QCOMPARE(parts.size(), 2);
             // The new thread runs first under its parent's name, then as rq-pong.

@@ -55,7 +55,7 @@ struct Recording
 {
     QString attachPath;
     RecordBatch batch;
-    Log2Histogram histogram{TimeUnit::Microseconds};
+    Log2Histogram histogram{HistogramUnit::Microseconds};
     QStringList keys;
     quint64 lost = 0;
     double unreadable = 0;
@@ -567,7 +567,7 @@ private Q_SLOTS:
                  QStringLiteral("raw_tp/ext4_sync_file_enter, raw_tp/ext4_sync_file_exit"));
         QCOMPARE(r.lost, 0u);
         QCOMPARE(r.keys, QStringList{QString()});
-        QCOMPARE(r.histogram.unit(), TimeUnit::Nanoseconds);
+        QCOMPARE(r.histogram.unit(), HistogramUnit::Nanoseconds);
         QCOMPARE(r.histogram.count(), quint64(N));
         // Threshold 0: every pair is an event too, and the events add up to the histogram.
         QCOMPARE(r.batch.tpPair.size(), N);
@@ -646,7 +646,7 @@ private Q_SLOTS:
             qPrintable(error));
         QCOMPARE(none.histogram.count(), 10u);
         QCOMPARE(none.batch.tpPair.size(), 0);
-        QCOMPARE(none.histogram.unit(), TimeUnit::Microseconds);
+        QCOMPARE(none.histogram.unit(), HistogramUnit::Microseconds);
     }
 
     // O_DIRECT writes, paired by the request pointer. The pid filter applies where the pair

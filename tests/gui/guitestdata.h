@@ -37,7 +37,7 @@ inline HistogramSnapshot blockHistogram(int b, const QString &disk)
     h.key = disk;
     h.timeNs = StartNs + quint64(b + 1) * SecondNs;
     h.intervalNs = SecondNs;
-    h.histogram = Log2Histogram(TimeUnit::Microseconds);
+    h.histogram = Log2Histogram(HistogramUnit::Microseconds);
     const int shift = disk == QLatin1String("vda") ? 0 : 2;
     for (int s = 3 + shift; s < 9 + shift + b; ++s)
         h.histogram.addToSlot(s, quint64((s * 7 + b * 13) % 50 + 1));

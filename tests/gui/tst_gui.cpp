@@ -131,6 +131,7 @@ private Q_SLOTS:
     void connectsPerDestinationChart();
     void csvExportMatchesCsvExport();
     void openFlagsAndErrorsReadAsNames();
+    void timeOfDayInTablesLikeExecsnoopT();
     void damagedFileShowsErrorAndKeepsSession();
     void damagedFileOpensWithBanner();
     void dropOpensSessionAndGeometryPersists();
@@ -482,6 +483,44 @@ void TestGui::openFlagsAndErrorsReadAsNames()
     QVERIFY(fields.contains(
         qMakePair(QStringLiteral("Flags"), QStringLiteral("O_RDONLY|O_CLOEXEC (0x80000)"))));
     QVERIFY(fields.contains(qMakePair(QStringLiteral("Return"), QStringLiteral("ENOENT (-2)"))));
+}
+
+// View > Time of Day in Tables: every table's Time column as the local time of day, like
+// execsnoop -T (with microseconds), remembered; the raw value stays the monotonic time.
+void TestGui::timeOfDayInTablesLikeExecsnoopT()
+{
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(m_path));
+        EventTableModel *exec = w.tableModel(EventType::Exec);
+        QCOMPARE(exec->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Time"));
+        QVERIFY(exec->index(0, 0).data().toString().endsWith(QStringLiteral(" s")));
+        const quint64 t = exec->index(0, 0).data(EventTableModel::RawValueRole).toULongLong();
+        const SessionInfo &info = w.session()->info();
+        const qint64 relNs = qint64(t - info.startMonotonicNs);
+        const QString expected =
+            info.startWall.toLocalTime()
+                .addMSecs(relNs / 1000000)
+                .toString(QStringLiteral("HH:mm:ss.zzz")) +
+            QStringLiteral("%1").arg((relNs / 1000) % 1000, 3, 10, QLatin1Char('0'));
+        w.timeOfDayAction()->trigger();
+        QCOMPARE(exec->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Time of day"));
+        QCOMPARE(exec->index(0, 0).data().toString(), expected);
+        QCOMPARE(exec->index(0, 0).data(EventTableModel::RawValueRole).toULongLong(), t);
+        QCOMPARE(w.tableModel(EventType::Open)->headerData(0, Qt::Horizontal).toString(),
+                 QStringLiteral("Time of day"));
+    }
+    {
+        MainWindow again;
+        QVERIFY(again.openFile(m_path));
+        QVERIFY(again.timeOfDayAction()->isChecked());
+        QCOMPARE(again.tableModel(EventType::Exec)->headerData(0, Qt::Horizontal).toString(),
+                 QStringLiteral("Time of day"));
+        again.timeOfDayAction()->trigger();
+        QCOMPARE(again.tableModel(EventType::Exec)->headerData(0, Qt::Horizontal).toString(),
+                 QStringLiteral("Time"));
+    }
+    QVERIFY(!QSettings().value(QStringLiteral("view/timeOfDay")).toBool());
 }
 
 void TestGui::textFilterFindsKnownFile()
