@@ -5,6 +5,7 @@
 #include "bitesize.h"
 #include "bitesize.skel.h"
 #include "blockprobe.h"
+#include "histogrammap.h"
 
 #include <QMap>
 
@@ -87,29 +88,17 @@ void BitesizeProbe::readHistograms()
 {
     if (!m_skel)
         return;
-    const int fd = bpf_map__fd(m_skel->maps.hists);
-    bitesize_key key{}, next{};
-    const bitesize_key *prev = nullptr;
-    while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-        key = next;
-        prev = &key;
-        bpflens_hist h;
-        if (bpf_map_lookup_elem(fd, &key, &h) != 0)
-            continue;
-        Log2Histogram cumulative(HistogramUnit::Kilobytes);
-        for (int i = 0; i < BPFLENS_MAX_SLOTS; ++i) {
-            if (h.slots[i])
-                cumulative.addToSlot(i, h.slots[i]);
-        }
-        cumulative.setSum(h.sum);
-        QStringList parts{
-            QString::fromLocal8Bit(key.comm, int(qstrnlen(key.comm, sizeof(key.comm))))};
-        if (m_perDisk)
-            parts.append(QString::fromLocal8Bit(BlockProbe::diskNameOf(key.dev)));
-        if (m_perOperation)
-            parts.append(QString::fromLatin1(m_decoder->decode(key.op)));
-        emitHistogram(parts.join(QLatin1Char('/')), cumulative);
-    }
+    forEachHistogram<bitesize_key>(
+        bpf_map__fd(m_skel->maps.hists), HistogramUnit::Kilobytes,
+        [this](const bitesize_key &key, const Log2Histogram &cumulative) {
+            QStringList parts{
+                QString::fromLocal8Bit(key.comm, int(qstrnlen(key.comm, sizeof(key.comm))))};
+            if (m_perDisk)
+                parts.append(QString::fromLocal8Bit(BlockProbe::diskNameOf(key.dev)));
+            if (m_perOperation)
+                parts.append(QString::fromLatin1(m_decoder->decode(key.op)));
+            emitHistogram(parts.join(QLatin1Char('/')), cumulative);
+        });
 }
 
 } // namespace bpflens

@@ -4,6 +4,7 @@
 
 #include "block.h"
 #include "block.skel.h"
+#include "histogrammap.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -327,34 +328,22 @@ void BlockProbe::readHistograms()
 {
     if (!m_skel)
         return;
-    const int fd = bpf_map__fd(m_skel->maps.hists);
     // Raw flag sets that read the same (bits biolatency does not name) share one histogram.
     QMap<QString, Log2Histogram> merged;
-    block_hist_key key{}, next{};
-    const block_hist_key *prev = nullptr;
-    while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-        bpflens_hist h;
-        key = next;
-        prev = &key;
-        if (bpf_map_lookup_elem(fd, &key, &h) != 0)
-            continue;
-        QStringList parts;
-        if (m_perDisk)
-            parts.append(QString::fromLocal8Bit(diskName(key.dev)));
-        if (m_perFlags)
-            parts.append(QString::fromLatin1(m_decoder->decode(key.cmd_flags)));
-        const QString name = parts.join(QLatin1Char('/'));
-        auto it = merged.find(name);
-        if (it == merged.end())
-            it = merged.insert(name, Log2Histogram(m_unit));
-        Log2Histogram one(m_unit);
-        for (int i = 0; i < BPFLENS_MAX_SLOTS; ++i) {
-            if (h.slots[i])
-                one.addToSlot(i, h.slots[i]);
-        }
-        one.setSum(h.sum);
-        it->merge(one);
-    }
+    forEachHistogram<block_hist_key>(
+        bpf_map__fd(m_skel->maps.hists), m_unit,
+        [&](const block_hist_key &key, const Log2Histogram &one) {
+            QStringList parts;
+            if (m_perDisk)
+                parts.append(QString::fromLocal8Bit(diskName(key.dev)));
+            if (m_perFlags)
+                parts.append(QString::fromLatin1(m_decoder->decode(key.cmd_flags)));
+            const QString name = parts.join(QLatin1Char('/'));
+            auto it = merged.find(name);
+            if (it == merged.end())
+                it = merged.insert(name, Log2Histogram(m_unit));
+            it->merge(one);
+        });
     for (auto it = merged.cbegin(); it != merged.cend(); ++it)
         emitHistogram(it.key(), it.value());
 }

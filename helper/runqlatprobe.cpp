@@ -5,6 +5,8 @@
 #include "runqlat.h"
 #include "runqlat.skel.h"
 
+#include "histogrammap.h"
+
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -113,27 +115,15 @@ void RunqlatProbe::readHistograms()
 {
     if (!m_skel)
         return;
-    const int fd = bpf_map__fd(m_skel->maps.hists);
-    runqlat_key key{}, next{};
-    const runqlat_key *prev = nullptr;
-    while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-        key = next;
-        prev = &key;
-        bpflens_hist h;
-        if (bpf_map_lookup_elem(fd, &key, &h) != 0)
-            continue;
-        Log2Histogram cumulative(m_unit);
-        for (int i = 0; i < BPFLENS_MAX_SLOTS; ++i) {
-            if (h.slots[i])
-                cumulative.addToSlot(i, h.slots[i]);
-        }
-        cumulative.setSum(h.sum);
-        const QString name = m_keyed
-                                 ? QStringLiteral("%1 %2").arg(key.id).arg(QString::fromLocal8Bit(
-                                       key.comm, int(qstrnlen(key.comm, sizeof(key.comm)))))
-                                 : QString();
-        emitHistogram(name, cumulative);
-    }
+    forEachHistogram<runqlat_key>(
+        bpf_map__fd(m_skel->maps.hists), m_unit,
+        [this](const runqlat_key &key, const Log2Histogram &cumulative) {
+            const QString name =
+                m_keyed ? QStringLiteral("%1 %2").arg(key.id).arg(QString::fromLocal8Bit(
+                              key.comm, int(qstrnlen(key.comm, sizeof(key.comm)))))
+                        : QString();
+            emitHistogram(name, cumulative);
+        });
 }
 
 } // namespace bpflens

@@ -5,6 +5,8 @@
 #include "tppair.h"
 #include "tppair.skel.h"
 
+#include "histogrammap.h"
+
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -160,13 +162,7 @@ void TpPairProbe::readHistograms()
     bpflens_hist h;
     if (bpf_map_lookup_elem(bpf_map__fd(m_skel->maps.tppair_hists), &zero, &h) != 0)
         return;
-    Log2Histogram cumulative(m_unit);
-    for (int i = 0; i < BPFLENS_MAX_SLOTS; ++i) {
-        if (h.slots[i])
-            cumulative.addToSlot(i, h.slots[i]);
-    }
-    cumulative.setSum(h.sum);
-    emitHistogram(QString(), cumulative);
+    emitHistogram(QString(), toLog2Histogram(h, m_unit));
 }
 
 void TpPairProbe::readCounters()
