@@ -188,8 +188,10 @@ HistogramView::Chart HistogramView::createChart(const HistogramEntry &entry)
     chart->addSeries(series);
     c.categories = new QBarCategoryAxis;
     c.categories->setTitleText(histogramUnitName(entry.histogram.unit()));
-    c.categories->setLabelsAngle(-60);
     // biolatency's labels are long ("1024 -> 2047"); rotated they fit, elided they say nothing.
+    // Upright: Qt Charts hides a bar's label that is wider than the bar at the chart's edge,
+    // and a label at -60 degrees was, so the last bucket had none.
+    c.categories->setLabelsAngle(-90);
     c.categories->setTruncateLabels(false);
     c.values = new QValueAxis;
     c.values->setLabelFormat(QStringLiteral("%d"));
