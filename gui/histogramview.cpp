@@ -258,8 +258,20 @@ void HistogramView::fillChart(Chart &c, const HistogramEntry &entry)
         c.set->selectBars({std::min(Log2Histogram::slotOf(quint64(h.percentile(0.5))), used - 1),
                            std::min(Log2Histogram::slotOf(quint64(h.percentile(0.99))), used - 1)});
     }
-    c.values->setRange(0, std::max<qreal>(1, qreal(maxCount) * 1.1));
-    c.values->applyNiceNumbers();
+    // Counts are whole: ticks a step of 1, 2 or 5 × 10^k apart, at most 6 of them, so they
+    // never read "0 2 5 7 10" as Qt's nice numbers (2.5 apart) printed with %d did.
+    const quint64 top = std::max<quint64>(1, maxCount + maxCount / 10);
+    quint64 step = 1;
+    for (quint64 magnitude = 1; top / step > 5; magnitude *= 10) {
+        for (const quint64 m : {1, 2, 5}) {
+            step = m * magnitude;
+            if (top / step <= 5)
+                break;
+        }
+    }
+    const quint64 intervals = (top + step - 1) / step;
+    c.values->setRange(0, qreal(intervals * step));
+    c.values->setTickCount(int(intervals) + 1);
     const QString name = entry.key.isEmpty()
                              ? entry.probeId
                              : QStringLiteral("%1 — %2").arg(entry.probeId, entry.key);

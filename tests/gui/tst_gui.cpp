@@ -38,9 +38,11 @@
 #include <QTest>
 #include <QToolButton>
 #include <QTreeWidget>
+#include <QValueAxis>
 #include <QWheelEvent>
 
 #include <cerrno>
+#include <cmath>
 #include <fcntl.h>
 #include <sqlite3.h>
 
@@ -133,6 +135,7 @@ private Q_SLOTS:
     void csvExportMatchesCsvExport();
     void openFlagsAndErrorsReadAsNames();
     void everyHistogramBucketIsLabelled();
+    void histogramTicksAreWholeCounts();
     void timeOfDayInTablesLikeExecsnoopT();
     void damagedFileShowsErrorAndKeepsSession();
     void damagedFileOpensWithBanner();
@@ -469,10 +472,61 @@ void TestGui::everyHistogramBucketIsLabelled()
             if (text && text->isVisible())
                 shown << text->toPlainText();
         }
+        // Whole counts get whole ticks, above the highest bar.
+        auto *values = qobject_cast<QValueAxis *>(view->chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(values);
+        const qreal step = (values->max() - values->min()) / (values->tickCount() - 1);
+        QCOMPARE(values->min(), 0.0);
+        QVERIFY2(step >= 1 && step == std::floor(step), qPrintable(QString::number(step)));
+        QVERIFY(values->tickCount() <= 7);
+        qreal highest = 0;
+        QBarSet *set =
+            qobject_cast<QBarSeries *>(view->chart()->series().first())->barSets().first();
+        for (int i = 0; i < set->count(); ++i)
+            highest = std::max(highest, set->at(i));
+        QVERIFY(values->max() >= highest);
         for (const QString &label : axis->categories())
             QVERIFY2(shown.contains(label),
                      qPrintable(view->chart()->title() + QStringLiteral(": ") + label +
                                 QStringLiteral(" not drawn")));
+    }
+}
+
+// Few samples are the case Qt's nice numbers got wrong: a highest bar of 10 had ticks 2.5 apart,
+// printed "0 2 5 7 10". Every highest count gets whole ticks of 1, 2 or 5 × 10^k, above it.
+void TestGui::histogramTicksAreWholeCounts()
+{
+    const QList<quint64> highest{1, 2, 3, 7, 10, 11, 49, 600, 123456};
+    SessionModel session;
+    ViewState state;
+    HistogramView view(&session, &state);
+    SessionData data;
+    for (quint64 n : highest) {
+        HistogramSnapshot h;
+        h.probeId = QStringLiteral("runqlat");
+        h.key = QString::number(n);
+        h.timeNs = StartNs;
+        h.intervalNs = 1000000000;
+        h.histogram.addToSlot(3, n);
+        h.histogram.addToSlot(4, 1);
+        data.histograms.append(h);
+    }
+    session.setSession(std::move(data));
+    state.setFullRange(session.firstTimeNs(), session.endTimeNs() + 1);
+    for (quint64 n : highest) {
+        QChartView *chart = view.chartView(QStringLiteral("runqlat"), QString::number(n));
+        QVERIFY(chart);
+        auto *values = qobject_cast<QValueAxis *>(chart->chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(values);
+        const qreal step = (values->max() - values->min()) / (values->tickCount() - 1);
+        const QString what = QStringLiteral("highest %1: 0..%2 in %3 ticks")
+                                 .arg(n)
+                                 .arg(values->max())
+                                 .arg(values->tickCount());
+        QVERIFY2(step >= 1 && step == std::floor(step), qPrintable(what));
+        const qreal mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        QVERIFY2(mantissa == 1 || mantissa == 2 || mantissa == 5, qPrintable(what));
+        QVERIFY2(values->max() >= qreal(n) && values->tickCount() <= 7, qPrintable(what));
     }
 }
 
