@@ -50,8 +50,7 @@ HistogramView::HistogramView(SessionModel *session, ViewState *state, QWidget *p
     bar->addStretch();
     layout->addLayout(bar);
 
-    m_placeholder =
-        new QLabel(tr("This session holds no latency histograms in the visible range."), this);
+    m_placeholder = new QLabel(tr("This session holds no histograms."), this);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setEnabled(false);
     layout->addWidget(m_placeholder);
@@ -80,12 +79,18 @@ QList<HistogramEntry> HistogramView::compute(const QList<HistogramSnapshot> &sna
     QMap<QPair<QString, QString>, HistogramEntry> byKey;
     QHash<QString, quint64> lastTime;
     for (const HistogramSnapshot &s : snapshots) {
-        if (s.timeNs < startNs || s.timeNs >= endNs)
-            continue;
         const QPair<QString, QString> k{s.probeId, s.key};
         auto it = byKey.find(k);
-        if (it == byKey.end()) {
-            it = byKey.insert(k, HistogramEntry{s.probeId, s.key, s.histogram, 1});
+        // Every histogram of the session has its entry, empty where the range has none of its
+        // snapshots: charts do not come and go while zooming, an empty one says so.
+        if (it == byKey.end())
+            it = byKey.insert(
+                k, HistogramEntry{s.probeId, s.key, Log2Histogram(s.histogram.unit()), 0});
+        if (s.timeNs < startNs || s.timeNs >= endNs)
+            continue;
+        if (it->snapshots == 0) {
+            it->histogram = s.histogram;
+            it->snapshots = 1;
             lastTime.insert(chartKey(s.probeId, s.key), s.timeNs);
             continue;
         }
@@ -117,7 +122,7 @@ QString HistogramView::bucketText(const Log2Histogram &histogram, int slot)
 QString HistogramView::summaryText(const Log2Histogram &histogram)
 {
     if (histogram.isEmpty())
-        return tr("no samples");
+        return tr("no samples in the visible range");
     const QString unit = histogramUnitName(histogram.unit());
     return tr("p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples")
         .arg(histogram.percentile(0.5), 0, 'f', 0)

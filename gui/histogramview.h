@@ -39,7 +39,8 @@ enum class HistogramMode
 };
 
 // Log2 latency bars per histogram probe and key (biolatency layout), following ViewState's
-// time range: snapshots whose end time lies in [start, end) are merged.
+// time range: snapshots whose end time lies in [start, end) are merged. Every (probe, key) of the
+// session has its entry, empty where the range holds none of its snapshots.
 class HistogramView : public QWidget
 {
     Q_OBJECT

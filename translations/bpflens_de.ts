@@ -1128,16 +1128,8 @@
         <translation>Histogramm-Modus</translation>
     </message>
     <message>
-        <source>This session holds no latency histograms in the visible range.</source>
-        <translation>Diese Sitzung enthält im sichtbaren Bereich keine Latenz-Histogramme.</translation>
-    </message>
-    <message>
         <source>%1 %2: %3 (%4 %)</source>
         <translation>%1 %2: %3 (%4 %)</translation>
-    </message>
-    <message>
-        <source>no samples</source>
-        <translation>keine Messwerte</translation>
     </message>
     <message>
         <source>p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples</source>
@@ -1150,6 +1142,14 @@
     <message>
         <source>Histogram %1 %2</source>
         <translation>Histogramm %1 %2</translation>
+    </message>
+    <message>
+        <source>This session holds no histograms.</source>
+        <translation>Diese Sitzung enthält keine Histogramme.</translation>
+    </message>
+    <message>
+        <source>no samples in the visible range</source>
+        <translation>keine Stichproben im sichtbaren Bereich</translation>
     </message>
 </context>
 <context>

@@ -1126,16 +1126,8 @@
         <translation>直方图模式</translation>
     </message>
     <message>
-        <source>This session holds no latency histograms in the visible range.</source>
-        <translation>此会话在可见范围内没有延迟直方图。</translation>
-    </message>
-    <message>
         <source>%1 %2: %3 (%4 %)</source>
         <translation>%1 %2：%3（%4 %）</translation>
-    </message>
-    <message>
-        <source>no samples</source>
-        <translation>无样本</translation>
     </message>
     <message>
         <source>p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples</source>
@@ -1148,6 +1140,14 @@
     <message>
         <source>Histogram %1 %2</source>
         <translation>直方图 %1 %2</translation>
+    </message>
+    <message>
+        <source>This session holds no histograms.</source>
+        <translation>此会话不含直方图。</translation>
+    </message>
+    <message>
+        <source>no samples in the visible range</source>
+        <translation>可见范围内没有样本</translation>
     </message>
 </context>
 <context>

@@ -136,6 +136,7 @@ private Q_SLOTS:
     void openFlagsAndErrorsReadAsNames();
     void everyHistogramBucketIsLabelled();
     void histogramTicksAreWholeCounts();
+    void histogramsStayWhenTheRangeHasNoData();
     void timeOfDayInTablesLikeExecsnoopT();
     void damagedFileShowsErrorAndKeepsSession();
     void damagedFileOpensWithBanner();
@@ -528,6 +529,53 @@ void TestGui::histogramTicksAreWholeCounts()
         QVERIFY2(mantissa == 1 || mantissa == 2 || mantissa == 5, qPrintable(what));
         QVERIFY2(values->max() >= qreal(n) && values->tickCount() <= 7, qPrintable(what));
     }
+}
+
+// Zoomed into a range without snapshots, every chart stays, empty, and says why; only a session
+// without histograms shows the placeholder.
+void TestGui::histogramsStayWhenTheRangeHasNoData()
+{
+    SessionModel session;
+    ViewState state;
+    HistogramView view(&session, &state);
+    auto placeholderShown = [&view] {
+        for (QLabel *l : view.findChildren<QLabel *>()) {
+            if (l->text() == QStringLiteral("This session holds no histograms."))
+                return !l->isHidden();
+        }
+        return false;
+    };
+    QVERIFY(placeholderShown());
+    SessionData data;
+    for (const char *key : {"vda", "vdb"}) {
+        HistogramSnapshot h;
+        h.probeId = QStringLiteral("block");
+        h.key = QLatin1String(key);
+        h.timeNs = StartNs + 1000000000;
+        h.intervalNs = 1000000000;
+        h.histogram.addToSlot(5, 40);
+        data.histograms.append(h);
+    }
+    session.setSession(std::move(data));
+    state.setFullRange(StartNs, StartNs + 10000000000);
+    QCOMPARE(view.chartViews().size(), 2);
+    QVERIFY(!placeholderShown());
+    QVERIFY(view.chartView(QStringLiteral("block"), QStringLiteral("vda"))
+                ->chart()
+                ->title()
+                .contains(QStringLiteral("p50")));
+    // After the snapshots: no data in the visible range, the same two charts, empty.
+    QChartView *vda = view.chartView(QStringLiteral("block"), QStringLiteral("vda"));
+    state.setRange(StartNs + 5000000000, StartNs + 6000000000);
+    QCOMPARE(view.chartViews().size(), 2);
+    QCOMPARE(view.chartView(QStringLiteral("block"), QStringLiteral("vda")), vda);
+    for (QChartView *chart : view.chartViews()) {
+        QVERIFY2(
+            chart->chart()->title().contains(QStringLiteral("no samples in the visible range")),
+            qPrintable(chart->chart()->title()));
+        QCOMPARE(barCounts(chart), QList<quint64>{0});
+    }
+    QVERIFY(!placeholderShown());
 }
 
 // Flags and errors as strace and opensnoop write them, the raw numbers kept for sorting, the
