@@ -95,10 +95,18 @@ void SummaryPanel::refresh()
         new QTreeWidgetItem(m_facts, {name, value});
     };
     fact(tr("File"), m_session->path().isEmpty() ? tr("(none)") : m_session->path());
+    // Nothing recorded or opened: no facts about a session that does not exist.
+    if (m_session->path().isEmpty() && info.startMonotonicNs == 0 && m_session->isEmpty()) {
+        fact(tr("Session"), tr("none yet: record one, or open a .bpflens file"));
+        return;
+    }
     fact(tr("Host"), info.host);
     fact(tr("Kernel"), info.kernelRelease);
+    // A live recording has no file yet, so no schema.
     fact(tr("Recorded by"),
-         tr("BPF Lens %1 (schema %2)").arg(info.appVersion).arg(info.schemaVersion));
+         info.schemaVersion > 0
+             ? tr("BPF Lens %1 (schema %2)").arg(info.appVersion).arg(info.schemaVersion)
+             : tr("BPF Lens %1").arg(info.appVersion));
     fact(tr("Started (UTC)"),
          info.startWall.isValid() ? info.startWall.toString(Qt::ISODateWithMs) : tr("unknown"));
     // A recording still running, or one that was killed, has no end yet: it lasts at least

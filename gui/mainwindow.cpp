@@ -377,6 +377,11 @@ void MainWindow::sessionReset()
 
 void MainWindow::updateRangeLabel()
 {
+    if (m_session->isEmpty()) {
+        m_rangeLabel->setText(m_recording->isRecording() ? tr("Waiting for the first data")
+                                                         : tr("No session"));
+        return;
+    }
     const quint64 origin = m_session->info().startMonotonicNs;
     auto rel = [origin](quint64 t) { return double(qint64(t - origin)) / 1e9; };
     m_rangeLabel->setText(
@@ -635,6 +640,15 @@ void MainWindow::updateActions()
 {
     m_recording->updateActions();
     m_document->updateActions();
+    if (!m_timeline || !m_rangeLabel)
+        return; // still being built
+    // The empty states say what to do, or that data is on its way.
+    m_timeline->setEmptyText(
+        m_recording->isRecording()
+            ? tr("Recording: waiting for the first data from the probes…")
+            : tr("No data yet. Tick probes on the left and press Record, or open a session "
+                 "with File > Open."));
+    updateRangeLabel();
 }
 
 void MainWindow::updateTitle()

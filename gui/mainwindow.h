@@ -104,6 +104,7 @@ public:
     LatencySpinBox *latencyFilter() const { return m_latencyFilter; }
     EventTableModel *tableModel(EventType type) const;
     QAction *timeOfDayAction() const { return m_timeOfDayAction; }
+    QLabel *rangeLabel() const { return m_rangeLabel; }
     EventFilterModel *filterModel(EventType type) const;
     QTableView *tableView(EventType type) const;
     QLineEdit *textFilterEdit() const { return m_textFilter; }

@@ -459,11 +459,27 @@ QString TimelineWidget::processLaneText(int lane) const
         .arg(samples);
 }
 
+void TimelineWidget::setEmptyText(const QString &text)
+{
+    if (text == m_emptyText)
+        return;
+    m_emptyText = text;
+    update();
+}
+
 void TimelineWidget::drawAxis(QPainter &p) const
 {
     const QRect plot = plotRect();
     p.fillRect(QRect(0, 0, width(), AxisHeight), palette().window());
     const double span = double(m_state->endNs() - m_state->startNs());
+    // Without data the range is a placeholder nanosecond: its ticks would read
+    // "0.000000001 s".
+    if (m_session->isEmpty()) {
+        p.setPen(palette().color(QPalette::Mid));
+        p.drawLine(0, AxisHeight - 1, width(), AxisHeight - 1);
+        p.drawLine(LabelWidth - 1, AxisHeight, LabelWidth - 1, height());
+        return;
+    }
     // A 1-2-5 step giving about one label per 100 pixels.
     const double target = span / std::max(1.0, plot.width() / 100.0);
     double step = std::pow(10.0, std::floor(std::log10(target)));
@@ -516,6 +532,21 @@ void TimelineWidget::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.drawImage(0, 0, renderLanes());
+    if (m_session->isEmpty() && !m_emptyText.isEmpty()) {
+        // On a card of its own: wrapped (German), the text would cross the lanes' lines.
+        const QRect room = plotRect().adjusted(24, 8, -24, -8);
+        const int flags = Qt::AlignCenter | Qt::TextWordWrap;
+        const QRect text = fontMetrics().boundingRect(room, flags, m_emptyText);
+        const QRect card = text.adjusted(-12, -8, 12, 8).intersected(plotRect());
+        p.save();
+        p.setClipRect(plotRect()); // a short timeline cuts the text, never the axis
+        p.setPen(palette().color(QPalette::Mid));
+        p.setBrush(palette().base());
+        p.drawRoundedRect(card, 4, 4);
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(text, flags, m_emptyText);
+        p.restore();
+    }
     drawSelection(p);
     if (m_drag == Drag::RubberBand) {
         const QRect plot = plotRect();

@@ -39,6 +39,9 @@ public:
     const LaneBins &laneBins(EventType type);
     EventRef eventAt(const QPoint &pos);
     QString hoverText() const { return m_hoverText; }
+    // What the plot says while the session holds no data (no time axis is drawn then).
+    void setEmptyText(const QString &text);
+    QString emptyText() const { return m_emptyText; }
     static QString eventSummary(const SessionModel &session, const EventRef &ref);
 
     QSize sizeHint() const override;
@@ -106,6 +109,7 @@ private:
     quint64 m_pressStart = 0;
     quint64 m_pressEnd = 0;
     bool m_moved = false;
+    QString m_emptyText;
     QString m_hoverText;
 };
 

@@ -1436,6 +1436,22 @@
         <source>Time of &amp;Day in Tables</source>
         <translation>&amp;Uhrzeit in Tabellen</translation>
     </message>
+    <message>
+        <source>Waiting for the first data</source>
+        <translation>Warte auf die ersten Daten</translation>
+    </message>
+    <message>
+        <source>No session</source>
+        <translation>Keine Sitzung</translation>
+    </message>
+    <message>
+        <source>Recording: waiting for the first data from the probes…</source>
+        <translation>Aufzeichnung: warte auf die ersten Daten der Probes …</translation>
+    </message>
+    <message>
+        <source>No data yet. Tick probes on the left and press Record, or open a session with File &gt; Open.</source>
+        <translation>Noch keine Daten. Links Probes ankreuzen und Aufzeichnen drücken, oder eine Sitzung mit Datei &gt; Öffnen laden.</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProbePanel</name>
@@ -2082,6 +2098,14 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>defaults</source>
         <translation>Standard</translation>
+    </message>
+    <message>
+        <source>none yet: record one, or open a .bpflens file</source>
+        <translation>noch keine: eine aufzeichnen oder eine .bpflens-Datei öffnen</translation>
+    </message>
+    <message>
+        <source>BPF Lens %1</source>
+        <translation>BPF Lens %1</translation>
     </message>
 </context>
 <context>

@@ -1433,6 +1433,22 @@
         <source>Time of &amp;Day in Tables</source>
         <translation>表格中显示时刻(&amp;D)</translation>
     </message>
+    <message>
+        <source>Waiting for the first data</source>
+        <translation>等待首批数据</translation>
+    </message>
+    <message>
+        <source>No session</source>
+        <translation>无会话</translation>
+    </message>
+    <message>
+        <source>Recording: waiting for the first data from the probes…</source>
+        <translation>正在录制：等待探针的首批数据…</translation>
+    </message>
+    <message>
+        <source>No data yet. Tick probes on the left and press Record, or open a session with File &gt; Open.</source>
+        <translation>尚无数据。在左侧勾选探针并点击“录制”，或通过“文件 &gt; 打开”打开会话。</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProbePanel</name>
@@ -2079,6 +2095,14 @@ The data recorded until then is kept.</source>
     <message>
         <source>defaults</source>
         <translation>默认</translation>
+    </message>
+    <message>
+        <source>none yet: record one, or open a .bpflens file</source>
+        <translation>尚无：录制一个，或打开 .bpflens 文件</translation>
+    </message>
+    <message>
+        <source>BPF Lens %1</source>
+        <translation>BPF Lens %1</translation>
     </message>
 </context>
 <context>

@@ -135,6 +135,7 @@ private Q_SLOTS:
     void csvExportMatchesCsvExport();
     void openFlagsAndErrorsReadAsNames();
     void everyHistogramBucketIsLabelled();
+    void emptyWindowSaysWhatToDo();
     void histogramTicksAreWholeCounts();
     void histogramsStayWhenTheRangeHasNoData();
     void timeOfDayInTablesLikeExecsnoopT();
@@ -451,6 +452,45 @@ void TestGui::timelineBinsHoldEvents()
         QVERIFY(s.x1 > s.x0);
         QCOMPARE(s.category, e.op == "Read" ? LaneBins::Read : LaneBins::Write);
     }
+}
+
+// Before anything is recorded or opened: no time axis of a placeholder nanosecond, no
+// "schema 0", and the timeline says how to get data.
+void TestGui::emptyWindowSaysWhatToDo()
+{
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY2(w.timeline()->emptyText().contains(QStringLiteral("press Record")),
+             qPrintable(w.timeline()->emptyText()));
+    QCOMPARE(w.rangeLabel()->text(), QStringLiteral("No session"));
+    QTreeWidget *facts = w.summaryPanel()->facts();
+    QStringList texts;
+    for (int i = 0; i < facts->topLevelItemCount(); ++i)
+        texts << facts->topLevelItem(i)->text(0) + QLatin1Char('=') +
+                     facts->topLevelItem(i)->text(1);
+    QCOMPARE(texts, (QStringList{QStringLiteral("File=(none)"),
+                                 QStringLiteral("Session=none yet: record one, or open a .bpflens "
+                                                "file")}));
+    // The axis draws no tick labels: nothing in its strip but the background and its lines.
+    const QImage shot = w.timeline()->grab().toImage();
+    const QColor background = w.timeline()->palette().color(QPalette::Window);
+    int inked = 0;
+    const QRect plot = w.timeline()->plotRect();
+    // (The outermost pixels are the keyboard focus frame.)
+    for (int x = plot.left() + 2; x < shot.width() - 2; ++x) {
+        for (int y = 2; y < plot.top() - 4; ++y)
+            inked += shot.pixelColor(x, y) != background;
+    }
+    QCOMPARE(inked, 0);
+
+    QVERIFY(w.openFile(m_path));
+    QVERIFY(w.rangeLabel()->text().startsWith(QStringLiteral("Visible: ")));
+    bool schema = false;
+    for (int i = 0; i < facts->topLevelItemCount(); ++i)
+        schema = schema || facts->topLevelItem(i)->text(1).contains(QStringLiteral("(schema 2)"));
+    QVERIFY(schema);
 }
 
 // Qt Charts hides a category's label that is wider than its bar at the chart's edge: at -60
