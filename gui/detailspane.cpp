@@ -85,6 +85,14 @@ SummaryPanel::SummaryPanel(SessionModel *session, QWidget *parent)
     refresh();
 }
 
+void SummaryPanel::setRecording(bool recording)
+{
+    if (recording == m_recording)
+        return;
+    m_recording = recording;
+    refresh();
+}
+
 void SummaryPanel::refresh()
 {
     m_facts->clear();
@@ -115,9 +123,13 @@ void SummaryPanel::refresh()
     if (info.endMonotonicNs > info.startMonotonicNs)
         fact(tr("Duration"),
              EventTableModel::formatDuration(info.endMonotonicNs - info.startMonotonicNs));
+    else if (m_recording && info.startMonotonicNs > 0 && lastNs > info.startMonotonicNs)
+        fact(tr("Duration"),
+             tr("%1 so far (recording)")
+                 .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs)));
     else if (info.startMonotonicNs > 0 && lastNs > info.startMonotonicNs)
         fact(tr("Duration"),
-             tr("%1 up to the newest data (not stopped cleanly, or still recording)")
+             tr("%1 up to the newest data (the recording was not stopped cleanly)")
                  .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs)));
     else
         fact(tr("Duration"), tr("no data yet"));

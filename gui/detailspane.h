@@ -54,12 +54,15 @@ public:
     static QString unseenExplanation();
     static QString unfinishedExplanation();
     QTreeWidget *facts() const { return m_facts; }
+    // While a recording runs, its duration is "so far", not "not stopped cleanly".
+    void setRecording(bool recording);
 
 public Q_SLOTS:
     void refresh();
 
 private:
     SessionModel *m_session;
+    bool m_recording = false;
     QTreeWidget *m_facts;
     QTreeWidget *m_probes;
 };

@@ -517,6 +517,7 @@ void MainWindow::createRecordingControls()
     });
     connect(m_recording, &RecordingController::actionsChanged, this, &MainWindow::updateActions);
     connect(m_recording, &RecordingController::recordingChanged, this, [this] {
+        m_summary->setRecording(m_recording->isRecording());
         if (!m_recording->isRecording())
             updateEventTabs(true); // the columns fit everything recorded
         updateTitle();

@@ -2064,10 +2064,6 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <translation>k. A.</translation>
     </message>
     <message>
-        <source>%1 up to the newest data (not stopped cleanly, or still recording)</source>
-        <translation>%1 bis zu den neuesten Daten (nicht sauber beendet oder Aufzeichnung läuft noch)</translation>
-    </message>
-    <message>
         <source>no data yet</source>
         <translation>noch keine Daten</translation>
     </message>
@@ -2106,6 +2102,14 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>BPF Lens %1</source>
         <translation>BPF Lens %1</translation>
+    </message>
+    <message>
+        <source>%1 so far (recording)</source>
+        <translation>%1 bisher (Aufzeichnung läuft)</translation>
+    </message>
+    <message>
+        <source>%1 up to the newest data (the recording was not stopped cleanly)</source>
+        <translation>%1 bis zu den neuesten Daten (die Aufzeichnung wurde nicht sauber beendet)</translation>
     </message>
 </context>
 <context>

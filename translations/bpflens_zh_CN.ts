@@ -2061,10 +2061,6 @@ The data recorded until then is kept.</source>
         <translation>不适用</translation>
     </message>
     <message>
-        <source>%1 up to the newest data (not stopped cleanly, or still recording)</source>
-        <translation>%1，截至最新数据（未正常停止，或仍在录制）</translation>
-    </message>
-    <message>
         <source>no data yet</source>
         <translation>尚无数据</translation>
     </message>
@@ -2103,6 +2099,14 @@ The data recorded until then is kept.</source>
     <message>
         <source>BPF Lens %1</source>
         <translation>BPF Lens %1</translation>
+    </message>
+    <message>
+        <source>%1 so far (recording)</source>
+        <translation>目前 %1（正在录制）</translation>
+    </message>
+    <message>
+        <source>%1 up to the newest data (the recording was not stopped cleanly)</source>
+        <translation>%1，截至最新数据（录制未正常停止）</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 //
 // One binary, two roles: the test (root) starts the bus and runs this same binary as daemon
 // with BPFLENS_GUIREC_ROLE set, whose QtTest checks the window from the inside.
+#include "detailspane.h"
 #include "eventmodels.h"
 #include "guitestdata.h"
 #include "helper/testbus.h"
@@ -39,6 +40,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 #include <csignal>
 #include <fcntl.h>
@@ -191,9 +193,22 @@ private Q_SLOTS:
                  qPrintable(w.elapsedLabel()->text()));
         QVERIFY2(w.lostLabel()->text().endsWith(QStringLiteral(" lost")),
                  qPrintable(w.lostLabel()->text()));
+        // A recording that runs is not one that was "not stopped cleanly"; no "schema 0".
+        auto facts = [&w] {
+            QStringList texts;
+            QTreeWidget *t = w.summaryPanel()->facts();
+            for (int i = 0; i < t->topLevelItemCount(); ++i)
+                texts << t->topLevelItem(i)->text(0) + QLatin1Char('=') +
+                             t->topLevelItem(i)->text(1);
+            return texts.join(QLatin1Char('\n'));
+        };
+        w.summaryPanel()->refresh();
+        QVERIFY2(facts().contains(QStringLiteral(" so far (recording)")), qPrintable(facts()));
+        QVERIFY2(!facts().contains(QStringLiteral("schema 0")), qPrintable(facts()));
 
         w.stopAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!w.isRecording(), 15000);
+        QVERIFY2(!facts().contains(QStringLiteral("so far")), qPrintable(facts()));
         QVERIFY(w.hasUnsavedRecording());
         QVERIFY2(w.statusBar()->currentMessage() == QStringLiteral("Recording stopped"),
                  qPrintable(w.statusBar()->currentMessage()));
