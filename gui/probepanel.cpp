@@ -306,11 +306,13 @@ void ProbePanel::setAvailability(const QHash<QString, ProbeAvailability> &availa
             tip = tr("Availability unknown until the helper answers.");
         } else if (it->available) {
             row.available = true;
-            row.status->setText(tr("available"));
+            // A reason beside "available" is what this kernel degrades (the helper's
+            // ListProbes: "why not / what is degraded"): iostack layers without a hook.
+            row.status->setText(it->reason.isEmpty() ? tr("available") : tr("partly available"));
             tip = it->attachPath.isEmpty() ? tr("Available on this kernel.")
                                            : tr("Attaches to %1").arg(it->attachPath);
             if (!it->reason.isEmpty())
-                tip += QLatin1Char('\n') + it->reason;
+                tip += QLatin1Char('\n') + tr("Limited on this kernel: %1").arg(it->reason);
         } else {
             row.available = false;
             row.status->setText(tr("not available"));

@@ -1559,6 +1559,14 @@
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
+    <message>
+        <source>partly available</source>
+        <translation>teilweise verfügbar</translation>
+    </message>
+    <message>
+        <source>Limited on this kernel: %1</source>
+        <translation>Auf diesem Kernel eingeschränkt: %1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProfilePage</name>

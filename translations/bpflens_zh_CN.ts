@@ -1556,6 +1556,14 @@
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
+    <message>
+        <source>partly available</source>
+        <translation>部分可用</translation>
+    </message>
+    <message>
+        <source>Limited on this kernel: %1</source>
+        <translation>在此内核上受限：%1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProfilePage</name>

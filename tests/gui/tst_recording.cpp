@@ -734,7 +734,16 @@ void TestRecording::probePanelAvailabilityAndCompleter()
                         {true, QStringLiteral("tp_btf/sched_process_exec"), QString()});
     availability.insert(QStringLiteral("runqlat"),
                         {false, QString(), QStringLiteral("tp_btf/sched_wakeup is missing")});
+    // Available with what it cannot measure here: said as partly available, the reason once.
+    const QString notMeasured =
+        QStringLiteral("not measured: read/fs, write/fs (no hook for this layer on this kernel)");
+    availability.insert(QStringLiteral("iostack"),
+                        {true, QStringLiteral("tp_btf/sys_enter, tp_btf/sys_exit"), notMeasured});
     panel.setAvailability(availability);
+    QCOMPARE(panel.statusLabel(QStringLiteral("iostack"))->text(),
+             QStringLiteral("partly available"));
+    QCOMPARE(panel.statusLabel(QStringLiteral("iostack"))->toolTip().count(notMeasured), 1);
+    QVERIFY(panel.checkBox(QStringLiteral("iostack"))->isEnabled());
     QCOMPARE(panel.statusLabel(QStringLiteral("exec"))->text(), QStringLiteral("available"));
     QVERIFY(panel.statusLabel(QStringLiteral("exec"))
                 ->toolTip()
