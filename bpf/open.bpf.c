@@ -108,8 +108,9 @@ __noinline __u32 open_walk_base(__s32 dfd)
     return len | (__u32)flags << 16;
 }
 
-/* Reports an open that returned ret, with the caller's arguments. */
-static __always_inline void report_open(const struct open_pending *a, long ret)
+/* Reports an open that returned ret, with the caller's arguments; with walk (option fullPath),
+ * a relative path's directory too. */
+static __always_inline void report_open(const struct open_pending *a, long ret, bool walk)
 {
     __u64 id = bpf_get_current_pid_tgid();
     __u32 zero = 0;
@@ -143,7 +144,7 @@ static __always_inline void report_open(const struct open_pending *a, long ret)
     s->hdr.ret = ret;
     s->hdr.base_flags = 0;
     bpf_get_current_comm(s->hdr.comm, sizeof(s->hdr.comm));
-    if (full_path) {
+    if (walk) {
         char first = '/';
         __u32 walk = 0;
 
@@ -229,8 +230,7 @@ static __always_inline bool compat_args(struct pt_regs *regs, long nr, struct op
 
 /* Runs at the end of every syscall of the machine: everything but open calls must leave after a
  * load and a few compares. */
-SEC("tp_btf/sys_exit")
-int BPF_PROG(open_btf_exit, struct pt_regs *regs, long ret)
+static __always_inline void on_sys_exit(struct pt_regs *regs, long ret, bool walk)
 {
     long nr = BPFLENS_SYSCALL_NR_BTF(regs);
     struct open_pending a = {};
@@ -242,24 +242,39 @@ int BPF_PROG(open_btf_exit, struct pt_regs *regs, long ret)
         nr != BPFLENS_COMPAT_NR_creat
 #endif
     )
-        return 0;
+        return;
     if (failed_only && ret >= 0)
-        return 0;
+        return;
 #if BPFLENS_HAS_COMPAT
     /* 5 is x86_64's fstat and ia32's open: which one it is, only the task knows. */
     if (bpflens_in_compat_syscall()) {
         if (!compat_args(regs, nr, &a))
-            return 0;
+            return;
     } else if (!native_args(regs, nr, &a)) {
-        return 0;
+        return;
     }
 #else
     if (!native_args(regs, nr, &a))
-        return 0;
+        return;
 #endif
     if (!current_wanted())
-        return 0;
-    report_open(&a, ret);
+        return;
+    report_open(&a, ret, walk);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(open_btf_exit, struct pt_regs *regs, long ret)
+{
+    on_sys_exit(regs, ret, false);
+    return 0;
+}
+
+/* The same with fullPath: a program of its own, so that without the option the directory walk
+ * (open_walk_base) is not part of what loads and the verifier never sees it. */
+SEC("tp_btf/sys_exit")
+int BPF_PROG(open_btf_exit_full, struct pt_regs *regs, long ret)
+{
+    on_sys_exit(regs, ret, true);
     return 0;
 }
 
@@ -287,7 +302,9 @@ static __always_inline void exit_open(long ret)
     bpf_map_delete_elem(&open_pending, &tid);
     if (failed_only && ret >= 0)
         return;
-    report_open(&a, ret);
+    /* Classic tracepoints are planned only where tp_btf/sys_exit is missing (old kernels): one
+     * program each, with the walk kept by the constant. */
+    report_open(&a, ret, full_path);
 }
 
 /* Classic tracepoints, one per syscall; each is attached only if the kernel has it. They do not

@@ -21,13 +21,15 @@ OpenProbe::OpenProbe()
 
 OpenProbe::~OpenProbe() = default;
 
-AttachPlan OpenProbe::plan(const KernelFeatures &kernel, const QVariantMap &)
+AttachPlan OpenProbe::plan(const KernelFeatures &kernel, const QVariantMap &options)
 {
     AttachPlan p;
     // The raw sys_exit sees all four syscalls, also from 32-bit processes, without tracefs, and
     // still has the caller's arguments: no sys_enter program needed.
     if (kernel.hasBtfTracepoint(QStringLiteral("sys_exit"))) {
-        p.groups.append({{{"open_btf_exit", QStringLiteral("tp_btf/sys_exit")}},
+        const bool fullPath = options.value(QStringLiteral("fullPath")).toBool();
+        p.groups.append({{{fullPath ? "open_btf_exit_full" : "open_btf_exit",
+                           QStringLiteral("tp_btf/sys_exit")}},
                          true,
                          QStringLiteral("opens")});
         return p;
@@ -72,7 +74,7 @@ bool OpenProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel
     return startSkeleton(p, options, error, [&](CommonFilters &, QString *) {
         // Only the classic tracepoints pair entry and exit through this map: otherwise its
         // preallocated 10240 entries would be kernel memory for nothing.
-        if (p.groups.first().programs.first().name == "open_btf_exit")
+        if (p.groups.first().programs.first().name.startsWith("open_btf_exit"))
             bpf_map__set_max_entries(m_skel->maps.open_pending, 1);
         m_skel->rodata->failed_only = options.value(QStringLiteral("failedOnly")).toBool();
         m_skel->rodata->full_path = options.value(QStringLiteral("fullPath")).toBool();

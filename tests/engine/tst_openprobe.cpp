@@ -88,6 +88,9 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
         QCOMPARE(req[0].attachPath, QStringLiteral("tp_btf/sys_exit"));
+        // Without fullPath the directory walk is not loaded: nothing for the verifier to check.
+        QCOMPARE(test::ownProgramIds({"open_btf_exit_f"}).size(), 0);
+        QCOMPARE(test::ownProgramIds({"open_btf_exit"}).size(), 1);
 
         QList<int> fds;
         for (int i = 0; i < n; ++i) {
@@ -285,6 +288,8 @@ private Q_SLOTS:
              {}}};
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
+        // The walk loads only with the option (its program, 15 characters of its name).
+        QCOMPARE(test::ownProgramIds({"open_btf_exit_f"}).size(), 1);
 
         QVERIFY(chdir((mnt + "/sub").constData()) == 0);
         int fd = open("in-cwd", O_WRONLY | O_CREAT, 0600);
