@@ -10,52 +10,12 @@ namespace bpflens {
 
 namespace {
 
-QString durationText(quint64 ns)
-{
-    if (ns < 1000)
-        return QStringLiteral("%1 ns").arg(ns);
-    if (ns < 1000000)
-        return QStringLiteral("%1 us").arg(double(ns) / 1e3, 0, 'f', 2);
-    if (ns < 1000000000)
-        return QStringLiteral("%1 ms").arg(double(ns) / 1e6, 0, 'f', 2);
-    return QStringLiteral("%1 s").arg(double(ns) / 1e9, 0, 'f', 3);
-}
-
 // A column's value as the CLI prints it: the declaration's text where it has one, else the
 // value in its Format, in the C locale (scripts read this).
 template<typename E>
 QString cellText(const Column<E> &c, const E &e, quint64 startNs)
 {
-    if (c.text)
-        return c.text(e);
-    const QVariant v = c.value(e);
-    switch (c.format) {
-    case Format::Number:
-        return isSignedValue(v) ? QString::number(v.toLongLong())
-                                : QString::number(v.toULongLong());
-    case Format::Hex:
-        return QStringLiteral("0x%1").arg(
-            v.metaType().id() == QMetaType::Int ? quint64(uint(v.toInt())) : v.toULongLong(), 0,
-            16);
-    case Format::Octal:
-        return QStringLiteral("0%1").arg(v.toULongLong(), 0, 8);
-    case Format::Duration:
-        return durationText(v.toULongLong());
-    case Format::Bytes:
-        return QString::fromUtf8(escapeKernelBytes(v.toByteArray()));
-    case Format::Char:
-        return QString(QLatin1Char(char(v.toInt())));
-    case Format::Text:
-        return v.toString();
-    case Format::Argv:
-        return QString::fromUtf8(formatArgv(v.value<QList<QByteArray>>()));
-    case Format::YesNo:
-        return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
-    case Format::Time:
-        return QString::number(double(v.toULongLong() - qMin(v.toULongLong(), startNs)) / 1e9, 'f',
-                               6);
-    }
-    return v.toString();
+    return c.text ? c.text(e) : formatPlainValue(c.format, c.value(e), startNs);
 }
 
 // Names and paths read from the left, as in the GUI's table; so do names made of a number

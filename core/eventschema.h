@@ -80,6 +80,11 @@ enum class Format : quint8
     Time,     // a CLOCK_MONOTONIC time in ns, shown like the Time column
 };
 
+// A value in its Format as plain text, in the C locale and untranslated, as the CLI prints it
+// (the GUI says durations, yes/no and times in the user's language): "0x80000", "0644",
+// "1.25 ms", "12.345678" (seconds after sessionStartNs).
+QString formatPlainValue(Format format, const QVariant &value, quint64 sessionStartNs);
+
 // Where a column appears. The Time column is every type's first, implicitly.
 enum Show : quint8
 {

@@ -1,5 +1,6 @@
 #include "eventschema.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace bpflens {
@@ -152,6 +153,47 @@ QString formatEndpoint(quint8 family, const std::array<quint8, 16> &address, qui
     const QString a = QString::fromLatin1(formatAddress(family, address));
     return family == 4 ? QStringLiteral("%1:%2").arg(a).arg(port)
                        : QStringLiteral("[%1]:%2").arg(a).arg(port);
+}
+
+QString formatPlainValue(Format format, const QVariant &v, quint64 sessionStartNs)
+{
+    switch (format) {
+    case Format::Number:
+        return isSignedValue(v) ? QString::number(v.toLongLong())
+                                : QString::number(v.toULongLong());
+    case Format::Hex:
+        // A negative 32-bit value (open flags) is shown as its 32 bits.
+        return QStringLiteral("0x%1").arg(
+            v.metaType().id() == QMetaType::Int ? quint64(uint(v.toInt())) : v.toULongLong(), 0,
+            16);
+    case Format::Octal:
+        return QStringLiteral("0%1").arg(v.toULongLong(), 0, 8);
+    case Format::Duration: {
+        const quint64 ns = v.toULongLong();
+        if (ns < 1000)
+            return QStringLiteral("%1 ns").arg(ns);
+        if (ns < 1000000)
+            return QStringLiteral("%1 us").arg(double(ns) / 1e3, 0, 'f', 2);
+        if (ns < 1000000000)
+            return QStringLiteral("%1 ms").arg(double(ns) / 1e6, 0, 'f', 2);
+        return QStringLiteral("%1 s").arg(double(ns) / 1e9, 0, 'f', 3);
+    }
+    case Format::Bytes:
+        return QString::fromUtf8(escapeKernelBytes(v.toByteArray()));
+    case Format::Char:
+        return QString(QLatin1Char(char(v.toInt())));
+    case Format::Text:
+        return v.toString();
+    case Format::Argv:
+        return QString::fromUtf8(formatArgv(v.value<QList<QByteArray>>()));
+    case Format::YesNo:
+        return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+    case Format::Time: {
+        const quint64 t = v.toULongLong();
+        return QString::number(double(t - std::min(t, sessionStartNs)) / 1e9, 'f', 6);
+    }
+    }
+    return v.toString();
 }
 
 } // namespace bpflens

@@ -31,33 +31,19 @@ QString title(const char *text)
 // A declared column's value as people read it (eventschema.h's Format).
 QString formatValue(Format format, const QVariant &v, quint64 sessionStartNs)
 {
+    // What reads differently in the user's language; the rest as the CLI prints it.
     switch (format) {
-    case Format::Number:
-        return isSignedValue(v) ? QString::number(v.toLongLong())
-                                : QString::number(v.toULongLong());
-    case Format::Hex:
-        // A negative 32-bit value (open flags) is shown as its 32 bits.
-        return QStringLiteral("0x%1").arg(
-            v.metaType().id() == QMetaType::Int ? quint64(uint(v.toInt())) : v.toULongLong(), 0,
-            16);
-    case Format::Octal:
-        return QStringLiteral("0%1").arg(v.toULongLong(), 0, 8);
     case Format::Duration:
         return EventTableModel::formatDuration(v.toULongLong());
     case Format::Bytes:
         return EventTableModel::displayBytes(v.toByteArray());
-    case Format::Char:
-        return QString(QLatin1Char(char(v.toInt())));
-    case Format::Text:
-        return v.toString();
-    case Format::Argv:
-        return QString::fromUtf8(formatArgv(v.value<QList<QByteArray>>()));
     case Format::YesNo:
         return v.toBool() ? EventTableModel::tr("yes") : EventTableModel::tr("no");
     case Format::Time:
         return EventTableModel::formatTime(v.toULongLong(), sessionStartNs);
+    default:
+        return formatPlainValue(format, v, sessionStartNs);
     }
-    return v.toString();
 }
 
 bool isTextFormat(Format f)
