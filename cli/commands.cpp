@@ -9,12 +9,14 @@
 #include "helperapi.h"
 #include "helperclient.h"
 #include "probespec.h"
+#include "probetargets.h"
 #include "profilereport.h"
 #include "protocol.h"
 #include "recordingfile.h"
 #include "sessioninfo.h"
 #include "sessionsalvage.h"
 #include "sessionstore.h"
+#include "uprobeprobe.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -490,6 +492,13 @@ int record(const QStringList &args)
         if (!ProbeCatalog::validate(r.id, r.options, &normalized, &error))
             return fail(error, Usage);
     }
+    // The functions uprobes attach to: resolved and their files opened by this process, with
+    // the permissions of whoever runs it, whichever way the probes then run.
+    {
+        QString error;
+        if (!resolveProbeTargets(requests, &error))
+            return fail(error, Usage);
+    }
     quint64 durationNs = 0;
     if (parser.isSet(QStringLiteral("duration"))) {
         QString error;
@@ -754,6 +763,48 @@ int show(const QStringList &args)
                      .arg(it->percentile(0.5), 0, 'f', 1)
                      .arg(it->percentile(0.99), 0, 'f', 1);
         out() << it->toText();
+    }
+
+    // uprobe: calls per key over the session, busiest first, as strlen_count prints them.
+    if (only.isEmpty() || only == QLatin1String(EventTraits<UprobeCallEvent>::probeId)) {
+        QHash<QString, double> calls;
+        quint64 keysFull = 0, unreadable = 0;
+        for (const CounterSample &c : std::as_const(data.counters)) {
+            if (c.probeId != QLatin1String(EventTraits<UprobeCallEvent>::probeId))
+                continue;
+            if (c.name == UprobeProbe::keysFullCounter())
+                keysFull += quint64(c.value);
+            else if (c.name == UprobeProbe::unreadableCounter())
+                unreadable += quint64(c.value);
+            else
+                calls[c.name] += c.value;
+        }
+        if (!calls.isEmpty()) {
+            QList<QPair<double, QString>> rows;
+            for (auto it = calls.cbegin(); it != calls.cend(); ++it)
+                rows.append({it.value(), it.key()});
+            std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+                return a.first != b.first ? a.first > b.first : a.second < b.second;
+            });
+            // --top, as for the profiles' functions: 0 for all.
+            const qsizetype shown = top > 0 ? qMin<qsizetype>(top, rows.size()) : rows.size();
+            out() << QStringLiteral("\nuprobe calls by key (%1 keys%2)\n")
+                         .arg(rows.size())
+                         .arg(shown < rows.size() ? QStringLiteral(", the %1 busiest").arg(shown)
+                                                  : QString());
+            out() << QStringLiteral("%1  KEY\n").arg(QStringLiteral("COUNT"), 12);
+            for (qsizetype i = 0; i < shown; ++i)
+                out() << QStringLiteral("%1  %2\n")
+                             .arg(qint64(rows[i].first), 12)
+                             .arg(rows[i].second);
+            if (keysFull)
+                out() << QStringLiteral("%1 calls not counted by key: the map of keys was full\n")
+                             .arg(keysFull);
+            if (unreadable)
+                out() << QStringLiteral("%1 string arguments unreadable (NULL or not mapped), "
+                                        "counted under \"\"\n")
+                             .arg(unreadable);
+        }
     }
 
     // Profiles: where the CPU time went, and where threads waited.

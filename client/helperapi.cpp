@@ -1,7 +1,10 @@
 #include "helperapi.h"
 
 #include <QDBusMetaType>
+#include <QDBusUnixFileDescriptor>
 #include <QDBusVariant>
+
+#include <fcntl.h>
 
 namespace bpflens::helperapi {
 
@@ -53,8 +56,14 @@ QVariant probesArgument(const QList<ProbeConfig> &probes)
 {
     registerTypes();
     QList<WireProbe> list;
-    for (const ProbeConfig &p : probes)
-        list.append({p.id, p.options});
+    for (const ProbeConfig &p : probes) {
+        QVariantMap options = p.options;
+        if (p.file.isValid()) {
+            options.insert(FileOption, QVariant::fromValue(QDBusUnixFileDescriptor(p.file.get())));
+            options.insert(FileOffsetOption, QVariant::fromValue(qulonglong(p.fileOffset)));
+        }
+        list.append({p.id, options});
+    }
     return QVariant::fromValue(list);
 }
 
@@ -118,6 +127,24 @@ bool readProbes(const QVariant &argument, QList<ProbeConfig> *probes, QString *e
                 failure = QStringLiteral("probe %1: more than %2 options")
                               .arg(p.id.left(64))
                               .arg(MaxOptionsPerProbe);
+            } else if (key == FileOption) {
+                const QVariant v = value.variant();
+                const auto fd = v.value<QDBusUnixFileDescriptor>();
+                if (v.userType() != qMetaTypeId<QDBusUnixFileDescriptor>() || !fd.isValid() ||
+                    p.file.isValid()) {
+                    failure = QStringLiteral("probe %1, %2: expects one Unix file descriptor")
+                                  .arg(p.id.left(64), key);
+                } else {
+                    // QDBusUnixFileDescriptor closes its copy with the message: keep our own.
+                    p.file = SharedFd::adopt(::fcntl(fd.fileDescriptor(), F_DUPFD_CLOEXEC, 0));
+                }
+            } else if (key == FileOffsetOption) {
+                bool ok = false;
+                const QVariant v = value.variant();
+                p.fileOffset = v.typeId() == QMetaType::ULongLong ? v.toULongLong(&ok) : 0;
+                if (!ok)
+                    failure = QStringLiteral("probe %1, %2: expects an unsigned 64-bit offset")
+                                  .arg(p.id.left(64), key);
             } else if (!isPlainValue(value.variant())) {
                 failure =
                     QStringLiteral("probe %1, option %2: expects a boolean, number or string, "

@@ -10,7 +10,7 @@ namespace bpflens::helperapi {
 
 // Names of the helper's D-Bus API, version 1 (resources/io.github.bpflens.Helper1.xml,
 // docs/dbus-api.md). Shared by the helper and its clients so they cannot drift apart.
-inline constexpr quint32 Version = 2;
+inline constexpr quint32 Version = 3;
 inline const QString ServiceName = QStringLiteral("io.github.bpflens.Helper1");
 inline const QString ObjectPath = QStringLiteral("/io/github/bpflens/Helper1");
 inline const QString Interface = QStringLiteral("io.github.bpflens.Helper1");
@@ -28,10 +28,18 @@ inline const QString ErrorNoSuchSession = QStringLiteral("io.github.bpflens.Erro
 inline constexpr int MaxProbesPerSession = 32;
 inline constexpr int MaxOptionsPerProbe = 32;
 
+// A probe that attaches into a user-space file (uprobe, since version 3) carries it in its
+// options under these two names, which no catalog option has: the file as a Unix fd (h) the
+// caller opened, and the function's offset in it (t). readProbes moves them into
+// ProbeConfig::file and fileOffset.
+inline const QString FileOption = QStringLiteral("file");
+inline const QString FileOffsetOption = QStringLiteral("fileOffset");
+
 // StartSession's argument a(sa{sv}), ready to append to a QDBusMessage.
 QVariant probesArgument(const QList<ProbeConfig> &probes);
 // Decodes a(sa{sv}) from a message argument. Variants holding anything but bool, integers and
-// strings are refused: no caller can smuggle nested containers into the option values.
+// strings are refused (but FileOption's fd): no caller can smuggle nested containers into the
+// option values.
 bool readProbes(const QVariant &argument, QList<ProbeConfig> *probes, QString *error);
 
 // One element of StartSession's argument.

@@ -11,6 +11,7 @@
 #include "events/tcplife.h"
 #include "events/tcpretrans.h"
 #include "events/tppair.h"
+#include "events/uprobe.h"
 
 #include <array>
 #include <cstdint>
@@ -37,7 +38,8 @@ namespace bpflens {
     X(OffCpu, OffCpuEvent, offCpu, 8)                                                              \
     X(TcpAccept, TcpAcceptEvent, tcpAccept, 9)                                                     \
     X(TcpRetrans, TcpRetransEvent, tcpRetrans, 10)                                                 \
-    X(TcpLife, TcpLifeEvent, tcpLife, 11)
+    X(TcpLife, TcpLifeEvent, tcpLife, 11)                                                          \
+    X(UprobeCall, UprobeCallEvent, uprobeCall, 12)
 
 enum class EventType : quint8
 {

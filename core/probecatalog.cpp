@@ -3,6 +3,7 @@
 #include "openflags.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 
 #include <limits>
 
@@ -508,6 +509,57 @@ QList<ProbeInfo> buildCatalog()
               15)},
          true,
          true});
+    c.append(
+        {QStringLiteral("uprobe"),
+         ProbeGroup::Custom,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "User function calls")),
+         TR(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "Calls of a function in a program or library counted per interval, optionally per "
+             "argument, and timed from entry to return, like strlen_count and funclatency -u")),
+         {textOption(QStringLiteral("target"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Function")),
+                     TR(QT_TRANSLATE_NOOP(
+                         "ProbeCatalog",
+                         "BINARY:FUNCTION, the binary as a path, a library name (libc) or a "
+                         "program in PATH, e.g. libc:strlen or /usr/bin/bash:readline; "
+                         "BINARY:0xADDRESS for an address")),
+                     QStringLiteral("libc:malloc"), 1024),
+          textOption(QStringLiteral("key"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Count by")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "What the calls are counted by: empty (all together), "
+                                          "argN (the value of argument N, from 0) or str(argN) "
+                                          "(the string argument N points to)")),
+                     QString(), 16),
+          intOption(QStringLiteral("strLength"),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog", "String length")),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                         "Bytes of a string argument kept as its key, with the "
+                                         "terminating NUL")),
+                    64, 1, 128),
+          boolOption(QStringLiteral("latency"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Time calls")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Also attach at the return: a histogram of the time "
+                                          "from entry to return, and the slow calls as events"))),
+          intOption(QStringLiteral("thresholdUs"),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Event threshold (µs)")),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                         "With Time calls: record every call at least this slow "
+                                         "as an event (-1: none, 0: all)")),
+                    -1, -1, 3600ll * 1000 * 1000),
+          {QStringLiteral("units"),
+           Type::Choice,
+           TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Units")),
+           TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Histogram units")),
+           QStringLiteral("usecs"),
+           0,
+           0,
+           {QStringLiteral("nsecs"), QStringLiteral("usecs"), QStringLiteral("msecs")}},
+          pidOption(),
+          uidOption(),
+          commOption(),
+          intervalOption()},
+         true,
+         true});
     return c;
 }
 
@@ -629,6 +681,29 @@ const ProbeInfo *ProbeCatalog::find(const QString &id)
     return nullptr;
 }
 
+bool ProbeCatalog::parseUprobeKey(const QString &text, UprobeKey *key, QString *why)
+{
+    static const QRegularExpression form(QStringLiteral("^(str\\()?arg([0-9])(\\))?$"));
+    const QString t = text.trimmed();
+    *key = {};
+    if (t.isEmpty())
+        return true;
+    const QRegularExpressionMatch m = form.match(t);
+    if (!m.hasMatch() || m.hasCaptured(1) != m.hasCaptured(3)) {
+        *why = QStringLiteral("\"%1\" is not argN or str(argN)").arg(t.left(64));
+        return false;
+    }
+    key->arg = m.captured(2).toInt();
+    if (key->arg >= MaxUprobeArgs) {
+        *why = QStringLiteral("arg%1: only arguments 0 to %2 are passed in registers")
+                   .arg(key->arg)
+                   .arg(MaxUprobeArgs - 1);
+        return false;
+    }
+    key->kind = m.hasCaptured(1) ? UprobeKey::Kind::String : UprobeKey::Kind::Integer;
+    return true;
+}
+
 bool ProbeCatalog::validate(const QString &id, const QVariantMap &options, QVariantMap *normalized,
                             QString *error)
 {
@@ -673,6 +748,21 @@ bool ProbeCatalog::validate(const QString &id, const QVariantMap &options, QVari
         if (!OpenFlags::parse(result.value(QStringLiteral("flags")).toString(), &bits, &modes,
                               &why)) {
             *error = QStringLiteral("probe %1, option flags: %2").arg(id, why);
+            return false;
+        }
+    }
+    // uprobe's key
+    if (id == QLatin1String("uprobe")) {
+        UprobeKey key;
+        QString why;
+        if (!parseUprobeKey(result.value(QStringLiteral("key")).toString(), &key, &why)) {
+            *error = QStringLiteral("probe %1, option key: %2").arg(id, why);
+            return false;
+        }
+        if (result.value(QStringLiteral("target")).toString().trimmed().isEmpty()) {
+            *error = QStringLiteral("probe %1: no function given (target=BINARY:FUNCTION, as "
+                                    "libc:strlen)")
+                         .arg(id);
             return false;
         }
     }

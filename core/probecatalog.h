@@ -81,6 +81,20 @@ public:
     // empty is no list. False with *why saying what is wrong.
     static constexpr qsizetype MaxPortList = 16;
     static bool parsePortList(const QString &text, QList<quint16> *ports, QString *why);
+    // The uprobe probe's key ("", "arg1", "str(arg0)"): what its calls are counted by.
+    struct UprobeKey
+    {
+        enum class Kind : quint8
+        {
+            None,
+            Integer,
+            String
+        };
+        Kind kind = Kind::None;
+        int arg = 0;
+    };
+    static constexpr int MaxUprobeArgs = 6;
+    static bool parseUprobeKey(const QString &text, UprobeKey *key, QString *why);
 };
 
 } // namespace bpflens

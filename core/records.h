@@ -2,6 +2,7 @@
 
 #include "events.h"
 #include "histogram.h"
+#include "sharedfd.h"
 #include "stacks.h"
 
 #include <QDateTime>
@@ -65,6 +66,11 @@ struct ProbeConfig
     QString id;
     QVariantMap options;
     QString attachPath; // e.g. "tp_btf/sched_process_exec", as the engine reports it
+    // A probe that attaches into a user-space file (uprobe): the file, opened by whoever asked
+    // for the probe (client/binarytarget.h), and the offset of the function in it. Never
+    // stored: a session keeps the options and the attach path.
+    SharedFd file = {};
+    quint64 fileOffset = 0;
     bool operator==(const ProbeConfig &) const = default;
 };
 

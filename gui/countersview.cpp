@@ -24,6 +24,14 @@ namespace {
 // The ratio is a share, not a count: it would flatten every count line on a shared axis.
 const QString RatioName = QStringLiteral("hitRatio");
 
+// The uprobe probe's counts per key ("calls", "arg1=42", "\"text\""), not its loss counters
+// (keysFull, unreadableStrings), which the Summary names.
+bool isUprobeKeyCounter(const QString &name)
+{
+    return name == QLatin1String("calls") || name.startsWith(QLatin1String("arg")) ||
+           name.startsWith(QLatin1Char('"'));
+}
+
 } // namespace
 
 CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *parent)
@@ -35,8 +43,8 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_placeholder = new QLabel(
         tr("No counter samples in this session: record the Page cache (cachestat) probe to see "
            "hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for "
-           "retransmits per connection, or TCP connects (tcpconnect) for connects per "
-           "destination."),
+           "retransmits per connection, TCP connects (tcpconnect) for connects per "
+           "destination, or User function calls (uprobe) for calls per key."),
         this);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);
@@ -54,17 +62,22 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_connects = new QChartView(new QChart, this);
     m_connects->setAccessibleName(tr("TCP connects per destination"));
     m_connects->setRenderHint(QPainter::Antialiasing);
+    m_calls = new QChartView(new QChart, this);
+    m_calls->setAccessibleName(tr("User function calls per key"));
+    m_calls->setRenderHint(QPainter::Antialiasing);
     // Small enough that all fit a 1280x720 window together: the two per-endpoint charts side by
     // side.
     m_counts->setMinimumHeight(170);
     m_ratio->setMinimumHeight(130);
     m_retransmits->setMinimumHeight(170);
     m_connects->setMinimumHeight(170);
+    m_calls->setMinimumHeight(170);
     layout->addWidget(m_counts, 3);
     layout->addWidget(m_ratio, 2);
     auto *endpoints = new QHBoxLayout;
     endpoints->addWidget(m_retransmits);
     endpoints->addWidget(m_connects);
+    endpoints->addWidget(m_calls);
     layout->addLayout(endpoints, 3);
     connect(m_state, &ViewState::rangeChanged, this, &CountersView::refresh);
     connect(m_session, &SessionModel::reset, this, &CountersView::refresh);
@@ -74,7 +87,7 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
 
 QLineSeries *CountersView::series(const QString &name) const
 {
-    for (QChartView *view : {m_counts, m_ratio, m_retransmits, m_connects}) {
+    for (QChartView *view : {m_counts, m_ratio, m_retransmits, m_connects, m_calls}) {
         for (QAbstractSeries *s : view->chart()->series()) {
             if (s->name() == name)
                 return qobject_cast<QLineSeries *>(s);
@@ -91,6 +104,11 @@ QString CountersView::otherConnectionsName()
 QString CountersView::otherDestinationsName()
 {
     return tr("other destinations");
+}
+
+QString CountersView::otherKeysName()
+{
+    return tr("other keys");
 }
 
 void CountersView::keepBusiest(QMap<QString, QList<QPointF>> &lines,
@@ -123,6 +141,8 @@ void CountersView::refresh()
     QHash<QString, double> retransmitTotals;
     QMap<QString, QList<QPointF>> connects;
     QHash<QString, double> connectTotals;
+    QMap<QString, QList<QPointF>> calls;
+    QHash<QString, double> callTotals;
     for (const CounterSample &c : m_session->counters()) {
         // The page cache's and the per-connection retransmits only: iostack's layers have their
         // own view, and the loss counters of other probes (block's merged/unattributed,
@@ -141,25 +161,31 @@ void CountersView::refresh()
         } else if (c.probeId == QLatin1String("tcpconnect")) {
             connects[c.name].append(QPointF(x, c.value));
             connectTotals[c.name] += c.value;
+        } else if (c.probeId == QLatin1String("uprobe") && isUprobeKeyCounter(c.name)) {
+            calls[c.name].append(QPointF(x, c.value));
+            callTotals[c.name] += c.value;
         }
     }
     // The connections (destinations) with the most in the range get a line each; the rest are
     // summed into one, per time.
     keepBusiest(retransmits, retransmitTotals, otherConnectionsName());
     keepBusiest(connects, connectTotals, otherDestinationsName());
-    const bool empty =
-        pages.isEmpty() && ratio.isEmpty() && retransmits.isEmpty() && connects.isEmpty();
+    keepBusiest(calls, callTotals, otherKeysName());
+    const bool empty = pages.isEmpty() && ratio.isEmpty() && retransmits.isEmpty() &&
+                       connects.isEmpty() && calls.isEmpty();
     m_placeholder->setVisible(empty);
     m_counts->setVisible(!pages.isEmpty());
     m_ratio->setVisible(!ratio.isEmpty());
     m_retransmits->setVisible(!retransmits.isEmpty());
     m_connects->setVisible(!connects.isEmpty());
+    m_calls->setVisible(!calls.isEmpty());
     fill(m_counts, pages, tr("Page cache"), tr("pages per interval"), false);
     fill(m_ratio, ratio, tr("Hit ratio"), tr("hit ratio %"), true);
     fill(m_retransmits, retransmits, tr("TCP retransmits per connection"),
          tr("retransmits per interval"), false);
     fill(m_connects, connects, tr("TCP connects per destination"), tr("connects per interval"),
          false);
+    fill(m_calls, calls, tr("User function calls per key"), tr("calls per interval"), false);
 }
 
 void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &lines,
@@ -213,8 +239,9 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
     chart->legend()->setVisible(!percent);
     // Long names (a connection's two endpoints) read in full one per line on the right, and
     // in a tool tip where even that is too narrow.
-    chart->legend()->setAlignment(view == m_retransmits || view == m_connects ? Qt::AlignRight
-                                                                              : Qt::AlignTop);
+    chart->legend()->setAlignment(view == m_retransmits || view == m_connects || view == m_calls
+                                      ? Qt::AlignRight
+                                      : Qt::AlignTop);
     chart->legend()->setShowToolTips(true);
     chart->setTitle(title);
     styleChart(chart, palette());
@@ -228,8 +255,9 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
         auto *line = qobject_cast<QLineSeries *>(s);
         if (!line)
             continue;
-        const bool other =
-            line->name() == otherConnectionsName() || line->name() == otherDestinationsName();
+        const bool other = line->name() == otherConnectionsName() ||
+                           line->name() == otherDestinationsName() ||
+                           line->name() == otherKeysName();
         QPen pen = line->pen();
         pen.setColor(other ? QColor(0x9a9a9a) : QColor(distinct[n++ % std::size(distinct)]));
         line->setPen(pen);

@@ -19,8 +19,8 @@ class ViewState;
 
 // Counters over time, limited to the visible range: the page cache's (one line per counter:
 // hits, misses, dirtied, ...; the hit ratio on its own chart), tcpretrans' retransmits per
-// connection and tcpconnect's connects per destination (the connections or destinations with
-// the most in the range, the others summed).
+// connection, tcpconnect's connects per destination and uprobe's calls per key (the
+// connections, destinations or keys with the most in the range, the others summed).
 class CountersView : public QWidget
 {
     Q_OBJECT
@@ -31,9 +31,11 @@ public:
     QChartView *ratioChart() const { return m_ratio; }
     QChartView *retransmitsChart() const { return m_retransmits; }
     QChartView *connectsChart() const { return m_connects; }
+    QChartView *callsChart() const { return m_calls; }
     static constexpr int MaxConnectionLines = 8;
     static QString otherConnectionsName();
     static QString otherDestinationsName();
+    static QString otherKeysName();
     // The series for one counter name ("hits"), or null.
     QLineSeries *series(const QString &name) const;
 
@@ -55,6 +57,7 @@ private:
     QChartView *m_ratio;
     QChartView *m_retransmits;
     QChartView *m_connects;
+    QChartView *m_calls;
 };
 
 } // namespace bpflens

@@ -2,6 +2,7 @@
 
 #include "helperapi.h"
 #include "helperclient.h"
+#include "probetargets.h"
 
 #include <QCoreApplication>
 #include <QDBusPendingCallWatcher>
@@ -135,8 +136,18 @@ void HelperRecorder::start(const QList<ProbeConfig> &probes)
     }
 }
 
-void HelperRecorder::startHelper(const QList<ProbeConfig> &probes)
+void HelperRecorder::startHelper(const QList<ProbeConfig> &requested)
 {
+    // A uprobe's binary is opened here, as the user: the helper attaches to that file only.
+    QList<ProbeConfig> probes = requested;
+    QString unresolved;
+    if (!resolveProbeTargets(probes, &unresolved)) {
+        const QString id = rejectedProbe(unresolved, probes);
+        if (!id.isEmpty())
+            Q_EMIT probeRejected(id, unresolved);
+        Q_EMIT failed(unresolved);
+        return;
+    }
     m_starting = true;
     const quint64 generation = ++m_startGeneration;
     auto *watcher =

@@ -1,5 +1,8 @@
 #include "probepanel.h"
 
+#include "binarytarget.h"
+#include "probetargets.h"
+
 #include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
@@ -349,6 +352,28 @@ void ProbePanel::showProbeError(const QString &probeId, const QString &message)
     }
 }
 
+QString ProbePanel::userFileProblem(const QString &probeId, const QVariantMap &options) const
+{
+    if (!probeTakesUserFile(probeId))
+        return QString();
+    // Resolved as the recording will resolve it, as this user: what cannot be probed says so
+    // while the user types. Remembered per target, since a library name runs ldconfig.
+    const QString target = options.value(QStringLiteral("target")).toString().trimmed();
+    const qint64 pid = options.value(QStringLiteral("pid")).toLongLong();
+    const QString cacheKey = target + QLatin1Char('\n') + QString::number(pid);
+    auto it = m_targetProblems.constFind(cacheKey);
+    if (it != m_targetProblems.cend())
+        return *it;
+    BinaryTarget resolved;
+    QString why;
+    if (resolveBinaryTarget(target, pid, &resolved, &why))
+        why.clear();
+    if (m_targetProblems.size() > 64)
+        m_targetProblems.clear();
+    m_targetProblems.insert(cacheKey, why);
+    return why;
+}
+
 void ProbePanel::updateRow(Row &row)
 {
     const bool active = row.available && row.check->isChecked();
@@ -357,6 +382,9 @@ void ProbePanel::updateRow(Row &row)
     QVariantMap normalized;
     if (active && !validateRow(row, &normalized, &error)) {
         row.error->setText(tr("Invalid option: %1").arg(error));
+        row.error->show();
+    } else if (active && !userFileProblem(row.info->id, normalized).isEmpty()) {
+        row.error->setText(tr("Cannot probe: %1").arg(userFileProblem(row.info->id, normalized)));
         row.error->show();
     } else {
         row.error->clear();

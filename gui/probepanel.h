@@ -78,6 +78,8 @@ private:
     bool validateRow(const Row &row, QVariantMap *normalized, QString *error) const;
     void onChanged(const QString &probeId);
     void updateRow(Row &row);
+    // Why the probe's user-space target cannot be probed (uprobe), empty when it can.
+    QString userFileProblem(const QString &probeId, const QVariantMap &options) const;
     void load();
     void save(const Row &row) const;
 
@@ -88,6 +90,7 @@ private:
     QStringListModel *m_tracepoints = nullptr;
     QLabel *m_kernel = nullptr;
     bool m_loading = false;
+    mutable QHash<QString, QString> m_targetProblems; // target + pid -> why not, "" if fine
 };
 
 } // namespace bpflens

@@ -16,7 +16,10 @@ namespace bpflens {
 
 namespace {
 
-constexpr int LabelWidth = 110;
+// The lane labels' column: wide enough for the longest lane name in the user's language
+// ("Aufrufe von Benutzerfunktionen"), within bounds that leave the plot most of the width.
+constexpr int MinLabelWidth = 110;
+constexpr int MaxLabelWidth = 190;
 constexpr int AxisHeight = 24;
 constexpr int LaneGap = 2;
 constexpr int HitTolerancePx = 4;
@@ -77,8 +80,16 @@ QSize TimelineWidget::sizeHint() const
 
 QSize TimelineWidget::minimumSizeHint() const
 {
-    return {LabelWidth + 100,
+    return {labelWidth() + 100,
             AxisHeight + int(laneTypes().size()) * 20 + int(cpuBins().lanes.size()) * 10};
+}
+
+int TimelineWidget::labelWidth() const
+{
+    int w = MinLabelWidth;
+    for (EventType t : laneTypes())
+        w = std::max(w, fontMetrics().horizontalAdvance(SessionModel::typeName(t)) + 16);
+    return std::min(w, MaxLabelWidth);
 }
 
 QList<EventType> TimelineWidget::laneTypes() const
@@ -101,7 +112,7 @@ QList<EventType> TimelineWidget::laneTypes() const
 
 QRect TimelineWidget::plotRect() const
 {
-    return QRect(LabelWidth, AxisHeight, std::max(1, width() - LabelWidth - 1),
+    return QRect(labelWidth(), AxisHeight, std::max(1, width() - labelWidth() - 1),
                  std::max(1, height() - AxisHeight));
 }
 
@@ -300,12 +311,12 @@ QImage TimelineWidget::renderLanes()
                 drawLane(p, l, r);
         }
         p.setPen(palette().color(QPalette::Text));
-        const QRect label(6, r.top(), LabelWidth - 10, r.height());
+        const QRect label(6, r.top(), labelWidth() - 10, r.height());
         const int lineHeight = fontMetrics().height();
         if (types.at(i) == EventType::Block && r.height() >= 2 * lineHeight) {
             // The lane's colour key, where the eye looks for the lane's name anyway.
             const int mid = r.top() + r.height() / 2;
-            p.drawText(QRect(6, mid - lineHeight, LabelWidth - 10, lineHeight),
+            p.drawText(QRect(6, mid - lineHeight, labelWidth() - 10, lineHeight),
                        Qt::AlignLeft | Qt::AlignVCenter, SessionModel::typeName(types.at(i)));
             QFont small = font();
             small.setPointSizeF(small.pointSizeF() * 0.8);
@@ -322,8 +333,16 @@ QImage TimelineWidget::renderLanes()
             }
             p.setFont(font());
         } else {
-            p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter,
-                       SessionModel::typeName(types.at(i)));
+            // Two lines where the lane is tall enough, else cut with an ellipsis: never clipped
+            // mid-letter.
+            const QString name = SessionModel::typeName(types.at(i));
+            if (fontMetrics().horizontalAdvance(name) <= label.width())
+                p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter, name);
+            else if (r.height() >= 2 * lineHeight)
+                p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, name);
+            else
+                p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter,
+                           fontMetrics().elidedText(name, Qt::ElideRight, label.width()));
         }
         p.setPen(palette().color(QPalette::Mid));
         p.drawLine(0, r.bottom() + 1, width(), r.bottom() + 1);
@@ -437,7 +456,7 @@ void TimelineWidget::drawProcessLane(QPainter &p, const ProcessCpuBins::Lane &la
     const QString name =
         lane.pid < 0 ? tr("other (%1)").arg(lane.processes)
                      : tr("%1 %2").arg(EventTableModel::displayBytes(lane.comm)).arg(lane.pid);
-    const QRect label(14, rect.top(), LabelWidth - 18, rect.height());
+    const QRect label(14, rect.top(), labelWidth() - 18, rect.height());
     p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter,
                QFontMetrics(small).elidedText(name, Qt::ElideMiddle, label.width()));
     p.setFont(font());
@@ -477,7 +496,7 @@ void TimelineWidget::drawAxis(QPainter &p) const
     if (m_session->isEmpty()) {
         p.setPen(palette().color(QPalette::Mid));
         p.drawLine(0, AxisHeight - 1, width(), AxisHeight - 1);
-        p.drawLine(LabelWidth - 1, AxisHeight, LabelWidth - 1, height());
+        p.drawLine(labelWidth() - 1, AxisHeight, labelWidth() - 1, height());
         return;
     }
     // A 1-2-5 step giving about one label per 100 pixels.
@@ -501,7 +520,7 @@ void TimelineWidget::drawAxis(QPainter &p) const
     }
     p.setPen(palette().color(QPalette::Mid));
     p.drawLine(0, AxisHeight - 1, width(), AxisHeight - 1);
-    p.drawLine(LabelWidth - 1, AxisHeight, LabelWidth - 1, height());
+    p.drawLine(labelWidth() - 1, AxisHeight, labelWidth() - 1, height());
 }
 
 void TimelineWidget::drawSelection(QPainter &p) const
@@ -627,7 +646,7 @@ bool TimelineWidget::event(QEvent *event)
         const EventRef ref = eventAt(help->pos());
         m_hoverText = ref.isValid() ? eventSummary(*m_session, ref) : QString();
         for (int k = 0; m_hoverText.isEmpty() && k < int(cpuBins().lanes.size()); ++k) {
-            if (processLaneRect(k).adjusted(-LabelWidth, 0, 0, 0).contains(help->pos()))
+            if (processLaneRect(k).adjusted(-labelWidth(), 0, 0, 0).contains(help->pos()))
                 m_hoverText = processLaneText(k);
         }
         if (m_hoverText.isEmpty())

@@ -35,6 +35,7 @@ public:
     double xForTime(quint64 timeNs) const; // widget x
     quint64 timeAt(double x) const;
     QList<EventType> laneTypes() const;
+    int labelWidth() const;
     // The bins behind the current picture (computed on demand for the current range/size).
     const LaneBins &laneBins(EventType type);
     EventRef eventAt(const QPoint &pos);

@@ -108,6 +108,15 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
             *error = QStringLiteral("unknown probe: %1").arg(req.id);
             return false;
         }
+        if (req.file.isValid() != probe->takesUserFile()) {
+            *error = req.file.isValid()
+                         ? QStringLiteral("probe %1 takes no file").arg(req.id)
+                         : QStringLiteral("probe %1 needs the file its target names, opened by "
+                                          "the caller")
+                               .arg(req.id);
+            return false;
+        }
+        probe->setUserFile(req.file, req.fileOffset);
         const ProbeAvailability a = probe->availability(kernel(), opts);
         if (!a.available) {
             *error = QStringLiteral("probe %1 cannot run on this kernel: %2").arg(req.id, a.reason);

@@ -1,5 +1,7 @@
 #include "helperservice.h"
 
+#include "uprobefile.h"
+
 #include "helperapi.h"
 #include "helpersession.h"
 #include "tracepoints.h"
@@ -301,6 +303,23 @@ bool HelperService::validate(QList<ProbeConfig> &probes, QString *error) const
         const auto probe = createProbe(p.id);
         if (!probe) {
             *error = QStringLiteral("probe %1 is not built into this helper").arg(p.id);
+            return false;
+        }
+        // A uprobe's file: the caller opened it, so may read it; the helper only checks that
+        // the offset is in its code (uprobefile.h), and attaches to this descriptor.
+        if (p.file.isValid() != probe->takesUserFile()) {
+            *error = p.file.isValid() ? QStringLiteral("probe %1 takes no file").arg(p.id)
+                                      : QStringLiteral("probe %1 needs the file of its target as "
+                                                       "a descriptor the caller opened (option "
+                                                       "%2)")
+                                            .arg(p.id, api::FileOption);
+            return false;
+        }
+        QString why;
+        if (p.file.isValid() && !checkUprobeFile(p.file.get(), p.fileOffset, &why)) {
+            *error = QStringLiteral("probe %1, target %2: %3")
+                         .arg(p.id, normalized.value(QStringLiteral("target")).toString().left(256),
+                              why);
             return false;
         }
         const ProbeAvailability a = probe->availability(m_catalog.kernel(), normalized);

@@ -194,6 +194,17 @@ bool KernelFeatures::hasKprobePmu() const
     return QFileInfo::exists(QStringLiteral("/sys/bus/event_source/devices/kprobe/type"));
 }
 
+bool KernelFeatures::hasUprobes() const
+{
+    if (QFileInfo::exists(QStringLiteral("/sys/bus/event_source/devices/uprobe/type")))
+        return true;
+    for (const char *root : tracefsRoots) {
+        if (QFileInfo::exists(QString::fromLatin1(root) + QStringLiteral("/uprobe_events")))
+            return true;
+    }
+    return false;
+}
+
 bool KernelFeatures::canKprobe(const QString &function) const
 {
     if (!hasKprobePmu())

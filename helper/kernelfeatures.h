@@ -43,6 +43,8 @@ public:
     // classic tracepoint: "syscalls/sys_enter_openat" (needs tracefs mounted)
     bool hasTracepoint(const QString &categoryAndName) const;
     bool hasKprobePmu() const;
+    // Uprobes: the uprobe PMU, or tracefs's uprobe_events (libbpf's legacy path).
+    bool hasUprobes() const;
     bool canKprobe(const QString &function) const;
     bool canFentry(const QString &function) const;
     // A type exists in the kernel's BTF (struct, enum, ...), for CO-RE decisions.

@@ -77,6 +77,15 @@ public:
     // The recording's stack table and symbols, for probes whose events carry stacks. Set by the
     // engine before start(); such a probe fails to start without it.
     void setStackResolver(StackResolver *resolver) { m_stackResolver = resolver; }
+    // For a probe that attaches into a user-space file (takesUserFile()): the file its caller
+    // opened and the function's offset there (ProbeConfig::file). Set by the engine before
+    // start(); the probe keeps the file open only until it attached.
+    virtual bool takesUserFile() const { return false; }
+    void setUserFile(const SharedFd &file, quint64 offset)
+    {
+        m_userFile = file;
+        m_userFileOffset = offset;
+    }
 
     quint64 eventsSeen() const { return m_eventsSeen; }
     quint64 eventsLost() const;
@@ -118,6 +127,9 @@ protected:
     // symbolisation request for all the samples of a drain) appends its events here.
     virtual void finishDrain(RecordBatch &out) { Q_UNUSED(out); }
     StackResolver *stackResolver() const { return m_stackResolver; }
+    const SharedFd &userFile() const { return m_userFile; }
+    quint64 userFileOffset() const { return m_userFileOffset; }
+    void releaseUserFile() { m_userFile = SharedFd(); }
     // Reads the kernel's histogram maps: call emitHistogram() with the cumulative value per key.
     virtual void readHistograms() {}
     // Reads the kernel's counters: call emitCounter() with each one's value for the interval.
@@ -223,6 +235,8 @@ private:
     quint64 m_lastHistogramFull = 0;
     bpf_map *m_histogramMap = nullptr;
     StackResolver *m_stackResolver = nullptr;
+    SharedFd m_userFile;
+    quint64 m_userFileOffset = 0;
 };
 
 // A probe built on one bpftool skeleton (struct <name>_bpf, whose C++ members open, load, detach

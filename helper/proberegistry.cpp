@@ -18,6 +18,7 @@
 #include "offcpuprobe.h"
 #include "profileprobe.h"
 #include "tppairprobe.h"
+#include "uprobeprobe.h"
 
 #include <QHash>
 
@@ -47,6 +48,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("iostack"), factory<IoStackProbe>()},
         {QStringLiteral("fsslower"), factory<FsSlowerProbe>()},
         {QStringLiteral("tppair"), factory<TpPairProbe>()},
+        {QStringLiteral("uprobe"), factory<UprobeProbe>()},
         {QStringLiteral("profile"), factory<ProfileProbe>()},
         {QStringLiteral("offcpu"), factory<OffCpuProbe>()},
     };

@@ -471,6 +471,50 @@
         <source>One histogram per command and operation (read, write, flush…)</source>
         <translation>Ein Histogramm je Befehl und Operation (Lesen, Schreiben, Flush …)</translation>
     </message>
+    <message>
+        <source>User function calls</source>
+        <translation>Aufrufe von Benutzerfunktionen</translation>
+    </message>
+    <message>
+        <source>Calls of a function in a program or library counted per interval, optionally per argument, and timed from entry to return, like strlen_count and funclatency -u</source>
+        <translation>Aufrufe einer Funktion in einem Programm oder einer Bibliothek, je Intervall gezählt, wahlweise je Argument, und vom Eintritt bis zur Rückkehr gemessen, wie strlen_count und funclatency -u</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>BINARY:FUNCTION, the binary as a path, a library name (libc) or a program in PATH, e.g. libc:strlen or /usr/bin/bash:readline; BINARY:0xADDRESS for an address</source>
+        <translation>BINÄRDATEI:FUNKTION, die Binärdatei als Pfad, Bibliotheksname (libc) oder Programm im PATH, z. B. libc:strlen oder /usr/bin/bash:readline; BINÄRDATEI:0xADRESSE für eine Adresse</translation>
+    </message>
+    <message>
+        <source>Count by</source>
+        <translation>Zählen nach</translation>
+    </message>
+    <message>
+        <source>What the calls are counted by: empty (all together), argN (the value of argument N, from 0) or str(argN) (the string argument N points to)</source>
+        <translation>Wonach die Aufrufe gezählt werden: leer (alle zusammen), argN (der Wert von Argument N, ab 0) oder str(argN) (die Zeichenkette, auf die Argument N zeigt)</translation>
+    </message>
+    <message>
+        <source>String length</source>
+        <translation>Zeichenkettenlänge</translation>
+    </message>
+    <message>
+        <source>Bytes of a string argument kept as its key, with the terminating NUL</source>
+        <translation>Bytes eines Zeichenkettenarguments, die als Schlüssel behalten werden, mit dem abschließenden NUL</translation>
+    </message>
+    <message>
+        <source>Time calls</source>
+        <translation>Aufrufe messen</translation>
+    </message>
+    <message>
+        <source>Also attach at the return: a histogram of the time from entry to return, and the slow calls as events</source>
+        <translation>Auch an der Rückkehr ansetzen: ein Histogramm der Zeit vom Eintritt bis zur Rückkehr und die langsamen Aufrufe als Ereignisse</translation>
+    </message>
+    <message>
+        <source>With Time calls: record every call at least this slow as an event (-1: none, 0: all)</source>
+        <translation>Mit „Aufrufe messen“: jeden mindestens so langsamen Aufruf als Ereignis aufzeichnen (-1: keine, 0: alle)</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -521,6 +565,10 @@
     <message>
         <source>TCP sessions</source>
         <translation>TCP-Sitzungen</translation>
+    </message>
+    <message>
+        <source>User function calls</source>
+        <translation>Aufrufe von Benutzerfunktionen</translation>
     </message>
 </context>
 <context>
@@ -612,10 +660,6 @@
         <translation>Retransmits pro Intervall</translation>
     </message>
     <message>
-        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, or TCP connects (tcpconnect) for connects per destination.</source>
-        <translation>Keine Zählerwerte in dieser Sitzung: Zeichnen Sie die Sonde Page-Cache (cachestat) auf, um Treffer, Fehlzugriffe und geänderte Seiten über die Zeit zu sehen, TCP-Retransmits (tcpretrans) für Neuübertragungen je Verbindung oder TCP-Verbindungsaufbauten (tcpconnect) für Verbindungen je Ziel.</translation>
-    </message>
-    <message>
         <source>TCP connects per destination</source>
         <translation>TCP-Verbindungen je Ziel</translation>
     </message>
@@ -626,6 +670,22 @@
     <message>
         <source>connects per interval</source>
         <translation>Verbindungen je Intervall</translation>
+    </message>
+    <message>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, or User function calls (uprobe) for calls per key.</source>
+        <translation>Keine Zählerwerte in dieser Sitzung: Zeichnen Sie die Sonde Seitencache (cachestat) auf, um Treffer, Fehlzugriffe und geänderte Seiten über die Zeit zu sehen, TCP-Neuübertragungen (tcpretrans) für Neuübertragungen je Verbindung, TCP-Verbindungsaufbauten (tcpconnect) für Verbindungsaufbauten je Ziel oder Aufrufe von Benutzerfunktionen (uprobe) für Aufrufe je Schlüssel.</translation>
+    </message>
+    <message>
+        <source>User function calls per key</source>
+        <translation>Aufrufe von Benutzerfunktionen je Schlüssel</translation>
+    </message>
+    <message>
+        <source>other keys</source>
+        <translation>andere Schlüssel</translation>
+    </message>
+    <message>
+        <source>calls per interval</source>
+        <translation>Aufrufe je Intervall</translation>
     </message>
 </context>
 <context>
@@ -868,6 +928,14 @@
     <message>
         <source>Time of day</source>
         <translation>Uhrzeit</translation>
+    </message>
+    <message>
+        <source>Argument</source>
+        <translation>Argument</translation>
+    </message>
+    <message>
+        <source>String</source>
+        <translation>Zeichenkette</translation>
     </message>
 </context>
 <context>
@@ -1566,6 +1634,10 @@
     <message>
         <source>Limited on this kernel: %1</source>
         <translation>Auf diesem Kernel eingeschränkt: %1</translation>
+    </message>
+    <message>
+        <source>Cannot probe: %1</source>
+        <translation>Nicht messbar: %1</translation>
     </message>
 </context>
 <context>

@@ -471,6 +471,50 @@
         <source>One histogram per command and operation (read, write, flush…)</source>
         <translation>每个命令和操作（读、写、刷新…）一个直方图</translation>
     </message>
+    <message>
+        <source>User function calls</source>
+        <translation>用户函数调用</translation>
+    </message>
+    <message>
+        <source>Calls of a function in a program or library counted per interval, optionally per argument, and timed from entry to return, like strlen_count and funclatency -u</source>
+        <translation>按时间间隔统计程序或库中某个函数的调用次数，可按参数分组，并测量从进入到返回的时间，如 strlen_count 和 funclatency -u</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>BINARY:FUNCTION, the binary as a path, a library name (libc) or a program in PATH, e.g. libc:strlen or /usr/bin/bash:readline; BINARY:0xADDRESS for an address</source>
+        <translation>二进制文件:函数，二进制文件可为路径、库名（libc）或 PATH 中的程序，例如 libc:strlen 或 /usr/bin/bash:readline；地址写作 二进制文件:0x地址</translation>
+    </message>
+    <message>
+        <source>Count by</source>
+        <translation>统计依据</translation>
+    </message>
+    <message>
+        <source>What the calls are counted by: empty (all together), argN (the value of argument N, from 0) or str(argN) (the string argument N points to)</source>
+        <translation>按什么统计调用：留空（全部合计）、argN（第 N 个参数的值，从 0 开始）或 str(argN)（第 N 个参数指向的字符串）</translation>
+    </message>
+    <message>
+        <source>String length</source>
+        <translation>字符串长度</translation>
+    </message>
+    <message>
+        <source>Bytes of a string argument kept as its key, with the terminating NUL</source>
+        <translation>作为键保留的字符串参数字节数，含结尾的 NUL</translation>
+    </message>
+    <message>
+        <source>Time calls</source>
+        <translation>测量调用时间</translation>
+    </message>
+    <message>
+        <source>Also attach at the return: a histogram of the time from entry to return, and the slow calls as events</source>
+        <translation>同时挂接到返回处：从进入到返回时间的直方图，慢调用记录为事件</translation>
+    </message>
+    <message>
+        <source>With Time calls: record every call at least this slow as an event (-1: none, 0: all)</source>
+        <translation>启用“测量调用时间”时：将至少这么慢的每次调用记录为事件（-1：不记录，0：全部）</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -521,6 +565,10 @@
     <message>
         <source>TCP sessions</source>
         <translation>TCP 会话</translation>
+    </message>
+    <message>
+        <source>User function calls</source>
+        <translation>用户函数调用</translation>
     </message>
 </context>
 <context>
@@ -612,10 +660,6 @@
         <translation>每个间隔的重传次数</translation>
     </message>
     <message>
-        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, or TCP connects (tcpconnect) for connects per destination.</source>
-        <translation>此会话中没有计数器样本：录制页面缓存（cachestat）探针可查看命中、未命中和脏页随时间的变化，录制 TCP 重传（tcpretrans）可查看每个连接的重传，录制 TCP 连接（tcpconnect）可查看每个目标的连接数。</translation>
-    </message>
-    <message>
         <source>TCP connects per destination</source>
         <translation>每个目标的 TCP 连接</translation>
     </message>
@@ -626,6 +670,22 @@
     <message>
         <source>connects per interval</source>
         <translation>每个间隔的连接数</translation>
+    </message>
+    <message>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, or User function calls (uprobe) for calls per key.</source>
+        <translation>此会话中没有计数器样本：录制页缓存（cachestat）探针可查看命中、未命中和脏页随时间的变化，录制 TCP 重传（tcpretrans）可查看每个连接的重传，录制 TCP 连接（tcpconnect）可查看每个目标的连接数，录制用户函数调用（uprobe）可查看每个键的调用次数。</translation>
+    </message>
+    <message>
+        <source>User function calls per key</source>
+        <translation>每个键的用户函数调用</translation>
+    </message>
+    <message>
+        <source>other keys</source>
+        <translation>其他键</translation>
+    </message>
+    <message>
+        <source>calls per interval</source>
+        <translation>每间隔调用次数</translation>
     </message>
 </context>
 <context>
@@ -868,6 +928,14 @@
     <message>
         <source>Time of day</source>
         <translation>时刻</translation>
+    </message>
+    <message>
+        <source>Argument</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>String</source>
+        <translation>字符串</translation>
     </message>
 </context>
 <context>
@@ -1563,6 +1631,10 @@
     <message>
         <source>Limited on this kernel: %1</source>
         <translation>在此内核上受限：%1</translation>
+    </message>
+    <message>
+        <source>Cannot probe: %1</source>
+        <translation>无法探测：%1</translation>
     </message>
 </context>
 <context>

@@ -1297,6 +1297,14 @@ private Q_SLOTS:
                       spins = spins + 1;
                   return spins > 0;
               }}},
+            // Two timed calls of a test program's function, each an event with threshold 0.
+            {EventType::UprobeCall,
+             {QStringLiteral("target=%1:bpflens_sleep,latency,thresholdUs=0")
+                  .arg(QStringLiteral(BPFLENS_UPROBETARGET)),
+              [&] {
+                  return QProcess::execute(QStringLiteral(BPFLENS_UPROBETARGET),
+                                           {QStringLiteral("sleep:100:2")}) == 0;
+              }}},
             {EventType::OffCpu,
              {QStringLiteral("pid=%1,minUs=1000").arg(me),
               [&] {

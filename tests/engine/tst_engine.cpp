@@ -5,6 +5,7 @@
 #include "bpfaccess.h"
 #include "engine.h"
 #include "enginetestutil.h"
+#include "probetargets.h"
 #include "testutil.h"
 
 #include <QDeadlineTimer>
@@ -221,9 +222,17 @@ private Q_SLOTS:
             }
             QList<ProbeConfig> req{{s.info.id, {}, {}}};
             QString error;
+            // A probe into a user-space file (uprobe) gets it as a client hands it over, and
+            // says which file it resolved to instead of the name it was given.
+            QVERIFY2(resolveProbeTargets(req, &error), qPrintable(error));
             QVERIFY2(engine.start(req, &error), qPrintable(error));
             engine.stop();
-            QCOMPARE(req[0].attachPath, s.availability.attachPath);
+            if (probeTakesUserFile(s.info.id))
+                QCOMPARE(req[0].attachPath,
+                         QStringLiteral("uprobe/") +
+                             req[0].options.value(QStringLiteral("target")).toString());
+            else
+                QCOMPARE(req[0].attachPath, s.availability.attachPath);
         }
         QVERIFY(built >= 2);
         for (const ProbeStatus &s : probes) {

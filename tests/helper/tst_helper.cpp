@@ -217,7 +217,8 @@ private Q_SLOTS:
         get << api::Interface << QStringLiteral("Version");
         const QDBusMessage version = m_root.call(get);
         QCOMPARE(version.type(), QDBusMessage::ReplyMessage);
-        QCOMPARE(version.arguments().value(0).value<QDBusVariant>().variant().toUInt(), 2u);
+        QCOMPARE(version.arguments().value(0).value<QDBusVariant>().variant().toUInt(),
+                 api::Version);
         const QDBusMessage xml = m_root.call(QDBusMessage::createMethodCall(
             api::ServiceName, api::ObjectPath,
             QStringLiteral("org.freedesktop.DBus.Introspectable"), QStringLiteral("Introspect")));
@@ -651,6 +652,96 @@ private Q_SLOTS:
         QVERIFY(data.info.endMonotonicNs > data.info.startMonotonicNs);
         // The file belongs to the user who recorded, not to root.
         QCOMPARE(QFileInfo(file).ownerId(), 1u);
+    }
+
+    // The uprobe probe through the helper as an unprivileged user: the user's own process
+    // resolves the function and opens the binary; a binary the user may not read is refused
+    // before the helper is asked; the helper refuses descriptors that prove nothing (O_PATH)
+    // and offsets outside the file's code, whoever calls.
+    void uprobesOnlyOnBinariesTheCallerCanRead()
+    {
+        const QString cli = m_bus.publicCopy(QStringLiteral(BPFLENS_CLI));
+        const QString dir = sharedOutputDir(m_bus);
+        const QString target = m_bus.publicCopy(QStringLiteral(BPFLENS_UPROBETARGET));
+        const QString secret = dir + QStringLiteral("/secret-target");
+        QFile::remove(secret);
+        QVERIFY(QFile::copy(target, secret));
+        QVERIFY(QFile::setPermissions(secret, QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+
+        // A binary daemon cannot read: refused with the reason, nothing asked of the helper.
+        const QString refusedFile = dir + QStringLiteral("/secret.bpflens");
+        const Run refused = runAs(
+            QStringLiteral("daemon"),
+            {cli, QStringLiteral("record"), QStringLiteral("--probe"),
+             QStringLiteral("uprobe:target=") + secret + QStringLiteral(":bpflens_count"),
+             QStringLiteral("--duration"), QStringLiteral("1s"), QStringLiteral("-o"), refusedFile},
+            m_bus.environment());
+        QCOMPARE(refused.status, 2);
+        QVERIFY2(refused.err.contains(QLatin1String("Permission denied")), qPrintable(refused.err));
+        QVERIFY(!QFile::exists(refusedFile));
+
+        // One daemon can read: its calls are counted per argument, exactly.
+        const QString file = dir + QStringLiteral("/uprobe.bpflens");
+        QProcess recorder;
+        recorder.setProcessEnvironment(m_bus.environment());
+        recorder.start(
+            QStringLiteral("setpriv"),
+            {QStringLiteral("--reuid=daemon"), QStringLiteral("--regid=daemon"),
+             QStringLiteral("--clear-groups"), cli, QStringLiteral("record"),
+             QStringLiteral("--probe"),
+             QStringLiteral("uprobe:target=") + target + QStringLiteral(":bpflens_count,key=arg1"),
+             QStringLiteral("--duration"), QStringLiteral("3s"), QStringLiteral("-o"), file});
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(file) || recorder.state() == QProcess::NotRunning,
+                                 20000);
+        QVERIFY2(QFile::exists(file), recorder.readAllStandardError().constData());
+        QCOMPARE(QProcess::execute(target, {QStringLiteral("x:5:21"), QStringLiteral("y:6:4")}), 0);
+        QVERIFY(recorder.waitForFinished(20000));
+        QCOMPARE(recorder.exitCode(), 0);
+        SessionData data;
+        QString why;
+        QVERIFY2(SessionReader::open(file, &data, &why), qPrintable(why));
+        QHash<QString, double> calls;
+        for (const CounterSample &c : std::as_const(data.counters))
+            calls[c.name] += c.value;
+        QCOMPARE(calls.value(QStringLiteral("arg1=5")), 21.0);
+        QCOMPARE(calls.value(QStringLiteral("arg1=6")), 4.0);
+        // The session names the file that was probed.
+        QCOMPARE(data.info.probes.value(0).options.value(QStringLiteral("target")).toString(),
+                 QFileInfo(target).canonicalFilePath() + QStringLiteral(":bpflens_count"));
+
+        // Hostile descriptors and offsets, straight over D-Bus: refused by the helper's own
+        // check, with the reason, and nothing loaded.
+        HelperClient client(m_root);
+        const QVariantMap options{{QStringLiteral("target"), target + QStringLiteral(":f")}};
+        const auto startWith = [&](int fd, quint64 offset) {
+            ProbeConfig p{QStringLiteral("uprobe"), options, {}};
+            p.file = SharedFd::adopt(fd);
+            p.fileOffset = offset;
+            HelperClient::Session session;
+            HelperClient::Error error;
+            const bool ok = client.startSession({p}, &session, &error);
+            if (ok) {
+                client.stopSession(session.path, &error);
+                ::close(session.fd);
+            }
+            return ok ? QStringLiteral("started") : error.name + QLatin1Char(' ') + error.message;
+        };
+        const QByteArray path = secret.toLocal8Bit();
+        QString answer = startWith(::open(path.constData(), O_PATH | O_CLOEXEC), 0x1000);
+        QVERIFY2(answer.startsWith(api::ErrorInvalidArgs) &&
+                     answer.contains(QLatin1String("O_PATH")),
+                 qPrintable(answer));
+        answer = startWith(::open(path.constData(), O_RDONLY | O_CLOEXEC), 0);
+        QVERIFY2(answer.startsWith(api::ErrorInvalidArgs) &&
+                     answer.contains(QLatin1String("not in an executable segment")),
+                 qPrintable(answer));
+        answer = startWith(::open("/etc/hostname", O_RDONLY | O_CLOEXEC), 0);
+        QVERIFY2(answer.contains(QLatin1String("not an ELF file")), qPrintable(answer));
+        answer = startWith(-1, 0);
+        QVERIFY2(answer.startsWith(api::ErrorInvalidArgs) &&
+                     answer.contains(QLatin1String("needs the file")),
+                 qPrintable(answer));
+        QCOMPARE(bpfObjectsOf(m_bus.helperPid()).total(), 0);
     }
 
     void exitsWhenIdleButNotWhileRecording()

@@ -1,0 +1,275 @@
+// The uprobe probe against the real kernel: uprobetarget (tests/programs) calls bpflens_count
+// and bpflens_sleep with known arguments a known number of times, and the counts per key, the
+// latency histogram and the slow calls must match exactly. The targets are resolved as the
+// client resolves them (client/probetargets.h): the engine only gets the opened file and the
+// offset. Bad targets are refused with the reason, before anything is loaded.
+#include "engine.h"
+#include "enginetestutil.h"
+#include "probetargets.h"
+#include "testutil.h"
+#include "uprobeprobe.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace bpflens;
+
+namespace {
+
+const QList<QByteArray> ourPrograms{"uprobe_"};
+
+QString targetProgram()
+{
+    return QStringLiteral(BPFLENS_UPROBETARGET);
+}
+
+struct Recording
+{
+    QString attachPath;
+    QString target; // the option as the engine got it, resolved
+    RecordBatch batch;
+    QHash<QString, double> counters;
+    Log2Histogram histogram{HistogramUnit::Microseconds};
+    quint64 lost = 0;
+};
+
+// Resolves and starts the probe, runs each item list as one uprobetarget process (filtered to
+// the first one when filterFirst), stops and merges what came out.
+bool record(QVariantMap options, const QList<QByteArrayList> &runs, Recording *r, QString *error,
+            bool filterFirst = false)
+{
+    std::vector<std::unique_ptr<test::GatedExec>> children;
+    for (const QByteArrayList &items : runs)
+        children.push_back(std::make_unique<test::GatedExec>(targetProgram().toLocal8Bit(), items));
+    if (filterFirst)
+        options.insert(QStringLiteral("pid"), qint64(children.front()->pid()));
+    QList<ProbeConfig> req{{QStringLiteral("uprobe"), options, {}}};
+    if (!resolveProbeTargets(req, error))
+        return false;
+    Engine engine;
+    if (!engine.start(req, error))
+        return false;
+    r->attachPath = req[0].attachPath;
+    r->target = req[0].options.value(QStringLiteral("target")).toString();
+    bool ok = true;
+    for (auto &c : children)
+        ok = c->go() && ok;
+    for (auto &c : children) {
+        QDeadlineTimer deadline(30000);
+        while (!c->finished() && !deadline.hasExpired())
+            engine.poll(20, r->batch);
+        ok = c->exitedCleanly() && ok;
+    }
+    engine.poll(10, r->batch);
+    engine.stop(&r->batch);
+    bool first = true;
+    for (const HistogramSnapshot &s : std::as_const(r->batch.histograms)) {
+        if (first)
+            r->histogram = Log2Histogram(s.histogram.unit());
+        first = false;
+        r->histogram.merge(s.histogram);
+    }
+    for (const ProbeStats &s : std::as_const(r->batch.stats))
+        r->lost = qMax(r->lost, s.eventsLost);
+    for (const CounterSample &c : std::as_const(r->batch.counters))
+        r->counters[c.name] += c.value;
+    if (!ok)
+        *error = QStringLiteral("uprobetarget failed");
+    return ok;
+}
+
+QVariantMap countOptions(const QString &function = QStringLiteral("bpflens_count"),
+                         const QString &key = QString())
+{
+    return {{QStringLiteral("target"), targetProgram() + QLatin1Char(':') + function},
+            {QStringLiteral("key"), key}};
+}
+
+} // namespace
+
+class TestUprobe : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        QVERIFY2(QFile::exists(targetProgram()), qPrintable(targetProgram()));
+    }
+
+    void countsEveryCall()
+    {
+        Recording r;
+        QString error;
+        QVERIFY2(record(countOptions(), {{"a:1:100", "bb:2:50"}}, &r, &error), qPrintable(error));
+        QCOMPARE(r.counters.value(UprobeProbe::callsCounter()), 150.0);
+        // The session says which file and function were probed, resolved.
+        QVERIFY2(r.target.startsWith(QLatin1Char('/')) &&
+                     r.target.endsWith(QLatin1String(":bpflens_count")),
+                 qPrintable(r.target));
+        QCOMPARE(r.attachPath, QStringLiteral("uprobe/") + r.target);
+        QCOMPARE(r.lost, 0u);
+        // Without the return probe: no histogram, no events.
+        QVERIFY(r.batch.histograms.isEmpty());
+        QVERIFY(r.batch.uprobeCall.isEmpty());
+    }
+
+    void countsPerIntegerArgument()
+    {
+        Recording r;
+        QString error;
+        QVERIFY2(record(countOptions(QStringLiteral("bpflens_count"), QStringLiteral("arg1")),
+                        {{"a:7:30", "b:-3:12", "c:7:5"}}, &r, &error),
+                 qPrintable(error));
+        QCOMPARE(r.counters.value(QStringLiteral("arg1=7")), 35.0);
+        QCOMPARE(r.counters.value(QStringLiteral("arg1=-3")), 12.0);
+        QCOMPARE(r.counters.size(), 2);
+    }
+
+    void countsPerStringArgument()
+    {
+        Recording r;
+        QString error;
+        QVERIFY2(record(countOptions(QStringLiteral("bpflens_count"), QStringLiteral("str(arg0)")),
+                        {{"hello:1:40", "world:1:25", "hello:2:2"}}, &r, &error),
+                 qPrintable(error));
+        QCOMPARE(r.counters.value(QStringLiteral("\"hello\"")), 42.0);
+        QCOMPARE(r.counters.value(QStringLiteral("\"world\"")), 25.0);
+        QCOMPARE(r.counters.size(), 2);
+    }
+
+    void stringKeysAreCutAtTheLength()
+    {
+        QVariantMap o = countOptions(QStringLiteral("bpflens_count"), QStringLiteral("str(arg0)"));
+        o.insert(QStringLiteral("strLength"), 4); // three bytes and the NUL
+        Recording r;
+        QString error;
+        QVERIFY2(record(o, {{"abcdef:1:9", "abcxyz:1:4", "ab:1:3"}}, &r, &error),
+                 qPrintable(error));
+        QCOMPARE(r.counters.value(QStringLiteral("\"abc\"")), 13.0);
+        QCOMPARE(r.counters.value(QStringLiteral("\"ab\"")), 3.0);
+    }
+
+    void timesCallsAndRecordsTheSlowOnes()
+    {
+        QVariantMap o = countOptions(QStringLiteral("bpflens_sleep"), QStringLiteral("arg0"));
+        o.insert(QStringLiteral("latency"), true);
+        o.insert(QStringLiteral("thresholdUs"), 5000);
+        Recording r;
+        QString error;
+        QVERIFY2(record(o, {{"sleep:20000:3", "sleep:50:20"}}, &r, &error), qPrintable(error));
+        QVERIFY2(r.attachPath.contains(QLatin1String("uretprobe/")), qPrintable(r.attachPath));
+        QCOMPARE(r.histogram.count(), 23u);
+        QCOMPARE(r.counters.value(QStringLiteral("arg0=20000")), 3.0);
+        QCOMPARE(r.counters.value(QStringLiteral("arg0=50")), 20.0);
+        // Exactly the three 20 ms calls are events, with their argument and their time.
+        QCOMPARE(r.batch.uprobeCall.size(), 3);
+        for (const UprobeCallEvent &e : std::as_const(r.batch.uprobeCall)) {
+            QCOMPARE(e.keyKind, quint8(1));
+            QCOMPARE(e.argument, 20000u);
+            QCOMPARE(e.comm, QByteArray("uprobetarget"));
+            QVERIFY2(e.latencyNs >= 20000000ull && e.latencyNs < 2000000000ull,
+                     qPrintable(QString::number(e.latencyNs)));
+            QVERIFY(e.text.isEmpty());
+        }
+        // The histogram holds 20 calls below 5 ms and 3 above it.
+        quint64 fast = 0;
+        for (int i = 0; i < r.histogram.usedSlots(); ++i) {
+            if (Log2Histogram::slotHigh(i) < 5000)
+                fast += r.histogram.slot(i);
+        }
+        QCOMPARE(fast, 20u);
+    }
+
+    void pidFilterCountsOneProcess()
+    {
+        Recording r;
+        QString error;
+        QVERIFY2(record(countOptions(), {{"a:1:17"}, {"a:1:40"}}, &r, &error, true),
+                 qPrintable(error));
+        QCOMPARE(r.counters.value(UprobeProbe::callsCounter()), 17.0);
+    }
+
+    // The BCC tutorial's strlen_count: glibc's strlen is an IFUNC; the client resolves it to the
+    // implementation this machine uses, and the calls uprobetarget makes are counted per string.
+    void libcStrlenCountedPerString()
+    {
+        Recording r;
+        QString error;
+        const QVariantMap o{{QStringLiteral("target"), QStringLiteral("libc:strlen")},
+                            {QStringLiteral("key"), QStringLiteral("str(arg0)")}};
+        QVERIFY2(record(o, {{"bpflens-strlen:1:33"}}, &r, &error, true), qPrintable(error));
+        QVERIFY2(r.target.contains(QLatin1String("libc.so")), qPrintable(r.target));
+        QCOMPARE(r.counters.value(QStringLiteral("\"bpflens-strlen\"")), 33.0);
+    }
+
+    void badTargetsAreRefusedWithTheReason_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no file") << QStringLiteral("/nonexistent/prog:main")
+                                 << QStringLiteral("No such file");
+        QTest::newRow("not elf") << QStringLiteral("/etc/hostname:main")
+                                 << QStringLiteral("not an ELF file");
+        QTest::newRow("no symbol") << targetProgram() + QStringLiteral(":no_such_function")
+                                   << QStringLiteral("no function no_such_function");
+        QTest::newRow("no library")
+            << QStringLiteral("libbpflens-none:f") << QStringLiteral("bpflens-none");
+    }
+
+    void badTargetsAreRefusedWithTheReason()
+    {
+        QFETCH(QString, target);
+        QFETCH(QString, expected);
+        QList<ProbeConfig> req{
+            {QStringLiteral("uprobe"), {{QStringLiteral("target"), target}}, {}}};
+        QString error;
+        QVERIFY(!resolveProbeTargets(req, &error));
+        QVERIFY2(error.contains(expected), qPrintable(error));
+        QVERIFY(!req[0].file.isValid());
+    }
+
+    void engineRefusesAUprobeWithoutItsFile()
+    {
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("uprobe"), countOptions(), {}}};
+        QString error;
+        QVERIFY(!engine.start(req, &error));
+        QVERIFY2(error.contains(QLatin1String("needs the file")), qPrintable(error));
+        QCOMPARE(test::countPrograms(ourPrograms), 0);
+    }
+
+    void badKeysAreRefused()
+    {
+        for (const QString &key :
+             {QStringLiteral("arg6"), QStringLiteral("str(arg0"), QStringLiteral("retval")}) {
+            QVariantMap normalized;
+            QString error;
+            QVERIFY(!ProbeCatalog::validate(QStringLiteral("uprobe"),
+                                            countOptions(QStringLiteral("bpflens_count"), key),
+                                            &normalized, &error));
+            QVERIFY2(error.contains(QLatin1String("option key")), qPrintable(error));
+        }
+    }
+
+    void nothingStaysAttached()
+    {
+        QVariantMap o = countOptions();
+        o.insert(QStringLiteral("latency"), true);
+        Recording r;
+        QString error;
+        QVERIFY2(record(o, {{"a:1:3"}}, &r, &error), qPrintable(error));
+        QCOMPARE(test::countLinks(ourPrograms), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(test::countPrograms(ourPrograms), 0, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(test::countMaps(ourPrograms), 0, 10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUprobe)
+#include "tst_uprobe.moc"
