@@ -6,18 +6,45 @@
 #include "viewstate.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
+#include <QGuiApplication>
 #include <QImageWriter>
-#include <QInputDialog>
+#include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
 #include <QPainter>
 #include <QStatusBar>
 #include <QSvgGenerator>
+#include <QVBoxLayout>
 
 namespace bpflens {
+
+namespace {
+
+// Sized to its contents, a small dialog is narrower than its title, and the window manager cuts
+// the title ("Export O…BPF Lens"). The title bar shows the application's name after the title
+// (as Qt's xcb and wayland plugins set it) in the application's font, bold in most themes;
+// beside it sit the window icon and up to three buttons, about a line height each with their
+// padding.
+int widthForTitle(const QWidget *dialog)
+{
+    QString title = dialog->windowTitle();
+    const QString name = QGuiApplication::applicationDisplayName();
+    if (!name.isEmpty() && !title.endsWith(name))
+        title += QStringLiteral(" \u2014 ") + name;
+    QFont font = dialog->font();
+    font.setBold(true);
+    const QFontMetrics metrics(font);
+    return metrics.horizontalAdvance(title) + 8 * metrics.height();
+}
+
+} // namespace
 
 ExportController::ExportController(SessionModel *session, ViewState *state, QMainWindow *window,
                                    std::function<QWidget *()> chartWidget)
@@ -76,10 +103,29 @@ void ExportController::chooseExportCsv(Scope scope)
             if (m_session->events().count(t) && !ids.contains(CsvExport::probeIdFor(t)))
                 ids << CsvExport::probeIdFor(t);
         }
-        bool ok = false;
-        probeId = QInputDialog::getItem(m_window, tr("Export One Probe"), tr("Probe:"), ids, 0,
-                                        false, &ok);
-        if (!ok || probeId.isEmpty())
+        // A dialog of its own rather than QInputDialog, whose layout fixes the window's size
+        // to its contents and so overrides a minimum width.
+        QDialog dialog(m_window);
+        dialog.setObjectName(QStringLiteral("exportProbeDialog"));
+        dialog.setWindowTitle(tr("Export One Probe"));
+        auto *label = new QLabel(tr("Probe:"), &dialog);
+        auto *probes = new QComboBox(&dialog);
+        probes->addItems(ids);
+        probes->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        label->setBuddy(probes);
+        auto *buttons =
+            new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+        connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+        connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+        auto *layout = new QVBoxLayout(&dialog);
+        layout->addWidget(label);
+        layout->addWidget(probes);
+        layout->addWidget(buttons);
+        dialog.setMinimumWidth(widthForTitle(&dialog));
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        probeId = probes->currentText();
+        if (probeId.isEmpty())
             return;
     }
     const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Export CSV Into"));

@@ -35,6 +35,21 @@ bool isNotInstalled(const QString &errorName)
            errorName == QLatin1String("org.freedesktop.DBus.Error.Spawn.ServiceNotFound");
 }
 
+// What a NotAuthorized reply adds to "polkit refused the action": the helper says "not
+// authorised: polkit denied <action>" and at most a detail in parentheses ("authentication was
+// not completed"). Quoting the whole of it read "not allowed ... (not authorised: polkit denied
+// ...)". Another message (Stop from another caller) is kept whole.
+QString polkitDetail(const QString &message)
+{
+    const QString prefix = QStringLiteral("not authorised: polkit denied ") + api::PolkitAction;
+    if (!message.startsWith(prefix))
+        return message.trimmed();
+    QString detail = message.mid(prefix.size()).trimmed();
+    if (detail.startsWith(QLatin1Char('(')) && detail.endsWith(QLatin1Char(')')))
+        detail = detail.mid(1, detail.size() - 2).trimmed();
+    return detail;
+}
+
 } // namespace
 
 HelperRecorder::HelperRecorder(const QDBusConnection &bus, QObject *parent)
@@ -169,8 +184,7 @@ void HelperRecorder::startHelper(const QList<ProbeConfig> &requested)
                 m_starting = false;
                 if (!ok) {
                     if (error.name == api::ErrorNotAuthorized) {
-                        m_notice = tr("<b>You are not allowed to record.</b> %1")
-                                       .arg(errorText(error.name, error.message).toHtmlEscaped());
+                        m_notice = notAuthorizedText(error.message, true);
                         Q_EMIT availabilityChanged();
                     } else if (error.name == api::ErrorInvalidArgs) {
                         const QString id = rejectedProbe(error.message, probes);
@@ -301,13 +315,27 @@ QString HelperRecorder::brokenStreamMessage(const QString &why) const
         .arg(why);
 }
 
+QString HelperRecorder::notAuthorizedText(const QString &message, bool rich)
+{
+    const QString detail = polkitDetail(message);
+    const QString action = detail.isEmpty()
+                               ? api::PolkitAction
+                               : QStringLiteral("%1 (%2)").arg(api::PolkitAction, detail);
+    // The documentation is not installed: the rule's place is said here instead.
+    if (rich)
+        return tr("<b>You are not allowed to record:</b> polkit refused the action %1. Ask an "
+                  "administrator to allow it, for example with a rule for your group in "
+                  "<code>/etc/polkit-1/rules.d</code>.")
+            .arg(action.toHtmlEscaped());
+    return tr("You are not allowed to record: polkit refused the action %1. Ask an administrator "
+              "to allow it, for example with a rule for your group in /etc/polkit-1/rules.d.")
+        .arg(action);
+}
+
 QString HelperRecorder::errorText(const QString &name, const QString &message)
 {
     if (name == api::ErrorNotAuthorized)
-        return tr("You are not allowed to trace this system: polkit refused the action "
-                  "io.github.bpflens.trace (%1). Ask an administrator to allow it, for example "
-                  "with a polkit rule for your group (see docs/dbus-api.md).")
-            .arg(message);
+        return notAuthorizedText(message, false);
     if (name == api::ErrorInvalidArgs)
         return tr("The helper refused the probe settings: %1").arg(message);
     if (name == api::ErrorBusy)

@@ -50,6 +50,9 @@ public:
 
     // What a user reads for a helper error (the D-Bus error name and the helper's message).
     static QString errorText(const QString &name, const QString &message);
+    // Polkit's refusal (the helper's NotAuthorized message) as the error box (plain) or the
+    // banner (rich text, its first sentence bold) says it.
+    static QString notAuthorizedText(const QString &message, bool rich);
     // The probe a helper's InvalidArgs message is about, of those requested; empty if unclear.
     static QString rejectedProbe(const QString &message, const QList<ProbeConfig> &probes);
 

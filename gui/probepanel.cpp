@@ -90,6 +90,9 @@ void ProbePanel::build()
     m_scroll = scroll;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // A scroll bar that came and went with the ticked probes' options narrowed the panel, and
+    // every wrapped description below reflowed: the rows jumped instead of just moving down.
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     outer->addWidget(scroll);
     auto *content = new QWidget(scroll);
     m_layout = new QVBoxLayout(content);

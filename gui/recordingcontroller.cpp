@@ -8,6 +8,8 @@
 #include "sessionmodel.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QEventLoop>
 #include <QLabel>
 #include <QLocale>
 #include <QMainWindow>
@@ -145,6 +147,28 @@ void RecordingController::discard()
     m_recorder->stop();
     m_recording = false;
     m_statusTimer->stop();
+}
+
+bool RecordingController::stopAndWait(int timeoutMs)
+{
+    if (!m_recording)
+        return true;
+    // The recorder sends what it still holds before it says it ended (ended or failed both
+    // end the recording, keeping its data): returning earlier would drop that tail.
+    QEventLoop loop;
+    QTimer bound;
+    bound.setSingleShot(true);
+    connect(&bound, &QTimer::timeout, &loop, &QEventLoop::quit);
+    connect(this, &RecordingController::recordingChanged, &loop, &QEventLoop::quit);
+    showStatus(tr("Stopping the recording…"));
+    stopRecording();
+    if (m_recording) {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        bound.start(timeoutMs);
+        loop.exec(QEventLoop::ExcludeUserInputEvents);
+        QApplication::restoreOverrideCursor();
+    }
+    return !m_recording;
 }
 
 void RecordingController::recordingStarted(const SessionInfo &info)

@@ -37,6 +37,11 @@ public:
     bool isStarting() const { return m_starting; }
     // Stops a running recording whose data the user chose to discard.
     void discard();
+    // Stops a running recording whose data is to be kept, and returns once the recorder has
+    // reported its end (its last batches are then in the session). The event loop runs
+    // meanwhile, without user input. False if it has not ended within timeoutMs: it is then
+    // still stopping, and its data still arrives.
+    bool stopAndWait(int timeoutMs);
 
     QAction *recordAction() const { return m_recordAction; }
     QAction *stopAction() const { return m_stopAction; }

@@ -5,6 +5,7 @@
 #include "sessionmodel.h"
 #include "sessionsave.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QDir>
 #include <QEventLoop>
@@ -14,6 +15,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QScopedValueRollback>
 #include <QSettings>
 #include <QStatusBar>
 #include <QThread>
@@ -28,6 +30,9 @@ namespace bpflens {
 namespace {
 
 constexpr int MaxRecentFiles = 8;
+// How long closing waits for a stopped recording's end: the helper ends its stream within a
+// batch interval (500 ms), the bpflens-cli fallback as soon as its probes are detached.
+constexpr int StopTimeoutMs = 15000;
 const QString SessionSuffix = QStringLiteral("bpflens");
 
 } // namespace
@@ -194,23 +199,35 @@ void SessionDocument::chooseSaveAs()
 
 bool SessionDocument::maybeKeepRecording()
 {
+    if (m_stopping)
+        return false; // asked again (a second close) while Stop and Save waits: that one goes on
     const bool running = recording();
     if (!m_unsaved && !running)
         return true;
     QMessageBox box(QMessageBox::Warning, tr("Unsaved recording"),
-                    running ? tr("A recording is running. Stop it and discard what it "
-                                 "recorded?")
+                    running ? tr("A recording is running. Stop it and save what it recorded, or "
+                                 "discard it?")
                             : tr("The recording has not been saved. Save it first?"),
-                    QMessageBox::NoButton, m_window);
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
     box.setObjectName(QStringLiteral("unsavedRecordingBox"));
+    box.setDefaultButton(QMessageBox::Save);
     if (running) {
-        box.setStandardButtons(QMessageBox::Discard | QMessageBox::Cancel);
-    } else {
-        box.setStandardButtons(QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-        box.setDefaultButton(QMessageBox::Save);
+        QAbstractButton *stopAndSave = box.button(QMessageBox::Save);
+        stopAndSave->setText(tr("Stop and Save…"));
+        stopAndSave->setObjectName(QStringLiteral("stopAndSaveButton"));
     }
     switch (box.exec()) {
     case QMessageBox::Save:
+        // (The recording may have ended on its own while the box was up.)
+        if (recording() && !stopAndWait()) {
+            // Nothing is lost by waiting longer: the recorder still delivers until it ends.
+            showErrorBox(m_window, tr("Recording not saved"),
+                         tr("The recording did not stop within %n second(s). It is still "
+                            "stopping and keeps what it recorded; close the window again once "
+                            "it has stopped.",
+                            nullptr, StopTimeoutMs / 1000));
+            return false;
+        }
         save();
         return !m_unsaved; // a cancelled or failed save keeps the window
     case QMessageBox::Discard:
@@ -222,6 +239,12 @@ bool SessionDocument::maybeKeepRecording()
     default:
         return false;
     }
+}
+
+bool SessionDocument::stopAndWait()
+{
+    const QScopedValueRollback stopping(m_stopping, true);
+    return m_recording->stopAndWait(StopTimeoutMs);
 }
 
 QStringList SessionDocument::recentFiles() const

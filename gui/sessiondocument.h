@@ -35,7 +35,9 @@ public:
     bool openFile(const QString &path, QString *error = nullptr);
     // Writes the current session to path (SessionWriter); the document then is that file.
     bool saveTo(const QString &path, QString *error = nullptr);
-    // Asks what to do with an unsaved (or running) recording; false if the user cancelled.
+    // Asks what to do with an unsaved (or running) recording: save (a running one is stopped
+    // first, waiting for its end), discard, or cancel. False if the window is to stay: the
+    // user cancelled, the save was cancelled or failed, or the recording did not stop.
     bool maybeKeepRecording();
 
     // A finished recording not yet saved (the title carries the modified mark).
@@ -60,6 +62,7 @@ private:
     void addRecentFile(const QString &path);
     void updateRecentMenu();
     bool recording() const;
+    bool stopAndWait();
 
     SessionModel *m_session;
     QMainWindow *m_window;
@@ -70,6 +73,7 @@ private:
     QAction *m_saveAsAction = nullptr;
     bool m_unsaved = false;
     bool m_loading = false;
+    bool m_stopping = false; // Stop and Save waits for the recording's end
 };
 
 } // namespace bpflens

@@ -1105,10 +1105,6 @@
         <translation>Es läuft bereits eine Aufzeichnung.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;You are not allowed to record.&lt;/b&gt; %1</source>
-        <translation>&lt;b&gt;Sie dürfen nicht aufzeichnen.&lt;/b&gt; %1</translation>
-    </message>
-    <message>
         <source>Waiting for authorisation…</source>
         <translation>Warte auf Autorisierung …</translation>
     </message>
@@ -1141,10 +1137,6 @@
         <translation>Der Helper hat aufgehört, die Aufzeichnung zu senden, ohne sie zu beenden (abgestürzt?): %1</translation>
     </message>
     <message>
-        <source>You are not allowed to trace this system: polkit refused the action io.github.bpflens.trace (%1). Ask an administrator to allow it, for example with a polkit rule for your group (see docs/dbus-api.md).</source>
-        <translation>Sie dürfen dieses System nicht tracen: polkit hat die Aktion io.github.bpflens.trace abgelehnt (%1). Bitten Sie einen Administrator, sie zu erlauben, zum Beispiel mit einer polkit-Regel für Ihre Gruppe (siehe docs/dbus-api.md).</translation>
-    </message>
-    <message>
         <source>The helper refused the probe settings: %1</source>
         <translation>Der Helper hat die Probe-Einstellungen abgelehnt: %1</translation>
     </message>
@@ -1175,6 +1167,14 @@
     <message>
         <source>The helper reported an error (%1): %2</source>
         <translation>Der Helper hat einen Fehler gemeldet (%1): %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;You are not allowed to record:&lt;/b&gt; polkit refused the action %1. Ask an administrator to allow it, for example with a rule for your group in &lt;code&gt;/etc/polkit-1/rules.d&lt;/code&gt;.</source>
+        <translation>&lt;b&gt;Sie dürfen nicht aufzeichnen:&lt;/b&gt; polkit hat die Aktion %1 abgelehnt. Bitten Sie einen Administrator, sie zu erlauben, zum Beispiel mit einer Regel für Ihre Gruppe in &lt;code&gt;/etc/polkit-1/rules.d&lt;/code&gt;.</translation>
+    </message>
+    <message>
+        <source>You are not allowed to record: polkit refused the action %1. Ask an administrator to allow it, for example with a rule for your group in /etc/polkit-1/rules.d.</source>
+        <translation>Sie dürfen nicht aufzeichnen: polkit hat die Aktion %1 abgelehnt. Bitten Sie einen Administrator, sie zu erlauben, zum Beispiel mit einer Regel für Ihre Gruppe in /etc/polkit-1/rules.d.</translation>
     </message>
 </context>
 <context>
@@ -1910,6 +1910,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>%1 unfinished: %2</source>
         <translation>%1 unvollendet: %2</translation>
     </message>
+    <message>
+        <source>Stopping the recording…</source>
+        <translation>Aufzeichnung wird angehalten …</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::SessionDocument</name>
@@ -1986,16 +1990,31 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <translation>Ungespeicherte Aufzeichnung</translation>
     </message>
     <message>
-        <source>A recording is running. Stop it and discard what it recorded?</source>
-        <translation>Eine Aufzeichnung läuft. Beenden und das Aufgezeichnete verwerfen?</translation>
-    </message>
-    <message>
         <source>The recording has not been saved. Save it first?</source>
         <translation>Die Aufzeichnung wurde nicht gespeichert. Zuerst speichern?</translation>
     </message>
     <message>
         <source>Cannot open %1: %2</source>
         <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>A recording is running. Stop it and save what it recorded, or discard it?</source>
+        <translation>Eine Aufzeichnung läuft. Anhalten und das Aufgezeichnete speichern oder verwerfen?</translation>
+    </message>
+    <message>
+        <source>Stop and Save…</source>
+        <translation>Anhalten und speichern …</translation>
+    </message>
+    <message>
+        <source>Recording not saved</source>
+        <translation>Aufzeichnung nicht gespeichert</translation>
+    </message>
+    <message numerus="yes">
+        <source>The recording did not stop within %n second(s). It is still stopping and keeps what it recorded; close the window again once it has stopped.</source>
+        <translation>
+            <numerusform>Die Aufzeichnung hat innerhalb von %n Sekunde nicht angehalten. Sie wird noch angehalten und behält, was sie aufgezeichnet hat; schließen Sie das Fenster erneut, sobald sie angehalten hat.</numerusform>
+            <numerusform>Die Aufzeichnung hat innerhalb von %n Sekunden nicht angehalten. Sie wird noch angehalten und behält, was sie aufgezeichnet hat; schließen Sie das Fenster erneut, sobald sie angehalten hat.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

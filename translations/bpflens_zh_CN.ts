@@ -1103,10 +1103,6 @@
         <translation>已有录制正在进行。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;You are not allowed to record.&lt;/b&gt; %1</source>
-        <translation>&lt;b&gt;您无权录制。&lt;/b&gt;%1</translation>
-    </message>
-    <message>
         <source>Waiting for authorisation…</source>
         <translation>正在等待授权…</translation>
     </message>
@@ -1139,10 +1135,6 @@
         <translation>辅助程序停止发送录制数据且未正常结束（是否已崩溃？）：%1</translation>
     </message>
     <message>
-        <source>You are not allowed to trace this system: polkit refused the action io.github.bpflens.trace (%1). Ask an administrator to allow it, for example with a polkit rule for your group (see docs/dbus-api.md).</source>
-        <translation>您无权跟踪此系统：polkit 拒绝了操作 io.github.bpflens.trace（%1）。请联系管理员允许此操作，例如为您所在的组添加一条 polkit 规则（参见 docs/dbus-api.md）。</translation>
-    </message>
-    <message>
         <source>The helper refused the probe settings: %1</source>
         <translation>辅助程序拒绝了探针设置：%1</translation>
     </message>
@@ -1173,6 +1165,14 @@
     <message>
         <source>The helper reported an error (%1): %2</source>
         <translation>辅助程序报告了错误（%1）：%2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;You are not allowed to record:&lt;/b&gt; polkit refused the action %1. Ask an administrator to allow it, for example with a rule for your group in &lt;code&gt;/etc/polkit-1/rules.d&lt;/code&gt;.</source>
+        <translation>&lt;b&gt;您无权录制：&lt;/b&gt;polkit 拒绝了操作 %1。请管理员允许它，例如在 &lt;code&gt;/etc/polkit-1/rules.d&lt;/code&gt; 中为您的用户组添加规则。</translation>
+    </message>
+    <message>
+        <source>You are not allowed to record: polkit refused the action %1. Ask an administrator to allow it, for example with a rule for your group in /etc/polkit-1/rules.d.</source>
+        <translation>您无权录制：polkit 拒绝了操作 %1。请管理员允许它，例如在 /etc/polkit-1/rules.d 中为您的用户组添加规则。</translation>
     </message>
 </context>
 <context>
@@ -1907,6 +1907,10 @@ The data recorded until then is kept.</source>
         <source>%1 unfinished: %2</source>
         <translation>%1 未完成：%2</translation>
     </message>
+    <message>
+        <source>Stopping the recording…</source>
+        <translation>正在停止录制…</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::SessionDocument</name>
@@ -1983,16 +1987,30 @@ The data recorded until then is kept.</source>
         <translation>未保存的录制</translation>
     </message>
     <message>
-        <source>A recording is running. Stop it and discard what it recorded?</source>
-        <translation>正在录制。要停止录制并丢弃已录制的内容吗？</translation>
-    </message>
-    <message>
         <source>The recording has not been saved. Save it first?</source>
         <translation>录制尚未保存。要先保存吗？</translation>
     </message>
     <message>
         <source>Cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>A recording is running. Stop it and save what it recorded, or discard it?</source>
+        <translation>录制正在进行。停止并保存已录制的内容，还是丢弃？</translation>
+    </message>
+    <message>
+        <source>Stop and Save…</source>
+        <translation>停止并保存…</translation>
+    </message>
+    <message>
+        <source>Recording not saved</source>
+        <translation>录制未保存</translation>
+    </message>
+    <message numerus="yes">
+        <source>The recording did not stop within %n second(s). It is still stopping and keeps what it recorded; close the window again once it has stopped.</source>
+        <translation>
+            <numerusform>录制未在 %n 秒内停止。它仍在停止中，并保留已录制的内容；停止后请再次关闭窗口。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -11,24 +11,30 @@
 #include "sessionmodel.h"
 #include "ticksprites.h"
 #include "timelinewidget.h"
+#include "translations.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
+#include <QDialog>
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
@@ -36,6 +42,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QValueAxis>
@@ -144,6 +151,7 @@ private Q_SLOTS:
     void dropOpensSessionAndGeometryPersists();
     void viewsRenderToPng();
     void exportsChartAsSvgAndPng();
+    void exportOneProbeDialogShowsItsTitle();
     void binningBenchmark();
     void binsMatchBruteForceAtEveryZoom();
     void binsMatchBruteForceWithEqualTimes();
@@ -1351,6 +1359,82 @@ void TestGui::exportsChartAsSvgAndPng()
     QVERIFY(!MainWindow::exportImage(chart, m_dir.filePath(QStringLiteral("chart.xyz")), &error));
     QVERIFY2(error.contains(QStringLiteral(".png or .svg")), qPrintable(error));
     QVERIFY2(!error.contains(QStringLiteral("director")), qPrintable(error));
+}
+
+// Export CSV > One Probe asks in a dialog as wide as its title plus the title bar's icon and
+// buttons (sized to its contents it cut "Export One Pr…"), its list as wide as the longest probe
+// name; in German too, whose title is longer.
+void TestGui::exportOneProbeDialogShowsItsTitle()
+{
+    const struct
+    {
+        const char *locale;
+        QString title;
+    } languages[] = {{"C", QStringLiteral("Export One Probe")},
+                     {"de_DE", QStringLiteral("Eine Probe exportieren")}};
+    // The title bar shows "Export One Probe — BPF Lens": Qt adds the application's name.
+    const QString name = QGuiApplication::applicationDisplayName();
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("BPF Lens"));
+    const auto restore = qScopeGuard([name] {
+        QGuiApplication::setApplicationDisplayName(name);
+        installTranslations(QLocale::c());
+    });
+    for (const auto &language : languages) {
+        installTranslations(QLocale(QLatin1String(language.locale)));
+        MainWindow w;
+        QVERIFY(w.openFile(m_path));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QAction *oneProbe = w.exportController()->csvMenu()->actions().value(2);
+        QVERIFY(oneProbe && oneProbe->isEnabled());
+
+        QString title, longest;
+        int width = 0, titleWidth = 0, lineHeight = 0, comboWidth = 0, longestWidth = 0;
+        QTimer::singleShot(0, &w, [&] {
+            auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return; // (the checks below then fail)
+            if (dialog->objectName() != QLatin1String("exportProbeDialog")) {
+                dialog->reject();
+                return;
+            }
+            title = dialog->windowTitle();
+            width = dialog->width();
+            QFont bold = dialog->font(); // as most title bars show it
+            bold.setBold(true);
+            const QFontMetrics metrics(bold);
+            titleWidth = metrics.horizontalAdvance(title + QStringLiteral(" \u2014 BPF Lens"));
+            lineHeight = metrics.height();
+            if (auto *combo = dialog->findChild<QComboBox *>()) {
+                comboWidth = combo->width();
+                for (int i = 0; i < combo->count(); ++i) {
+                    const int advance =
+                        QFontMetrics(combo->font()).horizontalAdvance(combo->itemText(i));
+                    if (advance > longestWidth) {
+                        longestWidth = advance;
+                        longest = combo->itemText(i);
+                    }
+                }
+            }
+            dialog->reject();
+        });
+        oneProbe->trigger();
+        installTranslations(QLocale::c());
+        QCOMPARE(title, language.title);
+        // Room for the window icon and three buttons beside the title, with their spacing:
+        // seven lines at least (sized to its contents the dialog had 200 px, for a title bar
+        // text of 201 px, 238 px in German).
+        QVERIFY2(width >= titleWidth + 7 * lineHeight,
+                 qPrintable(QStringLiteral("%1: %2 px wide, title %3 px")
+                                .arg(title)
+                                .arg(width)
+                                .arg(titleWidth)));
+        QVERIFY(!longest.isEmpty());
+        QVERIFY2(comboWidth > longestWidth, qPrintable(QStringLiteral("%1: %2 px in a %3 px list")
+                                                           .arg(longest)
+                                                           .arg(longestWidth)
+                                                           .arg(comboWidth)));
+    }
 }
 
 void TestGui::binningBenchmark()

@@ -28,11 +28,13 @@
 #include <QCompleter>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFrame>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -40,10 +42,12 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidget>
 
 #include <csignal>
 #include <fcntl.h>
+#include <functional>
 #include <unistd.h>
 
 using namespace bpflens;
@@ -87,6 +91,20 @@ void closeErrorBoxes(QWidget *window)
 {
     for (QMessageBox *box : window->findChildren<QMessageBox *>(QStringLiteral("errorBox")))
         box->close();
+}
+
+// Acts on the next modal dialog of type Dialog once it is up: exec() blocks the test until then.
+// Gives up after about ten seconds, so a dialog that never comes fails the test, not the next.
+template<typename Dialog>
+void whenModal(std::function<void(Dialog *)> act, int tries = 1000)
+{
+    QTimer::singleShot(10, [act = std::move(act), tries]() mutable {
+        auto *dialog = qobject_cast<Dialog *>(QApplication::activeModalWidget());
+        if (dialog && dialog->isVisible())
+            act(dialog);
+        else if (tries > 0)
+            whenModal<Dialog>(std::move(act), tries - 1);
+    });
 }
 
 } // namespace
@@ -277,6 +295,15 @@ private Q_SLOTS:
         QVERIFY(w.banner()->isVisible());
         const QString text = w.bannerLabel()->text();
         QVERIFY2(text.contains(QStringLiteral("not allowed")), qPrintable(text));
+        // Said once, not the helper's own wording quoted inside ours; no documentation path,
+        // which an installed BPF Lens does not have.
+        for (const QString &said : {text, failed.first().first().toString()}) {
+            QVERIFY2(said.count(QStringLiteral("not allowed")) == 1 &&
+                         !said.contains(QStringLiteral("not authorised")) &&
+                         said.count(QStringLiteral("io.github.bpflens.trace")) == 1 &&
+                         !said.contains(QStringLiteral("docs/")),
+                     qPrintable(said));
+        }
         QVERIFY2(text.contains(QStringLiteral("polkit")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("administrator")), qPrintable(text));
         QVERIFY(!w.isRecording());
@@ -516,6 +543,78 @@ private Q_SLOTS:
         QDBusConnection::disconnectFromBus(QStringLiteral("nobus"));
     }
 
+    // Closing the window while a real recorder records: Stop and Save stops the bpflens-cli
+    // child, waits for its End frame (the events still in its buffers arrive meanwhile) and
+    // saves through the Save dialog.
+    void closingWhileRecordingStopsAndSaves()
+    {
+        BPFLENS_REQUIRE_ROOT("the fallback runs the probes in a bpflens-cli child");
+        QDBusConnection none = QDBusConnection::connectToBus(
+            QStringLiteral("unix:path=/nonexistent/bpflens-bus"), QStringLiteral("nobus2"));
+        HelperRecorder recorder(none);
+        recorder.setLocalProgram(QStringLiteral(BPFLENS_CLI));
+        recorder.setLocalAllowed(true);
+        recorder.refresh();
+        QCOMPARE(recorder.backend(), HelperRecorder::Backend::Local);
+        QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs, true);
+        MainWindow w;
+        w.setRecorder(&recorder);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+
+        QTemporaryDir dir;
+        const QString tag = QStringLiteral("gcs%1").arg(getpid() % 100000);
+        const QString program = dir.filePath(tag);
+        QVERIFY(QFile::copy(QStringLiteral("/bin/true"), program));
+        QFile::setPermissions(program, QFileDevice::ExeOwner | QFileDevice::ReadOwner);
+        uncheckAll(w.probePanel());
+        w.probePanel()->checkBox(QStringLiteral("exec"))->setChecked(true);
+        auto *comm = qobject_cast<QLineEdit *>(
+            w.probePanel()->optionEditor(QStringLiteral("exec"), QStringLiteral("comm")));
+        QVERIFY(comm);
+        comm->setText(tag);
+        QSignalSpy ended(&recorder, &Recorder::ended);
+        w.recordAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(w.isRecording(), 30000);
+        for (int i = 0; i < Execs; ++i)
+            QCOMPARE(QProcess::execute(program, {}), 0);
+
+        const QString path = dir.filePath(QStringLiteral("closed.bpflens"));
+        bool stopAndSaveShown = false, saveDialogShown = false;
+        whenModal<QMessageBox>([&](QMessageBox *box) {
+            auto *stopAndSave = box->findChild<QPushButton *>(QStringLiteral("stopAndSaveButton"));
+            if (box->objectName() != QLatin1String("unsavedRecordingBox") || !stopAndSave ||
+                box->defaultButton() != stopAndSave) {
+                box->reject(); // (the checks below then fail)
+                return;
+            }
+            stopAndSaveShown = true;
+            whenModal<QFileDialog>([&](QFileDialog *dialog) {
+                saveDialogShown = true;
+                dialog->selectFile(path);
+                static_cast<QDialog *>(dialog)->accept(); // (QFileDialog's, as its button does)
+            });
+            stopAndSave->click();
+        });
+        const bool closed = w.close();
+        QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs, false);
+        QVERIFY(stopAndSaveShown);
+        QVERIFY(saveDialogShown);
+        QVERIFY(closed);
+        QVERIFY(!w.isVisible());
+        QVERIFY(!w.isRecording());
+        // An End frame, not a broken stream or a recording cut short.
+        QCOMPARE(ended.size(), 1);
+        QVERIFY(!w.hasUnsavedRecording());
+        SessionData saved;
+        QString error;
+        QVERIFY2(SessionReader::open(path, &saved, &error), qPrintable(error));
+        QCOMPARE(saved.events.count(EventType::Exec), qsizetype(Execs));
+        QCOMPARE(saved.events.exec(0).filename, program.toUtf8());
+        QVERIFY(saved.info.endMonotonicNs > saved.info.startMonotonicNs);
+        QDBusConnection::disconnectFromBus(QStringLiteral("nobus2"));
+    }
+
     void noSystemBusOrNoHelperSaysWhatToDo()
     {
         // No bus at all, and not root (the fallback is off): recording is impossible.
@@ -584,6 +683,28 @@ private Q_SLOTS:
         QVERIFY(HelperRecorder::errorText(
                     QStringLiteral("org.freedesktop.DBus.Error.ServiceUnknown"), QString())
                     .contains(QStringLiteral("not installed")));
+        // Polkit's refusal as the helper words it, with and without a detail: its action and
+        // detail once, in the window's words, without a documentation path.
+        const QString denied = HelperRecorder::errorText(
+            api::ErrorNotAuthorized, QStringLiteral("not authorised: polkit denied "
+                                                    "io.github.bpflens.trace (authentication was "
+                                                    "not completed)"));
+        QCOMPARE(denied, QStringLiteral("You are not allowed to record: polkit refused the action "
+                                        "io.github.bpflens.trace (authentication was not "
+                                        "completed). Ask an administrator to allow it, for "
+                                        "example with a rule for your group in "
+                                        "/etc/polkit-1/rules.d."));
+        const QString plain = HelperRecorder::errorText(
+            api::ErrorNotAuthorized,
+            QStringLiteral("not authorised: polkit denied io.github.bpflens.trace"));
+        QVERIFY2(plain.startsWith(QStringLiteral("You are not allowed to record: polkit refused "
+                                                 "the action io.github.bpflens.trace. Ask")),
+                 qPrintable(plain));
+        const QString banner = HelperRecorder::notAuthorizedText(
+            QStringLiteral("not authorised: polkit denied io.github.bpflens.trace"), true);
+        QVERIFY2(banner.count(QStringLiteral("not allowed")) == 1 &&
+                     !banner.contains(QStringLiteral("docs/")),
+                 qPrintable(banner));
         const QList<ProbeConfig> probes{{QStringLiteral("exec"), {}, {}},
                                         {QStringLiteral("block"), {}, {}}};
         QCOMPARE(HelperRecorder::rejectedProbe(

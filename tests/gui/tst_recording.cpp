@@ -11,6 +11,7 @@
 #include "recorder.h"
 #include "sessionmodel.h"
 #include "timelinewidget.h"
+#include "translations.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -20,6 +21,7 @@
 #include <QCompleter>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFrame>
 #include <QHorizontalStackedBarSeries>
 #include <QImage>
@@ -27,6 +29,8 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSet>
@@ -44,6 +48,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <functional>
 #include <thread>
 #include <unistd.h>
 
@@ -182,6 +187,20 @@ void answerNextMessageBox(QMessageBox::StandardButton button)
     });
 }
 
+// Acts on the next modal dialog of type Dialog once it is up: exec() blocks the test until then.
+// Gives up after about five seconds, so a dialog that never comes fails the test, not the next.
+template<typename Dialog>
+void whenModal(std::function<void(Dialog *)> act, int tries = 500)
+{
+    QTimer::singleShot(10, [act = std::move(act), tries]() mutable {
+        auto *dialog = qobject_cast<Dialog *>(QApplication::activeModalWidget());
+        if (dialog && dialog->isVisible())
+            act(dialog);
+        else if (tries > 0)
+            whenModal<Dialog>(std::move(act), tries - 1);
+    });
+}
+
 // A recorder backend over a pipe with a PipeWriter, as the helper client will provide one.
 struct PipeBackend
 {
@@ -266,9 +285,13 @@ private Q_SLOTS:
     void bannerWithoutHelperAndSessionsStillOpen();
     void recordsLiveShowsStatusAndSaves();
     void closingAsksAboutUnsavedRecording();
+    void closingWhileRecordingStopsAndSaves();
+    void stopAndSaveCancelledKeepsTheStoppedRecording();
     void probePanelListsCatalogWithEditors();
     void probePanelValidatesAndPersists();
     void probePanelWheelScrollsPastFields();
+    void tickingAProbeMovesOnlyTheRowsBelow_data();
+    void tickingAProbeMovesOnlyTheRowsBelow();
     void probePanelAvailabilityAndCompleter();
     void ioStackViewStacksExclusiveTime();
 
@@ -555,6 +578,131 @@ void TestRecording::closingAsksAboutUnsavedRecording()
     QVERIFY(w.close());
 }
 
+// Closing while recording offers Stop and Save (the default): the recording is stopped, the
+// close waits for its end (batches still in flight included) and the Save dialog follows.
+void TestRecording::closingWhileRecordingStopsAndSaves()
+{
+    // The Qt dialog, whatever the platform theme: the test answers it through its widgets.
+    QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs, true);
+    MainWindow w;
+    StreamRecorder recorder;
+    PipeBackend backend;
+    backend.install(&recorder);
+    w.setRecorder(&recorder);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.probePanel()->setProbeSelected(QStringLiteral("exec"), true);
+    w.recordAction()->trigger();
+    QTRY_VERIFY(w.isRecording());
+    // Closed after the first batch: the writer has the others still to send.
+    QTRY_VERIFY(w.session()->events().count(EventType::Exec) > 0);
+
+    const QString path = m_dir.filePath(QStringLiteral("closed-while-recording.bpflens"));
+    QString buttonText, boxText;
+    bool isDefault = false, hasDiscard = false, hasCancel = false, saveDialogShown = false;
+    whenModal<QMessageBox>([&](QMessageBox *box) {
+        auto *stopAndSave = box->findChild<QPushButton *>(QStringLiteral("stopAndSaveButton"));
+        if (box->objectName() != QLatin1String("unsavedRecordingBox") || !stopAndSave) {
+            box->reject(); // (the checks below then fail)
+            return;
+        }
+        boxText = box->text();
+        hasDiscard = box->button(QMessageBox::Discard);
+        hasCancel = box->button(QMessageBox::Cancel);
+        buttonText = stopAndSave->text();
+        isDefault = box->defaultButton() == stopAndSave;
+        whenModal<QFileDialog>([&](QFileDialog *dialog) {
+            saveDialogShown = true;
+            dialog->selectFile(path);
+            static_cast<QDialog *>(dialog)->accept(); // (QFileDialog's own, as its button does)
+        });
+        stopAndSave->click();
+    });
+    const bool closed = w.close();
+    QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs, false);
+    QCOMPARE(buttonText, QStringLiteral("Stop and Save…"));
+    QVERIFY(isDefault);
+    QVERIFY(hasDiscard && hasCancel);
+    QVERIFY2(boxText.contains(QLatin1String("save")), qPrintable(boxText));
+    QVERIFY(saveDialogShown);
+    QVERIFY(closed);
+    QVERIFY(!w.isVisible());
+    QVERIFY(!w.isRecording());
+    QVERIFY(!w.hasUnsavedRecording());
+    QCOMPARE(w.session()->path(), QFileInfo(path).absoluteFilePath());
+
+    // The file holds the whole recording: every batch, and the end the recorder reported.
+    QVERIFY(QFileInfo(path).isFile());
+    SessionData saved;
+    QString error;
+    QVERIFY2(SessionReader::open(path, &saved, &error), qPrintable(error));
+    QCOMPARE(saved.events.count(EventType::Exec), Batches * ExecPerBatch);
+    QCOMPARE(saved.info.endMonotonicNs, PipeWriter::EndNs);
+    QCOMPARE(saved.info.host, guiInfo().host);
+}
+
+// A Save dialog cancelled after Stop and Save keeps the window with the stopped recording, and
+// closing again asks as for any unsaved recording.
+void TestRecording::stopAndSaveCancelledKeepsTheStoppedRecording()
+{
+    QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs, true);
+    MainWindow w;
+    StreamRecorder recorder;
+    PipeBackend backend;
+    backend.install(&recorder);
+    w.setRecorder(&recorder);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.probePanel()->setProbeSelected(QStringLiteral("exec"), true);
+    w.recordAction()->trigger();
+    QTRY_VERIFY(w.isRecording());
+    QTRY_VERIFY(w.session()->events().count(EventType::Exec) > 0);
+
+    bool saveDialogShown = false;
+    whenModal<QMessageBox>([&](QMessageBox *box) {
+        auto *stopAndSave = box->findChild<QPushButton *>(QStringLiteral("stopAndSaveButton"));
+        if (!stopAndSave) {
+            box->reject();
+            return;
+        }
+        whenModal<QFileDialog>([&](QFileDialog *dialog) {
+            saveDialogShown = true;
+            dialog->reject();
+        });
+        stopAndSave->click();
+    });
+    const bool closed = w.close();
+    QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs, false);
+    QVERIFY(saveDialogShown);
+    QVERIFY(!closed);
+    QVERIFY(w.isVisible());
+    QVERIFY(!w.isRecording());
+    QVERIFY(w.hasUnsavedRecording());
+    QVERIFY(w.isWindowModified());
+    QCOMPARE(w.session()->events().count(EventType::Exec), Batches * ExecPerBatch);
+    QCOMPARE(w.session()->info().endMonotonicNs, PipeWriter::EndNs);
+
+    // Stopped now: Save (not Stop and Save), Discard and Cancel; Discard closes.
+    QString saveText;
+    bool stopAndSaveOffered = true, hasDiscard = false, hasCancel = false;
+    whenModal<QMessageBox>([&](QMessageBox *box) {
+        stopAndSaveOffered = box->findChild<QPushButton *>(QStringLiteral("stopAndSaveButton"));
+        if (QAbstractButton *save = box->button(QMessageBox::Save))
+            saveText = save->text();
+        hasDiscard = box->button(QMessageBox::Discard);
+        hasCancel = box->button(QMessageBox::Cancel);
+        if (hasDiscard)
+            box->button(QMessageBox::Discard)->click();
+        else
+            box->reject();
+    });
+    QVERIFY(w.close());
+    QVERIFY(!stopAndSaveOffered);
+    QVERIFY2(saveText.contains(QLatin1String("Save")) && !saveText.contains(QLatin1String("Stop")),
+             qPrintable(saveText));
+    QVERIFY(hasDiscard && hasCancel);
+}
+
 void TestRecording::probePanelWheelScrollsPastFields()
 {
     // Scrolling the panel with the wheel over a field the user never clicked into scrolls the
@@ -589,6 +737,106 @@ void TestRecording::probePanelWheelScrollsPastFields()
         QCOMPARE(units->currentIndex(), index);
         QVERIFY2(bar->value() < before, qPrintable(field->objectName())); // scrolled up
         QCOMPARE(field->focusPolicy(), Qt::StrongFocus); // the wheel does not focus it either
+    }
+}
+
+// Ticking a probe shows its option rows and moves the rows below down by their height: nothing
+// else in the panel moves, rewraps or changes size, also when the ticked options make the panel
+// scroll where it did not before, and in the window as on a 1366x768 screen.
+void TestRecording::tickingAProbeMovesOnlyTheRowsBelow_data()
+{
+    QTest::addColumn<QString>("locale");
+    QTest::newRow("English") << QStringLiteral("C");
+    QTest::newRow("German") << QStringLiteral("de_DE"); // longer labels, more wrapping
+}
+
+void TestRecording::tickingAProbeMovesOnlyTheRowsBelow()
+{
+    QFETCH(QString, locale);
+    installTranslations(QLocale(locale));
+    const auto english = qScopeGuard([] { installTranslations(QLocale::c()); });
+    struct Place
+    {
+        QWidget *widget;
+        QRect geometry;
+    };
+    auto places = [](QWidget *content) {
+        QList<Place> list;
+        for (QWidget *child : content->findChildren<QWidget *>(Qt::FindDirectChildrenOnly)) {
+            if (child->isVisible())
+                list.append({child, child->geometry()});
+        }
+        return list;
+    };
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ProbePanel standalone;
+    for (ProbePanel *panel : {w.probePanel(), &standalone}) {
+        for (const ProbeInfo &info : ProbeCatalog::probes())
+            panel->setProbeSelected(info.id, false);
+        if (panel == &standalone) {
+            // Just tall enough for the unticked panel: ticked options then need a scroll bar.
+            standalone.resize(320, 200);
+            standalone.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&standalone));
+            auto *scroll = standalone.findChild<QScrollArea *>();
+            // (wrapped labels: the height for a width is found by trying)
+            for (int h = scroll->widget()->sizeHint().height();
+                 h < 5000 && (h == scroll->widget()->sizeHint().height() ||
+                              scroll->verticalScrollBar()->maximum() > 0);
+                 h += 4) {
+                standalone.resize(320, h);
+                QApplication::processEvents();
+            }
+            QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
+        }
+        auto *scroll = panel->findChild<QScrollArea *>();
+        QVERIFY(scroll && scroll->widget());
+        QWidget *content = scroll->widget();
+        for (const ProbeInfo &info : ProbeCatalog::probes()) {
+            QCheckBox *box = panel->checkBox(info.id);
+            if (!box->isEnabled())
+                continue;
+            QApplication::processEvents();
+            const QList<Place> before = places(content);
+            box->setChecked(true);
+            QApplication::processEvents();
+            // The probe's own rows (its description) stay; its options come after them.
+            int firstMoved = content->height();
+            if (!info.options.isEmpty()) {
+                QWidget *options =
+                    panel->optionEditor(info.id, info.options.first().name)->parentWidget();
+                QVERIFY(options->isVisible());
+                firstMoved = options->geometry().top();
+            }
+            int shift = -1;
+            for (const Place &p : before) {
+                const QRect now = p.widget->geometry();
+                const QString what =
+                    QStringLiteral("%1: %2 from %3,%4 %5x%6 to %7,%8 %9x%10")
+                        .arg(info.id, QLatin1String(p.widget->metaObject()->className()))
+                        .arg(p.geometry.x())
+                        .arg(p.geometry.y())
+                        .arg(p.geometry.width())
+                        .arg(p.geometry.height())
+                        .arg(now.x())
+                        .arg(now.y())
+                        .arg(now.width())
+                        .arg(now.height());
+                QVERIFY2(now.size() == p.geometry.size() && now.x() == p.geometry.x(),
+                         qPrintable(what));
+                if (p.geometry.top() < firstMoved) {
+                    QVERIFY2(now.y() == p.geometry.y(), qPrintable(what));
+                } else {
+                    if (shift < 0)
+                        shift = now.y() - p.geometry.y();
+                    QVERIFY2(now.y() - p.geometry.y() == shift, qPrintable(what));
+                }
+            }
+            box->setChecked(false);
+        }
     }
 }
 
