@@ -289,6 +289,7 @@ private Q_SLOTS:
     void stopAndSaveCancelledKeepsTheStoppedRecording();
     void probePanelListsCatalogWithEditors();
     void probePanelValidatesAndPersists();
+    void probePanelSaysWhyAFunctionCannotBeProbed();
     void probePanelWheelScrollsPastFields();
     void tickingAProbeMovesOnlyTheRowsBelow_data();
     void tickingAProbeMovesOnlyTheRowsBelow();
@@ -891,6 +892,33 @@ void TestRecording::probePanelListsCatalogWithEditors()
     QVERIFY(pid->isVisible());
     QTest::keyClick(first, Qt::Key_Tab);
     QVERIFY(QApplication::focusWidget() != first);
+}
+
+// The uprobe probe's target is resolved as the recording will resolve it, as this user, while
+// it is typed: what cannot be probed says why next to the probe, before Record is pressed.
+void TestRecording::probePanelSaysWhyAFunctionCannotBeProbed()
+{
+    ProbePanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setProbeSelected(QStringLiteral("uprobe"), true);
+    auto *target = qobject_cast<QLineEdit *>(
+        panel.optionEditor(QStringLiteral("uprobe"), QStringLiteral("target")));
+    QVERIFY(target);
+    QLabel *error = panel.errorLabel(QStringLiteral("uprobe"));
+    // The default, libc:malloc, resolves here.
+    QVERIFY2(!error->isVisible(), qPrintable(error->text()));
+    target->setText(QStringLiteral("/nonexistent/program:main"));
+    QVERIFY(error->isVisible());
+    QVERIFY2(error->text().contains(QLatin1String("Cannot probe")) &&
+                 error->text().contains(QLatin1String("No such file")),
+             qPrintable(error->text()));
+    target->setText(QStringLiteral("libc:bpflens_no_such_function"));
+    QVERIFY2(error->isVisible() &&
+                 error->text().contains(QLatin1String("no function bpflens_no_such_function")),
+             qPrintable(error->text()));
+    target->setText(QStringLiteral("libc:malloc"));
+    QVERIFY2(!error->isVisible(), qPrintable(error->text()));
 }
 
 void TestRecording::probePanelValidatesAndPersists()
