@@ -91,6 +91,19 @@ ProbeOption unitsOption()
             {QStringLiteral("usecs"), QStringLiteral("msecs")}};
 }
 
+// The latency probes of custom hooks (tppair, uprobe) time anything from nanoseconds up.
+ProbeOption customUnitsOption()
+{
+    return {QStringLiteral("units"),
+            Type::Choice,
+            TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Units")),
+            TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Histogram units")),
+            QStringLiteral("usecs"),
+            0,
+            0,
+            {QStringLiteral("nsecs"), QStringLiteral("usecs"), QStringLiteral("msecs")}};
+}
+
 // Kernel functions can be hooked two ways; auto takes fentry where the kernel has it. Forcing
 // kprobes exercises (and measures) the path older or locked-down kernels would take.
 ProbeOption attachOption()
@@ -489,15 +502,7 @@ QList<ProbeInfo> buildCatalog()
                         "Record every pair at least this slow as an event (-1: none, 0: all; the "
                         "histogram counts all)")),
                     -1, -1, 3600ll * 1000 * 1000),
-          {QStringLiteral("units"),
-           Type::Choice,
-           TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Units")),
-           TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Histogram units")),
-           QStringLiteral("usecs"),
-           0,
-           0,
-           {QStringLiteral("nsecs"), QStringLiteral("usecs"), QStringLiteral("msecs")}},
-          intervalOption(),
+          customUnitsOption(), intervalOption(),
           intOption(QStringLiteral("pid"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Process ID")),
                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
                                          "Only pairs this process starts (0: every process)")),
@@ -546,18 +551,7 @@ QList<ProbeInfo> buildCatalog()
                                          "With Time calls: record every call at least this slow "
                                          "as an event (-1: none, 0: all)")),
                     -1, -1, 3600ll * 1000 * 1000),
-          {QStringLiteral("units"),
-           Type::Choice,
-           TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Units")),
-           TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Histogram units")),
-           QStringLiteral("usecs"),
-           0,
-           0,
-           {QStringLiteral("nsecs"), QStringLiteral("usecs"), QStringLiteral("msecs")}},
-          pidOption(),
-          uidOption(),
-          commOption(),
-          intervalOption()},
+          customUnitsOption(), pidOption(), uidOption(), commOption(), intervalOption()},
          true,
          true});
     return c;
