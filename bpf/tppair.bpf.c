@@ -9,6 +9,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "common.bpf.h"
+#include "tpkey.bpf.h"
 #include "tppair.h"
 
 #define MAX_STARTS 16384
@@ -53,75 +54,6 @@ struct
 
 /* Starts and ends whose key could not be read (a NULL pointer on the path). */
 __u64 unreadable = 0;
-
-/* Every access has a constant offset: the verifier refuses a moved context pointer, and with
- * the index known at load it follows one branch only, so attaching to a tracepoint with fewer
- * arguments is allowed. The barrier keeps the compiler from merging the loads into one load
- * from a computed address. */
-#define ARG_CASE(i)                                                                                \
-    case i:                                                                                        \
-        v = args[i];                                                                               \
-        barrier_var(v);                                                                            \
-        return v
-
-static __always_inline __u64 arg_value(const __u64 *args, __u32 n)
-{
-    __u64 v;
-
-    switch (n) {
-        ARG_CASE(0);
-        ARG_CASE(1);
-        ARG_CASE(2);
-        ARG_CASE(3);
-        ARG_CASE(4);
-        ARG_CASE(5);
-        ARG_CASE(6);
-        ARG_CASE(7);
-        ARG_CASE(8);
-        ARG_CASE(9);
-        ARG_CASE(10);
-        ARG_CASE(11);
-    default:
-        return 0;
-    }
-}
-
-static __always_inline __u64 size_mask(__u32 size)
-{
-    return size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
-}
-
-static __always_inline bool read_key(const __u64 *args, const volatile struct tppair_key_desc *d,
-                                     __u64 *key)
-{
-    __u64 v, out = 0;
-    int i;
-
-    if (d->kind == TPPAIR_KEY_TID) {
-        *key = (__u32)bpf_get_current_pid_tgid();
-        return true;
-    }
-    if (d->kind == TPPAIR_KEY_PID) {
-        *key = bpf_get_current_pid_tgid() >> 32;
-        return true;
-    }
-    v = arg_value(args, d->arg);
-    if (d->kind == TPPAIR_KEY_ARG) {
-        *key = v & size_mask(d->size);
-        return true;
-    }
-#pragma unroll
-    for (i = 0; i < TPPAIR_MAX_HOPS; i++) {
-        if (i >= d->hops)
-            break;
-        if (!v || bpf_probe_read_kernel(&v, sizeof(v), (void *)(v + d->hop_offsets[i])))
-            return false;
-    }
-    if (!v || bpf_probe_read_kernel(&out, d->size, (void *)(v + d->leaf_offset)))
-        return false;
-    *key = out;
-    return true;
-}
 
 SEC("raw_tp")
 int tppair_start(struct bpf_raw_tracepoint_args *ctx)

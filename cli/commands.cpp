@@ -16,6 +16,7 @@
 #include "sessioninfo.h"
 #include "sessionsalvage.h"
 #include "sessionstore.h"
+#include "tpcountprobe.h"
 #include "uprobeprobe.h"
 
 #include <QCommandLineParser>
@@ -765,46 +766,64 @@ int show(const QStringList &args)
         out() << it->toText();
     }
 
-    // uprobe: calls per key over the session, busiest first, as strlen_count prints them.
-    if (only.isEmpty() || only == QLatin1String(EventTraits<UprobeCallEvent>::probeId)) {
+    // Counts per key over the session, busiest first, as strlen_count prints them: uprobe's
+    // calls and tpcount's tracepoint hits.
+    struct KeyCounts
+    {
+        const char *probeId;
+        const char *title;
+        const char *what;
+        QString keysFull;
+        QString unreadable;
+        const char *unreadableText;
+    };
+    const KeyCounts keyCounts[] = {
+        {EventTraits<UprobeCallEvent>::probeId, "uprobe calls by key", "calls",
+         UprobeProbe::keysFullCounter(), UprobeProbe::unreadableCounter(),
+         "%1 string arguments unreadable (NULL or not mapped), counted under \"\"\n"},
+        {"tpcount", "tracepoint hits by key", "hits", TpCountProbe::keysFullCounter(),
+         TpCountProbe::unreadableCounter(),
+         "%1 hits not counted: a key or value met a NULL pointer or unreadable memory\n"},
+    };
+    for (const KeyCounts &k : keyCounts) {
+        if (!only.isEmpty() && only != QLatin1String(k.probeId))
+            continue;
         QHash<QString, double> calls;
         quint64 keysFull = 0, unreadable = 0;
         for (const CounterSample &c : std::as_const(data.counters)) {
-            if (c.probeId != QLatin1String(EventTraits<UprobeCallEvent>::probeId))
+            if (c.probeId != QLatin1String(k.probeId))
                 continue;
-            if (c.name == UprobeProbe::keysFullCounter())
+            if (c.name == k.keysFull)
                 keysFull += quint64(c.value);
-            else if (c.name == UprobeProbe::unreadableCounter())
+            else if (c.name == k.unreadable)
                 unreadable += quint64(c.value);
             else
                 calls[c.name] += c.value;
         }
-        if (!calls.isEmpty()) {
-            QList<QPair<double, QString>> rows;
-            for (auto it = calls.cbegin(); it != calls.cend(); ++it)
-                rows.append({it.value(), it.key()});
-            std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
-                return a.first != b.first ? a.first > b.first : a.second < b.second;
-            });
-            // --top, as for the profiles' functions: 0 for all.
-            const qsizetype shown = top > 0 ? qMin<qsizetype>(top, rows.size()) : rows.size();
-            out() << QStringLiteral("\nuprobe calls by key (%1 keys%2)\n")
-                         .arg(rows.size())
-                         .arg(shown < rows.size() ? QStringLiteral(", the %1 busiest").arg(shown)
-                                                  : QString());
-            out() << QStringLiteral("%1  KEY\n").arg(QStringLiteral("COUNT"), 12);
-            for (qsizetype i = 0; i < shown; ++i)
-                out() << QStringLiteral("%1  %2\n")
-                             .arg(qint64(rows[i].first), 12)
-                             .arg(rows[i].second);
-            if (keysFull)
-                out() << QStringLiteral("%1 calls not counted by key: the map of keys was full\n")
-                             .arg(keysFull);
-            if (unreadable)
-                out() << QStringLiteral("%1 string arguments unreadable (NULL or not mapped), "
-                                        "counted under \"\"\n")
-                             .arg(unreadable);
-        }
+        if (calls.isEmpty() && !keysFull && !unreadable)
+            continue;
+        QList<QPair<double, QString>> rows;
+        for (auto it = calls.cbegin(); it != calls.cend(); ++it)
+            rows.append({it.value(), it.key()});
+        std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+            return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
+        // --top, as for the profiles' functions: 0 for all.
+        const qsizetype shown = top > 0 ? qMin<qsizetype>(top, rows.size()) : rows.size();
+        out() << QStringLiteral("\n%1 (%2 keys%3)\n")
+                     .arg(QLatin1String(k.title))
+                     .arg(rows.size())
+                     .arg(shown < rows.size() ? QStringLiteral(", the %1 busiest").arg(shown)
+                                              : QString());
+        out() << QStringLiteral("%1  KEY\n").arg(QStringLiteral("COUNT"), 12);
+        for (qsizetype i = 0; i < shown; ++i)
+            out() << QStringLiteral("%1  %2\n").arg(qint64(rows[i].first), 12).arg(rows[i].second);
+        if (keysFull)
+            out() << QStringLiteral("%1 %2 not counted by key: the map of keys was full\n")
+                         .arg(keysFull)
+                         .arg(QLatin1String(k.what));
+        if (unreadable)
+            out() << QString::fromLatin1(k.unreadableText).arg(unreadable);
     }
 
     // Profiles: where the CPU time went, and where threads waited.

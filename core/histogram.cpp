@@ -19,6 +19,8 @@ QString histogramUnitName(HistogramUnit unit)
         return QStringLiteral("msecs");
     case HistogramUnit::Kilobytes:
         return QStringLiteral("Kbytes");
+    case HistogramUnit::Value:
+        return QStringLiteral("value");
     }
     return QString();
 }
@@ -34,6 +36,8 @@ quint64 unitDivisor(HistogramUnit unit)
         return 1000 * 1000;
     case HistogramUnit::Kilobytes:
         return 1024;
+    case HistogramUnit::Value:
+        return 1;
     }
     return 1;
 }

@@ -17,16 +17,17 @@ enum class HistogramUnit : quint8
     Microseconds = 1,
     Milliseconds = 2,
     Kilobytes = 3, // 1024 bytes
+    Value = 4,     // a plain number (tpcount's histogram of a tracepoint field), not divided
 };
-inline constexpr HistogramUnit LastHistogramUnit = HistogramUnit::Kilobytes;
+inline constexpr HistogramUnit LastHistogramUnit = HistogramUnit::Value;
 
-// "nsecs", "usecs", "msecs", "Kbytes" as BCC prints them.
+// "nsecs", "usecs", "msecs", "Kbytes" as BCC prints them; "value" for a plain number.
 QString histogramUnitName(HistogramUnit unit);
 // What a raw value (ns, bytes) is divided by before bucketing: 1000 for usecs, 1024 for Kbytes.
 quint64 unitDivisor(HistogramUnit unit);
 inline bool isTimeUnit(HistogramUnit unit)
 {
-    return unit != HistogramUnit::Kilobytes;
+    return unit != HistogramUnit::Kilobytes && unit != HistogramUnit::Value;
 }
 
 // A log2 histogram with BCC/libbpf-tools semantics: slot 0 holds 0 and 1, slot n (n >= 1)

@@ -515,6 +515,39 @@ QList<ProbeInfo> buildCatalog()
          true,
          true});
     c.append(
+        {QStringLiteral("tpcount"),
+         ProbeGroup::Custom,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Tracepoint counts")),
+         TR(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "Hits of one tracepoint per interval, grouped by up to two of its fields or the "
+             "command, or a histogram of one numeric field")),
+         {textOption(QStringLiteral("tracepoint"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Tracepoint")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "What is counted, e.g. sched_switch or "
+                                                          "block:block_rq_issue")),
+                     QStringLiteral("sched_switch"), 200),
+          textOption(QStringLiteral("key"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Count by")),
+                     TR(QT_TRANSLATE_NOOP(
+                         "ProbeCatalog",
+                         "Empty (all hits together), comm, tid, pid, an argument by name or as "
+                         "argN, or a field behind it (next.pid, arg0.q.id)")),
+                     QString(), 256),
+          textOption(QStringLiteral("key2"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "And by")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "A second key, written as Count by is (prev.pid with "
+                                          "next.pid)")),
+                     QString(), 256),
+          textOption(QStringLiteral("histogram"),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Histogram of")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "A numeric field whose values are kept as a log2 "
+                                          "histogram per key instead of counting hits")),
+                     QString(), 256),
+          intervalOption(), pidOption(), commOption()},
+         false,
+         true});
+    c.append(
         {QStringLiteral("uprobe"),
          ProbeGroup::Custom,
          TR(QT_TRANSLATE_NOOP("ProbeCatalog", "User function calls")),

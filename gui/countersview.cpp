@@ -12,6 +12,7 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QMap>
+#include <QSet>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -32,6 +33,35 @@ bool isUprobeKeyCounter(const QString &name)
            name.startsWith(QLatin1Char('"'));
 }
 
+// Per-key counters are reported only for intervals with something new: a key missing from an
+// interval another key has was 0 then, and drawn as such instead of a line across the gap.
+void fillQuietIntervals(QMap<QString, QList<QPointF>> &lines)
+{
+    QSet<double> times;
+    for (const QList<QPointF> &line : std::as_const(lines)) {
+        for (const QPointF &p : line)
+            times.insert(p.x());
+    }
+    QList<double> sorted(times.cbegin(), times.cend());
+    std::sort(sorted.begin(), sorted.end());
+    for (QList<QPointF> &line : lines) {
+        if (line.size() == sorted.size())
+            continue;
+        QHash<double, double> values;
+        for (const QPointF &p : std::as_const(line))
+            values[p.x()] += p.y();
+        line.clear();
+        for (double x : std::as_const(sorted))
+            line.append(QPointF(x, values.value(x)));
+    }
+}
+
+// tpcount's hits per key ("hits", "next.pid=12", "comm=dd id=1"), not its loss counters.
+bool isTpCountKeyCounter(const QString &name)
+{
+    return name != QLatin1String("keysFull") && name != QLatin1String("unreadableKeys");
+}
+
 } // namespace
 
 CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *parent)
@@ -44,7 +74,8 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
         tr("No counter samples in this session: record the Page cache (cachestat) probe to see "
            "hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for "
            "retransmits per connection, TCP connects (tcpconnect) for connects per "
-           "destination, or User function calls (uprobe) for calls per key."),
+           "destination, User function calls (uprobe) for calls per key, or Tracepoint counts "
+           "(tpcount) for hits per key."),
         this);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);
@@ -65,6 +96,9 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_calls = new QChartView(new QChart, this);
     m_calls->setAccessibleName(tr("User function calls per key"));
     m_calls->setRenderHint(QPainter::Antialiasing);
+    m_hits = new QChartView(new QChart, this);
+    m_hits->setAccessibleName(tr("Tracepoint hits per key"));
+    m_hits->setRenderHint(QPainter::Antialiasing);
     // Small enough that all fit a 1280x720 window together: the two per-endpoint charts side by
     // side.
     m_counts->setMinimumHeight(170);
@@ -72,12 +106,14 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_retransmits->setMinimumHeight(170);
     m_connects->setMinimumHeight(170);
     m_calls->setMinimumHeight(170);
+    m_hits->setMinimumHeight(170);
     layout->addWidget(m_counts, 3);
     layout->addWidget(m_ratio, 2);
     auto *endpoints = new QHBoxLayout;
     endpoints->addWidget(m_retransmits);
     endpoints->addWidget(m_connects);
     endpoints->addWidget(m_calls);
+    endpoints->addWidget(m_hits);
     layout->addLayout(endpoints, 3);
     connect(m_state, &ViewState::rangeChanged, this, &CountersView::refresh);
     connect(m_session, &SessionModel::reset, this, &CountersView::refresh);
@@ -87,7 +123,7 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
 
 QLineSeries *CountersView::series(const QString &name) const
 {
-    for (QChartView *view : {m_counts, m_ratio, m_retransmits, m_connects, m_calls}) {
+    for (QChartView *view : {m_counts, m_ratio, m_retransmits, m_connects, m_calls, m_hits}) {
         for (QAbstractSeries *s : view->chart()->series()) {
             if (s->name() == name)
                 return qobject_cast<QLineSeries *>(s);
@@ -143,6 +179,8 @@ void CountersView::refresh()
     QHash<QString, double> connectTotals;
     QMap<QString, QList<QPointF>> calls;
     QHash<QString, double> callTotals;
+    QMap<QString, QList<QPointF>> hits;
+    QHash<QString, double> hitTotals;
     for (const CounterSample &c : m_session->counters()) {
         // The page cache's and the per-connection retransmits only: iostack's layers have their
         // own view, and the loss counters of other probes (block's merged/unattributed,
@@ -164,6 +202,9 @@ void CountersView::refresh()
         } else if (c.probeId == QLatin1String("uprobe") && isUprobeKeyCounter(c.name)) {
             calls[c.name].append(QPointF(x, c.value));
             callTotals[c.name] += c.value;
+        } else if (c.probeId == QLatin1String("tpcount") && isTpCountKeyCounter(c.name)) {
+            hits[c.name].append(QPointF(x, c.value));
+            hitTotals[c.name] += c.value;
         }
     }
     // The connections (destinations) with the most in the range get a line each; the rest are
@@ -171,14 +212,18 @@ void CountersView::refresh()
     keepBusiest(retransmits, retransmitTotals, otherConnectionsName());
     keepBusiest(connects, connectTotals, otherDestinationsName());
     keepBusiest(calls, callTotals, otherKeysName());
+    keepBusiest(hits, hitTotals, otherKeysName());
+    for (auto *lines : {&retransmits, &connects, &calls, &hits})
+        fillQuietIntervals(*lines);
     const bool empty = pages.isEmpty() && ratio.isEmpty() && retransmits.isEmpty() &&
-                       connects.isEmpty() && calls.isEmpty();
+                       connects.isEmpty() && calls.isEmpty() && hits.isEmpty();
     m_placeholder->setVisible(empty);
     m_counts->setVisible(!pages.isEmpty());
     m_ratio->setVisible(!ratio.isEmpty());
     m_retransmits->setVisible(!retransmits.isEmpty());
     m_connects->setVisible(!connects.isEmpty());
     m_calls->setVisible(!calls.isEmpty());
+    m_hits->setVisible(!hits.isEmpty());
     fill(m_counts, pages, tr("Page cache"), tr("pages per interval"), false);
     fill(m_ratio, ratio, tr("Hit ratio"), tr("hit ratio %"), true);
     fill(m_retransmits, retransmits, tr("TCP retransmits per connection"),
@@ -186,6 +231,7 @@ void CountersView::refresh()
     fill(m_connects, connects, tr("TCP connects per destination"), tr("connects per interval"),
          false);
     fill(m_calls, calls, tr("User function calls per key"), tr("calls per interval"), false);
+    fill(m_hits, hits, tr("Tracepoint hits per key"), tr("hits per interval"), false);
 }
 
 void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &lines,
@@ -220,7 +266,23 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
         }
     }
     x->setRange(minX, std::max(maxX, minX + 1e-3));
-    x->setLabelFormat(QStringLiteral("%.2f"));
+    // Ticks at whole multiples of 1, 2 or 5 × 10^k seconds, about six of them, with as many
+    // decimals as the step needs: a 0.5 s .. 4 s range read "0.50 1.38 2.25" with five even
+    // ticks.
+    const double span = std::max(maxX - minX, 1e-3);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(span / 6)));
+    double step = 10 * magnitude;
+    for (double m : {1.0, 2.0, 5.0}) {
+        if (m * magnitude >= span / 6) {
+            step = m * magnitude;
+            break;
+        }
+    }
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0);
+    x->setTickInterval(step);
+    const int decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)));
+    x->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
     x->setTruncateLabels(false);
     // Counts are whole numbers: a small range gets a tick per unit, not 0.5 steps that the
     // label format would round to "0 1 1 2".
@@ -239,11 +301,14 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
     chart->legend()->setVisible(!percent);
     // Long names (a connection's two endpoints) read in full one per line on the right, and
     // in a tool tip where even that is too narrow.
-    chart->legend()->setAlignment(view == m_retransmits || view == m_connects || view == m_calls
+    chart->legend()->setAlignment(view == m_retransmits || view == m_connects || view == m_calls ||
+                                          view == m_hits
                                       ? Qt::AlignRight
                                       : Qt::AlignTop);
     chart->legend()->setShowToolTips(true);
     chart->setTitle(title);
+    // Axis labels in the user's number format ("1,5" in German).
+    chart->setLocalizeNumbers(true);
     styleChart(chart, palette());
     // The theme has five series colours, so lines six to nine repeated them: ten distinct ones
     // (Tableau 10) for the named lines, grey for the sum of the others. After styleChart, whose

@@ -32,6 +32,7 @@ public:
     QChartView *retransmitsChart() const { return m_retransmits; }
     QChartView *connectsChart() const { return m_connects; }
     QChartView *callsChart() const { return m_calls; }
+    QChartView *hitsChart() const { return m_hits; }
     static constexpr int MaxConnectionLines = 8;
     static QString otherConnectionsName();
     static QString otherDestinationsName();
@@ -58,6 +59,7 @@ private:
     QChartView *m_retransmits;
     QChartView *m_connects;
     QChartView *m_calls;
+    QChartView *m_hits;
 };
 
 } // namespace bpflens

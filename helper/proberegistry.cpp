@@ -17,6 +17,7 @@
 #include "iostackprobe.h"
 #include "offcpuprobe.h"
 #include "profileprobe.h"
+#include "tpcountprobe.h"
 #include "tppairprobe.h"
 #include "uprobeprobe.h"
 
@@ -48,6 +49,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("iostack"), factory<IoStackProbe>()},
         {QStringLiteral("fsslower"), factory<FsSlowerProbe>()},
         {QStringLiteral("tppair"), factory<TpPairProbe>()},
+        {QStringLiteral("tpcount"), factory<TpCountProbe>()},
         {QStringLiteral("uprobe"), factory<UprobeProbe>()},
         {QStringLiteral("profile"), factory<ProfileProbe>()},
         {QStringLiteral("offcpu"), factory<OffCpuProbe>()},

@@ -6,6 +6,7 @@
 #include "tppair.skel.h"
 
 #include "histogrammap.h"
+#include "tpkeydesc.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -20,31 +21,6 @@ namespace {
 QString rawTp(const QString &event)
 {
     return QStringLiteral("raw_tp/") + event;
-}
-
-void fillDesc(tppair_key_desc *d, const TracepointKey &k)
-{
-    memset(d, 0, sizeof(*d));
-    switch (k.kind) {
-    case TracepointKey::Kind::Tid:
-        d->kind = TPPAIR_KEY_TID;
-        break;
-    case TracepointKey::Kind::Pid:
-        d->kind = TPPAIR_KEY_PID;
-        break;
-    case TracepointKey::Kind::Arg:
-        d->kind = TPPAIR_KEY_ARG;
-        break;
-    case TracepointKey::Kind::Field:
-        d->kind = TPPAIR_KEY_FIELD;
-        break;
-    }
-    d->arg = __u32(k.arg);
-    d->size = __u32(k.size);
-    d->hops = __u32(k.hops.size());
-    for (int i = 0; i < k.hops.size() && i < TPPAIR_MAX_HOPS; ++i)
-        d->hop_offsets[i] = k.hops[i];
-    d->leaf_offset = k.leafOffset;
 }
 
 } // namespace
@@ -127,8 +103,8 @@ bool TpPairProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
     m_lastUnreadable = 0;
     return startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
         auto *ro = m_skel->rodata;
-        fillDesc(const_cast<tppair_key_desc *>(&ro->start_key), p.startKey);
-        fillDesc(const_cast<tppair_key_desc *>(&ro->end_key), p.endKey);
+        fillKeyDesc(&ro->start_key, p.startKey);
+        fillKeyDesc(&ro->end_key, p.endKey);
         m_unit = timeUnitOption(options);
         ro->unit_div = unitDivisor(m_unit);
         const qint64 thresholdUs = options.value(QStringLiteral("thresholdUs"), -1).toLongLong();

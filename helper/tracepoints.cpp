@@ -362,18 +362,44 @@ bool Tracepoints::resolveKey(const KernelFeatures &kernel, const QString &tracep
         *out = k;
         return true;
     }
+    // argN, or the argument's name where the BTF says it (sched_switch's "next"), then fields.
     static const QRegularExpression re(
-        QStringLiteral("^arg([0-9]{1,2})((?:\\.[A-Za-z_][A-Za-z0-9_]{0,127})*)$"));
+        QStringLiteral("^([A-Za-z_][A-Za-z0-9_]{0,127})((?:\\.[A-Za-z_][A-Za-z0-9_]{0,127})*)$"));
+    static const QRegularExpression argN(QStringLiteral("^arg([0-9]{1,2})$"));
     const QRegularExpressionMatch m = re.match(key);
     if (!m.hasMatch()) {
-        *error = QStringLiteral("key \"%1\" is not valid: expected tid, pid, argN or "
-                                "argN.field (like arg0.__sector)")
+        *error = QStringLiteral("key \"%1\" is not valid: expected tid, pid, argN, an "
+                                "argument's name, or either with fields (like arg0.__sector)")
                      .arg(key.left(140));
         return false;
     }
     if (!kernel.btf()) {
         *error = kernel.btfError();
         return false;
+    }
+    const QRegularExpressionMatch numbered = argN.match(m.captured(1));
+    int namedArg = -1;
+    if (!numbered.hasMatch()) {
+        TracepointInfo info;
+        if (!find(kernel, tracepoint, &info, error))
+            return false;
+        QStringList names;
+        for (int i = 0; i < info.args.size(); ++i) {
+            if (info.args[i].name == m.captured(1))
+                namedArg = i;
+            if (!info.args[i].name.isEmpty())
+                names.append(info.args[i].name);
+        }
+        if (namedArg < 0) {
+            *error =
+                names.isEmpty()
+                    ? QStringLiteral("%1 has no argument %2 (this kernel's BTF names none "
+                                     "of its arguments: use argN)")
+                          .arg(info.name, m.captured(1).left(140))
+                    : QStringLiteral("%1 has no argument %2 (its arguments: %3)")
+                          .arg(info.name, m.captured(1).left(140), names.join(QLatin1String(", ")));
+            return false;
+        }
     }
     QString ignored;
     const QString event = eventName(tracepoint, &ignored);
@@ -384,7 +410,7 @@ bool Tracepoints::resolveKey(const KernelFeatures &kernel, const QString &tracep
         return false;
     }
     const QList<int> params = paramTypes(b, proto);
-    k.arg = m.captured(1).toInt();
+    k.arg = numbered.hasMatch() ? numbered.captured(1).toInt() : namedArg;
     const QString argName = QStringLiteral("arg%1").arg(k.arg);
     if (k.arg >= params.size() || k.arg >= maxArgs) {
         *error = params.isEmpty()

@@ -515,6 +515,42 @@
         <source>With Time calls: record every call at least this slow as an event (-1: none, 0: all)</source>
         <translation>Mit „Aufrufe messen“: jeden mindestens so langsamen Aufruf als Ereignis aufzeichnen (-1: keine, 0: alle)</translation>
     </message>
+    <message>
+        <source>Tracepoint counts</source>
+        <translation>Tracepoint-Zählungen</translation>
+    </message>
+    <message>
+        <source>Hits of one tracepoint per interval, grouped by up to two of its fields or the command, or a histogram of one numeric field</source>
+        <translation>Treffer eines Tracepoints je Intervall, gruppiert nach bis zu zwei seiner Felder oder dem Befehl, oder ein Histogramm eines numerischen Felds</translation>
+    </message>
+    <message>
+        <source>Tracepoint</source>
+        <translation>Tracepoint</translation>
+    </message>
+    <message>
+        <source>What is counted, e.g. sched_switch or block:block_rq_issue</source>
+        <translation>Was gezählt wird, z. B. sched_switch oder block:block_rq_issue</translation>
+    </message>
+    <message>
+        <source>Empty (all hits together), comm, tid, pid, an argument by name or as argN, or a field behind it (next.pid, arg0.q.id)</source>
+        <translation>Leer (alle Treffer zusammen), comm, tid, pid, ein Argument mit Namen oder als argN, oder ein Feld dahinter (next.pid, arg0.q.id)</translation>
+    </message>
+    <message>
+        <source>And by</source>
+        <translation>Und nach</translation>
+    </message>
+    <message>
+        <source>A second key, written as Count by is (prev.pid with next.pid)</source>
+        <translation>Ein zweiter Schlüssel, geschrieben wie bei „Zählen nach“ (prev.pid mit next.pid)</translation>
+    </message>
+    <message>
+        <source>Histogram of</source>
+        <translation>Histogramm von</translation>
+    </message>
+    <message>
+        <source>A numeric field whose values are kept as a log2 histogram per key instead of counting hits</source>
+        <translation>Ein numerisches Feld, dessen Werte je Schlüssel als log2-Histogramm erfasst werden, statt Treffer zu zählen</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -672,10 +708,6 @@
         <translation>Verbindungen je Intervall</translation>
     </message>
     <message>
-        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, or User function calls (uprobe) for calls per key.</source>
-        <translation>Keine Zählerwerte in dieser Sitzung: Zeichnen Sie die Sonde Seitencache (cachestat) auf, um Treffer, Fehlzugriffe und geänderte Seiten über die Zeit zu sehen, TCP-Neuübertragungen (tcpretrans) für Neuübertragungen je Verbindung, TCP-Verbindungsaufbauten (tcpconnect) für Verbindungsaufbauten je Ziel oder Aufrufe von Benutzerfunktionen (uprobe) für Aufrufe je Schlüssel.</translation>
-    </message>
-    <message>
         <source>User function calls per key</source>
         <translation>Aufrufe von Benutzerfunktionen je Schlüssel</translation>
     </message>
@@ -686,6 +718,18 @@
     <message>
         <source>calls per interval</source>
         <translation>Aufrufe je Intervall</translation>
+    </message>
+    <message>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, User function calls (uprobe) for calls per key, or Tracepoint counts (tpcount) for hits per key.</source>
+        <translation>Keine Zählerwerte in dieser Sitzung: Zeichnen Sie die Probe Page-Cache (cachestat) auf, um Treffer, Fehlschläge und geänderte Seiten über die Zeit zu sehen, TCP-Retransmits (tcpretrans) für Retransmits je Verbindung, TCP-Verbindungsaufbauten (tcpconnect) für Verbindungen je Ziel, Aufrufe von Benutzerfunktionen (uprobe) für Aufrufe je Schlüssel oder Tracepoint-Zählungen (tpcount) für Treffer je Schlüssel.</translation>
+    </message>
+    <message>
+        <source>Tracepoint hits per key</source>
+        <translation>Tracepoint-Treffer je Schlüssel</translation>
+    </message>
+    <message>
+        <source>hits per interval</source>
+        <translation>Treffer je Intervall</translation>
     </message>
 </context>
 <context>

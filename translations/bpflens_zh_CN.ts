@@ -515,6 +515,42 @@
         <source>With Time calls: record every call at least this slow as an event (-1: none, 0: all)</source>
         <translation>启用“测量调用时间”时：将至少这么慢的每次调用记录为事件（-1：不记录，0：全部）</translation>
     </message>
+    <message>
+        <source>Tracepoint counts</source>
+        <translation>跟踪点计数</translation>
+    </message>
+    <message>
+        <source>Hits of one tracepoint per interval, grouped by up to two of its fields or the command, or a histogram of one numeric field</source>
+        <translation>每个间隔内某个跟踪点的命中次数，可按其最多两个字段或命令名分组，或统计一个数值字段的直方图</translation>
+    </message>
+    <message>
+        <source>Tracepoint</source>
+        <translation>跟踪点</translation>
+    </message>
+    <message>
+        <source>What is counted, e.g. sched_switch or block:block_rq_issue</source>
+        <translation>要计数的跟踪点，例如 sched_switch 或 block:block_rq_issue</translation>
+    </message>
+    <message>
+        <source>Empty (all hits together), comm, tid, pid, an argument by name or as argN, or a field behind it (next.pid, arg0.q.id)</source>
+        <translation>留空（所有命中合计）、comm、tid、pid、按名称或 argN 指定的参数，或其后的字段（next.pid、arg0.q.id）</translation>
+    </message>
+    <message>
+        <source>And by</source>
+        <translation>再按</translation>
+    </message>
+    <message>
+        <source>A second key, written as Count by is (prev.pid with next.pid)</source>
+        <translation>第二个键，写法与“计数依据”相同（prev.pid 搭配 next.pid）</translation>
+    </message>
+    <message>
+        <source>Histogram of</source>
+        <translation>直方图字段</translation>
+    </message>
+    <message>
+        <source>A numeric field whose values are kept as a log2 histogram per key instead of counting hits</source>
+        <translation>一个数值字段，按键以 log2 直方图记录其取值，而不是统计命中次数</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -672,10 +708,6 @@
         <translation>每个间隔的连接数</translation>
     </message>
     <message>
-        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, or User function calls (uprobe) for calls per key.</source>
-        <translation>此会话中没有计数器样本：录制页缓存（cachestat）探针可查看命中、未命中和脏页随时间的变化，录制 TCP 重传（tcpretrans）可查看每个连接的重传，录制 TCP 连接（tcpconnect）可查看每个目标的连接数，录制用户函数调用（uprobe）可查看每个键的调用次数。</translation>
-    </message>
-    <message>
         <source>User function calls per key</source>
         <translation>每个键的用户函数调用</translation>
     </message>
@@ -686,6 +718,18 @@
     <message>
         <source>calls per interval</source>
         <translation>每间隔调用次数</translation>
+    </message>
+    <message>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, User function calls (uprobe) for calls per key, or Tracepoint counts (tpcount) for hits per key.</source>
+        <translation>此会话中没有计数器样本：录制页缓存（cachestat）探针可查看命中、未命中和脏页随时间的变化，TCP 重传（tcpretrans）可查看每个连接的重传，TCP 连接（tcpconnect）可查看每个目标的连接数，用户函数调用（uprobe）可查看每个键的调用次数，跟踪点计数（tpcount）可查看每个键的命中次数。</translation>
+    </message>
+    <message>
+        <source>Tracepoint hits per key</source>
+        <translation>每个键的跟踪点命中次数</translation>
+    </message>
+    <message>
+        <source>hits per interval</source>
+        <translation>每间隔命中次数</translation>
     </message>
 </context>
 <context>

@@ -167,6 +167,12 @@ RecordBatch extremeBatch()
     HistogramSnapshot empty;
     empty.histogram = Log2Histogram(HistogramUnit::Milliseconds);
     b.histograms.append(empty);
+    HistogramSnapshot values; // tpcount's histogram of a field, in no unit
+    values.probeId = QStringLiteral("tpcount");
+    values.key = QStringLiteral("id=1");
+    values.histogram = Log2Histogram(HistogramUnit::Value);
+    values.histogram.add(5000, 2);
+    b.histograms.append(values);
 
     ProbeStats s;
     s.probeId = QString();
@@ -1036,12 +1042,12 @@ private Q_SLOTS:
                                                      "address length 5 is neither 4 nor 16");
         }
         {
-            const QByteArray p = section(16, 1, histogramHead(4).varint(0).bytes);
+            const QByteArray p = section(16, 1, histogramHead(5).varint(0).bytes);
             QTest::newRow("bad histogram unit")
                 << batch(p)
-                << f3.arg(p.size()) + QStringLiteral("section 1 (histogram), record 1: unit 4 is "
+                << f3.arg(p.size()) + QStringLiteral("section 1 (histogram), record 1: unit 5 is "
                                                      "not a histogram unit (0 ns, 1 us, 2 ms, 3 "
-                                                     "KiB)");
+                                                     "KiB, 4 value)");
         }
         {
             const QByteArray p = section(16, 1, histogramHead().varint(1).u8(64).varint(5).bytes);

@@ -500,8 +500,8 @@ private Q_SLOTS:
             << QStringLiteral("key %1 follows more than 6 pointers").arg(layout.longChain);
         QTest::newRow("bad key syntax")
             << blockPair({{QStringLiteral("key"), QStringLiteral("arg0..q")}})
-            << QStringLiteral("key \"arg0..q\" is not valid: expected tid, pid, argN or "
-                              "argN.field (like arg0.__sector)");
+            << QStringLiteral("key \"arg0..q\" is not valid: expected tid, pid, argN, an "
+                              "argument's name, or either with fields (like arg0.__sector)");
     }
 
     void invalidOptionsNameTheBadValue()

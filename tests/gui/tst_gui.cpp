@@ -139,6 +139,7 @@ private Q_SLOTS:
     void liveAppendGrowsModels();
     void retransmitsPerConnectionChart();
     void connectsPerDestinationChart();
+    void tracepointHitsPerKeyChart();
     void csvExportMatchesCsvExport();
     void openFlagsAndErrorsReadAsNames();
     void everyHistogramBucketIsLabelled();
@@ -1029,6 +1030,43 @@ void TestGui::connectsPerDestinationChart()
     }
     QCOMPARE(colours.size(), CountersView::MaxConnectionLines);
     QVERIFY(!colours.contains(other->pen().color().rgb()));
+}
+
+// tpcount's hits per key get a chart of their own, its losses are not lines in it, and the
+// busiest eight keys are named with the rest summed, as for connections.
+void TestGui::tracepointHitsPerKeyChart()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    RecordBatch live;
+    for (int k = 1; k <= 10; ++k) {
+        live.counters << CounterSample{QStringLiteral("tpcount"), StartNs + SecondNs, SecondNs,
+                                       QStringLiteral("prev.pid=%1 next.pid=0").arg(k), double(k)};
+    }
+    live.counters << CounterSample{QStringLiteral("tpcount"), StartNs + SecondNs, SecondNs,
+                                   QStringLiteral("unreadableKeys"), 100};
+    // The next interval only key 10 has hits: the others were quiet, and drawn at 0.
+    live.counters << CounterSample{QStringLiteral("tpcount"), StartNs + 2 * SecondNs, SecondNs,
+                                   QStringLiteral("prev.pid=10 next.pid=0"), 4};
+    w.session()->append(live);
+    CountersView *v = w.countersView();
+    QVERIFY(v->hitsChart()->isVisibleTo(v));
+    QVERIFY(!v->callsChart()->isVisibleTo(v));
+    QCOMPARE(v->hitsChart()->chart()->title(), CountersView::tr("Tracepoint hits per key"));
+    QCOMPARE(v->hitsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
+    QVERIFY(v->series(QStringLiteral("prev.pid=10 next.pid=0")));
+    QVERIFY(!v->series(QStringLiteral("prev.pid=2 next.pid=0")));
+    QVERIFY(!v->series(QStringLiteral("unreadableKeys")));
+    QLineSeries *other = v->series(CountersView::otherKeysName());
+    QVERIFY(other);
+    QCOMPARE(other->at(0).y(), 1.0 + 2);
+    QLineSeries *quiet = v->series(QStringLiteral("prev.pid=9 next.pid=0"));
+    QCOMPARE(quiet->count(), 2);
+    QCOMPARE(quiet->at(0).y(), 9.0);
+    QCOMPARE(quiet->at(1).y(), 0.0);
+    QCOMPARE(other->count(), 2);
+    QCOMPARE(other->at(1).y(), 0.0);
+    QCOMPARE(v->series(QStringLiteral("prev.pid=10 next.pid=0"))->at(1).y(), 4.0);
 }
 
 void TestGui::csvExportMatchesCsvExport()

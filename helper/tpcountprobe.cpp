@@ -1,0 +1,192 @@
+#include "tpcountprobe.h"
+
+#include <linux/types.h>
+
+#include "tpcount.h"
+#include "tppair.h"
+
+#include "tpcount.skel.h"
+
+#include "histogrammap.h"
+#include "tpkeydesc.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <cstring>
+
+namespace bpflens {
+
+TpCountProbe::TpCountProbe()
+    : SkeletonProbe(QStringLiteral("tpcount"))
+{
+}
+
+TpCountProbe::~TpCountProbe() = default;
+
+bool TpCountProbe::plan(const KernelFeatures &kernel, const QVariantMap &options, Plan *out,
+                        QString *error)
+{
+    if (!kernel.hasBtf()) {
+        *error = kernel.btfError();
+        return false;
+    }
+    const QString name = options.value(QStringLiteral("tracepoint")).toString().trimmed();
+    if (name.isEmpty()) {
+        *error = QStringLiteral("no tracepoint given");
+        return false;
+    }
+    TracepointInfo info;
+    if (!Tracepoints::find(kernel, name, &info, error))
+        return false;
+    out->tracepoint = info.name;
+    out->keys.clear();
+    for (const char *option : {"key", "key2"}) {
+        const QString text = options.value(QLatin1String(option)).toString().trimmed();
+        if (text.isEmpty())
+            continue;
+        Key k;
+        k.text = text;
+        if (text == QLatin1String("comm")) {
+            k.comm = true;
+        } else if (!Tracepoints::resolveKey(kernel, info.name, text, &k.resolved, error)) {
+            return false;
+        } else {
+            k.pointer = k.resolved.type.endsWith(QLatin1Char('*'));
+        }
+        for (const Key &other : std::as_const(out->keys)) {
+            if (other.text == k.text) {
+                *error = QStringLiteral("key and key2 are the same (%1)").arg(text);
+                return false;
+            }
+        }
+        out->keys.append(k);
+    }
+    const QString value = options.value(QStringLiteral("histogram")).toString().trimmed();
+    out->histogram = !value.isEmpty();
+    if (out->histogram) {
+        if (value == QLatin1String("comm")) {
+            *error = QStringLiteral("histogram: comm is not a number");
+            return false;
+        }
+        if (!Tracepoints::resolveKey(kernel, info.name, value, &out->value, error))
+            return false;
+    }
+    return true;
+}
+
+AttachPlan TpCountProbe::attachPlan(const KernelFeatures &kernel, const QVariantMap &options,
+                                    Plan *out)
+{
+    AttachPlan a;
+    if (!plan(kernel, options, out, &a.reason)) {
+        a.available = false;
+        return a;
+    }
+    AttachGroup g;
+    g.programs = {{"tpcount_hit", QStringLiteral("raw_tp/") + out->tracepoint, true}};
+    g.what = out->histogram ? QStringLiteral("values") : QStringLiteral("hits");
+    a.groups.append(g);
+    return a;
+}
+
+ProbeAvailability TpCountProbe::availability(const KernelFeatures &kernel,
+                                             const QVariantMap &options) const
+{
+    Plan p;
+    return availabilityOf(attachPlan(kernel, options, &p));
+}
+
+bool TpCountProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
+{
+    m_plan = Plan();
+    const AttachPlan a = attachPlan(kernel, options, &m_plan);
+    m_lastCounts.clear();
+    m_lastKeysFull = 0;
+    m_lastUnreadable = 0;
+    return startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
+        auto *ro = m_skel->rodata;
+        int fields = 0;
+        for (const Key &k : std::as_const(m_plan.keys)) {
+            if (k.comm)
+                ro->by_comm = true;
+            else
+                fillKeyDesc(&ro->key_descs[fields++], k.resolved);
+        }
+        ro->key_count = __u32(fields);
+        ro->histogram = m_plan.histogram;
+        if (m_plan.histogram) {
+            fillKeyDesc(&ro->value_desc, m_plan.value);
+            setHistogramMap(m_skel->maps.tpcount_hists);
+        }
+        return true;
+    });
+}
+
+QString TpCountProbe::keyText(const QByteArray &rawKey) const
+{
+    tpcount_key key;
+    memcpy(&key, rawKey.constData(), sizeof(key));
+    QStringList parts;
+    int field = 0;
+    for (const Key &k : m_plan.keys) {
+        QString value;
+        if (k.comm) {
+            value = QString::fromLocal8Bit(key.comm, int(qstrnlen(key.comm, sizeof(key.comm))));
+        } else {
+            const quint64 v = key.values[field++];
+            value = k.pointer ? QStringLiteral("0x") + QString::number(v, 16) : QString::number(v);
+        }
+        parts.append(k.text + QLatin1Char('=') + value);
+    }
+    return parts.isEmpty() ? hitsCounter() : parts.join(QLatin1Char(' '));
+}
+
+void TpCountProbe::readHistograms()
+{
+    if (!m_skel || !m_plan.histogram)
+        return;
+    forEachHistogram<tpcount_key>(
+        bpf_map__fd(m_skel->maps.tpcount_hists), HistogramUnit::Value,
+        [this](const tpcount_key &key, const Log2Histogram &cumulative) {
+            const QByteArray raw(reinterpret_cast<const char *>(&key), sizeof(key));
+            // The histogram of all hits has no key, as tppair's.
+            emitHistogram(m_plan.keys.isEmpty() ? QString() : keyText(raw), cumulative);
+        });
+}
+
+void TpCountProbe::readCounters()
+{
+    if (!m_skel)
+        return;
+    if (!m_plan.histogram) {
+        // Cumulative counts per key, kept by the kernel (no delete-after-read, so no hit between
+        // a read and a delete is lost); the interval's value is the difference. Keys with no new
+        // hits are not reported.
+        const int fd = bpf_map__fd(m_skel->maps.tpcount_counts);
+        tpcount_key key, next;
+        bool first = true;
+        while (bpf_map_get_next_key(fd, first ? nullptr : &key, &next) == 0) {
+            first = false;
+            key = next;
+            __u64 count = 0;
+            if (bpf_map_lookup_elem(fd, &key, &count) != 0)
+                continue;
+            const QByteArray raw(reinterpret_cast<const char *>(&key), sizeof(key));
+            quint64 &last = m_lastCounts[raw];
+            if (count > last)
+                emitCounter(keyText(raw), double(count - last));
+            last = count;
+        }
+    }
+    const quint64 full = __atomic_load_n(&m_skel->bss->keys_full, __ATOMIC_RELAXED);
+    if (full != m_lastKeysFull)
+        emitCounter(keysFullCounter(), double(full - m_lastKeysFull));
+    m_lastKeysFull = full;
+    const quint64 unreadable = __atomic_load_n(&m_skel->bss->unreadable, __ATOMIC_RELAXED);
+    if (unreadable != m_lastUnreadable)
+        emitCounter(unreadableCounter(), double(unreadable - m_lastUnreadable));
+    m_lastUnreadable = unreadable;
+}
+
+} // namespace bpflens

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "attachplan.h"
+#include "probe.h"
+#include "tracepoints.h"
+
+#include <QHash>
+
+struct tpcount_bpf;
+
+namespace bpflens {
+
+// tpcount: the hits of any one tracepoint per interval, grouped by up to two keys resolved as
+// tppair resolves them (Tracepoints::resolveKey: "prev.pid", "arg0.q.disk") and optionally by
+// command name; or, with a value field, a log2 histogram of that field per key (bitehist,
+// urandomread). One precompiled program serves any tracepoint (bpf/tpcount.bpf.c).
+class TpCountProbe : public SkeletonProbe<tpcount_bpf>
+{
+public:
+    TpCountProbe();
+    ~TpCountProbe() override;
+
+    // Unavailable, with a reason naming the bad value, when the tracepoint, an argument or a
+    // field does not exist in this kernel.
+    ProbeAvailability availability(const KernelFeatures &kernel,
+                                   const QVariantMap &options = {}) const override;
+
+    // The counters that are not hits per key: losses.
+    static QString keysFullCounter() { return QStringLiteral("keysFull"); }
+    static QString unreadableCounter() { return QStringLiteral("unreadableKeys"); }
+    // The counter of a probe without keys.
+    static QString hitsCounter() { return QStringLiteral("hits"); }
+
+protected:
+    bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
+    void readHistograms() override;
+    void readCounters() override;
+
+private:
+    struct Key
+    {
+        QString text; // as the user wrote it: "prev.pid", "comm"
+        bool comm = false;
+        bool pointer = false; // shown in hex
+        TracepointKey resolved;
+    };
+    struct Plan
+    {
+        QString tracepoint; // event name, without category
+        QList<Key> keys;
+        bool histogram = false;
+        TracepointKey value;
+    };
+    static bool plan(const KernelFeatures &kernel, const QVariantMap &options, Plan *out,
+                     QString *error);
+    static AttachPlan attachPlan(const KernelFeatures &kernel, const QVariantMap &options,
+                                 Plan *out);
+    // "prev.pid=12 next.pid=0", "comm=dd"; "hits" without keys.
+    QString keyText(const QByteArray &rawKey) const;
+
+    Plan m_plan;
+    QHash<QByteArray, quint64> m_lastCounts;
+    quint64 m_lastKeysFull = 0;
+    quint64 m_lastUnreadable = 0;
+};
+
+} // namespace bpflens

@@ -1,0 +1,41 @@
+#pragma once
+
+// A resolved tracepoint key as the BPF side reads it (struct tppair_key_desc, bpf/tpkey.bpf.h):
+// shared by tppair and tpcount.
+#include <linux/types.h>
+
+#include "tppair.h"
+#include "tracepoints.h"
+
+#include <cstring>
+
+namespace bpflens {
+
+inline void fillKeyDesc(const volatile tppair_key_desc *out, const TracepointKey &k)
+{
+    tppair_key_desc d;
+    memset(&d, 0, sizeof(d));
+    switch (k.kind) {
+    case TracepointKey::Kind::Tid:
+        d.kind = TPPAIR_KEY_TID;
+        break;
+    case TracepointKey::Kind::Pid:
+        d.kind = TPPAIR_KEY_PID;
+        break;
+    case TracepointKey::Kind::Arg:
+        d.kind = TPPAIR_KEY_ARG;
+        break;
+    case TracepointKey::Kind::Field:
+        d.kind = TPPAIR_KEY_FIELD;
+        break;
+    }
+    d.arg = __u32(k.arg);
+    d.size = __u32(k.size);
+    d.hops = __u32(k.hops.size());
+    for (int i = 0; i < k.hops.size() && i < TPPAIR_MAX_HOPS; ++i)
+        d.hop_offsets[i] = k.hops[i];
+    d.leaf_offset = k.leafOffset;
+    memcpy(const_cast<tppair_key_desc *>(out), &d, sizeof(d));
+}
+
+} // namespace bpflens
