@@ -11,6 +11,8 @@ void styleChart(QChart *chart, const QPalette &palette)
     chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     chart->setBackgroundBrush(palette.brush(QPalette::Base));
     chart->setBackgroundRoundness(0);
+    // Value axes in the user's number format ("1,5 s" in German, as the tables).
+    chart->setLocalizeNumbers(true);
     chart->setTitleBrush(palette.brush(QPalette::Text));
     chart->legend()->setLabelColor(palette.color(QPalette::Text));
     QColor grid = palette.color(QPalette::Mid);

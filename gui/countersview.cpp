@@ -307,8 +307,6 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
                                       : Qt::AlignTop);
     chart->legend()->setShowToolTips(true);
     chart->setTitle(title);
-    // Axis labels in the user's number format ("1,5" in German).
-    chart->setLocalizeNumbers(true);
     styleChart(chart, palette());
     // The theme has five series colours, so lines six to nine repeated them: ten distinct ones
     // (Tableau 10) for the named lines, grey for the sum of the others. After styleChart, whose

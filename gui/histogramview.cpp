@@ -15,6 +15,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMap>
 #include <QScrollArea>
 #include <QToolTip>
@@ -115,8 +116,8 @@ QString HistogramView::bucketText(const Log2Histogram &histogram, int slot)
     const quint64 n = histogram.slot(slot);
     return tr("%1 %2: %3 (%4 %)")
         .arg(Log2Histogram::slotLabel(slot), histogramUnitName(histogram.unit()))
-        .arg(n)
-        .arg(total ? 100.0 * double(n) / double(total) : 0.0, 0, 'f', 1);
+        .arg(QLocale().toString(n),
+             QLocale().toString(total ? 100.0 * double(n) / double(total) : 0.0, 'f', 1));
 }
 
 QString HistogramView::summaryText(const Log2Histogram &histogram)
@@ -125,10 +126,9 @@ QString HistogramView::summaryText(const Log2Histogram &histogram)
         return tr("no samples in the visible range");
     const QString unit = histogramUnitName(histogram.unit());
     return tr("p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples")
-        .arg(histogram.percentile(0.5), 0, 'f', 0)
-        .arg(histogram.percentile(0.99), 0, 'f', 0)
-        .arg(unit)
-        .arg(histogram.count());
+        .arg(QLocale().toString(histogram.percentile(0.5), 'f', 0),
+             QLocale().toString(histogram.percentile(0.99), 'f', 0), unit,
+             QLocale().toString(histogram.count()));
 }
 
 void HistogramView::setMode(HistogramMode mode)

@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
+#include <QLocale>
 #include <QMap>
 #include <QStackedBarSeries>
 #include <QTimer>
@@ -235,8 +236,7 @@ QString IoStackView::segmentText(const QString &op, const QString &layer) const
     const double share = sum ? 100.0 * double(ns) / double(sum) : 0.0;
     return tr("%1 · %2: %3 exclusive (%4 % of %5), %n call(s)", nullptr, int(c.count))
         .arg(operationTitle(op), layerTitle(layer), EventTableModel::formatDuration(ns))
-        .arg(share, 0, 'f', 1)
-        .arg(EventTableModel::formatDuration(sum));
+        .arg(QLocale().toString(share, 'f', 1), EventTableModel::formatDuration(sum));
 }
 
 void IoStackView::refresh()
@@ -418,33 +418,36 @@ void IoStackView::fillTime()
         series->append(set);
     }
     series->setBarWidth(0.8);
-    connect(series, &QStackedBarSeries::hovered, this,
-            [this, bins, binEnds, origin, op](bool status, int index, QBarSet *set) {
-                if (!status) {
-                    QToolTip::hideText();
-                    return;
-                }
-                const QString layer = set->property("layer").toString();
-                quint64 sum = 0;
-                for (quint64 v : bins.value(index))
-                    sum += v;
-                const quint64 ns = bins.value(index).value(layer);
-                m_hoverText =
-                    tr("%1 · %2 until %3 s: %4 (%5 %)")
-                        .arg(operationTitle(op), layerTitle(layer))
-                        .arg(double(qint64(binEnds.value(index) - origin)) / 1e9, 0, 'f', 2)
-                        .arg(EventTableModel::formatDuration(ns))
-                        .arg(sum ? 100.0 * double(ns) / double(sum) : 0.0, 0, 'f', 1);
-                QToolTip::showText(QCursor::pos(), m_hoverText, m_time);
-            });
+    connect(
+        series, &QStackedBarSeries::hovered, this,
+        [this, bins, binEnds, origin, op](bool status, int index, QBarSet *set) {
+            if (!status) {
+                QToolTip::hideText();
+                return;
+            }
+            const QString layer = set->property("layer").toString();
+            quint64 sum = 0;
+            for (quint64 v : bins.value(index))
+                sum += v;
+            const quint64 ns = bins.value(index).value(layer);
+            m_hoverText =
+                tr("%1 · %2 until %3 s: %4 (%5 %)")
+                    .arg(operationTitle(op), layerTitle(layer))
+                    .arg(QLocale().toString(double(qint64(binEnds.value(index) - origin)) / 1e9,
+                                            'f', 2),
+                         EventTableModel::formatDuration(ns),
+                         QLocale().toString(sum ? 100.0 * double(ns) / double(sum) : 0.0, 'f', 1));
+            QToolTip::showText(QCursor::pos(), m_hoverText, m_time);
+        });
     chart->addSeries(series);
     auto *times = new QBarCategoryAxis;
     const int labelEvery = std::max(1, int(binEnds.size()) / 12);
     for (int i = 0; i < binEnds.size(); ++i) {
         // Categories must be unique; unlabelled ones are padded with spaces.
         const QString label =
-            i % labelEvery == 0 ? QString::number(double(qint64(binEnds[i] - origin)) / 1e9, 'f', 1)
-                                : QString(i, QLatin1Char(' '));
+            i % labelEvery == 0
+                ? QLocale().toString(double(qint64(binEnds[i] - origin)) / 1e9, 'f', 1)
+                : QString(i, QLatin1Char(' '));
         times->append(label);
     }
     times->setTitleText(tr("seconds (interval end)"));

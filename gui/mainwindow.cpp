@@ -29,6 +29,7 @@
 #include <QIntValidator>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
@@ -386,8 +387,8 @@ void MainWindow::updateRangeLabel()
     auto rel = [origin](quint64 t) { return double(qint64(t - origin)) / 1e9; };
     m_rangeLabel->setText(
         tr("Visible: %1 s – %2 s (%3)")
-            .arg(rel(m_state->startNs()), 0, 'f', 6)
-            .arg(rel(m_state->endNs()), 0, 'f', 6)
+            .arg(QLocale().toString(rel(m_state->startNs()), 'f', 6),
+                 QLocale().toString(rel(m_state->endNs()), 'f', 6))
             .arg(EventTableModel::formatDuration(m_state->endNs() - m_state->startNs())));
 }
 

@@ -515,7 +515,8 @@ void TimelineWidget::drawAxis(QPainter &p) const
     for (double rel = std::ceil(rel0 / step) * step; rel <= rel0 + span; rel += step) {
         const double x = plot.left() + (rel - rel0) / span * plot.width();
         p.drawLine(QPointF(x, AxisHeight - 5), QPointF(x, AxisHeight));
-        const QString text = tr("%1 s").arg(rel / 1e9, 0, 'f', std::min(decimals, 9));
+        const QString text =
+            tr("%1 s").arg(QLocale().toString(rel / 1e9, 'f', std::min(decimals, 9)));
         p.drawText(QRectF(x + 3, 0, 120, AxisHeight - 4), Qt::AlignLeft | Qt::AlignBottom, text);
     }
     p.setPen(palette().color(QPalette::Mid));

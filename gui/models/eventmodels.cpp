@@ -4,6 +4,7 @@
 #include "sessionmodel.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <QPointer>
 
 #include <algorithm>
@@ -190,7 +191,7 @@ QVariant EventTableModel::cell(qsizetype row, int column, int role) const
 QString EventTableModel::formatTime(quint64 timeNs, quint64 sessionStartNs)
 {
     const qint64 rel = qint64(timeNs - sessionStartNs);
-    return QStringLiteral("%1 s").arg(double(rel) / 1e9, 0, 'f', 6);
+    return QStringLiteral("%1 s").arg(QLocale().toString(double(rel) / 1e9, 'f', 6));
 }
 
 QString EventTableModel::formatTimeOfDay(quint64 timeNs, const SessionModel &session)
@@ -221,10 +222,10 @@ QString EventTableModel::formatDuration(quint64 ns)
     if (ns < 1000)
         return tr("%1 ns").arg(ns);
     if (ns < 1000000)
-        return tr("%1 µs").arg(double(ns) / 1e3, 0, 'f', 2);
+        return tr("%1 µs").arg(QLocale().toString(double(ns) / 1e3, 'f', 2));
     if (ns < 1000000000)
-        return tr("%1 ms").arg(double(ns) / 1e6, 0, 'f', 2);
-    return tr("%1 s").arg(double(ns) / 1e9, 0, 'f', 3);
+        return tr("%1 ms").arg(QLocale().toString(double(ns) / 1e6, 'f', 2));
+    return tr("%1 s").arg(QLocale().toString(double(ns) / 1e9, 'f', 3));
 }
 
 QString EventTableModel::displayBytes(const QByteArray &bytes)

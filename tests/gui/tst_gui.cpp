@@ -147,6 +147,7 @@ private Q_SLOTS:
     void histogramTicksAreWholeCounts();
     void histogramsStayWhenTheRangeHasNoData();
     void timeOfDayInTablesLikeExecsnoopT();
+    void numbersFollowTheLocale();
     void damagedFileShowsErrorAndKeepsSession();
     void damagedFileOpensWithBanner();
     void dropOpensSessionAndGeometryPersists();
@@ -1067,6 +1068,40 @@ void TestGui::tracepointHitsPerKeyChart()
     QCOMPARE(other->count(), 2);
     QCOMPARE(other->at(1).y(), 0.0);
     QCOMPARE(v->series(QStringLiteral("prev.pid=10 next.pid=0"))->at(1).y(), 4.0);
+}
+
+// In German, "38.297 s" reads as thirty-eight thousand next to a grouped count "22.360": every
+// decimal the views show goes through QLocale (#16 item 8). The CLI and CSV stay in C.
+void TestGui::numbersFollowTheLocale()
+{
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    const auto restore = qScopeGuard([&] { QLocale::setDefault(before); });
+    QCOMPARE(EventTableModel::formatDuration(1250000), QStringLiteral("1,25 ms"));
+    QCOMPARE(EventTableModel::formatDuration(38297000000ull), QStringLiteral("38,297 s"));
+    QCOMPARE(EventTableModel::formatTime(StartNs + 1500000000ull, StartNs),
+             QStringLiteral("1,500000 s"));
+    Log2Histogram h(HistogramUnit::Microseconds);
+    h.add(100, 2236);
+    h.add(3000, 4);
+    QVERIFY2(HistogramView::summaryText(h).contains(QStringLiteral("2.240 samples")),
+             qPrintable(HistogramView::summaryText(h)));
+    QVERIFY2(HistogramView::bucketText(h, 6).contains(QStringLiteral("2.236 (99,8 %)")),
+             qPrintable(HistogramView::bucketText(h, 6)));
+
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    w.viewState()->setRange(StartNs + SecondNs / 2, StartNs + 2 * SecondNs);
+    bool found = false;
+    for (QLabel *l : w.findChildren<QLabel *>()) {
+        if (l->text().startsWith(QStringLiteral("Visible:"))) {
+            QCOMPARE(l->text(), QStringLiteral("Visible: 0,500000 s – 2,000000 s (1,500 s)"));
+            found = true;
+        }
+    }
+    QVERIFY(found);
+    // The chart axes too.
+    QVERIFY(w.countersView()->hitsChart()->chart()->localizeNumbers());
 }
 
 void TestGui::csvExportMatchesCsvExport()
