@@ -95,15 +95,21 @@ int TimelineWidget::labelWidth() const
 QList<EventType> TimelineWidget::laneTypes() const
 {
     QList<EventType> types;
+    const QList<ProbeConfig> &probes = m_session->info().probes;
     for (const Lane &l : m_lanes) {
         // Lanes of probes few sessions use appear only when a session has such events; the
-        // main lanes always show, so an empty one says "nothing happened" rather than
-        // disappearing.
+        // main lanes show when their probe was recorded, so an empty one says "nothing
+        // happened" rather than disappearing, but the TCP lanes of a disk recording do not
+        // take the block lane's height (and its colour key). A session that names no probes
+        // (an old file) shows them all.
         bool hiddenWhenEmpty = false;
+        bool recorded = probes.isEmpty();
         visitEventType(l.model->type(), [&]<typename E>() {
             hiddenWhenEmpty = EventTraits<E>::lane.hiddenWhenEmpty;
+            for (const ProbeConfig &p : probes)
+                recorded = recorded || p.id == QLatin1String(EventTraits<E>::probeId);
         });
-        if (hiddenWhenEmpty && l.model->eventModel()->rowCount() == 0)
+        if ((hiddenWhenEmpty || !recorded) && l.model->eventModel()->rowCount() == 0)
             continue;
         types << l.model->type();
     }

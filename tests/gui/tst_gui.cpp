@@ -144,6 +144,7 @@ private Q_SLOTS:
     void openFlagsAndErrorsReadAsNames();
     void everyHistogramBucketIsLabelled();
     void emptyWindowSaysWhatToDo();
+    void lanesOfProbesNotRecordedStayHidden();
     void histogramTicksAreWholeCounts();
     void histogramsStayWhenTheRangeHasNoData();
     void timeOfDayInTablesLikeExecsnoopT();
@@ -1102,6 +1103,27 @@ void TestGui::numbersFollowTheLocale()
     QVERIFY(found);
     // The chart axes too.
     QVERIFY(w.countersView()->hitsChart()->chart()->localizeNumbers());
+}
+
+// A disk recording showed four empty TCP lanes, which left the block lane too short for its
+// read/write/other key (#16 item 8): a lane shows when its probe was recorded or it has events.
+void TestGui::lanesOfProbesNotRecordedStayHidden()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    const QList<EventType> lanes = w.timeline()->laneTypes();
+    for (EventType t : {EventType::Exec, EventType::Open, EventType::Block})
+        QVERIFY(lanes.contains(t));
+    QVERIFY(!lanes.contains(EventType::TcpAccept));
+    QVERIFY(!lanes.contains(EventType::TcpRetrans));
+    // Events of a probe the session does not name still get their lane.
+    RecordBatch live;
+    TcpRetransEvent r;
+    r.timeNs = StartNs + SecondNs;
+    r.family = 4;
+    live.tcpRetrans.append(r);
+    w.session()->append(live);
+    QVERIFY(w.timeline()->laneTypes().contains(EventType::TcpRetrans));
 }
 
 void TestGui::csvExportMatchesCsvExport()
