@@ -133,8 +133,11 @@ void SummaryPanel::refresh()
                  .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs)));
     else
         fact(tr("Duration"), tr("no data yet"));
-    for (EventType t : SessionModel::eventTypes())
+    for (EventType t : SessionModel::eventTypes()) {
+        if (!m_session->showsType(t))
+            continue;
         fact(tr("%1 events").arg(SessionModel::typeName(t)), QLocale().toString(store.count(t)));
+    }
     fact(tr("Histogram snapshots"), QLocale().toString(m_session->data().histograms.size()));
     fact(tr("Memory for events"), QLocale().formattedDataSize(store.memoryBytes()));
 

@@ -95,7 +95,6 @@ int TimelineWidget::labelWidth() const
 QList<EventType> TimelineWidget::laneTypes() const
 {
     QList<EventType> types;
-    const QList<ProbeConfig> &probes = m_session->info().probes;
     for (const Lane &l : m_lanes) {
         // Lanes of probes few sessions use appear only when a session has such events; the
         // main lanes show when their probe was recorded, so an empty one says "nothing
@@ -103,13 +102,11 @@ QList<EventType> TimelineWidget::laneTypes() const
         // take the block lane's height (and its colour key). A session that names no probes
         // (an old file) shows them all.
         bool hiddenWhenEmpty = false;
-        bool recorded = probes.isEmpty();
         visitEventType(l.model->type(), [&]<typename E>() {
             hiddenWhenEmpty = EventTraits<E>::lane.hiddenWhenEmpty;
-            for (const ProbeConfig &p : probes)
-                recorded = recorded || p.id == QLatin1String(EventTraits<E>::probeId);
         });
-        if ((hiddenWhenEmpty || !recorded) && l.model->eventModel()->rowCount() == 0)
+        if (l.model->eventModel()->rowCount() == 0 &&
+            (hiddenWhenEmpty || !m_session->showsType(l.model->type())))
             continue;
         types << l.model->type();
     }

@@ -103,6 +103,18 @@ QList<EventType> SessionModel::eventTypes()
     return QList<EventType>(std::begin(bpflens::eventTypes), std::end(bpflens::eventTypes));
 }
 
+bool SessionModel::showsType(EventType type) const
+{
+    if (events().count(type) > 0 || info().probes.isEmpty())
+        return true;
+    bool recorded = false;
+    visitEventType(type, [&]<typename E>() {
+        for (const ProbeConfig &p : info().probes)
+            recorded = recorded || p.id == QLatin1String(EventTraits<E>::probeId);
+    });
+    return recorded;
+}
+
 QString SessionModel::typeName(EventType type)
 {
     QString name = QCoreApplication::translate("SessionModel", "Other");

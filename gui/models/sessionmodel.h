@@ -48,6 +48,10 @@ public:
     // The event types the GUI shows lanes and tables for.
     static QList<EventType> eventTypes();
     static QString typeName(EventType type); // translated, "Exec"
+    // Whether the session holds events of type or recorded the probe that makes them (a session
+    // that names no probes, an old file, counts as recording all): the views leave out the
+    // types of probes nobody asked for.
+    bool showsType(EventType type) const;
 
 Q_SIGNALS:
     void aboutToReset();
