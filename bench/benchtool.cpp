@@ -5,11 +5,14 @@
 //   bpflens-bench generate FILE --events N [--schema 1]        write a synthetic session
 //   bpflens-bench load FILE                                    load it, time and memory
 //   bpflens-bench export FILE --dir D                          CSV export rate
+//   bpflens-bench query FILE --sql SQL [--plain DB] [--reps N] SQL over the session against the
+//                                                              same rows in a plain SQLite table
 // Every answer is one JSON object on stdout; every failure one line on stderr and exit 1.
 
 #include "csvexport.h"
 #include "procstatus.h"
 #include "sessioninfo.h"
+#include "sessionquery.h"
 #include "sessionstore.h"
 
 #include <QCoreApplication>
@@ -22,6 +25,9 @@
 #include <QMap>
 #include <QTextStream>
 
+#include <sqlite3.h>
+
+#include <algorithm>
 #include <cstdio>
 
 namespace bpflens {
@@ -200,7 +206,8 @@ struct SyntheticStrings
 
 // A mix like a busy recording: mostly opens, then block I/O, execs and connects, with a few
 // hundred distinct processes and paths so the string pool does real work.
-RecordBatch syntheticBatch(quint64 first, int size, quint64 startNs)
+// blockOnly: every event a block request (the SQL benchmark's 10M-event table).
+RecordBatch syntheticBatch(quint64 first, int size, quint64 startNs, bool blockOnly = false)
 {
     static const SyntheticStrings strings;
     RecordBatch b;
@@ -213,7 +220,7 @@ RecordBatch syntheticBatch(quint64 first, int size, quint64 startNs)
         const quint64 t = startNs + i * 1000;
         const quint32 pid = 1000 + quint32(i % 397);
         const QByteArray &comm = strings.comms[pid % 53];
-        switch (i % 10) {
+        switch (blockOnly ? 1 : i % 10) {
         case 0: {
             ExecEvent e;
             e.timeNs = t;
@@ -292,6 +299,9 @@ int generate(const Options &o)
     // with.
     const int schema =
         o.values.value(QStringLiteral("schema"), QString::number(SessionSchemaVersion)).toInt();
+    const QString mix = o.values.value(QStringLiteral("mix"), QStringLiteral("all"));
+    if (mix != QLatin1String("all") && mix != QLatin1String("block"))
+        return fail(QStringLiteral("--mix is all or block"));
     writer.setSchemaVersion(schema);
     QString error;
     if (!writer.create(o.file, info, &error))
@@ -301,8 +311,9 @@ int generate(const Options &o)
     QElapsedTimer timer;
     qint64 busyNs = 0;
     for (qint64 done = 0; done < n; done += BatchSize) {
-        const RecordBatch batch = syntheticBatch(
-            quint64(done), int(qMin<qint64>(BatchSize, n - done)), info.startMonotonicNs);
+        const RecordBatch batch =
+            syntheticBatch(quint64(done), int(qMin<qint64>(BatchSize, n - done)),
+                           info.startMonotonicNs, mix == QLatin1String("block"));
         timer.start(); // only the writing, not building the synthetic batch
         if (!writer.writeBatch(batch, &error))
             return fail(error);
@@ -376,6 +387,170 @@ int exportCsv(const Options &o)
     return 0;
 }
 
+// Copies every event table the session holds into a plain SQLite table of the same name and
+// columns (what a user converting the session would query), in one transaction.
+bool buildPlainCopy(SessionQuery &session, const QString &path, QString *error)
+{
+    sqlite3 *db = nullptr;
+    if (sqlite3_open(QFile::encodeName(path).constData(), &db) != SQLITE_OK) {
+        *error = QStringLiteral("cannot create %1").arg(path);
+        sqlite3_close(db);
+        return false;
+    }
+    auto sqlError = [&] {
+        *error = QStringLiteral("%1: %2").arg(path, QString::fromUtf8(sqlite3_errmsg(db)));
+        sqlite3_close(db);
+        return false;
+    };
+    if (sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN", nullptr,
+                     nullptr, nullptr) != SQLITE_OK)
+        return sqlError();
+    for (const SessionQuery::Table &t : SessionQuery::virtualTables()) {
+        if (t.kind != QLatin1String("events"))
+            continue;
+        QStringList columns, marks;
+        for (const SessionQuery::TableColumn &c : t.columns) {
+            columns.append(c.name + u' ' + c.type);
+            marks.append(QStringLiteral("?"));
+        }
+        const QByteArray create =
+            QStringLiteral("CREATE TABLE %1(%2)").arg(t.name, columns.join(u',')).toUtf8();
+        if (sqlite3_exec(db, create.constData(), nullptr, nullptr, nullptr) != SQLITE_OK)
+            return sqlError();
+        sqlite3_stmt *insert = nullptr;
+        const QByteArray sql =
+            QStringLiteral("INSERT INTO %1 VALUES(%2)").arg(t.name, marks.join(u',')).toUtf8();
+        if (sqlite3_prepare_v2(db, sql.constData(), -1, &insert, nullptr) != SQLITE_OK)
+            return sqlError();
+        bool ok = true;
+        const bool read = session.exec(
+            QStringLiteral("SELECT * FROM %1").arg(t.name), nullptr,
+            [&](const QVariantList &row) {
+                for (qsizetype i = 0; i < row.size(); ++i) {
+                    const QVariant &v = row.at(i);
+                    const int k = int(i) + 1;
+                    if (v.typeId() == QMetaType::LongLong)
+                        sqlite3_bind_int64(insert, k, v.toLongLong());
+                    else if (v.typeId() == QMetaType::Double)
+                        sqlite3_bind_double(insert, k, v.toDouble());
+                    else if (!v.isValid())
+                        sqlite3_bind_null(insert, k);
+                    else
+                        sqlite3_bind_text(insert, k, v.toString().toUtf8().constData(), -1,
+                                          SQLITE_TRANSIENT);
+                }
+                ok = sqlite3_step(insert) == SQLITE_DONE && sqlite3_reset(insert) == SQLITE_OK;
+                return ok;
+            },
+            error);
+        sqlite3_finalize(insert);
+        if (!read)
+            return sqlite3_close(db), false;
+        if (!ok)
+            return sqlError();
+    }
+    if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK)
+        return sqlError();
+    sqlite3_close(db);
+    return true;
+}
+
+// One run of sql on the plain copy, its rows as text (to compare with the session's).
+bool runPlain(sqlite3 *db, const QByteArray &sql, QList<QStringList> *rows, QString *error)
+{
+    sqlite3_stmt *st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.constData(), -1, &st, nullptr) != SQLITE_OK) {
+        *error = QString::fromUtf8(sqlite3_errmsg(db));
+        return false;
+    }
+    const int n = sqlite3_column_count(st);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        QStringList row;
+        for (int i = 0; i < n; ++i)
+            row.append(
+                QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, i))));
+        rows->append(row);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        *error = QString::fromUtf8(sqlite3_errmsg(db));
+    return rc == SQLITE_DONE;
+}
+
+double median(QList<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.isEmpty() ? 0 : v.at(v.size() / 2);
+}
+
+int query(const Options &o)
+{
+    const QString sql = o.values.value(QStringLiteral("sql"));
+    if (sql.isEmpty())
+        return fail(QStringLiteral("query needs --sql STATEMENT"));
+    const int reps = o.values.value(QStringLiteral("reps"), QStringLiteral("3")).toInt();
+    if (reps < 1)
+        return fail(QStringLiteral("--reps must be at least 1"));
+    const QString plainPath =
+        o.values.value(QStringLiteral("plain"), o.file + QStringLiteral(".plain.db"));
+    SessionQuery session;
+    QString error;
+    if (!session.open(o.file, &error))
+        return fail(error);
+    QElapsedTimer timer;
+    double buildS = 0;
+    if (!QFileInfo::exists(plainPath)) {
+        timer.start();
+        if (!buildPlainCopy(session, plainPath, &error)) {
+            QFile::remove(plainPath);
+            return fail(error);
+        }
+        buildS = double(timer.nsecsElapsed()) / 1e9;
+    }
+    sqlite3 *plain = nullptr;
+    if (sqlite3_open_v2(QFile::encodeName(plainPath).constData(), &plain, SQLITE_OPEN_READONLY,
+                        nullptr) != SQLITE_OK)
+        return fail(QStringLiteral("cannot open %1").arg(plainPath));
+    QList<double> sessionS, plainS;
+    QList<QStringList> sessionRows, plainRows;
+    // Alternating, so both see the same state of the page cache and of the machine.
+    for (int r = 0; r < reps; ++r) {
+        sessionRows.clear();
+        plainRows.clear();
+        timer.start();
+        const bool ok = session.exec(
+            sql, nullptr,
+            [&](const QVariantList &row) {
+                QStringList text;
+                for (const QVariant &v : row)
+                    text.append(v.toString());
+                sessionRows.append(text);
+                return true;
+            },
+            &error);
+        sessionS.append(double(timer.nsecsElapsed()) / 1e9);
+        if (!ok)
+            return sqlite3_close(plain), fail(error);
+        timer.start();
+        if (!runPlain(plain, sql.toUtf8(), &plainRows, &error))
+            return sqlite3_close(plain), fail(error);
+        plainS.append(double(timer.nsecsElapsed()) / 1e9);
+    }
+    sqlite3_close(plain);
+    const double s = median(sessionS), p = median(plainS);
+    print(QJsonObject{{QStringLiteral("sql"), sql},
+                      {QStringLiteral("rows"), qint64(sessionRows.size())},
+                      {QStringLiteral("same_result"), sessionRows == plainRows},
+                      {QStringLiteral("session_s"), s},
+                      {QStringLiteral("plain_s"), p},
+                      {QStringLiteral("ratio"), p > 0 ? s / p : 0},
+                      {QStringLiteral("session_bytes"), fileBytes(o.file)},
+                      {QStringLiteral("plain_bytes"), fileBytes(plainPath)},
+                      {QStringLiteral("plain_build_s"), buildS}});
+    return sessionRows == plainRows ? 0 : 1;
+}
+
 } // namespace
 } // namespace bpflens
 
@@ -384,8 +559,9 @@ int main(int argc, char **argv)
     using namespace bpflens;
     QCoreApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
-    const QString usage = QStringLiteral(
-        "usage: bpflens-bench count|generate|load|export FILE [options] (see bench/README.md)");
+    const QString usage =
+        QStringLiteral("usage: bpflens-bench count|generate|load|export|query FILE [options] (see "
+                       "bench/README.md)");
     if (args.isEmpty())
         return fail(usage);
     const QString command = args.takeFirst();
@@ -393,9 +569,12 @@ int main(int argc, char **argv)
         {QStringLiteral("count"),
          {QStringLiteral("comm"), QStringLiteral("path"), QStringLiteral("marker"),
           QStringLiteral("args")}},
-        {QStringLiteral("generate"), {QStringLiteral("events"), QStringLiteral("schema")}},
+        {QStringLiteral("generate"),
+         {QStringLiteral("events"), QStringLiteral("schema"), QStringLiteral("mix")}},
         {QStringLiteral("load"), {}},
-        {QStringLiteral("export"), {QStringLiteral("dir")}}};
+        {QStringLiteral("export"), {QStringLiteral("dir")}},
+        {QStringLiteral("query"),
+         {QStringLiteral("sql"), QStringLiteral("plain"), QStringLiteral("reps")}}};
     if (!known.contains(command))
         return fail(QStringLiteral("unknown command '%1'; %2").arg(command, usage));
     Options o;
@@ -408,5 +587,7 @@ int main(int argc, char **argv)
         return generate(o);
     if (command == QLatin1String("load"))
         return load(o);
+    if (command == QLatin1String("query"))
+        return query(o);
     return exportCsv(o);
 }

@@ -21,15 +21,17 @@ int main(int argc, char **argv)
         return exportSession(args);
     if (command == QLatin1String("recover"))
         return recover(args);
+    if (command == QLatin1String("query"))
+        return query(args);
     if (command == QLatin1String("--version")) {
         QTextStream(stdout) << "bpflens-cli " << BPFLENS_VERSION << '\n';
         return Ok;
     }
     if (!command.isEmpty() && command != QLatin1String("--help") &&
         command != QLatin1String("-h")) {
-        QTextStream(stderr)
-            << "bpflens-cli: unknown command \"" << command
-            << "\" (commands: probes, record, show, export, recover; see bpflens-cli --help)\n";
+        QTextStream(stderr) << "bpflens-cli: unknown command \"" << command
+                            << "\" (commands: probes, record, show, export, recover, query; see "
+                               "bpflens-cli --help)\n";
         return Usage;
     }
     QTextStream(stdout)
@@ -42,6 +44,7 @@ int main(int argc, char **argv)
            "  export FILE --folded [-o OUT]         folded stacks for flame graphs "
            "(--off-cpu, --by-process)\n"
            "  recover FILE -o NEW                   what a damaged file still holds, into NEW\n"
+           "  query FILE SQL [--format csv|json]    SQL over the events, histograms, stacks\n"
            "Each command takes --help.\n";
     return Ok;
 }

@@ -735,6 +735,81 @@ private Q_SLOTS:
         QCOMPARE(off.out.toUtf8(), QByteArray("ksys_read 3\n"));
     }
 
+    // query: SQL over a session file, as an aligned table, CSV or JSON; errors are one line.
+    void queryPrintsTablesCsvAndJson()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("query.bpflens"));
+        SessionInfo info = sessionInfoForThisHost(
+            {{QStringLiteral("profile"), {}, {}}, {QStringLiteral("offcpu"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        QVERIFY2(writer.writeBatch(knownProfile(), &err), qPrintable(err));
+        QVERIFY(writer.finish(3000000000ull, &err));
+        writer.close();
+
+        const QString sql = QStringLiteral("SELECT comm, count(*) AS n, sum(stack_id = 0) AS "
+                                           "no_stack FROM profile GROUP BY comm ORDER BY comm");
+        const Run table = runCli({QStringLiteral("query"), session, sql});
+        QCOMPARE(table.status, 0);
+        QCOMPARE(table.err, QString());
+        QCOMPARE(table.out, QStringLiteral("comm    n  no_stack\n"
+                                           "------  -  --------\n"
+                                           "app     5         1\n"
+                                           "reader  2         0\n"));
+        const Run csv = runCli({QStringLiteral("query"), session, sql, QStringLiteral("--format"),
+                                QStringLiteral("csv")});
+        QCOMPARE(csv.status, 0);
+        QCOMPARE(csv.out, QStringLiteral("comm,n,no_stack\r\napp,5,1\r\nreader,2,0\r\n"));
+        const Run json =
+            runCli({QStringLiteral("query"), session,
+                    QStringLiteral("SELECT comm, sum(off_ns) AS off_ns, NULL AS missing FROM "
+                                   "offcpu GROUP BY comm ORDER BY comm"),
+                    QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.status, 0);
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(json.out.toUtf8(), &parseError);
+        QVERIFY2(parseError.error == QJsonParseError::NoError, qPrintable(json.out));
+        QCOMPARE(doc.array().size(), 2);
+        QCOMPARE(doc.array().at(0).toObject().value(QStringLiteral("comm")).toString(),
+                 QStringLiteral("app"));
+        QCOMPARE(doc.array().at(0).toObject().value(QStringLiteral("off_ns")).toInteger(), 400);
+        QCOMPARE(doc.array().at(1).toObject().value(QStringLiteral("off_ns")).toInteger(), 3000);
+        QVERIFY(doc.array().at(1).toObject().value(QStringLiteral("missing")).isNull());
+
+        const Run tables = runCli({QStringLiteral("query"), session, QStringLiteral("--tables")});
+        QCOMPARE(tables.status, 0);
+        for (const char *line : {"block (events: Block I/O)\n", "  latency_ns INTEGER\n",
+                                 "profile (events", "  stack_id INTEGER\n", "histogram_buckets (",
+                                 "stack_entries (", "counters (table)\n"})
+            QVERIFY2(tables.out.contains(QLatin1String(line)), line);
+
+        const struct
+        {
+            QStringList args;
+            int status;
+            const char *says;
+        } errors[] = {
+            {{session, QStringLiteral("SELECT * FROM nope")}, 1, "no such table: nope"},
+            {{session, QStringLiteral("DELETE FROM meta")}, 1, "cannot change the session"},
+            {{dir.filePath(QStringLiteral("missing.bpflens")), QStringLiteral("SELECT 1")},
+             4,
+             "no such file"},
+            {{session}, 2, "a session file and one SQL statement"},
+            {{session, sql, QStringLiteral("--format"), QStringLiteral("xml")}, 2, "xml"},
+        };
+        for (const auto &e : errors) {
+            const Run r = runCli(QStringList{QStringLiteral("query")} + e.args);
+            QCOMPARE(r.status, e.status);
+            QCOMPARE(r.out, QString());
+            QVERIFY2(r.err.startsWith(QLatin1String("bpflens-cli: ")) && r.err.count(u'\n') == 1 &&
+                         r.err.contains(QLatin1String(e.says)),
+                     qPrintable(r.err));
+        }
+    }
+
     // A session without samples, or options that do not go together: one line and a status.
     void foldedExportErrors_data()
     {

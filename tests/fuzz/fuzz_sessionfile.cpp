@@ -4,7 +4,9 @@
 // crashes, never reads out of bounds, never allocates without bound" (ASan, UBSan,
 // -rss_limit_mb) it checks that a file that opens says consistently whether it was damaged.
 // Seeds (tests/fuzz/corpus/sessionfile/) are a small session and damaged copies of it, written
-// by BPFLENS_UPDATE_FUZZ_CORPUS=1 tst_sessionsalvage fuzzSeeds.
+// by BPFLENS_UPDATE_FUZZ_CORPUS=1 tst_sessionsalvage fuzzSeeds. Every input is also queried
+// through each SQL table of core/sessionquery.h, which decodes the same chunks lazily.
+#include "sessionquery.h"
 #include "sessionstore.h"
 
 #include <QByteArray>
@@ -77,6 +79,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fail("refused without a message");
     if (opened && !session.damage.isDamaged() && !error.isEmpty())
         fail("opened intact but left an error");
+    removeCompanions(path);
+    SessionQuery query;
+    QString openError;
+    if (query.open(path, &openError)) {
+        for (const SessionQuery::Table &t : SessionQuery::virtualTables()) {
+            QString queryError;
+            if (!query.exec(
+                    QStringLiteral("SELECT * FROM ") + t.name, nullptr,
+                    [](const QVariantList &) { return true; }, &queryError) &&
+                queryError.isEmpty())
+                fail("a query failed without a message");
+        }
+    } else if (openError.isEmpty()) {
+        fail("query refused without a message");
+    }
+    query.close();
     removeCompanions(path);
     return 0;
 }
