@@ -65,11 +65,13 @@ struct
     __type(value, struct call);
 } uprobe_scratch SEC(".maps");
 
+/* One latency histogram per key, as funclatency per argument would be: with no key, the one
+ * all-zero key. User space shrinks it to one entry when calls are not timed. */
 struct
 {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __uint(max_entries, 1);
-    __type(key, __u32);
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, MAX_KEYS);
+    __type(key, struct uprobe_key);
     __type(value, struct bpflens_hist);
 } uprobe_hists SEC(".maps");
 
@@ -165,7 +167,7 @@ int uprobe_return(struct pt_regs *ctx)
 {
     __u64 now = bpf_ktime_get_ns();
     __u64 id = bpf_get_current_pid_tgid();
-    __u32 tid = (__u32)id, zero = 0;
+    __u32 tid = (__u32)id;
     struct uprobe_event *e;
     struct bpflens_hist *h;
     struct call *c;
@@ -177,7 +179,7 @@ int uprobe_return(struct pt_regs *ctx)
     delta = now - c->ts;
     if ((__s64)delta < 0)
         goto cleanup;
-    h = bpf_map_lookup_elem(&uprobe_hists, &zero);
+    h = hist_of(&uprobe_hists, &c->key);
     if (h)
         hist_add(h, delta / unit_div);
     if (threshold_ns >= 0 && delta >= (__u64)threshold_ns) {

@@ -94,6 +94,12 @@ bool UprobeProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
         ro->unit_div = unitDivisor(m_unit);
         const qint64 thresholdUs = options.value(QStringLiteral("thresholdUs"), -1).toLongLong();
         ro->threshold_ns = thresholdUs < 0 ? -1 : thresholdUs * 1000;
+        if (ro->timed) {
+            // Keys beyond the map's room are counted in hist_full, as other keyed histograms.
+            setHistogramMap(m_skel->maps.uprobe_hists);
+        } else {
+            bpf_map__set_max_entries(m_skel->maps.uprobe_hists, 1);
+        }
         return true;
     });
     // Attached to the inode now: the descriptor is not needed any more.
@@ -128,11 +134,16 @@ void UprobeProbe::readHistograms()
 {
     if (!m_skel || !m_skel->rodata->timed)
         return;
-    const __u32 zero = 0;
-    bpflens_hist h;
-    if (bpf_map_lookup_elem(bpf_map__fd(m_skel->maps.uprobe_hists), &zero, &h) != 0)
-        return;
-    emitHistogram(QString(), toLog2Histogram(h, m_unit));
+    // Keyed like the counts ("arg0=20000", "\"abc\""); calls counted all together keep the one
+    // histogram without a key, as before keys had histograms.
+    forEachHistogram<uprobe_key>(
+        bpf_map__fd(m_skel->maps.uprobe_hists), m_unit,
+        [this](const uprobe_key &key, const Log2Histogram &cumulative) {
+            const QByteArray raw(reinterpret_cast<const char *>(&key), sizeof(key));
+            emitHistogram(m_key.kind == ProbeCatalog::UprobeKey::Kind::None ? QString()
+                                                                            : counterName(raw),
+                          cumulative);
+        });
 }
 
 QString UprobeProbe::counterName(const QByteArray &raw) const

@@ -185,6 +185,20 @@ private Q_SLOTS:
                 fast += r.histogram.slot(i);
         }
         QCOMPARE(fast, 20u);
+        // One histogram per key, as the counts: all 20 short calls under arg0=50, the 3 long
+        // ones (20 ms: 16384..32767 µs) under arg0=20000.
+        QMap<QString, Log2Histogram> perKey;
+        for (const HistogramSnapshot &s : std::as_const(r.batch.histograms)) {
+            auto it = perKey.find(s.key);
+            if (it == perKey.end())
+                it = perKey.insert(s.key, Log2Histogram(s.histogram.unit()));
+            it->merge(s.histogram);
+        }
+        QCOMPARE(perKey.keys(),
+                 (QStringList{QStringLiteral("arg0=20000"), QStringLiteral("arg0=50")}));
+        QCOMPARE(perKey.value(QStringLiteral("arg0=50")).count(), 20u);
+        QCOMPARE(perKey.value(QStringLiteral("arg0=20000")).count(), 3u);
+        QCOMPARE(perKey.value(QStringLiteral("arg0=20000")).slot(14), 3u);
     }
 
     void pidFilterCountsOneProcess()
