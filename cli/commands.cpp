@@ -1,5 +1,7 @@
 #include "commands.h"
 
+#include "diffreport.h"
+
 #include "eventlisting.h"
 
 #include "blockprobe.h"
@@ -958,6 +960,34 @@ int exportSession(const QStringList &args)
     else
         for (const QString &f : files)
             out() << f << '\n';
+    return Ok;
+}
+
+int diff(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "What changed from session A to session B: the histograms both hold (p50, p90, p99), "
+        "event counts per type and the busiest commands side by side."));
+    parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("The session to compare with."));
+    parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("The session compared."));
+    parser.addOption({QStringLiteral("top"), QStringLiteral("Commands per event type (0: all)."),
+                      QStringLiteral("N"), QStringLiteral("10")});
+    int status = Ok;
+    if (!parse(parser, QStringLiteral("diff"), args, &status))
+        return status;
+    if (parser.positionalArguments().size() != 2)
+        return fail(QStringLiteral("diff needs two session files (bpflens-cli diff A B)"), Usage);
+    bool ok = false;
+    const int top = parser.value(QStringLiteral("top")).toInt(&ok);
+    if (!ok || top < 0)
+        return fail(QStringLiteral("--top expects a number of commands, 0 for all"), Usage);
+    const QString pathA = parser.positionalArguments().at(0);
+    const QString pathB = parser.positionalArguments().at(1);
+    SessionData a, b;
+    if (!loadSession(pathA, &a, &status) || !loadSession(pathB, &b, &status))
+        return status;
+    out() << diffText(diffSessions(a, b, top), pathA, pathB);
     return Ok;
 }
 

@@ -12,6 +12,8 @@ int show(const QStringList &args);
 int exportSession(const QStringList &args);
 // recover DAMAGED -o NEW: what survived into a new file; 0 when anything was recovered.
 int recover(const QStringList &args);
+// diff A B [--top N]: histograms, event counts and commands of two sessions (docs/diff.md).
+int diff(const QStringList &args);
 // query FILE SQL [--format table|csv|json], query [FILE] --tables (docs/sql.md).
 int query(const QStringList &args);
 

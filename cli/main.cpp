@@ -23,6 +23,8 @@ int main(int argc, char **argv)
         return recover(args);
     if (command == QLatin1String("query"))
         return query(args);
+    if (command == QLatin1String("diff"))
+        return diff(args);
     if (command == QLatin1String("--version")) {
         QTextStream(stdout) << "bpflens-cli " << BPFLENS_VERSION << '\n';
         return Ok;
@@ -30,7 +32,8 @@ int main(int argc, char **argv)
     if (!command.isEmpty() && command != QLatin1String("--help") &&
         command != QLatin1String("-h")) {
         QTextStream(stderr) << "bpflens-cli: unknown command \"" << command
-                            << "\" (commands: probes, record, show, export, recover, query; see "
+                            << "\" (commands: probes, record, show, export, recover, query, diff; "
+                               "see "
                                "bpflens-cli --help)\n";
         return Usage;
     }
@@ -45,6 +48,7 @@ int main(int argc, char **argv)
            "(--off-cpu, --by-process)\n"
            "  recover FILE -o NEW                   what a damaged file still holds, into NEW\n"
            "  query FILE SQL [--format csv|json]    SQL over the events, histograms, stacks\n"
+           "  diff A B [--top N]                    what changed from session A to B\n"
            "Each command takes --help.\n";
     return Ok;
 }

@@ -736,6 +736,58 @@ private Q_SLOTS:
     }
 
     // query: SQL over a session file, as an aligned table, CSV or JSON; errors are one line.
+    // diff A B: a session with itself shows no change; against one with more dd writes, the
+    // counts and commands say so, line by line.
+    void diffComparesTwoSessions()
+    {
+        QTemporaryDir dir;
+        const auto write = [&](const QString &name, int dd, int tar) {
+            const QString path = dir.filePath(name);
+            SessionInfo info = sessionInfoForThisHost({{QStringLiteral("block"), {}, {}}});
+            info.startMonotonicNs = 1000000000ull;
+            SessionWriter writer;
+            QString err;
+            if (!writer.create(path, info, &err))
+                return QString();
+            RecordBatch b;
+            for (int i = 0; i < dd + tar; ++i) {
+                BlockEvent e;
+                e.timeNs = info.startMonotonicNs + quint64(i);
+                e.comm = i < dd ? "dd" : "tar";
+                b.block.append(e);
+            }
+            HistogramSnapshot h;
+            h.probeId = QStringLiteral("block");
+            h.timeNs = info.startMonotonicNs + 1000;
+            h.histogram.add(100, quint64(dd + tar));
+            b.histograms.append(h);
+            return writer.writeBatch(b, &err) && writer.finish(info.startMonotonicNs + 2000, &err)
+                       ? path
+                       : QString();
+        };
+        const QString a = write(QStringLiteral("a.bpflens"), 10, 0);
+        const QString b = write(QStringLiteral("b.bpflens"), 15, 4);
+        QVERIFY(!a.isEmpty() && !b.isEmpty());
+        const Run self = runCli({QStringLiteral("diff"), a, a});
+        QCOMPARE(self.status, 0);
+        QVERIFY2(self.out.contains(QLatin1String("block (usecs): 10 -> 10 samples, 0 (0%)\n")),
+                 qPrintable(self.out));
+        QVERIFY2(self.out.contains(
+                     QLatin1String("  block                     10          10  0 (0%)\n")),
+                 qPrintable(self.out));
+        const Run d =
+            runCli({QStringLiteral("diff"), a, b, QStringLiteral("--top"), QStringLiteral("5")});
+        QCOMPARE(d.status, 0);
+        for (const char *line : {"block (usecs): 10 -> 19 samples, +9 (+90.0%)\n",
+                                 "  block                     10          19  +9 (+90.0%)\n",
+                                 "  dd                        10          15  +5 (+50.0%)\n",
+                                 "  tar                        0           4  +4 (new)\n"})
+            QVERIFY2(d.out.contains(QLatin1String(line)), qPrintable(d.out));
+        const Run missing = runCli({QStringLiteral("diff"), a});
+        QCOMPARE(missing.status, 2);
+        QVERIFY(missing.err.contains(QLatin1String("two session files")));
+    }
+
     void queryPrintsTablesCsvAndJson()
     {
         QTemporaryDir dir;

@@ -1,0 +1,14 @@
+#pragma once
+
+#include "sessiondiff.h"
+
+#include <QString>
+
+namespace bpflens::cli {
+
+// bpflens-cli diff's text: the histograms both sessions hold with their p50, p90 and p99 as A,
+// B, the absolute and the relative change; event counts per type; and per type the busiest
+// commands of either session side by side.
+QString diffText(const SessionDiff &diff, const QString &nameA, const QString &nameB);
+
+} // namespace bpflens::cli
