@@ -9,6 +9,7 @@
 #include "latencyspinbox.h"
 #include "probepanel.h"
 #include "profilepage.h"
+#include "querypage.h"
 #include "recorder.h"
 #include "recordingcontroller.h"
 #include "sessiondocument.h"
@@ -71,6 +72,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_details = new DetailsPane(m_session, m_state, this);
     m_ioStack = new IoStackView(m_session, m_state, this);
     m_profile = new ProfilePage(m_session, m_state, this);
+    m_query = new QueryPage(m_session, this);
     m_probes = new ProbePanel(this);
     m_document = new SessionDocument(m_session, this);
     m_recording = new RecordingController(m_session, m_probes, m_document, this);
@@ -86,6 +88,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_counters, tr("&Counters"));
     m_tabs->addTab(m_ioStack, tr("&I/O Stack"));
     m_tabs->addTab(m_profile, tr("CPU &Profile"));
+    m_tabs->addTab(m_query, tr("Query"));
     for (EventType t : SessionModel::eventTypes()) {
         auto *view = new QTableView(this);
         view->setModel(m_filterModels.value(int(t)));
@@ -528,6 +531,8 @@ void MainWindow::createRecordingControls()
         updateTitle();
         updateActions();
     });
+    // Saving a recording gives the Query tab a file to read.
+    connect(m_document, &SessionDocument::stateChanged, m_query, &QueryPage::sessionChanged);
     setRecorder(nullptr);
 }
 

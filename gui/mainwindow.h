@@ -29,6 +29,7 @@ class HistogramView;
 class IoStackView;
 class ProbePanel;
 class ProfilePage;
+class QueryPage;
 class Recorder;
 class RecordingController;
 class SessionDocument;
@@ -85,6 +86,7 @@ public:
     IoStackView *ioStackView() const { return m_ioStack; }
     ProbePanel *probePanel() const { return m_probes; }
     ProfilePage *profilePage() const { return m_profile; }
+    QueryPage *queryPage() const { return m_query; }
     QFrame *banner() const { return m_banner; }
     QLabel *bannerLabel() const { return m_bannerText; }
     // Shown while the open session was salvaged from a damaged file: what was lost.
@@ -148,6 +150,7 @@ private:
     SummaryPanel *m_summary = nullptr;
     IoStackView *m_ioStack = nullptr;
     ProfilePage *m_profile = nullptr;
+    QueryPage *m_query = nullptr;
     ProbePanel *m_probes = nullptr;
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;

@@ -1051,6 +1051,26 @@
         <source>%1 has no image format BPF Lens can write: end the name with .png or .svg</source>
         <translation>%1 hat kein Bildformat, das BPF Lens schreiben kann: Beenden Sie den Namen mit .png oder .svg</translation>
     </message>
+    <message>
+        <source>Export &amp;Trace…</source>
+        <translation>&amp;Trace exportieren …</translation>
+    </message>
+    <message>
+        <source>The session as a trace for Perfetto UI and chrome://tracing</source>
+        <translation>Die Sitzung als Trace für Perfetto UI und chrome://tracing</translation>
+    </message>
+    <message>
+        <source>Export Trace</source>
+        <translation>Trace exportieren</translation>
+    </message>
+    <message>
+        <source>Trace Event JSON (*.json)</source>
+        <translation>Trace-Event-JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Exported the trace to %1</source>
+        <translation>Trace nach %1 exportiert</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::FlameGraphView</name>
@@ -1564,6 +1584,10 @@
         <source>No data yet. Tick probes on the left and press Record, or open a session with File &gt; Open.</source>
         <translation>Noch keine Daten. Links Probes ankreuzen und Aufzeichnen drücken, oder eine Sitzung mit Datei &gt; Öffnen laden.</translation>
     </message>
+    <message>
+        <source>Query</source>
+        <translation>Abfrage</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProbePanel</name>
@@ -1854,6 +1878,134 @@ Mit der Sonde offcpu aufzeichnen, um zu sehen, wo und wie lange Threads warten.<
     <message>
         <source>%1%</source>
         <translation>%1 %</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::QueryPage</name>
+    <message>
+        <source>SQL query</source>
+        <translation>SQL-Abfrage</translation>
+    </message>
+    <message>
+        <source>Tables and columns</source>
+        <translation>Tabellen und Spalten</translation>
+    </message>
+    <message>
+        <source>Double-click a table or column to insert its name</source>
+        <translation>Doppelklick auf eine Tabelle oder Spalte fügt ihren Namen ein</translation>
+    </message>
+    <message>
+        <source>SQL statement</source>
+        <translation>SQL-Anweisung</translation>
+    </message>
+    <message>
+        <source>SELECT … FROM exec</source>
+        <translation>SELECT … FROM exec</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>Run the statement (Ctrl+Return)</source>
+        <translation>Die Anweisung ausführen (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop the running statement</source>
+        <translation>Die laufende Anweisung anhalten</translation>
+    </message>
+    <message>
+        <source>&amp;Export CSV…</source>
+        <translation>Als CSV &amp;exportieren …</translation>
+    </message>
+    <message>
+        <source>Save the rows shown as a CSV file</source>
+        <translation>Die angezeigten Zeilen als CSV-Datei speichern</translation>
+    </message>
+    <message>
+        <source>Export Query Result</source>
+        <translation>Abfrageergebnis exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %Ln rows to %1</source>
+        <translation>
+            <numerusform>%Ln Zeile nach %1 gespeichert</numerusform>
+            <numerusform>%Ln Zeilen nach %1 gespeichert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot export: %1</source>
+        <translation>Export nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Query result</source>
+        <translation>Abfrageergebnis</translation>
+    </message>
+    <message>
+        <source>This session cannot be queried: %1</source>
+        <translation>Diese Sitzung kann nicht abgefragt werden: %1</translation>
+    </message>
+    <message>
+        <source>Open a session to query its events with SQL.</source>
+        <translation>Eine Sitzung öffnen, um ihre Ereignisse mit SQL abzufragen.</translation>
+    </message>
+    <message>
+        <source>SQL queries become available once the recording is saved (File &gt; Save).</source>
+        <translation>SQL-Abfragen sind möglich, sobald die Aufzeichnung gespeichert ist (Datei &gt; Speichern).</translation>
+    </message>
+    <message>
+        <source>Event tables</source>
+        <translation>Ereignistabellen</translation>
+    </message>
+    <message>
+        <source>Other virtual tables</source>
+        <translation>Weitere virtuelle Tabellen</translation>
+    </message>
+    <message>
+        <source>Tables of the file</source>
+        <translation>Tabellen der Datei</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>Läuft …</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 ms: %2</source>
+        <translation>Abgebrochen nach %1 ms: %2</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>First %Ln rows shown (the result has more), in %1 ms</source>
+        <translation>
+            <numerusform>Erste %Ln Zeile angezeigt (das Ergebnis hat mehr), in %1 ms</numerusform>
+            <numerusform>Erste %Ln Zeilen angezeigt (das Ergebnis hat mehr), in %1 ms</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln rows in %1 ms</source>
+        <translation>
+            <numerusform>%Ln Zeile in %1 ms</numerusform>
+            <numerusform>%Ln Zeilen in %1 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ctrl+Return runs the statement.</source>
+        <translation>Strg+Eingabe führt die Anweisung aus.</translation>
     </message>
 </context>
 <context>

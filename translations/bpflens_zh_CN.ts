@@ -1050,6 +1050,26 @@
         <source>%1 has no image format BPF Lens can write: end the name with .png or .svg</source>
         <translation>%1 没有 BPF Lens 能写入的图像格式：文件名请以 .png 或 .svg 结尾</translation>
     </message>
+    <message>
+        <source>Export &amp;Trace…</source>
+        <translation>导出跟踪(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The session as a trace for Perfetto UI and chrome://tracing</source>
+        <translation>将会话导出为 Perfetto UI 和 chrome://tracing 可打开的跟踪</translation>
+    </message>
+    <message>
+        <source>Export Trace</source>
+        <translation>导出跟踪</translation>
+    </message>
+    <message>
+        <source>Trace Event JSON (*.json)</source>
+        <translation>Trace Event JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Exported the trace to %1</source>
+        <translation>已将跟踪导出到 %1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::FlameGraphView</name>
@@ -1561,6 +1581,10 @@
         <source>No data yet. Tick probes on the left and press Record, or open a session with File &gt; Open.</source>
         <translation>尚无数据。在左侧勾选探针并点击“录制”，或通过“文件 &gt; 打开”打开会话。</translation>
     </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProbePanel</name>
@@ -1851,6 +1875,131 @@ Record with the offcpu probe to see where threads wait and for how long.</source
     <message>
         <source>%1%</source>
         <translation>%1%</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::QueryPage</name>
+    <message>
+        <source>SQL query</source>
+        <translation>SQL 查询</translation>
+    </message>
+    <message>
+        <source>Tables and columns</source>
+        <translation>表和列</translation>
+    </message>
+    <message>
+        <source>Double-click a table or column to insert its name</source>
+        <translation>双击表或列以插入其名称</translation>
+    </message>
+    <message>
+        <source>SQL statement</source>
+        <translation>SQL 语句</translation>
+    </message>
+    <message>
+        <source>SELECT … FROM exec</source>
+        <translation>SELECT … FROM exec</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run the statement (Ctrl+Return)</source>
+        <translation>运行语句（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the running statement</source>
+        <translation>停止正在运行的语句</translation>
+    </message>
+    <message>
+        <source>&amp;Export CSV…</source>
+        <translation>导出 CSV(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the rows shown as a CSV file</source>
+        <translation>将显示的行保存为 CSV 文件</translation>
+    </message>
+    <message>
+        <source>Export Query Result</source>
+        <translation>导出查询结果</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %Ln rows to %1</source>
+        <translation>
+            <numerusform>已将 %Ln 行保存到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot export: %1</source>
+        <translation>无法导出：%1</translation>
+    </message>
+    <message>
+        <source>Query result</source>
+        <translation>查询结果</translation>
+    </message>
+    <message>
+        <source>This session cannot be queried: %1</source>
+        <translation>无法查询此会话：%1</translation>
+    </message>
+    <message>
+        <source>Open a session to query its events with SQL.</source>
+        <translation>打开一个会话，即可用 SQL 查询其事件。</translation>
+    </message>
+    <message>
+        <source>SQL queries become available once the recording is saved (File &gt; Save).</source>
+        <translation>录制保存后即可使用 SQL 查询（文件 &gt; 保存）。</translation>
+    </message>
+    <message>
+        <source>Event tables</source>
+        <translation>事件表</translation>
+    </message>
+    <message>
+        <source>Other virtual tables</source>
+        <translation>其他虚拟表</translation>
+    </message>
+    <message>
+        <source>Tables of the file</source>
+        <translation>文件中的表</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>正在运行…</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 ms: %2</source>
+        <translation>已在 %1 ms 后取消：%2</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>First %Ln rows shown (the result has more), in %1 ms</source>
+        <translation>
+            <numerusform>显示前 %Ln 行（结果还有更多），用时 %1 ms</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln rows in %1 ms</source>
+        <translation>
+            <numerusform>%Ln 行，用时 %1 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ctrl+Return runs the statement.</source>
+        <translation>按 Ctrl+Return 运行语句。</translation>
     </message>
 </context>
 <context>
