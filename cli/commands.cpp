@@ -10,6 +10,7 @@
 #include "enginestream.h"
 #include "helperapi.h"
 #include "helperclient.h"
+#include "jsonlexport.h"
 #include "probespec.h"
 #include "probetargets.h"
 #include "profilereport.h"
@@ -20,6 +21,7 @@
 #include "sessionsalvage.h"
 #include "sessionstore.h"
 #include "tpcountprobe.h"
+#include "traceexport.h"
 #include "uprobeprobe.h"
 
 #include <QCommandLineParser>
@@ -35,10 +37,13 @@
 #include <QLocale>
 
 #include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <poll.h>
 #include <unistd.h>
 
@@ -155,6 +160,70 @@ private:
     quint64 m_eventsAtLast = 0;
 };
 
+// record --jsonl: each batch's events as JSON lines as they arrive (docs/jsonl.md), flushed per
+// batch so that a script reading a pipe sees them within the engine's poll interval. A reader
+// that goes away (`| head`) stops the recording, which then ends with a complete file.
+class JsonlSink
+{
+public:
+    ~JsonlSink()
+    {
+        if (m_file && m_file != stdout)
+            std::fclose(m_file);
+    }
+    bool open(const QString &target, QString *error)
+    {
+        if (target == QLatin1String("-")) {
+            m_file = stdout;
+        } else {
+            m_file = std::fopen(QFile::encodeName(target).constData(), "w");
+            if (!m_file) {
+                *error = QStringLiteral("cannot write %1: %2")
+                             .arg(target, QString::fromLocal8Bit(std::strerror(errno)));
+                return false;
+            }
+        }
+        m_target = target == QLatin1String("-") ? QStringLiteral("standard output") : target;
+        // A closed pipe is a write error to handle, not a signal that kills the recorder before
+        // it finishes its file.
+        signal(SIGPIPE, SIG_IGN);
+        return true;
+    }
+    bool isOpen() const { return m_file != nullptr; }
+    void start(const SessionInfo &info)
+    {
+        if (!m_file)
+            return;
+        m_stream.emplace(info);
+        write(m_stream->header());
+    }
+    void add(const RecordBatch &batch)
+    {
+        if (m_stream && !m_failed)
+            write(m_stream->format(batch));
+    }
+    bool failed() const { return m_failed; }
+    QString target() const { return m_target; }
+
+private:
+    void write(const QByteArray &lines)
+    {
+        if (lines.isEmpty() || m_failed)
+            return;
+        if (std::fwrite(lines.constData(), 1, size_t(lines.size()), m_file) !=
+                size_t(lines.size()) ||
+            std::fflush(m_file) != 0) {
+            m_failed = true;
+            g_stopRequested = true;
+        }
+    }
+
+    FILE *m_file = nullptr;
+    QString m_target;
+    std::optional<JsonlStream> m_stream;
+    bool m_failed = false;
+};
+
 QString defaultOutputName()
 {
     return QStringLiteral("bpflens-%1.bpflens")
@@ -220,7 +289,7 @@ void installStopHandlers()
 // The helper records; this process reads the stream from the fd it hands over and writes the
 // session file, one transaction a second, as the in-process recorder does.
 int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &requests,
-                        const QString &output, quint64 durationNs, bool progress)
+                        const QString &output, quint64 durationNs, bool progress, JsonlSink &jsonl)
 {
     HelperClient::Session session;
     HelperClient::Error startError;
@@ -266,7 +335,9 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
                 progressLine.start(startNs, Engine::monotonicNowNs());
                 if (!file.create(output, m.info, &createError))
                     stopOnFileError();
+                jsonl.start(m.info);
             } else if (m.type == StreamFrameType::Batch) {
+                jsonl.add(m.batch);
                 if (!file.add(std::move(m.batch), Engine::monotonicNowNs()))
                     stopOnFileError();
             } else {
@@ -313,6 +384,10 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
         return fail(error);
     if (!finished)
         return fail(finishError);
+    if (jsonl.failed())
+        return fail(QStringLiteral("cannot write the JSON lines to %1: the recording stopped "
+                                   "(what was recorded is in %2)")
+                        .arg(jsonl.target(), output));
     QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) into %3\n")
                                .arg(file.eventCount())
                                .arg(file.lostSummary())
@@ -460,6 +535,11 @@ int record(const QStringList &args)
                                      "helper's stream (docs/protocol.md) into this inherited fd "
                                      "instead of a session file; SIGTERM ends it."),
                       QStringLiteral("fd")});
+    parser.addOption({QStringLiteral("jsonl"),
+                      QStringLiteral("Also write the events as JSON lines while recording, a "
+                                     "batch at a time, into this file (\"-\": standard output; "
+                                     "docs/jsonl.md)."),
+                      QStringLiteral("file")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("record"), args, &status))
         return status;
@@ -523,6 +603,8 @@ int record(const QStringList &args)
                         Usage);
         if (parser.isSet(QStringLiteral("output")))
             return fail(QStringLiteral("--stream-fd and --output exclude each other"), Usage);
+        if (parser.isSet(QStringLiteral("jsonl")))
+            return fail(QStringLiteral("--stream-fd and --jsonl exclude each other"), Usage);
         if (geteuid() != 0)
             return fail(QStringLiteral("--stream-fd runs the probes in this process, which needs "
                                        "root"),
@@ -564,8 +646,14 @@ int record(const QStringList &args)
     }
 
     const bool progress = !parser.isSet(QStringLiteral("quiet")) && isatty(STDERR_FILENO);
+    JsonlSink jsonl;
+    if (parser.isSet(QStringLiteral("jsonl"))) {
+        QString error;
+        if (!jsonl.open(parser.value(QStringLiteral("jsonl")), &error))
+            return fail(error);
+    }
     if (viaHelper)
-        return recordThroughHelper(helper, requests, output, durationNs, progress);
+        return recordThroughHelper(helper, requests, output, durationNs, progress, jsonl);
 
     // Before the session file appears: a Ctrl-C as soon as it is there (loading the probes and
     // creating the file take seconds on a slow machine) must still end with a complete file.
@@ -585,17 +673,20 @@ int record(const QStringList &args)
 
     ProgressLine progressLine(progress);
     progressLine.start(engine.startMonotonicNs(), engine.startMonotonicNs());
+    jsonl.start(info);
     RecordBatch batch;
     while (!g_stopRequested && !file.hasWriteError()) {
         engine.poll(200, batch);
         const quint64 now = Engine::monotonicNowNs();
         if (durationNs && now - engine.startMonotonicNs() >= durationNs)
             break;
+        jsonl.add(batch);
         file.add(std::move(batch), now);
         batch.clear();
         progressLine.update(now, file);
     }
     engine.stop(&batch);
+    jsonl.add(batch);
     file.add(std::move(batch), Engine::monotonicNowNs());
     QString finishError;
     const bool finished = file.finish(Engine::monotonicNowNs(), &finishError);
@@ -607,6 +698,10 @@ int record(const QStringList &args)
                         .arg(file.writeError(), output));
     if (!finished)
         return fail(finishError);
+    if (jsonl.failed())
+        return fail(QStringLiteral("cannot write the JSON lines to %1: the recording stopped "
+                                   "(what was recorded is in %2)")
+                        .arg(jsonl.target(), output));
     QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) into %3\n")
                                .arg(file.eventCount())
                                .arg(file.lostSummary())
@@ -893,13 +988,52 @@ int exportFolded(const QCommandLineParser &parser)
     return Ok;
 }
 
+// export --trace FILE and --jsonl [-o FILE]: one file, or standard output for "-".
+int exportJson(const QCommandLineParser &parser, bool trace)
+{
+    for (const char *other :
+         {"probe", "json", "off-cpu", "user-only", "kernel-only", "by-process"}) {
+        if (parser.isSet(QLatin1String(other)))
+            return fail(QStringLiteral("--%1 does not apply to --%2")
+                            .arg(QLatin1String(other),
+                                 trace ? QStringLiteral("trace") : QStringLiteral("jsonl")),
+                        Usage);
+    }
+    if (trace && parser.isSet(QStringLiteral("output")))
+        return fail(QStringLiteral("--trace takes the file to write: --trace out.json"), Usage);
+    const QString output =
+        trace ? parser.value(QStringLiteral("trace")) : parser.value(QStringLiteral("output"));
+    SessionData data;
+    int status = Ok;
+    if (!loadSession(parser.positionalArguments().first(), &data, &status))
+        return status;
+    QString error;
+    if (output.isEmpty() || output == QLatin1String("-")) {
+        out().flush();
+        QFile stdoutFile;
+        if (!stdoutFile.open(stdout, QIODevice::WriteOnly))
+            return fail(QStringLiteral("cannot write to standard output"));
+        const bool ok = trace ? TraceExport::write(data, &stdoutFile, {}, &error)
+                              : JsonlExport::write(data, &stdoutFile, {}, &error);
+        stdoutFile.close();
+        if (!ok || std::fflush(stdout) != 0)
+            return fail(error.isEmpty() ? QStringLiteral("cannot write to standard output")
+                                        : error);
+        return Ok;
+    }
+    const bool ok = trace ? TraceExport::exportSession(data, output, {}, &error)
+                          : JsonlExport::exportSession(data, output, {}, &error);
+    return ok ? Ok : fail(error);
+}
+
 } // namespace
 
 int exportSession(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Exports a session as CSV files, or its profile as folded stacks "
+        QStringLiteral("Exports a session as CSV files, as a trace for Perfetto and "
+                       "chrome://tracing, as JSON lines, or its profile as folded stacks "
                        "(flamegraph.pl, inferno, speedscope: \"main;f;g 12\" per line)."));
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("A .bpflens session file."));
@@ -913,8 +1047,8 @@ int exportSession(const QStringList &args)
                       QStringLiteral("Write the CPU samples as folded stacks, one line per "
                                      "distinct stack with its number of samples.")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
-                      QStringLiteral("Write the folded stacks into this file (\"-\" or none: "
-                                     "standard output)."),
+                      QStringLiteral("Write the folded stacks or the JSON lines into this file "
+                                     "(\"-\" or none: standard output)."),
                       QStringLiteral("file")});
     parser.addOption({QStringLiteral("off-cpu"),
                       QStringLiteral("Fold the off-CPU waits instead, weighted by microseconds "
@@ -925,24 +1059,41 @@ int exportSession(const QStringList &args)
         {QStringLiteral("kernel-only"), QStringLiteral("Only the kernel frames of each stack.")});
     parser.addOption({QStringLiteral("by-process"),
                       QStringLiteral("Start each stack with the command (comm) it was taken in.")});
+    parser.addOption({QStringLiteral("trace"),
+                      QStringLiteral("Write a Chrome/Perfetto trace (Trace Event Format JSON) into "
+                                     "this file (\"-\": standard output)."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("jsonl"),
+                      QStringLiteral("Write the events as JSON lines, one object per event in "
+                                     "time order, into -o FILE (\"-\" or none: standard "
+                                     "output).")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("export"), args, &status))
         return status;
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("export takes one session file"), Usage);
     const bool folded = parser.isSet(QStringLiteral("folded"));
-    if (folded && parser.isSet(QStringLiteral("csv")))
-        return fail(QStringLiteral("--csv and --folded exclude each other: export one at a time"),
+    QStringList modes;
+    for (const char *mode : {"csv", "folded", "trace", "jsonl"}) {
+        if (parser.isSet(QLatin1String(mode)))
+            modes << QStringLiteral("--") + QLatin1String(mode);
+    }
+    if (modes.size() > 1)
+        return fail(QStringLiteral("%1 exclude each other: export one at a time")
+                        .arg(modes.join(QStringLiteral(" and "))),
                     Usage);
     if (folded)
         return exportFolded(parser);
+    if (parser.isSet(QStringLiteral("trace")) || parser.isSet(QStringLiteral("jsonl")))
+        return exportJson(parser, parser.isSet(QStringLiteral("trace")));
     for (const char *foldedOnly : {"output", "off-cpu", "user-only", "kernel-only", "by-process"}) {
         if (parser.isSet(QLatin1String(foldedOnly)))
             return fail(QStringLiteral("--%1 applies to --folded").arg(QLatin1String(foldedOnly)),
                         Usage);
     }
     if (!parser.isSet(QStringLiteral("csv")))
-        return fail(QStringLiteral("export needs --csv DIR or --folded"), Usage);
+        return fail(QStringLiteral("export needs --csv DIR, --folded, --trace FILE or --jsonl"),
+                    Usage);
     SessionData data;
     if (!loadSession(parser.positionalArguments().first(), &data, &status))
         return status;
@@ -969,7 +1120,8 @@ int diff(const QStringList &args)
     parser.setApplicationDescription(QStringLiteral(
         "What changed from session A to session B: the histograms both hold (p50, p90, p99), "
         "event counts per type and the busiest commands side by side."));
-    parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("The session to compare with."));
+    parser.addPositionalArgument(QStringLiteral("A"),
+                                 QStringLiteral("The session to compare with."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("The session compared."));
     parser.addOption({QStringLiteral("top"), QStringLiteral("Commands per event type (0: all)."),
                       QStringLiteral("N"), QStringLiteral("10")});

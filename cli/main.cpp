@@ -46,6 +46,8 @@ int main(int argc, char **argv)
            "  export FILE --csv DIR [--probe ID]    CSV files\n"
            "  export FILE --folded [-o OUT]         folded stacks for flame graphs "
            "(--off-cpu, --by-process)\n"
+           "  export FILE --trace OUT.json          Perfetto / chrome://tracing trace\n"
+           "  export FILE --jsonl [-o OUT]          JSON lines, one event each, for jq\n"
            "  recover FILE -o NEW                   what a damaged file still holds, into NEW\n"
            "  query FILE SQL [--format csv|json]    SQL over the events, histograms, stacks\n"
            "  diff A B [--top N]                    what changed from session A to B\n"

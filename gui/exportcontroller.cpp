@@ -3,6 +3,7 @@
 #include "csvexport.h"
 #include "errorbox.h"
 #include "sessionmodel.h"
+#include "traceexport.h"
 #include "viewstate.h"
 
 #include <QAction>
@@ -62,6 +63,9 @@ ExportController::ExportController(SessionModel *session, ViewState *state, QMai
     m_csvMenu->addAction(tr("One &Probe…"), this, [this] { chooseExportCsv(Scope::Probe); });
     m_imageAction = new QAction(tr("Export &Chart as Image…"), window);
     connect(m_imageAction, &QAction::triggered, this, &ExportController::chooseExportImage);
+    m_traceAction = new QAction(tr("Export &Trace…"), window);
+    m_traceAction->setToolTip(tr("The session as a trace for Perfetto UI and chrome://tracing"));
+    connect(m_traceAction, &QAction::triggered, this, &ExportController::chooseExportTrace);
     connect(m_session, &SessionModel::reset, this, &ExportController::updateActions);
     // A live recording fills the session without a reset.
     connect(m_session, &SessionModel::appended, this, &ExportController::updateActions);
@@ -73,6 +77,29 @@ void ExportController::updateActions()
     const bool has = !m_session->isEmpty();
     m_csvMenu->menuAction()->setEnabled(has);
     m_imageAction->setEnabled(has);
+    m_traceAction->setEnabled(has);
+}
+
+bool ExportController::exportTrace(const QString &path, QString *error) const
+{
+    return TraceExport::exportSession(m_session->data(), path, {}, error);
+}
+
+void ExportController::chooseExportTrace()
+{
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Export Trace"), QString(),
+                                                tr("Trace Event JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QLatin1String(".json");
+    QString error;
+    if (!exportTrace(path, &error)) {
+        showErrorBox(m_window, tr("Export failed"), error);
+        return;
+    }
+    m_window->statusBar()->showMessage(
+        tr("Exported the trace to %1").arg(QDir::toNativeSeparators(path)), 8000);
 }
 
 QStringList ExportController::exportCsv(const QString &directory, Scope scope,

@@ -15,9 +15,9 @@ namespace bpflens {
 class SessionModel;
 class ViewState;
 
-// File > Export: the session as CSV files (whole, the visible time range or one probe) and a
-// chart as an image. The menu and the action are enabled only with a session open; MainWindow
-// places them.
+// File > Export: the session as CSV files (whole, the visible time range or one probe), as a
+// trace for Perfetto and chrome://tracing, and a chart as an image. The menu and the actions are
+// enabled only with a session open; MainWindow places them.
 class ExportController : public QObject
 {
     Q_OBJECT
@@ -34,11 +34,15 @@ public:
 
     QMenu *csvMenu() const { return m_csvMenu; }
     QAction *imageAction() const { return m_imageAction; }
+    QAction *traceAction() const { return m_traceAction; }
 
     // What File > Export CSV does once a directory is chosen: the same files as
     // `bpflens-cli export` (CsvExport), limited to the scope.
     QStringList exportCsv(const QString &directory, Scope scope, const QString &probeId,
                           QString *error) const;
+    // What File > Export Trace does once a file is chosen: the same trace as `bpflens-cli export
+    // --trace` (TraceExport, docs/trace-export.md), of the whole session.
+    bool exportTrace(const QString &path, QString *error) const;
     // A chart or the timeline as PNG (or any raster format Qt knows by suffix) or SVG.
     static bool exportImage(QWidget *widget, const QString &path, QString *error);
     // The file Export Chart writes for a name chosen in the dialog: a name without a suffix gets
@@ -49,6 +53,7 @@ private:
     void updateActions();
     void chooseExportCsv(Scope scope);
     void chooseExportImage();
+    void chooseExportTrace();
 
     SessionModel *m_session;
     ViewState *m_state;
@@ -56,6 +61,7 @@ private:
     std::function<QWidget *()> m_chartWidget;
     QMenu *m_csvMenu = nullptr;
     QAction *m_imageAction = nullptr;
+    QAction *m_traceAction = nullptr;
 };
 
 } // namespace bpflens

@@ -314,6 +314,7 @@ void MainWindow::createMenus()
     file->addAction(m_document->saveAsAction());
     file->addSeparator();
     file->addMenu(m_exports->csvMenu());
+    file->addAction(m_exports->traceAction());
     file->addAction(m_exports->imageAction());
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);

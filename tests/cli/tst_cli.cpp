@@ -735,6 +735,105 @@ private Q_SLOTS:
         QCOMPARE(off.out.toUtf8(), QByteArray("ksys_read 3\n"));
     }
 
+    // export --trace and --jsonl from a written session, checked as JSON; record --jsonl -
+    // streams a recording's execs to stdout as they come (root).
+    void exportsTraceAndJsonLines()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("profile.bpflens"));
+        SessionInfo info = sessionInfoForThisHost(
+            {{QStringLiteral("profile"), {}, {}}, {QStringLiteral("offcpu"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        QVERIFY2(writer.writeBatch(knownProfile(), &err), qPrintable(err));
+        QVERIFY(writer.finish(3000000000ull, &err));
+        writer.close();
+
+        const QString traceFile = dir.filePath(QStringLiteral("out.json"));
+        const Run trace =
+            runCli({QStringLiteral("export"), session, QStringLiteral("--trace"), traceFile});
+        QCOMPARE(trace.status, 0);
+        QCOMPARE(trace.out, QString());
+        QFile f(traceFile);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parseError);
+        QVERIFY2(doc.isObject(), qPrintable(parseError.errorString()));
+        int samples = 0, waits = 0;
+        for (const QJsonValue &v : doc.object().value(QStringLiteral("traceEvents")).toArray()) {
+            const QJsonObject e = v.toObject();
+            const QString cat = e.value(QStringLiteral("cat")).toString();
+            if (cat == QLatin1String("profile")) {
+                QCOMPARE(e.value(QStringLiteral("ph")).toString(), QStringLiteral("i"));
+                ++samples;
+            } else if (cat == QLatin1String("offcpu")) {
+                QCOMPARE(e.value(QStringLiteral("ph")).toString(), QStringLiteral("X"));
+                QCOMPARE(e.value(QStringLiteral("args"))
+                             .toObject()
+                             .value(QStringLiteral("stack"))
+                             .toString()
+                             .isEmpty(),
+                         false);
+                ++waits;
+            }
+        }
+        QCOMPARE(samples, 7);
+        QCOMPARE(waits, 3);
+
+        const Run lines = runCli({QStringLiteral("export"), session, QStringLiteral("--jsonl")});
+        QCOMPARE(lines.status, 0);
+        QStringList types;
+        for (const QString &line : lines.out.split(u'\n', Qt::SkipEmptyParts)) {
+            const QJsonDocument d = QJsonDocument::fromJson(line.toUtf8(), &parseError);
+            QVERIFY2(d.isObject(), qPrintable(line));
+            types << d.object().value(QStringLiteral("type")).toString();
+        }
+        QCOMPARE(types.count(QStringLiteral("profile")), 7);
+        QCOMPARE(types.count(QStringLiteral("offcpu")), 3);
+        QCOMPARE(types.count(QStringLiteral("stack")), 3);
+        QCOMPARE(types.first(), QStringLiteral("session"));
+
+        const Run both = runCli({QStringLiteral("export"), session, QStringLiteral("--jsonl"),
+                                 QStringLiteral("--trace"), traceFile});
+        QCOMPARE(both.status, 2);
+        QVERIFY2(both.err.contains(QStringLiteral("exclude each other")), qPrintable(both.err));
+        QCOMPARE(both.err.count(u'\n'), 1);
+
+        BPFLENS_REQUIRE_ROOT("records BPF probes in-process");
+        const QString tag = QStringLiteral("jsnl%1").arg(getpid() % 100000);
+        const QString program = dir.filePath(tag);
+        QVERIFY(QFile::copy(QStringLiteral("/bin/true"), program));
+        QFile::setPermissions(program, QFileDevice::ExeOwner | QFileDevice::ReadOwner);
+        const QString recorded = dir.filePath(QStringLiteral("live.bpflens"));
+        QProcess recorder;
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--direct"),
+                        QStringLiteral("--probe"), QStringLiteral("exec:comm=") + tag,
+                        QStringLiteral("--jsonl"), QStringLiteral("-"), QStringLiteral("-o"),
+                        recorded});
+        QVERIFY2(waitForFile(recorded, recorder), recorder.readAllStandardError().constData());
+        const int execs = 3;
+        for (int i = 0; i < execs; ++i)
+            QCOMPARE(QProcess::execute(program, {}), 0);
+        ::kill(pid_t(recorder.processId()), SIGINT);
+        QVERIFY(recorder.waitForFinished(30000));
+        QCOMPARE(recorder.exitCode(), 0);
+        int seen = 0;
+        const QList<QByteArray> streamed = recorder.readAllStandardOutput().split('\n');
+        for (const QByteArray &line : streamed) {
+            if (line.isEmpty())
+                continue;
+            const QJsonObject o = QJsonDocument::fromJson(line, &parseError).object();
+            QVERIFY2(!o.isEmpty(), line.constData());
+            if (o.value(QStringLiteral("type")).toString() == QLatin1String("exec") &&
+                o.value(QStringLiteral("comm")).toString() == tag)
+                ++seen;
+        }
+        QCOMPARE(seen, execs);
+    }
+
     // query: SQL over a session file, as an aligned table, CSV or JSON; errors are one line.
     // diff A B: a session with itself shows no change; against one with more dd writes, the
     // counts and commands say so, line by line.
