@@ -481,6 +481,18 @@ QString TimelineWidget::processLaneText(int lane) const
         .arg(samples);
 }
 
+QString TimelineWidget::cardText() const
+{
+    if (m_session->isEmpty())
+        return m_emptyText;
+    // A session of counters and histograms only (tpcount, cachestat, runqlat): no lane to show,
+    // and a blank timeline would look broken.
+    if (laneTypes().isEmpty())
+        return tr("No events in this session: its probes keep counters and histograms (see the "
+                  "Counters and Histograms tabs).");
+    return QString();
+}
+
 void TimelineWidget::setEmptyText(const QString &text)
 {
     if (text == m_emptyText)
@@ -555,11 +567,11 @@ void TimelineWidget::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.drawImage(0, 0, renderLanes());
-    if (m_session->isEmpty() && !m_emptyText.isEmpty()) {
+    if (const QString message = cardText(); !message.isEmpty()) {
         // On a card of its own: wrapped (German), the text would cross the lanes' lines.
         const QRect room = plotRect().adjusted(24, 8, -24, -8);
         const int flags = Qt::AlignCenter | Qt::TextWordWrap;
-        const QRect text = fontMetrics().boundingRect(room, flags, m_emptyText);
+        const QRect text = fontMetrics().boundingRect(room, flags, message);
         const QRect card = text.adjusted(-12, -8, 12, 8).intersected(plotRect());
         p.save();
         p.setClipRect(plotRect()); // a short timeline cuts the text, never the axis
@@ -567,7 +579,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.setBrush(palette().base());
         p.drawRoundedRect(card, 4, 4);
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(text, flags, m_emptyText);
+        p.drawText(text, flags, message);
         p.restore();
     }
     drawSelection(p);

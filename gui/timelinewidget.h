@@ -43,6 +43,9 @@ public:
     // What the plot says while the session holds no data (no time axis is drawn then).
     void setEmptyText(const QString &text);
     QString emptyText() const { return m_emptyText; }
+    // What the timeline says on a card instead of lanes: the empty text without a session, or
+    // that a session has no events; empty when lanes are drawn.
+    QString cardText() const;
     static QString eventSummary(const SessionModel &session, const EventRef &ref);
 
     QSize sizeHint() const override;

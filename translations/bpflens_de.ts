@@ -2449,6 +2449,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>%1 (PID %2): %3 CPU samples in view</source>
         <translation>%1 (PID %2): %3 CPU-Stichproben im Blick</translation>
     </message>
+    <message>
+        <source>No events in this session: its probes keep counters and histograms (see the Counters and Histograms tabs).</source>
+        <translation>Keine Ereignisse in dieser Sitzung: Die Probes erfassen Zähler und Histogramme (siehe die Tabs Zähler und Histogramme).</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

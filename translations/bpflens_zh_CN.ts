@@ -2442,6 +2442,10 @@ The data recorded until then is kept.</source>
         <source>%1 (PID %2): %3 CPU samples in view</source>
         <translation>%1（PID %2）：视图中有 %3 个 CPU 采样</translation>
     </message>
+    <message>
+        <source>No events in this session: its probes keep counters and histograms (see the Counters and Histograms tabs).</source>
+        <translation>此会话中没有事件：其探针记录的是计数器和直方图（见“计数器”和“直方图”标签页）。</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

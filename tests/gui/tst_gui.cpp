@@ -145,6 +145,7 @@ private Q_SLOTS:
     void everyHistogramBucketIsLabelled();
     void emptyWindowSaysWhatToDo();
     void lanesOfProbesNotRecordedStayHidden();
+    void countersOnlySessionSaysItHasNoEvents();
     void histogramTicksAreWholeCounts();
     void histogramsStayWhenTheRangeHasNoData();
     void timeOfDayInTablesLikeExecsnoopT();
@@ -1124,6 +1125,31 @@ void TestGui::lanesOfProbesNotRecordedStayHidden()
     live.tcpRetrans.append(r);
     w.session()->append(live);
     QVERIFY(w.timeline()->laneTypes().contains(EventType::TcpRetrans));
+    QCOMPARE(w.timeline()->cardText(), QString());
+}
+
+// A session of counters only (tpcount) has no lane: the timeline says why instead of staying
+// blank.
+void TestGui::countersOnlySessionSaysItHasNoEvents()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("counts.bpflens"));
+    SessionInfo info = m_data.info;
+    info.probes = {{QStringLiteral("tpcount"), {}, QStringLiteral("raw_tp/sched_switch")}};
+    SessionWriter writer;
+    QString error;
+    QVERIFY2(writer.create(path, info, &error), qPrintable(error));
+    RecordBatch b;
+    b.counters << CounterSample{QStringLiteral("tpcount"), StartNs + SecondNs, SecondNs,
+                                QStringLiteral("comm=dd"), 12};
+    QVERIFY2(writer.writeBatch(b, &error), qPrintable(error));
+    QVERIFY(writer.finish(StartNs + 2 * SecondNs, &error));
+    writer.close();
+    MainWindow w;
+    QVERIFY(w.openFile(path));
+    QVERIFY(w.timeline()->laneTypes().isEmpty());
+    QVERIFY2(w.timeline()->cardText().startsWith(QLatin1String("No events in this session")),
+             qPrintable(w.timeline()->cardText()));
 }
 
 void TestGui::csvExportMatchesCsvExport()
