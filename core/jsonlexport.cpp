@@ -60,6 +60,30 @@ void appendDouble(QByteArray &out, double v)
         out += QByteArray::number(v, 'g', QLocale::FloatingPointShortest);
 }
 
+void appendSessionFields(QByteArray &out, const SessionInfo &info)
+{
+    out += "\"host\":";
+    appendString(out, info.host.toUtf8());
+    out += ",\"kernel\":";
+    appendString(out, info.kernelRelease.toUtf8());
+    out += ",\"app_version\":";
+    appendString(out, info.appVersion.toUtf8());
+    out += ",\"start_wall\":";
+    appendString(
+        out,
+        info.startWall.isValid()
+            ? info.startWall.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzzZ")).toUtf8()
+            : QByteArray());
+    out += ",\"start_monotonic_ns\":" + QByteArray::number(info.startMonotonicNs);
+    out += ",\"probes\":[";
+    for (qsizetype i = 0; i < info.probes.size(); ++i) {
+        if (i)
+            out += ',';
+        appendString(out, info.probes.at(i).id.toUtf8());
+    }
+    out += ']';
+}
+
 void appendValue(QByteArray &out, Format format, const QVariant &v, quint64 sessionStartNs)
 {
     switch (format) {
@@ -196,26 +220,9 @@ void appendCounterLine(QByteArray &out, const CounterSample &c, quint64 startNs)
 
 QByteArray sessionLine(const SessionInfo &info)
 {
-    QByteArray out = "{\"type\":\"session\",\"host\":";
-    json::appendString(out, info.host.toUtf8());
-    out += ",\"kernel\":";
-    json::appendString(out, info.kernelRelease.toUtf8());
-    out += ",\"app_version\":";
-    json::appendString(out, info.appVersion.toUtf8());
-    out += ",\"start_wall\":";
-    json::appendString(
-        out,
-        info.startWall.isValid()
-            ? info.startWall.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzzZ")).toUtf8()
-            : QByteArray());
-    out += ",\"start_monotonic_ns\":" + QByteArray::number(info.startMonotonicNs);
-    out += ",\"probes\":[";
-    for (qsizetype i = 0; i < info.probes.size(); ++i) {
-        if (i)
-            out += ',';
-        json::appendString(out, info.probes.at(i).id.toUtf8());
-    }
-    out += "]}\n";
+    QByteArray out = "{\"type\":\"session\",";
+    json::appendSessionFields(out, info);
+    out += "}\n";
     return out;
 }
 

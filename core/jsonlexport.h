@@ -26,6 +26,10 @@ void appendDouble(QByteArray &out, double v);
 // yes/no as 0 or 1, a time as signed nanoseconds after sessionStartNs.
 void appendValue(QByteArray &out, Format format, const QVariant &value, quint64 sessionStartNs);
 
+// The session's description as object members, `"host":…,…,"probes":[…]` (no braces): the
+// JSON lines' "session" line and the trace's metadata.
+void appendSessionFields(QByteArray &out, const SessionInfo &info);
+
 // `"csvName":value` for every column of e shown in CSV, each preceded by a ',' except the first
 // when first is true.
 template<typename E>

@@ -574,8 +574,8 @@ void decode(Cursor &c, HistogramSnapshot &h, quint64 &previous)
     h.intervalNs = c.varint("interval ns");
     const quint8 unit = c.byte("unit");
     if (c.ok() && unit > quint8(LastHistogramUnit))
-        c.fail(
-            QStringLiteral("unit %1 is not a histogram unit (0 ns, 1 us, 2 ms, 3 KiB, 4 value)").arg(unit));
+        c.fail(QStringLiteral("unit %1 is not a histogram unit (0 ns, 1 us, 2 ms, 3 KiB, 4 value)")
+                   .arg(unit));
     Log2Histogram histogram{HistogramUnit(unit)};
     histogram.setSum(c.varint("sum"));
     const qsizetype slots = c.count("slot count", 2, Log2Histogram::MaxSlots);

@@ -249,26 +249,9 @@ private:
 
 QByteArray metadata(const SessionInfo &info)
 {
-    QByteArray out = "{\"source\":\"BPF Lens\",\"host\":";
-    json::appendString(out, info.host.toUtf8());
-    out += ",\"kernel\":";
-    json::appendString(out, info.kernelRelease.toUtf8());
-    out += ",\"app_version\":";
-    json::appendString(out, info.appVersion.toUtf8());
-    out += ",\"start_wall\":";
-    json::appendString(
-        out,
-        info.startWall.isValid()
-            ? info.startWall.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzzZ")).toUtf8()
-            : QByteArray());
-    out += ",\"start_monotonic_ns\":" + QByteArray::number(info.startMonotonicNs);
-    out += ",\"probes\":[";
-    for (qsizetype i = 0; i < info.probes.size(); ++i) {
-        if (i)
-            out += ',';
-        json::appendString(out, info.probes.at(i).id.toUtf8());
-    }
-    out += "]}";
+    QByteArray out = "{\"source\":\"BPF Lens\",";
+    json::appendSessionFields(out, info);
+    out += "}";
     return out;
 }
 
