@@ -101,7 +101,7 @@ bool TpCountProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
 {
     m_plan = Plan();
     const AttachPlan a = attachPlan(kernel, options, &m_plan);
-    m_lastCounts.clear();
+    m_counts.clear();
     m_lastKeysFull = 0;
     m_lastUnreadable = 0;
     return startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
@@ -165,24 +165,10 @@ void TpCountProbe::readCounters()
     if (!m_skel)
         return;
     if (!m_plan.histogram) {
-        // Cumulative counts per key, kept by the kernel (no delete-after-read, so no hit between
-        // a read and a delete is lost); the interval's value is the difference. Keys with no new
-        // hits are not reported.
-        const int fd = bpf_map__fd(m_skel->maps.tpcount_counts);
-        tpcount_key key, next;
-        bool first = true;
-        while (bpf_map_get_next_key(fd, first ? nullptr : &key, &next) == 0) {
-            first = false;
-            key = next;
-            __u64 count = 0;
-            if (bpf_map_lookup_elem(fd, &key, &count) != 0)
-                continue;
-            const QByteArray raw(reinterpret_cast<const char *>(&key), sizeof(key));
-            quint64 &last = m_lastCounts[raw];
-            if (count > last)
-                emitCounter(keyText(raw), double(count - last));
-            last = count;
-        }
+        m_counts.forEachIncrease<tpcount_key>(bpf_map__fd(m_skel->maps.tpcount_counts),
+                                              [this](const QByteArray &raw, quint64 increase) {
+                                                  emitCounter(keyText(raw), double(increase));
+                                              });
     }
     const quint64 full = __atomic_load_n(&m_skel->bss->keys_full, __ATOMIC_RELAXED);
     if (full != m_lastKeysFull)

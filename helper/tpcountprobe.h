@@ -1,10 +1,9 @@
 #pragma once
 
 #include "attachplan.h"
+#include "keyedcounts.h"
 #include "probe.h"
 #include "tracepoints.h"
-
-#include <QHash>
 
 struct tpcount_bpf;
 
@@ -59,7 +58,7 @@ private:
     QString keyText(const QByteArray &rawKey) const;
 
     Plan m_plan;
-    QHash<QByteArray, quint64> m_lastCounts;
+    KeyedCounts m_counts;
     quint64 m_lastKeysFull = 0;
     quint64 m_lastUnreadable = 0;
 };

@@ -77,7 +77,7 @@ bool UprobeProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
     // The kernel resolves this path in our own fd table: the caller's file, whatever happens to
     // the path it was opened by.
     m_fdPath = QByteArray("/proc/self/fd/") + QByteArray::number(userFile().get());
-    m_lastCounts.clear();
+    m_counts.clear();
     m_lastKeysFull = 0;
     m_lastUnreadable = 0;
     const AttachPlan a = attachPlan(kernel, options);
@@ -166,24 +166,10 @@ void UprobeProbe::readCounters()
 {
     if (!m_skel)
         return;
-    // Cumulative counts per key, kept by the kernel (no delete-after-read, so no call between a
-    // read and a delete is lost); the interval's value is the difference. Keys with no new
-    // calls are not reported.
-    const int fd = bpf_map__fd(m_skel->maps.uprobe_counts);
-    uprobe_key key, next;
-    bool first = true;
-    while (bpf_map_get_next_key(fd, first ? nullptr : &key, &next) == 0) {
-        first = false;
-        key = next;
-        __u64 count = 0;
-        if (bpf_map_lookup_elem(fd, &key, &count) != 0)
-            continue;
-        const QByteArray raw(reinterpret_cast<const char *>(&key), sizeof(key));
-        quint64 &last = m_lastCounts[raw];
-        if (count > last)
-            emitCounter(counterName(raw), double(count - last));
-        last = count;
-    }
+    m_counts.forEachIncrease<uprobe_key>(bpf_map__fd(m_skel->maps.uprobe_counts),
+                                         [this](const QByteArray &raw, quint64 increase) {
+                                             emitCounter(counterName(raw), double(increase));
+                                         });
     const quint64 full = __atomic_load_n(&m_skel->bss->keys_full, __ATOMIC_RELAXED);
     if (full != m_lastKeysFull)
         emitCounter(keysFullCounter(), double(full - m_lastKeysFull));

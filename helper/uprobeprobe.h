@@ -1,6 +1,7 @@
 #pragma once
 
 #include "attachplan.h"
+#include "keyedcounts.h"
 #include "probe.h"
 
 #include <QHash>
@@ -46,7 +47,7 @@ private:
     ProbeCatalog::UprobeKey m_key;
     HistogramUnit m_unit = HistogramUnit::Microseconds;
     QByteArray m_fdPath;
-    QHash<QByteArray, quint64> m_lastCounts; // raw struct uprobe_key -> cumulative calls
+    KeyedCounts m_counts; // calls per raw struct uprobe_key
     quint64 m_lastKeysFull = 0;
     quint64 m_lastUnreadable = 0;
 };
