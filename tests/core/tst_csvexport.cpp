@@ -1,4 +1,5 @@
 #include "csvexport.h"
+#include "csvreader.h"
 #include "sessiontestdata.h"
 
 #include <QDir>
@@ -18,68 +19,6 @@ using namespace bpflens;
 using namespace bpflens::test;
 
 namespace {
-
-// A strict RFC 4180 reader: CRLF records, quoted fields with doubled quotes.
-QList<QList<QByteArray>> parseCsv(const QByteArray &text, bool *ok)
-{
-    QList<QList<QByteArray>> rows;
-    QList<QByteArray> row;
-    QByteArray field;
-    *ok = true;
-    qsizetype i = 0;
-    while (i < text.size()) {
-        if (text.at(i) == '"') {
-            ++i;
-            for (;;) {
-                if (i >= text.size()) {
-                    *ok = false;
-                    return rows;
-                }
-                if (text.at(i) == '"') {
-                    if (i + 1 < text.size() && text.at(i + 1) == '"') {
-                        field += '"';
-                        i += 2;
-                        continue;
-                    }
-                    ++i;
-                    break;
-                }
-                field += text.at(i++);
-            }
-        }
-        while (i < text.size() && text.at(i) != ',' && text.at(i) != '\r') {
-            if (text.at(i) == '"' || text.at(i) == '\n')
-                *ok = false;
-            field += text.at(i++);
-        }
-        if (i < text.size() && text.at(i) == ',') {
-            row.append(field);
-            field.clear();
-            ++i;
-            continue;
-        }
-        if (i + 1 >= text.size() || text.at(i + 1) != '\n') {
-            *ok = false;
-            return rows;
-        }
-        row.append(field);
-        field.clear();
-        rows.append(row);
-        row.clear();
-        i += 2;
-    }
-    return rows;
-}
-
-QList<QList<QByteArray>> readCsv(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    bool ok = false;
-    const auto rows = parseCsv(f.readAll(), &ok);
-    return ok ? rows : QList<QList<QByteArray>>();
-}
 
 SessionData makeSession()
 {

@@ -1,6 +1,7 @@
 // SQL over session files (core/sessionquery.h, docs/sql.md): real files written by
 // SessionWriter, every answer checked against the events computed here or the CSV export.
 #include "csvexport.h"
+#include "csvreader.h"
 #include "everytype.h"
 #include "sessioninfo.h"
 #include "sessionquery.h"
@@ -118,45 +119,6 @@ QByteArray csvText(const QVariant &v)
     if (v.typeId() == QMetaType::LongLong)
         return QByteArray::number(v.toLongLong());
     return v.toString().toUtf8();
-}
-
-QList<QList<QByteArray>> readCsv(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray text = f.readAll();
-    QList<QList<QByteArray>> rows;
-    QList<QByteArray> row;
-    QByteArray field;
-    bool quoted = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const char c = text.at(i);
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text.at(i + 1) == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            row.append(field);
-            field.clear();
-        } else if (c == '\r') {
-        } else if (c == '\n') {
-            row.append(field);
-            field.clear();
-            rows.append(row);
-            row.clear();
-        } else {
-            field += c;
-        }
-    }
-    return rows;
 }
 
 QByteArray fileHash(const QString &path)

@@ -1,5 +1,6 @@
 #include "../everytype.h"
 #include "csvexport.h"
+#include "csvreader.h"
 #include "jsonlexport.h"
 #include "sessioninfo.h"
 #include "sessionstore.h"
@@ -113,42 +114,6 @@ int crossingSlices(const QJsonArray &events)
                     ++crossing;
     }
     return crossing;
-}
-
-// A strict enough RFC 4180 reader for one file of CsvExport.
-QList<QList<QByteArray>> parseCsv(const QByteArray &text)
-{
-    QList<QList<QByteArray>> rows;
-    QList<QByteArray> row;
-    QByteArray field;
-    bool quoted = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const char c = text.at(i);
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text.at(i + 1) == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            row.append(field);
-            field.clear();
-        } else if (c == '\r') {
-            row.append(field);
-            field.clear();
-            rows.append(row);
-            row.clear();
-            ++i; // '\n'
-        } else {
-            field += c;
-        }
-    }
-    return rows;
 }
 
 } // namespace
@@ -450,9 +415,7 @@ private Q_SLOTS:
         options.eventType = EventType::Block;
         QVERIFY2(!CsvExport::exportSession(m_data, csvDir.path(), options, &error).isEmpty(),
                  qPrintable(error));
-        QFile csv(csvDir.filePath(QStringLiteral("block.csv")));
-        QVERIFY(csv.open(QIODevice::ReadOnly));
-        const auto rows = parseCsv(csv.readAll());
+        const auto rows = test::readCsv(csvDir.filePath(QStringLiteral("block.csv")));
         QVERIFY(rows.size() > 1);
         QCOMPARE(firstBlock.value(QStringLiteral("time_ns")).toInteger(),
                  qint64(m_data.events.block(0).timeNs - StartNs));
