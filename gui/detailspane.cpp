@@ -25,6 +25,12 @@ DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *paren
     m_tree->setAlternatingRowColors(true);
     m_tree->setAccessibleName(tr("Event details"));
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // A long value (a path, an argument list) is cut in the middle, where the file name and the
+    // last arguments stay visible, with the whole value in its tool tip: scrolling a narrow dock
+    // sideways hid the field names (German's longer ones first).
+    m_tree->setTextElideMode(Qt::ElideMiddle);
+    m_tree->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_tree->header()->setStretchLastSection(true);
     layout->addWidget(m_tree);
     connect(m_state, &ViewState::selectedEventChanged, this, &DetailsPane::refresh);
     connect(m_session, &SessionModel::reset, this, &DetailsPane::refresh);
@@ -38,6 +44,8 @@ void DetailsPane::refresh()
     if (fields.isEmpty()) {
         auto *item = new QTreeWidgetItem(m_tree, {tr("No event selected")});
         item->setFlags(Qt::NoItemFlags);
+        // Across both columns, so the placeholder does not size the field column.
+        item->setFirstColumnSpanned(true);
         return;
     }
     for (const auto &f : fields) {

@@ -35,6 +35,7 @@
 #include <QProcessEnvironment>
 #include <QRandomGenerator>
 #include <QScopeGuard>
+#include <QScrollBar>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
@@ -146,6 +147,7 @@ private Q_SLOTS:
     void emptyWindowSaysWhatToDo();
     void lanesOfProbesNotRecordedStayHidden();
     void countersOnlySessionSaysItHasNoEvents();
+    void narrowDetailsNeverScrollSideways();
     void histogramTicksAreWholeCounts();
     void histogramsStayWhenTheRangeHasNoData();
     void timeOfDayInTablesLikeExecsnoopT();
@@ -1150,6 +1152,37 @@ void TestGui::countersOnlySessionSaysItHasNoEvents()
     QVERIFY(w.timeline()->laneTypes().isEmpty());
     QVERIFY2(w.timeline()->cardText().startsWith(QLatin1String("No events in this session")),
              qPrintable(w.timeline()->cardText()));
+}
+
+// A narrow details dock scrolled sideways, hiding the field names (German first): long values
+// are cut in the middle instead, whole in their tool tips.
+void TestGui::narrowDetailsNeverScrollSideways()
+{
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(m_path));
+    QTreeWidget *tree = w.detailsPane()->tree();
+    w.detailsPane()->setFixedWidth(200);
+    QCoreApplication::processEvents();
+    QVERIFY(!tree->horizontalScrollBar()->isVisible()); // the placeholder alone
+    w.viewState()->setSelectedEvent({EventType::Exec, 0});
+    QCoreApplication::processEvents();
+    QVERIFY(!tree->horizontalScrollBar()->isVisible());
+    // Every field name is whole; a value wider than its column has its whole text as tool tip.
+    const int nameWidth = tree->columnWidth(0);
+    QVERIFY2(nameWidth < tree->viewport()->width(), qPrintable(QString::number(nameWidth)));
+    bool cut = false;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem *item = tree->topLevelItem(i);
+        QVERIFY(tree->fontMetrics().horizontalAdvance(item->text(0)) <= nameWidth);
+        if (tree->fontMetrics().horizontalAdvance(item->text(1)) > tree->columnWidth(1)) {
+            cut = true;
+            QCOMPARE(item->toolTip(1), item->text(1));
+        }
+    }
+    QVERIFY2(cut, "the test session's exec has a value wider than 200 px");
 }
 
 void TestGui::csvExportMatchesCsvExport()
