@@ -159,27 +159,6 @@ void writeCell(Writer &w, const Column<E> &c, const E &e)
     }
 }
 
-// "kernel_truncated user_frame_pointers"; a bit this build has no name for as "0x10".
-QByteArray stackFlagWords(quint8 flags)
-{
-    static const std::pair<quint8, const char *> names[] = {
-        {KernelStackTruncated, "kernel_truncated"},
-        {UserStackTruncated, "user_truncated"},
-        {UserFramePointers, "user_frame_pointers"},
-        {NoUserStack, "no_user_stack"},
-    };
-    QByteArray out;
-    for (const auto &[bit, name] : names) {
-        if (flags & bit) {
-            out += (out.isEmpty() ? "" : " ") + QByteArray(name);
-            flags &= ~bit;
-        }
-    }
-    if (flags)
-        out += (out.isEmpty() ? "0x" : " 0x") + QByteArray::number(flags, 16);
-    return out;
-}
-
 void writeStacks(Writer &w, const StackTable &stacks)
 {
     w.header({"stack_id", "flags", "depth", "frame_ids", "frames"});

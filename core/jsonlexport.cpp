@@ -147,27 +147,6 @@ void appendEventLine(QByteArray &out, const E &e, quint64 startNs)
     out += "}\n";
 }
 
-// The words stacks.csv writes for a stack's flags.
-QByteArray stackFlagWords(quint8 flags)
-{
-    static const std::pair<quint8, const char *> names[] = {
-        {KernelStackTruncated, "kernel_truncated"},
-        {UserStackTruncated, "user_truncated"},
-        {UserFramePointers, "user_frame_pointers"},
-        {NoUserStack, "no_user_stack"},
-    };
-    QByteArray out;
-    for (const auto &[bit, name] : names) {
-        if (flags & bit) {
-            out += (out.isEmpty() ? "" : " ") + QByteArray(name);
-            flags &= ~bit;
-        }
-    }
-    if (flags)
-        out += (out.isEmpty() ? "0x" : " 0x") + QByteArray::number(flags, 16);
-    return out;
-}
-
 void appendStackLine(QByteArray &out, const StackTable &stacks, quint32 id)
 {
     out += "{\"type\":\"stack\",\"stack_id\":";

@@ -116,4 +116,24 @@ QString StackTable::frameName(quint32 id) const
     return QStringLiteral("%1+0x%2").arg(QString::fromUtf8(base)).arg(f.address, 0, 16);
 }
 
+QByteArray stackFlagWords(quint8 flags)
+{
+    static const std::pair<quint8, const char *> names[] = {
+        {KernelStackTruncated, "kernel_truncated"},
+        {UserStackTruncated, "user_truncated"},
+        {UserFramePointers, "user_frame_pointers"},
+        {NoUserStack, "no_user_stack"},
+    };
+    QByteArray out;
+    for (const auto &[bit, name] : names) {
+        if (flags & bit) {
+            out += (out.isEmpty() ? "" : " ") + QByteArray(name);
+            flags &= ~bit;
+        }
+    }
+    if (flags)
+        out += (out.isEmpty() ? "0x" : " 0x") + QByteArray::number(flags, 16);
+    return out;
+}
+
 } // namespace bpflens

@@ -41,6 +41,9 @@ enum StackFlag : quint8
     UserFramePointers = 4,    // some user frames were found by frame pointers, not DWARF CFI
     NoUserStack = 8,          // a kernel thread, or a kernel-only recording
 };
+// The flags as stacks.csv and the JSON lines write them: "kernel_truncated user_frame_pointers";
+// a bit this build has no name for as "0x10".
+QByteArray stackFlagWords(quint8 flags);
 
 // A frame's id and its content, as a session file and the stream carry it. Ids are given in
 // order from 1, so a reader can check that every definition comes once and before its use.
