@@ -60,6 +60,17 @@ void appendDouble(QByteArray &out, double v)
         out += QByteArray::number(v, 'g', QLocale::FloatingPointShortest);
 }
 
+bool saveFile(const QString &path, QString *error, const std::function<bool(QIODevice *)> &write)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !write(&file) || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
 void appendSessionFields(QByteArray &out, const SessionInfo &info)
 {
     out += "\"host\":";
@@ -352,19 +363,8 @@ bool JsonlExport::write(const SessionData &session, QIODevice *device,
 bool JsonlExport::exportSession(const SessionData &session, const QString &path,
                                 const JsonlExportOptions &options, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    QString writeError;
-    if (!write(session, &file, options, &writeError) || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return json::saveFile(
+        path, error, [&](QIODevice *device) { return write(session, device, options, nullptr); });
 }
 
 JsonlStream::JsonlStream(const SessionInfo &info)

@@ -5,6 +5,7 @@
 #include <QIODevice>
 
 #include <cmath>
+#include <functional>
 
 namespace bpflens {
 
@@ -25,6 +26,10 @@ void appendDouble(QByteArray &out, double v);
 // escaped text (CsvExport::escapeBytes: always valid UTF-8), argv as CSV's shell-quoted line,
 // yes/no as 0 or 1, a time as signed nanoseconds after sessionStartNs.
 void appendValue(QByteArray &out, Format format, const QVariant &value, quint64 sessionStartNs);
+
+// Writes path whole or not at all (QSaveFile): write(device) fills it; false with *error
+// naming the file when it cannot be written.
+bool saveFile(const QString &path, QString *error, const std::function<bool(QIODevice *)> &write);
 
 // The session's description as object members, `"host":…,…,"probes":[…]` (no braces): the
 // JSON lines' "session" line and the trace's metadata.

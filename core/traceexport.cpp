@@ -3,7 +3,6 @@
 #include "jsonlexport.h"
 
 #include <QHash>
-#include <QSaveFile>
 
 #include <type_traits>
 
@@ -287,18 +286,8 @@ bool TraceExport::write(const SessionData &session, QIODevice *device,
 bool TraceExport::exportSession(const SessionData &session, const QString &path,
                                 const TraceExportOptions &options, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    if (!write(session, &file, options, nullptr) || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return json::saveFile(
+        path, error, [&](QIODevice *device) { return write(session, device, options, nullptr); });
 }
 
 } // namespace bpflens
