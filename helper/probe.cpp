@@ -150,6 +150,13 @@ void Probe::emitCounter(const QString &name, double intervalValue)
     m_counterTarget->append(s);
 }
 
+void Probe::emitIncrease(const QString &name, quint64 now, quint64 *last)
+{
+    if (now != *last)
+        emitCounter(name, double(now - *last));
+    *last = now;
+}
+
 void Probe::snapshot(quint64 nowNs, RecordBatch &out)
 {
     m_snapshotNowNs = nowNs;

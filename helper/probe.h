@@ -153,6 +153,9 @@ protected:
     void emitHistogram(const QString &key, const Log2Histogram &cumulative);
     // Only from readCounters(): records one counter's value for the interval ending now.
     void emitCounter(const QString &name, double intervalValue);
+    // Only from readCounters(): a cumulative kernel counter (a loss count) as its increase
+    // since *last, not reported when it did not grow; *last becomes now.
+    void emitIncrease(const QString &name, quint64 now, quint64 *last);
     // Applies the common filters (pid, tid, uid, comm, cgroup) to a skeleton's rodata. cgroup
     // needs the map fd after load: see applyCgroupFilter.
     struct CommonFilters

@@ -170,14 +170,10 @@ void UprobeProbe::readCounters()
                                          [this](const QByteArray &raw, quint64 increase) {
                                              emitCounter(counterName(raw), double(increase));
                                          });
-    const quint64 full = __atomic_load_n(&m_skel->bss->keys_full, __ATOMIC_RELAXED);
-    if (full != m_lastKeysFull)
-        emitCounter(keysFullCounter(), double(full - m_lastKeysFull));
-    m_lastKeysFull = full;
-    const quint64 unreadable = __atomic_load_n(&m_skel->bss->unreadable, __ATOMIC_RELAXED);
-    if (unreadable != m_lastUnreadable)
-        emitCounter(unreadableCounter(), double(unreadable - m_lastUnreadable));
-    m_lastUnreadable = unreadable;
+    emitIncrease(keysFullCounter(), __atomic_load_n(&m_skel->bss->keys_full, __ATOMIC_RELAXED),
+                 &m_lastKeysFull);
+    emitIncrease(unreadableCounter(), __atomic_load_n(&m_skel->bss->unreadable, __ATOMIC_RELAXED),
+                 &m_lastUnreadable);
 }
 
 } // namespace bpflens
