@@ -1,6 +1,6 @@
 // The bitesize probe against the real kernel: O_DIRECT writes and reads of known sizes, on a
-// file on a real disk, filtered to this process and that disk, must be counted exactly in the
-// Kbytes buckets of their sizes, keyed by this command (and disk, and operation).
+// file on a real disk, filtered to the workload's process and that disk, must be counted exactly in
+// the Kbytes buckets of their sizes, keyed by this command (and disk, and operation).
 #include "blockprobe.h"
 #include "engine.h"
 #include "enginetestutil.h"
@@ -17,7 +17,9 @@
 #include <fcntl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <linux/loop.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -110,6 +112,69 @@ QString slots(const Log2Histogram &h)
     return parts.join(QLatin1String(", "));
 }
 
+// A loop device over a file, which only this test's requests reach. On a disk other processes
+// use, the kernel can issue their queued requests from this process's context (a queue run by
+// the next submitter), and bitesize, like libbpf-tools', counts a request for the task that
+// issues it: counts on a shared disk are exact only where nothing else writes.
+class LoopDevice
+{
+public:
+    LoopDevice() = default;
+    LoopDevice(const LoopDevice &) = delete;
+    LoopDevice &operator=(const LoopDevice &) = delete;
+    ~LoopDevice() { detach(); }
+
+    void detach()
+    {
+        if (m_fd >= 0) {
+            ioctl(m_fd, LOOP_CLR_FD, 0);
+            close(m_fd);
+            m_fd = -1;
+        }
+    }
+
+    bool attach(const QString &backing, qint64 bytes, QString *why)
+    {
+        const int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+        if (ctl < 0) {
+            *why = QStringLiteral("/dev/loop-control: %1")
+                       .arg(QString::fromLocal8Bit(strerror(errno)));
+            return false;
+        }
+        const int file =
+            open(backing.toLocal8Bit().constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        bool ok = file >= 0 && ftruncate(file, bytes) == 0;
+        // Another process can take the free device between asking and attaching: ask again.
+        for (int attempt = 0; ok && m_fd < 0 && attempt < 10; ++attempt) {
+            const int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+            if (n < 0)
+                break;
+            const QByteArray path = "/dev/loop" + QByteArray::number(n);
+            const int fd = open(path.constData(), O_RDWR | O_CLOEXEC);
+            if (fd >= 0 && ioctl(fd, LOOP_SET_FD, file) == 0) {
+                m_fd = fd;
+                m_name = QStringLiteral("loop%1").arg(n);
+            } else if (fd >= 0) {
+                close(fd);
+            }
+        }
+        if (m_fd < 0)
+            *why = QStringLiteral("attaching a loop device: %1")
+                       .arg(QString::fromLocal8Bit(strerror(errno)));
+        if (file >= 0)
+            close(file);
+        close(ctl);
+        return m_fd >= 0;
+    }
+
+    QString name() const { return m_name; }
+    QString path() const { return QStringLiteral("/dev/") + m_name; }
+
+private:
+    int m_fd = -1;
+    QString m_name;
+};
+
 } // namespace
 
 class TestBitesize : public QObject
@@ -117,6 +182,7 @@ class TestBitesize : public QObject
     Q_OBJECT
 
     QTemporaryDir *m_dir = nullptr;
+    LoopDevice m_loop;
     QString m_file;
     QString m_disk;
     QList<quint64> m_extents;
@@ -154,19 +220,50 @@ class TestBitesize : public QObject
         return ok;
     }
 
+    // The workload runs in a child forked before the probe starts and filtered by its pid: the
+    // requests this process itself makes while loading and reading the probe (page faults of
+    // code run for the first time, on a disk other tests keep busy) stay out of the counts.
     bool record(QVariantMap options, RecordBatch *b, QString *why)
     {
-        options.insert(QStringLiteral("disk"), m_disk);
-        options.insert(QStringLiteral("pid"), qint64(getpid()));
-        Engine engine;
-        QList<ProbeConfig> req{{QStringLiteral("bitesize"), options, {}}};
-        if (!engine.start(req, why))
-            return false;
-        if (req[0].attachPath != QLatin1String("tp_btf/block_rq_issue")) {
-            *why = QStringLiteral("attached to %1").arg(req[0].attachPath);
+        int go[2];
+        if (pipe2(go, O_CLOEXEC) != 0) {
+            *why = QStringLiteral("pipe: %1").arg(QString::fromLocal8Bit(strerror(errno)));
             return false;
         }
-        const bool ok = directIo(why);
+        const pid_t child = fork();
+        if (child < 0) {
+            *why = QStringLiteral("fork: %1").arg(QString::fromLocal8Bit(strerror(errno)));
+            return false;
+        }
+        if (child == 0) {
+            close(go[1]);
+            char byte = 0;
+            QString ignored;
+            _exit(read(go[0], &byte, 1) == 1 && directIo(&ignored) ? 0 : 1);
+        }
+        close(go[0]);
+        options.insert(QStringLiteral("disk"), m_disk);
+        options.insert(QStringLiteral("pid"), qint64(child));
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("bitesize"), options, {}}};
+        bool ok = engine.start(req, why);
+        if (ok && req[0].attachPath != QLatin1String("tp_btf/block_rq_issue")) {
+            *why = QStringLiteral("attached to %1").arg(req[0].attachPath);
+            ok = false;
+        }
+        // Closing the pipe without a byte tells the child to leave without any I/O.
+        if (ok && write(go[1], "g", 1) != 1) {
+            *why = QStringLiteral("starting the workload: %1")
+                       .arg(QString::fromLocal8Bit(strerror(errno)));
+            ok = false;
+        }
+        close(go[1]);
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (ok && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+            *why = QStringLiteral("the workload's direct I/O failed");
+            ok = false;
+        }
         engine.stop(b);
         return ok;
     }
@@ -180,20 +277,33 @@ private Q_SLOTS:
         QVERIFY2(notDisk.isEmpty(), qPrintable(notDisk));
         m_dir = new QTemporaryDir(base + QStringLiteral("/bpflens-bitesize-XXXXXX"));
         QVERIFY2(m_dir->isValid(), qPrintable(base + QStringLiteral(": ") + m_dir->errorString()));
-        m_file = m_dir->filePath(QStringLiteral("sizes.bin"));
-        m_disk = test::diskOf(m_dir->path());
+        QString why;
+        if (m_loop.attach(m_dir->filePath(QStringLiteral("loop.img")), 1 << 20, &why)) {
+            m_file = m_loop.path();
+            m_disk = m_loop.name();
+        } else {
+            // The VM runner's disk is the tests' alone; on a shared one, see LoopDevice.
+            qInfo("%s: the workload writes a file on the test directory's disk", qPrintable(why));
+            m_file = m_dir->filePath(QStringLiteral("sizes.bin"));
+            m_disk = test::diskOf(m_dir->path());
+        }
         QVERIFY2(!m_disk.isEmpty(), "cannot find the disk under the test directory");
         // Once before any recording: the file's blocks are allocated and this code is paged in,
         // so the recorded requests are exactly the workload's.
-        QString why;
         QVERIFY2(directIo(&why), qPrintable(why));
+        if (m_file.startsWith(QLatin1String("/dev/")))
+            return; // a block device has no extents to cut requests
         m_extents = extentStarts(m_file, &why);
         QVERIFY2(!m_extents.isEmpty(), qPrintable(why));
         if (m_extents.size() > 1)
             qInfo() << "the file's extents start at" << m_extents;
     }
 
-    void cleanupTestCase() { delete m_dir; }
+    void cleanupTestCase()
+    {
+        m_loop.detach();
+        delete m_dir;
+    }
 
     void sizesPerCommand()
     {
