@@ -234,7 +234,11 @@ bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QStrin
     const int err = bpf_map_update_elem(cgroupMapFd, &key, &fd, BPF_ANY);
     close(fd);
     if (err) {
-        *error = QStringLiteral("cgroup %1: %2").arg(path, lastLibbpfError(-errno));
+        // The kernel answers EBADF for a directory that is not a cgroup v2 one (a v1
+        // hierarchy, or the tmpfs that holds the v1 mounts).
+        *error = errno == EBADF
+                     ? QStringLiteral("cgroup %1: not a cgroup v2 directory").arg(path)
+                     : QStringLiteral("cgroup %1: %2").arg(path, lastLibbpfError(-errno));
         return false;
     }
     return true;
