@@ -4,6 +4,7 @@
 #include "detailspane.h"
 #include "eventmodels.h"
 #include "flamegraphview.h"
+#include "helpcontroller.h"
 #include "histogramview.h"
 #include "iostackview.h"
 #include "latencyspinbox.h"
@@ -14,6 +15,8 @@
 #include "recordingcontroller.h"
 #include "sessiondocument.h"
 #include "sessionmodel.h"
+#include "startpage.h"
+#include "theme.h"
 #include "timelinewidget.h"
 
 #include <QAction>
@@ -35,6 +38,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -170,7 +174,11 @@ MainWindow::MainWindow(QWidget *parent)
     centralLayout->setSpacing(0);
     centralLayout->addWidget(m_banner);
     centralLayout->addWidget(m_damageBanner);
-    centralLayout->addWidget(splitter, 1);
+    // The start page until there is something to show: the views of an empty session would be
+    // a wall of empty charts.
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(splitter);
+    centralLayout->addWidget(m_pages, 1);
     setCentralWidget(central);
 
     auto *dock = new QDockWidget(tr("Event details"), this);
@@ -189,6 +197,15 @@ MainWindow::MainWindow(QWidget *parent)
 
     createMenus();
     createRecordingControls();
+    m_help = new HelpController(this);
+    m_start = new StartPage(m_recording->recordAction(), m_document->openAction(),
+                            m_help->documentationAction(), this);
+    m_pages->addWidget(m_start);
+    connect(m_start, &StartPage::openRequested, this, [this](const QString &path) {
+        QString error;
+        if (!openFile(path, &error) && !error.isEmpty())
+            statusBar()->showMessage(error, 10000);
+    });
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     viewMenu->addAction(dock->toggleViewAction());
     viewMenu->addAction(probeDock->toggleViewAction());
@@ -209,6 +226,8 @@ MainWindow::MainWindow(QWidget *parent)
         QSettings().setValue(QStringLiteral("view/timeOfDay"), on);
         applyTimeOfDay(on);
     });
+    viewMenu->addMenu(Theme::instance()->createMenu(viewMenu));
+    menuBar()->addMenu(m_help->menu());
 
     connect(m_session, &SessionModel::reset, this, &MainWindow::sessionReset);
     connect(m_session, &SessionModel::appended, this, [this] {
@@ -651,12 +670,25 @@ void MainWindow::updateActions()
     if (!m_timeline || !m_rangeLabel)
         return; // still being built
     // The empty states say what to do, or that data is on its way.
+    updatePage();
     m_timeline->setEmptyText(
         m_recording->isRecording()
             ? tr("Recording: waiting for the first data from the probes…")
             : tr("No data yet. Tick probes on the left and press Record, or open a session "
                  "with File > Open."));
     updateRangeLabel();
+}
+
+void MainWindow::updatePage()
+{
+    if (!m_start)
+        return;
+    const bool nothing = m_session->isEmpty() && m_session->path().isEmpty() &&
+                         !m_recording->isRecording() && !m_document->hasUnsavedRecording() &&
+                         !m_document->isLoading();
+    if (nothing)
+        m_start->setRecentFiles(m_document->recentFiles());
+    m_pages->setCurrentWidget(nothing ? static_cast<QWidget *>(m_start) : m_splitter);
 }
 
 void MainWindow::updateTitle()

@@ -16,6 +16,7 @@ class QFrame;
 class QMenu;
 class QTabWidget;
 class QSplitter;
+class QStackedWidget;
 class QTableView;
 
 namespace bpflens {
@@ -30,6 +31,8 @@ class IoStackView;
 class ProbePanel;
 class ProfilePage;
 class QueryPage;
+class HelpController;
+class StartPage;
 class Recorder;
 class RecordingController;
 class SessionDocument;
@@ -87,6 +90,10 @@ public:
     ProbePanel *probePanel() const { return m_probes; }
     ProfilePage *profilePage() const { return m_profile; }
     QueryPage *queryPage() const { return m_query; }
+    StartPage *startPage() const { return m_start; }
+    HelpController *helpController() const { return m_help; }
+    // The start page or the views (timeline and tabs).
+    QStackedWidget *pages() const { return m_pages; }
     QFrame *banner() const { return m_banner; }
     QLabel *bannerLabel() const { return m_bannerText; }
     // Shown while the open session was salvaged from a damaged file: what was lost.
@@ -124,6 +131,7 @@ private:
     void updateDamageBanner();
     void updateActions();
     void updateTitle();
+    void updatePage();
     QWidget *createFilterBar();
     void applyFilter();
     void sessionReset();
@@ -157,6 +165,9 @@ private:
     QFrame *m_damageBanner = nullptr;
     QLabel *m_damageText = nullptr;
     QSplitter *m_splitter = nullptr;
+    QStackedWidget *m_pages = nullptr;
+    StartPage *m_start = nullptr;
+    HelpController *m_help = nullptr;
     QTabWidget *m_tabs = nullptr;
     QLineEdit *m_textFilter = nullptr;
     QLineEdit *m_pidFilter = nullptr;

@@ -196,6 +196,7 @@ expected="./usr/bin/bpflens
 ./usr/share/icons/hicolor/scalable/apps/io.github.bpflens.svg
 ./usr/share/metainfo/io.github.bpflens.metainfo.xml
 ./usr/share/mime/packages/io.github.bpflens.xml
+./usr/share/bpflens/examples/example.bpflens
 ./usr/share/doc/bpflens/copyright"
 # systemd's unit directory may be /lib/systemd/system where pkg-config's systemd says so.
 contents=$(dpkg-deb --contents "$deb")

@@ -1,0 +1,165 @@
+#include "theme.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QMenu>
+#include <QSettings>
+#include <QStyle>
+#include <QStyleFactory>
+
+namespace bpflens {
+
+namespace {
+
+constexpr char SettingsKey[] = "appearance/theme";
+
+const char *modeKey(Theme::Mode mode)
+{
+    switch (mode) {
+    case Theme::Mode::Light:
+        return "light";
+    case Theme::Mode::Dark:
+        return "dark";
+    case Theme::Mode::System:
+        break;
+    }
+    return "system";
+}
+
+Theme::Mode modeFromKey(const QString &key)
+{
+    if (key == QLatin1String("light"))
+        return Theme::Mode::Light;
+    if (key == QLatin1String("dark"))
+        return Theme::Mode::Dark;
+    return Theme::Mode::System;
+}
+
+struct Colors
+{
+    QRgb window, base, alternateBase, text, mutedText, button, highlight, highlightedText, light,
+        mid, dark, shadow, link, linkVisited, toolTipBase, toolTipText;
+};
+
+// Cool greys with one blue accent (as Sysprof and hotspot use one accent over neutral chrome):
+// the probes' own colours in the timeline and charts are the only other colours on screen.
+constexpr Colors LightColors{0xf5f6f8, 0xffffff, 0xf0f2f5, 0x1c2026, 0x6b7380, 0xeceef2,
+                             0x2f6fd0, 0xffffff, 0xffffff, 0xc4c9d2, 0x9aa1ad, 0x5c636e,
+                             0x1f5fbf, 0x7a4fb8, 0xfffdf0, 0x1c2026};
+constexpr Colors DarkColors{0x202328, 0x17191d, 0x1d2025, 0xe3e6ea, 0x9aa1ad, 0x2b2f36,
+                            0x3d86e0, 0xffffff, 0x3a3f47, 0x3b4049, 0x121418, 0x000000,
+                            0x6cacff, 0xb493f0, 0x2b2f36, 0xe3e6ea};
+
+} // namespace
+
+Theme *Theme::instance()
+{
+    static Theme *theme = new Theme(qApp);
+    return theme;
+}
+
+Theme::Theme(QObject *parent)
+    : QObject(parent)
+    , m_mode(modeFromKey(QSettings().value(QLatin1String(SettingsKey)).toString()))
+    , m_systemStyle(QApplication::style() ? QApplication::style()->name() : QString())
+    , m_systemPalette(QApplication::palette())
+{
+    if (m_mode != Mode::System)
+        apply();
+}
+
+void Theme::setMode(Mode mode)
+{
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    QSettings().setValue(QLatin1String(SettingsKey), QLatin1String(modeKey(mode)));
+    apply();
+    m_groups.removeAll(nullptr);
+    for (QActionGroup *group : std::as_const(m_groups)) {
+        for (QAction *a : group->actions())
+            a->setChecked(a->data().toInt() == int(mode));
+    }
+    Q_EMIT modeChanged(mode);
+}
+
+void Theme::apply()
+{
+    if (m_mode == Mode::System) {
+        if (!m_systemStyle.isEmpty())
+            QApplication::setStyle(m_systemStyle);
+        QApplication::setPalette(m_systemPalette);
+        return;
+    }
+    // Fusion draws everything from the palette; a native style may keep its own light chrome.
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setPalette(palette(m_mode));
+}
+
+QMenu *Theme::createMenu(QWidget *parent)
+{
+    auto *menu = new QMenu(tr("&Theme"), parent);
+    auto *group = new QActionGroup(menu);
+    m_groups.append(group);
+    const std::pair<Mode, QString> entries[] = {
+        {Mode::System, tr("Follow the &Desktop")},
+        {Mode::Light, tr("&Light")},
+        {Mode::Dark, tr("D&ark")},
+    };
+    for (const auto &[mode, text] : entries) {
+        QAction *a = menu->addAction(text);
+        a->setCheckable(true);
+        a->setData(int(mode));
+        a->setChecked(mode == m_mode);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, mode] { setMode(mode); });
+    }
+    return menu;
+}
+
+QPalette Theme::palette(Mode mode)
+{
+    if (mode == Mode::System)
+        return QApplication::palette();
+    const Colors &c = mode == Mode::Dark ? DarkColors : LightColors;
+    QPalette p;
+    auto set = [&p](QPalette::ColorRole role, QRgb rgb) { p.setColor(role, QColor(rgb)); };
+    set(QPalette::Window, c.window);
+    set(QPalette::WindowText, c.text);
+    set(QPalette::Base, c.base);
+    set(QPalette::AlternateBase, c.alternateBase);
+    set(QPalette::Text, c.text);
+    set(QPalette::PlaceholderText, c.mutedText);
+    set(QPalette::Button, c.button);
+    set(QPalette::ButtonText, c.text);
+    set(QPalette::BrightText, 0xff5a4e);
+    set(QPalette::Highlight, c.highlight);
+    set(QPalette::HighlightedText, c.highlightedText);
+    set(QPalette::Light, c.light);
+    set(QPalette::Midlight, QColor(c.light).darker(110).rgb());
+    set(QPalette::Mid, c.mid);
+    set(QPalette::Dark, c.dark);
+    set(QPalette::Shadow, c.shadow);
+    set(QPalette::Link, c.link);
+    set(QPalette::LinkVisited, c.linkVisited);
+    set(QPalette::ToolTipBase, c.toolTipBase);
+    set(QPalette::ToolTipText, c.toolTipText);
+    // Disabled text: the muted grey, so a disabled action reads as unavailable on both.
+    for (QPalette::ColorRole role :
+         {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::HighlightedText})
+        p.setColor(QPalette::Disabled, role, QColor(c.mutedText));
+    p.setColor(QPalette::Disabled, QPalette::Highlight, QColor(c.mid));
+    return p;
+}
+
+bool Theme::isDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+QColor Theme::accent(const QPalette &palette)
+{
+    return QColor(isDark(palette) ? DarkColors.highlight : LightColors.highlight);
+}
+
+} // namespace bpflens
