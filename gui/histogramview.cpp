@@ -199,7 +199,9 @@ HistogramView::Chart HistogramView::createChart(const HistogramEntry &entry)
     c.categories->setLabelsAngle(-90);
     c.categories->setTruncateLabels(false);
     c.values = new QValueAxis;
-    c.values->setLabelFormat(QStringLiteral("%d"));
+    // Whole numbers through the localized "f" path: Qt 6.4 draws no label for "%d" once the
+    // chart localizes numbers.
+    c.values->setLabelFormat(QStringLiteral("%.0f"));
     c.values->setTitleText(tr("count"));
     chart->addAxis(c.categories, Qt::AlignBottom);
     chart->addAxis(c.values, Qt::AlignLeft);
