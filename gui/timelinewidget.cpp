@@ -7,6 +7,7 @@
 #include <QKeyEvent>
 #include <QLocale>
 #include <QPainter>
+#include <QSettings>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -22,6 +23,7 @@ constexpr int MinLabelWidth = 110;
 constexpr int MaxLabelWidth = 190;
 constexpr int AxisHeight = 24;
 constexpr int LaneGap = 2;
+constexpr int DisclosureWidth = 12; // the collapse triangle before a lane's name
 constexpr int HitTolerancePx = 4;
 
 quint64 mix(quint64 h, quint64 v)
@@ -37,6 +39,7 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
     , m_session(session)
     , m_state(state)
     , m_images(8)
+    , m_collapsed(QSettings().value(QStringLiteral("timeline/collapsedLanes")).toULongLong())
 {
     for (EventFilterModel *m : lanes) {
         m_lanes.append(Lane{m, {}, 0, {}});
@@ -88,7 +91,8 @@ int TimelineWidget::labelWidth() const
 {
     int w = MinLabelWidth;
     for (EventType t : laneTypes())
-        w = std::max(w, fontMetrics().horizontalAdvance(SessionModel::typeName(t)) + 16);
+        w = std::max(w, fontMetrics().horizontalAdvance(SessionModel::typeName(t)) + 16 +
+                            DisclosureWidth);
     return std::min(w, MaxLabelWidth);
 }
 
@@ -124,7 +128,9 @@ QList<TimelineWidget::Row> TimelineWidget::rows() const
     const QList<EventType> types = laneTypes();
     // As many process lanes as stay readable: each at least a small line of text tall (they
     // are half an event lane), the busiest first.
-    int processes = types.contains(EventType::CpuSample) ? int(cpuBins().lanes.size()) : 0;
+    int processes = types.contains(EventType::CpuSample) && !isLaneCollapsed(EventType::CpuSample)
+                        ? int(cpuBins().lanes.size())
+                        : 0;
     const int minHeight = std::max(8, QFontMetrics(font()).height() * 4 / 5 - 2);
     while (processes > 0 && plotRect().height() / (2 * int(types.size()) + processes) < minHeight)
         --processes;
@@ -145,9 +151,12 @@ QRect TimelineWidget::rowRect(int row) const
     const QList<Row> all = rows();
     if (row < 0 || row >= all.size())
         return {};
+    auto unitsOf = [this](const Row &r) {
+        return r.process >= 0 || isLaneCollapsed(r.type) ? 1 : 2;
+    };
     int units = 0, before = 0;
     for (int i = 0; i < all.size(); ++i) {
-        const int u = all[i].process >= 0 ? 1 : 2;
+        const int u = unitsOf(all[i]);
         if (i < row)
             before += u;
         units += u;
@@ -155,7 +164,7 @@ QRect TimelineWidget::rowRect(int row) const
     const QRect plot = plotRect();
     const double unit = double(plot.height()) / units;
     const int top = plot.top() + int(before * unit);
-    const int bottom = plot.top() + int((before + (all[row].process >= 0 ? 1 : 2)) * unit);
+    const int bottom = plot.top() + int((before + unitsOf(all[row])) * unit);
     return QRect(plot.left(), top + LaneGap / 2, plot.width(), bottom - top - LaneGap);
 }
 
@@ -215,6 +224,7 @@ quint64 TimelineWidget::cacheKey() const
     h = mix(h, quint64(width()) << 32 | quint64(height()));
     h = mix(h, m_session->version());
     h = mix(h, m_paletteVersion);
+    h = mix(h, m_collapsed);
     for (const Lane &l : m_lanes)
         h = mix(h, l.model->version() + (quint64(l.model->filterActive()) << 40));
     return h;
@@ -314,17 +324,32 @@ QImage TimelineWidget::renderLanes()
                 drawLane(p, l, r);
         }
         p.setPen(palette().color(QPalette::Text));
-        const QRect label(6, r.top(), labelWidth() - 10, r.height());
+        {
+            // ▾ open, ▸ collapsed, as tree views show it.
+            const bool collapsed = isLaneCollapsed(types.at(i));
+            const QPointF c(6 + DisclosureWidth / 2 - 2, r.top() + r.height() / 2.0);
+            const QPolygonF triangle =
+                collapsed ? QPolygonF({c + QPointF(-2, -4), c + QPointF(2, 0), c + QPointF(-2, 4)})
+                          : QPolygonF({c + QPointF(-4, -2), c + QPointF(4, -2), c + QPointF(0, 2)});
+            p.save();
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setPen(Qt::NoPen);
+            p.setBrush(palette().color(QPalette::PlaceholderText));
+            p.drawPolygon(triangle);
+            p.restore();
+        }
+        const int textLeft = 6 + DisclosureWidth;
+        const QRect label(textLeft, r.top(), labelWidth() - 10 - DisclosureWidth, r.height());
         const int lineHeight = fontMetrics().height();
         if (types.at(i) == EventType::Block && r.height() >= 2 * lineHeight) {
             // The lane's colour key, where the eye looks for the lane's name anyway.
             const int mid = r.top() + r.height() / 2;
-            p.drawText(QRect(6, mid - lineHeight, labelWidth() - 10, lineHeight),
+            p.drawText(QRect(textLeft, mid - lineHeight, label.width(), lineHeight),
                        Qt::AlignLeft | Qt::AlignVCenter, SessionModel::typeName(types.at(i)));
             QFont small = font();
             small.setPointSizeF(small.pointSizeF() * 0.8);
             p.setFont(small);
-            int x = 6;
+            int x = textLeft;
             const QFontMetrics fm(small);
             const std::pair<LaneBins::Category, QString> keys[] = {{LaneBins::Read, tr("read")},
                                                                    {LaneBins::Write, tr("write")},
@@ -687,6 +712,17 @@ void TimelineWidget::wheelEvent(QWheelEvent *event)
 
 void TimelineWidget::mousePressEvent(QMouseEvent *event)
 {
+    if (event->button() == Qt::LeftButton && event->pos().x() < plotRect().left()) {
+        for (EventType t : laneTypes()) {
+            const QRect r = laneRect(t);
+            if (event->pos().y() >= r.top() && event->pos().y() <= r.bottom()) {
+                setLaneCollapsed(t, !isLaneCollapsed(t));
+                m_drag = Drag::None;
+                event->accept();
+                return;
+            }
+        }
+    }
     m_pressPos = m_dragPos = event->pos();
     m_pressStart = m_state->startNs();
     m_pressEnd = m_state->endNs();
@@ -768,6 +804,16 @@ void TimelineWidget::leaveEvent(QEvent *event)
 {
     m_hoverText.clear();
     QWidget::leaveEvent(event);
+}
+
+void TimelineWidget::setLaneCollapsed(EventType type, bool collapsed)
+{
+    const quint64 before = m_collapsed;
+    m_collapsed = collapsed ? m_collapsed | laneBit(type) : m_collapsed & ~laneBit(type);
+    if (m_collapsed == before)
+        return;
+    QSettings().setValue(QStringLiteral("timeline/collapsedLanes"), m_collapsed);
+    update();
 }
 
 void TimelineWidget::changeEvent(QEvent *event)

@@ -42,6 +42,11 @@ public:
     QString hoverText() const { return m_hoverText; }
     // What the plot says while the session holds no data (no time axis is drawn then).
     void setEmptyText(const QString &text);
+
+    // A collapsed lane is half as tall and, for CPU samples, hides its per-process lanes: the
+    // lanes that matter get the space. A click on a lane's name toggles it; remembered.
+    void setLaneCollapsed(EventType type, bool collapsed);
+    bool isLaneCollapsed(EventType type) const { return m_collapsed & laneBit(type); }
     QString emptyText() const { return m_emptyText; }
     // What the timeline says on a card instead of lanes: the empty text without a session, or
     // that a session has no events; empty when lanes are drawn.
@@ -98,6 +103,8 @@ private:
     mutable quint64 m_cpuBinsKey = 0;
     QCache<quint64, QImage> m_images; // per zoom level, size, data and filter version
     quint64 m_paletteVersion = 0;
+    static quint64 laneBit(EventType type) { return quint64(1) << (int(type) & 63); }
+    quint64 m_collapsed = 0;     // laneBit of each collapsed lane
     mutable TickSprites m_ticks; // sparse lanes' ticks, cached per colour and lane height
     bool m_appending = false;    // between SessionModel::aboutToAppend and appended
 

@@ -467,6 +467,28 @@ private Q_SLOTS:
         };
         QVERIFY(hasBar(ProfileStartNs + 200'000'000));
         QVERIFY(!hasBar(ProfileStartNs + 800'000'000));
+
+        // A click on the lane's name collapses it: the process lanes go, the other lanes get
+        // their room; a second click brings them back. The choice is remembered.
+        const int execHeight = tl->laneRect(EventType::Exec).height();
+        const QPoint name(8, cpu.center().y());
+        QTest::mouseClick(tl, Qt::LeftButton, {}, name);
+        QVERIFY(tl->isLaneCollapsed(EventType::CpuSample));
+        QVERIFY(tl->processLaneRect(0).isNull());
+        QVERIFY(tl->laneRect(EventType::CpuSample).height() < cpu.height());
+        QVERIFY(tl->laneRect(EventType::Exec).height() > execHeight);
+        {
+            MainWindow other;
+            QVERIFY(other.timeline()->isLaneCollapsed(EventType::CpuSample));
+        }
+        QTest::mouseClick(tl, Qt::LeftButton, {},
+                          QPoint(8, tl->laneRect(EventType::CpuSample).center().y()));
+        QVERIFY(!tl->isLaneCollapsed(EventType::CpuSample));
+        QCOMPARE(tl->laneRect(EventType::CpuSample), cpu);
+        QVERIFY(!tl->processLaneRect(8).isNull());
+        // A click on a name selects no event and leaves the range alone.
+        QVERIFY(!window.viewState()->selectedEvent().isValid());
+        QVERIFY(!window.viewState()->isZoomed());
     }
 
     void inMainWindow()
