@@ -444,7 +444,12 @@ void TestGui::timelineBinsHoldEvents()
     for (const LaneBins::Span &s : exec.spans) {
         const quint64 t = w.session()->events().timeNs(EventType::Exec, s.index);
         QVERIFY(qAbs(lane.left() + s.x0 - tl->xForTime(t)) < 1e-6);
-        QCOMPARE(exec.counts[size_t(s.x0)] > 0, true);
+        QVERIFY2(exec.counts[size_t(s.x0)] > 0,
+                 qPrintable(QStringLiteral("x0 %1 of %2 columns, lane %3 wide, event %4")
+                                .arg(s.x0)
+                                .arg(exec.counts.size())
+                                .arg(lane.width())
+                                .arg(s.index)));
     }
     // And that is where its tick is painted: the head's centre (a blitted sprite) is the
     // lane's colour at the event's column.
