@@ -1,6 +1,7 @@
 #include "countersview.h"
 
 #include "chartstyle.h"
+#include "colors.h"
 #include "sessionmodel.h"
 #include "viewstate.h"
 
@@ -309,10 +310,8 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
     chart->setTitle(title);
     styleChart(chart, palette());
     // The theme has five series colours, so lines six to nine repeated them: ten distinct ones
-    // (Tableau 10) for the named lines, grey for the sum of the others. After styleChart, whose
-    // theme would reset them.
-    static const QRgb distinct[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
-                                    0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0x2f4b7c};
+    // for the named lines, grey for the sum of the others. After styleChart, whose theme would
+    // reset them.
     int n = 0;
     for (QAbstractSeries *s : chart->series()) {
         auto *line = qobject_cast<QLineSeries *>(s);
@@ -322,7 +321,7 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
                            line->name() == otherDestinationsName() ||
                            line->name() == otherKeysName();
         QPen pen = line->pen();
-        pen.setColor(other ? QColor(0x9a9a9a) : QColor(distinct[n++ % std::size(distinct)]));
+        pen.setColor(other ? colors::rest() : colors::series(n++));
         line->setPen(pen);
     }
 }

@@ -1,5 +1,6 @@
 #include "detailspane.h"
 
+#include "colors.h"
 #include "eventmodels.h"
 #include "probecatalog.h"
 #include "sessionmodel.h"
@@ -83,6 +84,7 @@ SummaryPanel::SummaryPanel(SessionModel *session, QWidget *parent)
     m_probes->headerItem()->setToolTip(UnseenColumn, unseenExplanation());
     m_probes->headerItem()->setToolTip(UnfinishedColumn, unfinishedExplanation());
     m_probes->setRootIsDecorated(false);
+    m_probes->setIconSize(QSize(10, 10)); // a swatch no taller than the text
     m_probes->setAlternatingRowColors(true);
     m_probes->setAccessibleName(tr("Probes"));
     m_probes->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -173,6 +175,9 @@ void SummaryPanel::refresh()
         const ProbeStats s = last.value(id);
         auto *item = new QTreeWidgetItem(m_probes);
         item->setText(0, id);
+        // The lane's colour; probes without events keep the names aligned with an empty one.
+        const QColor color = colors::probe(id, palette());
+        item->setIcon(0, colors::swatch(color.isValid() ? color : QColor(Qt::transparent)));
         item->setText(1, hasStats ? QLocale().toString(s.eventsSeen) : tr("n/a"));
         auto count = [&](int column, quint64 n, const QString &why) {
             item->setText(column, hasStats ? QLocale().toString(n) : tr("n/a"));

@@ -1,6 +1,7 @@
 #include "iostackview.h"
 
 #include "chartstyle.h"
+#include "colors.h"
 #include "eventmodels.h"
 #include "sessionmodel.h"
 #include "viewstate.h"
@@ -35,14 +36,11 @@ const QString Unattributed = QStringLiteral("unattributed");
 // pixels cannot be hovered or read.
 constexpr int MaxTimeBars = 60;
 
-// Fixed colours per layer, so a layer keeps its colour in both charts and across sessions;
-// mid-saturation so they read on light and dark backgrounds.
+// Fixed colours per layer, so a layer keeps its colour in both charts and across sessions.
 QColor layerColor(int i)
 {
-    static const QColor colors[] = {QColor(0x4e, 0x79, 0xa7), QColor(0x59, 0xa1, 0x4f),
-                                    QColor(0xed, 0xc9, 0x48), QColor(0xf2, 0x8e, 0x2b),
-                                    QColor(0xe1, 0x57, 0x59)};
-    return colors[i % 5];
+    static const int order[] = {0, 4, 5, 1, 2}; // blue, green, yellow, orange, red
+    return colors::series(order[i % 5]);
 }
 
 struct Unit

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "colors.h"
 #include "countersview.h"
 #include "detailspane.h"
 #include "eventmodels.h"
@@ -87,6 +88,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs = new QTabWidget(this);
     m_tabs->setAccessibleName(tr("Views"));
     m_tabs->setDocumentMode(true);
+    m_tabs->setIconSize(QSize(10, 10));
     m_tabs->addTab(m_summary, tr("&Summary"));
     m_tabs->addTab(m_histograms, tr("&Histograms"));
     m_tabs->addTab(m_counters, tr("&Counters"));
@@ -109,7 +111,9 @@ MainWindow::MainWindow(QWidget *parent)
         view->horizontalHeader()->setStretchLastSection(true);
         view->setAccessibleName(tr("%1 events").arg(SessionModel::typeName(t)));
         m_tables.insert(int(t), view);
-        m_tabs->addTab(view, SessionModel::typeName(t));
+        // The lane's colour on its tab: the eye finds the table of what it saw in the timeline.
+        m_tabs->addTab(view, colors::swatch(colors::eventType(t, palette())),
+                       SessionModel::typeName(t));
         connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
                 [this, t](const QModelIndex &current) {
                     if (m_syncingSelection || !current.isValid())

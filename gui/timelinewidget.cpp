@@ -1,5 +1,7 @@
 #include "timelinewidget.h"
 
+#include "colors.h"
+
 #include "eventmodels.h"
 #include "sessionmodel.h"
 
@@ -271,22 +273,18 @@ void TimelineWidget::forgetSummaries()
 
 QColor TimelineWidget::laneColor(EventType type) const
 {
-    // Each type's hue is declared with it (core/events/<type>.h), chosen to read on both light
-    // and dark bases; 0 means the palette's highlight.
-    quint32 rgb = 0;
-    visitEventType(type, [&]<typename E>() { rgb = EventTraits<E>::lane.rgb; });
-    return rgb ? QColor::fromRgb(QRgb(rgb)) : palette().color(QPalette::Highlight);
+    return colors::eventType(type, palette());
 }
 
 QColor TimelineWidget::categoryColor(LaneBins::Category category) const
 {
     switch (category) {
     case LaneBins::Read:
-        return QColor(0x2b, 0x7b, 0xd6);
+        return colors::operation(colors::Operation::Read);
     case LaneBins::Write:
-        return QColor(0xe0, 0x6c, 0x1f);
+        return colors::operation(colors::Operation::Write);
     default:
-        return QColor(0x8a, 0x8f, 0x98);
+        return colors::operation(colors::Operation::Other);
     }
 }
 
