@@ -78,17 +78,20 @@ private:
                 socket->deleteLater();
                 continue;
             }
+            // Counted by the socket's lifetime: an aborted socket may never say disconnected.
             ++m_open;
+            QObject::connect(socket, &QObject::destroyed, this, [this] { --m_open; });
             auto *timer = new QTimer(socket);
             timer->setSingleShot(true);
-            QObject::connect(timer, &QTimer::timeout, socket, [socket] { socket->abort(); });
+            QObject::connect(timer, &QTimer::timeout, socket, [socket] {
+                socket->abort();
+                socket->deleteLater();
+            });
             timer->start(RequestTimeoutMs);
             QObject::connect(socket, &QTcpSocket::readyRead, socket,
                              [this, socket] { readRequest(socket); });
-            QObject::connect(socket, &QTcpSocket::disconnected, socket, [this, socket] {
-                --m_open;
-                socket->deleteLater();
-            });
+            QObject::connect(socket, &QTcpSocket::disconnected, socket,
+                             [socket] { socket->deleteLater(); });
         }
     }
 
@@ -154,8 +157,8 @@ private:
     }
 
     const MetricsAggregator &m_metrics;
+    int m_open = 0; // before m_server: its sockets report their end while it is destroyed
     QTcpServer m_server;
-    int m_open = 0;
 };
 
 bool parseListen(const QString &text, QHostAddress *address, quint16 *port)

@@ -233,6 +233,8 @@ private Q_SLOTS:
         QVERIFY(head.body.isEmpty());
         QCOMPARE(http(port, "GET", "/other").status, 404);
         QCOMPARE(http(port, "POST", "/metrics").status, 405);
+        // A request that never ends is cut off at 8 KiB, not buffered without bound.
+        QCOMPARE(http(port, "GET", "/metrics?" + QByteArray(9000, 'x')).status, 431);
 
         // A real Prometheus scrapes it every second and stores the series.
         const quint16 promPort = freePort();
