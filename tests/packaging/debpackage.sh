@@ -167,7 +167,7 @@ version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$cache")
 depends=$(field Depends)
 echo "Depends: $depends"
 # Each library the binaries link (dpkg-shlibdeps) and what recording needs besides them.
-for dep in libqt6core6 libqt6dbus6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6svg6 \
+for dep in libqt6core6 libqt6dbus6 libqt6network6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6svg6 \
            libbpf1 libsqlite3-0 libdw1 libelf1 libstdc++6 libc6 'dbus (>= 1.12)' polkitd; do
   echo "$depends" | grep -q -- "$dep" || fail "Depends lacks $dep"
 done
@@ -197,7 +197,8 @@ expected="./usr/bin/bpflens
 ./usr/share/metainfo/io.github.bpflens.metainfo.xml
 ./usr/share/mime/packages/io.github.bpflens.xml
 ./usr/share/bpflens/examples/example.bpflens
-./usr/share/doc/bpflens/copyright"
+./usr/share/doc/bpflens/copyright
+./usr/share/doc/bpflens/examples/bpflens-serve.service"
 # systemd's unit directory may be /lib/systemd/system where pkg-config's systemd says so.
 contents=$(dpkg-deb --contents "$deb")
 files=$(echo "$contents" | awk '$1 !~ /^d/ {print $6}' | sed 's|^\./lib/systemd/|./usr/lib/systemd/|' | sort)
@@ -235,6 +236,9 @@ grep -qx 'Exec=/usr/libexec/bpflens-helper' "$activation" || fail "activation fi
 grep -qx 'Name=io.github.bpflens.Helper1' "$activation" || fail "activation file names no service"
 grep -qx 'SystemdService=bpflens-helper.service' "$activation" || fail "activation file names no unit"
 grep -qx 'ExecStart=/usr/libexec/bpflens-helper' "$unit" || fail "systemd unit: $(grep ExecStart "$unit")"
+serve_unit=$(find "$root" -name bpflens-serve.service -path '*/examples/*')
+grep -q '^ExecStart=/usr/bin/bpflens-cli serve ' "$serve_unit" ||
+  fail "serve example unit: $(grep ExecStart "$serve_unit")"
 ! grep -rq "$tmp\|_CPack_Packages" "$activation" "$unit" || fail "a staging path in the generated files"
 
 # Desktop integration: the validators on the installed copies; the launcher's Exec and TryExec

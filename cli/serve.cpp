@@ -1,0 +1,382 @@
+#include "serve.h"
+
+#include "commands.h"
+#include "engine.h"
+#include "helperapi.h"
+#include "helperclient.h"
+#include "openmetrics.h"
+#include "probecatalog.h"
+#include "probespec.h"
+#include "probetargets.h"
+#include "protocol.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDBusConnection>
+#include <QElapsedTimer>
+#include <QHostAddress>
+#include <QPointer>
+#include <QSocketNotifier>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTextStream>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace bpflens::cli {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void requestStop(int)
+{
+    g_stop = true;
+}
+
+int fail(const QString &message, int status = Failure)
+{
+    QTextStream(stderr) << "bpflens-cli: " << message << '\n';
+    return status;
+}
+
+// A request line and headers fit in this; Prometheus sends a few hundred bytes.
+constexpr qsizetype MaxRequestBytes = 8 * 1024;
+// Whoever opens a connection and says nothing is dropped after this.
+constexpr int RequestTimeoutMs = 10 * 1000;
+// More scrapers than this at once is a misconfiguration or an attack: the rest are refused.
+constexpr int MaxConnections = 32;
+
+// GET and HEAD of /metrics over HTTP/1.x, one request per connection (Connection: close):
+// what Prometheus needs, and little enough to get right.
+class MetricsServer : public QObject
+{
+public:
+    explicit MetricsServer(const MetricsAggregator &metrics)
+        : m_metrics(metrics)
+    {
+        QObject::connect(&m_server, &QTcpServer::newConnection, this, [this] { accept(); });
+    }
+
+    bool listen(const QHostAddress &address, quint16 port)
+    {
+        return m_server.listen(address, port);
+    }
+    QString errorString() const { return m_server.errorString(); }
+    quint16 port() const { return m_server.serverPort(); }
+
+private:
+    void accept()
+    {
+        while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+            if (m_open >= MaxConnections) {
+                socket->abort();
+                socket->deleteLater();
+                continue;
+            }
+            // Counted by the socket's lifetime: an aborted socket may never say disconnected.
+            ++m_open;
+            QObject::connect(socket, &QObject::destroyed, this, [this] { --m_open; });
+            auto *timer = new QTimer(socket);
+            timer->setSingleShot(true);
+            QObject::connect(timer, &QTimer::timeout, socket, [socket] {
+                socket->abort();
+                socket->deleteLater();
+            });
+            timer->start(RequestTimeoutMs);
+            QObject::connect(socket, &QTcpSocket::readyRead, socket,
+                             [this, socket] { readRequest(socket); });
+            QObject::connect(socket, &QTcpSocket::disconnected, socket,
+                             [socket] { socket->deleteLater(); });
+        }
+    }
+
+    void respond(QTcpSocket *socket, const QByteArray &status, const QByteArray &contentType,
+                 const QByteArray &body, bool head)
+    {
+        QByteArray r = "HTTP/1.1 " + status + "\r\nContent-Type: " + contentType +
+                       "\r\nContent-Length: " + QByteArray::number(body.size()) +
+                       "\r\nConnection: close\r\n\r\n";
+        if (!head)
+            r += body;
+        socket->setProperty("answered", true);
+        socket->write(r);
+        socket->disconnectFromHost();
+    }
+
+    void readRequest(QTcpSocket *socket)
+    {
+        if (socket->property("answered").toBool()) {
+            socket->readAll();
+            return;
+        }
+        QByteArray request = socket->property("request").toByteArray();
+        request += socket->read(MaxRequestBytes + 1 - request.size());
+        const qsizetype end = request.indexOf("\r\n\r\n");
+        if (end < 0) {
+            if (request.size() > MaxRequestBytes)
+                respond(socket, "431 Request Header Fields Too Large", "text/plain",
+                        "request too large\n", false);
+            else
+                socket->setProperty("request", request);
+            return;
+        }
+        const QList<QByteArray> lines = request.left(end).split('\n');
+        const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+        if (requestLine.size() != 3 || !requestLine[2].startsWith("HTTP/1.")) {
+            respond(socket, "400 Bad Request", "text/plain", "bad request\n", false);
+            return;
+        }
+        const QByteArray &method = requestLine[0];
+        const bool head = method == "HEAD";
+        if (method != "GET" && !head) {
+            respond(socket, "405 Method Not Allowed", "text/plain", "only GET and HEAD\n", false);
+            return;
+        }
+        QByteArray path = requestLine[1];
+        if (const qsizetype q = path.indexOf('?'); q >= 0)
+            path.truncate(q);
+        if (path != "/metrics") {
+            respond(socket, "404 Not Found", "text/plain", "not found: try /metrics\n", head);
+            return;
+        }
+        QByteArray accept;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QByteArray line = lines[i].trimmed();
+            const qsizetype colon = line.indexOf(':');
+            if (colon > 0 && line.left(colon).trimmed().toLower() == "accept")
+                accept = line.mid(colon + 1).trimmed();
+        }
+        const auto format = MetricsAggregator::negotiate(accept);
+        respond(socket, "200 OK", MetricsAggregator::contentType(format), m_metrics.render(format),
+                head);
+    }
+
+    const MetricsAggregator &m_metrics;
+    int m_open = 0; // before m_server: its sockets report their end while it is destroyed
+    QTcpServer m_server;
+};
+
+bool parseListen(const QString &text, QHostAddress *address, quint16 *port)
+{
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    if (colon < 0)
+        return false;
+    QString host = text.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    bool ok = false;
+    const uint p = text.mid(colon + 1).toUInt(&ok);
+    if (!ok || p > 65535)
+        return false;
+    *port = quint16(p);
+    if (host.isEmpty() || host == QLatin1String("*")) {
+        *address = QHostAddress::Any;
+        return true;
+    }
+    if (host == QLatin1String("localhost")) {
+        *address = QHostAddress::LocalHost;
+        return true;
+    }
+    return address->setAddress(host);
+}
+
+} // namespace
+
+int serve(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Runs probes until SIGINT/SIGTERM and serves their histograms and "
+                       "counters on http://ADDR:PORT/metrics for Prometheus (OpenMetrics)."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("probe"),
+                      QStringLiteral("A probe to run, with options: block:perDisk, runqlat. "
+                                     "Repeatable."),
+                      QStringLiteral("ID[:opt=value,...]")});
+    parser.addOption({QStringLiteral("listen"),
+                      QStringLiteral("Address and port to serve on (default 127.0.0.1:9435)."),
+                      QStringLiteral("addr:port"), QStringLiteral("127.0.0.1:9435")});
+    parser.addOption({QStringLiteral("max-series"),
+                      QStringLiteral("Label sets per metric; further keys are counted under "
+                                     "\"other\" (default %1).")
+                          .arg(MetricsAggregator::DefaultMaxSeries),
+                      QStringLiteral("n"), QString::number(MetricsAggregator::DefaultMaxSeries)});
+    parser.addOption(
+        {QStringLiteral("direct"),
+         QStringLiteral(
+             "Run the probes in this process (root only) instead of through the helper.")});
+    if (!parser.parse(QStringList{QStringLiteral("bpflens-cli serve")} + args))
+        return fail(QStringLiteral("serve: %1").arg(parser.errorText()), Usage);
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return Ok;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("serve: unexpected argument %1")
+                        .arg(parser.positionalArguments().first()),
+                    Usage);
+
+    QList<ProbeConfig> requests;
+    for (const QString &spec : parser.values(QStringLiteral("probe"))) {
+        QString error;
+        const auto config = parseProbeSpec(spec, &error);
+        if (!config)
+            return fail(error, Usage);
+        requests.append(*config);
+    }
+    if (requests.isEmpty())
+        return fail(QStringLiteral("nothing to serve: name at least one --probe (see "
+                                   "bpflens-cli probes)"),
+                    Usage);
+    for (ProbeConfig &r : requests) {
+        QVariantMap normalized;
+        QString error;
+        if (!ProbeCatalog::validate(r.id, r.options, &normalized, &error))
+            return fail(error, Usage);
+    }
+    {
+        QString error;
+        if (!resolveProbeTargets(requests, &error))
+            return fail(error, Usage);
+    }
+    bool ok = false;
+    const int maxSeries = parser.value(QStringLiteral("max-series")).toInt(&ok);
+    if (!ok || maxSeries < 2 || maxSeries > 1000000)
+        return fail(QStringLiteral("--max-series %1: expected a number from 2 to 1000000")
+                        .arg(parser.value(QStringLiteral("max-series")).left(32)),
+                    Usage);
+    QHostAddress address;
+    quint16 port = 0;
+    if (!parseListen(parser.value(QStringLiteral("listen")), &address, &port))
+        return fail(QStringLiteral("--listen %1: expected ADDRESS:PORT, e.g. 127.0.0.1:9435 or "
+                                   "[::1]:9435")
+                        .arg(parser.value(QStringLiteral("listen")).left(64)),
+                    Usage);
+
+    MetricsAggregator metrics(maxSeries);
+    MetricsServer server(metrics);
+    // Before any probe is attached: a port that is taken fails fast and leaves nothing behind.
+    if (!server.listen(address, port))
+        return fail(QStringLiteral("cannot listen on %1: %2")
+                        .arg(parser.value(QStringLiteral("listen")), server.errorString()));
+
+    g_stop = false;
+    struct sigaction sa
+    {
+    };
+    sa.sa_handler = requestStop;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+
+    const bool direct = parser.isSet(QStringLiteral("direct"));
+    helperapi::registerTypes();
+    const QString busName = QStringLiteral("bpflens-cli-serve");
+    QDBusConnection bus = QDBusConnection::connectToBus(QDBusConnection::SystemBus, busName);
+    const auto disconnectBus = qScopeGuard([&] { QDBusConnection::disconnectFromBus(busName); });
+    HelperClient helper(bus);
+    QString unreachable;
+    // As root the probes run here, as record --direct does; through the helper otherwise.
+    const bool viaHelper = !direct && geteuid() != 0 && helper.isReachable(&unreachable);
+    if (!viaHelper && geteuid() != 0)
+        return fail(direct ? QStringLiteral("--direct runs the probes in this process, which "
+                                            "needs root")
+                           : QStringLiteral("serving needs root or the BPF Lens helper, which is "
+                                            "not reachable (%1)")
+                                 .arg(unreachable),
+                    NotAuthorized);
+
+    QString error;
+    int status = Ok;
+    QTimer tick;
+    Engine engine;
+    HelperClient::Session session;
+    std::unique_ptr<QSocketNotifier> notifier;
+    StreamReader reader;
+    RecordBatch batch;
+    if (!viaHelper) {
+        if (!engine.start(requests, &error))
+            return fail(error);
+        metrics.setProbes(requests);
+        // The engine's own poll waits in the kernel; here the event loop waits and the engine
+        // is asked without waiting, often enough that its ring buffers never fill.
+        QObject::connect(&tick, &QTimer::timeout, [&] {
+            engine.poll(0, batch);
+            metrics.add(batch);
+            batch.clear();
+        });
+    } else {
+        HelperClient::Error startError;
+        if (!helper.startSession(requests, &session, &startError)) {
+            if (startError.name == helperapi::ErrorNotAuthorized)
+                return fail(
+                    QStringLiteral("not authorised: polkit denied %1").arg(helperapi::PolkitAction),
+                    NotAuthorized);
+            return fail(QStringLiteral("the BPF Lens helper could not start the probes: %1")
+                            .arg(startError.message));
+        }
+        ::fcntl(session.fd, F_SETFL, ::fcntl(session.fd, F_GETFL) | O_NONBLOCK);
+        notifier = std::make_unique<QSocketNotifier>(session.fd, QSocketNotifier::Read);
+        QObject::connect(notifier.get(), &QSocketNotifier::activated, [&] {
+            while (reader.readFrom(session.fd) == StreamReader::ReadResult::Data) {
+            }
+            while (reader.hasMessage()) {
+                StreamMessage m = reader.takeMessage();
+                if (m.type == StreamFrameType::Hello) {
+                    metrics.setProbes(m.info.probes);
+                } else if (m.type == StreamFrameType::Batch) {
+                    metrics.add(m.batch);
+                } else {
+                    if (m.end.reason != StreamEndReason::Stopped) {
+                        error =
+                            QStringLiteral("the helper ended the probes: %1").arg(m.end.message);
+                        status = Failure;
+                    }
+                    QCoreApplication::exit();
+                }
+            }
+            if (reader.hasError()) {
+                error =
+                    QStringLiteral("the helper's stream broke off: %1").arg(reader.errorString());
+                status = Failure;
+                notifier->setEnabled(false);
+                QCoreApplication::exit();
+            }
+        });
+    }
+    QTimer stopCheck;
+    QObject::connect(&stopCheck, &QTimer::timeout, [&] {
+        if (g_stop)
+            QCoreApplication::exit();
+    });
+    stopCheck.start(100);
+    if (!viaHelper)
+        tick.start(100);
+    QTextStream(stderr) << QStringLiteral("Serving http://%1:%2/metrics (Ctrl-C stops)\n")
+                               .arg(address.protocol() == QAbstractSocket::IPv6Protocol
+                                        ? QStringLiteral("[%1]").arg(address.toString())
+                                        : address.toString())
+                               .arg(server.port());
+    QCoreApplication::exec();
+    tick.stop();
+    if (!viaHelper) {
+        engine.stop(&batch);
+        metrics.add(batch);
+    } else {
+        if (!reader.atEnd())
+            helper.stopSession(session.path, nullptr);
+        notifier.reset();
+        ::close(session.fd);
+    }
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (status != Ok)
+        return fail(error, status);
+    return Ok;
+}
+
+} // namespace bpflens::cli
