@@ -281,7 +281,10 @@ void HeatmapPlot::drawLegend(QPainter &p, const QRect &r) const
     const HeatmapBins &b = m_view->m_bins;
     const bool log = m_view->m_log;
     const int fh = fontMetrics().height();
-    const QRect bar(r.right() + 12, r.top() + fh + 2, 14, std::max(10, r.height() - fh - 2));
+    // Below the title by half a line, so the maximum's label (centred on the bar's top) clears
+    // it.
+    const int top = r.top() + fh + fh / 2 + 2;
+    const QRect bar(r.right() + 12, top, 14, std::max(10, r.bottom() - top));
     p.setPen(palette().color(QPalette::Text));
     p.drawText(QRect(bar.left(), r.top(), width() - bar.left(), fh), Qt::AlignLeft,
                HeatmapView::tr("count"));
@@ -304,8 +307,9 @@ void HeatmapPlot::drawLegend(QPainter &p, const QRect &r) const
             log ? std::log1p(double(n)) / std::log1p(double(max)) : double(n) / double(max);
         const int y = bar.top() + int((1.0 - t) * (bar.height() - 1));
         p.drawLine(bar.right() + 1, y, bar.right() + 4, y);
-        const int top = std::clamp(y - fh / 2, bar.top() - fh / 2, height() - fh);
-        p.drawText(QRect(bar.right() + 6, top, width() - bar.right() - 6, fh),
+        const int labelTop = std::clamp(y - fh / 2, bar.top() - fh / 2, height() - fh);
+        // A gap after the tick: "—28" read as a negative number.
+        p.drawText(QRect(bar.right() + 9, labelTop, width() - bar.right() - 9, fh),
                    Qt::AlignLeft | Qt::AlignVCenter, QLocale().toString(n));
     }
 }
@@ -589,11 +593,15 @@ void HeatmapView::selectCells(int c0, int c1, int s0, int s1)
         return;
     c0 = std::clamp(c0, 0, m_bins.columns - 1);
     c1 = std::clamp(c1, 0, m_bins.columns - 1);
+    const HeatmapBins cells = m_bins;
+    // Selecting nothing would empty every table and the map: a click on an empty cell is not
+    // a selection.
+    if (cells.histogram(c0, c1, s0, s1).isEmpty())
+        return;
     if (!m_selected) {
         m_beforeStartNs = m_state->startNs();
         m_beforeEndNs = m_state->endNs();
     }
-    const HeatmapBins cells = m_bins;
     m_selSlot0 = s0;
     m_selSlot1 = s1;
     if (cells.source.kind == HeatmapSource::Events) {

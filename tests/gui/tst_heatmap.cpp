@@ -288,6 +288,12 @@ void TestHeatmap::scalesAsPainted()
                             .arg(n)
                             .arg(bins.maxCount)
                             .arg(logColor.name(), linearColor.name())));
+    // An empty cell is no selection: the range and the tables stay.
+    const quint64 rangeStart = w.viewState()->startNs();
+    QTest::mouseClick(view->plot(), Qt::LeftButton, {}, view->cellRect(emptyC, emptyS).center());
+    QVERIFY(!view->hasSelection());
+    QCOMPARE(w.viewState()->startNs(), rangeStart);
+    QCOMPARE(w.viewState()->filter().maxLatencyNs, quint64(0));
     QVERIFY(view->cellToolTip(fullC, fullS)
                 .contains(QLatin1String("events: ") + QLocale().toString(bins.maxCount)));
 }
