@@ -65,7 +65,7 @@ public:
         , m_view(view)
     {
         setMouseTracking(true);
-        setMinimumHeight(200);
+        setMinimumHeight(140);
         setAttribute(Qt::WA_OpaquePaintEvent);
         setAccessibleName(HeatmapView::tr("Latency heatmap"));
     }
@@ -322,7 +322,7 @@ public:
         : QWidget(view)
         , m_view(view)
     {
-        setMinimumHeight(110);
+        setMinimumHeight(60);
         setAccessibleName(HeatmapView::tr("Histogram of the selection"));
     }
 
@@ -610,7 +610,8 @@ void HeatmapView::selectCells(int c0, int c1, int s0, int s1)
         f.maxLatencyNs = cells.slotEndNs(s1);
         m_state->setFilter(f);
     }
-    m_state->setRange(cells.columnStartNs(c0), cells.columnStartNs(c1 + 1));
+    const auto [startNs, endNs] = cells.selectionRange(c0, c1);
+    m_state->setRange(startNs, endNs);
     m_selStartNs = m_state->startNs();
     m_selEndNs = m_state->endNs();
     m_selected = true;

@@ -453,6 +453,8 @@ QWidget *MainWindow::currentChartWidget() const
         if (!views.isEmpty())
             return views.first()->parentWidget(); // the grid of all charts
     }
+    if (m_tabs->currentWidget() == m_heatmap)
+        return m_heatmap;
     if (m_tabs->currentWidget() == m_counters && m_counters->countsChart()->isVisible())
         return m_counters;
     if (m_tabs->currentWidget() == m_profile && !m_profile->isShowingEmptyState())

@@ -57,6 +57,15 @@ quint64 HeatmapBins::slotEndNs(int slot) const
     return (high + 1) * div;
 }
 
+std::pair<quint64, quint64> HeatmapBins::selectionRange(int c0, int c1) const
+{
+    const quint64 a = columnStartNs(c0), b = columnStartNs(c1 + 1);
+    // Snapshots sit in the column of timeNs - 1 and a range takes those with timeNs in it.
+    if (source.kind == HeatmapSource::Snapshots)
+        return {a + 1, b + 1};
+    return {a, b};
+}
+
 Log2Histogram HeatmapBins::histogram(int c0, int c1, int s0, int s1) const
 {
     Log2Histogram h(unit);
@@ -196,15 +205,17 @@ HeatmapBins HeatmapModel::build(const SessionModel &session, const HeatmapSource
     }
     // A column narrower than a snapshot's interval would leave most columns empty and put
     // whole intervals into single columns: stripes, not a picture of the latencies.
+    // Columns at least an interval wide: evenly spaced snapshots then leave no column empty.
     if (interval > 0) {
-        const quint64 intervals = (bins.endNs - bins.startNs + interval - 1) / interval;
+        const quint64 intervals = (bins.endNs - bins.startNs) / interval;
         bins.columns = int(std::clamp<quint64>(intervals, 1, quint64(bins.columns)));
     }
     bins.counts.assign(size_t(bins.columns) * HeatmapBins::Slots, 0);
     for (const HistogramSnapshot *s : std::as_const(inRange)) {
-        // By its end time, as the range took it: selecting the column's span selects exactly
-        // the column's snapshots.
-        const int c = bins.columnOf(s->timeNs);
+        // By the last nanosecond of its interval (timeNs - intervalNs, timeNs]: a snapshot ending
+        // on a column's edge belongs to the column it covers. snapshotRange() turns columns
+        // back into the range that takes exactly their snapshots.
+        const int c = bins.columnOf(s->timeNs - std::min<quint64>(s->timeNs, 1));
         for (int slot = 0, n = s->histogram.usedSlots(); slot < n; ++slot) {
             quint32 &cell = bins.counts[size_t(c) * HeatmapBins::Slots + size_t(slot)];
             cell = quint32(std::min<quint64>(quint64(cell) + s->histogram.slot(slot),

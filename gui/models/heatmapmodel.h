@@ -6,6 +6,7 @@
 #include <QList>
 #include <QString>
 
+#include <utility>
 #include <vector>
 
 namespace bpflens {
@@ -61,6 +62,10 @@ struct HeatmapBins
     // A slot's latency window in ns, [low, high) (high 0: unbounded), as EventFilter takes it.
     quint64 slotLowNs(int slot) const;
     quint64 slotEndNs(int slot) const;
+    // The range [first, second) that holds exactly the events or snapshots of columns
+    // [c0, c1]: their time span for events; one nanosecond later for snapshots, which sit in
+    // the column of their interval's last nanosecond.
+    std::pair<quint64, quint64> selectionRange(int c0, int c1) const;
     // The cells [c0, c1] x [s0, s1] as one histogram (in unit), what a selection shows.
     Log2Histogram histogram(int c0, int c1, int s0, int s1) const;
 };
@@ -78,8 +83,8 @@ public:
     // and command (not its latency window: the heatmap shows every bucket, the window is what a
     // selected cell puts there), binned by event time into `columns` equal columns.
     // Snapshots: every snapshot whose end time lies in [startNs, endNs) (as the Histograms tab
-    // merges them) in the column of its interval's middle; fewer columns than requested when
-    // the range holds fewer intervals, so each column holds whole snapshots.
+    // merges them) in the column of its interval's last nanosecond; columns at least one
+    // interval wide (fewer than requested when the range holds fewer intervals).
     static HeatmapBins build(const SessionModel &session, const HeatmapSource &source,
                              const EventFilter &filter, quint64 startNs, quint64 endNs,
                              int columns);

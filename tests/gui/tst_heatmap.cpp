@@ -103,6 +103,7 @@ private Q_SLOTS:
     void scalesAsPainted();
     void clickFiltersTableToTheCell();
     void dragSelectsARectangle();
+    void snapshotSelectionTakesItsSnapshots();
     void emptyRangeSaysSo();
 
 private:
@@ -212,14 +213,15 @@ void TestHeatmap::snapshotsMatchBruteForce()
     const quint64 start = StartNs, end = StartNs + Seconds * SecondNs + 1;
     const HeatmapBins bins = HeatmapModel::build(session, source, {}, start, end, 300);
     QCOMPARE(bins.unit, HistogramUnit::Microseconds);
-    QCOMPARE(bins.columns, Seconds + 1);
+    QCOMPARE(bins.columns, Seconds);
     quint64 total = 0;
     for (int c = 0; c < bins.columns; ++c) {
         for (int s = 0; s < HeatmapBins::Slots; ++s) {
             quint64 want = 0;
             for (const HistogramSnapshot &h : m_data.histograms) {
-                if (h.timeNs >= edge(start, end, bins.columns, c) &&
-                    h.timeNs < edge(start, end, bins.columns, c + 1))
+                // A snapshot covers (timeNs - interval, timeNs]: its column holds timeNs - 1.
+                if (h.timeNs - 1 >= edge(start, end, bins.columns, c) &&
+                    h.timeNs - 1 < edge(start, end, bins.columns, c + 1))
                     want += h.histogram.slot(s);
             }
             QCOMPARE(quint64(bins.count(c, s)), want);
@@ -227,6 +229,8 @@ void TestHeatmap::snapshotsMatchBruteForce()
         }
     }
     QCOMPARE(bins.total, total);
+    for (int c = 0; c < bins.columns; ++c)
+        QVERIFY2(bins.histogram(c, c, 0, HeatmapBins::Slots - 1).count() > 0, "an empty column");
     // The selection histogram of all cells is the Histograms tab's cumulative merge.
     Log2Histogram merged(HistogramUnit::Microseconds);
     for (const HistogramSnapshot &h : m_data.histograms)
@@ -414,6 +418,43 @@ void TestHeatmap::dragSelectsARectangle()
     view->clearSelection();
     QCOMPARE(w.viewState()->filter().maxLatencyNs, quint64(0));
     QTRY_COMPARE(table->model()->rowCount(), Seconds * BlockPerSecond);
+}
+
+void TestHeatmap::snapshotSelectionTakesItsSnapshots()
+{
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+    HeatmapView *view = w.heatmapView();
+    view->setCurrentSource(1);
+    view->refresh();
+    const HeatmapBins before = view->bins();
+    QCOMPARE(before.source.probeId, QStringLiteral("runqlat"));
+    for (int c = 0; c < before.columns; ++c) {
+        const Log2Histogram cell = before.histogram(c, c, 0, HeatmapBins::Slots - 1);
+        if (cell.isEmpty())
+            continue;
+        view->selectCells(c, c, 0, HeatmapBins::Slots - 1);
+        QVERIFY(view->hasSelection());
+        // The range holds exactly the snapshots of the column, as the Histograms tab takes
+        // them: their merge is the column and the selection's histogram.
+        Log2Histogram merged(HistogramUnit::Microseconds);
+        int snapshots = 0;
+        for (const HistogramSnapshot &h : m_data.histograms) {
+            if (h.probeId == QLatin1String("runqlat") && h.timeNs >= w.viewState()->startNs() &&
+                h.timeNs < w.viewState()->endNs()) {
+                merged.merge(h.histogram);
+                ++snapshots;
+            }
+        }
+        QVERIFY(snapshots > 0);
+        for (int s = 0; s < HeatmapBins::Slots; ++s) {
+            QCOMPARE(cell.slot(s), merged.slot(s));
+            QCOMPARE(view->selectionHistogram().slot(s), merged.slot(s));
+        }
+        view->clearSelection();
+        QCOMPARE(w.viewState()->startNs(), w.viewState()->fullStartNs());
+    }
 }
 
 void TestHeatmap::emptyRangeSaysSo()
