@@ -6,6 +6,7 @@
 #include "eventmodels.h"
 #include "flamegraphview.h"
 #include "helpcontroller.h"
+#include "heatmapview.h"
 #include "histogramview.h"
 #include "iostackview.h"
 #include "latencyspinbox.h"
@@ -50,6 +51,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace bpflens {
 
@@ -72,6 +74,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_timeline = new TimelineWidget(m_session, m_state, lanes, this);
     m_histograms = new HistogramView(m_session, m_state, this);
+    m_heatmap = new HeatmapView(m_session, m_state, this);
     m_counters = new CountersView(m_session, m_state, this);
     m_summary = new SummaryPanel(m_session, this);
     m_details = new DetailsPane(m_session, m_state, this);
@@ -91,6 +94,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->setIconSize(QSize(10, 10));
     m_tabs->addTab(m_summary, tr("&Summary"));
     m_tabs->addTab(m_histograms, tr("&Histograms"));
+    m_tabs->addTab(m_heatmap, tr("Heat&map"));
     m_tabs->addTab(m_counters, tr("&Counters"));
     m_tabs->addTab(m_ioStack, tr("&I/O Stack"));
     m_tabs->addTab(m_profile, tr("CPU &Profile"));
@@ -244,6 +248,14 @@ MainWindow::MainWindow(QWidget *parent)
         updateEventTabs(false);
     });
     connect(m_state, &ViewState::rangeChanged, this, &MainWindow::updateRangeLabel);
+    // Another view (a heatmap cell) may set the latency window: the box shows its lower bound.
+    connect(m_state, &ViewState::filterChanged, this, [this] {
+        const double us = double(m_state->filter().minLatencyNs) / 1000.0;
+        if (m_latencyFilter->value() != us) {
+            const QSignalBlocker block(m_latencyFilter);
+            m_latencyFilter->setValue(us);
+        }
+    });
     connect(m_state, &ViewState::selectedEventChanged, this,
             [this](const EventRef &ref) { selectInTable(ref); });
     // Large tables filter in a worker; the status bar says so while any of them is busy.
@@ -325,6 +337,14 @@ void MainWindow::applyFilter()
     f.pid = m_pidFilter->text().isEmpty() ? -1 : m_pidFilter->text().toLongLong();
     f.comm = m_commFilter->text().toUtf8();
     f.minLatencyNs = quint64(m_latencyFilter->value() * 1000.0);
+    // The box shows 0.1 µs steps: a heatmap bucket's bound (1024 ns) stays exact while shown.
+    const quint64 shown = m_state->filter().minLatencyNs;
+    if (std::llround(m_latencyFilter->value() * 10.0) == std::llround(double(shown) / 100.0))
+        f.minLatencyNs = shown;
+    // A heatmap cell's upper bound stays while its lower bound does: typing another latency
+    // into the box replaces the window.
+    if (f.minLatencyNs == shown)
+        f.maxLatencyNs = m_state->filter().maxLatencyNs;
     m_state->setFilter(f);
 }
 
@@ -456,6 +476,8 @@ QWidget *MainWindow::currentChartWidget() const
         if (!views.isEmpty())
             return views.first()->parentWidget(); // the grid of all charts
     }
+    if (m_tabs->currentWidget() == m_heatmap)
+        return m_heatmap;
     if (m_tabs->currentWidget() == m_counters && m_counters->countsChart()->isVisible())
         return m_counters;
     if (m_tabs->currentWidget() == m_profile && !m_profile->isShowingEmptyState())

@@ -26,6 +26,7 @@ class LatencySpinBox;
 class DetailsPane;
 class EventFilterModel;
 class EventTableModel;
+class HeatmapView;
 class HistogramView;
 class IoStackView;
 class ProbePanel;
@@ -83,6 +84,7 @@ public:
     ExportController *exportController() const { return m_exports; }
     TimelineWidget *timeline() const { return m_timeline; }
     HistogramView *histogramView() const { return m_histograms; }
+    HeatmapView *heatmapView() const { return m_heatmap; }
     CountersView *countersView() const { return m_counters; }
     DetailsPane *detailsPane() const { return m_details; }
     SummaryPanel *summaryPanel() const { return m_summary; }
@@ -153,6 +155,7 @@ private:
     QHash<int, QTableView *> m_tables;
     TimelineWidget *m_timeline = nullptr;
     HistogramView *m_histograms = nullptr;
+    HeatmapView *m_heatmap = nullptr;
     CountersView *m_counters = nullptr;
     DetailsPane *m_details = nullptr;
     SummaryPanel *m_summary = nullptr;

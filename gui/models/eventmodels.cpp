@@ -307,9 +307,10 @@ bool EventMatcher::accepts(const EventStore &store, EventType type, qsizetype i)
     const QByteArray &comm = store.comm(type, i);
     if (!m_filter.comm.isEmpty() && comm != m_filter.comm)
         return false;
-    if (m_filter.minLatencyNs) {
+    if (m_filter.minLatencyNs || m_filter.maxLatencyNs) {
         quint64 ns = 0;
-        if (store.latencyNs(type, i, &ns) && ns < m_filter.minLatencyNs)
+        if (store.latencyNs(type, i, &ns) &&
+            (ns < m_filter.minLatencyNs || (m_filter.maxLatencyNs && ns >= m_filter.maxLatencyNs)))
             return false;
     }
     if (m_needle.isEmpty() || textMatches(comm))

@@ -24,7 +24,13 @@ struct EventFilter
     qint64 pid = -1;          // exact pid, -1 = any
     QByteArray comm;          // exact comm
     quint64 minLatencyNs = 0; // block: queue + device; fsslow: latency; other types are hidden
-    bool isEmpty() const { return text.isEmpty() && pid < 0 && comm.isEmpty() && !minLatencyNs; }
+    // Exclusive, 0 = none: with minLatencyNs a heatmap cell's bucket [2^n, 2^(n+1)). Like
+    // minLatencyNs it applies to types with a latency (eventschema.h's latencyFields) only.
+    quint64 maxLatencyNs = 0;
+    bool isEmpty() const
+    {
+        return text.isEmpty() && pid < 0 && comm.isEmpty() && !minLatencyNs && !maxLatencyNs;
+    }
     bool operator==(const EventFilter &) const = default;
 };
 

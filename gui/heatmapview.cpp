@@ -1,0 +1,683 @@
+#include "heatmapview.h"
+
+#include "eventmodels.h"
+#include "sessionmodel.h"
+#include "viewstate.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPushButton>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace bpflens {
+
+namespace {
+
+// Viridis sampled at 16 points (matplotlib's, public domain): perceptually uniform, readable
+// in grey and by the common colour-blindnesses, dark for few and bright for many.
+constexpr std::array<quint32, 16> Viridis = {
+    0x440154, 0x481a6c, 0x472f7d, 0x414487, 0x39568c, 0x31688e, 0x2a788e, 0x23888e,
+    0x1f988b, 0x22a884, 0x35b779, 0x54c568, 0x7ad151, 0xa5db36, 0xd2e21b, 0xfde725,
+};
+
+constexpr int CellWidth = 3; // px per time column: fine enough to follow, cheap to bin
+
+// A latency in its unit's words, three significant digits: "524 µs", "1,05 ms" (de).
+QString shortDuration(quint64 ns)
+{
+    const QLocale l;
+    if (ns < 1000)
+        return HeatmapView::tr("%1 ns").arg(l.toString(ns));
+    if (ns < 1000000)
+        return HeatmapView::tr("%1 µs").arg(l.toString(double(ns) / 1e3, 'g', 3));
+    if (ns < 1000000000)
+        return HeatmapView::tr("%1 ms").arg(l.toString(double(ns) / 1e6, 'g', 3));
+    return HeatmapView::tr("%1 s").arg(l.toString(double(ns) / 1e9, 'g', 3));
+}
+
+QString timeText(quint64 t, quint64 origin, int decimals)
+{
+    return HeatmapView::tr("%1 s").arg(
+        QLocale().toString(double(qint64(t - origin)) / 1e9, 'f', std::clamp(decimals, 0, 9)));
+}
+
+} // namespace
+
+// The map itself: cells from the view's cached image, the axes, the legend and the
+// selection rubber band.
+class HeatmapPlot : public QWidget
+{
+public:
+    explicit HeatmapPlot(HeatmapView *view)
+        : QWidget(view)
+        , m_view(view)
+    {
+        setMouseTracking(true);
+        setMinimumHeight(140);
+        setAttribute(Qt::WA_OpaquePaintEvent);
+        setAccessibleName(HeatmapView::tr("Latency heatmap"));
+    }
+
+    QRect mapRect() const
+    {
+        const int fh = fontMetrics().height();
+        const int left = fontMetrics().horizontalAdvance(QStringLiteral("8888 µs")) + 12;
+        const int right = fontMetrics().horizontalAdvance(QStringLiteral("88.888.888")) + 34;
+        return QRect(left, 8, std::max(10, width() - left - right),
+                     std::max(10, height() - 8 - 2 * fh - 10));
+    }
+    int rowCount() const
+    {
+        const HeatmapBins &b = m_view->m_bins;
+        return b.maxSlot >= b.minSlot ? b.maxSlot - b.minSlot + 1 : 0;
+    }
+    // Cell edges: columns and rows share the map's pixels as evenly as integers allow.
+    int columnX(int c) const
+    {
+        const QRect r = mapRect();
+        const int n = std::max(1, m_view->m_bins.columns);
+        return r.left() + int(qint64(r.width()) * c / n);
+    }
+    int rowY(int k) const // k rows from the top
+    {
+        const QRect r = mapRect();
+        const int n = std::max(1, rowCount());
+        return r.top() + int(qint64(r.height()) * k / n);
+    }
+    QRect cellRect(int column, int slot) const
+    {
+        const HeatmapBins &b = m_view->m_bins;
+        if (column < 0 || column >= b.columns || slot < b.minSlot || slot > b.maxSlot)
+            return {};
+        const int k = b.maxSlot - slot; // slow on top
+        return QRect(QPoint(columnX(column), rowY(k)),
+                     QPoint(columnX(column + 1) - 1, rowY(k + 1) - 1));
+    }
+    // The cell under a point, clamped into the map; false when the map shows nothing.
+    bool cellAt(QPoint pos, int *column, int *slot) const
+    {
+        const HeatmapBins &b = m_view->m_bins;
+        const int rows = rowCount();
+        if (rows == 0 || b.columns == 0)
+            return false;
+        const QRect r = mapRect();
+        const int x = std::clamp(pos.x(), r.left(), r.right());
+        const int y = std::clamp(pos.y(), r.top(), r.bottom());
+        int c = int(qint64(x - r.left()) * b.columns / r.width());
+        int k = int(qint64(y - r.top()) * rows / r.height());
+        c = std::clamp(c, 0, b.columns - 1);
+        k = std::clamp(k, 0, rows - 1);
+        *column = c;
+        *slot = b.maxSlot - k;
+        return true;
+    }
+
+protected:
+    void paintEvent(QPaintEvent *) override;
+    void resizeEvent(QResizeEvent *) override { m_view->scheduleRefresh(); }
+    void mousePressEvent(QMouseEvent *e) override
+    {
+        if (e->button() != Qt::LeftButton || !cellAt(e->position().toPoint(), &m_c0, &m_s0))
+            return;
+        m_dragging = true;
+        m_c1 = m_c0;
+        m_s1 = m_s0;
+        update();
+    }
+    void mouseMoveEvent(QMouseEvent *e) override
+    {
+        if (m_dragging && cellAt(e->position().toPoint(), &m_c1, &m_s1))
+            update();
+    }
+    void mouseReleaseEvent(QMouseEvent *e) override
+    {
+        if (!m_dragging || e->button() != Qt::LeftButton)
+            return;
+        m_dragging = false;
+        cellAt(e->position().toPoint(), &m_c1, &m_s1);
+        m_view->selectCells(std::min(m_c0, m_c1), std::max(m_c0, m_c1), std::min(m_s0, m_s1),
+                            std::max(m_s0, m_s1));
+        update();
+    }
+    bool event(QEvent *e) override
+    {
+        if (e->type() == QEvent::ToolTip) {
+            auto *help = static_cast<QHelpEvent *>(e);
+            int c = 0, s = 0;
+            if (mapRect().contains(help->pos()) && cellAt(help->pos(), &c, &s))
+                QToolTip::showText(help->globalPos(), m_view->cellToolTip(c, s), this,
+                                   cellRect(c, s));
+            else
+                QToolTip::hideText();
+            return true;
+        }
+        return QWidget::event(e);
+    }
+
+private:
+    void drawTimeAxis(QPainter &p, const QRect &r) const;
+    void drawLatencyAxis(QPainter &p, const QRect &r) const;
+    void drawLegend(QPainter &p, const QRect &r) const;
+
+    HeatmapView *m_view;
+    bool m_dragging = false;
+    int m_c0 = 0, m_c1 = 0, m_s0 = 0, m_s1 = 0;
+};
+
+void HeatmapPlot::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    const HeatmapBins &b = m_view->m_bins;
+    const QRect r = mapRect();
+    p.setPen(palette().color(QPalette::Text));
+    if (b.isEmpty()) {
+        p.setPen(palette().color(QPalette::Disabled, QPalette::Text));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, m_view->emptyText());
+        return;
+    }
+    // One image pixel per cell, scaled without smoothing: the redraw costs the same at 10k
+    // and at 10M events.
+    p.drawImage(QRect(r.left(), r.top(), r.width(), r.height()), m_view->m_image);
+    drawTimeAxis(p, r);
+    drawLatencyAxis(p, r);
+    drawLegend(p, r);
+
+    auto outline = [&](int c0, int c1, int s0, int s1, Qt::PenStyle style) {
+        const QRect a = cellRect(c0, s1);
+        const QRect z = cellRect(c1, s0);
+        if (a.isNull() || z.isNull())
+            return;
+        QPen pen(palette().color(QPalette::Highlight), 2, style);
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(a.united(z).adjusted(0, 0, -1, -1));
+    };
+    if (m_dragging) {
+        outline(std::min(m_c0, m_c1), std::max(m_c0, m_c1), std::min(m_s0, m_s1),
+                std::max(m_s0, m_s1), Qt::DashLine);
+    } else if (m_view->m_selected) {
+        const int s0 = std::max(m_view->m_selSlot0, b.minSlot);
+        const int s1 = std::min(m_view->m_selSlot1, b.maxSlot);
+        if (s0 <= s1)
+            outline(0, b.columns - 1, s0, s1, Qt::SolidLine);
+    }
+}
+
+void HeatmapPlot::drawTimeAxis(QPainter &p, const QRect &r) const
+{
+    const HeatmapBins &b = m_view->m_bins;
+    const double span = double(b.endNs - b.startNs);
+    // A 1-2-5 step giving about one label per 110 pixels, as the timeline's axis.
+    const double target = span / std::max(1.0, r.width() / 110.0);
+    double step = std::pow(10.0, std::floor(std::log10(target)));
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        if (step * m >= target) {
+            step *= m;
+            break;
+        }
+    }
+    const quint64 origin = m_view->m_session->info().startMonotonicNs;
+    const double rel0 = double(qint64(b.startNs - origin));
+    const int decimals = std::max(0, int(std::ceil(-std::log10(step / 1e9))));
+    const int fh = fontMetrics().height();
+    p.setPen(palette().color(QPalette::Mid));
+    p.drawLine(r.bottomLeft() + QPoint(0, 1), r.bottomRight() + QPoint(0, 1));
+    for (double rel = std::ceil(rel0 / step) * step; rel <= rel0 + span; rel += step) {
+        const double x = r.left() + (rel - rel0) / span * r.width();
+        p.setPen(palette().color(QPalette::Mid));
+        p.drawLine(QPointF(x, r.bottom() + 1), QPointF(x, r.bottom() + 5));
+        p.setPen(palette().color(QPalette::Text));
+        const QString text =
+            HeatmapView::tr("%1 s").arg(QLocale().toString(rel / 1e9, 'f', std::min(decimals, 9)));
+        const int w = fontMetrics().horizontalAdvance(text);
+        // Centred on the tick, kept inside the widget.
+        const int left = std::clamp(int(x) - w / 2, 0, width() - w);
+        p.drawText(QRect(left, r.bottom() + 6, w, fh), Qt::AlignCenter, text);
+    }
+    p.drawText(QRect(r.left(), r.bottom() + 6 + fh, r.width(), fh), Qt::AlignCenter,
+               HeatmapView::tr("time since the session start"));
+}
+
+void HeatmapPlot::drawLatencyAxis(QPainter &p, const QRect &r) const
+{
+    const HeatmapBins &b = m_view->m_bins;
+    const int rows = rowCount();
+    const int fh = fontMetrics().height();
+    // Every row's lower edge is a power of two; label as many as fit without overlapping.
+    const int every = std::max(1, int(std::ceil(double(fh) * rows / std::max(1, r.height()))));
+    p.setPen(palette().color(QPalette::Text));
+    for (int k = 0; k <= rows; ++k) {
+        const int slot = b.maxSlot + 1 - k; // the edge below row k-1 is slot's lower bound
+        if (slot < b.minSlot || (b.maxSlot + 1 - slot) % every != 0)
+            continue;
+        const int y = rowY(k);
+        const quint64 ns = b.slotLowNs(slot);
+        p.setPen(palette().color(QPalette::Mid));
+        p.drawLine(r.left() - 4, y, r.left() - 1, y);
+        p.setPen(palette().color(QPalette::Text));
+        const int top = std::clamp(y - fh / 2, 0, height() - fh);
+        p.drawText(QRect(0, top, r.left() - 6, fh), Qt::AlignRight | Qt::AlignVCenter,
+                   shortDuration(ns));
+    }
+    p.setPen(palette().color(QPalette::Mid));
+    p.drawLine(r.topLeft() - QPoint(1, 0), r.bottomLeft() - QPoint(1, 0));
+}
+
+void HeatmapPlot::drawLegend(QPainter &p, const QRect &r) const
+{
+    const HeatmapBins &b = m_view->m_bins;
+    const bool log = m_view->m_log;
+    const int fh = fontMetrics().height();
+    // Below the title by half a line, so the maximum's label (centred on the bar's top) clears
+    // it.
+    const int top = r.top() + fh + fh / 2 + 2;
+    const QRect bar(r.right() + 12, top, 14, std::max(10, r.bottom() - top));
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRect(bar.left(), r.top(), width() - bar.left(), fh), Qt::AlignLeft,
+               HeatmapView::tr("count"));
+    for (int y = 0; y < bar.height(); ++y) {
+        const double t = 1.0 - double(y) / std::max(1, bar.height() - 1);
+        p.setPen(HeatmapView::colorMap(t));
+        p.drawLine(bar.left(), bar.top() + y, bar.right(), bar.top() + y);
+    }
+    p.setPen(palette().color(QPalette::Mid));
+    p.drawRect(bar.adjusted(0, 0, -1, -1));
+    // Ticks at 1, the middle of the scale and the maximum, each where its colour is.
+    const quint32 max = std::max<quint32>(1, b.maxCount);
+    QList<quint32> ticks{1, max};
+    const quint32 middle = log ? quint32(std::lround(std::sqrt(double(max)))) : (max + 1) / 2;
+    if (middle > 1 && middle < max)
+        ticks.insert(1, middle);
+    p.setPen(palette().color(QPalette::Text));
+    for (quint32 n : ticks) {
+        const double t =
+            log ? std::log1p(double(n)) / std::log1p(double(max)) : double(n) / double(max);
+        const int y = bar.top() + int((1.0 - t) * (bar.height() - 1));
+        p.drawLine(bar.right() + 1, y, bar.right() + 4, y);
+        const int labelTop = std::clamp(y - fh / 2, bar.top() - fh / 2, height() - fh);
+        // A gap after the tick: "—28" read as a negative number.
+        p.drawText(QRect(bar.right() + 9, labelTop, width() - bar.right() - 9, fh),
+                   Qt::AlignLeft | Qt::AlignVCenter, QLocale().toString(n));
+    }
+}
+
+// The selection's log2 histogram as bars, one per bucket of the selected rows.
+class HeatmapHistogram : public QWidget
+{
+public:
+    explicit HeatmapHistogram(HeatmapView *view)
+        : QWidget(view)
+        , m_view(view)
+    {
+        setMinimumHeight(60);
+        setAccessibleName(HeatmapView::tr("Histogram of the selection"));
+    }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        p.fillRect(rect(), palette().base());
+        const Log2Histogram &h = m_view->m_selectionHistogram;
+        const HeatmapBins &b = m_view->m_bins;
+        int s0 = 0, s1 = -1;
+        for (int s = 0; s < Log2Histogram::MaxSlots; ++s) {
+            if (h.slot(s)) {
+                s0 = s1 < 0 ? s : s0;
+                s1 = s;
+            }
+        }
+        const int fh = fontMetrics().height();
+        if (s1 < 0) {
+            p.setPen(palette().color(QPalette::Disabled, QPalette::Text));
+            p.drawText(rect(), Qt::AlignCenter,
+                       HeatmapView::tr("Click a cell or drag a rectangle to select events."));
+            return;
+        }
+        quint64 max = 1;
+        for (int s = s0; s <= s1; ++s)
+            max = std::max(max, h.slot(s));
+        const int label = fontMetrics().horizontalAdvance(QStringLiteral("8888 µs – 8888 µs")) + 8;
+        const int count = fontMetrics().horizontalAdvance(QStringLiteral("88.888.888")) + 8;
+        const int rows = s1 - s0 + 1;
+        const int rowH = std::clamp((height() - 4) / rows, 4, fh + 4);
+        const int barW = std::max(10, width() - label - count - 8);
+        for (int s = s1, k = 0; s >= s0; --s, ++k) {
+            const int y = 2 + k * rowH;
+            if (y + rowH > height())
+                break;
+            if (rowH >= fh) {
+                p.setPen(palette().color(QPalette::Text));
+                const quint64 end = b.slotEndNs(s);
+                p.drawText(
+                    QRect(0, y, label - 8, rowH), Qt::AlignRight | Qt::AlignVCenter,
+                    QStringLiteral("%1 – %2").arg(shortDuration(b.slotLowNs(s)),
+                                                  end ? shortDuration(end) : QStringLiteral("∞")));
+                p.drawText(QRect(label + barW + 4, y, count, rowH),
+                           Qt::AlignLeft | Qt::AlignVCenter, QLocale().toString(h.slot(s)));
+            }
+            const int w = int(double(barW) * double(h.slot(s)) / double(max));
+            p.fillRect(QRect(label, y + 1, std::max(w, h.slot(s) ? 1 : 0), rowH - 2),
+                       palette().color(QPalette::Highlight));
+        }
+    }
+
+private:
+    HeatmapView *m_view;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_state(state)
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *bar = new QHBoxLayout;
+    auto *sourceLabel = new QLabel(tr("&Latency of:"), this);
+    m_sourceBox = new QComboBox(this);
+    m_sourceBox->setAccessibleName(tr("Heatmap source"));
+    m_sourceBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    sourceLabel->setBuddy(m_sourceBox);
+    auto *scaleLabel = new QLabel(tr("Colour &scale:"), this);
+    m_scaleBox = new QComboBox(this);
+    m_scaleBox->addItem(tr("Logarithmic"));
+    m_scaleBox->addItem(tr("Linear"));
+    m_scaleBox->setAccessibleName(tr("Colour scale"));
+    scaleLabel->setBuddy(m_scaleBox);
+    m_clearButton = new QPushButton(tr("&Clear selection"), this);
+    m_clearButton->setEnabled(false);
+    bar->addWidget(sourceLabel);
+    bar->addWidget(m_sourceBox);
+    bar->addSpacing(12);
+    bar->addWidget(scaleLabel);
+    bar->addWidget(m_scaleBox);
+    bar->addSpacing(12);
+    bar->addWidget(m_clearButton);
+    bar->addStretch();
+    layout->addLayout(bar);
+
+    m_plot = new HeatmapPlot(this);
+    layout->addWidget(m_plot, 3);
+    m_selectionLabel = new QLabel(this);
+    m_selectionLabel->setWordWrap(true);
+    m_selectionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_selectionLabel);
+    m_histogram = new HeatmapHistogram(this);
+    layout->addWidget(m_histogram, 1);
+
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setSingleShot(true);
+    m_refreshTimer->setInterval(0);
+    connect(m_refreshTimer, &QTimer::timeout, this, &HeatmapView::refresh);
+
+    connect(m_sourceBox, &QComboBox::currentIndexChanged, this, [this] {
+        clearSelection();
+        refresh();
+    });
+    connect(m_scaleBox, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setLogScale(index == 0); });
+    connect(m_clearButton, &QPushButton::clicked, this, &HeatmapView::clearSelection);
+    connect(m_state, &ViewState::rangeChanged, this, &HeatmapView::scheduleRefresh);
+    connect(m_state, &ViewState::filterChanged, this, &HeatmapView::scheduleRefresh);
+    connect(m_session, &SessionModel::reset, this, [this] {
+        m_selected = false;
+        reloadSources();
+        refresh();
+    });
+    connect(m_session, &SessionModel::appended, this, [this] {
+        reloadSources();
+        scheduleRefresh();
+    });
+    reloadSources();
+    refresh();
+}
+
+HeatmapView::~HeatmapView() = default;
+
+QWidget *HeatmapView::plot() const
+{
+    return m_plot;
+}
+
+void HeatmapView::reloadSources()
+{
+    const QList<HeatmapSource> sources = HeatmapModel::sources(*m_session);
+    if (sources == m_sources)
+        return;
+    const HeatmapSource current =
+        m_sourceBox->currentIndex() >= 0 && m_sourceBox->currentIndex() < m_sources.size()
+            ? m_sources.at(m_sourceBox->currentIndex())
+            : HeatmapSource{};
+    m_sources = sources;
+    const QSignalBlocker block(m_sourceBox);
+    m_sourceBox->clear();
+    for (const HeatmapSource &s : m_sources)
+        m_sourceBox->addItem(HeatmapModel::sourceName(s));
+    m_sourceBox->setCurrentIndex(std::max<int>(0, int(m_sources.indexOf(current))));
+    m_sourceBox->setEnabled(!m_sources.isEmpty());
+}
+
+void HeatmapView::setCurrentSource(int index)
+{
+    m_sourceBox->setCurrentIndex(index);
+}
+
+int HeatmapView::currentSource() const
+{
+    return m_sourceBox->currentIndex();
+}
+
+void HeatmapView::setLogScale(bool on)
+{
+    if (on == m_log)
+        return;
+    m_log = on;
+    const QSignalBlocker block(m_scaleBox);
+    m_scaleBox->setCurrentIndex(on ? 0 : 1);
+    rebuildImage();
+    m_plot->update();
+}
+
+QColor HeatmapView::colorMap(double t)
+{
+    t = std::clamp(t, 0.0, 1.0) * double(Viridis.size() - 1);
+    const int i = std::min(int(t), int(Viridis.size()) - 2);
+    const double f = t - i;
+    const QColor a = QColor::fromRgb(Viridis[size_t(i)]);
+    const QColor b = QColor::fromRgb(Viridis[size_t(i) + 1]);
+    return QColor(int(std::lround(a.red() + (b.red() - a.red()) * f)),
+                  int(std::lround(a.green() + (b.green() - a.green()) * f)),
+                  int(std::lround(a.blue() + (b.blue() - a.blue()) * f)));
+}
+
+QColor HeatmapView::cellColor(quint32 n, quint32 max, bool log)
+{
+    if (n == 0 || max == 0)
+        return {};
+    const double t =
+        log ? std::log1p(double(n)) / std::log1p(double(max)) : double(n) / double(max);
+    return colorMap(t);
+}
+
+void HeatmapView::scheduleRefresh()
+{
+    m_refreshTimer->start();
+}
+
+void HeatmapView::refresh()
+{
+    m_refreshTimer->stop();
+    // The selection lasts while the state shows what it set.
+    if (m_selected) {
+        const EventFilter &f = m_state->filter();
+        const bool events = m_bins.source.kind == HeatmapSource::Events;
+        const bool window = !events || (f.minLatencyNs == m_bins.slotLowNs(m_selSlot0) &&
+                                        f.maxLatencyNs == m_bins.slotEndNs(m_selSlot1));
+        if (!window || m_state->startNs() != m_selStartNs || m_state->endNs() != m_selEndNs)
+            m_selected = false;
+    }
+    const int index = m_sourceBox->currentIndex();
+    const int columns = std::max(1, m_plot->mapRect().width() / CellWidth);
+    if (index >= 0 && index < m_sources.size())
+        m_bins = HeatmapModel::build(*m_session, m_sources.at(index), m_state->filter(),
+                                     m_state->startNs(), m_state->endNs(), columns);
+    else
+        m_bins = HeatmapBins{};
+    rebuildImage();
+    updateSelectionHistogram();
+    m_plot->update();
+}
+
+void HeatmapView::rebuildImage()
+{
+    const int rows = m_plot->rowCount();
+    if (rows == 0 || m_bins.columns == 0) {
+        m_image = QImage();
+        return;
+    }
+    m_image = QImage(m_bins.columns, rows, QImage::Format_RGB32);
+    const QRgb background = palette().color(QPalette::Base).rgb();
+    // One colour per distinct count would do too; a small table keeps big maps cheap.
+    for (int k = 0; k < rows; ++k) {
+        auto *line = reinterpret_cast<QRgb *>(m_image.scanLine(k));
+        const int slot = m_bins.maxSlot - k;
+        for (int c = 0; c < m_bins.columns; ++c) {
+            const quint32 n = m_bins.count(c, slot);
+            line[c] = n ? cellColor(n, m_bins.maxCount, m_log).rgb() : background;
+        }
+    }
+}
+
+QRect HeatmapView::cellRect(int column, int slot) const
+{
+    return m_plot->cellRect(column, slot);
+}
+
+QString HeatmapView::cellToolTip(int column, int slot) const
+{
+    if (column < 0 || column >= m_bins.columns || slot < 0 || slot >= HeatmapBins::Slots)
+        return {};
+    const quint64 origin = m_session->info().startMonotonicNs;
+    const quint64 t0 = m_bins.columnStartNs(column);
+    const quint64 t1 = m_bins.columnStartNs(column + 1);
+    const int decimals = int(std::ceil(-std::log10(std::max(1.0, double(t1 - t0)) / 1e9))) + 1;
+    const quint64 end = m_bins.slotEndNs(slot);
+    const quint32 n = m_bins.count(column, slot);
+    const QString what = m_bins.source.kind == HeatmapSource::Events
+                             ? tr("events: %1").arg(QLocale().toString(n))
+                             : tr("samples: %1").arg(QLocale().toString(n));
+    return tr("%1 – %2\nlatency %3 – %4\n%5")
+        .arg(timeText(t0, origin, decimals), timeText(t1, origin, decimals),
+             shortDuration(m_bins.slotLowNs(slot)), end ? shortDuration(end) : QStringLiteral("∞"),
+             what);
+}
+
+void HeatmapView::selectCells(int c0, int c1, int s0, int s1)
+{
+    if (m_bins.columns == 0 || c0 > c1 || s0 > s1)
+        return;
+    c0 = std::clamp(c0, 0, m_bins.columns - 1);
+    c1 = std::clamp(c1, 0, m_bins.columns - 1);
+    const HeatmapBins cells = m_bins;
+    // Selecting nothing would empty every table and the map: a click on an empty cell is not
+    // a selection.
+    if (cells.histogram(c0, c1, s0, s1).isEmpty())
+        return;
+    if (!m_selected) {
+        m_beforeStartNs = m_state->startNs();
+        m_beforeEndNs = m_state->endNs();
+    }
+    m_selSlot0 = s0;
+    m_selSlot1 = s1;
+    if (cells.source.kind == HeatmapSource::Events) {
+        EventFilter f = m_state->filter();
+        f.minLatencyNs = cells.slotLowNs(s0);
+        f.maxLatencyNs = cells.slotEndNs(s1);
+        m_state->setFilter(f);
+    }
+    const auto [startNs, endNs] = cells.selectionRange(c0, c1);
+    m_state->setRange(startNs, endNs);
+    m_selStartNs = m_state->startNs();
+    m_selEndNs = m_state->endNs();
+    m_selected = true;
+    m_bins = cells; // refresh() checks the selection against these cells' buckets
+    refresh();
+}
+
+void HeatmapView::clearSelection()
+{
+    const bool selected = m_selected;
+    m_selected = false;
+    // The window stays in the filter after zooming away from a selection: clearing takes it.
+    EventFilter f = m_state->filter();
+    if (f.maxLatencyNs || (selected && m_bins.source.kind == HeatmapSource::Events)) {
+        f.minLatencyNs = f.maxLatencyNs = 0;
+        m_state->setFilter(f);
+    }
+    if (selected && m_state->startNs() == m_selStartNs && m_state->endNs() == m_selEndNs)
+        m_state->setRange(m_beforeStartNs, m_beforeEndNs);
+    refresh();
+}
+
+void HeatmapView::updateSelectionHistogram()
+{
+    m_clearButton->setEnabled(m_selected || m_state->filter().maxLatencyNs);
+    m_selectionHistogram = m_selected
+                               ? m_bins.histogram(0, m_bins.columns - 1, m_selSlot0, m_selSlot1)
+                               : Log2Histogram(m_bins.unit);
+    m_selectionLabel->setText(selectionText());
+    m_histogram->update();
+}
+
+QString HeatmapView::selectionText() const
+{
+    if (m_sources.isEmpty())
+        return {};
+    const quint64 origin = m_session->info().startMonotonicNs;
+    if (!m_selected)
+        return (m_bins.source.kind == HeatmapSource::Events
+                    ? tr("Events with a latency in the visible range: %1.")
+                    : tr("Samples in the visible range: %1."))
+                   .arg(QLocale().toString(m_bins.total)) +
+               QLatin1Char(' ') +
+               tr("Hover a cell for its counts; click a cell or drag a rectangle to select.");
+    const Log2Histogram &h = m_selectionHistogram;
+    const quint64 div = unitDivisor(m_bins.unit);
+    const quint64 end = m_bins.slotEndNs(m_selSlot1);
+    QString text =
+        tr("Selected: %1 – %2, latency %3 – %4: %5")
+            .arg(timeText(m_selStartNs, origin, 6), timeText(m_selEndNs, origin, 6),
+                 shortDuration(m_bins.slotLowNs(m_selSlot0)),
+                 end ? shortDuration(end) : QStringLiteral("∞"), QLocale().toString(h.count()));
+    if (!h.isEmpty())
+        text += tr(" · p50 ≈ %1 · p99 ≈ %2")
+                    .arg(shortDuration(quint64(h.percentile(0.5) * double(div))),
+                         shortDuration(quint64(h.percentile(0.99) * double(div))));
+    return text;
+}
+
+QString HeatmapView::emptyText() const
+{
+    if (m_sources.isEmpty())
+        return tr("This session holds no events with a latency and no latency histograms.");
+    return m_bins.source.kind == HeatmapSource::Events
+               ? tr("No events with a latency in this range")
+               : tr("No histogram samples in this range");
+}
+
+} // namespace bpflens

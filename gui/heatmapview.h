@@ -1,0 +1,98 @@
+#pragma once
+
+#include "heatmapmodel.h"
+
+#include <QColor>
+#include <QImage>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTimer;
+
+namespace bpflens {
+
+class HeatmapHistogram;
+class HeatmapPlot;
+class SessionModel;
+class ViewState;
+
+// The latency heatmap tab: x = time over ViewState's range, y = log2 latency buckets, colour =
+// count (a viridis-like map, linear or logarithmic), for one source at a time (HeatmapModel).
+// Clicking a cell or dragging a rectangle selects cells: the visible range becomes their time
+// span and, for events, the filter's latency window their buckets, so every event view shows
+// exactly the selected events; the histogram of the selection is drawn below the map.
+class HeatmapView : public QWidget
+{
+    Q_OBJECT
+public:
+    HeatmapView(SessionModel *session, ViewState *state, QWidget *parent = nullptr);
+    ~HeatmapView() override;
+
+    const QList<HeatmapSource> &sources() const { return m_sources; }
+    void setCurrentSource(int index);
+    int currentSource() const;
+    void setLogScale(bool on);
+    bool logScale() const { return m_log; }
+    const HeatmapBins &bins() const { return m_bins; }
+
+    // The colour of a cell with count n when the fullest cell holds max; invalid for n == 0
+    // (empty cells show the background).
+    static QColor cellColor(quint32 n, quint32 max, bool log);
+    // The map's perceptual colour scale at t in [0, 1] (dark violet -> yellow).
+    static QColor colorMap(double t);
+
+    // Where the cell (column, slot) is drawn in plot() coordinates; empty when not shown.
+    QRect cellRect(int column, int slot) const;
+    QWidget *plot() const;
+    // What hovering the cell says: its time span, latency bucket and count.
+    QString cellToolTip(int column, int slot) const;
+    // Selects the cells [c0, c1] x [s0, s1] of the current bins, as a click or drag does.
+    void selectCells(int c0, int c1, int s0, int s1);
+    void clearSelection();
+    bool hasSelection() const { return m_selected; }
+    // The selected events' log2 histogram (in bins().unit), over the range the selection set.
+    const Log2Histogram &selectionHistogram() const { return m_selectionHistogram; }
+    QString selectionText() const;
+    QString emptyText() const;
+
+public Q_SLOTS:
+    // Rebuilds the bins for the current range, filter, source and width now.
+    void refresh();
+
+private:
+    friend class HeatmapPlot;
+    friend class HeatmapHistogram;
+    void scheduleRefresh();
+    void reloadSources();
+    void rebuildImage();
+    void updateSelectionHistogram();
+
+    SessionModel *m_session;
+    ViewState *m_state;
+    QComboBox *m_sourceBox;
+    QComboBox *m_scaleBox;
+    QPushButton *m_clearButton;
+    QLabel *m_selectionLabel;
+    HeatmapPlot *m_plot;
+    HeatmapHistogram *m_histogram;
+    QTimer *m_refreshTimer;
+    QList<HeatmapSource> m_sources;
+    HeatmapBins m_bins;
+    QImage m_image; // one pixel per shown cell, scaled up by the painter
+    bool m_log = true;
+
+    // The selection as the state holds it after selectCells(): the latency rows and the range
+    // and window it set; it ends when the state moves away from them.
+    bool m_selected = false;
+    int m_selSlot0 = 0;
+    int m_selSlot1 = 0;
+    quint64 m_selStartNs = 0;
+    quint64 m_selEndNs = 0;
+    quint64 m_beforeStartNs = 0; // the range to go back to when the selection is cleared
+    quint64 m_beforeEndNs = 0;
+    Log2Histogram m_selectionHistogram;
+};
+
+} // namespace bpflens
