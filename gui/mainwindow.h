@@ -30,6 +30,7 @@ class IoStackView;
 class ProbePanel;
 class ProfilePage;
 class QueryPage;
+class TopPage;
 class Recorder;
 class RecordingController;
 class SessionDocument;
@@ -87,6 +88,7 @@ public:
     ProbePanel *probePanel() const { return m_probes; }
     ProfilePage *profilePage() const { return m_profile; }
     QueryPage *queryPage() const { return m_query; }
+    TopPage *topPage() const { return m_top; }
     QFrame *banner() const { return m_banner; }
     QLabel *bannerLabel() const { return m_bannerText; }
     // Shown while the open session was salvaged from a damaged file: what was lost.
@@ -151,6 +153,7 @@ private:
     IoStackView *m_ioStack = nullptr;
     ProfilePage *m_profile = nullptr;
     QueryPage *m_query = nullptr;
+    TopPage *m_top = nullptr;
     ProbePanel *m_probes = nullptr;
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;
