@@ -25,16 +25,19 @@ int main(int argc, char **argv)
         return query(args);
     if (command == QLatin1String("diff"))
         return diff(args);
+    if (command == QLatin1String("top"))
+        return top(args);
     if (command == QLatin1String("--version")) {
         QTextStream(stdout) << "bpflens-cli " << BPFLENS_VERSION << '\n';
         return Ok;
     }
     if (!command.isEmpty() && command != QLatin1String("--help") &&
         command != QLatin1String("-h")) {
-        QTextStream(stderr) << "bpflens-cli: unknown command \"" << command
-                            << "\" (commands: probes, record, show, export, recover, query, diff; "
-                               "see "
-                               "bpflens-cli --help)\n";
+        QTextStream(stderr)
+            << "bpflens-cli: unknown command \"" << command
+            << "\" (commands: probes, record, show, export, recover, query, diff, top; "
+               "see "
+               "bpflens-cli --help)\n";
         return Usage;
     }
     QTextStream(stdout)
@@ -51,6 +54,8 @@ int main(int argc, char **argv)
            "  recover FILE -o NEW                   what a damaged file still holds, into NEW\n"
            "  query FILE SQL [--format csv|json]    SQL over the events, histograms, stacks\n"
            "  diff A B [--top N]                    what changed from session A to B\n"
+           "  top FILE [--by D] [--metric M]        top processes, files, disks, errors...\n"
+           "  top FILE --stats                      latency p50..p99.9 and max per probe, key\n"
            "Each command takes --help.\n";
     return Ok;
 }
