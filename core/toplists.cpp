@@ -305,9 +305,36 @@ quint64 nearestRank(std::vector<quint64> &values, double fraction)
     return values[rank - 1];
 }
 
+namespace {
+
+// The nearest ranks of ascending fractions: each nth_element reorders only the part above the
+// previous rank (everything below it is no larger), so p50..p99.9 cost about 1.6 passes over
+// the values instead of four.
+void nearestRanks(std::vector<quint64> &values,
+                  std::initializer_list<std::pair<double, quint64 *>> wanted)
+{
+    const size_t n = values.size();
+    size_t from = 0;
+    for (const auto &[fraction, out] : wanted) {
+        if (n == 0) {
+            *out = 0;
+            continue;
+        }
+        const size_t rank =
+            std::clamp<size_t>(size_t(std::ceil(fraction * double(n) - 1e-9)), 1, n);
+        std::nth_element(values.begin() + qsizetype(from), values.begin() + qsizetype(rank - 1),
+                         values.end());
+        *out = values[rank - 1];
+        from = rank - 1;
+    }
+}
+
+} // namespace
+
 TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bool *cancel)
 {
     const Matcher matcher(q.filter);
+    const bool filtering = !(q.filter == TopFilter{});
     std::vector<Accumulator> acc;
     QHash<Key, qsizetype> index;
     TopList out;
@@ -327,7 +354,7 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
         for (qsizetype i = first; i < last; ++i) {
             if ((i & 0xffff) == 0 && cancelled(cancel))
                 return;
-            if (!matcher.accepts<E>(store, i))
+            if (filtering && !matcher.accepts<E>(store, i))
                 continue;
             Key key;
             bool has = true;
@@ -411,6 +438,7 @@ QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint
                                  const std::atomic_bool *cancel)
 {
     const Matcher matcher(filter);
+    const bool filtering = !(filter == TopFilter{});
     QList<LatencyStats> out;
     forEachEventType([&]<typename E>() {
         const EventType type = eventTypeOf<E>;
@@ -432,7 +460,7 @@ QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint
             for (qsizetype i = first; i < last; ++i) {
                 if ((i & 0xffff) == 0 && cancelled(cancel))
                     return;
-                if (!matcher.accepts<E>(store, i))
+                if (filtering && !matcher.accepts<E>(store, i))
                     continue;
                 // The key: the type's Disk and Operation values, in declaration order.
                 Key key;
@@ -485,10 +513,10 @@ QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint
             QList<LatencyStats> rows;
             for (Group &g : groups) {
                 g.stats.meanNs = double(g.sum) / double(g.stats.count);
-                g.stats.p50Ns = nearestRank(g.latencies, 0.5);
-                g.stats.p90Ns = nearestRank(g.latencies, 0.9);
-                g.stats.p99Ns = nearestRank(g.latencies, 0.99);
-                g.stats.p999Ns = nearestRank(g.latencies, 0.999);
+                nearestRanks(g.latencies, {{0.5, &g.stats.p50Ns},
+                                           {0.9, &g.stats.p90Ns},
+                                           {0.99, &g.stats.p99Ns},
+                                           {0.999, &g.stats.p999Ns}});
                 rows.append(g.stats);
             }
             std::sort(rows.begin(), rows.end(),
