@@ -63,6 +63,9 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
     m_dimensionBox->setAccessibleName(tr("Top list of"));
     m_metricBox->setAccessibleName(tr("Ordered by"));
 
+    // The status changes with every result: it must not widen the window's minimum size (the
+    // timeline above would resize under the user).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *controls = new QHBoxLayout;
     auto *ofLabel = new QLabel(tr("Top:"), this);
     ofLabel->setBuddy(m_dimensionBox);
