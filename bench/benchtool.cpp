@@ -7,6 +7,9 @@
 //   bpflens-bench export FILE --dir D                          CSV export rate
 //   bpflens-bench query FILE --sql SQL [--plain DB] [--reps N] SQL over the session against the
 //                                                              same rows in a plain SQLite table
+//   bpflens-bench top FILE [--plain DB] [--reps N]             top lists and latency statistics
+//                                                              of the whole session against a
+//                                                              GROUP BY on the plain table
 // Every answer is one JSON object on stdout; every failure one line on stderr and exit 1.
 
 #include "csvexport.h"
@@ -14,6 +17,7 @@
 #include "sessioninfo.h"
 #include "sessionquery.h"
 #include "sessionstore.h"
+#include "toplists.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -551,6 +555,80 @@ int query(const Options &o)
     return sessionRows == plainRows ? 0 : 1;
 }
 
+// The Top tab's work on the whole session (core/toplists): the top commands and processes by
+// count, and the latency statistics per disk and operation, each the median of reps runs; the
+// peer is the same grouping (count and total latency per comm) by SQLite on the plain copy
+// `query` builds, whose result must match.
+int top(const Options &o)
+{
+    const int reps = o.values.value(QStringLiteral("reps"), QStringLiteral("3")).toInt();
+    if (reps < 1)
+        return fail(QStringLiteral("--reps must be at least 1"));
+    const QString plainPath =
+        o.values.value(QStringLiteral("plain"), o.file + QStringLiteral(".plain.db"));
+    QString error;
+    if (!QFileInfo::exists(plainPath)) {
+        SessionQuery session;
+        if (!session.open(o.file, &error) || !buildPlainCopy(session, plainPath, &error))
+            return QFile::remove(plainPath), fail(error);
+    }
+    SessionData data;
+    if (!loadSession(o.file, &data, &error))
+        return fail(error);
+    sqlite3 *plain = nullptr;
+    if (sqlite3_open_v2(QFile::encodeName(plainPath).constData(), &plain, SQLITE_OPEN_READONLY,
+                        nullptr) != SQLITE_OK)
+        return fail(QStringLiteral("cannot open %1").arg(plainPath));
+    const QByteArray sql = "SELECT comm, count(*), sum(latency_ns) FROM block GROUP BY comm "
+                           "ORDER BY 1";
+    QList<double> commandS, processS, statsS, plainS;
+    QList<QStringList> topRows, plainRows;
+    qint64 events = 0, processes = 0, statsRows = 0;
+    QElapsedTimer timer;
+    for (int r = 0; r < reps; ++r) {
+        TopQuery q;
+        q.dimension = Dimension::Command;
+        q.limit = 0;
+        timer.start();
+        const TopList commands = topList(data.events, q);
+        commandS.append(double(timer.nsecsElapsed()) / 1e9);
+        q.dimension = Dimension::Process;
+        q.limit = 50;
+        timer.start();
+        processes = topList(data.events, q).keys;
+        processS.append(double(timer.nsecsElapsed()) / 1e9);
+        timer.start();
+        statsRows = latencyStats(data.events, 0, std::numeric_limits<quint64>::max(), {}).size();
+        statsS.append(double(timer.nsecsElapsed()) / 1e9);
+        topRows.clear();
+        events = commands.events;
+        for (const TopRow &row : commands.rows)
+            topRows.append(
+                {row.key, QString::number(row.count), QString::number(row.totalLatencyNs)});
+        std::sort(topRows.begin(), topRows.end());
+        plainRows.clear();
+        timer.start();
+        if (!runPlain(plain, sql, &plainRows, &error))
+            return sqlite3_close(plain), fail(error);
+        plainS.append(double(timer.nsecsElapsed()) / 1e9);
+        std::sort(plainRows.begin(), plainRows.end());
+    }
+    sqlite3_close(plain);
+    const bool same = topRows == plainRows;
+    const double c = median(commandS), p = median(plainS);
+    print(QJsonObject{{QStringLiteral("events"), events},
+                      {QStringLiteral("commands"), qint64(topRows.size())},
+                      {QStringLiteral("processes"), processes},
+                      {QStringLiteral("stats_rows"), statsRows},
+                      {QStringLiteral("top_command_s"), c},
+                      {QStringLiteral("top_process_s"), median(processS)},
+                      {QStringLiteral("stats_s"), median(statsS)},
+                      {QStringLiteral("plain_group_by_s"), p},
+                      {QStringLiteral("ratio"), p > 0 ? c / p : 0},
+                      {QStringLiteral("same_result"), same}});
+    return same ? 0 : 1;
+}
+
 } // namespace
 } // namespace bpflens
 
@@ -559,9 +637,9 @@ int main(int argc, char **argv)
     using namespace bpflens;
     QCoreApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
-    const QString usage =
-        QStringLiteral("usage: bpflens-bench count|generate|load|export|query FILE [options] (see "
-                       "bench/README.md)");
+    const QString usage = QStringLiteral(
+        "usage: bpflens-bench count|generate|load|export|query|top FILE [options] (see "
+        "bench/README.md)");
     if (args.isEmpty())
         return fail(usage);
     const QString command = args.takeFirst();
@@ -574,7 +652,8 @@ int main(int argc, char **argv)
         {QStringLiteral("load"), {}},
         {QStringLiteral("export"), {QStringLiteral("dir")}},
         {QStringLiteral("query"),
-         {QStringLiteral("sql"), QStringLiteral("plain"), QStringLiteral("reps")}}};
+         {QStringLiteral("sql"), QStringLiteral("plain"), QStringLiteral("reps")}},
+        {QStringLiteral("top"), {QStringLiteral("plain"), QStringLiteral("reps")}}};
     if (!known.contains(command))
         return fail(QStringLiteral("unknown command '%1'; %2").arg(command, usage));
     Options o;
@@ -589,5 +668,7 @@ int main(int argc, char **argv)
         return load(o);
     if (command == QLatin1String("query"))
         return query(o);
+    if (command == QLatin1String("top"))
+        return top(o);
     return exportCsv(o);
 }

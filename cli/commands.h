@@ -14,6 +14,9 @@ int exportSession(const QStringList &args);
 int recover(const QStringList &args);
 // diff A B [--top N]: histograms, event counts and commands of two sessions (docs/diff.md).
 int diff(const QStringList &args);
+// top FILE [--by D] [--metric M] [--probe ID] [--limit N] [--stats] [--csv|--json]
+// (docs/top.md).
+int top(const QStringList &args);
 // query FILE SQL [--format table|csv|json], query [FILE] --tables (docs/sql.md).
 int query(const QStringList &args);
 

@@ -28,6 +28,8 @@ int main(int argc, char **argv)
         return diff(args);
     if (command == QLatin1String("serve"))
         return serve(args);
+    if (command == QLatin1String("top"))
+        return top(args);
     if (command == QLatin1String("--version")) {
         QTextStream(stdout) << "bpflens-cli " << BPFLENS_VERSION << '\n';
         return Ok;
@@ -36,7 +38,7 @@ int main(int argc, char **argv)
         command != QLatin1String("-h")) {
         QTextStream(stderr)
             << "bpflens-cli: unknown command \"" << command
-            << "\" (commands: probes, record, show, export, recover, query, diff, serve; "
+            << "\" (commands: probes, record, show, export, recover, query, diff, serve, top; "
                "see "
                "bpflens-cli --help)\n";
         return Usage;
@@ -56,6 +58,8 @@ int main(int argc, char **argv)
            "  query FILE SQL [--format csv|json]    SQL over the events, histograms, stacks\n"
            "  diff A B [--top N]                    what changed from session A to B\n"
            "  serve --probe ID ... [--listen A:P]   probes as Prometheus metrics on /metrics\n"
+           "  top FILE [--by D] [--metric M]        top processes, files, disks, errors...\n"
+           "  top FILE --stats                      latency p50..p99.9 and max per probe, key\n"
            "Each command takes --help.\n";
     return Ok;
 }

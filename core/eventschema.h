@@ -242,6 +242,61 @@ constexpr auto latencyFields()
 template<typename E>
 inline constexpr bool hasLatency = std::tuple_size_v<decltype(latencyFields<E>())> > 0;
 
+// What top lists (core/toplists.h, docs/top.md) group events by. Process (pid and comm) and
+// Command (comm) apply to every type; a type declares the others it has in its traits' `top`.
+enum class Dimension : quint8
+{
+    Process,
+    Command,
+    File,        // a path or file name (a Bytes member)
+    Disk,        // a disk name (a Bytes member)
+    Destination, // the remote endpoint of a connection (TopByEndpoint)
+    Operation,   // a Bytes member ("Sync-Write"), or a U8 character ('R')
+    Error,       // an S32 return value: its negative values as errno names ("ENOENT")
+};
+
+// One dimension of a type: the member whose value is the key.
+template<Dimension D, auto Member>
+struct TopBy
+{
+    static constexpr Dimension dimension = D;
+    static constexpr auto member = Member;
+};
+
+// The Destination of a type with a `family` member: an address with its port ("1.2.3.4:80").
+template<auto Address, auto Port>
+struct TopByEndpoint
+{
+    static constexpr Dimension dimension = Dimension::Destination;
+    static constexpr auto address = Address;
+    static constexpr auto port = Port;
+};
+
+// The dimensions a type declares besides Process and Command, as a tuple of TopBy and
+// TopByEndpoint; latency statistics are kept per value of its Disk and Operation keys.
+template<typename E>
+constexpr auto topKeys()
+{
+    if constexpr (requires { EventTraits<E>::top; })
+        return EventTraits<E>::top;
+    else
+        return std::tuple<>{};
+}
+
+// The members that add up to the bytes an event moved (tcplife: sent + received), none for
+// types without.
+template<typename E>
+constexpr auto byteFields()
+{
+    if constexpr (requires { EventTraits<E>::bytes; })
+        return EventTraits<E>::bytes;
+    else
+        return std::tuple<>{};
+}
+
+template<typename E>
+inline constexpr bool hasBytes = std::tuple_size_v<decltype(byteFields<E>())> > 0;
+
 // The order of the fields on the wire, where it differs from the declaration's (exec, for
 // historical reasons); otherwise 0, 1, 2, ...
 template<typename E>

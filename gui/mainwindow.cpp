@@ -20,6 +20,7 @@
 #include "startpage.h"
 #include "theme.h"
 #include "timelinewidget.h"
+#include "toppage.h"
 
 #include <QAction>
 #include <QChartView>
@@ -81,6 +82,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_ioStack = new IoStackView(m_session, m_state, this);
     m_profile = new ProfilePage(m_session, m_state, this);
     m_query = new QueryPage(m_session, this);
+    m_top = new TopPage(m_session, m_state, this);
     m_probes = new ProbePanel(this);
     m_document = new SessionDocument(m_session, this);
     m_recording = new RecordingController(m_session, m_probes, m_document, this);
@@ -99,6 +101,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_ioStack, tr("&I/O Stack"));
     m_tabs->addTab(m_profile, tr("CPU &Profile"));
     m_tabs->addTab(m_query, tr("Query"));
+    m_tabs->addTab(m_top, tr("&Top"));
     for (EventType t : SessionModel::eventTypes()) {
         auto *view = new QTableView(this);
         view->setModel(m_filterModels.value(int(t)));
@@ -327,6 +330,19 @@ QWidget *MainWindow::createFilterBar()
         connect(edit, &QLineEdit::returnPressed, this, &MainWindow::applyFilter);
     }
     connect(m_latencyFilter, &QDoubleSpinBox::valueChanged, debounce, qOverload<>(&QTimer::start));
+    // A view that sets the filter (the Top tab) shows it here, so the next edit refines it.
+    connect(m_state, &ViewState::filterChanged, bar, [this, debounce] {
+        const EventFilter &f = m_state->filter();
+        const QSignalBlocker b1(m_textFilter), b2(m_pidFilter), b3(m_commFilter);
+        if (m_textFilter->text().toUtf8() != f.text)
+            m_textFilter->setText(QString::fromUtf8(f.text));
+        const QString pid = f.pid < 0 ? QString() : QString::number(f.pid);
+        if (m_pidFilter->text() != pid)
+            m_pidFilter->setText(pid);
+        if (m_commFilter->text().toUtf8() != f.comm)
+            m_commFilter->setText(QString::fromUtf8(f.comm));
+        debounce->stop();
+    });
     return bar;
 }
 

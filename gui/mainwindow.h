@@ -34,6 +34,7 @@ class ProfilePage;
 class QueryPage;
 class HelpController;
 class StartPage;
+class TopPage;
 class Recorder;
 class RecordingController;
 class SessionDocument;
@@ -96,6 +97,7 @@ public:
     HelpController *helpController() const { return m_help; }
     // The start page or the views (timeline and tabs).
     QStackedWidget *pages() const { return m_pages; }
+    TopPage *topPage() const { return m_top; }
     QFrame *banner() const { return m_banner; }
     QLabel *bannerLabel() const { return m_bannerText; }
     // Shown while the open session was salvaged from a damaged file: what was lost.
@@ -162,6 +164,7 @@ private:
     IoStackView *m_ioStack = nullptr;
     ProfilePage *m_profile = nullptr;
     QueryPage *m_query = nullptr;
+    TopPage *m_top = nullptr;
     ProbePanel *m_probes = nullptr;
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;

@@ -46,6 +46,9 @@ struct EventTraits<BlockEvent>
     };
     static constexpr auto searched = std::tuple{&E::disk, &E::op};
     static constexpr auto latency = std::tuple{&E::queueNs, &E::deviceNs};
+    static constexpr auto bytes = std::tuple{&E::bytes};
+    static constexpr auto top =
+        std::tuple{TopBy<Dimension::Disk, &E::disk>{}, TopBy<Dimension::Operation, &E::op>{}};
     static constexpr LaneStyle lane{};
     static constexpr Column<E> columns[] = {
         column<E, &E::disk>("disk", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Disk"),

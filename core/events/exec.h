@@ -43,6 +43,7 @@ struct EventTraits<ExecEvent>
     // Set on the wire when the list is longer than a stream may carry (StreamMaxArgv).
     static constexpr auto truncationFlag = &E::argvTruncated;
     static constexpr auto searched = std::tuple{&E::filename, &E::argv};
+    static constexpr auto top = std::tuple{TopBy<Dimension::Error, &E::retval>{}};
     static constexpr LaneStyle lane{0x2e9d5b};
     static constexpr Column<E> columns[] = {
         column<E, &E::pid>("pid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PID")),

@@ -39,6 +39,9 @@ struct EventTraits<FsSlowEvent>
     };
     static constexpr auto searched = std::tuple{&E::filename, &E::fs};
     static constexpr auto latency = std::tuple{&E::latencyNs};
+    static constexpr auto bytes = std::tuple{&E::bytes};
+    static constexpr auto top =
+        std::tuple{TopBy<Dimension::File, &E::filename>{}, TopBy<Dimension::Operation, &E::op>{}};
     static constexpr LaneStyle lane{0xc83c5a, true};
     static constexpr Column<E> columns[] = {
         column<E, &E::fs>("fs", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "File system"),

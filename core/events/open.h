@@ -35,6 +35,8 @@ struct EventTraits<OpenEvent>
         Field<&E::path, FieldKind::Bytes>{"path"},
     };
     static constexpr auto searched = std::tuple{&E::path};
+    static constexpr auto top =
+        std::tuple{TopBy<Dimension::File, &E::path>{}, TopBy<Dimension::Error, &E::ret>{}};
     static constexpr LaneStyle lane{0x8e5cc8};
     static constexpr Column<E> columns[] = {
         column<E, &E::pid>("pid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PID")),

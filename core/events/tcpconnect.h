@@ -39,6 +39,8 @@ struct EventTraits<TcpConnectEvent>
         Field<&E::ret, FieldKind::S32>{"ret"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
     };
+    static constexpr auto top =
+        std::tuple{TopByEndpoint<&E::daddr, &E::dport>{}, TopBy<Dimension::Error, &E::ret>{}};
     static constexpr LaneStyle lane{0xd08a12};
     static constexpr Column<E> columns[] = {
         column<E, &E::pid>("pid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PID")),

@@ -43,6 +43,8 @@ struct EventTraits<TcpLifeEvent>
         Field<&E::comm, FieldKind::Bytes>{"comm"},
     };
     static constexpr auto latency = std::tuple{&E::durationNs};
+    static constexpr auto bytes = std::tuple{&E::txBytes, &E::rxBytes};
+    static constexpr auto top = std::tuple{TopByEndpoint<&E::raddr, &E::rport>{}};
     static constexpr LaneStyle lane{0x3f7fbf};
     static constexpr Column<E> columns[] = {
         column<E, &E::pid>("pid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PID")),

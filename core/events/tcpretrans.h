@@ -75,6 +75,7 @@ struct EventTraits<TcpRetransEvent>
         Field<&E::kind, FieldKind::U8>{"kind"},
         Field<&E::comm, FieldKind::Bytes, true>{"comm"},
     };
+    static constexpr auto top = std::tuple{TopByEndpoint<&E::daddr, &E::dport>{}};
     static constexpr LaneStyle lane{0xb8432f};
     static constexpr Column<E> columns[] = {
         column<E, &E::pid>("pid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PID")),

@@ -26,6 +26,7 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -885,6 +886,161 @@ private Q_SLOTS:
         const Run missing = runCli({QStringLiteral("diff"), a});
         QCOMPARE(missing.status, 2);
         QVERIFY(missing.err.contains(QLatin1String("two session files")));
+    }
+
+    // top: top lists and latency statistics of a session with known block and open events,
+    // every number computed here from the events the test wrote; bad options are one line.
+    void topPrintsListsAndStats()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("top.bpflens"));
+        SessionInfo info = sessionInfoForThisHost(
+            {{QStringLiteral("block"), {}, {}}, {QStringLiteral("open"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        RecordBatch b;
+        struct Known
+        {
+            QByteArray disk, op, comm;
+            quint32 pid, bytes;
+            quint64 latencyNs;
+        };
+        QList<Known> known;
+        for (int i = 0; i < 40; ++i)
+            known.append({i % 3 ? "vda" : "vdb", i % 2 ? "Write" : "Read", i % 4 ? "dd" : "tar",
+                          quint32(500 + i % 4 / 3), quint32(4096 * (1 + i % 5)),
+                          quint64(1000 + (i * 7919) % 100000)});
+        for (int i = 0; i < known.size(); ++i) {
+            BlockEvent e;
+            e.timeNs = info.startMonotonicNs + quint64(i) * 1000;
+            e.disk = known[i].disk;
+            e.op = known[i].op;
+            e.comm = known[i].comm;
+            e.pid = known[i].pid;
+            e.bytes = known[i].bytes;
+            e.deviceNs = known[i].latencyNs;
+            b.block.append(e);
+        }
+        for (int i = 0; i < 7; ++i) {
+            OpenEvent e;
+            e.timeNs = info.startMonotonicNs + quint64(i) * 1000 + 1;
+            e.comm = "cat";
+            e.path = "/nope";
+            e.ret = i < 5 ? -2 : -13;
+            b.open.append(e);
+        }
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        QVERIFY2(writer.writeBatch(b, &err), qPrintable(err));
+        QVERIFY(writer.finish(info.startMonotonicNs + 100000, &err));
+        writer.close();
+
+        // Disks by bytes, as CSV: the brute-force sums.
+        QMap<QByteArray, std::tuple<qint64, quint64, quint64, std::vector<quint64>>> disks;
+        for (const Known &k : std::as_const(known)) {
+            auto &[count, latency, bytes, all] = disks[k.disk];
+            ++count;
+            latency += k.latencyNs;
+            bytes += k.bytes;
+            all.push_back(k.latencyNs);
+        }
+        auto nearestRank = [](std::vector<quint64> v, double p) {
+            std::sort(v.begin(), v.end());
+            return v[size_t(std::ceil(p * double(v.size()) - 1e-9)) - 1];
+        };
+        QStringList lines{QStringLiteral("disk,count,total_latency_ns,p99_latency_ns,bytes")};
+        QList<QByteArray> order = disks.keys();
+        std::sort(order.begin(), order.end(), [&](const QByteArray &x, const QByteArray &y) {
+            return std::get<2>(disks[x]) > std::get<2>(disks[y]);
+        });
+        for (const QByteArray &d : order) {
+            const auto &[count, latency, bytes, all] = disks[d];
+            lines << QStringLiteral("%1,%2,%3,%4,%5")
+                         .arg(QString::fromUtf8(d))
+                         .arg(count)
+                         .arg(latency)
+                         .arg(nearestRank(all, 0.99))
+                         .arg(bytes);
+        }
+        const Run csv =
+            runCli({QStringLiteral("top"), session, QStringLiteral("--by"), QStringLiteral("disk"),
+                    QStringLiteral("--metric"), QStringLiteral("bytes"), QStringLiteral("--csv")});
+        QCOMPARE(csv.status, 0);
+        QCOMPARE(csv.err, QString());
+        QCOMPARE(csv.out, lines.join(u'\n') + u'\n');
+
+        // Errors as JSON: ENOENT 5, EACCES 2.
+        const Run json = runCli({QStringLiteral("top"), session, QStringLiteral("--by"),
+                                 QStringLiteral("error"), QStringLiteral("--json")});
+        QCOMPARE(json.status, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        const QJsonArray rows = doc.value(QStringLiteral("rows")).toArray();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows.at(0).toObject().value(QStringLiteral("key")).toString(),
+                 QStringLiteral("ENOENT"));
+        QCOMPARE(rows.at(0).toObject().value(QStringLiteral("count")).toInteger(), 5);
+        QCOMPARE(rows.at(1).toObject().value(QStringLiteral("count")).toInteger(), 2);
+
+        // Processes as text, limited to one row: the busiest (500 dd, 20 of 40; 500 tar and 501 dd
+        // 10).
+        const Run text =
+            runCli({QStringLiteral("top"), session, QStringLiteral("--probe"),
+                    QStringLiteral("block"), QStringLiteral("--limit"), QStringLiteral("1")});
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.startsWith(QLatin1String("Top process by count (1 of 3, 40 events)\n")),
+                 qPrintable(text.out));
+        QVERIFY2(text.out.contains(QLatin1String("500 dd")), qPrintable(text.out));
+
+        // Latency statistics per disk and operation, with the slowest event's index.
+        const Run stats = runCli(
+            {QStringLiteral("top"), session, QStringLiteral("--stats"), QStringLiteral("--csv")});
+        QCOMPARE(stats.status, 0);
+        const QStringList statLines = stats.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(statLines.size(), 1 + 4);
+        for (const QString &line : statLines.mid(1)) {
+            const QStringList f = line.split(u',');
+            QCOMPARE(f.size(), 12);
+            QCOMPARE(f[0], QStringLiteral("block"));
+            std::vector<quint64> v;
+            qsizetype slowest = -1;
+            for (qsizetype i = 0; i < known.size(); ++i) {
+                if (QString::fromUtf8(known[i].disk + ' ' + known[i].op) != f[1])
+                    continue;
+                v.push_back(known[i].latencyNs);
+                if (slowest < 0 || known[i].latencyNs > known[slowest].latencyNs)
+                    slowest = i;
+            }
+            QVERIFY2(!v.empty(), qPrintable(line));
+            QCOMPARE(f[2].toLongLong(), qint64(v.size()));
+            QCOMPARE(f[3].toULongLong(), *std::min_element(v.begin(), v.end()));
+            QCOMPARE(f[5].toULongLong(), nearestRank(v, 0.5));
+            QCOMPARE(f[6].toULongLong(), nearestRank(v, 0.9));
+            QCOMPARE(f[7].toULongLong(), nearestRank(v, 0.99));
+            QCOMPARE(f[8].toULongLong(), nearestRank(v, 0.999));
+            QCOMPARE(f[9].toULongLong(), known[slowest].latencyNs);
+            QCOMPARE(f[10].toLongLong(), slowest);
+        }
+
+        const struct
+        {
+            QStringList args;
+            const char *says;
+        } errors[] = {
+            {{session, QStringLiteral("--by"), QStringLiteral("disks")}, "--by expects"},
+            {{session, QStringLiteral("--metric"), QStringLiteral("p50")}, "--metric expects"},
+            {{session, QStringLiteral("--probe"), QStringLiteral("nope")}, "nope"},
+            {{session, QStringLiteral("--limit"), QStringLiteral("-1")}, "--limit"},
+            {{session, QStringLiteral("--csv"), QStringLiteral("--json")}, "exclude"},
+            {{}, "one session file"},
+        };
+        for (const auto &e : errors) {
+            const Run r = runCli(QStringList{QStringLiteral("top")} + e.args);
+            QCOMPARE(r.status, 2);
+            QCOMPARE(r.out, QString());
+            QVERIFY2(r.err.startsWith(QLatin1String("bpflens-cli: ")) && r.err.count(u'\n') == 1 &&
+                         r.err.contains(QLatin1String(e.says)),
+                     qPrintable(r.err));
+        }
     }
 
     void queryPrintsTablesCsvAndJson()

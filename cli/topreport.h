@@ -1,0 +1,25 @@
+#pragma once
+
+#include "toplists.h"
+
+#include <QString>
+
+namespace bpflens::cli {
+
+enum class ReportFormat
+{
+    Text,
+    Csv,
+    Json,
+};
+
+// bpflens-cli top's report (docs/top.md): a top list as an aligned table (durations as "1.25
+// ms"), CSV or JSON (durations in ns, bytes as numbers).
+QString topReport(const TopList &list, Dimension dimension, TopMetric metric, ReportFormat format);
+
+// bpflens-cli top --stats: latency statistics per probe and key, with where the slowest event
+// is (seconds after the session's start, and its index among its type's events).
+QString statsReport(const QList<LatencyStats> &stats, const EventStore &store,
+                    quint64 sessionStartNs, ReportFormat format);
+
+} // namespace bpflens::cli

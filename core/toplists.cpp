@@ -1,0 +1,532 @@
+#include "toplists.h"
+
+#include "eventstore.h"
+#include "openflags.h"
+
+#include <QHash>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace bpflens {
+
+namespace {
+
+// What groups events: up to three words, equal for equal keys. Strings are interned in the
+// store's pool, so their data pointer identifies them across types.
+struct Key
+{
+    quint64 a = 0;
+    quint64 b = 0;
+    quint64 c = 0;
+    bool operator==(const Key &) const = default;
+    friend size_t qHash(const Key &k, size_t seed = 0) { return qHashMulti(seed, k.a, k.b, k.c); }
+};
+
+quint64 pointerWord(const QByteArray &bytes)
+{
+    return quint64(quintptr(bytes.constData()));
+}
+
+QString bytesText(const QByteArray &bytes)
+{
+    return QString::fromUtf8(escapeKernelBytes(bytes));
+}
+
+// EventFilter's rules (gui/models/eventmodels.cpp, EventMatcher), each interned string
+// lower-cased and searched once.
+class Matcher
+{
+public:
+    explicit Matcher(const TopFilter &f)
+        : m_filter(f)
+        , m_needle(f.text.toLower())
+    {
+    }
+
+    template<typename E>
+    bool accepts(const EventStore &store, qsizetype i) const
+    {
+        if (m_filter.pid >= 0 && qint64(store.value<&E::pid>(i)) != m_filter.pid)
+            return false;
+        const QByteArray &comm = store.value<&E::comm>(i);
+        if (!m_filter.comm.isEmpty() && comm != m_filter.comm)
+            return false;
+        if constexpr (hasLatency<E>) {
+            if (m_filter.minLatencyNs && store.latencyNs<E>(i) < m_filter.minLatencyNs)
+                return false;
+        }
+        if (m_needle.isEmpty() || textMatches(comm))
+            return true;
+        bool found = false;
+        auto matches = [this](const auto &value) {
+            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(value)>, QByteArray>)
+                return textMatches(value);
+            else
+                return std::any_of(value.begin(), value.end(),
+                                   [this](const QByteArray &a) { return textMatches(a); });
+        };
+        constexpr auto n = std::tuple_size_v<decltype(searchedFields<E>())>;
+        [&]<std::size_t... K>(std::index_sequence<K...>)
+        {
+            ((found = found || matches(store.value<std::get<K>(searchedFields<E>())>(i))), ...);
+        }
+        (std::make_index_sequence<n>());
+        return found;
+    }
+
+private:
+    bool textMatches(const QByteArray &bytes) const
+    {
+        if (bytes.isEmpty())
+            return false;
+        const auto it = m_cache.constFind(bytes.constData());
+        if (it != m_cache.constEnd())
+            return it.value();
+        const bool match = bytes.toLower().contains(m_needle);
+        m_cache.insert(bytes.constData(), match);
+        return match;
+    }
+
+    TopFilter m_filter;
+    QByteArray m_needle;
+    mutable QHash<const char *, bool> m_cache;
+};
+
+template<typename E, typename T>
+constexpr bool isEndpoint = requires
+{
+    T::address;
+};
+
+// Event i's key in one declared dimension T; false when it has none there (an open that
+// succeeded has no error, an empty path no file).
+template<typename E, typename T>
+bool declaredKey(const EventStore &store, qsizetype i, Key *key)
+{
+    if constexpr (isEndpoint<E, T>) {
+        const auto addr = store.value<T::address>(i);
+        quint64 hi = 0, lo = 0;
+        std::memcpy(&hi, addr.data(), 8);
+        std::memcpy(&lo, addr.data() + 8, 8);
+        *key = {hi, lo, quint64(store.value<&E::family>(i)) << 16 | store.value<T::port>(i)};
+        return true;
+    } else {
+        const auto &v = store.value<T::member>(i);
+        using V = std::remove_cvref_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, QByteArray>) {
+            if (v.isEmpty())
+                return false;
+            *key = {pointerWord(v)};
+            return true;
+        } else if constexpr (T::dimension == Dimension::Error) {
+            if (v >= 0)
+                return false;
+            *key = {quint64(qint64(v))};
+            return true;
+        } else {
+            *key = {quint64(v)};
+            return true;
+        }
+    }
+}
+
+template<typename E, typename T>
+void declaredRow(const EventStore &store, qsizetype i, TopRow *row)
+{
+    if constexpr (isEndpoint<E, T>) {
+        row->key = formatEndpoint(store.value<&E::family>(i), store.value<T::address>(i),
+                                  store.value<T::port>(i));
+    } else {
+        const auto &v = store.value<T::member>(i);
+        using V = std::remove_cvref_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, QByteArray>) {
+            row->key = bytesText(v);
+            // The text filter finds it where the type searches the member.
+            constexpr auto searched = searchedFields<E>();
+            bool isSearched = false;
+            std::apply(
+                [&](auto... m) {
+                    (
+                        [&] {
+                            if constexpr (std::is_same_v<std::remove_cv_t<decltype(m)>,
+                                                         std::remove_cv_t<decltype(T::member)>>)
+                                isSearched = isSearched || m == T::member;
+                        }(),
+                        ...);
+                },
+                searched);
+            if (isSearched)
+                row->filter = TopFilter{v, -1, {}, 0};
+        } else if constexpr (T::dimension == Dimension::Error) {
+            row->key = errnoName(-int(v));
+        } else if constexpr (std::is_same_v<V, quint8>) {
+            row->key = QString(QLatin1Char(char(v)));
+        } else {
+            row->key = QString::number(v);
+        }
+    }
+}
+
+// Calls f.template operator()<T>() for the first declaration of dimension d in E's top keys;
+// false when E has none.
+template<typename E, typename F>
+bool withDeclared(Dimension d, F &&f)
+{
+    bool done = false;
+    std::apply(
+        [&](auto... t) {
+            (
+                [&] {
+                    using T = decltype(t);
+                    if (!done && T::dimension == d) {
+                        done = true;
+                        f.template operator()<T>();
+                    }
+                }(),
+                ...);
+        },
+        topKeys<E>());
+    return done;
+}
+
+template<typename E>
+quint64 bytesOf(const EventStore &store, qsizetype i)
+{
+    constexpr auto n = std::tuple_size_v<decltype(byteFields<E>())>;
+    return [&]<std::size_t... K>(std::index_sequence<K...>)
+    {
+        return (quint64(0) + ... + quint64(store.value<std::get<K>(byteFields<E>())>(i)));
+    }
+    (std::make_index_sequence<n>());
+}
+
+struct Accumulator
+{
+    TopRow row;
+    std::vector<quint64> latencies;
+};
+
+quint64 metricValue(const TopRow &r, TopMetric m)
+{
+    switch (m) {
+    case TopMetric::Count:
+        return quint64(r.count);
+    case TopMetric::Latency:
+        return r.totalLatencyNs;
+    case TopMetric::P99:
+        return r.p99LatencyNs;
+    case TopMetric::Bytes:
+        return r.bytes;
+    }
+    return 0;
+}
+
+bool cancelled(const std::atomic_bool *cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
+
+} // namespace
+
+QString dimensionName(Dimension d)
+{
+    switch (d) {
+    case Dimension::Process:
+        return QStringLiteral("process");
+    case Dimension::Command:
+        return QStringLiteral("command");
+    case Dimension::File:
+        return QStringLiteral("file");
+    case Dimension::Disk:
+        return QStringLiteral("disk");
+    case Dimension::Destination:
+        return QStringLiteral("destination");
+    case Dimension::Operation:
+        return QStringLiteral("operation");
+    case Dimension::Error:
+        return QStringLiteral("error");
+    }
+    return {};
+}
+
+std::optional<Dimension> dimensionFromName(const QString &name)
+{
+    for (int d = 0; d <= int(Dimension::Error); ++d) {
+        if (dimensionName(Dimension(d)) == name)
+            return Dimension(d);
+    }
+    return std::nullopt;
+}
+
+QString metricName(TopMetric m)
+{
+    switch (m) {
+    case TopMetric::Count:
+        return QStringLiteral("count");
+    case TopMetric::Latency:
+        return QStringLiteral("latency");
+    case TopMetric::P99:
+        return QStringLiteral("p99");
+    case TopMetric::Bytes:
+        return QStringLiteral("bytes");
+    }
+    return {};
+}
+
+std::optional<TopMetric> metricFromName(const QString &name)
+{
+    for (int m = 0; m <= int(TopMetric::Bytes); ++m) {
+        if (metricName(TopMetric(m)) == name)
+            return TopMetric(m);
+    }
+    return std::nullopt;
+}
+
+bool typeHasDimension(EventType type, Dimension d)
+{
+    if (d == Dimension::Process || d == Dimension::Command)
+        return true;
+    bool has = false;
+    visitEventType(type, [&]<typename E>() { has = withDeclared<E>(d, []<typename>() {}); });
+    return has;
+}
+
+quint64 nearestRank(std::vector<quint64> &values, double fraction)
+{
+    if (values.empty())
+        return 0;
+    const auto n = values.size();
+    // The epsilon keeps 0.9 * 10 at rank 9 whatever the rounding of 0.9.
+    auto rank = size_t(std::ceil(fraction * double(n) - 1e-9));
+    rank = std::clamp<size_t>(rank, 1, n);
+    std::nth_element(values.begin(), values.begin() + qsizetype(rank - 1), values.end());
+    return values[rank - 1];
+}
+
+namespace {
+
+// The nearest ranks of ascending fractions: each nth_element reorders only the part above the
+// previous rank (everything below it is no larger), so p50..p99.9 cost about 1.6 passes over
+// the values instead of four.
+void nearestRanks(std::vector<quint64> &values,
+                  std::initializer_list<std::pair<double, quint64 *>> wanted)
+{
+    const size_t n = values.size();
+    size_t from = 0;
+    for (const auto &[fraction, out] : wanted) {
+        if (n == 0) {
+            *out = 0;
+            continue;
+        }
+        const size_t rank =
+            std::clamp<size_t>(size_t(std::ceil(fraction * double(n) - 1e-9)), 1, n);
+        std::nth_element(values.begin() + qsizetype(from), values.begin() + qsizetype(rank - 1),
+                         values.end());
+        *out = values[rank - 1];
+        from = rank - 1;
+    }
+}
+
+} // namespace
+
+TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bool *cancel)
+{
+    const Matcher matcher(q.filter);
+    const bool filtering = !(q.filter == TopFilter{});
+    std::vector<Accumulator> acc;
+    QHash<Key, qsizetype> index;
+    TopList out;
+
+    forEachEventType([&]<typename E>() {
+        const EventType type = eventTypeOf<E>;
+        if ((q.type && *q.type != type) || !typeHasDimension(type, q.dimension) ||
+            cancelled(cancel))
+            return;
+        const qsizetype first = store.lowerBound(type, q.startNs);
+        const qsizetype last = q.endNs == std::numeric_limits<quint64>::max()
+                                   ? store.count(type)
+                                   : store.lowerBound(type, q.endNs);
+        // Neighbouring events often share their key: the last lookup is kept.
+        Key lastKey{~0ull, ~0ull, ~0ull};
+        qsizetype lastSlot = -1;
+        for (qsizetype i = first; i < last; ++i) {
+            if ((i & 0xffff) == 0 && cancelled(cancel))
+                return;
+            if (filtering && !matcher.accepts<E>(store, i))
+                continue;
+            Key key;
+            bool has = true;
+            const QByteArray &comm = store.value<&E::comm>(i);
+            if (q.dimension == Dimension::Process)
+                key = {store.value<&E::pid>(i), pointerWord(comm)};
+            else if (q.dimension == Dimension::Command)
+                key = {pointerWord(comm)};
+            else
+                withDeclared<E>(q.dimension,
+                                [&]<typename T>() { has = declaredKey<E, T>(store, i, &key); });
+            if (!has)
+                continue;
+            qsizetype slot = lastSlot;
+            if (slot < 0 || !(key == lastKey)) {
+                const auto it = index.constFind(key);
+                if (it != index.constEnd()) {
+                    slot = it.value();
+                } else {
+                    slot = qsizetype(acc.size());
+                    index.insert(key, slot);
+                    Accumulator a;
+                    TopRow &r = a.row;
+                    if (q.dimension == Dimension::Process) {
+                        r.pid = store.value<&E::pid>(i);
+                        r.comm = comm;
+                        r.key = QString::number(r.pid) + QLatin1Char(' ') + bytesText(comm);
+                        r.filter = TopFilter{{}, r.pid, comm, 0};
+                    } else if (q.dimension == Dimension::Command) {
+                        r.comm = comm;
+                        r.key = bytesText(comm);
+                        r.filter = TopFilter{{}, -1, comm, 0};
+                    } else {
+                        withDeclared<E>(q.dimension,
+                                        [&]<typename T>() { declaredRow<E, T>(store, i, &r); });
+                    }
+                    acc.push_back(std::move(a));
+                }
+                lastKey = key;
+                lastSlot = slot;
+            }
+            Accumulator &a = acc[size_t(slot)];
+            ++a.row.count;
+            ++out.events;
+            if constexpr (hasLatency<E>) {
+                const quint64 ns = store.latencyNs<E>(i);
+                ++a.row.latencyCount;
+                a.row.totalLatencyNs += ns;
+                a.latencies.push_back(ns);
+            }
+            if constexpr (hasBytes<E>) {
+                ++a.row.bytesCount;
+                a.row.bytes += bytesOf<E>(store, i);
+            }
+        }
+    });
+    if (cancelled(cancel))
+        return {};
+
+    out.keys = qsizetype(acc.size());
+    out.rows.reserve(out.keys);
+    for (Accumulator &a : acc) {
+        a.row.p99LatencyNs = nearestRank(a.latencies, 0.99);
+        out.rows.append(std::move(a.row));
+    }
+    std::sort(out.rows.begin(), out.rows.end(), [&](const TopRow &x, const TopRow &y) {
+        const quint64 mx = metricValue(x, q.metric), my = metricValue(y, q.metric);
+        if (mx != my)
+            return mx > my;
+        if (x.count != y.count)
+            return x.count > y.count;
+        return x.key < y.key;
+    });
+    if (q.limit > 0 && out.rows.size() > q.limit)
+        out.rows.resize(q.limit);
+    return out;
+}
+
+QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint64 endNs,
+                                 const TopFilter &filter, std::optional<EventType> onlyType,
+                                 const std::atomic_bool *cancel)
+{
+    const Matcher matcher(filter);
+    const bool filtering = !(filter == TopFilter{});
+    QList<LatencyStats> out;
+    forEachEventType([&]<typename E>() {
+        const EventType type = eventTypeOf<E>;
+        if constexpr (hasLatency<E>) {
+            if ((onlyType && *onlyType != type) || cancelled(cancel))
+                return;
+            const qsizetype first = store.lowerBound(type, startNs);
+            const qsizetype last = endNs == std::numeric_limits<quint64>::max()
+                                       ? store.count(type)
+                                       : store.lowerBound(type, endNs);
+            struct Group
+            {
+                LatencyStats stats;
+                std::vector<quint64> latencies;
+                quint64 sum = 0;
+            };
+            std::vector<Group> groups;
+            QHash<Key, qsizetype> index;
+            for (qsizetype i = first; i < last; ++i) {
+                if ((i & 0xffff) == 0 && cancelled(cancel))
+                    return;
+                if (filtering && !matcher.accepts<E>(store, i))
+                    continue;
+                // The key: the type's Disk and Operation values, in declaration order.
+                Key key;
+                int slotWord = 0;
+                QStringList parts;
+                auto part = [&]<typename T>(bool wantText) {
+                    Key k;
+                    if (!declaredKey<E, T>(store, i, &k))
+                        return;
+                    (slotWord++ == 0 ? key.a : key.b) = k.a;
+                    if (wantText) {
+                        TopRow r;
+                        declaredRow<E, T>(store, i, &r);
+                        parts << r.key;
+                    }
+                };
+                auto walk = [&](bool wantText) {
+                    slotWord = 0;
+                    withDeclared<E>(Dimension::Disk,
+                                    [&]<typename T>() { part.template operator()<T>(wantText); });
+                    withDeclared<E>(Dimension::Operation,
+                                    [&]<typename T>() { part.template operator()<T>(wantText); });
+                };
+                walk(false);
+                qsizetype slot;
+                const auto it = index.constFind(key);
+                if (it != index.constEnd()) {
+                    slot = it.value();
+                } else {
+                    walk(true);
+                    slot = qsizetype(groups.size());
+                    index.insert(key, slot);
+                    Group g;
+                    g.stats.type = type;
+                    g.stats.key = parts.join(QLatin1Char(' '));
+                    g.stats.minNs = std::numeric_limits<quint64>::max();
+                    groups.push_back(std::move(g));
+                }
+                Group &g = groups[size_t(slot)];
+                const quint64 ns = store.latencyNs<E>(i);
+                ++g.stats.count;
+                g.sum += ns;
+                g.latencies.push_back(ns);
+                g.stats.minNs = std::min(g.stats.minNs, ns);
+                if (g.stats.maxIndex < 0 || ns > g.stats.maxNs) {
+                    g.stats.maxNs = ns;
+                    g.stats.maxIndex = i;
+                }
+            }
+            QList<LatencyStats> rows;
+            for (Group &g : groups) {
+                g.stats.meanNs = double(g.sum) / double(g.stats.count);
+                nearestRanks(g.latencies, {{0.5, &g.stats.p50Ns},
+                                           {0.9, &g.stats.p90Ns},
+                                           {0.99, &g.stats.p99Ns},
+                                           {0.999, &g.stats.p999Ns}});
+                rows.append(g.stats);
+            }
+            std::sort(rows.begin(), rows.end(),
+                      [](const LatencyStats &x, const LatencyStats &y) { return x.key < y.key; });
+            out.append(rows);
+        }
+    });
+    if (cancelled(cancel))
+        return {};
+    return out;
+}
+
+} // namespace bpflens

@@ -1,0 +1,113 @@
+#pragma once
+
+#include "events.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <atomic>
+#include <limits>
+#include <optional>
+
+namespace bpflens {
+
+class EventStore;
+
+// What top lists and latency statistics count: the events that pass it. The same rules as the
+// GUI's EventFilter (gui/models/viewstate.h), which converts to it: empty and zero fields do
+// not filter; text is a case-insensitive substring of comm or one of the type's searched fields;
+// minLatencyNs hides events of types with a latency below it.
+struct TopFilter
+{
+    QByteArray text;
+    qint64 pid = -1;
+    QByteArray comm;
+    quint64 minLatencyNs = 0;
+    bool operator==(const TopFilter &) const = default;
+};
+
+enum class TopMetric : quint8
+{
+    Count,
+    Latency, // total latency
+    P99,     // 99th percentile of the latency
+    Bytes,
+};
+
+struct TopQuery
+{
+    Dimension dimension = Dimension::Process;
+    TopMetric metric = TopMetric::Count;
+    quint64 startNs = 0; // [startNs, endNs)
+    quint64 endNs = std::numeric_limits<quint64>::max();
+    TopFilter filter;
+    std::optional<EventType> type; // only this type's events; all types when unset
+    int limit = 10;                // 0: every row
+};
+
+// One key of a top list: the events of the range that pass the filter and have that key.
+struct TopRow
+{
+    QString key;     // "1234 dd", "dd", "/etc/passwd", "vda", "1.2.3.4:80", "ENOENT"
+    qint64 pid = -1; // Process rows
+    QByteArray comm; // Process and Command rows
+    qint64 count = 0;
+    qint64 latencyCount = 0;    // events of types with a latency
+    quint64 totalLatencyNs = 0; // their sum
+    quint64 p99LatencyNs = 0;   // their 99th percentile (nearest rank)
+    qint64 bytesCount = 0;      // events of types with bytes
+    quint64 bytes = 0;
+    // What selects this row's events in the GUI's filter; unset for rows the filter cannot
+    // express (destinations, errors).
+    std::optional<TopFilter> filter;
+};
+
+struct TopList
+{
+    QList<TopRow> rows; // by the metric, largest first; ties by key
+    qint64 keys = 0;    // rows before the limit
+    qint64 events = 0;  // events counted (in the range, passing the filter, having a key)
+};
+
+// Latency statistics of one probe and key: block per disk and operation, fsslower per
+// operation, other types with a latency as a whole. Percentiles by nearest rank over the exact
+// latencies (docs/top.md).
+struct LatencyStats
+{
+    EventType type = EventType::Exec;
+    QString key; // "vda Sync-Write", "R", "" for the whole type
+    qint64 count = 0;
+    quint64 minNs = 0;
+    double meanNs = 0;
+    quint64 p50Ns = 0;
+    quint64 p90Ns = 0;
+    quint64 p99Ns = 0;
+    quint64 p999Ns = 0;
+    quint64 maxNs = 0;
+    qsizetype maxIndex = -1; // the slowest event (its index in the type); the first of equals
+};
+
+// The dimension's name as the CLI spells it ("process", "destination") and back.
+QString dimensionName(Dimension d);
+std::optional<Dimension> dimensionFromName(const QString &name);
+QString metricName(TopMetric m);
+std::optional<TopMetric> metricFromName(const QString &name);
+// Whether any type declares the dimension (Process and Command: every type).
+bool typeHasDimension(EventType type, Dimension d);
+
+// The value at rank ceil(fraction * n) of sorted values (nearest rank); 0 for none. Reorders
+// values.
+quint64 nearestRank(std::vector<quint64> &values, double fraction);
+
+// cancel, when set and true, stops the scan: the result is then incomplete and to be dropped.
+TopList topList(const EventStore &store, const TopQuery &query,
+                const std::atomic_bool *cancel = nullptr);
+
+// One row per type and key with events in [startNs, endNs) that pass the filter, in
+// core/events.h order then by key; only types with a latency.
+QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint64 endNs,
+                                 const TopFilter &filter, std::optional<EventType> type = {},
+                                 const std::atomic_bool *cancel = nullptr);
+
+} // namespace bpflens

@@ -1,0 +1,267 @@
+#include "toppage.h"
+
+#include "sessionmodel.h"
+#include "topmodel.h"
+#include "viewstate.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLocale>
+#include <QPointer>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace bpflens {
+
+namespace {
+
+QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
+{
+    auto *view = new QTableView(parent);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
+    view->verticalHeader()->hide();
+    // The event tables' row height: more rows fit below the timeline.
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    return view;
+}
+
+} // namespace
+
+TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_state(state)
+    , m_debounce(new QTimer(this))
+    , m_stack(new QStackedWidget(this))
+    , m_empty(new QLabel(this))
+    , m_dimensionBox(new QComboBox(this))
+    , m_metricBox(new QComboBox(this))
+    , m_status(new QLabel(this))
+    , m_topModel(new TopModel(this))
+    , m_statsModel(new LatencyStatsModel(this))
+{
+    // One worker: a newer request waits for the cancelled one instead of racing it.
+    m_pool.setMaxThreadCount(1);
+    for (int d = 0; d <= int(Dimension::Error); ++d)
+        m_dimensionBox->addItem(TopModel::dimensionTitle(Dimension(d)), d);
+    for (int m = 0; m <= int(TopMetric::Bytes); ++m)
+        m_metricBox->addItem(TopModel::metricTitle(TopMetric(m)), m);
+    m_dimensionBox->setAccessibleName(tr("Top list of"));
+    m_metricBox->setAccessibleName(tr("Ordered by"));
+
+    // The status changes with every result: it must not widen the window's minimum size (the
+    // timeline above would resize under the user).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto *controls = new QHBoxLayout;
+    auto *ofLabel = new QLabel(tr("Top:"), this);
+    ofLabel->setBuddy(m_dimensionBox);
+    auto *byLabel = new QLabel(tr("by"), this);
+    byLabel->setBuddy(m_metricBox);
+    controls->addWidget(ofLabel);
+    controls->addWidget(m_dimensionBox);
+    controls->addWidget(byLabel);
+    controls->addWidget(m_metricBox);
+    controls->addWidget(m_status, 1);
+
+    m_topView = makeTable(m_topModel, this);
+    m_topView->horizontalHeader()->setSectionResizeMode(TopModel::KeyColumn, QHeaderView::Stretch);
+    m_topView->setAccessibleName(tr("Top list"));
+    m_statsView = makeTable(m_statsModel, this);
+    m_statsView->horizontalHeader()->setSectionResizeMode(LatencyStatsModel::KeyColumn,
+                                                          QHeaderView::Stretch);
+    m_statsView->setAccessibleName(tr("Latency statistics"));
+    m_goToMax = new QPushButton(tr("&Go to Max"), this);
+    m_goToMax->setToolTip(tr("Select the slowest event of the selected row and zoom to it"));
+
+    auto *statsBox = new QWidget(this);
+    auto *statsLayout = new QVBoxLayout(statsBox);
+    statsLayout->setContentsMargins(0, 0, 0, 0);
+    auto *statsHeader = new QHBoxLayout;
+    statsHeader->addWidget(new QLabel(tr("Latency per probe and key"), statsBox), 1);
+    statsHeader->addWidget(m_goToMax);
+    statsLayout->addLayout(statsHeader);
+    statsLayout->addWidget(m_statsView, 1);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_topView);
+    splitter->addWidget(statsBox);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack->addWidget(splitter);
+    m_stack->addWidget(m_empty);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_stack, 1);
+
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(50);
+    connect(m_debounce, &QTimer::timeout, this, &TopPage::start);
+    connect(m_dimensionBox, &QComboBox::currentIndexChanged, this, &TopPage::schedule);
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this, &TopPage::schedule);
+    connect(m_state, &ViewState::rangeChanged, this, &TopPage::schedule);
+    connect(m_state, &ViewState::filterChanged, this, &TopPage::schedule);
+    // The worker reads the store: it must be done before the store changes.
+    connect(m_session, &SessionModel::aboutToReset, this, &TopPage::stop);
+    connect(m_session, &SessionModel::reset, this, &TopPage::schedule);
+    connect(m_session, &SessionModel::aboutToAppend, this, &TopPage::stop);
+    connect(m_session, &SessionModel::appended, this, &TopPage::schedule);
+    connect(m_topView, &QAbstractItemView::activated, this,
+            [this](const QModelIndex &index) { activateRow(index.row()); });
+    connect(m_statsView, &QAbstractItemView::activated, this,
+            [this](const QModelIndex &index) { goToMax(index.row()); });
+    connect(m_statsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &TopPage::updateGoToMax);
+    connect(m_goToMax, &QPushButton::clicked, this,
+            [this] { goToMax(m_statsView->currentIndex().row()); });
+    updateGoToMax();
+    schedule();
+}
+
+TopPage::~TopPage()
+{
+    stop();
+}
+
+void TopPage::setDimension(Dimension d)
+{
+    m_dimensionBox->setCurrentIndex(m_dimensionBox->findData(int(d)));
+}
+
+void TopPage::setMetric(TopMetric m)
+{
+    m_metricBox->setCurrentIndex(m_metricBox->findData(int(m)));
+}
+
+QString TopPage::emptyText() const
+{
+    return m_empty->text();
+}
+
+void TopPage::schedule()
+{
+    m_computing = true;
+    m_status->setText(tr("Computing…"));
+    m_debounce->start();
+}
+
+void TopPage::stop()
+{
+    ++m_generation; // a result already on its way is of the store as it was
+    if (m_cancel)
+        m_cancel->store(true);
+    m_pool.waitForDone();
+}
+
+void TopPage::start()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_cancel = cancel;
+    const quint64 generation = ++m_generation;
+    TopQuery q;
+    q.dimension = Dimension(m_dimensionBox->currentData().toInt());
+    q.metric = TopMetric(m_metricBox->currentData().toInt());
+    q.startNs = m_state->startNs();
+    q.endNs = m_state->endNs();
+    const EventFilter &f = m_state->filter();
+    q.filter = TopFilter{f.text, f.pid, f.comm, f.minLatencyNs};
+    q.limit = RowLimit;
+    const EventStore *store = &m_session->events();
+    QPointer<TopPage> self(this);
+    m_pool.start([self, store, q, cancel, generation] {
+        TopList list = topList(*store, q, cancel.get());
+        QList<LatencyStats> stats =
+            latencyStats(*store, q.startNs, q.endNs, q.filter, std::nullopt, cancel.get());
+        if (cancel->load())
+            return;
+        // Delivered in the GUI thread; a result for an older request is dropped there.
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, dimension = q.dimension, list = std::move(list),
+             stats = std::move(stats)]() mutable {
+                if (!self || generation != self->m_generation)
+                    return;
+                self->m_computing = false;
+                self->m_topModel->setList(std::move(list), dimension);
+                self->m_statsModel->setStats(std::move(stats));
+                const TopList &l = self->m_topModel->list();
+                const QLocale locale;
+                self->m_status->setText(tr("%1 of %2 keys, %3 events in the visible range")
+                                            .arg(locale.toString(qint64(l.rows.size())),
+                                                 locale.toString(l.keys),
+                                                 locale.toString(l.events)));
+                const bool empty = l.rows.isEmpty() && self->m_statsModel->rowCount() == 0;
+                if (empty) {
+                    self->m_empty->setText(
+                        self->m_session->events().isEmpty()
+                            ? tr("No events. Open a session or record one to see its top "
+                                 "processes, files, disks and latencies.")
+                            : tr("No events in the visible range have a %1 or pass the "
+                                 "filter. Zoom out or change the filter.")
+                                  .arg(TopModel::dimensionTitle(dimension).toLower()));
+                }
+                self->m_stack->setCurrentIndex(empty ? 1 : 0);
+                self->updateGoToMax();
+                Q_EMIT self->updated();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void TopPage::activateRow(int row)
+{
+    const std::optional<EventFilter> rowFilter = m_topModel->filterFor(row);
+    if (!rowFilter)
+        return;
+    // The row was counted under the current filter: it narrows it rather than replacing it.
+    EventFilter f = m_state->filter();
+    if (rowFilter->pid >= 0)
+        f.pid = rowFilter->pid;
+    if (!rowFilter->comm.isEmpty())
+        f.comm = rowFilter->comm;
+    if (!rowFilter->text.isEmpty())
+        f.text = rowFilter->text;
+    m_state->setFilter(f);
+}
+
+bool TopPage::goToMax(int row)
+{
+    const EventRef ref = m_statsModel->maxEvent(row);
+    if (!ref.isValid() || ref.index >= m_session->events().count(ref.type))
+        return false;
+    const quint64 end = m_session->events().timeNs(ref.type, ref.index);
+    quint64 latency = 0;
+    m_session->events().latencyNs(ref.type, ref.index, &latency);
+    // The event's span with as much again around it, at least a millisecond either side.
+    const quint64 start = end - std::min(end, latency);
+    const quint64 margin = std::max<quint64>(latency / 2, 1000000);
+    m_state->setRange(start - std::min(start, margin), end + margin);
+    m_state->setSelectedEvent(ref);
+    return true;
+}
+
+void TopPage::updateGoToMax()
+{
+    m_goToMax->setEnabled(m_statsModel->maxEvent(m_statsView->currentIndex().row()).isValid());
+}
+
+} // namespace bpflens

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "toplists.h"
+
+#include <QThreadPool>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+class QTimer;
+
+namespace bpflens {
+
+class LatencyStatsModel;
+class SessionModel;
+class TopModel;
+class ViewState;
+
+// The "Top" tab (docs/top.md): the top processes, commands, files, disks, destinations,
+// operations or errors of the visible range under the current filter, by a chosen metric; and
+// the latency statistics per probe and key. Both follow ViewState's range and filter and are
+// computed in a worker thread, a newer request dropping the result of an older one. Activating
+// a row filters every view to it; "Go to max" selects the slowest event of a statistics row
+// and zooms the range around it.
+class TopPage : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int RowLimit = 50;
+
+    TopPage(SessionModel *session, ViewState *state, QWidget *parent = nullptr);
+    ~TopPage() override;
+
+    void setDimension(Dimension d);
+    void setMetric(TopMetric m);
+    // Filters every view to the top list's row (keeping the rest of the current filter).
+    void activateRow(int row);
+    // Selects the slowest event of the statistics row and zooms to it; false without one.
+    bool goToMax(int row);
+    // A computation is running (or waiting for the range or filter to settle).
+    bool isComputing() const { return m_computing; }
+    QString emptyText() const;
+
+    QComboBox *dimensionBox() const { return m_dimensionBox; }
+    QComboBox *metricBox() const { return m_metricBox; }
+    QTableView *topView() const { return m_topView; }
+    QTableView *statsView() const { return m_statsView; }
+    QPushButton *goToMaxButton() const { return m_goToMax; }
+    TopModel *topModel() const { return m_topModel; }
+    LatencyStatsModel *statsModel() const { return m_statsModel; }
+    QLabel *statusLabel() const { return m_status; }
+
+Q_SIGNALS:
+    // A result arrived and is shown.
+    void updated();
+
+private:
+    void schedule();
+    void start();
+    void stop();
+    void updateGoToMax();
+
+    SessionModel *m_session;
+    ViewState *m_state;
+    QThreadPool m_pool;
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    quint64 m_generation = 0;
+    bool m_computing = false;
+    QTimer *m_debounce;
+
+    QStackedWidget *m_stack;
+    QLabel *m_empty;
+    QComboBox *m_dimensionBox;
+    QComboBox *m_metricBox;
+    QLabel *m_status;
+    QTableView *m_topView;
+    QTableView *m_statsView;
+    QPushButton *m_goToMax;
+    TopModel *m_topModel;
+    LatencyStatsModel *m_statsModel;
+};
+
+} // namespace bpflens

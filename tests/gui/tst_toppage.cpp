@@ -1,0 +1,263 @@
+// The Top tab (TopPage, TopModel, LatencyStatsModel) on the GUI test session: the rows follow
+// the visible range and the filter and match counts computed here from the batches
+// guitestdata.h writes; activating a row filters the event tables to exactly the row's events;
+// "Go to max" selects the slowest event of a statistics row and zooms to it.
+#include "eventmodels.h"
+#include "guitestdata.h"
+#include "mainwindow.h"
+#include "sessionmodel.h"
+#include "topmodel.h"
+#include "toppage.h"
+#include "viewstate.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+
+using namespace bpflens;
+using namespace bpflens::test;
+
+namespace {
+
+constexpr int Timeout = 20'000;
+
+// Events per command in [start, end), from the batches.
+std::map<QString, qint64> commandCounts(quint64 start, quint64 end)
+{
+    std::map<QString, qint64> out;
+    auto add = [&](quint64 t, const QByteArray &comm) {
+        if (t >= start && t < end)
+            ++out[QString::fromUtf8(comm)];
+    };
+    for (int b = 0; b < Batches; ++b) {
+        const RecordBatch batch = guiBatch(b);
+        for (const ExecEvent &e : batch.exec)
+            add(e.timeNs, e.comm);
+        for (const OpenEvent &e : batch.open)
+            add(e.timeNs, e.comm);
+        for (const BlockEvent &e : batch.block)
+            add(e.timeNs, e.comm);
+    }
+    return out;
+}
+
+std::map<QString, qint64> rowsOf(const TopModel *m)
+{
+    std::map<QString, qint64> out;
+    for (int r = 0; r < m->rowCount(); ++r)
+        out[m->index(r, TopModel::KeyColumn).data().toString()] =
+            m->index(r, TopModel::CountColumn).data(TopModel::ValueRole).toLongLong();
+    return out;
+}
+
+bool waitUpdated(TopPage *page)
+{
+    return QTest::qWaitFor([page] { return !page->isComputing(); }, Timeout);
+}
+
+int rowWithKey(const TopModel *m, const QString &key)
+{
+    for (int r = 0; r < m->rowCount(); ++r) {
+        if (m->index(r, TopModel::KeyColumn).data().toString() == key)
+            return r;
+    }
+    return -1;
+}
+
+} // namespace
+
+class TestTopPage : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QLocale::setDefault(QLocale::c());
+        QVERIFY(m_dir.isValid());
+        QString error;
+        m_path = writeGuiSession(QDir(m_dir.path()), &error);
+        QVERIFY2(!m_path.isEmpty(), qPrintable(error));
+    }
+
+    void modelsPassTheTester()
+    {
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(m_path, &data, &error), qPrintable(error));
+        TopModel top;
+        QAbstractItemModelTester t1(&top, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        TopQuery q;
+        q.dimension = Dimension::Disk;
+        q.metric = TopMetric::Bytes;
+        top.setList(topList(data.events, q), q.dimension);
+        QCOMPARE(top.rowCount(), 2);
+        QCOMPARE(top.columnCount(), int(TopModel::ColumnCount));
+        QCOMPARE(top.headerData(TopModel::KeyColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Disk"));
+        // 45 requests of 4096 bytes per disk.
+        QCOMPARE(top.index(0, TopModel::BytesColumn).data(TopModel::ValueRole).toULongLong(),
+                 quint64(Batches * BlockPerBatch / 2 * 4096));
+        QCOMPARE(top.index(0, TopModel::CountColumn).data().toString(), QStringLiteral("45"));
+        QVERIFY(top.index(0, TopModel::KeyColumn).data(TopModel::FilterableRole).toBool());
+        QVERIFY(top.filterFor(0).has_value());
+        top.clear();
+        QCOMPARE(top.rowCount(), 0);
+
+        LatencyStatsModel stats;
+        QAbstractItemModelTester t2(&stats, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        stats.setStats(latencyStats(data.events, 0, std::numeric_limits<quint64>::max(), {}));
+        QCOMPARE(stats.rowCount(), 4); // vda/vdb x Read/Write
+        QCOMPARE(stats.index(0, LatencyStatsModel::KeyColumn).data().toString(),
+                 QStringLiteral("vda Read"));
+        QCOMPARE(stats.index(0, LatencyStatsModel::P50Column)
+                     .data(LatencyStatsModel::ValueRole)
+                     .toULongLong(),
+                 stats.stats()[0].p50Ns);
+        QVERIFY(stats.maxEvent(0).isValid());
+        QVERIFY(!stats.maxEvent(4).isValid());
+    }
+
+    void tabFollowsRangeAndFilter()
+    {
+        MainWindow w;
+        QString error;
+        QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+        TopPage *page = w.topPage();
+        QVERIFY(page);
+        QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(page)), QStringLiteral("&Top"));
+        page->setDimension(Dimension::Command);
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(rowsOf(page->topModel()), commandCounts(0, ~0ull));
+        // The busiest first.
+        QCOMPARE(page->topModel()->index(0, 0).data().toString(), QStringLiteral("kworker/0:1"));
+
+        // The middle second only.
+        const quint64 a = StartNs + SecondNs, b = StartNs + 2 * SecondNs;
+        w.viewState()->setRange(a, b);
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(rowsOf(page->topModel()), commandCounts(a, b));
+
+        // A filter no event passes: the empty state says so.
+        EventFilter f;
+        f.comm = "nobody";
+        w.viewState()->setFilter(f);
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(page->topModel()->rowCount(), 0);
+        QVERIFY2(page->emptyText().contains(QLatin1String("filter")),
+                 qPrintable(page->emptyText()));
+    }
+
+    void activatingARowFiltersEveryView()
+    {
+        MainWindow w;
+        QString error;
+        QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+        TopPage *page = w.topPage();
+        w.tabs()->setCurrentWidget(page);
+        page->setDimension(Dimension::Process);
+        QVERIFY(waitUpdated(page));
+        const int row = rowWithKey(page->topModel(), QStringLiteral("300 vim"));
+        QVERIFY(row >= 0);
+        // Brute force: opens with pid 300 are every fourth, all by vim.
+        qint64 expected = 0;
+        for (int b = 0; b < Batches; ++b) {
+            for (const OpenEvent &e : guiBatch(b).open)
+                expected += e.pid == 300 && e.comm == "vim" ? 1 : 0;
+        }
+        QCOMPARE(page->topModel()
+                     ->index(row, TopModel::CountColumn)
+                     .data(TopModel::ValueRole)
+                     .toLongLong(),
+                 expected);
+        const QModelIndex index = page->topModel()->index(row, 0);
+        page->topView()->setCurrentIndex(index);
+        Q_EMIT page->topView()->activated(index);
+        QCOMPARE(w.viewState()->filter().pid, 300);
+        QCOMPARE(w.viewState()->filter().comm, QByteArray("vim"));
+        QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::Open)->rowCount(), int(expected),
+                                  Timeout);
+        QCOMPARE(w.filterModel(EventType::Block)->rowCount(), 0);
+        QCOMPARE(w.filterModel(EventType::Exec)->rowCount(), 0);
+        // The filter bar shows it, so the next edit refines it.
+        QCOMPARE(w.textFilterEdit()->text(), QString());
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(page->topModel()->rowCount(), 1);
+
+        // A file row: the known path's one open.
+        w.viewState()->setFilter({});
+        page->setDimension(Dimension::File);
+        QVERIFY(waitUpdated(page));
+        const int fileRow = rowWithKey(page->topModel(), QString::fromUtf8(KnownPath));
+        QVERIFY(fileRow >= 0);
+        page->activateRow(fileRow);
+        QCOMPARE(w.textFilterEdit()->text(), QString::fromUtf8(KnownPath));
+        QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::Open)->rowCount(), 1, Timeout);
+    }
+
+    void goToMaxSelectsTheSlowestEvent()
+    {
+        MainWindow w;
+        QString error;
+        QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+        TopPage *page = w.topPage();
+        w.tabs()->setCurrentWidget(page);
+        QVERIFY(waitUpdated(page));
+        LatencyStatsModel *stats = page->statsModel();
+        QCOMPARE(stats->rowCount(), 4);
+        // Brute force: per disk and operation the block request with the longest queue +
+        // device time, the first of equals, as its index among the block events (time order).
+        std::map<QString, std::pair<quint64, qsizetype>> slowest;
+        qsizetype index = 0;
+        for (int b = 0; b < Batches; ++b) {
+            for (const BlockEvent &e : guiBatch(b).block) {
+                const QString key = QString::fromUtf8(e.disk + ' ' + e.op);
+                const quint64 ns = e.queueNs + e.deviceNs;
+                auto it = slowest.find(key);
+                if (it == slowest.end() || ns > it->second.first)
+                    slowest[key] = {ns, index};
+                ++index;
+            }
+        }
+        QVERIFY(!page->goToMaxButton()->isEnabled());
+        for (int row = 0; row < stats->rowCount(); ++row) {
+            const QString key = stats->index(row, LatencyStatsModel::KeyColumn).data().toString();
+            QVERIFY2(slowest.count(key), qPrintable(key));
+            QCOMPARE(stats->stats()[row].maxNs, slowest[key].first);
+            QCOMPARE(stats->maxEvent(row), (EventRef{EventType::Block, slowest[key].second}));
+        }
+        // Through the button: select "vdb Write", go.
+        const int row = 3;
+        const QString key = stats->index(row, LatencyStatsModel::KeyColumn).data().toString();
+        QCOMPARE(key, QStringLiteral("vdb Write"));
+        page->statsView()->setCurrentIndex(stats->index(row, 0));
+        QVERIFY(page->goToMaxButton()->isEnabled());
+        QTest::mouseClick(page->goToMaxButton(), Qt::LeftButton);
+        const EventRef ref{EventType::Block, slowest[key].second};
+        QCOMPARE(w.viewState()->selectedEvent(), ref);
+        const quint64 t = w.session()->events().timeNs(ref.type, ref.index);
+        QVERIFY(w.viewState()->isZoomed());
+        QVERIFY(w.viewState()->startNs() < t - slowest[key].first);
+        QVERIFY(w.viewState()->endNs() > t);
+        QVERIFY(w.viewState()->endNs() - w.viewState()->startNs() < SecondNs / 10);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+};
+
+QTEST_MAIN(TestTopPage)
+#include "tst_toppage.moc"
