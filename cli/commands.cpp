@@ -487,12 +487,16 @@ int recordOverSsh(const SshTarget &target, const QStringList &sshOptions,
     if (!created) {
         // Nothing arrived: say why the remote side never started.
         if (ssh.hostKeyRefused())
-            return fail(QStringLiteral("ssh refused the host key of %1: it is not in known_hosts "
-                                       "(~/.ssh/known_hosts, or the UserKnownHostsFile given) or "
-                                       "does not match it. BPF Lens never accepts an unknown host "
-                                       "key: check the key and add it (ssh %1 once, or "
-                                       "ssh-keyscan), then record again")
-                            .arg(target.destination()));
+            return fail(
+                QStringLiteral("ssh refused the host key of %1: it is not in known_hosts "
+                               "(~/.ssh/known_hosts, or the UserKnownHostsFile given) or "
+                               "does not match it. BPF Lens never accepts an unknown host "
+                               "key: check the key and add it (ssh %2 once, or "
+                               "ssh-keyscan), then record again")
+                    .arg(host,
+                         target.port
+                             ? QStringLiteral("-p %1 %2").arg(target.port).arg(target.destination())
+                             : target.destination()));
         if (ssh.remoteMissing())
             return fail(QStringLiteral("bpflens-cli is not installed on %1 (not in the PATH of "
                                        "its login shell): install BPF Lens %2 there")
