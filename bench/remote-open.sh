@@ -66,15 +66,15 @@ run() {
   sleep 1
   kill -INT $rec; wait $rec || { cat "$D/err" >&2; return 1; }
   local kept lost
-  kept=$("$BIN/bpflens-cli" query "$out" "SELECT count(*) FROM open" --format csv | tail -1)
+  kept=$("$BIN/bpflens-cli" query "$out" "SELECT count(*) FROM open WHERE path LIKE '%/target'" --format csv | tail -1)
   lost=$(sed -n 's/.*(\([0-9]*\) lost).*/\1/p' "$D/err")
   echo "$kept ${lost:-?} $w"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-echo "| workload | recorder | target opens/s | events kept / ops | lost | wall × untraced |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| workload | recorder | target opens/s | achieved opens/s | events kept / ops | lost | wall × untraced |"
+echo "|---|---|---:|---:|---:|---:|---:|"
 for rate in 100000 0; do
   base=$(for _ in $(seq "$REPS"); do wall --rate "$rate"; done | median)
   for mode in local remote; do
@@ -83,8 +83,9 @@ for rate in 100000 0; do
     lost=$(awk '{print $2}' <<<"$rows" | sort -g | tail -1)
     w=$(awk '{print $3}' <<<"$rows" | median)
     label=$([ "$rate" = 0 ] && echo "max (1 thread)" || echo "$rate")
-    printf '| open storm %s | %s | %s | %s / %s | %s | %.3f |\n' "$COUNT" \
+    printf '| open storm %s | %s | %s | %.0f | %s / %s | %s | %.3f |\n' "$COUNT" \
       "$([ $mode = local ] && echo 'record --direct' || echo 'record --host 127.0.0.1')" \
-      "$label" "$kept" "$COUNT" "$lost" "$(python3 -c "print($w/$base)")"
+      "$label" "$(python3 -c "print($COUNT/$w)")" "$kept" "$COUNT" "$lost" \
+      "$(python3 -c "print($w/$base)")"
   done
 done

@@ -643,6 +643,10 @@ int recordToStream(QList<ProbeConfig> &requests, int fd, quint64 durationNs, boo
     QString error;
     if (!engine.start(requests, &error))
         return fail(error);
+    // A pipe (ssh's channel for record --host, the window's) gets room for a few frames, so a
+    // reader that stalls for a moment (sshd encrypting, the network) does not stall the engine
+    // and let the ring buffer fill. Not every pipe may grow: the default is kept then.
+    ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
     // The reader sets the pace: the window reads as fast as it can, and what the kernel
     // cannot hand over meanwhile is counted as lost, as in any recording.
     EngineStream stream(engine, fd, EngineStream::Pace::Reader);

@@ -145,6 +145,8 @@ bool SshChannel::start(const SshTarget &target, const QStringList &sshOptions,
     m_in = in[1];
     m_out = out[0];
     m_err = err[0];
+    // Room for bursts while this process writes the file (see recordToStream()).
+    ::fcntl(m_out, F_SETPIPE_SZ, 1 << 20);
     ::fcntl(m_err, F_SETFL, O_NONBLOCK);
     // ssh may go away before reading its stdin: a write error, not a signal.
     ::signal(SIGPIPE, SIG_IGN);
