@@ -264,18 +264,26 @@ private Q_SLOTS:
         const QString opened = path(tag + QStringLiteral("-opened.txt"));
         QVERIFY(writeFile(opened, "x"));
 
+        // An option value the remote shell must not interpret: quotes, $(...), backquotes.
+        const QString injected = path(QStringLiteral("injected"));
+        const QString line = QStringLiteral("it's \"$(touch %1)\" `touch %1` ;").arg(injected);
         QProcess recorder;
         recorder.setProcessEnvironment(cliEnvironment());
-        recorder.start(QStringLiteral(BPFLENS_CLI),
-                       recordArgs(QStringLiteral("present"), QStringLiteral("known_hosts"), session)
-                           << QStringLiteral("--probe") << QStringLiteral("exec:comm=") + tag
-                           << QStringLiteral("--probe")
-                           << QStringLiteral("open:pid=%1").arg(getpid()));
+        recorder.start(
+            QStringLiteral(BPFLENS_CLI),
+            recordArgs(QStringLiteral("present"), QStringLiteral("known_hosts"), session)
+                << QStringLiteral("--probe-json")
+                << QStringLiteral("{\"id\": \"exec\", \"options\": {\"comm\": \"%1\", "
+                                  "\"line\": \"%2\"}}")
+                       .arg(tag, QString(line).replace(QLatin1Char('"'), QStringLiteral("\\\"")))
+                << QStringLiteral("--probe") << QStringLiteral("open:pid=%1").arg(getpid()));
         QVERIFY2(waitForFile(session, recorder), recorder.readAllStandardError().constData());
 
         const int execs = 4;
         for (int i = 0; i < execs; ++i)
-            QCOMPARE(QProcess::execute(program, {QStringLiteral("arg%1").arg(i)}), 0);
+            QCOMPARE(QProcess::execute(program, {QStringLiteral("arg%1").arg(i), line}), 0);
+        // Not matching the line filter: not recorded.
+        QCOMPARE(QProcess::execute(program, {QStringLiteral("other")}), 0);
         const int opens = 9;
         for (int i = 0; i < opens; ++i) {
             QFile f(opened);
@@ -297,6 +305,7 @@ private Q_SLOTS:
                                                     "'%%1-opened.txt'")
                                          .arg(tag)),
                  qint64(opens));
+        QVERIFY2(!QFile::exists(injected), "the remote shell ran a command from an option value");
         // The remote side ended its stream: the file says the recording finished.
         const Run shown = runCli({QStringLiteral("show"), session});
         QCOMPARE(shown.status, 0);
