@@ -21,6 +21,7 @@
 #include "sessionquery.h"
 #include "sessionsalvage.h"
 #include "sessionstore.h"
+#include "sshchannel.h"
 #include "tpcountprobe.h"
 #include "traceexport.h"
 #include "uprobeprobe.h"
@@ -44,6 +45,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <functional>
 #include <optional>
 #include <poll.h>
 #include <unistd.h>
@@ -287,8 +289,96 @@ void installStopHandlers()
     sigaction(SIGTERM, &sa, nullptr);
 }
 
-// The helper records; this process reads the stream from the fd it hands over and writes the
-// session file, one transaction a second, as the in-process recorder does.
+// What readStreamToFile() saw, for the caller to put into words.
+struct StreamOutcome
+{
+    bool ended = false; // the End frame arrived
+    StreamEnd end;
+    QString createError;
+    bool readerFailed = false;
+    QString readerError;
+    quint64 startNs = 0;
+    quint64 lastDataNs = 0; // when the last bytes arrived
+};
+
+// The stream's source: how to stop it, and what else to watch while reading it.
+struct StreamSource
+{
+    int fd = -1;
+    std::function<void()> stop;
+    int extraFd = -1; // readable: call onExtra (ssh's stderr)
+    std::function<void()> onExtra;
+};
+
+// Reads a recording stream (docs/protocol.md) from source.fd and writes the session file, one
+// transaction a second, as the in-process recorder does: the helper's stream and a remote
+// bpflens-cli's over ssh alike. A file that cannot be created or written (a full disk) stops
+// the source; what was written stays in the file.
+StreamOutcome readStreamToFile(const StreamSource &source, RecordingFile &file,
+                               const QString &output, quint64 durationNs, bool progress,
+                               JsonlSink &jsonl)
+{
+    StreamOutcome o;
+    StreamReader reader;
+    ProgressLine progressLine(progress);
+    bool stopSent = false;
+    o.startNs = Engine::monotonicNowNs();
+    o.lastDataNs = o.startNs;
+    auto stopOnce = [&] {
+        if (!stopSent) {
+            source.stop();
+            stopSent = true;
+        }
+    };
+    while (true) {
+        pollfd p[2] = {{source.fd, POLLIN, 0}, {source.extraFd, POLLIN, 0}};
+        if (::poll(p, source.extraFd >= 0 ? 2 : 1, 200) > 0) {
+            if (p[0].revents) {
+                const StreamReader::ReadResult r = reader.readFrom(source.fd);
+                if (r == StreamReader::ReadResult::Data)
+                    o.lastDataNs = Engine::monotonicNowNs();
+                if (r == StreamReader::ReadResult::Failed && reader.errorString().isEmpty())
+                    o.readerError = QStringLiteral("cannot read the stream");
+            }
+            if (source.extraFd >= 0 && p[1].revents)
+                source.onExtra();
+        }
+        while (reader.hasMessage()) {
+            StreamMessage m = reader.takeMessage();
+            if (m.type == StreamFrameType::Hello) {
+                o.startNs = m.info.startMonotonicNs;
+                progressLine.start(o.startNs, Engine::monotonicNowNs());
+                if (!file.create(output, m.info, &o.createError))
+                    stopOnce();
+                jsonl.start(m.info);
+            } else if (m.type == StreamFrameType::Batch) {
+                jsonl.add(m.batch);
+                if (!file.add(std::move(m.batch), Engine::monotonicNowNs()))
+                    stopOnce();
+            } else {
+                o.end = m.end;
+                o.ended = true;
+            }
+        }
+        const quint64 now = Engine::monotonicNowNs();
+        if (!file.writeIfDue(now))
+            stopOnce();
+        if (g_stopRequested || (durationNs && now - o.startNs >= durationNs))
+            stopOnce();
+        if (o.ended || reader.hasError())
+            break;
+        if (file.isOpen())
+            progressLine.update(now, file);
+    }
+    file.flush();
+    progressLine.end();
+    o.readerFailed = reader.hasError();
+    if (o.readerFailed)
+        o.readerError = reader.errorString();
+    return o;
+}
+
+// The helper records; this process reads the stream from the fd it hands over.
 int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &requests,
                         const QString &output, quint64 durationNs, bool progress, JsonlSink &jsonl)
 {
@@ -305,78 +395,35 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
                         .arg(startError.message));
     }
     installStopHandlers();
-    StreamReader reader;
-    RecordingFile file;
-    ProgressLine progressLine(progress);
-    StreamEnd end;
-    bool ended = false;
-    bool stopSent = false;
     QString error;
-    QString createError;
-    quint64 startNs = Engine::monotonicNowNs();
-    // A file that cannot be created or written (a full disk) ends the recording; what was
-    // written stays in the file.
-    auto stopOnFileError = [&] {
-        if (!stopSent) {
-            helper.stopSession(session.path, nullptr);
-            stopSent = true;
-        }
+    StreamSource source;
+    source.fd = session.fd;
+    source.stop = [&] {
+        HelperClient::Error stopError;
+        if (!helper.stopSession(session.path, &stopError))
+            error =
+                QStringLiteral("the helper did not stop the recording: %1").arg(stopError.message);
     };
-    while (true) {
-        pollfd p{session.fd, POLLIN, 0};
-        if (::poll(&p, 1, 200) > 0) {
-            const StreamReader::ReadResult r = reader.readFrom(session.fd);
-            if (r == StreamReader::ReadResult::Failed && reader.errorString().isEmpty())
-                error = QStringLiteral("cannot read the helper's stream");
-        }
-        while (reader.hasMessage()) {
-            StreamMessage m = reader.takeMessage();
-            if (m.type == StreamFrameType::Hello) {
-                startNs = m.info.startMonotonicNs;
-                progressLine.start(startNs, Engine::monotonicNowNs());
-                if (!file.create(output, m.info, &createError))
-                    stopOnFileError();
-                jsonl.start(m.info);
-            } else if (m.type == StreamFrameType::Batch) {
-                jsonl.add(m.batch);
-                if (!file.add(std::move(m.batch), Engine::monotonicNowNs()))
-                    stopOnFileError();
-            } else {
-                end = m.end;
-                ended = true;
-            }
-        }
-        const quint64 now = Engine::monotonicNowNs();
-        if (!file.writeIfDue(now))
-            stopOnFileError();
-        if (!stopSent && (g_stopRequested || (durationNs && now - startNs >= durationNs))) {
-            HelperClient::Error stopError;
-            if (!helper.stopSession(session.path, &stopError))
-                error = QStringLiteral("the helper did not stop the recording: %1")
-                            .arg(stopError.message);
-            stopSent = true;
-        }
-        if (ended || reader.hasError())
-            break;
-        if (file.isOpen())
-            progressLine.update(now, file);
-    }
+    RecordingFile file;
+    const StreamOutcome o = readStreamToFile(source, file, output, durationNs, progress, jsonl);
     ::close(session.fd);
-    file.flush();
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    progressLine.end();
+    const StreamEnd &end = o.end;
+    const QString &createError = o.createError;
     QString finishError;
     const bool finished =
         file.isOpen() &&
-        file.finish(ended ? end.endMonotonicNs : Engine::monotonicNowNs(), &finishError);
+        file.finish(o.ended ? end.endMonotonicNs : Engine::monotonicNowNs(), &finishError);
     if (!createError.isEmpty() || file.hasWriteError())
         return fail(QStringLiteral("recording stopped: %1")
                         .arg(createError.isEmpty() ? file.writeError() : createError));
-    if (reader.hasError())
+    if (o.readerFailed)
         return fail(
             QStringLiteral("the helper's stream broke off: %1 (what arrived before is in %2)")
-                .arg(reader.errorString(), output));
+                .arg(o.readerError, output));
+    if (!o.readerError.isEmpty() && error.isEmpty())
+        error = o.readerError;
     if (end.reason == StreamEndReason::Error || end.reason == StreamEndReason::HelperShutdown)
         return fail(
             QStringLiteral("the helper ended the recording: %1 (what was recorded is in %2)")
@@ -393,6 +440,119 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
                                .arg(file.eventCount())
                                .arg(file.lostSummary())
                                .arg(output);
+    return Ok;
+}
+
+// record --host: ssh runs bpflens-cli record --stream-fd 1 on the host (docs/remote.md) and
+// this process writes the session file from the stream, as from the helper's.
+int recordOverSsh(const SshTarget &target, const QStringList &sshOptions,
+                  const QList<ProbeConfig> &requests, const QString &output, quint64 durationNs,
+                  bool progress, JsonlSink &jsonl)
+{
+    QStringList remoteArgs;
+    // JSON keeps every option value intact (a --probe spec cannot hold a comma).
+    for (const ProbeConfig &p : requests) {
+        const QJsonObject o{{QStringLiteral("id"), p.id},
+                            {QStringLiteral("options"), QJsonObject::fromVariantMap(p.options)}};
+        remoteArgs << QStringLiteral("--probe-json")
+                   << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+    }
+    // Before ssh starts: Ctrl-C then stops the remote side and finishes the file.
+    installStopHandlers();
+    SshChannel ssh;
+    QString error;
+    if (!ssh.start(target, sshOptions, remoteRecordCommand(remoteArgs), &error))
+        return fail(error);
+    StreamSource source;
+    source.fd = ssh.streamFd();
+    source.stop = [&] { ssh.stop(); };
+    source.extraFd = ssh.messageFd();
+    source.onExtra = [&] { ssh.readMessages(); };
+    RecordingFile file;
+    const quint64 startedNs = Engine::monotonicNowNs();
+    const StreamOutcome o = readStreamToFile(source, file, output, durationNs, progress, jsonl);
+    ssh.stop();
+    // The remote side sent its end (or the stream broke): ssh exits as soon as the channel
+    // closes; one that does not within seconds is ended.
+    ssh.wait(o.ended ? 10000 : 2000);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    const bool created = file.isOpen();
+    QString finishError;
+    const bool finished =
+        created && file.finish(o.ended ? o.end.endMonotonicNs : o.lastDataNs, &finishError);
+    if (!o.createError.isEmpty() || file.hasWriteError())
+        return fail(QStringLiteral("recording stopped: %1")
+                        .arg(o.createError.isEmpty() ? file.writeError() : o.createError));
+    const QString host = target.display;
+    if (!created) {
+        // Nothing arrived: say why the remote side never started.
+        if (ssh.hostKeyRefused())
+            return fail(
+                QStringLiteral("ssh refused the host key of %1: it is not in known_hosts "
+                               "(~/.ssh/known_hosts, or the UserKnownHostsFile given) or "
+                               "does not match it. BPF Lens never accepts an unknown host "
+                               "key: check the key and add it (ssh %2 once, or "
+                               "ssh-keyscan), then record again")
+                    .arg(host,
+                         target.port
+                             ? QStringLiteral("-p %1 %2").arg(target.port).arg(target.destination())
+                             : target.destination()));
+        if (ssh.remoteMissing())
+            return fail(QStringLiteral("bpflens-cli is not installed on %1 (not in the PATH of "
+                                       "its login shell): install BPF Lens %2 there")
+                            .arg(host, QStringLiteral(BPFLENS_VERSION)));
+        if (!ssh.remoteVersion().isEmpty() && ssh.remoteVersion() != QLatin1String(BPFLENS_VERSION))
+            return fail(QStringLiteral("bpflens-cli on %1 is version %2, this one is %3, and it "
+                                       "did not record (see its message above): install the same "
+                                       "version on both")
+                            .arg(host, ssh.remoteVersion(), QStringLiteral(BPFLENS_VERSION)));
+        if (ssh.exitStatus() == 255 || ssh.remoteVersion().isEmpty())
+            return fail(QStringLiteral("cannot connect to %1 with %2 (exit status %3%4)")
+                            .arg(host, ssh.program())
+                            .arg(ssh.exitStatus())
+                            .arg(ssh.messages().isEmpty()
+                                     ? QString()
+                                     : QStringLiteral(": ") +
+                                           ssh.messages().section(QLatin1Char('\n'), -1)),
+                        RemoteFailed);
+        return fail(QStringLiteral("bpflens-cli on %1 did not record (exit status %2; its "
+                                   "message is above)")
+                        .arg(host)
+                        .arg(ssh.exitStatus()),
+                    RemoteFailed);
+    }
+    if (!o.ended) {
+        const double seconds = double(o.lastDataNs - std::min(o.lastDataNs, startedNs)) / 1e9;
+        QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) into %3\n")
+                                   .arg(file.eventCount())
+                                   .arg(file.lostSummary())
+                                   .arg(output);
+        return fail(QStringLiteral("connection to %1 lost after %2 s (%3); the session %4 "
+                                   "holds everything received")
+                        .arg(host)
+                        .arg(seconds, 0, 'f', 1)
+                        .arg(o.readerFailed && !o.readerError.isEmpty()
+                                 ? o.readerError
+                                 : QStringLiteral("ssh exit status %1").arg(ssh.exitStatus()))
+                        .arg(output),
+                    ConnectionLost);
+    }
+    if (o.end.reason == StreamEndReason::Error || o.end.reason == StreamEndReason::HelperShutdown)
+        return fail(QStringLiteral("bpflens-cli on %1 ended the recording: %2 (what was recorded "
+                                   "is in %3)")
+                        .arg(host, o.end.message, output),
+                    RemoteFailed);
+    if (!finished)
+        return fail(finishError);
+    if (jsonl.failed())
+        return fail(QStringLiteral("cannot write the JSON lines to %1: the recording stopped "
+                                   "(what was recorded is in %2)")
+                        .arg(jsonl.target(), output));
+    QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) on %3 into %4\n")
+                               .arg(file.eventCount())
+                               .arg(file.lostSummary())
+                               .arg(host, output);
     return Ok;
 }
 
@@ -473,13 +633,21 @@ int probes(const QStringList &args)
 // stream the helper would send (docs/protocol.md), written into an inherited fd, so the window
 // reads both the same way and never links libbpf. SIGTERM/SIGINT end it with an End frame; a
 // reader that closes its end ends it too (nobody is left to tell).
-int recordToStream(QList<ProbeConfig> &requests, int fd, quint64 durationNs)
+//
+// With stopOnStdinEof (record --host runs it so over ssh) the end of stdin stops it cleanly:
+// the local side closes ssh's stdin to stop. A killed ssh client makes sshd close both pipes,
+// and the hang-up of the stream fd ends it within a poll interval.
+int recordToStream(QList<ProbeConfig> &requests, int fd, quint64 durationNs, bool stopOnStdinEof)
 {
     installStopHandlers();
     Engine engine;
     QString error;
     if (!engine.start(requests, &error))
         return fail(error);
+    // A pipe (ssh's channel for record --host, the window's) gets room for a few frames, so a
+    // reader that stalls for a moment (sshd encrypting, the network) does not stall the engine
+    // and let the ring buffer fill. Not every pipe may grow: the default is kept then.
+    ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
     // The reader sets the pace: the window reads as fast as it can, and what the kernel
     // cannot hand over meanwhile is counted as lost, as in any recording.
     EngineStream stream(engine, fd, EngineStream::Pace::Reader);
@@ -487,8 +655,18 @@ int recordToStream(QList<ProbeConfig> &requests, int fd, quint64 durationNs)
         engine.stop();
         return fail(QStringLiteral("cannot write the stream: %1").arg(stream.errorString()));
     }
+    auto stdinEnded = [&] {
+        if (!stopOnStdinEof)
+            return false;
+        pollfd p{STDIN_FILENO, POLLIN, 0};
+        if (::poll(&p, 1, 0) <= 0)
+            return false;
+        char buf[256];
+        const ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+        return n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN);
+    };
     const bool readerStayed = stream.run([&] {
-        return g_stopRequested ||
+        return g_stopRequested || stdinEnded() ||
                (durationNs && Engine::monotonicNowNs() - engine.startMonotonicNs() >= durationNs);
     });
     // Detach first, then finish the stream.
@@ -536,6 +714,17 @@ int record(const QStringList &args)
                                      "helper's stream (docs/protocol.md) into this inherited fd "
                                      "instead of a session file; SIGTERM ends it."),
                       QStringLiteral("fd")});
+    parser.addOption({QStringLiteral("stop-on-stdin-eof"),
+                      QStringLiteral("With --stream-fd: stop when standard input ends (how "
+                                     "--host stops the remote side).")});
+    parser.addOption({QStringLiteral("host"),
+                      QStringLiteral("Record on this machine over ssh (docs/remote.md): runs "
+                                     "bpflens-cli there, writes the session file here."),
+                      QStringLiteral("[user@]host[:port]")});
+    parser.addOption({QStringLiteral("ssh-option"),
+                      QStringLiteral("With --host: an ssh option, as ssh -o takes it "
+                                     "(IdentityFile=~/.ssh/id_lab). Repeatable."),
+                      QStringLiteral("option")});
     parser.addOption({QStringLiteral("jsonl"),
                       QStringLiteral("Also write the events as JSON lines while recording, a "
                                      "batch at a time, into this file (\"-\": standard output; "
@@ -580,9 +769,25 @@ int record(const QStringList &args)
         if (!ProbeCatalog::validate(r.id, r.options, &normalized, &error))
             return fail(error, Usage);
     }
+    std::optional<SshTarget> remote;
+    if (parser.isSet(QStringLiteral("host"))) {
+        SshTarget target;
+        QString error;
+        if (!SshTarget::parse(parser.value(QStringLiteral("host")), &target, &error))
+            return fail(error, Usage);
+        for (const char *local : {"stream-fd", "direct"})
+            if (parser.isSet(QString::fromLatin1(local)))
+                return fail(
+                    QStringLiteral("--host and --%1 exclude each other").arg(QLatin1String(local)),
+                    Usage);
+        remote = target;
+    } else if (parser.isSet(QStringLiteral("ssh-option"))) {
+        return fail(QStringLiteral("--ssh-option goes with --host"), Usage);
+    }
     // The functions uprobes attach to: resolved and their files opened by this process, with
-    // the permissions of whoever runs it, whichever way the probes then run.
-    {
+    // the permissions of whoever runs it, whichever way the probes then run. On another host
+    // its own bpflens-cli resolves them.
+    if (!remote) {
         QString error;
         if (!resolveProbeTargets(requests, &error))
             return fail(error, Usage);
@@ -610,14 +815,15 @@ int record(const QStringList &args)
             return fail(QStringLiteral("--stream-fd runs the probes in this process, which needs "
                                        "root"),
                         NotAuthorized);
-        return recordToStream(requests, fd, durationNs);
+        return recordToStream(requests, fd, durationNs,
+                              parser.isSet(QStringLiteral("stop-on-stdin-eof")));
     }
     const bool direct = parser.isSet(QStringLiteral("direct"));
     const SystemBus bus;
     HelperClient helper(bus.connection);
     QString unreachable;
-    const bool viaHelper = !direct && helper.isReachable(&unreachable);
-    if (!viaHelper && geteuid() != 0) {
+    const bool viaHelper = !remote && !direct && helper.isReachable(&unreachable);
+    if (!remote && !viaHelper && geteuid() != 0) {
         if (direct)
             return fail(
                 QStringLiteral("--direct runs the probes in this process, which needs root"),
@@ -653,6 +859,9 @@ int record(const QStringList &args)
         if (!jsonl.open(parser.value(QStringLiteral("jsonl")), &error))
             return fail(error);
     }
+    if (remote)
+        return recordOverSsh(*remote, parser.values(QStringLiteral("ssh-option")), requests, output,
+                             durationNs, progress, jsonl);
     if (viaHelper)
         return recordThroughHelper(helper, requests, output, durationNs, progress, jsonl);
 

@@ -26,7 +26,9 @@ enum ExitStatus
     Failure = 1,
     Usage = 2,
     NotAuthorized = 3,
-    NoSession = 4
+    NoSession = 4,
+    RemoteFailed = 5,   // record --host: ssh or the remote bpflens-cli failed to record
+    ConnectionLost = 6, // record --host: the connection broke; the file holds what arrived
 };
 
 } // namespace bpflens::cli

@@ -48,6 +48,8 @@ int main(int argc, char **argv)
            "  probes [--json]                       the probes and whether this kernel runs them\n"
            "  record --probe ID[:opt=v,...] ...     record into a session file (--duration, "
            "--output)\n"
+           "  record --host [user@]host ...         record another machine over ssh "
+           "(docs/remote.md)\n"
            "  show FILE [--probe ID] [--top N]      session summary, histograms, top functions\n"
            "  export FILE --csv DIR [--probe ID]    CSV files\n"
            "  export FILE --folded [-o OUT]         folded stacks for flame graphs "

@@ -1,0 +1,87 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <sys/types.h>
+
+namespace bpflens::cli {
+
+// Where record --host runs: [user@]host[:port], or [user@][v6-address]:port.
+struct SshTarget
+{
+    QString user;
+    QString host;
+    int port = 0; // 0: ssh's default (or the ssh config's)
+
+    // user@host as ssh takes it, without the port.
+    QString destination() const;
+    // As the user wrote it, for messages.
+    QString display;
+
+    static bool parse(const QString &text, SshTarget *target, QString *error);
+};
+
+// Quotes one argument for a POSIX shell on the remote side: ssh hands the remote command to
+// the login shell as one string.
+QString shellQuote(const QString &arg);
+
+// The remote shell command record --host runs: it says whether bpflens-cli is there and which
+// version, then becomes `bpflens-cli record --stream-fd 1 ...` with the stream on stdout.
+QString remoteRecordCommand(const QStringList &recordArgs);
+
+// An ssh client running remoteRecordCommand(): its stdout is the stream, its stderr carries the
+// remote's messages and ssh's own, its stdin stays open until stop() (the remote side stops
+// when it reaches the end of its stdin).
+class SshChannel
+{
+public:
+    SshChannel() = default;
+    SshChannel(const SshChannel &) = delete;
+    SshChannel &operator=(const SshChannel &) = delete;
+    ~SshChannel();
+
+    // ssh -o BatchMode=yes -o StrictHostKeyChecking=yes ... target command. The ssh binary is
+    // $BPFLENS_SSH or "ssh" from PATH. sshOptions are passed as -o each, after ours (ssh keeps
+    // the first value of an option, so they cannot turn host key checking off).
+    bool start(const SshTarget &target, const QStringList &sshOptions, const QString &command,
+               QString *error);
+    int streamFd() const { return m_out; }
+    int messageFd() const { return m_err; }
+    pid_t pid() const { return m_pid; }
+    // Reads what ssh wrote to stderr; complete lines from the remote are printed prefixed with
+    // the host unless they are our markers. Call when messageFd() is readable.
+    void readMessages();
+    // Closes ssh's stdin: the remote bpflens-cli sees the end of its stdin and stops.
+    void stop();
+    bool stopSent() const { return m_in < 0; }
+    // Waits for ssh to exit (killing it after timeoutMs); true when it exited by itself.
+    bool wait(int timeoutMs);
+    void kill();
+    int exitStatus() const { return m_exitStatus; }
+
+    // What the remote side said before the stream (see remoteRecordCommand()).
+    bool remoteMissing() const { return m_remoteMissing; }
+    QString remoteVersion() const { return m_remoteVersion; }
+    // Everything ssh and the remote wrote to stderr that was not a marker.
+    QString messages() const { return m_messages.join(QLatin1Char('\n')); }
+    bool hostKeyRefused() const;
+    QString program() const { return m_program; }
+
+private:
+    void handleLine(const QString &line);
+
+    QString m_program;
+    QString m_display;
+    pid_t m_pid = -1;
+    int m_in = -1;
+    int m_out = -1;
+    int m_err = -1;
+    QByteArray m_pending;
+    QStringList m_messages;
+    bool m_remoteMissing = false;
+    QString m_remoteVersion;
+    int m_exitStatus = -1;
+};
+
+} // namespace bpflens::cli
