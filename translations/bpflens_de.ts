@@ -1159,6 +1159,227 @@
     </message>
 </context>
 <context>
+    <name>bpflens::HeatmapModel</name>
+    <message>
+        <source>%1 (histogram)</source>
+        <translation>%1 (Histogramm)</translation>
+    </message>
+    <message>
+        <source>%1 — %2 (histogram)</source>
+        <translation>%1 — %2 (Histogramm)</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::HeatmapView</name>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Latency heatmap</source>
+        <translation>Latenz-Heatmap</translation>
+    </message>
+    <message>
+        <source>time since the session start</source>
+        <translation>Zeit seit Sitzungsbeginn</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>Histogram of the selection</source>
+        <translation>Histogramm der Auswahl</translation>
+    </message>
+    <message>
+        <source>Click a cell or drag a rectangle to select events.</source>
+        <translation>Eine Zelle anklicken oder ein Rechteck aufziehen, um Ereignisse auszuwählen.</translation>
+    </message>
+    <message>
+        <source>&amp;Latency of:</source>
+        <translation>&amp;Latenz von:</translation>
+    </message>
+    <message>
+        <source>Heatmap source</source>
+        <translation>Quelle der Heatmap</translation>
+    </message>
+    <message>
+        <source>Colour &amp;scale:</source>
+        <translation>Farb&amp;skala:</translation>
+    </message>
+    <message>
+        <source>Logarithmic</source>
+        <translation>Logarithmisch</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>Linear</translation>
+    </message>
+    <message>
+        <source>Colour scale</source>
+        <translation>Farbskala</translation>
+    </message>
+    <message>
+        <source>&amp;Clear selection</source>
+        <translation>Auswahl &amp;aufheben</translation>
+    </message>
+    <message>
+        <source>events: %1</source>
+        <translation>Ereignisse: %1</translation>
+    </message>
+    <message>
+        <source>samples: %1</source>
+        <translation>Stichproben: %1</translation>
+    </message>
+    <message>
+        <source>%1 – %2
+latency %3 – %4
+%5</source>
+        <translation>%1 – %2
+Latenz %3 – %4
+%5</translation>
+    </message>
+    <message>
+        <source>Events with a latency in the visible range: %1.</source>
+        <translation>Ereignisse mit Latenz im sichtbaren Bereich: %1.</translation>
+    </message>
+    <message>
+        <source>Samples in the visible range: %1.</source>
+        <translation>Stichproben im sichtbaren Bereich: %1.</translation>
+    </message>
+    <message>
+        <source>Hover a cell for its counts; click a cell or drag a rectangle to select.</source>
+        <translation>Zeiger über eine Zelle zeigt ihre Anzahl; Klick auf eine Zelle oder ein aufgezogenes Rechteck wählt aus.</translation>
+    </message>
+    <message>
+        <source>Selected: %1 – %2, latency %3 – %4: %5</source>
+        <translation>Ausgewählt: %1 – %2, Latenz %3 – %4: %5</translation>
+    </message>
+    <message>
+        <source> · p50 ≈ %1 · p99 ≈ %2</source>
+        <translation> · p50 ≈ %1 · p99 ≈ %2</translation>
+    </message>
+    <message>
+        <source>This session holds no events with a latency and no latency histograms.</source>
+        <translation>Diese Sitzung enthält keine Ereignisse mit Latenz und keine Latenz-Histogramme.</translation>
+    </message>
+    <message>
+        <source>No events with a latency in this range</source>
+        <translation>Keine Ereignisse mit Latenz in diesem Bereich</translation>
+    </message>
+    <message>
+        <source>No histogram samples in this range</source>
+        <translation>Keine Histogramm-Stichproben in diesem Bereich</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::HelpController</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>&amp;Dokumentation</translation>
+    </message>
+    <message>
+        <source>How to record, read the views and use the command line</source>
+        <translation>Wie man aufzeichnet, die Ansichten liest und die Kommandozeile nutzt</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>&amp;About BPF Lens</source>
+        <translation>Über BPF &amp;Lens</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Über &amp;Qt</translation>
+    </message>
+    <message>
+        <source>BPF Lens Documentation</source>
+        <translation>BPF-Lens-Dokumentation</translation>
+    </message>
+    <message>
+        <source>Topics</source>
+        <translation>Themen</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>Kürzel</translation>
+    </message>
+    <message>
+        <source>Timeline &gt; Zoom around the pointer</source>
+        <translation>Zeitachse &gt; Um den Mauszeiger zoomen</translation>
+    </message>
+    <message>
+        <source>Wheel, + and -</source>
+        <translation>Mausrad, + und -</translation>
+    </message>
+    <message>
+        <source>Timeline &gt; Move the visible range</source>
+        <translation>Zeitachse &gt; Sichtbaren Bereich verschieben</translation>
+    </message>
+    <message>
+        <source>Drag</source>
+        <translation>Ziehen</translation>
+    </message>
+    <message>
+        <source>Timeline &gt; Zoom to a range</source>
+        <translation>Zeitachse &gt; Auf einen Bereich zoomen</translation>
+    </message>
+    <message>
+        <source>Shift+Drag</source>
+        <translation>Umschalt+Ziehen</translation>
+    </message>
+    <message>
+        <source>Timeline &gt; Show everything</source>
+        <translation>Zeitachse &gt; Alles zeigen</translation>
+    </message>
+    <message>
+        <source>Home</source>
+        <translation>Pos1</translation>
+    </message>
+    <message>
+        <source>Timeline &gt; Select an event</source>
+        <translation>Zeitachse &gt; Ein Ereignis auswählen</translation>
+    </message>
+    <message>
+        <source>Click</source>
+        <translation>Klick</translation>
+    </message>
+    <message>
+        <source>About BPF Lens</source>
+        <translation>Über BPF Lens</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;BPF Lens %1&lt;/h3&gt;&lt;p&gt;A desktop profiler for Linux: the BCC and libbpf-tools probes, recorded through a privileged helper and explored in timelines, histograms, heatmaps and flame graphs.&lt;/p&gt;&lt;p&gt;Built with Qt %2, running on Qt %3.&lt;/p&gt;&lt;p&gt;License: GPL-2.0-or-later; the eBPF programs: GPL-2.0.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;BPF Lens %1&lt;/h3&gt;&lt;p&gt;Ein Desktop-Profiler für Linux: die Probes von BCC und libbpf-tools, über einen privilegierten Helfer aufgezeichnet und in Zeitachsen, Histogrammen, Heatmaps und Flame Graphs erkundet.&lt;/p&gt;&lt;p&gt;Erstellt mit Qt %2, läuft mit Qt %3.&lt;/p&gt;&lt;p&gt;Lizenz: GPL-2.0-or-later; die eBPF-Programme: GPL-2.0.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::HelperRecorder</name>
     <message>
         <source>There is no system D-Bus (%1), so the BPF Lens helper cannot be reached. Start the system bus (as root: &lt;code&gt;systemctl start dbus&lt;/code&gt;), or run BPF Lens as root to record without the helper.</source>
@@ -1407,6 +1628,49 @@
     </message>
 </context>
 <context>
+    <name>bpflens::LatencyStatsModel</name>
+    <message>
+        <source>Probe</source>
+        <translation>Probe</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>Min</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>Mittel</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p90</source>
+        <translation>p90</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>p99.9</source>
+        <translation>p99,9</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>Max</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::MainWindow</name>
     <message>
         <source>BPF Lens</source>
@@ -1587,6 +1851,14 @@
     <message>
         <source>Query</source>
         <translation>Abfrage</translation>
+    </message>
+    <message>
+        <source>Heat&amp;map</source>
+        <translation>Heat&amp;map</translation>
+    </message>
+    <message>
+        <source>&amp;Top</source>
+        <translation>&amp;Top</translation>
     </message>
 </context>
 <context>
@@ -2214,6 +2486,53 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
 </context>
 <context>
+    <name>bpflens::StartPage</name>
+    <message>
+        <source>Record what the kernel sees, then zoom into every event.</source>
+        <translation>Aufzeichnen, was der Kernel sieht, dann in jedes Ereignis hineinzoomen.</translation>
+    </message>
+    <message>
+        <source>Record…</source>
+        <translation>Aufzeichnen …</translation>
+    </message>
+    <message>
+        <source>Open a Session…</source>
+        <translation>Sitzung öffnen …</translation>
+    </message>
+    <message>
+        <source>Open the Example Recording</source>
+        <translation>Beispielaufzeichnung öffnen</translation>
+    </message>
+    <message>
+        <source>Documentation</source>
+        <translation>Dokumentation</translation>
+    </message>
+    <message>
+        <source>Recent sessions</source>
+        <translation>Zuletzt geöffnete Sitzungen</translation>
+    </message>
+    <message>
+        <source>Sessions you open or save appear here.</source>
+        <translation>Hier erscheinen Sitzungen, die Sie öffnen oder speichern.</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>Tick the probes to run in the Probes panel, then Record. BPF Lens asks for permission once per recording.</source>
+        <translation>Die gewünschten Probes im Bereich „Probes“ ankreuzen, dann Aufzeichnen. BPF Lens fragt einmal pro Aufzeichnung nach der Berechtigung.</translation>
+    </message>
+    <message>
+        <source>Session files (*.bpflens) can also be dropped on the window.</source>
+        <translation>Sitzungsdateien (*.bpflens) lassen sich auch auf das Fenster ziehen.</translation>
+    </message>
+    <message>
+        <source>Recent Sessions</source>
+        <translation>Zuletzt geöffnet</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::StreamRecorder</name>
     <message>
         <source>No recording backend is available.</source>
@@ -2408,6 +2727,25 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
 </context>
 <context>
+    <name>bpflens::Theme</name>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Farbschema</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;Desktop</source>
+        <translation>Wie die &amp;Arbeitsumgebung</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Hell</translation>
+    </message>
+    <message>
+        <source>D&amp;ark</source>
+        <translation>&amp;Dunkel</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::TimelineWidget</name>
     <message>
         <source>Timeline</source>
@@ -2452,6 +2790,116 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>No events in this session: its probes keep counters and histograms (see the Counters and Histograms tabs).</source>
         <translation>Keine Ereignisse in dieser Sitzung: Die Probes erfassen Zähler und Histogramme (siehe die Tabs Zähler und Histogramme).</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::TopModel</name>
+    <message>
+        <source>Activate to filter every view to %1</source>
+        <translation>Aktivieren, um alle Ansichten auf %1 zu filtern</translation>
+    </message>
+    <message>
+        <source>The filter bar cannot select by %1</source>
+        <translation>Die Filterleiste kann nicht nach %1 filtern</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>Prozess</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Disk</source>
+        <translation>Datenträger</translation>
+    </message>
+    <message>
+        <source>Destination</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>Total latency</source>
+        <translation>Gesamtlatenz</translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation>p99-Latenz</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::TopPage</name>
+    <message>
+        <source>Top list of</source>
+        <translation>Rangliste der</translation>
+    </message>
+    <message>
+        <source>Ordered by</source>
+        <translation>Sortiert nach</translation>
+    </message>
+    <message>
+        <source>Top:</source>
+        <translation>Top:</translation>
+    </message>
+    <message>
+        <source>by</source>
+        <translation>nach</translation>
+    </message>
+    <message>
+        <source>Top list</source>
+        <translation>Rangliste</translation>
+    </message>
+    <message>
+        <source>Latency statistics</source>
+        <translation>Latenzstatistik</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Max</source>
+        <translation>Zum &amp;Maximum</translation>
+    </message>
+    <message>
+        <source>Select the slowest event of the selected row and zoom to it</source>
+        <translation>Das langsamste Ereignis der gewählten Zeile auswählen und dorthin zoomen</translation>
+    </message>
+    <message>
+        <source>Latency per probe and key</source>
+        <translation>Latenz je Probe und Schlüssel</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>Wird berechnet …</translation>
+    </message>
+    <message>
+        <source>%1 of %2 keys, %3 events in the visible range</source>
+        <translation>%1 von %2 Schlüsseln, %3 Ereignisse im sichtbaren Bereich</translation>
+    </message>
+    <message>
+        <source>No events. Open a session or record one to see its top processes, files, disks and latencies.</source>
+        <translation>Keine Ereignisse. Eine Sitzung öffnen oder aufzeichnen, um ihre häufigsten Prozesse, Dateien, Datenträger und Latenzen zu sehen.</translation>
+    </message>
+    <message>
+        <source>No events in the visible range have a %1 or pass the filter. Zoom out or change the filter.</source>
+        <translation>Kein Ereignis im sichtbaren Bereich hat ein(e) %1 oder passt zum Filter. Herauszoomen oder den Filter ändern.</translation>
     </message>
 </context>
 <context>

@@ -1157,6 +1157,227 @@
     </message>
 </context>
 <context>
+    <name>bpflens::HeatmapModel</name>
+    <message>
+        <source>%1 (histogram)</source>
+        <translation>%1（直方图）</translation>
+    </message>
+    <message>
+        <source>%1 — %2 (histogram)</source>
+        <translation>%1 — %2（直方图）</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::HeatmapView</name>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Latency heatmap</source>
+        <translation>延迟热图</translation>
+    </message>
+    <message>
+        <source>time since the session start</source>
+        <translation>自会话开始的时间</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>Histogram of the selection</source>
+        <translation>所选内容的直方图</translation>
+    </message>
+    <message>
+        <source>Click a cell or drag a rectangle to select events.</source>
+        <translation>单击单元格或拖出矩形以选择事件。</translation>
+    </message>
+    <message>
+        <source>&amp;Latency of:</source>
+        <translation>延迟来源(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Heatmap source</source>
+        <translation>热图数据源</translation>
+    </message>
+    <message>
+        <source>Colour &amp;scale:</source>
+        <translation>颜色刻度(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Logarithmic</source>
+        <translation>对数</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>线性</translation>
+    </message>
+    <message>
+        <source>Colour scale</source>
+        <translation>颜色刻度</translation>
+    </message>
+    <message>
+        <source>&amp;Clear selection</source>
+        <translation>清除选择(&amp;C)</translation>
+    </message>
+    <message>
+        <source>events: %1</source>
+        <translation>事件：%1</translation>
+    </message>
+    <message>
+        <source>samples: %1</source>
+        <translation>样本：%1</translation>
+    </message>
+    <message>
+        <source>%1 – %2
+latency %3 – %4
+%5</source>
+        <translation>%1 – %2
+延迟 %3 – %4
+%5</translation>
+    </message>
+    <message>
+        <source>Events with a latency in the visible range: %1.</source>
+        <translation>可见范围内带延迟的事件：%1。</translation>
+    </message>
+    <message>
+        <source>Samples in the visible range: %1.</source>
+        <translation>可见范围内的样本：%1。</translation>
+    </message>
+    <message>
+        <source>Hover a cell for its counts; click a cell or drag a rectangle to select.</source>
+        <translation>悬停单元格查看计数；单击单元格或拖出矩形进行选择。</translation>
+    </message>
+    <message>
+        <source>Selected: %1 – %2, latency %3 – %4: %5</source>
+        <translation>已选择：%1 – %2，延迟 %3 – %4：%5</translation>
+    </message>
+    <message>
+        <source> · p50 ≈ %1 · p99 ≈ %2</source>
+        <translation> · p50 ≈ %1 · p99 ≈ %2</translation>
+    </message>
+    <message>
+        <source>This session holds no events with a latency and no latency histograms.</source>
+        <translation>此会话不包含带延迟的事件，也没有延迟直方图。</translation>
+    </message>
+    <message>
+        <source>No events with a latency in this range</source>
+        <translation>此范围内没有带延迟的事件</translation>
+    </message>
+    <message>
+        <source>No histogram samples in this range</source>
+        <translation>此范围内没有直方图样本</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::HelpController</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <source>How to record, read the views and use the command line</source>
+        <translation>如何录制、阅读各视图以及使用命令行</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About BPF Lens</source>
+        <translation>关于 BPF Lens(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>BPF Lens Documentation</source>
+        <translation>BPF Lens 文档</translation>
+    </message>
+    <message>
+        <source>Topics</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Timeline &gt; Zoom around the pointer</source>
+        <translation>时间线 &gt; 围绕指针缩放</translation>
+    </message>
+    <message>
+        <source>Wheel, + and -</source>
+        <translation>滚轮、+ 和 -</translation>
+    </message>
+    <message>
+        <source>Timeline &gt; Move the visible range</source>
+        <translation>时间线 &gt; 移动可见范围</translation>
+    </message>
+    <message>
+        <source>Drag</source>
+        <translation>拖动</translation>
+    </message>
+    <message>
+        <source>Timeline &gt; Zoom to a range</source>
+        <translation>时间线 &gt; 缩放到某一范围</translation>
+    </message>
+    <message>
+        <source>Shift+Drag</source>
+        <translation>Shift+拖动</translation>
+    </message>
+    <message>
+        <source>Timeline &gt; Show everything</source>
+        <translation>时间线 &gt; 显示全部</translation>
+    </message>
+    <message>
+        <source>Home</source>
+        <translation>Home</translation>
+    </message>
+    <message>
+        <source>Timeline &gt; Select an event</source>
+        <translation>时间线 &gt; 选择事件</translation>
+    </message>
+    <message>
+        <source>Click</source>
+        <translation>单击</translation>
+    </message>
+    <message>
+        <source>About BPF Lens</source>
+        <translation>关于 BPF Lens</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;BPF Lens %1&lt;/h3&gt;&lt;p&gt;A desktop profiler for Linux: the BCC and libbpf-tools probes, recorded through a privileged helper and explored in timelines, histograms, heatmaps and flame graphs.&lt;/p&gt;&lt;p&gt;Built with Qt %2, running on Qt %3.&lt;/p&gt;&lt;p&gt;License: GPL-2.0-or-later; the eBPF programs: GPL-2.0.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;BPF Lens %1&lt;/h3&gt;&lt;p&gt;一款 Linux 桌面性能分析器：BCC 与 libbpf-tools 的探针，经由特权助手录制，并在时间线、直方图、热图和火焰图中探索。&lt;/p&gt;&lt;p&gt;使用 Qt %2 构建，运行于 Qt %3。&lt;/p&gt;&lt;p&gt;许可证：GPL-2.0-or-later；eBPF 程序：GPL-2.0。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::HelperRecorder</name>
     <message>
         <source>There is no system D-Bus (%1), so the BPF Lens helper cannot be reached. Start the system bus (as root: &lt;code&gt;systemctl start dbus&lt;/code&gt;), or run BPF Lens as root to record without the helper.</source>
@@ -1404,6 +1625,49 @@
     </message>
 </context>
 <context>
+    <name>bpflens::LatencyStatsModel</name>
+    <message>
+        <source>Probe</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p90</source>
+        <translation>p90</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>p99.9</source>
+        <translation>p99.9</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::MainWindow</name>
     <message>
         <source>BPF Lens</source>
@@ -1584,6 +1848,14 @@
     <message>
         <source>Query</source>
         <translation>查询</translation>
+    </message>
+    <message>
+        <source>Heat&amp;map</source>
+        <translation>热图(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Top</source>
+        <translation>排行(&amp;T)</translation>
     </message>
 </context>
 <context>
@@ -2207,6 +2479,53 @@ The data recorded until then is kept.</source>
     </message>
 </context>
 <context>
+    <name>bpflens::StartPage</name>
+    <message>
+        <source>Record what the kernel sees, then zoom into every event.</source>
+        <translation>录制内核所见，再放大查看每一个事件。</translation>
+    </message>
+    <message>
+        <source>Record…</source>
+        <translation>录制…</translation>
+    </message>
+    <message>
+        <source>Open a Session…</source>
+        <translation>打开会话…</translation>
+    </message>
+    <message>
+        <source>Open the Example Recording</source>
+        <translation>打开示例录制</translation>
+    </message>
+    <message>
+        <source>Documentation</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Recent sessions</source>
+        <translation>最近的会话</translation>
+    </message>
+    <message>
+        <source>Sessions you open or save appear here.</source>
+        <translation>您打开或保存的会话会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Tick the probes to run in the Probes panel, then Record. BPF Lens asks for permission once per recording.</source>
+        <translation>在“探针”面板中勾选要运行的探针，然后点击录制。BPF Lens 每次录制会请求一次授权。</translation>
+    </message>
+    <message>
+        <source>Session files (*.bpflens) can also be dropped on the window.</source>
+        <translation>也可以把会话文件（*.bpflens）拖放到窗口上。</translation>
+    </message>
+    <message>
+        <source>Recent Sessions</source>
+        <translation>最近的会话</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::StreamRecorder</name>
     <message>
         <source>No recording backend is available.</source>
@@ -2401,6 +2720,25 @@ The data recorded until then is kept.</source>
     </message>
 </context>
 <context>
+    <name>bpflens::Theme</name>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;Desktop</source>
+        <translation>跟随桌面(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>D&amp;ark</source>
+        <translation>深色(&amp;A)</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::TimelineWidget</name>
     <message>
         <source>Timeline</source>
@@ -2445,6 +2783,116 @@ The data recorded until then is kept.</source>
     <message>
         <source>No events in this session: its probes keep counters and histograms (see the Counters and Histograms tabs).</source>
         <translation>此会话中没有事件：其探针记录的是计数器和直方图（见“计数器”和“直方图”标签页）。</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::TopModel</name>
+    <message>
+        <source>Activate to filter every view to %1</source>
+        <translation>激活以将所有视图筛选为 %1</translation>
+    </message>
+    <message>
+        <source>The filter bar cannot select by %1</source>
+        <translation>筛选栏无法按%1筛选</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Disk</source>
+        <translation>磁盘</translation>
+    </message>
+    <message>
+        <source>Destination</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Total latency</source>
+        <translation>总延迟</translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation>p99 延迟</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::TopPage</name>
+    <message>
+        <source>Top list of</source>
+        <translation>排行对象</translation>
+    </message>
+    <message>
+        <source>Ordered by</source>
+        <translation>排序依据</translation>
+    </message>
+    <message>
+        <source>Top:</source>
+        <translation>排行：</translation>
+    </message>
+    <message>
+        <source>by</source>
+        <translation>按</translation>
+    </message>
+    <message>
+        <source>Top list</source>
+        <translation>排行榜</translation>
+    </message>
+    <message>
+        <source>Latency statistics</source>
+        <translation>延迟统计</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Max</source>
+        <translation>转到最大值(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Select the slowest event of the selected row and zoom to it</source>
+        <translation>选择所选行中最慢的事件并缩放到该处</translation>
+    </message>
+    <message>
+        <source>Latency per probe and key</source>
+        <translation>按探针和键统计的延迟</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 keys, %3 events in the visible range</source>
+        <translation>%2 个键中的 %1 个，可见范围内 %3 个事件</translation>
+    </message>
+    <message>
+        <source>No events. Open a session or record one to see its top processes, files, disks and latencies.</source>
+        <translation>没有事件。打开或录制一个会话，即可查看其排名靠前的进程、文件、磁盘和延迟。</translation>
+    </message>
+    <message>
+        <source>No events in the visible range have a %1 or pass the filter. Zoom out or change the filter.</source>
+        <translation>可见范围内没有带%1或通过筛选的事件。请缩小视图或更改筛选条件。</translation>
     </message>
 </context>
 <context>
