@@ -13,6 +13,7 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QMap>
+#include <QScrollArea>
 #include <QSet>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -70,7 +71,18 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     , m_session(session)
     , m_state(state)
 {
-    auto *layout = new QVBoxLayout(this);
+    // The charts scroll where the window is smaller than all of them together (under a real
+    // recording's timeline on a 1280x720 screen) instead of making the window taller.
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *content = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(content);
+    scroll->setWidget(content);
+    outer->addWidget(scroll);
     m_placeholder = new QLabel(
         tr("No counter samples in this session: record the Page cache (cachestat) probe to see "
            "hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for "
@@ -100,8 +112,7 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_hits = new QChartView(new QChart, this);
     m_hits->setAccessibleName(tr("Tracepoint hits per key"));
     m_hits->setRenderHint(QPainter::Antialiasing);
-    // Small enough that all fit a 1280x720 window together: the two per-endpoint charts side by
-    // side.
+    // Tall enough to read; the per-endpoint charts side by side.
     m_counts->setMinimumHeight(170);
     m_ratio->setMinimumHeight(130);
     m_retransmits->setMinimumHeight(170);

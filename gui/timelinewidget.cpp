@@ -85,8 +85,9 @@ QSize TimelineWidget::sizeHint() const
 
 QSize TimelineWidget::minimumSizeHint() const
 {
-    return {labelWidth() + 100,
-            AxisHeight + int(laneTypes().size()) * 20 + int(cpuBins().lanes.size()) * 10};
+    // Per-process CPU lanes are dropped where they do not fit (rows()), so they add nothing
+    // here: a real recording's nine of them made the window taller than a 1280x720 screen.
+    return {labelWidth() + 100, AxisHeight + int(laneTypes().size()) * 16};
 }
 
 int TimelineWidget::labelWidth() const
