@@ -85,9 +85,10 @@ QSize TimelineWidget::sizeHint() const
 
 QSize TimelineWidget::minimumSizeHint() const
 {
-    // Per-process CPU lanes are dropped where they do not fit (rows()), so they add nothing
-    // here: a real recording's nine of them made the window taller than a 1280x720 screen.
-    return {labelWidth() + 100, AxisHeight + int(laneTypes().size()) * 16};
+    // Per-process CPU lanes are dropped where they do not fit (rows()): room for the three
+    // busiest only, as all nine of a real recording made the window taller than 1280x720.
+    const int processes = std::min(3, int(cpuBins().lanes.size()));
+    return {labelWidth() + 100, AxisHeight + int(laneTypes().size()) * 20 + processes * 10};
 }
 
 int TimelineWidget::labelWidth() const
