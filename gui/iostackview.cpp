@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMap>
+#include <QScrollArea>
 #include <QStackedBarSeries>
 #include <QTimer>
 #include <QToolTip>
@@ -104,7 +105,18 @@ IoStackView::IoStackView(SessionModel *session, ViewState *state, QWidget *paren
     , m_state(state)
 {
     setAccessibleName(tr("I/O stack"));
-    auto *layout = new QVBoxLayout(this);
+    // The two charts scroll where the window is smaller than both together (under a real
+    // recording's timeline on a 1280x720 screen) instead of making the window taller.
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *content = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(content);
+    scroll->setWidget(content);
+    outer->addWidget(scroll);
     m_placeholder = new QLabel(tr("No I/O stack data in this session: record the I/O stack "
                                   "breakdown (iostack) probe to see where read, write, open and "
                                   "fsync spend their time."),
