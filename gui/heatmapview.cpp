@@ -437,7 +437,8 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     connect(m_session, &SessionModel::reset, this, [this] {
         m_selected = false;
         reloadSources();
-        refresh();
+        if (!deferWhileHidden())
+            refresh();
     });
     connect(m_session, &SessionModel::appended, this, [this] {
         reloadSources();
@@ -516,7 +517,27 @@ QColor HeatmapView::cellColor(quint32 n, quint32 max, bool log)
 
 void HeatmapView::scheduleRefresh()
 {
-    m_refreshTimer->start();
+    if (!deferWhileHidden())
+        m_refreshTimer->start();
+}
+
+bool HeatmapView::deferWhileHidden()
+{
+    // A map on a tab nobody looks at waits until it is shown: over 10M events a rebuild takes
+    // most of a second, which a zoom in the timeline on another tab must not pay.
+    if (!window()->isVisible() || isVisible())
+        return false;
+    m_stale = true;
+    return true;
+}
+
+void HeatmapView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale) {
+        m_stale = false;
+        refresh();
+    }
 }
 
 void HeatmapView::refresh()

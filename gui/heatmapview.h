@@ -57,6 +57,9 @@ public:
     QString selectionText() const;
     QString emptyText() const;
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 public Q_SLOTS:
     // Rebuilds the bins for the current range, filter, source and width now.
     void refresh();
@@ -86,6 +89,9 @@ private:
     // The selection as the state holds it after selectCells(): the latency rows and the range
     // and window it set; it ends when the state moves away from them.
     bool m_selected = false;
+    // Changes seen while the tab was hidden; the map is rebuilt when it is shown.
+    bool m_stale = false;
+    bool deferWhileHidden();
     int m_selSlot0 = 0;
     int m_selSlot1 = 0;
     quint64 m_selStartNs = 0;

@@ -105,6 +105,7 @@ private Q_SLOTS:
     void dragSelectsARectangle();
     void snapshotSelectionTakesItsSnapshots();
     void emptyRangeSaysSo();
+    void hiddenTabWaitsUntilShown();
 
 private:
     QTemporaryDir m_dir;
@@ -481,6 +482,31 @@ void TestHeatmap::emptyRangeSaysSo()
     MainWindow empty;
     QCOMPARE(empty.heatmapView()->sources().size(), 0);
     QVERIFY(empty.heatmapView()->emptyText().contains(QLatin1String("no events with a latency")));
+}
+
+// Zooming while another tab is shown costs the heatmap nothing; showing its tab brings the
+// map up to the range.
+void TestHeatmap::hiddenTabWaitsUntilShown()
+{
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+    w.resize(1366, 768);
+    w.tabs()->setCurrentIndex(0); // Summary
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    HeatmapView *view = w.heatmapView();
+    QVERIFY(!view->isVisible());
+    const quint64 before = view->bins().endNs;
+    const quint64 start = w.viewState()->startNs();
+    const quint64 end = start + (w.viewState()->endNs() - start) / 4;
+    w.viewState()->setRange(start, end);
+    QCoreApplication::processEvents();
+    QCOMPARE(view->bins().endNs, before);
+    w.tabs()->setCurrentWidget(view);
+    QCoreApplication::processEvents();
+    QCOMPARE(view->bins().startNs, start);
+    QCOMPARE(view->bins().endNs, end);
 }
 
 QTEST_MAIN(TestHeatmap)
