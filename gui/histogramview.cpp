@@ -9,6 +9,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCursor>
 #include <QEvent>
@@ -16,11 +17,14 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QLogValueAxis>
 #include <QMap>
 #include <QScrollArea>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
+
+#include <cmath>
 
 namespace bpflens {
 
@@ -48,6 +52,12 @@ HistogramView::HistogramView(SessionModel *session, ViewState *state, QWidget *p
     label->setBuddy(m_modeBox);
     bar->addWidget(label);
     bar->addWidget(m_modeBox);
+    m_logBox = new QCheckBox(tr("&Log scale"), this);
+    m_logBox->setToolTip(tr("Counts on a logarithmic axis: a few slow requests show beside "
+                            "thousands of fast ones"));
+    connect(m_logBox, &QCheckBox::toggled, this, &HistogramView::setLogScale);
+    bar->addSpacing(12);
+    bar->addWidget(m_logBox);
     bar->addStretch();
     layout->addLayout(bar);
 
@@ -203,6 +213,11 @@ HistogramView::Chart HistogramView::createChart(const HistogramEntry &entry)
     // chart localizes numbers.
     c.values->setLabelFormat(QStringLiteral("%.0f"));
     c.values->setTitleText(tr("count"));
+    c.logValues = new QLogValueAxis(chart);
+    c.logValues->setBase(10);
+    c.logValues->setLabelFormat(QStringLiteral("%.0f"));
+    c.logValues->setMinorTickCount(-1);
+    c.logValues->setTitleText(tr("count (log)"));
     chart->addAxis(c.categories, Qt::AlignBottom);
     chart->addAxis(c.values, Qt::AlignLeft);
     series->attachAxis(c.categories);
@@ -279,11 +294,34 @@ void HistogramView::fillChart(Chart &c, const HistogramEntry &entry)
     const quint64 intervals = (top + step - 1) / step;
     c.values->setRange(0, qreal(intervals * step));
     c.values->setTickCount(int(intervals) + 1);
+    // Below 1 so a bucket of one request has a bar; up to the next power of ten above the top.
+    c.logValues->setRange(0.5, std::pow(10.0, std::ceil(std::log10(double(top) + 1.0))));
+    QAbstractAxis *shown = m_log ? static_cast<QAbstractAxis *>(c.logValues) : c.values;
+    QAbstractAxis *hidden = m_log ? static_cast<QAbstractAxis *>(c.values) : c.logValues;
+    QChart *chart = c.view->chart();
+    if (!chart->axes(Qt::Vertical).contains(shown)) {
+        QAbstractSeries *series = chart->series().first();
+        chart->removeAxis(hidden);
+        hidden->setParent(chart); // removeAxis hands it back; the chart keeps owning it
+        chart->addAxis(shown, Qt::AlignLeft);
+        series->attachAxis(shown);
+        applyPalette(chart);
+    }
     const QString name = entry.key.isEmpty()
                              ? entry.probeId
                              : QStringLiteral("%1 — %2").arg(entry.probeId, entry.key);
     c.view->chart()->setTitle(
         QStringLiteral("<b>%1</b><br>%2").arg(name.toHtmlEscaped(), summaryText(h)));
+}
+
+void HistogramView::setLogScale(bool on)
+{
+    if (on == m_log)
+        return;
+    m_log = on;
+    const QSignalBlocker block(m_logBox);
+    m_logBox->setChecked(on);
+    refresh();
 }
 
 void HistogramView::applyPalette(QChart *chart) const

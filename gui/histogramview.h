@@ -5,6 +5,7 @@
 #include <QHash>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QGridLayout;
 class QLabel;
@@ -15,6 +16,7 @@ class QBarSeries;
 class QBarSet;
 class QChart;
 class QChartView;
+class QLogValueAxis;
 class QValueAxis;
 QT_END_NAMESPACE
 
@@ -55,6 +57,10 @@ public:
     static QString summaryText(const Log2Histogram &histogram);
 
     void setMode(HistogramMode mode);
+    // Counts on a log10 axis, so a slow tail of a few requests shows beside the thousands of
+    // the common case.
+    void setLogScale(bool on);
+    bool logScale() const { return m_log; }
     HistogramMode mode() const { return m_mode; }
     const QList<HistogramEntry> &entries() const { return m_entries; }
     // The chart showing probeId/key, or null; tests and "export chart" use it.
@@ -75,6 +81,7 @@ private:
         QBarSet *set = nullptr;
         QBarCategoryAxis *categories = nullptr;
         QValueAxis *values = nullptr;
+        QLogValueAxis *logValues = nullptr; // owned by the chart while the other one is shown
     };
     Chart createChart(const HistogramEntry &entry);
     void fillChart(Chart &chart, const HistogramEntry &entry);
@@ -83,6 +90,8 @@ private:
     SessionModel *m_session;
     ViewState *m_state;
     HistogramMode m_mode = HistogramMode::Cumulative;
+    bool m_log = false;
+    QCheckBox *m_logBox;
     QComboBox *m_modeBox;
     QLabel *m_placeholder;
     QGridLayout *m_grid;

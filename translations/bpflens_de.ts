@@ -1504,6 +1504,18 @@ Latenz %3 – %4
         <source>no samples in the visible range</source>
         <translation>keine Stichproben im sichtbaren Bereich</translation>
     </message>
+    <message>
+        <source>&amp;Log scale</source>
+        <translation>&amp;Logarithmisch</translation>
+    </message>
+    <message>
+        <source>Counts on a logarithmic axis: a few slow requests show beside thousands of fast ones</source>
+        <translation>Anzahlen auf logarithmischer Achse: wenige langsame Anfragen sind neben Tausenden schnellen sichtbar</translation>
+    </message>
+    <message>
+        <source>count (log)</source>
+        <translation>Anzahl (log.)</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::IoStackView</name>

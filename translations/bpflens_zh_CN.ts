@@ -1502,6 +1502,18 @@ latency %3 – %4
         <source>no samples in the visible range</source>
         <translation>可见范围内没有样本</translation>
     </message>
+    <message>
+        <source>&amp;Log scale</source>
+        <translation>对数刻度(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Counts on a logarithmic axis: a few slow requests show beside thousands of fast ones</source>
+        <translation>计数使用对数坐标轴：少量慢请求也能与成千上万的快请求一同显示</translation>
+    </message>
+    <message>
+        <source>count (log)</source>
+        <translation>计数（对数）</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::IoStackView</name>

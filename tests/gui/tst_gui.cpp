@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -127,6 +128,7 @@ class TestGui : public QObject
 private Q_SLOTS:
     void latencyFilterTakesUnits();
     void fitsA1280x720Screen();
+    void histogramLogScale();
     void applicationIdentityAndHeadlessStart();
     void initTestCase();
     void opensSessionAndShowsSummary();
@@ -327,6 +329,47 @@ void TestGui::fitsA1280x720Screen()
         QVERIFY2(w.width() <= 1280 && w.height() <= 720,
                  qPrintable(QStringLiteral("%1x%2").arg(w.width()).arg(w.height())));
     }
+}
+
+// Log scale: every chart's count axis turns logarithmic and labels its powers of ten, every bar
+// with a count stays drawn, and switching back gives the whole-number axis again.
+void TestGui::histogramLogScale()
+{
+    MainWindow w;
+    w.resize(1366, 768);
+    QVERIFY(w.openFile(m_path));
+    w.show();
+    w.tabs()->setCurrentWidget(w.histogramView());
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.histogramView()->setLogScale(true);
+    QCoreApplication::processEvents();
+    const QList<QChartView *> views = w.histogramView()->chartViews();
+    QVERIFY(!views.isEmpty());
+    for (QChartView *view : views) {
+        auto *log = qobject_cast<QLogValueAxis *>(view->chart()->axes(Qt::Vertical).value(0));
+        QVERIFY2(log, qPrintable(view->chart()->title()));
+        QCOMPARE(view->chart()->axes(Qt::Vertical).size(), 1);
+        QBarSet *set =
+            qobject_cast<QBarSeries *>(view->chart()->series().first())->barSets().first();
+        qreal highest = 0;
+        for (int i = 0; i < set->count(); ++i)
+            highest = std::max(highest, set->at(i));
+        QVERIFY(log->min() < 1 && log->max() >= highest);
+        QStringList shown;
+        for (QGraphicsItem *item : view->scene()->items()) {
+            auto *text = qgraphicsitem_cast<QGraphicsTextItem *>(item);
+            if (text && text->isVisible())
+                shown << text->toPlainText();
+        }
+        for (qreal tick = 1; tick <= log->max(); tick *= 10)
+            QVERIFY2(shown.contains(QLocale().toString(qint64(tick))),
+                     qPrintable(view->chart()->title() + QStringLiteral(": no tick ") +
+                                QString::number(tick)));
+    }
+    w.histogramView()->setLogScale(false);
+    QCoreApplication::processEvents();
+    for (QChartView *view : w.histogramView()->chartViews())
+        QVERIFY(qobject_cast<QValueAxis *>(view->chart()->axes(Qt::Vertical).value(0)));
 }
 
 void TestGui::applicationIdentityAndHeadlessStart()
