@@ -47,6 +47,13 @@ void collectShortcuts(const QMenu *menu, const QString &prefix,
     }
 }
 
+void showTopic(QTextBrowser *browser, const QListWidgetItem *item)
+{
+    if (item)
+        browser->setSource(QUrl(QStringLiteral("qrc") + item->data(Qt::UserRole).toString()),
+                           QTextDocument::MarkdownResource);
+}
+
 } // namespace
 
 HelpController::HelpController(QMainWindow *window)
@@ -113,12 +120,7 @@ void HelpController::showDocumentation(const QString &topic)
             item->setToolTip(t.title);
         }
         QObject::connect(list, &QListWidget::currentItemChanged, browser,
-                         [browser](QListWidgetItem *item) {
-                             if (item)
-                                 browser->setSource(QUrl(QStringLiteral("qrc") +
-                                                         item->data(Qt::UserRole).toString()),
-                                                    QTextDocument::MarkdownResource);
-                         });
+                         [browser](QListWidgetItem *item) { showTopic(browser, item); });
         // A link to another page of the docs selects it in the list too.
         QObject::connect(browser, &QTextBrowser::sourceChanged, list, [list](const QUrl &url) {
             for (int i = 0; i < list->count(); ++i) {
@@ -150,9 +152,10 @@ void HelpController::showDocumentation(const QString &topic)
             row = i;
     }
     if (list->count()) {
-        // Selecting the row shown already would not reload it: set the page directly then.
+        // Selecting the row shown already would not reload it (a link may have moved away).
         if (list->currentRow() == row)
-            Q_EMIT list->currentItemChanged(list->item(row), list->item(row));
+            showTopic(dialog->findChild<QTextBrowser *>(QStringLiteral("documentationBrowser")),
+                      list->item(row));
         else
             list->setCurrentRow(row);
     }
