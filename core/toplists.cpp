@@ -34,66 +34,6 @@ QString bytesText(const QByteArray &bytes)
     return QString::fromUtf8(escapeKernelBytes(bytes));
 }
 
-// EventFilter's rules (gui/models/eventmodels.cpp, EventMatcher), each interned string
-// lower-cased and searched once.
-class Matcher
-{
-public:
-    explicit Matcher(const TopFilter &f)
-        : m_filter(f)
-        , m_needle(f.text.toLower())
-    {
-    }
-
-    template<typename E>
-    bool accepts(const EventStore &store, qsizetype i) const
-    {
-        if (m_filter.pid >= 0 && qint64(store.value<&E::pid>(i)) != m_filter.pid)
-            return false;
-        const QByteArray &comm = store.value<&E::comm>(i);
-        if (!m_filter.comm.isEmpty() && comm != m_filter.comm)
-            return false;
-        if constexpr (hasLatency<E>) {
-            if (m_filter.minLatencyNs && store.latencyNs<E>(i) < m_filter.minLatencyNs)
-                return false;
-        }
-        if (m_needle.isEmpty() || textMatches(comm))
-            return true;
-        bool found = false;
-        auto matches = [this](const auto &value) {
-            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(value)>, QByteArray>)
-                return textMatches(value);
-            else
-                return std::any_of(value.begin(), value.end(),
-                                   [this](const QByteArray &a) { return textMatches(a); });
-        };
-        constexpr auto n = std::tuple_size_v<decltype(searchedFields<E>())>;
-        [&]<std::size_t... K>(std::index_sequence<K...>)
-        {
-            ((found = found || matches(store.value<std::get<K>(searchedFields<E>())>(i))), ...);
-        }
-        (std::make_index_sequence<n>());
-        return found;
-    }
-
-private:
-    bool textMatches(const QByteArray &bytes) const
-    {
-        if (bytes.isEmpty())
-            return false;
-        const auto it = m_cache.constFind(bytes.constData());
-        if (it != m_cache.constEnd())
-            return it.value();
-        const bool match = bytes.toLower().contains(m_needle);
-        m_cache.insert(bytes.constData(), match);
-        return match;
-    }
-
-    TopFilter m_filter;
-    QByteArray m_needle;
-    mutable QHash<const char *, bool> m_cache;
-};
-
 template<typename E, typename T>
 constexpr bool isEndpoint = requires
 {
@@ -158,7 +98,7 @@ void declaredRow(const EventStore &store, qsizetype i, TopRow *row)
                 },
                 searched);
             if (isSearched)
-                row->filter = TopFilter{v, -1, {}, 0};
+                row->filter = EventFilter{v, -1, {}, 0, 0};
         } else if constexpr (T::dimension == Dimension::Error) {
             row->key = errnoName(-int(v));
         } else if constexpr (std::is_same_v<V, quint8>) {
@@ -333,8 +273,8 @@ void nearestRanks(std::vector<quint64> &values,
 
 TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bool *cancel)
 {
-    const Matcher matcher(q.filter);
-    const bool filtering = !(q.filter == TopFilter{});
+    const EventMatcher matcher(q.filter);
+    const bool filtering = !(q.filter == EventFilter{});
     std::vector<Accumulator> acc;
     QHash<Key, qsizetype> index;
     TopList out;
@@ -382,11 +322,11 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
                         r.pid = store.value<&E::pid>(i);
                         r.comm = comm;
                         r.key = QString::number(r.pid) + QLatin1Char(' ') + bytesText(comm);
-                        r.filter = TopFilter{{}, r.pid, comm, 0};
+                        r.filter = EventFilter{{}, r.pid, comm, 0, 0};
                     } else if (q.dimension == Dimension::Command) {
                         r.comm = comm;
                         r.key = bytesText(comm);
-                        r.filter = TopFilter{{}, -1, comm, 0};
+                        r.filter = EventFilter{{}, -1, comm, 0, 0};
                     } else {
                         withDeclared<E>(q.dimension,
                                         [&]<typename T>() { declaredRow<E, T>(store, i, &r); });
@@ -434,11 +374,11 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
 }
 
 QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint64 endNs,
-                                 const TopFilter &filter, std::optional<EventType> onlyType,
+                                 const EventFilter &filter, std::optional<EventType> onlyType,
                                  const std::atomic_bool *cancel)
 {
-    const Matcher matcher(filter);
-    const bool filtering = !(filter == TopFilter{});
+    const EventMatcher matcher(filter);
+    const bool filtering = !(filter == EventFilter{});
     QList<LatencyStats> out;
     forEachEventType([&]<typename E>() {
         const EventType type = eventTypeOf<E>;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "eventfilter.h"
 #include "events.h"
 
 #include <QByteArray>
@@ -13,19 +14,6 @@
 namespace bpflens {
 
 class EventStore;
-
-// What top lists and latency statistics count: the events that pass it. The same rules as the
-// GUI's EventFilter (gui/models/viewstate.h), which converts to it: empty and zero fields do
-// not filter; text is a case-insensitive substring of comm or one of the type's searched fields;
-// minLatencyNs hides events of types with a latency below it.
-struct TopFilter
-{
-    QByteArray text;
-    qint64 pid = -1;
-    QByteArray comm;
-    quint64 minLatencyNs = 0;
-    bool operator==(const TopFilter &) const = default;
-};
 
 enum class TopMetric : quint8
 {
@@ -41,7 +29,7 @@ struct TopQuery
     TopMetric metric = TopMetric::Count;
     quint64 startNs = 0; // [startNs, endNs)
     quint64 endNs = std::numeric_limits<quint64>::max();
-    TopFilter filter;
+    EventFilter filter;
     std::optional<EventType> type; // only this type's events; all types when unset
     int limit = 10;                // 0: every row
 };
@@ -60,7 +48,7 @@ struct TopRow
     quint64 bytes = 0;
     // What selects this row's events in the GUI's filter; unset for rows the filter cannot
     // express (destinations, errors).
-    std::optional<TopFilter> filter;
+    std::optional<EventFilter> filter;
 };
 
 struct TopList
@@ -107,7 +95,7 @@ TopList topList(const EventStore &store, const TopQuery &query,
 // One row per type and key with events in [startNs, endNs) that pass the filter, in
 // core/events.h order then by key; only types with a latency.
 QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint64 endNs,
-                                 const TopFilter &filter, std::optional<EventType> type = {},
+                                 const EventFilter &filter, std::optional<EventType> type = {},
                                  const std::atomic_bool *cancel = nullptr);
 
 } // namespace bpflens

@@ -183,7 +183,7 @@ void TopPage::start()
     q.startNs = m_state->startNs();
     q.endNs = m_state->endNs();
     const EventFilter &f = m_state->filter();
-    q.filter = TopFilter{f.text, f.pid, f.comm, f.minLatencyNs};
+    q.filter = f;
     q.limit = RowLimit;
     const EventStore *store = &m_session->events();
     QPointer<TopPage> self(this);

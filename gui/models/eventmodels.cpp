@@ -279,61 +279,6 @@ QList<QPair<QString, QString>> EventTableModel::eventFields(const SessionModel &
 
 // ---------------------------------------------------------------------------------------------
 
-EventMatcher::EventMatcher(const EventFilter &filter)
-    : m_filter(filter)
-    , m_needle(filter.text.toLower())
-{
-}
-
-bool EventMatcher::textMatches(const QByteArray &bytes) const
-{
-    if (bytes.isEmpty())
-        return false;
-    // Interned strings share their data, so the pointer identifies the string: each distinct
-    // comm or path is lower-cased and searched once, not once per event.
-    const char *key = bytes.constData();
-    auto it = m_matchCache.constFind(key);
-    if (it != m_matchCache.constEnd())
-        return it.value();
-    const bool match = bytes.toLower().contains(m_needle);
-    m_matchCache.insert(key, match);
-    return match;
-}
-
-bool EventMatcher::accepts(const EventStore &store, EventType type, qsizetype i) const
-{
-    if (m_filter.pid >= 0 && qint64(store.pid(type, i)) != m_filter.pid)
-        return false;
-    const QByteArray &comm = store.comm(type, i);
-    if (!m_filter.comm.isEmpty() && comm != m_filter.comm)
-        return false;
-    if (m_filter.minLatencyNs || m_filter.maxLatencyNs) {
-        quint64 ns = 0;
-        if (store.latencyNs(type, i, &ns) &&
-            (ns < m_filter.minLatencyNs || (m_filter.maxLatencyNs && ns >= m_filter.maxLatencyNs)))
-            return false;
-    }
-    if (m_needle.isEmpty() || textMatches(comm))
-        return true;
-    bool found = false;
-    auto matches = [this](const auto &value) {
-        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(value)>, QByteArray>)
-            return textMatches(value);
-        else
-            return std::any_of(value.begin(), value.end(),
-                               [this](const QByteArray &a) { return textMatches(a); });
-    };
-    visitEventType(type, [&]<typename E>() {
-        constexpr auto n = std::tuple_size_v<decltype(searchedFields<E>())>;
-        [&]<std::size_t... K>(std::index_sequence<K...>)
-        {
-            ((found = found || matches(store.value<std::get<K>(searchedFields<E>())>(i))), ...);
-        }
-        (std::make_index_sequence<n>());
-    });
-    return found;
-}
-
 // ---------------------------------------------------------------------------------------------
 
 EventFilterModel::EventFilterModel(EventTableModel *source, ViewState *state, QObject *parent)

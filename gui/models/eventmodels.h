@@ -71,24 +71,6 @@ private:
     bool m_timeOfDay = false;
 };
 
-// Decides whether one event passes an EventFilter. Each interned string is lower-cased and
-// searched once (cached by its data pointer), not once per event. Not thread-safe: a worker
-// uses its own copy.
-class EventMatcher
-{
-public:
-    EventMatcher() = default;
-    explicit EventMatcher(const EventFilter &filter);
-    const EventFilter &filter() const { return m_filter; }
-    bool accepts(const EventStore &store, EventType type, qsizetype i) const;
-
-private:
-    bool textMatches(const QByteArray &bytes) const;
-    EventFilter m_filter;
-    QByteArray m_needle;                            // lower-cased text filter
-    mutable QHash<const char *, bool> m_matchCache; // interned bytes -> matched
-};
-
 // The rows of an EventTableModel that pass ViewState's filter and lie in its time range.
 // Filtering scans the store once per filter change, keeping only 4-byte row numbers; a range
 // change is two binary searches, so zooming millions of rows is instant.

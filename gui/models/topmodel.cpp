@@ -39,7 +39,7 @@ std::optional<EventFilter> TopModel::filterFor(int row) const
 {
     if (row < 0 || row >= m_list.rows.size() || !m_list.rows[row].filter)
         return std::nullopt;
-    const TopFilter &t = *m_list.rows[row].filter;
+    const EventFilter &t = *m_list.rows[row].filter;
     EventFilter f;
     f.text = t.text;
     f.pid = t.pid;

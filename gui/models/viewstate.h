@@ -1,5 +1,6 @@
 #pragma once
 
+#include "eventfilter.h"
 #include "events.h"
 
 #include <QByteArray>
@@ -15,23 +16,6 @@ struct EventRef
     qsizetype index = -1;
     bool isValid() const { return index >= 0; }
     bool operator==(const EventRef &) const = default;
-};
-
-// What every event view filters by. Empty/zero fields do not filter.
-struct EventFilter
-{
-    QByteArray text;          // substring of comm, path, file name, argv, disk or op
-    qint64 pid = -1;          // exact pid, -1 = any
-    QByteArray comm;          // exact comm
-    quint64 minLatencyNs = 0; // block: queue + device; fsslow: latency; other types are hidden
-    // Exclusive, 0 = none: with minLatencyNs a heatmap cell's bucket [2^n, 2^(n+1)). Like
-    // minLatencyNs it applies to types with a latency (eventschema.h's latencyFields) only.
-    quint64 maxLatencyNs = 0;
-    bool isEmpty() const
-    {
-        return text.isEmpty() && pid < 0 && comm.isEmpty() && !minLatencyNs && !maxLatencyNs;
-    }
-    bool operator==(const EventFilter &) const = default;
 };
 
 // The state shared across views (hotspot style): the visible time range, the selected event

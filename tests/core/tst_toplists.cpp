@@ -165,7 +165,7 @@ RecordBatch makeBatch(QList<Item> *items)
     return b;
 }
 
-bool passes(const Item &it, const TopFilter &f)
+bool passes(const Item &it, const EventFilter &f)
 {
     if (f.pid >= 0 && qint64(it.pid) != f.pid)
         return false;
@@ -207,7 +207,7 @@ struct Expected
 };
 
 std::map<QString, Expected> bruteForce(const QList<Item> &items, Dimension d, quint64 start,
-                                       quint64 end, const TopFilter &f)
+                                       quint64 end, const EventFilter &f)
 {
     std::map<QString, Expected> out;
     for (const Item &it : items) {
@@ -236,7 +236,7 @@ std::map<QString, Expected> bruteForce(const QList<Item> &items, Dimension d, qu
 
 } // namespace
 
-Q_DECLARE_METATYPE(bpflens::TopFilter)
+Q_DECLARE_METATYPE(bpflens::EventFilter)
 
 class TestTopLists : public QObject
 {
@@ -268,7 +268,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("metric");
         QTest::addColumn<quint64>("start");
         QTest::addColumn<quint64>("end");
-        QTest::addColumn<TopFilter>("filter");
+        QTest::addColumn<EventFilter>("filter");
         const quint64 all = std::numeric_limits<quint64>::max();
         const quint64 midA = StartNs + 50000000, midB = StartNs + 170000000;
         for (int d = 0; d <= int(Dimension::Error); ++d) {
@@ -276,12 +276,12 @@ private Q_SLOTS:
                 const QByteArray name =
                     (dimensionName(Dimension(d)) + QLatin1Char('/') + metricName(TopMetric(m)))
                         .toUtf8();
-                QTest::newRow(name + "/all") << d << m << quint64(0) << all << TopFilter{};
-                QTest::newRow(name + "/range") << d << m << midA << midB << TopFilter{};
+                QTest::newRow(name + "/all") << d << m << quint64(0) << all << EventFilter{};
+                QTest::newRow(name + "/range") << d << m << midA << midB << EventFilter{};
                 QTest::newRow(name + "/text")
-                    << d << m << quint64(0) << all << TopFilter{"LOG", -1, {}, 0};
+                    << d << m << quint64(0) << all << EventFilter{"LOG", -1, {}, 0};
                 QTest::newRow(name + "/pid+latency")
-                    << d << m << midA << all << TopFilter{{}, 111, "tar", 500000};
+                    << d << m << midA << all << EventFilter{{}, 111, "tar", 500000};
             }
         }
     }
@@ -292,7 +292,7 @@ private Q_SLOTS:
         QFETCH(int, metric);
         QFETCH(quint64, start);
         QFETCH(quint64, end);
-        QFETCH(TopFilter, filter);
+        QFETCH(EventFilter, filter);
         TopQuery q;
         q.dimension = Dimension(dimension);
         q.metric = TopMetric(metric);
@@ -360,7 +360,7 @@ private Q_SLOTS:
     void latencyStatsMatchBruteForce()
     {
         const quint64 start = StartNs + 20000000, end = StartNs + 260000000;
-        const TopFilter filter{{}, -1, {}, 0};
+        const EventFilter filter{{}, -1, {}, 0};
         const QList<LatencyStats> stats = latencyStats(m_data.events, start, end, filter);
         // Brute force: block per "disk op", fsslower per op, tcplife as a whole.
         std::map<std::pair<int, QString>, std::vector<const Item *>> groups;

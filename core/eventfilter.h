@@ -1,0 +1,105 @@
+#pragma once
+
+#include "eventschema.h"
+#include "eventstore.h"
+
+#include <QByteArray>
+#include <QHash>
+
+#include <algorithm>
+
+namespace bpflens {
+
+// What every event view, top list and statistic filters by. Empty/zero fields do not filter.
+struct EventFilter
+{
+    QByteArray text;          // substring of comm, path, file name, argv, disk or op
+    qint64 pid = -1;          // exact pid, -1 = any
+    QByteArray comm;          // exact comm
+    quint64 minLatencyNs = 0; // block: queue + device; fsslow: latency; other types are hidden
+    // Exclusive, 0 = none: with minLatencyNs a heatmap cell's bucket [2^n, 2^(n+1)). Like
+    // minLatencyNs it applies to types with a latency (eventschema.h's latencyFields) only.
+    quint64 maxLatencyNs = 0;
+    bool isEmpty() const
+    {
+        return text.isEmpty() && pid < 0 && comm.isEmpty() && !minLatencyNs && !maxLatencyNs;
+    }
+    bool operator==(const EventFilter &) const = default;
+};
+
+// Decides whether one event passes an EventFilter. Each interned string is lower-cased and
+// searched once (cached by its data pointer), not once per event. Not thread-safe: a worker
+// uses its own copy.
+class EventMatcher
+{
+public:
+    EventMatcher() = default;
+    explicit EventMatcher(const EventFilter &filter)
+        : m_filter(filter)
+        , m_needle(filter.text.toLower())
+    {
+    }
+    const EventFilter &filter() const { return m_filter; }
+    bool accepts(const EventStore &store, EventType type, qsizetype i) const
+    {
+        bool accepted = false;
+        visitEventType(type, [&]<typename E>() { accepted = accepts<E>(store, i); });
+        return accepted;
+    }
+
+    template<typename E>
+    bool accepts(const EventStore &store, qsizetype i) const
+    {
+        if (m_filter.pid >= 0 && qint64(store.value<&E::pid>(i)) != m_filter.pid)
+            return false;
+        const QByteArray &comm = store.value<&E::comm>(i);
+        if (!m_filter.comm.isEmpty() && comm != m_filter.comm)
+            return false;
+        if constexpr (hasLatency<E>) {
+            if (m_filter.minLatencyNs || m_filter.maxLatencyNs) {
+                const quint64 ns = store.latencyNs<E>(i);
+                if (ns < m_filter.minLatencyNs ||
+                    (m_filter.maxLatencyNs && ns >= m_filter.maxLatencyNs))
+                    return false;
+            }
+        }
+        if (m_needle.isEmpty() || textMatches(comm))
+            return true;
+        bool found = false;
+        auto matches = [this](const auto &value) {
+            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(value)>, QByteArray>)
+                return textMatches(value);
+            else
+                return std::any_of(value.begin(), value.end(),
+                                   [this](const QByteArray &a) { return textMatches(a); });
+        };
+        constexpr auto n = std::tuple_size_v<decltype(searchedFields<E>())>;
+        [&]<std::size_t... K>(std::index_sequence<K...>)
+        {
+            ((found = found || matches(store.value<std::get<K>(searchedFields<E>())>(i))), ...);
+        }
+        (std::make_index_sequence<n>());
+        return found;
+    }
+
+private:
+    bool textMatches(const QByteArray &bytes) const
+    {
+        if (bytes.isEmpty())
+            return false;
+        // Interned strings share their data, so the pointer identifies the string: each
+        // distinct comm or path is lower-cased and searched once, not once per event.
+        const auto it = m_matchCache.constFind(bytes.constData());
+        if (it != m_matchCache.constEnd())
+            return it.value();
+        const bool match = bytes.toLower().contains(m_needle);
+        m_matchCache.insert(bytes.constData(), match);
+        return match;
+    }
+
+    EventFilter m_filter;
+    QByteArray m_needle;                            // lower-cased text filter
+    mutable QHash<const char *, bool> m_matchCache; // interned bytes -> matched
+};
+
+} // namespace bpflens
