@@ -53,6 +53,20 @@ std::map<QString, qint64> commandCounts(quint64 start, quint64 end)
     return out;
 }
 
+// Block requests per disk whose latency (queue + device) is in [minNs, maxNs), from the batches.
+std::map<QString, qint64> diskCountsInLatencyWindow(quint64 minNs, quint64 maxNs)
+{
+    std::map<QString, qint64> out;
+    for (int b = 0; b < Batches; ++b) {
+        for (const BlockEvent &e : guiBatch(b).block) {
+            const quint64 ns = e.queueNs + e.deviceNs;
+            if (ns >= minNs && ns < maxNs)
+                ++out[QString::fromUtf8(e.disk)];
+        }
+    }
+    return out;
+}
+
 std::map<QString, qint64> rowsOf(const TopModel *m)
 {
     std::map<QString, qint64> out;
@@ -158,6 +172,29 @@ private Q_SLOTS:
         QCOMPARE(page->topModel()->rowCount(), 0);
         QVERIFY2(page->emptyText().contains(QLatin1String("filter")),
                  qPrintable(page->emptyText()));
+    }
+
+    void followsTheHeatmapsLatencyWindow()
+    {
+        // A heatmap cell sets a latency window [min, max): the Top tab must count the events
+        // the tables show, not every request of the range.
+        MainWindow w;
+        QString error;
+        QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+        TopPage *page = w.topPage();
+        page->setDimension(Dimension::Disk);
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(rowsOf(page->topModel()), diskCountsInLatencyWindow(0, ~0ull));
+
+        EventFilter f;
+        f.minLatencyNs = 4'000'000;
+        f.maxLatencyNs = 8'000'000;
+        w.viewState()->setFilter(f);
+        QVERIFY(waitUpdated(page));
+        const std::map<QString, qint64> expected = diskCountsInLatencyWindow(4'000'000, 8'000'000);
+        QCOMPARE(expected.size(), size_t(2)); // the window keeps some requests of each disk
+        QVERIFY(expected.at(QStringLiteral("vda")) < Batches * BlockPerBatch / 2);
+        QCOMPARE(rowsOf(page->topModel()), expected);
     }
 
     void activatingARowFiltersEveryView()
