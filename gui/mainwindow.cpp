@@ -221,6 +221,24 @@ MainWindow::MainWindow(QWidget *parent)
     viewMenu->addAction(dock->toggleViewAction());
     viewMenu->addAction(probeDock->toggleViewAction());
     viewMenu->addSeparator();
+    // Window-wide, as in browsers and Qt Creator: Ctrl+Tab only reaches the tab widget when the
+    // focused field lets it through, and the tab bar itself takes no focus from a click.
+    auto stepTab = [this](int step) {
+        const int n = m_tabs->count();
+        for (int i = 1; i < n; ++i) {
+            const int t = ((m_tabs->currentIndex() + step * i) % n + n) % n;
+            if (m_tabs->isTabVisible(t) && m_tabs->isTabEnabled(t)) {
+                m_tabs->setCurrentIndex(t);
+                return;
+            }
+        }
+    };
+    QAction *nextTab = viewMenu->addAction(tr("&Next Tab"), this, [stepTab] { stepTab(1); });
+    nextTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    QAction *previousTab =
+        viewMenu->addAction(tr("&Previous Tab"), this, [stepTab] { stepTab(-1); });
+    previousTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    viewMenu->addSeparator();
     // execsnoop -T: the tables' Time column as the local time of day; the timeline keeps
     // seconds since the start.
     m_timeOfDayAction = viewMenu->addAction(tr("Time of &Day in Tables"));
@@ -409,6 +427,11 @@ void MainWindow::updateEventTabs(bool resizeAll)
                                : SessionModel::typeName(t);
         if (m_tabs->tabText(tab) != text)
             m_tabs->setTabText(tab, text);
+        // Like the timeline's lanes: the tables of probes this session did not record would be
+        // a row of empty tabs pushing the others out of sight.
+        const bool shown = m_session->showsType(t);
+        if (m_tabs->isTabVisible(tab) != shown)
+            m_tabs->setTabVisible(tab, shown);
         // Live, a table is sized once, with its first rows: sized while empty, its columns
         // cut times, pids and addresses to "1…". Whole again when the recording stops.
         if (resizeAll || (n > 0 && !m_sizedTables.contains(int(t)))) {

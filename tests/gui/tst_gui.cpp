@@ -5,6 +5,7 @@
 #include "eventmodels.h"
 #include "exportcontroller.h"
 #include "guitestdata.h"
+#include "heatmapview.h"
 #include "histogramview.h"
 #include "latencyspinbox.h"
 #include "mainwindow.h"
@@ -128,6 +129,7 @@ class TestGui : public QObject
 private Q_SLOTS:
     void latencyFilterTakesUnits();
     void fitsA1280x720Screen();
+    void tabsStepFromAnyField();
     void histogramLogScale();
     void applicationIdentityAndHeadlessStart();
     void initTestCase();
@@ -329,6 +331,38 @@ void TestGui::fitsA1280x720Screen()
         QVERIFY2(w.width() <= 1280 && w.height() <= 720,
                  qPrintable(QStringLiteral("%1x%2").arg(w.width()).arg(w.height())));
     }
+}
+
+// View > Next Tab (Ctrl+PgDown) and Previous Tab step through the tabs from wherever the focus
+// is: from the heatmap's combo box, which keeps Ctrl+Tab from the tab widget, and round the end.
+void TestGui::tabsStepFromAnyField()
+{
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTabWidget *tabs = w.tabs();
+    tabs->setCurrentWidget(w.heatmapView());
+    auto *combo = w.heatmapView()->findChild<QComboBox *>();
+    QVERIFY(combo);
+    combo->setFocus();
+    QTRY_VERIFY(combo->hasFocus());
+    const int heatmap = tabs->currentIndex();
+    QTest::keyClick(combo, Qt::Key_PageDown, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), heatmap + 1);
+    QTest::keyClick(tabs->currentWidget(), Qt::Key_PageUp, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), heatmap);
+    // Round the end, past the hidden tables of probes the session did not record.
+    int last = tabs->count() - 1;
+    while (!tabs->isTabVisible(last))
+        --last;
+    QVERIFY(last < tabs->count() - 1);
+    tabs->setCurrentIndex(0);
+    QTest::keyClick(&w, Qt::Key_PageUp, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), last);
+    QTest::keyClick(&w, Qt::Key_PageDown, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), 0);
 }
 
 // Log scale: every chart's count axis turns logarithmic and labels its powers of ten, every bar
@@ -1181,6 +1215,17 @@ void TestGui::lanesOfProbesNotRecordedStayHidden()
         QVERIFY(lanes.contains(t));
     QVERIFY(!lanes.contains(EventType::TcpAccept));
     QVERIFY(!lanes.contains(EventType::TcpRetrans));
+    // Their tables' tabs too.
+    auto tabShown = [&w](EventType t) {
+        for (int i = 0; i < w.tabs()->count(); ++i) {
+            if (w.tabs()->tabText(i).startsWith(SessionModel::typeName(t)))
+                return w.tabs()->isTabVisible(i);
+        }
+        return false;
+    };
+    QVERIFY(tabShown(EventType::Block));
+    QVERIFY(!tabShown(EventType::TcpAccept));
+    QVERIFY(!tabShown(EventType::TcpRetrans));
     // Events of a probe the session does not name still get their lane.
     RecordBatch live;
     TcpRetransEvent r;
@@ -1189,6 +1234,7 @@ void TestGui::lanesOfProbesNotRecordedStayHidden()
     live.tcpRetrans.append(r);
     w.session()->append(live);
     QVERIFY(w.timeline()->laneTypes().contains(EventType::TcpRetrans));
+    QVERIFY(tabShown(EventType::TcpRetrans));
     QCOMPARE(w.timeline()->cardText(), QString());
 }
 
