@@ -214,7 +214,7 @@ QTreeView *ProfilePage::createTree(QAbstractItemModel *model, QSortFilterProxyMo
     view->setModel(*proxy);
     view->setAccessibleName(name);
     view->setSortingEnabled(true);
-    view->sortByColumn(CallTreeModel::TotalColumn, Qt::DescendingOrder);
+    view->sortByColumn(CallTreeModel::TotalPercentColumn, Qt::DescendingOrder);
     view->setUniformRowHeights(true);
     view->setAlternatingRowColors(true);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -225,8 +225,12 @@ QTreeView *ProfilePage::createTree(QAbstractItemModel *model, QSortFilterProxyMo
     header->setSectionResizeMode(CallTreeModel::FunctionColumn, QHeaderView::Stretch);
     for (int c = CallTreeModel::ModuleColumn; c < CallTreeModel::ColumnCount; ++c)
         header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    // The module is in the tooltip and the flame graph's colours; the percentages carry more.
+    // The module is in the tooltip and the flame graph's colours; the percentages carry more,
+    // and the costs behind them are in their tooltips: beside the flame graph the tree has
+    // about 350 px, and German column titles alone took 300 of them from the function names.
     view->setColumnHidden(CallTreeModel::ModuleColumn, true);
+    view->setColumnHidden(CallTreeModel::SelfColumn, true);
+    view->setColumnHidden(CallTreeModel::TotalColumn, true);
     connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this, view](const QModelIndex &current) {
                 if (m_syncing || !current.isValid())

@@ -219,6 +219,12 @@ QVariant costCell(const Profile &p, const StackTable &stacks, quint32 frame, qui
                        ? ProfileText::frameName(stacks, frame)
                        : QStringLiteral("%1\n%2").arg(ProfileText::frameName(stacks, frame), path);
         }
+        // The views hide the cost columns to leave the function names room; the percentages
+        // say the cost behind them here.
+        if (column == C::SelfPercentColumn || column == C::TotalPercentColumn)
+            return QCoreApplication::translate("bpflens::CallTreeModel", "%1 of %2")
+                .arg(ProfileText::cost(column == C::SelfPercentColumn ? self : total, p.isTime()),
+                     ProfileText::cost(p.total, p.isTime()));
         return {};
     case Qt::TextAlignmentRole:
         if (column >= C::SelfColumn)

@@ -64,6 +64,11 @@ private Q_SLOTS:
         QCOMPARE(cell(model, {}, 0, CallTreeModel::TotalColumn), QStringLiteral("95"));
         QCOMPARE(cell(model, {}, 0, CallTreeModel::TotalPercentColumn), QStringLiteral("95.0%"));
         QCOMPARE(cell(model, {}, 0, CallTreeModel::SelfColumn), QStringLiteral("0"));
+        // The page hides the cost columns: the percentages' tooltips say the costs.
+        QCOMPARE(model.index(0, CallTreeModel::TotalPercentColumn).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("95 of 100"));
+        QCOMPARE(model.index(0, CallTreeModel::SelfPercentColumn).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("0 of 100"));
         QCOMPARE(cell(model, {}, 1, CallTreeModel::FunctionColumn), QStringLiteral("[truncated]"));
         QVERIFY(!model.index(1, 0).data(Qt::ToolTipRole).toString().isEmpty());
         QCOMPARE(model.index(1, 0).data(CallTreeModel::FrameIdRole).toUInt(),
