@@ -419,19 +419,42 @@ void MainWindow::updateEventTabs(bool resizeAll)
 {
     if (resizeAll)
         m_sizedTables.clear();
-    for (EventType t : SessionModel::eventTypes()) {
+    // A table comes back after the previous type's table, or before the first one present of
+    // a later type, so that they keep the order of the event types.
+    const QList<EventType> types = SessionModel::eventTypes();
+    int previous = -1;
+    auto insertionPoint = [&](qsizetype from) {
+        if (previous >= 0)
+            return previous + 1;
+        for (qsizetype i = from + 1; i < types.size(); ++i) {
+            const int at = m_tabs->indexOf(m_tables.value(int(types[i])));
+            if (at >= 0)
+                return at;
+        }
+        return m_tabs->count();
+    };
+    for (qsizetype i = 0; i < types.size(); ++i) {
+        const EventType t = types[i];
         QTableView *table = m_tables.value(int(t));
-        const int tab = m_tabs->indexOf(table);
         const qsizetype n = m_session->events().count(t);
         const QString text = n ? tr("%1 (%2)").arg(SessionModel::typeName(t), QLocale().toString(n))
                                : SessionModel::typeName(t);
+        // Like the timeline's lanes: the tables of probes this session did not record would be
+        // a row of empty tabs pushing the others out of sight. They are taken out rather than
+        // hidden: Qt 6.4's tab bar, scrolled to a tab, counts hidden tabs at its end and leaves
+        // a gap at its start.
+        int tab = m_tabs->indexOf(table);
+        if (!m_session->showsType(t)) {
+            if (tab >= 0)
+                m_tabs->removeTab(tab);
+            continue;
+        }
+        if (tab < 0)
+            tab = m_tabs->insertTab(insertionPoint(i), table,
+                                    colors::swatch(colors::eventType(t, palette())), text);
+        previous = tab;
         if (m_tabs->tabText(tab) != text)
             m_tabs->setTabText(tab, text);
-        // Like the timeline's lanes: the tables of probes this session did not record would be
-        // a row of empty tabs pushing the others out of sight.
-        const bool shown = m_session->showsType(t);
-        if (m_tabs->isTabVisible(tab) != shown)
-            m_tabs->setTabVisible(tab, shown);
         // Live, a table is sized once, with its first rows: sized while empty, its columns
         // cut times, pids and addresses to "1…". Whole again when the recording stops.
         if (resizeAll || (n > 0 && !m_sizedTables.contains(int(t)))) {

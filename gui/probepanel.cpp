@@ -57,6 +57,12 @@ ProbePanel::ProbePanel(const QList<ProbeInfo> &probes, QWidget *parent)
     load();
 }
 
+QSize ProbePanel::sizeHint() const
+{
+    const QSize hint = QWidget::sizeHint();
+    return minimumWidth() > 0 ? QSize(minimumWidth(), hint.height()) : hint;
+}
+
 QString ProbePanel::groupTitle(ProbeGroup group)
 {
     switch (group) {

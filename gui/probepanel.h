@@ -51,6 +51,10 @@ public:
 
     static QString groupTitle(ProbeGroup group);
 
+    // As wide as its minimum: the descriptions wrap, and their own width hint (wider in Chinese,
+    // whose lines QLabel cannot break at spaces) would take the timeline's room in the window.
+    QSize sizeHint() const override;
+
 Q_SIGNALS:
     // The selection or an option changed (validity may have changed with it).
     void changed();
