@@ -12,6 +12,7 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPointer>
 #include <QPushButton>
 #include <QTimer>
 #include <QToolTip>
@@ -434,6 +435,10 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     connect(m_clearButton, &QPushButton::clicked, this, &HeatmapView::clearSelection);
     connect(m_state, &ViewState::rangeChanged, this, &HeatmapView::scheduleRefresh);
     connect(m_state, &ViewState::filterChanged, this, &HeatmapView::scheduleRefresh);
+    m_pool.setMaxThreadCount(1);
+    // The worker reads the store: it must be done before the store changes.
+    connect(m_session, &SessionModel::aboutToReset, this, &HeatmapView::stopBuild);
+    connect(m_session, &SessionModel::aboutToAppend, this, &HeatmapView::stopBuild);
     connect(m_session, &SessionModel::reset, this, [this] {
         m_selected = false;
         reloadSources();
@@ -448,7 +453,20 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     refresh();
 }
 
-HeatmapView::~HeatmapView() = default;
+HeatmapView::~HeatmapView()
+{
+    stopBuild();
+}
+
+void HeatmapView::stopBuild()
+{
+    ++m_generation;
+    if (m_cancel)
+        m_cancel->store(true);
+    m_pool.waitForDone();
+    // The change that stopped it (a reset, an append) schedules the next build itself.
+    m_computing = false;
+}
 
 QWidget *HeatmapView::plot() const
 {
@@ -554,14 +572,50 @@ void HeatmapView::refresh()
     }
     const int index = m_sourceBox->currentIndex();
     const int columns = std::max(1, m_plot->mapRect().width() / CellWidth);
-    if (index >= 0 && index < m_sources.size())
-        m_bins = HeatmapModel::build(*m_session, m_sources.at(index), m_state->filter(),
-                                     m_state->startNs(), m_state->endNs(), columns);
-    else
-        m_bins = HeatmapBins{};
+    if (m_cancel)
+        m_cancel->store(true);
+    const quint64 generation = ++m_generation;
+    if (index < 0 || index >= m_sources.size()) {
+        applyBins(HeatmapBins{});
+        return;
+    }
+    const HeatmapSource source = m_sources.at(index);
+    const quint64 start = m_state->startNs(), end = m_state->endNs();
+    const EventFilter filter = m_state->filter();
+    if (HeatmapModel::eventsInRange(*m_session, source, start, end) <= WorkerThreshold) {
+        applyBins(HeatmapModel::build(*m_session, source, filter, start, end, columns));
+        return;
+    }
+    // Over 10M events a build takes most of a second: the window stays responsive meanwhile
+    // and shows the previous map until the new one is there.
+    m_computing = true;
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_cancel = cancel;
+    const SessionModel *session = m_session;
+    QPointer<HeatmapView> self(this);
+    m_pool.start([self, session, source, filter, start, end, columns, cancel, generation] {
+        HeatmapBins bins =
+            HeatmapModel::build(*session, source, filter, start, end, columns, cancel.get());
+        if (cancel->load())
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, bins = std::move(bins)]() mutable {
+                if (self && generation == self->m_generation)
+                    self->applyBins(std::move(bins));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void HeatmapView::applyBins(HeatmapBins bins)
+{
+    m_computing = false;
+    m_bins = std::move(bins);
     rebuildImage();
     updateSelectionHistogram();
     m_plot->update();
+    Q_EMIT refreshed();
 }
 
 void HeatmapView::rebuildImage()

@@ -4,7 +4,11 @@
 
 #include <QColor>
 #include <QImage>
+#include <QThreadPool>
 #include <QWidget>
+
+#include <atomic>
+#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -57,11 +61,22 @@ public:
     QString selectionText() const;
     QString emptyText() const;
 
+    // Whether bins for the current range are being built on the worker thread.
+    bool isComputing() const { return m_computing; }
+    // Ranges with more events than this are binned on a worker thread (about 10 ms of binning
+    // on the GUI thread at most); smaller ones at once.
+    static constexpr qsizetype WorkerThreshold = 100'000;
+
 protected:
     void showEvent(QShowEvent *event) override;
 
+Q_SIGNALS:
+    // The bins and the picture are those of the current range, filter and source.
+    void refreshed();
+
 public Q_SLOTS:
-    // Rebuilds the bins for the current range, filter, source and width now.
+    // Rebuilds the bins for the current range, filter, source and width: now, or on the worker
+    // thread when the range holds more than WorkerThreshold events (refreshed() says when).
     void refresh();
 
 private:
@@ -71,6 +86,9 @@ private:
     void reloadSources();
     void rebuildImage();
     void updateSelectionHistogram();
+    void applyBins(HeatmapBins bins);
+    // Cancels and waits for a build on the worker: before the session's store changes.
+    void stopBuild();
 
     SessionModel *m_session;
     ViewState *m_state;
@@ -85,6 +103,11 @@ private:
     HeatmapBins m_bins;
     QImage m_image; // one pixel per shown cell, scaled up by the painter
     bool m_log = true;
+    // At most one build at a time; a result of an older request is dropped by its generation.
+    QThreadPool m_pool;
+    quint64 m_generation = 0;
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    bool m_computing = false;
 
     // The selection as the state holds it after selectCells(): the latency rows and the range
     // and window it set; it ends when the state moves away from them.

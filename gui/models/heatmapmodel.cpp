@@ -137,7 +137,8 @@ void finish(HeatmapBins &bins)
 }
 
 template<typename E>
-void binEvents(const SessionModel &session, const EventFilter &filter, HeatmapBins &bins)
+void binEvents(const SessionModel &session, const EventFilter &filter, HeatmapBins &bins,
+               const std::atomic_bool *cancel)
 {
     const EventStore &store = session.events();
     constexpr EventType type = eventTypeOf<E>;
@@ -155,6 +156,8 @@ void binEvents(const SessionModel &session, const EventFilter &filter, HeatmapBi
     quint64 nextEdge = bins.columnStartNs(column + 1);
     quint32 *counts = bins.counts.data();
     for (qsizetype i = first; i < last; ++i) {
+        if (cancel && (i & 0xffff) == 0 && cancel->load(std::memory_order_relaxed))
+            return;
         const quint64 t = times[i];
         if (t >= nextEdge) {
             column = bins.columnOf(t);
@@ -169,9 +172,19 @@ void binEvents(const SessionModel &session, const EventFilter &filter, HeatmapBi
 
 } // namespace
 
+qsizetype HeatmapModel::eventsInRange(const SessionModel &session, const HeatmapSource &source,
+                                      quint64 startNs, quint64 endNs)
+{
+    if (source.kind != HeatmapSource::Events)
+        return 0;
+    const EventStore &store = session.events();
+    return std::max<qsizetype>(0, store.lowerBound(source.type, endNs) -
+                                      store.lowerBound(source.type, startNs));
+}
+
 HeatmapBins HeatmapModel::build(const SessionModel &session, const HeatmapSource &source,
                                 const EventFilter &filter, quint64 startNs, quint64 endNs,
-                                int columns)
+                                int columns, const std::atomic_bool *cancel)
 {
     HeatmapBins bins;
     bins.source = source;
@@ -183,7 +196,7 @@ HeatmapBins HeatmapModel::build(const SessionModel &session, const HeatmapSource
         bins.counts.assign(size_t(bins.columns) * HeatmapBins::Slots, 0);
         visitEventType(source.type, [&]<typename E>() {
             if constexpr (hasLatency<E>)
-                binEvents<E>(session, filter, bins);
+                binEvents<E>(session, filter, bins, cancel);
         });
         finish(bins);
         return bins;

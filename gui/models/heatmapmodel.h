@@ -6,6 +6,8 @@
 #include <QList>
 #include <QString>
 
+#include <atomic>
+
 #include <utility>
 #include <vector>
 
@@ -85,9 +87,14 @@ public:
     // Snapshots: every snapshot whose end time lies in [startNs, endNs) (as the Histograms tab
     // merges them) in the column of its interval's last nanosecond; columns at least one
     // interval wide (fewer than requested when the range holds fewer intervals).
+    // A set *cancel stops the binning early (the bins are then incomplete and to be dropped).
     static HeatmapBins build(const SessionModel &session, const HeatmapSource &source,
-                             const EventFilter &filter, quint64 startNs, quint64 endNs,
-                             int columns);
+                             const EventFilter &filter, quint64 startNs, quint64 endNs, int columns,
+                             const std::atomic_bool *cancel = nullptr);
+    // The events of an event source in [startNs, endNs), before any filter: what a build
+    // walks, found by binary search. 0 for snapshot sources.
+    static qsizetype eventsInRange(const SessionModel &session, const HeatmapSource &source,
+                                   quint64 startNs, quint64 endNs);
 };
 
 } // namespace bpflens

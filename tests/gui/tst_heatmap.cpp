@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -83,6 +84,34 @@ QString writeSession(const QDir &dir, QString *error)
     return path;
 }
 
+// Over HeatmapView::WorkerThreshold events: 4 s of 40 000 requests each.
+QString writeLargeSession(const QDir &dir, QString *error)
+{
+    const QString path = dir.filePath(QStringLiteral("large.bpflens"));
+    SessionInfo info;
+    info.appVersion = QStringLiteral("0.1.0");
+    info.host = QStringLiteral("testhost");
+    info.startMonotonicNs = StartNs;
+    info.probes = {{QStringLiteral("block"), {}, QStringLiteral("tp_btf/block_rq_complete")}};
+    SessionWriter writer;
+    if (!writer.create(path, info, error))
+        return {};
+    constexpr int PerSecond = 40'000;
+    for (int s = 0; s < Seconds; ++s) {
+        RecordBatch batch;
+        for (int i = 0; i < PerSecond; ++i) {
+            BlockEvent e = blockEvent(s, i % BlockPerSecond);
+            e.timeNs = StartNs + quint64(s) * SecondNs + quint64(i) * (SecondNs / PerSecond);
+            batch.block.append(e);
+        }
+        if (!writer.writeBatch(batch, error))
+            return {};
+    }
+    if (!writer.finish(StartNs + quint64(Seconds) * SecondNs, error))
+        return {};
+    return path;
+}
+
 // Column c's first nanosecond, as the bins promise it: floor(span * c / columns) after the
 // start (the products here fit in 64 bits).
 quint64 edge(quint64 start, quint64 end, int columns, int c)
@@ -106,6 +135,7 @@ private Q_SLOTS:
     void snapshotSelectionTakesItsSnapshots();
     void emptyRangeSaysSo();
     void hiddenTabWaitsUntilShown();
+    void largeRangeIsBinnedOnTheWorker();
 
 private:
     QTemporaryDir m_dir;
@@ -507,6 +537,51 @@ void TestHeatmap::hiddenTabWaitsUntilShown()
     QCoreApplication::processEvents();
     QCOMPARE(view->bins().startNs, start);
     QCOMPARE(view->bins().endNs, end);
+}
+
+// A range of more events than the worker threshold is binned off the GUI thread: refresh()
+// returns at once, the old map stays until the new bins arrive, and those equal a build on
+// the GUI thread. A newer, smaller range decided meanwhile is not overwritten by the late result.
+void TestHeatmap::largeRangeIsBinnedOnTheWorker()
+{
+    QString error;
+    const QString path = writeLargeSession(QDir(m_dir.path()), &error);
+    QVERIFY2(!path.isEmpty(), qPrintable(error));
+    MainWindow w;
+    QVERIFY2(w.openFile(path, &error), qPrintable(error));
+    w.resize(1366, 768);
+    HeatmapView *view = w.heatmapView();
+    w.tabs()->setCurrentWidget(view);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_VERIFY(!view->isComputing());
+    const quint64 total = quint64(Seconds) * 40'000;
+    QVERIFY(total > quint64(HeatmapView::WorkerThreshold));
+    QCOMPARE(view->bins().total, total);
+
+    QSignalSpy refreshed(view, &HeatmapView::refreshed);
+    view->refresh();
+    QVERIFY(view->isComputing());
+    QVERIFY(refreshed.wait(20'000));
+    QVERIFY(!view->isComputing());
+    const HeatmapBins expected =
+        HeatmapModel::build(*w.session(), view->bins().source, w.viewState()->filter(),
+                            w.viewState()->startNs(), w.viewState()->endNs(), view->bins().columns);
+    QCOMPARE(view->bins().total, total);
+    QCOMPARE(view->bins().counts, expected.counts);
+
+    // The whole range on the worker, then at once 10 ms of it (400 events, built in place).
+    view->refresh();
+    QVERIFY(view->isComputing());
+    const quint64 a = StartNs + SecondNs, b = a + SecondNs / 100;
+    w.viewState()->setRange(a, b);
+    view->refresh();
+    QVERIFY(!view->isComputing());
+    QCOMPARE(view->bins().startNs, a);
+    QCOMPARE(view->bins().total, quint64(400));
+    QTest::qWait(1500); // the whole range's result, had it been kept, would be here by now
+    QCOMPARE(view->bins().startNs, a);
+    QCOMPARE(view->bins().total, quint64(400));
 }
 
 QTEST_MAIN(TestHeatmap)
