@@ -152,10 +152,10 @@ QWidget *ComparePage::createHistogramTab()
     m_percentileView->verticalHeader()->hide();
     m_percentileView->setAlternatingRowColors(true);
     m_percentileView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_percentileView->horizontalHeader()->setStretchLastSection(true);
+    m_percentileView->horizontalHeader()->setStretchLastSection(false);
     m_percentileView->resizeColumnsToContents();
     splitter->addWidget(m_percentileView);
-    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 1);
     layout->addWidget(splitter, 1);
     fillCharts();
@@ -277,10 +277,28 @@ void ComparePage::fillCharts()
         c.b->append(b);
         const qreal top = std::max(*std::max_element(a.cbegin(), a.cend()),
                                    *std::max_element(b.cbegin(), b.cend()));
-        c.values->setRange(0, std::max<qreal>(fractions ? 0.1 : 1.0, top * 1.05));
-        c.values->applyNiceNumbers();
-        c.values->setLabelFormat(fractions && c.values->max() < 10 ? QStringLiteral("%.1f")
-                                                                   : QStringLiteral("%.0f"));
+        // Ticks a step of 1, 2 or 5 × 10^k apart, at most 5 intervals, whole for counts: Qt's
+        // nice numbers printed with %.0f read "0 1 1 2" for a top of 2.
+        double step = 1;
+        int decimals = 0;
+        for (int k = fractions ? -2 : 0; k < 20; ++k) {
+            const double magnitude = std::pow(10.0, k);
+            bool found = false;
+            for (const int m : {1, 2, 5}) {
+                step = m * magnitude;
+                decimals = std::max(0, -k);
+                if (top * 1.05 / step <= 5.0) {
+                    found = true;
+                    break;
+                }
+            }
+            if (found)
+                break;
+        }
+        const int intervals = std::max(1, int(std::ceil(top * 1.05 / step)));
+        c.values->setRange(0, intervals * step);
+        c.values->setTickCount(intervals + 1);
+        c.values->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
         c.values->setTitleText(fractions ? tr("% of samples") : tr("count"));
     }
 }
