@@ -2,6 +2,7 @@
 
 #include "comparepage.h"
 #include "errorbox.h"
+#include "sessiondiff.h"
 #include "sessionmodel.h"
 
 #include <QAction>
@@ -72,7 +73,15 @@ bool CompareController::compareWith(const QString &path, QString *error)
     QString message;
     bool ok = false;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    QThread *thread = QThread::create([&] { ok = SessionReader::open(path, &data, &message); });
+    // The diff too: counting every event per command takes seconds at a million events. The
+    // baseline does not change meanwhile: the loop below takes no user input and the action is
+    // off while recording.
+    std::shared_ptr<const SessionDiff> diff;
+    QThread *thread = QThread::create([&] {
+        ok = SessionReader::open(path, &data, &message);
+        if (ok)
+            diff = std::make_shared<const SessionDiff>(diffSessions(m_session->data(), data));
+    });
     QEventLoop loop;
     connect(thread, &QThread::finished, &loop, &QEventLoop::quit);
     thread->start();
@@ -95,7 +104,8 @@ bool CompareController::compareWith(const QString &path, QString *error)
     w->setWindowTitle(tr("Compare %1 → %2 — BPF Lens").arg(baselineName, comparisonName));
     auto *layout = new QVBoxLayout(w);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_page = new ComparePage(*m_session, baselineName, std::move(data), comparisonName, w);
+    m_page = new ComparePage(*m_session, baselineName, std::move(data), comparisonName,
+                             std::move(diff), w);
     layout->addWidget(m_page);
     const QRect screen = m_window->screen() ? m_window->screen()->availableGeometry() : QRect();
     const QSize size(1200, 800);

@@ -54,17 +54,20 @@ QString percentText(double fraction)
 } // namespace
 
 ComparePage::ComparePage(const SessionModel &baseline, const QString &baselineName,
-                         SessionData comparison, const QString &comparisonName, QWidget *parent)
+                         SessionData comparison, const QString &comparisonName,
+                         std::shared_ptr<const SessionDiff> diff, QWidget *parent)
     : QWidget(parent)
     , m_nameA(baselineName)
     , m_nameB(comparisonName)
     , m_comparison(std::make_unique<SessionModel>())
+    , m_diff(std::move(diff))
     , m_percentiles(new PercentileDiffModel(this))
     , m_events(new EventDiffModel(this))
 {
     m_comparison->setSession(std::move(comparison));
-    m_diff =
-        std::make_shared<const SessionDiff>(diffSessions(baseline.data(), m_comparison->data()));
+    if (!m_diff)
+        m_diff = std::make_shared<const SessionDiff>(
+            diffSessions(baseline.data(), m_comparison->data()));
     m_percentiles->setDiff(m_diff);
     m_events->setDiff(m_diff);
 

@@ -35,8 +35,11 @@ class ComparePage : public QWidget
 {
     Q_OBJECT
 public:
+    // diff: diffSessions(baseline, comparison) when the caller has it (CompareController computes
+    // it on its worker thread: at a million events it takes seconds); null: computed here.
     ComparePage(const SessionModel &baseline, const QString &baselineName, SessionData comparison,
-                const QString &comparisonName, QWidget *parent = nullptr);
+                const QString &comparisonName, std::shared_ptr<const SessionDiff> diff = {},
+                QWidget *parent = nullptr);
     ~ComparePage() override;
 
     const SessionDiff &diff() const { return *m_diff; }
