@@ -68,6 +68,14 @@ QColor FlameGraphView::frameColor(FrameKind kind, const QString &name)
     return QColor::fromHsv(int(h % 50), int(150 + (h >> 8) % 70), int(225 + (h >> 16) % 30));
 }
 
+void FlameGraphView::setNodeColoring(std::function<QColor(qint32)> color,
+                                     std::function<QString(qint32)> toolTip)
+{
+    m_nodeColor = std::move(color);
+    m_nodeToolTip = std::move(toolTip);
+    invalidate();
+}
+
 void FlameGraphView::setProfile(std::shared_ptr<const Profile> profile, const StackTable *stacks)
 {
     // A new aggregation of the same session (live data, another range) keeps the zoom on the
@@ -330,7 +338,9 @@ QColor FlameGraphView::boxColor(const Box &box) const
     if (!m_search.isEmpty() && matches(frame))
         return SearchColor;
     QColor c;
-    if (frame == CallTree::TruncatedFrame)
+    if (m_nodeColor)
+        c = m_nodeColor(box.node);
+    else if (frame == CallTree::TruncatedFrame)
         c = TruncatedColor;
     else if (!m_stacks->hasFrame(frame))
         c = MergedColor;
@@ -462,6 +472,8 @@ QString FlameGraphView::toolTipFor(const Box &box) const
     if (box.kind != BoxKind::Root)
         lines << costLine(time ? tr("Self") : tr("Self samples"), n.self);
     lines << costLine(time ? tr("Total") : tr("Total samples"), n.total);
+    if (m_nodeToolTip)
+        lines << m_nodeToolTip(box.node);
     return lines.join(QLatin1Char('\n'));
 }
 

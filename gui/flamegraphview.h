@@ -6,6 +6,7 @@
 #include <QImage>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -67,6 +68,13 @@ public:
     void setSelectedFrame(quint32 frame);
     quint32 selectedFrame() const { return m_selectedFrame; }
 
+    // A differential flame graph (ComparePage) colours each node of the tree itself and adds
+    // lines to its tool tip (the shares in both sessions); unset, frames are coloured by kind.
+    void setNodeColoring(std::function<QColor(qint32 node)> color,
+                         std::function<QString(qint32 node)> toolTip = {});
+    // The fill of a box as painted.
+    QColor colorOf(const Box &box) const { return boxColor(box); }
+
     // Geometry and text, public so tests can aim at things.
     int rowHeight() const;
     int depth() const { return m_maxDepth; }
@@ -126,6 +134,8 @@ private:
     quint64 m_generation = 1; // bumped on every change the picture depends on
     int m_renders = 0;
     int m_hover = -1; // index into m_boxes
+    std::function<QColor(qint32)> m_nodeColor;
+    std::function<QString(qint32)> m_nodeToolTip;
 };
 
 } // namespace bpflens

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "colors.h"
+#include "comparecontroller.h"
 #include "countersview.h"
 #include "detailspane.h"
 #include "eventmodels.h"
@@ -89,6 +90,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_document->setRecordingController(m_recording);
     m_exports =
         new ExportController(m_session, m_state, this, [this] { return currentChartWidget(); });
+    m_compare = new CompareController(m_session, this);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setAccessibleName(tr("Views"));
@@ -389,6 +391,8 @@ void MainWindow::createMenus()
     file->addMenu(m_document->recentMenu());
     file->addAction(m_document->saveAction());
     file->addAction(m_document->saveAsAction());
+    file->addSeparator();
+    file->addAction(m_compare->action());
     file->addSeparator();
     file->addMenu(m_exports->csvMenu());
     file->addAction(m_exports->traceAction());
@@ -755,6 +759,8 @@ void MainWindow::updateActions()
 {
     m_recording->updateActions();
     m_document->updateActions();
+    m_compare->setAvailable(!m_session->isEmpty() && !m_recording->isRecording() &&
+                            !m_document->isLoading());
     if (!m_timeline || !m_rangeLabel)
         return; // still being built
     // The empty states say what to do, or that data is on its way.

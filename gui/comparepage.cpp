@@ -1,0 +1,483 @@
+#include "comparepage.h"
+
+#include "chartstyle.h"
+#include "colors.h"
+#include "flamegraphview.h"
+#include "sessionmodel.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCursor>
+#include <QEvent>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegend>
+#include <QLocale>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolTip>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace bpflens {
+
+namespace {
+
+QLabel *placeholder(const QString &text, QWidget *parent)
+{
+    auto *l = new QLabel(text, parent);
+    l->setAlignment(Qt::AlignCenter);
+    l->setWordWrap(true);
+    l->setForegroundRole(QPalette::PlaceholderText);
+    l->setMargin(24);
+    return l;
+}
+
+QString percentText(double fraction)
+{
+    return QLocale().toString(fraction * 100.0, 'f', 1) + QLatin1Char('%');
+}
+
+} // namespace
+
+ComparePage::ComparePage(const SessionModel &baseline, const QString &baselineName,
+                         SessionData comparison, const QString &comparisonName,
+                         std::shared_ptr<const SessionDiff> diff, QWidget *parent)
+    : QWidget(parent)
+    , m_nameA(baselineName)
+    , m_nameB(comparisonName)
+    , m_comparison(std::make_unique<SessionModel>())
+    , m_diff(std::move(diff))
+    , m_percentiles(new PercentileDiffModel(this))
+    , m_events(new EventDiffModel(this))
+{
+    m_comparison->setSession(std::move(comparison));
+    if (!m_diff)
+        m_diff = std::make_shared<const SessionDiff>(
+            diffSessions(baseline.data(), m_comparison->data()));
+    m_percentiles->setDiff(m_diff);
+    m_events->setDiff(m_diff);
+
+    auto *layout = new QVBoxLayout(this);
+    auto *header = new QLabel(this);
+    header->setObjectName(QStringLiteral("compareHeader"));
+    header->setTextFormat(Qt::RichText);
+    header->setWordWrap(true);
+    header->setText(tr("Baseline <b>%1</b> against comparison <b>%2</b>: what changed from the "
+                       "first to the second.")
+                        .arg(m_nameA.toHtmlEscaped(), m_nameB.toHtmlEscaped()));
+    layout->addWidget(header);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(createHistogramTab(), tr("&Histograms (%1)").arg(m_diff->histograms.size()));
+    m_tabs->addTab(createEventTab(), tr("&Events"));
+    m_tabs->addTab(createProfileTab(baseline), tr("CPU &Profile"));
+    layout->addWidget(m_tabs, 1);
+}
+
+ComparePage::~ComparePage() = default;
+
+QWidget *ComparePage::createHistogramTab()
+{
+    auto *tab = new QWidget(this);
+    auto *layout = new QVBoxLayout(tab);
+    auto *bar = new QHBoxLayout;
+    m_rawCounts = new QCheckBox(tr("Raw &counts"), tab);
+    m_rawCounts->setToolTip(tr("Where the sessions hold different numbers of samples, the charts "
+                               "show each bucket's share of its session; tick to show counts."));
+    connect(m_rawCounts, &QCheckBox::toggled, this, &ComparePage::setRawCounts);
+    bar->addWidget(m_rawCounts);
+    QStringList notes;
+    if (!m_diff->onlyInA.isEmpty())
+        notes << tr("only in the baseline: %1").arg(m_diff->onlyInA.join(QStringLiteral(", ")));
+    if (!m_diff->onlyInB.isEmpty())
+        notes << tr("only in the comparison: %1").arg(m_diff->onlyInB.join(QStringLiteral(", ")));
+    if (!m_diff->unitMismatch.isEmpty())
+        notes << tr("not comparable (units differ): %1")
+                     .arg(m_diff->unitMismatch.join(QStringLiteral(", ")));
+    auto *note = new QLabel(notes.join(QStringLiteral(" · ")), tab);
+    note->setObjectName(QStringLiteral("histogramNote"));
+    note->setWordWrap(true);
+    bar->addWidget(note, 1);
+    layout->addLayout(bar);
+
+    auto *splitter = new QSplitter(Qt::Vertical, tab);
+    auto *scroll = new QScrollArea(splitter);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *grid = new QWidget(scroll);
+    auto *gridLayout = new QGridLayout(grid);
+    gridLayout->setContentsMargins(0, 0, 0, 0);
+    const int columns = m_diff->histograms.size() > 1 ? 2 : 1;
+    for (qsizetype i = 0; i < m_diff->histograms.size(); ++i) {
+        const SessionDiff::Histogram &h = m_diff->histograms[i];
+        Chart c;
+        QWidget *cell;
+        if (h.a.unit() == h.b.unit()) {
+            c = createChart(h);
+            cell = c.view;
+        } else {
+            cell =
+                placeholder(tr("%1: %2 against %3. The percentiles below are compared in %2; "
+                               "buckets of different units cannot be overlaid.")
+                                .arg(PercentileDiffModel::histogramName(h),
+                                     histogramUnitName(h.a.unit()), histogramUnitName(h.b.unit())),
+                            grid);
+        }
+        m_charts << c;
+        gridLayout->addWidget(cell, int(i) / columns, int(i) % columns);
+    }
+    if (m_diff->histograms.isEmpty()) {
+        gridLayout->addWidget(
+            placeholder(tr("The sessions hold no histogram in common (same probe and key)."), grid),
+            0, 0);
+        m_rawCounts->setEnabled(false);
+    }
+    scroll->setWidget(grid);
+    splitter->addWidget(scroll);
+
+    m_percentileView = new QTableView(splitter);
+    m_percentileView->setModel(m_percentiles);
+    m_percentileView->setAccessibleName(tr("Percentile changes"));
+    m_percentileView->verticalHeader()->hide();
+    m_percentileView->setAlternatingRowColors(true);
+    m_percentileView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_percentileView->horizontalHeader()->setStretchLastSection(false);
+    m_percentileView->resizeColumnsToContents();
+    splitter->addWidget(m_percentileView);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 1);
+    layout->addWidget(splitter, 1);
+    fillCharts();
+    return tab;
+}
+
+ComparePage::Chart ComparePage::createChart(const SessionDiff::Histogram &h)
+{
+    Chart c;
+    auto *chart = new QChart;
+    c.a = new QBarSet(m_nameA);
+    c.b = new QBarSet(m_nameB);
+    auto *series = new QBarSeries;
+    series->append(c.a);
+    series->append(c.b);
+    series->setBarWidth(0.85);
+    chart->addSeries(series);
+    auto *categories = new QBarCategoryAxis;
+    categories->setTitleText(histogramUnitName(h.a.unit()));
+    // Upright, as the Histograms tab draws them: rotated less, Qt Charts hides edge labels.
+    categories->setLabelsAngle(-90);
+    categories->setTruncateLabels(false);
+    const int slots = std::max({h.a.usedSlots(), h.b.usedSlots(), 1});
+    QStringList labels;
+    for (int s = 0; s < slots; ++s)
+        labels << Log2Histogram::slotLabel(s);
+    categories->append(labels);
+    c.values = new QValueAxis;
+    chart->addAxis(categories, Qt::AlignBottom);
+    chart->addAxis(c.values, Qt::AlignLeft);
+    series->attachAxis(categories);
+    series->attachAxis(c.values);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    styleChart(chart, palette());
+    c.a->setColor(colors::series(0));
+    c.a->setBorderColor(colors::series(0).darker(120));
+    c.b->setColor(colors::series(1));
+    c.b->setBorderColor(colors::series(1).darker(120));
+
+    const double a50 = h.percentileA(0.5), b50 = h.percentileB(0.5);
+    const double a99 = h.percentileA(0.99), b99 = h.percentileB(0.99);
+    const QString unit = histogramUnitName(h.a.unit());
+    auto value = [](double v) {
+        return std::isnan(v) ? QStringLiteral("–") : QLocale().toString(v, 'f', 0);
+    };
+    chart->setTitle(tr("<b>%1</b><br>p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10 samples")
+                        .arg(PercentileDiffModel::histogramName(h).toHtmlEscaped(), value(a50),
+                             value(b50), unit, PercentileDiffModel::relativeText(a50, b50),
+                             value(a99), value(b99), PercentileDiffModel::relativeText(a99, b99))
+                        .arg(QLocale().toString(h.a.count()), QLocale().toString(h.b.count())));
+
+    // Hovering a bucket shows both sessions' counts and shares, whichever the axis shows.
+    const Log2Histogram ha = h.a, hb = h.b;
+    connect(series, &QBarSeries::hovered, this, [this, ha, hb](bool status, int index) {
+        if (!status || index < 0 || index >= Log2Histogram::MaxSlots) {
+            QToolTip::hideText();
+            return;
+        }
+        auto line = [index](const QString &name, const Log2Histogram &x) {
+            return tr("%1: %2 (%3)")
+                .arg(name, QLocale().toString(x.slot(index)),
+                     percentText(x.isEmpty() ? 0.0 : double(x.slot(index)) / double(x.count())));
+        };
+        QToolTip::showText(QCursor::pos(), tr("%1 %2").arg(Log2Histogram::slotLabel(index),
+                                                           histogramUnitName(ha.unit())) +
+                                               QLatin1Char('\n') + line(m_nameA, ha) +
+                                               QLatin1Char('\n') + line(m_nameB, hb));
+    });
+    c.view = new QChartView(chart);
+    c.view->setRenderHint(QPainter::Antialiasing);
+    c.view->setMinimumSize(420, 300);
+    c.view->setAccessibleName(
+        tr("Histogram %1 compared").arg(PercentileDiffModel::histogramName(h)));
+    return c;
+}
+
+QList<qreal> ComparePage::overlayValues(const Log2Histogram &h, int slots, bool percent)
+{
+    QList<qreal> out;
+    out.reserve(slots);
+    const double total = double(h.count());
+    for (int s = 0; s < slots; ++s) {
+        const double v = double(h.slot(s));
+        out << (percent ? (total > 0 ? 100.0 * v / total : 0.0) : v);
+    }
+    return out;
+}
+
+bool ComparePage::showsFractions(int histogram) const
+{
+    const SessionDiff::Histogram &h = m_diff->histograms[histogram];
+    return !m_rawCounts->isChecked() && h.a.count() != h.b.count();
+}
+
+void ComparePage::setRawCounts(bool raw)
+{
+    if (m_rawCounts->isChecked() != raw)
+        m_rawCounts->setChecked(raw); // comes back here through toggled
+    else
+        fillCharts();
+}
+
+void ComparePage::fillCharts()
+{
+    for (qsizetype i = 0; i < m_charts.size(); ++i) {
+        Chart &c = m_charts[i];
+        if (!c.view)
+            continue;
+        const SessionDiff::Histogram &h = m_diff->histograms[i];
+        const int slots =
+            c.a->count() ? int(c.a->count()) : std::max({h.a.usedSlots(), h.b.usedSlots(), 1});
+        const bool fractions = showsFractions(int(i));
+        const QList<qreal> a = overlayValues(h.a, slots, fractions);
+        const QList<qreal> b = overlayValues(h.b, slots, fractions);
+        c.a->remove(0, c.a->count());
+        c.a->append(a);
+        c.b->remove(0, c.b->count());
+        c.b->append(b);
+        const qreal top = std::max(*std::max_element(a.cbegin(), a.cend()),
+                                   *std::max_element(b.cbegin(), b.cend()));
+        // Ticks a step of 1, 2 or 5 × 10^k apart, at most 5 intervals, whole for counts: Qt's
+        // nice numbers printed with %.0f read "0 1 1 2" for a top of 2.
+        double step = 1;
+        int decimals = 0;
+        for (int k = fractions ? -2 : 0; k < 20; ++k) {
+            const double magnitude = std::pow(10.0, k);
+            bool found = false;
+            for (const int m : {1, 2, 5}) {
+                step = m * magnitude;
+                decimals = std::max(0, -k);
+                if (top * 1.05 / step <= 5.0) {
+                    found = true;
+                    break;
+                }
+            }
+            if (found)
+                break;
+        }
+        const int intervals = std::max(1, int(std::ceil(top * 1.05 / step)));
+        c.values->setRange(0, intervals * step);
+        c.values->setTickCount(intervals + 1);
+        c.values->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+        c.values->setTitleText(fractions ? tr("% of samples") : tr("count"));
+    }
+}
+
+QChartView *ComparePage::chartView(int histogram) const
+{
+    return m_charts.value(histogram).view;
+}
+
+QBarSet *ComparePage::baselineSet(int histogram) const
+{
+    return m_charts.value(histogram).a;
+}
+
+QBarSet *ComparePage::comparisonSet(int histogram) const
+{
+    return m_charts.value(histogram).b;
+}
+
+QWidget *ComparePage::createEventTab()
+{
+    auto *tab = new QWidget(this);
+    auto *layout = new QVBoxLayout(tab);
+    if (m_diff->events.isEmpty()) {
+        layout->addWidget(placeholder(tr("Neither session holds events."), tab));
+        return tab;
+    }
+    m_eventView = new QTreeView(tab);
+    m_eventView->setModel(m_events);
+    m_eventView->setAccessibleName(tr("Event counts compared"));
+    m_eventView->setAlternatingRowColors(true);
+    m_eventView->setUniformRowHeights(true);
+    m_eventView->expandAll();
+    m_eventView->header()->setStretchLastSection(false);
+    m_eventView->header()->setSectionResizeMode(EventDiffModel::NameColumn, QHeaderView::Stretch);
+    for (int c = EventDiffModel::BaselineColumn; c < EventDiffModel::ColumnCount; ++c)
+        m_eventView->resizeColumnToContents(c);
+    auto *note = new QLabel(tr("Events per type, and below each type the commands with the most "
+                               "events in either session."),
+                            tab);
+    note->setWordWrap(true);
+    layout->addWidget(note);
+    layout->addWidget(m_eventView, 1);
+    return tab;
+}
+
+QWidget *ComparePage::createProfileTab(const SessionModel &baseline)
+{
+    auto *tab = new QWidget(this);
+    auto *layout = new QVBoxLayout(tab);
+    ProfileQuery query; // on-CPU, whole session, both stack parts
+    const std::shared_ptr<const Profile> a = buildProfile(baseline, query);
+    const std::shared_ptr<const Profile> b = buildProfile(*m_comparison, query);
+    if (a->isEmpty() || b->isEmpty()) {
+        const QString missing = a->isEmpty() && b->isEmpty() ? tr("Neither session has")
+                                : a->isEmpty()               ? tr("The baseline has")
+                                                             : tr("The comparison has");
+        layout->addWidget(placeholder(tr("%1 no CPU profile samples. Record both with the "
+                                         "\"profile\" probe for a differential flame graph.")
+                                          .arg(missing),
+                                      tab));
+        return tab;
+    }
+    m_differential = differentialProfile(*a, baseline.stacks(), b, m_comparison->stacks());
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Colour by change of"), tab));
+    m_measureBox = new QComboBox(tab);
+    m_measureBox->addItem(tr("total share (with callees)"),
+                          int(DifferentialProfile::Measure::Total));
+    m_measureBox->addItem(tr("self share"), int(DifferentialProfile::Measure::Self));
+    m_measureBox->setAccessibleName(tr("Colour by"));
+    connect(m_measureBox, &QComboBox::currentIndexChanged, this, [this] {
+        setMeasure(DifferentialProfile::Measure(m_measureBox->currentData().toInt()));
+    });
+    bar->addWidget(m_measureBox);
+    m_profileNote = new QLabel(tab);
+    m_profileNote->setObjectName(QStringLiteral("profileNote"));
+    m_profileNote->setTextFormat(Qt::RichText);
+    m_profileNote->setWordWrap(true);
+    const auto swatch = [](const QColor &c) {
+        return QStringLiteral("<span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;</span>")
+            .arg(c.name());
+    };
+    QString note =
+        tr("The comparison's flame graph (%1 → %2 samples). %3 grew, %4 shrank, %5 unchanged, "
+           "against the baseline's share of the same call path.")
+            .arg(QLocale().toString(a->total), QLocale().toString(b->total),
+                 swatch(changeColor(1, 1)) + tr("Red:"), swatch(changeColor(-1, 1)) + tr("blue:"),
+                 swatch(changeColor(0, 1)) + tr("grey:"));
+    if (m_differential.vanishedTotal > 0) {
+        note += QLatin1Char(' ') + tr("Call paths only the baseline has (%1 of its samples) are "
+                                      "not drawn.")
+                                       .arg(percentText(m_differential.vanishedTotal));
+    }
+    m_profileNote->setText(note);
+    bar->addWidget(m_profileNote, 1);
+    layout->addLayout(bar);
+
+    m_flame = new FlameGraphView(tab);
+    m_flame->setProfile(b, &m_comparison->stacks());
+    auto *scroll = new QScrollArea(tab);
+    scroll->setWidget(m_flame);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(scroll, 1);
+    applyColoring();
+    return tab;
+}
+
+QColor ComparePage::changeColor(double delta, double maxDelta)
+{
+    // A change below a hundredth of the largest (or none at all) reads as none.
+    const double t = maxDelta > 0 ? std::min(1.0, std::abs(delta) / maxDelta) : 0.0;
+    const QColor neutral(0xdc, 0xdc, 0xdc);
+    if (t < 0.01)
+        return neutral;
+    const QColor full = delta > 0 ? QColor(0xd7, 0x30, 0x27) : QColor(0x2c, 0x6f, 0xd1);
+    // A small change still shows its hue: start a quarter of the way from grey.
+    const double k = 0.25 + 0.75 * t;
+    auto mix = [k](int from, int to) { return int(std::lround(from + (to - from) * k)); };
+    return QColor(mix(neutral.red(), full.red()), mix(neutral.green(), full.green()),
+                  mix(neutral.blue(), full.blue()));
+}
+
+void ComparePage::setMeasure(DifferentialProfile::Measure measure)
+{
+    m_measure = measure;
+    if (m_measureBox) {
+        const QSignalBlocker block(m_measureBox);
+        m_measureBox->setCurrentIndex(m_measureBox->findData(int(measure)));
+    }
+    applyColoring();
+}
+
+void ComparePage::applyColoring()
+{
+    if (!m_flame)
+        return;
+    m_flame->setNodeColoring(
+        [this](qint32 node) {
+            return changeColor(m_differential.delta(node, m_measure),
+                               m_differential.maxDelta(m_measure));
+        },
+        [this](qint32 node) { return shareText(node); });
+}
+
+QString ComparePage::shareText(qint32 node) const
+{
+    if (m_differential.isEmpty() || node < 0 || size_t(node) >= m_differential.nodes.size())
+        return {};
+    const DifferentialProfile::NodeShares &s = m_differential.nodes[size_t(node)];
+    auto points = [](double d) {
+        const QString n = QLocale().toString(std::abs(d) * 100.0, 'f', 1);
+        return d > 0 ? tr("+%1 pp").arg(n) : d < 0 ? tr("−%1 pp").arg(n) : tr("±0 pp");
+    };
+    QStringList lines;
+    if (!s.inA)
+        lines << tr("New: the baseline has no samples on this call path");
+    lines << tr("Total share: %1 → %2 (%3)")
+                 .arg(percentText(s.totalA), percentText(s.totalB), points(s.totalB - s.totalA));
+    lines << tr("Self share: %1 → %2 (%3)")
+                 .arg(percentText(s.selfA), percentText(s.selfB), points(s.selfB - s.selfA));
+    return lines.join(QLatin1Char('\n'));
+}
+
+void ComparePage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange) {
+        for (const Chart &c : std::as_const(m_charts)) {
+            if (c.view)
+                styleChart(c.view->chart(), palette());
+        }
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace bpflens

@@ -1,0 +1,116 @@
+#pragma once
+
+#include "comparemodels.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QTabWidget;
+class QTableView;
+class QTreeView;
+
+QT_BEGIN_NAMESPACE
+class QBarSet;
+class QChartView;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace bpflens {
+
+class FlameGraphView;
+class SessionModel;
+
+// File > Compare With… (docs/diff.md): what changed from the open session (the baseline) to
+// another session file (the comparison), with core/sessiondiff's numbers. Three tabs: every
+// histogram both hold as one chart with both distributions and the percentile deltas; events
+// per type and their busiest commands side by side; and for CPU profiles a differential flame
+// graph, the comparison's flame graph coloured by how each call path's share changed.
+// The page keeps the comparison's data (its flame graph reads its stacks) and reads the
+// baseline only while it is built, so the main window may open another session meanwhile.
+class ComparePage : public QWidget
+{
+    Q_OBJECT
+public:
+    // diff: diffSessions(baseline, comparison) when the caller has it (CompareController computes
+    // it on its worker thread: at a million events it takes seconds); null: computed here.
+    ComparePage(const SessionModel &baseline, const QString &baselineName, SessionData comparison,
+                const QString &comparisonName, std::shared_ptr<const SessionDiff> diff = {},
+                QWidget *parent = nullptr);
+    ~ComparePage() override;
+
+    const SessionDiff &diff() const { return *m_diff; }
+    QString baselineName() const { return m_nameA; }
+    QString comparisonName() const { return m_nameB; }
+
+    // The value of each of the first slots buckets of h as one chart shows it: its count, or its
+    // fraction of h's samples in percent (0 … 100) when percent, so sessions of different
+    // length share one axis.
+    static QList<qreal> overlayValues(const Log2Histogram &h, int slots, bool percent);
+    // Whether a chart shows fractions: the totals differ and Raw counts is off.
+    bool showsFractions(int histogram) const;
+    void setRawCounts(bool raw);
+
+    QTabWidget *tabs() const { return m_tabs; }
+    QCheckBox *rawCountsBox() const { return m_rawCounts; }
+    QTableView *percentileView() const { return m_percentileView; }
+    QTreeView *eventView() const { return m_eventView; }
+    PercentileDiffModel *percentileModel() const { return m_percentiles; }
+    EventDiffModel *eventModel() const { return m_events; }
+    // Index into diff().histograms; null where the units cannot share buckets.
+    QChartView *chartView(int histogram) const;
+    QBarSet *baselineSet(int histogram) const;
+    QBarSet *comparisonSet(int histogram) const;
+
+    FlameGraphView *flameGraph() const { return m_flame; }
+    const DifferentialProfile &differential() const { return m_differential; }
+    void setMeasure(DifferentialProfile::Measure measure);
+    DifferentialProfile::Measure measure() const { return m_measure; }
+    QComboBox *measureBox() const { return m_measureBox; }
+    // Red where a share grew, blue where it shrank, the more saturated the larger the change
+    // against the largest one; a light grey where it did not change (Brendan Gregg's
+    // differential flame graphs, hotspot's diff mode).
+    static QColor changeColor(double delta, double maxDelta);
+    // The lines the differential flame graph adds to a node's tool tip.
+    QString shareText(qint32 node) const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    struct Chart
+    {
+        QChartView *view = nullptr;
+        QBarSet *a = nullptr;
+        QBarSet *b = nullptr;
+        QValueAxis *values = nullptr;
+    };
+    QWidget *createHistogramTab();
+    QWidget *createEventTab();
+    QWidget *createProfileTab(const SessionModel &baseline);
+    Chart createChart(const SessionDiff::Histogram &h);
+    void fillCharts();
+    void applyColoring();
+
+    QString m_nameA;
+    QString m_nameB;
+    std::unique_ptr<SessionModel> m_comparison;
+    std::shared_ptr<const SessionDiff> m_diff;
+    PercentileDiffModel *m_percentiles;
+    EventDiffModel *m_events;
+    QTabWidget *m_tabs = nullptr;
+    QCheckBox *m_rawCounts = nullptr;
+    QTableView *m_percentileView = nullptr;
+    QTreeView *m_eventView = nullptr;
+    QList<Chart> m_charts; // per diff().histograms
+    FlameGraphView *m_flame = nullptr;
+    QComboBox *m_measureBox = nullptr;
+    QLabel *m_profileNote = nullptr;
+    DifferentialProfile m_differential;
+    DifferentialProfile::Measure m_measure = DifferentialProfile::Measure::Total;
+};
+
+} // namespace bpflens

@@ -1,0 +1,357 @@
+#include "comparemodels.h"
+
+#include "sessionmodel.h"
+
+#include <QHash>
+#include <QLocale>
+
+#include <cmath>
+#include <iterator>
+
+namespace bpflens {
+
+namespace {
+
+QString number(double v)
+{
+    if (std::isnan(v))
+        return QStringLiteral("–");
+    // Percentiles are interpolated inside a bucket: more digits than these would be noise.
+    return QLocale().toString(v, 'f', std::abs(v) >= 100 || v == std::floor(v) ? 0 : 1);
+}
+
+} // namespace
+
+// PercentileDiffModel
+
+PercentileDiffModel::PercentileDiffModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void PercentileDiffModel::setDiff(std::shared_ptr<const SessionDiff> diff)
+{
+    beginResetModel();
+    m_diff = std::move(diff);
+    endResetModel();
+}
+
+int PercentileDiffModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.isValid() || !m_diff)
+        return 0;
+    return int(m_diff->histograms.size() * std::size(Fractions));
+}
+
+int PercentileDiffModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString PercentileDiffModel::histogramName(const SessionDiff::Histogram &h)
+{
+    return h.key.isEmpty() ? h.probeId : QStringLiteral("%1 — %2").arg(h.probeId, h.key);
+}
+
+QString PercentileDiffModel::signedNumber(double value)
+{
+    if (std::isnan(value))
+        return QStringLiteral("–");
+    const QString n = number(std::abs(value));
+    return value > 0 ? QLatin1Char('+') + n : value < 0 ? QChar(0x2212) + n : n;
+}
+
+QString PercentileDiffModel::relativeText(double a, double b)
+{
+    if (std::isnan(a) || std::isnan(b))
+        return QStringLiteral("–");
+    const double r = relativeChange(a, b);
+    if (std::isinf(r))
+        return tr("new");
+    const QString n = QLocale().toString(std::abs(r) * 100.0, 'f', 1);
+    return tr("%1%2%").arg(r > 0   ? QStringLiteral("+")
+                           : r < 0 ? QString(QChar(0x2212))
+                                   : QString(),
+                           n);
+}
+
+QVariant PercentileDiffModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const int h = index.row() / int(std::size(Fractions));
+    const double f = Fractions[index.row() % std::size(Fractions)];
+    const SessionDiff::Histogram &hist = m_diff->histograms[h];
+    const double a = hist.percentileA(f), b = hist.percentileB(f);
+    if (role == HistogramRole)
+        return h;
+    if (role == FractionRole)
+        return f;
+    if (role == Qt::TextAlignmentRole && index.column() >= BaselineColumn)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == ValueRole) {
+        switch (Columns(index.column())) {
+        case BaselineColumn:
+            return a;
+        case ComparisonColumn:
+            return b;
+        case ChangeColumn:
+            return b - a;
+        case RelativeColumn:
+            return std::isnan(a) || std::isnan(b) ? std::nan("") : relativeChange(a, b);
+        case HistogramColumn:
+            return histogramName(hist);
+        case PercentileColumn:
+            return f;
+        case ColumnCount:
+            break;
+        }
+        return {};
+    }
+    if (role == Qt::DisplayRole) {
+        const QString unit = histogramUnitName(hist.a.unit());
+        switch (Columns(index.column())) {
+        case HistogramColumn:
+            return histogramName(hist);
+        case PercentileColumn:
+            return QLatin1Char('p') + QString::number(f * 100.0, 'g', 3);
+        case BaselineColumn:
+            return std::isnan(a) ? number(a) : tr("%1 %2").arg(number(a), unit);
+        case ComparisonColumn:
+            return std::isnan(b) ? number(b) : tr("%1 %2").arg(number(b), unit);
+        case ChangeColumn:
+            return signedNumber(b - a);
+        case RelativeColumn:
+            return relativeText(a, b);
+        case ColumnCount:
+            break;
+        }
+    }
+    if (role == Qt::ToolTipRole && index.column() == HistogramColumn) {
+        return tr("%1: %2 samples in the baseline, %3 in the comparison")
+            .arg(histogramName(hist), QLocale().toString(hist.a.count()),
+                 QLocale().toString(hist.b.count()));
+    }
+    return {};
+}
+
+QVariant PercentileDiffModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Columns(section)) {
+    case HistogramColumn:
+        return tr("Histogram");
+    case PercentileColumn:
+        return tr("Percentile");
+    case BaselineColumn:
+        return tr("Baseline");
+    case ComparisonColumn:
+        return tr("Comparison");
+    case ChangeColumn:
+        return tr("Change");
+    case RelativeColumn:
+        return tr("Relative");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+// EventDiffModel: top-level rows are SessionDiff::events; a command row's internal id is its
+// type's row + 1 (0 marks a top-level row).
+
+EventDiffModel::EventDiffModel(QObject *parent)
+    : QAbstractItemModel(parent)
+{
+}
+
+void EventDiffModel::setDiff(std::shared_ptr<const SessionDiff> diff)
+{
+    beginResetModel();
+    m_diff = std::move(diff);
+    endResetModel();
+}
+
+QModelIndex EventDiffModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    return createIndex(row, column, parent.isValid() ? quintptr(parent.row() + 1) : 0);
+}
+
+QModelIndex EventDiffModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid() || child.internalId() == 0)
+        return {};
+    return createIndex(int(child.internalId() - 1), 0, quintptr(0));
+}
+
+int EventDiffModel::rowCount(const QModelIndex &parent) const
+{
+    if (!m_diff)
+        return 0;
+    if (!parent.isValid())
+        return int(m_diff->events.size());
+    if (parent.internalId() != 0 || parent.column() != 0)
+        return 0;
+    return int(m_diff->events[parent.row()].commands.size());
+}
+
+int EventDiffModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+QVariant EventDiffModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const bool isCommand = index.internalId() != 0;
+    const SessionDiff::Events &e =
+        m_diff->events[isCommand ? int(index.internalId() - 1) : index.row()];
+    QString name;
+    qint64 a = e.a, b = e.b;
+    if (isCommand) {
+        const SessionDiff::Command &c = e.commands[index.row()];
+        name = c.comm;
+        a = c.a;
+        b = c.b;
+    } else {
+        name = SessionModel::typeName(e.type);
+    }
+    switch (role) {
+    case EventTypeRole:
+        return int(e.type);
+    case Qt::TextAlignmentRole:
+        if (index.column() != NameColumn)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case ValueRole:
+        switch (Columns(index.column())) {
+        case NameColumn:
+            return name;
+        case BaselineColumn:
+            return a;
+        case ComparisonColumn:
+            return b;
+        case ChangeColumn:
+            return b - a;
+        case RelativeColumn:
+            return relativeChange(double(a), double(b));
+        case ColumnCount:
+            break;
+        }
+        return {};
+    case Qt::DisplayRole:
+        switch (Columns(index.column())) {
+        case NameColumn:
+            return name;
+        case BaselineColumn:
+            return QLocale().toString(a);
+        case ComparisonColumn:
+            return QLocale().toString(b);
+        case ChangeColumn:
+            return b > a   ? QLatin1Char('+') + QLocale().toString(b - a)
+                   : b < a ? QChar(0x2212) + QLocale().toString(a - b)
+                           : QStringLiteral("0");
+        case RelativeColumn:
+            return PercentileDiffModel::relativeText(double(a), double(b));
+        case ColumnCount:
+            break;
+        }
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant EventDiffModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Columns(section)) {
+    case NameColumn:
+        return tr("Events / command");
+    case BaselineColumn:
+        return tr("Baseline");
+    case ComparisonColumn:
+        return tr("Comparison");
+    case ChangeColumn:
+        return tr("Change");
+    case RelativeColumn:
+        return tr("Relative");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+// DifferentialProfile
+
+DifferentialProfile differentialProfile(const Profile &baseline, const StackTable &baselineStacks,
+                                        std::shared_ptr<const Profile> comparison,
+                                        const StackTable &comparisonStacks)
+{
+    DifferentialProfile d;
+    d.comparison = std::move(comparison);
+    if (!d.comparison)
+        return d;
+    const CallTree &ta = baseline.topDown;
+    const CallTree &tb = d.comparison->topDown;
+    // Frame names to small ids, then (parent node, name id) -> baseline node: a path is matched
+    // one frame at a time without building its string.
+    QHash<QString, quint32> nameIds;
+    auto nameId = [&](const StackTable &stacks, quint32 frame) {
+        const QString name = ProfileText::frameName(stacks, frame);
+        const auto it = nameIds.constFind(name);
+        if (it != nameIds.cend())
+            return *it;
+        const quint32 id = quint32(nameIds.size());
+        nameIds.insert(name, id);
+        return id;
+    };
+    QHash<quint64, qint32> childA;
+    childA.reserve(ta.size());
+    for (qint32 n = 1; n < ta.size(); ++n) {
+        const CallTree::Node &node = ta.node(n);
+        childA.insert((quint64(quint32(node.parent)) << 32) | nameId(baselineStacks, node.frame),
+                      n);
+    }
+    const double totalA = double(baseline.total), totalB = double(d.comparison->total);
+    auto share = [](quint64 v, double total) { return total > 0 ? double(v) / total : 0.0; };
+    d.nodes.resize(size_t(tb.size()));
+    std::vector<qint32> match(size_t(tb.size()), -1);
+    std::vector<char> matchedA(size_t(ta.size()), 0);
+    if (tb.size() > 0 && ta.size() > 0) {
+        match[0] = 0;
+        matchedA[0] = 1;
+    }
+    for (qint32 n = 0; n < tb.size(); ++n) {
+        const CallTree::Node &node = tb.node(n);
+        if (n > 0 && match[size_t(node.parent)] >= 0) {
+            const quint64 key = (quint64(quint32(match[size_t(node.parent)])) << 32) |
+                                nameId(comparisonStacks, node.frame);
+            match[size_t(n)] = childA.value(key, -1);
+        }
+        DifferentialProfile::NodeShares &s = d.nodes[size_t(n)];
+        s.selfB = share(node.self, totalB);
+        s.totalB = share(node.total, totalB);
+        if (const qint32 a = match[size_t(n)]; a >= 0) {
+            matchedA[size_t(a)] = 1;
+            s.inA = true;
+            s.selfA = share(ta.node(a).self, totalA);
+            s.totalA = share(ta.node(a).total, totalA);
+        }
+        d.maxTotalDelta = std::max(d.maxTotalDelta, std::abs(s.totalB - s.totalA));
+        d.maxSelfDelta = std::max(d.maxSelfDelta, std::abs(s.selfB - s.selfA));
+    }
+    // A vanished path's share counts once, at its outermost missing frame.
+    for (qint32 n = 1; n < ta.size(); ++n) {
+        if (!matchedA[size_t(n)] && matchedA[size_t(ta.node(n).parent)])
+            d.vanishedTotal += share(ta.node(n).total, totalA);
+    }
+    return d;
+}
+
+} // namespace bpflens
