@@ -37,6 +37,7 @@ class StartPage;
 class TopPage;
 class Recorder;
 class RecordingController;
+class RemoteHostController;
 class SessionDocument;
 class SessionModel;
 class SummaryPanel;
@@ -83,6 +84,7 @@ public:
     SessionDocument *document() const { return m_document; }
     RecordingController *recordingController() const { return m_recording; }
     ExportController *exportController() const { return m_exports; }
+    RemoteHostController *remoteHosts() const { return m_remoteHosts; }
     TimelineWidget *timeline() const { return m_timeline; }
     HistogramView *histogramView() const { return m_histograms; }
     HeatmapView *heatmapView() const { return m_heatmap; }
@@ -150,6 +152,7 @@ private:
     SessionDocument *m_document = nullptr;
     RecordingController *m_recording = nullptr;
     ExportController *m_exports = nullptr;
+    RemoteHostController *m_remoteHosts = nullptr;
     QSet<int> m_sizedTables; // event types whose table was sized with rows in it
     QHash<int, EventTableModel *> m_tableModels;
     QHash<int, EventFilterModel *> m_filterModels;
