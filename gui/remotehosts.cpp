@@ -75,12 +75,18 @@ RemoteHostDialog::RemoteHostDialog(RemoteRecorder *recorder, QWidget *parent)
     m_status->setMinimumHeight(fontMetrics().lineSpacing() * 4);
     m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
+    // Connect beside the host it connects to; the button box keeps Record and Cancel.
+    m_connect = new QPushButton(tr("&Connect"), this);
+    m_connect->setObjectName(QStringLiteral("remoteConnect"));
+    auto *hostRow = new QHBoxLayout;
+    hostRow->addWidget(m_host, 1);
+    hostRow->addWidget(m_connect);
     auto *form = new QFormLayout;
-    form->addRow(tr("&Host:"), m_host);
+    auto *hostLabel = new QLabel(tr("&Host:"), this);
+    hostLabel->setBuddy(m_host);
+    form->addRow(hostLabel, hostRow);
     form->addRow(QString(), m_confirmKey);
     auto *buttons = new QDialogButtonBox(this);
-    m_connect = buttons->addButton(tr("&Connect"), QDialogButtonBox::ActionRole);
-    m_connect->setObjectName(QStringLiteral("remoteConnect"));
     m_record = buttons->addButton(tr("&Record"), QDialogButtonBox::AcceptRole);
     m_record->setObjectName(QStringLiteral("remoteRecord"));
     m_record->setIcon(QIcon::fromTheme(QStringLiteral("media-record")));
