@@ -1,4 +1,5 @@
 #include "appidentity.h"
+#include "askpass.h"
 #include "helperapi.h"
 #include "helperrecorder.h"
 #include "mainwindow.h"
@@ -8,12 +9,33 @@
 #include <QCommandLineParser>
 #include <QDBusConnection>
 #include <QProcessEnvironment>
+#include <QTextStream>
 #include <QTimer>
 
 #include <cstdio>
 
 int main(int argc, char *argv[])
 {
+    // ssh's askpass (see askpass.h): answer one prompt, no window. Without a display there is
+    // nobody to ask: ssh must see a failure, never an empty password or a "yes".
+    const bool askpassMode = argc > 1 && (qgetenv(bpflens::AskpassVariable) == "1" ||
+                                          QByteArray(argv[1]) == "--askpass");
+    if (askpassMode) {
+        const bool flag = QByteArray(argv[1]) == "--askpass";
+        const QString prompt =
+            QString::fromLocal8Bit(argc > (flag ? 2 : 1) ? argv[flag ? 2 : 1] : "");
+        const QString why =
+            bpflens::missingDisplayReason(QProcessEnvironment::systemEnvironment().toStringList());
+        if (!why.isEmpty()) {
+            std::fprintf(stderr, "%s (ssh asked: %s)\n", qPrintable(why), qPrintable(prompt));
+            return 1;
+        }
+        QApplication app(argc, argv);
+        bpflens::setApplicationIdentity();
+        bpflens::installTranslations(QLocale::system());
+        QTextStream out(stdout);
+        return bpflens::runAskpass(prompt, out);
+    }
     // Without a display Qt's xcb platform aborts (a core dump, exit 134): say why in one line
     // instead, unless only --help or --version was asked for.
     const QString noDisplay =

@@ -16,6 +16,7 @@
 #include "querypage.h"
 #include "recorder.h"
 #include "recordingcontroller.h"
+#include "remotehosts.h"
 #include "sessiondocument.h"
 #include "sessionmodel.h"
 #include "startpage.h"
@@ -623,6 +624,11 @@ void MainWindow::createRecordingControls()
     QMenu *menu = menuBar()->addMenu(tr("&Recording"));
     menu->addAction(m_recording->recordAction());
     menu->addAction(m_recording->stopAction());
+    menu->addSeparator();
+    m_remoteHosts = new RemoteHostController(m_recording, this);
+    menu->addAction(m_remoteHosts->recordOnHostAction());
+    menu->addMenu(m_remoteHosts->recentMenu());
+    menu->addAction(m_remoteHosts->recordLocallyAction());
 
     for (QLabel *l : {m_recording->elapsedLabel(), m_recording->rateLabel(),
                       m_recording->lostLabel(), m_recording->cpuLabel()})

@@ -38,6 +38,7 @@ class TopPage;
 class Recorder;
 class RecordingController;
 class CompareController;
+class RemoteHostController;
 class SessionDocument;
 class SessionModel;
 class SummaryPanel;
@@ -85,6 +86,7 @@ public:
     RecordingController *recordingController() const { return m_recording; }
     ExportController *exportController() const { return m_exports; }
     CompareController *compareController() const { return m_compare; }
+    RemoteHostController *remoteHosts() const { return m_remoteHosts; }
     TimelineWidget *timeline() const { return m_timeline; }
     HistogramView *histogramView() const { return m_histograms; }
     HeatmapView *heatmapView() const { return m_heatmap; }
@@ -153,6 +155,7 @@ private:
     RecordingController *m_recording = nullptr;
     ExportController *m_exports = nullptr;
     CompareController *m_compare = nullptr;
+    RemoteHostController *m_remoteHosts = nullptr;
     QSet<int> m_sizedTables; // event types whose table was sized with rows in it
     QHash<int, EventTableModel *> m_tableModels;
     QHash<int, EventFilterModel *> m_filterModels;

@@ -1,7 +1,7 @@
-// record --host against a real sshd on 127.0.0.1: a private one on a free port, with its own
-// host key, client keys and known_hosts in a temporary directory. The "remote" bpflens-cli is
-// this build's, put first in the session's PATH by authorized_keys' environment= option.
+// record --host against a real sshd on 127.0.0.1 (tests/remote/sshdfixture.h): the "remote"
+// bpflens-cli is this build's.
 
+#include "remote/sshdfixture.h"
 #include "testutil.h"
 
 #include <QDir>
@@ -25,43 +25,16 @@
 
 namespace {
 
+using bpflens::test::processesTagged;
+using bpflens::test::readAll;
+using bpflens::test::writeFile;
+
 struct Run
 {
     int status = -1;
     QString out;
     QString err;
 };
-
-QString readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
-}
-
-// The processes whose environment holds tag (sshd's children for this test only).
-QList<pid_t> processesTagged(const QByteArray &tag, const QByteArray &commandPart)
-{
-    QList<pid_t> pids;
-    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
-        bool ok = false;
-        const pid_t pid = entry.toInt(&ok);
-        if (!ok)
-            continue;
-        QFile env(QStringLiteral("/proc/%1/environ").arg(pid));
-        QFile cmd(QStringLiteral("/proc/%1/cmdline").arg(pid));
-        if (!env.open(QIODevice::ReadOnly) || !cmd.open(QIODevice::ReadOnly))
-            continue;
-        if (env.readAll().contains(tag) && cmd.readAll().contains(commandPart))
-            pids.append(pid);
-    }
-    return pids;
-}
 
 // The BPF programs a process holds open, by id (fdinfo's prog_id).
 QList<quint32> programIdsOf(pid_t pid)
@@ -95,26 +68,22 @@ bool programLoaded(quint32 id)
     return true;
 }
 
-// ssh's own files stay out: no ~/.ssh/config or known_hosts of whoever runs the test.
-const char *const SshWrapper = "#!/bin/sh\nexec ssh -F /dev/null \"$@\"\n";
-
 } // namespace
 
 class TestRemote : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    QProcess m_sshd;
+    bpflens::test::SshdFixture m_sshd;
     int m_port = 0;
     QByteArray m_tag;
 
-    QString path(const QString &name) const { return m_dir.filePath(name); }
+    QString path(const QString &name) const { return m_sshd.path(name); }
 
     QProcessEnvironment cliEnvironment() const
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("BPFLENS_SSH"), path(QStringLiteral("ssh")));
+        env.insert(QStringLiteral("BPFLENS_SSH"), m_sshd.ssh());
         return env;
     }
 
@@ -122,20 +91,11 @@ class TestRemote : public QObject
     QStringList recordArgs(const QString &key, const QString &knownHosts,
                            const QString &output) const
     {
-        return {QStringLiteral("record"),
-                QStringLiteral("--host"),
-                QStringLiteral("root@127.0.0.1:%1").arg(m_port),
-                QStringLiteral("--ssh-option"),
-                QStringLiteral("IdentityFile=") + path(key),
-                QStringLiteral("--ssh-option"),
-                QStringLiteral("IdentitiesOnly=yes"),
-                QStringLiteral("--ssh-option"),
-                QStringLiteral("UserKnownHostsFile=") + path(knownHosts),
-                QStringLiteral("--ssh-option"),
-                QStringLiteral("GlobalKnownHostsFile=/dev/null"),
-                QStringLiteral("--quiet"),
-                QStringLiteral("-o"),
-                output};
+        QStringList args{QStringLiteral("record"), QStringLiteral("--host"),
+                         QStringLiteral("root@127.0.0.1:%1").arg(m_port)};
+        for (const QString &o : m_sshd.sshOptions(key, knownHosts))
+            args << QStringLiteral("--ssh-option") << o;
+        return args << QStringLiteral("--quiet") << QStringLiteral("-o") << output;
     }
 
     Run runCli(const QStringList &args) const
@@ -182,75 +142,19 @@ private Q_SLOTS:
     void initTestCase()
     {
         BPFLENS_REQUIRE_ROOT("the remote side records BPF probes as root over ssh");
-        const QString sshd = QStringLiteral("/usr/sbin/sshd");
-        if (!QFile::exists(sshd) ||
-            QStandardPaths::findExecutable(QStringLiteral("ssh")).isEmpty()) {
+        if (!bpflens::test::SshdFixture::installed()) {
             if (bpflens::test::rootRequired())
                 QFAIL("needs openssh-server and openssh-client (.ci/deps installs them)");
             QSKIP("needs openssh-server and openssh-client");
         }
-        QVERIFY(m_dir.isValid());
-        // sshd refuses to start without its privilege separation directory.
-        QDir().mkpath(QStringLiteral("/run/sshd"));
-        m_tag = "BPFLENS_REMOTE_TEST=" + QByteArray::number(getpid()) + "-" +
-                QFile::encodeName(QFileInfo(m_dir.path()).fileName());
-        for (const char *key : {"hostkey", "present", "absent"}) {
-            QCOMPARE(QProcess::execute(QStringLiteral("ssh-keygen"),
-                                       {QStringLiteral("-q"), QStringLiteral("-t"),
-                                        QStringLiteral("ed25519"), QStringLiteral("-N"), QString(),
-                                        QStringLiteral("-f"), path(QString::fromLatin1(key))}),
-                     0);
-        }
-        // A free port: taken and given back; sshd binds it just after.
-        {
-            QTcpServer probe;
-            QVERIFY(probe.listen(QHostAddress::LocalHost));
-            m_port = probe.serverPort();
-        }
-        const QByteArray binDir = QFile::encodeName(QFileInfo(QStringLiteral(BPFLENS_CLI)).path());
-        // Two client keys: one whose sessions find this build's bpflens-cli, one whose PATH
-        // lacks it (a host without BPF Lens).
-        const QByteArray authorized =
-            "environment=\"PATH=" + binDir + ":/usr/sbin:/usr/bin:/sbin:/bin\",environment=\"" +
-            m_tag + "\" " + readAll(path(QStringLiteral("present.pub"))).toUtf8() +
-            "environment=\"PATH=/usr/bin:/bin\",environment=\"" + m_tag + "\" " +
-            readAll(path(QStringLiteral("absent.pub"))).toUtf8();
-        QVERIFY(writeFile(path(QStringLiteral("authorized_keys")), authorized));
-        const QString hostPub = readAll(path(QStringLiteral("hostkey.pub"))).trimmed();
-        QVERIFY(writeFile(path(QStringLiteral("known_hosts")),
-                          QStringLiteral("[127.0.0.1]:%1 %2\n").arg(m_port).arg(hostPub).toUtf8()));
-        QVERIFY(writeFile(path(QStringLiteral("empty_known_hosts")), QByteArray()));
-        QVERIFY(writeFile(path(QStringLiteral("ssh")), SshWrapper));
-        QFile::setPermissions(path(QStringLiteral("ssh")),
-                              QFileDevice::ReadOwner | QFileDevice::ExeOwner);
-        const QByteArray config =
-            "Port " + QByteArray::number(m_port) + "\nListenAddress 127.0.0.1\nHostKey " +
-            QFile::encodeName(path(QStringLiteral("hostkey"))) + "\nPidFile " +
-            QFile::encodeName(path(QStringLiteral("sshd.pid"))) + "\nAuthorizedKeysFile " +
-            QFile::encodeName(path(QStringLiteral("authorized_keys"))) +
-            "\nPermitRootLogin prohibit-password\nPasswordAuthentication no\n"
-            "KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\n"
-            "PermitUserEnvironment yes\nLogLevel ERROR\n";
-        QVERIFY(writeFile(path(QStringLiteral("sshd_config")), config));
-        m_sshd.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_sshd.start(sshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
-                            path(QStringLiteral("sshd_config"))});
-        QVERIFY(m_sshd.waitForStarted());
-        // Listening once its pid file is there.
-        for (int i = 0; i < 250 && !QFile::exists(path(QStringLiteral("sshd.pid"))); ++i) {
-            QVERIFY2(m_sshd.state() == QProcess::Running, "sshd exited");
-            QTest::qWait(20);
-        }
-        QVERIFY(QFile::exists(path(QStringLiteral("sshd.pid"))));
+        QString error;
+        QVERIFY2(m_sshd.start(QFileInfo(QStringLiteral(BPFLENS_CLI)).path(), &error),
+                 qPrintable(error));
+        m_port = m_sshd.port();
+        m_tag = m_sshd.tag();
     }
 
-    void cleanupTestCase()
-    {
-        if (m_sshd.state() != QProcess::NotRunning) {
-            m_sshd.terminate();
-            m_sshd.waitForFinished(5000);
-        }
-    }
+    void cleanupTestCase() { m_sshd.stop(); }
 
     // exec + open recorded on the "remote" host while a known workload runs: the local file
     // holds exactly those events.
@@ -382,15 +286,9 @@ private Q_SLOTS:
         QTest::qWait(1500);
 
         // ssh is the recorder's child (the wrapper execs it).
-        pid_t ssh = -1;
-        for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
-            const QString stat = readAll(QStringLiteral("/proc/%1/stat").arg(entry));
-            const QStringList f =
-                stat.mid(stat.lastIndexOf(QLatin1Char(')')) + 2).split(QLatin1Char(' '));
-            if (f.size() > 1 && f.at(1).toLongLong() == recorder.processId())
-                ssh = entry.toInt();
-        }
-        QVERIFY(ssh > 0);
+        const QList<pid_t> children = bpflens::test::childrenOf(recorder.processId());
+        QCOMPARE(children.size(), 1);
+        const pid_t ssh = children.first();
         QElapsedTimer sinceKill;
         sinceKill.start();
         QVERIFY(::kill(ssh, SIGKILL) == 0);

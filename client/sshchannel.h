@@ -5,7 +5,9 @@
 
 #include <sys/types.h>
 
-namespace bpflens::cli {
+#include <functional>
+
+namespace bpflens {
 
 // Where record --host runs: [user@]host[:port], or [user@][v6-address]:port.
 struct SshTarget
@@ -22,6 +24,20 @@ struct SshTarget
     static bool parse(const QString &text, SshTarget *target, QString *error);
 };
 
+// How ssh may ask the user. The CLI never asks (BatchMode=yes: keys and the agent only); the
+// window asks through an askpass program (its own --askpass mode) for passwords and, only when
+// the user chose so, whether to trust a host key ssh does not know yet.
+struct SshPrompting
+{
+    // SSH_ASKPASS with SSH_ASKPASS_REQUIRE=force; empty: BatchMode=yes.
+    QString askpass;
+    // StrictHostKeyChecking=ask instead of yes: an unknown host key is shown through askpass
+    // and added to known_hosts only when the answer is yes. A changed key is refused either way.
+    bool confirmNewHostKey = false;
+    // More environment for ssh (and so for askpass), NAME=value.
+    QStringList environment;
+};
+
 // Quotes one argument for a POSIX shell on the remote side: ssh hands the remote command to
 // the login shell as one string.
 QString shellQuote(const QString &arg);
@@ -29,6 +45,8 @@ QString shellQuote(const QString &arg);
 // The remote shell command record --host runs: it says whether bpflens-cli is there and which
 // version, then becomes `bpflens-cli record --stream-fd 1 ...` with the stream on stdout.
 QString remoteRecordCommand(const QStringList &recordArgs);
+// The same check, then `bpflens-cli probes --json` on stdout: what the remote kernel can run.
+QString remoteProbesCommand();
 
 // An ssh client running remoteRecordCommand(): its stdout is the stream, its stderr carries the
 // remote's messages and ssh's own, its stdin stays open until stop() (the remote side stops
@@ -45,7 +63,13 @@ public:
     // $BPFLENS_SSH or "ssh" from PATH. sshOptions are passed as -o each, after ours (ssh keeps
     // the first value of an option, so they cannot turn host key checking off).
     bool start(const SshTarget &target, const QStringList &sshOptions, const QString &command,
-               QString *error);
+               QString *error, const SshPrompting &prompting = {});
+    // Called with each line the remote or ssh wrote to stderr that is not a marker; without
+    // one, lines are printed to this process's stderr prefixed with the host.
+    void setMessageHandler(std::function<void(const QString &line)> handler)
+    {
+        m_onMessage = std::move(handler);
+    }
     int streamFd() const { return m_out; }
     int messageFd() const { return m_err; }
     pid_t pid() const { return m_pid; }
@@ -57,6 +81,8 @@ public:
     bool stopSent() const { return m_in < 0; }
     // Waits for ssh to exit (killing it after timeoutMs); true when it exited by itself.
     bool wait(int timeoutMs);
+    // Whether ssh has exited, without waiting (reaps it then).
+    bool hasExited();
     void kill();
     int exitStatus() const { return m_exitStatus; }
 
@@ -82,6 +108,7 @@ private:
     bool m_remoteMissing = false;
     QString m_remoteVersion;
     int m_exitStatus = -1;
+    std::function<void(const QString &)> m_onMessage;
 };
 
-} // namespace bpflens::cli
+} // namespace bpflens

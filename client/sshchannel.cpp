@@ -1,8 +1,10 @@
 #include "sshchannel.h"
 
+#include <QFile>
 #include <QRegularExpression>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -12,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-namespace bpflens::cli {
+extern char **environ;
+
+namespace bpflens {
 
 namespace {
 
@@ -60,6 +64,24 @@ QString shellQuote(const QString &arg)
     return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
 
+namespace {
+
+// POSIX sh, run by the remote login shell as one string: says whether bpflens-cli is there and
+// which version (markers on stderr), then runs command.
+QString checkedRemoteCommand(const QString &command)
+{
+    return QStringLiteral("command -v bpflens-cli >/dev/null 2>&1 || { echo '%1' >&2; exit 127; "
+                          "}; echo \"%2$(bpflens-cli --version 2>&1)\" >&2; %3")
+        .arg(MarkerMissing, MarkerVersion, command);
+}
+
+} // namespace
+
+QString remoteProbesCommand()
+{
+    return checkedRemoteCommand(QStringLiteral("exec bpflens-cli probes --json"));
+}
+
 QString remoteRecordCommand(const QStringList &recordArgs)
 {
     QStringList args{QStringLiteral("exec"),   QStringLiteral("bpflens-cli"),
@@ -68,10 +90,7 @@ QString remoteRecordCommand(const QStringList &recordArgs)
                      QStringLiteral("--quiet")};
     for (const QString &a : recordArgs)
         args << shellQuote(a);
-    // POSIX sh: the remote login shell runs this one string.
-    return QStringLiteral("command -v bpflens-cli >/dev/null 2>&1 || { echo '%1' >&2; exit 127; "
-                          "}; echo \"%2$(bpflens-cli --version 2>&1)\" >&2; %3")
-        .arg(MarkerMissing, MarkerVersion, args.join(QLatin1Char(' ')));
+    return checkedRemoteCommand(args.join(QLatin1Char(' ')));
 }
 
 SshChannel::~SshChannel()
@@ -86,17 +105,20 @@ SshChannel::~SshChannel()
 }
 
 bool SshChannel::start(const SshTarget &target, const QStringList &sshOptions,
-                       const QString &command, QString *error)
+                       const QString &command, QString *error, const SshPrompting &prompting)
 {
     const QByteArray envSsh = qgetenv("BPFLENS_SSH");
     m_program = envSsh.isEmpty() ? QStringLiteral("ssh") : QString::fromLocal8Bit(envSsh);
     m_display = target.display;
+    const bool asking = !prompting.askpass.isEmpty();
     QStringList args{m_program,
                      QStringLiteral("-T"),
                      QStringLiteral("-o"),
-                     QStringLiteral("BatchMode=yes"),
+                     asking ? QStringLiteral("BatchMode=no") : QStringLiteral("BatchMode=yes"),
                      QStringLiteral("-o"),
-                     QStringLiteral("StrictHostKeyChecking=yes")};
+                     asking && prompting.confirmNewHostKey
+                         ? QStringLiteral("StrictHostKeyChecking=ask")
+                         : QStringLiteral("StrictHostKeyChecking=yes")};
     if (target.port)
         args << QStringLiteral("-p") << QString::number(target.port);
     for (const QString &o : sshOptions)
@@ -117,6 +139,24 @@ bool SshChannel::start(const SshTarget &target, const QStringList &sshOptions,
     for (QByteArray &a : argBytes)
         argv.push_back(a.data());
     argv.push_back(nullptr);
+    // The environment is built before fork: the child only calls exec.
+    QList<QByteArray> envBytes;
+    if (asking)
+        envBytes << "SSH_ASKPASS=" + QFile::encodeName(prompting.askpass)
+                 << QByteArrayLiteral("SSH_ASKPASS_REQUIRE=force");
+    for (const QString &e : prompting.environment)
+        envBytes << e.toLocal8Bit();
+    for (char **e = environ; *e; ++e) {
+        const QByteArray entry(*e);
+        const QByteArray name = entry.left(entry.indexOf('=') + 1);
+        if (std::none_of(envBytes.cbegin(), envBytes.cend(),
+                         [&](const QByteArray &b) { return b.startsWith(name); }))
+            envBytes << entry;
+    }
+    std::vector<char *> envp;
+    for (QByteArray &e : envBytes)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
     const pid_t pid = ::fork();
     if (pid < 0) {
         *error = QStringLiteral("cannot start ssh: %1")
@@ -133,7 +173,7 @@ bool SshChannel::start(const SshTarget &target, const QStringList &sshOptions,
         ::signal(SIGPIPE, SIG_DFL);
         ::signal(SIGINT, SIG_DFL);
         ::signal(SIGTERM, SIG_DFL);
-        ::execvp(argv[0], argv.data());
+        ::execvpe(argv[0], argv.data(), envp.data());
         const char msg[] = "bpflens-remote: cannot run ssh\n";
         (void)!::write(2, msg, sizeof msg - 1);
         ::_exit(127);
@@ -194,6 +234,10 @@ void SshChannel::handleLine(const QString &line)
         return;
     }
     m_messages << line;
+    if (m_onMessage) {
+        m_onMessage(line);
+        return;
+    }
     // The remote's own messages ("bpflens-cli: ...") as they come, marked with where they
     // come from; ssh's are judged once it exits.
     QTextStream(stderr) << m_display << ": " << line << '\n';
@@ -239,6 +283,20 @@ bool SshChannel::wait(int timeoutMs)
     return false;
 }
 
+bool SshChannel::hasExited()
+{
+    if (m_pid <= 0)
+        return true;
+    int status = 0;
+    const pid_t r = ::waitpid(m_pid, &status, WNOHANG);
+    if (r != m_pid)
+        return false;
+    m_pid = -1;
+    m_exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    readMessages();
+    return true;
+}
+
 void SshChannel::kill()
 {
     if (m_pid > 0)
@@ -251,4 +309,4 @@ bool SshChannel::hostKeyRefused() const
            m_messages.filter(QStringLiteral("REMOTE HOST IDENTIFICATION HAS CHANGED")).size() > 0;
 }
 
-} // namespace bpflens::cli
+} // namespace bpflens

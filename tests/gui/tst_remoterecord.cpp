@@ -1,0 +1,503 @@
+// Record on Host against a real sshd on 127.0.0.1 (tests/remote/sshdfixture.h): the window
+// records through RemoteRecorder, which runs this build's bpflens-cli on the "remote" side over
+// ssh. Also the askpass mode ssh asks through.
+
+#include "askpass.h"
+#include "mainwindow.h"
+#include "probepanel.h"
+#include "recordingcontroller.h"
+#include "remote/sshdfixture.h"
+#include "remotehosts.h"
+#include "remoterecorder.h"
+#include "sessionmodel.h"
+#include "testutil.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTextStream>
+#include <QTimer>
+
+#include <csignal>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+using namespace bpflens;
+using bpflens::test::processesTagged;
+using bpflens::test::readAll;
+using bpflens::test::writeFile;
+
+namespace {
+
+void uncheckAll(ProbePanel *panel)
+{
+    for (const ProbeInfo &p : ProbeCatalog::probes())
+        panel->setProbeSelected(p.id, false);
+}
+
+void setOption(ProbePanel *panel, const QString &probe, const QString &option, const QString &value)
+{
+    QWidget *editor = panel->optionEditor(probe, option);
+    if (auto *spin = qobject_cast<QDoubleSpinBox *>(editor)) {
+        spin->setValue(value.toDouble());
+        return;
+    }
+    auto *edit = qobject_cast<QLineEdit *>(editor);
+    QVERIFY(edit);
+    edit->setText(value);
+}
+
+qsizetype opensOf(const EventStore &events, const QString &path)
+{
+    qsizetype n = 0;
+    for (qsizetype i = 0; i < events.count(EventType::Open); ++i)
+        n += events.open(i).path == path.toUtf8();
+    return n;
+}
+
+// The open error box's text, then closes it (it is opened, not exec()'d).
+QString takeErrorBox(QWidget *window)
+{
+    auto *box = window->findChild<QMessageBox *>(QStringLiteral("errorBox"));
+    if (!box)
+        return {};
+    const QString text = box->text() + QLatin1Char('\n') + box->informativeText();
+    box->close();
+    box->deleteLater();
+    return text;
+}
+
+} // namespace
+
+class TestRemoteRecord : public QObject
+{
+    Q_OBJECT
+
+    bpflens::test::SshdFixture m_sshd;
+
+    QString host() const { return QStringLiteral("root@127.0.0.1:%1").arg(m_sshd.port()); }
+
+    void aim(RemoteRecorder *r, const QString &knownHosts,
+             const QString &key = QStringLiteral("present"))
+    {
+        SshTarget target;
+        QString error;
+        QVERIFY2(SshTarget::parse(host(), &target, &error), qPrintable(error));
+        r->setTarget(target);
+        r->setSshOptions(m_sshd.sshOptions(key, knownHosts));
+    }
+
+    // check() and its answer.
+    std::pair<bool, QString> check(RemoteRecorder *r)
+    {
+        QSignalSpy checked(r, &RemoteRecorder::checked);
+        r->check();
+        if (!checked.wait(30000) && checked.isEmpty())
+            return {false, QStringLiteral("no answer within 30 s")};
+        return {checked.first().at(0).toBool(), checked.first().at(1).toString()};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("bpflens-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_remoterecord"));
+        QSettings().clear();
+        BPFLENS_REQUIRE_ROOT("the remote side records BPF probes as root over ssh");
+        if (!bpflens::test::SshdFixture::installed()) {
+            if (bpflens::test::rootRequired())
+                QFAIL("needs openssh-server and openssh-client (.ci/deps installs them)");
+            QSKIP("needs openssh-server and openssh-client");
+        }
+        QString error;
+        QVERIFY2(m_sshd.start(QFileInfo(QStringLiteral(BPFLENS_CLI)).path(), &error),
+                 qPrintable(error));
+        qputenv("BPFLENS_SSH", QFile::encodeName(m_sshd.ssh()));
+    }
+
+    void cleanupTestCase() { m_sshd.stop(); }
+
+    // Connect says which bpflens-cli answered and lists the probes of the remote kernel.
+    void checkReportsVersionAndRemoteProbes()
+    {
+        RemoteRecorder r;
+        aim(&r, QStringLiteral("known_hosts"));
+        QVERIFY(!r.isAvailable());
+        QSignalSpy listed(&r, &Recorder::probesListed);
+        const auto [ok, message] = check(&r);
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY(r.isAvailable());
+        QCOMPARE(r.remoteVersion(), QStringLiteral(BPFLENS_VERSION));
+        utsname u{};
+        ::uname(&u);
+        QCOMPARE(r.kernelRelease(), QString::fromLatin1(u.release));
+        QVERIFY2(message.contains(QStringLiteral("bpflens-cli %1 on %2, kernel %3")
+                                      .arg(QStringLiteral(BPFLENS_VERSION), host(),
+                                           QString::fromLatin1(u.release))),
+                 qPrintable(message));
+        QCOMPARE(listed.size(), 1);
+        const auto availability = listed.first().at(1).value<QHash<QString, ProbeAvailability>>();
+        QCOMPARE(availability.size(), ProbeCatalog::probes().size());
+        QVERIFY(availability.value(QStringLiteral("exec")).available);
+        QVERIFY(availability.value(QStringLiteral("open")).available);
+        // The catalog's count of what can run, as the message says it.
+        int available = 0;
+        for (const ProbeAvailability &a : availability)
+            available += a.available;
+        QVERIFY2(message.contains(
+                     QStringLiteral(": %1 of %2 probes").arg(available).arg(availability.size())),
+                 qPrintable(message));
+    }
+
+    // The whole path a user takes: Record on Host, the dialog's Connect and Record, a live
+    // recording in the window, Stop. Exactly the workload's exec and open events arrive, and
+    // the host is a Recent Host from then on.
+    void windowRecordsOnHost()
+    {
+        MainWindow w;
+        RemoteHostController *remote = w.remoteHosts();
+        QVERIFY(remote);
+        RemoteRecorder *r = remote->remoteRecorder();
+        r->setSshOptions(
+            m_sshd.sshOptions(QStringLiteral("present"), QStringLiteral("known_hosts")));
+        QTemporaryDir dir;
+        const QString tag = QStringLiteral("grm%1").arg(getpid() % 100000);
+        const QString program = dir.filePath(tag);
+        QVERIFY(QFile::copy(QStringLiteral("/bin/true"), program));
+        QFile::setPermissions(program, QFileDevice::ExeOwner | QFileDevice::ReadOwner);
+        const QString opened = dir.filePath(tag + QStringLiteral("-opened.txt"));
+        QVERIFY(writeFile(opened, "x"));
+        uncheckAll(w.probePanel());
+        w.probePanel()->setProbeSelected(QStringLiteral("exec"), true);
+        w.probePanel()->setProbeSelected(QStringLiteral("open"), true);
+        setOption(w.probePanel(), QStringLiteral("exec"), QStringLiteral("comm"), tag);
+        setOption(w.probePanel(), QStringLiteral("open"), QStringLiteral("pid"),
+                  QString::number(getpid()));
+
+        QString dialogStatus;
+        bool recordWasDisabled = false;
+        QTimer::singleShot(0, this, [&] {
+            auto *dialog = qobject_cast<RemoteHostDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            auto *record = dialog->findChild<QPushButton *>(QStringLiteral("remoteRecord"));
+            recordWasDisabled = !record->isEnabled();
+            dialog->findChild<QComboBox *>(QStringLiteral("remoteHost"))->setCurrentText(host());
+            QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("remoteConnect")),
+                              Qt::LeftButton);
+            QElapsedTimer waited;
+            waited.start();
+            while (!record->isEnabled() && waited.elapsed() < 30000)
+                QTest::qWait(20);
+            dialogStatus = dialog->findChild<QLabel *>(QStringLiteral("remoteStatus"))->text();
+            if (record->isEnabled())
+                QTest::mouseClick(record, Qt::LeftButton);
+            else
+                dialog->reject();
+        });
+        QSignalSpy ended(r, &Recorder::ended);
+        const int result = remote->chooseHost();
+        QVERIFY2(result == QDialog::Accepted, qPrintable(dialogStatus));
+        QVERIFY(recordWasDisabled);
+        QVERIFY2(dialogStatus.contains(QStringLiteral("bpflens-cli %1 on %2")
+                                           .arg(QStringLiteral(BPFLENS_VERSION), host())),
+                 qPrintable(dialogStatus));
+        QVERIFY(remote->isRemote());
+        QTRY_VERIFY_WITH_TIMEOUT(w.isRecording(), 30000);
+
+        const int execs = 4;
+        for (int i = 0; i < execs; ++i)
+            QCOMPARE(QProcess::execute(program, {QStringLiteral("arg%1").arg(i)}), 0);
+        const int opens = 9;
+        for (int i = 0; i < opens; ++i) {
+            QFile f(opened);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+        }
+        // Live: the events are in the window while the recording still runs.
+        QTRY_COMPARE_WITH_TIMEOUT(w.session()->events().count(EventType::Exec), qsizetype(execs),
+                                  10000);
+        QTRY_COMPARE_WITH_TIMEOUT(opensOf(w.session()->events(), opened), qsizetype(opens), 10000);
+        QVERIFY(w.isRecording());
+        // Stop closes ssh's stdin: the remote side ends its stream with an End frame.
+        w.stopAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isRecording(), 15000);
+        QCOMPARE(ended.size(), 1);
+        QCOMPARE(w.session()->events().count(EventType::Exec), qsizetype(execs));
+        QCOMPARE(opensOf(w.session()->events(), opened), qsizetype(opens));
+        QCOMPARE(w.session()->events().exec(0).filename, program.toUtf8());
+        QTRY_VERIFY_WITH_TIMEOUT(processesTagged(m_sshd.tag(), "--stream-fd").isEmpty(), 5000);
+
+        // Remembered: first in Recent Hosts, in the submenu and in the next dialog.
+        QCOMPARE(recenthosts::load().value(0), host());
+        QCOMPARE(QSettings().value(QStringLiteral("remote/recentHosts")).toStringList(),
+                 QStringList{host()});
+        const QList<QAction *> recent = remote->recentMenu()->actions();
+        QCOMPARE(recent.size(), 1);
+        QCOMPARE(recent.first()->text(), host());
+        RemoteHostDialog next(r);
+        QCOMPARE(next.host(), host());
+        // Back to this computer, and the host stays a Recent Host.
+        QVERIFY(remote->recordLocallyAction()->isEnabled());
+        remote->recordLocallyAction()->trigger();
+        QVERIFY(!remote->isRemote());
+        QCOMPARE(recenthosts::load(), QStringList{host()});
+    }
+
+    void recentHostsKeepTheNewestTen()
+    {
+        QSettings().remove(QStringLiteral("remote/recentHosts"));
+        for (int i = 0; i < 12; ++i)
+            recenthosts::remember(QStringLiteral("h%1").arg(i));
+        recenthosts::remember(QStringLiteral("h5"));
+        const QStringList hosts = recenthosts::load();
+        QCOMPARE(hosts.size(), recenthosts::Max);
+        QCOMPARE(hosts.first(), QStringLiteral("h5"));
+        QCOMPARE(hosts.count(QStringLiteral("h5")), 1);
+        QCOMPARE(hosts.at(1), QStringLiteral("h11"));
+        QVERIFY(!hosts.contains(QStringLiteral("h0")));
+        QVERIFY(!hosts.contains(QStringLiteral("h1")));
+    }
+
+    // A host whose key is not known: refused with a message that says so, nothing recorded,
+    // nothing added to the known hosts.
+    void unknownHostKeyIsRefused()
+    {
+        QVERIFY(writeFile(m_sshd.path(QStringLiteral("unknown_hosts")), QByteArray()));
+        RemoteRecorder r;
+        aim(&r, QStringLiteral("unknown_hosts"));
+        const auto [ok, message] = check(&r);
+        QVERIFY(!ok);
+        QVERIFY2(message.contains(QStringLiteral("ssh refused the host key of %1").arg(host())),
+                 qPrintable(message));
+        QVERIFY(!r.isAvailable());
+
+        // The window's Record on Host: Record never becomes possible, no session starts.
+        MainWindow w;
+        w.remoteHosts()->remoteRecorder()->setSshOptions(
+            m_sshd.sshOptions(QStringLiteral("present"), QStringLiteral("unknown_hosts")));
+        QString status;
+        bool recordEnabled = true;
+        QTimer::singleShot(0, this, [&] {
+            auto *dialog = qobject_cast<RemoteHostDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            auto *label = dialog->findChild<QLabel *>(QStringLiteral("remoteStatus"));
+            QElapsedTimer waited;
+            waited.start();
+            while (!label->text().contains(QStringLiteral("host key")) && waited.elapsed() < 30000)
+                QTest::qWait(20);
+            status = label->text();
+            recordEnabled =
+                dialog->findChild<QPushButton *>(QStringLiteral("remoteRecord"))->isEnabled();
+            dialog->reject();
+        });
+        QCOMPARE(w.remoteHosts()->chooseHost(host()), int(QDialog::Rejected));
+        QVERIFY(!recordEnabled);
+        QVERIFY2(status.contains(QStringLiteral("ssh refused the host key of %1").arg(host())),
+                 qPrintable(status));
+        QVERIFY(!w.remoteHosts()->isRemote());
+        QVERIFY(!w.isRecording());
+        QVERIFY(w.session()->isEmpty());
+        QCOMPARE(readAll(m_sshd.path(QStringLiteral("unknown_hosts"))), QString());
+
+        // A recorder that passed its check but meets a key it does not know when recording
+        // (the known hosts changed): the start fails with the same words, no session.
+        RemoteRecorder later;
+        aim(&later, QStringLiteral("known_hosts"));
+        QVERIFY(check(&later).first);
+        later.setSshOptions(
+            m_sshd.sshOptions(QStringLiteral("present"), QStringLiteral("unknown_hosts")));
+        QSignalSpy started(&later, &Recorder::started);
+        QSignalSpy failed(&later, &Recorder::failed);
+        later.start({{QStringLiteral("exec"), {}, {}}});
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 30000);
+        QCOMPARE(started.size(), 0);
+        QVERIFY2(failed.first().first().toString().contains(
+                     QStringLiteral("ssh refused the host key of %1").arg(host())),
+                 qPrintable(failed.first().first().toString()));
+        QCOMPARE(readAll(m_sshd.path(QStringLiteral("unknown_hosts"))), QString());
+    }
+
+    // "Ask me whether to trust a new host key": ssh asks through SSH_ASKPASS (here a script
+    // standing in for bpflens's askpass mode); No refuses, Yes adds the key and connects.
+    void newHostKeyNeedsAnExplicitYes()
+    {
+        for (const QByteArray &answer : {QByteArrayLiteral("no"), QByteArrayLiteral("yes")}) {
+            const QString known =
+                m_sshd.path(QStringLiteral("asked_hosts_") + QString::fromLatin1(answer));
+            QVERIFY(writeFile(known, QByteArray()));
+            const QString script =
+                m_sshd.path(QStringLiteral("askpass-") + QString::fromLatin1(answer));
+            const QString log = script + QStringLiteral(".log");
+            QVERIFY(writeFile(script, "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '" +
+                                          QFile::encodeName(log) + "'\necho " + answer + "\n"));
+            QFile::setPermissions(script, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+            RemoteRecorder r;
+            aim(&r, QFileInfo(known).fileName());
+            SshPrompting prompting;
+            prompting.askpass = script;
+            prompting.confirmNewHostKey = true;
+            r.setPrompting(prompting);
+            const auto [ok, message] = check(&r);
+            QVERIFY2(readAll(log).contains(QStringLiteral("(yes/no")), qPrintable(readAll(log)));
+            QVERIFY(isAskpassConfirmation(readAll(log)));
+            if (answer == "no") {
+                QVERIFY(!ok);
+                QVERIFY2(message.contains(QStringLiteral("refused the host key")),
+                         qPrintable(message));
+                QCOMPARE(readAll(known), QString());
+            } else {
+                QVERIFY2(ok, qPrintable(message));
+                QVERIFY(readAll(known).contains(QStringLiteral("ssh-ed25519")));
+            }
+        }
+        // Without the choice, the same unknown key is never even asked about.
+        const QString known = m_sshd.path(QStringLiteral("unasked_hosts"));
+        QVERIFY(writeFile(known, QByteArray()));
+        const QString log = m_sshd.path(QStringLiteral("askpass-yes.log"));
+        const QString before = readAll(log);
+        RemoteRecorder r;
+        aim(&r, QStringLiteral("unasked_hosts"));
+        SshPrompting prompting;
+        prompting.askpass = m_sshd.path(QStringLiteral("askpass-yes"));
+        r.setPrompting(prompting);
+        QVERIFY(!check(&r).first);
+        QCOMPARE(readAll(log), before);
+        QCOMPARE(readAll(known), QString());
+    }
+
+    // Killing the ssh client mid-recording: the window keeps every event that arrived and says
+    // the connection was lost; the remote bpflens-cli goes too.
+    void killedSshKeepsWhatArrived()
+    {
+        MainWindow w;
+        RemoteRecorder *r = w.remoteHosts()->remoteRecorder();
+        aim(r, QStringLiteral("known_hosts"));
+        QVERIFY(check(r).first);
+        QTemporaryDir dir;
+        const QString opened = dir.filePath(QStringLiteral("lost-opened.txt"));
+        QVERIFY(writeFile(opened, "x"));
+        uncheckAll(w.probePanel());
+        w.probePanel()->setProbeSelected(QStringLiteral("open"), true);
+        setOption(w.probePanel(), QStringLiteral("open"), QStringLiteral("pid"),
+                  QString::number(getpid()));
+        QSignalSpy failed(r, &Recorder::failed);
+        w.remoteHosts()->useRemote();
+        QTRY_VERIFY_WITH_TIMEOUT(w.isRecording(), 30000);
+        const int opens = 5;
+        for (int i = 0; i < opens; ++i) {
+            QFile f(opened);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(opensOf(w.session()->events(), opened), qsizetype(opens), 10000);
+        const QList<pid_t> remoteSide = processesTagged(m_sshd.tag(), "--stream-fd");
+        QCOMPARE(remoteSide.size(), 1);
+        QVERIFY(r->sshPid() > 0);
+        QVERIFY(::kill(r->sshPid(), SIGKILL) == 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isRecording(), 10000);
+        QCOMPARE(failed.size(), 1);
+        const QString message = failed.first().first().toString();
+        QVERIFY2(
+            message.contains(QStringLiteral("The connection to %1 was lost after").arg(host())),
+            qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("Everything received until then is kept")),
+                 qPrintable(message));
+        QVERIFY2(takeErrorBox(&w).contains(QStringLiteral("was lost")), "no error box");
+        // Everything received is in the window.
+        QCOMPARE(opensOf(w.session()->events(), opened), qsizetype(opens));
+        QVERIFY(!w.session()->isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(processesTagged(m_sshd.tag(), "--stream-fd").isEmpty(), 5000);
+    }
+
+    // The askpass mode: what the dialog got, on stdout, as ssh reads it.
+    void askpassPrintsThePassword()
+    {
+        const QString prompt = QStringLiteral("root@example's password: ");
+        QTimer::singleShot(0, this, [] {
+            auto *dialog = qobject_cast<QInputDialog *>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            auto *edit = dialog->findChild<QLineEdit *>();
+            QVERIFY(edit);
+            QCOMPARE(edit->echoMode(), QLineEdit::Password);
+            QCOMPARE(dialog->labelText(), QStringLiteral("root@example's password:"));
+            QTest::keyClicks(edit, QStringLiteral("s3cret pa$$"));
+            QTest::keyClick(edit, Qt::Key_Return);
+        });
+        QString out;
+        QTextStream stream(&out);
+        QCOMPARE(runAskpass(prompt, stream), 0);
+        QCOMPARE(out, QStringLiteral("s3cret pa$$\n"));
+
+        QTimer::singleShot(0, this, [] {
+            auto *dialog = qobject_cast<QInputDialog *>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            QTest::keyClick(dialog, Qt::Key_Escape);
+        });
+        out.clear();
+        QCOMPARE(runAskpass(prompt, stream), 1);
+        QCOMPARE(out, QString());
+    }
+
+    void askpassAsksHostKeyQuestions()
+    {
+        const QString prompt = QStringLiteral(
+            "The authenticity of host '[127.0.0.1]:2222 ([127.0.0.1]:2222)' can't be "
+            "established.\nED25519 key fingerprint is SHA256:abc.\nAre you sure you want to "
+            "continue connecting (yes/no/[fingerprint])? ");
+        for (const bool trust : {false, true}) {
+            QTimer::singleShot(0, this, [trust] {
+                auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+                QVERIFY(box);
+                QVERIFY(box->informativeText().contains(QStringLiteral("SHA256:abc")));
+                // No is the default: Return alone never trusts a key.
+                QCOMPARE(box->defaultButton(), box->button(QMessageBox::No));
+                QTest::mouseClick(box->button(trust ? QMessageBox::Yes : QMessageBox::No),
+                                  Qt::LeftButton);
+            });
+            QString out;
+            QTextStream stream(&out);
+            QCOMPARE(runAskpass(prompt, stream), 0);
+            QCOMPARE(out, trust ? QStringLiteral("yes\n") : QStringLiteral("no\n"));
+        }
+    }
+
+    // ssh's askpass without a display: a failure, never an answer.
+    void askpassWithoutDisplayFails()
+    {
+        QProcess p;
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("PATH"), qEnvironmentVariable("PATH"));
+        env.insert(QStringLiteral("BPFLENS_ASKPASS"), QStringLiteral("1"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(BPFLENS_GUI), {QStringLiteral("root@host's password: ")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        QCOMPARE(p.readAllStandardOutput(), QByteArray());
+        QVERIFY(p.readAllStandardError().contains("DISPLAY"));
+        // The same with the flag.
+        p.start(QStringLiteral(BPFLENS_GUI),
+                {QStringLiteral("--askpass"), QStringLiteral("Password: ")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 1);
+        QCOMPARE(p.readAllStandardOutput(), QByteArray());
+    }
+};
+
+QTEST_MAIN(TestRemoteRecord)
+#include "tst_remoterecord.moc"
