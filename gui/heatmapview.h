@@ -56,6 +56,8 @@ public:
     const Log2Histogram &selectionHistogram() const { return m_selectionHistogram; }
     QString selectionText() const;
     QString emptyText() const;
+    // Explain Selection (ViewState::requestExplain): enabled while cells are selected.
+    QPushButton *explainButton() const { return m_explainButton; }
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -77,6 +79,7 @@ private:
     QComboBox *m_sourceBox;
     QComboBox *m_scaleBox;
     QPushButton *m_clearButton;
+    QPushButton *m_explainButton;
     QLabel *m_selectionLabel;
     HeatmapPlot *m_plot;
     HeatmapHistogram *m_histogram;
