@@ -150,7 +150,7 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
     const EventMatcher matcher(q.filter);
     const bool filtering = !(q.filter == EventFilter{});
     std::vector<Accumulator> acc;
-    QHash<Key, qsizetype> index;
+    KeyIndex index;
     TopList out;
 
     forEachEventType([&]<typename E>() {
@@ -162,9 +162,6 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
         const qsizetype last = q.endNs == std::numeric_limits<quint64>::max()
                                    ? store.count(type)
                                    : store.lowerBound(type, q.endNs);
-        // Neighbouring events often share their key: the last lookup is kept.
-        Key lastKey{~0ull, ~0ull, ~0ull};
-        qsizetype lastSlot = -1;
         for (qsizetype i = first; i < last; ++i) {
             if ((i & 0xffff) == 0 && cancelled(cancel))
                 return;
@@ -173,21 +170,12 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
             Key key;
             if (!eventKey<E>(store, i, q.dimension, &key))
                 continue;
-            qsizetype slot = lastSlot;
-            if (slot < 0 || !(key == lastKey)) {
-                const auto it = index.constFind(key);
-                if (it != index.constEnd()) {
-                    slot = it.value();
-                } else {
-                    slot = qsizetype(acc.size());
-                    index.insert(key, slot);
-                    Accumulator a;
-                    eventRow<E>(store, i, q.dimension, &a.row);
-                    acc.push_back(std::move(a));
-                }
-                lastKey = key;
-                lastSlot = slot;
-            }
+            const qsizetype slot = index.slot(key, [&] {
+                Accumulator a;
+                eventRow<E>(store, i, q.dimension, &a.row);
+                acc.push_back(std::move(a));
+                return qsizetype(acc.size()) - 1;
+            });
             Accumulator &a = acc[size_t(slot)];
             ++a.row.count;
             ++out.events;
