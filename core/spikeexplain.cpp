@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -54,6 +55,14 @@ double ExplainRow::lift() const
     if (out == 0)
         return inside ? std::numeric_limits<double>::infinity() : 0;
     return insideShare() / out;
+}
+
+double ExplainRow::insideLowerBound() const
+{
+    if (insideTotal == 0)
+        return 0;
+    const double n = double(insideTotal), p = double(inside) / n, z = 1.96, z2 = z * z;
+    return (p + z2 / (2 * n) - z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n))) / (1 + z2 / n);
 }
 
 QString explainDimensionName(const std::optional<Dimension> &d)

@@ -46,8 +46,11 @@ struct ExplainRow
     {
         return outsideTotal ? double(outside) / double(outsideTotal) : 0;
     }
-    // The ranking: inside share minus outside share, in [-1, 1] (docs/explain.md).
-    double score() const { return insideShare() - outsideShare(); }
+    // The ranking (docs/explain.md): the lower bound of the inside share (Wilson score
+    // interval, 95%) minus the outside share, so a value seen once among few events does not
+    // outrank one that makes up a large part of many.
+    double score() const { return insideLowerBound() - outsideShare(); }
+    double insideLowerBound() const;
     // How many times more common inside than outside; infinity when never outside.
     double lift() const;
     // What selects this row's events in the views' filter; unset where the filter cannot say

@@ -151,9 +151,9 @@ void ExplainPage::start()
                 const QLocale locale;
                 const bool window = q.filter.minLatencyNs || q.filter.maxLatencyNs;
                 self->m_summary->setText(
-                    (window ? tr("%1 s to %2 s: %3 events with the selected latency inside, %4 "
+                    (window ? tr("%1 to %2: %3 events with the selected latency inside, %4 "
                                  "outside. Most over-represented first:")
-                            : tr("%1 s to %2 s: %3 events inside, %4 outside. Most "
+                            : tr("%1 to %2: %3 events inside, %4 outside. Most "
                                  "over-represented first:"))
                         .arg(EventTableModel::formatTime(q.startNs, origin),
                              EventTableModel::formatTime(q.endNs, origin),

@@ -1101,8 +1101,13 @@ private Q_SLOTS:
                 ++(in ? v.in : v.out);
             }
         }
+        // The documented score: the Wilson lower bound (95%) of the inside share minus the
+        // outside share.
         auto score = [&](const Value &v) {
-            return double(v.in) / double(inTotal) - double(v.out) / double(outTotal);
+            const double n = double(inTotal), p = double(v.in) / n, z = 1.96, z2 = z * z;
+            return (p + z2 / (2 * n) - z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n))) /
+                       (1 + z2 / n) -
+                   double(v.out) / double(outTotal);
         };
         QList<Value> ranked;
         for (const Value &v : std::as_const(values)) {

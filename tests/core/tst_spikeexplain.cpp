@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 
 using namespace bpflens;
@@ -182,14 +183,24 @@ bool passes(const Item &it, const EventFilter &f)
     return false;
 }
 
+double wilsonLower(qint64 k, qint64 total)
+{
+    if (total == 0)
+        return 0;
+    const double n = double(total), p = double(k) / n, z = 1.96, z2 = z * z;
+    return (p + z2 / (2 * n) - z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+}
+
 struct Expected
 {
     int dim;
     QString key;
     qint64 inside = 0, outside = 0, insideTotal = 0, outsideTotal = 0;
+    // The documented score: the Wilson lower bound (95%) of the inside share minus the
+    // outside share.
     double score() const
     {
-        return (insideTotal ? double(inside) / double(insideTotal) : 0) -
+        return wilsonLower(inside, insideTotal) -
                (outsideTotal ? double(outside) / double(outsideTotal) : 0);
     }
 };

@@ -27,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 
 using namespace bpflens;
@@ -156,8 +157,13 @@ private Q_SLOTS:
         int shown = 0;
         const ExplainModel *m = page->model();
         for (const auto &[key, c] : expected) {
-            const double score = double(c.inside) / double(totals.inside) -
-                                 double(c.outside) / double(totals.outside);
+            // The documented score: the Wilson lower bound (95%) of the inside share minus
+            // the outside share.
+            const double n = double(totals.inside), p = double(c.inside) / n, z = 1.96;
+            const double score =
+                (p + z * z / (2 * n) - z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n))) /
+                    (1 + z * z / n) -
+                double(c.outside) / double(totals.outside);
             const int row = rowWith(m, QStringLiteral("Process"), key);
             QCOMPARE(row >= 0, c.inside > 0 && score > 0);
             if (row < 0)
