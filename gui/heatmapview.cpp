@@ -401,7 +401,7 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     scaleLabel->setBuddy(m_scaleBox);
     m_clearButton = new QPushButton(tr("&Clear selection"), this);
     m_clearButton->setEnabled(false);
-    m_explainButton = new QPushButton(tr("Explain Selection"), this);
+    m_explainButton = new QPushButton(tr("Explain…"), this);
     m_explainButton->setToolTip(tr("What is more common among the selected events than in the "
                                    "rest of the recording with the same latencies"));
     m_explainButton->setEnabled(false);

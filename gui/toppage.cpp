@@ -76,7 +76,7 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
     controls->addWidget(byLabel);
     controls->addWidget(m_metricBox);
     controls->addWidget(m_status, 1);
-    m_explain = new QPushButton(tr("Explain This Range"), this);
+    m_explain = new QPushButton(tr("Explain…"), this);
     m_explain->setToolTip(
         tr("What is more common in the visible range than in the rest of the recording"));
     controls->addWidget(m_explain);
