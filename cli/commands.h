@@ -17,6 +17,9 @@ int diff(const QStringList &args);
 // top FILE [--by D] [--metric M] [--probe ID] [--limit N] [--stats] [--csv|--json]
 // (docs/top.md).
 int top(const QStringList &args);
+// explain FILE [--from T] [--to T] [--type ID] [--min-latency D] [--csv|--json]: what is
+// over-represented in a range (docs/explain.md).
+int explain(const QStringList &args);
 // query FILE SQL [--format table|csv|json], query [FILE] --tables (docs/sql.md).
 int query(const QStringList &args);
 

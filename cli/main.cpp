@@ -30,6 +30,8 @@ int main(int argc, char **argv)
         return serve(args);
     if (command == QLatin1String("top"))
         return top(args);
+    if (command == QLatin1String("explain"))
+        return explain(args);
     if (command == QLatin1String("--version")) {
         QTextStream(stdout) << "bpflens-cli " << BPFLENS_VERSION << '\n';
         return Ok;
@@ -38,7 +40,8 @@ int main(int argc, char **argv)
         command != QLatin1String("-h")) {
         QTextStream(stderr)
             << "bpflens-cli: unknown command \"" << command
-            << "\" (commands: probes, record, show, export, recover, query, diff, serve, top; "
+            << "\" (commands: probes, record, show, export, recover, query, diff, serve, top, "
+               "explain; "
                "see "
                "bpflens-cli --help)\n";
         return Usage;
@@ -62,6 +65,7 @@ int main(int argc, char **argv)
            "  serve --probe ID ... [--listen A:P]   probes as Prometheus metrics on /metrics\n"
            "  top FILE [--by D] [--metric M]        top processes, files, disks, errors...\n"
            "  top FILE --stats                      latency p50..p99.9 and max per probe, key\n"
+           "  explain FILE --from T --to T          what is over-represented in a time range\n"
            "Each command takes --help.\n";
     return Ok;
 }

@@ -2,6 +2,7 @@
 
 #include "eventstore.h"
 #include "openflags.h"
+#include "topkeys.h"
 
 #include <QHash>
 
@@ -11,136 +12,9 @@
 
 namespace bpflens {
 
+using namespace topkeys;
+
 namespace {
-
-// What groups events: up to three words, equal for equal keys. Strings are interned in the
-// store's pool, so their data pointer identifies them across types.
-struct Key
-{
-    quint64 a = 0;
-    quint64 b = 0;
-    quint64 c = 0;
-    bool operator==(const Key &) const = default;
-    friend size_t qHash(const Key &k, size_t seed = 0) { return qHashMulti(seed, k.a, k.b, k.c); }
-};
-
-quint64 pointerWord(const QByteArray &bytes)
-{
-    return quint64(quintptr(bytes.constData()));
-}
-
-QString bytesText(const QByteArray &bytes)
-{
-    return QString::fromUtf8(escapeKernelBytes(bytes));
-}
-
-template<typename E, typename T>
-constexpr bool isEndpoint = requires
-{
-    T::address;
-};
-
-// Event i's key in one declared dimension T; false when it has none there (an open that
-// succeeded has no error, an empty path no file).
-template<typename E, typename T>
-bool declaredKey(const EventStore &store, qsizetype i, Key *key)
-{
-    if constexpr (isEndpoint<E, T>) {
-        const auto addr = store.value<T::address>(i);
-        quint64 hi = 0, lo = 0;
-        std::memcpy(&hi, addr.data(), 8);
-        std::memcpy(&lo, addr.data() + 8, 8);
-        *key = {hi, lo, quint64(store.value<&E::family>(i)) << 16 | store.value<T::port>(i)};
-        return true;
-    } else {
-        const auto &v = store.value<T::member>(i);
-        using V = std::remove_cvref_t<decltype(v)>;
-        if constexpr (std::is_same_v<V, QByteArray>) {
-            if (v.isEmpty())
-                return false;
-            *key = {pointerWord(v)};
-            return true;
-        } else if constexpr (T::dimension == Dimension::Error) {
-            if (v >= 0)
-                return false;
-            *key = {quint64(qint64(v))};
-            return true;
-        } else {
-            *key = {quint64(v)};
-            return true;
-        }
-    }
-}
-
-template<typename E, typename T>
-void declaredRow(const EventStore &store, qsizetype i, TopRow *row)
-{
-    if constexpr (isEndpoint<E, T>) {
-        row->key = formatEndpoint(store.value<&E::family>(i), store.value<T::address>(i),
-                                  store.value<T::port>(i));
-    } else {
-        const auto &v = store.value<T::member>(i);
-        using V = std::remove_cvref_t<decltype(v)>;
-        if constexpr (std::is_same_v<V, QByteArray>) {
-            row->key = bytesText(v);
-            // The text filter finds it where the type searches the member.
-            constexpr auto searched = searchedFields<E>();
-            bool isSearched = false;
-            std::apply(
-                [&](auto... m) {
-                    (
-                        [&] {
-                            if constexpr (std::is_same_v<std::remove_cv_t<decltype(m)>,
-                                                         std::remove_cv_t<decltype(T::member)>>)
-                                isSearched = isSearched || m == T::member;
-                        }(),
-                        ...);
-                },
-                searched);
-            if (isSearched)
-                row->filter = EventFilter{v, -1, {}, 0, 0};
-        } else if constexpr (T::dimension == Dimension::Error) {
-            row->key = errnoName(-int(v));
-        } else if constexpr (std::is_same_v<V, quint8>) {
-            row->key = QString(QLatin1Char(char(v)));
-        } else {
-            row->key = QString::number(v);
-        }
-    }
-}
-
-// Calls f.template operator()<T>() for the first declaration of dimension d in E's top keys;
-// false when E has none.
-template<typename E, typename F>
-bool withDeclared(Dimension d, F &&f)
-{
-    bool done = false;
-    std::apply(
-        [&](auto... t) {
-            (
-                [&] {
-                    using T = decltype(t);
-                    if (!done && T::dimension == d) {
-                        done = true;
-                        f.template operator()<T>();
-                    }
-                }(),
-                ...);
-        },
-        topKeys<E>());
-    return done;
-}
-
-template<typename E>
-quint64 bytesOf(const EventStore &store, qsizetype i)
-{
-    constexpr auto n = std::tuple_size_v<decltype(byteFields<E>())>;
-    return [&]<std::size_t... K>(std::index_sequence<K...>)
-    {
-        return (quint64(0) + ... + quint64(store.value<std::get<K>(byteFields<E>())>(i)));
-    }
-    (std::make_index_sequence<n>());
-}
 
 struct Accumulator
 {
@@ -276,7 +150,7 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
     const EventMatcher matcher(q.filter);
     const bool filtering = !(q.filter == EventFilter{});
     std::vector<Accumulator> acc;
-    QHash<Key, qsizetype> index;
+    KeyIndex index;
     TopList out;
 
     forEachEventType([&]<typename E>() {
@@ -288,54 +162,20 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
         const qsizetype last = q.endNs == std::numeric_limits<quint64>::max()
                                    ? store.count(type)
                                    : store.lowerBound(type, q.endNs);
-        // Neighbouring events often share their key: the last lookup is kept.
-        Key lastKey{~0ull, ~0ull, ~0ull};
-        qsizetype lastSlot = -1;
         for (qsizetype i = first; i < last; ++i) {
             if ((i & 0xffff) == 0 && cancelled(cancel))
                 return;
             if (filtering && !matcher.accepts<E>(store, i))
                 continue;
             Key key;
-            bool has = true;
-            const QByteArray &comm = store.value<&E::comm>(i);
-            if (q.dimension == Dimension::Process)
-                key = {store.value<&E::pid>(i), pointerWord(comm)};
-            else if (q.dimension == Dimension::Command)
-                key = {pointerWord(comm)};
-            else
-                withDeclared<E>(q.dimension,
-                                [&]<typename T>() { has = declaredKey<E, T>(store, i, &key); });
-            if (!has)
+            if (!eventKey<E>(store, i, q.dimension, &key))
                 continue;
-            qsizetype slot = lastSlot;
-            if (slot < 0 || !(key == lastKey)) {
-                const auto it = index.constFind(key);
-                if (it != index.constEnd()) {
-                    slot = it.value();
-                } else {
-                    slot = qsizetype(acc.size());
-                    index.insert(key, slot);
-                    Accumulator a;
-                    TopRow &r = a.row;
-                    if (q.dimension == Dimension::Process) {
-                        r.pid = store.value<&E::pid>(i);
-                        r.comm = comm;
-                        r.key = QString::number(r.pid) + QLatin1Char(' ') + bytesText(comm);
-                        r.filter = EventFilter{{}, r.pid, comm, 0, 0};
-                    } else if (q.dimension == Dimension::Command) {
-                        r.comm = comm;
-                        r.key = bytesText(comm);
-                        r.filter = EventFilter{{}, -1, comm, 0, 0};
-                    } else {
-                        withDeclared<E>(q.dimension,
-                                        [&]<typename T>() { declaredRow<E, T>(store, i, &r); });
-                    }
-                    acc.push_back(std::move(a));
-                }
-                lastKey = key;
-                lastSlot = slot;
-            }
+            const qsizetype slot = index.slot(key, [&] {
+                Accumulator a;
+                eventRow<E>(store, i, q.dimension, &a.row);
+                acc.push_back(std::move(a));
+                return qsizetype(acc.size()) - 1;
+            });
             Accumulator &a = acc[size_t(slot)];
             ++a.row.count;
             ++out.events;

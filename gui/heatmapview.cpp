@@ -402,6 +402,10 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     scaleLabel->setBuddy(m_scaleBox);
     m_clearButton = new QPushButton(tr("&Clear selection"), this);
     m_clearButton->setEnabled(false);
+    m_explainButton = new QPushButton(tr("Explain…"), this);
+    m_explainButton->setToolTip(tr("What is more common among the selected events than in the "
+                                   "rest of the recording with the same latencies"));
+    m_explainButton->setEnabled(false);
     bar->addWidget(sourceLabel);
     bar->addWidget(m_sourceBox);
     bar->addSpacing(12);
@@ -409,6 +413,7 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     bar->addWidget(m_scaleBox);
     bar->addSpacing(12);
     bar->addWidget(m_clearButton);
+    bar->addWidget(m_explainButton);
     bar->addStretch();
     layout->addLayout(bar);
 
@@ -433,6 +438,7 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     connect(m_scaleBox, &QComboBox::currentIndexChanged, this,
             [this](int index) { setLogScale(index == 0); });
     connect(m_clearButton, &QPushButton::clicked, this, &HeatmapView::clearSelection);
+    connect(m_explainButton, &QPushButton::clicked, m_state, &ViewState::requestExplain);
     connect(m_state, &ViewState::rangeChanged, this, &HeatmapView::scheduleRefresh);
     connect(m_state, &ViewState::filterChanged, this, &HeatmapView::scheduleRefresh);
     m_pool.setMaxThreadCount(1);
@@ -712,6 +718,7 @@ void HeatmapView::clearSelection()
 void HeatmapView::updateSelectionHistogram()
 {
     m_clearButton->setEnabled(m_selected || m_state->filter().maxLatencyNs);
+    m_explainButton->setEnabled(m_selected);
     m_selectionHistogram = m_selected
                                ? m_bins.histogram(0, m_bins.columns - 1, m_selSlot0, m_selSlot1)
                                : Log2Histogram(m_bins.unit);

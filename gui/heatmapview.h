@@ -60,6 +60,8 @@ public:
     const Log2Histogram &selectionHistogram() const { return m_selectionHistogram; }
     QString selectionText() const;
     QString emptyText() const;
+    // Explain Selection (ViewState::requestExplain): enabled while cells are selected.
+    QPushButton *explainButton() const { return m_explainButton; }
 
     // Whether bins for the current range are being built on the worker thread.
     bool isComputing() const { return m_computing; }
@@ -95,6 +97,7 @@ private:
     QComboBox *m_sourceBox;
     QComboBox *m_scaleBox;
     QPushButton *m_clearButton;
+    QPushButton *m_explainButton;
     QLabel *m_selectionLabel;
     HeatmapPlot *m_plot;
     HeatmapHistogram *m_histogram;

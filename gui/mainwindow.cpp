@@ -5,6 +5,7 @@
 #include "countersview.h"
 #include "detailspane.h"
 #include "eventmodels.h"
+#include "explainpage.h"
 #include "flamegraphview.h"
 #include "heatmapview.h"
 #include "helpcontroller.h"
@@ -85,6 +86,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_profile = new ProfilePage(m_session, m_state, this);
     m_query = new QueryPage(m_session, this);
     m_top = new TopPage(m_session, m_state, this);
+    m_explain = new ExplainPage(m_session, m_state, this);
     m_probes = new ProbePanel(this);
     m_document = new SessionDocument(m_session, this);
     m_recording = new RecordingController(m_session, m_probes, m_document, this);
@@ -105,6 +107,9 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_profile, tr("CPU &Profile"));
     m_tabs->addTab(m_query, tr("Query"));
     m_tabs->addTab(m_top, tr("&Top"));
+    m_tabs->addTab(m_explain, tr("E&xplain"));
+    connect(m_state, &ViewState::explainRequested, this,
+            [this] { m_tabs->setCurrentWidget(m_explain); });
     for (EventType t : SessionModel::eventTypes()) {
         auto *view = new QTableView(this);
         view->setModel(m_filterModels.value(int(t)));

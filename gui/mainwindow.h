@@ -35,6 +35,7 @@ class QueryPage;
 class HelpController;
 class StartPage;
 class TopPage;
+class ExplainPage;
 class Recorder;
 class RecordingController;
 class CompareController;
@@ -102,6 +103,7 @@ public:
     // The start page or the views (timeline and tabs).
     QStackedWidget *pages() const { return m_pages; }
     TopPage *topPage() const { return m_top; }
+    ExplainPage *explainPage() const { return m_explain; }
     QFrame *banner() const { return m_banner; }
     QLabel *bannerLabel() const { return m_bannerText; }
     // Shown while the open session was salvaged from a damaged file: what was lost.
@@ -171,6 +173,7 @@ private:
     ProfilePage *m_profile = nullptr;
     QueryPage *m_query = nullptr;
     TopPage *m_top = nullptr;
+    ExplainPage *m_explain = nullptr;
     ProbePanel *m_probes = nullptr;
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;

@@ -8,6 +8,7 @@
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLocale>
+#include <QMenu>
 #include <QPainter>
 #include <QSettings>
 #include <QToolTip>
@@ -767,8 +768,28 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent *event)
         m_state->setRange(a, b);
     } else if (drag == Drag::Pan && !m_moved) {
         m_state->setSelectedEvent(eventAt(event->pos()));
+    } else if (drag == Drag::RubberBand && event->button() == Qt::RightButton) {
+        // A right click without a drag: the range's menu (a right drag zooms).
+        contextMenu()->popup(event->globalPosition().toPoint());
     }
     update();
+}
+
+QMenu *TimelineWidget::contextMenu()
+{
+    if (!m_menu) {
+        m_menu = new QMenu(this);
+        m_explainAction = m_menu->addAction(tr("&Explain This Range"), this,
+                                            [this] { m_state->requestExplain(); });
+        m_explainAction->setToolTip(
+            tr("What is more common in the visible range than in the rest of the recording"));
+        m_resetAction =
+            m_menu->addAction(tr("&Reset Zoom"), this, [this] { m_state->resetRange(); });
+    }
+    // Over the whole recording there is no "rest" to compare with.
+    m_explainAction->setEnabled(m_state->isZoomed());
+    m_resetAction->setEnabled(m_state->isZoomed());
+    return m_menu;
 }
 
 void TimelineWidget::keyPressEvent(QKeyEvent *event)

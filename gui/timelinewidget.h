@@ -8,6 +8,9 @@
 #include <QImage>
 #include <QWidget>
 
+class QAction;
+class QMenu;
+
 namespace bpflens {
 
 class EventFilterModel;
@@ -55,6 +58,8 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    // The right-click menu: Explain This Range (ViewState::requestExplain), Reset Zoom.
+    QMenu *contextMenu();
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -98,6 +103,9 @@ private:
 
     SessionModel *m_session;
     ViewState *m_state;
+    QMenu *m_menu = nullptr;
+    QAction *m_explainAction = nullptr;
+    QAction *m_resetAction = nullptr;
     QList<Lane> m_lanes;
     mutable ProcessCpuBins m_cpuBins;
     mutable quint64 m_cpuBinsKey = 0;

@@ -76,6 +76,10 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
     controls->addWidget(byLabel);
     controls->addWidget(m_metricBox);
     controls->addWidget(m_status, 1);
+    m_explain = new QPushButton(tr("Explain…"), this);
+    m_explain->setToolTip(
+        tr("What is more common in the visible range than in the rest of the recording"));
+    controls->addWidget(m_explain);
 
     m_topView = makeTable(m_topModel, this);
     m_topView->horizontalHeader()->setSectionResizeMode(TopModel::KeyColumn, QHeaderView::Stretch);
@@ -129,6 +133,7 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
             [this](const QModelIndex &index) { goToMax(index.row()); });
     connect(m_statsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &TopPage::updateGoToMax);
+    connect(m_explain, &QPushButton::clicked, m_state, &ViewState::requestExplain);
     connect(m_goToMax, &QPushButton::clicked, this,
             [this] { goToMax(m_statsView->currentIndex().row()); });
     updateGoToMax();
@@ -232,15 +237,7 @@ void TopPage::activateRow(int row)
     const std::optional<EventFilter> rowFilter = m_topModel->filterFor(row);
     if (!rowFilter)
         return;
-    // The row was counted under the current filter: it narrows it rather than replacing it.
-    EventFilter f = m_state->filter();
-    if (rowFilter->pid >= 0)
-        f.pid = rowFilter->pid;
-    if (!rowFilter->comm.isEmpty())
-        f.comm = rowFilter->comm;
-    if (!rowFilter->text.isEmpty())
-        f.text = rowFilter->text;
-    m_state->setFilter(f);
+    m_state->narrowFilter(*rowFilter);
 }
 
 bool TopPage::goToMax(int row)

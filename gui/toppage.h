@@ -52,6 +52,7 @@ public:
     QTableView *topView() const { return m_topView; }
     QTableView *statsView() const { return m_statsView; }
     QPushButton *goToMaxButton() const { return m_goToMax; }
+    QPushButton *explainButton() const { return m_explain; }
     TopModel *topModel() const { return m_topModel; }
     LatencyStatsModel *statsModel() const { return m_statsModel; }
     QLabel *statusLabel() const { return m_status; }
@@ -82,6 +83,7 @@ private:
     QTableView *m_topView;
     QTableView *m_statsView;
     QPushButton *m_goToMax;
+    QPushButton *m_explain;
     TopModel *m_topModel;
     LatencyStatsModel *m_statsModel;
 };

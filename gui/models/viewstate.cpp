@@ -85,4 +85,16 @@ void ViewState::setFilter(const EventFilter &filter)
     Q_EMIT filterChanged();
 }
 
+void ViewState::narrowFilter(const EventFilter &row)
+{
+    EventFilter f = m_filter;
+    if (row.pid >= 0)
+        f.pid = row.pid;
+    if (!row.comm.isEmpty())
+        f.comm = row.comm;
+    if (!row.text.isEmpty())
+        f.text = row.text;
+    setFilter(f);
+}
+
 } // namespace bpflens

@@ -49,6 +49,13 @@ public:
 
     void setFilter(const EventFilter &filter);
     const EventFilter &filter() const { return m_filter; }
+    // A top list's or explanation's row was counted under the current filter: its pid, comm or
+    // text narrow the filter rather than replace it.
+    void narrowFilter(const EventFilter &row);
+
+    // "Explain This Range" (timeline, heatmap, Top tab): the window shows the explanation of
+    // the visible range under the filter.
+    void requestExplain() { Q_EMIT explainRequested(); }
 
     static constexpr quint64 MinimumSpanNs = 1000; // 1 µs: below that pixels would be < 1 ns
 
@@ -56,6 +63,7 @@ Q_SIGNALS:
     void rangeChanged(quint64 startNs, quint64 endNs);
     void selectedEventChanged(const bpflens::EventRef &ref);
     void filterChanged();
+    void explainRequested();
 
 private:
     quint64 m_fullStart = 0;

@@ -1043,6 +1043,169 @@ private Q_SLOTS:
         }
     }
 
+    // explain: a spike of slow dd writes to vda among background reads; the ranking of the
+    // range's slow requests, as CSV, against a brute-force count of the events written.
+    void explainRanksTheSpike()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("spike.bpflens"));
+        SessionInfo info = sessionInfoForThisHost({{QStringLiteral("block"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        constexpr quint64 Ms = 1000000;
+        RecordBatch b;
+        for (int i = 0; i < 100; ++i) {
+            const bool spike = i >= 40 && i < 50;
+            BlockEvent e;
+            e.timeNs = info.startMonotonicNs + quint64(i) * Ms + 1;
+            e.comm = spike ? "dd" : (i % 2 ? "tar" : "sh");
+            e.pid = spike ? 700 : 500 + i % 2;
+            e.disk = spike || i % 3 ? "vda" : "vdb";
+            e.op = spike ? "Write" : "Read";
+            e.deviceNs = spike ? 20 * Ms : (i % 10 == 0 ? 15 * Ms : 1 * Ms);
+            b.block.append(e);
+        }
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        QVERIFY2(writer.writeBatch(b, &err), qPrintable(err));
+        QVERIFY(writer.finish(info.startMonotonicNs + 100 * Ms, &err));
+        writer.close();
+
+        // Brute force: per dimension and value, the slow requests inside [40 ms, 50 ms) and
+        // outside; the values more common inside, by share difference, inside count, dimension.
+        struct Value
+        {
+            int dim;
+            QString dimName, key;
+            qint64 in = 0, out = 0;
+        };
+        QMap<std::pair<int, QString>, Value> values;
+        qint64 inTotal = 0, outTotal = 0;
+        for (const BlockEvent &e : std::as_const(b.block)) {
+            if (e.deviceNs < 10 * Ms)
+                continue;
+            const quint64 t = e.timeNs - info.startMonotonicNs;
+            const bool in = t >= 40 * Ms && t < 50 * Ms;
+            ++(in ? inTotal : outTotal);
+            const std::tuple<int, QString, QString> keys[] = {
+                {0, QStringLiteral("process"),
+                 QString::number(e.pid) + u' ' + QString::fromUtf8(e.comm)},
+                {1, QStringLiteral("command"), QString::fromUtf8(e.comm)},
+                {3, QStringLiteral("disk"), QString::fromUtf8(e.disk)},
+                {5, QStringLiteral("operation"), QString::fromUtf8(e.op)}};
+            for (const auto &[dim, name, key] : keys) {
+                Value &v = values[{dim, key}];
+                v.dim = dim;
+                v.dimName = name;
+                v.key = key;
+                ++(in ? v.in : v.out);
+            }
+        }
+        // The documented score: the Wilson lower bound (95%) of the inside share minus the
+        // outside share.
+        auto score = [&](const Value &v) {
+            const double n = double(inTotal), p = double(v.in) / n, z = 1.96, z2 = z * z;
+            return (p + z2 / (2 * n) - z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n))) /
+                       (1 + z2 / n) -
+                   double(v.out) / double(outTotal);
+        };
+        QList<Value> ranked;
+        for (const Value &v : std::as_const(values)) {
+            if (v.in > 0 && score(v) > 0)
+                ranked.append(v);
+        }
+        std::sort(ranked.begin(), ranked.end(), [&](const Value &x, const Value &y) {
+            if (score(x) != score(y))
+                return score(x) > score(y);
+            if (x.in != y.in)
+                return x.in > y.in;
+            return x.dim < y.dim;
+        });
+        QStringList lines{QStringLiteral("dimension,key,inside,inside_total,inside_share,outside,"
+                                         "outside_total,outside_share,score,lift")};
+        for (const Value &v : std::as_const(ranked)) {
+            const double inShare = double(v.in) / double(inTotal);
+            const double outShare = double(v.out) / double(outTotal);
+            lines << QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10")
+                         .arg(v.dimName, v.key)
+                         .arg(v.in)
+                         .arg(inTotal)
+                         .arg(QString::number(inShare, 'f', 6))
+                         .arg(v.out)
+                         .arg(outTotal)
+                         .arg(QString::number(outShare, 'f', 6))
+                         .arg(QString::number(score(v), 'f', 6))
+                         .arg(v.out ? QString::number(inShare / outShare, 'f', 3)
+                                    : QStringLiteral("inf"));
+        }
+        QVERIFY(ranked.size() >= 4); // dd, its pid, Write and vda
+        const Run csv = runCli({QStringLiteral("explain"), session, QStringLiteral("--from"),
+                                QStringLiteral("40ms"), QStringLiteral("--to"),
+                                QStringLiteral("0.05"), QStringLiteral("--type"),
+                                QStringLiteral("block"), QStringLiteral("--min-latency"),
+                                QStringLiteral("10ms"), QStringLiteral("--csv")});
+        QCOMPARE(csv.status, 0);
+        QCOMPARE(csv.err, QString());
+        QCOMPARE(csv.out, lines.join(u'\n') + u'\n');
+
+        // As text, every event: the range's ten events are all dd's; "only inside" for a value
+        // never seen outside.
+        const Run text =
+            runCli({QStringLiteral("explain"), session, QStringLiteral("--from"),
+                    QStringLiteral("40ms"), QStringLiteral("--to"), QStringLiteral("50ms")});
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.startsWith(
+                     QLatin1String("0.040 s to 0.050 s: 10 events inside, 90 outside\n")),
+                 qPrintable(text.out));
+        const QStringList textLines = text.out.split(u'\n');
+        QVERIFY2(textLines.size() > 3 && textLines[3].startsWith(QLatin1String("process")) &&
+                     textLines[3].contains(QLatin1String("700 dd")) &&
+                     textLines[3].contains(QLatin1String("100.0%")) &&
+                     textLines[3].contains(QLatin1String("(10/10)")) &&
+                     textLines[3].contains(QLatin1String("(0/90)")) &&
+                     textLines[3].endsWith(QLatin1String("only inside")),
+                 qPrintable(text.out));
+
+        // JSON: the same first row, lift null.
+        const Run json = runCli({QStringLiteral("explain"), session, QStringLiteral("--from"),
+                                 QStringLiteral("40ms"), QStringLiteral("--to"),
+                                 QStringLiteral("50ms"), QStringLiteral("--json")});
+        QCOMPARE(json.status, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(doc.value(QStringLiteral("inside_events")).toInteger(), 10);
+        QCOMPARE(doc.value(QStringLiteral("outside_events")).toInteger(), 90);
+        const QJsonObject first = doc.value(QStringLiteral("rows")).toArray().at(0).toObject();
+        QCOMPARE(first.value(QStringLiteral("key")).toString(), QStringLiteral("700 dd"));
+        QCOMPARE(first.value(QStringLiteral("pid")).toInteger(), 700);
+        QVERIFY(first.value(QStringLiteral("lift")).isNull());
+
+        const struct
+        {
+            QStringList args;
+            int status;
+            const char *says;
+        } errors[] = {
+            {{session, QStringLiteral("--from"), QStringLiteral("soon")}, 2, "--from expects"},
+            {{session, QStringLiteral("--from"), QStringLiteral("50ms"), QStringLiteral("--to"),
+              QStringLiteral("40ms")},
+             2,
+             "before --to"},
+            {{session, QStringLiteral("--type"), QStringLiteral("nope")}, 2, "nope"},
+            {{session, QStringLiteral("--min-latency"), QStringLiteral("slow")}, 2, "duration"},
+            {{session, QStringLiteral("--csv"), QStringLiteral("--json")}, 2, "exclude"},
+            {{}, 2, "one session file"},
+            {{session, QStringLiteral("--from"), QStringLiteral("5s")}, 1, "after the session"},
+        };
+        for (const auto &e : errors) {
+            const Run r = runCli(QStringList{QStringLiteral("explain")} + e.args);
+            QCOMPARE(r.status, e.status);
+            QCOMPARE(r.out, QString());
+            QVERIFY2(r.err.startsWith(QLatin1String("bpflens-cli: ")) && r.err.count(u'\n') == 1 &&
+                         r.err.contains(QLatin1String(e.says)),
+                     qPrintable(r.err));
+        }
+    }
+
     void queryPrintsTablesCsvAndJson()
     {
         QTemporaryDir dir;

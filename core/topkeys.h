@@ -1,0 +1,224 @@
+#pragma once
+
+// How top lists (toplists.cpp) and spike explanations (spikeexplain.cpp) key an event in one
+// dimension and name the key, from the declarations in the event types' traits: one place, so
+// both group and spell every value alike. Internal to core.
+
+#include "eventfilter.h"
+#include "eventstore.h"
+#include "openflags.h"
+#include "toplists.h"
+
+#include <QHash>
+
+#include <cstring>
+#include <vector>
+
+namespace bpflens::topkeys {
+
+// What groups events: up to three words, equal for equal keys. Strings are interned in the
+// store's pool, so their data pointer identifies them across types.
+struct Key
+{
+    quint64 a = 0;
+    quint64 b = 0;
+    quint64 c = 0;
+    bool operator==(const Key &) const = default;
+    friend size_t qHash(const Key &k, size_t seed = 0) { return qHashMulti(seed, k.a, k.b, k.c); }
+};
+
+// Key -> slot (a row's index) for the per-event loops: a direct-mapped cache in front of a
+// QHash. Dimensions have few distinct values (commands, disks, operations) or long runs of one,
+// so nearly every lookup is one multiply and one compare instead of a QHash probe.
+class KeyIndex
+{
+public:
+    // The slot of key; the first time, make() adds the row and returns its slot.
+    template<typename Make>
+    qsizetype slot(const Key &key, Make &&make)
+    {
+        Entry &e = m_cache[size_t(mix(key))];
+        if (e.slot >= 0 && e.key == key)
+            return e.slot;
+        const auto it = m_index.constFind(key);
+        const qsizetype slot = it != m_index.constEnd() ? it.value() : make();
+        if (it == m_index.constEnd())
+            m_index.insert(key, slot);
+        e = {key, slot};
+        return slot;
+    }
+
+private:
+    static constexpr int Bits = 10;
+    static quint64 mix(const Key &k)
+    {
+        // Pointer words have their low bits zero: the multiply moves every bit into the top.
+        return (k.a * 0x9e3779b97f4a7c15ull ^ k.b * 0xc2b2ae3d27d4eb4full ^
+                k.c * 0x165667b19e3779f9ull) >>
+               (64 - Bits);
+    }
+    struct Entry
+    {
+        Key key;
+        qsizetype slot = -1;
+    };
+    std::vector<Entry> m_cache = std::vector<Entry>(size_t(1) << Bits);
+    QHash<Key, qsizetype> m_index;
+};
+
+inline quint64 pointerWord(const QByteArray &bytes)
+{
+    return quint64(quintptr(bytes.constData()));
+}
+
+inline QString bytesText(const QByteArray &bytes)
+{
+    return QString::fromUtf8(escapeKernelBytes(bytes));
+}
+
+template<typename E, typename T>
+inline constexpr bool isEndpoint = requires
+{
+    T::address;
+};
+
+// Event i's key in one declared dimension T; false when it has none there (an open that
+// succeeded has no error, an empty path no file).
+template<typename E, typename T>
+bool declaredKey(const EventStore &store, qsizetype i, Key *key)
+{
+    if constexpr (isEndpoint<E, T>) {
+        const auto addr = store.value<T::address>(i);
+        quint64 hi = 0, lo = 0;
+        std::memcpy(&hi, addr.data(), 8);
+        std::memcpy(&lo, addr.data() + 8, 8);
+        *key = {hi, lo, quint64(store.value<&E::family>(i)) << 16 | store.value<T::port>(i)};
+        return true;
+    } else {
+        const auto &v = store.value<T::member>(i);
+        using V = std::remove_cvref_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, QByteArray>) {
+            if (v.isEmpty())
+                return false;
+            *key = {pointerWord(v)};
+            return true;
+        } else if constexpr (T::dimension == Dimension::Error) {
+            if (v >= 0)
+                return false;
+            *key = {quint64(qint64(v))};
+            return true;
+        } else {
+            *key = {quint64(v)};
+            return true;
+        }
+    }
+}
+
+template<typename E, typename T>
+void declaredRow(const EventStore &store, qsizetype i, TopRow *row)
+{
+    if constexpr (isEndpoint<E, T>) {
+        row->key = formatEndpoint(store.value<&E::family>(i), store.value<T::address>(i),
+                                  store.value<T::port>(i));
+    } else {
+        const auto &v = store.value<T::member>(i);
+        using V = std::remove_cvref_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, QByteArray>) {
+            row->key = bytesText(v);
+            // The text filter finds it where the type searches the member.
+            constexpr auto searched = searchedFields<E>();
+            bool isSearched = false;
+            std::apply(
+                [&](auto... m) {
+                    (
+                        [&] {
+                            if constexpr (std::is_same_v<std::remove_cv_t<decltype(m)>,
+                                                         std::remove_cv_t<decltype(T::member)>>)
+                                isSearched = isSearched || m == T::member;
+                        }(),
+                        ...);
+                },
+                searched);
+            if (isSearched)
+                row->filter = EventFilter{v, -1, {}, 0, 0};
+        } else if constexpr (T::dimension == Dimension::Error) {
+            row->key = errnoName(-int(v));
+        } else if constexpr (std::is_same_v<V, quint8>) {
+            row->key = QString(QLatin1Char(char(v)));
+        } else {
+            row->key = QString::number(v);
+        }
+    }
+}
+
+// Calls f.template operator()<T>() for the first declaration of dimension d in E's top keys;
+// false when E has none.
+template<typename E, typename F>
+bool withDeclared(Dimension d, F &&f)
+{
+    bool done = false;
+    std::apply(
+        [&](auto... t) {
+            (
+                [&] {
+                    using T = decltype(t);
+                    if (!done && T::dimension == d) {
+                        done = true;
+                        f.template operator()<T>();
+                    }
+                }(),
+                ...);
+        },
+        topKeys<E>());
+    return done;
+}
+
+template<typename E>
+quint64 bytesOf(const EventStore &store, qsizetype i)
+{
+    constexpr auto n = std::tuple_size_v<decltype(byteFields<E>())>;
+    return [&]<std::size_t... K>(std::index_sequence<K...>)
+    {
+        return (quint64(0) + ... + quint64(store.value<std::get<K>(byteFields<E>())>(i)));
+    }
+    (std::make_index_sequence<n>());
+}
+
+// Event i's key in dimension d (Process: pid and comm; Command: comm; the others as E
+// declares them); false when it has none there.
+template<typename E>
+bool eventKey(const EventStore &store, qsizetype i, Dimension d, Key *key)
+{
+    if (d == Dimension::Process) {
+        *key = {store.value<&E::pid>(i), pointerWord(store.value<&E::comm>(i))};
+        return true;
+    }
+    if (d == Dimension::Command) {
+        *key = {pointerWord(store.value<&E::comm>(i))};
+        return true;
+    }
+    bool has = false;
+    withDeclared<E>(d, [&]<typename T>() { has = declaredKey<E, T>(store, i, key); });
+    return has;
+}
+
+// The row's key text, pid, comm and filter of event i's value in dimension d.
+template<typename E>
+void eventRow(const EventStore &store, qsizetype i, Dimension d, TopRow *r)
+{
+    const QByteArray &comm = store.value<&E::comm>(i);
+    if (d == Dimension::Process) {
+        r->pid = store.value<&E::pid>(i);
+        r->comm = comm;
+        r->key = QString::number(r->pid) + QLatin1Char(' ') + bytesText(comm);
+        r->filter = EventFilter{{}, r->pid, comm, 0, 0};
+    } else if (d == Dimension::Command) {
+        r->comm = comm;
+        r->key = bytesText(comm);
+        r->filter = EventFilter{{}, -1, comm, 0, 0};
+    } else {
+        withDeclared<E>(d, [&]<typename T>() { declaredRow<E, T>(store, i, r); });
+    }
+}
+
+} // namespace bpflens::topkeys

@@ -1,0 +1,186 @@
+#include "explainpage.h"
+
+#include "eventmodels.h"
+#include "explainmodel.h"
+#include "sessionmodel.h"
+#include "viewstate.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPointer>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace bpflens {
+
+ExplainPage::ExplainPage(SessionModel *session, ViewState *state, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_state(state)
+    , m_debounce(new QTimer(this))
+    , m_summary(new QLabel(this))
+    , m_stack(new QStackedWidget(this))
+    , m_empty(new QLabel(this))
+    , m_view(new QTableView(this))
+    , m_model(new ExplainModel(this))
+{
+    // One worker: a newer request waits for the cancelled one instead of racing it.
+    m_pool.setMaxThreadCount(1);
+    // The summary changes with every result: it must not widen the window's minimum size.
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(ExplainModel::KeyColumn, QHeaderView::Stretch);
+    m_view->setAccessibleName(tr("Over-represented in the range"));
+
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_empty);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_stack, 1);
+
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(50);
+    connect(m_debounce, &QTimer::timeout, this, &ExplainPage::start);
+    connect(m_state, &ViewState::rangeChanged, this, &ExplainPage::schedule);
+    connect(m_state, &ViewState::filterChanged, this, &ExplainPage::schedule);
+    // The worker reads the store: it must be done before the store changes.
+    connect(m_session, &SessionModel::aboutToReset, this, &ExplainPage::stop);
+    connect(m_session, &SessionModel::reset, this, &ExplainPage::schedule);
+    connect(m_session, &SessionModel::aboutToAppend, this, &ExplainPage::stop);
+    connect(m_session, &SessionModel::appended, this, &ExplainPage::schedule);
+    connect(m_view, &QAbstractItemView::activated, this,
+            [this](const QModelIndex &index) { activateRow(index.row()); });
+    schedule();
+}
+
+ExplainPage::~ExplainPage()
+{
+    stop();
+}
+
+QString ExplainPage::emptyText() const
+{
+    return m_stack->currentWidget() == m_empty ? m_empty->text() : QString();
+}
+
+void ExplainPage::schedule()
+{
+    m_computing = true;
+    m_summary->setText(tr("Computing…"));
+    m_debounce->start();
+}
+
+void ExplainPage::stop()
+{
+    ++m_generation; // a result already on its way is of the store as it was
+    if (m_cancel)
+        m_cancel->store(true);
+    m_pool.waitForDone();
+}
+
+void ExplainPage::showEmpty(const QString &text)
+{
+    m_model->clear();
+    m_empty->setText(text);
+    m_stack->setCurrentWidget(m_empty);
+}
+
+void ExplainPage::start()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    const quint64 generation = ++m_generation;
+    if (m_session->events().isEmpty()) {
+        m_computing = false;
+        m_summary->clear();
+        showEmpty(tr("No events. Open a session or record one, zoom into a spike in the "
+                     "timeline and see what is special about it."));
+        Q_EMIT updated();
+        return;
+    }
+    if (!m_state->isZoomed()) {
+        m_computing = false;
+        m_summary->clear();
+        showEmpty(tr("Zoom into a spike in the timeline (Shift+drag across it) or select heatmap "
+                     "cells: this tab then lists the processes, files, disks and functions "
+                     "that are more common there than in the rest of the recording."));
+        Q_EMIT updated();
+        return;
+    }
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_cancel = cancel;
+    ExplainQuery q;
+    q.startNs = m_state->startNs();
+    q.endNs = m_state->endNs();
+    q.filter = m_state->filter();
+    q.limit = RowLimit;
+    const EventStore *store = &m_session->events();
+    const StackTable *stacks = &m_session->stacks();
+    QPointer<ExplainPage> self(this);
+    m_pool.start([self, store, stacks, q, cancel, generation] {
+        Explanation x = explainRange(*store, q, stacks, cancel.get());
+        if (cancel->load())
+            return;
+        // Delivered in the GUI thread; a result for an older request is dropped there.
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, q, x = std::move(x)]() mutable {
+                if (!self || generation != self->m_generation)
+                    return;
+                self->m_computing = false;
+                const quint64 origin = self->m_session->info().startMonotonicNs;
+                const QLocale locale;
+                const bool window = q.filter.minLatencyNs || q.filter.maxLatencyNs;
+                self->m_summary->setText(
+                    (window ? tr("%1 to %2: %3 events with the selected latency inside, %4 "
+                                 "outside. Most over-represented first:")
+                            : tr("%1 to %2: %3 events inside, %4 outside. Most "
+                                 "over-represented first:"))
+                        .arg(EventTableModel::formatTime(q.startNs, origin),
+                             EventTableModel::formatTime(q.endNs, origin),
+                             locale.toString(x.insideEvents), locale.toString(x.outsideEvents)));
+                if (x.insideEvents == 0) {
+                    self->showEmpty(tr("No events in the visible range pass the filter. Zoom "
+                                       "out or change the filter."));
+                } else if (x.rows.isEmpty()) {
+                    self->showEmpty(tr("Nothing is more common in the visible range than in "
+                                       "the rest of the recording."));
+                } else {
+                    self->m_model->setExplanation(std::move(x));
+                    self->m_stack->setCurrentWidget(self->m_view);
+                }
+                Q_EMIT self->updated();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+bool ExplainPage::activateRow(int row)
+{
+    const std::optional<EventFilter> rowFilter = m_model->filterFor(row);
+    if (!rowFilter)
+        return false;
+    m_state->narrowFilter(*rowFilter);
+    return true;
+}
+
+} // namespace bpflens

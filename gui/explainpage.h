@@ -1,0 +1,72 @@
+#pragma once
+
+#include "spikeexplain.h"
+
+#include <QThreadPool>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QLabel;
+class QStackedWidget;
+class QTableView;
+class QTimer;
+
+namespace bpflens {
+
+class ExplainModel;
+class SessionModel;
+class ViewState;
+
+// The "Explain" tab (docs/explain.md): what is over-represented in the visible range against
+// the rest of the recording, under the current filter (a heatmap selection's latency window
+// makes it "the slow requests"). Follows ViewState's range and filter and is computed in a
+// worker thread, a newer request dropping the result of an older one, like the Top tab.
+// Activating a row filters every view to it.
+class ExplainPage : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int RowLimit = 50;
+
+    ExplainPage(SessionModel *session, ViewState *state, QWidget *parent = nullptr);
+    ~ExplainPage() override;
+
+    // Filters every view to the row's value (keeping the rest of the current filter); false
+    // for a row the filter cannot say (destinations, errors, functions).
+    bool activateRow(int row);
+    bool isComputing() const { return m_computing; }
+    // The text shown instead of the table ("" while the table shows).
+    QString emptyText() const;
+
+    QTableView *view() const { return m_view; }
+    ExplainModel *model() const { return m_model; }
+    QLabel *summaryLabel() const { return m_summary; }
+
+Q_SIGNALS:
+    // A result arrived and is shown.
+    void updated();
+
+private:
+    void schedule();
+    void start();
+    void stop();
+    void showEmpty(const QString &text);
+
+    SessionModel *m_session;
+    ViewState *m_state;
+    QThreadPool m_pool;
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    quint64 m_generation = 0;
+    bool m_computing = false;
+    QTimer *m_debounce;
+
+    QLabel *m_summary;
+    QStackedWidget *m_stack;
+    QLabel *m_empty;
+    QTableView *m_view;
+    ExplainModel *m_model;
+};
+
+} // namespace bpflens
