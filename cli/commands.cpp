@@ -25,6 +25,7 @@
 #include "tpcountprobe.h"
 #include "traceexport.h"
 #include "uprobeprobe.h"
+#include "usdtprobe.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -593,6 +594,8 @@ int probes(const QStringList &args)
         for (const HelperClient::ProbeEntry &s : std::as_const(list)) {
             QJsonArray options;
             for (const ProbeOption &o : s.info.options) {
+                if (o.internal)
+                    continue;
                 options.append(QJsonObject{
                     {QStringLiteral("name"), o.name},
                     {QStringLiteral("default"), QJsonValue::fromVariant(o.defaultValue)},
@@ -622,8 +625,10 @@ int probes(const QStringList &args)
         if (!s.availability.reason.isEmpty())
             out() << "              " << s.availability.reason << '\n';
         QStringList names;
-        for (const ProbeOption &o : s.info.options)
-            names << o.name;
+        for (const ProbeOption &o : s.info.options) {
+            if (!o.internal)
+                names << o.name;
+        }
         out() << "              options: " << names.join(QStringLiteral(", ")) << '\n';
     }
     return Ok;
@@ -1091,6 +1096,9 @@ int show(const QStringList &args)
     const KeyCounts keyCounts[] = {
         {EventTraits<UprobeCallEvent>::probeId, "uprobe calls by key", "calls",
          UprobeProbe::keysFullCounter(), UprobeProbe::unreadableCounter(),
+         "%1 string arguments unreadable (NULL or not mapped), counted under \"\"\n"},
+        {"usdt", "USDT probe hits by key", "hits", UsdtProbe::keysFullCounter(),
+         UsdtProbe::unreadableCounter(),
          "%1 string arguments unreadable (NULL or not mapped), counted under \"\"\n"},
         {"tpcount", "tracepoint hits by key", "hits", TpCountProbe::keysFullCounter(),
          TpCountProbe::unreadableCounter(),
