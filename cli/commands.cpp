@@ -26,6 +26,7 @@
 #include "tpcountprobe.h"
 #include "traceexport.h"
 #include "uprobeprobe.h"
+#include "usdtprobe.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -596,6 +597,8 @@ int probes(const QStringList &args)
         for (const HelperClient::ProbeEntry &s : std::as_const(list)) {
             QJsonArray options;
             for (const ProbeOption &o : s.info.options) {
+                if (o.internal)
+                    continue;
                 options.append(QJsonObject{
                     {QStringLiteral("name"), o.name},
                     {QStringLiteral("default"), QJsonValue::fromVariant(o.defaultValue)},
@@ -625,8 +628,10 @@ int probes(const QStringList &args)
         if (!s.availability.reason.isEmpty())
             out() << "              " << s.availability.reason << '\n';
         QStringList names;
-        for (const ProbeOption &o : s.info.options)
-            names << o.name;
+        for (const ProbeOption &o : s.info.options) {
+            if (!o.internal)
+                names << o.name;
+        }
         out() << "              options: " << names.join(QStringLiteral(", ")) << '\n';
     }
     return Ok;
@@ -1094,6 +1099,9 @@ int show(const QStringList &args)
     const KeyCounts keyCounts[] = {
         {EventTraits<UprobeCallEvent>::probeId, "uprobe calls by key", "calls",
          UprobeProbe::keysFullCounter(), UprobeProbe::unreadableCounter(),
+         "%1 string arguments unreadable (NULL or not mapped), counted under \"\"\n"},
+        {"usdt", "USDT probe hits by key", "hits", UsdtProbe::keysFullCounter(),
+         UsdtProbe::unreadableCounter(),
          "%1 string arguments unreadable (NULL or not mapped), counted under \"\"\n"},
         {"tpcount", "tracepoint hits by key", "hits", TpCountProbe::keysFullCounter(),
          TpCountProbe::unreadableCounter(),

@@ -1,4 +1,5 @@
 #include "binarytarget.h"
+#include "usdtnotes.h"
 
 #include <QDir>
 #include <QFile>
@@ -1062,6 +1063,200 @@ bool resolveBinaryTarget(const QString &spec, qint64 pid, BinaryTarget *out, QSt
     target.address = vaddr;
     target.offset = offset;
     // libelf is done with the descriptor (the file is mapped); it goes to the caller.
+    elf_end(file.elf);
+    file.elf = nullptr;
+    target.file = SharedFd::adopt(file.fd.release());
+    *out = std::move(target);
+    return true;
+}
+
+} // namespace bpflens
+
+// USDT probes ---------------------------------------------------------------------------------
+
+namespace bpflens {
+
+namespace {
+
+// The section called name, or nullptr.
+Elf_Scn *sectionNamed(Elf *elf, const char *name, GElf_Shdr *header)
+{
+    size_t names = 0;
+    size_t count = 0;
+    if (elf_getshdrstrndx(elf, &names) != 0 || elf_getshdrnum(elf, &count) != 0)
+        return nullptr;
+    Elf_Scn *scn = nullptr;
+    for (size_t s = 0; s < count && (scn = elf_nextscn(elf, scn)) != nullptr; ++s) {
+        GElf_Shdr shdr;
+        if (!gelf_getshdr(scn, &shdr))
+            continue;
+        const char *n = elf_strptr(elf, names, shdr.sh_name);
+        if (n && std::strcmp(n, name) == 0) {
+            *header = shdr;
+            return scn;
+        }
+    }
+    return nullptr;
+}
+
+// The file offset of a semaphore's address: in a writable PT_LOAD's file contents (the kernel
+// increments it there, in each process's private copy of the page).
+bool semaphoreOffset(Elf *elf, quint64 vaddr, quint64 *offset)
+{
+    size_t count = 0;
+    if (elf_getphdrnum(elf, &count) != 0)
+        return false;
+    count = std::min<size_t>(count, maxPhnum);
+    for (size_t i = 0; i < count; ++i) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, int(i), &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_W))
+            continue;
+        if (vaddr < ph.p_vaddr || vaddr - ph.p_vaddr >= ph.p_filesz ||
+            ph.p_filesz - (vaddr - ph.p_vaddr) < 2)
+            continue;
+        *offset = ph.p_offset + (vaddr - ph.p_vaddr);
+        return true;
+    }
+    return false;
+}
+
+bool isIdentifier(const QString &s)
+{
+    if (s.isEmpty() || s.size() > 128)
+        return false;
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        const QChar c = s[i];
+        const bool letter = (c >= QLatin1Char('a') && c <= QLatin1Char('z')) ||
+                            (c >= QLatin1Char('A') && c <= QLatin1Char('Z')) ||
+                            c == QLatin1Char('_');
+        if (!letter && !(i > 0 && c >= QLatin1Char('0') && c <= QLatin1Char('9')))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool resolveUsdtTarget(const QString &spec, qint64 pid, UsdtTarget *out, QString *error)
+{
+    QString why;
+    auto fail = [&](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    const qsizetype last = spec.lastIndexOf(QLatin1Char(':'));
+    if (last <= 0 || last == spec.size() - 1)
+        return fail(QStringLiteral("'%1' is not BINARY:PROVIDER:NAME or BINARY:NAME").arg(spec));
+    const QString probeName = spec.mid(last + 1);
+    QString binary = spec.left(last);
+    QString provider;
+    const qsizetype middle = binary.lastIndexOf(QLatin1Char(':'));
+    if (middle > 0 && isIdentifier(binary.mid(middle + 1))) {
+        provider = binary.mid(middle + 1);
+        binary.truncate(middle);
+    }
+    if (!isIdentifier(probeName))
+        return fail(QStringLiteral("'%1' is not a USDT probe name").arg(probeName.left(128)));
+
+    Location loc;
+    if (!locate(binary, pid, &loc, &why))
+        return fail(why);
+    const QString shown = loc.shownPath.isEmpty() ? canonical(loc.openPath) : loc.shownPath;
+    const QString name = binary.contains(QLatin1Char('/')) ? binary : shown;
+    ElfFile file;
+    ElfHeader header;
+    if (!openElf(loc.openPath, name, &file, &header, &why))
+        return fail(why);
+    if (loc.inode) {
+        struct stat st;
+        if (::fstat(file.fd.get(), &st) != 0 || quint64(st.st_ino) != *loc.inode)
+            return fail(QStringLiteral("%1 was replaced since process %2 mapped it")
+                            .arg(name)
+                            .arg(loc.pid));
+    }
+    if (header.type != ET_EXEC && header.type != ET_DYN)
+        return fail(QStringLiteral("%1 is neither an executable nor a shared library (ELF type %2)")
+                        .arg(name)
+                        .arg(header.type));
+    const size_t phentsize =
+        header.elfClass == ELFCLASS64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+    if (header.phentsize != phentsize || header.phnum == 0 || header.phnum == PN_XNUM ||
+        header.phnum > maxPhnum)
+        return fail(
+            QStringLiteral("%1 has no program headers this machine's loader accepts").arg(name));
+
+    GElf_Shdr noteHeader;
+    Elf_Scn *noteSection = sectionNamed(file.elf, ".note.stapsdt", &noteHeader);
+    Elf_Data *data =
+        noteSection && noteHeader.sh_type == SHT_NOTE ? elf_rawdata(noteSection, nullptr) : nullptr;
+    if (!data || !data->d_buf)
+        return fail(QStringLiteral("%1 has no USDT probes (no .note.stapsdt section)").arg(name));
+    QList<UsdtNote> notes;
+    if (!parseStapsdtNotes(static_cast<const char *>(data->d_buf), data->d_size,
+                           header.elfClass == ELFCLASS64, &notes, &why))
+        return fail(
+            QStringLiteral("%1: its .note.stapsdt section is malformed: %2").arg(name, why));
+
+    QList<UsdtNote> matching;
+    QStringList available;
+    for (const UsdtNote &n : std::as_const(notes)) {
+        const QString full = n.provider + QLatin1Char(':') + n.name;
+        if (!available.contains(full))
+            available << full;
+        if (n.name == probeName && (provider.isEmpty() || n.provider == provider))
+            matching << n;
+    }
+    const QString asked = provider.isEmpty() ? probeName : provider + QLatin1Char(':') + probeName;
+    if (matching.isEmpty()) {
+        std::sort(available.begin(), available.end());
+        const qsizetype shownCount = std::min<qsizetype>(available.size(), 20);
+        QString list = available.mid(0, shownCount).join(QLatin1String(", "));
+        if (available.size() > shownCount)
+            list += QStringLiteral(" and %1 more").arg(available.size() - shownCount);
+        return fail(
+            QStringLiteral("no USDT probe %1 in %2; it has %3")
+                .arg(asked.left(256), name, list.isEmpty() ? QStringLiteral("none") : list));
+    }
+    QStringList providers;
+    for (const UsdtNote &n : std::as_const(matching)) {
+        if (!providers.contains(n.provider))
+            providers << n.provider;
+    }
+    if (providers.size() > 1)
+        return fail(QStringLiteral("USDT probe %1 in %2 is ambiguous: name a provider (%3)")
+                        .arg(probeName, name,
+                             providers.join(QLatin1Char(':') + probeName + QLatin1String(", ")) +
+                                 QLatin1Char(':') + probeName));
+    if (matching.size() > 1)
+        return fail(QStringLiteral("USDT probe %1:%2 in %3 is at %4 places (inlined or called "
+                                   "from several sites); only a probe at one place is supported")
+                        .arg(matching[0].provider, probeName, name)
+                        .arg(matching.size()));
+    const UsdtNote &note = matching.front();
+
+    UsdtTarget target;
+    if (!parseUsdtArgs(note.args, &target.args, &why))
+        return fail(QStringLiteral("USDT probe %1:%2 in %3 has arguments that cannot be read: %4")
+                        .arg(note.provider, note.name, name, why));
+    // Prelinked files moved their code; .stapsdt.base says by how much.
+    quint64 pc = note.pc;
+    GElf_Shdr baseHeader;
+    if (sectionNamed(file.elf, ".stapsdt.base", &baseHeader) && note.base)
+        pc += baseHeader.sh_addr - note.base;
+    quint64 offset = 0;
+    if (!fileOffset(file.elf, file.size, pc, &offset))
+        return fail(QStringLiteral("USDT probe %1:%2 at %3 in %4 is not in an executable segment")
+                        .arg(note.provider, note.name, hex(pc), name));
+    if (note.semaphore && !semaphoreOffset(file.elf, note.semaphore, &target.semaphoreOffset))
+        return fail(QStringLiteral("the semaphore of USDT probe %1:%2 at %3 in %4 is not in a "
+                                   "writable segment")
+                        .arg(note.provider, note.name, hex(note.semaphore), name));
+    target.path = shown;
+    target.provider = note.provider;
+    target.name = note.name;
+    target.address = pc;
+    target.offset = offset;
     elf_end(file.elf);
     file.elf = nullptr;
     target.file = SharedFd::adopt(file.fd.release());

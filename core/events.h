@@ -12,6 +12,7 @@
 #include "events/tcpretrans.h"
 #include "events/tppair.h"
 #include "events/uprobe.h"
+#include "events/usdt.h"
 
 #include <array>
 #include <cstdint>
@@ -39,7 +40,8 @@ namespace bpflens {
     X(TcpAccept, TcpAcceptEvent, tcpAccept, 9)                                                     \
     X(TcpRetrans, TcpRetransEvent, tcpRetrans, 10)                                                 \
     X(TcpLife, TcpLifeEvent, tcpLife, 11)                                                          \
-    X(UprobeCall, UprobeCallEvent, uprobeCall, 12)
+    X(UprobeCall, UprobeCallEvent, uprobeCall, 12)                                                 \
+    X(Usdt, UsdtEvent, usdt, 13)
 
 enum class EventType : quint8
 {

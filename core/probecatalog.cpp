@@ -1,5 +1,7 @@
 #include "probecatalog.h"
 
+#include "usdtargs.h"
+
 #include "openflags.h"
 
 #include <QCoreApplication>
@@ -587,6 +589,47 @@ QList<ProbeInfo> buildCatalog()
           customUnitsOption(), pidOption(), uidOption(), commOption(), intervalOption()},
          true,
          true});
+    ProbeOption usdtArgs =
+        stringOption(QStringLiteral("args"), QStringLiteral("Argument specs"), QString(), 1024);
+    usdtArgs.internal = true;
+    ProbeOption usdtSemaphore = intOption(QStringLiteral("semaphore"), QStringLiteral("Semaphore"),
+                                          QString(), 0, 0, std::numeric_limits<qint64>::max());
+    usdtSemaphore.internal = true;
+    c.append(
+        {QStringLiteral("usdt"),
+         ProbeGroup::Custom,
+         TR(QT_TRANSLATE_NOOP("ProbeCatalog", "USDT probe hits")),
+         TR(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "Hits of a static probe (USDT, sys/sdt.h) in a program or library counted per "
+             "interval, optionally per argument, and recorded with their arguments")),
+         {textOption(
+              QStringLiteral("target"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "USDT probe")),
+              TR(QT_TRANSLATE_NOOP(
+                  "ProbeCatalog",
+                  "BINARY:PROVIDER:NAME or BINARY:NAME, the binary as a path, a library "
+                  "name or a program in PATH, e.g. /usr/bin/python3:python:function__entry")),
+              QStringLiteral("libstdc++:libstdcxx:throw"), 1024),
+          textOption(QStringLiteral("key"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Count by")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "What the hits are counted by: empty (all together), "
+                                          "argN (the value of argument N, from 0) or str(argN) "
+                                          "(the string argument N points to)")),
+                     QString(), 16),
+          intOption(QStringLiteral("strLength"),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog", "String length")),
+                    TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                         "Bytes of a string argument kept as its key, with the "
+                                         "terminating NUL")),
+                    64, 1, 128),
+          boolOption(QStringLiteral("events"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Record hits")),
+                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
+                                          "Record every hit as an event with its arguments "
+                                          "(off: counts only, for probes that fire often)")),
+                     true),
+          pidOption(), uidOption(), commOption(), intervalOption(), usdtArgs, usdtSemaphore},
+         true,
+         false});
     return c;
 }
 
@@ -708,9 +751,9 @@ const ProbeInfo *ProbeCatalog::find(const QString &id)
     return nullptr;
 }
 
-bool ProbeCatalog::parseUprobeKey(const QString &text, UprobeKey *key, QString *why)
+bool ProbeCatalog::parseUprobeKey(const QString &text, UprobeKey *key, QString *why, int maxArgs)
 {
-    static const QRegularExpression form(QStringLiteral("^(str\\()?arg([0-9])(\\))?$"));
+    static const QRegularExpression form(QStringLiteral("^(str\\()?arg([0-9]{1,2})(\\))?$"));
     const QString t = text.trimmed();
     *key = {};
     if (t.isEmpty())
@@ -721,10 +764,15 @@ bool ProbeCatalog::parseUprobeKey(const QString &text, UprobeKey *key, QString *
         return false;
     }
     key->arg = m.captured(2).toInt();
-    if (key->arg >= MaxUprobeArgs) {
-        *why = QStringLiteral("arg%1: only arguments 0 to %2 are passed in registers")
-                   .arg(key->arg)
-                   .arg(MaxUprobeArgs - 1);
+    if (key->arg >= maxArgs) {
+        *why = maxArgs == MaxUprobeArgs
+                   ? QStringLiteral("arg%1: only arguments 0 to %2 are passed in registers")
+                         .arg(key->arg)
+                         .arg(maxArgs - 1)
+                   : QStringLiteral("arg%1: a USDT probe has at most %2 arguments (arg0 to arg%3)")
+                         .arg(key->arg)
+                         .arg(maxArgs)
+                         .arg(maxArgs - 1);
         return false;
     }
     key->kind = m.hasCaptured(1) ? UprobeKey::Kind::String : UprobeKey::Kind::Integer;
@@ -790,6 +838,26 @@ bool ProbeCatalog::validate(const QString &id, const QVariantMap &options, QVari
             *error = QStringLiteral("probe %1: no function given (target=BINARY:FUNCTION, as "
                                     "libc:strlen)")
                          .arg(id);
+            return false;
+        }
+    }
+    // usdt's key (up to the 12 arguments a USDT probe may have) and its specs
+    if (id == QLatin1String("usdt")) {
+        UprobeKey key;
+        QString why;
+        if (!parseUprobeKey(result.value(QStringLiteral("key")).toString(), &key, &why,
+                            MaxUsdtArgs)) {
+            *error = QStringLiteral("probe %1, option key: %2").arg(id, why);
+            return false;
+        }
+        if (result.value(QStringLiteral("target")).toString().trimmed().isEmpty()) {
+            *error = QStringLiteral("probe %1: no USDT probe given (target=BINARY:PROVIDER:NAME)")
+                         .arg(id);
+            return false;
+        }
+        QList<UsdtArg> args;
+        if (!parseUsdtArgs(result.value(QStringLiteral("args")).toString(), &args, &why)) {
+            *error = QStringLiteral("probe %1, option args: %2").arg(id, why);
             return false;
         }
     }

@@ -27,6 +27,9 @@ struct ProbeOption
     qint64 minimum = 0;  // Int only
     qint64 maximum = 0;  // Int only
     QStringList choices; // Choice only
+    // Filled in by the client when it resolves the probe's target (the usdt probe's argument
+    // specs and semaphore): not shown in the probe panel, nor listed or written by the CLI.
+    bool internal = false;
 };
 
 // Which group the GUI shows the probe in.
@@ -94,7 +97,9 @@ public:
         int arg = 0;
     };
     static constexpr int MaxUprobeArgs = 6;
-    static bool parseUprobeKey(const QString &text, UprobeKey *key, QString *why);
+    // maxArgs: 6 for a function's register arguments, 12 for a USDT probe's.
+    static bool parseUprobeKey(const QString &text, UprobeKey *key, QString *why,
+                               int maxArgs = MaxUprobeArgs);
 };
 
 } // namespace bpflens

@@ -2,6 +2,7 @@
 
 #include "binarytarget.h"
 #include "probetargets.h"
+#include "usdtnotes.h"
 
 #include <QAbstractSpinBox>
 #include <QCheckBox>
@@ -156,6 +157,8 @@ void ProbePanel::build()
             // the probes' status off at the right.
             form->setRowWrapPolicy(QFormLayout::WrapLongRows);
             for (const ProbeOption &o : info.options) {
+                if (o.internal)
+                    continue;
                 QWidget *editor = createEditor(row, o);
                 auto *label = new QLabel(catalogText(o.title), row.options);
                 label->setBuddy(editor);
@@ -283,6 +286,8 @@ QVariantMap ProbePanel::rawOptions(const Row &row) const
 {
     QVariantMap map;
     for (const ProbeOption &o : row.info->options) {
+        if (o.internal)
+            continue;
         QWidget *editor = row.editors.value(o.name);
         switch (o.type) {
         case ProbeOption::Type::Bool:
@@ -369,14 +374,23 @@ QString ProbePanel::userFileProblem(const QString &probeId, const QVariantMap &o
     // while the user types. Remembered per target, since a library name runs ldconfig.
     const QString target = options.value(QStringLiteral("target")).toString().trimmed();
     const qint64 pid = options.value(QStringLiteral("pid")).toLongLong();
-    const QString cacheKey = target + QLatin1Char('\n') + QString::number(pid);
+    const QString cacheKey =
+        probeId + QLatin1Char('\n') + target + QLatin1Char('\n') + QString::number(pid);
     auto it = m_targetProblems.constFind(cacheKey);
     if (it != m_targetProblems.cend())
         return *it;
-    BinaryTarget resolved;
     QString why;
-    if (resolveBinaryTarget(target, pid, &resolved, &why))
-        why.clear();
+    if (probeId == QLatin1String("usdt")) {
+        UsdtTarget resolved;
+        if (target.isEmpty())
+            why = tr("no USDT probe given (BINARY:PROVIDER:NAME)");
+        else if (resolveUsdtTarget(target, pid, &resolved, &why))
+            why.clear();
+    } else {
+        BinaryTarget resolved;
+        if (resolveBinaryTarget(target, pid, &resolved, &why))
+            why.clear();
+    }
     if (m_targetProblems.size() > 64)
         m_targetProblems.clear();
     m_targetProblems.insert(cacheKey, why);
@@ -496,6 +510,8 @@ void ProbePanel::load()
         row.check->setChecked(settings.value(settingsKey(id, "enabled"), false).toBool());
         const QVariantMap stored = settings.value(settingsKey(id, "options")).toMap();
         for (const ProbeOption &o : row.info->options) {
+            if (o.internal)
+                continue;
             // Values a newer or older catalog no longer accepts fall back to the default.
             const auto it = stored.constFind(o.name);
             if (it == stored.cend())

@@ -52,8 +52,11 @@ bpf_link *attachProgram(bpf_program *prog, const AttachGroup::Program &p)
     if (kind == QLatin1String("kprobe") || kind == QLatin1String("kretprobe"))
         return bpf_program__attach_kprobe(prog, kind == QLatin1String("kretprobe"),
                                           target.constData());
-    if (kind == QLatin1String("uprobe") || kind == QLatin1String("uretprobe")) {
-        LIBBPF_OPTS(bpf_uprobe_opts, opts, .retprobe = kind == QLatin1String("uretprobe"));
+    // usdt: a uprobe at a USDT probe's place (its semaphore in refCtrOffset).
+    if (kind == QLatin1String("uprobe") || kind == QLatin1String("uretprobe") ||
+        kind == QLatin1String("usdt")) {
+        LIBBPF_OPTS(bpf_uprobe_opts, opts, .ref_ctr_offset = size_t(p.refCtrOffset),
+                    .retprobe = kind == QLatin1String("uretprobe"));
         return bpf_program__attach_uprobe_opts(prog, p.pid, p.binary.constData(), size_t(p.offset),
                                                &opts);
     }

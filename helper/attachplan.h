@@ -25,11 +25,14 @@ struct AttachGroup
         // than this kernel has: it goes to the path's target instead (tp_btf, fentry and fexit
         // are retargeted before load; tp, raw_tp, kprobe and kretprobe attach by name).
         bool byPath = false;
-        // uprobe and uretprobe (byPath): the file as the kernel opens it (/proc/self/fd/N), the
-        // offset in it, and the process it is limited to (-1: every process that maps it).
+        // uprobe, uretprobe and usdt (byPath): the file as the kernel opens it (/proc/self/fd/N),
+        // the offset in it, and the process it is limited to (-1: every process that maps it).
         QByteArray binary = {};
         quint64 offset = 0;
         int pid = -1;
+        // uprobe: a USDT semaphore's file offset, which the kernel increments while attached
+        // (0: none).
+        quint64 refCtrOffset = 0;
     };
     QList<Program> programs;
     bool required = true;

@@ -20,6 +20,7 @@
 #include "tpcountprobe.h"
 #include "tppairprobe.h"
 #include "uprobeprobe.h"
+#include "usdtprobe.h"
 
 #include <QHash>
 
@@ -51,6 +52,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("tppair"), factory<TpPairProbe>()},
         {QStringLiteral("tpcount"), factory<TpCountProbe>()},
         {QStringLiteral("uprobe"), factory<UprobeProbe>()},
+        {QStringLiteral("usdt"), factory<UsdtProbe>()},
         {QStringLiteral("profile"), factory<ProfileProbe>()},
         {QStringLiteral("offcpu"), factory<OffCpuProbe>()},
     };

@@ -81,9 +81,9 @@ Segment segmentFrom(const unsigned char *bytes)
     return Segment{p.p_type, p.p_flags, p.p_offset, p.p_filesz};
 }
 
-} // namespace
-
-bool checkUprobeFile(int fd, quint64 offset, QString *error)
+// What checkUprobeFile and checkUsdtSemaphore share: the descriptor and the ELF headers, and
+// offset (span bytes from it) in the file range of a PT_LOAD with segmentFlag.
+bool checkOffsetIn(int fd, quint64 offset, quint32 segmentFlag, quint64 span, QString *error)
 {
     auto fail = [error](const QString &why) {
         if (error)
@@ -164,14 +164,36 @@ bool checkUprobeFile(int fd, quint64 offset, QString *error)
     for (quint32 i = 0; i < h.phnum; ++i) {
         const unsigned char *entry = table.data() + size_t(i) * phentsize;
         const Segment s = is64 ? segmentFrom<Elf64_Phdr>(entry) : segmentFrom<Elf32_Phdr>(entry);
-        if (s.type != PT_LOAD || !(s.flags & PF_X))
+        if (s.type != PT_LOAD || !(s.flags & segmentFlag))
             continue;
         // offset - s.offset cannot wrap once offset >= s.offset: no p_offset + p_filesz sum.
-        if (offset >= s.offset && offset - s.offset < s.filesz)
+        if (offset >= s.offset && offset - s.offset < s.filesz &&
+            s.filesz - (offset - s.offset) >= span)
             return true;
     }
-    return fail(
-        QStringLiteral("offset %1 is not in an executable segment of the file").arg(hex(offset)));
+    return fail(segmentFlag == PF_X
+                    ? QStringLiteral("offset %1 is not in an executable segment of the file")
+                          .arg(hex(offset))
+                    : QStringLiteral("offset %1 is not in a writable segment of the file")
+                          .arg(hex(offset)));
+}
+
+} // namespace
+
+bool checkUprobeFile(int fd, quint64 offset, QString *error)
+{
+    return checkOffsetIn(fd, offset, PF_X, 1, error);
+}
+
+bool checkUsdtSemaphore(int fd, quint64 offset, QString *error)
+{
+    // The kernel increments a 16-bit counter there while the probe is attached.
+    if (offset % 2 != 0) {
+        if (error)
+            *error = QStringLiteral("semaphore offset %1 is not 2-byte aligned").arg(hex(offset));
+        return false;
+    }
+    return checkOffsetIn(fd, offset, PF_W, 2, error);
 }
 
 } // namespace bpflens

@@ -16,4 +16,11 @@ namespace bpflens {
 // False with *error saying which check failed.
 bool checkUprobeFile(int fd, quint64 offset, QString *error);
 
+// The same checks for a USDT probe's semaphore (its file offset, ref_ctr_offset), which the
+// kernel increments in every process mapping the file while the probe is attached: 2 bytes,
+// aligned, in the file range of a writable PT_LOAD segment (the program's data), never code or
+// read-only data. It cannot check that a semaphore is there and not some other variable: that
+// is in the section headers, which the helper does not parse (docs/security.md).
+bool checkUsdtSemaphore(int fd, quint64 offset, QString *error);
+
 } // namespace bpflens

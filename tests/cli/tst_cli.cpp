@@ -1850,6 +1850,13 @@ private Q_SLOTS:
                   return QProcess::execute(QStringLiteral(BPFLENS_UPROBETARGET),
                                            {QStringLiteral("sleep:100:2")}) == 0;
               }}},
+            // Two hits of a test program's USDT probe, each an event.
+            {EventType::Usdt,
+             {QStringLiteral("target=%1:bpflens:tick").arg(QStringLiteral(BPFLENS_USDTTARGET)),
+              [&] {
+                  return QProcess::execute(QStringLiteral(BPFLENS_USDTTARGET),
+                                           {QStringLiteral("tick:a:1:2")}) == 0;
+              }}},
             {EventType::OffCpu,
              {QStringLiteral("pid=%1,minUs=1000").arg(me),
               [&] {

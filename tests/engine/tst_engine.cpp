@@ -229,7 +229,8 @@ private Q_SLOTS:
             engine.stop();
             if (probeTakesUserFile(s.info.id))
                 QCOMPARE(req[0].attachPath,
-                         QStringLiteral("uprobe/") +
+                         (s.info.id == QLatin1String("usdt") ? QStringLiteral("usdt/")
+                                                             : QStringLiteral("uprobe/")) +
                              req[0].options.value(QStringLiteral("target")).toString());
             else
                 QCOMPARE(req[0].attachPath, s.availability.attachPath);

@@ -4,9 +4,11 @@
 // by pread). The input is the file, in a memfd, named by its /proc/self/fd path: an absolute
 // path, so no ldconfig runs, and the dynamic linker is never asked to open it (an IFUNC is only
 // resolved through a file this process has already loaded). Never crashes, never reads out of
-// bounds, never hangs; and whatever the client resolves, the helper accepts.
+// bounds, never hangs; and whatever the client resolves, the helper accepts. The same for the
+// usdt probe's resolution (.note.stapsdt, client/usdtnotes.h) and the helper's semaphore check.
 #include "binarytarget.h"
 #include "uprobefile.h"
+#include "usdtnotes.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -57,6 +59,30 @@ void resolveAndCheck(const QString &spec)
     }
 }
 
+// The usdt probe's resolution of the same file: whatever the client resolves, the helper's
+// checks of the probe's and the semaphore's offsets accept, and the specs it sends read back.
+void resolveUsdtAndCheck(const QString &spec)
+{
+    UsdtTarget target;
+    QString error;
+    if (!resolveUsdtTarget(spec, 0, &target, &error)) {
+        if (error.isEmpty() || target.file.isValid())
+            __builtin_trap();
+        return;
+    }
+    (void)target.display();
+    if (!checkUprobeFile(target.file.get(), target.offset, &error) ||
+        (target.semaphoreOffset &&
+         !checkUsdtSemaphore(target.file.get(), target.semaphoreOffset, &error))) {
+        fprintf(stderr, "resolved %s, but the helper says: %s\n", qPrintable(target.display()),
+                qPrintable(error));
+        __builtin_trap();
+    }
+    QList<UsdtArg> back;
+    if (!parseUsdtArgs(formatUsdtArgs(target.args), &back, &error) || back != target.args)
+        __builtin_trap();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -77,6 +103,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QString path = QStringLiteral("/proc/self/fd/%1").arg(fd);
     resolveAndCheck(path + QStringLiteral(":bpflens_count"));
     resolveAndCheck(path + QStringLiteral(":0x1000"));
+    resolveUsdtAndCheck(path + QStringLiteral(":bpflens:tick"));
+    resolveUsdtAndCheck(path + QStringLiteral(":guarded"));
+    for (const uint64_t offset : offsets) {
+        QString error;
+        if (!checkUsdtSemaphore(fd, offset, &error) && error.isEmpty())
+            __builtin_trap();
+    }
     close(fd);
     return 0;
 }

@@ -290,6 +290,7 @@ private Q_SLOTS:
     void probePanelListsCatalogWithEditors();
     void probePanelValidatesAndPersists();
     void probePanelSaysWhyAFunctionCannotBeProbed();
+    void probePanelSaysWhyAUsdtProbeCannotBeProbed();
     void probePanelWheelScrollsPastFields();
     void tickingAProbeMovesOnlyTheRowsBelow_data();
     void tickingAProbeMovesOnlyTheRowsBelow();
@@ -851,6 +852,11 @@ void TestRecording::probePanelListsCatalogWithEditors()
         QVERIFY(!box->accessibleName().isEmpty());
         for (const ProbeOption &o : info.options) {
             QWidget *editor = panel.optionEditor(info.id, o.name);
+            // Filled in when the target is resolved (usdt's argument specs): no editor.
+            if (o.internal) {
+                QVERIFY2(!editor, qPrintable(info.id + QLatin1Char(':') + o.name));
+                continue;
+            }
             QVERIFY2(editor, qPrintable(info.id + QLatin1Char(':') + o.name));
             QVERIFY(!editor->accessibleName().isEmpty());
             switch (o.type) {
@@ -919,6 +925,32 @@ void TestRecording::probePanelSaysWhyAFunctionCannotBeProbed()
              qPrintable(error->text()));
     target->setText(QStringLiteral("libc:malloc"));
     QVERIFY2(!error->isVisible(), qPrintable(error->text()));
+}
+
+// The same for the usdt probe: a probe name the binary lacks is refused with the ones it has, and
+// the argument specs the client fills in are no field of the panel.
+void TestRecording::probePanelSaysWhyAUsdtProbeCannotBeProbed()
+{
+    ProbePanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setProbeSelected(QStringLiteral("usdt"), true);
+    auto *target = qobject_cast<QLineEdit *>(
+        panel.optionEditor(QStringLiteral("usdt"), QStringLiteral("target")));
+    QVERIFY(target);
+    QVERIFY(!panel.optionEditor(QStringLiteral("usdt"), QStringLiteral("args")));
+    QLabel *error = panel.errorLabel(QStringLiteral("usdt"));
+    const QString program = QStringLiteral(BPFLENS_USDTTARGET);
+    target->setText(program + QStringLiteral(":bpflens:tick"));
+    QVERIFY2(!error->isVisible(), qPrintable(error->text()));
+    target->setText(program + QStringLiteral(":bpflens:nope"));
+    QVERIFY(error->isVisible());
+    QVERIFY2(error->text().contains(QLatin1String("Cannot probe")) &&
+                 error->text().contains(QLatin1String("it has bpflens:guarded, bpflens:tick")),
+             qPrintable(error->text()));
+    target->setText(QStringLiteral("/etc/hostname:p:n"));
+    QVERIFY2(error->isVisible() && error->text().contains(QLatin1String("not an ELF file")),
+             qPrintable(error->text()));
 }
 
 void TestRecording::probePanelValidatesAndPersists()

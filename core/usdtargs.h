@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+namespace bpflens {
+
+// One argument of a USDT probe, as its .note.stapsdt spec says where to find it when the probe
+// fires (x86-64 operands, AT&T syntax as GCC writes them):
+//   "-4@%eax"     the register, 4 bytes, signed
+//   "8@-16(%rbp)" 8 bytes in memory at the register plus an offset
+//   "2@$5"        a constant
+// Parsed on both sides of the trust boundary: the client reads it from the binary, the helper
+// gets it back as text in the probe's options and parses it again, refusing what it cannot
+// fetch (so a caller cannot make the BPF program read anything but the probed process's own
+// registers and memory, as a uprobe may anyway).
+struct UsdtArg
+{
+    enum class Kind : quint8
+    {
+        Constant,
+        Register,
+        Memory, // *(register + offset)
+    };
+    Kind kind = Kind::Constant;
+    QString reg;      // the 64-bit register's name without '%': "rax", "rbp", "r12", "rip"
+    qint64 value = 0; // the constant, or the memory operand's offset
+    quint8 size = 8;  // 1, 2, 4 or 8 bytes
+    bool isSigned = false;
+
+    bool operator==(const UsdtArg &) const = default;
+};
+
+// USDT probes have at most 12 arguments (sys/sdt.h's STAP_PROBE12).
+constexpr int MaxUsdtArgs = 12;
+
+// The space-separated specs of one probe; false with *why naming the argument (from 0) and what
+// is not supported ("arg 1: 8@(%rax,%rdx,8): index registers are not supported").
+bool parseUsdtArgs(const QString &text, QList<UsdtArg> *args, QString *why);
+// The canonical text of args, which parseUsdtArgs reads back to the same list: registers by
+// their 64-bit names ("-4@%rax" for "-4@%eax": the low four bytes of the same register).
+QString formatUsdtArgs(const QList<UsdtArg> &args);
+
+} // namespace bpflens

@@ -1,0 +1,231 @@
+#include "usdtprobe.h"
+
+#include <linux/types.h>
+
+#include "usdt.h"
+#include "usdt.skel.h"
+
+#include "uprobefile.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#if defined(__x86_64__)
+#include <asm/ptrace.h>
+#endif
+
+#include <cstddef>
+#include <cstring>
+
+namespace bpflens {
+
+UsdtProbe::UsdtProbe()
+    : SkeletonProbe(QStringLiteral("usdt"))
+{
+}
+
+UsdtProbe::~UsdtProbe() = default;
+
+int UsdtProbe::registerOffset(const QString &reg)
+{
+#if defined(__x86_64__)
+    static const struct
+    {
+        const char *name;
+        int offset;
+    } registers[] = {
+        {"rax", offsetof(struct pt_regs, rax)}, {"rbx", offsetof(struct pt_regs, rbx)},
+        {"rcx", offsetof(struct pt_regs, rcx)}, {"rdx", offsetof(struct pt_regs, rdx)},
+        {"rsi", offsetof(struct pt_regs, rsi)}, {"rdi", offsetof(struct pt_regs, rdi)},
+        {"rbp", offsetof(struct pt_regs, rbp)}, {"rsp", offsetof(struct pt_regs, rsp)},
+        {"r8", offsetof(struct pt_regs, r8)},   {"r9", offsetof(struct pt_regs, r9)},
+        {"r10", offsetof(struct pt_regs, r10)}, {"r11", offsetof(struct pt_regs, r11)},
+        {"r12", offsetof(struct pt_regs, r12)}, {"r13", offsetof(struct pt_regs, r13)},
+        {"r14", offsetof(struct pt_regs, r14)}, {"r15", offsetof(struct pt_regs, r15)},
+    };
+    for (const auto &r : registers) {
+        if (reg == QLatin1String(r.name))
+            return r.offset;
+    }
+#else
+    Q_UNUSED(reg);
+#endif
+    return -1;
+}
+
+AttachPlan UsdtProbe::attachPlan(const KernelFeatures &kernel, const QVariantMap &options) const
+{
+    AttachPlan a;
+#if !defined(__x86_64__)
+    a.available = false;
+    a.reason = QStringLiteral("USDT arguments are only read on x86-64 so far");
+    return a;
+#endif
+    if (!kernel.hasUprobes()) {
+        a.available = false;
+        a.reason = QStringLiteral("this kernel has no uprobes (neither the uprobe PMU nor "
+                                  "tracefs's uprobe_events: CONFIG_UPROBE_EVENTS is off)");
+        return a;
+    }
+    if (!options.isEmpty()) {
+        ProbeCatalog::UprobeKey key;
+        QList<UsdtArg> args;
+        QString why;
+        if (!ProbeCatalog::parseUprobeKey(options.value(QStringLiteral("key")).toString(), &key,
+                                          &why, MaxUsdtArgs) ||
+            !parseUsdtArgs(options.value(QStringLiteral("args")).toString(), &args, &why)) {
+            a.available = false;
+            a.reason = why;
+            return a;
+        }
+    }
+    const QString target = options.value(QStringLiteral("target")).toString().trimmed();
+    const int pid = int(options.value(QStringLiteral("pid")).toLongLong());
+    AttachGroup g;
+    AttachGroup::Program p{"usdt_hit",
+                           QStringLiteral("usdt/") +
+                               (target.isEmpty() ? QStringLiteral("BINARY:PROVIDER:NAME") : target),
+                           true,
+                           m_fdPath,
+                           userFileOffset(),
+                           pid > 0 ? pid : -1};
+    p.refCtrOffset = quint64(options.value(QStringLiteral("semaphore")).toLongLong());
+    g.programs = {p};
+    g.what = QStringLiteral("hits");
+    a.groups.append(g);
+    return a;
+}
+
+ProbeAvailability UsdtProbe::availability(const KernelFeatures &kernel,
+                                          const QVariantMap &options) const
+{
+    return availabilityOf(attachPlan(kernel, options));
+}
+
+bool UsdtProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
+{
+    if (!userFile().isValid()) {
+        *error = QStringLiteral("no file to attach to: the caller resolves the USDT probe and "
+                                "hands its file over (client/usdtnotes.h)");
+        return false;
+    }
+    QString why;
+    if (!ProbeCatalog::parseUprobeKey(options.value(QStringLiteral("key")).toString(), &m_key, &why,
+                                      MaxUsdtArgs) ||
+        !parseUsdtArgs(options.value(QStringLiteral("args")).toString(), &m_args, &why)) {
+        *error = why;
+        return false;
+    }
+    if (m_key.kind != ProbeCatalog::UprobeKey::Kind::None && m_key.arg >= m_args.size()) {
+        *error = QStringLiteral("key arg%1: the USDT probe has %2 argument(s)")
+                     .arg(m_key.arg)
+                     .arg(m_args.size());
+        return false;
+    }
+    for (qsizetype i = 0; i < m_args.size(); ++i) {
+        if (m_args[i].kind != UsdtArg::Kind::Constant && registerOffset(m_args[i].reg) < 0) {
+            *error =
+                QStringLiteral("arg %1: register %2 cannot be read here").arg(i).arg(m_args[i].reg);
+            return false;
+        }
+    }
+    const quint64 semaphore = quint64(options.value(QStringLiteral("semaphore")).toLongLong());
+    if (semaphore && !checkUsdtSemaphore(userFile().get(), semaphore, &why)) {
+        *error = QStringLiteral("the USDT probe's semaphore: ") + why;
+        return false;
+    }
+    m_fdPath = QByteArray("/proc/self/fd/") + QByteArray::number(userFile().get());
+    m_counts.clear();
+    m_lastKeysFull = 0;
+    m_lastUnreadable = 0;
+    m_lastArgFaults = 0;
+    const AttachPlan a = attachPlan(kernel, options);
+    const bool ok = startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
+        auto *ro = m_skel->rodata;
+        ro->arg_cnt = __u32(m_args.size());
+        for (qsizetype i = 0; i < m_args.size(); ++i) {
+            const UsdtArg &u = m_args[i];
+            auto &spec = ro->arg_specs[i];
+            spec.kind = u.kind == UsdtArg::Kind::Constant   ? USDT_ARG_CONST
+                        : u.kind == UsdtArg::Kind::Register ? USDT_ARG_REG
+                                                            : USDT_ARG_MEM;
+            spec.reg_off = u.kind == UsdtArg::Kind::Constant ? 0 : __u32(registerOffset(u.reg));
+            spec.val_off = u.value;
+            spec.size = u.size;
+            spec.is_signed = u.isSigned;
+        }
+        ro->key_kind = m_key.kind == ProbeCatalog::UprobeKey::Kind::None      ? USDT_KEY_NONE
+                       : m_key.kind == ProbeCatalog::UprobeKey::Kind::Integer ? USDT_KEY_INT
+                                                                              : USDT_KEY_STRING;
+        ro->key_arg = __u32(m_key.arg);
+        const qint64 strLength = options.value(QStringLiteral("strLength"), 64).toLongLong();
+        ro->str_len = __u32(qBound<qint64>(1, strLength, qint64(USDT_MAX_STR)));
+        ro->record_events = options.value(QStringLiteral("events"), true).toBool();
+        return true;
+    });
+    releaseUserFile();
+    return ok;
+}
+
+bool UsdtProbe::decode(const void *data, size_t size, RecordBatch &out)
+{
+    usdt_event e;
+    if (size != sizeof(e))
+        return false;
+    memcpy(&e, data, sizeof(e));
+    UsdtEvent ev;
+    ev.timeNs = e.ts;
+    ev.pid = e.pid;
+    ev.tid = e.tid;
+    const int count = int(qMin<__u32>(e.arg_cnt, USDT_MAX_ARGS));
+    for (int i = 0; i < count; ++i) {
+        if (i > 0)
+            ev.args += ' ';
+        const bool isSigned = i < m_args.size() && m_args[i].isSigned;
+        ev.args += isSigned ? QByteArray::number(qint64(e.args[i]))
+                            : QByteArray::number(quint64(e.args[i]));
+    }
+    if (e.str_ok)
+        ev.text = QByteArray(e.str, int(qstrnlen(e.str, sizeof(e.str))));
+    ev.comm = QByteArray(e.comm, int(qstrnlen(e.comm, sizeof(e.comm))));
+    out.usdt.append(ev);
+    return true;
+}
+
+QString UsdtProbe::counterName(const QByteArray &raw) const
+{
+    usdt_key k;
+    memcpy(&k, raw.constData(), sizeof(k));
+    switch (m_key.kind) {
+    case ProbeCatalog::UprobeKey::Kind::None:
+        return hitsCounter();
+    case ProbeCatalog::UprobeKey::Kind::Integer: {
+        const bool isSigned = m_key.arg < m_args.size() && m_args[m_key.arg].isSigned;
+        return QStringLiteral("arg%1=%2")
+            .arg(m_key.arg)
+            .arg(isSigned ? QString::number(qint64(k.value)) : QString::number(k.value));
+    }
+    case ProbeCatalog::UprobeKey::Kind::String:
+        break;
+    }
+    return QLatin1Char('"') + QString::fromUtf8(k.str, int(qstrnlen(k.str, sizeof(k.str)))) +
+           QLatin1Char('"');
+}
+
+void UsdtProbe::readCounters()
+{
+    if (!m_skel)
+        return;
+    m_counts.forEachIncrease<usdt_key>(bpf_map__fd(m_skel->maps.usdt_counts),
+                                       [this](const QByteArray &raw, quint64 increase) {
+                                           emitCounter(counterName(raw), double(increase));
+                                       });
+    emitIncrease(keysFullCounter(), __atomic_load_n(&m_skel->bss->keys_full, __ATOMIC_RELAXED),
+                 &m_lastKeysFull);
+    emitIncrease(unreadableCounter(), __atomic_load_n(&m_skel->bss->unreadable, __ATOMIC_RELAXED),
+                 &m_lastUnreadable);
+    emitIncrease(argFaultsCounter(), __atomic_load_n(&m_skel->bss->arg_faults, __ATOMIC_RELAXED),
+                 &m_lastArgFaults);
+}
+
+} // namespace bpflens
