@@ -356,13 +356,17 @@ QWidget *ComparePage::createProfileTab(const SessionModel &baseline)
     const std::shared_ptr<const Profile> a = buildProfile(baseline, query);
     const std::shared_ptr<const Profile> b = buildProfile(*m_comparison, query);
     if (a->isEmpty() || b->isEmpty()) {
-        const QString missing = a->isEmpty() && b->isEmpty() ? tr("Neither session has")
-                                : a->isEmpty()               ? tr("The baseline has")
-                                                             : tr("The comparison has");
-        layout->addWidget(placeholder(tr("%1 no CPU profile samples. Record both with the "
-                                         "\"profile\" probe for a differential flame graph.")
-                                          .arg(missing),
-                                      tab));
+        // Whole sentences: "Neither session has no ..." read wrong, and a translation cannot
+        // agree a sentence put together from parts.
+        const QString text =
+            a->isEmpty() && b->isEmpty()
+                ? tr("Neither session has CPU profile samples. Record both with the \"profile\" "
+                     "probe for a differential flame graph.")
+            : a->isEmpty() ? tr("The baseline has no CPU profile samples. Record both with the "
+                                "\"profile\" probe for a differential flame graph.")
+                           : tr("The comparison has no CPU profile samples. Record both with the "
+                                "\"profile\" probe for a differential flame graph.");
+        layout->addWidget(placeholder(text, tab));
         return tab;
     }
     m_differential = differentialProfile(*a, baseline.stacks(), b, m_comparison->stacks());

@@ -551,6 +551,34 @@
         <source>A numeric field whose values are kept as a log2 histogram per key instead of counting hits</source>
         <translation>Ein numerisches Feld, dessen Werte je Schlüssel als log2-Histogramm erfasst werden, statt Treffer zu zählen</translation>
     </message>
+    <message>
+        <source>USDT probe hits</source>
+        <translation>USDT-Probe-Treffer</translation>
+    </message>
+    <message>
+        <source>Hits of a static probe (USDT, sys/sdt.h) in a program or library counted per interval, optionally per argument, and recorded with their arguments</source>
+        <translation>Treffer einer statischen Probe (USDT, sys/sdt.h) in einem Programm oder einer Bibliothek, je Intervall gezählt, wahlweise je Argument, und mit ihren Argumenten aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>USDT probe</source>
+        <translation>USDT-Probe</translation>
+    </message>
+    <message>
+        <source>BINARY:PROVIDER:NAME or BINARY:NAME, the binary as a path, a library name or a program in PATH, e.g. /usr/bin/python3:python:function__entry</source>
+        <translation>BINÄRDATEI:PROVIDER:NAME oder BINÄRDATEI:NAME, die Binärdatei als Pfad, Bibliotheksname oder Programm im PATH, z. B. /usr/bin/python3:python:function__entry</translation>
+    </message>
+    <message>
+        <source>What the hits are counted by: empty (all together), argN (the value of argument N, from 0) or str(argN) (the string argument N points to)</source>
+        <translation>Wonach die Treffer gezählt werden: leer (alle zusammen), argN (der Wert von Argument N, ab 0) oder str(argN) (die Zeichenkette, auf die Argument N zeigt)</translation>
+    </message>
+    <message>
+        <source>Record hits</source>
+        <translation>Treffer aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Record every hit as an event with its arguments (off: counts only, for probes that fire often)</source>
+        <translation>Jeden Treffer als Ereignis mit seinen Argumenten aufzeichnen (aus: nur zählen, für Probes, die oft auslösen)</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -606,12 +634,39 @@
         <source>User function calls</source>
         <translation>Aufrufe von Benutzerfunktionen</translation>
     </message>
+    <message>
+        <source>USDT probe hits</source>
+        <translation>USDT-Probe-Treffer</translation>
+    </message>
 </context>
 <context>
     <name>SessionSave</name>
     <message>
         <source>Cannot save %1: %2</source>
         <translation>%1 kann nicht gespeichert werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>askpass</name>
+    <message>
+        <source>Unknown Host Key</source>
+        <translation>Unbekannter Host-Schlüssel</translation>
+    </message>
+    <message>
+        <source>This computer does not know the host key of the host yet. Trust it only if the fingerprint is the one of that host.</source>
+        <translation>Dieser Computer kennt den Host-Schlüssel des Hosts noch nicht. Vertrauen Sie ihm nur, wenn der Fingerabdruck der dieses Hosts ist.</translation>
+    </message>
+    <message>
+        <source>Trust and Connect</source>
+        <translation>Vertrauen und verbinden</translation>
+    </message>
+    <message>
+        <source>Refuse</source>
+        <translation>Ablehnen</translation>
+    </message>
+    <message>
+        <source>SSH Authentication</source>
+        <translation>SSH-Authentifizierung</translation>
     </message>
 </context>
 <context>
@@ -651,6 +706,212 @@
     <message>
         <source>Cost of samples with this function on the stack, its callees included</source>
         <translation>Kosten der Stichproben mit dieser Funktion auf dem Stack, einschließlich ihrer Aufgerufenen</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::CompareController</name>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation>&amp;Vergleichen mit …</translation>
+    </message>
+    <message>
+        <source>Compare the open session with another session file: histograms, event counts and the CPU profile</source>
+        <translation>Die geöffnete Sitzung mit einer anderen Sitzungsdatei vergleichen: Histogramme, Ereigniszahlen und das CPU-Profil</translation>
+    </message>
+    <message>
+        <source>Compare With Session</source>
+        <translation>Mit Sitzung vergleichen</translation>
+    </message>
+    <message>
+        <source>BPF Lens sessions (*.bpflens);;All files (*)</source>
+        <translation>BPF-Lens-Sitzungen (*.bpflens);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot compare</source>
+        <translation>Vergleich nicht möglich</translation>
+    </message>
+    <message>
+        <source>Cannot compare with %1: %2</source>
+        <translation>Vergleich mit %1 nicht möglich: %2</translation>
+    </message>
+    <message>
+        <source>another session is still being read</source>
+        <translation>eine andere Sitzung wird noch gelesen</translation>
+    </message>
+    <message>
+        <source>open a session, and stop a running recording, first</source>
+        <translation>öffnen Sie zuerst eine Sitzung und stoppen Sie eine laufende Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>Unsaved recording</source>
+        <translation>Nicht gespeicherte Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>Compare %1 → %2 — BPF Lens</source>
+        <translation>Vergleich %1 → %2 — BPF Lens</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ComparePage</name>
+    <message>
+        <source>Baseline &lt;b&gt;%1&lt;/b&gt; against comparison &lt;b&gt;%2&lt;/b&gt;: what changed from the first to the second.</source>
+        <translation>Basis &lt;b&gt;%1&lt;/b&gt; gegen Vergleich &lt;b&gt;%2&lt;/b&gt;: was sich vom ersten zum zweiten geändert hat.</translation>
+    </message>
+    <message>
+        <source>&amp;Histograms (%1)</source>
+        <translation>&amp;Histogramme (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;Events</source>
+        <translation>&amp;Ereignisse</translation>
+    </message>
+    <message>
+        <source>CPU &amp;Profile</source>
+        <translation>CPU-&amp;Profil</translation>
+    </message>
+    <message>
+        <source>Raw &amp;counts</source>
+        <translation>Rohe &amp;Anzahlen</translation>
+    </message>
+    <message>
+        <source>Where the sessions hold different numbers of samples, the charts show each bucket&apos;s share of its session; tick to show counts.</source>
+        <translation>Wo die Sitzungen unterschiedlich viele Stichproben enthalten, zeigen die Diagramme den Anteil jedes Buckets an seiner Sitzung; ankreuzen, um Anzahlen zu zeigen.</translation>
+    </message>
+    <message>
+        <source>only in the baseline: %1</source>
+        <translation>nur in der Basis: %1</translation>
+    </message>
+    <message>
+        <source>only in the comparison: %1</source>
+        <translation>nur im Vergleich: %1</translation>
+    </message>
+    <message>
+        <source>not comparable (units differ): %1</source>
+        <translation>nicht vergleichbar (Einheiten verschieden): %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 against %3. The percentiles below are compared in %2; buckets of different units cannot be overlaid.</source>
+        <translation>%1: %2 gegen %3. Die Perzentile unten werden in %2 verglichen; Buckets verschiedener Einheiten lassen sich nicht überlagern.</translation>
+    </message>
+    <message>
+        <source>The sessions hold no histogram in common (same probe and key).</source>
+        <translation>Die Sitzungen haben kein gemeinsames Histogramm (gleiche Probe und gleicher Schlüssel).</translation>
+    </message>
+    <message>
+        <source>Percentile changes</source>
+        <translation>Änderungen der Perzentile</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10 samples</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10 Stichproben</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation>%1: %2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Histogram %1 compared</source>
+        <translation>Histogramm %1 verglichen</translation>
+    </message>
+    <message>
+        <source>% of samples</source>
+        <translation>% der Stichproben</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>Neither session holds events.</source>
+        <translation>Keine der Sitzungen enthält Ereignisse.</translation>
+    </message>
+    <message>
+        <source>Event counts compared</source>
+        <translation>Ereigniszahlen verglichen</translation>
+    </message>
+    <message>
+        <source>Events per type, and below each type the commands with the most events in either session.</source>
+        <translation>Ereignisse je Typ und unter jedem Typ die Befehle mit den meisten Ereignissen in einer der Sitzungen.</translation>
+    </message>
+    <message>
+        <source>Colour by change of</source>
+        <translation>Färben nach Änderung des</translation>
+    </message>
+    <message>
+        <source>total share (with callees)</source>
+        <translation>Gesamtanteils (mit Aufgerufenen)</translation>
+    </message>
+    <message>
+        <source>self share</source>
+        <translation>Eigenanteils</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>Färben nach</translation>
+    </message>
+    <message>
+        <source>The comparison&apos;s flame graph (%1 → %2 samples). %3 grew, %4 shrank, %5 unchanged, against the baseline&apos;s share of the same call path.</source>
+        <translation>Der Flammengraph des Vergleichs (%1 → %2 Stichproben). %3 gewachsen, %4 geschrumpft, %5 unverändert, gegenüber dem Anteil desselben Aufrufpfads in der Basis.</translation>
+    </message>
+    <message>
+        <source>Red:</source>
+        <translation>Rot:</translation>
+    </message>
+    <message>
+        <source>blue:</source>
+        <translation>Blau:</translation>
+    </message>
+    <message>
+        <source>grey:</source>
+        <translation>Grau:</translation>
+    </message>
+    <message>
+        <source>Call paths only the baseline has (%1 of its samples) are not drawn.</source>
+        <translation>Aufrufpfade, die nur die Basis hat (%1 ihrer Stichproben), werden nicht gezeichnet.</translation>
+    </message>
+    <message>
+        <source>+%1 pp</source>
+        <translation>+%1 Pp</translation>
+    </message>
+    <message>
+        <source>−%1 pp</source>
+        <translation>−%1 Pp</translation>
+    </message>
+    <message>
+        <source>±0 pp</source>
+        <translation>±0 Pp</translation>
+    </message>
+    <message>
+        <source>New: the baseline has no samples on this call path</source>
+        <translation>Neu: die Basis hat keine Stichproben auf diesem Aufrufpfad</translation>
+    </message>
+    <message>
+        <source>Total share: %1 → %2 (%3)</source>
+        <translation>Gesamtanteil: %1 → %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Self share: %1 → %2 (%3)</source>
+        <translation>Eigenanteil: %1 → %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Neither session has CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
+        <translation>Keine der Sitzungen hat CPU-Profil-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen Flammengraphen zu erhalten.</translation>
+    </message>
+    <message>
+        <source>The baseline has no CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
+        <translation>Die Basis hat keine CPU-Profil-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen Flammengraphen zu erhalten.</translation>
+    </message>
+    <message>
+        <source>The comparison has no CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
+        <translation>Der Vergleich hat keine CPU-Profil-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen Flammengraphen zu erhalten.</translation>
     </message>
 </context>
 <context>
@@ -749,6 +1010,29 @@
     <message>
         <source>No event selected</source>
         <translation>Kein Ereignis ausgewählt</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::EventDiffModel</name>
+    <message>
+        <source>Events / command</source>
+        <translation>Ereignisse / Befehl</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>Basis</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>Vergleich</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Relative</source>
+        <translation>Relativ</translation>
     </message>
 </context>
 <context>
@@ -980,6 +1264,96 @@
     <message>
         <source>String</source>
         <translation>Zeichenkette</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ExplainModel</name>
+    <message>
+        <source>CPU function</source>
+        <translation>CPU-Funktion</translation>
+    </message>
+    <message>
+        <source>Activate to filter every view to %1</source>
+        <translation>Aktivieren, um jede Ansicht auf %1 zu filtern</translation>
+    </message>
+    <message>
+        <source>The filter bar cannot select by %1</source>
+        <translation>Die Filterleiste kann nicht nach %1 auswählen</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 events in the range</source>
+        <translation>%1 der %2 Ereignisse im Bereich</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 events outside the range</source>
+        <translation>%1 der %2 Ereignisse außerhalb des Bereichs</translation>
+    </message>
+    <message>
+        <source>%1% (%2 of %3)</source>
+        <translation>%1 % (%2 von %3)</translation>
+    </message>
+    <message>
+        <source>only inside</source>
+        <translation>nur innerhalb</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Was</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>In the range</source>
+        <translation>Im Bereich</translation>
+    </message>
+    <message>
+        <source>Outside</source>
+        <translation>Außerhalb</translation>
+    </message>
+    <message>
+        <source>More common</source>
+        <translation>Häufiger</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ExplainPage</name>
+    <message>
+        <source>Over-represented in the range</source>
+        <translation>Im Bereich überrepräsentiert</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>Wird berechnet …</translation>
+    </message>
+    <message>
+        <source>No events. Open a session or record one, zoom into a spike in the timeline and see what is special about it.</source>
+        <translation>Keine Ereignisse. Öffnen oder zeichnen Sie eine Sitzung auf, zoomen Sie in der Zeitleiste in eine Spitze und sehen Sie, was an ihr besonders ist.</translation>
+    </message>
+    <message>
+        <source>Zoom into a spike in the timeline (Shift+drag across it) or select heatmap cells: this tab then lists the processes, files, disks and functions that are more common there than in the rest of the recording.</source>
+        <translation>Zoomen Sie in der Zeitleiste in eine Spitze (Umschalt+Ziehen darüber) oder wählen Sie Heatmap-Zellen: dieser Tab listet dann die Prozesse, Dateien, Datenträger und Funktionen, die dort häufiger sind als im Rest der Aufzeichnung.</translation>
+    </message>
+    <message>
+        <source>%1 to %2: %3 events with the selected latency inside, %4 outside. Most over-represented first:</source>
+        <translation>%1 bis %2: %3 Ereignisse mit der gewählten Latenz innerhalb, %4 außerhalb. Am stärksten überrepräsentiert zuerst:</translation>
+    </message>
+    <message>
+        <source>%1 to %2: %3 events inside, %4 outside. Most over-represented first:</source>
+        <translation>%1 bis %2: %3 Ereignisse innerhalb, %4 außerhalb. Am stärksten überrepräsentiert zuerst:</translation>
+    </message>
+    <message>
+        <source>No events in the visible range pass the filter. Zoom out or change the filter.</source>
+        <translation>Keine Ereignisse im sichtbaren Bereich passieren den Filter. Zoomen Sie heraus oder ändern Sie den Filter.</translation>
+    </message>
+    <message>
+        <source>Nothing is more common in the visible range than in the rest of the recording.</source>
+        <translation>Nichts ist im sichtbaren Bereich häufiger als im Rest der Aufzeichnung.</translation>
     </message>
 </context>
 <context>
@@ -1282,6 +1656,14 @@ Latenz %3 – %4
     <message>
         <source>No histogram samples in this range</source>
         <translation>Keine Histogramm-Stichproben in diesem Bereich</translation>
+    </message>
+    <message>
+        <source>Explain…</source>
+        <translation>Erklären …</translation>
+    </message>
+    <message>
+        <source>What is more common among the selected events than in the rest of the recording with the same latencies</source>
+        <translation>Was unter den gewählten Ereignissen häufiger ist als im Rest der Aufzeichnung mit denselben Latenzen</translation>
     </message>
 </context>
 <context>
@@ -1872,6 +2254,61 @@ Latenz %3 – %4
         <source>&amp;Top</source>
         <translation>&amp;Top</translation>
     </message>
+    <message>
+        <source>E&amp;xplain</source>
+        <translation>Er&amp;klären</translation>
+    </message>
+    <message>
+        <source>&amp;Next Tab</source>
+        <translation>&amp;Nächster Tab</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation>&amp;Vorheriger Tab</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::PercentileDiffModel</name>
+    <message>
+        <source>new</source>
+        <translation>neu</translation>
+    </message>
+    <message>
+        <source>%1%2%</source>
+        <translation>%1%2 %</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 samples in the baseline, %3 in the comparison</source>
+        <translation>%1: %2 Stichproben in der Basis, %3 im Vergleich</translation>
+    </message>
+    <message>
+        <source>Histogram</source>
+        <translation>Histogramm</translation>
+    </message>
+    <message>
+        <source>Percentile</source>
+        <translation>Perzentil</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>Basis</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>Vergleich</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Relative</source>
+        <translation>Relativ</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProbePanel</name>
@@ -1990,6 +2427,10 @@ Latenz %3 – %4
     <message>
         <source>Cannot probe: %1</source>
         <translation>Nicht messbar: %1</translation>
+    </message>
+    <message>
+        <source>no USDT probe given (BINARY:PROVIDER:NAME)</source>
+        <translation>keine USDT-Probe angegeben (BINÄRDATEI:PROVIDER:NAME)</translation>
     </message>
 </context>
 <context>
@@ -2393,6 +2834,139 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>Stopping the recording…</source>
         <translation>Aufzeichnung wird angehalten …</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::RemoteHostController</name>
+    <message>
+        <source>Record on &amp;Host…</source>
+        <translation>Auf &amp;Host aufzeichnen …</translation>
+    </message>
+    <message>
+        <source>Rec&amp;ent Hosts</source>
+        <translation>L&amp;etzte Hosts</translation>
+    </message>
+    <message>
+        <source>Record on This &amp;Computer</source>
+        <translation>Auf diesem &amp;Computer aufzeichnen</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::RemoteHostDialog</name>
+    <message>
+        <source>Record on Host</source>
+        <translation>Auf Host aufzeichnen</translation>
+    </message>
+    <message>
+        <source>BPF Lens connects with &lt;b&gt;ssh&lt;/b&gt;, using your SSH configuration, keys and agent, and runs &lt;b&gt;bpflens-cli&lt;/b&gt; on the host, which records through its own helper (or as root there). The recording appears here live.</source>
+        <translation>BPF Lens verbindet sich mit &lt;b&gt;ssh&lt;/b&gt; über Ihre SSH-Konfiguration, Schlüssel und Ihren Agenten und startet &lt;b&gt;bpflens-cli&lt;/b&gt; auf dem Host, das über den dortigen Helper (oder dort als root) aufzeichnet. Die Aufzeichnung erscheint hier live.</translation>
+    </message>
+    <message>
+        <source>user@host or user@host:port</source>
+        <translation>benutzer@host oder benutzer@host:port</translation>
+    </message>
+    <message>
+        <source>Ask me whether to trust a new host key</source>
+        <translation>Fragen, ob einem neuen Host-Schlüssel vertraut werden soll</translation>
+    </message>
+    <message>
+        <source>Off: a host whose key is not in your known hosts is refused, as ssh -o StrictHostKeyChecking=yes does. On: its fingerprint is shown and the key is added only if you trust it. A changed key is refused either way.</source>
+        <translation>Aus: ein Host, dessen Schlüssel nicht in Ihren bekannten Hosts steht, wird abgelehnt, wie bei ssh -o StrictHostKeyChecking=yes. An: sein Fingerabdruck wird gezeigt und der Schlüssel nur hinzugefügt, wenn Sie ihm vertrauen. Ein geänderter Schlüssel wird in beiden Fällen abgelehnt.</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>&amp;Verbinden</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>&amp;Host:</translation>
+    </message>
+    <message>
+        <source>&amp;Record</source>
+        <translation>&amp;Aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Enter a host, then Connect.</source>
+        <translation>Geben Sie einen Host ein, dann Verbinden.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a host: enter user@host, host or user@host:port.</source>
+        <translation>„%1“ ist kein Host: geben Sie benutzer@host, host oder benutzer@host:port ein.</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Verbinde mit %1 …</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::RemoteRecorder</name>
+    <message>
+        <source>Connecting to &lt;b&gt;%1&lt;/b&gt;…</source>
+        <translation>Verbinde mit &lt;b&gt;%1&lt;/b&gt; …</translation>
+    </message>
+    <message>
+        <source>Not connected to a host: choose &lt;b&gt;Recording &amp;gt; Record on Host…&lt;/b&gt;.</source>
+        <translation>Mit keinem Host verbunden: wählen Sie &lt;b&gt;Aufzeichnung &amp;gt; Auf Host aufzeichnen …&lt;/b&gt;.</translation>
+    </message>
+    <message>
+        <source>ssh refused the host key of %1: it is not in your known hosts (~/.ssh/known_hosts) or does not match it. BPF Lens never accepts a host key silently: compare its fingerprint with the host&apos;s (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub there) and add it with ssh %2 in a terminal, or tick &quot;Ask me whether to trust a new host key&quot;.</source>
+        <translation>ssh hat den Host-Schlüssel von %1 abgelehnt: er steht nicht in Ihren bekannten Hosts (~/.ssh/known_hosts) oder passt nicht dazu. BPF Lens akzeptiert einen Host-Schlüssel nie stillschweigend: vergleichen Sie seinen Fingerabdruck mit dem des Hosts (dort ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) und fügen Sie ihn mit ssh %2 in einem Terminal hinzu, oder kreuzen Sie „Fragen, ob einem neuen Host-Schlüssel vertraut werden soll“ an.</translation>
+    </message>
+    <message>
+        <source>bpflens-cli is not installed on %1 (it is not in the PATH of the login shell there). Install BPF Lens %2 on that host.</source>
+        <translation>bpflens-cli ist auf %1 nicht installiert (es ist nicht im PATH der dortigen Login-Shell). Installieren Sie BPF Lens %2 auf diesem Host.</translation>
+    </message>
+    <message>
+        <source>Cannot connect to %1 with %2 (exit status %3): %4</source>
+        <translation>Verbindung zu %1 mit %2 nicht möglich (Exit-Status %3): %4</translation>
+    </message>
+    <message>
+        <source>ssh said nothing</source>
+        <translation>ssh hat nichts ausgegeben</translation>
+    </message>
+    <message>
+        <source>bpflens-cli %1 on %2 did not start (exit status %3): %4</source>
+        <translation>bpflens-cli %1 auf %2 ist nicht gestartet (Exit-Status %3): %4</translation>
+    </message>
+    <message>
+        <source>it said nothing</source>
+        <translation>es hat nichts ausgegeben</translation>
+    </message>
+    <message>
+        <source>ssh is not installed on this computer: install the OpenSSH client (Debian: openssh-client).</source>
+        <translation>ssh ist auf diesem Computer nicht installiert: installieren Sie den OpenSSH-Client (Debian: openssh-client).</translation>
+    </message>
+    <message>
+        <source>bpflens-cli probes --json on %1 gave no probe list</source>
+        <translation>bpflens-cli probes --json auf %1 lieferte keine Probe-Liste</translation>
+    </message>
+    <message>
+        <source>bpflens-cli %1 on %2, kernel %3: %4 of %5 probes can run there.</source>
+        <translation>bpflens-cli %1 auf %2, Kernel %3: %4 von %5 Probes können dort laufen.</translation>
+    </message>
+    <message>
+        <source>This computer has version %1: the recording may fail unless both are the same.</source>
+        <translation>Dieser Computer hat Version %1: die Aufzeichnung kann fehlschlagen, wenn beide nicht gleich sind.</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Verbinde mit %1 …</translation>
+    </message>
+    <message>
+        <source>Cannot read ssh&apos;s output: %1</source>
+        <translation>Die Ausgabe von ssh ist nicht lesbar: %1</translation>
+    </message>
+    <message>
+        <source>ssh exit status %1</source>
+        <translation>ssh-Exit-Status %1</translation>
+    </message>
+    <message>
+        <source>ssh exit status %1: %2</source>
+        <translation>ssh-Exit-Status %1: %2</translation>
+    </message>
+    <message>
+        <source>The connection to %1 was lost after %2 s (%3). Everything received until then is kept.</source>
+        <translation>Die Verbindung zu %1 ist nach %2 s abgebrochen (%3). Alles bis dahin Empfangene bleibt erhalten.</translation>
     </message>
 </context>
 <context>
@@ -2803,6 +3377,18 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>No events in this session: its probes keep counters and histograms (see the Counters and Histograms tabs).</source>
         <translation>Keine Ereignisse in dieser Sitzung: Die Probes erfassen Zähler und Histogramme (siehe die Tabs Zähler und Histogramme).</translation>
     </message>
+    <message>
+        <source>&amp;Explain This Range</source>
+        <translation>Diesen Bereich &amp;erklären</translation>
+    </message>
+    <message>
+        <source>What is more common in the visible range than in the rest of the recording</source>
+        <translation>Was im sichtbaren Bereich häufiger ist als im Rest der Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>Zoom &amp;zurücksetzen</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::TopModel</name>
@@ -2912,6 +3498,14 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>No events in the visible range have a %1 or pass the filter. Zoom out or change the filter.</source>
         <translation>Kein Ereignis im sichtbaren Bereich hat ein(e) %1 oder passt zum Filter. Herauszoomen oder den Filter ändern.</translation>
+    </message>
+    <message>
+        <source>Explain…</source>
+        <translation>Erklären …</translation>
+    </message>
+    <message>
+        <source>What is more common in the visible range than in the rest of the recording</source>
+        <translation>Was im sichtbaren Bereich häufiger ist als im Rest der Aufzeichnung</translation>
     </message>
 </context>
 <context>

@@ -551,6 +551,34 @@
         <source>A numeric field whose values are kept as a log2 histogram per key instead of counting hits</source>
         <translation>一个数值字段，按键以 log2 直方图记录其取值，而不是统计命中次数</translation>
     </message>
+    <message>
+        <source>USDT probe hits</source>
+        <translation>USDT 探针命中</translation>
+    </message>
+    <message>
+        <source>Hits of a static probe (USDT, sys/sdt.h) in a program or library counted per interval, optionally per argument, and recorded with their arguments</source>
+        <translation>程序或库中静态探针（USDT，sys/sdt.h）的命中次数，按时间间隔计数，可按参数分组，并连同参数一起记录</translation>
+    </message>
+    <message>
+        <source>USDT probe</source>
+        <translation>USDT 探针</translation>
+    </message>
+    <message>
+        <source>BINARY:PROVIDER:NAME or BINARY:NAME, the binary as a path, a library name or a program in PATH, e.g. /usr/bin/python3:python:function__entry</source>
+        <translation>BINARY:PROVIDER:NAME 或 BINARY:NAME，二进制文件可以是路径、库名或 PATH 中的程序，例如 /usr/bin/python3:python:function__entry</translation>
+    </message>
+    <message>
+        <source>What the hits are counted by: empty (all together), argN (the value of argument N, from 0) or str(argN) (the string argument N points to)</source>
+        <translation>命中按什么计数：留空（全部合计）、argN（第 N 个参数的值，从 0 开始）或 str(argN)（第 N 个参数指向的字符串）</translation>
+    </message>
+    <message>
+        <source>Record hits</source>
+        <translation>记录命中</translation>
+    </message>
+    <message>
+        <source>Record every hit as an event with its arguments (off: counts only, for probes that fire often)</source>
+        <translation>将每次命中连同参数记录为事件（关闭：仅计数，适用于频繁触发的探针）</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -606,12 +634,39 @@
         <source>User function calls</source>
         <translation>用户函数调用</translation>
     </message>
+    <message>
+        <source>USDT probe hits</source>
+        <translation>USDT 探针命中</translation>
+    </message>
 </context>
 <context>
     <name>SessionSave</name>
     <message>
         <source>Cannot save %1: %2</source>
         <translation>无法保存 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>askpass</name>
+    <message>
+        <source>Unknown Host Key</source>
+        <translation>未知的主机密钥</translation>
+    </message>
+    <message>
+        <source>This computer does not know the host key of the host yet. Trust it only if the fingerprint is the one of that host.</source>
+        <translation>本机尚不认识该主机的主机密钥。仅当指纹确实属于该主机时才信任它。</translation>
+    </message>
+    <message>
+        <source>Trust and Connect</source>
+        <translation>信任并连接</translation>
+    </message>
+    <message>
+        <source>Refuse</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>SSH Authentication</source>
+        <translation>SSH 身份验证</translation>
     </message>
 </context>
 <context>
@@ -651,6 +706,212 @@
     <message>
         <source>Cost of samples with this function on the stack, its callees included</source>
         <translation>栈上含有此函数的样本开销，包括其被调用函数</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%2 中的 %1</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::CompareController</name>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation>与…比较(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Compare the open session with another session file: histograms, event counts and the CPU profile</source>
+        <translation>将打开的会话与另一个会话文件比较：直方图、事件数和 CPU 剖析</translation>
+    </message>
+    <message>
+        <source>Compare With Session</source>
+        <translation>与会话比较</translation>
+    </message>
+    <message>
+        <source>BPF Lens sessions (*.bpflens);;All files (*)</source>
+        <translation>BPF Lens 会话 (*.bpflens);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot compare</source>
+        <translation>无法比较</translation>
+    </message>
+    <message>
+        <source>Cannot compare with %1: %2</source>
+        <translation>无法与 %1 比较：%2</translation>
+    </message>
+    <message>
+        <source>another session is still being read</source>
+        <translation>另一个会话仍在读取中</translation>
+    </message>
+    <message>
+        <source>open a session, and stop a running recording, first</source>
+        <translation>请先打开一个会话，并停止正在进行的录制</translation>
+    </message>
+    <message>
+        <source>Unsaved recording</source>
+        <translation>未保存的录制</translation>
+    </message>
+    <message>
+        <source>Compare %1 → %2 — BPF Lens</source>
+        <translation>比较 %1 → %2 — BPF Lens</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ComparePage</name>
+    <message>
+        <source>Baseline &lt;b&gt;%1&lt;/b&gt; against comparison &lt;b&gt;%2&lt;/b&gt;: what changed from the first to the second.</source>
+        <translation>基准 &lt;b&gt;%1&lt;/b&gt; 对比 &lt;b&gt;%2&lt;/b&gt;：从前者到后者发生了什么变化。</translation>
+    </message>
+    <message>
+        <source>&amp;Histograms (%1)</source>
+        <translation>直方图 (%1)(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Events</source>
+        <translation>事件(&amp;E)</translation>
+    </message>
+    <message>
+        <source>CPU &amp;Profile</source>
+        <translation>CPU 剖析(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Raw &amp;counts</source>
+        <translation>原始计数(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Where the sessions hold different numbers of samples, the charts show each bucket&apos;s share of its session; tick to show counts.</source>
+        <translation>当两个会话的样本数不同时，图表显示每个桶在其会话中的占比；勾选以显示计数。</translation>
+    </message>
+    <message>
+        <source>only in the baseline: %1</source>
+        <translation>仅在基准中：%1</translation>
+    </message>
+    <message>
+        <source>only in the comparison: %1</source>
+        <translation>仅在对比中：%1</translation>
+    </message>
+    <message>
+        <source>not comparable (units differ): %1</source>
+        <translation>无法比较（单位不同）：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2 against %3. The percentiles below are compared in %2; buckets of different units cannot be overlaid.</source>
+        <translation>%1：%2 对比 %3。下面的百分位数以 %2 比较；不同单位的桶无法叠加。</translation>
+    </message>
+    <message>
+        <source>The sessions hold no histogram in common (same probe and key).</source>
+        <translation>两个会话没有共同的直方图（相同探针和键）。</translation>
+    </message>
+    <message>
+        <source>Percentile changes</source>
+        <translation>百分位数变化</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10 samples</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10 个样本</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation>%1：%2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Histogram %1 compared</source>
+        <translation>直方图 %1 比较</translation>
+    </message>
+    <message>
+        <source>% of samples</source>
+        <translation>样本占比 %</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>Neither session holds events.</source>
+        <translation>两个会话都不包含事件。</translation>
+    </message>
+    <message>
+        <source>Event counts compared</source>
+        <translation>事件数比较</translation>
+    </message>
+    <message>
+        <source>Events per type, and below each type the commands with the most events in either session.</source>
+        <translation>每种类型的事件数，每种类型下列出在任一会话中事件最多的命令。</translation>
+    </message>
+    <message>
+        <source>Colour by change of</source>
+        <translation>按变化着色：</translation>
+    </message>
+    <message>
+        <source>total share (with callees)</source>
+        <translation>总占比（含被调用者）</translation>
+    </message>
+    <message>
+        <source>self share</source>
+        <translation>自身占比</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <source>The comparison&apos;s flame graph (%1 → %2 samples). %3 grew, %4 shrank, %5 unchanged, against the baseline&apos;s share of the same call path.</source>
+        <translation>对比会话的火焰图（%1 → %2 个样本）。%3 增长，%4 减少，%5 不变，相对于基准中同一调用路径的占比。</translation>
+    </message>
+    <message>
+        <source>Red:</source>
+        <translation>红色：</translation>
+    </message>
+    <message>
+        <source>blue:</source>
+        <translation>蓝色：</translation>
+    </message>
+    <message>
+        <source>grey:</source>
+        <translation>灰色：</translation>
+    </message>
+    <message>
+        <source>Call paths only the baseline has (%1 of its samples) are not drawn.</source>
+        <translation>仅基准中存在的调用路径（占其样本的 %1）未绘制。</translation>
+    </message>
+    <message>
+        <source>+%1 pp</source>
+        <translation>+%1 个百分点</translation>
+    </message>
+    <message>
+        <source>−%1 pp</source>
+        <translation>−%1 个百分点</translation>
+    </message>
+    <message>
+        <source>±0 pp</source>
+        <translation>±0 个百分点</translation>
+    </message>
+    <message>
+        <source>New: the baseline has no samples on this call path</source>
+        <translation>新增：基准在此调用路径上没有样本</translation>
+    </message>
+    <message>
+        <source>Total share: %1 → %2 (%3)</source>
+        <translation>总占比：%1 → %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Self share: %1 → %2 (%3)</source>
+        <translation>自身占比：%1 → %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Neither session has CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
+        <translation>两个会话都没有 CPU 剖析样本。请用 “profile” 探针录制两者以获得差分火焰图。</translation>
+    </message>
+    <message>
+        <source>The baseline has no CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
+        <translation>基准没有 CPU 剖析样本。请用 “profile” 探针录制两者以获得差分火焰图。</translation>
+    </message>
+    <message>
+        <source>The comparison has no CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
+        <translation>对比没有 CPU 剖析样本。请用 “profile” 探针录制两者以获得差分火焰图。</translation>
     </message>
 </context>
 <context>
@@ -749,6 +1010,29 @@
     <message>
         <source>No event selected</source>
         <translation>未选择事件</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::EventDiffModel</name>
+    <message>
+        <source>Events / command</source>
+        <translation>事件 / 命令</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基准</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Relative</source>
+        <translation>相对</translation>
     </message>
 </context>
 <context>
@@ -980,6 +1264,96 @@
     <message>
         <source>String</source>
         <translation>字符串</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ExplainModel</name>
+    <message>
+        <source>CPU function</source>
+        <translation>CPU 函数</translation>
+    </message>
+    <message>
+        <source>Activate to filter every view to %1</source>
+        <translation>激活以将所有视图过滤为 %1</translation>
+    </message>
+    <message>
+        <source>The filter bar cannot select by %1</source>
+        <translation>过滤栏无法按%1筛选</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 events in the range</source>
+        <translation>范围内 %2 个事件中的 %1</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 events outside the range</source>
+        <translation>范围外 %2 个事件中的 %1</translation>
+    </message>
+    <message>
+        <source>%1% (%2 of %3)</source>
+        <translation>%1%（%3 中的 %2）</translation>
+    </message>
+    <message>
+        <source>only inside</source>
+        <translation>仅在范围内</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>In the range</source>
+        <translation>范围内</translation>
+    </message>
+    <message>
+        <source>Outside</source>
+        <translation>范围外</translation>
+    </message>
+    <message>
+        <source>More common</source>
+        <translation>更常见</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ExplainPage</name>
+    <message>
+        <source>Over-represented in the range</source>
+        <translation>范围内占比过高</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>No events. Open a session or record one, zoom into a spike in the timeline and see what is special about it.</source>
+        <translation>没有事件。请打开或录制一个会话，在时间线中放大到一个尖峰，看看它有何特别之处。</translation>
+    </message>
+    <message>
+        <source>Zoom into a spike in the timeline (Shift+drag across it) or select heatmap cells: this tab then lists the processes, files, disks and functions that are more common there than in the rest of the recording.</source>
+        <translation>在时间线中放大到一个尖峰（按住 Shift 拖过它）或选择热图单元格：此标签页随后列出在该处比录制其余部分更常见的进程、文件、磁盘和函数。</translation>
+    </message>
+    <message>
+        <source>%1 to %2: %3 events with the selected latency inside, %4 outside. Most over-represented first:</source>
+        <translation>%1 至 %2：范围内 %3 个具有所选延迟的事件，范围外 %4 个。占比过高最多的排在前面：</translation>
+    </message>
+    <message>
+        <source>%1 to %2: %3 events inside, %4 outside. Most over-represented first:</source>
+        <translation>%1 至 %2：范围内 %3 个事件，范围外 %4 个。占比过高最多的排在前面：</translation>
+    </message>
+    <message>
+        <source>No events in the visible range pass the filter. Zoom out or change the filter.</source>
+        <translation>可见范围内没有事件通过过滤。请缩小或更改过滤条件。</translation>
+    </message>
+    <message>
+        <source>Nothing is more common in the visible range than in the rest of the recording.</source>
+        <translation>可见范围内没有比录制其余部分更常见的内容。</translation>
     </message>
 </context>
 <context>
@@ -1280,6 +1654,14 @@ latency %3 – %4
     <message>
         <source>No histogram samples in this range</source>
         <translation>此范围内没有直方图样本</translation>
+    </message>
+    <message>
+        <source>Explain…</source>
+        <translation>解释…</translation>
+    </message>
+    <message>
+        <source>What is more common among the selected events than in the rest of the recording with the same latencies</source>
+        <translation>所选事件中比录制其余部分（相同延迟）更常见的内容</translation>
     </message>
 </context>
 <context>
@@ -1869,6 +2251,61 @@ latency %3 – %4
         <source>&amp;Top</source>
         <translation>排行(&amp;T)</translation>
     </message>
+    <message>
+        <source>E&amp;xplain</source>
+        <translation>解释(&amp;X)</translation>
+    </message>
+    <message>
+        <source>&amp;Next Tab</source>
+        <translation>下一个标签页(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation>上一个标签页(&amp;P)</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::PercentileDiffModel</name>
+    <message>
+        <source>new</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>%1%2%</source>
+        <translation>%1%2%</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 samples in the baseline, %3 in the comparison</source>
+        <translation>%1：基准中 %2 个样本，对比中 %3 个</translation>
+    </message>
+    <message>
+        <source>Histogram</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>Percentile</source>
+        <translation>百分位数</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基准</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Relative</source>
+        <translation>相对</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProbePanel</name>
@@ -1987,6 +2424,10 @@ latency %3 – %4
     <message>
         <source>Cannot probe: %1</source>
         <translation>无法探测：%1</translation>
+    </message>
+    <message>
+        <source>no USDT probe given (BINARY:PROVIDER:NAME)</source>
+        <translation>未指定 USDT 探针（BINARY:PROVIDER:NAME）</translation>
     </message>
 </context>
 <context>
@@ -2387,6 +2828,139 @@ The data recorded until then is kept.</source>
     <message>
         <source>Stopping the recording…</source>
         <translation>正在停止录制…</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::RemoteHostController</name>
+    <message>
+        <source>Record on &amp;Host…</source>
+        <translation>在主机上录制…(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Rec&amp;ent Hosts</source>
+        <translation>最近的主机(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Record on This &amp;Computer</source>
+        <translation>在本机录制(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::RemoteHostDialog</name>
+    <message>
+        <source>Record on Host</source>
+        <translation>在主机上录制</translation>
+    </message>
+    <message>
+        <source>BPF Lens connects with &lt;b&gt;ssh&lt;/b&gt;, using your SSH configuration, keys and agent, and runs &lt;b&gt;bpflens-cli&lt;/b&gt; on the host, which records through its own helper (or as root there). The recording appears here live.</source>
+        <translation>BPF Lens 使用您的 SSH 配置、密钥和代理通过 &lt;b&gt;ssh&lt;/b&gt; 连接，并在主机上运行 &lt;b&gt;bpflens-cli&lt;/b&gt;，由其通过该主机的辅助程序（或以 root 身份）录制。录制内容会实时显示在这里。</translation>
+    </message>
+    <message>
+        <source>user@host or user@host:port</source>
+        <translation>user@host 或 user@host:port</translation>
+    </message>
+    <message>
+        <source>Ask me whether to trust a new host key</source>
+        <translation>询问是否信任新的主机密钥</translation>
+    </message>
+    <message>
+        <source>Off: a host whose key is not in your known hosts is refused, as ssh -o StrictHostKeyChecking=yes does. On: its fingerprint is shown and the key is added only if you trust it. A changed key is refused either way.</source>
+        <translation>关闭：密钥不在您的已知主机中的主机会被拒绝，如同 ssh -o StrictHostKeyChecking=yes。开启：显示其指纹，仅当您信任时才添加该密钥。已更改的密钥在两种情况下都会被拒绝。</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;Record</source>
+        <translation>录制(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Enter a host, then Connect.</source>
+        <translation>请输入主机，然后点击连接。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a host: enter user@host, host or user@host:port.</source>
+        <translation>“%1”不是主机：请输入 user@host、host 或 user@host:port。</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::RemoteRecorder</name>
+    <message>
+        <source>Connecting to &lt;b&gt;%1&lt;/b&gt;…</source>
+        <translation>正在连接 &lt;b&gt;%1&lt;/b&gt;…</translation>
+    </message>
+    <message>
+        <source>Not connected to a host: choose &lt;b&gt;Recording &amp;gt; Record on Host…&lt;/b&gt;.</source>
+        <translation>未连接到主机：请选择&lt;b&gt;录制 &amp;gt; 在主机上录制…&lt;/b&gt;。</translation>
+    </message>
+    <message>
+        <source>ssh refused the host key of %1: it is not in your known hosts (~/.ssh/known_hosts) or does not match it. BPF Lens never accepts a host key silently: compare its fingerprint with the host&apos;s (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub there) and add it with ssh %2 in a terminal, or tick &quot;Ask me whether to trust a new host key&quot;.</source>
+        <translation>ssh 拒绝了 %1 的主机密钥：它不在您的已知主机（~/.ssh/known_hosts）中或与之不符。BPF Lens 从不静默接受主机密钥：请将其指纹与该主机的指纹比较（在该主机上运行 ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub），然后在终端中用 ssh %2 添加，或勾选“询问是否信任新的主机密钥”。</translation>
+    </message>
+    <message>
+        <source>bpflens-cli is not installed on %1 (it is not in the PATH of the login shell there). Install BPF Lens %2 on that host.</source>
+        <translation>%1 上未安装 bpflens-cli（不在该处登录 shell 的 PATH 中）。请在该主机上安装 BPF Lens %2。</translation>
+    </message>
+    <message>
+        <source>Cannot connect to %1 with %2 (exit status %3): %4</source>
+        <translation>无法用 %2 连接 %1（退出状态 %3）：%4</translation>
+    </message>
+    <message>
+        <source>ssh said nothing</source>
+        <translation>ssh 没有输出</translation>
+    </message>
+    <message>
+        <source>bpflens-cli %1 on %2 did not start (exit status %3): %4</source>
+        <translation>%2 上的 bpflens-cli %1 未能启动（退出状态 %3）：%4</translation>
+    </message>
+    <message>
+        <source>it said nothing</source>
+        <translation>它没有输出</translation>
+    </message>
+    <message>
+        <source>ssh is not installed on this computer: install the OpenSSH client (Debian: openssh-client).</source>
+        <translation>本机未安装 ssh：请安装 OpenSSH 客户端（Debian：openssh-client）。</translation>
+    </message>
+    <message>
+        <source>bpflens-cli probes --json on %1 gave no probe list</source>
+        <translation>%1 上的 bpflens-cli probes --json 未返回探针列表</translation>
+    </message>
+    <message>
+        <source>bpflens-cli %1 on %2, kernel %3: %4 of %5 probes can run there.</source>
+        <translation>%2 上的 bpflens-cli %1，内核 %3：%5 个探针中有 %4 个可在该处运行。</translation>
+    </message>
+    <message>
+        <source>This computer has version %1: the recording may fail unless both are the same.</source>
+        <translation>本机版本为 %1：除非两者相同，否则录制可能失败。</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot read ssh&apos;s output: %1</source>
+        <translation>无法读取 ssh 的输出：%1</translation>
+    </message>
+    <message>
+        <source>ssh exit status %1</source>
+        <translation>ssh 退出状态 %1</translation>
+    </message>
+    <message>
+        <source>ssh exit status %1: %2</source>
+        <translation>ssh 退出状态 %1：%2</translation>
+    </message>
+    <message>
+        <source>The connection to %1 was lost after %2 s (%3). Everything received until then is kept.</source>
+        <translation>与 %1 的连接在 %2 秒后中断（%3）。此前收到的所有内容都已保留。</translation>
     </message>
 </context>
 <context>
@@ -2796,6 +3370,18 @@ The data recorded until then is kept.</source>
         <source>No events in this session: its probes keep counters and histograms (see the Counters and Histograms tabs).</source>
         <translation>此会话中没有事件：其探针记录的是计数器和直方图（见“计数器”和“直方图”标签页）。</translation>
     </message>
+    <message>
+        <source>&amp;Explain This Range</source>
+        <translation>解释此范围(&amp;E)</translation>
+    </message>
+    <message>
+        <source>What is more common in the visible range than in the rest of the recording</source>
+        <translation>可见范围内比录制其余部分更常见的内容</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::TopModel</name>
@@ -2905,6 +3491,14 @@ The data recorded until then is kept.</source>
     <message>
         <source>No events in the visible range have a %1 or pass the filter. Zoom out or change the filter.</source>
         <translation>可见范围内没有带%1或通过筛选的事件。请缩小视图或更改筛选条件。</translation>
+    </message>
+    <message>
+        <source>Explain…</source>
+        <translation>解释…</translation>
+    </message>
+    <message>
+        <source>What is more common in the visible range than in the rest of the recording</source>
+        <translation>可见范围内比录制其余部分更常见的内容</translation>
     </message>
 </context>
 <context>
