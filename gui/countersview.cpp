@@ -112,13 +112,15 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_hits = new QChartView(new QChart, this);
     m_hits->setAccessibleName(tr("Tracepoint hits per key"));
     m_hits->setRenderHint(QPainter::Antialiasing);
-    // Tall enough to read; the per-endpoint charts side by side.
-    m_counts->setMinimumHeight(170);
-    m_ratio->setMinimumHeight(130);
-    m_retransmits->setMinimumHeight(170);
-    m_connects->setMinimumHeight(170);
-    m_calls->setMinimumHeight(170);
-    m_hits->setMinimumHeight(170);
+    // Tall enough to read: title, legend and both axes' labels and titles take about 150 px
+    // of a chart, which at 170 px left a plot 20 px high with its axis titles cut to "…". They
+    // scroll, so this does not make the window taller. The per-endpoint charts side by side.
+    m_counts->setMinimumHeight(320);
+    m_ratio->setMinimumHeight(250);
+    m_retransmits->setMinimumHeight(300);
+    m_connects->setMinimumHeight(300);
+    m_calls->setMinimumHeight(300);
+    m_hits->setMinimumHeight(300);
     layout->addWidget(m_counts, 3);
     layout->addWidget(m_ratio, 2);
     auto *endpoints = new QHBoxLayout;
