@@ -64,6 +64,7 @@ ExplainPage::ExplainPage(SessionModel *session, ViewState *state, QWidget *paren
     connect(m_state, &ViewState::filterChanged, this, &ExplainPage::schedule);
     // The worker reads the store: it must be done before the store changes.
     connect(m_session, &SessionModel::aboutToReset, this, &ExplainPage::stop);
+    connect(m_session, &SessionModel::aboutToBeDestroyed, this, &ExplainPage::stop);
     connect(m_session, &SessionModel::reset, this, &ExplainPage::schedule);
     connect(m_session, &SessionModel::aboutToAppend, this, &ExplainPage::stop);
     connect(m_session, &SessionModel::appended, this, &ExplainPage::schedule);

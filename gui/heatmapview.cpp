@@ -444,6 +444,7 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     m_pool.setMaxThreadCount(1);
     // The worker reads the store: it must be done before the store changes.
     connect(m_session, &SessionModel::aboutToReset, this, &HeatmapView::stopBuild);
+    connect(m_session, &SessionModel::aboutToBeDestroyed, this, &HeatmapView::stopBuild);
     connect(m_session, &SessionModel::aboutToAppend, this, &HeatmapView::stopBuild);
     connect(m_session, &SessionModel::reset, this, [this] {
         m_selected = false;

@@ -124,6 +124,7 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
     connect(m_state, &ViewState::filterChanged, this, &TopPage::schedule);
     // The worker reads the store: it must be done before the store changes.
     connect(m_session, &SessionModel::aboutToReset, this, &TopPage::stop);
+    connect(m_session, &SessionModel::aboutToBeDestroyed, this, &TopPage::stop);
     connect(m_session, &SessionModel::reset, this, &TopPage::schedule);
     connect(m_session, &SessionModel::aboutToAppend, this, &TopPage::stop);
     connect(m_session, &SessionModel::appended, this, &TopPage::schedule);

@@ -11,6 +11,11 @@ SessionModel::SessionModel(QObject *parent)
 {
 }
 
+SessionModel::~SessionModel()
+{
+    Q_EMIT aboutToBeDestroyed();
+}
+
 void SessionModel::setSession(SessionData data, const QString &path)
 {
     Q_EMIT aboutToReset();

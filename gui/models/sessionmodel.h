@@ -14,6 +14,7 @@ class SessionModel : public QObject
     Q_OBJECT
 public:
     explicit SessionModel(QObject *parent = nullptr);
+    ~SessionModel() override;
 
     // Replaces the document (e.g. after SessionReader::open()).
     void setSession(SessionData data, const QString &path = {});
@@ -59,6 +60,10 @@ Q_SIGNALS:
     // Events were appended; outOfOrder means indices of earlier rows may have moved.
     void aboutToAppend();
     void appended(bool outOfOrder);
+    // The store is about to go: a worker thread still reading it must stop now. (A window's
+    // children are deleted in creation order, the session model before the pages whose
+    // workers read it.)
+    void aboutToBeDestroyed();
 
 private:
     void updateSpan();
