@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <memory>
+
 using namespace bpflens;
 
 namespace {
@@ -136,6 +138,7 @@ private Q_SLOTS:
     void emptyRangeSaysSo();
     void hiddenTabWaitsUntilShown();
     void largeRangeIsBinnedOnTheWorker();
+    void closingWhileWorkersReadTheStore();
 
 private:
     QTemporaryDir m_dir;
@@ -582,6 +585,29 @@ void TestHeatmap::largeRangeIsBinnedOnTheWorker()
     QTest::qWait(1500); // the whole range's result, had it been kept, would be here by now
     QCOMPARE(view->bins().startNs, a);
     QCOMPARE(view->bins().total, quint64(400));
+}
+
+// The window closed while the heatmap's, the Top tab's and the Explain tab's workers still
+// read the store: the session model goes first among the window's children, so they must stop
+// before it does (under ASan this was a heap-use-after-free in the Top tab's worker).
+void TestHeatmap::closingWhileWorkersReadTheStore()
+{
+    QString error;
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = writeLargeSession(QDir(dir.path()), &error);
+    QVERIFY2(!path.isEmpty(), qPrintable(error));
+    for (int i = 0; i < 3; ++i) {
+        auto w = std::make_unique<MainWindow>();
+        QVERIFY2(w->openFile(path, &error), qPrintable(error));
+        w->tabs()->setCurrentWidget(w->heatmapView());
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        w->viewState()->setRange(StartNs, StartNs + quint64(Seconds) * SecondNs - 1);
+        w->heatmapView()->refresh();
+        QVERIFY(w->heatmapView()->isComputing());
+        w.reset();
+    }
 }
 
 QTEST_MAIN(TestHeatmap)
