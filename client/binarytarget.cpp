@@ -954,6 +954,43 @@ QString findLibrary(const QString &name, qint64 pid, QString *error)
     return QString();
 }
 
+// The binary of a uprobe or USDT target, located (a path, a library name, a program in PATH
+// or what process pid maps) and opened: the file the process maps (same inode), an executable
+// or shared library whose program headers this machine's loader accepts. *name is how errors
+// name it: as the caller did when the caller gave a path, else *shown, its resolved path.
+bool openTargetElf(const QString &binary, qint64 pid, Location *loc, ElfFile *file,
+                   ElfHeader *header, QString *name, QString *shown, QString *why)
+{
+    auto fail = [&](const QString &message) {
+        *why = message;
+        return false;
+    };
+    if (!locate(binary, pid, loc, why))
+        return false;
+    *shown = loc->shownPath.isEmpty() ? canonical(loc->openPath) : loc->shownPath;
+    *name = binary.contains(QLatin1Char('/')) ? binary : *shown;
+    if (!openElf(loc->openPath, *name, file, header, why))
+        return false;
+    if (loc->inode) {
+        struct stat st;
+        if (::fstat(file->fd.get(), &st) != 0 || quint64(st.st_ino) != *loc->inode)
+            return fail(QStringLiteral("%1 was replaced since process %2 mapped it")
+                            .arg(*name)
+                            .arg(loc->pid));
+    }
+    if (header->type != ET_EXEC && header->type != ET_DYN)
+        return fail(QStringLiteral("%1 is neither an executable nor a shared library (ELF type %2)")
+                        .arg(*name)
+                        .arg(header->type));
+    const size_t phentsize =
+        header->elfClass == ELFCLASS64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+    if (header->phentsize != phentsize || header->phnum == 0 || header->phnum == PN_XNUM ||
+        header->phnum > maxPhnum)
+        return fail(
+            QStringLiteral("%1 has no program headers this machine's loader accepts").arg(*name));
+    return true;
+}
+
 bool resolveBinaryTarget(const QString &spec, qint64 pid, BinaryTarget *out, QString *error)
 {
     QString why;
@@ -975,33 +1012,11 @@ bool resolveBinaryTarget(const QString &spec, qint64 pid, BinaryTarget *out, QSt
         return fail(QStringLiteral("'%1' is not a function name").arg(function));
 
     Location loc;
-    if (!locate(binary, pid, &loc, &why))
-        return fail(why);
-    const QString shown = loc.shownPath.isEmpty() ? canonical(loc.openPath) : loc.shownPath;
-    // Errors about the file name it as the caller did when the caller gave a path.
-    const QString name = binary.contains(QLatin1Char('/')) ? binary : shown;
-
     ElfFile file;
     ElfHeader header;
-    if (!openElf(loc.openPath, name, &file, &header, &why))
+    QString name, shown;
+    if (!openTargetElf(binary, pid, &loc, &file, &header, &name, &shown, &why))
         return fail(why);
-    if (loc.inode) {
-        struct stat st;
-        if (::fstat(file.fd.get(), &st) != 0 || quint64(st.st_ino) != *loc.inode)
-            return fail(QStringLiteral("%1 was replaced since process %2 mapped it")
-                            .arg(name)
-                            .arg(loc.pid));
-    }
-    if (header.type != ET_EXEC && header.type != ET_DYN)
-        return fail(QStringLiteral("%1 is neither an executable nor a shared library (ELF type %2)")
-                        .arg(name)
-                        .arg(header.type));
-    const size_t phentsize =
-        header.elfClass == ELFCLASS64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
-    if (header.phentsize != phentsize || header.phnum == 0 || header.phnum == PN_XNUM ||
-        header.phnum > maxPhnum)
-        return fail(
-            QStringLiteral("%1 has no program headers this machine's loader accepts").arg(name));
 
     DebugSymbols debug(file.elf);
     BinaryTarget target;
@@ -1160,31 +1175,11 @@ bool resolveUsdtTarget(const QString &spec, qint64 pid, UsdtTarget *out, QString
         return fail(QStringLiteral("'%1' is not a USDT probe name").arg(probeName.left(128)));
 
     Location loc;
-    if (!locate(binary, pid, &loc, &why))
-        return fail(why);
-    const QString shown = loc.shownPath.isEmpty() ? canonical(loc.openPath) : loc.shownPath;
-    const QString name = binary.contains(QLatin1Char('/')) ? binary : shown;
     ElfFile file;
     ElfHeader header;
-    if (!openElf(loc.openPath, name, &file, &header, &why))
+    QString name, shown;
+    if (!openTargetElf(binary, pid, &loc, &file, &header, &name, &shown, &why))
         return fail(why);
-    if (loc.inode) {
-        struct stat st;
-        if (::fstat(file.fd.get(), &st) != 0 || quint64(st.st_ino) != *loc.inode)
-            return fail(QStringLiteral("%1 was replaced since process %2 mapped it")
-                            .arg(name)
-                            .arg(loc.pid));
-    }
-    if (header.type != ET_EXEC && header.type != ET_DYN)
-        return fail(QStringLiteral("%1 is neither an executable nor a shared library (ELF type %2)")
-                        .arg(name)
-                        .arg(header.type));
-    const size_t phentsize =
-        header.elfClass == ELFCLASS64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
-    if (header.phentsize != phentsize || header.phnum == 0 || header.phnum == PN_XNUM ||
-        header.phnum > maxPhnum)
-        return fail(
-            QStringLiteral("%1 has no program headers this machine's loader accepts").arg(name));
 
     GElf_Shdr noteHeader;
     Elf_Scn *noteSection = sectionNamed(file.elf, ".note.stapsdt", &noteHeader);
