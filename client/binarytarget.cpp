@@ -1115,8 +1115,9 @@ Elf_Scn *sectionNamed(Elf *elf, const char *name, GElf_Shdr *header)
 }
 
 // The file offset of a semaphore's address: in a writable PT_LOAD's file contents (the kernel
-// increments it there, in each process's private copy of the page).
-bool semaphoreOffset(Elf *elf, quint64 vaddr, quint64 *offset)
+// increments it there, in each process's private copy of the page), within the file, and
+// 2-byte aligned, as the helper's checkUsdtSemaphore demands of the 16-bit counter.
+bool semaphoreOffset(Elf *elf, quint64 fileSize, quint64 vaddr, quint64 *offset)
 {
     size_t count = 0;
     if (elf_getphdrnum(elf, &count) != 0)
@@ -1129,7 +1130,10 @@ bool semaphoreOffset(Elf *elf, quint64 vaddr, quint64 *offset)
         if (vaddr < ph.p_vaddr || vaddr - ph.p_vaddr >= ph.p_filesz ||
             ph.p_filesz - (vaddr - ph.p_vaddr) < 2)
             continue;
-        *offset = ph.p_offset + (vaddr - ph.p_vaddr);
+        const quint64 at = ph.p_offset + (vaddr - ph.p_vaddr);
+        if (at < ph.p_offset || at >= fileSize || fileSize - at < 2 || at % 2 != 0)
+            continue;
+        *offset = at;
         return true;
     }
     return false;
@@ -1243,9 +1247,10 @@ bool resolveUsdtTarget(const QString &spec, qint64 pid, UsdtTarget *out, QString
     if (!fileOffset(file.elf, file.size, pc, &offset))
         return fail(QStringLiteral("USDT probe %1:%2 at %3 in %4 is not in an executable segment")
                         .arg(note.provider, note.name, hex(pc), name));
-    if (note.semaphore && !semaphoreOffset(file.elf, note.semaphore, &target.semaphoreOffset))
-        return fail(QStringLiteral("the semaphore of USDT probe %1:%2 at %3 in %4 is not in a "
-                                   "writable segment")
+    if (note.semaphore &&
+        !semaphoreOffset(file.elf, file.size, note.semaphore, &target.semaphoreOffset))
+        return fail(QStringLiteral("the semaphore of USDT probe %1:%2 at %3 in %4 is not a "
+                                   "2-byte aligned counter in a writable segment of the file")
                         .arg(note.provider, note.name, hex(note.semaphore), name));
     target.path = shown;
     target.provider = note.provider;
