@@ -448,11 +448,15 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     connect(m_session, &SessionModel::aboutToAppend, this, &HeatmapView::stopBuild);
     connect(m_session, &SessionModel::reset, this, [this] {
         m_selected = false;
+        m_strides.reset();
         reloadSources();
         if (!deferWhileHidden())
             refresh();
     });
-    connect(m_session, &SessionModel::appended, this, [this] {
+    connect(m_session, &SessionModel::appended, this, [this](bool outOfOrder) {
+        // Strides hold indices: appends in time order only add strides after them.
+        if (outOfOrder)
+            m_strides.reset();
         reloadSources();
         scheduleRefresh();
     });
@@ -600,16 +604,26 @@ void HeatmapView::refresh()
     m_cancel = cancel;
     const SessionModel *session = m_session;
     QPointer<HeatmapView> self(this);
-    m_pool.start([self, session, source, filter, start, end, columns, cancel, generation] {
-        HeatmapBins bins =
-            HeatmapModel::build(*session, source, filter, start, end, columns, cancel.get());
+    // The first build of a type also summarises its strides (one pass, as a build without them
+    // costs); later ones, zoomed or live, read whole strides from them.
+    const bool strided = HeatmapModel::usesStrides(source, filter);
+    std::shared_ptr<const HeatmapStrides> strides = strided ? m_strides : nullptr;
+    m_pool.start([self, session, source, filter, start, end, columns, cancel, generation, strided,
+                  strides]() mutable {
+        if (strided)
+            strides = HeatmapModel::buildStrides(*session, source.type, strides, cancel.get());
+        HeatmapBins bins = HeatmapModel::build(*session, source, filter, start, end, columns,
+                                               cancel.get(), strides.get());
         if (cancel->load())
             return;
         QMetaObject::invokeMethod(
             self.data(),
-            [self, generation, bins = std::move(bins)]() mutable {
-                if (self && generation == self->m_generation)
-                    self->applyBins(std::move(bins));
+            [self, generation, strided, strides, bins = std::move(bins)]() mutable {
+                if (!self || generation != self->m_generation)
+                    return;
+                if (strided)
+                    self->m_strides = std::move(strides);
+                self->applyBins(std::move(bins));
             },
             Qt::QueuedConnection);
     });

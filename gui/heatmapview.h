@@ -111,6 +111,8 @@ private:
     quint64 m_generation = 0;
     std::shared_ptr<std::atomic_bool> m_cancel;
     bool m_computing = false;
+    // Of the last type binned on the worker; dropped when the store's indices move.
+    std::shared_ptr<const HeatmapStrides> m_strides;
 
     // The selection as the state holds it after selectCells(): the latency rows and the range
     // and window it set; it ends when the state moves away from them.

@@ -92,6 +92,13 @@ int main(int argc, char *argv[])
     const HeatmapSource source{HeatmapSource::Events, EventType::Block, {}, {}};
     std::printf("block events: %lld, %d px, %d heatmap columns\n", (long long)n, Width, Columns);
     const quint64 a = state.startNs(), b = state.endNs();
+    // The per-stride summary the view builds once (on its worker) and extends while live.
+    std::shared_ptr<const HeatmapStrides> strides;
+    const Times stridesTime =
+        measure(3, [&] { strides = HeatmapModel::buildStrides(session, EventType::Block); });
+    std::printf("stride summary (%lld strides of %lld events): p50 %.2f ms\n",
+                (long long)strides->strides(), (long long)HeatmapStrides::StrideEvents,
+                stridesTime.p50);
     for (const quint64 zoom : {1ull, 10ull, 100ull, 10000ull}) {
         const quint64 za = zoom == 1 ? a : a + (b - a) / 3, zb = za + (b - a) / zoom;
         const Times heat =
@@ -104,10 +111,18 @@ int main(int argc, char *argv[])
         if (qsizetype(bins.total) != inRange)
             std::printf("bins hold %llu events, the range %lld\n", (unsigned long long)bins.total,
                         (long long)inRange);
-        std::printf("1/%llu of the range (%llu events): heatmap bins p50 %.2f ms max %.2f ms; "
-                    "timeline lane (peer) p50 %.2f ms; ratio %.2f\n",
+        const Times strided = measure(5, [&] {
+            (void)HeatmapModel::build(session, source, {}, za, zb, Columns, nullptr, strides.get());
+        });
+        if (HeatmapModel::build(session, source, {}, za, zb, Columns, nullptr, strides.get())
+                .counts != bins.counts)
+            std::printf("the bins with strides differ\n");
+        std::printf("1/%llu of the range (%llu events): heatmap bins p50 %.2f ms max %.2f ms, "
+                    "with strides p50 %.2f ms max %.2f ms; timeline lane (peer) p50 %.2f ms; "
+                    "ratio %.2f, with strides %.2f\n",
                     (unsigned long long)zoom, (unsigned long long)bins.total, heat.p50, heat.max,
-                    peer.p50, peer.p50 > 0 ? heat.p50 / peer.p50 : 0.0);
+                    strided.p50, strided.max, peer.p50, peer.p50 > 0 ? heat.p50 / peer.p50 : 0.0,
+                    peer.p50 > 0 ? strided.p50 / peer.p50 : 0.0);
     }
 
     HeatmapView view(&session, &state);

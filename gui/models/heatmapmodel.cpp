@@ -136,9 +136,16 @@ void finish(HeatmapBins &bins)
         bins.minSlot = 0;
 }
 
+EventFilter withoutLatencyWindow(const EventFilter &filter)
+{
+    EventFilter rest = filter;
+    rest.minLatencyNs = rest.maxLatencyNs = 0;
+    return rest;
+}
+
 template<typename E>
 void binEvents(const SessionModel &session, const EventFilter &filter, HeatmapBins &bins,
-               const std::atomic_bool *cancel)
+               const std::atomic_bool *cancel, const HeatmapStrides *strides)
 {
     const EventStore &store = session.events();
     constexpr EventType type = eventTypeOf<E>;
@@ -148,14 +155,17 @@ void binEvents(const SessionModel &session, const EventFilter &filter, HeatmapBi
         return;
     const EventStore::TimeColumn times = store.timeColumn(type);
     // The latency window is the selection's, not what the heatmap shows.
-    EventFilter rest = filter;
-    rest.minLatencyNs = rest.maxLatencyNs = 0;
+    const EventFilter rest = withoutLatencyWindow(filter);
     const bool filtering = !rest.isEmpty();
     const EventMatcher matcher(rest);
+    if (filtering || (strides && strides->type != type))
+        strides = nullptr;
+    constexpr qsizetype S = HeatmapStrides::StrideEvents;
+    const qsizetype strided = strides ? std::min(strides->strides() * S, last) : 0;
     int column = bins.columnOf(times[first]);
     quint64 nextEdge = bins.columnStartNs(column + 1);
     quint32 *counts = bins.counts.data();
-    for (qsizetype i = first; i < last; ++i) {
+    for (qsizetype i = first; i < last;) {
         if (cancel && (i & 0xffff) == 0 && cancel->load(std::memory_order_relaxed))
             return;
         const quint64 t = times[i];
@@ -163,14 +173,70 @@ void binEvents(const SessionModel &session, const EventFilter &filter, HeatmapBi
             column = bins.columnOf(t);
             nextEdge = bins.columnStartNs(column + 1);
         }
-        if (filtering && !matcher.accepts(store, type, i))
+        // A whole stride from here on in this column: times are sorted, so its events lie in
+        // [t, its last event's time], all before the column's next edge.
+        if (i % S == 0 && i + S <= strided && strides->lastNs[size_t(i / S)] < nextEdge) {
+            const quint32 *from = strides->counts.data() + size_t(i / S) * HeatmapStrides::Slots;
+            quint32 *to = counts + size_t(column) * HeatmapBins::Slots;
+            for (int s = 0; s < HeatmapBins::Slots; ++s)
+                to[s] += from[s];
+            i += S;
             continue;
-        ++counts[size_t(column) * HeatmapBins::Slots +
-                 size_t(Log2Histogram::slotOf(store.latencyNs<E>(i)))];
+        }
+        if (!filtering || matcher.accepts(store, type, i))
+            ++counts[size_t(column) * HeatmapBins::Slots +
+                     size_t(Log2Histogram::slotOf(store.latencyNs<E>(i)))];
+        ++i;
     }
 }
 
 } // namespace
+
+bool HeatmapModel::usesStrides(const HeatmapSource &source, const EventFilter &filter)
+{
+    return source.kind == HeatmapSource::Events && withoutLatencyWindow(filter).isEmpty();
+}
+
+std::shared_ptr<const HeatmapStrides>
+HeatmapModel::buildStrides(const SessionModel &session, EventType type,
+                           std::shared_ptr<const HeatmapStrides> base,
+                           const std::atomic_bool *cancel)
+{
+    bool latency = false;
+    visitEventType(type, [&]<typename E>() { latency = hasLatency<E>; });
+    if (!latency)
+        return nullptr;
+    constexpr qsizetype S = HeatmapStrides::StrideEvents;
+    const EventStore &store = session.events();
+    const qsizetype complete = store.count(type) / S;
+    if (base && base->type == type && base->strides() >= complete)
+        return base;
+    auto out = std::make_shared<HeatmapStrides>();
+    out->type = type;
+    qsizetype from = 0;
+    if (base && base->type == type) {
+        *out = *base;
+        from = base->strides();
+    }
+    out->counts.resize(size_t(complete) * HeatmapStrides::Slots, 0);
+    out->lastNs.resize(size_t(complete), 0);
+    const EventStore::TimeColumn times = store.timeColumn(type);
+    visitEventType(type, [&]<typename E>() {
+        if constexpr (hasLatency<E>) {
+            for (qsizetype k = from; k < complete; ++k) {
+                if (cancel && (k & 0xff) == 0 && cancel->load(std::memory_order_relaxed))
+                    return;
+                quint32 *cell = out->counts.data() + size_t(k) * HeatmapStrides::Slots;
+                for (qsizetype i = k * S; i < (k + 1) * S; ++i)
+                    ++cell[Log2Histogram::slotOf(store.latencyNs<E>(i))];
+                out->lastNs[size_t(k)] = times[(k + 1) * S - 1];
+            }
+        }
+    });
+    if (cancel && cancel->load())
+        return nullptr;
+    return out;
+}
 
 qsizetype HeatmapModel::eventsInRange(const SessionModel &session, const HeatmapSource &source,
                                       quint64 startNs, quint64 endNs)
@@ -184,7 +250,8 @@ qsizetype HeatmapModel::eventsInRange(const SessionModel &session, const Heatmap
 
 HeatmapBins HeatmapModel::build(const SessionModel &session, const HeatmapSource &source,
                                 const EventFilter &filter, quint64 startNs, quint64 endNs,
-                                int columns, const std::atomic_bool *cancel)
+                                int columns, const std::atomic_bool *cancel,
+                                const HeatmapStrides *strides)
 {
     HeatmapBins bins;
     bins.source = source;
@@ -196,7 +263,7 @@ HeatmapBins HeatmapModel::build(const SessionModel &session, const HeatmapSource
         bins.counts.assign(size_t(bins.columns) * HeatmapBins::Slots, 0);
         visitEventType(source.type, [&]<typename E>() {
             if constexpr (hasLatency<E>)
-                binEvents<E>(session, filter, bins, cancel);
+                binEvents<E>(session, filter, bins, cancel, strides);
         });
         finish(bins);
         return bins;

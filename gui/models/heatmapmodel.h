@@ -7,7 +7,7 @@
 #include <QString>
 
 #include <atomic>
-
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -72,6 +72,23 @@ struct HeatmapBins
     Log2Histogram histogram(int c0, int c1, int s0, int s1) const;
 };
 
+// Latency bucket counts of an event type per stride of StrideEvents events in store order, so a
+// heatmap column wider than a stride adds the stride's 64 counts instead of reading its events:
+// the full-range rebuild of a 10M-event map costs about per column, not per event. Immutable
+// once built; extended (copied) as complete strides are appended in time order. Valid while the
+// type's events before strides() * StrideEvents keep their indices: an out-of-order append or a
+// reset ends it.
+struct HeatmapStrides
+{
+    static constexpr qsizetype StrideEvents = 512;
+    static constexpr int Slots = Log2Histogram::MaxSlots;
+
+    EventType type = EventType::Block;
+    std::vector<quint32> counts; // strides() * Slots, stride-major
+    std::vector<quint64> lastNs; // the time of each stride's last event
+    qsizetype strides() const { return qsizetype(lastNs.size()); }
+};
+
 class HeatmapModel
 {
 public:
@@ -88,9 +105,20 @@ public:
     // merges them) in the column of its interval's last nanosecond; columns at least one
     // interval wide (fewer than requested when the range holds fewer intervals).
     // A set *cancel stops the binning early (the bins are then incomplete and to be dropped).
+    // With strides of the source's type (and no filter but the latency window, which the map
+    // ignores), whole strides inside a column are added from them; the bins are the same.
     static HeatmapBins build(const SessionModel &session, const HeatmapSource &source,
                              const EventFilter &filter, quint64 startNs, quint64 endNs, int columns,
-                             const std::atomic_bool *cancel = nullptr);
+                             const std::atomic_bool *cancel = nullptr,
+                             const HeatmapStrides *strides = nullptr);
+    // Whether build() reads strides under this filter: only when it accepts every event.
+    static bool usesStrides(const HeatmapSource &source, const EventFilter &filter);
+    // The strides of every complete stride of type's events: base's (of the same type, whose
+    // events must still be where they were) and the ones after them. Null when cancelled.
+    static std::shared_ptr<const HeatmapStrides>
+    buildStrides(const SessionModel &session, EventType type,
+                 std::shared_ptr<const HeatmapStrides> base = nullptr,
+                 const std::atomic_bool *cancel = nullptr);
     // The events of an event source in [startNs, endNs), before any filter: what a build
     // walks, found by binary search. 0 for snapshot sources.
     static qsizetype eventsInRange(const SessionModel &session, const HeatmapSource &source,

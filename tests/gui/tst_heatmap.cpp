@@ -138,6 +138,7 @@ private Q_SLOTS:
     void emptyRangeSaysSo();
     void hiddenTabWaitsUntilShown();
     void largeRangeIsBinnedOnTheWorker();
+    void stridesGiveTheSameBins();
     void closingWhileWorkersReadTheStore();
 
 private:
@@ -585,6 +586,116 @@ void TestHeatmap::largeRangeIsBinnedOnTheWorker()
     QTest::qWait(1500); // the whole range's result, had it been kept, would be here by now
     QCOMPARE(view->bins().startNs, a);
     QCOMPARE(view->bins().total, quint64(400));
+}
+
+// Whole strides added from their summary give exactly the bins of reading every event: ranges
+// that start and end inside strides, columns narrower and wider than a stride, bursts and
+// gaps, a stride whose last event sits on a column's edge, and strides extended after a live
+// append in time order.
+void TestHeatmap::stridesGiveTheSameBins()
+{
+    constexpr qsizetype S = HeatmapStrides::StrideEvents;
+    // Event i at a time with bursts (many events per microsecond) and a gap of a second.
+    auto timeOf = [](int i) {
+        quint64 t = StartNs + quint64(i / 40) * 9'000 + quint64(i % 40) * 3;
+        if (i >= 60'000)
+            t += SecondNs;
+        return t;
+    };
+    auto batchOf = [&](int from, int to) {
+        RecordBatch batch;
+        for (int i = from; i < to; ++i) {
+            BlockEvent e = blockEvent(i % Seconds, i % BlockPerSecond);
+            e.timeNs = timeOf(i);
+            batch.block.append(e);
+        }
+        return batch;
+    };
+    SessionModel session;
+    session.setSession(SessionData{});
+    session.append(batchOf(0, 70'000));
+    const HeatmapSource source{HeatmapSource::Events, EventType::Block, {}, {}};
+    std::shared_ptr<const HeatmapStrides> strides =
+        HeatmapModel::buildStrides(session, EventType::Block);
+    QVERIFY(strides);
+    QCOMPARE(strides->strides(), 70'000 / S);
+
+    const quint64 end = timeOf(69'999) + 1;
+    // A column edge exactly after stride 3's last event, and one on it.
+    const quint64 onEdge = timeOf(int(4 * S) - 1);
+    struct Case
+    {
+        quint64 start, end;
+        int columns;
+    };
+    QList<Case> cases{{StartNs, end, 640},
+                      {StartNs, end, 7},
+                      {StartNs, end, 1},
+                      {StartNs, end, 5000},
+                      {timeOf(1000) + 1, timeOf(50'001), 33},
+                      {timeOf(513), timeOf(30'000), 2},
+                      {StartNs, onEdge + 1, 1},
+                      {StartNs, onEdge, 1},
+                      {StartNs + 5, StartNs + 2 * (onEdge - StartNs), 2},
+                      {StartNs, StartNs + 2 * (onEdge - StartNs), 2}};
+    // Random ones too, reproducible.
+    quint64 seed = 12345;
+    auto next = [&seed] {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return seed >> 17;
+    };
+    for (int k = 0; k < 40; ++k) {
+        const quint64 a = StartNs + next() % (end - StartNs);
+        const quint64 b = a + 1 + next() % (end - a);
+        cases.append({a, b, int(1 + next() % 900)});
+    }
+    EventFilter latencyWindow;
+    latencyWindow.minLatencyNs = 1 << 14; // the map ignores it: strides still apply
+    latencyWindow.maxLatencyNs = 1 << 16;
+    QVERIFY(HeatmapModel::usesStrides(source, latencyWindow));
+    EventFilter byPid;
+    byPid.pid = 200;
+    QVERIFY(!HeatmapModel::usesStrides(source, byPid));
+    auto check = [&](const EventFilter &filter) -> QString {
+        for (const Case &c : std::as_const(cases)) {
+            const HeatmapBins plain =
+                HeatmapModel::build(session, source, filter, c.start, c.end, c.columns);
+            const HeatmapBins fast = HeatmapModel::build(session, source, filter, c.start, c.end,
+                                                         c.columns, nullptr, strides.get());
+            if (plain.total == 0 && c.start <= timeOf(59'999) && filter.pid < 0)
+                return QStringLiteral("[%1, %2): no events").arg(c.start).arg(c.end);
+            if (fast.counts != plain.counts || fast.total != plain.total ||
+                fast.maxCount != plain.maxCount)
+                return QStringLiteral("[%1, %2) in %3 columns: %4 events, %5 without strides")
+                    .arg(c.start)
+                    .arg(c.end)
+                    .arg(c.columns)
+                    .arg(fast.total)
+                    .arg(plain.total);
+        }
+        return QString();
+    };
+    QString why = check(latencyWindow);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    why = check(byPid);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+
+    // Live: more events in time order; the old strides are kept and new ones added.
+    session.append(batchOf(70'000, 90'000));
+    const std::shared_ptr<const HeatmapStrides> extended =
+        HeatmapModel::buildStrides(session, EventType::Block, strides);
+    QCOMPARE(extended->strides(), 90'000 / S);
+    QVERIFY(std::equal(strides->counts.begin(), strides->counts.end(), extended->counts.begin()));
+    const std::shared_ptr<const HeatmapStrides> fresh =
+        HeatmapModel::buildStrides(session, EventType::Block);
+    QCOMPARE(extended->counts, fresh->counts);
+    QCOMPARE(extended->lastNs, fresh->lastNs);
+    strides = extended;
+    cases.append({StartNs, timeOf(89'999) + 1, 640});
+    why = check({});
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    // Up to date strides are returned as they are.
+    QCOMPARE(HeatmapModel::buildStrides(session, EventType::Block, extended).get(), extended.get());
 }
 
 // The window closed while the heatmap's, the Top tab's and the Explain tab's workers still
