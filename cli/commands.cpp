@@ -645,6 +645,92 @@ int probes(const QStringList &args)
 // With stopOnStdinEof (record --host runs it so over ssh) the end of stdin stops it cleanly:
 // the local side closes ssh's stdin to stop. A killed ssh client makes sshd close both pipes,
 // and the hang-up of the stream fd ends it within a poll interval.
+// record --stream-fd as a user who is not root (the remote side of record --host logged in as
+// an ordinary user): the helper records, with polkit's consent, and its stream is passed on to
+// fd byte for byte, so the reader sees exactly the helper's frames. Stop (stdin's end, Ctrl-C,
+// --duration) asks the helper to stop; its End frame then ends the relay.
+int relayHelperStream(const HelperClient &helper, const QList<ProbeConfig> &requests, int fd,
+                      quint64 durationNs, bool stopOnStdinEof)
+{
+    HelperClient::Session session;
+    HelperClient::Error startError;
+    if (!helper.startSession(requests, &session, &startError)) {
+        if (startError.name == helperapi::ErrorNotAuthorized)
+            return fail(
+                QStringLiteral("not authorised: polkit denied %1").arg(helperapi::PolkitAction),
+                NotAuthorized);
+        if (startError.name == helperapi::ErrorInvalidArgs)
+            return fail(startError.message, Usage);
+        return fail(QStringLiteral("the BPF Lens helper could not start the recording: %1")
+                        .arg(startError.message));
+    }
+    installStopHandlers();
+    // A reader that went away (ssh's channel closed) is a failed write, not a fatal signal.
+    signal(SIGPIPE, SIG_IGN);
+    ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+    const quint64 startNs = Engine::monotonicNowNs();
+    bool stopSent = false;
+    bool stdinOpen = stopOnStdinEof;
+    QString error;
+    auto stopOnce = [&] {
+        if (stopSent)
+            return;
+        stopSent = true;
+        HelperClient::Error stopError;
+        if (!helper.stopSession(session.path, &stopError))
+            error =
+                QStringLiteral("the helper did not stop the recording: %1").arg(stopError.message);
+    };
+    bool readerGone = false;
+    QByteArray buffer(1 << 16, Qt::Uninitialized);
+    while (true) {
+        pollfd p[2] = {{session.fd, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+        const int ready = ::poll(p, stdinOpen ? 2 : 1, 200);
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (ready > 0 && p[0].revents) {
+            const ssize_t n = ::read(session.fd, buffer.data(), size_t(buffer.size()));
+            if (n == 0)
+                break; // the helper ended the stream (after its End frame)
+            if (n < 0 && errno != EINTR && errno != EAGAIN)
+                break;
+            for (ssize_t done = 0; n > 0 && done < n;) {
+                const ssize_t w = ::write(fd, buffer.constData() + done, size_t(n - done));
+                if (w < 0 && errno == EINTR)
+                    continue;
+                if (w <= 0) {
+                    readerGone = true;
+                    break;
+                }
+                done += w;
+            }
+            if (readerGone)
+                break;
+        }
+        if (stdinOpen && ready > 0 && p[1].revents) {
+            char ignored[256];
+            const ssize_t n = ::read(STDIN_FILENO, ignored, sizeof ignored);
+            if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+                stdinOpen = false;
+                stopOnce();
+            }
+        }
+        if (g_stopRequested || (durationNs && Engine::monotonicNowNs() - startNs >= durationNs))
+            stopOnce();
+    }
+    // The helper detaches as soon as it is told, or sees its stream's reader gone.
+    stopOnce();
+    ::close(session.fd);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (readerGone)
+        return fail(QStringLiteral("the reader of the stream went away"));
+    if (!error.isEmpty())
+        return fail(error);
+    ::close(fd);
+    return Ok;
+}
+
 int recordToStream(QList<ProbeConfig> &requests, int fd, quint64 durationNs, bool stopOnStdinEof)
 {
     installStopHandlers();
@@ -819,12 +905,21 @@ int record(const QStringList &args)
             return fail(QStringLiteral("--stream-fd and --output exclude each other"), Usage);
         if (parser.isSet(QStringLiteral("jsonl")))
             return fail(QStringLiteral("--stream-fd and --jsonl exclude each other"), Usage);
-        if (geteuid() != 0)
-            return fail(QStringLiteral("--stream-fd runs the probes in this process, which needs "
-                                       "root"),
-                        NotAuthorized);
-        return recordToStream(requests, fd, durationNs,
-                              parser.isSet(QStringLiteral("stop-on-stdin-eof")));
+        const bool stopOnStdinEof = parser.isSet(QStringLiteral("stop-on-stdin-eof"));
+        if (geteuid() != 0) {
+            // Not root (record --host as an ordinary user): through this host's helper.
+            const SystemBus bus;
+            HelperClient helper(bus.connection);
+            QString unreachable;
+            if (parser.isSet(QStringLiteral("direct")) || !helper.isReachable(&unreachable))
+                return fail(
+                    QStringLiteral("--stream-fd needs root or the BPF Lens helper, which "
+                                   "is not reachable (%1)")
+                        .arg(unreachable.isEmpty() ? QStringLiteral("--direct") : unreachable),
+                    NotAuthorized);
+            return relayHelperStream(helper, requests, fd, durationNs, stopOnStdinEof);
+        }
+        return recordToStream(requests, fd, durationNs, stopOnStdinEof);
     }
     const bool direct = parser.isSet(QStringLiteral("direct"));
     const SystemBus bus;

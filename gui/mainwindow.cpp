@@ -799,12 +799,16 @@ void MainWindow::updatePage()
 void MainWindow::updateTitle()
 {
     QString name;
+    // A recording made on another host says so in the title (and in the taskbar).
+    const QString host = m_recording->recordedOn();
     if (m_recording->isRecording())
-        name = tr("Recording");
+        name = host.isEmpty() ? tr("Recording") : tr("Recording on %1").arg(host);
     else if (!m_session->path().isEmpty())
-        name = QFileInfo(m_session->path()).fileName();
+        name = host.isEmpty()
+                   ? QFileInfo(m_session->path()).fileName()
+                   : tr("%1 (recorded on %2)").arg(QFileInfo(m_session->path()).fileName(), host);
     else if (m_document->hasUnsavedRecording())
-        name = tr("Unsaved recording");
+        name = host.isEmpty() ? tr("Unsaved recording") : tr("Unsaved recording on %1").arg(host);
     // [*] is where Qt puts the modified mark.
     setWindowTitle(name.isEmpty() ? tr("BPF Lens") : tr("%1[*] — BPF Lens").arg(name));
     setWindowModified(m_document->hasUnsavedRecording());

@@ -108,6 +108,7 @@ void ProbePanel::build()
     m_kernel->setObjectName(QStringLiteral("kernelRelease"));
     m_kernel->setForegroundRole(QPalette::PlaceholderText);
     m_kernel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_kernel->setWordWrap(true);
     m_layout->addWidget(m_kernel);
 
     static const ProbeGroup order[] = {
@@ -350,10 +351,18 @@ void ProbePanel::setTracepointNames(const QStringList &names)
     m_tracepoints->setStringList(names);
 }
 
-void ProbePanel::setKernelRelease(const QString &release)
+void ProbePanel::setKernelRelease(const QString &release, const QString &host)
 {
-    m_kernel->setText(tr("Kernel %1").arg(release));
-    m_kernel->setToolTip(tr("The availability below is this kernel's, as the helper sees it."));
+    if (host.isEmpty()) {
+        m_kernel->setText(tr("Kernel %1").arg(release));
+        m_kernel->setToolTip(tr("The availability below is this kernel's, as the helper sees it."));
+        return;
+    }
+    // A long host name wraps instead of widening the panel.
+    m_kernel->setText(tr("Remote kernel %1 on %2").arg(release, host));
+    m_kernel->setToolTip(tr("The availability below is the kernel of %1, as bpflens-cli there "
+                            "sees it, not this computer's.")
+                             .arg(host));
 }
 
 void ProbePanel::showProbeError(const QString &probeId, const QString &message)

@@ -31,7 +31,8 @@ public:
     // Names offered while typing a tracepoint (tppair's start and end), from the helper later.
     void setTracepointNames(const QStringList &names);
     // The kernel the availability is about, shown above the probes.
-    void setKernelRelease(const QString &release);
+    // host: the ssh destination whose kernel this is; empty: this computer's (the helper's).
+    void setKernelRelease(const QString &release, const QString &host = QString());
     QLabel *kernelLabel() const { return m_kernel; }
     // Shows a backend's refusal (the helper's InvalidArgs) next to the probe until it changes.
     void showProbeError(const QString &probeId, const QString &message);

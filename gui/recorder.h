@@ -31,6 +31,8 @@ public:
     // time: a rule may have been added since). Rich text; empty when there is none.
     virtual QString notice() const { return {}; }
     virtual bool isRecording() const = 0;
+    // The ssh destination this recorder records on (docs/remote.md); empty: this computer.
+    virtual QString remoteHost() const { return {}; }
 
     // Exactly one of started/failed follows a start(); after started, exactly one of
     // ended/failed, with batch in between.

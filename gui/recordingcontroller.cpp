@@ -14,6 +14,7 @@
 #include <QLocale>
 #include <QMainWindow>
 #include <QStatusBar>
+#include <QSysInfo>
 #include <QTimer>
 
 #include <algorithm>
@@ -91,7 +92,7 @@ void RecordingController::setRecorder(Recorder *recorder)
     connect(m_recorder, &Recorder::probeRejected, m_probes, &ProbePanel::showProbeError);
     connect(m_recorder, &Recorder::probesListed, this,
             [this](const QString &kernel, const QHash<QString, ProbeAvailability> &availability) {
-                m_probes->setKernelRelease(kernel);
+                m_probes->setKernelRelease(kernel, m_recorder->remoteHost());
                 m_probes->setAvailability(availability);
             });
     connect(m_recorder, &Recorder::tracepointsListed, m_probes, &ProbePanel::setTracepointNames);
@@ -184,7 +185,10 @@ void RecordingController::recordingStarted(const SessionInfo &info)
     m_rateAtMs = 0;
     m_eventsPerSecond = 0;
     m_statusTimer->start();
-    showStatus(tr("Recording"), 3000);
+    m_recordedOverSsh = m_recorder->remoteHost();
+    showStatus(m_recordedOverSsh.isEmpty() ? tr("Recording")
+                                           : tr("Recording on %1").arg(m_recordedOverSsh),
+               3000);
     Q_EMIT recordingChanged();
     updateRecordingStatus();
 }
@@ -218,6 +222,19 @@ void RecordingController::recordingFailed(const QString &error)
     m_window->statusBar()->clearMessage();
     Q_EMIT actionsChanged();
     showErrorBox(m_window, tr("Cannot record"), error);
+}
+
+QString RecordingController::recordedOn() const
+{
+    // The live or unsaved recording: its ssh destination says how it was reached (empty for
+    // the local helper, whose host is this computer).
+    if (m_session->path().isEmpty() && (m_recording || m_document->hasUnsavedRecording()))
+        return m_recordedOverSsh;
+    // A file made elsewhere (or saved from a recording on another host) names its machine.
+    const QString &host = m_session->info().host;
+    if (!host.isEmpty() && host != QSysInfo::machineHostName())
+        return host;
+    return {};
 }
 
 void RecordingController::updateRecordingStatus()
@@ -257,11 +274,19 @@ void RecordingController::updateRecordingStatus()
         m_eventsPerSecond = elapsedS > 0 ? double(events) / elapsedS : 0.0;
     }
     const qint64 secs = qint64(elapsedS);
-    m_elapsedLabel->setText((m_recording ? tr("● Recording %1") : tr("Duration %1"))
-                                .arg(QStringLiteral("%1:%2:%3")
-                                         .arg(secs / 3600)
-                                         .arg(secs / 60 % 60, 2, 10, QLatin1Char('0'))
-                                         .arg(secs % 60, 2, 10, QLatin1Char('0'))));
+    const QString clock = QStringLiteral("%1:%2:%3")
+                              .arg(secs / 3600)
+                              .arg(secs / 60 % 60, 2, 10, QLatin1Char('0'))
+                              .arg(secs % 60, 2, 10, QLatin1Char('0'));
+    // Where the events come from stays in sight while recording on another host and after.
+    const QString host = recordedOn();
+    if (host.isEmpty())
+        m_elapsedLabel->setText(
+            (m_recording ? tr("● Recording %1") : tr("Duration %1")).arg(clock));
+    else
+        m_elapsedLabel->setText(
+            (m_recording ? tr("● Recording on %1 %2") : tr("Recorded on %1 · duration %2"))
+                .arg(host, clock));
     m_rateLabel->setText(tr("%1 events/s").arg(QLocale().toString(m_eventsPerSecond, 'f', 0)));
     // Lost events are always shown, and stand out when there are any: the data is incomplete.
     // Each cause by its own name: "6 lost · 2 not seen · 1 unfinished" (lost always shown).

@@ -43,6 +43,12 @@ public:
     // still stopping, and its data still arrives.
     bool stopAndWait(int timeoutMs);
 
+    // The host the shown session was recorded on when it is not this computer, for the title and
+    // the status bar: the ssh destination during a recording on another host and until it is
+    // saved, else the session's own host name when it is another machine's (an opened file).
+    // Empty for this computer's sessions.
+    QString recordedOn() const;
+
     QAction *recordAction() const { return m_recordAction; }
     QAction *stopAction() const { return m_stopAction; }
     QLabel *elapsedLabel() const { return m_elapsedLabel; }
@@ -88,6 +94,7 @@ private:
     qint64 m_rateEvents = 0; // event count at the last rate sample
     qint64 m_rateAtMs = 0;   // m_recordClock time of that sample
     double m_eventsPerSecond = 0;
+    QString m_recordedOverSsh; // the recorder's remoteHost() when the last recording started
     bool m_recording = false;
     bool m_starting = false; // start() called, started/failed not yet seen
 };

@@ -28,6 +28,7 @@ public:
     // A new target needs a new check(): not available until then.
     void setTarget(const SshTarget &target);
     const SshTarget &target() const { return m_target; }
+    QString remoteHost() const override { return m_target.display; }
     // ssh -o options after the built-in ones (tests: their own keys and known_hosts).
     void setSshOptions(const QStringList &options) { m_sshOptions = options; }
     // How ssh may ask for passwords and host keys (default: never, BatchMode).

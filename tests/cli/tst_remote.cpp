@@ -1,6 +1,7 @@
 // record --host against a real sshd on 127.0.0.1 (tests/remote/sshdfixture.h): the "remote"
 // bpflens-cli is this build's.
 
+#include "helper/testbus.h"
 #include "remote/sshdfixture.h"
 #include "testutil.h"
 
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -215,6 +217,102 @@ private Q_SLOTS:
         QCOMPARE(shown.status, 0);
         QVERIFY2(!shown.out.contains(QStringLiteral("did not finish")), qPrintable(shown.out));
         QVERIFY(processesTagged(m_tag, "--stream-fd").isEmpty());
+    }
+
+    // The case: an ordinary user on the "remote" host (daemon, whom the test bus's polkit
+    // rule lets trace) records through that host's helper; its bpflens-cli loads nothing itself
+    // and passes the helper's stream on. polkit saying no is an error, and no file is left.
+    void unprivilegedUserRecordsThroughTheHelper()
+    {
+        for (const bool granted : {true, false}) {
+            bpflens::test::TestBus bus;
+            QString error;
+            bpflens::test::TestBus::Options busOptions;
+            busOptions.grantDaemon = granted;
+            QVERIFY2(bus.start(busOptions, &error), qPrintable(error));
+            // daemon cannot run what is under /root: a copy it can.
+            const QString cli = bus.publicCopy(QStringLiteral(BPFLENS_CLI));
+            QVERIFY(!cli.isEmpty());
+            bpflens::test::SshdFixture sshd;
+            bpflens::test::SshdFixture::Options sshdOptions;
+            sshdOptions.loginUser = QStringLiteral("daemon");
+            sshdOptions.environment = "DBUS_SYSTEM_BUS_ADDRESS=" + bus.address().toUtf8();
+            QVERIFY2(sshd.start(QFileInfo(cli).path(), sshdOptions, &error), qPrintable(error));
+            const QString host = QStringLiteral("daemon@127.0.0.1:%1").arg(sshd.port());
+            QStringList args{QStringLiteral("record"), QStringLiteral("--host"), host};
+            for (const QString &o :
+                 sshd.sshOptions(QStringLiteral("present"), QStringLiteral("known_hosts")))
+                args << QStringLiteral("--ssh-option") << o;
+            const QString session = path(QStringLiteral("daemon-%1.bpflens").arg(granted));
+            const QString tag = QStringLiteral("dmn%1").arg(getpid() % 100000);
+            const QString program = path(tag);
+            QFile::remove(program);
+            QVERIFY(QFile::copy(QStringLiteral("/bin/true"), program));
+            QFile::setPermissions(program, QFileDevice::ExeOwner | QFileDevice::ReadOwner);
+            const QString opened = path(tag + QStringLiteral("-opened.txt"));
+            QVERIFY(writeFile(opened, "x"));
+            args << QStringLiteral("--quiet") << QStringLiteral("-o") << session
+                 << QStringLiteral("--probe") << QStringLiteral("exec:comm=%1").arg(tag)
+                 << QStringLiteral("--probe") << QStringLiteral("open:pid=%1").arg(getpid());
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("BPFLENS_SSH"), sshd.ssh());
+            QProcess recorder;
+            recorder.setProcessEnvironment(env);
+            recorder.start(QStringLiteral(BPFLENS_CLI), args);
+            if (!granted) {
+                QVERIFY(recorder.waitForFinished(60000));
+                const QString err = QString::fromUtf8(recorder.readAllStandardError());
+                QCOMPARE(recorder.exitCode(), 5);
+                QVERIFY2(
+                    err.contains(host + QStringLiteral(": bpflens-cli: not authorised: "
+                                                       "polkit denied io.github.bpflens.trace")),
+                    qPrintable(err + bus.log()));
+                QVERIFY(!QFile::exists(session));
+                continue;
+            }
+            QVERIFY2(waitForFile(session, recorder),
+                     qPrintable(QString::fromUtf8(recorder.readAllStandardError()) + bus.log()));
+            // The remote side is daemon's bpflens-cli, holding no BPF program: the helper
+            // (root, activated on the bus) holds them.
+            const QList<pid_t> remote = processesTagged(sshd.tag(), "--stream-fd");
+            QCOMPARE(remote.size(), 1);
+            const passwd *daemonUser = getpwnam("daemon");
+            QVERIFY(daemonUser);
+            QVERIFY2(readAll(QStringLiteral("/proc/%1/status").arg(remote.first()))
+                         .contains(QRegularExpression(
+                             QStringLiteral("\\nUid:\\s+%1\\s").arg(daemonUser->pw_uid))),
+                     "the remote bpflens-cli does not run as daemon");
+            QCOMPARE(bpflens::test::bpfObjectsOf(remote.first()).programs, 0);
+            QVERIFY(bus.helperPid() > 0);
+            QVERIFY(bpflens::test::bpfObjectsOf(bus.helperPid()).programs > 0);
+
+            const int execs = 5;
+            for (int i = 0; i < execs; ++i)
+                QCOMPARE(QProcess::execute(program, {QStringLiteral("arg%1").arg(i)}), 0);
+            const int opens = 7;
+            for (int i = 0; i < opens; ++i) {
+                QFile f(opened);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+            }
+            ::kill(pid_t(recorder.processId()), SIGINT);
+            QVERIFY(recorder.waitForFinished(30000));
+            const QString err = QString::fromUtf8(recorder.readAllStandardError());
+            QVERIFY2(recorder.exitCode() == 0, qPrintable(err + bus.log()));
+            QVERIFY2(err.contains(QStringLiteral(" events (0 lost) on %1 into ").arg(host)),
+                     qPrintable(err));
+            QCOMPARE(queryCount(session, QStringLiteral("SELECT count(*) FROM exec WHERE comm = "
+                                                        "'%1'")
+                                             .arg(tag)),
+                     qint64(execs));
+            QCOMPARE(queryCount(session, QStringLiteral("SELECT count(*) FROM open WHERE path "
+                                                        "LIKE '%%1-opened.txt'")
+                                             .arg(tag)),
+                     qint64(opens));
+            const Run shown = runCli({QStringLiteral("show"), session});
+            QVERIFY2(!shown.out.contains(QStringLiteral("did not finish")), qPrintable(shown.out));
+            QTRY_VERIFY_WITH_TIMEOUT(processesTagged(sshd.tag(), "--stream-fd").isEmpty(), 5000);
+            QCOMPARE(bus.helperExitProblems(), QString());
+        }
     }
 
     void unknownHostKeyIsRefused()

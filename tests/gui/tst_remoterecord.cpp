@@ -9,7 +9,9 @@
 #include "remote/sshdfixture.h"
 #include "remotehosts.h"
 #include "remoterecorder.h"
+#include "sessioninfo.h"
 #include "sessionmodel.h"
+#include "sessionstore.h"
 #include "testutil.h"
 
 #include <QAction>
@@ -28,6 +30,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTest>
 #include <QTextStream>
 #include <QTimer>
@@ -219,6 +222,16 @@ private Q_SLOTS:
                  qPrintable(dialogStatus));
         QVERIFY(remote->isRemote());
         QTRY_VERIFY_WITH_TIMEOUT(w.isRecording(), 30000);
+        // Where it records is in sight: the title, the status bar, the probe list's kernel.
+        QCOMPARE(w.windowTitle(), QStringLiteral("Recording on %1[*] — BPF Lens").arg(host()));
+        QVERIFY2(
+            w.elapsedLabel()->text().startsWith(QStringLiteral("● Recording on %1 ").arg(host())),
+            qPrintable(w.elapsedLabel()->text()));
+        utsname uts{};
+        QCOMPARE(uname(&uts), 0);
+        QCOMPARE(
+            w.probePanel()->kernelLabel()->text(),
+            QStringLiteral("Remote kernel %1 on %2").arg(QString::fromLatin1(uts.release), host()));
 
         const int execs = 4;
         for (int i = 0; i < execs; ++i)
@@ -241,6 +254,21 @@ private Q_SLOTS:
         QCOMPARE(opensOf(w.session()->events(), opened), qsizetype(opens));
         QCOMPARE(w.session()->events().exec(0).filename, program.toUtf8());
         QTRY_VERIFY_WITH_TIMEOUT(processesTagged(m_sshd.tag(), "--stream-fd").isEmpty(), 5000);
+        // After the end it still says where the events came from, and so does the saved file.
+        QCOMPARE(w.windowTitle(),
+                 QStringLiteral("Unsaved recording on %1[*] — BPF Lens").arg(host()));
+        QVERIFY2(w.elapsedLabel()->text().startsWith(
+                     QStringLiteral("Recorded on %1 · duration ").arg(host())),
+                 qPrintable(w.elapsedLabel()->text()));
+        // Saved, the file names the machine it was recorded on (the remote side's host name,
+        // here this machine's: the fixture's "remote" host is this one).
+        const QString saved = dir.filePath(QStringLiteral("onhost.bpflens"));
+        QString error;
+        QVERIFY2(w.saveTo(saved, &error), qPrintable(error));
+        SessionData read;
+        QVERIFY2(SessionReader::open(saved, &read, &error), qPrintable(error));
+        QCOMPARE(read.info.host, QSysInfo::machineHostName());
+        QCOMPARE(read.events.count(EventType::Exec), qsizetype(execs));
 
         // Remembered: first in Recent Hosts, in the submenu and in the next dialog.
         QCOMPARE(recenthosts::load().value(0), host());
@@ -256,6 +284,39 @@ private Q_SLOTS:
         remote->recordLocallyAction()->trigger();
         QVERIFY(!remote->isRemote());
         QCOMPARE(recenthosts::load(), QStringList{host()});
+    }
+
+    // A file recorded on another machine says so in the title and the status bar.
+    void fileFromAnotherHostSaysSo()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("db7.bpflens"));
+        SessionInfo info = sessionInfoForThisHost({});
+        info.host = QStringLiteral("db7.example");
+        SessionWriter writer;
+        QString error;
+        QVERIFY2(writer.create(file, info, &error), qPrintable(error));
+        QVERIFY2(writer.finish(info.startMonotonicNs + 42'000'000'000ull, &error),
+                 qPrintable(error));
+        MainWindow w;
+        QVERIFY2(w.openFile(file, &error), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.windowTitle(), QStringLiteral("db7.bpflens (recorded on db7.example)[*] — BPF Lens"),
+            10000);
+        QCOMPARE(w.elapsedLabel()->text(),
+                 QStringLiteral("Recorded on db7.example · duration 0:00:42"));
+        // This computer's own file: just its name, as before.
+        const QString local = dir.filePath(QStringLiteral("here.bpflens"));
+        SessionWriter here;
+        const SessionInfo hereInfo = sessionInfoForThisHost({});
+        QVERIFY2(here.create(local, hereInfo, &error), qPrintable(error));
+        QVERIFY2(here.finish(hereInfo.startMonotonicNs + 1'000'000'000ull, &error),
+                 qPrintable(error));
+        MainWindow w2;
+        QVERIFY2(w2.openFile(local, &error), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(w2.windowTitle(), QStringLiteral("here.bpflens[*] — BPF Lens"),
+                                  10000);
+        QCOMPARE(w2.elapsedLabel()->text(), QStringLiteral("Duration 0:00:01"));
     }
 
     void recentHostsKeepTheNewestTen()

@@ -81,7 +81,22 @@ public:
                !QStandardPaths::findExecutable(QStringLiteral("ssh")).isEmpty();
     }
 
-    bool start(const QString &binDir, QString *error)
+    struct Options
+    {
+        // A user without a login shell (a system user like "daemon", whom the test bus's polkit
+        // rule lets trace) who may log in with the "present" key besides root: sshd runs in a
+        // mount namespace of its own where /etc/passwd gives that user /bin/sh. Nothing on the
+        // machine changes.
+        QString loginUser;
+        // More environment for the "present" key's sessions, e.g.
+        // "DBUS_SYSTEM_BUS_ADDRESS=unix:path=..." for a private system bus
+        // (tests/helper/testbus.h).
+        QByteArray environment;
+    };
+
+    bool start(const QString &binDir, QString *error) { return start(binDir, Options{}, error); }
+
+    bool start(const QString &binDir, const Options &options, QString *error)
     {
         auto failWith = [&](const QString &why) {
             *error = why;
@@ -108,9 +123,12 @@ public:
             m_port = probe.serverPort();
         }
         const QByteArray bin = QFile::encodeName(binDir);
+        const QByteArray extra = options.environment.isEmpty()
+                                     ? QByteArray()
+                                     : ",environment=\"" + options.environment + "\"";
         const QByteArray authorized =
             "environment=\"PATH=" + bin + ":/usr/sbin:/usr/bin:/sbin:/bin\",environment=\"" +
-            m_tag + "\" " + readAll(path(QStringLiteral("present.pub"))).toUtf8() +
+            m_tag + "\"" + extra + " " + readAll(path(QStringLiteral("present.pub"))).toUtf8() +
             "environment=\"PATH=/usr/bin:/bin\",environment=\"" + m_tag + "\" " +
             readAll(path(QStringLiteral("absent.pub"))).toUtf8();
         const QString hostPub = readAll(path(QStringLiteral("hostkey.pub"))).trimmed();
@@ -132,9 +150,44 @@ public:
         QFile::setPermissions(path(QStringLiteral("ssh")),
                               QFileDevice::ReadOwner | QFileDevice::ExeOwner);
         m_sshd.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_sshd.start(QStringLiteral("/usr/sbin/sshd"),
-                     {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
-                      path(QStringLiteral("sshd_config"))});
+        const QStringList sshdArgs{QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
+                                   path(QStringLiteral("sshd_config"))};
+        if (options.loginUser.isEmpty()) {
+            m_sshd.start(QStringLiteral("/usr/sbin/sshd"), sshdArgs);
+        } else {
+            QStringList passwd;
+            bool found = false;
+            for (QString line : readAll(QStringLiteral("/etc/passwd")).split(QLatin1Char('\n'))) {
+                QStringList f = line.split(QLatin1Char(':'));
+                if (f.size() == 7 && f.first() == options.loginUser) {
+                    f.last() = QStringLiteral("/bin/sh");
+                    line = f.join(QLatin1Char(':'));
+                    found = true;
+                }
+                passwd << line;
+            }
+            if (!found)
+                return failWith(QStringLiteral("no user %1").arg(options.loginUser));
+            // sshd reads authorized_keys as that user.
+            const auto readable = QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                  QFileDevice::ReadGroup | QFileDevice::ReadOther;
+            if (!writeFile(path(QStringLiteral("passwd")),
+                           passwd.join(QLatin1Char('\n')).toUtf8()) ||
+                !QFile::setPermissions(path(QStringLiteral("passwd")), readable) ||
+                !QFile::setPermissions(path(QStringLiteral("authorized_keys")), readable) ||
+                !QFile::setPermissions(m_dir.path(), readable | QFileDevice::ExeOwner |
+                                                         QFileDevice::ExeGroup |
+                                                         QFileDevice::ExeOther))
+                return failWith(QStringLiteral("cannot write the fixture's passwd"));
+            m_sshd.start(QStringLiteral("unshare"),
+                         QStringList{QStringLiteral("-m"), QStringLiteral("--propagation"),
+                                     QStringLiteral("private"), QStringLiteral("/bin/sh"),
+                                     QStringLiteral("-c"),
+                                     QStringLiteral("mount --bind \"$0\" /etc/passwd && exec "
+                                                    "/usr/sbin/sshd \"$@\""),
+                                     path(QStringLiteral("passwd"))}
+                             << sshdArgs);
+        }
         if (!m_sshd.waitForStarted())
             return failWith(QStringLiteral("sshd did not start"));
         // Listening once its pid file is there.
