@@ -52,6 +52,7 @@ bool cancelled(const std::atomic_bool *cancel)
 // One thread's tallies of every dimension.
 struct ExplainPartial
 {
+    EventMatcher matcher; // its cache of matched strings is per thread
     std::array<Tally, DimensionCount + 1> tallies;
     qint64 insideEvents = 0;
     qint64 outsideEvents = 0;
@@ -108,9 +109,14 @@ Explanation explainRange(const EventStore &store, const ExplainQuery &q, const S
     });
 
     std::vector<ExplainPartial> partials = scanInChunks<ExplainPartial>(
-        ranges, split, [] { return ExplainPartial{}; },
+        ranges, split,
+        [&] {
+            ExplainPartial p;
+            p.matcher = EventMatcher(q.filter);
+            return p;
+        },
         [&](ExplainPartial &p, const ScanRange &r) {
-            const EventMatcher matcher(q.filter);
+            const EventMatcher &matcher = p.matcher;
             const auto [first, last] = bounds[size_t(r.type)];
             visitEventType(r.type, [&]<typename E>() {
                 std::array<bool, DimensionCount> has{};

@@ -171,6 +171,7 @@ std::vector<ScanRange> rangesOf(const EventStore &store, quint64 startNs, quint6
 // One thread's tallies of a top list.
 struct TopPartial
 {
+    EventMatcher matcher; // its cache of matched strings is per thread
     KeyIndex index;
     std::vector<Key> keys; // per slot
     std::vector<Accumulator> acc;
@@ -188,10 +189,14 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
         return (!q.type || *q.type == type) && typeHasDimension(type, q.dimension);
     });
     std::vector<TopPartial> partials = scanInChunks<TopPartial>(
-        ranges, split, [] { return TopPartial{}; },
+        ranges, split,
+        [&] {
+            TopPartial p;
+            p.matcher = EventMatcher(q.filter);
+            return p;
+        },
         [&](TopPartial &p, const ScanRange &r) {
-            // The matcher caches per string: one per chunk keeps threads apart.
-            const EventMatcher matcher(q.filter);
+            const EventMatcher &matcher = p.matcher;
             visitEventType(r.type, [&]<typename E>() {
                 for (qsizetype i = r.first; i < r.last; ++i) {
                     if ((i & 0xffff) == 0 && cancelled(cancel))
@@ -284,6 +289,7 @@ struct StatsGroup
 // Operation values (a, b).
 struct StatsPartial
 {
+    EventMatcher matcher;
     KeyIndex index;
     std::vector<Key> keys;
     std::vector<StatsGroup> groups;
@@ -300,9 +306,14 @@ QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint
         return hasLatency<E> && (!onlyType || *onlyType == eventTypeOf<E>);
     });
     std::vector<StatsPartial> partials = scanInChunks<StatsPartial>(
-        ranges, split, [] { return StatsPartial{}; },
+        ranges, split,
+        [&] {
+            StatsPartial p;
+            p.matcher = EventMatcher(filter);
+            return p;
+        },
         [&](StatsPartial &p, const ScanRange &r) {
-            const EventMatcher matcher(filter);
+            const EventMatcher &matcher = p.matcher;
             visitEventType(r.type, [&]<typename E>() {
                 if constexpr (hasLatency<E>) {
                     for (qsizetype i = r.first; i < r.last; ++i) {
