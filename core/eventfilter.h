@@ -7,8 +7,20 @@
 #include <QHash>
 
 #include <algorithm>
+#include <array>
+#include <optional>
 
 namespace bpflens {
+
+// A connection's remote end as the types with a Destination (eventschema.h TopByEndpoint)
+// keep it.
+struct Endpoint
+{
+    quint8 family = 4; // 4 or 6
+    std::array<quint8, 16> address{};
+    quint16 port = 0;
+    bool operator==(const Endpoint &) const = default;
+};
 
 // What every event view, top list and statistic filters by. Empty/zero fields do not filter.
 struct EventFilter
@@ -20,9 +32,15 @@ struct EventFilter
     // Exclusive, 0 = none: with minLatencyNs a heatmap cell's bucket [2^n, 2^(n+1)). Like
     // minLatencyNs it applies to types with a latency (eventschema.h's latencyFields) only.
     quint64 maxLatencyNs = 0;
+    // A top list's or explanation's destination or error row: only the types that declare that
+    // dimension (eventschema.h topKeys), and of them the events with that value; the text
+    // filter cannot say either (an address is not searched, an errno is a number).
+    std::optional<Endpoint> destination = {}; // unset: any
+    qint32 error = 0;                         // a negative errno (-2: ENOENT); 0: any
     bool isEmpty() const
     {
-        return text.isEmpty() && pid < 0 && comm.isEmpty() && !minLatencyNs && !maxLatencyNs;
+        return text.isEmpty() && pid < 0 && comm.isEmpty() && !minLatencyNs && !maxLatencyNs &&
+               !destination && !error;
     }
     bool operator==(const EventFilter &) const = default;
 };
@@ -63,6 +81,10 @@ public:
                     return false;
             }
         }
+        if (m_filter.destination && !hasDestination<E>(store, i, *m_filter.destination))
+            return false;
+        if (m_filter.error && !hasError<E>(store, i, m_filter.error))
+            return false;
         if (m_needle.isEmpty() || textMatches(comm))
             return true;
         bool found = false;
@@ -83,6 +105,45 @@ public:
     }
 
 private:
+    // Whether E declares a Destination and event i's is to; false for types without one.
+    template<typename E>
+    static bool hasDestination(const EventStore &store, qsizetype i, const Endpoint &to)
+    {
+        bool match = false;
+        std::apply(
+            [&](auto... t) {
+                (
+                    [&] {
+                        using T = decltype(t);
+                        if constexpr (T::dimension == Dimension::Destination)
+                            match = match || (store.value<&E::family>(i) == to.family &&
+                                              store.value<T::port>(i) == to.port &&
+                                              store.value<T::address>(i) == to.address);
+                    }(),
+                    ...);
+            },
+            topKeys<E>());
+        return match;
+    }
+    // Whether E declares an Error and event i failed with error; false for types without.
+    template<typename E>
+    static bool hasError(const EventStore &store, qsizetype i, qint32 error)
+    {
+        bool match = false;
+        std::apply(
+            [&](auto... t) {
+                (
+                    [&] {
+                        using T = decltype(t);
+                        if constexpr (T::dimension == Dimension::Error)
+                            match = match || qint64(store.value<T::member>(i)) == error;
+                    }(),
+                    ...);
+            },
+            topKeys<E>());
+        return match;
+    }
+
     bool textMatches(const QByteArray &bytes) const
     {
         if (bytes.isEmpty())

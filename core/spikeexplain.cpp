@@ -26,6 +26,7 @@ constexpr int FunctionSlot = DimensionCount; // the CPU functions after the decl
 struct Tally
 {
     KeyIndex index;
+    std::vector<Key> keys; // per row
     std::vector<ExplainRow> rows;
     qint64 insideTotal = 0;
     qint64 outsideTotal = 0;
@@ -36,6 +37,7 @@ struct Tally
     {
         const qsizetype slot = index.slot(key, [&] {
             rows.push_back(makeRow());
+            keys.push_back(key);
             return qsizetype(rows.size()) - 1;
         });
         return rows[size_t(slot)];
@@ -46,6 +48,15 @@ bool cancelled(const std::atomic_bool *cancel)
 {
     return cancel && cancel->load(std::memory_order_relaxed);
 }
+
+// One thread's tallies of every dimension.
+struct ExplainPartial
+{
+    EventMatcher matcher; // its cache of matched strings is per thread
+    std::array<Tally, DimensionCount + 1> tallies;
+    qint64 insideEvents = 0;
+    qint64 outsideEvents = 0;
+};
 
 } // namespace
 
@@ -71,17 +82,18 @@ QString explainDimensionName(const std::optional<Dimension> &d)
 }
 
 Explanation explainRange(const EventStore &store, const ExplainQuery &q, const StackTable *stacks,
-                         const std::atomic_bool *cancel)
+                         const std::atomic_bool *cancel, const ScanSplit &split)
 {
-    const EventMatcher matcher(q.filter);
     const bool filtering = !(q.filter == EventFilter{});
     const bool latencyWindow = q.filter.minLatencyNs || q.filter.maxLatencyNs;
-    std::array<Tally, DimensionCount + 1> tallies;
     Explanation out;
 
+    // Every event of each type is read, inside the range or not; the range's bounds per type.
+    std::vector<ScanRange> ranges;
+    std::array<std::pair<qsizetype, qsizetype>, 256> bounds{};
     forEachEventType([&]<typename E>() {
         const EventType type = eventTypeOf<E>;
-        if ((q.type && *q.type != type) || cancelled(cancel))
+        if (q.type && *q.type != type)
             return;
         // Under a latency window only the events with a latency are "the slow requests".
         if (latencyWindow && !hasLatency<E>)
@@ -91,66 +103,109 @@ Explanation explainRange(const EventStore &store, const ExplainQuery &q, const S
         const qsizetype last = q.endNs == std::numeric_limits<quint64>::max()
                                    ? count
                                    : store.lowerBound(type, q.endNs);
-        std::array<bool, DimensionCount> has{};
-        for (int d = 0; d < DimensionCount; ++d)
-            has[size_t(d)] = typeHasDimension(type, Dimension(d));
-        for (qsizetype i = 0; i < count; ++i) {
-            if ((i & 0xffff) == 0 && cancelled(cancel))
-                return;
-            if (filtering && !matcher.accepts<E>(store, i))
-                continue;
-            const bool inside = i >= first && i < last;
-            ++(inside ? out.insideEvents : out.outsideEvents);
-            // One pass for every dimension: each dimension a constant, so its key is inlined.
-            [&]<int... D>(std::integer_sequence<int, D...>)
-            {
-                (
-                    [&] {
-                        constexpr Dimension dim = Dimension(D);
-                        if (!has[D])
-                            return;
-                        Tally &t = tallies[D];
+        bounds[size_t(type)] = {first, last};
+        if (count > 0)
+            ranges.push_back({type, 0, count});
+    });
+
+    std::vector<ExplainPartial> partials = scanInChunks<ExplainPartial>(
+        ranges, split,
+        [&] {
+            ExplainPartial p;
+            p.matcher = EventMatcher(q.filter);
+            return p;
+        },
+        [&](ExplainPartial &p, const ScanRange &r) {
+            const EventMatcher &matcher = p.matcher;
+            const auto [first, last] = bounds[size_t(r.type)];
+            visitEventType(r.type, [&]<typename E>() {
+                std::array<bool, DimensionCount> has{};
+                for (int d = 0; d < DimensionCount; ++d)
+                    has[size_t(d)] = typeHasDimension(r.type, Dimension(d));
+                for (qsizetype i = r.first; i < r.last; ++i) {
+                    if ((i & 0xffff) == 0 && cancelled(cancel))
+                        return;
+                    if (filtering && !matcher.accepts<E>(store, i))
+                        continue;
+                    const bool inside = i >= first && i < last;
+                    ++(inside ? p.insideEvents : p.outsideEvents);
+                    // One pass for every dimension: each dimension a constant, so its key is
+                    // inlined.
+                    [&]<int... D>(std::integer_sequence<int, D...>)
+                    {
+                        (
+                            [&] {
+                                constexpr Dimension dim = Dimension(D);
+                                if (!has[D])
+                                    return;
+                                Tally &t = p.tallies[D];
+                                ++(inside ? t.insideTotal : t.outsideTotal);
+                                Key key;
+                                if (!eventKey<E>(store, i, dim, &key))
+                                    return;
+                                ExplainRow &row = t.row(key, [&] {
+                                    TopRow top;
+                                    eventRow<E>(store, i, dim, &top);
+                                    ExplainRow e;
+                                    e.dimension = dim;
+                                    e.key = std::move(top.key);
+                                    e.pid = top.pid;
+                                    e.comm = top.comm;
+                                    e.filter = top.filter;
+                                    return e;
+                                });
+                                ++(inside ? row.inside : row.outside);
+                            }(),
+                            ...);
+                    }
+                    (std::make_integer_sequence<int, DimensionCount>());
+                    if constexpr (std::is_same_v<E, CpuSampleEvent>) {
+                        if (!stacks)
+                            continue;
+                        // A sample without a stack has no function, but it is one of the
+                        // samples.
+                        Tally &t = p.tallies[FunctionSlot];
                         ++(inside ? t.insideTotal : t.outsideTotal);
-                        Key key;
-                        if (!eventKey<E>(store, i, dim, &key))
-                            return;
-                        ExplainRow &row = t.row(key, [&] {
-                            TopRow r;
-                            eventRow<E>(store, i, dim, &r);
+                        const quint32 id = store.value<&E::stackId>(i);
+                        if (!stacks->hasStack(id) || stacks->stack(id).frames.isEmpty())
+                            continue;
+                        const quint32 leaf = stacks->stack(id).frames.first();
+                        ExplainRow &row = t.row(Key{leaf}, [&] {
                             ExplainRow e;
-                            e.dimension = dim;
-                            e.key = std::move(r.key);
-                            e.pid = r.pid;
-                            e.comm = r.comm;
-                            e.filter = r.filter;
+                            e.key = stacks->frameName(leaf);
                             return e;
                         });
                         ++(inside ? row.inside : row.outside);
-                    }(),
-                    ...);
-            }
-            (std::make_integer_sequence<int, DimensionCount>());
-            if constexpr (std::is_same_v<E, CpuSampleEvent>) {
-                if (!stacks)
-                    continue;
-                // A sample without a stack has no function, but it is one of the samples.
-                Tally &t = tallies[FunctionSlot];
-                ++(inside ? t.insideTotal : t.outsideTotal);
-                const quint32 id = store.value<&E::stackId>(i);
-                if (!stacks->hasStack(id) || stacks->stack(id).frames.isEmpty())
-                    continue;
-                const quint32 leaf = stacks->stack(id).frames.first();
-                ExplainRow &row = t.row(Key{leaf}, [&] {
-                    ExplainRow e;
-                    e.key = stacks->frameName(leaf);
-                    return e;
-                });
-                ++(inside ? row.inside : row.outside);
-            }
-        }
-    });
+                    }
+                }
+            });
+        },
+        cancel);
     if (cancelled(cancel))
         return {};
+
+    // Merged value by value: the counts add up, so the split does not show.
+    std::array<Tally, DimensionCount + 1> tallies;
+    for (ExplainPartial &p : partials) {
+        out.insideEvents += p.insideEvents;
+        out.outsideEvents += p.outsideEvents;
+        for (size_t d = 0; d < tallies.size(); ++d) {
+            Tally &t = tallies[d];
+            Tally &pt = p.tallies[d];
+            t.insideTotal += pt.insideTotal;
+            t.outsideTotal += pt.outsideTotal;
+            for (size_t k = 0; k < pt.rows.size(); ++k) {
+                ExplainRow &from = pt.rows[k];
+                ExplainRow &row = t.row(pt.keys[k], [&] {
+                    ExplainRow e = from;
+                    e.inside = e.outside = 0;
+                    return e;
+                });
+                row.inside += from.inside;
+                row.outside += from.outside;
+            }
+        }
+    }
 
     for (Tally &t : tallies) {
         for (ExplainRow &r : t.rows) {

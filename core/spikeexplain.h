@@ -2,6 +2,7 @@
 
 #include "eventfilter.h"
 #include "events.h"
+#include "scansplit.h"
 
 #include <QByteArray>
 #include <QList>
@@ -73,6 +74,6 @@ QString explainDimensionName(const std::optional<Dimension> &d);
 // range's events is than its share of the events outside. cancel as in topList().
 Explanation explainRange(const EventStore &store, const ExplainQuery &query,
                          const StackTable *stacks = nullptr,
-                         const std::atomic_bool *cancel = nullptr);
+                         const std::atomic_bool *cancel = nullptr, const ScanSplit &split = {});
 
 } // namespace bpflens

@@ -35,10 +35,10 @@ quint32 StringPool::intern(const QByteArray &bytes)
     return id;
 }
 
-const QByteArray &StringPool::string(quint32 id) const
+const QByteArray &StringPool::emptyString()
 {
     static const QByteArray empty;
-    return id < quint32(m_strings.size()) ? m_strings.at(id) : empty;
+    return empty;
 }
 
 qint64 StringPool::memoryBytes() const

@@ -15,8 +15,12 @@ public:
     StringPool();
 
     quint32 intern(const QByteArray &bytes);
-    // Ids come only from intern(); an unknown id is a programming error and yields "".
-    const QByteArray &string(quint32 id) const;
+    // Ids come only from intern(); an unknown id is a programming error and yields "". Inline:
+    // top lists and spike ranking read a string per event and dimension.
+    const QByteArray &string(quint32 id) const
+    {
+        return id < quint32(m_strings.size()) ? m_strings.at(id) : emptyString();
+    }
     qsizetype size() const { return m_strings.size(); }
     // An estimate of the heap the pool holds: the strings' own allocations plus the list and
     // hash bookkeeping, so EventStore::memoryBytes() reports what the process really pays.
@@ -24,6 +28,8 @@ public:
     void clear();
 
 private:
+    static const QByteArray &emptyString();
+
     QList<QByteArray> m_strings;
     QHash<QByteArray, quint32> m_ids;
     qint64 m_stringBytes = 0;

@@ -7,11 +7,15 @@
 #include "eventfilter.h"
 #include "eventstore.h"
 #include "openflags.h"
+#include "scansplit.h"
 #include "toplists.h"
 
 #include <QHash>
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace bpflens::topkeys {
@@ -118,8 +122,12 @@ template<typename E, typename T>
 void declaredRow(const EventStore &store, qsizetype i, TopRow *row)
 {
     if constexpr (isEndpoint<E, T>) {
-        row->key = formatEndpoint(store.value<&E::family>(i), store.value<T::address>(i),
-                                  store.value<T::port>(i));
+        Endpoint to{store.value<&E::family>(i), store.value<T::address>(i),
+                    store.value<T::port>(i)};
+        row->key = formatEndpoint(to.family, to.address, to.port);
+        EventFilter f;
+        f.destination = to;
+        row->filter = f;
     } else {
         const auto &v = store.value<T::member>(i);
         using V = std::remove_cvref_t<decltype(v)>;
@@ -143,6 +151,9 @@ void declaredRow(const EventStore &store, qsizetype i, TopRow *row)
                 row->filter = EventFilter{v, -1, {}, 0, 0};
         } else if constexpr (T::dimension == Dimension::Error) {
             row->key = errnoName(-int(v));
+            EventFilter f;
+            f.error = qint32(v);
+            row->filter = f;
         } else if constexpr (std::is_same_v<V, quint8>) {
             row->key = QString(QLatin1Char(char(v)));
         } else {
@@ -219,6 +230,56 @@ void eventRow(const EventStore &store, qsizetype i, Dimension d, TopRow *r)
     } else {
         withDeclared<E>(d, [&]<typename T>() { declaredRow<E, T>(store, i, r); });
     }
+}
+
+// One type's events [first, last) to scan.
+struct ScanRange
+{
+    EventType type = EventType::Exec;
+    qsizetype first = 0;
+    qsizetype last = 0;
+};
+
+// Scans ranges in chunks on up to split.threads threads (the calling one included), each
+// thread with its own Partial made by makePartial(); scan(partial, range) is called per chunk,
+// in no particular order, so what a Partial tallies must not depend on the order of chunks.
+// Returns the partials, to be merged by the caller; empty when cancelled.
+template<typename Partial, typename MakePartial, typename Scan>
+std::vector<Partial> scanInChunks(const std::vector<ScanRange> &ranges, const ScanSplit &split,
+                                  MakePartial &&makePartial, Scan &&scan,
+                                  const std::atomic_bool *cancel)
+{
+    const qsizetype chunk = split.chunkEvents > 0 ? split.chunkEvents : qsizetype(1) << 16;
+    std::vector<ScanRange> chunks;
+    for (const ScanRange &r : ranges) {
+        for (qsizetype i = r.first; i < r.last; i += chunk)
+            chunks.push_back({r.type, i, std::min(r.last, i + chunk)});
+    }
+    int threads = split.threads;
+    if (threads <= 0)
+        threads = int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+    threads = int(std::min<qsizetype>(threads, std::max<qsizetype>(1, qsizetype(chunks.size()))));
+    std::vector<Partial> partials;
+    partials.reserve(size_t(threads));
+    for (int t = 0; t < threads; ++t)
+        partials.push_back(makePartial());
+    std::atomic<size_t> next{0};
+    auto work = [&](Partial &partial) {
+        for (size_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks.size();) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return;
+            scan(partial, chunks[c]);
+        }
+    };
+    {
+        std::vector<std::jthread> helpers;
+        for (int t = 1; t < threads; ++t)
+            helpers.emplace_back([&, t] { work(partials[size_t(t)]); });
+        work(partials[0]);
+    }
+    if (cancel && cancel->load(std::memory_order_relaxed))
+        return {};
+    return partials;
 }
 
 } // namespace bpflens::topkeys

@@ -7,6 +7,7 @@
 #include <QHash>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -145,54 +146,116 @@ void nearestRanks(std::vector<quint64> &values,
 
 } // namespace
 
-TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bool *cancel)
-{
-    const EventMatcher matcher(q.filter);
-    const bool filtering = !(q.filter == EventFilter{});
-    std::vector<Accumulator> acc;
-    KeyIndex index;
-    TopList out;
+namespace {
 
+// The events of each type in [startNs, endNs) (every type, or only onlyType).
+template<typename Want>
+std::vector<ScanRange> rangesOf(const EventStore &store, quint64 startNs, quint64 endNs,
+                                Want &&want)
+{
+    std::vector<ScanRange> ranges;
     forEachEventType([&]<typename E>() {
         const EventType type = eventTypeOf<E>;
-        if ((q.type && *q.type != type) || !typeHasDimension(type, q.dimension) ||
-            cancelled(cancel))
+        if (!want.template operator()<E>())
             return;
-        const qsizetype first = store.lowerBound(type, q.startNs);
-        const qsizetype last = q.endNs == std::numeric_limits<quint64>::max()
+        const qsizetype first = store.lowerBound(type, startNs);
+        const qsizetype last = endNs == std::numeric_limits<quint64>::max()
                                    ? store.count(type)
-                                   : store.lowerBound(type, q.endNs);
-        for (qsizetype i = first; i < last; ++i) {
-            if ((i & 0xffff) == 0 && cancelled(cancel))
-                return;
-            if (filtering && !matcher.accepts<E>(store, i))
-                continue;
-            Key key;
-            if (!eventKey<E>(store, i, q.dimension, &key))
-                continue;
-            const qsizetype slot = index.slot(key, [&] {
-                Accumulator a;
-                eventRow<E>(store, i, q.dimension, &a.row);
-                acc.push_back(std::move(a));
-                return qsizetype(acc.size()) - 1;
-            });
-            Accumulator &a = acc[size_t(slot)];
-            ++a.row.count;
-            ++out.events;
-            if constexpr (hasLatency<E>) {
-                const quint64 ns = store.latencyNs<E>(i);
-                ++a.row.latencyCount;
-                a.row.totalLatencyNs += ns;
-                a.latencies.push_back(ns);
-            }
-            if constexpr (hasBytes<E>) {
-                ++a.row.bytesCount;
-                a.row.bytes += bytesOf<E>(store, i);
-            }
-        }
+                                   : store.lowerBound(type, endNs);
+        if (first < last)
+            ranges.push_back({type, first, last});
     });
+    return ranges;
+}
+
+// One thread's tallies of a top list.
+struct TopPartial
+{
+    EventMatcher matcher; // its cache of matched strings is per thread
+    KeyIndex index;
+    std::vector<Key> keys; // per slot
+    std::vector<Accumulator> acc;
+    qint64 events = 0;
+};
+
+} // namespace
+
+TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bool *cancel,
+                const ScanSplit &split)
+{
+    const bool filtering = !(q.filter == EventFilter{});
+    const std::vector<ScanRange> ranges = rangesOf(store, q.startNs, q.endNs, [&]<typename E>() {
+        const EventType type = eventTypeOf<E>;
+        return (!q.type || *q.type == type) && typeHasDimension(type, q.dimension);
+    });
+    std::vector<TopPartial> partials = scanInChunks<TopPartial>(
+        ranges, split,
+        [&] {
+            TopPartial p;
+            p.matcher = EventMatcher(q.filter);
+            return p;
+        },
+        [&](TopPartial &p, const ScanRange &r) {
+            const EventMatcher &matcher = p.matcher;
+            visitEventType(r.type, [&]<typename E>() {
+                for (qsizetype i = r.first; i < r.last; ++i) {
+                    if ((i & 0xffff) == 0 && cancelled(cancel))
+                        return;
+                    if (filtering && !matcher.accepts<E>(store, i))
+                        continue;
+                    Key key;
+                    if (!eventKey<E>(store, i, q.dimension, &key))
+                        continue;
+                    const qsizetype slot = p.index.slot(key, [&] {
+                        Accumulator a;
+                        eventRow<E>(store, i, q.dimension, &a.row);
+                        p.acc.push_back(std::move(a));
+                        p.keys.push_back(key);
+                        return qsizetype(p.acc.size()) - 1;
+                    });
+                    Accumulator &a = p.acc[size_t(slot)];
+                    ++a.row.count;
+                    ++p.events;
+                    if constexpr (hasLatency<E>) {
+                        const quint64 ns = store.latencyNs<E>(i);
+                        ++a.row.latencyCount;
+                        a.row.totalLatencyNs += ns;
+                        a.latencies.push_back(ns);
+                    }
+                    if constexpr (hasBytes<E>) {
+                        ++a.row.bytesCount;
+                        a.row.bytes += bytesOf<E>(store, i);
+                    }
+                }
+            });
+        },
+        cancel);
     if (cancelled(cancel))
         return {};
+
+    // Merged key by key: sums add up and latencies join, so the split does not show.
+    TopList out;
+    std::vector<Accumulator> acc;
+    QHash<Key, qsizetype> merged;
+    for (TopPartial &p : partials) {
+        out.events += p.events;
+        for (size_t k = 0; k < p.acc.size(); ++k) {
+            Accumulator &a = p.acc[k];
+            const auto it = merged.constFind(p.keys[k]);
+            if (it == merged.constEnd()) {
+                merged.insert(p.keys[k], qsizetype(acc.size()));
+                acc.push_back(std::move(a));
+                continue;
+            }
+            Accumulator &m = acc[size_t(it.value())];
+            m.row.count += a.row.count;
+            m.row.latencyCount += a.row.latencyCount;
+            m.row.totalLatencyNs += a.row.totalLatencyNs;
+            m.row.bytesCount += a.row.bytesCount;
+            m.row.bytes += a.row.bytes;
+            m.latencies.insert(m.latencies.end(), a.latencies.begin(), a.latencies.end());
+        }
+    }
 
     out.keys = qsizetype(acc.size());
     out.rows.reserve(out.keys);
@@ -213,99 +276,149 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
     return out;
 }
 
+namespace {
+
+struct StatsGroup
+{
+    LatencyStats stats;
+    std::vector<quint64> latencies;
+    quint64 sum = 0;
+};
+
+// One thread's latency statistics of every type: keyed by the type (c) and its Disk and
+// Operation values (a, b).
+struct StatsPartial
+{
+    EventMatcher matcher;
+    KeyIndex index;
+    std::vector<Key> keys;
+    std::vector<StatsGroup> groups;
+};
+
+} // namespace
+
 QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint64 endNs,
                                  const EventFilter &filter, std::optional<EventType> onlyType,
-                                 const std::atomic_bool *cancel)
+                                 const std::atomic_bool *cancel, const ScanSplit &split)
 {
-    const EventMatcher matcher(filter);
     const bool filtering = !(filter == EventFilter{});
-    QList<LatencyStats> out;
-    forEachEventType([&]<typename E>() {
-        const EventType type = eventTypeOf<E>;
-        if constexpr (hasLatency<E>) {
-            if ((onlyType && *onlyType != type) || cancelled(cancel))
-                return;
-            const qsizetype first = store.lowerBound(type, startNs);
-            const qsizetype last = endNs == std::numeric_limits<quint64>::max()
-                                       ? store.count(type)
-                                       : store.lowerBound(type, endNs);
-            struct Group
-            {
-                LatencyStats stats;
-                std::vector<quint64> latencies;
-                quint64 sum = 0;
-            };
-            std::vector<Group> groups;
-            QHash<Key, qsizetype> index;
-            for (qsizetype i = first; i < last; ++i) {
-                if ((i & 0xffff) == 0 && cancelled(cancel))
-                    return;
-                if (filtering && !matcher.accepts<E>(store, i))
-                    continue;
-                // The key: the type's Disk and Operation values, in declaration order.
-                Key key;
-                int slotWord = 0;
-                QStringList parts;
-                auto part = [&]<typename T>(bool wantText) {
-                    Key k;
-                    if (!declaredKey<E, T>(store, i, &k))
-                        return;
-                    (slotWord++ == 0 ? key.a : key.b) = k.a;
-                    if (wantText) {
-                        TopRow r;
-                        declaredRow<E, T>(store, i, &r);
-                        parts << r.key;
-                    }
-                };
-                auto walk = [&](bool wantText) {
-                    slotWord = 0;
-                    withDeclared<E>(Dimension::Disk,
-                                    [&]<typename T>() { part.template operator()<T>(wantText); });
-                    withDeclared<E>(Dimension::Operation,
-                                    [&]<typename T>() { part.template operator()<T>(wantText); });
-                };
-                walk(false);
-                qsizetype slot;
-                const auto it = index.constFind(key);
-                if (it != index.constEnd()) {
-                    slot = it.value();
-                } else {
-                    walk(true);
-                    slot = qsizetype(groups.size());
-                    index.insert(key, slot);
-                    Group g;
-                    g.stats.type = type;
-                    g.stats.key = parts.join(QLatin1Char(' '));
-                    g.stats.minNs = std::numeric_limits<quint64>::max();
-                    groups.push_back(std::move(g));
-                }
-                Group &g = groups[size_t(slot)];
-                const quint64 ns = store.latencyNs<E>(i);
-                ++g.stats.count;
-                g.sum += ns;
-                g.latencies.push_back(ns);
-                g.stats.minNs = std::min(g.stats.minNs, ns);
-                if (g.stats.maxIndex < 0 || ns > g.stats.maxNs) {
-                    g.stats.maxNs = ns;
-                    g.stats.maxIndex = i;
-                }
-            }
-            QList<LatencyStats> rows;
-            for (Group &g : groups) {
-                g.stats.meanNs = double(g.sum) / double(g.stats.count);
-                nearestRanks(g.latencies, {{0.5, &g.stats.p50Ns},
-                                           {0.9, &g.stats.p90Ns},
-                                           {0.99, &g.stats.p99Ns},
-                                           {0.999, &g.stats.p999Ns}});
-                rows.append(g.stats);
-            }
-            std::sort(rows.begin(), rows.end(),
-                      [](const LatencyStats &x, const LatencyStats &y) { return x.key < y.key; });
-            out.append(rows);
-        }
+    const std::vector<ScanRange> ranges = rangesOf(store, startNs, endNs, [&]<typename E>() {
+        return hasLatency<E> && (!onlyType || *onlyType == eventTypeOf<E>);
     });
+    std::vector<StatsPartial> partials = scanInChunks<StatsPartial>(
+        ranges, split,
+        [&] {
+            StatsPartial p;
+            p.matcher = EventMatcher(filter);
+            return p;
+        },
+        [&](StatsPartial &p, const ScanRange &r) {
+            const EventMatcher &matcher = p.matcher;
+            visitEventType(r.type, [&]<typename E>() {
+                if constexpr (hasLatency<E>) {
+                    for (qsizetype i = r.first; i < r.last; ++i) {
+                        if ((i & 0xffff) == 0 && cancelled(cancel))
+                            return;
+                        if (filtering && !matcher.accepts<E>(store, i))
+                            continue;
+                        // The key: the type's Disk and Operation values, in declaration order.
+                        Key key{0, 0, quint64(r.type)};
+                        int slotWord = 0;
+                        QStringList parts;
+                        auto part = [&]<typename T>(bool wantText) {
+                            Key k;
+                            if (!declaredKey<E, T>(store, i, &k))
+                                return;
+                            (slotWord++ == 0 ? key.a : key.b) = k.a;
+                            if (wantText) {
+                                TopRow row;
+                                declaredRow<E, T>(store, i, &row);
+                                parts << row.key;
+                            }
+                        };
+                        auto walk = [&](bool wantText) {
+                            slotWord = 0;
+                            withDeclared<E>(Dimension::Disk, [&]<typename T>() {
+                                part.template operator()<T>(wantText);
+                            });
+                            withDeclared<E>(Dimension::Operation, [&]<typename T>() {
+                                part.template operator()<T>(wantText);
+                            });
+                        };
+                        walk(false);
+                        const qsizetype slot = p.index.slot(key, [&] {
+                            walk(true);
+                            StatsGroup g;
+                            g.stats.type = r.type;
+                            g.stats.key = parts.join(QLatin1Char(' '));
+                            g.stats.minNs = std::numeric_limits<quint64>::max();
+                            p.groups.push_back(std::move(g));
+                            p.keys.push_back(key);
+                            return qsizetype(p.groups.size()) - 1;
+                        });
+                        StatsGroup &g = p.groups[size_t(slot)];
+                        const quint64 ns = store.latencyNs<E>(i);
+                        ++g.stats.count;
+                        g.sum += ns;
+                        g.latencies.push_back(ns);
+                        g.stats.minNs = std::min(g.stats.minNs, ns);
+                        // Chunks come in any order: the first of equal maxima by index.
+                        if (g.stats.maxIndex < 0 || ns > g.stats.maxNs ||
+                            (ns == g.stats.maxNs && i < g.stats.maxIndex)) {
+                            g.stats.maxNs = ns;
+                            g.stats.maxIndex = i;
+                        }
+                    }
+                }
+            });
+        },
+        cancel);
     if (cancelled(cancel))
         return {};
+
+    std::vector<StatsGroup> groups;
+    QHash<Key, qsizetype> merged;
+    for (StatsPartial &p : partials) {
+        for (size_t k = 0; k < p.groups.size(); ++k) {
+            StatsGroup &g = p.groups[k];
+            const auto it = merged.constFind(p.keys[k]);
+            if (it == merged.constEnd()) {
+                merged.insert(p.keys[k], qsizetype(groups.size()));
+                groups.push_back(std::move(g));
+                continue;
+            }
+            StatsGroup &m = groups[size_t(it.value())];
+            m.stats.count += g.stats.count;
+            m.sum += g.sum;
+            m.stats.minNs = std::min(m.stats.minNs, g.stats.minNs);
+            if (g.stats.maxNs > m.stats.maxNs ||
+                (g.stats.maxNs == m.stats.maxNs && g.stats.maxIndex < m.stats.maxIndex)) {
+                m.stats.maxNs = g.stats.maxNs;
+                m.stats.maxIndex = g.stats.maxIndex;
+            }
+            m.latencies.insert(m.latencies.end(), g.latencies.begin(), g.latencies.end());
+        }
+    }
+    // Types in core/events.h order, then by key.
+    std::array<int, 256> typeOrder{};
+    int n = 0;
+    forEachEventType([&]<typename E>() { typeOrder[size_t(eventTypeOf<E>)] = n++; });
+    QList<LatencyStats> out;
+    out.reserve(qsizetype(groups.size()));
+    for (StatsGroup &g : groups) {
+        g.stats.meanNs = double(g.sum) / double(g.stats.count);
+        nearestRanks(g.latencies, {{0.5, &g.stats.p50Ns},
+                                   {0.9, &g.stats.p90Ns},
+                                   {0.99, &g.stats.p99Ns},
+                                   {0.999, &g.stats.p999Ns}});
+        out.append(g.stats);
+    }
+    std::sort(out.begin(), out.end(), [&](const LatencyStats &x, const LatencyStats &y) {
+        const int tx = typeOrder[size_t(x.type)], ty = typeOrder[size_t(y.type)];
+        if (tx != ty)
+            return tx < ty;
+        return x.key < y.key;
+    });
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "eventfilter.h"
 #include "events.h"
+#include "scansplit.h"
 
 #include <QByteArray>
 #include <QList>
@@ -89,13 +90,15 @@ bool typeHasDimension(EventType type, Dimension d);
 quint64 nearestRank(std::vector<quint64> &values, double fraction);
 
 // cancel, when set and true, stops the scan: the result is then incomplete and to be dropped.
+// split: how the scan is spread over threads (the result does not depend on it).
 TopList topList(const EventStore &store, const TopQuery &query,
-                const std::atomic_bool *cancel = nullptr);
+                const std::atomic_bool *cancel = nullptr, const ScanSplit &split = {});
 
 // One row per type and key with events in [startNs, endNs) that pass the filter, in
 // core/events.h order then by key; only types with a latency.
 QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint64 endNs,
                                  const EventFilter &filter, std::optional<EventType> type = {},
-                                 const std::atomic_bool *cancel = nullptr);
+                                 const std::atomic_bool *cancel = nullptr,
+                                 const ScanSplit &split = {});
 
 } // namespace bpflens

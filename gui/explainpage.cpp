@@ -85,6 +85,10 @@ QString ExplainPage::emptyText() const
 
 void ExplainPage::schedule()
 {
+    // A result of the request before this one is stale already (see TopPage::schedule).
+    ++m_generation;
+    if (m_cancel)
+        m_cancel->store(true);
     m_computing = true;
     m_summary->setText(tr("Computing…"));
     m_debounce->start();

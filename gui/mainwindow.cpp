@@ -12,6 +12,7 @@
 #include "histogramview.h"
 #include "iostackview.h"
 #include "latencyspinbox.h"
+#include "openflags.h"
 #include "probepanel.h"
 #include "profilepage.h"
 #include "querypage.h"
@@ -341,6 +342,21 @@ QWidget *MainWindow::createFilterBar()
     m_latencyFilter->setAccessibleName(tr("Minimum latency filter"));
     m_latencyFilter->setToolTip(tr("Block requests and slow file operations at least this slow "
                                    "(type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)"));
+    // Rows of destinations and errors filter by what no box can hold: shown here, a click
+    // removes it.
+    m_keyFilter = new QToolButton(bar);
+    m_keyFilter->setObjectName(QStringLiteral("keyFilterButton"));
+    m_keyFilter->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_keyFilter->setIcon(style()->standardIcon(QStyle::SP_DialogCloseButton));
+    m_keyFilter->setToolTip(tr("Remove this filter"));
+    m_keyFilter->hide();
+    connect(m_keyFilter, &QToolButton::clicked, this, [this] {
+        EventFilter f = m_state->filter();
+        f.destination.reset();
+        f.error = 0;
+        m_state->setFilter(f);
+    });
+    layout->addWidget(m_keyFilter);
     layout->addWidget(m_textFilter, 3);
     layout->addWidget(m_pidFilter);
     layout->addWidget(m_commFilter, 1);
@@ -367,6 +383,14 @@ QWidget *MainWindow::createFilterBar()
             m_pidFilter->setText(pid);
         if (m_commFilter->text().toUtf8() != f.comm)
             m_commFilter->setText(QString::fromUtf8(f.comm));
+        QStringList keys;
+        if (f.destination)
+            keys << tr("To %1").arg(
+                formatEndpoint(f.destination->family, f.destination->address, f.destination->port));
+        if (f.error)
+            keys << tr("Failed with %1").arg(errnoName(-f.error));
+        m_keyFilter->setText(keys.join(QLatin1String(", ")));
+        m_keyFilter->setVisible(!keys.isEmpty());
         debounce->stop();
     });
     return bar;
@@ -387,6 +411,9 @@ void MainWindow::applyFilter()
     // into the box replaces the window.
     if (f.minLatencyNs == shown)
         f.maxLatencyNs = m_state->filter().maxLatencyNs;
+    // What no box shows stays until its button removes it.
+    f.destination = m_state->filter().destination;
+    f.error = m_state->filter().error;
     m_state->setFilter(f);
 }
 

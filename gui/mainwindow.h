@@ -18,6 +18,7 @@ class QTabWidget;
 class QSplitter;
 class QStackedWidget;
 class QTableView;
+class QToolButton;
 
 namespace bpflens {
 
@@ -188,6 +189,7 @@ private:
     QLineEdit *m_pidFilter = nullptr;
     QLineEdit *m_commFilter = nullptr;
     LatencySpinBox *m_latencyFilter = nullptr;
+    QToolButton *m_keyFilter = nullptr; // a destination or error filter from a row; clears it
     QLabel *m_rangeLabel = nullptr;
     bool m_syncingSelection = false;
 };

@@ -163,6 +163,11 @@ QString TopPage::emptyText() const
 
 void TopPage::schedule()
 {
+    // A result of the request before this one is stale already: without this, it could arrive
+    // during the debounce, be shown and end "Computing…" with the old dimension's rows.
+    ++m_generation;
+    if (m_cancel)
+        m_cancel->store(true);
     m_computing = true;
     m_status->setText(tr("Computing…"));
     m_debounce->start();

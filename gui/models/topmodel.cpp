@@ -45,6 +45,8 @@ std::optional<EventFilter> TopModel::filterFor(int row) const
     f.pid = t.pid;
     f.comm = t.comm;
     f.minLatencyNs = t.minLatencyNs;
+    f.destination = t.destination;
+    f.error = t.error;
     return f;
 }
 

@@ -94,6 +94,10 @@ void ViewState::narrowFilter(const EventFilter &row)
         f.comm = row.comm;
     if (!row.text.isEmpty())
         f.text = row.text;
+    if (row.destination)
+        f.destination = row.destination;
+    if (row.error)
+        f.error = row.error;
     setFilter(f);
 }
 

@@ -345,6 +345,48 @@ private Q_SLOTS:
             QCOMPARE(top3.rows[k].key, x.rows[k].key);
     }
 
+    // The scan split into chunks over threads (more chunks than threads, a key's run cut by
+    // chunk ends, sizes that do not divide the events) ranks exactly as the brute force does.
+    void splitScanMatchesBruteForce()
+    {
+        const quint64 all = std::numeric_limits<quint64>::max();
+        const QList<std::tuple<quint64, quint64, EventFilter>> cases{
+            {SpikeA, SpikeB, EventFilter{}},
+            {SpikeA, SpikeB, EventFilter{{}, -1, {}, 10000000, 0}},
+            {SpikeA, SpikeB, EventFilter{"TMP", -1, {}, 0, 0}},
+            {0, all, EventFilter{}}};
+        for (const ScanSplit split : {ScanSplit{2, 7}, ScanSplit{3, 1}, ScanSplit{8, 50}}) {
+            for (const auto &[start, end, filter] : cases) {
+                ExplainQuery q;
+                q.startNs = start;
+                q.endNs = end;
+                q.filter = filter;
+                q.limit = 0;
+                const Explanation x =
+                    explainRange(m_data.events, q, &m_data.stacks, nullptr, split);
+                const QList<Expected> expected = bruteForce(m_items, start, end, filter, false);
+                QCOMPARE(x.rows.size(), expected.size());
+                for (qsizetype k = 0; k < expected.size(); ++k) {
+                    const ExplainRow &r = x.rows[k];
+                    const Expected &e = expected[k];
+                    QCOMPARE(dimIndex(r), e.dim);
+                    QCOMPARE(r.key, e.key);
+                    QCOMPARE(r.inside, e.inside);
+                    QCOMPARE(r.outside, e.outside);
+                    QCOMPARE(r.insideTotal, e.insideTotal);
+                    QCOMPARE(r.outsideTotal, e.outsideTotal);
+                }
+                qint64 inside = 0, outside = 0;
+                for (const Item &it : std::as_const(m_items)) {
+                    if (passes(it, filter))
+                        ++((it.timeNs >= start && it.timeNs < end) ? inside : outside);
+                }
+                QCOMPARE(x.insideEvents, inside);
+                QCOMPARE(x.outsideEvents, outside);
+            }
+        }
+    }
+
     // What the user reads for the spike's slow requests: dd (pid 700) writing to vda tops the
     // list with nearly all of the range's slow requests and few of those outside it.
     void slowRequestsOfTheSpikeAreDd()

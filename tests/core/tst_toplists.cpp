@@ -2,6 +2,7 @@
 // several types, written and read back; every row of every dimension and metric, over the whole
 // session, a sub-range and with filters, is compared with a brute-force computation over the
 // events the test wrote, written here per type without the declarations' help.
+#include "eventfilter.h"
 #include "openflags.h"
 #include "sessioninfo.h"
 #include "sessionstore.h"
@@ -351,10 +352,117 @@ private Q_SLOTS:
                 QCOMPARE(n, r.count);
             }
         }
-        TopQuery q;
-        q.dimension = Dimension::Destination;
-        for (const TopRow &r : topList(m_data.events, q).rows)
-            QVERIFY(!r.filter.has_value());
+        // Destinations and errors: the filter selects exactly the row's events, counted by the
+        // matcher over every event of every type.
+        for (Dimension d : {Dimension::Destination, Dimension::Error}) {
+            TopQuery q;
+            q.dimension = d;
+            q.limit = 0;
+            const TopList list = topList(m_data.events, q);
+            QVERIFY(!list.rows.isEmpty());
+            for (const TopRow &r : list.rows) {
+                QVERIFY(r.filter.has_value());
+                const EventMatcher matcher(*r.filter);
+                qint64 n = 0;
+                for (const Item &it : std::as_const(m_items))
+                    n += matcher.accepts(m_data.events, it.type, it.index) ? 1 : 0;
+                QVERIFY2(n == r.count, qPrintable(r.key));
+                qint64 expected = 0;
+                for (const Item &it : std::as_const(m_items))
+                    expected += it.keys.value(d) == r.key ? 1 : 0;
+                QCOMPARE(r.count, expected);
+            }
+        }
+    }
+
+    // The scan split into chunks over threads (more chunks than threads, chunks that end in
+    // the middle of a run of one key, sizes that do not divide the events) gives exactly the
+    // brute-force rows and statistics.
+    void splitScansMatchBruteForce_data()
+    {
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<qsizetype>("chunk");
+        QTest::newRow("2 threads, chunks of 7") << 2 << qsizetype(7);
+        QTest::newRow("3 threads, chunks of 1") << 3 << qsizetype(1);
+        QTest::newRow("2 threads, chunks of 64") << 2 << qsizetype(64);
+        QTest::newRow("8 threads, chunks of 13") << 8 << qsizetype(13);
+    }
+
+    void splitScansMatchBruteForce()
+    {
+        QFETCH(int, threads);
+        QFETCH(qsizetype, chunk);
+        const ScanSplit split{threads, chunk};
+        const quint64 all = std::numeric_limits<quint64>::max();
+        const quint64 midA = StartNs + 50000000, midB = StartNs + 170000000;
+        const QList<std::tuple<quint64, quint64, EventFilter>> cases{
+            {0, all, EventFilter{}},
+            {midA, midB, EventFilter{}},
+            {midA, all, EventFilter{{}, 111, "tar", 500000}},
+            {0, all, EventFilter{"LOG", -1, {}, 0}}};
+        for (const auto &[start, end, filter] : cases) {
+            for (int d = 0; d <= int(Dimension::Error); ++d) {
+                TopQuery q;
+                q.dimension = Dimension(d);
+                q.startNs = start;
+                q.endNs = end;
+                q.filter = filter;
+                q.limit = 0;
+                const TopList list = topList(m_data.events, q, nullptr, split);
+                const auto expected = bruteForce(m_items, q.dimension, start, end, filter);
+                QCOMPARE(list.rows.size(), qsizetype(expected.size()));
+                qint64 events = 0;
+                for (const TopRow &r : list.rows) {
+                    const auto it = expected.find(r.key);
+                    QVERIFY2(it != expected.end(), qPrintable(r.key));
+                    QCOMPARE(r.count, it->second.count);
+                    QCOMPARE(r.totalLatencyNs, it->second.latency);
+                    QCOMPARE(r.p99LatencyNs, rank(it->second.latencies, 0.99));
+                    QCOMPARE(r.bytes, it->second.bytes);
+                    events += r.count;
+                }
+                QCOMPARE(list.events, events);
+                // The same rows in the same order as one thread's.
+                const TopList one = topList(m_data.events, q, nullptr, ScanSplit{1, 0});
+                QCOMPARE(list.rows.size(), one.rows.size());
+                for (qsizetype k = 0; k < one.rows.size(); ++k)
+                    QCOMPARE(list.rows[k].key, one.rows[k].key);
+            }
+            const QList<LatencyStats> stats =
+                latencyStats(m_data.events, start, end, filter, std::nullopt, nullptr, split);
+            std::map<std::pair<int, QString>, std::vector<const Item *>> groups;
+            for (const Item &it : std::as_const(m_items)) {
+                if (!it.hasLatency || it.timeNs < start || it.timeNs >= end || !passes(it, filter))
+                    continue;
+                QString key;
+                if (it.type == EventType::Block)
+                    key =
+                        it.keys[Dimension::Disk] + QLatin1Char(' ') + it.keys[Dimension::Operation];
+                else if (it.type == EventType::FsSlow)
+                    key = it.keys[Dimension::Operation];
+                groups[{int(it.type), key}].push_back(&it);
+            }
+            QCOMPARE(stats.size(), qsizetype(groups.size()));
+            for (const LatencyStats &s : stats) {
+                const auto g = groups.find({int(s.type), s.key});
+                QVERIFY2(g != groups.end(), qPrintable(s.key));
+                std::vector<quint64> v;
+                const Item *slowest = nullptr;
+                for (const Item *it : g->second) {
+                    v.push_back(it->latencyNs);
+                    if (!slowest || it->latencyNs > slowest->latencyNs)
+                        slowest = it; // the first of equals, as documented
+                }
+                QCOMPARE(s.count, qint64(v.size()));
+                QCOMPARE(s.minNs, *std::min_element(v.begin(), v.end()));
+                QCOMPARE(s.maxNs, slowest->latencyNs);
+                QCOMPARE(s.maxIndex, slowest->index);
+                QCOMPARE(s.p50Ns, rank(v, 0.5));
+                QCOMPARE(s.p90Ns, rank(v, 0.9));
+                QCOMPARE(s.p99Ns, rank(v, 0.99));
+                QCOMPARE(s.p999Ns, rank(v, 0.999));
+            }
+        }
     }
 
     void latencyStatsMatchBruteForce()

@@ -23,6 +23,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 #include <map>
 
@@ -242,6 +243,122 @@ private Q_SLOTS:
         page->activateRow(fileRow);
         QCOMPARE(w.textFilterEdit()->text(), QString::fromUtf8(KnownPath));
         QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::Open)->rowCount(), 1, Timeout);
+    }
+
+    // Destinations and errors, which no box of the filter bar can hold: a double click on the
+    // row filters every table to exactly its events, the bar shows the filter and its button
+    // removes it.
+    void destinationAndErrorRowsFilterEveryView()
+    {
+        // Connections to three endpoints, some refused; opens, some not found.
+        RecordBatch batch;
+        for (int i = 0; i < 60; ++i) {
+            TcpConnectEvent c;
+            c.timeNs = StartNs + quint64(i) * 10'000'000;
+            c.pid = 400 + quint32(i % 2);
+            c.comm = "curl";
+            c.family = 4;
+            c.daddr = {10, 0, 0, quint8(1 + i % 3)};
+            c.dport = i % 3 == 2 ? 443 : 80;
+            c.ret = i % 4 == 0 ? -111 : 0;
+            batch.tcpConnect.append(c);
+            OpenEvent o;
+            o.timeNs = c.timeNs + 1;
+            o.pid = 500;
+            o.comm = "ls";
+            o.path = "/etc/missing" + QByteArray::number(i % 4);
+            o.ret = i % 5 == 0 ? -111 : (i % 3 == 0 ? -2 : 3);
+            batch.open.append(o);
+        }
+        SessionInfo info = guiInfo();
+        info.probes = {
+            {QStringLiteral("tcpconnect"), {}, QStringLiteral("tp/sock/inet_sock_set_state")},
+            {QStringLiteral("open"), {}, QStringLiteral("tp/syscalls/sys_enter_openat")}};
+        const QString path = m_dir.filePath(QStringLiteral("net.bpflens"));
+        SessionWriter writer;
+        QString error;
+        QVERIFY2(writer.create(path, info, &error), qPrintable(error));
+        QVERIFY2(writer.writeBatch(batch, &error), qPrintable(error));
+        QVERIFY2(writer.finish(StartNs + SecondNs, &error), qPrintable(error));
+
+        MainWindow w;
+        w.resize(1366, 768);
+        QVERIFY2(w.openFile(path, &error), qPrintable(error));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        TopPage *page = w.topPage();
+        w.tabs()->setCurrentWidget(page);
+        page->setDimension(Dimension::Destination);
+        QVERIFY(waitUpdated(page));
+        const int row = rowWithKey(page->topModel(), QStringLiteral("10.0.0.3:443"));
+        QVERIFY2(row >= 0, qPrintable(page->statusLabel()->text() + QLatin1Char(' ') +
+                                      page->topModel()->index(0, 0).data().toString()));
+        QVERIFY(page->topModel()->index(row, 0).data(TopModel::FilterableRole).toBool());
+        auto doubleClick = [page](int r) {
+            QTableView *view = page->topView();
+            const QRect rect = view->visualRect(page->topModel()->index(r, TopModel::KeyColumn));
+            QVERIFY(!rect.isEmpty());
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+            QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+        };
+        doubleClick(row);
+        QVERIFY(w.viewState()->filter().destination.has_value());
+        // Brute force: the connections to 10.0.0.3:443, and no open (opens have no
+        // destination).
+        QList<qsizetype> expected;
+        for (qsizetype i = 0; i < batch.tcpConnect.size(); ++i) {
+            const TcpConnectEvent &c = batch.tcpConnect[i];
+            if (c.daddr[3] == 3 && c.dport == 443)
+                expected << i;
+        }
+        QCOMPARE(expected.size(), 20);
+        EventFilterModel *connects = w.filterModel(EventType::TcpConnect);
+        QTRY_COMPARE_WITH_TIMEOUT(connects->rowCount(), int(expected.size()), Timeout);
+        for (int r = 0; r < connects->rowCount(); ++r)
+            QCOMPARE(qsizetype(connects->mapToSource(connects->index(r, 0)).row()), expected[r]);
+        QCOMPARE(w.filterModel(EventType::Open)->rowCount(), 0);
+        auto *keyButton = w.findChild<QToolButton *>(QStringLiteral("keyFilterButton"));
+        QVERIFY(keyButton);
+        QVERIFY(keyButton->isVisible());
+        QCOMPARE(keyButton->text(), QStringLiteral("To 10.0.0.3:443"));
+        // Typing in the text box keeps it.
+        w.textFilterEdit()->setText(QStringLiteral("curl"));
+        QTest::keyClick(w.textFilterEdit(), Qt::Key_Return);
+        QCOMPARE(w.viewState()->filter().text, QByteArray("curl"));
+        QVERIFY(w.viewState()->filter().destination.has_value());
+        QTRY_COMPARE_WITH_TIMEOUT(connects->rowCount(), int(expected.size()), Timeout);
+        w.textFilterEdit()->clear();
+        QTest::keyClick(w.textFilterEdit(), Qt::Key_Return);
+        QTest::mouseClick(keyButton, Qt::LeftButton);
+        QVERIFY(w.viewState()->filter().isEmpty());
+        QVERIFY(!keyButton->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(connects->rowCount(), int(batch.tcpConnect.size()), Timeout);
+
+        // ECONNREFUSED: refused connections and the opens that failed with the same number.
+        page->setDimension(Dimension::Error);
+        QVERIFY(waitUpdated(page));
+        const int refused = rowWithKey(page->topModel(), QStringLiteral("ECONNREFUSED"));
+        QVERIFY(refused >= 0);
+        doubleClick(refused);
+        QCOMPARE(w.viewState()->filter().error, -111);
+        QList<qsizetype> expectedConnects, expectedOpens;
+        for (qsizetype i = 0; i < batch.tcpConnect.size(); ++i) {
+            if (batch.tcpConnect[i].ret == -111)
+                expectedConnects << i;
+            if (batch.open[i].ret == -111)
+                expectedOpens << i;
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(connects->rowCount(), int(expectedConnects.size()), Timeout);
+        for (int r = 0; r < connects->rowCount(); ++r)
+            QCOMPARE(qsizetype(connects->mapToSource(connects->index(r, 0)).row()),
+                     expectedConnects[r]);
+        EventFilterModel *opens = w.filterModel(EventType::Open);
+        QTRY_COMPARE_WITH_TIMEOUT(opens->rowCount(), int(expectedOpens.size()), Timeout);
+        for (int r = 0; r < opens->rowCount(); ++r)
+            QCOMPARE(qsizetype(opens->mapToSource(opens->index(r, 0)).row()), expectedOpens[r]);
+        QCOMPARE(keyButton->text(), QStringLiteral("Failed with ECONNREFUSED"));
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(page->topModel()->rowCount(), 1);
     }
 
     void goToMaxSelectsTheSlowestEvent()
