@@ -393,7 +393,7 @@ private Q_SLOTS:
     void kprobeHooks()
     {
         KernelFeatures kernel;
-        const QString fn = QStringLiteral("do_nanosleep");
+        const QString fn = QStringLiteral("hrtimer_nanosleep");
         QList<ProbeConfig> req{{QStringLiteral("tpcount"),
                                 {{QStringLiteral("tracepoint"), QStringLiteral("k:") + fn}},
                                 {}}};
