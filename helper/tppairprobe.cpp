@@ -4,6 +4,7 @@
 
 #include "tppair.h"
 #include "usdt.h"
+
 #include "tppair.skel.h"
 
 #include "histogrammap.h"
