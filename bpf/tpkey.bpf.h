@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* A value read at a tracepoint as a struct tppair_key_desc says (the thread, an argument, or a
- * field behind an argument), for the probes that attach to any tracepoint: tppair and tpcount. */
+ * field behind an argument), for the probes that attach to any tracepoint: tppair and tpcount;
+ * and at their uprobe, USDT and kprobe hooks, the thread, the process or a USDT argument. */
 #ifndef BPFLENS_TPKEY_BPF_H
 #define BPFLENS_TPKEY_BPF_H
 
 #include "tppair.h"
+#include "usdtarg.bpf.h"
 
 /* Every access has a constant offset: the verifier refuses a moved context pointer, and with
  * the index known at load it follows one branch only, so attaching to a tracepoint with fewer
@@ -73,6 +75,23 @@ static __always_inline bool read_key(const __u64 *args, const volatile struct tp
         return false;
     *key = out;
     return true;
+}
+
+/* The same for a uprobe, uretprobe, USDT probe, kprobe or kretprobe (a pt_regs context): the
+ * thread, the process, or (any other kind) the USDT argument arg describes. */
+static __always_inline bool read_regs_key(struct pt_regs *ctx,
+                                          const volatile struct tppair_key_desc *d,
+                                          const volatile struct usdt_arg_spec *arg, __u64 *key)
+{
+    if (d->kind == TPPAIR_KEY_TID) {
+        *key = (__u32)bpf_get_current_pid_tgid();
+        return true;
+    }
+    if (d->kind == TPPAIR_KEY_PID) {
+        *key = bpf_get_current_pid_tgid() >> 32;
+        return true;
+    }
+    return usdt_arg_read(ctx, arg, key);
 }
 
 #endif

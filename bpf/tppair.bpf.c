@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-// Latency between two tracepoints, paired by a key: one precompiled program pair for any two
-// tracepoints. User space attaches them as raw tracepoints by name and describes in rodata where
-// each side finds its key (the thread, an argument, or a field behind an argument), offsets
-// computed from the running kernel's BTF. The descriptions are constant after load, so the
-// verifier only sees the argument and the reads that are really used.
+// Latency between two hooks, paired by a key: one precompiled program pair for any two
+// tracepoints, and one for uprobes, uretprobes, USDT probes, kprobes and kretprobes. User space
+// attaches them as raw tracepoints by name and describes in rodata where each side finds its key
+// (the thread, an argument, or a field behind an argument), offsets computed from the running
+// kernel's BTF. The descriptions are constant after load, so the verifier only sees the argument
+// and the reads that are really used.
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -16,6 +17,9 @@
 
 const volatile struct tppair_key_desc start_key = {};
 const volatile struct tppair_key_desc end_key = {};
+/* Where a USDT side finds the argument its key is (kind TPPAIR_KEY_ARG at a pt_regs hook). */
+const volatile struct usdt_arg_spec start_arg = {};
+const volatile struct usdt_arg_spec end_arg = {};
 const volatile __u64 unit_div = 1000;
 /* Pairs at least this slow are recorded as events; negative: none. */
 const volatile __s64 threshold_ns = -1;
@@ -55,18 +59,11 @@ struct
 /* Starts and ends whose key could not be read (a NULL pointer on the path). */
 __u64 unreadable = 0;
 
-SEC("raw_tp")
-int tppair_start(struct bpf_raw_tracepoint_args *ctx)
+static __always_inline int pair_start(__u64 key)
 {
     struct start_info info = {};
-    __u64 key, id;
+    __u64 id;
 
-    if (!current_wanted())
-        return 0;
-    if (!read_key(ctx->args, &start_key, &key)) {
-        __sync_fetch_and_add(&unreadable, 1);
-        return 0;
-    }
     id = bpf_get_current_pid_tgid();
     info.pid = id >> 32;
     info.tid = (__u32)id;
@@ -79,20 +76,14 @@ int tppair_start(struct bpf_raw_tracepoint_args *ctx)
     return 0;
 }
 
-SEC("raw_tp")
-int tppair_end(struct bpf_raw_tracepoint_args *ctx)
+static __always_inline int pair_end(__u64 key, __u64 now)
 {
-    __u64 now = bpf_ktime_get_ns();
     struct start_info *info;
     struct tppair_event *e;
     struct bpflens_hist *h;
     __u32 zero = 0;
-    __u64 key, delta;
+    __u64 delta;
 
-    if (!read_key(ctx->args, &end_key, &key)) {
-        __sync_fetch_and_add(&unreadable, 1);
-        return 0;
-    }
     info = bpf_map_lookup_elem(&tppair_starts, &key);
     if (!info)
         return 0;
@@ -119,6 +110,62 @@ int tppair_end(struct bpf_raw_tracepoint_args *ctx)
 cleanup:
     bpf_map_delete_elem(&tppair_starts, &key);
     return 0;
+}
+
+SEC("raw_tp")
+int tppair_start(struct bpf_raw_tracepoint_args *ctx)
+{
+    __u64 key;
+
+    if (!current_wanted())
+        return 0;
+    if (!read_key(ctx->args, &start_key, &key)) {
+        __sync_fetch_and_add(&unreadable, 1);
+        return 0;
+    }
+    return pair_start(key);
+}
+
+SEC("raw_tp")
+int tppair_end(struct bpf_raw_tracepoint_args *ctx)
+{
+    __u64 now = bpf_ktime_get_ns();
+    __u64 key;
+
+    if (!read_key(ctx->args, &end_key, &key)) {
+        __sync_fetch_and_add(&unreadable, 1);
+        return 0;
+    }
+    return pair_end(key, now);
+}
+
+/* The same at a uprobe, uretprobe, USDT probe, kprobe or kretprobe: one program type for all of
+ * them, attached by file and offset or by function name. */
+SEC("uprobe")
+int tppair_start_regs(struct pt_regs *ctx)
+{
+    __u64 key;
+
+    if (!current_wanted())
+        return 0;
+    if (!read_regs_key(ctx, &start_key, &start_arg, &key)) {
+        __sync_fetch_and_add(&unreadable, 1);
+        return 0;
+    }
+    return pair_start(key);
+}
+
+SEC("uprobe")
+int tppair_end_regs(struct pt_regs *ctx)
+{
+    __u64 now = bpf_ktime_get_ns();
+    __u64 key;
+
+    if (!read_regs_key(ctx, &end_key, &end_arg, &key)) {
+        __sync_fetch_and_add(&unreadable, 1);
+        return 0;
+    }
+    return pair_end(key, now);
 }
 
 char LICENSE[] SEC("license") = "GPL";

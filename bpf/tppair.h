@@ -14,7 +14,8 @@ enum tppair_key_kind
 {
     TPPAIR_KEY_TID = 0,   /* the current thread */
     TPPAIR_KEY_PID = 1,   /* the current process (tgid) */
-    TPPAIR_KEY_ARG = 2,   /* the value of argument arg, masked to size bytes */
+    TPPAIR_KEY_ARG = 2,   /* the value of argument arg, masked to size bytes; at a pt_regs
+                           * hook, the USDT argument its usdt_arg_spec describes */
     TPPAIR_KEY_FIELD = 3, /* size bytes at leaf_offset from the struct argument arg points to,
                            * after following hops pointers found at hop_offsets */
 };

@@ -11,6 +11,7 @@
 
 #include "common.bpf.h"
 #include "usdt.h"
+#include "usdtarg.bpf.h"
 
 #define MAX_KEYS 10240
 
@@ -53,45 +54,13 @@ __u64 arg_faults = 0;
 
 static __always_inline __u64 fetch_arg(struct pt_regs *ctx, __u32 i)
 {
-    __u64 val = 0;
-    __u32 size;
-    int shift;
+    __u64 val;
 
     if (i >= USDT_MAX_ARGS)
         return 0;
-    size = arg_specs[i].size;
-    if (size > 8 || size == 0)
-        size = 8;
-    switch (arg_specs[i].kind) {
-    case USDT_ARG_CONST:
-        val = arg_specs[i].val_off;
-        break;
-    case USDT_ARG_REG:
-        if (bpf_probe_read_kernel(&val, sizeof(val), (void *)ctx + arg_specs[i].reg_off))
-            goto fault;
-        break;
-    case USDT_ARG_MEM:
-        if (bpf_probe_read_kernel(&val, sizeof(val), (void *)ctx + arg_specs[i].reg_off))
-            goto fault;
-        {
-            void *at = (void *)(val + arg_specs[i].val_off);
-
-            /* Only the argument's bytes: the 8 after it may already be unmapped. */
-            val = 0;
-            if (bpf_probe_read_user(&val, size, at))
-                goto fault;
-        }
-        break;
-    default:
-        return 0;
-    }
-    shift = 64 - 8 * size;
-    if (arg_specs[i].is_signed)
-        return (__u64)(((__s64)(val << shift)) >> shift);
-    return (val << shift) >> shift;
-fault:
-    __sync_fetch_and_add(&arg_faults, 1);
-    return 0;
+    if (!usdt_arg_read(ctx, &arg_specs[i], &val))
+        __sync_fetch_and_add(&arg_faults, 1);
+    return val;
 }
 
 SEC("uprobe")

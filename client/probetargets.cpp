@@ -2,20 +2,111 @@
 
 #include "binarytarget.h"
 #include "probecatalog.h"
+#include "probehook.h"
 #include "usdtnotes.h"
+
+#include <sys/stat.h>
 
 namespace bpflens {
 
-bool probeTakesUserFile(const QString &id)
+namespace {
+
+// The options of tppair and tpcount that name a hook, with the prefix of the options the
+// resolved hook is written to (helper/probehooks.h).
+QList<std::pair<QString, QString>> hookOptionsOf(const QString &id)
 {
-    return id == QLatin1String("uprobe") || id == QLatin1String("usdt");
+    if (id == QLatin1String("tppair"))
+        return {{QStringLiteral("start"), QStringLiteral("start")},
+                {QStringLiteral("end"), QStringLiteral("end")}};
+    if (id == QLatin1String("tpcount"))
+        return {{QStringLiteral("tracepoint"), QStringLiteral("hook")}};
+    return {};
+}
+
+bool sameFile(const SharedFd &a, const SharedFd &b)
+{
+    struct stat sa, sb;
+    return fstat(a.get(), &sa) == 0 && fstat(b.get(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+// tppair's and tpcount's uprobe and USDT hooks, resolved as the uprobe and usdt probes' targets
+// are: one file for all of them (the helper takes one descriptor per probe).
+bool resolveHooks(ProbeConfig &p, QString *error)
+{
+    const qint64 pid = p.options.value(QStringLiteral("pid")).toLongLong();
+    QString firstHook;
+    for (const auto &[option, prefix] : hookOptionsOf(p.id)) {
+        const ProbeHook hook = ProbeHook::parse(p.options.value(option).toString());
+        if (!hook.inUserFile())
+            continue;
+        SharedFd file;
+        quint64 offset = 0;
+        QString display, why;
+        if (hook.kind == ProbeHook::Kind::Usdt) {
+            UsdtTarget t;
+            if (!resolveUsdtTarget(hook.target, pid, &t, &why)) {
+                *error = QStringLiteral("probe %1, %2 %3: %4")
+                             .arg(p.id, option, hook.text().left(256), why);
+                return false;
+            }
+            file = t.file;
+            offset = t.offset;
+            display = t.display();
+            p.options.insert(prefix + QStringLiteral("Args"), formatUsdtArgs(t.args));
+            p.options.insert(prefix + QStringLiteral("Semaphore"), qint64(t.semaphoreOffset));
+        } else {
+            BinaryTarget t;
+            if (!resolveBinaryTarget(hook.target, pid, &t, &why)) {
+                *error = QStringLiteral("probe %1, %2 %3: %4")
+                             .arg(p.id, option, hook.text().left(256), why);
+                return false;
+            }
+            file = t.file;
+            offset = t.offset;
+            display = t.display();
+        }
+        const ProbeHook resolved{hook.kind, display};
+        if (!p.file.isValid()) {
+            p.file = file;
+            p.fileOffset = offset;
+            firstHook = resolved.text();
+        } else if (!sameFile(p.file, file)) {
+            *error = QStringLiteral("probe %1: %2 and %3 are in different files; the user-space "
+                                    "hooks of one probe must be in one binary")
+                         .arg(p.id, firstHook, resolved.text());
+            return false;
+        }
+        p.options.insert(prefix + QStringLiteral("Offset"), qint64(offset));
+        p.options.insert(option, resolved.text());
+    }
+    return true;
+}
+
+} // namespace
+
+bool probeTakesUserFile(const QString &id, const QVariantMap &options)
+{
+    if (id == QLatin1String("uprobe") || id == QLatin1String("usdt"))
+        return true;
+    for (const auto &[option, prefix] : hookOptionsOf(id)) {
+        Q_UNUSED(prefix);
+        if (ProbeHook::parse(options.value(option).toString()).inUserFile())
+            return true;
+    }
+    return false;
 }
 
 bool resolveProbeTargets(QList<ProbeConfig> &probes, QString *error)
 {
     for (ProbeConfig &p : probes) {
-        if (!probeTakesUserFile(p.id))
+        if (!probeTakesUserFile(p.id, p.options))
             continue;
+        if (!hookOptionsOf(p.id).isEmpty()) {
+            if (!resolveHooks(p, error))
+                return false;
+            continue;
+        }
         const ProbeInfo *info = ProbeCatalog::find(p.id);
         const ProbeOption *option = info ? info->option(QStringLiteral("target")) : nullptr;
         const QVariant given = p.options.value(QStringLiteral("target"));

@@ -14,7 +14,14 @@ namespace bpflens {
 // so the session says which file was probed. False with *error naming the probe and why.
 bool resolveProbeTargets(QList<ProbeConfig> &probes, QString *error);
 
-// Whether probe id attaches into a user-space file and so needs resolveProbeTargets.
-bool probeTakesUserFile(const QString &id);
+// Before a recording starts, tppair's and tpcount's uprobe and USDT hooks ("u:libc:strlen",
+// core/probehook.h) are resolved the same way: the file opened, the hook option rewritten
+// ("u:/usr/lib/x86_64-linux-gnu/libc.so.6:strlen"), the offset (and a USDT probe's argument specs
+// and semaphore) written to the internal options <prefix>Offset, <prefix>Args and
+// <prefix>Semaphore (prefix start, end or hook). Both sides of a pair must be in one file.
+
+// Whether probe id with these options attaches into a user-space file and so needs
+// resolveProbeTargets.
+bool probeTakesUserFile(const QString &id, const QVariantMap &options);
 
 } // namespace bpflens

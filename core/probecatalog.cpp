@@ -466,6 +466,18 @@ QList<ProbeInfo> buildCatalog()
         o.defaultValue = def;
         return o;
     };
+    // What the caller resolved for a uprobe or USDT hook (client/probetargets.h, probehooks.h).
+    auto hookOptions = [](const QString &prefix) {
+        ProbeOption offset = intOption(prefix + QStringLiteral("Offset"), QStringLiteral("Offset"),
+                                       QString(), 0, 0, std::numeric_limits<qint64>::max());
+        ProbeOption args = stringOption(prefix + QStringLiteral("Args"),
+                                        QStringLiteral("Argument specs"), QString(), 1024);
+        ProbeOption semaphore =
+            intOption(prefix + QStringLiteral("Semaphore"), QStringLiteral("Semaphore"), QString(),
+                      0, 0, std::numeric_limits<qint64>::max());
+        offset.internal = args.internal = semaphore.internal = true;
+        return QList<ProbeOption>{offset, args, semaphore};
+    };
     c.append(
         {QStringLiteral("tppair"),
          ProbeGroup::Custom,
@@ -477,19 +489,23 @@ QList<ProbeInfo> buildCatalog()
          {textOption(QStringLiteral("start"),
                      TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Start tracepoint")),
                      TR(QT_TRANSLATE_NOOP("ProbeCatalog",
-                                          "Where the measured time begins, e.g. block_rq_issue or "
-                                          "block:block_rq_issue")),
+                                          "Where the measured time begins: a tracepoint "
+                                          "(block_rq_issue), u:BINARY:FUNCTION, "
+                                          "ur:BINARY:FUNCTION (its return), "
+                                          "usdt:BINARY:PROVIDER:NAME, k:FUNCTION or kr:FUNCTION")),
                      QStringLiteral("sys_enter"), 200),
-          textOption(QStringLiteral("end"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "End tracepoint")),
-                     TR(QT_TRANSLATE_NOOP("ProbeCatalog",
-                                          "Where the measured time ends, e.g. block_rq_complete")),
-                     QStringLiteral("sys_exit"), 200),
+          textOption(
+              QStringLiteral("end"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "End tracepoint")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Where the measured time ends, written as Start "
+                                                   "tracepoint is, e.g. block_rq_complete or "
+                                                   "ur:/usr/bin/prog:parse")),
+              QStringLiteral("sys_exit"), 200),
           textOption(QStringLiteral("key"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Key")),
                      TR(QT_TRANSLATE_NOOP(
                          "ProbeCatalog",
                          "What pairs a start with its end: tid (the thread), pid, argN (the value "
-                         "of the tracepoint's argument N) or argN.field.field (a field of the "
-                         "struct argument N points to)")),
+                         "of the tracepoint's or USDT probe's argument N) or argN.field.field (a "
+                         "field of the struct a tracepoint's argument N points to)")),
                      QStringLiteral("tid"), 256),
           stringOption(QStringLiteral("endKey"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "End key")),
                        TR(QT_TRANSLATE_NOOP(
@@ -516,6 +532,7 @@ QList<ProbeInfo> buildCatalog()
               15)},
          true,
          true});
+    c.last().options += hookOptions(QStringLiteral("start")) + hookOptions(QStringLiteral("end"));
     c.append(
         {QStringLiteral("tpcount"),
          ProbeGroup::Custom,
@@ -524,16 +541,18 @@ QList<ProbeInfo> buildCatalog()
              "ProbeCatalog",
              "Hits of one tracepoint per interval, grouped by up to two of its fields or the "
              "command, or a histogram of one numeric field")),
-         {textOption(QStringLiteral("tracepoint"),
-                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Tracepoint")),
-                     TR(QT_TRANSLATE_NOOP("ProbeCatalog", "What is counted, e.g. sched_switch or "
-                                                          "block:block_rq_issue")),
-                     QStringLiteral("sched_switch"), 200),
+         {textOption(
+              QStringLiteral("tracepoint"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Tracepoint")),
+              TR(QT_TRANSLATE_NOOP("ProbeCatalog", "What is counted: a tracepoint (sched_switch, "
+                                                   "block:block_rq_issue), u:BINARY:FUNCTION, "
+                                                   "ur:BINARY:FUNCTION, usdt:BINARY:PROVIDER:NAME, "
+                                                   "k:FUNCTION or kr:FUNCTION")),
+              QStringLiteral("sched_switch"), 200),
           textOption(QStringLiteral("key"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Count by")),
                      TR(QT_TRANSLATE_NOOP(
                          "ProbeCatalog",
                          "Empty (all hits together), comm, tid, pid, an argument by name or as "
-                         "argN, or a field behind it (next.pid, arg0.q.id)")),
+                         "argN (a USDT probe's too), or a field behind it (next.pid, arg0.q.id)")),
                      QString(), 256),
           textOption(QStringLiteral("key2"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "And by")),
                      TR(QT_TRANSLATE_NOOP("ProbeCatalog",
@@ -549,6 +568,7 @@ QList<ProbeInfo> buildCatalog()
           intervalOption(), pidOption(), commOption()},
          false,
          true});
+    c.last().options += hookOptions(QStringLiteral("hook"));
     c.append(
         {QStringLiteral("uprobe"),
          ProbeGroup::Custom,

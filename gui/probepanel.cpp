@@ -377,8 +377,10 @@ void ProbePanel::showProbeError(const QString &probeId, const QString &message)
 
 QString ProbePanel::userFileProblem(const QString &probeId, const QVariantMap &options) const
 {
-    if (!probeTakesUserFile(probeId))
+    if (!probeTakesUserFile(probeId, options))
         return QString();
+    if (probeId != QLatin1String("uprobe") && probeId != QLatin1String("usdt"))
+        return hookProblem(probeId, options);
     // Resolved as the recording will resolve it, as this user: what cannot be probed says so
     // while the user types. Remembered per target, since a library name runs ldconfig.
     const QString target = options.value(QStringLiteral("target")).toString().trimmed();
@@ -400,6 +402,26 @@ QString ProbePanel::userFileProblem(const QString &probeId, const QVariantMap &o
         if (resolveBinaryTarget(target, pid, &resolved, &why))
             why.clear();
     }
+    if (m_targetProblems.size() > 64)
+        m_targetProblems.clear();
+    m_targetProblems.insert(cacheKey, why);
+    return why;
+}
+
+QString ProbePanel::hookProblem(const QString &probeId, const QVariantMap &options) const
+{
+    // tppair's and tpcount's uprobe and USDT hooks, resolved as the recording will resolve them.
+    QStringList hooks{probeId, options.value(QStringLiteral("pid")).toString()};
+    for (const char *name : {"start", "end", "tracepoint"})
+        hooks << options.value(QLatin1String(name)).toString();
+    const QString cacheKey = hooks.join(QLatin1Char('\n'));
+    auto it = m_targetProblems.constFind(cacheKey);
+    if (it != m_targetProblems.cend())
+        return *it;
+    QList<ProbeConfig> probe{{probeId, options, {}}};
+    QString why;
+    if (resolveProbeTargets(probe, &why))
+        why.clear();
     if (m_targetProblems.size() > 64)
         m_targetProblems.clear();
     m_targetProblems.insert(cacheKey, why);

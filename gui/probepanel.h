@@ -85,6 +85,7 @@ private:
     void updateRow(Row &row);
     // Why the probe's user-space target cannot be probed (uprobe), empty when it can.
     QString userFileProblem(const QString &probeId, const QVariantMap &options) const;
+    QString hookProblem(const QString &probeId, const QVariantMap &options) const;
     void load();
     void save(const Row &row) const;
 

@@ -108,7 +108,7 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
             *error = QStringLiteral("unknown probe: %1").arg(req.id);
             return false;
         }
-        if (req.file.isValid() != probe->takesUserFile()) {
+        if (req.file.isValid() != probe->takesUserFile(opts)) {
             *error = req.file.isValid()
                          ? QStringLiteral("probe %1 takes no file").arg(req.id)
                          : QStringLiteral("probe %1 needs the file its target names, opened by "

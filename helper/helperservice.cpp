@@ -307,7 +307,7 @@ bool HelperService::validate(QList<ProbeConfig> &probes, QString *error) const
         }
         // A uprobe's file: the caller opened it, so may read it; the helper only checks that
         // the offset is in its code (uprobefile.h), and attaches to this descriptor.
-        if (p.file.isValid() != probe->takesUserFile()) {
+        if (p.file.isValid() != probe->takesUserFile(normalized)) {
             *error = p.file.isValid() ? QStringLiteral("probe %1 takes no file").arg(p.id)
                                       : QStringLiteral("probe %1 needs the file of its target as "
                                                        "a descriptor the caller opened (option "

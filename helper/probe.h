@@ -79,8 +79,13 @@ public:
     void setStackResolver(StackResolver *resolver) { m_stackResolver = resolver; }
     // For a probe that attaches into a user-space file (takesUserFile()): the file its caller
     // opened and the function's offset there (ProbeConfig::file). Set by the engine before
-    // start(); the probe keeps the file open only until it attached.
-    virtual bool takesUserFile() const { return false; }
+    // start(); the probe keeps the file open only until it attached. Whether it takes one may
+    // depend on its options (tppair with a uprobe side).
+    virtual bool takesUserFile(const QVariantMap &options) const
+    {
+        Q_UNUSED(options);
+        return false;
+    }
     void setUserFile(const SharedFd &file, quint64 offset)
     {
         m_userFile = file;

@@ -4,6 +4,7 @@
 
 #include "tpcount.h"
 #include "tppair.h"
+#include "usdt.h"
 
 #include "tpcount.skel.h"
 
@@ -24,22 +25,39 @@ TpCountProbe::TpCountProbe()
 
 TpCountProbe::~TpCountProbe() = default;
 
+bool TpCountProbe::takesUserFile(const QVariantMap &options) const
+{
+    return ProbeHook::parse(options.value(QStringLiteral("tracepoint")).toString()).inUserFile();
+}
+
 bool TpCountProbe::plan(const KernelFeatures &kernel, const QVariantMap &options, Plan *out,
                         QString *error)
 {
-    if (!kernel.hasBtf()) {
-        *error = kernel.btfError();
-        return false;
-    }
     const QString name = options.value(QStringLiteral("tracepoint")).toString().trimmed();
     if (name.isEmpty()) {
         *error = QStringLiteral("no tracepoint given");
         return false;
     }
-    TracepointInfo info;
-    if (!Tracepoints::find(kernel, name, &info, error))
-        return false;
-    out->tracepoint = info.name;
+    out->hook = ProbeHook::parse(name);
+    const bool regs = out->hook.kind != ProbeHook::Kind::Tracepoint;
+    // A key or the value at the hook, as its kind resolves them.
+    auto resolve = [&](const QString &text, TracepointKey *key, UsdtArg *arg) {
+        return regs ? resolveRegsKey(out->regs, text, key, arg, error)
+                    : Tracepoints::resolveKey(kernel, out->tracepoint, text, key, error);
+    };
+    if (regs) {
+        if (!planRegsHook(kernel, out->hook, options, QStringLiteral("hook"), &out->regs, error))
+            return false;
+    } else {
+        if (!kernel.hasBtf()) {
+            *error = kernel.btfError();
+            return false;
+        }
+        TracepointInfo info;
+        if (!Tracepoints::find(kernel, name, &info, error))
+            return false;
+        out->tracepoint = info.name;
+    }
     out->keys.clear();
     for (const char *option : {"key", "key2"}) {
         const QString text = options.value(QLatin1String(option)).toString().trimmed();
@@ -49,7 +67,7 @@ bool TpCountProbe::plan(const KernelFeatures &kernel, const QVariantMap &options
         k.text = text;
         if (text == QLatin1String("comm")) {
             k.comm = true;
-        } else if (!Tracepoints::resolveKey(kernel, info.name, text, &k.resolved, error)) {
+        } else if (!resolve(text, &k.resolved, &k.arg)) {
             return false;
         } else {
             k.pointer = k.resolved.type.endsWith(QLatin1Char('*'));
@@ -69,14 +87,14 @@ bool TpCountProbe::plan(const KernelFeatures &kernel, const QVariantMap &options
             *error = QStringLiteral("histogram: comm is not a number");
             return false;
         }
-        if (!Tracepoints::resolveKey(kernel, info.name, value, &out->value, error))
+        if (!resolve(value, &out->value, &out->valueArg))
             return false;
     }
     return true;
 }
 
 AttachPlan TpCountProbe::attachPlan(const KernelFeatures &kernel, const QVariantMap &options,
-                                    Plan *out)
+                                    Plan *out) const
 {
     AttachPlan a;
     if (!plan(kernel, options, out, &a.reason)) {
@@ -84,7 +102,11 @@ AttachPlan TpCountProbe::attachPlan(const KernelFeatures &kernel, const QVariant
         return a;
     }
     AttachGroup g;
-    g.programs = {{"tpcount_hit", QStringLiteral("raw_tp/") + out->tracepoint, true}};
+    if (out->hook.kind == ProbeHook::Kind::Tracepoint)
+        g.programs = {{"tpcount_hit", QStringLiteral("raw_tp/") + out->tracepoint, true}};
+    else
+        g.programs = {regsProgram("tpcount_hit_regs", out->regs, m_fdPath,
+                                  int(options.value(QStringLiteral("pid")).toLongLong()))};
     g.what = out->histogram ? QStringLiteral("values") : QStringLiteral("hits");
     a.groups.append(g);
     return a;
@@ -100,18 +122,35 @@ ProbeAvailability TpCountProbe::availability(const KernelFeatures &kernel,
 bool TpCountProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
 {
     m_plan = Plan();
+    QString why;
+    if (!plan(kernel, options, &m_plan, &why)) {
+        *error = why;
+        return false;
+    }
+    if (takesUserFile(options)) {
+        if (!userFile().isValid()) {
+            *error = QStringLiteral("no file to attach to: the caller resolves the uprobe or USDT "
+                                    "hook and hands its file over (client/probetargets.h)");
+            return false;
+        }
+        if (!checkRegsHookFile(m_plan.regs, userFile().get(), error))
+            return false;
+        m_fdPath = QByteArray("/proc/self/fd/") + QByteArray::number(userFile().get());
+    }
     const AttachPlan a = attachPlan(kernel, options, &m_plan);
     m_counts.clear();
     m_lastKeysFull = 0;
     m_lastUnreadable = 0;
-    return startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
+    const bool ok = startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
         auto *ro = m_skel->rodata;
         int fields = 0;
         for (const Key &k : std::as_const(m_plan.keys)) {
-            if (k.comm)
+            if (k.comm) {
                 ro->by_comm = true;
-            else
+            } else {
+                fillUsdtArgSpec(&ro->key_args[fields], k.arg);
                 fillKeyDesc(&ro->key_descs[fields++], k.resolved);
+            }
         }
         ro->key_count = __u32(fields);
         ro->histogram = m_plan.histogram;
@@ -119,6 +158,7 @@ bool TpCountProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         // of histograms a count never touches).
         if (m_plan.histogram) {
             fillKeyDesc(&ro->value_desc, m_plan.value);
+            fillUsdtArgSpec(&ro->value_arg, m_plan.valueArg);
             bpf_map__set_max_entries(m_skel->maps.tpcount_counts, 1);
             setHistogramMap(m_skel->maps.tpcount_hists);
         } else {
@@ -126,6 +166,9 @@ bool TpCountProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         }
         return true;
     });
+    // Attached to the inode now: the descriptor is not needed any more.
+    releaseUserFile();
+    return ok;
 }
 
 QString TpCountProbe::keyText(const QByteArray &rawKey) const
@@ -140,7 +183,9 @@ QString TpCountProbe::keyText(const QByteArray &rawKey) const
             value = QString::fromLocal8Bit(key.comm, int(qstrnlen(key.comm, sizeof(key.comm))));
         } else {
             const quint64 v = key.values[field++];
-            value = k.pointer ? QStringLiteral("0x") + QString::number(v, 16) : QString::number(v);
+            value = k.pointer        ? QStringLiteral("0x") + QString::number(v, 16)
+                    : k.arg.isSigned ? QString::number(qint64(v))
+                                     : QString::number(v);
         }
         parts.append(k.text + QLatin1Char('=') + value);
     }

@@ -1,11 +1,16 @@
 #pragma once
 
 // A resolved tracepoint key as the BPF side reads it (struct tppair_key_desc, bpf/tpkey.bpf.h):
-// shared by tppair and tpcount.
+// shared by tppair and tpcount; and a USDT argument's spec (struct usdt_arg_spec,
+// bpf/usdtarg.bpf.h), shared by usdt, tppair and tpcount.
 #include <linux/types.h>
 
 #include "tppair.h"
+#include "usdt.h"
+
 #include "tracepoints.h"
+#include "usdtargs.h"
+#include "usdtprobe.h"
 
 #include <cstring>
 
@@ -36,6 +41,22 @@ inline void fillKeyDesc(const volatile tppair_key_desc *out, const TracepointKey
         d.hop_offsets[i] = k.hops[i];
     d.leaf_offset = k.leafOffset;
     memcpy(const_cast<tppair_key_desc *>(out), &d, sizeof(d));
+}
+
+// u's register named as an offset into struct pt_regs: the caller checked it has one
+// (UsdtProbe::registerOffset).
+inline void fillUsdtArgSpec(const volatile usdt_arg_spec *out, const UsdtArg &u)
+{
+    usdt_arg_spec spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.kind = u.kind == UsdtArg::Kind::Constant   ? USDT_ARG_CONST
+                : u.kind == UsdtArg::Kind::Register ? USDT_ARG_REG
+                                                    : USDT_ARG_MEM;
+    spec.reg_off = u.kind == UsdtArg::Kind::Constant ? 0 : __u32(UsdtProbe::registerOffset(u.reg));
+    spec.val_off = u.value;
+    spec.size = u.size;
+    spec.is_signed = u.isSigned;
+    memcpy(const_cast<usdt_arg_spec *>(out), &spec, sizeof(spec));
 }
 
 } // namespace bpflens

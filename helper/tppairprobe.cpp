@@ -3,6 +3,8 @@
 #include <linux/types.h>
 
 #include "tppair.h"
+#include "usdt.h"
+
 #include "tppair.skel.h"
 
 #include "histogrammap.h"
@@ -32,29 +34,45 @@ TpPairProbe::TpPairProbe()
 
 TpPairProbe::~TpPairProbe() = default;
 
-bool TpPairProbe::plan(const KernelFeatures &kernel, const QVariantMap &options, Plan *out,
-                       QString *error)
+bool TpPairProbe::takesUserFile(const QVariantMap &options) const
 {
+    return ProbeHook::parse(options.value(QStringLiteral("start")).toString()).inUserFile() ||
+           ProbeHook::parse(options.value(QStringLiteral("end")).toString()).inUserFile();
+}
+
+bool TpPairProbe::planSide(const KernelFeatures &kernel, const QVariantMap &options,
+                           const QString &side, const QString &key, Side *out, QString *error)
+{
+    out->hook = ProbeHook::parse(options.value(side).toString());
+    if (out->hook.kind != ProbeHook::Kind::Tracepoint) {
+        QString why;
+        if (!planRegsHook(kernel, out->hook, options, side, &out->regs, &why) ||
+            !resolveRegsKey(out->regs, key, &out->key, &out->arg, &why)) {
+            *error = side + QStringLiteral(": ") + why;
+            return false;
+        }
+        return true;
+    }
     if (!kernel.hasBtf()) {
         *error = kernel.btfError();
         return false;
     }
+    TracepointInfo info;
+    if (!Tracepoints::find(kernel, out->hook.target, &info, error) ||
+        !Tracepoints::resolveKey(kernel, info.name, key, &out->key, error))
+        return false;
+    out->tracepoint = info.name;
+    return true;
+}
+
+bool TpPairProbe::plan(const KernelFeatures &kernel, const QVariantMap &options, Plan *out,
+                       QString *error)
+{
     const QString start = options.value(QStringLiteral("start")).toString().trimmed();
     const QString end = options.value(QStringLiteral("end")).toString().trimmed();
-    TracepointInfo startInfo, endInfo;
     if (start.isEmpty() || end.isEmpty()) {
         *error = start.isEmpty() ? QStringLiteral("no start tracepoint given")
                                  : QStringLiteral("no end tracepoint given");
-        return false;
-    }
-    if (!Tracepoints::find(kernel, start, &startInfo, error) ||
-        !Tracepoints::find(kernel, end, &endInfo, error))
-        return false;
-    // Both programs would run on every hit, the end one finding the start just stored.
-    if (startInfo.name == endInfo.name) {
-        *error = QStringLiteral("start and end are the same tracepoint (%1): there is no time "
-                                "between them")
-                     .arg(startInfo.name);
         return false;
     }
     QString key = options.value(QStringLiteral("key")).toString().trimmed();
@@ -63,26 +81,47 @@ bool TpPairProbe::plan(const KernelFeatures &kernel, const QVariantMap &options,
     QString endKey = options.value(QStringLiteral("endKey")).toString().trimmed();
     if (endKey.isEmpty())
         endKey = key;
-    if (!Tracepoints::resolveKey(kernel, startInfo.name, key, &out->startKey, error) ||
-        !Tracepoints::resolveKey(kernel, endInfo.name, endKey, &out->endKey, error))
+    if (!planSide(kernel, options, QStringLiteral("start"), key, &out->start, error) ||
+        !planSide(kernel, options, QStringLiteral("end"), endKey, &out->end, error))
         return false;
-    out->start = startInfo.name;
-    out->end = endInfo.name;
+    // Both programs would run on every hit, the end one finding the start just stored.
+    if (out->start.hook.kind == ProbeHook::Kind::Tracepoint &&
+        out->end.hook.kind == ProbeHook::Kind::Tracepoint &&
+        out->start.tracepoint == out->end.tracepoint) {
+        *error = QStringLiteral("start and end are the same tracepoint (%1): there is no time "
+                                "between them")
+                     .arg(out->start.tracepoint);
+        return false;
+    }
+    if (out->start.hook.kind != ProbeHook::Kind::Tracepoint &&
+        out->start.hook.text() == out->end.hook.text()) {
+        *error = QStringLiteral("start and end are the same hook (%1): there is no time "
+                                "between them")
+                     .arg(out->start.hook.text());
+        return false;
+    }
     return true;
 }
 
 AttachPlan TpPairProbe::attachPlan(const KernelFeatures &kernel, const QVariantMap &options,
-                                   Plan *out)
+                                   Plan *out) const
 {
     AttachPlan a;
     if (!plan(kernel, options, out, &a.reason)) {
         a.available = false;
         return a;
     }
-    // Any two tracepoints: the programs attach by name. The end first: a start attached alone
-    // would only fill the map; the start detaches first, so no pair begins that could not end.
+    const int pid = int(options.value(QStringLiteral("pid")).toLongLong());
+    auto program = [&](const Side &side, const QByteArray &name) {
+        return side.hook.kind == ProbeHook::Kind::Tracepoint
+                   ? AttachGroup::Program{name, rawTp(side.tracepoint), true}
+                   : regsProgram(name + "_regs", side.regs, m_fdPath, pid);
+    };
+    // Any two hooks: the programs attach by name or by file. The end first: a start attached
+    // alone would only fill the map; the start detaches first, so no pair begins that could not
+    // end.
     AttachGroup g;
-    g.programs = {{"tppair_start", rawTp(out->start), true}, {"tppair_end", rawTp(out->end), true}};
+    g.programs = {program(out->start, "tppair_start"), program(out->end, "tppair_end")};
     g.what = QStringLiteral("pairs");
     g.endFirst = true;
     a.groups.append(g);
@@ -99,18 +138,43 @@ ProbeAvailability TpPairProbe::availability(const KernelFeatures &kernel,
 bool TpPairProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
 {
     Plan p;
+    QString why;
+    if (!plan(kernel, options, &p, &why)) {
+        *error = why;
+        return false;
+    }
+    if (takesUserFile(options)) {
+        if (!userFile().isValid()) {
+            *error = QStringLiteral("no file to attach to: the caller resolves the uprobe or USDT "
+                                    "side and hands its file over (client/probetargets.h)");
+            return false;
+        }
+        // Both sides, whichever one the caller's offset was checked for.
+        for (const Side *side : {&p.start, &p.end}) {
+            if (side->hook.inUserFile() && !checkRegsHookFile(side->regs, userFile().get(), &why)) {
+                *error = why;
+                return false;
+            }
+        }
+        m_fdPath = QByteArray("/proc/self/fd/") + QByteArray::number(userFile().get());
+    }
     const AttachPlan a = attachPlan(kernel, options, &p);
     m_lastUnreadable = 0;
-    return startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
+    const bool ok = startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
         auto *ro = m_skel->rodata;
-        fillKeyDesc(&ro->start_key, p.startKey);
-        fillKeyDesc(&ro->end_key, p.endKey);
+        fillKeyDesc(&ro->start_key, p.start.key);
+        fillKeyDesc(&ro->end_key, p.end.key);
+        fillUsdtArgSpec(&ro->start_arg, p.start.arg);
+        fillUsdtArgSpec(&ro->end_arg, p.end.arg);
         m_unit = timeUnitOption(options);
         ro->unit_div = unitDivisor(m_unit);
         const qint64 thresholdUs = options.value(QStringLiteral("thresholdUs"), -1).toLongLong();
         ro->threshold_ns = thresholdUs < 0 ? -1 : thresholdUs * 1000;
         return true;
     });
+    // Attached to the inode now: the descriptor is not needed any more.
+    releaseUserFile();
+    return ok;
 }
 
 bool TpPairProbe::decode(const void *data, size_t size, RecordBatch &out)

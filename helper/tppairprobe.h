@@ -2,6 +2,7 @@
 
 #include "attachplan.h"
 #include "probe.h"
+#include "probehooks.h"
 #include "tracepoints.h"
 
 struct tppair_bpf;
@@ -12,12 +13,18 @@ namespace bpflens {
 // the occasion does): a log2 histogram of every pair and, above a threshold, the pairs as
 // TpPairEvents. One precompiled program pair serves any two tracepoints: they attach as raw
 // tracepoints by name, and each side reads its key as the kernel's BTF says (see
-// Tracepoints::resolveKey). The pid/comm filters apply where the pair starts.
+// Tracepoints::resolveKey). Either side may instead be a uprobe, uretprobe, USDT probe, kprobe
+// or kretprobe ("u:BINARY:FUNCTION", core/probehook.h), keyed by tid, pid or a USDT argument:
+// a second program pair of the pt_regs type serves those (probehooks.h). Both user-space sides
+// are in the one file the caller opened. The pid/comm filters apply where the pair starts.
 class TpPairProbe : public SkeletonProbe<tppair_bpf>
 {
 public:
     TpPairProbe();
     ~TpPairProbe() override;
+
+    // A uprobe or USDT side: the caller hands over the file it resolved.
+    bool takesUserFile(const QVariantMap &options) const override;
 
     // Unavailable, with a reason naming the bad value, when a tracepoint, argument or field
     // does not exist in this kernel.
@@ -33,17 +40,26 @@ protected:
     void readCounters() override;
 
 private:
+    struct Side
+    {
+        ProbeHook hook;
+        QString tracepoint; // event name, without category, for a tracepoint
+        RegsHook regs;      // for any other hook
+        TracepointKey key;
+        UsdtArg arg; // a USDT side keyed by an argument
+    };
     struct Plan
     {
-        QString start; // event names, without category
-        QString end;
-        TracepointKey startKey;
-        TracepointKey endKey;
+        Side start;
+        Side end;
     };
+    static bool planSide(const KernelFeatures &kernel, const QVariantMap &options,
+                         const QString &side, const QString &key, Side *out, QString *error);
     static bool plan(const KernelFeatures &kernel, const QVariantMap &options, Plan *out,
                      QString *error);
-    static AttachPlan attachPlan(const KernelFeatures &kernel, const QVariantMap &options,
-                                 Plan *out);
+    AttachPlan attachPlan(const KernelFeatures &kernel, const QVariantMap &options,
+                          Plan *out) const;
+    QByteArray m_fdPath;
     HistogramUnit m_unit = HistogramUnit::Microseconds;
     quint64 m_lastUnreadable = 0;
 };

@@ -6,6 +6,7 @@
 #include "uprobe.skel.h"
 
 #include "histogrammap.h"
+#include "probehooks.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -26,8 +27,7 @@ AttachPlan UprobeProbe::attachPlan(const KernelFeatures &kernel, const QVariantM
     AttachPlan a;
     if (!kernel.hasUprobes()) {
         a.available = false;
-        a.reason = QStringLiteral("this kernel has no uprobes (neither the uprobe PMU nor "
-                                  "tracefs's uprobe_events: CONFIG_UPROBE_EVENTS is off)");
+        a.reason = noUprobesReason();
         return a;
     }
     const QString target = options.value(QStringLiteral("target")).toString().trimmed();

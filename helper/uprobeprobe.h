@@ -23,7 +23,7 @@ public:
     UprobeProbe();
     ~UprobeProbe() override;
 
-    bool takesUserFile() const override { return true; }
+    bool takesUserFile(const QVariantMap &) const override { return true; }
     ProbeAvailability availability(const KernelFeatures &kernel,
                                    const QVariantMap &options = {}) const override;
 

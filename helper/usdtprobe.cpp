@@ -5,6 +5,8 @@
 #include "usdt.h"
 #include "usdt.skel.h"
 
+#include "probehooks.h"
+#include "tpkeydesc.h"
 #include "uprobefile.h"
 
 #include <bpf/bpf.h>
@@ -63,8 +65,7 @@ AttachPlan UsdtProbe::attachPlan(const KernelFeatures &kernel, const QVariantMap
 #endif
     if (!kernel.hasUprobes()) {
         a.available = false;
-        a.reason = QStringLiteral("this kernel has no uprobes (neither the uprobe PMU nor "
-                                  "tracefs's uprobe_events: CONFIG_UPROBE_EVENTS is off)");
+        a.reason = noUprobesReason();
         return a;
     }
     if (!options.isEmpty()) {
@@ -143,17 +144,8 @@ bool UsdtProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel
     const bool ok = startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
         auto *ro = m_skel->rodata;
         ro->arg_cnt = __u32(m_args.size());
-        for (qsizetype i = 0; i < m_args.size(); ++i) {
-            const UsdtArg &u = m_args[i];
-            auto &spec = ro->arg_specs[i];
-            spec.kind = u.kind == UsdtArg::Kind::Constant   ? USDT_ARG_CONST
-                        : u.kind == UsdtArg::Kind::Register ? USDT_ARG_REG
-                                                            : USDT_ARG_MEM;
-            spec.reg_off = u.kind == UsdtArg::Kind::Constant ? 0 : __u32(registerOffset(u.reg));
-            spec.val_off = u.value;
-            spec.size = u.size;
-            spec.is_signed = u.isSigned;
-        }
+        for (qsizetype i = 0; i < m_args.size(); ++i)
+            fillUsdtArgSpec(&ro->arg_specs[i], m_args[i]);
         ro->key_kind = m_key.kind == ProbeCatalog::UprobeKey::Kind::None      ? USDT_KEY_NONE
                        : m_key.kind == ProbeCatalog::UprobeKey::Kind::Integer ? USDT_KEY_INT
                                                                               : USDT_KEY_STRING;

@@ -1525,6 +1525,10 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
                            QStringLiteral("open:flags=O_WRONLY,O_CREAT,O_BOGUS,failedOnly")}
             << 2 << "option flags: \"O_BOGUS\" is not an open flag";
+        QTest::newRow("pair hook not found")
+            << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
+                           QStringLiteral("tppair:start=u:/nonexistent/prog:main,end=sys_exit")}
+            << 2 << "probe tppair, start u:/nonexistent/prog:main: cannot open /nonexistent/prog";
         QTest::newRow("out of range")
             << QStringList{QStringLiteral("record"), QStringLiteral("--probe"),
                            QStringLiteral("exec:pid=-5")}
@@ -1749,6 +1753,40 @@ private Q_SLOTS:
             runCli({QStringLiteral("export"), session, QStringLiteral("--csv"), csvDir});
         QCOMPARE(exported.status, 0);
         QCOMPARE(csvRows(csvDir + QStringLiteral("/tppair.csv")).size(), fsyncs + 1);
+    }
+
+    // funclatency for a user function through the helper: the CLI resolves u:/ur: as the user
+    // and hands the helper the file; every call of bpflens_sleep(2000) is a pair of at least
+    // 2 ms.
+    void userFunctionPairThroughTheHelper()
+    {
+        BPFLENS_REQUIRE_ROOT("runs the helper, which loads BPF programs");
+        test::TestBus bus;
+        QString error;
+        QVERIFY2(bus.start(&error), qPrintable(error));
+        const QString session = bus.dir() + QStringLiteral("/upair.bpflens");
+        const QString fn = QStringLiteral(BPFLENS_UPROBETARGET ":bpflens_sleep");
+        QProcess recorder;
+        recorder.setProcessEnvironment(bus.environment());
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--probe"),
+                        QStringLiteral("tppair:start=u:%1,end=ur:%1,thresholdUs=0").arg(fn),
+                        QStringLiteral("-o"), session});
+        QVERIFY2(waitForFile(session, recorder),
+                 qPrintable(QString::fromUtf8(recorder.readAllStandardError())));
+        constexpr int calls = 7;
+        QCOMPARE(QProcess::execute(QStringLiteral(BPFLENS_UPROBETARGET),
+                                   {QStringLiteral("sleep:2000:7")}),
+                 0);
+        ::kill(pid_t(recorder.processId()), SIGINT);
+        QVERIFY(recorder.waitForFinished(30000));
+        const QString err = QString::fromUtf8(recorder.readAllStandardError());
+        QVERIFY2(recorder.exitCode() == 0, qPrintable(err));
+        SessionData data;
+        QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+        QCOMPARE(data.events.count(EventType::TpPair), qsizetype(calls));
+        for (qsizetype i = 0; i < calls; ++i)
+            QVERIFY(data.events.tpPair(i).latencyNs >= 2000 * 1000);
     }
 
     // Every event type reaches the user by each way bpflens-cli records: through the helper

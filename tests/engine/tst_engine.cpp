@@ -227,7 +227,7 @@ private Q_SLOTS:
             QVERIFY2(resolveProbeTargets(req, &error), qPrintable(error));
             QVERIFY2(engine.start(req, &error), qPrintable(error));
             engine.stop();
-            if (probeTakesUserFile(s.info.id))
+            if (probeTakesUserFile(s.info.id, req[0].options))
                 QCOMPARE(req[0].attachPath,
                          (s.info.id == QLatin1String("usdt") ? QStringLiteral("usdt/")
                                                              : QStringLiteral("uprobe/")) +

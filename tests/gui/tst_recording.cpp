@@ -291,6 +291,7 @@ private Q_SLOTS:
     void probePanelValidatesAndPersists();
     void probePanelSaysWhyAFunctionCannotBeProbed();
     void probePanelSaysWhyAUsdtProbeCannotBeProbed();
+    void probePanelSaysWhyAPairHookCannotBeProbed();
     void probePanelWheelScrollsPastFields();
     void tickingAProbeMovesOnlyTheRowsBelow_data();
     void tickingAProbeMovesOnlyTheRowsBelow();
@@ -951,6 +952,57 @@ void TestRecording::probePanelSaysWhyAUsdtProbeCannotBeProbed()
     target->setText(QStringLiteral("/etc/hostname:p:n"));
     QVERIFY2(error->isVisible() && error->text().contains(QLatin1String("not an ELF file")),
              qPrintable(error->text()));
+}
+
+// tppair's and tpcount's uprobe and USDT hooks are resolved the same way while typed; a
+// tracepoint needs no file and says nothing here.
+void TestRecording::probePanelSaysWhyAPairHookCannotBeProbed()
+{
+    ProbePanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setProbeSelected(QStringLiteral("tppair"), true);
+    auto *start = qobject_cast<QLineEdit *>(
+        panel.optionEditor(QStringLiteral("tppair"), QStringLiteral("start")));
+    auto *end = qobject_cast<QLineEdit *>(
+        panel.optionEditor(QStringLiteral("tppair"), QStringLiteral("end")));
+    QVERIFY(start && end);
+    QVERIFY(!panel.optionEditor(QStringLiteral("tppair"), QStringLiteral("startOffset")));
+    QLabel *error = panel.errorLabel(QStringLiteral("tppair"));
+    QVERIFY2(!error->isVisible(), qPrintable(error->text()));
+    const QString program = QStringLiteral(BPFLENS_USDTTARGET);
+    start->setText(QStringLiteral("usdt:") + program + QStringLiteral(":bpflens:nope"));
+    QVERIFY(error->isVisible());
+    QCOMPARE(error->text(),
+             QStringLiteral("Cannot probe: probe tppair, start usdt:%1:bpflens:nope: no USDT "
+                            "probe bpflens:nope in %1; it has bpflens:guarded, bpflens:tick")
+                 .arg(program));
+    // As a user sees it (gui-png/probepanel-tppair-hook.png).
+    panel.resize(420, 720);
+    QApplication::processEvents();
+    if (auto *scroll = panel.findChild<QScrollArea *>())
+        scroll->ensureWidgetVisible(error, 0, 200);
+    QApplication::processEvents();
+    QVERIFY(QDir().mkpath(QStringLiteral(BPFLENS_TEST_OUTPUT_DIR)));
+    QVERIFY(
+        panel.grab().save(QStringLiteral(BPFLENS_TEST_OUTPUT_DIR "/probepanel-tppair-hook.png")));
+    start->setText(QStringLiteral("usdt:") + program + QStringLiteral(":bpflens:tick"));
+    end->setText(QStringLiteral("u:/etc/hostname:main"));
+    QVERIFY2(error->isVisible() && error->text().contains(QLatin1String(
+                                       "end u:/etc/hostname:main: /etc/hostname is not an ELF")),
+             qPrintable(error->text()));
+    end->setText(QStringLiteral("usdt:") + program + QStringLiteral(":bpflens:guarded"));
+    QVERIFY2(!error->isVisible(), qPrintable(error->text()));
+
+    panel.setProbeSelected(QStringLiteral("tpcount"), true);
+    auto *hook = qobject_cast<QLineEdit *>(
+        panel.optionEditor(QStringLiteral("tpcount"), QStringLiteral("tracepoint")));
+    QVERIFY(hook);
+    QLabel *countError = panel.errorLabel(QStringLiteral("tpcount"));
+    hook->setText(QStringLiteral("u:/nonexistent/program:main"));
+    QVERIFY2(countError->isVisible() &&
+                 countError->text().contains(QLatin1String("No such file or directory")),
+             qPrintable(countError->text()));
 }
 
 void TestRecording::probePanelValidatesAndPersists()

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A USDT argument fetched as its spec says (struct usdt_arg_spec): for the usdt probe, and for
+ * tppair's and tpcount's USDT hooks keyed by an argument. */
+#ifndef BPFLENS_USDTARG_BPF_H
+#define BPFLENS_USDTARG_BPF_H
+
+#include "usdt.h"
+
+/* False when memory the spec points to is not mapped (*out is 0 then). */
+static __always_inline bool usdt_arg_read(struct pt_regs *ctx,
+                                          const volatile struct usdt_arg_spec *spec, __u64 *out)
+{
+    __u64 val = 0;
+    __u32 size;
+    int shift;
+
+    *out = 0;
+    size = spec->size;
+    if (size > 8 || size == 0)
+        size = 8;
+    switch (spec->kind) {
+    case USDT_ARG_CONST:
+        val = spec->val_off;
+        break;
+    case USDT_ARG_REG:
+        if (bpf_probe_read_kernel(&val, sizeof(val), (void *)ctx + spec->reg_off))
+            return false;
+        break;
+    case USDT_ARG_MEM:
+        if (bpf_probe_read_kernel(&val, sizeof(val), (void *)ctx + spec->reg_off))
+            return false;
+        {
+            void *at = (void *)(val + spec->val_off);
+
+            /* Only the argument's bytes: the 8 after it may already be unmapped. */
+            val = 0;
+            if (bpf_probe_read_user(&val, size, at))
+                return false;
+        }
+        break;
+    default:
+        return true;
+    }
+    shift = 64 - 8 * size;
+    if (spec->is_signed)
+        *out = (__u64)(((__s64)(val << shift)) >> shift);
+    else
+        *out = (val << shift) >> shift;
+    return true;
+}
+
+#endif
