@@ -8,6 +8,7 @@
 #include "hooktestutil.h"
 #include "iostackprobe.h"
 #include "iotestdir.h"
+#include "loopdevice.h"
 #include "testutil.h"
 
 #include <QHash>
@@ -152,6 +153,12 @@ class TestIoStack : public QObject
     Q_OBJECT
 
     QTemporaryDir *m_dir = nullptr;
+    // The file system the workload's files are on: ext4 on m_loop, which no other process's
+    // requests reach (writeback, the journal, a sync elsewhere would otherwise share the
+    // device's queue, merge with or be issued beside the workload's and make its block counts
+    // inexact), or, where the VM runner's disk is the tests' alone, a directory on that disk.
+    test::LoopDevice m_loop;
+    QString m_fsDir;
     QByteArray m_direct, m_buffered, m_other;
     QString m_disk;
     void *m_buf = nullptr; // aligned, for the child (no malloc after fork)
@@ -239,17 +246,33 @@ private Q_SLOTS:
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
         const QString base = test::ioTestDirectory();
-        const QString why = test::notOnADisk(base);
-        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const QString notDisk = test::notOnADisk(base);
+        QVERIFY2(notDisk.isEmpty(), qPrintable(notDisk));
         m_dir = new QTemporaryDir(base + QStringLiteral("/bpflens-iostack-XXXXXX"));
         QVERIFY(m_dir->isValid());
-        m_disk = test::diskOf(m_dir->path());
+        m_fsDir = m_dir->filePath(QStringLiteral("fs"));
+        QVERIFY(QDir().mkpath(m_fsDir));
+        QString why;
+        if (!m_loop.attach(m_dir->filePath(QStringLiteral("fs.img")), qint64(64) << 20, &why) ||
+            !m_loop.mountExt4(m_fsDir, &why)) {
+            m_loop.detach();
+            // Only on the disk BPFLENS_TEST_DIR names (the VM runner's, which nothing else
+            // writes to) are the counts exact without a device of the test's own.
+            QVERIFY2(qEnvironmentVariableIsSet("BPFLENS_TEST_DIR"),
+                     qPrintable(why + QStringLiteral(": the test needs a loop device of its own "
+                                                     "(on a shared disk its counts are not "
+                                                     "exact)")));
+            qInfo("%s: the workload's files are on the disk of BPFLENS_TEST_DIR, assumed to be "
+                  "the tests' alone",
+                  qPrintable(why));
+        }
+        m_disk = test::diskOf(m_fsDir);
         QVERIFY2(!m_disk.isEmpty(), "cannot find the disk under the test directory");
-        m_direct = QFile::encodeName(m_dir->filePath(QStringLiteral("direct.bin")));
-        m_buffered = QFile::encodeName(m_dir->filePath(QStringLiteral("buffered.bin")));
+        m_direct = QFile::encodeName(m_fsDir + QStringLiteral("/direct.bin"));
+        m_buffered = QFile::encodeName(m_fsDir + QStringLiteral("/buffered.bin"));
         // The O_DIRECT file exists on disk before recording, so its writes overwrite allocated
         // blocks: one request each, no allocation or flush of dirty pages in the way.
-        m_other = QFile::encodeName(m_dir->filePath(QStringLiteral("other.bin")));
+        m_other = QFile::encodeName(m_fsDir + QStringLiteral("/other.bin"));
         for (const QByteArray &path : {m_direct, m_other}) {
             const int fd = open(path.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
             QVERIFY(fd >= 0);
@@ -266,6 +289,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
+        m_loop.detach();
         delete m_dir;
         free(m_buf);
     }
@@ -632,7 +656,7 @@ private Q_SLOTS:
         KernelFeatures kernel;
         BPFLENS_REQUIRE_HOOKS(mode, canHook(kernel, mode));
         constexpr int rounds = 8;
-        const QByteArray path = QFile::encodeName(m_dir->filePath(QStringLiteral("sum.bin")));
+        const QByteArray path = QFile::encodeName(m_fsDir + QStringLiteral("/sum.bin"));
         QHash<QString, qint64> wallNs;
         QHash<QString, int> calls;
         bool ok = true;
