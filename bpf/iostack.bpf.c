@@ -186,6 +186,15 @@ static __always_inline void busy_end(struct busy *b, __u64 now)
     }
 }
 
+/* A request that leaves the device unserved (requeued: the driver had no room for it): the time
+ * since its issue was spent waiting, not on the device, and is not charged. With other requests
+ * of the thread still in flight the union goes on from its start, which they cover but for the
+ * stretch before the first of them was issued. */
+static __always_inline void busy_cancel(struct busy *b)
+{
+    add_then_read(&b->inflight, -1);
+}
+
 /* Takes what completed requests left to charge (adds may race in from other CPUs). */
 static __always_inline __u64 busy_take(struct busy *b)
 {
@@ -567,7 +576,7 @@ static __always_inline struct thread_state *owner(struct rq_state *r)
     return ts;
 }
 
-/* Ends what a request had in flight for its thread (completion, merge, requeue). */
+/* Ends what a request had in flight for its thread (completion, merge). */
 static __always_inline void end_busy(struct rq_state *r, __u64 now, bool blk)
 {
     struct thread_state *ts = owner(r);
@@ -662,17 +671,33 @@ int BPF_PROG(iostack_rq_complete, struct request *rq, int error, unsigned int nr
     return 0;
 }
 
-/* Requeued: it will be issued again; its device time so far is not the request's. */
+/* Requeued: it will be issued again; its device time so far is not the request's (a busy
+ * virtio queue refuses requests it was just given). Neither its count nor the thread's device
+ * time may include it: the device layer's exclusive time is the union of the device times it
+ * counts, never more than their sum. Until it is issued again it waits in the block layer:
+ * queue time with the queued option; without it, like the wait before its first issue, time of
+ * the layer the thread is in (there is no queue layer then to charge it to). */
 SEC("tp_btf/block_rq_requeue")
 int iostack_rq_requeue(u64 *ctx)
 {
     struct request *rq = RQ_ARG(requeue_arg);
     struct rq_state *r = bpf_map_lookup_elem(&requests, &rq);
+    struct thread_state *ts;
 
-    if (r) {
-        end_busy(r, bpf_ktime_get_ns(), false);
-        r->issue = 0;
+    if (!r)
+        return 0;
+    ts = owner(r);
+    if (r->dev_busy) {
+        r->dev_busy = false;
+        if (ts)
+            busy_cancel(&ts->device);
     }
+    if (!targ_queued && r->blk_busy) {
+        r->blk_busy = false;
+        if (ts)
+            busy_cancel(&ts->blk);
+    }
+    r->issue = 0;
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "engine.h"
 #include "enginetestutil.h"
 #include "iotestdir.h"
+#include "loopdevice.h"
 #include "testutil.h"
 
 #include <QFile>
@@ -17,7 +18,6 @@
 #include <fcntl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
-#include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -112,69 +112,6 @@ QString slots(const Log2Histogram &h)
     return parts.join(QLatin1String(", "));
 }
 
-// A loop device over a file, which only this test's requests reach. On a disk other processes
-// use, the kernel can issue their queued requests from this process's context (a queue run by
-// the next submitter), and bitesize, like libbpf-tools', counts a request for the task that
-// issues it: counts on a shared disk are exact only where nothing else writes.
-class LoopDevice
-{
-public:
-    LoopDevice() = default;
-    LoopDevice(const LoopDevice &) = delete;
-    LoopDevice &operator=(const LoopDevice &) = delete;
-    ~LoopDevice() { detach(); }
-
-    void detach()
-    {
-        if (m_fd >= 0) {
-            ioctl(m_fd, LOOP_CLR_FD, 0);
-            close(m_fd);
-            m_fd = -1;
-        }
-    }
-
-    bool attach(const QString &backing, qint64 bytes, QString *why)
-    {
-        const int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-        if (ctl < 0) {
-            *why = QStringLiteral("/dev/loop-control: %1")
-                       .arg(QString::fromLocal8Bit(strerror(errno)));
-            return false;
-        }
-        const int file =
-            open(backing.toLocal8Bit().constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-        bool ok = file >= 0 && ftruncate(file, bytes) == 0;
-        // Another process can take the free device between asking and attaching: ask again.
-        for (int attempt = 0; ok && m_fd < 0 && attempt < 10; ++attempt) {
-            const int n = ioctl(ctl, LOOP_CTL_GET_FREE);
-            if (n < 0)
-                break;
-            const QByteArray path = "/dev/loop" + QByteArray::number(n);
-            const int fd = open(path.constData(), O_RDWR | O_CLOEXEC);
-            if (fd >= 0 && ioctl(fd, LOOP_SET_FD, file) == 0) {
-                m_fd = fd;
-                m_name = QStringLiteral("loop%1").arg(n);
-            } else if (fd >= 0) {
-                close(fd);
-            }
-        }
-        if (m_fd < 0)
-            *why = QStringLiteral("attaching a loop device: %1")
-                       .arg(QString::fromLocal8Bit(strerror(errno)));
-        if (file >= 0)
-            close(file);
-        close(ctl);
-        return m_fd >= 0;
-    }
-
-    QString name() const { return m_name; }
-    QString path() const { return QStringLiteral("/dev/") + m_name; }
-
-private:
-    int m_fd = -1;
-    QString m_name;
-};
-
 } // namespace
 
 class TestBitesize : public QObject
@@ -182,7 +119,10 @@ class TestBitesize : public QObject
     Q_OBJECT
 
     QTemporaryDir *m_dir = nullptr;
-    LoopDevice m_loop;
+    // Only this test's requests reach it: see LoopDevice. (bitesize counts a request for the
+    // task that issues it, and on a shared disk the kernel issues others' queued requests from
+    // the next submitter's context.)
+    test::LoopDevice m_loop;
     QString m_file;
     QString m_disk;
     QList<quint64> m_extents;

@@ -2,6 +2,10 @@
  *   uprobetarget ITEM...
  * where an ITEM is WORD:N:COUNT, which calls bpflens_count(WORD, N) COUNT times, or
  * sleep:US:COUNT, which calls bpflens_sleep(US) COUNT times (each sleeps US microseconds).
+ * With BPFLENS_UPROBETARGET_TIMES=FILE it writes a line "US INNER_NS OUTER_NS" to FILE for each
+ * bpflens_sleep call: the time the function's body took and the time around the call, both on
+ * CLOCK_MONOTONIC (the clock of bpf_ktime_get_ns). A uprobe's latency of the call lies between
+ * the two, however late a loaded machine woke the sleeper.
  * The functions are global, neither inlined nor cloned, so their symbols are where the calls go. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,15 +26,32 @@ TARGET_FUNCTION long bpflens_count(const char *word, long n)
     return n;
 }
 
+static long long monotonic_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+volatile long long sleep_inner_ns;
+
 TARGET_FUNCTION void bpflens_sleep(long us)
 {
+    const long long t0 = monotonic_ns();
     struct timespec t = {us / 1000000, (us % 1000000) * 1000};
     while (nanosleep(&t, &t) != 0) {
     }
+    sleep_inner_ns = monotonic_ns() - t0;
 }
 
 int main(int argc, char **argv)
 {
+    const char *times_path = getenv("BPFLENS_UPROBETARGET_TIMES");
+    FILE *times = times_path ? fopen(times_path, "w") : NULL;
+    if (times_path && !times) {
+        perror(times_path);
+        return 2;
+    }
     for (int i = 1; i < argc; i++) {
         char word[256];
         long n, count;
@@ -39,11 +60,20 @@ int main(int argc, char **argv)
             return 2;
         }
         for (long c = 0; c < count; c++) {
-            if (strcmp(word, "sleep") == 0)
+            if (strcmp(word, "sleep") == 0) {
+                const long long t0 = monotonic_ns();
                 bpflens_sleep(n);
-            else
+                const long long outer = monotonic_ns() - t0;
+                if (times)
+                    fprintf(times, "%ld %lld %lld\n", n, sleep_inner_ns, outer);
+            } else {
                 bpflens_count(word, n);
+            }
         }
+    }
+    if (times && fclose(times) != 0) {
+        perror(times_path);
+        return 2;
     }
     return 0;
 }
