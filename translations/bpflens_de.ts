@@ -208,24 +208,12 @@
         <translation>Start-Tracepoint</translation>
     </message>
     <message>
-        <source>Where the measured time begins, e.g. block_rq_issue or block:block_rq_issue</source>
-        <translation>Wo die gemessene Zeit beginnt, z. B. block_rq_issue oder block:block_rq_issue</translation>
-    </message>
-    <message>
         <source>End tracepoint</source>
         <translation>End-Tracepoint</translation>
     </message>
     <message>
-        <source>Where the measured time ends, e.g. block_rq_complete</source>
-        <translation>Wo die gemessene Zeit endet, z. B. block_rq_complete</translation>
-    </message>
-    <message>
         <source>Key</source>
         <translation>Schlüssel</translation>
-    </message>
-    <message>
-        <source>What pairs a start with its end: tid (the thread), pid, argN (the value of the tracepoint&apos;s argument N) or argN.field.field (a field of the struct argument N points to)</source>
-        <translation>Was einen Start seinem Ende zuordnet: tid (der Thread), pid, argN (der Wert des Tracepoint-Arguments N) oder argN.field.field (ein Feld der Struktur, auf die Argument N zeigt)</translation>
     </message>
     <message>
         <source>End key</source>
@@ -528,14 +516,6 @@
         <translation>Tracepoint</translation>
     </message>
     <message>
-        <source>What is counted, e.g. sched_switch or block:block_rq_issue</source>
-        <translation>Was gezählt wird, z. B. sched_switch oder block:block_rq_issue</translation>
-    </message>
-    <message>
-        <source>Empty (all hits together), comm, tid, pid, an argument by name or as argN, or a field behind it (next.pid, arg0.q.id)</source>
-        <translation>Leer (alle Treffer zusammen), comm, tid, pid, ein Argument mit Namen oder als argN, oder ein Feld dahinter (next.pid, arg0.q.id)</translation>
-    </message>
-    <message>
         <source>And by</source>
         <translation>Und nach</translation>
     </message>
@@ -578,6 +558,26 @@
     <message>
         <source>Record every hit as an event with its arguments (off: counts only, for probes that fire often)</source>
         <translation>Jeden Treffer als Ereignis mit seinen Argumenten aufzeichnen (aus: nur zählen, für Probes, die oft auslösen)</translation>
+    </message>
+    <message>
+        <source>Where the measured time begins: a tracepoint (block_rq_issue), u:BINARY:FUNCTION, ur:BINARY:FUNCTION (its return), usdt:BINARY:PROVIDER:NAME, k:FUNCTION or kr:FUNCTION</source>
+        <translation>Wo die gemessene Zeit beginnt: ein Tracepoint (block_rq_issue), u:BINÄRDATEI:FUNKTION, ur:BINÄRDATEI:FUNKTION (ihre Rückkehr), usdt:BINÄRDATEI:PROVIDER:NAME, k:FUNKTION oder kr:FUNKTION</translation>
+    </message>
+    <message>
+        <source>Where the measured time ends, written as Start tracepoint is, e.g. block_rq_complete or ur:/usr/bin/prog:parse</source>
+        <translation>Wo die gemessene Zeit endet, geschrieben wie der Start-Tracepoint, z. B. block_rq_complete oder ur:/usr/bin/prog:parse</translation>
+    </message>
+    <message>
+        <source>What pairs a start with its end: tid (the thread), pid, argN (the value of the tracepoint&apos;s or USDT probe&apos;s argument N) or argN.field.field (a field of the struct a tracepoint&apos;s argument N points to)</source>
+        <translation>Was einen Start seinem Ende zuordnet: tid (der Thread), pid, argN (der Wert von Argument N des Tracepoints oder USDT-Probes) oder argN.feld.feld (ein Feld der Struktur, auf die Argument N eines Tracepoints zeigt)</translation>
+    </message>
+    <message>
+        <source>What is counted: a tracepoint (sched_switch, block:block_rq_issue), u:BINARY:FUNCTION, ur:BINARY:FUNCTION, usdt:BINARY:PROVIDER:NAME, k:FUNCTION or kr:FUNCTION</source>
+        <translation>Was gezählt wird: ein Tracepoint (sched_switch, block:block_rq_issue), u:BINÄRDATEI:FUNKTION, ur:BINÄRDATEI:FUNKTION, usdt:BINÄRDATEI:PROVIDER:NAME, k:FUNKTION oder kr:FUNKTION</translation>
+    </message>
+    <message>
+        <source>Empty (all hits together), comm, tid, pid, an argument by name or as argN (a USDT probe&apos;s too), or a field behind it (next.pid, arg0.q.id)</source>
+        <translation>Leer (alle Treffer zusammen), comm, tid, pid, ein Argument nach Namen oder als argN (auch das eines USDT-Probes) oder ein Feld dahinter (next.pid, arg0.q.id)</translation>
     </message>
 </context>
 <context>
@@ -2266,6 +2266,30 @@ Latenz %3 – %4
         <source>&amp;Previous Tab</source>
         <translation>&amp;Vorheriger Tab</translation>
     </message>
+    <message>
+        <source>Remove this filter</source>
+        <translation>Diesen Filter entfernen</translation>
+    </message>
+    <message>
+        <source>To %1</source>
+        <translation>Nach %1</translation>
+    </message>
+    <message>
+        <source>Failed with %1</source>
+        <translation>Fehlgeschlagen mit %1</translation>
+    </message>
+    <message>
+        <source>Recording on %1</source>
+        <translation>Aufzeichnung auf %1</translation>
+    </message>
+    <message>
+        <source>%1 (recorded on %2)</source>
+        <translation>%1 (aufgezeichnet auf %2)</translation>
+    </message>
+    <message>
+        <source>Unsaved recording on %1</source>
+        <translation>Ungespeicherte Aufzeichnung auf %1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::PercentileDiffModel</name>
@@ -2431,6 +2455,14 @@ Latenz %3 – %4
     <message>
         <source>no USDT probe given (BINARY:PROVIDER:NAME)</source>
         <translation>keine USDT-Probe angegeben (BINÄRDATEI:PROVIDER:NAME)</translation>
+    </message>
+    <message>
+        <source>Remote kernel %1 on %2</source>
+        <translation>Entfernter Kernel %1 auf %2</translation>
+    </message>
+    <message>
+        <source>The availability below is the kernel of %1, as bpflens-cli there sees it, not this computer&apos;s.</source>
+        <translation>Die Verfügbarkeit unten ist die des Kernels von %1, wie bpflens-cli dort sie sieht, nicht die dieses Computers.</translation>
     </message>
 </context>
 <context>
@@ -2834,6 +2866,18 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>Stopping the recording…</source>
         <translation>Aufzeichnung wird angehalten …</translation>
+    </message>
+    <message>
+        <source>Recording on %1</source>
+        <translation>Aufzeichnung auf %1</translation>
+    </message>
+    <message>
+        <source>● Recording on %1 %2</source>
+        <translation>● Aufzeichnung auf %1 %2</translation>
+    </message>
+    <message>
+        <source>Recorded on %1 · duration %2</source>
+        <translation>Aufgezeichnet auf %1 · Dauer %2</translation>
     </message>
 </context>
 <context>

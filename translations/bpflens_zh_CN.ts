@@ -208,24 +208,12 @@
         <translation>起始跟踪点</translation>
     </message>
     <message>
-        <source>Where the measured time begins, e.g. block_rq_issue or block:block_rq_issue</source>
-        <translation>计时开始处，例如 block_rq_issue 或 block:block_rq_issue</translation>
-    </message>
-    <message>
         <source>End tracepoint</source>
         <translation>结束跟踪点</translation>
     </message>
     <message>
-        <source>Where the measured time ends, e.g. block_rq_complete</source>
-        <translation>计时结束处，例如 block_rq_complete</translation>
-    </message>
-    <message>
         <source>Key</source>
         <translation>键</translation>
-    </message>
-    <message>
-        <source>What pairs a start with its end: tid (the thread), pid, argN (the value of the tracepoint&apos;s argument N) or argN.field.field (a field of the struct argument N points to)</source>
-        <translation>将起点与终点配对的依据：tid（线程）、pid、argN（跟踪点第 N 个参数的值）或 argN.field.field（参数 N 所指结构体的字段）</translation>
     </message>
     <message>
         <source>End key</source>
@@ -528,14 +516,6 @@
         <translation>跟踪点</translation>
     </message>
     <message>
-        <source>What is counted, e.g. sched_switch or block:block_rq_issue</source>
-        <translation>要计数的跟踪点，例如 sched_switch 或 block:block_rq_issue</translation>
-    </message>
-    <message>
-        <source>Empty (all hits together), comm, tid, pid, an argument by name or as argN, or a field behind it (next.pid, arg0.q.id)</source>
-        <translation>留空（所有命中合计）、comm、tid、pid、按名称或 argN 指定的参数，或其后的字段（next.pid、arg0.q.id）</translation>
-    </message>
-    <message>
         <source>And by</source>
         <translation>再按</translation>
     </message>
@@ -578,6 +558,26 @@
     <message>
         <source>Record every hit as an event with its arguments (off: counts only, for probes that fire often)</source>
         <translation>将每次命中连同参数记录为事件（关闭：仅计数，适用于频繁触发的探针）</translation>
+    </message>
+    <message>
+        <source>Where the measured time begins: a tracepoint (block_rq_issue), u:BINARY:FUNCTION, ur:BINARY:FUNCTION (its return), usdt:BINARY:PROVIDER:NAME, k:FUNCTION or kr:FUNCTION</source>
+        <translation>计时开始的位置：跟踪点（block_rq_issue）、u:二进制文件:函数、ur:二进制文件:函数（函数返回）、usdt:二进制文件:提供者:名称、k:函数 或 kr:函数</translation>
+    </message>
+    <message>
+        <source>Where the measured time ends, written as Start tracepoint is, e.g. block_rq_complete or ur:/usr/bin/prog:parse</source>
+        <translation>计时结束的位置，写法与开始跟踪点相同，例如 block_rq_complete 或 ur:/usr/bin/prog:parse</translation>
+    </message>
+    <message>
+        <source>What pairs a start with its end: tid (the thread), pid, argN (the value of the tracepoint&apos;s or USDT probe&apos;s argument N) or argN.field.field (a field of the struct a tracepoint&apos;s argument N points to)</source>
+        <translation>将开始与结束配对的依据：tid（线程）、pid、argN（跟踪点或 USDT 探针第 N 个参数的值）或 argN.字段.字段（跟踪点第 N 个参数所指结构体的字段）</translation>
+    </message>
+    <message>
+        <source>What is counted: a tracepoint (sched_switch, block:block_rq_issue), u:BINARY:FUNCTION, ur:BINARY:FUNCTION, usdt:BINARY:PROVIDER:NAME, k:FUNCTION or kr:FUNCTION</source>
+        <translation>计数对象：跟踪点（sched_switch、block:block_rq_issue）、u:二进制文件:函数、ur:二进制文件:函数、usdt:二进制文件:提供者:名称、k:函数 或 kr:函数</translation>
+    </message>
+    <message>
+        <source>Empty (all hits together), comm, tid, pid, an argument by name or as argN (a USDT probe&apos;s too), or a field behind it (next.pid, arg0.q.id)</source>
+        <translation>留空（所有命中合计）、comm、tid、pid、按名称或 argN 指定的参数（USDT 探针的参数亦可），或其后的字段（next.pid、arg0.q.id）</translation>
     </message>
 </context>
 <context>
@@ -2263,6 +2263,30 @@ latency %3 – %4
         <source>&amp;Previous Tab</source>
         <translation>上一个标签页(&amp;P)</translation>
     </message>
+    <message>
+        <source>Remove this filter</source>
+        <translation>移除此筛选</translation>
+    </message>
+    <message>
+        <source>To %1</source>
+        <translation>目标 %1</translation>
+    </message>
+    <message>
+        <source>Failed with %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Recording on %1</source>
+        <translation>正在 %1 上录制</translation>
+    </message>
+    <message>
+        <source>%1 (recorded on %2)</source>
+        <translation>%1（录制于 %2）</translation>
+    </message>
+    <message>
+        <source>Unsaved recording on %1</source>
+        <translation>%1 上未保存的录制</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::PercentileDiffModel</name>
@@ -2428,6 +2452,14 @@ latency %3 – %4
     <message>
         <source>no USDT probe given (BINARY:PROVIDER:NAME)</source>
         <translation>未指定 USDT 探针（BINARY:PROVIDER:NAME）</translation>
+    </message>
+    <message>
+        <source>Remote kernel %1 on %2</source>
+        <translation>%2 上的远程内核 %1</translation>
+    </message>
+    <message>
+        <source>The availability below is the kernel of %1, as bpflens-cli there sees it, not this computer&apos;s.</source>
+        <translation>下方的可用性是 %1 的内核（由那里的 bpflens-cli 检测），而非本机的。</translation>
     </message>
 </context>
 <context>
@@ -2828,6 +2860,18 @@ The data recorded until then is kept.</source>
     <message>
         <source>Stopping the recording…</source>
         <translation>正在停止录制…</translation>
+    </message>
+    <message>
+        <source>Recording on %1</source>
+        <translation>正在 %1 上录制</translation>
+    </message>
+    <message>
+        <source>● Recording on %1 %2</source>
+        <translation>● 正在 %1 上录制 %2</translation>
+    </message>
+    <message>
+        <source>Recorded on %1 · duration %2</source>
+        <translation>录制于 %1 · 时长 %2</translation>
     </message>
 </context>
 <context>
