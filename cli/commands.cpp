@@ -387,17 +387,9 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
                         const QString &output, quint64 durationNs, bool progress, JsonlSink &jsonl)
 {
     HelperClient::Session session;
-    HelperClient::Error startError;
-    if (!helper.startSession(requests, &session, &startError)) {
-        if (startError.name == helperapi::ErrorNotAuthorized)
-            return fail(
-                QStringLiteral("not authorised: polkit denied %1").arg(helperapi::PolkitAction),
-                NotAuthorized);
-        if (startError.name == helperapi::ErrorInvalidArgs)
-            return fail(startError.message, Usage);
-        return fail(QStringLiteral("the BPF Lens helper could not start the recording: %1")
-                        .arg(startError.message));
-    }
+    if (const int status =
+            startHelperSession(helper, requests, &session, QStringLiteral("recording")))
+        return status;
     installStopHandlers();
     QString error;
     StreamSource source;
@@ -562,6 +554,21 @@ int recordOverSsh(const SshTarget &target, const QStringList &sshOptions,
 
 } // namespace
 
+int startHelperSession(const HelperClient &helper, const QList<ProbeConfig> &requests,
+                       HelperClient::Session *session, const QString &what)
+{
+    HelperClient::Error error;
+    if (helper.startSession(requests, session, &error))
+        return Ok;
+    if (error.name == helperapi::ErrorNotAuthorized)
+        return fail(QStringLiteral("not authorised: polkit denied %1").arg(helperapi::PolkitAction),
+                    NotAuthorized);
+    if (error.name == helperapi::ErrorInvalidArgs)
+        return fail(error.message, Usage);
+    return fail(
+        QStringLiteral("the BPF Lens helper could not start the %1: %2").arg(what, error.message));
+}
+
 int probes(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -645,17 +652,9 @@ int relayHelperStream(const HelperClient &helper, const QList<ProbeConfig> &requ
                       quint64 durationNs, bool stopOnStdinEof)
 {
     HelperClient::Session session;
-    HelperClient::Error startError;
-    if (!helper.startSession(requests, &session, &startError)) {
-        if (startError.name == helperapi::ErrorNotAuthorized)
-            return fail(
-                QStringLiteral("not authorised: polkit denied %1").arg(helperapi::PolkitAction),
-                NotAuthorized);
-        if (startError.name == helperapi::ErrorInvalidArgs)
-            return fail(startError.message, Usage);
-        return fail(QStringLiteral("the BPF Lens helper could not start the recording: %1")
-                        .arg(startError.message));
-    }
+    if (const int status =
+            startHelperSession(helper, requests, &session, QStringLiteral("recording")))
+        return status;
     installStopHandlers();
     // A reader that went away (ssh's channel closed) is a failed write, not a fatal signal.
     signal(SIGPIPE, SIG_IGN);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "helperclient.h"
+
 #include <QStringList>
 
 namespace bpflens::cli {
@@ -22,6 +24,12 @@ int top(const QStringList &args);
 int explain(const QStringList &args);
 // query FILE SQL [--format table|csv|json], query [FILE] --tables (docs/sql.md).
 int query(const QStringList &args);
+
+// Starts a recording session on the helper. On failure says why on stderr (polkit's refusal,
+// the helper's reason for options it refused, or "could not start the <what>") and returns the
+// exit status for it; Ok otherwise.
+int startHelperSession(const HelperClient &helper, const QList<ProbeConfig> &requests,
+                       HelperClient::Session *session, const QString &what);
 
 enum ExitStatus
 {

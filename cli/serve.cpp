@@ -310,15 +310,9 @@ int serve(const QStringList &args)
             batch.clear();
         });
     } else {
-        HelperClient::Error startError;
-        if (!helper.startSession(requests, &session, &startError)) {
-            if (startError.name == helperapi::ErrorNotAuthorized)
-                return fail(
-                    QStringLiteral("not authorised: polkit denied %1").arg(helperapi::PolkitAction),
-                    NotAuthorized);
-            return fail(QStringLiteral("the BPF Lens helper could not start the probes: %1")
-                            .arg(startError.message));
-        }
+        if (const int status =
+                startHelperSession(helper, requests, &session, QStringLiteral("probes")))
+            return status;
         ::fcntl(session.fd, F_SETFL, ::fcntl(session.fd, F_GETFL) | O_NONBLOCK);
         notifier = std::make_unique<QSocketNotifier>(session.fd, QSocketNotifier::Read);
         QObject::connect(notifier.get(), &QSocketNotifier::activated, [&] {
