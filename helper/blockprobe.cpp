@@ -245,22 +245,6 @@ quint64 BlockProbe::unfinishedAtStop() const
     return *m_unfinished;
 }
 
-quint64 BlockProbe::kernelUnseen() const
-{
-    if (!m_skel)
-        return 0;
-    quint64 n = SkeletonProbe::kernelUnseen();
-    // The kernel skips a program rather than run it nested on one CPU (a completion in an
-    // interrupt while another one's runs in softirq): that request gets no event. Counted as
-    // not seen whoever submitted it, so that none goes uncounted.
-    bpf_prog_info info{};
-    __u32 len = sizeof(info);
-    const int fd = bpf_program__fd(m_skel->progs.block_rq_complete);
-    if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
-        n += info.recursion_misses;
-    return n;
-}
-
 void BlockProbe::readCounters()
 {
     const quint64 n = m_skel ? __atomic_load_n(&m_skel->bss->unattributed, __ATOMIC_RELAXED) : 0;

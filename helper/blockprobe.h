@@ -76,7 +76,6 @@ protected:
     void doDetach() override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
     void readHistograms() override;
-    quint64 kernelUnseen() const override;
     quint64 unfinishedAtStop() const override;
     void readCounters() override;
 

@@ -188,6 +188,10 @@ void Probe::snapshot(quint64 nowNs, RecordBatch &out)
         if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0) {
             stats.runCount += info.run_cnt;
             stats.runTimeNs += info.run_time_ns;
+            // The kernel skips a program rather than run it nested on one CPU (its hook hit in
+            // an interrupt while the same program runs below it): that hit made no event, and
+            // only this counter knows. A TCP retransmit or a block completion goes missing so.
+            stats.eventsUnseen += info.recursion_misses;
         }
     }
     out.stats.append(stats);

@@ -209,6 +209,7 @@ struct Recorded
     QList<TcpRetransEvent> events;
     QList<CounterSample> counters;
     quint64 lost = 0;
+    quint64 unseen = 0; // hits the kernel ran no program for (recursion_misses), any socket's
     QString attachPath;
     pid_t pid = 0;
     ChildReport report;
@@ -254,8 +255,10 @@ Recorded record()
     auto take = [&](const RecordBatch &b) {
         r.events += b.events<TcpRetransEvent>();
         r.counters += b.counters;
-        for (const ProbeStats &st : b.stats)
+        for (const ProbeStats &st : b.stats) {
             r.lost = st.eventsLost;
+            r.unseen = st.eventsUnseen;
+        }
     };
     int status = 0;
     while (started && waitpid(child, &status, WNOHANG) == 0) {
@@ -312,11 +315,15 @@ private Q_SLOTS:
                         mine << e;
                 }
                 QVERIFY(r.report.synRetrans[f][i] >= 1);
-                QVERIFY2(quint32(mine.size()) == r.report.synRetrans[f][i],
-                         qPrintable(QStringLiteral("%1 events, %2 retransmits, %3 lost")
+                // Exact, but for hits the kernel said it skipped the program for (it cannot
+                // say whose socket's they were).
+                QVERIFY2(quint32(mine.size()) <= r.report.synRetrans[f][i] &&
+                             quint32(mine.size()) + r.unseen >= r.report.synRetrans[f][i],
+                         qPrintable(QStringLiteral("%1 events, %2 retransmits, %3 lost, %4 unseen")
                                         .arg(mine.size())
                                         .arg(r.report.synRetrans[f][i])
-                                        .arg(r.lost)));
+                                        .arg(r.lost)
+                                        .arg(r.unseen)));
                 for (const TcpRetransEvent &e : std::as_const(mine)) {
                     QCOMPARE(int(e.kind), int(TcpRetransEvent::Syn));
                     QCOMPARE(TcpRetransEvent::stateName(e.state), QStringLiteral("SYN_SENT"));
@@ -355,14 +362,18 @@ private Q_SLOTS:
         QVERIFY(r.report.dataRetrans >= 1);
         const qsizetype low = qsizetype(r.report.dataRetrans);
         const qsizetype high = low + qsizetype(r.report.lossProbes + r.report.retransFails);
-        QVERIFY2(data.size() >= low && data.size() <= high,
+        QVERIFY2(data.size() + qsizetype(r.unseen) >= low && data.size() <= high,
                  qPrintable(QStringLiteral("%1 events: %2 retransmits, %3 tail-loss probes, %4 "
-                                           "failed, %5 lost")
+                                           "failed, %5 lost, %6 unseen")
                                 .arg(data.size())
                                 .arg(r.report.dataRetrans)
                                 .arg(r.report.lossProbes)
                                 .arg(r.report.retransFails)
-                                .arg(r.lost)));
+                                .arg(r.lost)
+                                .arg(r.unseen)));
+        if (r.unseen)
+            qInfo("the kernel skipped the programs %llu times (recursion misses)",
+                  static_cast<unsigned long long>(r.unseen));
         if (tlpHooked)
             QCOMPARE(quint64(tlps), r.report.lossProbes);
         else
