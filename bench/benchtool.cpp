@@ -104,8 +104,9 @@ bool loadSession(const QString &path, SessionData *data, QString *error)
     return true;
 }
 
-constexpr EventType AllTypes[] = {EventType::Exec,       EventType::Open,   EventType::Block,
-                                  EventType::TcpConnect, EventType::FsSlow, EventType::TcpLife};
+constexpr EventType AllTypes[] = {EventType::Exec,       EventType::Open,       EventType::Block,
+                                  EventType::TcpConnect, EventType::FsSlow,     EventType::TcpLife,
+                                  EventType::TcpAccept,  EventType::TcpRetrans, EventType::Usdt};
 
 int count(const Options &o)
 {
