@@ -21,6 +21,7 @@
 #include <QLegend>
 #include <QLocale>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -412,6 +413,11 @@ QWidget *ComparePage::createProfileTab(const SessionModel &baseline)
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
+    // The root is at the bottom: a deep profile (a compiler's) taller than the window showed
+    // only white space above its frames. Stay at the bottom whenever the height changes.
+    connect(scroll->verticalScrollBar(), &QScrollBar::rangeChanged, scroll,
+            [scroll](int, int max) { scroll->verticalScrollBar()->setValue(max); });
+    m_flameScroll = scroll;
     m_profileStack->addWidget(scroll);
     m_profileEmpty = placeholder(QString(), tab);
     m_profileEmpty->setObjectName(QStringLiteral("profileEmpty"));
@@ -561,10 +567,11 @@ QString ComparePage::shareText(qint32 node) const
     if (!s.inA)
         lines << (time ? tr("New: the baseline has no time blocked on this call path")
                        : tr("New: the baseline has no samples on this call path"));
-    lines << tr("Total: %1 → %2, %3")
+    // Labelled apart from the flame graph's own "Total:" line above (the comparison's alone).
+    lines << tr("Total, baseline → comparison: %1 → %2, %3")
                  .arg(side(s.totalValueA, s.totalA), side(s.totalValueB, s.totalB),
                       points(s.totalB - s.totalA));
-    lines << tr("Self: %1 → %2, %3")
+    lines << tr("Self, baseline → comparison: %1 → %2, %3")
                  .arg(side(s.selfValueA, s.selfA), side(s.selfValueB, s.selfB),
                       points(s.selfB - s.selfA));
     return lines.join(QLatin1Char('\n'));

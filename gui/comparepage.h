@@ -10,6 +10,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QScrollArea;
 class QStackedWidget;
 class QTabWidget;
 class QTableView;
@@ -70,6 +71,7 @@ public:
 
     // Null when neither session has a profile of either kind.
     FlameGraphView *flameGraph() const { return m_flame; }
+    QScrollArea *flameScroll() const { return m_flameScroll; }
     // The differential profile of the kind shown (empty when a side has no such profile).
     const DifferentialProfile &differential() const { return m_differentials[int(m_kind)]; }
     // On-CPU samples or off-CPU time; shows the empty state when a side has no such profile.
@@ -122,6 +124,7 @@ private:
     QLabel *m_profileNote = nullptr;
     QComboBox *m_kindBox = nullptr;
     QStackedWidget *m_profileStack = nullptr;
+    QScrollArea *m_flameScroll = nullptr;
     QLabel *m_profileEmpty = nullptr;
     ProfileKind m_kind = ProfileKind::OnCpu;
     DifferentialProfile m_differentials[2]; // by ProfileKind

@@ -24,6 +24,7 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -544,6 +545,13 @@ private Q_SLOTS:
         const QColor blue = paintedColor(flame, read), red = paintedColor(flame, poll);
         QVERIFY2(blue.blue() > blue.red() + 100, qPrintable(blue.name()));
         QVERIFY2(red.red() > red.blue() + 100, qPrintable(red.name()));
+        // The root row (at the bottom) is in sight, however tall the graph.
+        flame->setMinimumHeight(3000);
+        QApplication::processEvents();
+        const QRect root = flame->nodeRect(0).toRect();
+        QVERIFY(page->flameScroll()->viewport()->rect().contains(
+            flame->mapTo(page->flameScroll()->viewport(), root.center())));
+        flame->setMinimumHeight(0);
         // Back to on-CPU: the sample flame graph again.
         page->setProfileKind(ProfileKind::OnCpu);
         QCOMPARE(page->profileKindBox()->currentData().toInt(), int(ProfileKind::OnCpu));
