@@ -1439,7 +1439,8 @@ int diff(const QStringList &args)
     parser.addPositionalArgument(QStringLiteral("A"),
                                  QStringLiteral("The session to compare with."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("The session compared."));
-    parser.addOption({QStringLiteral("top"), QStringLiteral("Commands per event type and functions per profile (0: all)."),
+    parser.addOption({QStringLiteral("top"),
+                      QStringLiteral("Commands per event type and functions per profile (0: all)."),
                       QStringLiteral("N"), QStringLiteral("10")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("diff"), args, &status))
