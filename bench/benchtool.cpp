@@ -14,6 +14,7 @@
 
 #include "csvexport.h"
 #include "procstatus.h"
+#include "sessiondiff.h"
 #include "sessioninfo.h"
 #include "sessionquery.h"
 #include "sessionstore.h"
@@ -606,7 +607,7 @@ int top(const Options &o)
     // them), wall and CPU seconds per dimension.
     std::map<Dimension, QList<double>> dimensionS, dimensionCpuS;
     QList<QStringList> topRows, plainRows;
-    qint64 events = 0, processes = 0, statsRows = 0, explainRows = 0;
+    qint64 events = 0, processes = 0, statsRows = 0, explainRows = 0, statsPeakKb = 0;
     // "Explain this spike" over the whole session: the middle tenth against the rest, every
     // event read once either way.
     const quint64 first = data.events.firstTimeNs(), last = data.events.lastTimeNs();
@@ -639,6 +640,11 @@ int top(const Options &o)
             dimensionS[q.dimension].append(double(timer.nsecsElapsed()) / 1e9);
             dimensionCpuS[q.dimension].append(cpuS() - cpu);
         }
+        // The statistics' own peak memory: the high-water mark reset (clear_refs 5) to the
+        // resident size just before, read right after.
+        if (QFile clear(QStringLiteral("/proc/self/clear_refs")); clear.open(QIODevice::WriteOnly))
+            clear.write("5");
+        const qint64 statsRssKb = statusKb("VmRSS");
         timer.start();
         cpu = cpuS();
         statsRows = latencyStats(data.events, 0, std::numeric_limits<quint64>::max(), {},
@@ -646,6 +652,7 @@ int top(const Options &o)
                         .size();
         statsS.append(double(timer.nsecsElapsed()) / 1e9);
         statsCpuS.append(cpuS() - cpu);
+        statsPeakKb = std::max(statsPeakKb, statusKb("VmHWM") - statsRssKb);
         timer.start();
         cpu = cpuS();
         const Explanation x = explainRange(data.events, spike, &data.stacks, nullptr, split);
@@ -688,6 +695,7 @@ int top(const Options &o)
                       {QStringLiteral("top_command_s"), c},
                       {QStringLiteral("top_process_s"), median(processS)},
                       {QStringLiteral("stats_s"), stats},
+                      {QStringLiteral("stats_peak_kb"), statsPeakKb},
                       {QStringLiteral("explain_s"), median(explainS)},
                       {QStringLiteral("top_refresh_s"), refresh},
                       {QStringLiteral("top_refresh_cpu_s"), refreshCpu},
@@ -705,6 +713,83 @@ int top(const Options &o)
     return same ? 0 : 1;
 }
 
+// The Compare window's work (File > Compare With…, docs/diff.md): both sessions read as the
+// GUI reads them and diffSessions() over them (every command), the median of reps runs; the
+// peer is SQLite grouping the block events of both plain copies by comm, whose counts must
+// equal the diff's block commands.
+int compare(const Options &o)
+{
+    const int reps = o.values.value(QStringLiteral("reps"), QStringLiteral("3")).toInt();
+    const QString other = o.values.value(QStringLiteral("with"));
+    if (reps < 1)
+        return fail(QStringLiteral("--reps must be at least 1"));
+    if (other.isEmpty())
+        return fail(QStringLiteral("compare needs --with FILE, the session to compare with"));
+    QString error;
+    sqlite3 *plain[2] = {nullptr, nullptr};
+    const QString files[2] = {o.file, other};
+    for (int k = 0; k < 2; ++k) {
+        const QString plainPath = files[k] + QStringLiteral(".plain.db");
+        if (!QFileInfo::exists(plainPath)) {
+            SessionQuery session;
+            if (!session.open(files[k], &error) || !buildPlainCopy(session, plainPath, &error))
+                return QFile::remove(plainPath), fail(error);
+        }
+        if (sqlite3_open_v2(QFile::encodeName(plainPath).constData(), &plain[k],
+                            SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+            return fail(QStringLiteral("cannot open %1").arg(plainPath));
+    }
+    const QByteArray sql = "SELECT comm, count(*) FROM block GROUP BY comm ORDER BY 1";
+    QList<double> openS, diffS, plainS;
+    QMap<QString, std::pair<qint64, qint64>> diffRows, plainRows;
+    qint64 eventsA = 0, eventsB = 0;
+    QElapsedTimer timer;
+    for (int r = 0; r < reps; ++r) {
+        timer.start();
+        SessionData a, b;
+        if (!loadSession(files[0], &a, &error) || !loadSession(files[1], &b, &error))
+            return fail(error);
+        openS.append(double(timer.nsecsElapsed()) / 1e9);
+        eventsA = a.events.totalCount();
+        eventsB = b.events.totalCount();
+        timer.start();
+        const SessionDiff d = diffSessions(a, b, 0);
+        diffS.append(double(timer.nsecsElapsed()) / 1e9);
+        diffRows.clear();
+        for (const SessionDiff::Events &e : d.events) {
+            if (e.type != EventType::Block)
+                continue;
+            for (const SessionDiff::Command &c : e.commands)
+                diffRows[c.comm] = {c.a, c.b};
+        }
+        plainRows.clear();
+        timer.start();
+        for (int k = 0; k < 2; ++k) {
+            QList<QStringList> rows;
+            if (!runPlain(plain[k], sql, &rows, &error))
+                return sqlite3_close(plain[0]), sqlite3_close(plain[1]), fail(error);
+            for (const QStringList &row : rows)
+                (k == 0 ? plainRows[row.value(0)].first : plainRows[row.value(0)].second) =
+                    row.value(1).toLongLong();
+        }
+        plainS.append(double(timer.nsecsElapsed()) / 1e9);
+    }
+    sqlite3_close(plain[0]);
+    sqlite3_close(plain[1]);
+    const bool same = diffRows == plainRows;
+    const double open = median(openS), diff = median(diffS), p = median(plainS);
+    print(QJsonObject{{QStringLiteral("events_a"), eventsA},
+                      {QStringLiteral("events_b"), eventsB},
+                      {QStringLiteral("open_both_s"), open},
+                      {QStringLiteral("diff_s"), diff},
+                      {QStringLiteral("compare_s"), open + diff},
+                      {QStringLiteral("plain_group_by_s"), p},
+                      {QStringLiteral("diff_ratio"), p > 0 ? diff / p : 0},
+                      {QStringLiteral("compare_ratio"), p > 0 ? (open + diff) / p : 0},
+                      {QStringLiteral("same_result"), same}});
+    return same ? 0 : 1;
+}
+
 } // namespace
 } // namespace bpflens
 
@@ -714,7 +799,7 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
     const QString usage = QStringLiteral(
-        "usage: bpflens-bench count|generate|load|export|query|top FILE [options] (see "
+        "usage: bpflens-bench count|generate|load|export|query|top|compare FILE [options] (see "
         "bench/README.md)");
     if (args.isEmpty())
         return fail(usage);
@@ -730,7 +815,8 @@ int main(int argc, char **argv)
         {QStringLiteral("query"),
          {QStringLiteral("sql"), QStringLiteral("plain"), QStringLiteral("reps")}},
         {QStringLiteral("top"),
-         {QStringLiteral("plain"), QStringLiteral("reps"), QStringLiteral("threads")}}};
+         {QStringLiteral("plain"), QStringLiteral("reps"), QStringLiteral("threads")}},
+        {QStringLiteral("compare"), {QStringLiteral("with"), QStringLiteral("reps")}}};
     if (!known.contains(command))
         return fail(QStringLiteral("unknown command '%1'; %2").arg(command, usage));
     Options o;
@@ -747,5 +833,7 @@ int main(int argc, char **argv)
         return query(o);
     if (command == QLatin1String("top"))
         return top(o);
+    if (command == QLatin1String("compare"))
+        return compare(o);
     return exportCsv(o);
 }

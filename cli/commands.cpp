@@ -1434,11 +1434,13 @@ int diff(const QStringList &args)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "What changed from session A to session B: the histograms both hold (p50, p90, p99), "
-        "event counts per type and the busiest commands side by side."));
+        "event counts per type, the busiest commands side by side, and the functions whose share "
+        "of the on-CPU and off-CPU profiles changed most."));
     parser.addPositionalArgument(QStringLiteral("A"),
                                  QStringLiteral("The session to compare with."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("The session compared."));
-    parser.addOption({QStringLiteral("top"), QStringLiteral("Commands per event type (0: all)."),
+    parser.addOption({QStringLiteral("top"),
+                      QStringLiteral("Commands per event type and functions per profile (0: all)."),
                       QStringLiteral("N"), QStringLiteral("10")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("diff"), args, &status))

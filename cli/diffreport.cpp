@@ -31,6 +31,70 @@ QString change(double a, double b, bool whole)
                      .arg(QString::number(rel * 100, 'f', rel == 0 ? 0 : 1));
 }
 
+QString formatNs(quint64 ns)
+{
+    if (ns >= 1000000000ull)
+        return QStringLiteral("%1 s").arg(double(ns) / 1e9, 0, 'f', 2);
+    if (ns >= 1000000ull)
+        return QStringLiteral("%1 ms").arg(double(ns) / 1e6, 0, 'f', 2);
+    if (ns >= 1000ull)
+        return QStringLiteral("%1 us").arg(double(ns) / 1e3, 0, 'f', 1);
+    return QStringLiteral("%1 ns").arg(ns);
+}
+
+// "-25.0 pp": a change of share in percentage points, which (unlike a relative change) reads
+// the same for a function at 1% and one at 60% of the profile.
+QString points(double delta)
+{
+    const double pp = delta * 100;
+    if (std::fabs(pp) < 0.05)
+        return delta == 0 ? QStringLiteral("0 pp") : QStringLiteral("%1 pp").arg(pp, 0, 'f', 3);
+    return QStringLiteral("%1%2 pp")
+        .arg(pp > 0 ? QStringLiteral("+") : QString())
+        .arg(pp, 0, 'f', 1);
+}
+
+QString profileText(const SessionDiff::Profile &p)
+{
+    auto amount = [&p](quint64 v) { return p.offCpu ? formatNs(v) : QString::number(v); };
+    auto signedAmount = [&p, &amount](quint64 a, quint64 b) {
+        if (a == b)
+            return QStringLiteral("0");
+        return (b > a ? QStringLiteral("+") : QStringLiteral("-")) + amount(b > a ? b - a : a - b);
+    };
+    QString s =
+        p.offCpu
+            ? QStringLiteral("\nOff-CPU profile: %1 -> %2 off the CPU (%3 -> %4 "
+                             "waits)\n")
+                  .arg(formatNs(p.totalA), formatNs(p.totalB))
+                  .arg(p.eventsA)
+                  .arg(p.eventsB)
+            : QStringLiteral("\nOn-CPU profile: %1 -> %2 samples\n").arg(p.totalA).arg(p.totalB);
+    if (p.functions.isEmpty())
+        return s + QStringLiteral("  no function's share or weight changed\n");
+    s += QStringLiteral("  the functions whose share of the profile changed most: A -> B as %1 "
+                        "and share, the change in percentage points and %1\n")
+             .arg(p.offCpu ? QStringLiteral("time") : QStringLiteral("samples"));
+    const auto line = [&](const char *label, quint64 a, quint64 b) {
+        const QString sideA =
+            QStringLiteral("%1 (%2%)").arg(amount(a)).arg(100.0 * p.shareA(a), 0, 'f', 1);
+        const QString sideB =
+            QStringLiteral("%1 (%2%)").arg(amount(b)).arg(100.0 * p.shareB(b), 0, 'f', 1);
+        return QStringLiteral("    %1 %2 -> %3  %4, %5\n")
+            .arg(QLatin1String(label), -5)
+            .arg(sideA, 20)
+            .arg(sideB, -20)
+            .arg(points(p.shareB(b) - p.shareA(a)), signedAmount(a, b));
+    };
+    for (const SessionDiff::Function &f : p.functions) {
+        s += QStringLiteral("  %1%2\n")
+                 .arg(f.name, f.module.isEmpty() ? QString() : QStringLiteral("  ") + f.module);
+        s += line("self", f.selfA, f.selfB);
+        s += line("total", f.totalA, f.totalB);
+    }
+    return s;
+}
+
 } // namespace
 
 QString diffText(const SessionDiff &d, const QString &nameA, const QString &nameB)
@@ -88,6 +152,15 @@ QString diffText(const SessionDiff &d, const QString &nameA, const QString &name
         for (const SessionDiff::Command &c : e.commands)
             s += row(c.comm, c.a, c.b);
     }
+
+    for (const SessionDiff::Profile &p : d.profiles)
+        s += profileText(p);
+    if (!d.profileOnlyInA.isEmpty())
+        s += QStringLiteral("\nprofile only in A: %1\n")
+                 .arg(d.profileOnlyInA.join(QLatin1String(", ")));
+    if (!d.profileOnlyInB.isEmpty())
+        s += QStringLiteral("\nprofile only in B: %1\n")
+                 .arg(d.profileOnlyInB.join(QLatin1String(", ")));
     return s;
 }
 

@@ -2,12 +2,14 @@
 
 #include "sessionstore.h"
 
+#include <QFileInfo>
 #include <QHash>
 #include <QMap>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace bpflens {
 
@@ -45,7 +47,141 @@ QHash<QString, qint64> commandCounts(const SessionData &data, EventType type)
     return out;
 }
 
+using FunctionKey = std::pair<QString, QString>; // name, module
+
+// One session's profile of one kind summed per function.
+struct FunctionSums
+{
+    qsizetype events = 0;
+    quint64 total = 0;
+    QHash<FunctionKey, std::pair<quint64, quint64>> functions; // self, total
+};
+
+FunctionKey functionKey(const StackTable &stacks, quint32 frame)
+{
+    if (!stacks.hasFrame(frame))
+        return {stacks.frameName(frame), QString()};
+    const StackFrame &f = stacks.frame(frame);
+    QString module;
+    if (!f.module.isEmpty()) {
+        module = f.kind == FrameKind::Kernel
+                     ? QStringLiteral("[%1]").arg(QString::fromUtf8(f.module))
+                     : QFileInfo(QString::fromUtf8(f.module)).fileName();
+    }
+    return {stacks.frameName(frame), module};
+}
+
+FunctionSums functionSums(const SessionData &data, bool offCpu)
+{
+    FunctionSums out;
+    const StackTable &stacks = data.stacks;
+    const EventStore &store = data.events;
+    // Summed per stack first: a profile has far fewer stacks than samples.
+    std::vector<quint64> perStack(size_t(stacks.stackCount()) + 1, 0);
+    const EventType type = offCpu ? EventType::OffCpu : EventType::CpuSample;
+    out.events = store.count(type);
+    for (qsizetype i = 0; i < out.events; ++i) {
+        const quint32 id = offCpu ? store.value<&OffCpuEvent::stackId>(i)
+                                  : store.value<&CpuSampleEvent::stackId>(i);
+        const quint64 w = offCpu ? store.value<&OffCpuEvent::offNs>(i) : 1;
+        // A sample without a (known) stack still counts towards the total, as the flame
+        // graph's root counts it: a profile whose stacks failed must not look idle.
+        out.total += w;
+        if (id >= 1 && id < perStack.size())
+            perStack[id] += w;
+    }
+    // Frame ids to function indices; one function may have several frames (the same symbol
+    // in two builds of a library), and a sample counts once towards each function's total.
+    std::vector<qint32> functionOf(size_t(stacks.frameCount()) + 1, -1);
+    QHash<FunctionKey, qint32> indexOf;
+    QList<FunctionKey> keys;
+    std::vector<quint64> self, total;
+    std::vector<quint32> lastStack; // the stack that last added to each function's total
+    auto function = [&](quint32 frame) {
+        const bool known = stacks.hasFrame(frame);
+        if (known && functionOf[frame] >= 0)
+            return functionOf[frame];
+        const FunctionKey key = functionKey(stacks, frame);
+        qint32 index = indexOf.value(key, -1);
+        if (index < 0) {
+            index = qint32(keys.size());
+            indexOf.insert(key, index);
+            keys.append(key);
+            self.push_back(0);
+            total.push_back(0);
+            lastStack.push_back(0);
+        }
+        if (known)
+            functionOf[frame] = index;
+        return index;
+    };
+    for (quint32 id = 1; id < perStack.size(); ++id) {
+        const quint64 w = perStack[id];
+        const QList<quint32> &frames = stacks.stack(id).frames; // leaf first
+        if (!w || frames.isEmpty())
+            continue;
+        for (quint32 f : frames) {
+            const qint32 fn = function(f);
+            if (lastStack[size_t(fn)] != id) {
+                lastStack[size_t(fn)] = id;
+                total[size_t(fn)] += w;
+            }
+        }
+        self[size_t(function(frames.front()))] += w;
+    }
+    for (qsizetype i = 0; i < keys.size(); ++i)
+        out.functions.insert(keys[i], {self[size_t(i)], total[size_t(i)]});
+    return out;
+}
+
+SessionDiff::Profile diffProfile(const FunctionSums &a, const FunctionSums &b, bool offCpu, int top)
+{
+    SessionDiff::Profile p;
+    p.offCpu = offCpu;
+    p.eventsA = a.events;
+    p.eventsB = b.events;
+    p.totalA = a.total;
+    p.totalB = b.total;
+    auto add = [&](const FunctionKey &key) {
+        SessionDiff::Function f;
+        f.name = key.first;
+        f.module = key.second;
+        const auto ia = a.functions.value(key), ib = b.functions.value(key);
+        f.selfA = ia.first;
+        f.totalA = ia.second;
+        f.selfB = ib.first;
+        f.totalB = ib.second;
+        const bool changed = f.selfA != f.selfB || f.totalA != f.totalB || p.change(f) != 0;
+        if (changed)
+            p.functions.append(f);
+    };
+    for (auto it = a.functions.cbegin(); it != a.functions.cend(); ++it)
+        add(it.key());
+    for (auto it = b.functions.cbegin(); it != b.functions.cend(); ++it) {
+        if (!a.functions.contains(it.key()))
+            add(it.key());
+    }
+    std::sort(p.functions.begin(), p.functions.end(), [&p](const auto &x, const auto &y) {
+        const double cx = p.change(x), cy = p.change(y);
+        if (cx != cy)
+            return cx > cy;
+        const quint64 mx = std::max(x.totalA, x.totalB), my = std::max(y.totalA, y.totalB);
+        if (mx != my)
+            return mx > my;
+        return std::tie(x.name, x.module) < std::tie(y.name, y.module);
+    });
+    if (top > 0 && p.functions.size() > top)
+        p.functions.resize(top);
+    return p;
+}
+
 } // namespace
+
+double SessionDiff::Profile::change(const Function &f) const
+{
+    return std::max(std::abs(shareB(f.selfB) - shareA(f.selfA)),
+                    std::abs(shareB(f.totalB) - shareA(f.totalA)));
+}
 
 double SessionDiff::Histogram::percentileA(double fraction) const
 {
@@ -119,6 +255,18 @@ SessionDiff diffSessions(const SessionData &a, const SessionData &b, int top)
             e.commands.resize(top);
         d.events.append(e);
     });
+
+    for (const bool offCpu : {false, true}) {
+        const FunctionSums pa = functionSums(a, offCpu);
+        const FunctionSums pb = functionSums(b, offCpu);
+        const QString name = offCpu ? QStringLiteral("off-CPU") : QStringLiteral("on-CPU");
+        if (pa.total > 0 && pb.total > 0)
+            d.profiles.append(diffProfile(pa, pb, offCpu, top));
+        else if (pa.total > 0)
+            d.profileOnlyInA.append(name);
+        else if (pb.total > 0)
+            d.profileOnlyInB.append(name);
+    }
     return d;
 }
 

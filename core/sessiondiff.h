@@ -11,9 +11,10 @@ namespace bpflens {
 struct SessionData;
 
 // What changed from session A to session B (bpflens-cli diff, docs/diff.md): the histograms
-// both hold, merged over each whole session, with their percentiles; event counts per type; and
-// per type the commands with the most events in either session. A diff of a session with
-// itself has no change anywhere.
+// both hold, merged over each whole session, with their percentiles; event counts per type; per
+// type the commands with the most events in either session; and for the on-CPU and off-CPU
+// profiles both hold, the functions whose share of the profile changed most. A diff of a
+// session with itself has no change anywhere.
 struct SessionDiff
 {
     struct Histogram
@@ -41,14 +42,41 @@ struct SessionDiff
         QList<Command> commands; // busiest first (by the larger of the two counts)
     };
 
+    // One function of a profile in both sessions. Functions are matched by name and module: the
+    // two sessions number their frames differently. Self: samples (off-CPU: nanoseconds
+    // blocked) taken in the function itself; total: with its callees, once per sample however
+    // deep it recurses.
+    struct Function
+    {
+        QString name;
+        QString module; // file name ("libc.so.6"), "[vmlinux]" for the kernel, "" unknown
+        quint64 selfA = 0, selfB = 0, totalA = 0, totalB = 0;
+    };
+    struct Profile
+    {
+        bool offCpu = false; // weights are nanoseconds off the CPU, not samples
+        qsizetype eventsA = 0, eventsB = 0;
+        quint64 totalA = 0, totalB = 0; // the profile's weight, samples without a stack too
+        // Functions whose share or weight changed, the largest change of share (self or
+        // total, whichever moved more) first.
+        QList<Function> functions;
+        double shareA(quint64 v) const { return totalA ? double(v) / double(totalA) : 0.0; }
+        double shareB(quint64 v) const { return totalB ? double(v) / double(totalB) : 0.0; }
+        // The larger of |self share change| and |total share change|: the ranking key.
+        double change(const Function &f) const;
+    };
+
     QList<Histogram> histograms; // in both; by probe, then key
     QStringList onlyInA;         // "block/vda": histograms one side lacks
     QStringList onlyInB;
-    QStringList unitMismatch; // in both, in units that cannot be compared (Kbytes vs usecs)
-    QList<Events> events;     // types with events in either session, in core/events.h order
+    QStringList unitMismatch;   // in both, in units that cannot be compared (Kbytes vs usecs)
+    QList<Events> events;       // types with events in either session, in core/events.h order
+    QList<Profile> profiles;    // on-CPU, then off-CPU: those both sessions have samples of
+    QStringList profileOnlyInA; // "on-CPU", "off-CPU": profiles one side lacks
+    QStringList profileOnlyInB;
 };
 
-// top: how many commands per type (0: all).
+// top: how many commands per type and functions per profile (0: all).
 SessionDiff diffSessions(const SessionData &a, const SessionData &b, int top = 10);
 
 // B relative to A: (b - a) / a; +inf when a is 0 and b is not, 0 when both are 0.

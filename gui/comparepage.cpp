@@ -21,7 +21,9 @@
 #include <QLegend>
 #include <QLocale>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
@@ -352,26 +354,38 @@ QWidget *ComparePage::createProfileTab(const SessionModel &baseline)
 {
     auto *tab = new QWidget(this);
     auto *layout = new QVBoxLayout(tab);
-    ProfileQuery query; // on-CPU, whole session, both stack parts
-    const std::shared_ptr<const Profile> a = buildProfile(baseline, query);
-    const std::shared_ptr<const Profile> b = buildProfile(*m_comparison, query);
-    if (a->isEmpty() || b->isEmpty()) {
-        // Whole sentences: "Neither session has no ..." read wrong, and a translation cannot
-        // agree a sentence put together from parts.
-        const QString text =
-            a->isEmpty() && b->isEmpty()
-                ? tr("Neither session has CPU profile samples. Record both with the \"profile\" "
-                     "probe for a differential flame graph.")
-            : a->isEmpty() ? tr("The baseline has no CPU profile samples. Record both with the "
-                                "\"profile\" probe for a differential flame graph.")
-                           : tr("The comparison has no CPU profile samples. Record both with the "
-                                "\"profile\" probe for a differential flame graph.");
-        layout->addWidget(placeholder(text, tab));
+    // Both kinds now: the baseline is read only while the page is built.
+    for (const ProfileKind kind : {ProfileKind::OnCpu, ProfileKind::OffCpu}) {
+        ProfileQuery query; // whole session, both stack parts
+        query.kind = kind;
+        const std::shared_ptr<const Profile> a = buildProfile(baseline, query);
+        const std::shared_ptr<const Profile> b = buildProfile(*m_comparison, query);
+        m_hasA[int(kind)] = !a->isEmpty();
+        m_hasB[int(kind)] = !b->isEmpty();
+        if (!a->isEmpty() && !b->isEmpty())
+            m_differentials[int(kind)] =
+                differentialProfile(*a, baseline.stacks(), b, m_comparison->stacks());
+    }
+    if (!m_hasA[0] && !m_hasB[0] && !m_hasA[1] && !m_hasB[1]) {
+        layout->addWidget(placeholder(tr("Neither session has CPU profile samples. Record both "
+                                         "with the \"profile\" or the \"offcpu\" probe for a "
+                                         "differential flame graph."),
+                                      tab));
         return tab;
     }
-    m_differential = differentialProfile(*a, baseline.stacks(), b, m_comparison->stacks());
 
     auto *bar = new QHBoxLayout;
+    m_kindBox = new QComboBox(tab);
+    m_kindBox->setObjectName(QStringLiteral("profileKindBox"));
+    m_kindBox->addItem(tr("On-CPU samples"), int(ProfileKind::OnCpu));
+    m_kindBox->addItem(tr("Off-CPU time"), int(ProfileKind::OffCpu));
+    m_kindBox->setAccessibleName(tr("Profile"));
+    m_kindBox->setToolTip(tr("On-CPU: where the CPU time went. Off-CPU: where threads waited, "
+                             "weighted by the time blocked."));
+    connect(m_kindBox, &QComboBox::currentIndexChanged, this,
+            [this] { setProfileKind(ProfileKind(m_kindBox->currentData().toInt())); });
+    bar->addWidget(m_kindBox);
+    bar->addSpacing(8);
     bar->addWidget(new QLabel(tr("Colour by change of"), tab));
     m_measureBox = new QComboBox(tab);
     m_measureBox->addItem(tr("total share (with callees)"),
@@ -382,39 +396,118 @@ QWidget *ComparePage::createProfileTab(const SessionModel &baseline)
         setMeasure(DifferentialProfile::Measure(m_measureBox->currentData().toInt()));
     });
     bar->addWidget(m_measureBox);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+    // The note on a line of its own: beside two combo boxes it wraps to four lines at 1366 px
+    // and in German.
     m_profileNote = new QLabel(tab);
     m_profileNote->setObjectName(QStringLiteral("profileNote"));
     m_profileNote->setTextFormat(Qt::RichText);
     m_profileNote->setWordWrap(true);
-    const auto swatch = [](const QColor &c) {
-        return QStringLiteral("<span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;</span>")
-            .arg(c.name());
-    };
-    QString note =
-        tr("The comparison's flame graph (%1 → %2 samples). %3 grew, %4 shrank, %5 unchanged, "
-           "against the baseline's share of the same call path.")
-            .arg(QLocale().toString(a->total), QLocale().toString(b->total),
-                 swatch(changeColor(1, 1)) + tr("Red:"), swatch(changeColor(-1, 1)) + tr("blue:"),
-                 swatch(changeColor(0, 1)) + tr("grey:"));
-    if (m_differential.vanishedTotal > 0) {
-        note += QLatin1Char(' ') + tr("Call paths only the baseline has (%1 of its samples) are "
-                                      "not drawn.")
-                                       .arg(percentText(m_differential.vanishedTotal));
-    }
-    m_profileNote->setText(note);
-    bar->addWidget(m_profileNote, 1);
-    layout->addLayout(bar);
+    layout->addWidget(m_profileNote);
 
+    m_profileStack = new QStackedWidget(tab);
     m_flame = new FlameGraphView(tab);
-    m_flame->setProfile(b, &m_comparison->stacks());
     auto *scroll = new QScrollArea(tab);
     scroll->setWidget(m_flame);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
-    layout->addWidget(scroll, 1);
-    applyColoring();
+    // The root is at the bottom: a deep profile (a compiler's) taller than the window showed
+    // only white space above its frames. Stay at the bottom whenever the height changes.
+    connect(scroll->verticalScrollBar(), &QScrollBar::rangeChanged, scroll,
+            [scroll](int, int max) { scroll->verticalScrollBar()->setValue(max); });
+    m_flameScroll = scroll;
+    m_profileStack->addWidget(scroll);
+    m_profileEmpty = placeholder(QString(), tab);
+    m_profileEmpty->setObjectName(QStringLiteral("profileEmpty"));
+    m_profileStack->addWidget(m_profileEmpty);
+    layout->addWidget(m_profileStack, 1);
+
+    // The first kind both sessions have; on-CPU (with its empty state) when none.
+    const bool onCpu = !m_differentials[int(ProfileKind::OnCpu)].isEmpty() ||
+                       m_differentials[int(ProfileKind::OffCpu)].isEmpty();
+    setProfileKind(onCpu ? ProfileKind::OnCpu : ProfileKind::OffCpu);
     return tab;
+}
+
+QString ComparePage::profileEmptyText() const
+{
+    if (!m_profileStack || m_profileStack->currentWidget() != m_profileEmpty)
+        return {};
+    return m_profileEmpty->text();
+}
+
+void ComparePage::setProfileKind(ProfileKind kind)
+{
+    if (!m_kindBox)
+        return;
+    m_kind = kind;
+    {
+        const QSignalBlocker block(m_kindBox);
+        m_kindBox->setCurrentIndex(m_kindBox->findData(int(kind)));
+    }
+    const int k = int(kind);
+    const DifferentialProfile &d = m_differentials[k];
+    m_measureBox->setEnabled(!d.isEmpty());
+    if (d.isEmpty()) {
+        // Whole sentences: "Neither session has no ..." read wrong, and a translation cannot
+        // agree a sentence put together from parts.
+        QString text;
+        if (kind == ProfileKind::OnCpu)
+            text = !m_hasA[k] && !m_hasB[k]
+                       ? tr("Neither session has on-CPU samples. Record both with the "
+                            "\"profile\" probe for a differential on-CPU flame graph.")
+                   : !m_hasA[k] ? tr("The baseline has no on-CPU samples. Record both with the "
+                                     "\"profile\" probe for a differential on-CPU flame graph.")
+                                : tr("The comparison has no on-CPU samples. Record both with the "
+                                     "\"profile\" probe for a differential on-CPU flame graph.");
+        else
+            text = !m_hasA[k] && !m_hasB[k]
+                       ? tr("Neither session has off-CPU samples. Record both with the "
+                            "\"offcpu\" probe for a differential off-CPU flame graph.")
+                   : !m_hasA[k] ? tr("The baseline has no off-CPU samples. Record both with the "
+                                     "\"offcpu\" probe for a differential off-CPU flame graph.")
+                                : tr("The comparison has no off-CPU samples. Record both with the "
+                                     "\"offcpu\" probe for a differential off-CPU flame graph.");
+        m_profileEmpty->setText(text);
+        m_profileNote->clear();
+        m_profileNote->hide();
+        m_flame->setProfile(nullptr, nullptr);
+        m_profileStack->setCurrentWidget(m_profileEmpty);
+        return;
+    }
+    const auto swatch = [](const QColor &c) {
+        return QStringLiteral("<span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;</span>")
+            .arg(c.name());
+    };
+    const QString red = swatch(changeColor(1, 1)) + tr("Red:");
+    const QString blue = swatch(changeColor(-1, 1)) + tr("blue:");
+    const QString grey = swatch(changeColor(0, 1)) + tr("grey:");
+    QString note =
+        kind == ProfileKind::OnCpu
+            ? tr("The comparison's flame graph (%1 → %2 samples). %3 grew, %4 shrank, %5 "
+                 "unchanged, against the baseline's share of the same call path.")
+                  .arg(QLocale().toString(d.baselineTotal), QLocale().toString(d.comparison->total),
+                       red, blue, grey)
+            : tr("The comparison's off-CPU flame graph, weighted by time blocked (%1 → %2). %3 "
+                 "grew, %4 shrank, %5 unchanged, against the baseline's share of the same call "
+                 "path.")
+                  .arg(ProfileText::cost(d.baselineTotal, true),
+                       ProfileText::cost(d.comparison->total, true), red, blue, grey);
+    if (d.vanishedTotal > 0) {
+        note += QLatin1Char(' ') +
+                (kind == ProfileKind::OnCpu
+                     ? tr("Call paths only the baseline has (%1 of its samples) are not drawn.")
+                     : tr("Call paths only the baseline has (%1 of its time blocked) are not "
+                          "drawn."))
+                    .arg(percentText(d.vanishedTotal));
+    }
+    m_profileNote->setText(note);
+    m_profileNote->show();
+    m_flame->setProfile(d.comparison, &m_comparison->stacks());
+    m_profileStack->setCurrentIndex(0);
+    applyColoring();
 }
 
 QColor ComparePage::changeColor(double delta, double maxDelta)
@@ -448,28 +541,39 @@ void ComparePage::applyColoring()
         return;
     m_flame->setNodeColoring(
         [this](qint32 node) {
-            return changeColor(m_differential.delta(node, m_measure),
-                               m_differential.maxDelta(m_measure));
+            return changeColor(differential().delta(node, m_measure),
+                               differential().maxDelta(m_measure));
         },
         [this](qint32 node) { return shareText(node); });
 }
 
 QString ComparePage::shareText(qint32 node) const
 {
-    if (m_differential.isEmpty() || node < 0 || size_t(node) >= m_differential.nodes.size())
+    const DifferentialProfile &d = differential();
+    if (d.isEmpty() || node < 0 || size_t(node) >= d.nodes.size())
         return {};
-    const DifferentialProfile::NodeShares &s = m_differential.nodes[size_t(node)];
-    auto points = [](double d) {
-        const QString n = QLocale().toString(std::abs(d) * 100.0, 'f', 1);
-        return d > 0 ? tr("+%1 pp").arg(n) : d < 0 ? tr("−%1 pp").arg(n) : tr("±0 pp");
+    const DifferentialProfile::NodeShares &s = d.nodes[size_t(node)];
+    const bool time = d.comparison->isTime();
+    auto points = [](double v) {
+        const QString n = QLocale().toString(std::abs(v) * 100.0, 'f', 1);
+        return v > 0 ? tr("+%1 pp").arg(n) : v < 0 ? tr("−%1 pp").arg(n) : tr("±0 pp");
+    };
+    // Both sides' numbers, then the change of share that the colour shows: "80 (80.0%) →
+    // 110 (72.4%), −7.6 pp".
+    auto side = [time](quint64 value, double share) {
+        return QStringLiteral("%1 (%2)").arg(ProfileText::cost(value, time), percentText(share));
     };
     QStringList lines;
     if (!s.inA)
-        lines << tr("New: the baseline has no samples on this call path");
-    lines << tr("Total share: %1 → %2 (%3)")
-                 .arg(percentText(s.totalA), percentText(s.totalB), points(s.totalB - s.totalA));
-    lines << tr("Self share: %1 → %2 (%3)")
-                 .arg(percentText(s.selfA), percentText(s.selfB), points(s.selfB - s.selfA));
+        lines << (time ? tr("New: the baseline has no time blocked on this call path")
+                       : tr("New: the baseline has no samples on this call path"));
+    // Labelled apart from the flame graph's own "Total:" line above (the comparison's alone).
+    lines << tr("Total, baseline → comparison: %1 → %2, %3")
+                 .arg(side(s.totalValueA, s.totalA), side(s.totalValueB, s.totalB),
+                      points(s.totalB - s.totalA));
+    lines << tr("Self, baseline → comparison: %1 → %2, %3")
+                 .arg(side(s.selfValueA, s.selfA), side(s.selfValueB, s.selfB),
+                      points(s.selfB - s.selfA));
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "comparemodels.h"
+#include "profilemodels.h"
 
 #include <QWidget>
 
@@ -9,6 +10,8 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QScrollArea;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QTreeView;
@@ -28,7 +31,8 @@ class SessionModel;
 // another session file (the comparison), with core/sessiondiff's numbers. Three tabs: every
 // histogram both hold as one chart with both distributions and the percentile deltas; events
 // per type and their busiest commands side by side; and for CPU profiles a differential flame
-// graph, the comparison's flame graph coloured by how each call path's share changed.
+// graph, the comparison's flame graph coloured by how each call path's share changed, of the
+// on-CPU samples or of the off-CPU time (weighted by time blocked), switched in the tab.
 // The page keeps the comparison's data (its flame graph reads its stacks) and reads the
 // baseline only while it is built, so the main window may open another session meanwhile.
 class ComparePage : public QWidget
@@ -65,8 +69,17 @@ public:
     QBarSet *baselineSet(int histogram) const;
     QBarSet *comparisonSet(int histogram) const;
 
+    // Null when neither session has a profile of either kind.
     FlameGraphView *flameGraph() const { return m_flame; }
-    const DifferentialProfile &differential() const { return m_differential; }
+    QScrollArea *flameScroll() const { return m_flameScroll; }
+    // The differential profile of the kind shown (empty when a side has no such profile).
+    const DifferentialProfile &differential() const { return m_differentials[int(m_kind)]; }
+    // On-CPU samples or off-CPU time; shows the empty state when a side has no such profile.
+    void setProfileKind(ProfileKind kind);
+    ProfileKind profileKind() const { return m_kind; }
+    QComboBox *profileKindBox() const { return m_kindBox; }
+    // What the tab says instead of a flame graph (empty while the flame graph shows).
+    QString profileEmptyText() const;
     void setMeasure(DifferentialProfile::Measure measure);
     DifferentialProfile::Measure measure() const { return m_measure; }
     QComboBox *measureBox() const { return m_measureBox; }
@@ -109,7 +122,15 @@ private:
     FlameGraphView *m_flame = nullptr;
     QComboBox *m_measureBox = nullptr;
     QLabel *m_profileNote = nullptr;
-    DifferentialProfile m_differential;
+    QComboBox *m_kindBox = nullptr;
+    QStackedWidget *m_profileStack = nullptr;
+    QScrollArea *m_flameScroll = nullptr;
+    QLabel *m_profileEmpty = nullptr;
+    ProfileKind m_kind = ProfileKind::OnCpu;
+    DifferentialProfile m_differentials[2]; // by ProfileKind
+    // Per ProfileKind whether the baseline and the comparison have samples of it.
+    bool m_hasA[2] = {false, false};
+    bool m_hasB[2] = {false, false};
     DifferentialProfile::Measure m_measure = DifferentialProfile::Measure::Total;
 };
 

@@ -295,6 +295,7 @@ DifferentialProfile differentialProfile(const Profile &baseline, const StackTabl
 {
     DifferentialProfile d;
     d.comparison = std::move(comparison);
+    d.baselineTotal = baseline.total;
     if (!d.comparison)
         return d;
     const CallTree &ta = baseline.topDown;
@@ -337,11 +338,15 @@ DifferentialProfile differentialProfile(const Profile &baseline, const StackTabl
         DifferentialProfile::NodeShares &s = d.nodes[size_t(n)];
         s.selfB = share(node.self, totalB);
         s.totalB = share(node.total, totalB);
+        s.selfValueB = node.self;
+        s.totalValueB = node.total;
         if (const qint32 a = match[size_t(n)]; a >= 0) {
             matchedA[size_t(a)] = 1;
             s.inA = true;
             s.selfA = share(ta.node(a).self, totalA);
             s.totalA = share(ta.node(a).total, totalA);
+            s.selfValueA = ta.node(a).self;
+            s.totalValueA = ta.node(a).total;
         }
         d.maxTotalDelta = std::max(d.maxTotalDelta, std::abs(s.totalB - s.totalA));
         d.maxSelfDelta = std::max(d.maxSelfDelta, std::abs(s.selfB - s.selfA));

@@ -112,6 +112,9 @@ struct DifferentialProfile
     struct NodeShares
     {
         double selfA = 0, selfB = 0, totalA = 0, totalB = 0;
+        // The same as samples (off-CPU: nanoseconds blocked), what the tool tip shows beside
+        // the shares.
+        quint64 selfValueA = 0, selfValueB = 0, totalValueA = 0, totalValueB = 0;
         bool inA = false; // the call path exists in the baseline
     };
     std::shared_ptr<const Profile> comparison;
@@ -119,6 +122,7 @@ struct DifferentialProfile
     double maxTotalDelta = 0;      // the largest |totalB - totalA| over the nodes
     double maxSelfDelta = 0;       // the same of self
     double vanishedTotal = 0;      // baseline share of the paths missing in the comparison
+    quint64 baselineTotal = 0;     // the baseline profile's samples (off-CPU: nanoseconds)
 
     bool isEmpty() const { return !comparison || comparison->isEmpty(); }
     double delta(qint32 node, Measure m) const

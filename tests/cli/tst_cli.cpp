@@ -888,6 +888,70 @@ private Q_SLOTS:
         QVERIFY(missing.err.contains(QLatin1String("two session files")));
     }
 
+    // diff A B of two CPU profiles: compute's self share fell from 3 of 4 samples to 1 of 4,
+    // malloc's rose; off-CPU waits move from poll to write. With itself: no change.
+    void diffComparesProfiles()
+    {
+        QTemporaryDir dir;
+        const auto write = [&](const QString &name, int compute, int malloc, quint64 pollNs,
+                               quint64 writeNs) {
+            const QString path = dir.filePath(name);
+            SessionInfo info = sessionInfoForThisHost(
+                {{QStringLiteral("profile"), {}, {}}, {QStringLiteral("offcpu"), {}, {}}});
+            info.startMonotonicNs = 1000000000ull;
+            SessionWriter writer;
+            QString err;
+            if (!writer.create(path, info, &err))
+                return QString();
+            RecordBatch b;
+            const char *names[] = {"main", "compute", "malloc", "poll", "write"};
+            for (quint32 i = 0; i < 5; ++i)
+                b.frames.append(
+                    {i + 1,
+                     StackFrame{
+                         FrameKind::User, 0x1000 + i * 0x100, "/usr/bin/app", {}, names[i]}});
+            b.stacks.append({1, 0, {2, 1}}); // main → compute
+            b.stacks.append({2, 0, {3, 1}}); // main → malloc
+            b.stacks.append({3, 0, {4, 1}}); // main → poll
+            b.stacks.append({4, 0, {5, 1}}); // main → write
+            quint64 t = info.startMonotonicNs;
+            for (int i = 0; i < compute + malloc; ++i) {
+                CpuSampleEvent e;
+                e.timeNs = ++t;
+                e.comm = "app";
+                e.stackId = i < compute ? 1 : 2;
+                b.cpuSample.append(e);
+            }
+            for (const auto &[stack, ns] : {std::pair{3u, pollNs}, std::pair{4u, writeNs}}) {
+                OffCpuEvent e;
+                e.timeNs = ++t;
+                e.comm = "app";
+                e.stackId = stack;
+                e.offNs = ns;
+                b.offCpu.append(e);
+            }
+            return writer.writeBatch(b, &err) && writer.finish(t + 1, &err) ? path : QString();
+        };
+        const QString a = write(QStringLiteral("pa.bpflens"), 3, 1, 3000000, 1000000);
+        const QString b = write(QStringLiteral("pb.bpflens"), 1, 3, 1000000, 3000000);
+        QVERIFY(!a.isEmpty() && !b.isEmpty());
+        const Run d = runCli({QStringLiteral("diff"), a, b});
+        QCOMPARE(d.status, 0);
+        for (const char *text :
+             {"On-CPU profile: 4 -> 4 samples\n", "  compute  app\n", "3 (75.0%) -> 1 (25.0%)",
+              "-50.0 pp, -2\n", "1 (25.0%) -> 3 (75.0%)", "+50.0 pp, +2\n",
+              "Off-CPU profile: 4.00 ms -> 4.00 ms off the CPU (2 -> 2 waits)",
+              "3.00 ms (75.0%) -> 1.00 ms (25.0%)", "-50.0 pp, -2.00 ms\n"})
+            QVERIFY2(d.out.contains(QLatin1String(text)),
+                     qPrintable(QLatin1String(text) + QLatin1Char('\n') + d.out));
+        // main is on every stack on both sides: unchanged, so not listed.
+        QVERIFY2(!d.out.contains(QLatin1String("  main  app\n")), qPrintable(d.out));
+        const Run self = runCli({QStringLiteral("diff"), a, a});
+        QCOMPARE(self.status, 0);
+        QCOMPARE(self.out.count(QLatin1String("no function's share or weight changed")), 2);
+        QVERIFY2(!self.out.contains(QLatin1String(" pp")), qPrintable(self.out));
+    }
+
     // top: top lists and latency statistics of a session with known block and open events,
     // every number computed here from the events the test wrote; bad options are one line.
     void topPrintsListsAndStats()

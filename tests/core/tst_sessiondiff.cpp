@@ -1,12 +1,15 @@
 // bpflens-cli diff's comparison (core/sessiondiff): two real session files with known block
 // requests, histogram snapshots and execs, written and read back; the merged histograms'
 // percentiles, the counts and the commands are checked against what the test put in, computed
-// here by brute force. A session compared with itself shows no change.
+// here by brute force. A session compared with itself shows no change. Profiles: sessions
+// with known on-CPU and off-CPU stacks (function names root first), whose per-function shares
+// and deltas are recomputed here from those stacks.
 #include "histogram.h"
 #include "sessiondiff.h"
 #include "sessioninfo.h"
 #include "sessionstore.h"
 
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -84,6 +87,112 @@ Log2Histogram expected(const QList<quint64> &us)
     for (quint64 v : us)
         h.add(v);
     return h;
+}
+
+// A stack as the test states it: function names root first, and its weight (samples or ns).
+struct Weighted
+{
+    QList<const char *> names; // empty: an event without a stack
+    quint64 weight = 1;
+    QStringList path() const
+    {
+        QStringList out;
+        for (const char *n : names)
+            out << QString::fromLatin1(n);
+        return out;
+    }
+};
+
+// Writes the stacks as a recording would: frames and stacks interned in first-seen order (or
+// the reverse with reversed, so the two sessions number the same function differently),
+// on-CPU stacks as weight samples, off-CPU ones as one wait of weight ns each.
+bool writeProfile(const QString &path, const QList<Weighted> &onCpu, const QList<Weighted> &offCpu,
+                  bool reversed, QString *error)
+{
+    SessionInfo info = sessionInfoForThisHost(
+        {{QStringLiteral("profile"), {}, {}}, {QStringLiteral("offcpu"), {}, {}}});
+    info.startMonotonicNs = StartNs;
+    SessionWriter w;
+    if (!w.create(path, info, error))
+        return false;
+    RecordBatch b;
+    QStringList names;
+    for (const QList<Weighted> &list : {onCpu, offCpu})
+        for (const Weighted &x : list)
+            for (const QString &n : x.path())
+                if (!names.contains(n))
+                    names.append(n);
+    if (reversed)
+        std::reverse(names.begin(), names.end());
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        // The kernel's own functions as kernel frames: their module reads "[vmlinux]".
+        const bool kernel = names[i].startsWith(QLatin1String("k_"));
+        b.frames.append(
+            {quint32(i + 1), StackFrame{kernel ? FrameKind::Kernel : FrameKind::User,
+                                        0x1000 + quint64(i) * 0x100,
+                                        kernel ? QByteArray("vmlinux") : QByteArray("/usr/bin/app"),
+                                        {},
+                                        names[i].toUtf8()}});
+    }
+    QList<QStringList> stacks;
+    auto stackId = [&](const QStringList &pathRootFirst) -> quint32 {
+        if (pathRootFirst.isEmpty())
+            return 0;
+        qsizetype at = stacks.indexOf(pathRootFirst);
+        if (at < 0) {
+            stacks.append(pathRootFirst);
+            at = stacks.size() - 1;
+            QList<quint32> leafFirst;
+            for (auto it = pathRootFirst.crbegin(); it != pathRootFirst.crend(); ++it)
+                leafFirst.append(quint32(names.indexOf(*it) + 1));
+            b.stacks.append({quint32(at + 1), 0, leafFirst});
+        }
+        return quint32(at + 1);
+    };
+    quint64 t = StartNs;
+    for (const Weighted &x : onCpu) {
+        for (quint64 k = 0; k < x.weight; ++k) {
+            CpuSampleEvent e;
+            e.timeNs = ++t;
+            e.pid = e.tid = 7;
+            e.comm = "app";
+            e.stackId = stackId(x.path());
+            b.cpuSample.append(e);
+        }
+    }
+    for (const Weighted &x : offCpu) {
+        OffCpuEvent e;
+        e.timeNs = ++t;
+        e.pid = e.tid = 7;
+        e.comm = "app";
+        e.offNs = x.weight;
+        e.stackId = stackId(x.path());
+        b.offCpu.append(e);
+    }
+    return w.writeBatch(b, error) && w.finish(t + 1, error);
+}
+
+// Brute force over the stacks as stated: a function's self is the weight of the stacks it is
+// the leaf of, its total the weight of the stacks it is on (once however often it recurses).
+struct Expected
+{
+    quint64 total = 0;
+    QHash<QString, std::pair<quint64, quint64>> functions; // self, total
+};
+Expected bruteForce(const QList<Weighted> &stacks)
+{
+    Expected e;
+    for (const Weighted &x : stacks) {
+        e.total += x.weight;
+        const QStringList path = x.path();
+        if (path.isEmpty())
+            continue;
+        e.functions[path.last()].first += x.weight;
+        const QStringList once(QSet<QString>(path.cbegin(), path.cend()).values());
+        for (const QString &n : once)
+            e.functions[n].second += x.weight;
+    }
+    return e;
 }
 
 } // namespace
@@ -192,6 +301,129 @@ private Q_SLOTS:
         const SessionDiff m = diffSessions(load(a, "us2.bpflens"), load(k, "kb.bpflens"));
         QVERIFY(m.histograms.isEmpty());
         QCOMPARE(m.unitMismatch, QStringList{QStringLiteral("block/vda")});
+    }
+
+    SessionData loadProfile(const QList<Weighted> &on, const QList<Weighted> &off, bool reversed,
+                            const char *name)
+    {
+        const QString path = m_dir.filePath(QLatin1String(name));
+        QString error;
+        SessionData d;
+        if (!writeProfile(path, on, off, reversed, &error) ||
+            !SessionReader::open(path, &d, &error))
+            qFatal("%s", qPrintable(error));
+        return d;
+    }
+
+    // Every function's self and total share in A and B and their deltas, against the brute
+    // force over the stacks; the ranking by the larger change of share; a function only B
+    // has; recursion counted once; samples without a stack in the total.
+    void profilesAreComparedByFunction()
+    {
+        const QList<Weighted> onA = {
+            {{"main", "compute"}, 50},
+            {{"main", "compute", "malloc"}, 30},
+            {{"main", "write", "k_entry", "k_vfs_write"}, 15},
+            {{"main", "walk", "walk", "walk"}, 4}, // recursion
+            {{}, 1},                               // no stack
+        };
+        const QList<Weighted> onB = {
+            {{"main", "compute"}, 20},
+            {{"main", "compute", "malloc"}, 90},
+            {{"main", "write", "k_entry", "k_vfs_write"}, 15},
+            {{"main", "json_parse"}, 25}, // only in B
+            {{"main", "walk", "walk"}, 2},
+        };
+        const QList<Weighted> offA = {{{"main", "write", "k_entry", "k_io_schedule"}, 900'000'000},
+                                      {{"main", "poll", "k_schedule"}, 100'000'000}};
+        const QList<Weighted> offB = {{{"main", "write", "k_entry", "k_io_schedule"}, 300'000'000},
+                                      {{"main", "poll", "k_schedule"}, 700'000'000},
+                                      {{"main", "poll", "k_schedule"}, 500'000'000}};
+        const SessionData a = loadProfile(onA, offA, false, "p-a.bpflens");
+        const SessionData b = loadProfile(onB, offB, true, "p-b.bpflens");
+        const SessionDiff d = diffSessions(a, b, 0);
+        QCOMPARE(d.profiles.size(), 2);
+        QVERIFY(d.profileOnlyInA.isEmpty() && d.profileOnlyInB.isEmpty());
+        for (const SessionDiff::Profile &p : d.profiles) {
+            const Expected ea = bruteForce(p.offCpu ? offA : onA);
+            const Expected eb = bruteForce(p.offCpu ? offB : onB);
+            QCOMPARE(p.totalA, ea.total);
+            QCOMPARE(p.totalB, eb.total);
+            QCOMPARE(p.eventsA, p.offCpu ? offA.size() : qsizetype(ea.total));
+            QCOMPARE(p.eventsB, p.offCpu ? offB.size() : qsizetype(eb.total));
+            QSet<QString> names;
+            for (auto it = ea.functions.cbegin(); it != ea.functions.cend(); ++it)
+                names.insert(it.key());
+            for (auto it = eb.functions.cbegin(); it != eb.functions.cend(); ++it)
+                names.insert(it.key());
+            // Every function is in the list: each one's share changed (B's totals differ).
+            QCOMPARE(p.functions.size(), names.size());
+            double previous = 2;
+            for (const SessionDiff::Function &f : p.functions) {
+                QVERIFY2(names.contains(f.name), qPrintable(f.name));
+                const auto fa = ea.functions.value(f.name), fb = eb.functions.value(f.name);
+                QCOMPARE(f.selfA, fa.first);
+                QCOMPARE(f.totalA, fa.second);
+                QCOMPARE(f.selfB, fb.first);
+                QCOMPARE(f.totalB, fb.second);
+                const double selfDelta =
+                    double(fb.first) / double(eb.total) - double(fa.first) / double(ea.total);
+                const double totalDelta =
+                    double(fb.second) / double(eb.total) - double(fa.second) / double(ea.total);
+                QCOMPARE(p.shareB(f.selfB) - p.shareA(f.selfA), selfDelta);
+                QCOMPARE(p.shareB(f.totalB) - p.shareA(f.totalA), totalDelta);
+                const double change = std::max(std::abs(selfDelta), std::abs(totalDelta));
+                QCOMPARE(p.change(f), change);
+                QVERIFY(change <= previous); // the largest change first
+                previous = change;
+                QCOMPARE(f.module, f.name.startsWith(QLatin1String("k_"))
+                                       ? QStringLiteral("[vmlinux]")
+                                       : QStringLiteral("app"));
+            }
+        }
+        // The numbers a reader checks first: compute's self share fell from 50 of 100 samples
+        // to 20 of 152 and leads the on-CPU list, then malloc (30 of 100 to 90 of 152);
+        // io_schedule's share of the waits fell from 90% to 20%.
+        const SessionDiff::Profile &on = d.profiles[0];
+        QVERIFY(!on.offCpu);
+        QCOMPARE(on.functions[0].name, QStringLiteral("compute"));
+        QCOMPARE(on.functions[1].name, QStringLiteral("malloc"));
+        QCOMPARE(on.totalA, 100u);
+        QCOMPARE(on.totalB, 152u);
+        const SessionDiff::Profile &off = d.profiles[1];
+        QVERIFY(off.offCpu);
+        QCOMPARE(off.totalB, 1'500'000'000u);
+        const auto io =
+            std::find_if(off.functions.cbegin(), off.functions.cend(),
+                         [](const auto &f) { return f.name == QLatin1String("k_io_schedule"); });
+        QVERIFY(io != off.functions.cend());
+        QCOMPARE(off.shareA(io->selfA), 0.9);
+        QCOMPARE(off.shareB(io->selfB), 0.2);
+
+        // With itself: both profiles present, nothing changed.
+        for (const SessionData *s : {&a, &b}) {
+            const SessionDiff self = diffSessions(*s, *s, 0);
+            QCOMPARE(self.profiles.size(), 2);
+            for (const SessionDiff::Profile &p : self.profiles) {
+                QCOMPARE(p.totalA, p.totalB);
+                QVERIFY(p.functions.isEmpty());
+            }
+        }
+        // Top keeps the largest changes.
+        const SessionDiff top2 = diffSessions(a, b, 2);
+        QCOMPARE(top2.profiles[0].functions.size(), 2);
+        QCOMPARE(top2.profiles[0].functions[0].name, d.profiles[0].functions[0].name);
+        QCOMPARE(top2.profiles[0].functions[1].name, d.profiles[0].functions[1].name);
+    }
+
+    void profileOnOneSideIsNamed()
+    {
+        const SessionData a = loadProfile({{{"main"}, 3}}, {}, false, "one-a.bpflens");
+        const SessionData b = loadProfile({}, {{{"main"}, 5}}, false, "one-b.bpflens");
+        const SessionDiff d = diffSessions(a, b);
+        QVERIFY(d.profiles.isEmpty());
+        QCOMPARE(d.profileOnlyInA, QStringList{QStringLiteral("on-CPU")});
+        QCOMPARE(d.profileOnlyInB, QStringList{QStringLiteral("off-CPU")});
     }
 
     void topKeepsTheBusiest()

@@ -465,6 +465,78 @@ private Q_SLOTS:
         }
     }
 
+    // The percentiles count latencies into buckets, then keep only those of the buckets the
+    // ranks fall in: every result must still be the exact nearest rank. Each disk below is a
+    // case that could break that: one event, all equal, ties inside a bucket (1020..1023 share
+    // one, 1024 starts the next), ranks exactly on bucket edges, values across the whole
+    // 64-bit range; every split of the scan over threads.
+    void percentilesAreExactOnHardCases()
+    {
+        QRandomGenerator rng(7);
+        QMap<QByteArray, std::vector<quint64>> cases;
+        cases["one"] = {12345};
+        cases["equal"] = std::vector<quint64>(1000, 777777);
+        for (int i = 0; i < 1000; ++i) // p50 is the last 1023, p90 the 1024s
+            cases["edge"].push_back(i < 500 ? 1023 : 1024);
+        for (int i = 0; i < 1000; ++i) // four values per bucket, heavily tied
+            cases["ties"].push_back(1020 + quint64(rng.bounded(8)));
+        for (int i = 0; i < 2000; ++i) {
+            // Bucket bounds and their neighbours at many scales; small exact values too.
+            const int shift = rng.bounded(40);
+            const quint64 v = (quint64(128 + rng.bounded(128)) << shift) - quint64(rng.bounded(2));
+            cases["bounds"].push_back(i % 10 == 0 ? quint64(rng.bounded(300)) : v);
+        }
+        for (int i = 0; i < 3000; ++i)
+            cases["wide"].push_back(rng.generate64() >> rng.bounded(64));
+        cases["wide"].push_back(~quint64(0));
+
+        RecordBatch b;
+        quint64 t = StartNs;
+        for (auto it = cases.cbegin(); it != cases.cend(); ++it) {
+            for (quint64 v : it.value()) {
+                BlockEvent e;
+                e.timeNs = ++t;
+                e.disk = it.key();
+                e.op = "Read";
+                e.comm = "dd";
+                e.deviceNs = v;
+                b.block.append(e);
+            }
+        }
+        const QString path = m_dir.filePath(QStringLiteral("ranks.bpflens"));
+        SessionInfo info = sessionInfoForThisHost();
+        info.startMonotonicNs = StartNs;
+        SessionWriter w;
+        QString error;
+        QVERIFY2(w.create(path, info, &error), qPrintable(error));
+        QVERIFY2(w.writeBatch(b, &error), qPrintable(error));
+        QVERIFY2(w.finish(t + 1, &error), qPrintable(error));
+        SessionData data;
+        QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+
+        for (const ScanSplit split : {ScanSplit{1, 0}, ScanSplit{2, 7}, ScanSplit{3, 1},
+                                      ScanSplit{8, 13}, ScanSplit{2, 64}}) {
+            const QList<LatencyStats> stats =
+                latencyStats(data.events, 0, std::numeric_limits<quint64>::max(), {},
+                             EventType::Block, nullptr, split);
+            QCOMPARE(stats.size(), cases.size());
+            for (const LatencyStats &st : stats) {
+                const QByteArray disk = st.key.section(QLatin1Char(' '), 0, 0).toUtf8();
+                QVERIFY2(cases.contains(disk), qPrintable(st.key));
+                const std::vector<quint64> &v = cases[disk];
+                const QByteArray what = disk + " split " + QByteArray::number(split.threads) + "/" +
+                                        QByteArray::number(split.chunkEvents);
+                QVERIFY2(st.count == qint64(v.size()), what);
+                QVERIFY2(st.minNs == *std::min_element(v.begin(), v.end()), what);
+                QVERIFY2(st.maxNs == *std::max_element(v.begin(), v.end()), what);
+                QVERIFY2(st.p50Ns == rank(v, 0.5), what);
+                QVERIFY2(st.p90Ns == rank(v, 0.9), what);
+                QVERIFY2(st.p99Ns == rank(v, 0.99), what);
+                QVERIFY2(st.p999Ns == rank(v, 0.999), what);
+            }
+        }
+    }
+
     void latencyStatsMatchBruteForce()
     {
         const quint64 start = StartNs + 20000000, end = StartNs + 260000000;

@@ -19,9 +19,12 @@
 #include <QApplication>
 #include <QBarSet>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocale>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -42,6 +45,8 @@ struct Spec
     QList<std::pair<QByteArray, int>> blockByComm;
     int execs = 0;
     QList<std::pair<QStringList, int>> samples;
+    // Off-CPU waits: a stack (root first) and the nanoseconds blocked there.
+    QList<std::pair<QStringList, quint64>> waits;
     // Frames defined first, in this order: the two sessions number the same function
     // differently, so the flame graph's matching has to go by name.
     QStringList frameOrder;
@@ -51,7 +56,8 @@ bool write(const QString &path, const Spec &s, QString *error)
 {
     SessionInfo info = sessionInfoForThisHost({{QStringLiteral("block"), {}, {}},
                                                {QStringLiteral("exec"), {}, {}},
-                                               {QStringLiteral("profile"), {}, {}}});
+                                               {QStringLiteral("profile"), {}, {}},
+                                               {QStringLiteral("offcpu"), {}, {}}});
     info.startMonotonicNs = StartNs;
     SessionWriter w;
     if (!w.create(path, info, error))
@@ -101,6 +107,19 @@ bool write(const QString &path, const Spec &s, QString *error)
             b.cpuSample.append(e);
         }
     }
+    for (const auto &[names, ns] : s.waits) {
+        QList<quint32> leafFirst;
+        for (const QString &name : names)
+            leafFirst.prepend(frameId(name));
+        b.stacks.append({++stackId, 0, leafFirst});
+        OffCpuEvent e;
+        e.timeNs = t += 1000;
+        e.pid = e.tid = 100;
+        e.comm = "app";
+        e.stackId = stackId;
+        e.offNs = ns;
+        b.offCpu.append(e);
+    }
     const qsizetype half = s.latenciesUs.size() / 2;
     for (int part = 0; part < 2; ++part) {
         HistogramSnapshot h;
@@ -145,6 +164,9 @@ Spec baselineSpec()
         {{QStringLiteral("main"), QStringLiteral("compute")}, 60},
         {{QStringLiteral("main"), QStringLiteral("compute"), QStringLiteral("malloc")}, 30},
         {{QStringLiteral("main"), QStringLiteral("write")}, 10}};
+    // 1 s blocked: 800 ms in read, 200 ms in poll.
+    s.waits = {{{QStringLiteral("main"), QStringLiteral("read")}, 800'000'000},
+               {{QStringLiteral("main"), QStringLiteral("poll")}, 200'000'000}};
     return s;
 }
 
@@ -160,6 +182,10 @@ Spec comparisonSpec()
         {{QStringLiteral("main"), QStringLiteral("compute"), QStringLiteral("malloc")}, 100},
         {{QStringLiteral("main"), QStringLiteral("write")}, 5},
         {{QStringLiteral("main"), QStringLiteral("parse")}, 35}};
+    // 2 s blocked: read 500 ms, poll 1.5 s (two waits).
+    s.waits = {{{QStringLiteral("main"), QStringLiteral("read")}, 500'000'000},
+               {{QStringLiteral("main"), QStringLiteral("poll")}, 1'000'000'000},
+               {{QStringLiteral("main"), QStringLiteral("poll")}, 500'000'000}};
     s.frameOrder = {QStringLiteral("parse"), QStringLiteral("write"), QStringLiteral("malloc"),
                     QStringLiteral("compute"), QStringLiteral("main")};
     return s;
@@ -453,6 +479,115 @@ private Q_SLOTS:
         QVERIFY2(computeSelf.blue() > computeSelf.red() + 100, qPrintable(computeSelf.name()));
         QCOMPARE(flame->render().pixelColor(flame->nodeRect(compute).center().toPoint()).rgb(),
                  computeSelf.rgb());
+    }
+
+    // Off-CPU: the switch shows the comparison's off-CPU flame graph weighted by time blocked;
+    // shares and both sides' times under a frame as computed here from the waits written.
+    void offCpuFlameGraphWeighsTimeBlocked()
+    {
+        MainWindow w;
+        ComparePage *page = compare(w, m_a, m_b);
+        QVERIFY(page);
+        QCOMPARE(page->profileKind(), ProfileKind::OnCpu);
+        QVERIFY(page->profileKindBox());
+        QCOMPARE(page->profileKindBox()->count(), 2);
+        // Through the box, as a user switches.
+        page->profileKindBox()->setCurrentIndex(
+            page->profileKindBox()->findData(int(ProfileKind::OffCpu)));
+        QCOMPARE(page->profileKind(), ProfileKind::OffCpu);
+        QVERIFY(page->profileEmptyText().isEmpty());
+        FlameGraphView *flame = page->flameGraph();
+        QVERIFY(flame && flame->isVisible());
+        QVERIFY(flame->profile()->isTime());
+        // Brute force over the waits written: the totals and each frame's share on both sides.
+        quint64 totalA = 0, totalB = 0;
+        QHash<QString, quint64> byLeafA, byLeafB;
+        for (const auto &[names, ns] : baselineSpec().waits) {
+            totalA += ns;
+            byLeafA[names.last()] += ns;
+        }
+        for (const auto &[names, ns] : comparisonSpec().waits) {
+            totalB += ns;
+            byLeafB[names.last()] += ns;
+        }
+        QCOMPARE(flame->profile()->total, totalB);
+        const DifferentialProfile &d = page->differential();
+        QCOMPARE(d.baselineTotal, totalA);
+        for (const QString &leaf : {QStringLiteral("read"), QStringLiteral("poll")}) {
+            const qint32 node = nodeByNames(flame, {QStringLiteral("main"), leaf});
+            QVERIFY2(node > 0, qPrintable(leaf));
+            const DifferentialProfile::NodeShares &sh = d.nodes[size_t(node)];
+            QCOMPARE(sh.totalValueA, byLeafA[leaf]);
+            QCOMPARE(sh.totalValueB, byLeafB[leaf]);
+            QCOMPARE(sh.totalA, double(byLeafA[leaf]) / double(totalA));
+            QCOMPARE(sh.totalB, double(byLeafB[leaf]) / double(totalB));
+            // What the user reads under the frame: both times, both shares, the change.
+            const QString tip = flame->toolTipFor(*std::find_if(
+                flame->boxes().cbegin(), flame->boxes().cend(), [node](const auto &b) {
+                    return b.node == node && b.kind == FlameGraphView::BoxKind::Frame;
+                }));
+            for (const QString &part :
+                 {ProfileText::cost(byLeafA[leaf], true), ProfileText::cost(byLeafB[leaf], true),
+                  QLocale().toString(100.0 * sh.totalA, 'f', 1) + QLatin1Char('%'),
+                  QLocale().toString(100.0 * sh.totalB, 'f', 1) + QLatin1Char('%')})
+                QVERIFY2(tip.contains(part), qPrintable(part + QStringLiteral(" in ") + tip));
+        }
+        // read: 80 % -> 25 %, blue; poll: 20 % -> 75 %, red.
+        const qint32 read = nodeByNames(flame, {QStringLiteral("main"), QStringLiteral("read")});
+        const qint32 poll = nodeByNames(flame, {QStringLiteral("main"), QStringLiteral("poll")});
+        QVERIFY(flame
+                    ->toolTipFor(*std::find_if(flame->boxes().cbegin(), flame->boxes().cend(),
+                                               [read](const auto &b) {
+                                                   return b.node == read &&
+                                                          b.kind == FlameGraphView::BoxKind::Frame;
+                                               }))
+                    .contains(QStringLiteral("−55.0 pp")));
+        const QColor blue = paintedColor(flame, read), red = paintedColor(flame, poll);
+        QVERIFY2(blue.blue() > blue.red() + 100, qPrintable(blue.name()));
+        QVERIFY2(red.red() > red.blue() + 100, qPrintable(red.name()));
+        // The root row (at the bottom) is in sight, however tall the graph.
+        flame->setMinimumHeight(3000);
+        QApplication::processEvents();
+        const QRect root = flame->nodeRect(0).toRect();
+        QVERIFY(page->flameScroll()->viewport()->rect().contains(
+            flame->mapTo(page->flameScroll()->viewport(), root.center())));
+        flame->setMinimumHeight(0);
+        // Back to on-CPU: the sample flame graph again.
+        page->setProfileKind(ProfileKind::OnCpu);
+        QCOMPARE(page->profileKindBox()->currentData().toInt(), int(ProfileKind::OnCpu));
+        QCOMPARE(flame->profile()->total, quint64(200));
+    }
+
+    // A side without off-CPU waits: the off-CPU view says which and how to get them instead of
+    // an empty graph; on-CPU still shows.
+    void missingOffCpuProfileIsExplained()
+    {
+        Spec noWaits = comparisonSpec();
+        noWaits.waits.clear();
+        const QString path = m_dir.filePath(QStringLiteral("nowaits.bpflens"));
+        QString error;
+        QVERIFY2(write(path, noWaits, &error), qPrintable(error));
+        MainWindow w;
+        ComparePage *page = compare(w, m_a, path);
+        QVERIFY(page);
+        QCOMPARE(page->profileKind(), ProfileKind::OnCpu);
+        QVERIFY(page->profileEmptyText().isEmpty());
+        page->setProfileKind(ProfileKind::OffCpu);
+        QVERIFY(page->differential().isEmpty());
+        QVERIFY2(page->profileEmptyText().contains(QStringLiteral("comparison has no off-CPU")),
+                 qPrintable(page->profileEmptyText()));
+        QVERIFY(!page->flameGraph()->isVisible());
+        QVERIFY(!page->measureBox()->isEnabled());
+        // The other way round: the baseline lacks them.
+        MainWindow w2;
+        ComparePage *reversed = compare(w2, path, m_a);
+        QVERIFY(reversed);
+        reversed->setProfileKind(ProfileKind::OffCpu);
+        QVERIFY2(reversed->profileEmptyText().contains(QStringLiteral("baseline has no off-CPU")),
+                 qPrintable(reversed->profileEmptyText()));
+        reversed->setProfileKind(ProfileKind::OnCpu);
+        QVERIFY(reversed->profileEmptyText().isEmpty());
+        QVERIFY(reversed->flameGraph()->isVisible());
     }
 
     void sessionComparedWithItselfShowsNoChange()
