@@ -1,6 +1,7 @@
 // bpflens-cli serve against the real kernel and the real Prometheus: the block histogram on
 // /metrics grows by the O_DIRECT writes the test makes, promtool accepts the exposition in both
 // formats, and a Prometheus started here scrapes it and stores the series.
+#include "helper/testbus.h"
 #include "promtool.h"
 #include "testutil.h"
 
@@ -400,6 +401,73 @@ private Q_SLOTS:
         QVERIFY(m_serve.waitForFinished(20000));
         QCOMPARE(m_serve.exitStatus(), QProcess::NormalExit);
         QCOMPARE(m_serve.exitCode(), 0);
+    }
+
+    // Not root: serve runs the probes through the helper (as daemon, whom the test bus's polkit
+    // rule lets trace) and drains its stream on the drain thread; a slow drain holds up no
+    // scrape there either, and SIGTERM ends the helper's session.
+    void servesThroughTheHelperAsAnOrdinaryUser()
+    {
+        BPFLENS_REQUIRE_ROOT("the helper loads BPF programs");
+        bpflens::test::TestBus bus;
+        QString error;
+        QVERIFY2(bus.start(&error), qPrintable(error));
+        const QString cli = bus.publicCopy(QStringLiteral(BPFLENS_CLI));
+        QVERIFY(!cli.isEmpty());
+        constexpr int drainDelayMs = 1000;
+        const quint16 port = freePort();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"), bus.address());
+        env.insert(QStringLiteral("BPFLENS_TEST_SERVE_DRAIN_DELAY_MS"),
+                   QString::number(drainDelayMs));
+        m_serve.setProcessEnvironment(env);
+        m_serve.setProcessChannelMode(QProcess::ForwardedOutputChannel);
+        m_serve.start(QStringLiteral("setpriv"),
+                      {QStringLiteral("--reuid=daemon"), QStringLiteral("--regid=daemon"),
+                       QStringLiteral("--clear-groups"), cli, QStringLiteral("serve"),
+                       QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port),
+                       QStringLiteral("--probe"), QStringLiteral("runqlat")});
+        QVERIFY(m_serve.waitForStarted());
+        QElapsedTimer t;
+        t.start();
+        RunqlatScrape first;
+        while (!first.complete && t.elapsed() < 60000) {
+            first = runqlatOf(http(port, "GET", "/metrics").body);
+            QVERIFY2(m_serve.state() == QProcess::Running, qPrintable(bus.log()));
+            if (!first.complete)
+                QThread::msleep(200);
+        }
+        QVERIFY2(first.complete,
+                 qPrintable(QStringLiteral("no runqlat histogram after 60 s\n") + bus.log()));
+        QVERIFY(bus.helperPid() > 0);
+        QVERIFY(bpflens::test::bpfObjectsOf(bus.helperPid()).programs > 0);
+        QList<qint64> took;
+        RunqlatScrape last = first;
+        for (int i = 0; i < 8; ++i) {
+            QThread::msleep(drainDelayMs / 4);
+            QElapsedTimer one;
+            one.start();
+            const RunqlatScrape s = runqlatOf(http(port, "GET", "/metrics").body);
+            took.append(one.elapsed());
+            QVERIFY(s.complete);
+            QCOMPARE(s.count, s.infBucket);
+            QVERIFY(s.count >= last.count);
+            last = s;
+        }
+        QVERIFY2(last.count > first.count,
+                 qPrintable(QStringLiteral("runqlat stayed at %1").arg(first.count)));
+        std::sort(took.begin(), took.end());
+        QVERIFY2(took[took.size() / 2] * 5 < drainDelayMs,
+                 qPrintable(QStringLiteral("median scrape %1 ms against a drain step of %2 ms")
+                                .arg(took[took.size() / 2])
+                                .arg(drainDelayMs)));
+        m_serve.terminate();
+        QVERIFY(m_serve.waitForFinished(20000));
+        QCOMPARE(m_serve.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(m_serve.exitCode(), 0);
+        // The helper stays for others; the session's programs are gone with the session.
+        QTRY_COMPARE_WITH_TIMEOUT(bpflens::test::bpfObjectsOf(bus.helperPid()).programs, 0, 5000);
+        QCOMPARE(bus.helperExitProblems(), QString());
     }
 
 private:
