@@ -312,6 +312,7 @@ struct StreamSource
     std::function<void()> stop;
     int extraFd = -1; // readable: call onExtra (ssh's stderr)
     std::function<void()> onExtra;
+    QString sshTarget; // record --host: stored in the session's metadata
 };
 
 // Reads a recording stream (docs/protocol.md) from source.fd and writes the session file, one
@@ -352,6 +353,8 @@ StreamOutcome readStreamToFile(const StreamSource &source, RecordingFile &file,
             if (m.type == StreamFrameType::Hello) {
                 o.startNs = m.info.startMonotonicNs;
                 progressLine.start(o.startNs, Engine::monotonicNowNs());
+                if (!source.sshTarget.isEmpty())
+                    m.info.sshTarget = source.sshTarget;
                 if (!file.create(output, m.info, &o.createError))
                     stopOnce();
                 jsonl.start(m.info);
@@ -464,6 +467,7 @@ int recordOverSsh(const SshTarget &target, const QStringList &sshOptions,
     source.stop = [&] { ssh.stop(); };
     source.extraFd = ssh.messageFd();
     source.onExtra = [&] { ssh.readMessages(); };
+    source.sshTarget = target.display;
     RecordingFile file;
     const quint64 startedNs = Engine::monotonicNowNs();
     const StreamOutcome o = readStreamToFile(source, file, output, durationNs, progress, jsonl);
@@ -1084,8 +1088,10 @@ int show(const QStringList &args)
     // last data it committed.
     const quint64 endNs = info.endMonotonicNs ? info.endMonotonicNs : lastDataNs(data);
     out() << "Session   " << parser.positionalArguments().first() << '\n'
-          << "Host      " << info.host << " (kernel " << info.kernelRelease << ")\n"
-          << "Started   " << info.startWall.toString(Qt::ISODate) << '\n'
+          << "Host      " << info.host << " (kernel " << info.kernelRelease << ")\n";
+    if (!info.sshTarget.isEmpty())
+        out() << "Via       ssh " << info.sshTarget << '\n';
+    out() << "Started   " << info.startWall.toString(Qt::ISODate) << '\n'
           << "Duration  "
           << QString::number(double(endNs - std::min(endNs, info.startMonotonicNs)) / 1e9, 'f', 1)
           << (info.endMonotonicNs ? "s\n" : "s (recording did not finish: up to its last data)\n")

@@ -15,16 +15,19 @@
 #include <QDBusConnection>
 #include <QElapsedTimer>
 #include <QHostAddress>
+#include <QMutex>
 #include <QPointer>
-#include <QSocketNotifier>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTextStream>
 #include <QTimer>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <fcntl.h>
+#include <poll.h>
+#include <thread>
 #include <unistd.h>
 
 namespace bpflens::cli {
@@ -56,8 +59,9 @@ constexpr int MaxConnections = 32;
 class MetricsServer : public QObject
 {
 public:
-    explicit MetricsServer(const MetricsAggregator &metrics)
+    MetricsServer(const MetricsAggregator &metrics, QMutex &lock)
         : m_metrics(metrics)
+        , m_lock(lock)
     {
         QObject::connect(&m_server, &QTcpServer::newConnection, this, [this] { accept(); });
     }
@@ -152,11 +156,18 @@ private:
                 accept = line.mid(colon + 1).trimmed();
         }
         const auto format = MetricsAggregator::negotiate(accept);
-        respond(socket, "200 OK", MetricsAggregator::contentType(format), m_metrics.render(format),
-                head);
+        QByteArray body;
+        {
+            // Held only while rendering what is aggregated already: the drain reads the kernel
+            // or the helper's stream without it, and takes it only to add a decoded batch.
+            QMutexLocker locked(&m_lock);
+            body = m_metrics.render(format);
+        }
+        respond(socket, "200 OK", MetricsAggregator::contentType(format), body, head);
     }
 
     const MetricsAggregator &m_metrics;
+    QMutex &m_lock;
     int m_open = 0; // before m_server: its sockets report their end while it is destroyed
     QTcpServer m_server;
 };
@@ -259,7 +270,8 @@ int serve(const QStringList &args)
                     Usage);
 
     MetricsAggregator metrics(maxSeries);
-    MetricsServer server(metrics);
+    QMutex metricsLock;
+    MetricsServer server(metrics, metricsLock);
     // Before any probe is attached: a port that is taken fails fast and leaves nothing behind.
     if (!server.listen(address, port))
         return fail(QStringLiteral("cannot listen on %1: %2")
@@ -292,37 +304,56 @@ int serve(const QStringList &args)
 
     QString error;
     int status = Ok;
-    QTimer tick;
     Engine engine;
     HelperClient::Session session;
-    std::unique_ptr<QSocketNotifier> notifier;
-    StreamReader reader;
-    RecordBatch batch;
     if (!viaHelper) {
         if (!engine.start(requests, &error))
             return fail(error);
         metrics.setProbes(requests);
-        // The engine's own poll waits in the kernel; here the event loop waits and the engine
-        // is asked without waiting, often enough that its ring buffers never fill.
-        QObject::connect(&tick, &QTimer::timeout, [&] {
-            engine.poll(0, batch);
-            metrics.add(batch);
-            batch.clear();
-        });
     } else {
         if (const int status =
                 startHelperSession(helper, requests, &session, QStringLiteral("probes")))
             return status;
-        ::fcntl(session.fd, F_SETFL, ::fcntl(session.fd, F_GETFL) | O_NONBLOCK);
-        notifier = std::make_unique<QSocketNotifier>(session.fd, QSocketNotifier::Read);
-        QObject::connect(notifier.get(), &QSocketNotifier::activated, [&] {
-            while (reader.readFrom(session.fd) == StreamReader::ReadResult::Data) {
+    }
+
+    // The drain has its own thread so that a scrape never waits for it: reading ring buffers
+    // or the helper's stream and decoding batches can take long under a flood of events, and
+    // the scrape only needs the metrics lock for as long as add() or render() holds it.
+    // Test only: a pause in every drain step stands in for such a flood.
+    const int drainDelayMs = qEnvironmentVariableIntValue("BPFLENS_TEST_SERVE_DRAIN_DELAY_MS");
+    std::atomic<bool> stopDrain{false};
+    std::atomic<bool> drainEnded{false};
+    bool streamEnded = false; // written by the drain, read after join()
+    std::thread drain([&] {
+        RecordBatch batch;
+        if (!viaHelper) {
+            while (!stopDrain) {
+                // Waits in the kernel for at most this long, so stopDrain is seen promptly.
+                engine.poll(100, batch);
+                if (drainDelayMs > 0)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(drainDelayMs));
+                QMutexLocker locked(&metricsLock);
+                metrics.add(batch);
+                locked.unlock();
+                batch.clear();
             }
+            return;
+        }
+        StreamReader reader;
+        while (!stopDrain) {
+            pollfd p{session.fd, POLLIN, 0};
+            if (::poll(&p, 1, 100) <= 0)
+                continue;
+            const auto read = reader.readFrom(session.fd);
+            if (drainDelayMs > 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(drainDelayMs));
             while (reader.hasMessage()) {
                 StreamMessage m = reader.takeMessage();
                 if (m.type == StreamFrameType::Hello) {
+                    QMutexLocker locked(&metricsLock);
                     metrics.setProbes(m.info.probes);
                 } else if (m.type == StreamFrameType::Batch) {
+                    QMutexLocker locked(&metricsLock);
                     metrics.add(m.batch);
                 } else {
                     if (m.end.reason != StreamEndReason::Stopped) {
@@ -330,40 +361,44 @@ int serve(const QStringList &args)
                             QStringLiteral("the helper ended the probes: %1").arg(m.end.message);
                         status = Failure;
                     }
-                    QCoreApplication::exit();
+                    streamEnded = true;
+                    drainEnded = true;
+                    return;
                 }
             }
-            if (reader.hasError()) {
-                error =
-                    QStringLiteral("the helper's stream broke off: %1").arg(reader.errorString());
+            if (reader.hasError() || read == StreamReader::ReadResult::Closed ||
+                read == StreamReader::ReadResult::Failed) {
+                error = QStringLiteral("the helper's stream broke off: %1")
+                            .arg(reader.hasError() ? reader.errorString()
+                                                   : QStringLiteral("end of stream"));
                 status = Failure;
-                notifier->setEnabled(false);
-                QCoreApplication::exit();
+                streamEnded = true;
+                drainEnded = true;
+                return;
             }
-        });
-    }
+        }
+    });
     QTimer stopCheck;
     QObject::connect(&stopCheck, &QTimer::timeout, [&] {
-        if (g_stop)
+        if (g_stop || drainEnded)
             QCoreApplication::exit();
     });
     stopCheck.start(100);
-    if (!viaHelper)
-        tick.start(100);
     QTextStream(stderr) << QStringLiteral("Serving http://%1:%2/metrics (Ctrl-C stops)\n")
                                .arg(address.protocol() == QAbstractSocket::IPv6Protocol
                                         ? QStringLiteral("[%1]").arg(address.toString())
                                         : address.toString())
                                .arg(server.port());
     QCoreApplication::exec();
-    tick.stop();
+    stopDrain = true;
+    drain.join();
     if (!viaHelper) {
+        RecordBatch batch;
         engine.stop(&batch);
         metrics.add(batch);
     } else {
-        if (!reader.atEnd())
+        if (!streamEnded)
             helper.stopSession(session.path, nullptr);
-        notifier.reset();
         ::close(session.fd);
     }
     signal(SIGINT, SIG_DFL);

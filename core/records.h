@@ -79,6 +79,9 @@ struct SessionInfo
     int schemaVersion = 0;
     QString appVersion;
     QString host;
+    // How the recording reached host, as the user typed it for record --host or Record on Host
+    // ("daemon@127.0.0.1:2222"); empty for a recording on this computer.
+    QString sshTarget;
     QString kernelRelease;
     QDateTime startWall; // UTC wall-clock time at startMonotonicNs
     quint64 startMonotonicNs = 0;

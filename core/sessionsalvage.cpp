@@ -361,9 +361,9 @@ void Salvager::loadMeta()
     QStringList unknown;
     // meta is a WITHOUT ROWID table: each key is looked up on its own, so one unreadable key
     // leaves the others.
-    const char *const keys[] = {"app_version",        "host",
-                                "kernel_release",     "start_wall",
-                                "start_monotonic_ns", "end_monotonic_ns"};
+    const char *const keys[] = {
+        "app_version",      "host",      "kernel_release", "start_wall", "start_monotonic_ns",
+        "end_monotonic_ns", "ssh_target"};
     for (const char *key : keys) {
         sqlite3_stmt *st = nullptr;
         int rc =
@@ -373,7 +373,9 @@ void Salvager::loadMeta()
             rc = sqlite3_step(st);
         }
         if (rc != SQLITE_ROW) {
-            if (rc != SQLITE_DONE || qstrcmp(key, "start_wall") != 0)
+            // Only a recording over ssh has ssh_target.
+            if (rc != SQLITE_DONE ||
+                (qstrcmp(key, "start_wall") != 0 && qstrcmp(key, "ssh_target") != 0))
                 unknown << QString::fromLatin1(key);
             sqlite3_finalize(st);
             continue;

@@ -332,7 +332,8 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
               putText("host", info.host) && putText("kernel_release", info.kernelRelease) &&
               putText("start_wall", startWall) &&
               putInt("start_monotonic_ns", s64(info.startMonotonicNs)) &&
-              putInt("end_monotonic_ns", s64(info.endMonotonicNs));
+              putInt("end_monotonic_ns", s64(info.endMonotonicNs)) &&
+              (info.sshTarget.isEmpty() || putText("ssh_target", info.sshTarget));
     sqlite3_finalize(meta);
 
     sqlite3_stmt *probe = nullptr;
@@ -926,6 +927,8 @@ void applyMetaValue(SessionInfo &info, const QByteArray &key, sqlite3_stmt *st, 
         info.appVersion = text;
     else if (key == "host")
         info.host = text;
+    else if (key == "ssh_target")
+        info.sshTarget = text;
     else if (key == "kernel_release")
         info.kernelRelease = text;
     else if (key == "start_wall")

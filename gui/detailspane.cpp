@@ -118,7 +118,8 @@ void SummaryPanel::refresh()
         fact(tr("Session"), tr("none yet: record one, or open a .bpflens file"));
         return;
     }
-    fact(tr("Host"), info.host);
+    fact(tr("Host"),
+         info.sshTarget.isEmpty() ? info.host : tr("%1 via %2").arg(info.host, info.sshTarget));
     fact(tr("Kernel"), info.kernelRelease);
     // A live recording has no file yet, so no schema.
     fact(tr("Recorded by"),

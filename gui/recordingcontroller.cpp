@@ -179,6 +179,9 @@ void RecordingController::recordingStarted(const SessionInfo &info)
     m_document->setUnsavedRecording(false);
     SessionData data;
     data.info = info;
+    // The stream names the remote machine; how it was reached is known only here, and is
+    // saved with the session.
+    data.info.sshTarget = m_recorder->remoteHost();
     m_session->setSession(std::move(data));
     m_recordClock.start();
     m_rateEvents = 0;
@@ -228,12 +231,20 @@ QString RecordingController::recordedOn() const
 {
     // The live or unsaved recording: its ssh destination says how it was reached (empty for
     // the local helper, whose host is this computer).
+    const SessionInfo &info = m_session->info();
+    const auto hostVia = [this](const QString &host, const QString &target) {
+        if (host.isEmpty() || host == target)
+            return target;
+        return tr("%1 via %2").arg(host, target);
+    };
     if (m_session->path().isEmpty() && (m_recording || m_document->hasUnsavedRecording()))
-        return m_recordedOverSsh;
-    // A file made elsewhere (or saved from a recording on another host) names its machine.
-    const QString &host = m_session->info().host;
-    if (!host.isEmpty() && host != QSysInfo::machineHostName())
-        return host;
+        return m_recordedOverSsh.isEmpty() ? QString() : hostVia(info.host, m_recordedOverSsh);
+    // A session recorded over ssh says so even when the far end was this computer.
+    if (!info.sshTarget.isEmpty())
+        return hostVia(info.host, info.sshTarget);
+    // A file made elsewhere names its machine.
+    if (!info.host.isEmpty() && info.host != QSysInfo::machineHostName())
+        return info.host;
     return {};
 }
 

@@ -44,9 +44,9 @@ public:
     bool stopAndWait(int timeoutMs);
 
     // The host the shown session was recorded on when it is not this computer, for the title and
-    // the status bar: the ssh destination during a recording on another host and until it is
-    // saved, else the session's own host name when it is another machine's (an opened file).
-    // Empty for this computer's sessions.
+    // the status bar: "HOST via TARGET" for a recording over ssh (live, unsaved or a file that
+    // stored its ssh_target), else the session's own host name when it is another machine's
+    // (an opened file). Empty for this computer's sessions.
     QString recordedOn() const;
 
     QAction *recordAction() const { return m_recordAction; }

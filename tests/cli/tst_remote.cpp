@@ -12,6 +12,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -128,6 +129,18 @@ class TestRemote : public QObject
         return lines.at(1).toLongLong();
     }
 
+    // A meta value of the session file, as its SQLite table holds it.
+    QString metaValue(const QString &session, const QString &key) const
+    {
+        const Run r = runCli({QStringLiteral("query"), session,
+                              QStringLiteral("SELECT value FROM meta WHERE key = '%1'").arg(key),
+                              QStringLiteral("--format"), QStringLiteral("csv")});
+        const QStringList lines = r.out.trimmed().split(QLatin1Char('\n'));
+        if (r.status != 0 || lines.size() != 2)
+            return QStringLiteral("(query failed: %1 %2)").arg(r.out, r.err);
+        return lines.at(1);
+    }
+
     bool waitForFile(const QString &file, QProcess &recorder)
     {
         for (int i = 0; i < 3000; ++i) {
@@ -216,6 +229,12 @@ private Q_SLOTS:
         const Run shown = runCli({QStringLiteral("show"), session});
         QCOMPARE(shown.status, 0);
         QVERIFY2(!shown.out.contains(QStringLiteral("did not finish")), qPrintable(shown.out));
+        // The target as typed, besides the remote machine's own name.
+        const QString target = QStringLiteral("root@127.0.0.1:%1").arg(m_port);
+        QCOMPARE(metaValue(session, QStringLiteral("ssh_target")), target);
+        QCOMPARE(metaValue(session, QStringLiteral("host")), QSysInfo::machineHostName());
+        QVERIFY2(shown.out.contains(QStringLiteral("\nVia       ssh %1\n").arg(target)),
+                 qPrintable(shown.out));
         QVERIFY(processesTagged(m_tag, "--stream-fd").isEmpty());
     }
 
@@ -310,6 +329,9 @@ private Q_SLOTS:
                      qint64(opens));
             const Run shown = runCli({QStringLiteral("show"), session});
             QVERIFY2(!shown.out.contains(QStringLiteral("did not finish")), qPrintable(shown.out));
+            QCOMPARE(metaValue(session, QStringLiteral("ssh_target")), host);
+            QVERIFY2(shown.out.contains(QStringLiteral("\nVia       ssh %1\n").arg(host)),
+                     qPrintable(shown.out));
             QTRY_VERIFY_WITH_TIMEOUT(processesTagged(sshd.tag(), "--stream-fd").isEmpty(), 5000);
             QCOMPARE(bus.helperExitProblems(), QString());
         }
@@ -420,6 +442,91 @@ private Q_SLOTS:
         QCOMPARE(queryCount(session, QStringLiteral("SELECT count(*) FROM open WHERE path LIKE "
                                                     "'%lost-opened.txt'")),
                  qint64(opens));
+    }
+
+    // The same as daemon, recording through the remote host's helper: the relay (daemon's
+    // bpflens-cli) must notice its ssh client gone and stop the helper's session, so that the
+    // helper's programs are detached as promptly as the root recorder's own.
+    void killedSshClientEndsNonRootRecording()
+    {
+        bpflens::test::TestBus bus;
+        QString error;
+        bpflens::test::TestBus::Options busOptions;
+        busOptions.grantDaemon = true;
+        QVERIFY2(bus.start(busOptions, &error), qPrintable(error));
+        const QString cli = bus.publicCopy(QStringLiteral(BPFLENS_CLI));
+        QVERIFY(!cli.isEmpty());
+        bpflens::test::SshdFixture sshd;
+        bpflens::test::SshdFixture::Options sshdOptions;
+        sshdOptions.loginUser = QStringLiteral("daemon");
+        sshdOptions.environment = "DBUS_SYSTEM_BUS_ADDRESS=" + bus.address().toUtf8();
+        QVERIFY2(sshd.start(QFileInfo(cli).path(), sshdOptions, &error), qPrintable(error));
+        const QString host = QStringLiteral("daemon@127.0.0.1:%1").arg(sshd.port());
+        QStringList args{QStringLiteral("record"), QStringLiteral("--host"), host};
+        for (const QString &o :
+             sshd.sshOptions(QStringLiteral("present"), QStringLiteral("known_hosts")))
+            args << QStringLiteral("--ssh-option") << o;
+        const QString session = path(QStringLiteral("daemon-lost.bpflens"));
+        const QString opened = path(QStringLiteral("daemon-lost-opened.txt"));
+        QVERIFY(writeFile(opened, "x"));
+        args << QStringLiteral("--quiet") << QStringLiteral("-o") << session
+             << QStringLiteral("--probe") << QStringLiteral("open:pid=%1").arg(getpid());
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("BPFLENS_SSH"), sshd.ssh());
+        QProcess recorder;
+        recorder.setProcessEnvironment(env);
+        recorder.start(QStringLiteral(BPFLENS_CLI), args);
+        QVERIFY2(waitForFile(session, recorder),
+                 qPrintable(QString::fromUtf8(recorder.readAllStandardError()) + bus.log()));
+        const QList<pid_t> relay = processesTagged(sshd.tag(), "--stream-fd");
+        QCOMPARE(relay.size(), 1);
+        QVERIFY(bus.helperPid() > 0);
+        // The helper's programs for this recording: it holds none when no session runs.
+        const QList<quint32> programs = bpflens::test::bpfObjectsOf(bus.helperPid()).programIds;
+        QVERIFY(!programs.isEmpty());
+        const int opens = 6;
+        for (int i = 0; i < opens; ++i) {
+            QFile f(opened);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+        }
+        QTest::qWait(1500);
+
+        const QList<pid_t> children = bpflens::test::childrenOf(recorder.processId());
+        QCOMPARE(children.size(), 1);
+        QElapsedTimer sinceKill;
+        sinceKill.start();
+        QVERIFY(::kill(children.first(), SIGKILL) == 0);
+
+        while (sinceKill.elapsed() < 2000 && !processGone(relay.first()))
+            QTest::qWait(10);
+        QVERIFY2(processGone(relay.first()),
+                 "the remote relay still runs 2 s after its ssh client was killed");
+        const qint64 relayGoneMs = sinceKill.elapsed();
+        // The helper outlives the relay; its session's programs must not.
+        auto anyLoaded = [&] {
+            return std::any_of(programs.cbegin(), programs.cend(), programLoaded);
+        };
+        while (sinceKill.elapsed() < 2500 && anyLoaded())
+            QTest::qWait(10);
+        QVERIFY2(!anyLoaded(), qPrintable(QStringLiteral("a program of the helper is still "
+                                                         "loaded 2.5 s after the kill\n") +
+                                          bus.log()));
+        qInfo("non-root: relay gone %lld ms, the helper's %lld programs unloaded %lld ms after "
+              "the kill",
+              relayGoneMs, qint64(programs.size()), qint64(sinceKill.elapsed()));
+        QVERIFY2(bus.helperPid() > 0, "the helper exited instead of ending the session");
+        QCOMPARE(bpflens::test::bpfObjectsOf(bus.helperPid()).programs, 0);
+
+        QVERIFY(recorder.state() == QProcess::NotRunning || recorder.waitForFinished(15000));
+        const QString err = QString::fromUtf8(recorder.readAllStandardError());
+        QCOMPARE(recorder.exitCode(), 6);
+        QVERIFY2(err.contains(QStringLiteral("connection to %1 lost after ").arg(host)),
+                 qPrintable(err));
+        QCOMPARE(queryCount(session, QStringLiteral("SELECT count(*) FROM open WHERE path LIKE "
+                                                    "'%daemon-lost-opened.txt'")),
+                 qint64(opens));
+        QCOMPARE(metaValue(session, QStringLiteral("ssh_target")), host);
+        QCOMPARE(bus.helperExitProblems(), QString());
     }
 };
 

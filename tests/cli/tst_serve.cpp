@@ -1,6 +1,7 @@
 // bpflens-cli serve against the real kernel and the real Prometheus: the block histogram on
 // /metrics grows by the O_DIRECT writes the test makes, promtool accepts the exposition in both
 // formats, and a Prometheus started here scrapes it and stores the series.
+#include "helper/testbus.h"
 #include "promtool.h"
 #include "testutil.h"
 
@@ -16,6 +17,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -113,6 +115,47 @@ QString promtool()
     return QStandardPaths::findExecutable(QStringLiteral("promtool"));
 }
 
+// The runqlat histogram of one scrape: its cumulative buckets in order of le, and _count.
+struct RunqlatScrape
+{
+    QList<quint64> buckets;
+    quint64 infBucket = 0;
+    quint64 count = 0;
+    quint64 events = 0;
+    bool complete = false;
+};
+
+RunqlatScrape runqlatOf(const QByteArray &metrics)
+{
+    // \x22 is '"': an odd number of quotes inside a raw string throws moc off.
+    static const QRegularExpression bucket(QString::fromLatin1(
+        R"re(^bpflens_runqlat_latency_seconds_bucket\{le="([^\x22]*)"\} (\d+)$)re"));
+    static const QRegularExpression count(
+        QString::fromLatin1(R"re(^bpflens_runqlat_latency_seconds_count (\d+)$)re"));
+    static const QRegularExpression events(
+        QString::fromLatin1(R"re(^bpflens_probe_events_total\{probe="runqlat"\} (\d+)$)re"));
+    RunqlatScrape r;
+    bool haveInf = false, haveCount = false;
+    for (const QByteArray &l : metrics.split('\n')) {
+        const QString line = QString::fromUtf8(l);
+        if (const auto m = bucket.match(line); m.hasMatch()) {
+            if (m.captured(1) == QLatin1String("+Inf")) {
+                r.infBucket = m.captured(2).toULongLong();
+                haveInf = true;
+            } else {
+                r.buckets.append(m.captured(2).toULongLong());
+            }
+        } else if (const auto c = count.match(line); c.hasMatch()) {
+            r.count = c.captured(1).toULongLong();
+            haveCount = true;
+        } else if (const auto e = events.match(line); e.hasMatch()) {
+            r.events = e.captured(1).toULongLong();
+        }
+    }
+    r.complete = haveInf && haveCount && !r.buckets.isEmpty();
+    return r;
+}
+
 } // namespace
 
 class TestServe : public QObject
@@ -121,6 +164,7 @@ class TestServe : public QObject
 private Q_SLOTS:
     void cleanup()
     {
+        m_serve.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
         for (QProcess *p : {&m_prometheus, &m_serve}) {
             if (p->state() != QProcess::NotRunning) {
                 p->terminate();
@@ -276,6 +320,154 @@ private Q_SLOTS:
         QVERIFY(m_serve.waitForFinished(20000));
         QCOMPARE(m_serve.exitStatus(), QProcess::NormalExit);
         QCOMPARE(m_serve.exitCode(), 0);
+    }
+
+    // A drain made slow (the test knob sleeps in every drain step, as a flood of events would
+    // keep it busy) must not hold up a scrape: scrapes answer from what is already aggregated,
+    // in a small fraction of one drain step, and every answer is a consistent state.
+    void scrapesDoNotWaitForASlowDrain()
+    {
+        BPFLENS_REQUIRE_ROOT("serve loads BPF programs");
+        constexpr int drainDelayMs = 1000;
+        const quint16 port = freePort();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("BPFLENS_TEST_SERVE_DRAIN_DELAY_MS"),
+                   QString::number(drainDelayMs));
+        m_serve.setProcessEnvironment(env);
+        m_serve.setProcessChannelMode(QProcess::ForwardedOutputChannel);
+        m_serve.start(QStringLiteral(BPFLENS_CLI),
+                      {QStringLiteral("serve"), QStringLiteral("--listen"),
+                       QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--probe"),
+                       QStringLiteral("runqlat")});
+        QVERIFY(m_serve.waitForStarted());
+        QElapsedTimer t;
+        t.start();
+        bool up = false;
+        while (!up && t.elapsed() < 60000) {
+            up = runqlatOf(http(port, "GET", "/metrics").body).complete;
+            QVERIFY2(m_serve.state() == QProcess::Running, "serve exited");
+            if (!up)
+                QThread::msleep(200);
+        }
+        QVERIFY2(up, "no runqlat histogram after 60 s");
+
+        // Spread over several drain steps, so that scrapes fall inside them.
+        QList<qint64> took;
+        QList<RunqlatScrape> scrapes;
+        for (int i = 0; i < 16; ++i) {
+            QElapsedTimer one;
+            one.start();
+            const Response r = http(port, "GET", "/metrics");
+            took.append(one.elapsed());
+            QCOMPARE(r.status, 200);
+            scrapes.append(runqlatOf(r.body));
+            QThread::msleep(drainDelayMs / 4);
+        }
+        for (int i = 0; i < scrapes.size(); ++i) {
+            const RunqlatScrape &s = scrapes[i];
+            QVERIFY2(s.complete, qPrintable(QStringLiteral("scrape %1 lacks runqlat").arg(i)));
+            for (int b = 1; b < s.buckets.size(); ++b)
+                QVERIFY2(s.buckets[b] >= s.buckets[b - 1],
+                         qPrintable(QStringLiteral("scrape %1: bucket %2 below bucket %3")
+                                        .arg(i)
+                                        .arg(b)
+                                        .arg(b - 1)));
+            QVERIFY(s.infBucket >= s.buckets.last());
+            QCOMPARE(s.count, s.infBucket);
+            if (i > 0) {
+                QVERIFY2(s.count >= scrapes[i - 1].count,
+                         qPrintable(QStringLiteral("_count fell from %1 to %2")
+                                        .arg(scrapes[i - 1].count)
+                                        .arg(s.count)));
+                QVERIFY(s.events >= scrapes[i - 1].events);
+            }
+        }
+        // The drain is slow, not stuck: the numbers grew while the test scraped.
+        QVERIFY2(scrapes.last().count > scrapes.first().count,
+                 qPrintable(QStringLiteral("runqlat stayed at %1").arg(scrapes.first().count)));
+        // A scrape that waited for the drain takes up to a whole step, half of one on average.
+        std::sort(took.begin(), took.end());
+        const qint64 median = took[took.size() / 2];
+        QVERIFY2(median * 5 < drainDelayMs,
+                 qPrintable(QStringLiteral("median scrape %1 ms against a drain step of %2 ms "
+                                           "(all: %3)")
+                                .arg(median)
+                                .arg(drainDelayMs)
+                                .arg(QString::number(took.last()))));
+        qInfo("scrapes during %d ms drain steps: median %lld ms, worst %lld ms", drainDelayMs,
+              median, took.last());
+
+        m_serve.terminate();
+        QVERIFY(m_serve.waitForFinished(20000));
+        QCOMPARE(m_serve.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(m_serve.exitCode(), 0);
+    }
+
+    // Not root: serve runs the probes through the helper (as daemon, whom the test bus's polkit
+    // rule lets trace) and drains its stream on the drain thread; a slow drain holds up no
+    // scrape there either, and SIGTERM ends the helper's session.
+    void servesThroughTheHelperAsAnOrdinaryUser()
+    {
+        BPFLENS_REQUIRE_ROOT("the helper loads BPF programs");
+        bpflens::test::TestBus bus;
+        QString error;
+        QVERIFY2(bus.start(&error), qPrintable(error));
+        const QString cli = bus.publicCopy(QStringLiteral(BPFLENS_CLI));
+        QVERIFY(!cli.isEmpty());
+        constexpr int drainDelayMs = 1000;
+        const quint16 port = freePort();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"), bus.address());
+        env.insert(QStringLiteral("BPFLENS_TEST_SERVE_DRAIN_DELAY_MS"),
+                   QString::number(drainDelayMs));
+        m_serve.setProcessEnvironment(env);
+        m_serve.setProcessChannelMode(QProcess::ForwardedOutputChannel);
+        m_serve.start(QStringLiteral("setpriv"),
+                      {QStringLiteral("--reuid=daemon"), QStringLiteral("--regid=daemon"),
+                       QStringLiteral("--clear-groups"), cli, QStringLiteral("serve"),
+                       QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port),
+                       QStringLiteral("--probe"), QStringLiteral("runqlat")});
+        QVERIFY(m_serve.waitForStarted());
+        QElapsedTimer t;
+        t.start();
+        RunqlatScrape first;
+        while (!first.complete && t.elapsed() < 60000) {
+            first = runqlatOf(http(port, "GET", "/metrics").body);
+            QVERIFY2(m_serve.state() == QProcess::Running, qPrintable(bus.log()));
+            if (!first.complete)
+                QThread::msleep(200);
+        }
+        QVERIFY2(first.complete,
+                 qPrintable(QStringLiteral("no runqlat histogram after 60 s\n") + bus.log()));
+        QVERIFY(bus.helperPid() > 0);
+        QVERIFY(bpflens::test::bpfObjectsOf(bus.helperPid()).programs > 0);
+        QList<qint64> took;
+        RunqlatScrape last = first;
+        for (int i = 0; i < 8; ++i) {
+            QThread::msleep(drainDelayMs / 4);
+            QElapsedTimer one;
+            one.start();
+            const RunqlatScrape s = runqlatOf(http(port, "GET", "/metrics").body);
+            took.append(one.elapsed());
+            QVERIFY(s.complete);
+            QCOMPARE(s.count, s.infBucket);
+            QVERIFY(s.count >= last.count);
+            last = s;
+        }
+        QVERIFY2(last.count > first.count,
+                 qPrintable(QStringLiteral("runqlat stayed at %1").arg(first.count)));
+        std::sort(took.begin(), took.end());
+        QVERIFY2(took[took.size() / 2] * 5 < drainDelayMs,
+                 qPrintable(QStringLiteral("median scrape %1 ms against a drain step of %2 ms")
+                                .arg(took[took.size() / 2])
+                                .arg(drainDelayMs)));
+        m_serve.terminate();
+        QVERIFY(m_serve.waitForFinished(20000));
+        QCOMPARE(m_serve.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(m_serve.exitCode(), 0);
+        // The helper stays for others; the session's programs are gone with the session.
+        QTRY_COMPARE_WITH_TIMEOUT(bpflens::test::bpfObjectsOf(bus.helperPid()).programs, 0, 5000);
+        QCOMPARE(bus.helperExitProblems(), QString());
     }
 
 private:

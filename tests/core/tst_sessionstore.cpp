@@ -359,6 +359,47 @@ private Q_SLOTS:
         QCOMPARE(salvaged.stats, expected.stats);
     }
 
+    // Only a recording over ssh stores ssh_target, and a file without it (every local one, and
+    // those from before the key) reads as it did: an empty target and no damage, salvaged too.
+    void storesSshTargetOnlyWhenRecordedOverSsh()
+    {
+        for (const QString &target : {QStringLiteral("daemon@127.0.0.1:2222"), QString()}) {
+            const QString path = m_dir.filePath(
+                QStringLiteral("ssh-%1.bpflens").arg(target.isEmpty() ? u"none" : u"target"));
+            SessionInfo info = makeInfo();
+            info.sshTarget = target;
+            SessionWriter writer;
+            QString error;
+            QVERIFY2(writer.create(path, info, &error), qPrintable(error));
+            QVERIFY2(writer.writeBatch(makeBatch(Base, 0, 10), &error), qPrintable(error));
+            QVERIFY2(writer.finish(Base + 1000000000ull, &error), qPrintable(error));
+            {
+                sqlite3 *db = nullptr;
+                QCOMPARE(sqlite3_open(QFile::encodeName(path).constData(), &db), SQLITE_OK);
+                sqlite3_stmt *st = nullptr;
+                QCOMPARE(sqlite3_prepare_v2(db,
+                                            "SELECT count(*) FROM meta WHERE key = 'ssh_target'",
+                                            -1, &st, nullptr),
+                         SQLITE_OK);
+                QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+                QCOMPARE(sqlite3_column_int(st, 0), target.isEmpty() ? 0 : 1);
+                sqlite3_finalize(st);
+                sqlite3_close(db);
+            }
+            SessionData data;
+            QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+            QCOMPARE(data.info.sshTarget, target);
+            QCOMPARE(data.info.host, info.host);
+            SessionData salvaged;
+            QVERIFY2(salvageSession(path, QStringLiteral("test"), &salvaged, &error),
+                     qPrintable(error));
+            QCOMPARE(salvaged.info.sshTarget, target);
+            // A file without the key lacks nothing: salvage names no meta key as lost.
+            const QString lost = salvaged.damage.lost.join(QLatin1Char('\n'));
+            QVERIFY2(!lost.contains(QLatin1String("meta")), qPrintable(lost));
+        }
+    }
+
     void readsSessionWithoutCountersTable()
     {
         // Schema 1 files recorded before counters existed lack the table; they still open.

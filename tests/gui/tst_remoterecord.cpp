@@ -222,10 +222,13 @@ private Q_SLOTS:
                  qPrintable(dialogStatus));
         QVERIFY(remote->isRemote());
         QTRY_VERIFY_WITH_TIMEOUT(w.isRecording(), 30000);
-        // Where it records is in sight: the title, the status bar, the probe list's kernel.
-        QCOMPARE(w.windowTitle(), QStringLiteral("Recording on %1[*] — BPF Lens").arg(host()));
+        // Where it records is in sight: the title, the status bar, the probe list's kernel. The
+        // remote side names its machine (here this one: the fixture's "remote" host is this
+        // machine), the target is the one typed.
+        const QString onHost = QStringLiteral("%1 via %2").arg(QSysInfo::machineHostName(), host());
+        QCOMPARE(w.windowTitle(), QStringLiteral("Recording on %1[*] — BPF Lens").arg(onHost));
         QVERIFY2(
-            w.elapsedLabel()->text().startsWith(QStringLiteral("● Recording on %1 ").arg(host())),
+            w.elapsedLabel()->text().startsWith(QStringLiteral("● Recording on %1 ").arg(onHost)),
             qPrintable(w.elapsedLabel()->text()));
         utsname uts{};
         QCOMPARE(uname(&uts), 0);
@@ -256,9 +259,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(processesTagged(m_sshd.tag(), "--stream-fd").isEmpty(), 5000);
         // After the end it still says where the events came from, and so does the saved file.
         QCOMPARE(w.windowTitle(),
-                 QStringLiteral("Unsaved recording on %1[*] — BPF Lens").arg(host()));
+                 QStringLiteral("Unsaved recording on %1[*] — BPF Lens").arg(onHost));
         QVERIFY2(w.elapsedLabel()->text().startsWith(
-                     QStringLiteral("Recorded on %1 · duration ").arg(host())),
+                     QStringLiteral("Recorded on %1 · duration ").arg(onHost)),
                  qPrintable(w.elapsedLabel()->text()));
         // Saved, the file names the machine it was recorded on (the remote side's host name,
         // here this machine's: the fixture's "remote" host is this one).
@@ -268,7 +271,19 @@ private Q_SLOTS:
         SessionData read;
         QVERIFY2(SessionReader::open(saved, &read, &error), qPrintable(error));
         QCOMPARE(read.info.host, QSysInfo::machineHostName());
+        QCOMPARE(read.info.sshTarget, host());
         QCOMPARE(read.events.count(EventType::Exec), qsizetype(execs));
+        // Opened again, the file still says how it was recorded, though its host is this one.
+        {
+            MainWindow again;
+            QVERIFY2(again.openFile(saved, &error), qPrintable(error));
+            QTRY_COMPARE_WITH_TIMEOUT(
+                again.windowTitle(),
+                QStringLiteral("onhost.bpflens (recorded on %1)[*] — BPF Lens").arg(onHost), 10000);
+            QVERIFY2(again.elapsedLabel()->text().startsWith(
+                         QStringLiteral("Recorded on %1 · duration ").arg(onHost)),
+                     qPrintable(again.elapsedLabel()->text()));
+        }
 
         // Remembered: first in Recent Hosts, in the submenu and in the next dialog.
         QCOMPARE(recenthosts::load().value(0), host());
@@ -305,6 +320,22 @@ private Q_SLOTS:
             10000);
         QCOMPARE(w.elapsedLabel()->text(),
                  QStringLiteral("Recorded on db7.example · duration 0:00:42"));
+        // One recorded over ssh names the target too.
+        const QString viaSsh = dir.filePath(QStringLiteral("db7-ssh.bpflens"));
+        info.sshTarget = QStringLiteral("ops@db7:2222");
+        SessionWriter sshWriter;
+        QVERIFY2(sshWriter.create(viaSsh, info, &error), qPrintable(error));
+        QVERIFY2(sshWriter.finish(info.startMonotonicNs + 5'000'000'000ull, &error),
+                 qPrintable(error));
+        MainWindow w3;
+        QVERIFY2(w3.openFile(viaSsh, &error), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w3.windowTitle(),
+            QStringLiteral(
+                "db7-ssh.bpflens (recorded on db7.example via ops@db7:2222)[*] — BPF Lens"),
+            10000);
+        QCOMPARE(w3.elapsedLabel()->text(),
+                 QStringLiteral("Recorded on db7.example via ops@db7:2222 · duration 0:00:05"));
         // This computer's own file: just its name, as before.
         const QString local = dir.filePath(QStringLiteral("here.bpflens"));
         SessionWriter here;
