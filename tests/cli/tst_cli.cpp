@@ -1712,7 +1712,15 @@ private Q_SLOTS:
         QVERIFY(recorder.waitForFinished(30000));
         const QString err = QString::fromUtf8(recorder.readAllStandardError());
         QCOMPARE(recorder.exitCode(), 0);
-        QVERIFY2(err.contains(QStringLiteral(" events (0 lost) into ")), qPrintable(err));
+        // Nothing dropped. The block probe sees the whole machine's disks: under other tests'
+        // I/O the kernel may skip its completion program ("N not seen"), which is no loss of
+        // this test's exec and open events (counted exactly below).
+        QVERIFY2(
+            QRegularExpression(
+                QStringLiteral(" events \\(0 lost(, \\d+ not seen)?(, \\d+ unfinished)?\\) into "))
+                .match(err)
+                .hasMatch(),
+            qPrintable(err));
         QCOMPARE(test::bpfObjectsOf(helper).total(), 0);
 
         const Run shown = runCli({QStringLiteral("show"), session});
