@@ -55,6 +55,8 @@ bool resolveHooks(ProbeConfig &p, QString *error)
             display = t.display();
             p.options.insert(prefix + QStringLiteral("Args"), formatUsdtArgs(t.args));
             p.options.insert(prefix + QStringLiteral("Semaphore"), qint64(t.semaphoreOffset));
+            if (t.sites.size() > 1)
+                p.options.insert(prefix + QStringLiteral("Sites"), formatUsdtSites(t.sites));
         } else {
             BinaryTarget t;
             if (!resolveBinaryTarget(hook.target, pid, &t, &why)) {
@@ -135,6 +137,9 @@ bool resolveProbeTargets(QList<ProbeConfig> &probes, QString *error)
             // What the helper would otherwise have to read from the binary (docs/security.md).
             p.options.insert(QStringLiteral("args"), formatUsdtArgs(t.args));
             p.options.insert(QStringLiteral("semaphore"), qint64(t.semaphoreOffset));
+            // A probe at several places: one uprobe at each, each with its own specs.
+            if (t.sites.size() > 1)
+                p.options.insert(QStringLiteral("sites"), formatUsdtSites(t.sites));
             continue;
         }
         if (spec.isEmpty()) {

@@ -46,7 +46,7 @@ private:
         QString tracepoint; // event name, without category, for a tracepoint
         RegsHook regs;      // for any other hook
         TracepointKey key;
-        UsdtArg arg; // a USDT side keyed by an argument
+        QList<UsdtArg> args; // a USDT side keyed by an argument: its spec per RegsHook::specs
     };
     struct Plan
     {
