@@ -40,6 +40,12 @@ bool TpPairProbe::takesUserFile(const QVariantMap &options) const
            ProbeHook::parse(options.value(QStringLiteral("end")).toString()).inUserFile();
 }
 
+bool TpPairProbe::takesSecondUserFile(const QVariantMap &options) const
+{
+    return ProbeHook::parse(options.value(QStringLiteral("start")).toString()).inUserFile() &&
+           ProbeHook::parse(options.value(QStringLiteral("end")).toString()).inUserFile();
+}
+
 bool TpPairProbe::planSide(const KernelFeatures &kernel, const QVariantMap &options,
                            const QString &side, const QString &key, Side *out, QString *error)
 {
@@ -112,16 +118,17 @@ AttachPlan TpPairProbe::attachPlan(const KernelFeatures &kernel, const QVariantM
         return a;
     }
     const int pid = int(options.value(QStringLiteral("pid")).toLongLong());
-    auto programs = [&](const Side &side, const QByteArray &name) {
+    auto programs = [&](const Side &side, const QByteArray &name, const QByteArray &fdPath) {
         return side.hook.kind == ProbeHook::Kind::Tracepoint
                    ? QList<AttachGroup::Program>{{name, rawTp(side.tracepoint), true}}
-                   : regsPrograms(name + "_regs", side.regs, m_fdPath, pid);
+                   : regsPrograms(name + "_regs", side.regs, fdPath, pid);
     };
     // Any two hooks: the programs attach by name or by file. The end first: a start attached
     // alone would only fill the map; the start detaches first, so no pair begins that could not
     // end.
     AttachGroup g;
-    g.programs = programs(out->start, "tppair_start") + programs(out->end, "tppair_end");
+    g.programs = programs(out->start, "tppair_start", m_startFdPath) +
+                 programs(out->end, "tppair_end", m_endFdPath);
     g.what = QStringLiteral("pairs");
     g.endFirst = true;
     a.groups.append(g);
@@ -149,14 +156,18 @@ bool TpPairProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
                                     "side and hands its file over (client/probetargets.h)");
             return false;
         }
-        // Both sides, whichever one the caller's offset was checked for.
-        for (const Side *side : {&p.start, &p.end}) {
-            if (side->hook.inUserFile() && !checkRegsHookFile(side->regs, userFile().get(), &why)) {
+        // Sides in two binaries: the end's is the second file. Each side's offsets are checked
+        // in its own file, whichever one the caller's offset was checked for.
+        const int startFd = userFile().get();
+        const int endFd = secondUserFile().isValid() ? secondUserFile().get() : startFd;
+        for (const auto &[side, fd] : {std::pair{&p.start, startFd}, std::pair{&p.end, endFd}}) {
+            if (side->hook.inUserFile() && !checkRegsHookFile(side->regs, fd, &why)) {
                 *error = why;
                 return false;
             }
         }
-        m_fdPath = QByteArray("/proc/self/fd/") + QByteArray::number(userFile().get());
+        m_startFdPath = QByteArray("/proc/self/fd/") + QByteArray::number(startFd);
+        m_endFdPath = QByteArray("/proc/self/fd/") + QByteArray::number(endFd);
     }
     const AttachPlan a = attachPlan(kernel, options, &p);
     m_lastUnreadable = 0;

@@ -427,21 +427,52 @@ private Q_SLOTS:
         QCOMPARE(test::countPrograms(ourPrograms), 0);
     }
 
-    // The two user-space sides of a pair are in one binary: the helper takes one file per probe.
-    void sidesInTwoBinariesAreRefused()
+    // A pair whose sides are in two binaries: from bpflens_sleep's entry in uprobetarget to the
+    // return of the libc nanosleep it calls, each side attached in its own file (the end's is
+    // ProbeConfig::file2). Every pair is at least the sleep, and far less than a second.
+    void sidesInTwoBinaries()
     {
         const QString start =
             QStringLiteral("u:") + uprobeTarget() + QStringLiteral(":bpflens_sleep");
-        const QString end =
-            QStringLiteral("usdt:") + usdtTarget() + QStringLiteral(":bpflens:tick");
-        QList<ProbeConfig> req{{QStringLiteral("tppair"),
-                                {{QStringLiteral("start"), start}, {QStringLiteral("end"), end}},
-                                {}}};
+        Recording r;
         QString error;
-        QVERIFY(!resolveProbeTargets(req, &error));
-        QCOMPARE(error, QStringLiteral("probe tppair: %1 and %2 are in different files; the "
-                                       "user-space hooks of one probe must be in one binary")
-                            .arg(start, end));
+        QVERIFY2(record(QStringLiteral("tppair"),
+                        {{QStringLiteral("start"), start},
+                         {QStringLiteral("end"), QStringLiteral("ur:libc:nanosleep")},
+                         {QStringLiteral("thresholdUs"), 0}},
+                        uprobeTarget(), {"sleep:2000:9", "other:1:20"}, &r, &error),
+                 qPrintable(error));
+        const QString end = r.options.value(QStringLiteral("end")).toString();
+        QVERIFY2(end.startsWith(QLatin1String("ur:/")) && end.endsWith(QLatin1String(":nanosleep")),
+                 qPrintable(end));
+        QCOMPARE(r.attachPath,
+                 QStringLiteral("uprobe/%1, uretprobe/%2").arg(start.mid(2), end.mid(3)));
+        QCOMPARE(r.lost, 0u);
+        QCOMPARE(r.batch.tpPair.size(), 9);
+        for (const TpPairEvent &e : std::as_const(r.batch.tpPair))
+            QVERIFY2(e.latencyNs >= 2000 * 1000 && e.latencyNs < 1000ull * 1000 * 1000,
+                     qPrintable(QString::number(e.latencyNs)));
+        QCOMPARE(r.histogram.count(), quint64(9));
+
+        // A caller that sends the end's offset for the start's file: checked in its own file.
+        QList<ProbeConfig> req{{QStringLiteral("tppair"),
+                                {{QStringLiteral("start"), start},
+                                 {QStringLiteral("end"), QStringLiteral("ur:libc:nanosleep")}},
+                                {}}};
+        QVERIFY2(resolveProbeTargets(req, &error), qPrintable(error));
+        QVERIFY(req[0].file.isValid() && req[0].file2.isValid());
+        req[0].options.insert(QStringLiteral("endOffset"), qint64(1) << 40);
+        QVERIFY(!Engine().start(req, &error));
+        QVERIFY2(
+            error.startsWith(QStringLiteral("probe tppair: %1: offset 0x10000000000 ").arg(end)),
+            qPrintable(error));
+        QCOMPARE(test::countPrograms(ourPrograms), 0);
+        // And a second file for a probe that has one user-space side only.
+        req = {{QStringLiteral("tpcount"), {{QStringLiteral("tracepoint"), start}}, {}}};
+        QVERIFY2(resolveProbeTargets(req, &error), qPrintable(error));
+        req[0].file2 = req[0].file;
+        QVERIFY(!Engine().start(req, &error));
+        QCOMPARE(error, QStringLiteral("probe tpcount takes no second file"));
     }
 
     // A caller that sends an offset outside the code for the second side: the helper checks
