@@ -20,9 +20,10 @@ const volatile bool by_comm = false;
 /* A histogram of value_desc's value per key instead of a count. */
 const volatile bool histogram = false;
 const volatile struct tppair_key_desc value_desc = {};
-/* At a pt_regs hook: the USDT arguments the keys and the value are (kind TPPAIR_KEY_ARG). */
-const volatile struct usdt_arg_spec key_args[TPCOUNT_MAX_KEYS] = {};
-const volatile struct usdt_arg_spec value_arg = {};
+/* At a pt_regs hook: the USDT arguments the keys and the value are (kind TPPAIR_KEY_ARG), per
+ * argument list of the probe's sites (usdt_spec_id). */
+const volatile struct usdt_arg_spec key_args[USDT_MAX_SPECS][TPCOUNT_MAX_KEYS] = {};
+const volatile struct usdt_arg_spec value_args[USDT_MAX_SPECS] = {};
 
 struct
 {
@@ -95,12 +96,16 @@ int tpcount_hit_regs(struct pt_regs *ctx)
 {
     struct tpcount_key key = {};
     __u64 value = 0;
+    __u32 spec;
 
     if (!current_wanted())
         return 0;
-    if ((key_count > 0 && !read_regs_key(ctx, &key_descs[0], &key_args[0], &key.values[0])) ||
-        (key_count > 1 && !read_regs_key(ctx, &key_descs[1], &key_args[1], &key.values[1])) ||
-        (histogram && !read_regs_key(ctx, &value_desc, &value_arg, &value))) {
+    spec = usdt_spec_id(ctx);
+    if (spec >= USDT_MAX_SPECS)
+        return 0;
+    if ((key_count > 0 && !read_regs_key(ctx, &key_descs[0], &key_args[spec][0], &key.values[0])) ||
+        (key_count > 1 && !read_regs_key(ctx, &key_descs[1], &key_args[spec][1], &key.values[1])) ||
+        (histogram && !read_regs_key(ctx, &value_desc, &value_args[spec], &value))) {
         __sync_fetch_and_add(&unreadable, 1);
         return 0;
     }

@@ -17,9 +17,10 @@
 
 const volatile struct tppair_key_desc start_key = {};
 const volatile struct tppair_key_desc end_key = {};
-/* Where a USDT side finds the argument its key is (kind TPPAIR_KEY_ARG at a pt_regs hook). */
-const volatile struct usdt_arg_spec start_arg = {};
-const volatile struct usdt_arg_spec end_arg = {};
+/* Where a USDT side finds the argument its key is (kind TPPAIR_KEY_ARG at a pt_regs hook), per
+ * argument list of its sites (usdt_spec_id). */
+const volatile struct usdt_arg_spec start_args[USDT_MAX_SPECS] = {};
+const volatile struct usdt_arg_spec end_args[USDT_MAX_SPECS] = {};
 const volatile __u64 unit_div = 1000;
 /* Pairs at least this slow are recorded as events; negative: none. */
 const volatile __s64 threshold_ns = -1;
@@ -145,10 +146,11 @@ SEC("uprobe")
 int tppair_start_regs(struct pt_regs *ctx)
 {
     __u64 key;
+    __u32 spec = usdt_spec_id(ctx);
 
     if (!current_wanted())
         return 0;
-    if (!read_regs_key(ctx, &start_key, &start_arg, &key)) {
+    if (spec >= USDT_MAX_SPECS || !read_regs_key(ctx, &start_key, &start_args[spec], &key)) {
         __sync_fetch_and_add(&unreadable, 1);
         return 0;
     }
@@ -160,8 +162,9 @@ int tppair_end_regs(struct pt_regs *ctx)
 {
     __u64 now = bpf_ktime_get_ns();
     __u64 key;
+    __u32 spec = usdt_spec_id(ctx);
 
-    if (!read_regs_key(ctx, &end_key, &end_arg, &key)) {
+    if (spec >= USDT_MAX_SPECS || !read_regs_key(ctx, &end_key, &end_args[spec], &key)) {
         __sync_fetch_and_add(&unreadable, 1);
         return 0;
     }

@@ -15,7 +15,8 @@
 
 #define MAX_KEYS 10240
 
-const volatile struct usdt_arg_spec arg_specs[USDT_MAX_ARGS] = {};
+/* Per argument list (a site's attach cookie picks one), per argument. */
+const volatile struct usdt_arg_spec arg_specs[USDT_MAX_SPECS][USDT_MAX_ARGS] = {};
 const volatile __u32 arg_cnt = 0;
 const volatile __u32 key_kind = USDT_KEY_NONE;
 const volatile __u32 key_arg = 0;
@@ -52,13 +53,13 @@ __u64 unreadable = 0;
 /* Arguments that could not be fetched (memory not mapped): read as 0, counted here. */
 __u64 arg_faults = 0;
 
-static __always_inline __u64 fetch_arg(struct pt_regs *ctx, __u32 i)
+static __always_inline __u64 fetch_arg(struct pt_regs *ctx, __u32 spec, __u32 i)
 {
     __u64 val;
 
-    if (i >= USDT_MAX_ARGS)
+    if (i >= USDT_MAX_ARGS || spec >= USDT_MAX_SPECS)
         return 0;
-    if (!usdt_arg_read(ctx, &arg_specs[i], &val))
+    if (!usdt_arg_read(ctx, &arg_specs[spec][i], &val))
         __sync_fetch_and_add(&arg_faults, 1);
     return val;
 }
@@ -69,17 +70,18 @@ int usdt_hit(struct pt_regs *ctx)
     struct usdt_event *e = NULL;
     struct usdt_key *key;
     __u64 *count, one = 1, id;
-    __u32 zero = 0, i;
+    __u32 zero = 0, i, spec;
     bool str_ok = false;
 
     if (!current_wanted())
         return 0;
+    spec = usdt_spec_id(ctx);
     key = bpf_map_lookup_elem(&usdt_scratch, &zero);
     if (!key)
         return 0;
     __builtin_memset(key, 0, sizeof(*key));
     if (key_kind != USDT_KEY_NONE) {
-        __u64 v = fetch_arg(ctx, key_arg);
+        __u64 v = fetch_arg(ctx, spec, key_arg);
 
         if (key_kind == USDT_KEY_INT) {
             key->value = v;
@@ -123,7 +125,7 @@ int usdt_hit(struct pt_regs *ctx)
     e->arg_cnt = arg_cnt;
 #pragma unroll
     for (i = 0; i < USDT_MAX_ARGS; i++)
-        e->args[i] = i < arg_cnt ? fetch_arg(ctx, i) : 0;
+        e->args[i] = i < arg_cnt ? fetch_arg(ctx, spec, i) : 0;
     e->str_ok = str_ok;
     __builtin_memcpy(e->str, key->str, sizeof(e->str));
     bpf_ringbuf_submit(e, submit_flags(&usdt_rb));

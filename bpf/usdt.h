@@ -7,6 +7,9 @@
 
 /* sys/sdt.h's STAP_PROBE12 is the most a USDT probe has. */
 #define USDT_MAX_ARGS 12
+/* A probe's distinct argument lists (its sites differ: a constant at one, a register at
+ * another); the attach cookie of each site's uprobe says which. */
+#define USDT_MAX_SPECS 64
 /* Longest string argument kept as a key. */
 #define USDT_MAX_STR 128
 

@@ -4,7 +4,22 @@
 #ifndef BPFLENS_USDTARG_BPF_H
 #define BPFLENS_USDTARG_BPF_H
 
+#include <bpf/bpf_core_read.h>
+
 #include "usdt.h"
+
+/* Which of the probe's argument lists (USDT_MAX_SPECS) holds at the site that fired: its
+ * uprobe's attach cookie. A kernel before 5.15 has no cookies; the load there keeps only the 0
+ * branch, and the helper attaches nothing that needs another list. */
+static __always_inline __u32 usdt_spec_id(struct pt_regs *ctx)
+{
+    if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_attach_cookie)) {
+        __u64 id = bpf_get_attach_cookie(ctx);
+
+        return id < USDT_MAX_SPECS ? (__u32)id : 0;
+    }
+    return 0;
+}
 
 /* False when memory the spec points to is not mapped (*out is 0 then). */
 static __always_inline bool usdt_arg_read(struct pt_regs *ctx,

@@ -1227,36 +1227,60 @@ bool resolveUsdtTarget(const QString &spec, qint64 pid, UsdtTarget *out, QString
                         .arg(probeName, name,
                              providers.join(QLatin1Char(':') + probeName + QLatin1String(", ")) +
                                  QLatin1Char(':') + probeName));
-    if (matching.size() > 1)
-        return fail(QStringLiteral("USDT probe %1:%2 in %3 is at %4 places (inlined or called "
-                                   "from several sites); only a probe at one place is supported")
+    if (matching.size() > MaxUsdtSites)
+        return fail(QStringLiteral("USDT probe %1:%2 in %3 is at %4 places; at most %5 are "
+                                   "attached at once")
                         .arg(matching[0].provider, probeName, name)
-                        .arg(matching.size()));
+                        .arg(matching.size())
+                        .arg(MaxUsdtSites));
     const UsdtNote &note = matching.front();
 
     UsdtTarget target;
-    if (!parseUsdtArgs(note.args, &target.args, &why))
-        return fail(QStringLiteral("USDT probe %1:%2 in %3 has arguments that cannot be read: %4")
-                        .arg(note.provider, note.name, name, why));
-    // Prelinked files moved their code; .stapsdt.base says by how much.
-    quint64 pc = note.pc;
     GElf_Shdr baseHeader;
-    if (sectionNamed(file.elf, ".stapsdt.base", &baseHeader) && note.base)
-        pc += baseHeader.sh_addr - note.base;
-    quint64 offset = 0;
-    if (!fileOffset(file.elf, file.size, pc, &offset))
-        return fail(QStringLiteral("USDT probe %1:%2 at %3 in %4 is not in an executable segment")
-                        .arg(note.provider, note.name, hex(pc), name));
+    const bool haveBase = sectionNamed(file.elf, ".stapsdt.base", &baseHeader) != nullptr;
+    for (qsizetype i = 0; i < matching.size(); ++i) {
+        const UsdtNote &n = matching[i];
+        // sys/sdt.h gives every site of a probe the same semaphore: one counter enables them all.
+        if (n.semaphore != note.semaphore)
+            return fail(QStringLiteral("USDT probe %1:%2 in %3 has different semaphores at its "
+                                       "sites (%4 and %5)")
+                            .arg(n.provider, n.name, name, hex(note.semaphore), hex(n.semaphore)));
+        UsdtSite site;
+        if (!parseUsdtArgs(n.args, &site.args, &why))
+            return fail(QStringLiteral("USDT probe %1:%2 in %3 has arguments that cannot be read "
+                                       "(site %4 of %5): %6")
+                            .arg(n.provider, n.name, name)
+                            .arg(i + 1)
+                            .arg(matching.size())
+                            .arg(why));
+        if (i > 0 && site.args.size() != target.sites.front().args.size())
+            return fail(QStringLiteral("USDT probe %1:%2 in %3 has %4 argument(s) at one site and "
+                                       "%5 at another")
+                            .arg(n.provider, n.name, name)
+                            .arg(target.sites.front().args.size())
+                            .arg(site.args.size()));
+        // Prelinked files moved their code; .stapsdt.base says by how much.
+        quint64 pc = n.pc;
+        if (haveBase && n.base)
+            pc += baseHeader.sh_addr - n.base;
+        if (!fileOffset(file.elf, file.size, pc, &site.offset))
+            return fail(
+                QStringLiteral("USDT probe %1:%2 at %3 in %4 is not in an executable segment")
+                    .arg(n.provider, n.name, hex(pc), name));
+        if (i == 0)
+            target.address = pc;
+        target.sites.append(site);
+    }
     if (note.semaphore &&
         !semaphoreOffset(file.elf, file.size, note.semaphore, &target.semaphoreOffset))
         return fail(QStringLiteral("the semaphore of USDT probe %1:%2 at %3 in %4 is not a "
                                    "2-byte aligned counter in a writable segment of the file")
                         .arg(note.provider, note.name, hex(note.semaphore), name));
+    target.args = target.sites.front().args;
+    target.offset = target.sites.front().offset;
     target.path = shown;
     target.provider = note.provider;
     target.name = note.name;
-    target.address = pc;
-    target.offset = offset;
     elf_end(file.elf);
     file.elf = nullptr;
     target.file = SharedFd::adopt(file.fd.release());

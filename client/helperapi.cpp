@@ -62,6 +62,9 @@ QVariant probesArgument(const QList<ProbeConfig> &probes)
             options.insert(FileOption, QVariant::fromValue(QDBusUnixFileDescriptor(p.file.get())));
             options.insert(FileOffsetOption, QVariant::fromValue(qulonglong(p.fileOffset)));
         }
+        if (p.file2.isValid())
+            options.insert(File2Option,
+                           QVariant::fromValue(QDBusUnixFileDescriptor(p.file2.get())));
         list.append({p.id, options});
     }
     return QVariant::fromValue(list);
@@ -127,16 +130,17 @@ bool readProbes(const QVariant &argument, QList<ProbeConfig> *probes, QString *e
                 failure = QStringLiteral("probe %1: more than %2 options")
                               .arg(p.id.left(64))
                               .arg(MaxOptionsPerProbe);
-            } else if (key == FileOption) {
+            } else if (key == FileOption || key == File2Option) {
                 const QVariant v = value.variant();
                 const auto fd = v.value<QDBusUnixFileDescriptor>();
+                SharedFd &file = key == FileOption ? p.file : p.file2;
                 if (v.userType() != qMetaTypeId<QDBusUnixFileDescriptor>() || !fd.isValid() ||
-                    p.file.isValid()) {
+                    file.isValid()) {
                     failure = QStringLiteral("probe %1, %2: expects one Unix file descriptor")
                                   .arg(p.id.left(64), key);
                 } else {
                     // QDBusUnixFileDescriptor closes its copy with the message: keep our own.
-                    p.file = SharedFd::adopt(::fcntl(fd.fileDescriptor(), F_DUPFD_CLOEXEC, 0));
+                    file = SharedFd::adopt(::fcntl(fd.fileDescriptor(), F_DUPFD_CLOEXEC, 0));
                 }
             } else if (key == FileOffsetOption) {
                 bool ok = false;

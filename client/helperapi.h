@@ -34,6 +34,9 @@ inline constexpr int MaxOptionsPerProbe = 32;
 // ProbeConfig::file and fileOffset.
 inline const QString FileOption = QStringLiteral("file");
 inline const QString FileOffsetOption = QStringLiteral("fileOffset");
+// A second file (h, since version 3 too): tppair's end when its sides are in two binaries
+// (ProbeConfig::file2).
+inline const QString File2Option = QStringLiteral("file2");
 
 // StartSession's argument a(sa{sv}), ready to append to a QDBusMessage.
 QVariant probesArgument(const QList<ProbeConfig> &probes);

@@ -31,11 +31,10 @@ bool sameFile(const SharedFd &a, const SharedFd &b)
 }
 
 // tppair's and tpcount's uprobe and USDT hooks, resolved as the uprobe and usdt probes' targets
-// are: one file for all of them (the helper takes one descriptor per probe).
+// are: the first hook's file is ProbeConfig::file, tppair's end in another binary file2.
 bool resolveHooks(ProbeConfig &p, QString *error)
 {
     const qint64 pid = p.options.value(QStringLiteral("pid")).toLongLong();
-    QString firstHook;
     for (const auto &[option, prefix] : hookOptionsOf(p.id)) {
         const ProbeHook hook = ProbeHook::parse(p.options.value(option).toString());
         if (!hook.inUserFile())
@@ -55,6 +54,8 @@ bool resolveHooks(ProbeConfig &p, QString *error)
             display = t.display();
             p.options.insert(prefix + QStringLiteral("Args"), formatUsdtArgs(t.args));
             p.options.insert(prefix + QStringLiteral("Semaphore"), qint64(t.semaphoreOffset));
+            if (t.sites.size() > 1)
+                p.options.insert(prefix + QStringLiteral("Sites"), formatUsdtSites(t.sites));
         } else {
             BinaryTarget t;
             if (!resolveBinaryTarget(hook.target, pid, &t, &why)) {
@@ -70,12 +71,16 @@ bool resolveHooks(ProbeConfig &p, QString *error)
         if (!p.file.isValid()) {
             p.file = file;
             p.fileOffset = offset;
-            firstHook = resolved.text();
         } else if (!sameFile(p.file, file)) {
-            *error = QStringLiteral("probe %1: %2 and %3 are in different files; the user-space "
-                                    "hooks of one probe must be in one binary")
-                         .arg(p.id, firstHook, resolved.text());
-            return false;
+            // tppair's end in another binary than its start: the helper takes it as the second
+            // file, and checks the end's offsets in it.
+            if (p.file2.isValid()) {
+                *error = QStringLiteral("probe %1: %2 is in a third file; one probe's user-space "
+                                        "hooks are in at most two binaries")
+                             .arg(p.id, resolved.text());
+                return false;
+            }
+            p.file2 = file;
         }
         p.options.insert(prefix + QStringLiteral("Offset"), qint64(offset));
         p.options.insert(option, resolved.text());
@@ -135,6 +140,9 @@ bool resolveProbeTargets(QList<ProbeConfig> &probes, QString *error)
             // What the helper would otherwise have to read from the binary (docs/security.md).
             p.options.insert(QStringLiteral("args"), formatUsdtArgs(t.args));
             p.options.insert(QStringLiteral("semaphore"), qint64(t.semaphoreOffset));
+            // A probe at several places: one uprobe at each, each with its own specs.
+            if (t.sites.size() > 1)
+                p.options.insert(QStringLiteral("sites"), formatUsdtSites(t.sites));
             continue;
         }
         if (spec.isEmpty()) {

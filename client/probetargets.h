@@ -18,7 +18,9 @@ bool resolveProbeTargets(QList<ProbeConfig> &probes, QString *error);
 // core/probehook.h) are resolved the same way: the file opened, the hook option rewritten
 // ("u:/usr/lib/x86_64-linux-gnu/libc.so.6:strlen"), the offset (and a USDT probe's argument specs
 // and semaphore) written to the internal options <prefix>Offset, <prefix>Args and
-// <prefix>Semaphore (prefix start, end or hook). Both sides of a pair must be in one file.
+// <prefix>Semaphore (prefix start, end or hook), and for a USDT probe at several places every
+// site in <prefix>Sites. A pair's end in another binary than its start goes in as
+// ProbeConfig::file2.
 
 // Whether probe id with these options attaches into a user-space file and so needs
 // resolveProbeTargets.

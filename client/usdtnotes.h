@@ -33,17 +33,20 @@ bool parseStapsdtNotes(const char *data, size_t size, bool is64, QList<UsdtNote>
                        QString *why);
 
 // A USDT probe resolved by the caller, as BinaryTarget is for a uprobe (binarytarget.h): the
-// file opened with the caller's permissions, the file offsets of the probe and its semaphore,
-// and the argument specs parsed.
+// file opened with the caller's permissions, the file offsets of the probe's sites and its
+// semaphore, and the argument specs parsed.
 struct UsdtTarget
 {
     QString path;                // canonical, as BinaryTarget::path
     QString provider;            // "bpflens"
     QString name;                // "tick"
-    quint64 address = 0;         // the probe's virtual address in the file
+    quint64 address = 0;         // the first site's virtual address in the file
     quint64 offset = 0;          // its file offset, where the uprobe goes
-    quint64 semaphoreOffset = 0; // the file offset of its semaphore, 0 for none
-    QList<UsdtArg> args;
+    quint64 semaphoreOffset = 0; // the file offset of its semaphore (one for all sites), 0: none
+    QList<UsdtArg> args;         // the first site's
+    // Every place the probe is at, in the notes' order (sites[0] is the one above); at most
+    // MaxUsdtSites.
+    QList<UsdtSite> sites;
     SharedFd file;
 
     // "/usr/bin/prog:bpflens:tick"
@@ -52,8 +55,9 @@ struct UsdtTarget
 
 // Resolves spec, "BINARY:PROVIDER:NAME" or "BINARY:NAME" (BINARY as for resolveBinaryTarget).
 // False with *error saying exactly why: the binary's errors as for uprobes, no .note.stapsdt
-// section, no such probe (listing the probes the binary has), a probe at several sites, an
-// argument spec that is not supported.
+// section, no such probe (listing the probes the binary has), a probe at more than MaxUsdtSites
+// sites or whose sites disagree on the semaphore or the number of arguments, an argument spec
+// that is not supported.
 bool resolveUsdtTarget(const QString &spec, qint64 pid, UsdtTarget *out, QString *error);
 
 } // namespace bpflens

@@ -475,8 +475,11 @@ QList<ProbeInfo> buildCatalog()
         ProbeOption semaphore =
             intOption(prefix + QStringLiteral("Semaphore"), QStringLiteral("Semaphore"), QString(),
                       0, 0, std::numeric_limits<qint64>::max());
-        offset.internal = args.internal = semaphore.internal = true;
-        return QList<ProbeOption>{offset, args, semaphore};
+        // A USDT probe at several places: every site (core/usdtargs.h), at most MaxUsdtSites.
+        ProbeOption sites = stringOption(prefix + QStringLiteral("Sites"), QStringLiteral("Sites"),
+                                         QString(), 32768);
+        offset.internal = args.internal = semaphore.internal = sites.internal = true;
+        return QList<ProbeOption>{offset, args, semaphore, sites};
     };
     c.append(
         {QStringLiteral("tppair"),
@@ -615,6 +618,9 @@ QList<ProbeInfo> buildCatalog()
     ProbeOption usdtSemaphore = intOption(QStringLiteral("semaphore"), QStringLiteral("Semaphore"),
                                           QString(), 0, 0, std::numeric_limits<qint64>::max());
     usdtSemaphore.internal = true;
+    ProbeOption usdtSites =
+        stringOption(QStringLiteral("sites"), QStringLiteral("Sites"), QString(), 32768);
+    usdtSites.internal = true;
     c.append(
         {QStringLiteral("usdt"),
          ProbeGroup::Custom,
@@ -647,7 +653,8 @@ QList<ProbeInfo> buildCatalog()
                                           "Record every hit as an event with its arguments "
                                           "(off: counts only, for probes that fire often)")),
                      true),
-          pidOption(), uidOption(), commOption(), intervalOption(), usdtArgs, usdtSemaphore},
+          pidOption(), uidOption(), commOption(), intervalOption(), usdtArgs, usdtSemaphore,
+          usdtSites},
          true,
          false});
     return c;

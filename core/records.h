@@ -71,6 +71,9 @@ struct ProbeConfig
     // stored: a session keeps the options and the attach path.
     SharedFd file = {};
     quint64 fileOffset = 0;
+    // tppair whose two user-space sides are in two binaries: the end's file (its offsets are in
+    // the options, as the start's).
+    SharedFd file2 = {};
     bool operator==(const ProbeConfig &) const = default;
 };
 

@@ -143,4 +143,70 @@ QString formatUsdtArgs(const QList<UsdtArg> &args)
     return parts.join(QLatin1Char(' '));
 }
 
+bool parseUsdtSites(const QString &text, QList<UsdtSite> *sites, QString *why)
+{
+    sites->clear();
+    const QStringList parts = text.split(QLatin1Char(';'));
+    if (text.trimmed().isEmpty()) {
+        *why = QStringLiteral("no USDT probe site given");
+        return false;
+    }
+    if (parts.size() > MaxUsdtSites) {
+        *why = QStringLiteral("%1 sites, more than the %2 one probe attaches at")
+                   .arg(parts.size())
+                   .arg(MaxUsdtSites);
+        return false;
+    }
+    QList<UsdtSite> out;
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const qsizetype eq = parts[i].indexOf(QLatin1Char('='));
+        bool ok = false;
+        UsdtSite site;
+        site.offset = eq > 0 ? parts[i].left(eq).toULongLong(&ok, 10) : 0;
+        if (!ok) {
+            *why =
+                QStringLiteral("site %1: '%2' is not OFFSET=SPECS").arg(i).arg(parts[i].left(64));
+            return false;
+        }
+        QString reason;
+        if (!parseUsdtArgs(parts[i].mid(eq + 1), &site.args, &reason)) {
+            *why = QStringLiteral("site %1: %2").arg(i).arg(reason);
+            return false;
+        }
+        if (!out.isEmpty() && site.args.size() != out.front().args.size()) {
+            *why = QStringLiteral("site %1 has %2 argument(s), site 0 has %3")
+                       .arg(i)
+                       .arg(site.args.size())
+                       .arg(out.front().args.size());
+            return false;
+        }
+        out.append(site);
+    }
+    *sites = out;
+    return true;
+}
+
+QString formatUsdtSites(const QList<UsdtSite> &sites)
+{
+    QStringList parts;
+    for (const UsdtSite &s : sites)
+        parts << QString::number(s.offset) + QLatin1Char('=') + formatUsdtArgs(s.args);
+    return parts.join(QLatin1Char(';'));
+}
+
+QList<QList<UsdtArg>> usdtSpecTable(const QList<UsdtSite> &sites, QList<int> *specOfSite)
+{
+    QList<QList<UsdtArg>> table;
+    specOfSite->clear();
+    for (const UsdtSite &s : sites) {
+        qsizetype at = table.indexOf(s.args);
+        if (at < 0) {
+            at = table.size();
+            table.append(s.args);
+        }
+        specOfSite->append(int(at));
+    }
+    return table;
+}
+
 } // namespace bpflens

@@ -41,4 +41,29 @@ bool parseUsdtArgs(const QString &text, QList<UsdtArg> *args, QString *why);
 // their 64-bit names ("-4@%rax" for "-4@%eax": the low four bytes of the same register).
 QString formatUsdtArgs(const QList<UsdtArg> &args);
 
+// One place a USDT probe fires from: a probe inlined, or written in several functions, has one
+// note per place, each with its own argument specs (a constant at one, a register at another).
+struct UsdtSite
+{
+    quint64 offset = 0; // the file offset the uprobe goes to
+    QList<UsdtArg> args;
+
+    bool operator==(const UsdtSite &) const = default;
+};
+
+// The most places one probe attaches at: each is a uprobe of its own (libc's busiest probes have
+// a few dozen; a bound keeps one caller from making the helper create thousands).
+constexpr int MaxUsdtSites = 64;
+
+// The sites as the probes' options carry them, "OFFSET=SPECS;OFFSET=SPECS" (OFFSET decimal,
+// SPECS as formatUsdtArgs writes them). Parsed again by the helper: false with *why for more
+// than MaxUsdtSites sites, a bad offset or spec (naming the site, from 0), or sites with
+// different argument counts (a key argN must mean something at every site).
+bool parseUsdtSites(const QString &text, QList<UsdtSite> *sites, QString *why);
+QString formatUsdtSites(const QList<UsdtSite> &sites);
+
+// The distinct argument lists of sites, in first-seen order, and for each site the index of its
+// list (what the BPF program gets as the attach cookie): most probes need one.
+QList<QList<UsdtArg>> usdtSpecTable(const QList<UsdtSite> &sites, QList<int> *specOfSite);
+
 } // namespace bpflens

@@ -56,7 +56,7 @@ bpf_link *attachProgram(bpf_program *prog, const AttachGroup::Program &p)
     if (kind == QLatin1String("uprobe") || kind == QLatin1String("uretprobe") ||
         kind == QLatin1String("usdt")) {
         LIBBPF_OPTS(bpf_uprobe_opts, opts, .ref_ctr_offset = size_t(p.refCtrOffset),
-                    .retprobe = kind == QLatin1String("uretprobe"));
+                    .bpf_cookie = p.cookie, .retprobe = kind == QLatin1String("uretprobe"));
         return bpf_program__attach_uprobe_opts(prog, p.pid, p.binary.constData(), size_t(p.offset),
                                                &opts);
     }
@@ -75,8 +75,11 @@ QString AttachPlan::path() const
 {
     QStringList parts;
     for (const AttachGroup &g : groups) {
-        for (const AttachGroup::Program &p : g.programs)
-            parts.append(p.path);
+        for (const AttachGroup::Program &p : g.programs) {
+            // A USDT probe's sites: one program each, one path for all.
+            if (!parts.contains(p.path))
+                parts.append(p.path);
+        }
     }
     return parts.join(QStringLiteral(", "));
 }
@@ -139,8 +142,10 @@ bool AttachPlan::attach(bpf_object *obj, QList<bpf_link *> *links, QString *atta
             continue;
         }
         links->append(groupLinks);
-        for (const AttachGroup::Program &p : g.programs)
-            paths.append(p.path);
+        for (const AttachGroup::Program &p : g.programs) {
+            if (!paths.contains(p.path))
+                paths.append(p.path);
+        }
     }
     if (paths.isEmpty()) {
         *error = QStringLiteral("%1: %2").arg(noneAttached, *degraded);

@@ -33,6 +33,9 @@ struct AttachGroup
         // uprobe: a USDT semaphore's file offset, which the kernel increments while attached
         // (0: none).
         quint64 refCtrOffset = 0;
+        // uprobe: what bpf_get_attach_cookie returns in the program (a USDT site's specs);
+        // nonzero needs Linux 5.15, where the kernel without it refuses the attach.
+        quint64 cookie = 0;
     };
     QList<Program> programs;
     bool required = true;

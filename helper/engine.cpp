@@ -116,7 +116,12 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
                                .arg(req.id);
             return false;
         }
+        if (req.file2.isValid() && !probe->takesSecondUserFile(opts)) {
+            *error = QStringLiteral("probe %1 takes no second file").arg(req.id);
+            return false;
+        }
         probe->setUserFile(req.file, req.fileOffset);
+        probe->setSecondUserFile(req.file2);
         const ProbeAvailability a = probe->availability(kernel(), opts);
         if (!a.available) {
             *error = QStringLiteral("probe %1 cannot run on this kernel: %2").arg(req.id, a.reason);

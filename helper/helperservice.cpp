@@ -315,6 +315,11 @@ bool HelperService::validate(QList<ProbeConfig> &probes, QString *error) const
                                             .arg(p.id, api::FileOption);
             return false;
         }
+        // The second file's offsets are the probe's to check (tppair: every site of its end).
+        if (p.file2.isValid() && !probe->takesSecondUserFile(normalized)) {
+            *error = QStringLiteral("probe %1 takes no second file").arg(p.id);
+            return false;
+        }
         QString why;
         if (p.file.isValid() && !checkUprobeFile(p.file.get(), p.fileOffset, &why)) {
             *error = QStringLiteral("probe %1, target %2: %3")

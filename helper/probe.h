@@ -91,6 +91,14 @@ public:
         m_userFile = file;
         m_userFileOffset = offset;
     }
+    // A second file (ProbeConfig::file2), for a probe whose hooks are in two binaries: only
+    // where takesSecondUserFile says so.
+    virtual bool takesSecondUserFile(const QVariantMap &options) const
+    {
+        Q_UNUSED(options);
+        return false;
+    }
+    void setSecondUserFile(const SharedFd &file) { m_userFile2 = file; }
 
     quint64 eventsSeen() const { return m_eventsSeen; }
     quint64 eventsLost() const;
@@ -134,7 +142,12 @@ protected:
     StackResolver *stackResolver() const { return m_stackResolver; }
     const SharedFd &userFile() const { return m_userFile; }
     quint64 userFileOffset() const { return m_userFileOffset; }
-    void releaseUserFile() { m_userFile = SharedFd(); }
+    const SharedFd &secondUserFile() const { return m_userFile2; }
+    void releaseUserFile()
+    {
+        m_userFile = SharedFd();
+        m_userFile2 = SharedFd();
+    }
     // Reads the kernel's histogram maps: call emitHistogram() with the cumulative value per key.
     virtual void readHistograms() {}
     // Reads the kernel's counters: call emitCounter() with each one's value for the interval.
@@ -245,6 +258,7 @@ private:
     StackResolver *m_stackResolver = nullptr;
     SharedFd m_userFile;
     quint64 m_userFileOffset = 0;
+    SharedFd m_userFile2;
 };
 
 // A probe built on one bpftool skeleton (struct <name>_bpf, whose C++ members open, load, detach

@@ -34,37 +34,55 @@ bool planRegsHook(const KernelFeatures &kernel, const ProbeHook &hook, const QVa
         return false;
     }
     out->offset = quint64(options.value(prefix + QStringLiteral("Offset")).toLongLong());
-    if (hook.kind != ProbeHook::Kind::Usdt)
+    if (hook.kind != ProbeHook::Kind::Usdt) {
+        out->sites = {UsdtSite{out->offset, {}}};
+        out->specs = {{}};
+        out->specOfSite = {0};
         return true;
+    }
 #if !defined(__x86_64__)
     *error = QStringLiteral("USDT arguments are only read on x86-64 so far");
     return false;
 #endif
     out->semaphore = quint64(options.value(prefix + QStringLiteral("Semaphore")).toLongLong());
     QString why;
-    if (!parseUsdtArgs(options.value(prefix + QStringLiteral("Args")).toString(), &out->args,
-                       &why)) {
-        *error = hook.text() + QStringLiteral(": ") + why;
-        return false;
-    }
-    for (qsizetype i = 0; i < out->args.size(); ++i) {
-        const UsdtArg &a = out->args[i];
-        if (a.kind != UsdtArg::Kind::Constant && UsdtProbe::registerOffset(a.reg) < 0) {
-            *error = QStringLiteral("%1: arg %2: register %3 cannot be read here")
-                         .arg(hook.text())
-                         .arg(i)
-                         .arg(a.reg);
+    const QString sites = options.value(prefix + QStringLiteral("Sites")).toString();
+    if (!sites.isEmpty()) {
+        if (!parseUsdtSites(sites, &out->sites, &why)) {
+            *error = hook.text() + QStringLiteral(": ") + why;
             return false;
+        }
+        out->offset = out->sites.front().offset;
+        out->args = out->sites.front().args;
+    } else {
+        if (!parseUsdtArgs(options.value(prefix + QStringLiteral("Args")).toString(), &out->args,
+                           &why)) {
+            *error = hook.text() + QStringLiteral(": ") + why;
+            return false;
+        }
+        out->sites = {UsdtSite{out->offset, out->args}};
+    }
+    out->specs = usdtSpecTable(out->sites, &out->specOfSite);
+    for (const QList<UsdtArg> &args : std::as_const(out->specs)) {
+        for (qsizetype i = 0; i < args.size(); ++i) {
+            const UsdtArg &a = args[i];
+            if (a.kind != UsdtArg::Kind::Constant && UsdtProbe::registerOffset(a.reg) < 0) {
+                *error = QStringLiteral("%1: arg %2: register %3 cannot be read here")
+                             .arg(hook.text())
+                             .arg(i)
+                             .arg(a.reg);
+                return false;
+            }
         }
     }
     return true;
 }
 
-bool resolveRegsKey(const RegsHook &h, const QString &text, TracepointKey *key, UsdtArg *arg,
-                    QString *error)
+bool resolveRegsKey(const RegsHook &h, const QString &text, TracepointKey *key,
+                    QList<UsdtArg> *args, QString *error)
 {
     *key = TracepointKey();
-    *arg = UsdtArg();
+    args->clear();
     if (text == QLatin1String("tid")) {
         key->kind = TracepointKey::Kind::Tid;
         return true;
@@ -95,16 +113,24 @@ bool resolveRegsKey(const RegsHook &h, const QString &text, TracepointKey *key, 
     key->arg = n;
     key->size = h.args[n].size;
     key->type = h.args[n].isSigned ? QStringLiteral("signed") : QStringLiteral("unsigned");
-    *arg = h.args[n];
+    for (const QList<UsdtArg> &spec : h.specs)
+        args->append(spec.value(n));
     return true;
 }
 
 bool checkRegsHookFile(const RegsHook &h, int fd, QString *error)
 {
     QString why;
-    if (!checkUprobeFile(fd, h.offset, &why)) {
-        *error = h.hook.text() + QStringLiteral(": ") + why;
-        return false;
+    for (qsizetype i = 0; i < h.sites.size(); ++i) {
+        if (!checkUprobeFile(fd, h.sites[i].offset, &why)) {
+            *error = h.sites.size() > 1 ? QStringLiteral("%1: site %2 of %3: %4")
+                                              .arg(h.hook.text())
+                                              .arg(i + 1)
+                                              .arg(h.sites.size())
+                                              .arg(why)
+                                        : h.hook.text() + QStringLiteral(": ") + why;
+            return false;
+        }
     }
     if (h.semaphore && !checkUsdtSemaphore(fd, h.semaphore, &why)) {
         *error = h.hook.text() + QStringLiteral(": the USDT probe's semaphore: ") + why;
@@ -113,17 +139,28 @@ bool checkRegsHookFile(const RegsHook &h, int fd, QString *error)
     return true;
 }
 
-AttachGroup::Program regsProgram(const QByteArray &name, const RegsHook &h,
-                                 const QByteArray &fdPath, int pid)
+QList<AttachGroup::Program> regsPrograms(const QByteArray &name, const RegsHook &h,
+                                         const QByteArray &fdPath, int pid)
 {
-    AttachGroup::Program p{name, h.hook.attachKind() + QLatin1Char('/') + h.hook.target, true};
-    if (h.hook.inUserFile()) {
+    const QString path = h.hook.attachKind() + QLatin1Char('/') + h.hook.target;
+    if (!h.hook.inUserFile())
+        return {AttachGroup::Program{name, path, true}};
+    QList<AttachGroup::Program> programs;
+    for (qsizetype i = 0; i < h.sites.size(); ++i) {
+        AttachGroup::Program p{name, usdtSitesPath(path, h.sites.size()), true};
         p.binary = fdPath;
-        p.offset = h.offset;
+        p.offset = h.sites[i].offset;
         p.pid = pid > 0 ? pid : -1;
         p.refCtrOffset = h.semaphore;
+        p.cookie = quint64(h.specOfSite.value(i));
+        programs.append(p);
     }
-    return p;
+    return programs;
+}
+
+QString usdtSitesPath(const QString &path, qsizetype sites)
+{
+    return sites > 1 ? path + QStringLiteral(" (at %1 sites)").arg(sites) : path;
 }
 
 } // namespace bpflens

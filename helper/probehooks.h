@@ -16,13 +16,22 @@ class KernelFeatures;
 // The user-space ones are resolved by the caller (client/probetargets.h), who hands over the
 // opened file and writes what it found into the options under the hook's prefix:
 // <prefix>Offset (the file offset), and for a USDT probe <prefix>Args (core/usdtargs.h) and
-// <prefix>Semaphore. The helper parses no ELF symbols or notes: it checks them (uprobefile.h).
+// <prefix>Semaphore, and for a USDT probe at several places <prefix>Sites (every site's offset
+// and specs, core/usdtargs.h). The helper parses no ELF symbols or notes: it checks them
+// (uprobefile.h).
 struct RegsHook
 {
     ProbeHook hook;
-    quint64 offset = 0;
+    quint64 offset = 0; // the first site's
     quint64 semaphore = 0;
-    QList<UsdtArg> args;
+    QList<UsdtArg> args; // the first site's
+    // Where the hook attaches in its file: one uprobe per site (one site but for a USDT probe
+    // at several places).
+    QList<UsdtSite> sites;
+    // The sites' distinct argument lists (usdtSpecTable), and which one each site has: its
+    // uprobe's attach cookie.
+    QList<QList<UsdtArg>> specs;
+    QList<int> specOfSite;
 };
 
 // Why a uprobe or USDT hook cannot attach here (shared by the uprobe, usdt, tppair and tpcount
@@ -34,18 +43,22 @@ QString noUprobesReason();
 bool planRegsHook(const KernelFeatures &kernel, const ProbeHook &hook, const QVariantMap &options,
                   const QString &prefix, RegsHook *out, QString *error);
 
-// A key (or tpcount's value) at such a hook: tid, pid, or argN of a USDT probe, whose spec goes
-// to *arg (key->kind Arg).
-bool resolveRegsKey(const RegsHook &h, const QString &text, TracepointKey *key, UsdtArg *arg,
-                    QString *error);
+// A key (or tpcount's value) at such a hook: tid, pid, or argN of a USDT probe, whose spec in
+// each of h.specs goes to *args (key->kind Arg; empty otherwise).
+bool resolveRegsKey(const RegsHook &h, const QString &text, TracepointKey *key,
+                    QList<UsdtArg> *args, QString *error);
 
-// The helper's checks of the caller's file at a user-space hook: the offset in code, the
-// semaphore in data (uprobefile.h).
+// The helper's checks of the caller's file at a user-space hook: every site's offset in code,
+// the semaphore in data (uprobefile.h).
 bool checkRegsHookFile(const RegsHook &h, int fd, QString *error);
 
 // The program name attached at h: by the file (fdPath, /proc/self/fd/N) and offset, limited to
-// process pid (<= 0: every process), or by the kernel function's name.
-AttachGroup::Program regsProgram(const QByteArray &name, const RegsHook &h,
-                                 const QByteArray &fdPath, int pid);
+// process pid (<= 0: every process), once per site with the site's spec index as cookie; or by
+// the kernel function's name.
+QList<AttachGroup::Program> regsPrograms(const QByteArray &name, const RegsHook &h,
+                                         const QByteArray &fdPath, int pid);
+
+// A USDT probe's path with its site count when it has several: "usdt/F:p:n (at 3 sites)".
+QString usdtSitesPath(const QString &path, qsizetype sites);
 
 } // namespace bpflens

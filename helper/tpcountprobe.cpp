@@ -41,8 +41,8 @@ bool TpCountProbe::plan(const KernelFeatures &kernel, const QVariantMap &options
     out->hook = ProbeHook::parse(name);
     const bool regs = out->hook.kind != ProbeHook::Kind::Tracepoint;
     // A key or the value at the hook, as its kind resolves them.
-    auto resolve = [&](const QString &text, TracepointKey *key, UsdtArg *arg) {
-        return regs ? resolveRegsKey(out->regs, text, key, arg, error)
+    auto resolve = [&](const QString &text, TracepointKey *key, QList<UsdtArg> *args) {
+        return regs ? resolveRegsKey(out->regs, text, key, args, error)
                     : Tracepoints::resolveKey(kernel, out->tracepoint, text, key, error);
     };
     if (regs) {
@@ -67,7 +67,7 @@ bool TpCountProbe::plan(const KernelFeatures &kernel, const QVariantMap &options
         k.text = text;
         if (text == QLatin1String("comm")) {
             k.comm = true;
-        } else if (!resolve(text, &k.resolved, &k.arg)) {
+        } else if (!resolve(text, &k.resolved, &k.args)) {
             return false;
         } else {
             k.pointer = k.resolved.type.endsWith(QLatin1Char('*'));
@@ -87,7 +87,7 @@ bool TpCountProbe::plan(const KernelFeatures &kernel, const QVariantMap &options
             *error = QStringLiteral("histogram: comm is not a number");
             return false;
         }
-        if (!resolve(value, &out->value, &out->valueArg))
+        if (!resolve(value, &out->value, &out->valueArgs))
             return false;
     }
     return true;
@@ -105,8 +105,8 @@ AttachPlan TpCountProbe::attachPlan(const KernelFeatures &kernel, const QVariant
     if (out->hook.kind == ProbeHook::Kind::Tracepoint)
         g.programs = {{"tpcount_hit", QStringLiteral("raw_tp/") + out->tracepoint, true}};
     else
-        g.programs = {regsProgram("tpcount_hit_regs", out->regs, m_fdPath,
-                                  int(options.value(QStringLiteral("pid")).toLongLong()))};
+        g.programs = regsPrograms("tpcount_hit_regs", out->regs, m_fdPath,
+                                  int(options.value(QStringLiteral("pid")).toLongLong()));
     g.what = out->histogram ? QStringLiteral("values") : QStringLiteral("hits");
     a.groups.append(g);
     return a;
@@ -148,7 +148,8 @@ bool TpCountProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
             if (k.comm) {
                 ro->by_comm = true;
             } else {
-                fillUsdtArgSpec(&ro->key_args[fields], k.arg);
+                for (qsizetype i = 0; i < k.args.size() && i < USDT_MAX_SPECS; ++i)
+                    fillUsdtArgSpec(&ro->key_args[i][fields], k.args[i]);
                 fillKeyDesc(&ro->key_descs[fields++], k.resolved);
             }
         }
@@ -158,7 +159,8 @@ bool TpCountProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         // of histograms a count never touches).
         if (m_plan.histogram) {
             fillKeyDesc(&ro->value_desc, m_plan.value);
-            fillUsdtArgSpec(&ro->value_arg, m_plan.valueArg);
+            for (qsizetype i = 0; i < m_plan.valueArgs.size() && i < USDT_MAX_SPECS; ++i)
+                fillUsdtArgSpec(&ro->value_args[i], m_plan.valueArgs[i]);
             bpf_map__set_max_entries(m_skel->maps.tpcount_counts, 1);
             setHistogramMap(m_skel->maps.tpcount_hists);
         } else {
@@ -183,9 +185,10 @@ QString TpCountProbe::keyText(const QByteArray &rawKey) const
             value = QString::fromLocal8Bit(key.comm, int(qstrnlen(key.comm, sizeof(key.comm))));
         } else {
             const quint64 v = key.values[field++];
-            value = k.pointer        ? QStringLiteral("0x") + QString::number(v, 16)
-                    : k.arg.isSigned ? QString::number(qint64(v))
-                                     : QString::number(v);
+            const bool isSigned = !k.args.isEmpty() && k.args.front().isSigned;
+            value = k.pointer  ? QStringLiteral("0x") + QString::number(v, 16)
+                    : isSigned ? QString::number(qint64(v))
+                               : QString::number(v);
         }
         parts.append(k.text + QLatin1Char('=') + value);
     }

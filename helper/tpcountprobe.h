@@ -48,7 +48,7 @@ private:
         bool comm = false;
         bool pointer = false; // shown in hex
         TracepointKey resolved;
-        UsdtArg arg; // a USDT argument at a pt_regs hook
+        QList<UsdtArg> args; // a USDT argument at a pt_regs hook: its spec per RegsHook::specs
     };
     struct Plan
     {
@@ -58,7 +58,7 @@ private:
         QList<Key> keys;
         bool histogram = false;
         TracepointKey value;
-        UsdtArg valueArg;
+        QList<UsdtArg> valueArgs;
     };
     static bool plan(const KernelFeatures &kernel, const QVariantMap &options, Plan *out,
                      QString *error);

@@ -40,6 +40,12 @@ bool TpPairProbe::takesUserFile(const QVariantMap &options) const
            ProbeHook::parse(options.value(QStringLiteral("end")).toString()).inUserFile();
 }
 
+bool TpPairProbe::takesSecondUserFile(const QVariantMap &options) const
+{
+    return ProbeHook::parse(options.value(QStringLiteral("start")).toString()).inUserFile() &&
+           ProbeHook::parse(options.value(QStringLiteral("end")).toString()).inUserFile();
+}
+
 bool TpPairProbe::planSide(const KernelFeatures &kernel, const QVariantMap &options,
                            const QString &side, const QString &key, Side *out, QString *error)
 {
@@ -47,7 +53,7 @@ bool TpPairProbe::planSide(const KernelFeatures &kernel, const QVariantMap &opti
     if (out->hook.kind != ProbeHook::Kind::Tracepoint) {
         QString why;
         if (!planRegsHook(kernel, out->hook, options, side, &out->regs, &why) ||
-            !resolveRegsKey(out->regs, key, &out->key, &out->arg, &why)) {
+            !resolveRegsKey(out->regs, key, &out->key, &out->args, &why)) {
             *error = side + QStringLiteral(": ") + why;
             return false;
         }
@@ -112,16 +118,17 @@ AttachPlan TpPairProbe::attachPlan(const KernelFeatures &kernel, const QVariantM
         return a;
     }
     const int pid = int(options.value(QStringLiteral("pid")).toLongLong());
-    auto program = [&](const Side &side, const QByteArray &name) {
+    auto programs = [&](const Side &side, const QByteArray &name, const QByteArray &fdPath) {
         return side.hook.kind == ProbeHook::Kind::Tracepoint
-                   ? AttachGroup::Program{name, rawTp(side.tracepoint), true}
-                   : regsProgram(name + "_regs", side.regs, m_fdPath, pid);
+                   ? QList<AttachGroup::Program>{{name, rawTp(side.tracepoint), true}}
+                   : regsPrograms(name + "_regs", side.regs, fdPath, pid);
     };
     // Any two hooks: the programs attach by name or by file. The end first: a start attached
     // alone would only fill the map; the start detaches first, so no pair begins that could not
     // end.
     AttachGroup g;
-    g.programs = {program(out->start, "tppair_start"), program(out->end, "tppair_end")};
+    g.programs = programs(out->start, "tppair_start", m_startFdPath) +
+                 programs(out->end, "tppair_end", m_endFdPath);
     g.what = QStringLiteral("pairs");
     g.endFirst = true;
     a.groups.append(g);
@@ -149,14 +156,18 @@ bool TpPairProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
                                     "side and hands its file over (client/probetargets.h)");
             return false;
         }
-        // Both sides, whichever one the caller's offset was checked for.
-        for (const Side *side : {&p.start, &p.end}) {
-            if (side->hook.inUserFile() && !checkRegsHookFile(side->regs, userFile().get(), &why)) {
+        // Sides in two binaries: the end's is the second file. Each side's offsets are checked
+        // in its own file, whichever one the caller's offset was checked for.
+        const int startFd = userFile().get();
+        const int endFd = secondUserFile().isValid() ? secondUserFile().get() : startFd;
+        for (const auto &[side, fd] : {std::pair{&p.start, startFd}, std::pair{&p.end, endFd}}) {
+            if (side->hook.inUserFile() && !checkRegsHookFile(side->regs, fd, &why)) {
                 *error = why;
                 return false;
             }
         }
-        m_fdPath = QByteArray("/proc/self/fd/") + QByteArray::number(userFile().get());
+        m_startFdPath = QByteArray("/proc/self/fd/") + QByteArray::number(startFd);
+        m_endFdPath = QByteArray("/proc/self/fd/") + QByteArray::number(endFd);
     }
     const AttachPlan a = attachPlan(kernel, options, &p);
     m_lastUnreadable = 0;
@@ -164,8 +175,10 @@ bool TpPairProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
         auto *ro = m_skel->rodata;
         fillKeyDesc(&ro->start_key, p.start.key);
         fillKeyDesc(&ro->end_key, p.end.key);
-        fillUsdtArgSpec(&ro->start_arg, p.start.arg);
-        fillUsdtArgSpec(&ro->end_arg, p.end.arg);
+        for (qsizetype i = 0; i < p.start.args.size() && i < USDT_MAX_SPECS; ++i)
+            fillUsdtArgSpec(&ro->start_args[i], p.start.args[i]);
+        for (qsizetype i = 0; i < p.end.args.size() && i < USDT_MAX_SPECS; ++i)
+            fillUsdtArgSpec(&ro->end_args[i], p.end.args[i]);
         m_unit = timeUnitOption(options);
         ro->unit_div = unitDivisor(m_unit);
         const qint64 thresholdUs = options.value(QStringLiteral("thresholdUs"), -1).toLongLong();

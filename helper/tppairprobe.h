@@ -25,6 +25,8 @@ public:
 
     // A uprobe or USDT side: the caller hands over the file it resolved.
     bool takesUserFile(const QVariantMap &options) const override;
+    // Both sides in user-space files: the end's may be another binary (ProbeConfig::file2).
+    bool takesSecondUserFile(const QVariantMap &options) const override;
 
     // Unavailable, with a reason naming the bad value, when a tracepoint, argument or field
     // does not exist in this kernel.
@@ -46,7 +48,7 @@ private:
         QString tracepoint; // event name, without category, for a tracepoint
         RegsHook regs;      // for any other hook
         TracepointKey key;
-        UsdtArg arg; // a USDT side keyed by an argument
+        QList<UsdtArg> args; // a USDT side keyed by an argument: its spec per RegsHook::specs
     };
     struct Plan
     {
@@ -59,7 +61,9 @@ private:
                      QString *error);
     AttachPlan attachPlan(const KernelFeatures &kernel, const QVariantMap &options,
                           Plan *out) const;
-    QByteArray m_fdPath;
+    // /proc/self/fd/N of each side's file (the end's is the second file when there is one).
+    QByteArray m_startFdPath;
+    QByteArray m_endFdPath;
     HistogramUnit m_unit = HistogramUnit::Microseconds;
     quint64 m_lastUnreadable = 0;
 };

@@ -55,6 +55,20 @@ int UsdtProbe::registerOffset(const QString &reg)
     return -1;
 }
 
+bool UsdtProbe::sitesOf(const QVariantMap &options, QList<UsdtSite> *sites, QString *why) const
+{
+    // Empty (the catalog's default): the probe is at one place, the caller's offset.
+    const QString given = options.value(QStringLiteral("sites")).toString();
+    if (!given.isEmpty())
+        return parseUsdtSites(given, sites, why);
+    UsdtSite one;
+    one.offset = userFileOffset();
+    if (!parseUsdtArgs(options.value(QStringLiteral("args")).toString(), &one.args, why))
+        return false;
+    *sites = {one};
+    return true;
+}
+
 AttachPlan UsdtProbe::attachPlan(const KernelFeatures &kernel, const QVariantMap &options) const
 {
     AttachPlan a;
@@ -68,30 +82,34 @@ AttachPlan UsdtProbe::attachPlan(const KernelFeatures &kernel, const QVariantMap
         a.reason = noUprobesReason();
         return a;
     }
+    QList<UsdtSite> sites{UsdtSite{userFileOffset(), {}}};
     if (!options.isEmpty()) {
         ProbeCatalog::UprobeKey key;
-        QList<UsdtArg> args;
         QString why;
         if (!ProbeCatalog::parseUprobeKey(options.value(QStringLiteral("key")).toString(), &key,
                                           &why, MaxUsdtArgs) ||
-            !parseUsdtArgs(options.value(QStringLiteral("args")).toString(), &args, &why)) {
+            !sitesOf(options, &sites, &why)) {
             a.available = false;
             a.reason = why;
             return a;
         }
     }
+    QList<int> specOfSite;
+    usdtSpecTable(sites, &specOfSite);
     const QString target = options.value(QStringLiteral("target")).toString().trimmed();
     const int pid = int(options.value(QStringLiteral("pid")).toLongLong());
     AttachGroup g;
-    AttachGroup::Program p{"usdt_hit",
-                           QStringLiteral("usdt/") +
-                               (target.isEmpty() ? QStringLiteral("BINARY:PROVIDER:NAME") : target),
-                           true,
-                           m_fdPath,
-                           userFileOffset(),
-                           pid > 0 ? pid : -1};
-    p.refCtrOffset = quint64(options.value(QStringLiteral("semaphore")).toLongLong());
-    g.programs = {p};
+    const QString path = QStringLiteral("usdt/") +
+                         (target.isEmpty() ? QStringLiteral("BINARY:PROVIDER:NAME") : target);
+    for (qsizetype i = 0; i < sites.size(); ++i) {
+        AttachGroup::Program p{
+            "usdt_hit",        usdtSitesPath(path, sites.size()), true, m_fdPath, sites[i].offset,
+            pid > 0 ? pid : -1};
+        p.refCtrOffset = quint64(options.value(QStringLiteral("semaphore")).toLongLong());
+        // Which argument list the program reads at this site (usdt_spec_id).
+        p.cookie = quint64(specOfSite.value(i));
+        g.programs.append(p);
+    }
     g.what = QStringLiteral("hits");
     a.groups.append(g);
     return a;
@@ -113,9 +131,22 @@ bool UsdtProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel
     QString why;
     if (!ProbeCatalog::parseUprobeKey(options.value(QStringLiteral("key")).toString(), &m_key, &why,
                                       MaxUsdtArgs) ||
-        !parseUsdtArgs(options.value(QStringLiteral("args")).toString(), &m_args, &why)) {
+        !sitesOf(options, &m_sites, &why)) {
         *error = why;
         return false;
+    }
+    m_args = m_sites.front().args;
+    QList<int> specOfSite;
+    m_specs = usdtSpecTable(m_sites, &specOfSite);
+    // Whichever offset the caller's file was checked for: every site here.
+    for (qsizetype i = 0; i < m_sites.size(); ++i) {
+        if (!checkUprobeFile(userFile().get(), m_sites[i].offset, &why)) {
+            *error =
+                m_sites.size() > 1
+                    ? QStringLiteral("site %1 of %2: %3").arg(i + 1).arg(m_sites.size()).arg(why)
+                    : why;
+            return false;
+        }
     }
     if (m_key.kind != ProbeCatalog::UprobeKey::Kind::None && m_key.arg >= m_args.size()) {
         *error = QStringLiteral("key arg%1: the USDT probe has %2 argument(s)")
@@ -123,11 +154,14 @@ bool UsdtProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel
                      .arg(m_args.size());
         return false;
     }
-    for (qsizetype i = 0; i < m_args.size(); ++i) {
-        if (m_args[i].kind != UsdtArg::Kind::Constant && registerOffset(m_args[i].reg) < 0) {
-            *error =
-                QStringLiteral("arg %1: register %2 cannot be read here").arg(i).arg(m_args[i].reg);
-            return false;
+    for (const QList<UsdtArg> &args : std::as_const(m_specs)) {
+        for (qsizetype i = 0; i < args.size(); ++i) {
+            if (args[i].kind != UsdtArg::Kind::Constant && registerOffset(args[i].reg) < 0) {
+                *error = QStringLiteral("arg %1: register %2 cannot be read here")
+                             .arg(i)
+                             .arg(args[i].reg);
+                return false;
+            }
         }
     }
     const quint64 semaphore = quint64(options.value(QStringLiteral("semaphore")).toLongLong());
@@ -144,8 +178,10 @@ bool UsdtProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel
     const bool ok = startSkeleton(a, options, error, [&](CommonFilters &, QString *) {
         auto *ro = m_skel->rodata;
         ro->arg_cnt = __u32(m_args.size());
-        for (qsizetype i = 0; i < m_args.size(); ++i)
-            fillUsdtArgSpec(&ro->arg_specs[i], m_args[i]);
+        for (qsizetype s = 0; s < m_specs.size() && s < USDT_MAX_SPECS; ++s) {
+            for (qsizetype i = 0; i < m_specs[s].size() && i < USDT_MAX_ARGS; ++i)
+                fillUsdtArgSpec(&ro->arg_specs[s][i], m_specs[s][i]);
+        }
         ro->key_kind = m_key.kind == ProbeCatalog::UprobeKey::Kind::None      ? USDT_KEY_NONE
                        : m_key.kind == ProbeCatalog::UprobeKey::Kind::Integer ? USDT_KEY_INT
                                                                               : USDT_KEY_STRING;

@@ -16,7 +16,8 @@ namespace bpflens {
 // the argument specs ("args") and the semaphore's file offset ("semaphore"); the helper parses
 // no ELF notes. It checks the specs (core/usdtargs.h) and the semaphore's place
 // (checkUsdtSemaphore), and attaches a plain uprobe with the kernel's reference counter for the
-// semaphore, reading the arguments as the specs say.
+// semaphore, reading the arguments as the specs say. A probe at several places ("sites", all
+// offsets checked) gets a uprobe at each, whose attach cookie picks its specs.
 class UsdtProbe : public SkeletonProbe<usdt_bpf>
 {
 public:
@@ -42,10 +43,14 @@ protected:
 
 private:
     AttachPlan attachPlan(const KernelFeatures &kernel, const QVariantMap &options) const;
+    // The sites in options ("sites", or the one at the caller's offset with "args").
+    bool sitesOf(const QVariantMap &options, QList<UsdtSite> *sites, QString *why) const;
     QString counterName(const QByteArray &key) const;
 
     ProbeCatalog::UprobeKey m_key;
-    QList<UsdtArg> m_args;
+    QList<UsdtArg> m_args; // the first site's
+    QList<UsdtSite> m_sites;
+    QList<QList<UsdtArg>> m_specs; // usdtSpecTable(m_sites)
     QByteArray m_fdPath;
     KeyedCounts m_counts;
     quint64 m_lastKeysFull = 0;

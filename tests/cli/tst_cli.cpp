@@ -1861,6 +1861,44 @@ private Q_SLOTS:
             QVERIFY(data.events.tpPair(i).latencyNs >= 2000 * 1000);
     }
 
+    // A pair whose sides are in two binaries through the helper: the CLI hands over both files
+    // (two descriptors in one D-Bus call), from bpflens_sleep's entry in uprobetarget to the
+    // return of libc's nanosleep it calls. Other processes' nanosleeps start no pair.
+    void pairAcrossTwoBinariesThroughTheHelper()
+    {
+        BPFLENS_REQUIRE_ROOT("runs the helper, which loads BPF programs");
+        test::TestBus bus;
+        QString error;
+        QVERIFY2(bus.start(&error), qPrintable(error));
+        const QString session = bus.dir() + QStringLiteral("/upair2.bpflens");
+        QProcess recorder;
+        recorder.setProcessEnvironment(bus.environment());
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--probe"),
+                        QStringLiteral("tppair:start=u:%1:bpflens_sleep,end=ur:libc:nanosleep,"
+                                       "thresholdUs=0")
+                            .arg(QStringLiteral(BPFLENS_UPROBETARGET)),
+                        QStringLiteral("-o"), session});
+        QVERIFY2(waitForFile(session, recorder),
+                 qPrintable(QString::fromUtf8(recorder.readAllStandardError())));
+        constexpr int calls = 6;
+        QCOMPARE(QProcess::execute(QStringLiteral(BPFLENS_UPROBETARGET),
+                                   {QStringLiteral("sleep:3000:6")}),
+                 0);
+        ::kill(pid_t(recorder.processId()), SIGINT);
+        QVERIFY(recorder.waitForFinished(30000));
+        const QString err = QString::fromUtf8(recorder.readAllStandardError());
+        QVERIFY2(recorder.exitCode() == 0, qPrintable(err));
+        SessionData data;
+        QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
+        QCOMPARE(data.events.count(EventType::TpPair), qsizetype(calls));
+        for (qsizetype i = 0; i < calls; ++i) {
+            const quint64 ns = data.events.tpPair(i).latencyNs;
+            QVERIFY2(ns >= 3000 * 1000 && ns < 1000ull * 1000 * 1000,
+                     qPrintable(QString::number(ns)));
+        }
+    }
+
     // Every event type reaches the user by each way bpflens-cli records: through the helper
     // and in-process into a session file (then its CSV export), and with --stream-fd into the
     // stream the window reads. The types come from BPFLENS_EVENT_TYPES: one added there that no

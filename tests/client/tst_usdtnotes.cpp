@@ -281,6 +281,47 @@ private Q_SLOTS:
         QCOMPARE(t.provider, QStringLiteral("bpflens"));
     }
 
+    // A probe at several places resolves to every site readelf lists, in its order, each with
+    // its own specs (a constant at one, registers at the other), one file offset each.
+    void resolvesEverySite()
+    {
+        const QString readelf = QStandardPaths::findExecutable(QStringLiteral("readelf"));
+        if (readelf.isEmpty())
+            QSKIP("binutils' readelf is not installed");
+        const QString program = QStringLiteral(BPFLENS_USDTSITES);
+        QList<ReadelfNote> expected;
+        for (const ReadelfNote &n : readelfNotes(readelf, program)) {
+            if (n.name == QLatin1String("site"))
+                expected << n;
+        }
+        QCOMPARE(expected.size(), 2);
+        QCOMPARE(expected[0].args, QStringLiteral("-4@$7 8@%rdi"));
+        QCOMPARE(expected[1].args, QStringLiteral("-4@%edi 8@%rsi"));
+        const auto text = section(readelf, program, QStringLiteral(".text"));
+        QVERIFY(text);
+        UsdtTarget t;
+        QString why;
+        QVERIFY2(resolveUsdtTarget(program + QStringLiteral(":bpflens:site"), 0, &t, &why),
+                 qPrintable(why));
+        QCOMPARE(t.sites.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(t.sites[i].offset, expected[i].location - text->first + text->second);
+            QList<UsdtArg> args;
+            QVERIFY(parseUsdtArgs(expected[i].args, &args, &why));
+            QCOMPARE(t.sites[i].args, args);
+            QVERIFY2(checkUprobeFile(t.file.get(), t.sites[i].offset, &why), qPrintable(why));
+        }
+        QCOMPARE(t.offset, t.sites[0].offset);
+        QCOMPARE(t.address, expected[0].location);
+        // What the helper gets back reads back to the same sites.
+        QList<UsdtSite> back;
+        QVERIFY2(parseUsdtSites(formatUsdtSites(t.sites), &back, &why), qPrintable(why));
+        QCOMPARE(back, t.sites);
+        QList<int> specOf;
+        QCOMPARE(usdtSpecTable(t.sites, &specOf).size(), 2);
+        QCOMPARE(specOf, (QList<int>{0, 1}));
+    }
+
     void refusalsSayWhy_data()
     {
         QTest::addColumn<QString>("spec");

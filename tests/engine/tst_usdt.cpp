@@ -152,6 +152,61 @@ private Q_SLOTS:
         }
     }
 
+    // bpflens:site is at two places whose specs differ: "-4@$7 8@%rdi" (a constant) and
+    // "-4@%edi 8@%rsi" (registers). Both attached, each read with its own specs: 5 hits with
+    // arg0 7 and 3 with arg0 9 (what usdtsites was told), c counting from 0 at each.
+    void firesAtEverySiteWithItsOwnSpecs()
+    {
+        const QString program = QStringLiteral(BPFLENS_USDTSITES);
+        Recording r;
+        QString error;
+        QVERIFY2(record(program,
+                        options(program, QStringLiteral("bpflens:site"), QStringLiteral("arg0")),
+                        {{"5", "9", "3"}}, &r, &error),
+                 qPrintable(error));
+        QCOMPARE(r.args, QStringLiteral("-4@$7 8@%rdi"));
+        QCOMPARE(r.attachPath, QStringLiteral("usdt/%1 (at 2 sites)").arg(r.target));
+        QCOMPARE(keyCounts(r), (QHash<QString, double>{{QStringLiteral("arg0=7"), 5.0},
+                                                       {QStringLiteral("arg0=9"), 3.0}}));
+        QCOMPARE(r.counters.value(UsdtProbe::argFaultsCounter()), 0.0);
+        QByteArrayList args;
+        for (const UsdtEvent &e : std::as_const(r.batch.usdt))
+            args << e.args;
+        QCOMPARE(args, (QByteArrayList{"7 0", "7 1", "7 2", "7 3", "7 4", "9 0", "9 1", "9 2"}));
+    }
+
+    // One site more than a probe attaches at: refused by the client with the count, and by the
+    // engine (as the helper) when a caller sends that many, with nothing loaded.
+    void tooManySitesAreRefused()
+    {
+        const QString program = QStringLiteral(BPFLENS_USDTSITES);
+        QList<ProbeConfig> req{
+            {QStringLiteral("usdt"), options(program, QStringLiteral("bpflens:many")), {}}};
+        QString error;
+        QVERIFY(!resolveProbeTargets(req, &error));
+        QCOMPARE(error, QStringLiteral("probe usdt, target %1:bpflens:many: USDT probe "
+                                       "bpflens:many in %1 is at 65 places; at most 64 are "
+                                       "attached at once")
+                            .arg(program));
+        req = {{QStringLiteral("usdt"), options(program, QStringLiteral("bpflens:site")), {}}};
+        QVERIFY2(resolveProbeTargets(req, &error), qPrintable(error));
+        QStringList sites;
+        for (int i = 0; i < 65; ++i)
+            sites << QString::number(req[0].fileOffset) + QStringLiteral("=-4@$7");
+        req[0].options.insert(QStringLiteral("sites"), sites.join(QLatin1Char(';')));
+        QVERIFY(!Engine().start(req, &error));
+        QCOMPARE(error, QStringLiteral("probe usdt cannot run on this kernel: 65 sites, more than "
+                                       "the 64 one probe attaches at"));
+        QCOMPARE(test::countPrograms(ourPrograms), 0);
+        // And every site's offset is checked, not only the one fileOffset names.
+        req[0].options.insert(QStringLiteral("sites"), QString::number(req[0].fileOffset) +
+                                                           QStringLiteral("=-4@$7;0=-4@$7"));
+        QVERIFY(!Engine().start(req, &error));
+        QCOMPARE(error, QStringLiteral("probe usdt: site 2 of 2: offset 0x0 is not in an "
+                                       "executable segment of the file"));
+        QCOMPARE(test::countPrograms(ourPrograms), 0);
+    }
+
     void countsPerIntegerArgument()
     {
         const QString program = QStringLiteral(BPFLENS_USDTTARGET);

@@ -31,6 +31,12 @@ QString usdtTarget()
     return QStringLiteral(BPFLENS_USDTTARGET);
 }
 
+// bpflens:site and bpflens:done, each at two places with different specs (usdtsites.c).
+QString usdtSites()
+{
+    return QStringLiteral(BPFLENS_USDTSITES);
+}
+
 struct Recording
 {
     QString attachPath;
@@ -116,6 +122,7 @@ private Q_SLOTS:
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
         QVERIFY(QFile::exists(uprobeTarget()));
         QVERIFY(QFile::exists(usdtTarget()));
+        QVERIFY(QFile::exists(usdtSites()));
     }
 
     // funclatency for a user function: bpflens_sleep(3000) sleeps at least 3 ms, so every pair
@@ -188,6 +195,75 @@ private Q_SLOTS:
             expected << quint64(100 + i);
         QCOMPARE(keys, expected);
         QCOMPARE(r.histogram.count(), quint64(pairs));
+    }
+
+    // Both sides at two places each, with a constant at one and a register at the other:
+    // site(7, c) ... done(7) five times, site(9, c) ... done(9) three times, paired by arg0. A
+    // side read with the wrong site's specs would pair nothing or pair under another key.
+    void pairOfUsdtProbesAtSeveralSites()
+    {
+        const QString prefix = QStringLiteral("usdt:") + usdtSites() + QStringLiteral(":bpflens:");
+        Recording r;
+        QString error;
+        QVERIFY2(record(QStringLiteral("tppair"),
+                        {{QStringLiteral("start"), prefix + QStringLiteral("site")},
+                         {QStringLiteral("end"), prefix + QStringLiteral("done")},
+                         {QStringLiteral("key"), QStringLiteral("arg0")},
+                         {QStringLiteral("thresholdUs"), 0}},
+                        usdtSites(), {"5", "9", "3"}, &r, &error),
+                 qPrintable(error));
+        const QString start = r.options.value(QStringLiteral("start")).toString().mid(5);
+        const QString end = r.options.value(QStringLiteral("end")).toString().mid(5);
+        QCOMPARE(r.attachPath,
+                 QStringLiteral("usdt/%1 (at 2 sites), usdt/%2 (at 2 sites)").arg(start, end));
+        QCOMPARE(r.lost, 0u);
+        QCOMPARE(r.counters.value(QStringLiteral("unreadableKeys")), 0.0);
+        QList<quint64> keys;
+        for (const TpPairEvent &e : std::as_const(r.batch.tpPair)) {
+            keys << e.key;
+            // A few instructions apart in one thread: far less than a second.
+            QVERIFY2(e.latencyNs > 0 && e.latencyNs < 1000000000ull,
+                     qPrintable(QString::number(e.latencyNs)));
+        }
+        QCOMPARE(keys, (QList<quint64>{7, 7, 7, 7, 7, 9, 9, 9}));
+        QCOMPARE(r.histogram.count(), quint64(8));
+    }
+
+    // tpcount at the same probe: hits per arg0 at both sites, and a histogram of arg1 (c,
+    // from a different register at each site) per arg0.
+    void countsUsdtHitsAtSeveralSites()
+    {
+        const QString site =
+            QStringLiteral("usdt:") + usdtSites() + QStringLiteral(":bpflens:site");
+        Recording r;
+        QString error;
+        QVERIFY2(record(QStringLiteral("tpcount"),
+                        {{QStringLiteral("tracepoint"), site},
+                         {QStringLiteral("key"), QStringLiteral("arg0")}},
+                        usdtSites(), {"5", "9", "3"}, &r, &error),
+                 qPrintable(error));
+        QCOMPARE(r.attachPath,
+                 QStringLiteral("usdt/%1 (at 2 sites)")
+                     .arg(r.options.value(QStringLiteral("tracepoint")).toString().mid(5)));
+        QCOMPARE(keyCounts(r), (QHash<QString, double>{{QStringLiteral("arg0=7"), 5.0},
+                                                       {QStringLiteral("arg0=9"), 3.0}}));
+
+        Recording h;
+        QVERIFY2(record(QStringLiteral("tpcount"),
+                        {{QStringLiteral("tracepoint"), site},
+                         {QStringLiteral("key"), QStringLiteral("arg0")},
+                         {QStringLiteral("histogram"), QStringLiteral("arg1")}},
+                        usdtSites(), {"20", "-4", "9"}, &h, &error),
+                 qPrintable(error));
+        QCOMPARE(h.histograms.size(), 2);
+        for (const auto &[n, count] : {std::pair{7, 20}, std::pair{-4, 9}}) {
+            Log2Histogram expected(HistogramUnit::Value);
+            for (int c = 0; c < count; ++c)
+                expected.add(quint64(c));
+            const QString key = QStringLiteral("arg0=%1").arg(n);
+            QVERIFY2(h.histograms.contains(key), qPrintable(h.histograms.keys().join(u',')));
+            QVERIFY(sameSlots(h.histograms.value(key), expected));
+        }
     }
 
     // A tracepoint and a uprobe in one pair, keyed by thread: from the function's entry to the
@@ -351,21 +427,52 @@ private Q_SLOTS:
         QCOMPARE(test::countPrograms(ourPrograms), 0);
     }
 
-    // The two user-space sides of a pair are in one binary: the helper takes one file per probe.
-    void sidesInTwoBinariesAreRefused()
+    // A pair whose sides are in two binaries: from bpflens_sleep's entry in uprobetarget to the
+    // return of the libc nanosleep it calls, each side attached in its own file (the end's is
+    // ProbeConfig::file2). Every pair is at least the sleep, and far less than a second.
+    void sidesInTwoBinaries()
     {
         const QString start =
             QStringLiteral("u:") + uprobeTarget() + QStringLiteral(":bpflens_sleep");
-        const QString end =
-            QStringLiteral("usdt:") + usdtTarget() + QStringLiteral(":bpflens:tick");
-        QList<ProbeConfig> req{{QStringLiteral("tppair"),
-                                {{QStringLiteral("start"), start}, {QStringLiteral("end"), end}},
-                                {}}};
+        Recording r;
         QString error;
-        QVERIFY(!resolveProbeTargets(req, &error));
-        QCOMPARE(error, QStringLiteral("probe tppair: %1 and %2 are in different files; the "
-                                       "user-space hooks of one probe must be in one binary")
-                            .arg(start, end));
+        QVERIFY2(record(QStringLiteral("tppair"),
+                        {{QStringLiteral("start"), start},
+                         {QStringLiteral("end"), QStringLiteral("ur:libc:nanosleep")},
+                         {QStringLiteral("thresholdUs"), 0}},
+                        uprobeTarget(), {"sleep:2000:9", "other:1:20"}, &r, &error),
+                 qPrintable(error));
+        const QString end = r.options.value(QStringLiteral("end")).toString();
+        QVERIFY2(end.startsWith(QLatin1String("ur:/")) && end.endsWith(QLatin1String(":nanosleep")),
+                 qPrintable(end));
+        QCOMPARE(r.attachPath,
+                 QStringLiteral("uprobe/%1, uretprobe/%2").arg(start.mid(2), end.mid(3)));
+        QCOMPARE(r.lost, 0u);
+        QCOMPARE(r.batch.tpPair.size(), 9);
+        for (const TpPairEvent &e : std::as_const(r.batch.tpPair))
+            QVERIFY2(e.latencyNs >= 2000 * 1000 && e.latencyNs < 1000ull * 1000 * 1000,
+                     qPrintable(QString::number(e.latencyNs)));
+        QCOMPARE(r.histogram.count(), quint64(9));
+
+        // A caller that sends the end's offset for the start's file: checked in its own file.
+        QList<ProbeConfig> req{{QStringLiteral("tppair"),
+                                {{QStringLiteral("start"), start},
+                                 {QStringLiteral("end"), QStringLiteral("ur:libc:nanosleep")}},
+                                {}}};
+        QVERIFY2(resolveProbeTargets(req, &error), qPrintable(error));
+        QVERIFY(req[0].file.isValid() && req[0].file2.isValid());
+        req[0].options.insert(QStringLiteral("endOffset"), qint64(1) << 40);
+        QVERIFY(!Engine().start(req, &error));
+        QVERIFY2(
+            error.startsWith(QStringLiteral("probe tppair: %1: offset 0x10000000000 ").arg(end)),
+            qPrintable(error));
+        QCOMPARE(test::countPrograms(ourPrograms), 0);
+        // And a second file for a probe that has one user-space side only.
+        req = {{QStringLiteral("tpcount"), {{QStringLiteral("tracepoint"), start}}, {}}};
+        QVERIFY2(resolveProbeTargets(req, &error), qPrintable(error));
+        req[0].file2 = req[0].file;
+        QVERIFY(!Engine().start(req, &error));
+        QCOMPARE(error, QStringLiteral("probe tpcount takes no second file"));
     }
 
     // A caller that sends an offset outside the code for the second side: the helper checks

@@ -60,7 +60,7 @@ void resolveAndCheck(const QString &spec)
 }
 
 // The usdt probe's resolution of the same file: whatever the client resolves, the helper's
-// checks of the probe's and the semaphore's offsets accept, and the specs it sends read back.
+// checks of every site's and the semaphore's offsets accept, and the specs it sends read back.
 void resolveUsdtAndCheck(const QString &spec)
 {
     UsdtTarget target;
@@ -80,6 +80,16 @@ void resolveUsdtAndCheck(const QString &spec)
     }
     QList<UsdtArg> back;
     if (!parseUsdtArgs(formatUsdtArgs(target.args), &back, &error) || back != target.args)
+        __builtin_trap();
+    // A probe at several places: every site, and the sites as the helper reads them back.
+    if (target.sites.isEmpty() || target.sites.size() > MaxUsdtSites)
+        __builtin_trap();
+    for (const UsdtSite &site : std::as_const(target.sites)) {
+        if (!checkUprobeFile(target.file.get(), site.offset, &error))
+            __builtin_trap();
+    }
+    QList<UsdtSite> sites;
+    if (!parseUsdtSites(formatUsdtSites(target.sites), &sites, &error) || sites != target.sites)
         __builtin_trap();
 }
 
