@@ -1,5 +1,7 @@
 #include "unwinder.h"
 
+#include "rustdemangle.h"
+
 #include <elf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -66,22 +68,6 @@ std::string hex(const unsigned char *bytes, size_t size)
         out += digits[bytes[i] & 15];
     }
     return out;
-}
-
-std::string demangle(const char *name)
-{
-    // The demangler recurses; a name from a hostile file is bounded before it gets there.
-    if (name[0] == '_' && name[1] == 'Z' && std::strlen(name) <= symproto::MaxSymbolBytes) {
-        int status = 0;
-        char *out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-        if (out && status == 0) {
-            std::string s(out);
-            std::free(out);
-            return s;
-        }
-        std::free(out);
-    }
-    return name;
 }
 
 bool isRootSymbol(const std::string &s)
@@ -249,6 +235,27 @@ const FileSymbols::Symbol *FileSymbols::find(uint64_t address) const
 }
 
 } // namespace
+
+std::string demangle(const char *name)
+{
+    // Both demanglers recurse; a name from a hostile file is bounded before it gets there.
+    if (std::strlen(name) > symproto::MaxSymbolBytes)
+        return name;
+    std::string rust;
+    if (demangleRust(name, &rust))
+        return rust;
+    if (name[0] == '_' && name[1] == 'Z') {
+        int status = 0;
+        char *out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+        if (out && status == 0) {
+            std::string s(out);
+            std::free(out);
+            return s;
+        }
+        std::free(out);
+    }
+    return name;
+}
 
 struct Unwinder::Files
 {

@@ -15,6 +15,10 @@
 
 namespace bpflens::symbolizer {
 
+// A symbol's name as perf shows it: C++ and Rust (v0 and legacy) demangled, anything else, or
+// anything the demanglers reject, unchanged.
+std::string demangle(const char *name);
+
 class Unwinder
 {
 public:

@@ -6,7 +6,10 @@
 // bounds, never hangs (ASan, UBSan, libFuzzer's timeouts); only the code here and in
 // symbolizer/ is instrumented for coverage, libdw itself is the system's.
 // The same bytes also go through the protocol's decoders: the helper decodes what the child
-// sends, and a child that a hostile file took over may send anything.
+// sends, and a child that a hostile file took over may send anything. And they are a symbol's
+// name for the demanglers (symbolizer/rustdemangle.cpp is ours, and a hostile file names its
+// symbols as it likes); the seeds with Rust names (rust-*) start it there.
+#include "rustdemangle.h"
 #include "symbolizerprotocol.h"
 #include "unwinder.h"
 
@@ -68,11 +71,23 @@ void decodeAll(const uint8_t *data, size_t size)
     symproto::decodeHello(bytes, &hello);
 }
 
+void demangleAll(const uint8_t *data, size_t size)
+{
+    const std::string_view bytes(reinterpret_cast<const char *>(data), size);
+    std::string out;
+    symbolizer::demangleRust(bytes, &out);
+    // A name from a symbol table ends at its first NUL.
+    const std::string name(bytes.substr(0, bytes.find('\0')));
+    if (symbolizer::demangle(name.c_str()).empty() && !name.empty())
+        __builtin_trap();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     decodeAll(data, size);
+    demangleAll(data, size);
 
     static symbolizer::Unwinder unwinder;
     std::string error;
