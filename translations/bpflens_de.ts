@@ -894,24 +894,68 @@
         <translation>Neu: die Basis hat keine Stichproben auf diesem Aufrufpfad</translation>
     </message>
     <message>
-        <source>Total share: %1 → %2 (%3)</source>
-        <translation>Gesamtanteil: %1 → %2 (%3)</translation>
+        <source>Neither session has CPU profile samples. Record both with the &quot;profile&quot; or the &quot;offcpu&quot; probe for a differential flame graph.</source>
+        <translation>Keine der beiden Sitzungen hat CPU-Profil-Stichproben. Zeichnen Sie beide mit der Probe „profile“ oder „offcpu“ auf, um einen differenziellen Flame Graph zu erhalten.</translation>
     </message>
     <message>
-        <source>Self share: %1 → %2 (%3)</source>
-        <translation>Eigenanteil: %1 → %2 (%3)</translation>
+        <source>On-CPU samples</source>
+        <translation>On-CPU-Stichproben</translation>
     </message>
     <message>
-        <source>Neither session has CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
-        <translation>Keine der Sitzungen hat CPU-Profil-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen Flammengraphen zu erhalten.</translation>
+        <source>Off-CPU time</source>
+        <translation>Off-CPU-Zeit</translation>
     </message>
     <message>
-        <source>The baseline has no CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
-        <translation>Die Basis hat keine CPU-Profil-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen Flammengraphen zu erhalten.</translation>
+        <source>Profile</source>
+        <translation>Profil</translation>
     </message>
     <message>
-        <source>The comparison has no CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
-        <translation>Der Vergleich hat keine CPU-Profil-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen Flammengraphen zu erhalten.</translation>
+        <source>On-CPU: where the CPU time went. Off-CPU: where threads waited, weighted by the time blocked.</source>
+        <translation>On-CPU: wohin die CPU-Zeit ging. Off-CPU: wo Threads warteten, gewichtet nach der blockierten Zeit.</translation>
+    </message>
+    <message>
+        <source>Neither session has on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
+        <translation>Keine der beiden Sitzungen hat On-CPU-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen On-CPU-Flame-Graph zu erhalten.</translation>
+    </message>
+    <message>
+        <source>The baseline has no on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
+        <translation>Die Basis hat keine On-CPU-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen On-CPU-Flame-Graph zu erhalten.</translation>
+    </message>
+    <message>
+        <source>The comparison has no on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
+        <translation>Der Vergleich hat keine On-CPU-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen On-CPU-Flame-Graph zu erhalten.</translation>
+    </message>
+    <message>
+        <source>Neither session has off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
+        <translation>Keine der beiden Sitzungen hat Off-CPU-Stichproben. Zeichnen Sie beide mit der Probe „offcpu“ auf, um einen differenziellen Off-CPU-Flame-Graph zu erhalten.</translation>
+    </message>
+    <message>
+        <source>The baseline has no off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
+        <translation>Die Basis hat keine Off-CPU-Stichproben. Zeichnen Sie beide mit der Probe „offcpu“ auf, um einen differenziellen Off-CPU-Flame-Graph zu erhalten.</translation>
+    </message>
+    <message>
+        <source>The comparison has no off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
+        <translation>Der Vergleich hat keine Off-CPU-Stichproben. Zeichnen Sie beide mit der Probe „offcpu“ auf, um einen differenziellen Off-CPU-Flame-Graph zu erhalten.</translation>
+    </message>
+    <message>
+        <source>The comparison&apos;s off-CPU flame graph, weighted by time blocked (%1 → %2). %3 grew, %4 shrank, %5 unchanged, against the baseline&apos;s share of the same call path.</source>
+        <translation>Der Off-CPU-Flame-Graph des Vergleichs, gewichtet nach blockierter Zeit (%1 → %2). %3 gewachsen, %4 geschrumpft, %5 unverändert, gegenüber dem Anteil desselben Aufrufpfads in der Basis.</translation>
+    </message>
+    <message>
+        <source>Call paths only the baseline has (%1 of its time blocked) are not drawn.</source>
+        <translation>Aufrufpfade, die nur die Basis hat (%1 ihrer blockierten Zeit), werden nicht gezeichnet.</translation>
+    </message>
+    <message>
+        <source>New: the baseline has no time blocked on this call path</source>
+        <translation>Neu: Die Basis hat auf diesem Aufrufpfad keine blockierte Zeit</translation>
+    </message>
+    <message>
+        <source>Total, baseline → comparison: %1 → %2, %3</source>
+        <translation>Gesamt, Basis → Vergleich: %1 → %2, %3</translation>
+    </message>
+    <message>
+        <source>Self, baseline → comparison: %1 → %2, %3</source>
+        <translation>Selbst, Basis → Vergleich: %1 → %2, %3</translation>
     </message>
 </context>
 <context>
@@ -2879,6 +2923,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>Recorded on %1 · duration %2</source>
         <translation>Aufgezeichnet auf %1 · Dauer %2</translation>
     </message>
+    <message>
+        <source>%1 via %2</source>
+        <translation>%1 über %2</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::RemoteHostController</name>
@@ -3354,6 +3402,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>%1 up to the newest data (the recording was not stopped cleanly)</source>
         <translation>%1 bis zu den neuesten Daten (die Aufzeichnung wurde nicht sauber beendet)</translation>
+    </message>
+    <message>
+        <source>%1 via %2</source>
+        <translation>%1 über %2</translation>
     </message>
 </context>
 <context>

@@ -894,24 +894,68 @@
         <translation>新增：基准在此调用路径上没有样本</translation>
     </message>
     <message>
-        <source>Total share: %1 → %2 (%3)</source>
-        <translation>总占比：%1 → %2 (%3)</translation>
+        <source>Neither session has CPU profile samples. Record both with the &quot;profile&quot; or the &quot;offcpu&quot; probe for a differential flame graph.</source>
+        <translation>两个会话都没有 CPU 剖析样本。请用 "profile" 或 "offcpu" 探针录制两者，以获得差分火焰图。</translation>
     </message>
     <message>
-        <source>Self share: %1 → %2 (%3)</source>
-        <translation>自身占比：%1 → %2 (%3)</translation>
+        <source>On-CPU samples</source>
+        <translation>On-CPU 样本</translation>
     </message>
     <message>
-        <source>Neither session has CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
-        <translation>两个会话都没有 CPU 剖析样本。请用 “profile” 探针录制两者以获得差分火焰图。</translation>
+        <source>Off-CPU time</source>
+        <translation>Off-CPU 时间</translation>
     </message>
     <message>
-        <source>The baseline has no CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
-        <translation>基准没有 CPU 剖析样本。请用 “profile” 探针录制两者以获得差分火焰图。</translation>
+        <source>Profile</source>
+        <translation>剖析</translation>
     </message>
     <message>
-        <source>The comparison has no CPU profile samples. Record both with the &quot;profile&quot; probe for a differential flame graph.</source>
-        <translation>对比没有 CPU 剖析样本。请用 “profile” 探针录制两者以获得差分火焰图。</translation>
+        <source>On-CPU: where the CPU time went. Off-CPU: where threads waited, weighted by the time blocked.</source>
+        <translation>On-CPU：CPU 时间花在哪里。Off-CPU：线程在哪里等待，按阻塞时间加权。</translation>
+    </message>
+    <message>
+        <source>Neither session has on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
+        <translation>两个会话都没有 On-CPU 样本。请用 "profile" 探针录制两者，以获得差分 On-CPU 火焰图。</translation>
+    </message>
+    <message>
+        <source>The baseline has no on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
+        <translation>基线没有 On-CPU 样本。请用 "profile" 探针录制两者，以获得差分 On-CPU 火焰图。</translation>
+    </message>
+    <message>
+        <source>The comparison has no on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
+        <translation>对比会话没有 On-CPU 样本。请用 "profile" 探针录制两者，以获得差分 On-CPU 火焰图。</translation>
+    </message>
+    <message>
+        <source>Neither session has off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
+        <translation>两个会话都没有 Off-CPU 样本。请用 "offcpu" 探针录制两者，以获得差分 Off-CPU 火焰图。</translation>
+    </message>
+    <message>
+        <source>The baseline has no off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
+        <translation>基线没有 Off-CPU 样本。请用 "offcpu" 探针录制两者，以获得差分 Off-CPU 火焰图。</translation>
+    </message>
+    <message>
+        <source>The comparison has no off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
+        <translation>对比会话没有 Off-CPU 样本。请用 "offcpu" 探针录制两者，以获得差分 Off-CPU 火焰图。</translation>
+    </message>
+    <message>
+        <source>The comparison&apos;s off-CPU flame graph, weighted by time blocked (%1 → %2). %3 grew, %4 shrank, %5 unchanged, against the baseline&apos;s share of the same call path.</source>
+        <translation>对比会话的 Off-CPU 火焰图，按阻塞时间加权（%1 → %2）。%3 增长，%4 缩减，%5 不变，相对于基线中同一调用路径的占比。</translation>
+    </message>
+    <message>
+        <source>Call paths only the baseline has (%1 of its time blocked) are not drawn.</source>
+        <translation>仅基线拥有的调用路径（占其阻塞时间的 %1）不会绘制。</translation>
+    </message>
+    <message>
+        <source>New: the baseline has no time blocked on this call path</source>
+        <translation>新增：基线在此调用路径上没有阻塞时间</translation>
+    </message>
+    <message>
+        <source>Total, baseline → comparison: %1 → %2, %3</source>
+        <translation>总计，基线 → 对比：%1 → %2，%3</translation>
+    </message>
+    <message>
+        <source>Self, baseline → comparison: %1 → %2, %3</source>
+        <translation>自身，基线 → 对比：%1 → %2，%3</translation>
     </message>
 </context>
 <context>
@@ -2873,6 +2917,10 @@ The data recorded until then is kept.</source>
         <source>Recorded on %1 · duration %2</source>
         <translation>录制于 %1 · 时长 %2</translation>
     </message>
+    <message>
+        <source>%1 via %2</source>
+        <translation>%1（经由 %2）</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::RemoteHostController</name>
@@ -3347,6 +3395,10 @@ The data recorded until then is kept.</source>
     <message>
         <source>%1 up to the newest data (the recording was not stopped cleanly)</source>
         <translation>%1，截至最新数据（录制未正常停止）</translation>
+    </message>
+    <message>
+        <source>%1 via %2</source>
+        <translation>%1（经由 %2）</translation>
     </message>
 </context>
 <context>
