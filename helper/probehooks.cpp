@@ -63,6 +63,11 @@ bool planRegsHook(const KernelFeatures &kernel, const ProbeHook &hook, const QVa
         out->sites = {UsdtSite{out->offset, out->args}};
     }
     out->specs = usdtSpecTable(out->sites, &out->specOfSite);
+    const QString noCookies = usdtSpecsUnreadableReason(kernel, out->specs.size());
+    if (!noCookies.isEmpty()) {
+        *error = hook.text() + QStringLiteral(": ") + noCookies;
+        return false;
+    }
     for (const QList<UsdtArg> &args : std::as_const(out->specs)) {
         for (qsizetype i = 0; i < args.size(); ++i) {
             const UsdtArg &a = args[i];
@@ -156,6 +161,20 @@ QList<AttachGroup::Program> regsPrograms(const QByteArray &name, const RegsHook 
         programs.append(p);
     }
     return programs;
+}
+
+QString usdtSpecsUnreadableReason(const KernelFeatures &kernel, qsizetype specLists)
+{
+    qint64 helperId = 0;
+    if (specLists <= 1 || kernel.enumValue(QStringLiteral("BPF_FUNC_get_attach_cookie"), &helperId))
+        return {};
+    // Without cookies (before 5.15) the program cannot tell its sites apart; reading one site's
+    // arguments with another's specs would give wrong values, not an error.
+    return QStringLiteral("its sites keep the arguments in %1 different places, and this kernel "
+                          "(%2) cannot tell a program which site fired (BPF attach cookies, "
+                          "Linux 5.15)")
+        .arg(specLists)
+        .arg(kernel.release());
 }
 
 QString usdtSitesPath(const QString &path, qsizetype sites)

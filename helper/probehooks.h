@@ -52,6 +52,10 @@ bool resolveRegsKey(const RegsHook &h, const QString &text, TracepointKey *key,
 // the semaphore in data (uprobefile.h).
 bool checkRegsHookFile(const RegsHook &h, int fd, QString *error);
 
+// Why a USDT probe whose sites hold their arguments in specLists different ways cannot be read
+// on this kernel ("" when it can: one way, or attach cookies to pick one per site).
+QString usdtSpecsUnreadableReason(const KernelFeatures &kernel, qsizetype specLists);
+
 // The program name attached at h: by the file (fdPath, /proc/self/fd/N) and offset, limited to
 // process pid (<= 0: every process), once per site with the site's spec index as cookie; or by
 // the kernel function's name.

@@ -95,7 +95,13 @@ AttachPlan UsdtProbe::attachPlan(const KernelFeatures &kernel, const QVariantMap
         }
     }
     QList<int> specOfSite;
-    usdtSpecTable(sites, &specOfSite);
+    const QString noCookies =
+        usdtSpecsUnreadableReason(kernel, usdtSpecTable(sites, &specOfSite).size());
+    if (!noCookies.isEmpty()) {
+        a.available = false;
+        a.reason = QStringLiteral("the USDT probe: ") + noCookies;
+        return a;
+    }
     const QString target = options.value(QStringLiteral("target")).toString().trimmed();
     const int pid = int(options.value(QStringLiteral("pid")).toLongLong());
     AttachGroup g;

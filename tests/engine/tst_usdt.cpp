@@ -6,6 +6,7 @@
 // with the reason, before anything is loaded.
 #include "engine.h"
 #include "enginetestutil.h"
+#include "hooktestutil.h"
 #include "probetargets.h"
 #include "testutil.h"
 #include "usdtprobe.h"
@@ -160,10 +161,11 @@ private Q_SLOTS:
         const QString program = QStringLiteral(BPFLENS_USDTSITES);
         Recording r;
         QString error;
-        QVERIFY2(record(program,
-                        options(program, QStringLiteral("bpflens:site"), QStringLiteral("arg0")),
-                        {{"5", "9", "3"}}, &r, &error),
-                 qPrintable(error));
+        const bool ok = record(
+            program, options(program, QStringLiteral("bpflens:site"), QStringLiteral("arg0")),
+            {{"5", "9", "3"}}, &r, &error);
+        BPFLENS_USDT_SITES_REFUSED(ok, error);
+        QVERIFY2(ok, qPrintable(error));
         QCOMPARE(r.args, QStringLiteral("-4@$7 8@%rdi"));
         QCOMPARE(r.attachPath, QStringLiteral("usdt/%1 (at 2 sites)").arg(r.target));
         QCOMPARE(keyCounts(r), (QHash<QString, double>{{QStringLiteral("arg0=7"), 5.0},

@@ -205,13 +205,14 @@ private Q_SLOTS:
         const QString prefix = QStringLiteral("usdt:") + usdtSites() + QStringLiteral(":bpflens:");
         Recording r;
         QString error;
-        QVERIFY2(record(QStringLiteral("tppair"),
-                        {{QStringLiteral("start"), prefix + QStringLiteral("site")},
-                         {QStringLiteral("end"), prefix + QStringLiteral("done")},
-                         {QStringLiteral("key"), QStringLiteral("arg0")},
-                         {QStringLiteral("thresholdUs"), 0}},
-                        usdtSites(), {"5", "9", "3"}, &r, &error),
-                 qPrintable(error));
+        const bool ok = record(QStringLiteral("tppair"),
+                               {{QStringLiteral("start"), prefix + QStringLiteral("site")},
+                                {QStringLiteral("end"), prefix + QStringLiteral("done")},
+                                {QStringLiteral("key"), QStringLiteral("arg0")},
+                                {QStringLiteral("thresholdUs"), 0}},
+                               usdtSites(), {"5", "9", "3"}, &r, &error);
+        BPFLENS_USDT_SITES_REFUSED(ok, error);
+        QVERIFY2(ok, qPrintable(error));
         const QString start = r.options.value(QStringLiteral("start")).toString().mid(5);
         const QString end = r.options.value(QStringLiteral("end")).toString().mid(5);
         QCOMPARE(r.attachPath,
@@ -237,11 +238,12 @@ private Q_SLOTS:
             QStringLiteral("usdt:") + usdtSites() + QStringLiteral(":bpflens:site");
         Recording r;
         QString error;
-        QVERIFY2(record(QStringLiteral("tpcount"),
-                        {{QStringLiteral("tracepoint"), site},
-                         {QStringLiteral("key"), QStringLiteral("arg0")}},
-                        usdtSites(), {"5", "9", "3"}, &r, &error),
-                 qPrintable(error));
+        const bool ok = record(
+            QStringLiteral("tpcount"),
+            {{QStringLiteral("tracepoint"), site}, {QStringLiteral("key"), QStringLiteral("arg0")}},
+            usdtSites(), {"5", "9", "3"}, &r, &error);
+        BPFLENS_USDT_SITES_REFUSED(ok, error);
+        QVERIFY2(ok, qPrintable(error));
         QCOMPARE(r.attachPath,
                  QStringLiteral("usdt/%1 (at 2 sites)")
                      .arg(r.options.value(QStringLiteral("tracepoint")).toString().mid(5)));
