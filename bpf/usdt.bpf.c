@@ -59,7 +59,7 @@ static __always_inline __u64 fetch_arg(struct pt_regs *ctx, __u32 spec, __u32 i)
 
     if (i >= USDT_MAX_ARGS || spec >= USDT_MAX_SPECS)
         return 0;
-    if (!usdt_arg_read(ctx, &arg_specs[spec][i], &val))
+    if (!usdt_arg_read(ctx, &arg_specs[usdt_spec_index(spec)][i], &val))
         __sync_fetch_and_add(&arg_faults, 1);
     return val;
 }

@@ -21,6 +21,17 @@ static __always_inline __u32 usdt_spec_id(struct pt_regs *ctx)
     return 0;
 }
 
+/* The spec index again where it indexes an array: 6.1's verifier loses the bound of a value the
+ * compiler spilled to the stack before checking it ("unbounded memory access"), so the index is
+ * masked at each use, behind a barrier that keeps the compiler from dropping the mask it knows
+ * to be a no-op. Callers have checked spec < USDT_MAX_SPECS, so the value does not change. */
+_Static_assert((USDT_MAX_SPECS & (USDT_MAX_SPECS - 1)) == 0, "USDT_MAX_SPECS: a power of two");
+static __always_inline __u32 usdt_spec_index(__u32 spec)
+{
+    barrier_var(spec);
+    return spec & (USDT_MAX_SPECS - 1);
+}
+
 /* False when memory the spec points to is not mapped (*out is 0 then). */
 static __always_inline bool usdt_arg_read(struct pt_regs *ctx,
                                           const volatile struct usdt_arg_spec *spec, __u64 *out)
