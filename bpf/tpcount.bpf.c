@@ -103,9 +103,12 @@ int tpcount_hit_regs(struct pt_regs *ctx)
     spec = usdt_spec_id(ctx);
     if (spec >= USDT_MAX_SPECS)
         return 0;
-    if ((key_count > 0 && !read_regs_key(ctx, &key_descs[0], &key_args[usdt_spec_index(spec)][0], &key.values[0])) ||
-        (key_count > 1 && !read_regs_key(ctx, &key_descs[1], &key_args[usdt_spec_index(spec)][1], &key.values[1])) ||
-        (histogram && !read_regs_key(ctx, &value_desc, &value_args[usdt_spec_index(spec)], &value))) {
+    if ((key_count > 0 &&
+         !read_regs_key(ctx, &key_descs[0], &key_args[usdt_spec_index(spec)][0], &key.values[0])) ||
+        (key_count > 1 &&
+         !read_regs_key(ctx, &key_descs[1], &key_args[usdt_spec_index(spec)][1], &key.values[1])) ||
+        (histogram &&
+         !read_regs_key(ctx, &value_desc, &value_args[usdt_spec_index(spec)], &value))) {
         __sync_fetch_and_add(&unreadable, 1);
         return 0;
     }

@@ -150,7 +150,8 @@ int tppair_start_regs(struct pt_regs *ctx)
 
     if (!current_wanted())
         return 0;
-    if (spec >= USDT_MAX_SPECS || !read_regs_key(ctx, &start_key, &start_args[usdt_spec_index(spec)], &key)) {
+    if (spec >= USDT_MAX_SPECS ||
+        !read_regs_key(ctx, &start_key, &start_args[usdt_spec_index(spec)], &key)) {
         __sync_fetch_and_add(&unreadable, 1);
         return 0;
     }
@@ -164,7 +165,8 @@ int tppair_end_regs(struct pt_regs *ctx)
     __u64 key;
     __u32 spec = usdt_spec_id(ctx);
 
-    if (spec >= USDT_MAX_SPECS || !read_regs_key(ctx, &end_key, &end_args[usdt_spec_index(spec)], &key)) {
+    if (spec >= USDT_MAX_SPECS ||
+        !read_regs_key(ctx, &end_key, &end_args[usdt_spec_index(spec)], &key)) {
         __sync_fetch_and_add(&unreadable, 1);
         return 0;
     }

@@ -738,8 +738,8 @@ void TestSymbolizer::rustDemanglerSurvivesHostileNames()
 
 void TestSymbolizer::demanglesRealRustSymbols()
 {
-    // What rustc emits today, not only what the vectors say it did. CI's machines have no
-    // Rust toolchain: the vectors above cover the format there.
+    // What rustc emits, not only what the vectors say it did (.ci/deps installs Debian's
+    // rustc; a developer's rustup one in ~/.cargo/bin is found too).
     QString rustc = QStandardPaths::findExecutable(QStringLiteral("rustc"));
     if (rustc.isEmpty())
         rustc = QStandardPaths::findExecutable(
@@ -786,7 +786,9 @@ void TestSymbolizer::demanglesRealRustSymbols()
         QVERIFY2(s != name, name.constData()); // every v0 name rustc writes is understood
         shown += s;
     }
-    QVERIFY(v0 > 10);
+    // Debian's rustc links a std mangled the legacy way: then only this crate's functions and
+    // the generics it instantiates are v0 (7 names with 1.63), and rustup's std adds hundreds.
+    QVERIFY2(v0 >= 3, qPrintable(QString::number(v0)));
     QVERIFY2(shown.contains("<spinner::Spinner>::spin::<u32>"), shown.join('\n').constData());
     QVERIFY(shown.contains("spinner::main"));
 }
