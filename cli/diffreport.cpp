@@ -1,5 +1,7 @@
 #include "diffreport.h"
 
+#include "profilereport.h"
+
 #include <QStringList>
 
 #include <cmath>
@@ -29,17 +31,6 @@ QString change(double a, double b, bool whole)
     return abs + QStringLiteral(" (%1%2%)")
                      .arg(rel > 0 ? QStringLiteral("+") : QString())
                      .arg(QString::number(rel * 100, 'f', rel == 0 ? 0 : 1));
-}
-
-QString formatNs(quint64 ns)
-{
-    if (ns >= 1000000000ull)
-        return QStringLiteral("%1 s").arg(double(ns) / 1e9, 0, 'f', 2);
-    if (ns >= 1000000ull)
-        return QStringLiteral("%1 ms").arg(double(ns) / 1e6, 0, 'f', 2);
-    if (ns >= 1000ull)
-        return QStringLiteral("%1 us").arg(double(ns) / 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 ns").arg(ns);
 }
 
 // "-25.0 pp": a change of share in percentage points, which (unlike a relative change) reads

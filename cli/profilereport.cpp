@@ -6,13 +6,6 @@
 
 namespace bpflens::cli {
 
-namespace {
-
-EventType eventType(ProfileKind kind)
-{
-    return kind == ProfileKind::OnCpu ? EventType::CpuSample : EventType::OffCpu;
-}
-
 QString formatNs(quint64 ns)
 {
     if (ns >= 1000000000ull)
@@ -22,6 +15,13 @@ QString formatNs(quint64 ns)
     if (ns >= 1000ull)
         return QStringLiteral("%1 us").arg(double(ns) / 1e3, 0, 'f', 1);
     return QStringLiteral("%1 ns").arg(ns);
+}
+
+namespace {
+
+EventType eventType(ProfileKind kind)
+{
+    return kind == ProfileKind::OnCpu ? EventType::CpuSample : EventType::OffCpu;
 }
 
 QString percent(quint64 part, quint64 whole)

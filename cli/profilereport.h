@@ -19,6 +19,9 @@ enum class ProfileKind : quint8
     OffCpu,
 };
 
+// A time as the reports print it: "1.50 s", "2.25 ms", "3.0 us", "40 ns".
+QString formatNs(quint64 ns);
+
 // The session's samples of one kind summed per stack, grouped by command (comm) when
 // byProcess. Off-CPU weights are nanoseconds divided by unitNs (rounded, summed per stack
 // first so short waits are not lost one by one); on-CPU weights ignore unitNs.
