@@ -333,6 +333,25 @@ Key statsKey(const EventStore &store, qsizetype i, EventType type, QStringList *
     return key;
 }
 
+// Both scans of the statistics: every event of r with a latency that the filter accepts (all
+// without one), with its statistics key, as fn.template operator()<E>(i, key).
+template<typename Fn>
+void forEachStatsEvent(const EventStore &store, const ScanRange &r, const EventMatcher *matcher,
+                       const std::atomic_bool *cancel, Fn &&fn)
+{
+    visitEventType(r.type, [&]<typename E>() {
+        if constexpr (hasLatency<E>) {
+            for (qsizetype i = r.first; i < r.last; ++i) {
+                if ((i & 0xffff) == 0 && cancelled(cancel))
+                    return;
+                if (matcher && !matcher->accepts<E>(store, i))
+                    continue;
+                fn.template operator()<E>(i, statsKey<E>(store, i, r.type, nullptr));
+            }
+        }
+    });
+}
+
 } // namespace
 
 QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint64 endNs,
@@ -351,42 +370,33 @@ QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint
             return p;
         },
         [&](StatsPartial &p, const ScanRange &r) {
-            const EventMatcher &matcher = p.matcher;
-            visitEventType(r.type, [&]<typename E>() {
-                if constexpr (hasLatency<E>) {
-                    for (qsizetype i = r.first; i < r.last; ++i) {
-                        if ((i & 0xffff) == 0 && cancelled(cancel))
-                            return;
-                        if (filtering && !matcher.accepts<E>(store, i))
-                            continue;
-                        const Key key = statsKey<E>(store, i, r.type, nullptr);
-                        const qsizetype slot = p.index.slot(key, [&] {
-                            QStringList parts;
-                            statsKey<E>(store, i, r.type, &parts);
-                            StatsGroup g;
-                            g.stats.type = r.type;
-                            g.stats.key = parts.join(QLatin1Char(' '));
-                            g.stats.minNs = std::numeric_limits<quint64>::max();
-                            g.buckets.assign(BucketCount, 0);
-                            p.groups.push_back(std::move(g));
-                            p.keys.push_back(key);
-                            return qsizetype(p.groups.size()) - 1;
-                        });
-                        StatsGroup &g = p.groups[size_t(slot)];
-                        const quint64 ns = store.latencyNs<E>(i);
-                        ++g.stats.count;
-                        g.sum += ns;
-                        ++g.buckets[latencyBucket(ns)];
-                        g.stats.minNs = std::min(g.stats.minNs, ns);
-                        // Chunks come in any order: the first of equal maxima by index.
-                        if (g.stats.maxIndex < 0 || ns > g.stats.maxNs ||
-                            (ns == g.stats.maxNs && i < g.stats.maxIndex)) {
-                            g.stats.maxNs = ns;
-                            g.stats.maxIndex = i;
-                        }
-                    }
+            auto count = [&]<typename E>(qsizetype i, const Key &key) {
+                const qsizetype slot = p.index.slot(key, [&] {
+                    QStringList parts;
+                    statsKey<E>(store, i, r.type, &parts);
+                    StatsGroup g;
+                    g.stats.type = r.type;
+                    g.stats.key = parts.join(QLatin1Char(' '));
+                    g.stats.minNs = std::numeric_limits<quint64>::max();
+                    g.buckets.assign(BucketCount, 0);
+                    p.groups.push_back(std::move(g));
+                    p.keys.push_back(key);
+                    return qsizetype(p.groups.size()) - 1;
+                });
+                StatsGroup &g = p.groups[size_t(slot)];
+                const quint64 ns = store.latencyNs<E>(i);
+                ++g.stats.count;
+                g.sum += ns;
+                ++g.buckets[latencyBucket(ns)];
+                g.stats.minNs = std::min(g.stats.minNs, ns);
+                // Chunks come in any order: the first of equal maxima by index.
+                if (g.stats.maxIndex < 0 || ns > g.stats.maxNs ||
+                    (ns == g.stats.maxNs && i < g.stats.maxIndex)) {
+                    g.stats.maxNs = ns;
+                    g.stats.maxIndex = i;
                 }
-            });
+            };
+            forEachStatsEvent(store, r, filtering ? &p.matcher : nullptr, cancel, count);
         },
         cancel);
     if (cancelled(cancel))
@@ -452,34 +462,25 @@ QList<LatencyStats> latencyStats(const EventStore &store, quint64 startNs, quint
                 return p;
             },
             [&](ValuesPartial &p, const ScanRange &r) {
-                const EventMatcher &matcher = p.matcher;
-                visitEventType(r.type, [&]<typename E>() {
-                    if constexpr (hasLatency<E>) {
-                        for (qsizetype i = r.first; i < r.last; ++i) {
-                            if ((i & 0xffff) == 0 && cancelled(cancel))
-                                return;
-                            if (filtering && !matcher.accepts<E>(store, i))
-                                continue;
-                            const Key key = statsKey<E>(store, i, r.type, nullptr);
-                            const qsizetype slot = p.index.slot(key, [&] {
-                                p.groupOf.push_back(merged.value(key, -1));
-                                return qsizetype(p.groupOf.size()) - 1;
-                            });
-                            const qsizetype gi = p.groupOf[size_t(slot)];
-                            const StatsGroup &g = groups[size_t(gi)];
-                            if (!g.needsValues)
-                                continue;
-                            const quint64 ns = store.latencyNs<E>(i);
-                            const size_t b = latencyBucket(ns);
-                            for (size_t rb : g.rankBucket) {
-                                if (rb == b) {
-                                    p.values[size_t(gi)].push_back(ns);
-                                    break;
-                                }
-                            }
+                auto keep = [&]<typename E>(qsizetype i, const Key &key) {
+                    const qsizetype slot = p.index.slot(key, [&] {
+                        p.groupOf.push_back(merged.value(key, -1));
+                        return qsizetype(p.groupOf.size()) - 1;
+                    });
+                    const qsizetype gi = p.groupOf[size_t(slot)];
+                    const StatsGroup &g = groups[size_t(gi)];
+                    if (!g.needsValues)
+                        return;
+                    const quint64 ns = store.latencyNs<E>(i);
+                    const size_t b = latencyBucket(ns);
+                    for (size_t rb : g.rankBucket) {
+                        if (rb == b) {
+                            p.values[size_t(gi)].push_back(ns);
+                            return;
                         }
                     }
-                });
+                };
+                forEachStatsEvent(store, r, filtering ? &p.matcher : nullptr, cancel, keep);
             },
             cancel);
         if (cancelled(cancel))
