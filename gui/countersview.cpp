@@ -7,12 +7,13 @@
 
 #include <QChart>
 #include <QChartView>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QHash>
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
 #include <QMap>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSet>
 #include <QVBoxLayout>
@@ -64,6 +65,20 @@ bool isTpCountKeyCounter(const QString &name)
     return name != QLatin1String("keysFull") && name != QLatin1String("unreadableKeys");
 }
 
+// The usdt probe's hits per key ("hits", "arg2=42", "\"GET\""), not its loss counters
+// (keysFull, unreadableStrings, and argumentFaults, which also starts with "arg").
+bool isUsdtKeyCounter(const QString &name)
+{
+    static const QRegularExpression argKey(QStringLiteral("^arg[0-9]+="));
+    return name == QLatin1String("hits") || name.startsWith(QLatin1Char('"')) ||
+           argKey.match(name).hasMatch();
+}
+
+bool isAnyName(const QString &)
+{
+    return true;
+}
+
 } // namespace
 
 CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *parent)
@@ -87,8 +102,8 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
         tr("No counter samples in this session: record the Page cache (cachestat) probe to see "
            "hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for "
            "retransmits per connection, TCP connects (tcpconnect) for connects per "
-           "destination, User function calls (uprobe) for calls per key, or Tracepoint counts "
-           "(tpcount) for hits per key."),
+           "destination, User function calls (uprobe) for calls per key, USDT probes (usdt) or "
+           "Tracepoint counts (tpcount) for hits per key."),
         this);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);
@@ -100,44 +115,61 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_ratio = new QChartView(new QChart, this);
     m_ratio->setAccessibleName(tr("Page cache hit ratio"));
     m_ratio->setRenderHint(QPainter::Antialiasing);
-    m_retransmits = new QChartView(new QChart, this);
-    m_retransmits->setAccessibleName(tr("TCP retransmits per connection"));
-    m_retransmits->setRenderHint(QPainter::Antialiasing);
-    m_connects = new QChartView(new QChart, this);
-    m_connects->setAccessibleName(tr("TCP connects per destination"));
-    m_connects->setRenderHint(QPainter::Antialiasing);
-    m_calls = new QChartView(new QChart, this);
-    m_calls->setAccessibleName(tr("User function calls per key"));
-    m_calls->setRenderHint(QPainter::Antialiasing);
-    m_hits = new QChartView(new QChart, this);
-    m_hits->setAccessibleName(tr("Tracepoint hits per key"));
-    m_hits->setRenderHint(QPainter::Antialiasing);
+    m_keyed = {
+        {QStringLiteral("tcpretrans"), tr("TCP retransmits per connection"),
+         tr("retransmits per interval"), otherConnectionsName(), isAnyName, nullptr},
+        {QStringLiteral("tcpconnect"), tr("TCP connects per destination"),
+         tr("connects per interval"), otherDestinationsName(), isAnyName, nullptr},
+        {QStringLiteral("uprobe"), tr("User function calls per key"), tr("calls per interval"),
+         otherKeysName(), isUprobeKeyCounter, nullptr},
+        {QStringLiteral("usdt"), tr("USDT probe hits per key"), tr("hits per interval"),
+         otherKeysName(), isUsdtKeyCounter, nullptr},
+        {QStringLiteral("tpcount"), tr("Tracepoint hits per key"), tr("hits per interval"),
+         otherKeysName(), isTpCountKeyCounter, nullptr},
+    };
+    for (KeyedChart &k : m_keyed) {
+        // Made in the scrolled widget: reparented by the grid later, a shown chart would wait
+        // for the event loop to show again.
+        k.view = new QChartView(new QChart, content);
+        k.view->setAccessibleName(k.title);
+        k.view->setRenderHint(QPainter::Antialiasing);
+        k.view->setMinimumHeight(300);
+    }
     // Tall enough to read: title, legend and both axes' labels and titles take about 150 px
     // of a chart, which at 170 px left a plot 20 px high with its axis titles cut to "…". They
-    // scroll, so this does not make the window taller. The per-endpoint charts side by side.
+    // scroll, so this does not make the window taller.
     m_counts->setMinimumHeight(320);
     m_ratio->setMinimumHeight(250);
-    m_retransmits->setMinimumHeight(300);
-    m_connects->setMinimumHeight(300);
-    m_calls->setMinimumHeight(300);
-    m_hits->setMinimumHeight(300);
     layout->addWidget(m_counts, 3);
     layout->addWidget(m_ratio, 2);
-    auto *endpoints = new QHBoxLayout;
-    endpoints->addWidget(m_retransmits);
-    endpoints->addWidget(m_connects);
-    endpoints->addWidget(m_calls);
-    endpoints->addWidget(m_hits);
-    layout->addLayout(endpoints, 3);
+    m_keyedGrid = new QGridLayout;
+    layout->addLayout(m_keyedGrid, 3);
     connect(m_state, &ViewState::rangeChanged, this, &CountersView::refresh);
     connect(m_session, &SessionModel::reset, this, &CountersView::refresh);
     connect(m_session, &SessionModel::appended, this, &CountersView::refresh);
     refresh();
 }
 
+QChartView *CountersView::keyedChart(const QString &probeId) const
+{
+    for (const KeyedChart &k : m_keyed) {
+        if (k.probeId == probeId)
+            return k.view;
+    }
+    return nullptr;
+}
+
+QList<QChartView *> CountersView::allCharts() const
+{
+    QList<QChartView *> views{m_counts, m_ratio};
+    for (const KeyedChart &k : m_keyed)
+        views.append(k.view);
+    return views;
+}
+
 QLineSeries *CountersView::series(const QString &name) const
 {
-    for (QChartView *view : {m_counts, m_ratio, m_retransmits, m_connects, m_calls, m_hits}) {
+    for (QChartView *view : allCharts()) {
         for (QAbstractSeries *s : view->chart()->series()) {
             if (s->name() == name)
                 return qobject_cast<QLineSeries *>(s);
@@ -187,18 +219,12 @@ void CountersView::refresh()
     const quint64 origin = m_session->info().startMonotonicNs;
     QMap<QString, QList<QPointF>> pages;
     QMap<QString, QList<QPointF>> ratio;
-    QMap<QString, QList<QPointF>> retransmits;
-    QHash<QString, double> retransmitTotals;
-    QMap<QString, QList<QPointF>> connects;
-    QHash<QString, double> connectTotals;
-    QMap<QString, QList<QPointF>> calls;
-    QHash<QString, double> callTotals;
-    QMap<QString, QList<QPointF>> hits;
-    QHash<QString, double> hitTotals;
+    QList<QMap<QString, QList<QPointF>>> keyed(m_keyed.size());
+    QList<QHash<QString, double>> keyedTotals(m_keyed.size());
     for (const CounterSample &c : m_session->counters()) {
-        // The page cache's and the per-connection retransmits only: iostack's layers have their
-        // own view, and the loss counters of other probes (block's merged/unattributed,
-        // offcpu's stacksLost...) are not such numbers; the Summary names them.
+        // The page cache's and the per-key counts only: iostack's layers have their own view,
+        // and the loss counters of other probes (block's merged/unattributed, offcpu's
+        // stacksLost, a keyed probe's keysFull...) are not such numbers; the Summary names them.
         if (c.timeNs < start || c.timeNs >= end)
             continue;
         const double x = double(qint64(c.timeNs - origin)) / 1e9;
@@ -207,45 +233,41 @@ void CountersView::refresh()
                 ratio[c.name].append(QPointF(x, c.value * 100));
             else
                 pages[c.name].append(QPointF(x, c.value));
-        } else if (c.probeId == QLatin1String("tcpretrans")) {
-            retransmits[c.name].append(QPointF(x, c.value));
-            retransmitTotals[c.name] += c.value;
-        } else if (c.probeId == QLatin1String("tcpconnect")) {
-            connects[c.name].append(QPointF(x, c.value));
-            connectTotals[c.name] += c.value;
-        } else if (c.probeId == QLatin1String("uprobe") && isUprobeKeyCounter(c.name)) {
-            calls[c.name].append(QPointF(x, c.value));
-            callTotals[c.name] += c.value;
-        } else if (c.probeId == QLatin1String("tpcount") && isTpCountKeyCounter(c.name)) {
-            hits[c.name].append(QPointF(x, c.value));
-            hitTotals[c.name] += c.value;
+            continue;
+        }
+        for (qsizetype i = 0; i < m_keyed.size(); ++i) {
+            if (c.probeId == m_keyed[i].probeId && m_keyed[i].isKey(c.name)) {
+                keyed[i][c.name].append(QPointF(x, c.value));
+                keyedTotals[i][c.name] += c.value;
+                break;
+            }
         }
     }
-    // The connections (destinations) with the most in the range get a line each; the rest are
-    // summed into one, per time.
-    keepBusiest(retransmits, retransmitTotals, otherConnectionsName());
-    keepBusiest(connects, connectTotals, otherDestinationsName());
-    keepBusiest(calls, callTotals, otherKeysName());
-    keepBusiest(hits, hitTotals, otherKeysName());
-    for (auto *lines : {&retransmits, &connects, &calls, &hits})
-        fillQuietIntervals(*lines);
-    const bool empty = pages.isEmpty() && ratio.isEmpty() && retransmits.isEmpty() &&
-                       connects.isEmpty() && calls.isEmpty() && hits.isEmpty();
-    m_placeholder->setVisible(empty);
+    bool empty = pages.isEmpty() && ratio.isEmpty();
     m_counts->setVisible(!pages.isEmpty());
     m_ratio->setVisible(!ratio.isEmpty());
-    m_retransmits->setVisible(!retransmits.isEmpty());
-    m_connects->setVisible(!connects.isEmpty());
-    m_calls->setVisible(!calls.isEmpty());
-    m_hits->setVisible(!hits.isEmpty());
     fill(m_counts, pages, tr("Page cache"), tr("pages per interval"), false);
     fill(m_ratio, ratio, tr("Hit ratio"), tr("hit ratio %"), true);
-    fill(m_retransmits, retransmits, tr("TCP retransmits per connection"),
-         tr("retransmits per interval"), false);
-    fill(m_connects, connects, tr("TCP connects per destination"), tr("connects per interval"),
-         false);
-    fill(m_calls, calls, tr("User function calls per key"), tr("calls per interval"), false);
-    fill(m_hits, hits, tr("Tracepoint hits per key"), tr("hits per interval"), false);
+    int shown = 0;
+    for (qsizetype i = 0; i < m_keyed.size(); ++i) {
+        const KeyedChart &k = m_keyed[i];
+        // The keys with the most in the range get a line each; the rest are summed into one,
+        // per time.
+        keepBusiest(keyed[i], keyedTotals[i], k.otherName);
+        fillQuietIntervals(keyed[i]);
+        m_keyedGrid->removeWidget(k.view);
+        fill(k.view, keyed[i], k.title, k.yTitle, false);
+        if (!keyed[i].isEmpty()) {
+            m_keyedGrid->addWidget(k.view, shown / 2, shown % 2);
+            ++shown;
+        }
+        k.view->setVisible(!keyed[i].isEmpty());
+        empty = empty && keyed[i].isEmpty();
+    }
+    // One chart alone in a row takes the whole width, not half of it beside an empty column.
+    m_keyedGrid->setColumnStretch(1, shown > 1 ? 1 : 0);
+    m_keyedGrid->setColumnStretch(0, 1);
+    m_placeholder->setVisible(empty);
 }
 
 void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &lines,
@@ -315,10 +337,7 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
     chart->legend()->setVisible(!percent);
     // Long names (a connection's two endpoints) read in full one per line on the right, and
     // in a tool tip where even that is too narrow.
-    chart->legend()->setAlignment(view == m_retransmits || view == m_connects || view == m_calls ||
-                                          view == m_hits
-                                      ? Qt::AlignRight
-                                      : Qt::AlignTop);
+    chart->legend()->setAlignment(view == m_counts ? Qt::AlignTop : Qt::AlignRight);
     chart->legend()->setShowToolTips(true);
     chart->setTitle(title);
     styleChart(chart, palette());

@@ -5,6 +5,7 @@
 #include <QPointF>
 #include <QWidget>
 
+class QGridLayout;
 class QLabel;
 
 QT_BEGIN_NAMESPACE
@@ -18,9 +19,10 @@ class SessionModel;
 class ViewState;
 
 // Counters over time, limited to the visible range: the page cache's (one line per counter:
-// hits, misses, dirtied, ...; the hit ratio on its own chart), tcpretrans' retransmits per
-// connection, tcpconnect's connects per destination and uprobe's calls per key (the
-// connections, destinations or keys with the most in the range, the others summed).
+// hits, misses, dirtied, ...; the hit ratio on its own chart), and a chart per probe that
+// counts per key: tcpretrans' retransmits per connection, tcpconnect's connects per
+// destination, uprobe's calls, usdt's and tpcount's hits per key (the connections,
+// destinations or keys with the most in the range, the others summed).
 class CountersView : public QWidget
 {
     Q_OBJECT
@@ -29,10 +31,11 @@ public:
 
     QChartView *countsChart() const { return m_counts; }
     QChartView *ratioChart() const { return m_ratio; }
-    QChartView *retransmitsChart() const { return m_retransmits; }
-    QChartView *connectsChart() const { return m_connects; }
-    QChartView *callsChart() const { return m_calls; }
-    QChartView *hitsChart() const { return m_hits; }
+    QChartView *retransmitsChart() const { return keyedChart(QStringLiteral("tcpretrans")); }
+    QChartView *connectsChart() const { return keyedChart(QStringLiteral("tcpconnect")); }
+    QChartView *callsChart() const { return keyedChart(QStringLiteral("uprobe")); }
+    QChartView *usdtHitsChart() const { return keyedChart(QStringLiteral("usdt")); }
+    QChartView *hitsChart() const { return keyedChart(QStringLiteral("tpcount")); }
     static constexpr int MaxConnectionLines = 8;
     static QString otherConnectionsName();
     static QString otherDestinationsName();
@@ -44,6 +47,20 @@ public Q_SLOTS:
     void refresh();
 
 private:
+    // A probe whose counters are counts per key (a connection, a destination, an argument),
+    // drawn as one line per key; its loss counters (keysFull, ...) are not keys.
+    struct KeyedChart
+    {
+        QString probeId;
+        QString title;
+        QString yTitle;
+        QString otherName;
+        bool (*isKey)(const QString &name);
+        QChartView *view;
+    };
+
+    QChartView *keyedChart(const QString &probeId) const;
+    QList<QChartView *> allCharts() const;
     // Keeps the MaxConnectionLines lines with the largest totals, the others summed per time
     // into one named other.
     static void keepBusiest(QMap<QString, QList<QPointF>> &lines,
@@ -56,10 +73,10 @@ private:
     QLabel *m_placeholder;
     QChartView *m_counts;
     QChartView *m_ratio;
-    QChartView *m_retransmits;
-    QChartView *m_connects;
-    QChartView *m_calls;
-    QChartView *m_hits;
+    QList<KeyedChart> m_keyed;
+    // The keyed charts that have lines, two a row: a recording rarely has more than two such
+    // probes, and five side by side left each legend a few pixels on a 1366-pixel screen.
+    QGridLayout *m_keyedGrid;
 };
 
 } // namespace bpflens

@@ -13,6 +13,7 @@
 #include <QComboBox>
 #include <QCursor>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -29,6 +30,9 @@
 namespace bpflens {
 
 namespace {
+
+constexpr int MinimumChartWidth = 360;
+constexpr int MinimumChartHeight = 260;
 
 QString chartKey(const QString &probeId, const QString &key)
 {
@@ -231,7 +235,7 @@ HistogramView::Chart HistogramView::createChart(const HistogramEntry &entry)
 
     c.view = new QChartView(chart);
     c.view->setRenderHint(QPainter::Antialiasing);
-    c.view->setMinimumSize(360, 260);
+    c.view->setMinimumSize(MinimumChartWidth, MinimumChartHeight);
     const QString probeId = entry.probeId;
     const QString key = entry.key;
     c.view->setAccessibleName(tr("Histogram %1 %2").arg(probeId, key));
@@ -266,6 +270,24 @@ void HistogramView::fillChart(Chart &c, const HistogramEntry &entry)
     if (c.categories->categories() != labels) {
         c.categories->clear();
         c.categories->append(labels);
+        // The rotated bucket labels take their length in height, and Qt Charts gives a
+        // horizontal axis at most 40 % of the chart's height (cartesianchartlayout.cpp's
+        // maxAxisPortion), squeezing the rest: a chart kept at its minimum height (four charts
+        // in a small window, or 24 buckets of block latency) drew "131072 -> 262143" over the
+        // unit's title and cut it at the bottom. The grid scrolls instead.
+        const QFontMetrics labelMetrics(c.categories->labelsFont());
+        int longest = 0;
+        for (const QString &label : std::as_const(labels))
+            longest = std::max(longest, labelMetrics.horizontalAdvance(label));
+        const QFontMetrics titleMetrics(c.view->chart()->titleFont());
+        const QFontMetrics axisTitleMetrics(c.categories->titleFont());
+        const int axis = longest + axisTitleMetrics.lineSpacing() + 16;
+        c.view->setMinimumHeight(
+            std::max(MinimumChartHeight, 2 * titleMetrics.lineSpacing() + 24 + int(axis / 0.4)));
+        // Side by side the upright labels need a line each: 40 buckets in a 360 px chart
+        // were written over each other. The count axis and margins take about 90 px.
+        c.view->setMinimumWidth(
+            std::max(MinimumChartWidth, 90 + int(labels.size()) * (labelMetrics.height() + 2)));
     }
     if (c.set->count() == values.size()) {
         for (int s = 0; s < values.size(); ++s)

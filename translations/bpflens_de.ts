@@ -1025,8 +1025,12 @@
         <translation>Aufrufe je Intervall</translation>
     </message>
     <message>
-        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, User function calls (uprobe) for calls per key, or Tracepoint counts (tpcount) for hits per key.</source>
-        <translation>Keine Zählerwerte in dieser Sitzung: Zeichnen Sie die Probe Page-Cache (cachestat) auf, um Treffer, Fehlschläge und geänderte Seiten über die Zeit zu sehen, TCP-Retransmits (tcpretrans) für Retransmits je Verbindung, TCP-Verbindungsaufbauten (tcpconnect) für Verbindungen je Ziel, Aufrufe von Benutzerfunktionen (uprobe) für Aufrufe je Schlüssel oder Tracepoint-Zählungen (tpcount) für Treffer je Schlüssel.</translation>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, User function calls (uprobe) for calls per key, USDT probes (usdt) or Tracepoint counts (tpcount) for hits per key.</source>
+        <translation>Keine Zählerwerte in dieser Sitzung: Zeichnen Sie die Probe Page-Cache (cachestat) auf, um Treffer, Fehlschläge und geänderte Seiten über die Zeit zu sehen, TCP-Retransmits (tcpretrans) für Retransmits je Verbindung, TCP-Verbindungsaufbauten (tcpconnect) für Verbindungen je Ziel, Aufrufe von Benutzerfunktionen (uprobe) für Aufrufe je Schlüssel, USDT-Probes (usdt) oder Tracepoint-Zählungen (tpcount) für Treffer je Schlüssel.</translation>
+    </message>
+    <message>
+        <source>USDT probe hits per key</source>
+        <translation>USDT-Probe-Treffer je Schlüssel</translation>
     </message>
     <message>
         <source>Tracepoint hits per key</source>

@@ -1025,8 +1025,12 @@
         <translation>每间隔调用次数</translation>
     </message>
     <message>
-        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, User function calls (uprobe) for calls per key, or Tracepoint counts (tpcount) for hits per key.</source>
-        <translation>此会话中没有计数器样本：录制页缓存（cachestat）探针可查看命中、未命中和脏页随时间的变化，TCP 重传（tcpretrans）可查看每个连接的重传，TCP 连接（tcpconnect）可查看每个目标的连接数，用户函数调用（uprobe）可查看每个键的调用次数，跟踪点计数（tpcount）可查看每个键的命中次数。</translation>
+        <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, User function calls (uprobe) for calls per key, USDT probes (usdt) or Tracepoint counts (tpcount) for hits per key.</source>
+        <translation>此会话中没有计数器样本：录制页缓存（cachestat）探针可查看命中、未命中和脏页随时间的变化，TCP 重传（tcpretrans）可查看每个连接的重传，TCP 连接（tcpconnect）可查看每个目标的连接数，用户函数调用（uprobe）可查看每个键的调用次数，USDT 探针（usdt）或跟踪点计数（tpcount）可查看每个键的命中次数。</translation>
+    </message>
+    <message>
+        <source>USDT probe hits per key</source>
+        <translation>每个键的 USDT 探针命中次数</translation>
     </message>
     <message>
         <source>Tracepoint hits per key</source>

@@ -148,6 +148,7 @@ private Q_SLOTS:
     void retransmitsPerConnectionChart();
     void connectsPerDestinationChart();
     void tracepointHitsPerKeyChart();
+    void usdtHitsPerKeyChart();
     void csvExportMatchesCsvExport();
     void openFlagsAndErrorsReadAsNames();
     void everyHistogramBucketIsLabelled();
@@ -156,6 +157,7 @@ private Q_SLOTS:
     void countersOnlySessionSaysItHasNoEvents();
     void narrowDetailsNeverScrollSideways();
     void histogramTicksAreWholeCounts();
+    void histogramLabelsNeverOverlap();
     void histogramsStayWhenTheRangeHasNoData();
     void timeOfDayInTablesLikeExecsnoopT();
     void numbersFollowTheLocale();
@@ -658,6 +660,68 @@ void TestGui::everyHistogramBucketIsLabelled()
             QVERIFY2(shown.contains(label),
                      qPrintable(view->chart()->title() + QStringLiteral(": ") + label +
                                 QStringLiteral(" not drawn")));
+    }
+}
+
+// No two labels of a histogram are drawn over each other: the bucket labels along the bottom
+// ("1024 -> 2047", rotated), the count ticks, the axis titles and the chart title, for a
+// histogram of one bucket up to one of 40 (1 us to 12 days), in charts as wide as the grid
+// gives on a 1366x768 screen and as narrow as the views' minimum, one chart and four.
+void TestGui::histogramLabelsNeverOverlap()
+{
+    for (const int buckets : {1, 8, 20, 40}) {
+        for (const int charts : {1, 4}) {
+            for (const QSize size : {QSize(1366, 768), QSize(760, 560)}) {
+                SessionModel session;
+                ViewState state;
+                HistogramView view(&session, &state);
+                SessionData data;
+                for (int c = 0; c < charts; ++c) {
+                    HistogramSnapshot h;
+                    h.probeId = QStringLiteral("block");
+                    h.key = QStringLiteral("vd%1").arg(QChar(u'a' + c));
+                    h.timeNs = StartNs;
+                    h.intervalNs = 1000000000;
+                    for (int slot = 0; slot < buckets; ++slot)
+                        h.histogram.addToSlot(slot, quint64(1 + (slot * 7919) % 123457));
+                    data.histograms.append(h);
+                }
+                session.setSession(std::move(data));
+                state.setFullRange(session.firstTimeNs(), session.endTimeNs() + 1);
+                view.resize(size);
+                view.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&view));
+                QCoreApplication::processEvents();
+                QCOMPARE(view.chartViews().size(), charts);
+                for (QChartView *chart : view.chartViews()) {
+                    QList<QPair<QString, QRectF>> labels;
+                    for (QGraphicsItem *item : chart->scene()->items()) {
+                        auto *text = qgraphicsitem_cast<QGraphicsTextItem *>(item);
+                        if (text && text->isVisible() && !text->toPlainText().isEmpty())
+                            labels.append({text->toPlainText(), text->sceneBoundingRect()});
+                    }
+                    // The bucket labels, the ticks and the titles at least.
+                    QVERIFY(labels.size() >= buckets + 4);
+                    for (qsizetype i = 0; i < labels.size(); ++i) {
+                        for (qsizetype j = i + 1; j < labels.size(); ++j) {
+                            // A text item's box has a few pixels of document margin around
+                            // the glyphs: boxes may touch by that much without the letters
+                            // meeting.
+                            const QRectF a = labels[i].second.adjusted(3, 3, -3, -3);
+                            const QRectF b = labels[j].second.adjusted(3, 3, -3, -3);
+                            QVERIFY2(!a.intersects(b),
+                                     qPrintable(QStringLiteral("%1 buckets, %2 charts, %3x%4: "
+                                                               "'%5' overlaps '%6'")
+                                                    .arg(buckets)
+                                                    .arg(charts)
+                                                    .arg(size.width())
+                                                    .arg(size.height())
+                                                    .arg(labels[i].first, labels[j].first)));
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -1186,6 +1250,60 @@ void TestGui::tracepointHitsPerKeyChart()
     QCOMPARE(other->count(), 2);
     QCOMPARE(other->at(1).y(), 0.0);
     QCOMPARE(v->series(QStringLiteral("prev.pid=10 next.pid=0"))->at(1).y(), 4.0);
+}
+
+// The usdt probe's hits per argument get their own chart; its loss counters are no lines in it,
+// argumentFaults included (it starts with "arg" like a key). Beside tpcount's chart, both show,
+// side by side.
+void TestGui::usdtHitsPerKeyChart()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    RecordBatch live;
+    for (int k = 1; k <= 10; ++k) {
+        live.counters << CounterSample{QStringLiteral("usdt"), StartNs + SecondNs, SecondNs,
+                                       QStringLiteral("arg0=%1").arg(k), double(k)};
+    }
+    for (const char *loss : {"argumentFaults", "keysFull", "unreadableStrings"}) {
+        live.counters << CounterSample{QStringLiteral("usdt"), StartNs + SecondNs, SecondNs,
+                                       QString::fromLatin1(loss), 1000};
+    }
+    live.counters << CounterSample{QStringLiteral("usdt"), StartNs + 2 * SecondNs, SecondNs,
+                                   QStringLiteral("arg0=10"), 7};
+    w.session()->append(live);
+    CountersView *v = w.countersView();
+    QVERIFY(v->usdtHitsChart()->isVisibleTo(v));
+    QVERIFY(!v->hitsChart()->isVisibleTo(v));
+    QVERIFY(!v->countsChart()->isVisibleTo(v));
+    QCOMPARE(v->usdtHitsChart()->chart()->title(), CountersView::tr("USDT probe hits per key"));
+    QCOMPARE(v->usdtHitsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
+    for (const char *loss : {"argumentFaults", "keysFull", "unreadableStrings"})
+        QVERIFY2(!v->series(QString::fromLatin1(loss)), loss);
+    QLineSeries *ten = v->series(QStringLiteral("arg0=10"));
+    QVERIFY(ten);
+    QCOMPARE(ten->count(), 2);
+    QCOMPARE(ten->at(0).y(), 10.0);
+    QCOMPARE(ten->at(1).y(), 7.0);
+    QLineSeries *other = v->series(CountersView::otherKeysName());
+    QVERIFY(other);
+    QCOMPARE(other->at(0).y(), 1.0 + 2);
+
+    RecordBatch more;
+    more.counters << CounterSample{QStringLiteral("tpcount"), StartNs + SecondNs, SecondNs,
+                                   QStringLiteral("hits"), 5};
+    w.session()->append(more);
+    QVERIFY(v->usdtHitsChart()->isVisibleTo(v));
+    QVERIFY(v->hitsChart()->isVisibleTo(v));
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.tabs()->setCurrentWidget(v);
+    QCoreApplication::processEvents();
+    const QRect usdt = v->usdtHitsChart()->geometry();
+    const QRect hits = v->hitsChart()->geometry();
+    QCOMPARE(usdt.top(), hits.top());
+    QVERIFY2(usdt.right() < hits.left(), "side by side, not overlapping");
+    QVERIFY(usdt.width() > 300);
 }
 
 // In German, "38.297 s" reads as thirty-eight thousand next to a grouped count "22.360": every
