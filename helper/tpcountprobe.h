@@ -48,6 +48,7 @@ private:
         QString text; // as the user wrote it: "prev.pid", "comm"
         bool comm = false;
         bool pointer = false; // shown in hex
+        bool device = false;  // a dev_t: shown as MAJOR:MINOR
         TracepointKey resolved;
         QList<UsdtArg> args; // a USDT argument at a pt_regs hook: its spec per RegsHook::specs
     };
