@@ -563,22 +563,30 @@ private Q_SLOTS:
     }
 
     // kprobes where the kernel has them; this development machine has none, so here the
-    // refusal must name why (the VM matrix has kprobes: there the count must be exact).
+    // refusal must name why (the VM matrix has kprobes: there the counts must be exact). tpcount
+    // counts the function's calls; tppair times its entry to its return (funclatency).
     void kprobeHooks()
     {
         KernelFeatures kernel;
         const QString fn = QStringLiteral("hrtimer_nanosleep");
+        const QVariantMap pair{{QStringLiteral("start"), QStringLiteral("k:") + fn},
+                               {QStringLiteral("end"), QStringLiteral("kr:") + fn},
+                               {QStringLiteral("thresholdUs"), 0}};
         QList<ProbeConfig> req{{QStringLiteral("tpcount"),
                                 {{QStringLiteral("tracepoint"), QStringLiteral("k:") + fn}},
-                                {}}};
+                                {}},
+                               {QStringLiteral("tppair"), pair, {}}};
         QString error;
         QVERIFY2(resolveProbeTargets(req, &error), qPrintable(error));
-        Engine engine;
         if (!kernel.canKprobe(fn)) {
-            QVERIFY(!engine.start(req, &error));
             const QString r = kernel.kprobeUnavailableReason();
-            QCOMPARE(error, QStringLiteral("probe tpcount cannot run on this kernel: ") +
-                                (r.isEmpty() ? fn + QStringLiteral(" cannot be kprobed") : r));
+            const QString why = r.isEmpty() ? fn + QStringLiteral(" cannot be kprobed") : r;
+            QList<ProbeConfig> count{req[0]}, timed{req[1]};
+            QVERIFY(!Engine().start(count, &error));
+            QCOMPARE(error, QStringLiteral("probe tpcount cannot run on this kernel: ") + why);
+            QVERIFY(!Engine().start(timed, &error));
+            QCOMPARE(error,
+                     QStringLiteral("probe tppair cannot run on this kernel: start: ") + why);
             QCOMPARE(test::countPrograms(ourPrograms), 0);
             BPFLENS_REQUIRE_HOOKS(QStringLiteral("kprobe"), false);
             return;
@@ -590,6 +598,21 @@ private Q_SLOTS:
                  qPrintable(error));
         QCOMPARE(r.attachPath, QStringLiteral("kprobe/") + fn);
         QCOMPARE(keyCounts(r), (QHash<QString, double>{{TpCountProbe::hitsCounter(), 8.0}}));
+
+        // The target's 8 sleeps of 2 ms, each one call of the function on its thread.
+        Recording p;
+        QVERIFY2(
+            record(QStringLiteral("tppair"), pair, uprobeTarget(), {"sleep:2000:8"}, &p, &error),
+            qPrintable(error));
+        QCOMPARE(p.attachPath, QStringLiteral("kprobe/%1, kretprobe/%1").arg(fn));
+        QCOMPARE(p.lost, 0u);
+        QCOMPARE(p.batch.tpPair.size(), 8);
+        QCOMPARE(p.histogram.count(), 8u);
+        for (const TpPairEvent &e : std::as_const(p.batch.tpPair)) {
+            QVERIFY2(e.latencyNs >= 2000 * 1000 && e.latencyNs < 1000ull * 1000 * 1000,
+                     qPrintable(QString::number(e.latencyNs)));
+            QCOMPARE(e.key, quint64(e.tid));
+        }
     }
 };
 
