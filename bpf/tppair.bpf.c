@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-// Latency between two hooks, paired by a key: one precompiled program pair for any two
-// tracepoints, and one for uprobes, uretprobes, USDT probes, kprobes and kretprobes. User space
-// attaches them as raw tracepoints by name and describes in rodata where each side finds its key
-// (the thread, an argument, or a field behind an argument), offsets computed from the running
-// kernel's BTF. The descriptions are constant after load, so the verifier only sees the argument
-// and the reads that are really used.
+// Latency between two hooks, paired by a key, or from one hit of a hook to the next hit of the
+// same key: one precompiled program pair for any two tracepoints, and one for uprobes,
+// uretprobes, USDT probes, kprobes and kretprobes (and one program of each type for one hook).
+// User space attaches them as raw tracepoints by name and describes in rodata where each side
+// finds its key (the thread, an argument, or a field behind an argument), offsets computed from
+// the running kernel's BTF. The descriptions are constant after load, so the verifier only sees
+// the argument and the reads that are really used.
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -60,7 +61,8 @@ struct
 /* Starts and ends whose key could not be read (a NULL pointer on the path). */
 __u64 unreadable = 0;
 
-static __always_inline int pair_start(__u64 key)
+/* ts: the start's time, or 0 to take it now. */
+static __always_inline int pair_start(__u64 key, __u64 ts)
 {
     struct start_info info = {};
     __u64 id;
@@ -71,7 +73,7 @@ static __always_inline int pair_start(__u64 key)
     if (threshold_ns >= 0)
         bpf_get_current_comm(info.comm, sizeof(info.comm));
     /* Taken last, so the filters and the key read are not part of the latency. */
-    info.ts = bpf_ktime_get_ns();
+    info.ts = ts ? ts : bpf_ktime_get_ns();
     /* A second start before the end replaces the first: the latest start is measured. */
     bpf_map_update_elem(&tppair_starts, &key, &info, BPF_ANY);
     return 0;
@@ -124,7 +126,7 @@ int tppair_start(struct bpf_raw_tracepoint_args *ctx)
         __sync_fetch_and_add(&unreadable, 1);
         return 0;
     }
-    return pair_start(key);
+    return pair_start(key, 0);
 }
 
 SEC("raw_tp")
@@ -138,6 +140,31 @@ int tppair_end(struct bpf_raw_tracepoint_args *ctx)
         return 0;
     }
     return pair_end(key, now);
+}
+
+/* Start and end at one hook (the time from one sync() to the next): each hit ends the pair its
+ * key has pending and starts the next one, both at the one time, so that consecutive pairs add
+ * up to the time from the first hit to the last. As at two hooks, the filters decide which hits
+ * start a pair, and any hit ends one. */
+static __always_inline int pair_next(__u64 key, __u64 now)
+{
+    pair_end(key, now);
+    if (!current_wanted())
+        return 0;
+    return pair_start(key, now);
+}
+
+SEC("raw_tp")
+int tppair_same(struct bpf_raw_tracepoint_args *ctx)
+{
+    __u64 now = bpf_ktime_get_ns();
+    __u64 key;
+
+    if (!read_key(ctx->args, &start_key, &key)) {
+        __sync_fetch_and_add(&unreadable, 1);
+        return 0;
+    }
+    return pair_next(key, now);
 }
 
 /* The same at a uprobe, uretprobe, USDT probe, kprobe or kretprobe: one program type for all of
@@ -155,7 +182,7 @@ int tppair_start_regs(struct pt_regs *ctx)
         __sync_fetch_and_add(&unreadable, 1);
         return 0;
     }
-    return pair_start(key);
+    return pair_start(key, 0);
 }
 
 SEC("uprobe")
@@ -171,6 +198,21 @@ int tppair_end_regs(struct pt_regs *ctx)
         return 0;
     }
     return pair_end(key, now);
+}
+
+SEC("uprobe")
+int tppair_same_regs(struct pt_regs *ctx)
+{
+    __u64 now = bpf_ktime_get_ns();
+    __u64 key;
+    __u32 spec = usdt_spec_id(ctx);
+
+    if (spec >= USDT_MAX_SPECS ||
+        !read_regs_key(ctx, &start_key, &start_args[usdt_spec_index(spec)], &key)) {
+        __sync_fetch_and_add(&unreadable, 1);
+        return 0;
+    }
+    return pair_next(key, now);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -13,6 +13,7 @@
 #include "helperapi.h"
 #include "helperclient.h"
 #include "jsonlexport.h"
+#include "losscounters.h"
 #include "probespec.h"
 #include "probetargets.h"
 #include "profilereport.h"
@@ -23,10 +24,7 @@
 #include "sessionsalvage.h"
 #include "sessionstore.h"
 #include "sshchannel.h"
-#include "tpcountprobe.h"
 #include "traceexport.h"
-#include "uprobeprobe.h"
-#include "usdtprobe.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -1186,43 +1184,51 @@ int show(const QStringList &args)
     }
 
     // Counts per key over the session, busiest first, as strlen_count prints them: uprobe's
-    // calls and tpcount's tracepoint hits.
+    // calls, usdt's and tpcount's hits. Their loss counters (core/losscounters.h) are no keys:
+    // each gets a line of its own below the table.
     struct KeyCounts
     {
         const char *probeId;
         const char *title;
         const char *what;
-        QString keysFull;
-        QString unreadable;
-        const char *unreadableText;
     };
     const KeyCounts keyCounts[] = {
-        {EventTraits<UprobeCallEvent>::probeId, "uprobe calls by key", "calls",
-         UprobeProbe::keysFullCounter(), UprobeProbe::unreadableCounter(),
-         "%1 string arguments unreadable (NULL or not mapped), counted under \"\"\n"},
-        {"usdt", "USDT probe hits by key", "hits", UsdtProbe::keysFullCounter(),
-         UsdtProbe::unreadableCounter(),
-         "%1 string arguments unreadable (NULL or not mapped), counted under \"\"\n"},
-        {"tpcount", "tracepoint hits by key", "hits", TpCountProbe::keysFullCounter(),
-         TpCountProbe::unreadableCounter(),
-         "%1 hits not counted: a key or value met a NULL pointer or unreadable memory\n"},
+        {EventTraits<UprobeCallEvent>::probeId, "uprobe calls by key", "calls"},
+        {"usdt", "USDT probe hits by key", "hits"},
+        {"tpcount", "tracepoint hits by key", "hits"},
+    };
+    auto lossLine = [](const QString &counter, const char *what) {
+        if (counter == KeyedLoss::keysFull())
+            return QStringLiteral("%1 ") + QLatin1String(what) +
+                   QStringLiteral(" not counted by key: the map of keys was full\n");
+        if (counter == KeyedLoss::unreadableStrings())
+            return QStringLiteral("%1 string arguments unreadable (NULL or not mapped), counted "
+                                  "under \"\"\n");
+        if (counter == KeyedLoss::unreadableKeys())
+            return QStringLiteral("%1 hits not counted: a key or value met a NULL pointer or "
+                                  "unreadable memory\n");
+        if (counter == KeyedLoss::argumentFaults())
+            return QStringLiteral("%1 arguments unreadable (memory not mapped), read as 0\n");
+        return QStringLiteral("%1 ") + counter + QLatin1Char('\n');
     };
     for (const KeyCounts &k : keyCounts) {
         if (!only.isEmpty() && only != QLatin1String(k.probeId))
             continue;
+        const QString probeId = QLatin1String(k.probeId);
         QHash<QString, double> calls;
-        quint64 keysFull = 0, unreadable = 0;
+        QHash<QString, quint64> losses;
         for (const CounterSample &c : std::as_const(data.counters)) {
-            if (c.probeId != QLatin1String(k.probeId))
+            if (c.probeId != probeId)
                 continue;
-            if (c.name == k.keysFull)
-                keysFull += quint64(c.value);
-            else if (c.name == k.unreadable)
-                unreadable += quint64(c.value);
+            if (KeyedLoss::isLossCounter(probeId, c.name))
+                losses[c.name] += quint64(c.value);
             else
                 calls[c.name] += c.value;
         }
-        if (calls.isEmpty() && !keysFull && !unreadable)
+        const QStringList lossNames = KeyedLoss::counters(probeId);
+        const bool lost = std::any_of(lossNames.cbegin(), lossNames.cend(),
+                                      [&](const QString &n) { return losses.value(n) > 0; });
+        if (calls.isEmpty() && !lost)
             continue;
         QList<QPair<double, QString>> rows;
         for (auto it = calls.cbegin(); it != calls.cend(); ++it)
@@ -1240,12 +1246,10 @@ int show(const QStringList &args)
         out() << QStringLiteral("%1  KEY\n").arg(QStringLiteral("COUNT"), 12);
         for (qsizetype i = 0; i < shown; ++i)
             out() << QStringLiteral("%1  %2\n").arg(qint64(rows[i].first), 12).arg(rows[i].second);
-        if (keysFull)
-            out() << QStringLiteral("%1 %2 not counted by key: the map of keys was full\n")
-                         .arg(keysFull)
-                         .arg(QLatin1String(k.what));
-        if (unreadable)
-            out() << QString::fromLatin1(k.unreadableText).arg(unreadable);
+        for (const QString &name : lossNames) {
+            if (const quint64 n = losses.value(name))
+                out() << lossLine(name, k.what).arg(n);
+        }
     }
 
     // Profiles: where the CPU time went, and where threads waited.

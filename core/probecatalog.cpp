@@ -501,7 +501,8 @@ QList<ProbeInfo> buildCatalog()
               QStringLiteral("end"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "End tracepoint")),
               TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Where the measured time ends, written as Start "
                                                    "tracepoint is, e.g. block_rq_complete or "
-                                                   "ur:/usr/bin/prog:parse")),
+                                                   "ur:/usr/bin/prog:parse; the start itself: from "
+                                                   "each hit to the next with its key")),
               QStringLiteral("sys_exit"), 200),
           textOption(QStringLiteral("key"), TR(QT_TRANSLATE_NOOP("ProbeCatalog", "Key")),
                      TR(QT_TRANSLATE_NOOP(

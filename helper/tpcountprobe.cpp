@@ -71,6 +71,7 @@ bool TpCountProbe::plan(const KernelFeatures &kernel, const QVariantMap &options
             return false;
         } else {
             k.pointer = k.resolved.type.endsWith(QLatin1Char('*'));
+            k.device = k.resolved.type == QLatin1String("dev_t");
         }
         for (const Key &other : std::as_const(out->keys)) {
             if (other.text == k.text) {
@@ -186,7 +187,10 @@ QString TpCountProbe::keyText(const QByteArray &rawKey) const
         } else {
             const quint64 v = key.values[field++];
             const bool isSigned = !k.args.isEmpty() && k.args.front().isSigned;
+            // A device number as ls -l and /proc/partitions show it, decoded as the kernel
+            // encodes its own dev_t (MINORBITS 20; not the 64-bit user-space encoding).
             value = k.pointer  ? QStringLiteral("0x") + QString::number(v, 16)
+                    : k.device ? QStringLiteral("%1:%2").arg(v >> 20).arg(v & 0xfffff)
                     : isSigned ? QString::number(qint64(v))
                                : QString::number(v);
         }

@@ -2,6 +2,7 @@
 
 #include "attachplan.h"
 #include "keyedcounts.h"
+#include "losscounters.h"
 #include "probe.h"
 #include "probehooks.h"
 #include "tracepoints.h"
@@ -31,8 +32,8 @@ public:
                                    const QVariantMap &options = {}) const override;
 
     // The counters that are not hits per key: losses.
-    static QString keysFullCounter() { return QStringLiteral("keysFull"); }
-    static QString unreadableCounter() { return QStringLiteral("unreadableKeys"); }
+    static QString keysFullCounter() { return KeyedLoss::keysFull(); }
+    static QString unreadableCounter() { return KeyedLoss::unreadableKeys(); }
     // The counter of a probe without keys.
     static QString hitsCounter() { return QStringLiteral("hits"); }
 
@@ -47,6 +48,7 @@ private:
         QString text; // as the user wrote it: "prev.pid", "comm"
         bool comm = false;
         bool pointer = false; // shown in hex
+        bool device = false;  // a dev_t: shown as MAJOR:MINOR
         TracepointKey resolved;
         QList<UsdtArg> args; // a USDT argument at a pt_regs hook: its spec per RegsHook::specs
     };

@@ -8,6 +8,7 @@
 #include "tppair.skel.h"
 
 #include "histogrammap.h"
+#include "losscounters.h"
 #include "tpkeydesc.h"
 
 #include <bpf/bpf.h>
@@ -90,20 +91,22 @@ bool TpPairProbe::plan(const KernelFeatures &kernel, const QVariantMap &options,
     if (!planSide(kernel, options, QStringLiteral("start"), key, &out->start, error) ||
         !planSide(kernel, options, QStringLiteral("end"), endKey, &out->end, error))
         return false;
-    // Both programs would run on every hit, the end one finding the start just stored.
-    if (out->start.hook.kind == ProbeHook::Kind::Tracepoint &&
-        out->end.hook.kind == ProbeHook::Kind::Tracepoint &&
-        out->start.tracepoint == out->end.tracepoint) {
-        *error = QStringLiteral("start and end are the same tracepoint (%1): there is no time "
-                                "between them")
-                     .arg(out->start.tracepoint);
-        return false;
-    }
-    if (out->start.hook.kind != ProbeHook::Kind::Tracepoint &&
-        out->start.hook.text() == out->end.hook.text()) {
-        *error = QStringLiteral("start and end are the same hook (%1): there is no time "
-                                "between them")
-                     .arg(out->start.hook.text());
+    // One hook for both: each hit ends its key's pair and starts the next (sync_timing), in one
+    // program, so the end never finds the start its own hit just stored.
+    out->same = out->start.hook.kind == out->end.hook.kind &&
+                (out->start.hook.kind == ProbeHook::Kind::Tracepoint
+                     ? out->start.tracepoint == out->end.tracepoint
+                     : out->start.hook.text() == out->end.hook.text());
+    const TracepointKey &a = out->start.key, &b = out->end.key;
+    if (out->same && (a.kind != b.kind || a.arg != b.arg || a.size != b.size || a.hops != b.hops ||
+                      a.leafOffset != b.leafOffset)) {
+        *error =
+            QStringLiteral("start and end are the same hook (%1): each hit ends its key's pair "
+                           "and starts the next, so endKey %2 must be empty or name the same "
+                           "value as key %3")
+                .arg(out->start.hook.kind == ProbeHook::Kind::Tracepoint ? out->start.tracepoint
+                                                                         : out->start.hook.text(),
+                     endKey, key);
         return false;
     }
     return true;
@@ -127,8 +130,11 @@ AttachPlan TpPairProbe::attachPlan(const KernelFeatures &kernel, const QVariantM
     // alone would only fill the map; the start detaches first, so no pair begins that could not
     // end.
     AttachGroup g;
-    g.programs = programs(out->start, "tppair_start", m_startFdPath) +
-                 programs(out->end, "tppair_end", m_endFdPath);
+    if (out->same)
+        g.programs = programs(out->start, "tppair_same", m_startFdPath);
+    else
+        g.programs = programs(out->start, "tppair_start", m_startFdPath) +
+                     programs(out->end, "tppair_end", m_endFdPath);
     g.what = QStringLiteral("pairs");
     g.endFirst = true;
     a.groups.append(g);
@@ -223,7 +229,7 @@ void TpPairProbe::readCounters()
     if (!m_skel)
         return;
     const quint64 now = __atomic_load_n(&m_skel->bss->unreadable, __ATOMIC_RELAXED);
-    emitCounter(QStringLiteral("unreadableKeys"), double(now - m_lastUnreadable));
+    emitCounter(KeyedLoss::unreadableKeys(), double(now - m_lastUnreadable));
     m_lastUnreadable = now;
 }
 

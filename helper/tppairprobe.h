@@ -17,6 +17,8 @@ namespace bpflens {
 // or kretprobe ("u:BINARY:FUNCTION", core/probehook.h), keyed by tid, pid or a USDT argument:
 // a second program pair of the pt_regs type serves those (probehooks.h). Both user-space sides
 // are in the one file the caller opened. The pid/comm filters apply where the pair starts.
+// Start and end may be the same hook: each hit then ends its key's pair and starts the next
+// (BCC's sync_timing), in one program of either type.
 class TpPairProbe : public SkeletonProbe<tppair_bpf>
 {
 public:
@@ -54,6 +56,7 @@ private:
     {
         Side start;
         Side end;
+        bool same = false; // start and end are one hook: from one hit to the next
     };
     static bool planSide(const KernelFeatures &kernel, const QVariantMap &options,
                          const QString &side, const QString &key, Side *out, QString *error);

@@ -304,7 +304,16 @@ bool Tracepoints::find(const KernelFeatures &kernel, const QString &name, Tracep
     const btf *b = tracepointBtf(kernel, event);
     const int proto = traceProto(b, event);
     if (!proto) {
-        *error = QStringLiteral("tracepoint %1 does not exist in this kernel").arg(name);
+        // tracefs lists syscalls:sys_enter_sync and the like, so the user has seen the name:
+        // say what it is and what to take instead.
+        if (event.startsWith(QLatin1String("sys_enter_")) ||
+            event.startsWith(QLatin1String("sys_exit_")))
+            *error = QStringLiteral("%1 is an event of tracefs's system call tracer, not a "
+                                    "kernel tracepoint: take sys_enter or sys_exit, keyed by the "
+                                    "system call number (sys_enter's id)")
+                         .arg(name);
+        else
+            *error = QStringLiteral("tracepoint %1 does not exist in this kernel").arg(name);
         return false;
     }
     // The BTF knows no categories; tracefs, when mounted, does.

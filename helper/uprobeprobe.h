@@ -2,6 +2,7 @@
 
 #include "attachplan.h"
 #include "keyedcounts.h"
+#include "losscounters.h"
 #include "probe.h"
 
 #include <QHash>
@@ -29,8 +30,8 @@ public:
 
     // Counter names besides the per-key counts: calls whose key found the count map full (so
     // counted nowhere else), and string arguments that could not be read (counted under "").
-    static QString keysFullCounter() { return QStringLiteral("keysFull"); }
-    static QString unreadableCounter() { return QStringLiteral("unreadableStrings"); }
+    static QString keysFullCounter() { return KeyedLoss::keysFull(); }
+    static QString unreadableCounter() { return KeyedLoss::unreadableStrings(); }
     // The counter a key's calls go to: "calls" without a key, "arg1=42", "\"text\"".
     static QString callsCounter() { return QStringLiteral("calls"); }
 

@@ -2,6 +2,7 @@
 
 #include "attachplan.h"
 #include "keyedcounts.h"
+#include "losscounters.h"
 #include "probe.h"
 #include "usdtargs.h"
 
@@ -28,9 +29,10 @@ public:
     ProbeAvailability availability(const KernelFeatures &kernel,
                                    const QVariantMap &options = {}) const override;
 
-    static QString keysFullCounter() { return QStringLiteral("keysFull"); }
-    static QString unreadableCounter() { return QStringLiteral("unreadableStrings"); }
-    static QString argFaultsCounter() { return QStringLiteral("argumentFaults"); }
+    // The loss counters (core/losscounters.h) and the counter of a probe without a key.
+    static QString keysFullCounter() { return KeyedLoss::keysFull(); }
+    static QString unreadableCounter() { return KeyedLoss::unreadableStrings(); }
+    static QString argFaultsCounter() { return KeyedLoss::argumentFaults(); }
     static QString hitsCounter() { return QStringLiteral("hits"); }
 
     // offsetof(struct pt_regs, reg) on this machine, or -1 for a register it has not.

@@ -564,8 +564,8 @@
         <translation>Wo die gemessene Zeit beginnt: ein Tracepoint (block_rq_issue), u:BINÄRDATEI:FUNKTION, ur:BINÄRDATEI:FUNKTION (ihre Rückkehr), usdt:BINÄRDATEI:PROVIDER:NAME, k:FUNKTION oder kr:FUNKTION</translation>
     </message>
     <message>
-        <source>Where the measured time ends, written as Start tracepoint is, e.g. block_rq_complete or ur:/usr/bin/prog:parse</source>
-        <translation>Wo die gemessene Zeit endet, geschrieben wie der Start-Tracepoint, z. B. block_rq_complete oder ur:/usr/bin/prog:parse</translation>
+        <source>Where the measured time ends, written as Start tracepoint is, e.g. block_rq_complete or ur:/usr/bin/prog:parse; the start itself: from each hit to the next with its key</source>
+        <translation>Wo die gemessene Zeit endet, geschrieben wie der Start-Tracepoint, z. B. block_rq_complete oder ur:/usr/bin/prog:parse; der Start selbst: von jedem Treffer bis zum nächsten mit seinem Schlüssel</translation>
     </message>
     <message>
         <source>What pairs a start with its end: tid (the thread), pid, argN (the value of the tracepoint&apos;s or USDT probe&apos;s argument N) or argN.field.field (a field of the struct a tracepoint&apos;s argument N points to)</source>

@@ -564,8 +564,8 @@
         <translation>计时开始的位置：跟踪点（block_rq_issue）、u:二进制文件:函数、ur:二进制文件:函数（函数返回）、usdt:二进制文件:提供者:名称、k:函数 或 kr:函数</translation>
     </message>
     <message>
-        <source>Where the measured time ends, written as Start tracepoint is, e.g. block_rq_complete or ur:/usr/bin/prog:parse</source>
-        <translation>计时结束的位置，写法与开始跟踪点相同，例如 block_rq_complete 或 ur:/usr/bin/prog:parse</translation>
+        <source>Where the measured time ends, written as Start tracepoint is, e.g. block_rq_complete or ur:/usr/bin/prog:parse; the start itself: from each hit to the next with its key</source>
+        <translation>计时结束的位置，写法与开始跟踪点相同，例如 block_rq_complete 或 ur:/usr/bin/prog:parse；与开始相同：从每次命中到同一键的下一次命中</translation>
     </message>
     <message>
         <source>What pairs a start with its end: tid (the thread), pid, argN (the value of the tracepoint&apos;s or USDT probe&apos;s argument N) or argN.field.field (a field of the struct a tracepoint&apos;s argument N points to)</source>

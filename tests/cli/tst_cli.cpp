@@ -618,6 +618,84 @@ private Q_SLOTS:
         QCOMPARE(shown.out.count(QStringLiteral("not seen:")), 1);
     }
 
+    // The keyed probes' loss counters are no keys: show lists the keys alone, busiest first,
+    // and names each loss on a line of its own, usdt's argumentFaults as keysFull is.
+    void showListsKeysApartFromTheirLosses()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("keys.bpflens"));
+        SessionInfo info = sessionInfoForThisHost(
+            {{QStringLiteral("usdt"), {{QStringLiteral("key"), QStringLiteral("arg1")}}, {}},
+             {QStringLiteral("tpcount"), {{QStringLiteral("key"), QStringLiteral("comm")}}, {}},
+             {QStringLiteral("uprobe"), {{QStringLiteral("key"), QStringLiteral("arg0")}}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        RecordBatch batch;
+        auto counter = [&](const char *probe, const char *name, quint64 t, double value) {
+            batch.counters.append(
+                {QLatin1String(probe), t, 1000000000ull, QLatin1String(name), value});
+        };
+        for (quint64 t : {2000000000ull, 3000000000ull}) {
+            counter("usdt", "arg1=7", t, 20);
+            counter("usdt", "arg1=-3", t, 4);
+            counter("usdt", "keysFull", t, 1);
+            counter("usdt", "unreadableStrings", t, 2);
+            counter("usdt", "argumentFaults", t, 3);
+            counter("tpcount", "comm=dd", t, 9);
+            counter("tpcount", "unreadableKeys", t, 5);
+            counter("uprobe", "keysFull", t, 6);
+        }
+        for (const char *probe : {"usdt", "tpcount", "uprobe"})
+            batch.stats.append({QLatin1String(probe), 3000000000ull, 0, 0, 0, 0});
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        QVERIFY2(writer.writeBatch(batch, &err), qPrintable(err));
+        QVERIFY(writer.finish(3000000000ull, &err));
+        writer.close();
+
+        const Run shown = runCli({QStringLiteral("show"), session});
+        QCOMPARE(shown.status, 0);
+        auto row = [](int count, const char *key) {
+            return QStringLiteral("%1  %2\n").arg(count, 12).arg(QLatin1String(key));
+        };
+        const QString usdt = QStringLiteral("\nUSDT probe hits by key (2 keys)\n") +
+                             QStringLiteral("%1  KEY\n").arg(QStringLiteral("COUNT"), 12) +
+                             row(40, "arg1=7") + row(8, "arg1=-3") +
+                             QStringLiteral("2 hits not counted by key: the map of keys was full\n"
+                                            "4 string arguments unreadable (NULL or not mapped), "
+                                            "counted under \"\"\n"
+                                            "6 arguments unreadable (memory not mapped), read as "
+                                            "0\n");
+        QVERIFY2(shown.out.contains(usdt), qPrintable(shown.out));
+        const QString tpcount = QStringLiteral("\ntracepoint hits by key (1 keys)\n") +
+                                QStringLiteral("%1  KEY\n").arg(QStringLiteral("COUNT"), 12) +
+                                row(18, "comm=dd") +
+                                QStringLiteral("10 hits not counted: a key or value met a NULL "
+                                               "pointer or unreadable memory\n");
+        QVERIFY2(shown.out.contains(tpcount), qPrintable(shown.out));
+        // Only losses, no key: still said.
+        QVERIFY2(shown.out.contains(QStringLiteral("\nuprobe calls by key (0 keys)\n") +
+                                    QStringLiteral("%1  KEY\n").arg(QStringLiteral("COUNT"), 12) +
+                                    QStringLiteral("12 calls not counted by key: the map of keys "
+                                                   "was full\n")),
+                 qPrintable(shown.out));
+        for (const char *loss :
+             {"keysFull", "unreadableStrings", "argumentFaults", "unreadableKeys"})
+            QVERIFY2(!shown.out.contains(QLatin1String(loss)), loss);
+
+        // One probe's, its busiest key: the losses all the same.
+        const Run onlyUsdt =
+            runCli({QStringLiteral("show"), session, QStringLiteral("--probe"),
+                    QStringLiteral("usdt"), QStringLiteral("--top"), QStringLiteral("1")});
+        QCOMPARE(onlyUsdt.status, 0);
+        QVERIFY2(onlyUsdt.out.contains(QStringLiteral("USDT probe hits by key (2 keys, the 1 "
+                                                      "busiest)\n")),
+                 qPrintable(onlyUsdt.out));
+        QVERIFY2(onlyUsdt.out.contains(QStringLiteral("6 arguments unreadable")),
+                 qPrintable(onlyUsdt.out));
+        QVERIFY(!onlyUsdt.out.contains(QStringLiteral("tracepoint hits")));
+    }
+
     // The profile reports themselves, on a session in memory: the exact folded bytes
     // flamegraph.pl and inferno read, each stack part, grouped by command, and the top table.
     void foldedStacksAndTopFunctions()

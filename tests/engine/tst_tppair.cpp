@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,7 +25,9 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -37,6 +40,14 @@ namespace {
 constexpr long ext4Magic = 0xEF53;
 constexpr int blockSize = 4096;
 const QList<QByteArray> ourPrograms{"tppair_"};
+
+qint64 monotonicNs()
+{
+    // CLOCK_MONOTONIC: the clock of bpf_ktime_get_ns. Async-signal-safe: also used in a child.
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return qint64(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
 
 QByteArray ownComm()
 {
@@ -460,10 +471,13 @@ private Q_SLOTS:
                               "like block_rq_issue or block:block_rq_issue)");
         QTest::newRow("no start") << blockPair({{QStringLiteral("start"), QString()}})
                                   << QStringLiteral("no start tracepoint given");
-        QTest::newRow("same tracepoint")
-            << blockPair({{QStringLiteral("end"), issue}})
-            << QStringLiteral("start and end are the same tracepoint (block_rq_issue): there is "
-                              "no time between them");
+        // One tracepoint times each hit to the next of its key: a second key could not pair them.
+        QTest::newRow("same tracepoint, two keys")
+            << blockPair({{QStringLiteral("end"), issue},
+                          {QStringLiteral("endKey"), QStringLiteral("tid")}})
+            << QStringLiteral("start and end are the same hook (block_rq_issue): each hit ends its "
+                              "key's pair and starts the next, so endKey tid must be empty or name "
+                              "the same value as key arg0");
         QTest::newRow("argument out of range")
             << blockPair({{QStringLiteral("key"), QStringLiteral("arg2")}})
             << QStringLiteral("block_rq_issue has 1 argument, arg2 does not exist");
@@ -538,6 +552,88 @@ private Q_SLOTS:
         const ProbeAvailability a = probe.availability(kernel, defaults);
         QVERIFY2(a.available, qPrintable(a.reason));
         QCOMPARE(a.attachPath, QStringLiteral("raw_tp/sys_enter, raw_tp/sys_exit"));
+    }
+
+    // BCC's sync_timing: start and end the same tracepoint, so each hit ends the pair of its key
+    // and starts the next. sys_enter keyed by the system call's number (every process's sync()
+    // has the one key, as sync_timing's one timer), started only by the child: its 5 syncs, 10,
+    // 30, 20 and 40 ms apart, are exactly 4 pairs of key SYS_sync, each within what the child
+    // measured around the two calls. Its other system calls pair per number too.
+    void sameTracepointTimesOneHitToTheNext()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs");
+        constexpr int syncs = 5;
+        static constexpr long sleepMs[syncs - 1] = {10, 30, 20, 40};
+        struct Calls
+        {
+            qint64 before[syncs];
+            qint64 after[syncs];
+        };
+        // Written by the child, read here after it exited.
+        void *shared =
+            mmap(nullptr, sizeof(Calls), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        QVERIFY(shared != MAP_FAILED);
+        auto unmap = qScopeGuard([&] { munmap(shared, sizeof(Calls)); });
+        auto *calls = static_cast<Calls *>(shared);
+        test::GatedChild child([calls] {
+            for (int i = 0; i < syncs; ++i) {
+                if (i > 0) {
+                    timespec t{0, sleepMs[i - 1] * 1000 * 1000};
+                    while (nanosleep(&t, &t) != 0) {
+                    }
+                }
+                calls->before[i] = monotonicNs();
+                sync();
+                calls->after[i] = monotonicNs();
+            }
+        });
+        QVERIFY(child.pid() > 0);
+        Recording r;
+        QString error;
+        QVERIFY2(record(
+                     {{QStringLiteral("start"), QStringLiteral("sys_enter")},
+                      {QStringLiteral("end"), QStringLiteral("raw_syscalls:sys_enter")},
+                      {QStringLiteral("key"), QStringLiteral("arg1")},
+                      {QStringLiteral("pid"), qint64(child.pid())},
+                      {QStringLiteral("thresholdUs"), qint64(0)},
+                      {QStringLiteral("units"), QStringLiteral("nsecs")}},
+                     [&] {
+                         const int status = child.run();
+                         return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+                     },
+                     &r, &error),
+                 qPrintable(error));
+        // One program at the one tracepoint, not a start and an end that would both run.
+        QCOMPARE(r.attachPath, QStringLiteral("raw_tp/sys_enter"));
+        QCOMPARE(r.lost, 0u);
+        QList<TpPairEvent> pairs;
+        for (const TpPairEvent &e : std::as_const(r.batch.tpPair)) {
+            // Only the child starts pairs.
+            QCOMPARE(e.pid, quint32(child.pid()));
+            if (e.key == quint64(SYS_sync))
+                pairs.append(e);
+        }
+        // Every pair is an event (threshold 0), whatever its system call.
+        QCOMPARE(r.histogram.count(), quint64(r.batch.tpPair.size()));
+        std::sort(pairs.begin(), pairs.end(),
+                  [](const TpPairEvent &a, const TpPairEvent &b) { return a.timeNs < b.timeNs; });
+        QCOMPARE(pairs.size(), syncs - 1);
+        for (int i = 0; i < syncs - 1; ++i) {
+            const TpPairEvent &e = pairs[i];
+            // The probe saw each call between the child's times before it and after it.
+            const quint64 shortest = quint64(calls->before[i + 1] - calls->after[i]);
+            const quint64 longest = quint64(calls->after[i + 1] - calls->before[i]);
+            QVERIFY2(e.latencyNs >= shortest && e.latencyNs <= longest &&
+                         e.latencyNs >= quint64(sleepMs[i]) * 1000 * 1000,
+                     qPrintable(QStringLiteral("pair %1: %2 ns, the calls %3..%4 ns apart")
+                                    .arg(i)
+                                    .arg(e.latencyNs)
+                                    .arg(shortest)
+                                    .arg(longest)));
+            QVERIFY(e.timeNs >= quint64(calls->before[i + 1]) &&
+                    e.timeNs <= quint64(calls->after[i + 1]));
+        }
+        QCOMPARE(r.unreadable, 0.0);
     }
 
     // Another process's fsyncs run at the same time: the pid filter on the start side must

@@ -13,6 +13,7 @@
 #include "tpcountprobe.h"
 
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace bpflens;
@@ -286,6 +287,66 @@ private Q_SLOTS:
             QVERIFY2(e.latencyNs >= 1000 * 1000, qPrintable(QString::number(e.latencyNs)));
     }
 
+    // sync_timing at a user function: start and end both libc's sync, keyed by pid. The
+    // target's 5 calls, 10, 30, 20 and 20 ms apart, give exactly the 4 times from one call to
+    // the next, each within what the target measured around the two calls.
+    void sameHookTimesOneCallToTheNext()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString timesPath = dir.filePath(QStringLiteral("times"));
+        qputenv("BPFLENS_UPROBETARGET_TIMES", QFile::encodeName(timesPath));
+        Recording r;
+        QString error;
+        const bool recorded =
+            record(QStringLiteral("tppair"),
+                   {{QStringLiteral("start"), QStringLiteral("u:libc:sync")},
+                    {QStringLiteral("end"), QStringLiteral("u:libc:sync")},
+                    {QStringLiteral("key"), QStringLiteral("pid")},
+                    {QStringLiteral("thresholdUs"), 0}},
+                   uprobeTarget(), {"sync:0:1", "sync:10000:1", "sync:30000:1", "sync:20000:2"}, &r,
+                   &error);
+        qunsetenv("BPFLENS_UPROBETARGET_TIMES");
+        QVERIFY2(recorded, qPrintable(error));
+        const QString hook = r.options.value(QStringLiteral("start")).toString();
+        QVERIFY2(hook.startsWith(QLatin1String("u:/")) && hook.endsWith(QLatin1String(":sync")),
+                 qPrintable(hook));
+        QCOMPARE(r.options.value(QStringLiteral("end")).toString(), hook);
+        // One program at the one hook, not a start and an end that would both run on each hit.
+        QCOMPARE(r.attachPath, QStringLiteral("uprobe/") + hook.mid(2));
+        QList<QPair<quint64, quint64>> calls; // before, after
+        QFile timesFile(timesPath);
+        QVERIFY2(timesFile.open(QIODevice::ReadOnly), qPrintable(timesFile.errorString()));
+        for (const QByteArray &line : timesFile.readAll().split('\n')) {
+            const QList<QByteArray> f = line.split(' ');
+            if (f.size() == 3 && f[0] == "sync")
+                calls.append({f[1].toULongLong(), f[2].toULongLong()});
+        }
+        QCOMPARE(calls.size(), 5);
+        const quint64 sleptMs[] = {10, 30, 20, 20};
+        QCOMPARE(r.lost, 0u);
+        QList<TpPairEvent> pairs = r.batch.tpPair;
+        std::sort(pairs.begin(), pairs.end(),
+                  [](const TpPairEvent &a, const TpPairEvent &b) { return a.timeNs < b.timeNs; });
+        QCOMPARE(pairs.size(), 4);
+        QCOMPARE(r.histogram.count(), 4u);
+        for (qsizetype i = 0; i < pairs.size(); ++i) {
+            const TpPairEvent &e = pairs[i];
+            // The probe's times of the two calls are within [before, after] of each.
+            const quint64 shortest = calls[i + 1].first - calls[i].second;
+            const quint64 longest = calls[i + 1].second - calls[i].first;
+            QVERIFY2(e.latencyNs >= shortest && e.latencyNs <= longest &&
+                         e.latencyNs >= sleptMs[i] * 1000000,
+                     qPrintable(QStringLiteral("pair %1: %2 ns, the calls %3..%4 ns apart")
+                                    .arg(i)
+                                    .arg(e.latencyNs)
+                                    .arg(shortest)
+                                    .arg(longest)));
+            QCOMPARE(e.key, quint64(e.pid));
+            QVERIFY(e.timeNs >= calls[i + 1].first && e.timeNs <= calls[i + 1].second);
+        }
+    }
+
     // strlen_count for our own function: every call counted, and only those.
     void countsCallsOfAUserFunction()
     {
@@ -407,11 +468,15 @@ private Q_SLOTS:
             << QStringLiteral("probe tpcount cannot run on this kernel: key arg3 at %1: the "
                               "USDT probe has 3 argument(s)")
                    .arg(tick);
-        QTest::newRow("same hook twice")
+        // One hook times each hit to the next of its key: a second key could not pair them.
+        QTest::newRow("same hook, two keys")
             << QStringLiteral("tppair")
-            << QVariantMap{{QStringLiteral("start"), u}, {QStringLiteral("end"), u}}
+            << QVariantMap{{QStringLiteral("start"), u},
+                           {QStringLiteral("end"), u},
+                           {QStringLiteral("endKey"), QStringLiteral("pid")}}
             << QStringLiteral("probe tppair cannot run on this kernel: start and end are the same "
-                              "hook (%1): there is no time between them")
+                              "hook (%1): each hit ends its key's pair and starts the next, so "
+                              "endKey pid must be empty or name the same value as key tid")
                    .arg(u);
     }
 
@@ -498,22 +563,30 @@ private Q_SLOTS:
     }
 
     // kprobes where the kernel has them; this development machine has none, so here the
-    // refusal must name why (the VM matrix has kprobes: there the count must be exact).
+    // refusal must name why (the VM matrix has kprobes: there the counts must be exact). tpcount
+    // counts the function's calls; tppair times its entry to its return (funclatency).
     void kprobeHooks()
     {
         KernelFeatures kernel;
         const QString fn = QStringLiteral("hrtimer_nanosleep");
+        const QVariantMap pair{{QStringLiteral("start"), QStringLiteral("k:") + fn},
+                               {QStringLiteral("end"), QStringLiteral("kr:") + fn},
+                               {QStringLiteral("thresholdUs"), 0}};
         QList<ProbeConfig> req{{QStringLiteral("tpcount"),
                                 {{QStringLiteral("tracepoint"), QStringLiteral("k:") + fn}},
-                                {}}};
+                                {}},
+                               {QStringLiteral("tppair"), pair, {}}};
         QString error;
         QVERIFY2(resolveProbeTargets(req, &error), qPrintable(error));
-        Engine engine;
         if (!kernel.canKprobe(fn)) {
-            QVERIFY(!engine.start(req, &error));
             const QString r = kernel.kprobeUnavailableReason();
-            QCOMPARE(error, QStringLiteral("probe tpcount cannot run on this kernel: ") +
-                                (r.isEmpty() ? fn + QStringLiteral(" cannot be kprobed") : r));
+            const QString why = r.isEmpty() ? fn + QStringLiteral(" cannot be kprobed") : r;
+            QList<ProbeConfig> count{req[0]}, timed{req[1]};
+            QVERIFY(!Engine().start(count, &error));
+            QCOMPARE(error, QStringLiteral("probe tpcount cannot run on this kernel: ") + why);
+            QVERIFY(!Engine().start(timed, &error));
+            QCOMPARE(error,
+                     QStringLiteral("probe tppair cannot run on this kernel: start: ") + why);
             QCOMPARE(test::countPrograms(ourPrograms), 0);
             BPFLENS_REQUIRE_HOOKS(QStringLiteral("kprobe"), false);
             return;
@@ -525,6 +598,21 @@ private Q_SLOTS:
                  qPrintable(error));
         QCOMPARE(r.attachPath, QStringLiteral("kprobe/") + fn);
         QCOMPARE(keyCounts(r), (QHash<QString, double>{{TpCountProbe::hitsCounter(), 8.0}}));
+
+        // The target's 8 sleeps of 2 ms, each one call of the function on its thread.
+        Recording p;
+        QVERIFY2(
+            record(QStringLiteral("tppair"), pair, uprobeTarget(), {"sleep:2000:8"}, &p, &error),
+            qPrintable(error));
+        QCOMPARE(p.attachPath, QStringLiteral("kprobe/%1, kretprobe/%1").arg(fn));
+        QCOMPARE(p.lost, 0u);
+        QCOMPARE(p.batch.tpPair.size(), 8);
+        QCOMPARE(p.histogram.count(), 8u);
+        for (const TpPairEvent &e : std::as_const(p.batch.tpPair)) {
+            QVERIFY2(e.latencyNs >= 2000 * 1000 && e.latencyNs < 1000ull * 1000 * 1000,
+                     qPrintable(QString::number(e.latencyNs)));
+            QCOMPARE(e.key, quint64(e.tid));
+        }
     }
 };
 

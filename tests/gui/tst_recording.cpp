@@ -993,6 +993,22 @@ void TestRecording::probePanelSaysWhyAPairHookCannotBeProbed()
              qPrintable(error->text()));
     end->setText(QStringLiteral("usdt:") + program + QStringLiteral(":bpflens:guarded"));
     QVERIFY2(!error->isVisible(), qPrintable(error->text()));
+    // The start's own hook as the end times each hit to the next (sync_timing): nothing to
+    // refuse, at a user-space hook or a tracepoint, and the end's tool tip says what it does.
+    end->setText(start->text());
+    QVERIFY2(!error->isVisible(), qPrintable(error->text()));
+    start->setText(QStringLiteral("sys_enter"));
+    end->setText(QStringLiteral("sys_enter"));
+    QVERIFY2(!error->isVisible(), qPrintable(error->text()));
+    QVERIFY2(end->toolTip().contains(QLatin1String("the start itself: from each hit to the next")),
+             qPrintable(end->toolTip()));
+    QString why;
+    const QList<ProbeConfig> configs = panel.configs(&why);
+    const auto pair = std::find_if(configs.cbegin(), configs.cend(), [](const ProbeConfig &c) {
+        return c.id == QLatin1String("tppair");
+    });
+    QVERIFY2(pair != configs.cend(), qPrintable(why));
+    QCOMPARE(pair->options.value(QStringLiteral("end")).toString(), QStringLiteral("sys_enter"));
 
     panel.setProbeSelected(QStringLiteral("tpcount"), true);
     auto *hook = qobject_cast<QLineEdit *>(

@@ -1,16 +1,21 @@
 /* Calls known functions with known arguments, for the uprobe probe's tests:
  *   uprobetarget ITEM...
  * where an ITEM is WORD:N:COUNT, which calls bpflens_count(WORD, N) COUNT times, or
- * sleep:US:COUNT, which calls bpflens_sleep(US) COUNT times (each sleeps US microseconds).
+ * sleep:US:COUNT, which calls bpflens_sleep(US) COUNT times (each sleeps US microseconds), or
+ * sync:US:COUNT, which calls libc's sync() COUNT times, each after sleeping US microseconds
+ * (but the run's first sync() call: items sync:0:1 sync:10000:1 sync:30000:2 are 10, 30 and 30 ms
+ * apart).
  * With BPFLENS_UPROBETARGET_TIMES=FILE it writes a line "US INNER_NS OUTER_NS" to FILE for each
  * bpflens_sleep call: the time the function's body took and the time around the call, both on
  * CLOCK_MONOTONIC (the clock of bpf_ktime_get_ns). A uprobe's latency of the call lies between
- * the two, however late a loaded machine woke the sleeper.
+ * the two, however late a loaded machine woke the sleeper. For each sync() call the line is
+ * "sync BEFORE_NS AFTER_NS", the times just before the call and just after it returned.
  * The functions are global, neither inlined nor cloned, so their symbols are where the calls go. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #if defined(__clang__)
 #define TARGET_FUNCTION __attribute__((noinline, used))
@@ -52,6 +57,7 @@ int main(int argc, char **argv)
         perror(times_path);
         return 2;
     }
+    int synced = 0;
     for (int i = 1; i < argc; i++) {
         char word[256];
         long n, count;
@@ -60,7 +66,19 @@ int main(int argc, char **argv)
             return 2;
         }
         for (long c = 0; c < count; c++) {
-            if (strcmp(word, "sleep") == 0) {
+            if (strcmp(word, "sync") == 0) {
+                if (synced) {
+                    struct timespec t = {n / 1000000, (n % 1000000) * 1000};
+                    while (nanosleep(&t, &t) != 0) {
+                    }
+                }
+                const long long before = monotonic_ns();
+                sync();
+                const long long after = monotonic_ns();
+                synced = 1;
+                if (times)
+                    fprintf(times, "sync %lld %lld\n", before, after);
+            } else if (strcmp(word, "sleep") == 0) {
                 const long long t0 = monotonic_ns();
                 bpflens_sleep(n);
                 const long long outer = monotonic_ns() - t0;
