@@ -2,6 +2,7 @@
 
 #include "chartstyle.h"
 #include "colors.h"
+#include "losscounters.h"
 #include "sessionmodel.h"
 #include "viewstate.h"
 
@@ -13,7 +14,6 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QMap>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSet>
 #include <QVBoxLayout>
@@ -27,14 +27,6 @@ namespace {
 
 // The ratio is a share, not a count: it would flatten every count line on a shared axis.
 const QString RatioName = QStringLiteral("hitRatio");
-
-// The uprobe probe's counts per key ("calls", "arg1=42", "\"text\""), not its loss counters
-// (keysFull, unreadableStrings), which the Summary names.
-bool isUprobeKeyCounter(const QString &name)
-{
-    return name == QLatin1String("calls") || name.startsWith(QLatin1String("arg")) ||
-           name.startsWith(QLatin1Char('"'));
-}
 
 // Per-key counters are reported only for intervals with something new: a key missing from an
 // interval another key has was 0 then, and drawn as such instead of a line across the gap.
@@ -59,22 +51,18 @@ void fillQuietIntervals(QMap<QString, QList<QPointF>> &lines)
     }
 }
 
-// tpcount's hits per key ("hits", "next.pid=12", "comm=dd id=1"), not its loss counters.
-bool isTpCountKeyCounter(const QString &name)
+// uprobe's calls and usdt's and tpcount's hits per key ("calls", "hits", "arg1=42", "\"GET\"",
+// "next.pid=12", "comm=dd id=1"), not their loss counters (usdt's argumentFaults starts with
+// "arg" like a key) nor the engine's own (histogramMapFull), which the Summary names.
+bool isKeyCounter(const QString &probeId, const QString &name)
 {
-    return name != QLatin1String("keysFull") && name != QLatin1String("unreadableKeys");
+    if (KeyedLoss::isLossCounter(probeId, name))
+        return false;
+    return name == QLatin1String("calls") || name == QLatin1String("hits") ||
+           name.startsWith(QLatin1Char('"')) || name.contains(QLatin1Char('='));
 }
 
-// The usdt probe's hits per key ("hits", "arg2=42", "\"GET\""), not its loss counters
-// (keysFull, unreadableStrings, and argumentFaults, which also starts with "arg").
-bool isUsdtKeyCounter(const QString &name)
-{
-    static const QRegularExpression argKey(QStringLiteral("^arg[0-9]+="));
-    return name == QLatin1String("hits") || name.startsWith(QLatin1Char('"')) ||
-           argKey.match(name).hasMatch();
-}
-
-bool isAnyName(const QString &)
+bool isAnyName(const QString &, const QString &)
 {
     return true;
 }
@@ -121,11 +109,11 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
         {QStringLiteral("tcpconnect"), tr("TCP connects per destination"),
          tr("connects per interval"), otherDestinationsName(), isAnyName, nullptr},
         {QStringLiteral("uprobe"), tr("User function calls per key"), tr("calls per interval"),
-         otherKeysName(), isUprobeKeyCounter, nullptr},
+         otherKeysName(), isKeyCounter, nullptr},
         {QStringLiteral("usdt"), tr("USDT probe hits per key"), tr("hits per interval"),
-         otherKeysName(), isUsdtKeyCounter, nullptr},
+         otherKeysName(), isKeyCounter, nullptr},
         {QStringLiteral("tpcount"), tr("Tracepoint hits per key"), tr("hits per interval"),
-         otherKeysName(), isTpCountKeyCounter, nullptr},
+         otherKeysName(), isKeyCounter, nullptr},
     };
     for (KeyedChart &k : m_keyed) {
         // Made in the scrolled widget: reparented by the grid later, a shown chart would wait
@@ -236,7 +224,7 @@ void CountersView::refresh()
             continue;
         }
         for (qsizetype i = 0; i < m_keyed.size(); ++i) {
-            if (c.probeId == m_keyed[i].probeId && m_keyed[i].isKey(c.name)) {
+            if (c.probeId == m_keyed[i].probeId && m_keyed[i].isKey(c.probeId, c.name)) {
                 keyed[i][c.name].append(QPointF(x, c.value));
                 keyedTotals[i][c.name] += c.value;
                 break;

@@ -55,7 +55,7 @@ private:
         QString title;
         QString yTitle;
         QString otherName;
-        bool (*isKey)(const QString &name);
+        bool (*isKey)(const QString &probeId, const QString &name);
         QChartView *view;
     };
 

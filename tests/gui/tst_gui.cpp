@@ -1264,7 +1264,8 @@ void TestGui::usdtHitsPerKeyChart()
         live.counters << CounterSample{QStringLiteral("usdt"), StartNs + SecondNs, SecondNs,
                                        QStringLiteral("arg0=%1").arg(k), double(k)};
     }
-    for (const char *loss : {"argumentFaults", "keysFull", "unreadableStrings"}) {
+    for (const char *loss :
+         {"argumentFaults", "keysFull", "unreadableStrings", "histogramMapFull"}) {
         live.counters << CounterSample{QStringLiteral("usdt"), StartNs + SecondNs, SecondNs,
                                        QString::fromLatin1(loss), 1000};
     }
@@ -1277,7 +1278,7 @@ void TestGui::usdtHitsPerKeyChart()
     QVERIFY(!v->countsChart()->isVisibleTo(v));
     QCOMPARE(v->usdtHitsChart()->chart()->title(), CountersView::tr("USDT probe hits per key"));
     QCOMPARE(v->usdtHitsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
-    for (const char *loss : {"argumentFaults", "keysFull", "unreadableStrings"})
+    for (const char *loss : {"argumentFaults", "keysFull", "unreadableStrings", "histogramMapFull"})
         QVERIFY2(!v->series(QString::fromLatin1(loss)), loss);
     QLineSeries *ten = v->series(QStringLiteral("arg0=10"));
     QVERIFY(ten);
