@@ -913,6 +913,64 @@ private Q_SLOTS:
         QCOMPARE(seen, execs);
     }
 
+    // record --jsonl - hands each batch to the reader as it comes, not when the recording ends:
+    // an exec's line is on the pipe within a few seconds of the exec while a 20 s recording
+    // still runs, and SIGINT then ends it with status 0 and nothing streamed twice.
+    void jsonlStreamsWhileRecording()
+    {
+        BPFLENS_REQUIRE_ROOT("records BPF probes in-process");
+        QTemporaryDir dir;
+        const QString tag = QStringLiteral("live%1").arg(getpid() % 100000);
+        const QString program = dir.filePath(tag);
+        QVERIFY(QFile::copy(QStringLiteral("/bin/true"), program));
+        QFile::setPermissions(program, QFileDevice::ExeOwner | QFileDevice::ReadOwner);
+        const QString recorded = dir.filePath(QStringLiteral("live.bpflens"));
+        QProcess recorder;
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       {QStringLiteral("record"), QStringLiteral("--direct"),
+                        QStringLiteral("--probe"), QStringLiteral("exec:comm=") + tag,
+                        QStringLiteral("--duration"), QStringLiteral("20s"),
+                        QStringLiteral("--jsonl"), QStringLiteral("-"), QStringLiteral("-o"),
+                        recorded});
+        QVERIFY2(waitForFile(recorded, recorder), recorder.readAllStandardError().constData());
+        QElapsedTimer sinceExec;
+        sinceExec.start();
+        QCOMPARE(QProcess::execute(program, {}), 0);
+
+        QByteArray streamed;
+        const auto execLines = [&] {
+            int n = 0;
+            for (const QByteArray &line : streamed.split('\n')) {
+                const QJsonObject o = QJsonDocument::fromJson(line).object();
+                n += o.value(QStringLiteral("type")).toString() == QLatin1String("exec") &&
+                     o.value(QStringLiteral("comm")).toString() == tag;
+            }
+            return n;
+        };
+        while (execLines() == 0 && sinceExec.elapsed() < 5000 &&
+               recorder.state() == QProcess::Running) {
+            recorder.waitForReadyRead(100);
+            streamed += recorder.readAllStandardOutput();
+        }
+        const qint64 took = sinceExec.elapsed();
+        QVERIFY2(execLines() == 1,
+                 qPrintable(QStringLiteral("no line for the exec on stdout %1 ms after it, while "
+                                           "recording; so far: %2")
+                                .arg(took)
+                                .arg(QString::fromUtf8(streamed))));
+        QVERIFY2(recorder.state() == QProcess::Running, "the recording ended before its 20 s");
+        qInfo("the exec's line came %lld ms after the exec", took);
+
+        ::kill(pid_t(recorder.processId()), SIGINT);
+        QVERIFY(recorder.waitForFinished(30000));
+        QCOMPARE(recorder.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(recorder.exitCode(), 0);
+        streamed += recorder.readAllStandardOutput();
+        QCOMPARE(execLines(), 1);
+        QVERIFY(streamed.startsWith("{\"type\":\"session\""));
+        QVERIFY(streamed.endsWith('\n'));
+    }
+
     // query: SQL over a session file, as an aligned table, CSV or JSON; errors are one line.
     // diff A B: a session with itself shows no change; against one with more dd writes, the
     // counts and commands say so, line by line.

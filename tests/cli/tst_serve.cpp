@@ -1,6 +1,7 @@
 // bpflens-cli serve against the real kernel and the real Prometheus: the block histogram on
 // /metrics grows by the O_DIRECT writes the test makes, promtool accepts the exposition in both
-// formats, and a Prometheus started here scrapes it and stores the series.
+// formats, and a Prometheus started here scrapes it, stores the series and answers the Grafana
+// dashboard's queries.
 #include "helper/testbus.h"
 #include "promtool.h"
 #include "testutil.h"
@@ -8,6 +9,9 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -16,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <QUrl>
 
 #include <algorithm>
 #include <cerrno>
@@ -108,6 +113,126 @@ quint64 writeCount(const QByteArray &metrics, const QString &disk)
             n += m.captured(3).toULongLong();
     }
     return n;
+}
+
+// n O_DIRECT writes of one block each: n block requests of the file's disk, whatever else runs.
+// Returns what failed, or nothing.
+QString directWrites(const QString &path, int n)
+{
+    const QByteArray file = path.toLocal8Bit();
+    const int fd = open(file.constData(), O_RDWR | O_CREAT | O_DIRECT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return QStringLiteral("open %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+    void *buf = nullptr;
+    if (posix_memalign(&buf, blockSize, blockSize) != 0) {
+        close(fd);
+        return QStringLiteral("posix_memalign failed");
+    }
+    memset(buf, 0x5a, blockSize);
+    QString failed;
+    for (int i = 0; i < n && failed.isEmpty(); ++i) {
+        if (pwrite(fd, buf, blockSize, off_t(i) * blockSize) != ssize_t(blockSize))
+            failed = QStringLiteral("pwrite: %1").arg(QString::fromLocal8Bit(strerror(errno)));
+    }
+    free(buf);
+    close(fd);
+    return failed;
+}
+
+// One query of the Grafana dashboard (docs/grafana/bpflens-dashboard.json), as its panel has it.
+struct DashboardQuery
+{
+    QString panel;
+    QString panelType;
+    QString refId;
+    QString expr;
+    QString format;
+    QString legendFormat;
+};
+
+QList<DashboardQuery> dashboardQueries(const QJsonObject &dashboard)
+{
+    QList<DashboardQuery> out;
+    for (const QJsonValue &p : dashboard.value(QStringLiteral("panels")).toArray()) {
+        const QJsonObject panel = p.toObject();
+        for (const QJsonValue &t : panel.value(QStringLiteral("targets")).toArray()) {
+            const QJsonObject target = t.toObject();
+            out.append({panel.value(QStringLiteral("title")).toString(),
+                        panel.value(QStringLiteral("type")).toString(),
+                        target.value(QStringLiteral("refId")).toString(),
+                        target.value(QStringLiteral("expr")).toString(),
+                        target.value(QStringLiteral("format")).toString(),
+                        target.value(QStringLiteral("legendFormat")).toString()});
+        }
+    }
+    return out;
+}
+
+// As Grafana's Prometheus data source puts a multi-value variable into a regex matcher: the
+// regex's special characters escaped, the backslash doubled for PromQL's string.
+QString grafanaRegexEscape(const QString &value)
+{
+    QString out;
+    for (const QChar c : value) {
+        if (QStringLiteral("\\^$.|?*+()[]{}").contains(c))
+            out += QStringLiteral("\\\\");
+        out += c;
+    }
+    return out;
+}
+
+// A query with the dashboard's variables replaced as Grafana replaces them: the chosen values
+// (or the variable's "All" value), and $__rate_interval by a range holding several of the
+// test's one-second scrapes. A variable the dashboard does not declare is left in, and named.
+QString substituteVariables(QString expr, const QJsonObject &dashboard,
+                            const QHash<QString, QString> &chosen, QStringList *unknown)
+{
+    QHash<QString, QString> values;
+    for (const QJsonValue &v : dashboard.value(QStringLiteral("templating"))
+                                   .toObject()
+                                   .value(QStringLiteral("list"))
+                                   .toArray()) {
+        const QJsonObject var = v.toObject();
+        const QString name = var.value(QStringLiteral("name")).toString();
+        if (chosen.contains(name))
+            values.insert(name, chosen.value(name));
+        else if (var.value(QStringLiteral("includeAll")).toBool())
+            values.insert(name, var.value(QStringLiteral("allValue")).toString());
+    }
+    for (const char *range : {"__rate_interval", "__interval", "__range"})
+        values.insert(QLatin1String(range), QStringLiteral("1m"));
+    static const QRegularExpression variable(
+        QStringLiteral("\\$\\{(\\w+)\\}|\\$(\\w+)|\\[\\[(\\w+)\\]\\]"));
+    QString out;
+    qsizetype from = 0;
+    for (auto it = variable.globalMatch(expr); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        QString name = m.captured(1);
+        if (name.isEmpty())
+            name = m.captured(2);
+        if (name.isEmpty())
+            name = m.captured(3);
+        out += expr.mid(from, m.capturedStart() - from);
+        if (values.contains(name)) {
+            out += values.value(name);
+        } else {
+            out += m.captured();
+            unknown->append(name);
+        }
+        from = m.capturedEnd();
+    }
+    return out + expr.mid(from);
+}
+
+// The metric names a query reads.
+QStringList metricNames(const QString &expr)
+{
+    static const QRegularExpression name(QStringLiteral("\\bbpflens_[a-z0-9_]+"));
+    QStringList out;
+    for (auto it = name.globalMatch(expr); it.hasNext();)
+        out.append(it.next().captured());
+    out.removeDuplicates();
+    return out;
 }
 
 QString promtool()
@@ -213,7 +338,9 @@ private Q_SLOTS:
                       {QStringLiteral("serve"), QStringLiteral("--listen"),
                        QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--probe"),
                        QStringLiteral("block:perDisk,perFlags"), QStringLiteral("--probe"),
-                       QStringLiteral("runqlat")});
+                       QStringLiteral("runqlat"), QStringLiteral("--probe"),
+                       QStringLiteral("bitesize"), QStringLiteral("--probe"),
+                       QStringLiteral("cachestat")});
         QVERIFY(m_serve.waitForStarted());
         // Up once the probes are attached and a first snapshot was taken.
         QByteArray before;
@@ -231,17 +358,9 @@ private Q_SLOTS:
         QVERIFY2(!before.isEmpty(), "no metrics after 60 s");
         const quint64 c0 = writeCount(before, disk);
 
-        // N O_DIRECT writes: N block requests of the disk, whatever else runs.
-        const QByteArray file = (work.path() + QStringLiteral("/data")).toLocal8Bit();
-        const int fd = open(file.constData(), O_RDWR | O_CREAT | O_DIRECT | O_CLOEXEC, 0600);
-        QVERIFY2(fd >= 0, strerror(errno));
-        void *buf = nullptr;
-        QCOMPARE(posix_memalign(&buf, blockSize, blockSize), 0);
-        memset(buf, 0x5a, blockSize);
-        for (int i = 0; i < N; ++i)
-            QCOMPARE(pwrite(fd, buf, blockSize, off_t(i) * blockSize), ssize_t(blockSize));
-        free(buf);
-        close(fd);
+        const QString data = work.filePath(QStringLiteral("data"));
+        QString failed = directWrites(data, N);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
 
         QByteArray after;
         quint64 c1 = c0;
@@ -313,6 +432,156 @@ private Q_SLOTS:
         // The scrape itself succeeded: Prometheus's own view of the target.
         const QByteArray up = http(promPort, "GET", "/api/v1/query?query=up").body;
         QVERIFY2(up.contains("\"job\":\"bpflens\"") && up.contains("\"1\"]"), up.constData());
+
+        // The Grafana dashboard against what Prometheus stored (no Grafana here): every query of
+        // every panel, its variables replaced as Grafana does for this host and disk, is valid
+        // PromQL, and the panels of the probes recorded here show series. More writes while
+        // Prometheus scrapes give the block heatmap a rate to show.
+        failed = directWrites(data, N);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        QFile dashboardFile(
+            QStringLiteral(BPFLENS_SOURCE_DIR "/docs/grafana/bpflens-dashboard.json"));
+        QVERIFY(dashboardFile.open(QIODevice::ReadOnly));
+        QJsonParseError parseError;
+        const QJsonObject dashboard =
+            QJsonDocument::fromJson(dashboardFile.readAll(), &parseError).object();
+        QVERIFY2(!dashboard.isEmpty(), qPrintable(parseError.errorString()));
+        const QString instance = QStringLiteral("127.0.0.1:%1").arg(port);
+        const QHash<QString, QString> chosen{
+            {QStringLiteral("instance"), grafanaRegexEscape(instance)},
+            {QStringLiteral("disk"), grafanaRegexEscape(disk)}};
+        const QList<DashboardQuery> queries = dashboardQueries(dashboard);
+        QVERIFY(queries.size() >= 9);
+        // What serve emits here: the recorded probes' families and every probe's statistics.
+        const QStringList recorded{QStringLiteral("block"), QStringLiteral("runqlat"),
+                                   QStringLiteral("bitesize"), QStringLiteral("cachestat"),
+                                   QStringLiteral("probe")};
+        const auto isRecorded = [&](const QString &metric) {
+            return recorded.contains(metric.section(QLatin1Char('_'), 1, 1));
+        };
+        struct Answer
+        {
+            QString status;
+            QJsonArray result;
+            QByteArray body;
+        };
+        const auto ask = [&](const QByteArray &path) {
+            Answer a;
+            a.body = http(promPort, "GET", path).body;
+            const QJsonObject o = QJsonDocument::fromJson(a.body).object();
+            a.status = o.value(QStringLiteral("status")).toString();
+            const QJsonValue data = o.value(QStringLiteral("data"));
+            a.result = data.isArray() ? data.toArray()
+                                      : data.toObject().value(QStringLiteral("result")).toArray();
+            return a;
+        };
+        QList<QString> exprs;
+        for (const DashboardQuery &q : queries) {
+            QStringList unknown;
+            exprs.append(substituteVariables(q.expr, dashboard, chosen, &unknown));
+            QVERIFY2(unknown.isEmpty(),
+                     qPrintable(q.panel + QStringLiteral(": undeclared variable $") +
+                                unknown.join(QStringLiteral(", $"))));
+            QVERIFY2(!metricNames(q.expr).isEmpty(), qPrintable(q.panel));
+        }
+        // The block heatmap's +Inf bucket: the rate of every request of the disk.
+        const auto blockRate = [](const QJsonArray &result) {
+            for (const QJsonValue &v : result) {
+                const QJsonObject o = v.toObject();
+                if (o.value(QStringLiteral("metric"))
+                        .toObject()
+                        .value(QStringLiteral("le"))
+                        .toString() == QLatin1String("+Inf"))
+                    return o.value(QStringLiteral("value")).toArray().at(1).toString().toDouble();
+            }
+            return 0.0;
+        };
+        QList<Answer> answers;
+        t.restart();
+        for (bool done = false; !done && t.elapsed() < 60000;) {
+            QThread::msleep(500);
+            answers.clear();
+            done = true;
+            for (int i = 0; i < queries.size(); ++i) {
+                answers.append(ask("/api/v1/query?query=" + QUrl::toPercentEncoding(exprs[i])));
+                const QStringList names = metricNames(queries[i].expr);
+                if (std::any_of(names.cbegin(), names.cend(), isRecorded) &&
+                    answers.last().result.isEmpty())
+                    done = false;
+                if (queries[i].panelType == QLatin1String("heatmap") &&
+                    queries[i].expr.contains(QLatin1String("bpflens_block_")) &&
+                    !(blockRate(answers.last().result) > 0))
+                    done = false;
+            }
+        }
+        bool sawBlockHeatmap = false;
+        for (int i = 0; i < queries.size(); ++i) {
+            const DashboardQuery &q = queries[i];
+            const Answer &a = answers[i];
+            const QString what = q.panel + QLatin1Char('/') + q.refId + QStringLiteral(": ") +
+                                 exprs[i] + QStringLiteral("\n") + QString::fromUtf8(a.body);
+            QVERIFY2(a.status == QLatin1String("success"), qPrintable(what));
+            const QStringList names = metricNames(q.expr);
+            if (std::any_of(names.cbegin(), names.cend(), isRecorded))
+                QVERIFY2(!a.result.isEmpty(), qPrintable(what));
+            if (q.panelType != QLatin1String("heatmap"))
+                continue;
+            // Grafana draws the buckets as they are: the cumulative _bucket series by le.
+            QCOMPARE(q.format, QStringLiteral("heatmap"));
+            QCOMPARE(q.legendFormat, QStringLiteral("{{le}}"));
+            QVERIFY2(names.size() == 1 && names[0].endsWith(QLatin1String("_bucket")),
+                     qPrintable(what));
+            QVERIFY2(q.expr.contains(QRegularExpression(QStringLiteral("\\bby \\(le\\)"))),
+                     qPrintable(what));
+            for (const QJsonValue &v : a.result) {
+                const QJsonObject metric = v.toObject().value(QStringLiteral("metric")).toObject();
+                QVERIFY2(metric.keys() == QStringList{QStringLiteral("le")}, qPrintable(what));
+            }
+            if (q.expr.contains(QLatin1String("bpflens_block_"))) {
+                sawBlockHeatmap = true;
+                QVERIFY2(blockRate(a.result) > 0, qPrintable(what));
+            }
+        }
+        QVERIFY(sawBlockHeatmap);
+        for (const QJsonValue &p : dashboard.value(QStringLiteral("panels")).toArray()) {
+            const QJsonObject panel = p.toObject();
+            if (panel.value(QStringLiteral("type")).toString() == QLatin1String("heatmap"))
+                QVERIFY2(!panel.value(QStringLiteral("options"))
+                              .toObject()
+                              .value(QStringLiteral("calculate"))
+                              .toBool(true),
+                         qPrintable(panel.value(QStringLiteral("title")).toString()));
+        }
+        // The selectors' own queries: label_values(metric, label) list this host and disk.
+        static const QRegularExpression labelValues(
+            QStringLiteral("^label_values\\((\\w+),\\s*(\\w+)\\)$"));
+        int selectors = 0;
+        for (const QJsonValue &v : dashboard.value(QStringLiteral("templating"))
+                                       .toObject()
+                                       .value(QStringLiteral("list"))
+                                       .toArray()) {
+            const QJsonObject var = v.toObject();
+            if (var.value(QStringLiteral("type")).toString() != QLatin1String("query"))
+                continue;
+            const QString definition = var.value(QStringLiteral("definition")).toString();
+            const QRegularExpressionMatch m = labelValues.match(definition);
+            QVERIFY2(m.hasMatch(), qPrintable(definition));
+            const Answer a = ask("/api/v1/label/" + m.captured(2).toUtf8() +
+                                 "/values?match%5B%5D=" + QUrl::toPercentEncoding(m.captured(1)));
+            QVERIFY2(a.status == QLatin1String("success"), a.body.constData());
+            const QString name = var.value(QStringLiteral("name")).toString();
+            QStringList listed;
+            for (const QJsonValue &value : a.result)
+                listed.append(value.toString());
+            if (name == QLatin1String("instance"))
+                QVERIFY2(listed.contains(instance), a.body.constData());
+            else if (name == QLatin1String("disk"))
+                QVERIFY2(listed.contains(disk), a.body.constData());
+            else if (isRecorded(m.captured(1)))
+                QVERIFY2(!listed.isEmpty(), a.body.constData());
+            ++selectors;
+        }
+        QCOMPARE(selectors, 3);
 
         m_prometheus.terminate();
         QVERIFY(m_prometheus.waitForFinished(20000));

@@ -26,12 +26,17 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QGraphicsTextItem>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
@@ -43,6 +48,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -56,6 +62,7 @@
 #include <cerrno>
 #include <cmath>
 #include <fcntl.h>
+#include <functional>
 #include <sqlite3.h>
 
 using namespace bpflens;
@@ -121,6 +128,40 @@ QByteArray readAll(const QString &path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// A trace's events counted by category (the probe) and phase: "exec i", "block X", "M" for the
+// process and thread names.
+QMap<QString, int> traceCounts(const QByteArray &json, QString *error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (!doc.isObject()) {
+        *error = parseError.errorString();
+        return {};
+    }
+    QMap<QString, int> counts;
+    for (const QJsonValue &v : doc.object().value(QStringLiteral("traceEvents")).toArray()) {
+        const QJsonObject e = v.toObject();
+        const QString ph = e.value(QStringLiteral("ph")).toString();
+        const QString cat = e.value(QStringLiteral("cat")).toString();
+        ++counts[cat.isEmpty() ? ph : cat + QLatin1Char(' ') + ph];
+    }
+    return counts;
+}
+
+// Acts on the next modal dialog of type Dialog once its exec() has it up; gives up after about
+// ten seconds, so a dialog that never comes fails the test rather than hanging it.
+template<typename Dialog>
+void whenModal(std::function<void(Dialog *)> act, int tries = 1000)
+{
+    QTimer::singleShot(10, [act = std::move(act), tries]() mutable {
+        auto *dialog = qobject_cast<Dialog *>(QApplication::activeModalWidget());
+        if (dialog && dialog->isVisible())
+            act(dialog);
+        else if (tries > 0)
+            whenModal<Dialog>(std::move(act), tries - 1);
+    });
+}
+
 } // namespace
 
 class TestGui : public QObject
@@ -150,6 +191,7 @@ private Q_SLOTS:
     void tracepointHitsPerKeyChart();
     void usdtHitsPerKeyChart();
     void csvExportMatchesCsvExport();
+    void exportTraceMatchesTheCli();
     void openFlagsAndErrorsReadAsNames();
     void everyHistogramBucketIsLabelled();
     void emptyWindowSaysWhatToDo();
@@ -1489,6 +1531,74 @@ void TestGui::csvExportMatchesCsvExport()
                         {}, &error)
                 .isEmpty());
     QVERIFY(!error.isEmpty());
+}
+
+// File > Export Trace… as a user goes through it: the file dialog, a name without a suffix, the
+// trace written beside it as .json, the same events as `bpflens-cli export --trace` writes.
+void TestGui::exportTraceMatchesTheCli()
+{
+    MainWindow w;
+    QVERIFY(w.openFile(m_path));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QAction *exportTrace = nullptr;
+    for (QAction *menu : w.menuBar()->actions()) {
+        if (menu->text() != QLatin1String("&File") || !menu->menu())
+            continue;
+        for (QAction *a : menu->menu()->actions()) {
+            if (a->text() == QStringLiteral("Export &Trace\u2026"))
+                exportTrace = a;
+        }
+    }
+    QVERIFY2(exportTrace, "no Export Trace… in the File menu");
+    QVERIFY(exportTrace->isEnabled());
+
+    QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs, true);
+    const auto native =
+        qScopeGuard([] { QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs, false); });
+    const QString chosen = m_dir.filePath(QStringLiteral("from-gui"));
+    bool dialogShown = false;
+    whenModal<QFileDialog>([&](QFileDialog *dialog) {
+        dialogShown = dialog->acceptMode() == QFileDialog::AcceptSave;
+        dialog->selectFile(chosen);
+        static_cast<QDialog *>(dialog)->accept(); // (QFileDialog's own, as its button does)
+    });
+    exportTrace->trigger();
+    QVERIFY(dialogShown);
+    const QString written = chosen + QStringLiteral(".json");
+    QVERIFY2(QFileInfo::exists(written), qPrintable(written));
+    QVERIFY2(w.statusBar()->currentMessage().contains(written),
+             qPrintable(w.statusBar()->currentMessage()));
+
+    QString error;
+    const QMap<QString, int> gui = traceCounts(readAll(written), &error);
+    QVERIFY2(!gui.isEmpty(), qPrintable(error));
+    // The session's known contents: every event once, under its probe's name.
+    int exec = 0, open = 0, block = 0;
+    for (auto it = gui.cbegin(); it != gui.cend(); ++it) {
+        if (it.key().startsWith(QLatin1String("exec ")))
+            exec += it.value();
+        else if (it.key().startsWith(QLatin1String("open ")))
+            open += it.value();
+        else if (it.key().startsWith(QLatin1String("block ")))
+            block += it.value();
+    }
+    QCOMPARE(exec, Batches * ExecPerBatch);
+    QCOMPARE(open, Batches * OpenPerBatch);
+    QCOMPARE(block, Batches * BlockPerBatch);
+    QCOMPARE(gui.value(QStringLiteral("block X")), Batches * BlockPerBatch); // slices
+    QVERIFY(gui.value(QStringLiteral("M")) > 0);
+
+    const QString fromCli = m_dir.filePath(QStringLiteral("from-cli.json"));
+    QProcess cli;
+    cli.start(QStringLiteral(BPFLENS_CLI),
+              {QStringLiteral("export"), m_path, QStringLiteral("--trace"), fromCli});
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0,
+             cli.readAllStandardError().constData());
+    const QMap<QString, int> reference = traceCounts(readAll(fromCli), &error);
+    QVERIFY2(!reference.isEmpty(), qPrintable(error));
+    QCOMPARE(gui, reference);
 }
 
 void TestGui::damagedFileShowsErrorAndKeepsSession()

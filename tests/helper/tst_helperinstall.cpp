@@ -251,6 +251,73 @@ private Q_SLOTS:
         QVERIFY2(activation.contains(QStringLiteral("SystemdService=bpflens-helper.service")),
                  qPrintable(activation));
     }
+
+    // The example unit for `bpflens-cli serve`, as installed: it starts the installed CLI,
+    // systemd accepts it, and its sandbox rates no worse than docs/prometheus.md says, so a line
+    // of the hardening removed fails here before the doc's number turns false.
+    void serveUnitVerifies()
+    {
+        const QString installed =
+            staged(QStringLiteral("share/doc/bpflens/examples/bpflens-serve.service"));
+        QString unit = readText(installed);
+        QVERIFY2(!unit.isEmpty(), qPrintable(installed));
+        const QString installedCli = QStringLiteral(BPFLENS_INSTALL_PREFIX "/bin/bpflens-cli");
+        QVERIFY2(unit.contains(QStringLiteral("\nExecStart=") + installedCli + QLatin1Char(' ')),
+                 qPrintable(unit));
+        // The comment's copy command names where the example went.
+        QVERIFY2(
+            unit.contains(QStringLiteral("cp " BPFLENS_INSTALL_PREFIX
+                                         "/share/doc/bpflens/examples/bpflens-serve.service ")),
+            qPrintable(unit));
+        QVERIFY2(!unit.contains(QRegularExpression(QStringLiteral("@[A-Z_]+@"))), qPrintable(unit));
+
+        // The rating docs/prometheus.md quotes.
+        QFile doc(QStringLiteral(BPFLENS_SOURCE_DIR "/docs/prometheus.md"));
+        QVERIFY(doc.open(QIODevice::ReadOnly));
+        const QRegularExpressionMatch quoted =
+            QRegularExpression(
+                QStringLiteral("`systemd-analyze security`\\s+rates\\s+it\\s+(\\d+\\.\\d)"))
+                .match(QString::fromUtf8(doc.readAll()));
+        QVERIFY2(quoted.hasMatch(), "docs/prometheus.md quotes no systemd-analyze rating");
+        const double claimed = quoted.captured(1).toDouble();
+
+        const QString analyze = QStandardPaths::findExecutable(QStringLiteral("systemd-analyze"));
+        if (analyze.isEmpty())
+            QSKIP("systemd-analyze is not installed: the serve unit's validator is skipped");
+        QTemporaryDir dir;
+        unit.replace(QStringLiteral("ExecStart=" BPFLENS_INSTALL_PREFIX),
+                     QStringLiteral("ExecStart=") + m_prefix);
+        const QString copy = dir.filePath(QStringLiteral("bpflens-serve.service"));
+        QFile f(copy);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(unit.toUtf8());
+        f.close();
+        const Run r = run(analyze, {QStringLiteral("verify"), copy});
+        QVERIFY2(r.status == 0 && r.output.trimmed().isEmpty(), qPrintable(r.output));
+        const Run sec = run(analyze, {QStringLiteral("security"), QStringLiteral("--offline=true"),
+                                      QStringLiteral("--no-pager"), copy});
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("Overall exposure level for [^:]+: (\\d+\\.\\d)"))
+                .match(sec.output);
+        QVERIFY2(m.hasMatch(), qPrintable(sec.output));
+        const double rated = m.captured(1).toDouble();
+        QVERIFY2(rated <= claimed,
+                 qPrintable(QStringLiteral("systemd-analyze rates the serve unit %1, "
+                                           "docs/prometheus.md says %2\n")
+                                .arg(rated)
+                                .arg(claimed) +
+                            sec.output));
+        if (rated < claimed)
+            qInfo("the serve unit rates %.1f, better than the %.1f docs/prometheus.md quotes",
+                  rated, claimed);
+        // The probes' capabilities stay granted, and nothing beyond them.
+        const QRegularExpressionMatch bounding =
+            QRegularExpression(QStringLiteral("\\nCapabilityBoundingSet=([^\\n]*)\\n")).match(unit);
+        QVERIFY2(bounding.hasMatch(), qPrintable(unit));
+        QCOMPARE(bounding.captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts),
+                 QStringList({QStringLiteral("CAP_BPF"), QStringLiteral("CAP_PERFMON"),
+                              QStringLiteral("CAP_SYS_RESOURCE")}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHelperInstall)
