@@ -63,6 +63,14 @@ inline QList<pid_t> childrenOf(qint64 parent)
     return pids;
 }
 
+// The parent of pid (0 if it is gone).
+inline pid_t parentOf(pid_t pid)
+{
+    const QString stat = readAll(QStringLiteral("/proc/%1/stat").arg(pid));
+    const QStringList f = stat.mid(stat.lastIndexOf(QLatin1Char(')')) + 2).split(QLatin1Char(' '));
+    return f.size() > 1 ? pid_t(f.at(1).toInt()) : 0;
+}
+
 // Files in dir(): hostkey(.pub); client keys "present" (its sessions find bpflens-cli in
 // binDir) and "absent" (a host without BPF Lens); known_hosts (sshd's key for [127.0.0.1]:port)
 // and empty_known_hosts; "ssh", a wrapper that keeps the user's ~/.ssh/config out.
@@ -211,6 +219,11 @@ public:
 
     QString path(const QString &name) const { return m_dir.filePath(name); }
     int port() const { return m_port; }
+    // The listening sshd; each connection is served by a child of it.
+    pid_t listenerPid() const
+    {
+        return pid_t(readAll(path(QStringLiteral("sshd.pid"))).trimmed().toInt());
+    }
     // In the environment of every session this sshd runs (see processesTagged()).
     QByteArray tag() const { return m_tag; }
     // The ssh wrapper, for BPFLENS_SSH.
