@@ -100,6 +100,10 @@ public:
         // "DBUS_SYSTEM_BUS_ADDRESS=unix:path=..." for a private system bus
         // (tests/helper/testbus.h).
         QByteArray environment;
+        // Directories covered with an empty tmpfs in sshd's mount namespace (a host whose
+        // kernel lacks what they offer, e.g. /sys/kernel/tracing). Nothing on the machine
+        // changes.
+        QStringList hiddenDirs;
     };
 
     bool start(const QString &binDir, QString *error) { return start(binDir, Options{}, error); }
@@ -160,8 +164,20 @@ public:
         m_sshd.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         const QStringList sshdArgs{QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
                                    path(QStringLiteral("sshd_config"))};
-        if (options.loginUser.isEmpty()) {
+        QString namespaceSetup;
+        for (const QString &dir : options.hiddenDirs)
+            namespaceSetup +=
+                QStringLiteral("mount -t tmpfs -o size=4k,mode=755 none '%1' && ").arg(dir);
+        if (options.loginUser.isEmpty() && namespaceSetup.isEmpty()) {
             m_sshd.start(QStringLiteral("/usr/sbin/sshd"), sshdArgs);
+        } else if (options.loginUser.isEmpty()) {
+            m_sshd.start(QStringLiteral("unshare"),
+                         QStringList{QStringLiteral("-m"), QStringLiteral("--propagation"),
+                                     QStringLiteral("private"), QStringLiteral("/bin/sh"),
+                                     QStringLiteral("-c"),
+                                     namespaceSetup + QStringLiteral("exec /usr/sbin/sshd \"$@\""),
+                                     QStringLiteral("sh")}
+                             << sshdArgs);
         } else {
             QStringList passwd;
             bool found = false;
@@ -187,14 +203,15 @@ public:
                                                          QFileDevice::ExeGroup |
                                                          QFileDevice::ExeOther))
                 return failWith(QStringLiteral("cannot write the fixture's passwd"));
-            m_sshd.start(QStringLiteral("unshare"),
-                         QStringList{QStringLiteral("-m"), QStringLiteral("--propagation"),
-                                     QStringLiteral("private"), QStringLiteral("/bin/sh"),
-                                     QStringLiteral("-c"),
-                                     QStringLiteral("mount --bind \"$0\" /etc/passwd && exec "
-                                                    "/usr/sbin/sshd \"$@\""),
-                                     path(QStringLiteral("passwd"))}
-                             << sshdArgs);
+            m_sshd.start(
+                QStringLiteral("unshare"),
+                QStringList{QStringLiteral("-m"), QStringLiteral("--propagation"),
+                            QStringLiteral("private"), QStringLiteral("/bin/sh"),
+                            QStringLiteral("-c"),
+                            namespaceSetup + QStringLiteral("mount --bind \"$0\" /etc/passwd && "
+                                                            "exec /usr/sbin/sshd \"$@\""),
+                            path(QStringLiteral("passwd"))}
+                    << sshdArgs);
         }
         if (!m_sshd.waitForStarted())
             return failWith(QStringLiteral("sshd did not start"));
