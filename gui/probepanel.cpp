@@ -100,16 +100,20 @@ void ProbePanel::build()
     // A scroll bar that came and went with the ticked probes' options narrowed the panel, and
     // every wrapped description below reflowed: the rows jumped instead of just moving down.
     scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
-    outer->addWidget(scroll);
     auto *content = new QWidget(scroll);
     m_layout = new QVBoxLayout(content);
     scroll->setWidget(content);
-    m_kernel = new QLabel(tr("Kernel: not known until the helper answers"), content);
+    // Above the scrolled probes, not among them: whose kernel the availability is (this
+    // computer's or a host's) stays in sight wherever the list is scrolled to.
+    m_kernel = new QLabel(tr("Kernel: not known until the helper answers"), this);
     m_kernel->setObjectName(QStringLiteral("kernelRelease"));
     m_kernel->setForegroundRole(QPalette::PlaceholderText);
     m_kernel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_kernel->setWordWrap(true);
-    m_layout->addWidget(m_kernel);
+    const QMargins margins = m_layout->contentsMargins();
+    m_kernel->setContentsMargins(margins.left(), margins.top(), margins.right(), 0);
+    outer->addWidget(m_kernel);
+    outer->addWidget(scroll);
 
     static const ProbeGroup order[] = {
         ProbeGroup::Cpu,     ProbeGroup::Processes, ProbeGroup::Files,
@@ -140,6 +144,10 @@ void ProbePanel::build()
             row.check->setToolTip(catalogText(info.description));
             row.status = new QLabel(content);
             row.status->setObjectName(QStringLiteral("status:%1").arg(info.id));
+            // "teilweise verfügbar" beside "Langsame Dateioperationen" is wider than the dock:
+            // it takes two lines instead of pushing the row out of sight.
+            row.status->setWordWrap(true);
+            row.status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
             line->addWidget(row.check, 1);
             line->addWidget(row.status);
             m_layout->addLayout(line);

@@ -189,6 +189,11 @@ void RemoteHostDialog::showStatus(const QString &message, bool error)
     m_statusIcon->setPixmap(
         error ? style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(size, size) : QPixmap());
     m_statusIcon->setVisible(error);
+    // A long message (a probe's reason, German) needs more lines than the dialog was given: it
+    // grows instead of cutting them off.
+    layout()->activate();
+    if (hasHeightForWidth() && heightForWidth(width()) > height())
+        resize(width(), heightForWidth(width()));
 }
 
 RemoteHostController::RemoteHostController(RecordingController *recording, QWidget *window)

@@ -368,7 +368,7 @@ private Q_SLOTS:
         {
             QString kernel, status, statusTip, dialog;
             bool checked = false, enabled = true, recording = true, recordEnabled = false,
-                 inView = false;
+                 inView = false, kernelInView = false;
         } seen;
         auto connectThen = [&](bool record, const QString &shot) {
             QTimer::singleShot(0, this, [&, record, shot] {
@@ -389,6 +389,7 @@ private Q_SLOTS:
                 seen.statusTip = panel->statusLabel(missing)->toolTip();
                 // Scrolled to: the Network group is far below the top of the list.
                 seen.inView = !panel->statusLabel(missing)->visibleRegion().isEmpty();
+                seen.kernelInView = !panel->kernelLabel()->visibleRegion().isEmpty();
                 seen.checked = panel->checkBox(missing)->isChecked();
                 seen.enabled = panel->checkBox(missing)->isEnabled();
                 seen.recording = w.isRecording();
@@ -426,6 +427,8 @@ private Q_SLOTS:
         QCOMPARE(seen.status, QStringLiteral("not available"));
         QVERIFY2(seen.statusTip.contains(reason), qPrintable(seen.statusTip));
         QVERIFY(seen.checked && !seen.enabled && !seen.recording && seen.inView);
+        // Whose kernel it is stays in sight above the scrolled list.
+        QVERIFY(seen.kernelInView);
         QVERIFY2(seen.dialog.contains(notRecorded), qPrintable(seen.dialog));
         QVERIFY(!remote->isRemote());
         QCOMPARE(panel->kernelLabel()->text(), localKernel);
@@ -473,6 +476,29 @@ private Q_SLOTS:
                  qPrintable(refusal));
         QVERIFY(!w.isRecording());
         QVERIFY(processesTagged(sshd.tag(), "--stream-fd").isEmpty());
+    }
+
+    // A check's message longer than the room the dialog was opened with (a probe's reason, in
+    // German) makes the dialog taller instead of being cut off.
+    void longStatusGrowsTheDialog()
+    {
+        RemoteRecorder r;
+        RemoteHostDialog dialog(&r);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto *status = dialog.findChild<QLabel *>(QStringLiteral("remoteStatus"));
+        QStringList lines;
+        for (int i = 0; i < 12; ++i)
+            lines << QStringLiteral("Line %1 of what ssh and the host said, long enough to "
+                                    "wrap in the dialog's width at least once.")
+                         .arg(i);
+        Q_EMIT r.checked(false, lines.join(QLatin1Char('\n')));
+        QApplication::processEvents();
+        QVERIFY2(status->height() >= status->heightForWidth(status->width()),
+                 qPrintable(QStringLiteral("%1 < %2")
+                                .arg(status->height())
+                                .arg(status->heightForWidth(status->width()))));
+        QVERIFY(dialog.rect().contains(status->geometry()));
     }
 
     // A file recorded on another machine says so in the title and the status bar.
