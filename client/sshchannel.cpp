@@ -1,6 +1,7 @@
 #include "sshchannel.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTextStream>
 
@@ -23,7 +24,72 @@ namespace {
 const QLatin1String MarkerMissing("bpflens-remote: not-installed");
 const QLatin1String MarkerVersion("bpflens-remote: version ");
 
+// A connection that dies silently (a cable pulled, Wi-Fi gone, a NAT forgetting it) sends no
+// reset: without keepalives ssh would wait for TCP to give up, many minutes in which the window
+// shows a live recording that receives nothing. The stream sends frames a few times a second, so
+// a link that works never needs these; a dead one ends ssh (exit status 255, "Timeout, server
+// ... not responding") after 3 unanswered keepalives 5 s apart, at most 20 s after the last
+// data (measured: 19.8 s).
+// That rides out a short outage (TCP retransmits the keepalive) without leaving the user
+// watching a dead recording for long.
+constexpr int AliveIntervalSeconds = 5;
+constexpr int AliveCountMax = 3;
+// Reaching the host and its first handshake, instead of the system's TCP timeout (minutes).
+constexpr int ConnectTimeoutSeconds = 15;
+
+int aliveIntervalSeconds()
+{
+    // Tests freeze a connection and need its end in a second or two, not 15 s.
+    bool ok = false;
+    const int seconds = qEnvironmentVariableIntValue("BPFLENS_SSH_ALIVE_SECONDS", &ok);
+    return ok && seconds > 0 && seconds <= 3600 ? seconds : AliveIntervalSeconds;
+}
+
 } // namespace
+
+QStringList livenessOptions(const QString &program, const SshTarget &target,
+                            const QStringList &sshOptions)
+{
+    // ssh -G prints the configuration it would use (the user's ~/.ssh/config, the system's and
+    // the -o options) and connects nowhere: about 10 ms.
+    QStringList args{QStringLiteral("-G")};
+    if (target.port)
+        args << QStringLiteral("-p") << QString::number(target.port);
+    for (const QString &o : sshOptions)
+        args << QStringLiteral("-o") << o;
+    args << QStringLiteral("--") << target.destination();
+    QProcess ssh;
+    ssh.setStandardInputFile(QProcess::nullDevice());
+    ssh.setStandardErrorFile(QProcess::nullDevice());
+    ssh.start(program, args);
+    QString interval, timeout;
+    if (ssh.waitForFinished(5000) && ssh.exitStatus() == QProcess::NormalExit &&
+        ssh.exitCode() == 0) {
+        const QStringList lines = QString::fromLocal8Bit(ssh.readAllStandardOutput())
+                                      .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        for (const QString &line : lines) {
+            const QString key = line.section(QLatin1Char(' '), 0, 0);
+            const QString value = line.section(QLatin1Char(' '), 1).trimmed();
+            if (key == QLatin1String("serveraliveinterval"))
+                interval = value;
+            else if (key == QLatin1String("connecttimeout"))
+                timeout = value;
+        }
+    } else {
+        ssh.kill();
+        ssh.waitForFinished(1000);
+    }
+    // ssh's defaults ("0": no keepalives, "none": the system's TCP timeout) are replaced; a
+    // value the user chose (config file or --ssh-option) is theirs to keep. ssh -G cannot tell a
+    // configured ServerAliveCountMax from its default, so it is set with our interval only.
+    QStringList options;
+    if (interval.isEmpty() || interval == QLatin1String("0"))
+        options << QStringLiteral("ServerAliveInterval=%1").arg(aliveIntervalSeconds())
+                << QStringLiteral("ServerAliveCountMax=%1").arg(AliveCountMax);
+    if (timeout.isEmpty() || timeout == QLatin1String("none"))
+        options << QStringLiteral("ConnectTimeout=%1").arg(ConnectTimeoutSeconds);
+    return options;
+}
 
 QString SshTarget::destination() const
 {
@@ -121,7 +187,7 @@ bool SshChannel::start(const SshTarget &target, const QStringList &sshOptions,
                          : QStringLiteral("StrictHostKeyChecking=yes")};
     if (target.port)
         args << QStringLiteral("-p") << QString::number(target.port);
-    for (const QString &o : sshOptions)
+    for (const QString &o : livenessOptions(m_program, target, sshOptions) + sshOptions)
         args << QStringLiteral("-o") << o;
     args << QStringLiteral("--") << target.destination() << command;
 

@@ -48,6 +48,13 @@ QString remoteRecordCommand(const QStringList &recordArgs);
 // The same check, then `bpflens-cli probes --json` on stdout: what the remote kernel can run.
 QString remoteProbesCommand();
 
+// The -o options start() adds so that a connection that dies silently ends ssh within a known
+// time: ServerAliveInterval=5 (or $BPFLENS_SSH_ALIVE_SECONDS, for tests) with
+// ServerAliveCountMax=3, and ConnectTimeout=15, each unless the user's ssh configuration or
+// sshOptions already set it (`ssh -G`, the configuration ssh would use, says so).
+QStringList livenessOptions(const QString &program, const SshTarget &target,
+                            const QStringList &sshOptions);
+
 // An ssh client running remoteRecordCommand(): its stdout is the stream, its stderr carries the
 // remote's messages and ssh's own, its stdin stays open until stop() (the remote side stops
 // when it reaches the end of its stdin).
@@ -59,9 +66,9 @@ public:
     SshChannel &operator=(const SshChannel &) = delete;
     ~SshChannel();
 
-    // ssh -o BatchMode=yes -o StrictHostKeyChecking=yes ... target command. The ssh binary is
-    // $BPFLENS_SSH or "ssh" from PATH. sshOptions are passed as -o each, after ours (ssh keeps
-    // the first value of an option, so they cannot turn host key checking off).
+    // ssh -o BatchMode=yes -o StrictHostKeyChecking=yes [livenessOptions()] ... target command.
+    // The ssh binary is $BPFLENS_SSH or "ssh" from PATH. sshOptions are passed as -o each, after
+    // ours (ssh keeps the first value of an option, so they cannot turn host key checking off).
     bool start(const SshTarget &target, const QStringList &sshOptions, const QString &command,
                QString *error, const SshPrompting &prompting = {});
     // Called with each line the remote or ssh wrote to stderr that is not a marker; without

@@ -100,16 +100,20 @@ void ProbePanel::build()
     // A scroll bar that came and went with the ticked probes' options narrowed the panel, and
     // every wrapped description below reflowed: the rows jumped instead of just moving down.
     scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
-    outer->addWidget(scroll);
     auto *content = new QWidget(scroll);
     m_layout = new QVBoxLayout(content);
     scroll->setWidget(content);
-    m_kernel = new QLabel(tr("Kernel: not known until the helper answers"), content);
+    // Above the scrolled probes, not among them: whose kernel the availability is (this
+    // computer's or a host's) stays in sight wherever the list is scrolled to.
+    m_kernel = new QLabel(tr("Kernel: not known until the helper answers"), this);
     m_kernel->setObjectName(QStringLiteral("kernelRelease"));
     m_kernel->setForegroundRole(QPalette::PlaceholderText);
     m_kernel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_kernel->setWordWrap(true);
-    m_layout->addWidget(m_kernel);
+    const QMargins margins = m_layout->contentsMargins();
+    m_kernel->setContentsMargins(margins.left(), margins.top(), margins.right(), 0);
+    outer->addWidget(m_kernel);
+    outer->addWidget(scroll);
 
     static const ProbeGroup order[] = {
         ProbeGroup::Cpu,     ProbeGroup::Processes, ProbeGroup::Files,
@@ -140,6 +144,10 @@ void ProbePanel::build()
             row.check->setToolTip(catalogText(info.description));
             row.status = new QLabel(content);
             row.status->setObjectName(QStringLiteral("status:%1").arg(info.id));
+            // "teilweise verfügbar" beside "Langsame Dateioperationen" is wider than the dock:
+            // it takes two lines instead of pushing the row out of sight.
+            row.status->setWordWrap(true);
+            row.status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
             line->addWidget(row.check, 1);
             line->addWidget(row.status);
             m_layout->addLayout(line);
@@ -318,6 +326,7 @@ void ProbePanel::setAvailability(const QHash<QString, ProbeAvailability> &availa
     for (Row &row : m_rows) {
         const auto it = availability.constFind(row.info->id);
         QString tip;
+        row.unavailableReason.clear();
         if (it == availability.cend()) {
             row.available = true; // the helper decides at start; do not block the user
             row.status->setText(tr("unknown"));
@@ -333,9 +342,9 @@ void ProbePanel::setAvailability(const QHash<QString, ProbeAvailability> &availa
                 tip += QLatin1Char('\n') + tr("Limited on this kernel: %1").arg(it->reason);
         } else {
             row.available = false;
+            row.unavailableReason = it->reason.isEmpty() ? tr("no reason given") : it->reason;
             row.status->setText(tr("not available"));
-            tip = tr("Not available on this kernel: %1")
-                      .arg(it->reason.isEmpty() ? tr("no reason given") : it->reason);
+            tip = tr("Not available on this kernel: %1").arg(row.unavailableReason);
         }
         row.status->setToolTip(tip);
         row.status->setAccessibleName(tr("%1: %2").arg(row.check->text(), row.status->text()));
@@ -353,6 +362,7 @@ void ProbePanel::setTracepointNames(const QStringList &names)
 
 void ProbePanel::setKernelRelease(const QString &release, const QString &host)
 {
+    m_kernelHost = host;
     if (host.isEmpty()) {
         m_kernel->setText(tr("Kernel %1").arg(release));
         m_kernel->setToolTip(tr("The availability below is this kernel's, as the helper sees it."));
@@ -363,6 +373,14 @@ void ProbePanel::setKernelRelease(const QString &release, const QString &host)
     m_kernel->setToolTip(tr("The availability below is the kernel of %1, as bpflens-cli there "
                             "sees it, not this computer's.")
                              .arg(host));
+}
+
+void ProbePanel::clearAvailability()
+{
+    m_kernelHost.clear();
+    m_kernel->setText(tr("Kernel: not known until the helper answers"));
+    m_kernel->setToolTip(QString());
+    setAvailability({});
 }
 
 void ProbePanel::showProbeError(const QString &probeId, const QString &message)
@@ -475,9 +493,45 @@ QList<ProbeConfig> ProbePanel::configs(QString *error) const
         }
         result.append(config);
     }
-    if (result.isEmpty() && error)
-        *error = tr("Select at least one probe to record.");
+    if (result.isEmpty() && error) {
+        const QString skipped = skippedText();
+        if (skipped.isEmpty())
+            *error = tr("Select at least one probe to record.");
+        else if (m_kernelHost.isEmpty())
+            *error = tr("None of the selected probes can run on this kernel: %1.").arg(skipped);
+        else
+            *error = tr("None of the selected probes can run on the kernel of %1: %2.")
+                         .arg(m_kernelHost, skipped);
+    }
     return result;
+}
+
+QList<ProbePanel::Skipped> ProbePanel::skippedProbes() const
+{
+    QList<Skipped> skipped;
+    for (const Row &row : m_rows) {
+        if (!row.available && row.check->isChecked())
+            skipped.append({row.info->id, row.check->text(), row.unavailableReason});
+    }
+    return skipped;
+}
+
+QString ProbePanel::skippedText() const
+{
+    QStringList parts;
+    for (const Skipped &s : skippedProbes())
+        parts << tr("%1 (%2)").arg(s.title, s.reason);
+    return parts.join(QStringLiteral("; "));
+}
+
+void ProbePanel::revealSkipped()
+{
+    for (const Row &row : std::as_const(m_rows)) {
+        if (!row.available && row.check->isChecked()) {
+            m_scroll->ensureWidgetVisible(row.check);
+            return;
+        }
+    }
 }
 
 QStringList ProbePanel::selectedProbes() const

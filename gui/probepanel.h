@@ -33,6 +33,9 @@ public:
     // The kernel the availability is about, shown above the probes.
     // host: the ssh destination whose kernel this is; empty: this computer's (the helper's).
     void setKernelRelease(const QString &release, const QString &host = QString());
+    // Back to "not known until the helper answers": no kernel, every probe's availability
+    // unknown.
+    void clearAvailability();
     QLabel *kernelLabel() const { return m_kernel; }
     // Shows a backend's refusal (the helper's InvalidArgs) next to the probe until it changes.
     void showProbeError(const QString &probeId, const QString &message);
@@ -41,6 +44,18 @@ public:
     // invalid: an empty list and the first error in *error (also shown next to that probe).
     QList<ProbeConfig> configs(QString *error = nullptr) const;
     QStringList selectedProbes() const;
+    // A checked probe the kernel cannot run: configs() leaves it out, so Record says so.
+    struct Skipped
+    {
+        QString id;
+        QString title;  // translated
+        QString reason; // the kernel side's, as the availability gave it
+    };
+    QList<Skipped> skippedProbes() const;
+    // "Title (reason); Title (reason)" of skippedProbes(), for messages.
+    QString skippedText() const;
+    // Scrolls the first of skippedProbes() into view, with its "not available".
+    void revealSkipped();
     void setProbeSelected(const QString &id, bool selected);
 
     QCheckBox *checkBox(const QString &probeId) const;
@@ -75,6 +90,7 @@ private:
         QWidget *options = nullptr;
         QHash<QString, QWidget *> editors;
         bool available = true;
+        QString unavailableReason;
     };
     void build();
     QWidget *createEditor(Row &row, const ProbeOption &option);
@@ -95,6 +111,7 @@ private:
     QScrollArea *m_scroll = nullptr;
     QStringListModel *m_tracepoints = nullptr;
     QLabel *m_kernel = nullptr;
+    QString m_kernelHost; // setKernelRelease()'s host
     bool m_loading = false;
     mutable QHash<QString, QString> m_targetProblems; // target + pid -> why not, "" if fine
 };

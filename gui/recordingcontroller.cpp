@@ -90,13 +90,39 @@ void RecordingController::setRecorder(Recorder *recorder)
             showStatus(message);
     });
     connect(m_recorder, &Recorder::probeRejected, m_probes, &ProbePanel::showProbeError);
+    m_listed = false;
     connect(m_recorder, &Recorder::probesListed, this,
             [this](const QString &kernel, const QHash<QString, ProbeAvailability> &availability) {
+                m_listed = true;
+                m_listedKernel = kernel;
+                m_listedAvailability = availability;
                 m_probes->setKernelRelease(kernel, m_recorder->remoteHost());
                 m_probes->setAvailability(availability);
             });
     connect(m_recorder, &Recorder::tracepointsListed, m_probes, &ProbePanel::setTracepointNames);
     Q_EMIT availabilityChanged();
+}
+
+void RecordingController::previewProbes(const QString &kernel,
+                                        const QHash<QString, ProbeAvailability> &availability,
+                                        const QString &host)
+{
+    if (m_recording || m_starting)
+        return;
+    m_probes->setKernelRelease(kernel, host);
+    m_probes->setAvailability(availability);
+}
+
+void RecordingController::restoreProbes()
+{
+    if (m_recording || m_starting)
+        return;
+    if (!m_listed) {
+        m_probes->clearAvailability();
+        return;
+    }
+    m_probes->setKernelRelease(m_listedKernel, m_recorder->remoteHost());
+    m_probes->setAvailability(m_listedAvailability);
 }
 
 void RecordingController::updateActions()
@@ -120,6 +146,11 @@ void RecordingController::startRecording()
     }
     if (!m_document->maybeKeepRecording())
         return;
+    // Checked but not runnable on the recorder's kernel: left out, as the panel shows, and
+    // said again when the recording starts.
+    m_skippedAtStart.clear();
+    for (const ProbePanel::Skipped &skipped : m_probes->skippedProbes())
+        m_skippedAtStart << skipped.title;
     showStatus(tr("Starting the recording…"));
     m_starting = true;
     Q_EMIT actionsChanged();
@@ -189,9 +220,17 @@ void RecordingController::recordingStarted(const SessionInfo &info)
     m_eventsPerSecond = 0;
     m_statusTimer->start();
     m_recordedOverSsh = m_recorder->remoteHost();
-    showStatus(m_recordedOverSsh.isEmpty() ? tr("Recording")
-                                           : tr("Recording on %1").arg(m_recordedOverSsh),
-               3000);
+    const QString skipped = m_skippedAtStart.join(QStringLiteral(", "));
+    if (!skipped.isEmpty())
+        showStatus(m_recordedOverSsh.isEmpty()
+                       ? tr("Recording without %1: this kernel cannot run them").arg(skipped)
+                       : tr("Recording on %1 without %2: its kernel cannot run them")
+                             .arg(m_recordedOverSsh, skipped),
+                   15000);
+    else
+        showStatus(m_recordedOverSsh.isEmpty() ? tr("Recording")
+                                               : tr("Recording on %1").arg(m_recordedOverSsh),
+                   3000);
     Q_EMIT recordingChanged();
     updateRecordingStatus();
 }

@@ -1,7 +1,11 @@
 #pragma once
 
+#include "probecatalog.h"
+
 #include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
+#include <QStringList>
 
 class QAction;
 class QLabel;
@@ -31,6 +35,7 @@ public:
     // backend is set the controller has one that says recording is unavailable.
     void setRecorder(Recorder *recorder);
     Recorder *recorder() const { return m_recorder; }
+    ProbePanel *probePanel() const { return m_probes; }
     bool isAvailable() const;
     bool isRecording() const { return m_recording; }
     // start() called, started or failed not yet seen (e.g. waiting for polkit).
@@ -60,6 +65,13 @@ public:
     void updateRecordingStatus();
     // Record, Stop and the probe panel enabled as the recorder and the document allow.
     void updateActions();
+
+    // Shows another recorder's kernel and probe availability in the probe panel before the
+    // window records through it (Record on Host's check); restoreProbes() puts back what the
+    // current recorder listed. Neither changes the panel while recording.
+    void previewProbes(const QString &kernel, const QHash<QString, ProbeAvailability> &availability,
+                       const QString &host);
+    void restoreProbes();
 
 Q_SIGNALS:
     // A recording started or ended: the title and the actions change.
@@ -94,7 +106,12 @@ private:
     qint64 m_rateEvents = 0; // event count at the last rate sample
     qint64 m_rateAtMs = 0;   // m_recordClock time of that sample
     double m_eventsPerSecond = 0;
-    QString m_recordedOverSsh; // the recorder's remoteHost() when the last recording started
+    QString m_recordedOverSsh;    // the recorder's remoteHost() when the last recording started
+    QStringList m_skippedAtStart; // checked probes the kernel could not run, left out
+    // The current recorder's last probesListed, for restoreProbes().
+    bool m_listed = false;
+    QString m_listedKernel;
+    QHash<QString, ProbeAvailability> m_listedAvailability;
     bool m_recording = false;
     bool m_starting = false; // start() called, started/failed not yet seen
 };

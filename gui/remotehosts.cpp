@@ -2,6 +2,7 @@
 
 #include "errorbox.h"
 #include "helperrecorder.h"
+#include "probepanel.h"
 #include "recordingcontroller.h"
 #include "remoterecorder.h"
 
@@ -155,7 +156,21 @@ void RemoteHostDialog::connectToHost()
 
 void RemoteHostDialog::checked(bool ok, const QString &message)
 {
-    showStatus(message, !ok);
+    QString text = message;
+    bool warn = !ok;
+    // The panel shows the host's availability by now (probesListed comes before checked): what
+    // it leaves out of the recording is said here, before Record, not found out afterwards.
+    const QString skipped = ok && m_probes ? m_probes->skippedText() : QString();
+    if (!skipped.isEmpty()) {
+        warn = true;
+        text += QLatin1Char('\n') +
+                (m_probes->selectedProbes().size() == m_probes->skippedProbes().size()
+                     ? tr("None of the selected probes can run there: %1.").arg(skipped)
+                     : tr("Selected but not recorded, as that kernel cannot run them: %1.")
+                           .arg(skipped));
+        m_probes->revealSkipped();
+    }
+    showStatus(text, warn);
     m_connect->setEnabled(!host().isEmpty());
     if (ok) {
         m_passed = host();
@@ -174,6 +189,11 @@ void RemoteHostDialog::showStatus(const QString &message, bool error)
     m_statusIcon->setPixmap(
         error ? style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(size, size) : QPixmap());
     m_statusIcon->setVisible(error);
+    // A long message (a probe's reason, German) needs more lines than the dialog was given: it
+    // grows instead of cutting them off.
+    layout()->activate();
+    if (hasHeightForWidth() && heightForWidth(width()) > height())
+        resize(width(), heightForWidth(width()));
 }
 
 RemoteHostController::RemoteHostController(RecordingController *recording, QWidget *window)
@@ -197,6 +217,18 @@ RemoteHostController::RemoteHostController(RecordingController *recording, QWidg
     m_local = new QAction(tr("Record on This &Computer"), this);
     m_local->setObjectName(QStringLiteral("recordLocally"));
     connect(m_local, &QAction::triggered, this, &RemoteHostController::useLocal);
+    // The host's probes in the panel as soon as its check passes, before anything records: the
+    // user sees what that kernel can run while still choosing. While the window records on a
+    // host already, the RecordingController shows them itself.
+    connect(m_remote, &Recorder::probesListed, this,
+            [this](const QString &kernel, const QHash<QString, ProbeAvailability> &availability) {
+                if (!isRemote())
+                    m_recording->previewProbes(kernel, availability, m_remote->remoteHost());
+            });
+    connect(m_remote, &RemoteRecorder::checked, this, [this](bool ok) {
+        if (!ok && !isRemote())
+            m_recording->restoreProbes();
+    });
     connect(m_recording, &RecordingController::recordingChanged, this,
             &RemoteHostController::updateMenu);
     connect(m_recording, &RecordingController::actionsChanged, this,
@@ -212,6 +244,7 @@ bool RemoteHostController::isRemote() const
 int RemoteHostController::chooseHost(const QString &host)
 {
     RemoteHostDialog dialog(m_remote, m_window);
+    dialog.setProbePanel(m_recording->probePanel());
     if (!host.isEmpty()) {
         dialog.setHost(host);
         dialog.connectToHost();
@@ -221,6 +254,8 @@ int RemoteHostController::chooseHost(const QString &host)
     const int result = dialog.exec();
     if (result == QDialog::Accepted)
         useRemote();
+    else if (!isRemote())
+        m_recording->restoreProbes(); // this computer's kernel again
     return result;
 }
 
@@ -243,7 +278,8 @@ void RemoteHostController::useLocal()
     if (m_recording->isRecording() || !isRemote())
         return;
     m_recording->setRecorder(m_localRecorder);
-    // Back to this kernel's probes.
+    // Back to this kernel's probes: not known (rather than the host's) until the helper answers.
+    m_recording->restoreProbes();
     if (auto *helper = qobject_cast<HelperRecorder *>(m_localRecorder.data()))
         helper->refresh();
     updateMenu();

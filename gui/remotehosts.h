@@ -14,6 +14,7 @@ class QPushButton;
 
 namespace bpflens {
 
+class ProbePanel;
 class Recorder;
 class RecordingController;
 class RemoteRecorder;
@@ -28,7 +29,8 @@ void remember(const QString &host);
 
 // Record > Record on Host: where ([user@]host[:port]) and whether to be asked about a host key
 // ssh does not know yet. Connect checks the host (RemoteRecorder::check()) and says what it
-// found; Record is enabled once the host entered is the one that passed.
+// found, including the checked probes its kernel cannot run; Record is enabled once the host
+// entered is the one that passed.
 class RemoteHostDialog : public QDialog
 {
     Q_OBJECT
@@ -37,6 +39,10 @@ public:
 
     void setHost(const QString &host);
     QString host() const;
+    // The window's probe panel: after a check it shows the host's availability, scrolled to the
+    // first checked probe that kernel cannot run, and the status names them all (Record leaves
+    // them out).
+    void setProbePanel(ProbePanel *probes) { m_probes = probes; }
     // Connects to host() (what Connect does).
     void connectToHost();
 
@@ -46,6 +52,7 @@ private:
     void showStatus(const QString &message, bool error);
 
     RemoteRecorder *m_recorder;
+    ProbePanel *m_probes = nullptr;
     QComboBox *m_host;
     QCheckBox *m_confirmKey;
     QLabel *m_status;
@@ -57,7 +64,9 @@ private:
 
 // The Recording menu's remote part: Record on Host…, Recent Hosts and Record on This Computer.
 // It owns the RemoteRecorder and switches the RecordingController between it and the local
-// recorder the window started with.
+// recorder the window started with. A successful check shows the host's probes in the probe
+// panel at once; a dialog cancelled (or a check failed) before switching puts back this
+// computer's.
 class RemoteHostController : public QObject
 {
     Q_OBJECT

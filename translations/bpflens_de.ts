@@ -2512,6 +2512,18 @@ Latenz %3 – %4
         <source>The availability below is the kernel of %1, as bpflens-cli there sees it, not this computer&apos;s.</source>
         <translation>Die Verfügbarkeit unten ist die des Kernels von %1, wie bpflens-cli dort sie sieht, nicht die dieses Computers.</translation>
     </message>
+    <message>
+        <source>None of the selected probes can run on this kernel: %1.</source>
+        <translation>Keine der ausgewählten Probes kann auf diesem Kernel laufen: %1.</translation>
+    </message>
+    <message>
+        <source>None of the selected probes can run on the kernel of %1: %2.</source>
+        <translation>Keine der ausgewählten Probes kann auf dem Kernel von %1 laufen: %2.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProfilePage</name>
@@ -2931,6 +2943,14 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>%1 via %2</source>
         <translation>%1 über %2</translation>
     </message>
+    <message>
+        <source>Recording without %1: this kernel cannot run them</source>
+        <translation>Aufzeichnung ohne %1: Dieser Kernel kann sie nicht ausführen</translation>
+    </message>
+    <message>
+        <source>Recording on %1 without %2: its kernel cannot run them</source>
+        <translation>Aufzeichnung auf %1 ohne %2: Sein Kernel kann sie nicht ausführen</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::RemoteHostController</name>
@@ -2992,6 +3012,14 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>Connecting to %1…</source>
         <translation>Verbinde mit %1 …</translation>
+    </message>
+    <message>
+        <source>None of the selected probes can run there: %1.</source>
+        <translation>Keine der ausgewählten Probes kann dort laufen: %1.</translation>
+    </message>
+    <message>
+        <source>Selected but not recorded, as that kernel cannot run them: %1.</source>
+        <translation>Ausgewählt, aber nicht aufgezeichnet, da jener Kernel sie nicht ausführen kann: %1.</translation>
     </message>
 </context>
 <context>

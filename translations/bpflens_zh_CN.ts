@@ -2509,6 +2509,18 @@ latency %3 – %4
         <source>The availability below is the kernel of %1, as bpflens-cli there sees it, not this computer&apos;s.</source>
         <translation>下方的可用性是 %1 的内核（由那里的 bpflens-cli 检测），而非本机的。</translation>
     </message>
+    <message>
+        <source>None of the selected probes can run on this kernel: %1.</source>
+        <translation>所选探针均无法在此内核上运行：%1。</translation>
+    </message>
+    <message>
+        <source>None of the selected probes can run on the kernel of %1: %2.</source>
+        <translation>所选探针均无法在 %1 的内核上运行：%2。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProfilePage</name>
@@ -2925,6 +2937,14 @@ The data recorded until then is kept.</source>
         <source>%1 via %2</source>
         <translation>%1（经由 %2）</translation>
     </message>
+    <message>
+        <source>Recording without %1: this kernel cannot run them</source>
+        <translation>正在录制，不含 %1：此内核无法运行它们</translation>
+    </message>
+    <message>
+        <source>Recording on %1 without %2: its kernel cannot run them</source>
+        <translation>正在 %1 上录制，不含 %2：其内核无法运行它们</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::RemoteHostController</name>
@@ -2986,6 +3006,14 @@ The data recorded until then is kept.</source>
     <message>
         <source>Connecting to %1…</source>
         <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>None of the selected probes can run there: %1.</source>
+        <translation>所选探针均无法在该主机上运行：%1。</translation>
+    </message>
+    <message>
+        <source>Selected but not recorded, as that kernel cannot run them: %1.</source>
+        <translation>已选择但不会录制，因为该内核无法运行它们：%1。</translation>
     </message>
 </context>
 <context>

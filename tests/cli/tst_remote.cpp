@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QTcpServer>
@@ -442,6 +443,157 @@ private Q_SLOTS:
         QCOMPARE(queryCount(session, QStringLiteral("SELECT count(*) FROM open WHERE path LIKE "
                                                     "'%lost-opened.txt'")),
                  qint64(opens));
+    }
+
+    // The network going silent without closing anything (here: the sshd serving the
+    // connection stopped with SIGSTOP, so the kernel still acknowledges every packet and only
+    // ssh's keepalives can tell): the recording ends with the same message and exit status as a
+    // killed ssh, keeping what arrived before, and the remote side goes once sshd runs again.
+    void silentlyDeadConnectionEndsTheRecording()
+    {
+        const QString session = path(QStringLiteral("frozen.bpflens"));
+        const QString opened = path(QStringLiteral("frozen-opened.txt"));
+        QVERIFY(writeFile(opened, "x"));
+        QProcess recorder;
+        QProcessEnvironment env = cliEnvironment();
+        // A keepalive a second (the default is 5 s): ssh gives up after 3 unanswered ones.
+        env.insert(QStringLiteral("BPFLENS_SSH_ALIVE_SECONDS"), QStringLiteral("1"));
+        recorder.setProcessEnvironment(env);
+        recorder.start(QStringLiteral(BPFLENS_CLI),
+                       recordArgs(QStringLiteral("present"), QStringLiteral("known_hosts"), session)
+                           << QStringLiteral("--probe")
+                           << QStringLiteral("open:pid=%1").arg(getpid()));
+        QVERIFY2(waitForFile(session, recorder), recorder.readAllStandardError().constData());
+        const QList<pid_t> remote = processesTagged(m_tag, "--stream-fd");
+        QCOMPARE(remote.size(), 1);
+        const QList<quint32> programs = programIdsOf(remote.first());
+        QVERIFY(!programs.isEmpty());
+        // The remote shell execs bpflens-cli: its parent is the sshd process of this
+        // connection, a child of the listening sshd.
+        const pid_t sessionSshd = bpflens::test::parentOf(remote.first());
+        QVERIFY(sessionSshd > 0);
+        QCOMPARE(bpflens::test::parentOf(sessionSshd), m_sshd.listenerPid());
+        // Whatever fails below, that sshd runs again (and ends) before the next test.
+        bool frozen = false;
+        const auto thaw = qScopeGuard([&] {
+            if (frozen)
+                ::kill(sessionSshd, SIGCONT);
+        });
+        const int opens = 4;
+        for (int i = 0; i < opens; ++i) {
+            QFile f(opened);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+        }
+        QTest::qWait(1500);
+
+        QElapsedTimer sinceFreeze;
+        sinceFreeze.start();
+        QVERIFY(::kill(sessionSshd, SIGSTOP) == 0);
+        frozen = true;
+        // Made after the freeze: they cannot arrive.
+        for (int i = 0; i < 3; ++i) {
+            QFile f(opened);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+        }
+        // 3 keepalives a second apart unanswered: ssh exits 3-4 s after the last packet.
+        QVERIFY2(recorder.waitForFinished(20000),
+                 "record --host still runs 20 s after its connection went silent");
+        qInfo("record --host ended %lld ms after the connection went silent",
+              qint64(sinceFreeze.elapsed()));
+        const QString err = QString::fromUtf8(recorder.readAllStandardError());
+        QCOMPARE(recorder.exitCode(), 6);
+        QVERIFY2(err.contains(QStringLiteral("root@127.0.0.1:%1: Timeout, server 127.0.0.1 not "
+                                             "responding")
+                                  .arg(m_port)),
+                 qPrintable(err));
+        QVERIFY2(
+            err.contains(QStringLiteral("connection to root@127.0.0.1:%1 lost after ").arg(m_port)),
+            qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("holds everything received")), qPrintable(err));
+        QCOMPARE(queryCount(session, QStringLiteral("SELECT count(*) FROM open WHERE path LIKE "
+                                                    "'%frozen-opened.txt'")),
+                 qint64(opens));
+        const Run shown = runCli({QStringLiteral("show"), session});
+        QCOMPARE(shown.status, 0);
+
+        // Running again, sshd finds its client gone and closes the channel: the remote
+        // bpflens-cli ends and its programs go with it.
+        QVERIFY(!processGone(remote.first()));
+        QElapsedTimer sinceThaw;
+        sinceThaw.start();
+        QVERIFY(::kill(sessionSshd, SIGCONT) == 0);
+        frozen = false;
+        while (sinceThaw.elapsed() < 2000 && !processGone(remote.first()))
+            QTest::qWait(10);
+        QVERIFY2(processGone(remote.first()),
+                 "the remote bpflens-cli still runs 2 s after its sshd was let run again");
+        auto anyLoaded = [&] {
+            return std::any_of(programs.cbegin(), programs.cend(), programLoaded);
+        };
+        while (sinceThaw.elapsed() < 2500 && anyLoaded())
+            QTest::qWait(10);
+        QVERIFY2(!anyLoaded(), "a remote BPF program is still loaded 2.5 s after sshd ran again");
+        qInfo("remote bpflens-cli gone %lld ms after sshd ran again", qint64(sinceThaw.elapsed()));
+        QVERIFY(processesTagged(m_tag, "--stream-fd").isEmpty());
+    }
+
+    // The keepalive and connect timeout are added only where the user's ssh configuration (or
+    // --ssh-option) leaves ssh's defaults: a value the user chose is kept.
+    void liveOptionsYieldToTheUsersSshConfig()
+    {
+        const QString log = path(QStringLiteral("ssh-args.log"));
+        const QString config = path(QStringLiteral("user_ssh_config"));
+        QVERIFY(writeFile(config, "ServerAliveInterval 42\nConnectTimeout 9\n"));
+        // ssh with the user's config (or none), logging how it was called.
+        auto wrapper = [&](const QString &name, const QString &configFile) {
+            const QString file = path(name);
+            QVERIFY(writeFile(file, "#!/bin/sh\necho \"$*\" >> '" + QFile::encodeName(log) +
+                                        "'\nexec ssh -F '" + QFile::encodeName(configFile) +
+                                        "' \"$@\"\n"));
+            QFile::setPermissions(file, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        };
+        wrapper(QStringLiteral("ssh-noconfig"), QStringLiteral("/dev/null"));
+        wrapper(QStringLiteral("ssh-userconfig"), config);
+        // The connecting call (not ssh -G) of one record --host run, against a host without
+        // bpflens-cli: it fails at once, after ssh has run.
+        auto connectArgs = [&](const QString &ssh, const QStringList &more) {
+            QFile::remove(log);
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("BPFLENS_SSH"), path(ssh));
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(BPFLENS_CLI),
+                    recordArgs(QStringLiteral("absent"), QStringLiteral("known_hosts"),
+                               path(QStringLiteral("none.bpflens")))
+                        << more << QStringLiteral("--probe") << QStringLiteral("exec"));
+            if (!p.waitForFinished(30000) || p.exitCode() != 1)
+                return QStringLiteral("(record --host: %1)")
+                    .arg(QString::fromUtf8(p.readAllStandardError()));
+            const QStringList calls = readAll(log).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            QStringList connecting;
+            for (const QString &c : calls)
+                if (!c.startsWith(QLatin1String("-G ")))
+                    connecting << c;
+            return connecting.size() == 1 ? connecting.first()
+                                          : QStringLiteral("(calls: %1)").arg(calls.join(u'|'));
+        };
+        const QString defaults = connectArgs(QStringLiteral("ssh-noconfig"), {});
+        QVERIFY2(defaults.contains(QStringLiteral("-o ServerAliveInterval=5 -o "
+                                                  "ServerAliveCountMax=3 -o ConnectTimeout=15")),
+                 qPrintable(defaults));
+        const QString configured = connectArgs(QStringLiteral("ssh-userconfig"), {});
+        QVERIFY2(!configured.contains(QStringLiteral("ServerAlive")) &&
+                     !configured.contains(QStringLiteral("ConnectTimeout")) &&
+                     configured.contains(QStringLiteral("IdentityFile=")),
+                 qPrintable(configured));
+        const QString optioned =
+            connectArgs(QStringLiteral("ssh-noconfig"),
+                        {QStringLiteral("--ssh-option"), QStringLiteral("ServerAliveInterval=30")});
+        QVERIFY2(!optioned.contains(QStringLiteral("ServerAliveInterval=5")) &&
+                     !optioned.contains(QStringLiteral("ServerAliveCountMax")) &&
+                     optioned.contains(QStringLiteral("ServerAliveInterval=30")) &&
+                     optioned.contains(QStringLiteral("ConnectTimeout=15")),
+                 qPrintable(optioned));
     }
 
     // The same as daemon, recording through the remote host's helper: the relay (daemon's

@@ -1133,6 +1133,16 @@ void TestRecording::probePanelAvailabilityAndCompleter()
     const QList<ProbeConfig> configs = panel.configs();
     QCOMPARE(configs.size(), 1);
     QCOMPARE(configs.first().id, QStringLiteral("exec"));
+    // Left out, but said: Record names it with the kernel's reason.
+    QCOMPARE(panel.skippedText(),
+             QStringLiteral("Run queue latency (tp_btf/sched_wakeup is missing)"));
+    // With nothing else selected, Record refuses with that instead of "select a probe".
+    panel.setProbeSelected(QStringLiteral("exec"), false);
+    QString error;
+    QVERIFY(panel.configs(&error).isEmpty());
+    QCOMPARE(error, QStringLiteral("None of the selected probes can run on this kernel: Run queue "
+                                   "latency (tp_btf/sched_wakeup is missing)."));
+    panel.setProbeSelected(QStringLiteral("exec"), true);
 
     auto *start = qobject_cast<QLineEdit *>(
         panel.optionEditor(QStringLiteral("tppair"), QStringLiteral("start")));

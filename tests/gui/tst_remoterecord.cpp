@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QInputDialog>
@@ -25,11 +26,13 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPainter>
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QSysInfo>
 #include <QTest>
 #include <QTextStream>
@@ -299,6 +302,203 @@ private Q_SLOTS:
         remote->recordLocallyAction()->trigger();
         QVERIFY(!remote->isRemote());
         QCOMPARE(recenthosts::load(), QStringList{host()});
+    }
+
+    // The host's probes reach the probe panel as soon as Connect succeeds, before anything
+    // records. A checked probe that kernel cannot run stays checked, reads "not available" with
+    // the kernel's reason (as on this computer), the dialog names it before Record, and the
+    // recording leaves it out and says so; with nothing left, Record refuses with the reason.
+    // Cancel puts this computer's kernel back. The "remote" host is this one seen through a
+    // mount namespace without tracefs, so the probes that need a classic tracepoint cannot run
+    // there.
+    void remoteAvailabilityShownBeforeRecord()
+    {
+        bpflens::test::SshdFixture sshd;
+        bpflens::test::SshdFixture::Options options;
+        options.hiddenDirs = {QStringLiteral("/sys/kernel/tracing"),
+                              QStringLiteral("/sys/kernel/debug")};
+        QString error;
+        QVERIFY2(sshd.start(QFileInfo(QStringLiteral(BPFLENS_CLI)).path(), options, &error),
+                 qPrintable(error));
+        const QString target = QStringLiteral("root@127.0.0.1:%1").arg(sshd.port());
+        const QStringList sshOptions =
+            sshd.sshOptions(QStringLiteral("present"), QStringLiteral("known_hosts"));
+        // A probe that host cannot run, and why, as its bpflens-cli says.
+        QString missing, reason;
+        {
+            RemoteRecorder r;
+            SshTarget t;
+            QVERIFY2(SshTarget::parse(target, &t, &error), qPrintable(error));
+            r.setTarget(t);
+            r.setSshOptions(sshOptions);
+            QSignalSpy listed(&r, &Recorder::probesListed);
+            const auto [ok, message] = check(&r);
+            QVERIFY2(ok, qPrintable(message));
+            const auto availability =
+                listed.first().at(1).value<QHash<QString, ProbeAvailability>>();
+            QVERIFY(availability.value(QStringLiteral("open")).available);
+            for (const ProbeInfo &p : ProbeCatalog::probes()) {
+                if (!availability.value(p.id).available) {
+                    missing = p.id;
+                    reason = availability.value(p.id).reason;
+                    break;
+                }
+            }
+            QVERIFY2(!missing.isEmpty(), "every probe can run without tracefs");
+            QVERIFY(!reason.isEmpty());
+        }
+
+        MainWindow w;
+        w.resize(1366, 768);
+        w.show();
+        RemoteHostController *remote = w.remoteHosts();
+        remote->remoteRecorder()->setSshOptions(sshOptions);
+        ProbePanel *panel = w.probePanel();
+        uncheckAll(panel);
+        panel->setProbeSelected(QStringLiteral("open"), true);
+        setOption(panel, QStringLiteral("open"), QStringLiteral("pid"), QString::number(getpid()));
+        panel->setProbeSelected(missing, true);
+        const QString title = panel->checkBox(missing)->text();
+        // This computer's kernel: here no helper answers, so nothing is known yet.
+        const QString localKernel = panel->kernelLabel()->text();
+        QCOMPARE(panel->statusLabel(missing)->text(), QStringLiteral("unknown"));
+
+        // What the window shows once Connect succeeded, with the dialog still open.
+        struct Seen
+        {
+            QString kernel, status, statusTip, dialog;
+            bool checked = false, enabled = true, recording = true, recordEnabled = false,
+                 inView = false, kernelInView = false;
+        } seen;
+        auto connectThen = [&](bool record, const QString &shot) {
+            QTimer::singleShot(0, this, [&, record, shot] {
+                auto *dialog = qobject_cast<RemoteHostDialog *>(QApplication::activeModalWidget());
+                if (!dialog)
+                    return;
+                auto *button = dialog->findChild<QPushButton *>(QStringLiteral("remoteRecord"));
+                dialog->findChild<QComboBox *>(QStringLiteral("remoteHost"))
+                    ->setCurrentText(target);
+                QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("remoteConnect")),
+                                  Qt::LeftButton);
+                QElapsedTimer waited;
+                waited.start();
+                while (!button->isEnabled() && waited.elapsed() < 30000)
+                    QTest::qWait(20);
+                seen.kernel = panel->kernelLabel()->text();
+                seen.status = panel->statusLabel(missing)->text();
+                seen.statusTip = panel->statusLabel(missing)->toolTip();
+                // Scrolled to: the Network group is far below the top of the list.
+                seen.inView = !panel->statusLabel(missing)->visibleRegion().isEmpty();
+                seen.kernelInView = !panel->kernelLabel()->visibleRegion().isEmpty();
+                seen.checked = panel->checkBox(missing)->isChecked();
+                seen.enabled = panel->checkBox(missing)->isEnabled();
+                seen.recording = w.isRecording();
+                seen.recordEnabled = button->isEnabled();
+                seen.dialog = dialog->findChild<QLabel *>(QStringLiteral("remoteStatus"))->text();
+                // For a look (1366x768): the window with the dialog centred on it.
+                QImage image = w.grab().toImage();
+                {
+                    QPainter painter(&image);
+                    const QPixmap d = dialog->grab();
+                    painter.drawPixmap((image.width() - d.width()) / 2,
+                                       (image.height() - d.height()) / 2, d);
+                }
+                QDir().mkpath(QStringLiteral(BPFLENS_TEST_OUTPUT_DIR));
+                image.save(QStringLiteral(BPFLENS_TEST_OUTPUT_DIR "/%1.png").arg(shot));
+                if (record && button->isEnabled())
+                    QTest::mouseClick(button, Qt::LeftButton);
+                else
+                    dialog->reject();
+            });
+        };
+        utsname uts{};
+        QCOMPARE(uname(&uts), 0);
+        const QString remoteKernel =
+            QStringLiteral("Remote kernel %1 on %2").arg(QString::fromLatin1(uts.release), target);
+        const QString notRecorded =
+            QStringLiteral("Selected but not recorded, as that kernel cannot run them: %1 (%2).")
+                .arg(title, reason);
+
+        // Connect, look, Cancel: the host's probes were shown, this computer's come back.
+        connectThen(false, QStringLiteral("remote-checked-cancel"));
+        QCOMPARE(remote->chooseHost(), int(QDialog::Rejected));
+        QVERIFY2(seen.recordEnabled, qPrintable(seen.dialog));
+        QCOMPARE(seen.kernel, remoteKernel);
+        QCOMPARE(seen.status, QStringLiteral("not available"));
+        QVERIFY2(seen.statusTip.contains(reason), qPrintable(seen.statusTip));
+        QVERIFY(seen.checked && !seen.enabled && !seen.recording && seen.inView);
+        // Whose kernel it is stays in sight above the scrolled list.
+        QVERIFY(seen.kernelInView);
+        QVERIFY2(seen.dialog.contains(notRecorded), qPrintable(seen.dialog));
+        QVERIFY(!remote->isRemote());
+        QCOMPARE(panel->kernelLabel()->text(), localKernel);
+        QCOMPARE(panel->statusLabel(missing)->text(), QStringLiteral("unknown"));
+        QVERIFY(panel->checkBox(missing)->isEnabled());
+
+        // Connect, look, Record: the same before it starts; then it records without that probe
+        // and says so.
+        seen = {};
+        connectThen(true, QStringLiteral("remote-checked"));
+        QCOMPARE(remote->chooseHost(), int(QDialog::Accepted));
+        QCOMPARE(seen.kernel, remoteKernel);
+        QCOMPARE(seen.status, QStringLiteral("not available"));
+        QVERIFY(!seen.recording);
+        QVERIFY2(seen.dialog.contains(notRecorded), qPrintable(seen.dialog));
+        QTRY_VERIFY_WITH_TIMEOUT(w.isRecording(), 30000);
+        QStringList recorded;
+        for (const ProbeConfig &p : w.session()->info().probes)
+            recorded << p.id;
+        QCOMPARE(recorded, QStringList{QStringLiteral("open")});
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("Recording on %1 without %2: its kernel cannot run them")
+                         .arg(target, title)),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QCOMPARE(panel->kernelLabel()->text(), remoteKernel);
+        w.stopAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isRecording(), 15000);
+        QVERIFY(takeErrorBox(&w).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(processesTagged(sshd.tag(), "--stream-fd").isEmpty(), 5000);
+
+        // Only that probe checked: the dialog says none can run there, and Record refuses
+        // with the reason instead of starting an empty recording.
+        panel->setProbeSelected(QStringLiteral("open"), false);
+        seen = {};
+        connectThen(true, QStringLiteral("remote-checked-none"));
+        QCOMPARE(remote->chooseHost(), int(QDialog::Accepted));
+        QVERIFY2(seen.dialog.contains(QStringLiteral("None of the selected probes can run there: "
+                                                     "%1 (%2).")
+                                          .arg(title, reason)),
+                 qPrintable(seen.dialog));
+        const QString refusal = takeErrorBox(&w);
+        QVERIFY2(refusal.contains(QStringLiteral("None of the selected probes can run on the "
+                                                 "kernel of %1: %2 (%3).")
+                                      .arg(target, title, reason)),
+                 qPrintable(refusal));
+        QVERIFY(!w.isRecording());
+        QVERIFY(processesTagged(sshd.tag(), "--stream-fd").isEmpty());
+    }
+
+    // A check's message longer than the room the dialog was opened with (a probe's reason, in
+    // German) makes the dialog taller instead of being cut off.
+    void longStatusGrowsTheDialog()
+    {
+        RemoteRecorder r;
+        RemoteHostDialog dialog(&r);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto *status = dialog.findChild<QLabel *>(QStringLiteral("remoteStatus"));
+        QStringList lines;
+        for (int i = 0; i < 12; ++i)
+            lines << QStringLiteral("Line %1 of what ssh and the host said, long enough to "
+                                    "wrap in the dialog's width at least once.")
+                         .arg(i);
+        Q_EMIT r.checked(false, lines.join(QLatin1Char('\n')));
+        QApplication::processEvents();
+        QVERIFY2(status->height() >= status->heightForWidth(status->width()),
+                 qPrintable(QStringLiteral("%1 < %2")
+                                .arg(status->height())
+                                .arg(status->heightForWidth(status->width()))));
+        QVERIFY(dialog.rect().contains(status->geometry()));
     }
 
     // A file recorded on another machine says so in the title and the status bar.

@@ -7,9 +7,12 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QFile>
+#include <QLabel>
 #include <QMenuBar>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -115,6 +118,7 @@ private Q_SLOTS:
     void catalogTextsAreTranslated();
     void mainWindowStartsInChinese();
     void mainWindowStartsInGerman();
+    void probeStatusFitsTheDockInGerman();
     void cleanup() { installTranslations(QLocale::c()); }
 };
 
@@ -217,6 +221,32 @@ void TestTranslations::mainWindowStartsInGerman()
     QVERIFY(child.waitForFinished(60000));
     const QString out = QString::fromUtf8(child.readAllStandardOutput());
     QVERIFY2(out.contains(QLatin1String("MENU:&Datei")), qPrintable(out));
+}
+
+void TestTranslations::probeStatusFitsTheDockInGerman()
+{
+    // "teilweise verfügbar" beside "Langsame Dateioperationen" was wider than the dock: the
+    // list scrolled sideways and cut the statuses off. They wrap instead.
+    QVERIFY(installTranslations(QLocale(QStringLiteral("de_DE"))));
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QHash<QString, ProbeAvailability> availability;
+    for (const ProbeInfo &p : ProbeCatalog::probes())
+        availability.insert(p.id, {true, QStringLiteral("tp_btf/x"), QStringLiteral("limited")});
+    w.probePanel()->setAvailability(availability);
+    QCOMPARE(w.probePanel()->statusLabel(QStringLiteral("fsslower"))->text(),
+             QStringLiteral("teilweise verfügbar"));
+    auto *scroll = w.probePanel()->findChild<QScrollArea *>();
+    QVERIFY(scroll);
+    // The content at most as wide as the viewport: no sideways scrolling.
+    QApplication::processEvents();
+    QVERIFY2(scroll->widget()->minimumSizeHint().width() <= scroll->viewport()->width(),
+             qPrintable(QStringLiteral("content %1 px in a viewport of %2 px")
+                            .arg(scroll->widget()->minimumSizeHint().width())
+                            .arg(scroll->viewport()->width())));
+    QVERIFY(!scroll->horizontalScrollBar()->isVisible());
 }
 
 // In the child: the locale comes from the environment, as in main().

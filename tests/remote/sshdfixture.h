@@ -63,6 +63,14 @@ inline QList<pid_t> childrenOf(qint64 parent)
     return pids;
 }
 
+// The parent of pid (0 if it is gone).
+inline pid_t parentOf(pid_t pid)
+{
+    const QString stat = readAll(QStringLiteral("/proc/%1/stat").arg(pid));
+    const QStringList f = stat.mid(stat.lastIndexOf(QLatin1Char(')')) + 2).split(QLatin1Char(' '));
+    return f.size() > 1 ? pid_t(f.at(1).toInt()) : 0;
+}
+
 // Files in dir(): hostkey(.pub); client keys "present" (its sessions find bpflens-cli in
 // binDir) and "absent" (a host without BPF Lens); known_hosts (sshd's key for [127.0.0.1]:port)
 // and empty_known_hosts; "ssh", a wrapper that keeps the user's ~/.ssh/config out.
@@ -92,6 +100,10 @@ public:
         // "DBUS_SYSTEM_BUS_ADDRESS=unix:path=..." for a private system bus
         // (tests/helper/testbus.h).
         QByteArray environment;
+        // Directories covered with an empty tmpfs in sshd's mount namespace (a host whose
+        // kernel lacks what they offer, e.g. /sys/kernel/tracing). Nothing on the machine
+        // changes.
+        QStringList hiddenDirs;
     };
 
     bool start(const QString &binDir, QString *error) { return start(binDir, Options{}, error); }
@@ -152,8 +164,20 @@ public:
         m_sshd.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         const QStringList sshdArgs{QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
                                    path(QStringLiteral("sshd_config"))};
-        if (options.loginUser.isEmpty()) {
+        QString namespaceSetup;
+        for (const QString &dir : options.hiddenDirs)
+            namespaceSetup +=
+                QStringLiteral("mount -t tmpfs -o size=4k,mode=755 none '%1' && ").arg(dir);
+        if (options.loginUser.isEmpty() && namespaceSetup.isEmpty()) {
             m_sshd.start(QStringLiteral("/usr/sbin/sshd"), sshdArgs);
+        } else if (options.loginUser.isEmpty()) {
+            m_sshd.start(QStringLiteral("unshare"),
+                         QStringList{QStringLiteral("-m"), QStringLiteral("--propagation"),
+                                     QStringLiteral("private"), QStringLiteral("/bin/sh"),
+                                     QStringLiteral("-c"),
+                                     namespaceSetup + QStringLiteral("exec /usr/sbin/sshd \"$@\""),
+                                     QStringLiteral("sh")}
+                             << sshdArgs);
         } else {
             QStringList passwd;
             bool found = false;
@@ -179,14 +203,15 @@ public:
                                                          QFileDevice::ExeGroup |
                                                          QFileDevice::ExeOther))
                 return failWith(QStringLiteral("cannot write the fixture's passwd"));
-            m_sshd.start(QStringLiteral("unshare"),
-                         QStringList{QStringLiteral("-m"), QStringLiteral("--propagation"),
-                                     QStringLiteral("private"), QStringLiteral("/bin/sh"),
-                                     QStringLiteral("-c"),
-                                     QStringLiteral("mount --bind \"$0\" /etc/passwd && exec "
-                                                    "/usr/sbin/sshd \"$@\""),
-                                     path(QStringLiteral("passwd"))}
-                             << sshdArgs);
+            m_sshd.start(
+                QStringLiteral("unshare"),
+                QStringList{QStringLiteral("-m"), QStringLiteral("--propagation"),
+                            QStringLiteral("private"), QStringLiteral("/bin/sh"),
+                            QStringLiteral("-c"),
+                            namespaceSetup + QStringLiteral("mount --bind \"$0\" /etc/passwd && "
+                                                            "exec /usr/sbin/sshd \"$@\""),
+                            path(QStringLiteral("passwd"))}
+                    << sshdArgs);
         }
         if (!m_sshd.waitForStarted())
             return failWith(QStringLiteral("sshd did not start"));
@@ -211,6 +236,11 @@ public:
 
     QString path(const QString &name) const { return m_dir.filePath(name); }
     int port() const { return m_port; }
+    // The listening sshd; each connection is served by a child of it.
+    pid_t listenerPid() const
+    {
+        return pid_t(readAll(path(QStringLiteral("sshd.pid"))).trimmed().toInt());
+    }
     // In the environment of every session this sshd runs (see processesTagged()).
     QByteArray tag() const { return m_tag; }
     // The ssh wrapper, for BPFLENS_SSH.
