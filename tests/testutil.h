@@ -1,8 +1,12 @@
 #pragma once
 
+#include <QFileInfo>
 #include <QString>
 #include <QTest>
 
+#include <cerrno>
+#include <cstring>
+#include <sys/mount.h>
 #include <unistd.h>
 
 namespace bpflens::test {
@@ -22,6 +26,36 @@ inline QString diskTestDirectory(const QString &fallback)
     const QString dir = qEnvironmentVariable("BPFLENS_TEST_DIR");
     return dir.isEmpty() ? fallback : dir;
 }
+
+// tracefs at /sys/kernel/tracing for the life of the object, as systemd mounts it at boot: the
+// helper names tracepoint groups from it and tp/ programs find their ids there. Mounted here
+// only when missing (and unmounted again), so a test does not depend on who set up the machine.
+class TracefsMount
+{
+public:
+    TracefsMount()
+    {
+        if (QFileInfo::exists(QStringLiteral("/sys/kernel/tracing/events")))
+            return;
+        if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr) == 0)
+            m_mounted = true;
+        else
+            m_error = QString::fromLocal8Bit(strerror(errno));
+    }
+    ~TracefsMount()
+    {
+        if (m_mounted)
+            umount("/sys/kernel/tracing");
+    }
+    TracefsMount(const TracefsMount &) = delete;
+    TracefsMount &operator=(const TracefsMount &) = delete;
+    // Empty when tracefs is there.
+    QString error() const { return m_error; }
+
+private:
+    bool m_mounted = false;
+    QString m_error;
+};
 
 } // namespace bpflens::test
 

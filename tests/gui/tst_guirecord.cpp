@@ -382,6 +382,9 @@ private Q_SLOTS:
     void recordsThroughTheHelperAsAnUnprivilegedUser()
     {
         BPFLENS_REQUIRE_ROOT("runs dbus-daemon, polkitd and the helper, which loads BPF programs");
+        // The tppair completer offers tracefs's groups ("block:block_rq_issue").
+        const TracefsMount tracefs;
+        QVERIFY2(tracefs.error().isEmpty(), qPrintable(tracefs.error()));
         TestBus bus;
         TestBus::Options options;
         options.helperIdleTimeout = QStringLiteral("3");

@@ -24,6 +24,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
 #include <poll.h>
 #include <sys/mount.h>
 #include <unistd.h>
@@ -152,20 +153,16 @@ class TestHelper : public QObject
     Q_OBJECT
     TestBus m_bus;
     QDBusConnection m_root{QString()};
-    bool m_mountedTracefs = false;
+    std::unique_ptr<TracefsMount> m_tracefs;
 
 private Q_SLOTS:
     void initTestCase()
     {
         BPFLENS_REQUIRE_ROOT("runs dbus-daemon, polkitd and the helper, which loads BPF programs");
         api::registerTypes(); // before any connection's thread can need them
-        // listTracepoints names tracefs's groups: have tracefs, as systemd mounts it at boot,
-        // rather than depend on who set up this machine.
-        if (!QFileInfo::exists(QStringLiteral("/sys/kernel/tracing/events"))) {
-            QVERIFY2(mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr) == 0,
-                     strerror(errno));
-            m_mountedTracefs = true;
-        }
+        // listTracepoints names tracefs's groups.
+        m_tracefs = std::make_unique<TracefsMount>();
+        QVERIFY2(m_tracefs->error().isEmpty(), qPrintable(m_tracefs->error()));
         QString error;
         QVERIFY2(m_bus.start(&error), qPrintable(error));
         m_root = m_bus.connect(QStringLiteral("root"));
@@ -176,8 +173,7 @@ private Q_SLOTS:
     {
         QDBusConnection::disconnectFromBus(QStringLiteral("root"));
         m_bus.stop();
-        if (m_mountedTracefs)
-            umount("/sys/kernel/tracing");
+        m_tracefs.reset();
     }
 
     void cleanup()
