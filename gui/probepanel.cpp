@@ -449,6 +449,11 @@ QString ProbePanel::hookProblem(const QString &probeId, const QVariantMap &optio
 void ProbePanel::updateRow(Row &row)
 {
     const bool active = row.available && row.check->isChecked();
+    // Red for what stops a probe the user chose; grey for a probe the kernel lacks and nobody
+    // asked for.
+    row.error->setStyleSheet(
+        !row.available && !row.check->isChecked() ? QString() : QStringLiteral("color: #d0312d;"));
+    row.error->setEnabled(row.available || row.check->isChecked());
     row.options->setVisible(active);
     QString error;
     QVariantMap normalized;
@@ -457,6 +462,11 @@ void ProbePanel::updateRow(Row &row)
         row.error->show();
     } else if (active && !userFileProblem(row.info->id, normalized).isEmpty()) {
         row.error->setText(tr("Cannot probe: %1").arg(userFileProblem(row.info->id, normalized)));
+        row.error->show();
+    } else if (!row.available) {
+        // Why the kernel cannot run it, under the probe, not only in a tool tip: "not
+        // available" alone leaves the user guessing (no uprobes, no BTF, a missing hook).
+        row.error->setText(tr("Not available on this kernel: %1").arg(row.unavailableReason));
         row.error->show();
     } else {
         row.error->clear();

@@ -1129,6 +1129,12 @@ void TestRecording::probePanelAvailabilityAndCompleter()
                 ->toolTip()
                 .contains(QLatin1String("sched_wakeup is missing")));
     QVERIFY(!panel.checkBox(QStringLiteral("runqlat"))->isEnabled());
+    // The reason stands under the probe, not only in its tool tip.
+    QVERIFY(!panel.errorLabel(QStringLiteral("runqlat"))->isHidden());
+    QCOMPARE(panel.errorLabel(QStringLiteral("runqlat"))->text(),
+             QStringLiteral("Not available on this kernel: tp_btf/sched_wakeup is missing"));
+    QVERIFY(panel.errorLabel(QStringLiteral("iostack"))->isHidden());
+    QVERIFY(panel.errorLabel(QStringLiteral("exec"))->isHidden());
     // An unavailable probe is not asked for, even if it was selected before.
     const QList<ProbeConfig> configs = panel.configs();
     QCOMPARE(configs.size(), 1);
