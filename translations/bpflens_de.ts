@@ -2334,6 +2334,18 @@ Latenz %3 – %4
         <source>Unsaved recording on %1</source>
         <translation>Ungespeicherte Aufzeichnung auf %1</translation>
     </message>
+    <message>
+        <source>File %1</source>
+        <translation>Datei %1</translation>
+    </message>
+    <message>
+        <source>Disk %1</source>
+        <translation>Datenträger %1</translation>
+    </message>
+    <message>
+        <source>Operation %1</source>
+        <translation>Operation %1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::PercentileDiffModel</name>

@@ -2331,6 +2331,18 @@ latency %3 – %4
         <source>Unsaved recording on %1</source>
         <translation>%1 上未保存的录制</translation>
     </message>
+    <message>
+        <source>File %1</source>
+        <translation>文件 %1</translation>
+    </message>
+    <message>
+        <source>Disk %1</source>
+        <translation>磁盘 %1</translation>
+    </message>
+    <message>
+        <source>Operation %1</source>
+        <translation>操作 %1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::PercentileDiffModel</name>
