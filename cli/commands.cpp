@@ -1444,13 +1444,15 @@ int diff(const QStringList &args)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "What changed from session A to session B: the histograms both hold (p50, p90, p99), "
-        "event counts per type, the busiest commands side by side, and the functions whose share "
+        "event counts per type, per type the busiest processes, commands, files, disks, "
+        "destinations, operations and errors side by side, and the functions whose share "
         "of the on-CPU and off-CPU profiles changed most."));
     parser.addPositionalArgument(QStringLiteral("A"),
                                  QStringLiteral("The session to compare with."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("The session compared."));
     parser.addOption({QStringLiteral("top"),
-                      QStringLiteral("Commands per event type and functions per profile (0: all)."),
+                      QStringLiteral("Keys per event type and dimension, and functions per "
+                                     "profile (0: all)."),
                       QStringLiteral("N"), QStringLiteral("10")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("diff"), args, &status))
@@ -1460,7 +1462,7 @@ int diff(const QStringList &args)
     bool ok = false;
     const int top = parser.value(QStringLiteral("top")).toInt(&ok);
     if (!ok || top < 0)
-        return fail(QStringLiteral("--top expects a number of commands, 0 for all"), Usage);
+        return fail(QStringLiteral("--top expects a number of rows, 0 for all"), Usage);
     const QString pathA = parser.positionalArguments().at(0);
     const QString pathB = parser.positionalArguments().at(1);
     SessionData a, b;

@@ -14,7 +14,7 @@ int show(const QStringList &args);
 int exportSession(const QStringList &args);
 // recover DAMAGED -o NEW: what survived into a new file; 0 when anything was recovered.
 int recover(const QStringList &args);
-// diff A B [--top N]: histograms, event counts and commands of two sessions (docs/diff.md).
+// diff A B [--top N]: histograms, event counts and top-list keys of two sessions (docs/diff.md).
 int diff(const QStringList &args);
 // top FILE [--by D] [--metric M] [--probe ID] [--limit N] [--stats] [--csv|--json]
 // (docs/top.md).

@@ -1,10 +1,13 @@
 #include "diffreport.h"
 
 #include "profilereport.h"
+#include "toplists.h"
 
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace bpflens::cli {
 
@@ -120,28 +123,46 @@ QString diffText(const SessionDiff &d, const QString &nameA, const QString &name
         s += QStringLiteral("not comparable (different units): %1\n")
                  .arg(d.unitMismatch.join(QLatin1String(", ")));
 
-    // One layout for both tables: a 16-column name, the two counts, the change.
-    const auto row = [](const QString &name, qint64 a, qint64 b) {
-        return QStringLiteral("  %1%2%3  %4\n")
-            .arg(name.left(16), -16)
-            .arg(a, 12)
-            .arg(b, 12)
-            .arg(change(double(a), double(b), true));
+    // One layout for every table: the name (at least 16 columns, as wide as the longest one up
+    // to 60; a longer one shifts only its own line), the two counts, the change.
+    const auto table = [](const QList<std::tuple<QString, qint64, qint64>> &rows) {
+        qsizetype width = 16;
+        for (const auto &r : rows)
+            width = std::max(width, std::min<qsizetype>(std::get<0>(r).size(), 60));
+        QString t = QStringLiteral("  %1%2%3  CHANGE\n")
+                        .arg(QString(), -int(width))
+                        .arg(QStringLiteral("A"), 12)
+                        .arg(QStringLiteral("B"), 12);
+        for (const auto &[name, a, b] : rows)
+            t += QStringLiteral("  %1%2%3  %4\n")
+                     .arg(name, -int(width))
+                     .arg(a, 12)
+                     .arg(b, 12)
+                     .arg(change(double(a), double(b), true));
+        return t;
     };
-    const QString header = QStringLiteral("  %1%2%3  CHANGE\n")
-                               .arg(QString(), -16)
-                               .arg(QStringLiteral("A"), 12)
-                               .arg(QStringLiteral("B"), 12);
-    s += QStringLiteral("\nEvents\n") + header;
+    QList<std::tuple<QString, qint64, qint64>> counts;
     for (const SessionDiff::Events &e : d.events)
-        s += row(QLatin1String(probeIdOf(e.type)), e.a, e.b);
+        counts.append({QLatin1String(probeIdOf(e.type)), e.a, e.b});
+    s += QStringLiteral("\nEvents\n") + table(counts);
     for (const SessionDiff::Events &e : d.events) {
-        if (e.commands.isEmpty())
-            continue;
-        s += QStringLiteral("\n%1 events by command\n").arg(QLatin1String(probeIdOf(e.type))) +
-             header;
-        for (const SessionDiff::Command &c : e.commands)
-            s += row(c.comm, c.a, c.b);
+        for (const SessionDiff::Keys &k : e.dimensions) {
+            const QString title =
+                QStringLiteral("\n%1 events by %2")
+                    .arg(QLatin1String(probeIdOf(e.type)), dimensionName(k.dimension));
+            if (k.keys.isEmpty()) {
+                s += title + QStringLiteral(": none in either session\n");
+                continue;
+            }
+            QList<std::tuple<QString, qint64, qint64>> rows;
+            for (const SessionDiff::Key &key : k.keys)
+                rows.append({key.key, key.a, key.b});
+            s += title +
+                 (k.total > k.keys.size()
+                      ? QStringLiteral(" (the busiest %1 of %2)\n").arg(k.keys.size()).arg(k.total)
+                      : QStringLiteral("\n")) +
+                 table(rows);
+        }
     }
 
     for (const SessionDiff::Profile &p : d.profiles)

@@ -37,10 +37,17 @@ struct EventFilter
     // filter cannot say either (an address is not searched, an errno is a number).
     std::optional<Endpoint> destination = {}; // unset: any
     qint32 error = 0;                         // a negative errno (-2: ENOENT); 0: any
+    // A file, disk or operation row: likewise exact, where the text filter's substring would
+    // also find "/etc/passwd-", a command named after the disk, or "Sync-Write" for "Write"
+    // (and cannot find fsslower's one-character operations at all). Empty: any. A
+    // one-character member compares as that character ("R").
+    QByteArray file = {};
+    QByteArray disk = {};
+    QByteArray operation = {};
     bool isEmpty() const
     {
         return text.isEmpty() && pid < 0 && comm.isEmpty() && !minLatencyNs && !maxLatencyNs &&
-               !destination && !error;
+               !destination && !error && file.isEmpty() && disk.isEmpty() && operation.isEmpty();
     }
     bool operator==(const EventFilter &) const = default;
 };
@@ -84,6 +91,13 @@ public:
         if (m_filter.destination && !hasDestination<E>(store, i, *m_filter.destination))
             return false;
         if (m_filter.error && !hasError<E>(store, i, m_filter.error))
+            return false;
+        if (!m_filter.file.isEmpty() && !hasValue<E, Dimension::File>(store, i, m_filter.file))
+            return false;
+        if (!m_filter.disk.isEmpty() && !hasValue<E, Dimension::Disk>(store, i, m_filter.disk))
+            return false;
+        if (!m_filter.operation.isEmpty() &&
+            !hasValue<E, Dimension::Operation>(store, i, m_filter.operation))
             return false;
         if (m_needle.isEmpty() || textMatches(comm))
             return true;
@@ -142,6 +156,34 @@ private:
             },
             topKeys<E>());
         return match;
+    }
+
+    // Whether E declares dimension D (File, Disk or Operation) and event i's value there is
+    // value; false for types without.
+    template<typename E, Dimension D>
+    static bool hasValue(const EventStore &store, qsizetype i, const QByteArray &value)
+    {
+        bool match = false;
+        std::apply(
+            [&](auto... t) {
+                (
+                    [&] {
+                        using T = decltype(t);
+                        if constexpr (T::dimension == D)
+                            match = match || keyEquals(store.value<T::member>(i), value);
+                    }(),
+                    ...);
+            },
+            topKeys<E>());
+        return match;
+    }
+    template<typename V>
+    static bool keyEquals(const V &member, const QByteArray &value)
+    {
+        if constexpr (std::is_same_v<V, QByteArray>)
+            return member == value;
+        else
+            return value.size() == 1 && quint8(value[0]) == member;
     }
 
     bool textMatches(const QByteArray &bytes) const

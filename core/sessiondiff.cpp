@@ -1,6 +1,7 @@
 #include "sessiondiff.h"
 
 #include "sessionstore.h"
+#include "toplists.h"
 
 #include <QFileInfo>
 #include <QHash>
@@ -38,13 +39,40 @@ QString histogramName(const HistogramKey &k)
     return k.second.isEmpty() ? k.first : k.first + QLatin1Char('/') + k.second;
 }
 
-QHash<QString, qint64> commandCounts(const SessionData &data, EventType type)
+// A type's events per key of dimension d over the whole session: the Top tab's list.
+QHash<QString, qint64> keyCounts(const SessionData &data, EventType type, Dimension d)
 {
+    TopQuery q;
+    q.dimension = d;
+    q.type = type;
+    q.limit = 0;
     QHash<QString, qint64> out;
-    const qsizetype n = data.events.count(type);
-    for (qsizetype i = 0; i < n; ++i)
-        ++out[QString::fromUtf8(data.events.comm(type, i))];
+    for (const TopRow &r : topList(data.events, q).rows)
+        out[r.key] += r.count;
     return out;
+}
+
+SessionDiff::Keys diffKeys(const SessionData &a, const SessionData &b, EventType type, Dimension d,
+                           int top)
+{
+    SessionDiff::Keys k;
+    k.dimension = d;
+    const QHash<QString, qint64> ca = keyCounts(a, type, d);
+    const QHash<QString, qint64> cb = keyCounts(b, type, d);
+    for (auto it = ca.cbegin(); it != ca.cend(); ++it)
+        k.keys.append({it.key(), it.value(), cb.value(it.key())});
+    for (auto it = cb.cbegin(); it != cb.cend(); ++it) {
+        if (!ca.contains(it.key()))
+            k.keys.append({it.key(), 0, it.value()});
+    }
+    std::sort(k.keys.begin(), k.keys.end(), [](const auto &x, const auto &y) {
+        const qint64 mx = std::max(x.a, x.b), my = std::max(y.a, y.b);
+        return mx != my ? mx > my : x.key < y.key;
+    });
+    k.total = k.keys.size();
+    if (top > 0 && k.keys.size() > top)
+        k.keys.resize(top);
+    return k;
 }
 
 using FunctionKey = std::pair<QString, QString>; // name, module
@@ -177,6 +205,15 @@ SessionDiff::Profile diffProfile(const FunctionSums &a, const FunctionSums &b, b
 
 } // namespace
 
+const SessionDiff::Keys *SessionDiff::Events::by(Dimension d) const
+{
+    for (const Keys &k : dimensions) {
+        if (k.dimension == d)
+            return &k;
+    }
+    return nullptr;
+}
+
 double SessionDiff::Profile::change(const Function &f) const
 {
     return std::max(std::abs(shareB(f.selfB) - shareA(f.selfA)),
@@ -238,21 +275,10 @@ SessionDiff diffSessions(const SessionData &a, const SessionData &b, int top)
         e.b = b.events.count(type);
         if (e.a == 0 && e.b == 0)
             return;
-        const QHash<QString, qint64> ca = commandCounts(a, type);
-        const QHash<QString, qint64> cb = commandCounts(b, type);
-        QStringList names = ca.keys();
-        for (auto it = cb.cbegin(); it != cb.cend(); ++it) {
-            if (!ca.contains(it.key()))
-                names.append(it.key());
+        for (int dim = 0; dim <= int(Dimension::Error); ++dim) {
+            if (typeHasDimension(type, Dimension(dim)))
+                e.dimensions.append(diffKeys(a, b, type, Dimension(dim), top));
         }
-        for (const QString &n : std::as_const(names))
-            e.commands.append({n, ca.value(n), cb.value(n)});
-        std::sort(e.commands.begin(), e.commands.end(), [](const auto &x, const auto &y) {
-            const qint64 mx = std::max(x.a, x.b), my = std::max(y.a, y.b);
-            return mx != my ? mx > my : x.comm < y.comm;
-        });
-        if (top > 0 && e.commands.size() > top)
-            e.commands.resize(top);
         d.events.append(e);
     });
 

@@ -12,9 +12,9 @@ struct SessionData;
 
 // What changed from session A to session B (bpflens-cli diff, docs/diff.md): the histograms
 // both hold, merged over each whole session, with their percentiles; event counts per type; per
-// type the commands with the most events in either session; and for the on-CPU and off-CPU
-// profiles both hold, the functions whose share of the profile changed most. A diff of a
-// session with itself has no change anywhere.
+// type and top-list dimension (core/toplists.h) the keys with the most events in either
+// session; and for the on-CPU and off-CPU profiles both hold, the functions whose share of the
+// profile changed most. A diff of a session with itself has no change anywhere.
 struct SessionDiff
 {
     struct Histogram
@@ -28,18 +28,31 @@ struct SessionDiff
         double percentileA(double fraction) const;
         double percentileB(double fraction) const;
     };
-    struct Command
+    // One top-list row in both sessions, matched by its key's text (TopRow::key: "1234 dd",
+    // "/etc/passwd", "10.0.0.1:443"); 0 where a session has no such event.
+    struct Key
     {
-        QString comm;
+        QString key;
         qint64 a = 0;
         qint64 b = 0;
+    };
+    // A type's events by one dimension: the keys busiest first (by the larger of the two
+    // counts, then by key), cut to diffSessions' top.
+    struct Keys
+    {
+        Dimension dimension = Dimension::Command;
+        QList<Key> keys;
+        qint64 total = 0; // distinct keys in either session, before the cut
     };
     struct Events
     {
         EventType type = EventType(0);
         qint64 a = 0;
         qint64 b = 0;
-        QList<Command> commands; // busiest first (by the larger of the two counts)
+        // Every dimension the type has (typeHasDimension), in Dimension order; one without a
+        // key in either session (no failed open) has no keys.
+        QList<Keys> dimensions;
+        const Keys *by(Dimension d) const;
     };
 
     // One function of a profile in both sessions. Functions are matched by name and module: the
@@ -76,7 +89,7 @@ struct SessionDiff
     QStringList profileOnlyInB;
 };
 
-// top: how many commands per type and functions per profile (0: all).
+// top: how many keys per type and dimension and functions per profile (0: all).
 SessionDiff diffSessions(const SessionData &a, const SessionData &b, int top = 10);
 
 // B relative to A: (b - a) / a; +inf when a is 0 and b is not, 0 when both are 0.

@@ -55,7 +55,7 @@ struct ExplainRow
     // How many times more common inside than outside; infinity when never outside.
     double lift() const;
     // What selects this row's events in the views' filter; unset where the filter cannot say
-    // them (destinations, errors, functions).
+    // them (functions).
     std::optional<EventFilter> filter;
 };
 

@@ -104,7 +104,9 @@ bool declaredKey(const EventStore &store, qsizetype i, Key *key)
         if constexpr (std::is_same_v<V, QByteArray>) {
             if (v.isEmpty())
                 return false;
-            *key = {pointerWord(v)};
+            // One byte keys as its value, as a one-character member does: an operation "W"
+            // of two types is one row, as the filter (EventFilter::operation) selects both.
+            *key = {v.size() == 1 ? quint64(quint8(v[0])) : pointerWord(v)};
             return true;
         } else if constexpr (T::dimension == Dimension::Error) {
             if (v >= 0)
@@ -131,33 +133,27 @@ void declaredRow(const EventStore &store, qsizetype i, TopRow *row)
     } else {
         const auto &v = store.value<T::member>(i);
         using V = std::remove_cvref_t<decltype(v)>;
-        if constexpr (std::is_same_v<V, QByteArray>) {
-            row->key = bytesText(v);
-            // The text filter finds it where the type searches the member.
-            constexpr auto searched = searchedFields<E>();
-            bool isSearched = false;
-            std::apply(
-                [&](auto... m) {
-                    (
-                        [&] {
-                            if constexpr (std::is_same_v<std::remove_cv_t<decltype(m)>,
-                                                         std::remove_cv_t<decltype(T::member)>>)
-                                isSearched = isSearched || m == T::member;
-                        }(),
-                        ...);
-                },
-                searched);
-            if (isSearched)
-                row->filter = EventFilter{v, -1, {}, 0, 0};
-        } else if constexpr (T::dimension == Dimension::Error) {
+        if constexpr (T::dimension == Dimension::Error) {
             row->key = errnoName(-int(v));
             EventFilter f;
             f.error = qint32(v);
             row->filter = f;
-        } else if constexpr (std::is_same_v<V, quint8>) {
-            row->key = QString(QLatin1Char(char(v)));
         } else {
-            row->key = QString::number(v);
+            // File, Disk, Operation (eventschema.h): bytes, or one character.
+            static_assert(std::is_same_v<V, QByteArray> || std::is_same_v<V, quint8>);
+            QByteArray value;
+            if constexpr (std::is_same_v<V, QByteArray>) {
+                row->key = bytesText(v);
+                value = v;
+            } else {
+                row->key = QString(QLatin1Char(char(v)));
+                value = QByteArray(1, char(v));
+            }
+            EventFilter f;
+            (T::dimension == Dimension::File   ? f.file
+             : T::dimension == Dimension::Disk ? f.disk
+                                               : f.operation) = value;
+            row->filter = f;
         }
     }
 }

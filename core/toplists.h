@@ -47,8 +47,7 @@ struct TopRow
     quint64 p99LatencyNs = 0;   // their 99th percentile (nearest rank)
     qint64 bytesCount = 0;      // events of types with bytes
     quint64 bytes = 0;
-    // What selects this row's events in the GUI's filter; unset for rows the filter cannot
-    // express (destinations, errors).
+    // What selects exactly this row's events in the GUI's filter (every dimension's rows can).
     std::optional<EventFilter> filter;
 };
 

@@ -4,6 +4,7 @@
 #include "colors.h"
 #include "flamegraphview.h"
 #include "sessionmodel.h"
+#include "topmodel.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -331,23 +332,53 @@ QWidget *ComparePage::createEventTab()
         layout->addWidget(placeholder(tr("Neither session holds events."), tab));
         return tab;
     }
+    auto *bar = new QHBoxLayout;
+    auto *label = new QLabel(tr("Below each &type:"), tab);
+    m_dimensionBox = new QComboBox(tab);
+    m_dimensionBox->setObjectName(QStringLiteral("eventDimensionBox"));
+    label->setBuddy(m_dimensionBox);
+    for (const Dimension d : m_events->dimensions())
+        m_dimensionBox->addItem(TopModel::dimensionTitle(d), int(d));
+    m_dimensionBox->setCurrentIndex(std::max(0, m_dimensionBox->findData(int(Dimension::Command))));
+    auto *note = new QLabel(tr("Events per type, and below each type its values with the most "
+                               "events in either session, as the Top tab counts them."),
+                            tab);
+    note->setWordWrap(true);
+    bar->addWidget(label);
+    bar->addWidget(m_dimensionBox);
+    bar->addSpacing(12);
+    bar->addWidget(note, 1);
+    layout->addLayout(bar);
+
     m_eventView = new QTreeView(tab);
     m_eventView->setModel(m_events);
     m_eventView->setAccessibleName(tr("Event counts compared"));
     m_eventView->setAlternatingRowColors(true);
     m_eventView->setUniformRowHeights(true);
-    m_eventView->expandAll();
     m_eventView->header()->setStretchLastSection(false);
     m_eventView->header()->setSectionResizeMode(EventDiffModel::NameColumn, QHeaderView::Stretch);
-    for (int c = EventDiffModel::BaselineColumn; c < EventDiffModel::ColumnCount; ++c)
-        m_eventView->resizeColumnToContents(c);
-    auto *note = new QLabel(tr("Events per type, and below each type the commands with the most "
-                               "events in either session."),
-                            tab);
-    note->setWordWrap(true);
-    layout->addWidget(note);
+    auto fit = [this] {
+        m_eventView->expandAll();
+        for (int c = EventDiffModel::BaselineColumn; c < EventDiffModel::ColumnCount; ++c)
+            m_eventView->resizeColumnToContents(c);
+    };
+    fit();
+    connect(m_dimensionBox, &QComboBox::currentIndexChanged, this, [this, fit] {
+        setEventDimension(Dimension(m_dimensionBox->currentData().toInt()));
+        fit();
+    });
     layout->addWidget(m_eventView, 1);
     return tab;
+}
+
+void ComparePage::setEventDimension(Dimension dimension)
+{
+    m_events->setDimension(dimension);
+    if (m_dimensionBox) {
+        const int at = m_dimensionBox->findData(int(dimension));
+        if (at >= 0)
+            m_dimensionBox->setCurrentIndex(at);
+    }
 }
 
 QWidget *ComparePage::createProfileTab(const SessionModel &baseline)

@@ -30,9 +30,10 @@ class SessionModel;
 // File > Compare With… (docs/diff.md): what changed from the open session (the baseline) to
 // another session file (the comparison), with core/sessiondiff's numbers. Three tabs: every
 // histogram both hold as one chart with both distributions and the percentile deltas; events
-// per type and their busiest commands side by side; and for CPU profiles a differential flame
-// graph, the comparison's flame graph coloured by how each call path's share changed, of the
-// on-CPU samples or of the off-CPU time (weighted by time blocked), switched in the tab.
+// per type and their busiest keys of a top-list dimension side by side; and for CPU profiles a
+// differential flame graph, the comparison's flame graph coloured by how each call path's share
+// changed, of the on-CPU samples or of the off-CPU time (weighted by time blocked), switched in
+// the tab.
 // The page keeps the comparison's data (its flame graph reads its stacks) and reads the
 // baseline only while it is built, so the main window may open another session meanwhile.
 class ComparePage : public QWidget
@@ -64,6 +65,9 @@ public:
     QTreeView *eventView() const { return m_eventView; }
     PercentileDiffModel *percentileModel() const { return m_percentiles; }
     EventDiffModel *eventModel() const { return m_events; }
+    // The dimension whose keys the Events tab shows below each type.
+    void setEventDimension(Dimension dimension);
+    QComboBox *eventDimensionBox() const { return m_dimensionBox; }
     // Index into diff().histograms; null where the units cannot share buckets.
     QChartView *chartView(int histogram) const;
     QBarSet *baselineSet(int histogram) const;
@@ -118,6 +122,7 @@ private:
     QCheckBox *m_rawCounts = nullptr;
     QTableView *m_percentileView = nullptr;
     QTreeView *m_eventView = nullptr;
+    QComboBox *m_dimensionBox = nullptr;
     QList<Chart> m_charts; // per diff().histograms
     FlameGraphView *m_flame = nullptr;
     QComboBox *m_measureBox = nullptr;

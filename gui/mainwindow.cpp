@@ -342,8 +342,8 @@ QWidget *MainWindow::createFilterBar()
     m_latencyFilter->setAccessibleName(tr("Minimum latency filter"));
     m_latencyFilter->setToolTip(tr("Block requests and slow file operations at least this slow "
                                    "(type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)"));
-    // Rows of destinations and errors filter by what no box can hold: shown here, a click
-    // removes it.
+    // Rows of files, disks, operations, destinations and errors filter by exact keys no box
+    // can hold: shown here, a click removes them.
     m_keyFilter = new QToolButton(bar);
     m_keyFilter->setObjectName(QStringLiteral("keyFilterButton"));
     m_keyFilter->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -354,6 +354,9 @@ QWidget *MainWindow::createFilterBar()
         EventFilter f = m_state->filter();
         f.destination.reset();
         f.error = 0;
+        f.file.clear();
+        f.disk.clear();
+        f.operation.clear();
         m_state->setFilter(f);
     });
     layout->addWidget(m_keyFilter);
@@ -383,13 +386,33 @@ QWidget *MainWindow::createFilterBar()
             m_pidFilter->setText(pid);
         if (m_commFilter->text().toUtf8() != f.comm)
             m_commFilter->setText(QString::fromUtf8(f.comm));
-        QStringList keys;
+        // The tool tip says every key whole; the button elides a long path in the middle, so
+        // that it does not squeeze the text box.
+        QStringList keys, shown;
+        auto add = [&](const QString &text, const QString &elided = {}) {
+            keys << text;
+            shown << (elided.isEmpty() ? text : elided);
+        };
+        auto bytes = [](const QByteArray &b) { return QString::fromUtf8(escapeKernelBytes(b)); };
+        if (!f.file.isEmpty()) {
+            const QString path = bytes(f.file);
+            add(tr("File %1").arg(path), tr("File %1").arg(m_keyFilter->fontMetrics().elidedText(
+                                             path, Qt::ElideMiddle, 140)));
+        }
+        if (!f.disk.isEmpty())
+            add(tr("Disk %1").arg(bytes(f.disk)));
+        if (!f.operation.isEmpty())
+            add(tr("Operation %1").arg(bytes(f.operation)));
         if (f.destination)
-            keys << tr("To %1").arg(
-                formatEndpoint(f.destination->family, f.destination->address, f.destination->port));
+            add(tr("To %1").arg(formatEndpoint(f.destination->family, f.destination->address,
+                                               f.destination->port)));
         if (f.error)
-            keys << tr("Failed with %1").arg(errnoName(-f.error));
-        m_keyFilter->setText(keys.join(QLatin1String(", ")));
+            add(tr("Failed with %1").arg(errnoName(-f.error)));
+        const QString separator = QStringLiteral(", ");
+        m_keyFilter->setText(shown.join(separator));
+        m_keyFilter->setToolTip(keys.isEmpty() ? tr("Remove this filter")
+                                               : tr("Remove this filter") + QLatin1Char('\n') +
+                                                     keys.join(separator));
         m_keyFilter->setVisible(!keys.isEmpty());
         debounce->stop();
     });
@@ -414,6 +437,9 @@ void MainWindow::applyFilter()
     // What no box shows stays until its button removes it.
     f.destination = m_state->filter().destination;
     f.error = m_state->filter().error;
+    f.file = m_state->filter().file;
+    f.disk = m_state->filter().disk;
+    f.operation = m_state->filter().operation;
     m_state->setFilter(f);
 }
 

@@ -838,10 +838,6 @@
         <translation>Ereigniszahlen verglichen</translation>
     </message>
     <message>
-        <source>Events per type, and below each type the commands with the most events in either session.</source>
-        <translation>Ereignisse je Typ und unter jedem Typ die Befehle mit den meisten Ereignissen in einer der Sitzungen.</translation>
-    </message>
-    <message>
         <source>Colour by change of</source>
         <translation>Färben nach Änderung des</translation>
     </message>
@@ -957,6 +953,14 @@
         <source>Self, baseline → comparison: %1 → %2, %3</source>
         <translation>Selbst, Basis → Vergleich: %1 → %2, %3</translation>
     </message>
+    <message>
+        <source>Below each &amp;type:</source>
+        <translation>Unter jedem &amp;Typ:</translation>
+    </message>
+    <message>
+        <source>Events per type, and below each type its values with the most events in either session, as the Top tab counts them.</source>
+        <translation>Ereignisse je Typ und unter jedem Typ seine Werte mit den meisten Ereignissen in einer der Sitzungen, gezählt wie im Tab „Top“.</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::CountersView</name>
@@ -1063,10 +1067,6 @@
 <context>
     <name>bpflens::EventDiffModel</name>
     <message>
-        <source>Events / command</source>
-        <translation>Ereignisse / Befehl</translation>
-    </message>
-    <message>
         <source>Baseline</source>
         <translation>Basis</translation>
     </message>
@@ -1081,6 +1081,22 @@
     <message>
         <source>Relative</source>
         <translation>Relativ</translation>
+    </message>
+    <message>
+        <source>These events have no value in this dimension.</source>
+        <translation>Diese Ereignisse haben in dieser Dimension keinen Wert.</translation>
+    </message>
+    <message>
+        <source>No event of either session has a value in this dimension.</source>
+        <translation>Kein Ereignis der beiden Sitzungen hat in dieser Dimension einen Wert.</translation>
+    </message>
+    <message>
+        <source>The %1 busiest of %2 values, by the larger of the two counts.</source>
+        <translation>Die %1 häufigsten von %2 Werten, nach der größeren der beiden Anzahlen.</translation>
+    </message>
+    <message>
+        <source>Events / %1</source>
+        <translation>Ereignisse / %1</translation>
     </message>
 </context>
 <context>
@@ -2337,6 +2353,18 @@ Latenz %3 – %4
     <message>
         <source>Unsaved recording on %1</source>
         <translation>Ungespeicherte Aufzeichnung auf %1</translation>
+    </message>
+    <message>
+        <source>File %1</source>
+        <translation>Datei %1</translation>
+    </message>
+    <message>
+        <source>Disk %1</source>
+        <translation>Datenträger %1</translation>
+    </message>
+    <message>
+        <source>Operation %1</source>
+        <translation>Operation %1</translation>
     </message>
 </context>
 <context>

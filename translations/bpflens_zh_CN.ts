@@ -838,10 +838,6 @@
         <translation>事件数比较</translation>
     </message>
     <message>
-        <source>Events per type, and below each type the commands with the most events in either session.</source>
-        <translation>每种类型的事件数，每种类型下列出在任一会话中事件最多的命令。</translation>
-    </message>
-    <message>
         <source>Colour by change of</source>
         <translation>按变化着色：</translation>
     </message>
@@ -957,6 +953,14 @@
         <source>Self, baseline → comparison: %1 → %2, %3</source>
         <translation>自身，基线 → 对比：%1 → %2，%3</translation>
     </message>
+    <message>
+        <source>Below each &amp;type:</source>
+        <translation>每种类型下(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Events per type, and below each type its values with the most events in either session, as the Top tab counts them.</source>
+        <translation>每种类型的事件数，每种类型下列出在任一会话中事件最多的值，计数方式与“Top”标签页相同。</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::CountersView</name>
@@ -1063,10 +1067,6 @@
 <context>
     <name>bpflens::EventDiffModel</name>
     <message>
-        <source>Events / command</source>
-        <translation>事件 / 命令</translation>
-    </message>
-    <message>
         <source>Baseline</source>
         <translation>基准</translation>
     </message>
@@ -1081,6 +1081,22 @@
     <message>
         <source>Relative</source>
         <translation>相对</translation>
+    </message>
+    <message>
+        <source>These events have no value in this dimension.</source>
+        <translation>这些事件在此维度中没有值。</translation>
+    </message>
+    <message>
+        <source>No event of either session has a value in this dimension.</source>
+        <translation>两个会话中都没有事件在此维度中有值。</translation>
+    </message>
+    <message>
+        <source>The %1 busiest of %2 values, by the larger of the two counts.</source>
+        <translation>%2 个值中最多的 %1 个，按两个计数中较大者排序。</translation>
+    </message>
+    <message>
+        <source>Events / %1</source>
+        <translation>事件 / %1</translation>
     </message>
 </context>
 <context>
@@ -2334,6 +2350,18 @@ latency %3 – %4
     <message>
         <source>Unsaved recording on %1</source>
         <translation>%1 上未保存的录制</translation>
+    </message>
+    <message>
+        <source>File %1</source>
+        <translation>文件 %1</translation>
+    </message>
+    <message>
+        <source>Disk %1</source>
+        <translation>磁盘 %1</translation>
+    </message>
+    <message>
+        <source>Operation %1</source>
+        <translation>操作 %1</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "comparemodels.h"
 
 #include "sessionmodel.h"
+#include "topmodel.h"
 
 #include <QHash>
 #include <QLocale>
@@ -158,7 +159,7 @@ QVariant PercentileDiffModel::headerData(int section, Qt::Orientation orientatio
     return {};
 }
 
-// EventDiffModel: top-level rows are SessionDiff::events; a command row's internal id is its
+// EventDiffModel: top-level rows are SessionDiff::events; a key row's internal id is its
 // type's row + 1 (0 marks a top-level row).
 
 EventDiffModel::EventDiffModel(QObject *parent)
@@ -171,6 +172,35 @@ void EventDiffModel::setDiff(std::shared_ptr<const SessionDiff> diff)
     beginResetModel();
     m_diff = std::move(diff);
     endResetModel();
+}
+
+void EventDiffModel::setDimension(Dimension dimension)
+{
+    if (dimension == m_dimension)
+        return;
+    beginResetModel();
+    m_dimension = dimension;
+    endResetModel();
+    Q_EMIT headerDataChanged(Qt::Horizontal, NameColumn, NameColumn);
+}
+
+QList<Dimension> EventDiffModel::dimensions() const
+{
+    QList<Dimension> out;
+    for (int d = 0; m_diff && d <= int(Dimension::Error); ++d) {
+        for (const SessionDiff::Events &e : m_diff->events) {
+            if (e.by(Dimension(d))) {
+                out.append(Dimension(d));
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+const SessionDiff::Keys *EventDiffModel::keysOf(int typeRow) const
+{
+    return m_diff->events[typeRow].by(m_dimension);
 }
 
 QModelIndex EventDiffModel::index(int row, int column, const QModelIndex &parent) const
@@ -195,7 +225,8 @@ int EventDiffModel::rowCount(const QModelIndex &parent) const
         return int(m_diff->events.size());
     if (parent.internalId() != 0 || parent.column() != 0)
         return 0;
-    return int(m_diff->events[parent.row()].commands.size());
+    const SessionDiff::Keys *keys = keysOf(parent.row());
+    return keys ? int(keys->keys.size()) : 0;
 }
 
 int EventDiffModel::columnCount(const QModelIndex &) const
@@ -207,22 +238,34 @@ QVariant EventDiffModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
-    const bool isCommand = index.internalId() != 0;
-    const SessionDiff::Events &e =
-        m_diff->events[isCommand ? int(index.internalId() - 1) : index.row()];
+    const bool isKey = index.internalId() != 0;
+    const int typeRow = isKey ? int(index.internalId() - 1) : index.row();
+    const SessionDiff::Events &e = m_diff->events[typeRow];
     QString name;
     qint64 a = e.a, b = e.b;
-    if (isCommand) {
-        const SessionDiff::Command &c = e.commands[index.row()];
-        name = c.comm;
-        a = c.a;
-        b = c.b;
+    if (isKey) {
+        const SessionDiff::Key &k = keysOf(typeRow)->keys[index.row()];
+        name = k.key;
+        a = k.a;
+        b = k.b;
     } else {
         name = SessionModel::typeName(e.type);
     }
     switch (role) {
     case EventTypeRole:
         return int(e.type);
+    case Qt::ToolTipRole: {
+        if (isKey || index.column() != NameColumn)
+            return {};
+        const SessionDiff::Keys *keys = keysOf(typeRow);
+        if (!keys)
+            return tr("These events have no value in this dimension.");
+        if (keys->keys.isEmpty())
+            return tr("No event of either session has a value in this dimension.");
+        return tr("The %1 busiest of %2 values, by the larger of the two counts.")
+            .arg(keys->keys.size())
+            .arg(keys->total);
+    }
     case Qt::TextAlignmentRole:
         if (index.column() != NameColumn)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -272,7 +315,7 @@ QVariant EventDiffModel::headerData(int section, Qt::Orientation orientation, in
         return {};
     switch (Columns(section)) {
     case NameColumn:
-        return tr("Events / command");
+        return tr("Events / %1").arg(TopModel::dimensionTitle(m_dimension));
     case BaselineColumn:
         return tr("Baseline");
     case ComparisonColumn:

@@ -59,15 +59,17 @@ private:
     std::shared_ptr<const SessionDiff> m_diff;
 };
 
-// Events per type, baseline and comparison with the change; each type's rows are the commands
-// with the most events in either session (SessionDiff::Events::commands), side by side.
+// Events per type, baseline and comparison with the change; below each type the keys of one
+// top-list dimension (setDimension) with the most events in either session
+// (SessionDiff::Events::dimensions), side by side. A type without that dimension has no rows
+// below it.
 class EventDiffModel : public QAbstractItemModel
 {
     Q_OBJECT
 public:
     enum Columns
     {
-        NameColumn, // the event type, or the command below it
+        NameColumn, // the event type, or the key below it
         BaselineColumn,
         ComparisonColumn,
         ChangeColumn,
@@ -78,12 +80,17 @@ public:
     enum Roles
     {
         ValueRole = Qt::UserRole + 1, // qint64 count / change, double relative; name as text
-        EventTypeRole,                // int EventType of the row (and of its commands)
+        EventTypeRole,                // int EventType of the row (and of its keys)
     };
     Q_ENUM(Roles)
 
     explicit EventDiffModel(QObject *parent = nullptr);
     void setDiff(std::shared_ptr<const SessionDiff> diff);
+    // The dimension whose keys are below each type (Command at first).
+    void setDimension(Dimension dimension);
+    Dimension dimension() const { return m_dimension; }
+    // The dimensions some type of the diff has, in Dimension order.
+    QList<Dimension> dimensions() const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -94,7 +101,10 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    const SessionDiff::Keys *keysOf(int typeRow) const;
+
     std::shared_ptr<const SessionDiff> m_diff;
+    Dimension m_dimension = Dimension::Command;
 };
 
 // What a differential flame graph needs per node of the comparison's top-down tree: the

@@ -47,6 +47,9 @@ std::optional<EventFilter> TopModel::filterFor(int row) const
     f.minLatencyNs = t.minLatencyNs;
     f.destination = t.destination;
     f.error = t.error;
+    f.file = t.file;
+    f.disk = t.disk;
+    f.operation = t.operation;
     return f;
 }
 

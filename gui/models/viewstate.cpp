@@ -98,6 +98,12 @@ void ViewState::narrowFilter(const EventFilter &row)
         f.destination = row.destination;
     if (row.error)
         f.error = row.error;
+    if (!row.file.isEmpty())
+        f.file = row.file;
+    if (!row.disk.isEmpty())
+        f.disk = row.disk;
+    if (!row.operation.isEmpty())
+        f.operation = row.operation;
     setFilter(f);
 }
 

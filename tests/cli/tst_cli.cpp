@@ -973,7 +973,7 @@ private Q_SLOTS:
 
     // query: SQL over a session file, as an aligned table, CSV or JSON; errors are one line.
     // diff A B: a session with itself shows no change; against one with more dd writes, the
-    // counts and commands say so, line by line.
+    // counts and every top-list dimension's keys say so, line by line.
     void diffComparesTwoSessions()
     {
         QTemporaryDir dir;
@@ -989,7 +989,10 @@ private Q_SLOTS:
             for (int i = 0; i < dd + tar; ++i) {
                 BlockEvent e;
                 e.timeNs = info.startMonotonicNs + quint64(i);
+                e.pid = i < dd ? 100 : 200;
                 e.comm = i < dd ? "dd" : "tar";
+                e.disk = i < dd ? "vda" : "sdb";
+                e.op = i % 2 ? "Write" : "Read";
                 b.block.append(e);
             }
             HistogramSnapshot h;
@@ -1011,14 +1014,47 @@ private Q_SLOTS:
         QVERIFY2(self.out.contains(
                      QLatin1String("  block                     10          10  0 (0%)\n")),
                  qPrintable(self.out));
+        // Every row of every table after the histograms: no change.
+        const QString selfTables = self.out.mid(self.out.indexOf(QLatin1String("\nEvents\n")));
+        int rows = 0;
+        for (const QString &line : selfTables.split(u'\n')) {
+            if (!line.startsWith(QLatin1String("  ")) || line.endsWith(QLatin1String("CHANGE")))
+                continue;
+            QVERIFY2(line.endsWith(QLatin1String(" 0 (0%)")), qPrintable(line));
+            ++rows;
+        }
+        // block; by process, command, disk, operation: 1, 1, 1, 2 keys.
+        QCOMPARE(rows, 6);
         const Run d =
             runCli({QStringLiteral("diff"), a, b, QStringLiteral("--top"), QStringLiteral("5")});
         QCOMPARE(d.status, 0);
+        // The keys counted from what write() makes: A's 10 dd requests on vda, alternately
+        // Read and Write (5, 5); B's 15 dd on vda and 4 tar on sdb (Read 10, Write 9).
         for (const char *line : {"block (usecs): 10 -> 19 samples, +9 (+90.0%)\n",
                                  "  block                     10          19  +9 (+90.0%)\n",
-                                 "  dd                        10          15  +5 (+50.0%)\n",
-                                 "  tar                        0           4  +4 (new)\n"})
-            QVERIFY2(d.out.contains(QLatin1String(line)), qPrintable(d.out));
+                                 "\nblock events by process\n",
+                                 "  100 dd                    10          15  +5 (+50.0%)\n"
+                                 "  200 tar                    0           4  +4 (new)\n",
+                                 "\nblock events by command\n",
+                                 "  dd                        10          15  +5 (+50.0%)\n"
+                                 "  tar                        0           4  +4 (new)\n",
+                                 "\nblock events by disk\n",
+                                 "  vda                       10          15  +5 (+50.0%)\n"
+                                 "  sdb                        0           4  +4 (new)\n",
+                                 "\nblock events by operation\n"
+                                 "                             A           B  CHANGE\n"
+                                 "  Read                       5          10  +5 (+100.0%)\n"
+                                 "  Write                      5           9  +4 (+80.0%)\n"})
+            QVERIFY2(d.out.contains(QLatin1String(line)), qPrintable(QLatin1String(line) + d.out));
+        // A cut list says so; its rows are the busiest.
+        const Run top1 =
+            runCli({QStringLiteral("diff"), a, b, QStringLiteral("--top"), QStringLiteral("1")});
+        QCOMPARE(top1.status, 0);
+        QVERIFY2(top1.out.contains(QLatin1String("\nblock events by disk (the busiest 1 of 2)\n")),
+                 qPrintable(top1.out));
+        QVERIFY2(top1.out.contains(QLatin1String("  vda                       10          15")),
+                 qPrintable(top1.out));
+        QVERIFY2(!top1.out.contains(QLatin1String("  sdb ")), qPrintable(top1.out));
         const Run missing = runCli({QStringLiteral("diff"), a});
         QCOMPARE(missing.status, 2);
         QVERIFY(missing.err.contains(QLatin1String("two session files")));

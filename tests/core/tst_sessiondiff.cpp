@@ -1,9 +1,9 @@
 // bpflens-cli diff's comparison (core/sessiondiff): two real session files with known block
 // requests, histogram snapshots and execs, written and read back; the merged histograms'
-// percentiles, the counts and the commands are checked against what the test put in, computed
-// here by brute force. A session compared with itself shows no change. Profiles: sessions
-// with known on-CPU and off-CPU stacks (function names root first), whose per-function shares
-// and deltas are recomputed here from those stacks.
+// percentiles, the counts and the rows of every top-list dimension are checked against what the
+// test put in, computed here by brute force. A session compared with itself shows no change.
+// Profiles: sessions with known on-CPU and off-CPU stacks (function names root first), whose
+// per-function shares and deltas are recomputed here from those stacks.
 #include "histogram.h"
 #include "sessiondiff.h"
 #include "sessioninfo.h"
@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace bpflens;
@@ -195,6 +196,122 @@ Expected bruteForce(const QList<Weighted> &stacks)
     return e;
 }
 
+// A session of opens, block requests, connects and slow file operations whose keys depend on
+// seed: the same seed, the same events.
+RecordBatch mixedBatch(int seed)
+{
+    RecordBatch b;
+    const QByteArray comms[] = {"dd", "tar", "sh", "postgres", "cc1plus"};
+    const QByteArray paths[] = {"/etc/passwd", "/var/log/syslog", "/tmp/x", "/usr/lib/libc.so.6",
+                                "/srv/new-in-b"};
+    const QByteArray disks[] = {"vda", "nvme0n1", "sdb"};
+    const QByteArray ops[] = {"Read", "Write", "Sync-Write", "Flush"};
+    quint64 t = StartNs;
+    // Seed 2 has more of everything, and its fifth path, command and disk are new.
+    const int n = 200 + seed * 37;
+    const int kinds = seed == 1 ? 4 : 5;
+    for (int i = 0; i < n; ++i) {
+        const int k = (i * (seed + 2) + i / 7) % kinds;
+        const QByteArray comm = comms[k];
+        const quint32 pid = 100 + quint32(k);
+        OpenEvent o;
+        o.timeNs = ++t;
+        o.pid = pid;
+        o.comm = comm;
+        o.path = paths[(i + seed) % kinds];
+        o.ret = i % (5 + seed) == 0 ? -2 : (i % 11 == 0 ? -13 : 3);
+        b.open.append(o);
+        BlockEvent e;
+        e.timeNs = ++t;
+        e.pid = pid;
+        e.comm = comm;
+        e.disk = disks[(i / 3 + seed) % (seed == 1 ? 2 : 3)];
+        e.op = ops[(i + i / 5 * seed) % 4];
+        b.block.append(e);
+        if (i % 3 == 0) {
+            TcpConnectEvent c;
+            c.timeNs = ++t;
+            c.pid = pid;
+            c.comm = comm;
+            c.family = 4;
+            c.daddr = {10, 0, 0, quint8(1 + (i / 3 + seed) % 4)};
+            c.dport = i % 2 ? 443 : 80;
+            c.ret = i % (4 + seed) == 0 ? -111 : 0;
+            b.tcpConnect.append(c);
+        }
+        if (i % 2 == 0) {
+            FsSlowEvent f;
+            f.timeNs = ++t;
+            f.pid = pid;
+            f.comm = comm;
+            f.op = quint8("RWOF"[(i / 2 + seed) % 4]);
+            f.filename = paths[(i * seed) % kinds].mid(5);
+            f.fs = "ext4";
+            b.fsSlow.append(f);
+        }
+    }
+    return b;
+}
+
+bool writeMixed(const QString &path, int seed, QString *error)
+{
+    SessionInfo info = sessionInfoForThisHost({{QStringLiteral("open"), {}, {}},
+                                               {QStringLiteral("block"), {}, {}},
+                                               {QStringLiteral("tcpconnect"), {}, {}},
+                                               {QStringLiteral("fsslower"), {}, {}}});
+    info.startMonotonicNs = StartNs;
+    SessionWriter w;
+    return w.create(path, info, error) && w.writeBatch(mixedBatch(seed), error) &&
+           w.finish(StartNs + 3000000000ull, error);
+}
+
+// Per type and dimension (in Dimension order within a type), the events per key's text, as
+// the Top tab spells the keys, counted from the batch without the declarations.
+using KeyCounts = QMap<std::pair<EventType, Dimension>, QMap<QString, qint64>>;
+
+KeyCounts mixedCounts(int seed)
+{
+    const RecordBatch b = mixedBatch(seed);
+    KeyCounts out;
+    auto add = [&](EventType type, Dimension d, const QString &key) {
+        QMap<QString, qint64> &m = out[{type, d}];
+        if (!key.isEmpty())
+            ++m[key];
+    };
+    auto common = [&](EventType type, quint32 pid, const QByteArray &comm) {
+        add(type, Dimension::Process, QStringLiteral("%1 %2").arg(pid).arg(QLatin1String(comm)));
+        add(type, Dimension::Command, QString::fromLatin1(comm));
+    };
+    auto errorName = [](qint32 ret) {
+        return ret == -2     ? QStringLiteral("ENOENT")
+               : ret == -13  ? QStringLiteral("EACCES")
+               : ret == -111 ? QStringLiteral("ECONNREFUSED")
+                             : QString();
+    };
+    for (const OpenEvent &e : b.open) {
+        common(EventType::Open, e.pid, e.comm);
+        add(EventType::Open, Dimension::File, QString::fromLatin1(e.path));
+        add(EventType::Open, Dimension::Error, errorName(e.ret));
+    }
+    for (const BlockEvent &e : b.block) {
+        common(EventType::Block, e.pid, e.comm);
+        add(EventType::Block, Dimension::Disk, QString::fromLatin1(e.disk));
+        add(EventType::Block, Dimension::Operation, QString::fromLatin1(e.op));
+    }
+    for (const TcpConnectEvent &e : b.tcpConnect) {
+        common(EventType::TcpConnect, e.pid, e.comm);
+        add(EventType::TcpConnect, Dimension::Destination,
+            QStringLiteral("10.0.0.%1:%2").arg(e.daddr[3]).arg(e.dport));
+        add(EventType::TcpConnect, Dimension::Error, errorName(e.ret));
+    }
+    for (const FsSlowEvent &e : b.fsSlow) {
+        common(EventType::FsSlow, e.pid, e.comm);
+        add(EventType::FsSlow, Dimension::File, QString::fromLatin1(e.filename));
+        add(EventType::FsSlow, Dimension::Operation, QString(QLatin1Char(char(e.op))));
+    }
+    return out;
+}
+
 } // namespace
 
 class TestSessionDiff : public QObject
@@ -230,9 +347,43 @@ private Q_SLOTS:
         QCOMPARE(d.events.size(), 2);
         for (const SessionDiff::Events &e : d.events) {
             QCOMPARE(e.a, e.b);
-            for (const SessionDiff::Command &c : e.commands)
-                QCOMPARE(c.a, c.b);
+            QVERIFY(e.by(Dimension::Command));
+            for (const SessionDiff::Keys &k : e.dimensions) {
+                for (const SessionDiff::Key &key : k.keys)
+                    QCOMPARE(key.a, key.b);
+            }
         }
+        // Block's dimensions, each with its keys.
+        const SessionDiff::Events &block = d.events[1];
+        QCOMPARE(block.type, EventType::Block);
+        QCOMPARE(block.dimensions.size(), 4);
+        QCOMPARE(block.by(Dimension::Disk)->keys.size(), 1);
+        QCOMPARE(block.by(Dimension::Disk)->keys[0].key, QStringLiteral("vda"));
+        QCOMPARE(block.by(Dimension::Disk)->keys[0].a, 7);
+        QVERIFY(!block.by(Dimension::File));
+
+        // Every dimension of several types, each session read from its own file: the same
+        // numbers on both sides.
+        QTemporaryDir dir;
+        QString error;
+        SessionData x, y;
+        const QString path = dir.filePath(QStringLiteral("mixed.bpflens"));
+        QVERIFY2(writeMixed(path, 7, &error), qPrintable(error));
+        QVERIFY2(SessionReader::open(path, &x, &error), qPrintable(error));
+        QVERIFY2(SessionReader::open(path, &y, &error), qPrintable(error));
+        const SessionDiff m = diffSessions(x, y, 0);
+        int keys = 0;
+        for (const SessionDiff::Events &e : m.events) {
+            QCOMPARE(e.a, e.b);
+            for (const SessionDiff::Keys &k : e.dimensions) {
+                for (const SessionDiff::Key &key : k.keys) {
+                    QCOMPARE(key.a, key.b);
+                    QVERIFY(key.a > 0);
+                    ++keys;
+                }
+            }
+        }
+        QVERIFY(keys > 50);
     }
 
     void slowerDiskShowsInThePercentiles()
@@ -270,12 +421,12 @@ private Q_SLOTS:
         QCOMPARE(d.events[1].type, EventType::Block);
         QCOMPARE(d.events[1].a, 100);
         QCOMPARE(d.events[1].b, 100);
-        const QList<SessionDiff::Command> &c = d.events[1].commands;
+        const QList<SessionDiff::Key> &c = d.events[1].by(Dimension::Command)->keys;
         QCOMPARE(c.size(), 2);
-        QCOMPARE(c[0].comm, QStringLiteral("dd"));
+        QCOMPARE(c[0].key, QStringLiteral("dd"));
         QCOMPARE(c[0].a, 100);
         QCOMPARE(c[0].b, 60);
-        QCOMPARE(c[1].comm, QStringLiteral("tar"));
+        QCOMPARE(c[1].key, QStringLiteral("tar"));
         QCOMPARE(c[1].a, 0);
         QCOMPARE(c[1].b, 40);
         QVERIFY(std::isinf(relativeChange(double(c[1].a), double(c[1].b))));
@@ -433,9 +584,92 @@ private Q_SLOTS:
         Spec b;
         b.blockByComm = {{"a", 9}, {"d", 2}};
         const SessionDiff d = diffSessions(load(a, "t-a.bpflens"), load(b, "t-b.bpflens"), 2);
-        QCOMPARE(d.events[0].commands.size(), 2);
-        QCOMPARE(d.events[0].commands[0].comm, QStringLiteral("a"));
-        QCOMPARE(d.events[0].commands[1].comm, QStringLiteral("b"));
+        const SessionDiff::Keys *commands = d.events[0].by(Dimension::Command);
+        QCOMPARE(commands->keys.size(), 2);
+        QCOMPARE(commands->keys[0].key, QStringLiteral("a"));
+        QCOMPARE(commands->keys[1].key, QStringLiteral("b"));
+        QCOMPARE(commands->total, 4);
+    }
+
+    // Every dimension of every type of two different sessions: each key's counts in A and in B
+    // as the test counts them from the events it wrote, all keys (top 0), and with a top the
+    // busiest by the larger count, then by key.
+    void topListRowsMatchBruteForce()
+    {
+        QString error;
+        SessionData a, b;
+        const QString pa = m_dir.filePath(QStringLiteral("mixed-a.bpflens"));
+        const QString pb = m_dir.filePath(QStringLiteral("mixed-b.bpflens"));
+        QVERIFY2(writeMixed(pa, 1, &error), qPrintable(error));
+        QVERIFY2(writeMixed(pb, 2, &error), qPrintable(error));
+        QVERIFY2(SessionReader::open(pa, &a, &error), qPrintable(error));
+        QVERIFY2(SessionReader::open(pb, &b, &error), qPrintable(error));
+        const KeyCounts ea = mixedCounts(1), eb = mixedCounts(2);
+        const SessionDiff d = diffSessions(a, b, 0);
+        const QList<EventType> types{EventType::Open, EventType::Block, EventType::TcpConnect,
+                                     EventType::FsSlow};
+        QCOMPARE(d.events.size(), types.size());
+        for (const SessionDiff::Events &e : d.events) {
+            QVERIFY(types.contains(e.type));
+            // The dimensions the type has, in order.
+            QList<Dimension> dims;
+            for (auto it = ea.cbegin(); it != ea.cend(); ++it) {
+                if (it.key().first == e.type)
+                    dims.append(it.key().second);
+            }
+            QList<Dimension> got;
+            for (const SessionDiff::Keys &k : e.dimensions)
+                got.append(k.dimension);
+            QCOMPARE(got, dims);
+            for (const SessionDiff::Keys &k : e.dimensions) {
+                const QMap<QString, qint64> &ka = ea.value({e.type, k.dimension});
+                const QMap<QString, qint64> &kb = eb.value({e.type, k.dimension});
+                QSet<QString> all;
+                for (auto it = ka.cbegin(); it != ka.cend(); ++it)
+                    all.insert(it.key());
+                for (auto it = kb.cbegin(); it != kb.cend(); ++it)
+                    all.insert(it.key());
+                const QString where = QStringLiteral("%1/%2")
+                                          .arg(QLatin1String(probeIdOf(e.type)))
+                                          .arg(int(k.dimension));
+                QVERIFY2(k.total == all.size(), qPrintable(where));
+                QVERIFY2(k.keys.size() == all.size(), qPrintable(where));
+                for (const SessionDiff::Key &key : k.keys) {
+                    QVERIFY2(key.a == ka.value(key.key) && key.b == kb.value(key.key),
+                             qPrintable(where + QLatin1Char(' ') + key.key));
+                }
+                for (qsizetype i = 1; i < k.keys.size(); ++i) {
+                    const auto &p = k.keys[i - 1], &q = k.keys[i];
+                    const qint64 mp = std::max(p.a, p.b), mq = std::max(q.a, q.b);
+                    QVERIFY(mp > mq || (mp == mq && p.key < q.key));
+                }
+            }
+            QCOMPARE(e.a, a.events.count(e.type));
+            QCOMPARE(e.b, b.events.count(e.type));
+        }
+        // The values the writer makes differ between the sessions: some only in B, some
+        // changed, so the rows are not a copy of one side.
+        const SessionDiff::Keys *errors = d.events[0].by(Dimension::Error);
+        QCOMPARE(d.events[0].type, EventType::Open);
+        QVERIFY(errors && !errors->keys.isEmpty());
+        const SessionDiff::Keys *files = d.events[0].by(Dimension::File);
+        QVERIFY(std::any_of(files->keys.cbegin(), files->keys.cend(),
+                            [](const auto &k) { return k.a == 0 && k.b > 0; }));
+        QVERIFY(std::any_of(files->keys.cbegin(), files->keys.cend(),
+                            [](const auto &k) { return k.a > 0 && k.b > 0 && k.a != k.b; }));
+
+        // With a top: the first rows of the full list, and the total before the cut.
+        const SessionDiff top3 = diffSessions(a, b, 3);
+        for (qsizetype t = 0; t < top3.events.size(); ++t) {
+            for (qsizetype k = 0; k < top3.events[t].dimensions.size(); ++k) {
+                const SessionDiff::Keys &cut = top3.events[t].dimensions[k];
+                const SessionDiff::Keys &full = d.events[t].dimensions[k];
+                QCOMPARE(cut.total, full.total);
+                QCOMPARE(cut.keys.size(), std::min<qsizetype>(3, full.keys.size()));
+                for (qsizetype i = 0; i < cut.keys.size(); ++i)
+                    QCOMPARE(cut.keys[i].key, full.keys[i].key);
+            }
+        }
     }
 };
 

@@ -1,10 +1,11 @@
 // File > Compare With… (CompareController, ComparePage, the compare models): two real session
 // files with known block latencies, events and CPU samples are written, the first opened in the
 // main window and the second compared with it through the action's code path. The overlaid
-// charts' values, the percentile deltas and the event counts are checked against brute-force
-// computations on the data written here; the differential flame graph must paint the frame made
-// to grow red and the one made to shrink blue. A session compared with itself shows no change,
-// and a file that cannot be read leaves the open session as it was.
+// charts' values, the percentile deltas, the event counts and the keys of every top-list
+// dimension are checked against brute-force computations on the data written here; the differential
+// flame graph must paint the frame made to grow red and the one made to shrink blue. A session
+// compared with itself shows no change, and a file that cannot be read leaves the open session as
+// it was.
 #include "comparecontroller.h"
 #include "comparemodels.h"
 #include "comparepage.h"
@@ -25,6 +26,7 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -43,7 +45,11 @@ struct Spec
 {
     QList<quint64> latenciesUs;
     QList<std::pair<QByteArray, int>> blockByComm;
+    // Each block request's disk and operation, cycled through by request.
+    QList<QByteArray> disks{"vda"};
+    QList<QByteArray> ops{"Read"};
     int execs = 0;
+    int failedExecs = 0; // of execs, the first ones fail with ENOENT
     QList<std::pair<QStringList, int>> samples;
     // Off-CPU waits: a stack (root first) and the nanoseconds blocked there.
     QList<std::pair<QStringList, quint64>> waits;
@@ -52,25 +58,19 @@ struct Spec
     QStringList frameOrder;
 };
 
-bool write(const QString &path, const Spec &s, QString *error)
+// The events, stacks and histograms of a session as the test states it.
+RecordBatch batchOf(const Spec &s)
 {
-    SessionInfo info = sessionInfoForThisHost({{QStringLiteral("block"), {}, {}},
-                                               {QStringLiteral("exec"), {}, {}},
-                                               {QStringLiteral("profile"), {}, {}},
-                                               {QStringLiteral("offcpu"), {}, {}}});
-    info.startMonotonicNs = StartNs;
-    SessionWriter w;
-    if (!w.create(path, info, error))
-        return false;
     RecordBatch b;
     quint64 t = StartNs;
     for (const auto &[comm, n] : s.blockByComm) {
         for (int i = 0; i < n; ++i) {
             BlockEvent e;
             e.timeNs = t += 1000;
+            e.pid = 300 + quint32(i % 2);
             e.comm = comm;
-            e.disk = "vda";
-            e.op = "Read";
+            e.disk = s.disks[b.block.size() % s.disks.size()];
+            e.op = s.ops[b.block.size() % s.ops.size()];
             b.block.append(e);
         }
     }
@@ -78,6 +78,7 @@ bool write(const QString &path, const Spec &s, QString *error)
         ExecEvent e;
         e.timeNs = t += 1000;
         e.comm = "sh";
+        e.retval = i < s.failedExecs ? -2 : 0;
         b.exec.append(e);
     }
     QHash<QString, quint32> frameIds;
@@ -132,7 +133,49 @@ bool write(const QString &path, const Spec &s, QString *error)
             h.histogram.add(s.latenciesUs[i]);
         b.histograms.append(h);
     }
-    return w.writeBatch(b, error) && w.finish(StartNs + 3'000'000'000ull, error);
+    return b;
+}
+
+bool write(const QString &path, const Spec &s, QString *error)
+{
+    SessionInfo info = sessionInfoForThisHost({{QStringLiteral("block"), {}, {}},
+                                               {QStringLiteral("exec"), {}, {}},
+                                               {QStringLiteral("profile"), {}, {}},
+                                               {QStringLiteral("offcpu"), {}, {}}});
+    info.startMonotonicNs = StartNs;
+    SessionWriter w;
+    return w.create(path, info, error) && w.writeBatch(batchOf(s), error) &&
+           w.finish(StartNs + 3'000'000'000ull, error);
+}
+
+// Per event type and dimension, the events per key as the Top tab spells it, counted from the
+// batch by hand.
+using KeyCounts = QHash<std::pair<int, int>, QHash<QString, qint64>>;
+
+KeyCounts keyCounts(const Spec &s)
+{
+    const RecordBatch b = batchOf(s);
+    KeyCounts out;
+    auto common = [&](EventType type, quint32 pid, const QByteArray &comm) {
+        const QString c = QString::fromUtf8(comm);
+        ++out[{int(type), int(Dimension::Process)}][QString::number(pid) + QLatin1Char(' ') + c];
+        ++out[{int(type), int(Dimension::Command)}][c];
+    };
+    for (const BlockEvent &e : b.block) {
+        common(EventType::Block, e.pid, e.comm);
+        ++out[{int(EventType::Block), int(Dimension::Disk)}][QString::fromUtf8(e.disk)];
+        ++out[{int(EventType::Block), int(Dimension::Operation)}][QString::fromUtf8(e.op)];
+    }
+    for (const ExecEvent &e : b.exec) {
+        common(EventType::Exec, e.pid, e.comm);
+        if (e.retval == -2)
+            ++out[{int(EventType::Exec), int(Dimension::Error)}][QStringLiteral("ENOENT")];
+    }
+    for (const CpuSampleEvent &e : b.cpuSample)
+        common(EventType::CpuSample, e.pid, e.comm);
+    for (const OffCpuEvent &e : b.offCpu)
+        common(EventType::OffCpu, e.pid, e.comm);
+    return out;
 }
 
 // Deterministic latencies: n values spread over a few buckets around base.
@@ -158,6 +201,7 @@ Spec baselineSpec()
     Spec s;
     s.latenciesUs = latencies(200, 100);
     s.blockByComm = {{"dd", 50}, {"kworker", 10}};
+    s.disks = {"vda", "vda", "vdb"};
     s.execs = 5;
     // 100 samples: compute 90 % total (60 % self), malloc 30 %, write 10 %.
     s.samples = {
@@ -175,7 +219,10 @@ Spec comparisonSpec()
     Spec s;
     s.latenciesUs = latencies(300, 400); // slower and more of them
     s.blockByComm = {{"dd", 80}, {"kworker", 5}, {"fio", 7}};
+    s.disks = {"vda", "vdb", "vdb", "nvme0n1"};
+    s.ops = {"Read", "Write", "Sync-Write"};
     s.execs = 5;
+    s.failedExecs = 2;
     // 200 samples: malloc grows to 50 %, write shrinks to 2.5 %, parse is new.
     s.samples = {
         {{QStringLiteral("main"), QStringLiteral("compute")}, 60},
@@ -427,6 +474,91 @@ private Q_SLOTS:
                  QStringLiteral("new"));
     }
 
+    // Every dimension the Below each type box offers: each type's rows are its keys with both
+    // sessions' counts as the test counts them, and the box offers only the dimensions some
+    // type has. A type without the chosen dimension has no rows below it.
+    void eventRowsOfEveryDimension()
+    {
+        MainWindow w;
+        ComparePage *page = compare(w, m_a, m_b);
+        QVERIFY(page);
+        page->tabs()->setCurrentIndex(1);
+        EventDiffModel *m = page->eventModel();
+        QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QComboBox *box = page->eventDimensionBox();
+        QVERIFY(box);
+        QStringList offered;
+        for (int i = 0; i < box->count(); ++i)
+            offered << box->itemText(i);
+        QCOMPARE(offered, (QStringList{QStringLiteral("Process"), QStringLiteral("Command"),
+                                       QStringLiteral("Disk"), QStringLiteral("Operation"),
+                                       QStringLiteral("Error")}));
+        QCOMPARE(box->currentText(), QStringLiteral("Command"));
+        const KeyCounts a = keyCounts(baselineSpec()), b = keyCounts(comparisonSpec());
+        int checked = 0;
+        for (int i = 0; i < box->count(); ++i) {
+            box->setCurrentIndex(i); // as the user picks it
+            const Dimension d = Dimension(box->itemData(i).toInt());
+            QCOMPARE(m->dimension(), d);
+            QCOMPARE(m->headerData(EventDiffModel::NameColumn, Qt::Horizontal).toString(),
+                     QStringLiteral("Events / ") + box->itemText(i));
+            for (int r = 0; r < m->rowCount(); ++r) {
+                const QModelIndex type = m->index(r, 0);
+                const int t = type.data(EventDiffModel::EventTypeRole).toInt();
+                const QHash<QString, qint64> ka = a.value({t, int(d)}), kb = b.value({t, int(d)});
+                QSet<QString> keys;
+                for (auto it = ka.cbegin(); it != ka.cend(); ++it)
+                    keys.insert(it.key());
+                for (auto it = kb.cbegin(); it != kb.cend(); ++it)
+                    keys.insert(it.key());
+                QVERIFY(keys.size() <= 10); // the page's top: every key shows
+                QCOMPARE(m->rowCount(type), int(keys.size()));
+                for (int k = 0; k < m->rowCount(type); ++k) {
+                    const QString key =
+                        m->index(k, EventDiffModel::NameColumn, type).data().toString();
+                    const qint64 va = m->index(k, EventDiffModel::BaselineColumn, type)
+                                          .data(EventDiffModel::ValueRole)
+                                          .toLongLong();
+                    const qint64 vb = m->index(k, EventDiffModel::ComparisonColumn, type)
+                                          .data(EventDiffModel::ValueRole)
+                                          .toLongLong();
+                    QVERIFY2(keys.contains(key), qPrintable(key));
+                    QCOMPARE(va, ka.value(key));
+                    QCOMPARE(vb, kb.value(key));
+                    QCOMPARE(m->index(k, EventDiffModel::ChangeColumn, type)
+                                 .data(EventDiffModel::ValueRole)
+                                 .toLongLong(),
+                             vb - va);
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY(checked > 20);
+        // Block by operation: Read went from 60 of 60 to a third; Sync-Write is new.
+        page->setEventDimension(Dimension::Operation);
+        QCOMPARE(box->currentText(), QStringLiteral("Operation"));
+        int blockRow = -1;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            if (EventType(m->index(r, 0).data(EventDiffModel::EventTypeRole).toInt()) ==
+                EventType::Block)
+                blockRow = r;
+        }
+        const QModelIndex block = m->index(blockRow, 0);
+        QCOMPARE(m->index(0, EventDiffModel::NameColumn, block).data().toString(),
+                 QStringLiteral("Read"));
+        QCOMPARE(m->index(0, EventDiffModel::ChangeColumn, block).data().toString(),
+                 QString(QChar(0x2212)) + QStringLiteral("29"));
+        // Exec has no operation: no rows, and its tool tip says why.
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const QModelIndex type = m->index(r, 0);
+            if (EventType(type.data(EventDiffModel::EventTypeRole).toInt()) == EventType::Exec) {
+                QCOMPARE(m->rowCount(type), 0);
+                QCOMPARE(type.data(Qt::ToolTipRole).toString(),
+                         QStringLiteral("These events have no value in this dimension."));
+            }
+        }
+    }
+
     void differentialFlameGraphColoursGrowthAndShrinkage()
     {
         MainWindow w;
@@ -607,17 +739,28 @@ private Q_SLOTS:
                          .toDouble(),
                      0.0);
         }
-        const EventDiffModel *em = page->eventModel();
+        EventDiffModel *em = page->eventModel();
         QVERIFY(em->rowCount() > 0);
-        for (int r = 0; r < em->rowCount(); ++r) {
-            const QModelIndex type = em->index(r, 0);
-            QCOMPARE(em->index(r, EventDiffModel::ChangeColumn).data(EventDiffModel::ValueRole),
-                     QVariant(qint64(0)));
-            for (int c = 0; c < em->rowCount(type); ++c)
-                QCOMPARE(em->index(c, EventDiffModel::ChangeColumn, type)
-                             .data(EventDiffModel::ValueRole),
+        int keys = 0;
+        for (const Dimension d : em->dimensions()) {
+            page->setEventDimension(d);
+            for (int r = 0; r < em->rowCount(); ++r) {
+                const QModelIndex type = em->index(r, 0);
+                QCOMPARE(em->index(r, EventDiffModel::ChangeColumn).data(EventDiffModel::ValueRole),
                          QVariant(qint64(0)));
+                for (int c = 0; c < em->rowCount(type); ++c) {
+                    QCOMPARE(em->index(c, EventDiffModel::ChangeColumn, type)
+                                 .data(EventDiffModel::ValueRole),
+                             QVariant(qint64(0)));
+                    QVERIFY(em->index(c, EventDiffModel::BaselineColumn, type)
+                                .data(EventDiffModel::ValueRole)
+                                .toLongLong() > 0);
+                    ++keys;
+                }
+            }
         }
+        QCOMPARE(em->dimensions().size(), 5);
+        QVERIFY(keys > 15);
         // Equal totals: counts, and the two series are the same.
         QVERIFY(!page->showsFractions(0));
         for (int s = 0; s < page->baselineSet(0)->count(); ++s)

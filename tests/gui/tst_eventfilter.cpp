@@ -155,6 +155,105 @@ private Q_SLOTS:
         m_state.setFilter({});
     }
 
+    // A top list's file row filters by the whole path: of the million opens, those of
+    // File-12.dat, not File-120.dat or File-1234.dat as the text "File-12" would; scanned in a
+    // worker like the text.
+    void fileKeySelectsOnlyThatPath()
+    {
+        EventTableModel table(&m_session, EventType::Open);
+        EventFilterModel filter(&table, &m_state);
+        EventFilter f;
+        f.file = "/srv/data/File-12.dat";
+        m_state.setFilter(f);
+        QVERIFY(filter.filterPending());
+        QTRY_VERIFY_WITH_TIMEOUT(!filter.filterPending(), 120000);
+        std::vector<quint32> expected;
+        for (qsizetype i = 0; i < Events; ++i) {
+            if (m_session.events().open(i).path == f.file)
+                expected.push_back(quint32(i));
+        }
+        QCOMPARE(qsizetype(expected.size()), Events / 5003 + 1);
+        compareAccepted(filter, expected);
+        // With the text filter too: both must hold. "postgres" is every third open.
+        f.text = "postgres";
+        m_state.setFilter(f);
+        QTRY_VERIFY_WITH_TIMEOUT(!filter.filterPending(), 120000);
+        std::erase_if(expected, [](quint32 i) { return i % 3 != 0; });
+        QVERIFY(!expected.empty());
+        compareAccepted(filter, expected);
+        m_state.setFilter({});
+    }
+
+    // Disk and operation keys: exactly the events with that value, of the types that have the
+    // dimension (block and fsslower); every other type's events fail them. A one-character
+    // operation is fsslower's; block's are words.
+    void diskAndOperationKeysAreExact()
+    {
+        SessionData data;
+        data.info.startMonotonicNs = Start;
+        const char fsOps[] = {'R', 'W', 'O', 'F'};
+        const QByteArray blockOps[] = {"Write", "Sync-Write", "Read", "W"};
+        const QByteArray disks[] = {"vda", "vda1", "nvme0n1"};
+        for (int i = 0; i < 400; ++i) {
+            FsSlowEvent f;
+            f.timeNs = Start + quint64(i) * 1000;
+            f.pid = 1;
+            f.op = quint8(fsOps[i % 4]);
+            f.comm = "vda-writer";
+            f.filename = "Write";
+            data.events.append(f);
+            BlockEvent b;
+            b.timeNs = f.timeNs + 1;
+            b.disk = disks[i % 3];
+            b.op = blockOps[(i / 3) % 4];
+            b.comm = "Write";
+            data.events.append(b);
+            OpenEvent o;
+            o.timeNs = f.timeNs + 2;
+            o.comm = "vda";
+            o.path = "Write";
+            data.events.append(o);
+        }
+        SessionModel session;
+        session.setSession(std::move(data));
+        ViewState state;
+        state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+        struct Case
+        {
+            QByteArray disk, operation;
+        };
+        for (const Case &c : {Case{"vda", {}}, Case{{}, "Write"}, Case{{}, "W"},
+                              Case{"vda1", "Sync-Write"}, Case{"vda", "R"}}) {
+            EventFilter f;
+            f.disk = c.disk;
+            f.operation = c.operation;
+            state.setFilter(f);
+            for (EventType type : {EventType::FsSlow, EventType::Block, EventType::Open}) {
+                EventTableModel table(&session, type);
+                EventFilterModel filter(&table, &state);
+                QTRY_VERIFY_WITH_TIMEOUT(!filter.filterPending(), 120000);
+                std::vector<quint32> expected;
+                const EventStore &store = session.events();
+                for (qsizetype i = 0; i < store.count(type); ++i) {
+                    bool pass = false;
+                    if (type == EventType::Block) {
+                        const BlockEvent b = store.block(i);
+                        pass = (c.disk.isEmpty() || b.disk == c.disk) &&
+                               (c.operation.isEmpty() || b.op == c.operation);
+                    } else if (type == EventType::FsSlow) {
+                        const FsSlowEvent e = store.fsSlow(i);
+                        pass = c.disk.isEmpty() &&
+                               (c.operation.isEmpty() ||
+                                (c.operation.size() == 1 && e.op == quint8(c.operation[0])));
+                    }
+                    if (pass)
+                        expected.push_back(quint32(i));
+                }
+                compareAccepted(filter, expected);
+            }
+        }
+    }
+
     void liveDataDuringAScanIsIncluded()
     {
         SessionModel session;

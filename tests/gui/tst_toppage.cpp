@@ -234,15 +234,155 @@ private Q_SLOTS:
         QVERIFY(waitUpdated(page));
         QCOMPARE(page->topModel()->rowCount(), 1);
 
-        // A file row: the known path's one open.
+        // A file row: the known path's one open, by the path itself (not a substring: the
+        // text box stays empty, the bar's button shows it).
         w.viewState()->setFilter({});
         page->setDimension(Dimension::File);
         QVERIFY(waitUpdated(page));
         const int fileRow = rowWithKey(page->topModel(), QString::fromUtf8(KnownPath));
         QVERIFY(fileRow >= 0);
         page->activateRow(fileRow);
-        QCOMPARE(w.textFilterEdit()->text(), QString::fromUtf8(KnownPath));
+        QCOMPARE(w.viewState()->filter().file, KnownPath);
+        QCOMPARE(w.textFilterEdit()->text(), QString());
+        auto *keyButton = w.findChild<QToolButton *>(QStringLiteral("keyFilterButton"));
+        QVERIFY(keyButton && !keyButton->isHidden()); // the window is not shown
+        // The button may elide the path in the middle; its tool tip says it whole.
+        QVERIFY2(keyButton->text().startsWith(QLatin1String("File /etc/")),
+                 qPrintable(keyButton->text()));
+        QCOMPARE(keyButton->toolTip().section(u'\n', 1),
+                 QStringLiteral("File ") + QString::fromUtf8(KnownPath));
         QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::Open)->rowCount(), 1, Timeout);
+        QCOMPARE(w.filterModel(EventType::Block)->rowCount(), 0);
+    }
+
+    // Operations, which the text filter cannot say exactly: fsslower's are one character (as
+    // text, "W" would find the file "W" and every "writer" too), block's are words ("Write" is
+    // in "Sync-Write"). A double click on a row filters every table to exactly its events, as
+    // does a disk row ("vda" is in "vda1"); the bar's button shows and removes the filter.
+    void operationAndDiskRowsFilterEveryView()
+    {
+        RecordBatch batch;
+        const char fsOps[] = {'R', 'W', 'W', 'O', 'F'};
+        const QByteArray blockOps[] = {"Write", "Sync-Write", "Read"};
+        const QByteArray disks[] = {"vda", "vda1", "vdb"};
+        for (int i = 0; i < 90; ++i) {
+            FsSlowEvent f;
+            f.timeNs = StartNs + quint64(i) * 10'000'000;
+            f.pid = 600 + quint32(i % 3);
+            f.comm = i % 2 ? "writer" : "reader";
+            f.op = quint8(fsOps[i % 5]);
+            f.fs = "ext4";
+            f.filename = i % 4 ? "data.db" : "W";
+            f.latencyNs = 1'000'000 + quint64(i) * 1000;
+            f.bytes = 4096;
+            batch.fsSlow.append(f);
+            BlockEvent b;
+            b.timeNs = f.timeNs + 1;
+            b.pid = 700;
+            b.comm = i % 3 ? "kworker/0:1" : "writer";
+            b.disk = disks[(i / 3) % 3];
+            b.op = blockOps[i % 3];
+            b.bytes = 4096;
+            b.deviceNs = 100'000;
+            batch.block.append(b);
+        }
+        SessionInfo info = guiInfo();
+        info.probes = {{QStringLiteral("fsslower"), {}, QStringLiteral("kprobe/vfs_read")},
+                       {QStringLiteral("block"), {}, QStringLiteral("tp/block/block_rq_complete")}};
+        const QString path = m_dir.filePath(QStringLiteral("ops.bpflens"));
+        SessionWriter writer;
+        QString error;
+        QVERIFY2(writer.create(path, info, &error), qPrintable(error));
+        QVERIFY2(writer.writeBatch(batch, &error), qPrintable(error));
+        QVERIFY2(writer.finish(StartNs + SecondNs, &error), qPrintable(error));
+
+        MainWindow w;
+        w.resize(1366, 768);
+        QVERIFY2(w.openFile(path, &error), qPrintable(error));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        TopPage *page = w.topPage();
+        w.tabs()->setCurrentWidget(page);
+        auto doubleClick = [page](int r) {
+            QTableView *view = page->topView();
+            const QRect rect = view->visualRect(page->topModel()->index(r, TopModel::KeyColumn));
+            QVERIFY(!rect.isEmpty());
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+            QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+        };
+        // The rows of a table, as indices of the session's events of its type.
+        auto shown = [&w](EventType type) {
+            EventFilterModel *m = w.filterModel(type);
+            QList<qsizetype> rows;
+            for (int r = 0; r < m->rowCount(); ++r)
+                rows << qsizetype(m->mapToSource(m->index(r, 0)).row());
+            return rows;
+        };
+        auto *keyButton = w.findChild<QToolButton *>(QStringLiteral("keyFilterButton"));
+        QVERIFY(keyButton);
+
+        page->setDimension(Dimension::Operation);
+        QVERIFY(waitUpdated(page));
+        const int writes = rowWithKey(page->topModel(), QStringLiteral("W"));
+        QVERIFY2(writes >= 0, qPrintable(page->statusLabel()->text()));
+        QVERIFY(page->topModel()->index(writes, 0).data(TopModel::FilterableRole).toBool());
+        doubleClick(writes);
+        QCOMPARE(w.viewState()->filter().operation, QByteArray("W"));
+        // Brute force: fsslower's writes, and no block request (none is "W").
+        QList<qsizetype> expected;
+        for (qsizetype i = 0; i < batch.fsSlow.size(); ++i) {
+            if (batch.fsSlow[i].op == 'W')
+                expected << i;
+        }
+        QCOMPARE(expected.size(), 36);
+        QTRY_COMPARE_WITH_TIMEOUT(shown(EventType::FsSlow), expected, Timeout);
+        QCOMPARE(w.filterModel(EventType::Block)->rowCount(), 0);
+        QVERIFY(keyButton->isVisible());
+        QCOMPARE(keyButton->text(), QStringLiteral("Operation W"));
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(page->topModel()->rowCount(), 1);
+        QTest::mouseClick(keyButton, Qt::LeftButton);
+        QVERIFY(w.viewState()->filter().isEmpty());
+        QVERIFY(!keyButton->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::FsSlow)->rowCount(),
+                                  int(batch.fsSlow.size()), Timeout);
+
+        // Block's "Write": not its "Sync-Write" requests, nor the events of "writer".
+        QVERIFY(waitUpdated(page));
+        const int blockWrites = rowWithKey(page->topModel(), QStringLiteral("Write"));
+        QVERIFY(blockWrites >= 0);
+        doubleClick(blockWrites);
+        QCOMPARE(w.viewState()->filter().operation, QByteArray("Write"));
+        expected.clear();
+        for (qsizetype i = 0; i < batch.block.size(); ++i) {
+            if (batch.block[i].op == "Write")
+                expected << i;
+        }
+        QCOMPARE(expected.size(), 30);
+        QTRY_COMPARE_WITH_TIMEOUT(shown(EventType::Block), expected, Timeout);
+        QCOMPARE(w.filterModel(EventType::FsSlow)->rowCount(), 0);
+        QCOMPARE(keyButton->text(), QStringLiteral("Operation Write"));
+
+        // With it, a disk row narrows to that disk's writes: "vda", not "vda1".
+        page->setDimension(Dimension::Disk);
+        QVERIFY(waitUpdated(page));
+        const int vda = rowWithKey(page->topModel(), QStringLiteral("vda"));
+        QVERIFY(vda >= 0);
+        doubleClick(vda);
+        QCOMPARE(w.viewState()->filter().disk, QByteArray("vda"));
+        QCOMPARE(w.viewState()->filter().operation, QByteArray("Write"));
+        expected.clear();
+        for (qsizetype i = 0; i < batch.block.size(); ++i) {
+            if (batch.block[i].op == "Write" && batch.block[i].disk == "vda")
+                expected << i;
+        }
+        QCOMPARE(expected.size(), 10);
+        QTRY_COMPARE_WITH_TIMEOUT(shown(EventType::Block), expected, Timeout);
+        QCOMPARE(keyButton->text(), QStringLiteral("Disk vda, Operation Write"));
+        QTest::mouseClick(keyButton, Qt::LeftButton);
+        QVERIFY(w.viewState()->filter().isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::Block)->rowCount(),
+                                  int(batch.block.size()), Timeout);
     }
 
     // Destinations and errors, which no box of the filter bar can hold: a double click on the
