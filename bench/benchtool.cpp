@@ -759,8 +759,10 @@ int compare(const Options &o)
         for (const SessionDiff::Events &e : d.events) {
             if (e.type != EventType::Block)
                 continue;
-            for (const SessionDiff::Command &c : e.commands)
-                diffRows[c.comm] = {c.a, c.b};
+            if (const SessionDiff::Keys *commands = e.by(Dimension::Command)) {
+                for (const SessionDiff::Key &c : commands->keys)
+                    diffRows[c.key] = {c.a, c.b};
+            }
         }
         plainRows.clear();
         timer.start();
