@@ -9,6 +9,7 @@
 #include "histogramview.h"
 #include "latencyspinbox.h"
 #include "mainwindow.h"
+#include "modaltest.h"
 #include "sessionmodel.h"
 #include "startpage.h"
 #include "ticksprites.h"
@@ -146,20 +147,6 @@ QMap<QString, int> traceCounts(const QByteArray &json, QString *error)
         ++counts[cat.isEmpty() ? ph : cat + QLatin1Char(' ') + ph];
     }
     return counts;
-}
-
-// Acts on the next modal dialog of type Dialog once its exec() has it up; gives up after about
-// ten seconds, so a dialog that never comes fails the test rather than hanging it.
-template<typename Dialog>
-void whenModal(std::function<void(Dialog *)> act, int tries = 1000)
-{
-    QTimer::singleShot(10, [act = std::move(act), tries]() mutable {
-        auto *dialog = qobject_cast<Dialog *>(QApplication::activeModalWidget());
-        if (dialog && dialog->isVisible())
-            act(dialog);
-        else if (tries > 0)
-            whenModal<Dialog>(std::move(act), tries - 1);
-    });
 }
 
 } // namespace
@@ -1560,8 +1547,7 @@ void TestGui::exportTraceMatchesTheCli()
     bool dialogShown = false;
     whenModal<QFileDialog>([&](QFileDialog *dialog) {
         dialogShown = dialog->acceptMode() == QFileDialog::AcceptSave;
-        dialog->selectFile(chosen);
-        static_cast<QDialog *>(dialog)->accept(); // (QFileDialog's own, as its button does)
+        answerFileDialog(dialog, chosen);
     });
     exportTrace->trigger();
     QVERIFY(dialogShown);

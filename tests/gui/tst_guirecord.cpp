@@ -14,6 +14,7 @@
 #include "helperrecorder.h"
 #include "histogramview.h"
 #include "mainwindow.h"
+#include "modaltest.h"
 #include "probepanel.h"
 #include "sessionmodel.h"
 #include "sessionstore.h"
@@ -91,20 +92,6 @@ void closeErrorBoxes(QWidget *window)
 {
     for (QMessageBox *box : window->findChildren<QMessageBox *>(QStringLiteral("errorBox")))
         box->close();
-}
-
-// Acts on the next modal dialog of type Dialog once it is up: exec() blocks the test until then.
-// Gives up after about ten seconds, so a dialog that never comes fails the test, not the next.
-template<typename Dialog>
-void whenModal(std::function<void(Dialog *)> act, int tries = 1000)
-{
-    QTimer::singleShot(10, [act = std::move(act), tries]() mutable {
-        auto *dialog = qobject_cast<Dialog *>(QApplication::activeModalWidget());
-        if (dialog && dialog->isVisible())
-            act(dialog);
-        else if (tries > 0)
-            whenModal<Dialog>(std::move(act), tries - 1);
-    });
 }
 
 } // namespace
@@ -594,8 +581,7 @@ private Q_SLOTS:
             stopAndSaveShown = true;
             whenModal<QFileDialog>([&](QFileDialog *dialog) {
                 saveDialogShown = true;
-                dialog->selectFile(path);
-                static_cast<QDialog *>(dialog)->accept(); // (QFileDialog's, as its button does)
+                answerFileDialog(dialog, path);
             });
             stopAndSave->click();
         });

@@ -6,6 +6,7 @@
 #include "histogramview.h"
 #include "iostackview.h"
 #include "mainwindow.h"
+#include "modaltest.h"
 #include "probepanel.h"
 #include "protocol.h"
 #include "recorder.h"
@@ -184,20 +185,6 @@ void answerNextMessageBox(QMessageBox::StandardButton button)
             return;
         }
         box->button(button)->click();
-    });
-}
-
-// Acts on the next modal dialog of type Dialog once it is up: exec() blocks the test until then.
-// Gives up after about five seconds, so a dialog that never comes fails the test, not the next.
-template<typename Dialog>
-void whenModal(std::function<void(Dialog *)> act, int tries = 500)
-{
-    QTimer::singleShot(10, [act = std::move(act), tries]() mutable {
-        auto *dialog = qobject_cast<Dialog *>(QApplication::activeModalWidget());
-        if (dialog && dialog->isVisible())
-            act(dialog);
-        else if (tries > 0)
-            whenModal<Dialog>(std::move(act), tries - 1);
     });
 }
 
@@ -616,8 +603,7 @@ void TestRecording::closingWhileRecordingStopsAndSaves()
         isDefault = box->defaultButton() == stopAndSave;
         whenModal<QFileDialog>([&](QFileDialog *dialog) {
             saveDialogShown = true;
-            dialog->selectFile(path);
-            static_cast<QDialog *>(dialog)->accept(); // (QFileDialog's own, as its button does)
+            answerFileDialog(dialog, path);
         });
         stopAndSave->click();
     });
