@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <memory>
 #include <netinet/tcp.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -161,7 +162,21 @@ class TestTcpAccept : public QObject
         close(listener);
     }
 
+    // The probe attaches to the syscalls' tracepoints through tracefs (tp/syscalls/...), which
+    // systemd mounts at boot; a CI machine had none mounted.
+    std::unique_ptr<TracefsMount> m_tracefs;
+
 private Q_SLOTS:
+    void initTestCase()
+    {
+        if (geteuid() != 0)
+            return;
+        m_tracefs = std::make_unique<TracefsMount>();
+        QVERIFY2(m_tracefs->error().isEmpty(), qPrintable(m_tracefs->error()));
+    }
+
+    void cleanupTestCase() { m_tracefs.reset(); }
+
     void ipv4() { checkFamily(AF_INET); }
     void ipv6() { checkFamily(AF_INET6); }
 
