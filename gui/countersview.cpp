@@ -236,7 +236,7 @@ void CountersView::refresh()
     m_ratio->setVisible(!ratio.isEmpty());
     fill(m_counts, pages, tr("Page cache"), tr("pages per interval"), false);
     fill(m_ratio, ratio, tr("Hit ratio"), tr("hit ratio %"), true);
-    int shown = 0;
+    QList<QChartView *> shown;
     for (qsizetype i = 0; i < m_keyed.size(); ++i) {
         const KeyedChart &k = m_keyed[i];
         // The keys with the most in the range get a line each; the rest are summed into one,
@@ -245,16 +245,20 @@ void CountersView::refresh()
         fillQuietIntervals(keyed[i]);
         m_keyedGrid->removeWidget(k.view);
         fill(k.view, keyed[i], k.title, k.yTitle, false);
-        if (!keyed[i].isEmpty()) {
-            m_keyedGrid->addWidget(k.view, shown / 2, shown % 2);
-            ++shown;
-        }
-        k.view->setVisible(!keyed[i].isEmpty());
+        if (!keyed[i].isEmpty())
+            shown.append(k.view);
         empty = empty && keyed[i].isEmpty();
     }
-    // One chart alone in a row takes the whole width, not half of it beside an empty column.
-    m_keyedGrid->setColumnStretch(1, shown > 1 ? 1 : 0);
+    // Two a row; one alone in its row (the last of an odd number) takes the whole width, not
+    // half of it beside an empty cell.
+    for (qsizetype n = 0; n < shown.size(); ++n) {
+        const bool alone = n == shown.size() - 1 && n % 2 == 0;
+        m_keyedGrid->addWidget(shown[n], int(n / 2), int(n % 2), 1, alone ? 2 : 1);
+    }
+    for (const KeyedChart &k : std::as_const(m_keyed))
+        k.view->setVisible(shown.contains(k.view));
     m_keyedGrid->setColumnStretch(0, 1);
+    m_keyedGrid->setColumnStretch(1, 1);
     m_placeholder->setVisible(empty);
 }
 

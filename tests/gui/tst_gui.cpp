@@ -1334,6 +1334,21 @@ void TestGui::usdtHitsPerKeyChart()
     QCOMPARE(usdt.top(), hits.top());
     QVERIFY2(usdt.right() < hits.left(), "side by side, not overlapping");
     QVERIFY(usdt.width() > 300);
+    // With a third (uprobe's, before usdt's in the table) the last, tpcount's, takes a row of
+    // its own, the whole width.
+    RecordBatch third;
+    third.counters << CounterSample{QStringLiteral("uprobe"), StartNs + SecondNs, SecondNs,
+                                    QStringLiteral("calls"), 3};
+    w.session()->append(third);
+    QCoreApplication::processEvents();
+    QVERIFY(v->callsChart()->isVisibleTo(v));
+    const QRect calls = v->callsChart()->geometry();
+    const QRect usdtNow = v->usdtHitsChart()->geometry();
+    const QRect last = v->hitsChart()->geometry();
+    QCOMPARE(calls.top(), usdtNow.top());
+    QVERIFY2(last.top() > usdtNow.bottom(), "a row of its own");
+    QCOMPARE(last.left(), calls.left());
+    QCOMPARE(last.right(), usdtNow.right());
 }
 
 // In German, "38.297 s" reads as thirty-eight thousand next to a grouped count "22.360": every
