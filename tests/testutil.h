@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QByteArray>
+#include <QFile>
 #include <QFileInfo>
 #include <QString>
 #include <QTest>
@@ -54,6 +56,56 @@ public:
 
 private:
     bool m_mounted = false;
+    QString m_error;
+};
+
+// A sysfs attribute set for the life of the object and then restored, so a test sets up the
+// kernel state it needs instead of depending on how the machine was set up (a disk's I/O
+// scheduler, its write cache). For a choice attribute such as queue/scheduler ("none
+// [mq-deadline] kyber") the value restored is the bracketed one.
+class SysfsSetting
+{
+public:
+    SysfsSetting(const QString &path, const QByteArray &value)
+        : m_path(path)
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) {
+            m_error = f.errorString();
+            return;
+        }
+        QByteArray old = f.readAll().trimmed();
+        f.close();
+        if (const qsizetype open = old.indexOf('['); open >= 0)
+            old = old.mid(open + 1, old.indexOf(']', open) - open - 1);
+        if (old == value)
+            return;
+        if (!write(value))
+            return;
+        m_old = old;
+    }
+    ~SysfsSetting()
+    {
+        if (!m_old.isEmpty())
+            write(m_old);
+    }
+    SysfsSetting(const SysfsSetting &) = delete;
+    SysfsSetting &operator=(const SysfsSetting &) = delete;
+    // Empty when the attribute holds the value.
+    QString error() const { return m_error; }
+
+private:
+    bool write(const QByteArray &value)
+    {
+        QFile f(m_path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(value) != value.size() || !f.flush()) {
+            m_error = f.errorString();
+            return false;
+        }
+        return true;
+    }
+    QString m_path;
+    QByteArray m_old;
     QString m_error;
 };
 

@@ -32,6 +32,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <map>
+#include <memory>
 #include <optional>
 #include <poll.h>
 #include <sched.h>
@@ -246,7 +247,22 @@ const QByteArray knownFolded = "[no stack] 1\n"
 class TestCli : public QObject
 {
     Q_OBJECT
+    // tcpaccept attaches through tp/syscalls/..., which needs tracefs, as every tracepoint
+    // completion does: mounted at boot where systemd runs, not on a CI machine without it.
+    // Without it the probe is "not available" and its every-type check could only skip.
+    std::unique_ptr<test::TracefsMount> m_tracefs;
+
 private Q_SLOTS:
+    void initTestCase()
+    {
+        if (geteuid() != 0)
+            return;
+        m_tracefs = std::make_unique<test::TracefsMount>();
+        QVERIFY2(m_tracefs->error().isEmpty(), qPrintable(m_tracefs->error()));
+    }
+
+    void cleanupTestCase() { m_tracefs.reset(); }
+
     void recordShowExport()
     {
         BPFLENS_REQUIRE_ROOT("records BPF probes in-process");

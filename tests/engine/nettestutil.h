@@ -1,12 +1,17 @@
 // Loopback TCP endpoints for the network probes' tests (tcpconnect, tcpaccept).
 #pragma once
 
+#include "testutil.h"
+
 #include <QByteArray>
+#include <QFileInfo>
+#include <QString>
 
 #include <arpa/inet.h>
 #include <array>
 #include <cstring>
 #include <netinet/in.h>
+#include <optional>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -71,6 +76,29 @@ inline std::array<quint8, 16> addressBytes(int family)
     }
     return a;
 }
+
+// IPv6 on the loopback device for the life of the object, when family is AF_INET6: a machine may
+// have it switched off (net.ipv6.conf.lo.disable_ipv6), which the test undoes and restores.
+// error() is set only when the kernel has no IPv6 at all.
+class Ipv6Loopback
+{
+public:
+    explicit Ipv6Loopback(int family)
+    {
+        if (family != AF_INET6)
+            return;
+        if (!QFileInfo::exists(QStringLiteral("/proc/sys/net/ipv6"))) {
+            m_error = QStringLiteral("this kernel has no IPv6 (no /proc/sys/net/ipv6)");
+            return;
+        }
+        m_setting.emplace(QStringLiteral("/proc/sys/net/ipv6/conf/lo/disable_ipv6"), "0");
+    }
+    QString error() const { return m_error; }
+
+private:
+    std::optional<SysfsSetting> m_setting;
+    QString m_error;
+};
 
 inline QByteArray ownComm()
 {

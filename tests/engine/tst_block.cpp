@@ -371,10 +371,14 @@ private Q_SLOTS:
     void burstKeepsQueueTimeOfRequeuedRequests()
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
-        QFile sched(QStringLiteral("/sys/block/%1/queue/scheduler").arg(m_disk));
-        QVERIFY(sched.open(QIODevice::ReadOnly));
-        if (sched.readAll().contains("[none]"))
-            QSKIP("the disk has no I/O scheduler: no queue time to keep");
+        // Queue time needs an I/O scheduler: set one for the test rather than depend on the
+        // disk's (a machine of CI's kind may have "none"), and put the disk's back after.
+        const test::SysfsSetting scheduler(
+            QStringLiteral("/sys/block/%1/queue/scheduler").arg(m_disk), "mq-deadline");
+        if (!scheduler.error().isEmpty())
+            QSKIP(qPrintable(QStringLiteral("this kernel cannot give %1 the mq-deadline I/O "
+                                            "scheduler (%2): no queue time to keep")
+                                 .arg(m_disk, scheduler.error())));
         constexpr int burst = 256;
         const QString path = m_dir->filePath(QStringLiteral("burst.bin"));
         const int fd =
@@ -568,10 +572,11 @@ private Q_SLOTS:
     void requestsOfUnknownSubmitterAreCountedNotCredited()
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
-        QFile cache(QStringLiteral("/sys/block/%1/queue/write_cache").arg(m_disk));
-        QVERIFY(cache.open(QIODevice::ReadOnly));
-        if (!cache.readAll().startsWith("write back"))
-            QSKIP("the disk has no volatile write cache: the kernel sends no flushes");
+        // The kernel sends flushes only to a disk with a volatile write cache: declare one for
+        // the test (the queue's write_cache switch) rather than depend on the disk's.
+        const test::SysfsSetting cache(
+            QStringLiteral("/sys/block/%1/queue/write_cache").arg(m_disk), "write back");
+        QVERIFY2(cache.error().isEmpty(), qPrintable(cache.error()));
         // Before 6.5 the submitter is whoever inserts or issues a request (the fsync caller or
         // jbd2 for a flush): no request is of unknown submitter there, by design (block.bpf.c).
         if (!KernelFeatures().hasBtfTracepoint(QStringLiteral("block_io_start")))
@@ -624,7 +629,27 @@ private Q_SLOTS:
             // data writes are this process's unless the flusher thread wrote them back first,
             // so their number is not judged.
             QVERIFY2(unknown >= 1, qPrintable(QString::number(unknown)));
-            QCOMPARE(quint64(unknownEvents), filtered ? 0 : unknown);
+            if (filtered) {
+                QCOMPARE(unknownEvents, 0);
+                continue;
+            }
+            // Unfiltered, the counter also holds requests of unknown submitter whose end the
+            // kernel ran no program for (not seen) or that found no room (lost): each is an
+            // event the probe cannot send. Other I/O on the disk (a parallel ctest) makes them;
+            // a run of the suite three tests at a time counted 8 and sent 7.
+            quint64 lost = 0, unseen = 0;
+            for (const ProbeStats &s : std::as_const(batch.stats)) {
+                lost = qMax(lost, s.eventsLost);
+                unseen = qMax(unseen, s.eventsUnseen);
+            }
+            QVERIFY2(quint64(unknownEvents) <= unknown &&
+                         unknown - quint64(unknownEvents) <= lost + unseen,
+                     qPrintable(QStringLiteral("%1 events of unknown submitter, %2 counted, %3 "
+                                               "lost, %4 not seen")
+                                    .arg(unknownEvents)
+                                    .arg(unknown)
+                                    .arg(lost)
+                                    .arg(unseen)));
         }
     }
 
