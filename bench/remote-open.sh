@@ -5,9 +5,9 @@
 # tst_remote.cpp sets one up). Prints a markdown table: events kept of ops, lost, and the
 # workload's wall time against an untraced run. Root only; needs openssh-server.
 #
-#   bench/remote-open.sh [BIN_DIR] [COUNT] [REPS]    (default build/release/bin 300000 3)
+#   bench/remote-open.sh [BIN_DIR] [COUNT] [REPS]    (default build/release-bench/bin 300000 3)
 set -euo pipefail
-BIN=$(realpath "${1:-build/release/bin}")
+BIN=$(realpath "${1:-build/release-bench/bin}")
 COUNT=${2:-300000}
 REPS=${3:-3}
 [ "$(id -u)" -eq 0 ] || { echo "remote-open.sh: needs root" >&2; exit 1; }
