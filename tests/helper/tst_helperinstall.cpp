@@ -187,8 +187,15 @@ private Q_SLOTS:
         QVERIFY2(daemon.state() == QProcess::Running, daemon.readAll().constData());
         const QString address = QStringLiteral("unix:path=") + socket;
         {
-            QDBusConnection bus = QDBusConnection::connectToBus(address, QStringLiteral("install"));
-            QVERIFY(bus.isConnected());
+            // The socket's file appears at bind(), a moment before the daemon listens on it: a
+            // connection in between is refused (seen once in a parallel ctest). Try again.
+            const auto connects = [&address] {
+                QDBusConnection::disconnectFromBus(QStringLiteral("install"));
+                return QDBusConnection::connectToBus(address, QStringLiteral("install"))
+                    .isConnected();
+            };
+            QTRY_VERIFY_WITH_TIMEOUT(connects(), 10000);
+            QDBusConnection bus(QStringLiteral("install"));
             // The activation file parses and names the service.
             const QDBusReply<QStringList> names = bus.interface()->activatableServiceNames();
             QVERIFY(names.value().contains(QStringLiteral("io.github.bpflens.Helper1")));
