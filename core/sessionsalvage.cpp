@@ -85,6 +85,12 @@ private:
     int nextReadable(const QByteArray &table, qint64 from, qint64 *rowid, bool *direct);
     ScanResult scan(const char *table, const char *columns,
                     const std::function<void(sqlite3_stmt *)> &row);
+    // Reads the rows from..to whose keys can be reached from the end backwards, in rowid
+    // order; returns the lowest such key (to + 1 when none). Keys whose rows cannot be read
+    // go to *unreadable.
+    qint64 readBackwards(const QByteArray &table, const char *columns, qint64 from, qint64 to,
+                         const std::function<void(sqlite3_stmt *)> &row, qint64 *read,
+                         std::vector<qint64> *unreadable);
     bool tick();
     QString timeText(quint64 ns) const;
     void note(const QString &table, const ScanResult &r, const QString &what);
@@ -275,6 +281,20 @@ ScanResult Salvager::scan(const char *table, const char *columns,
         qint64 next = 0;
         bool direct = false;
         const int found = nextReadable(name, start, &next, &direct);
+        // A damaged key (a flipped bit in a rowid) can send every seek after it past the
+        // table's end, though the rows after it are intact: those are read from the end back.
+        sqlite3_int64 end = 0;
+        const QByteArray endSql = QByteArrayLiteral("SELECT max(rowid) FROM ") + name;
+        if ((found != SQLITE_ROW || next > start) && value(endSql.constData(), &end) &&
+            end >= start && (found != SQLITE_ROW || next > end)) {
+            std::vector<qint64> unreadable;
+            const qint64 lowest =
+                readBackwards(name, columns, start, end, row, &result.read, &unreadable);
+            lose(start, lowest - 1);
+            for (const qint64 key : unreadable)
+                lose(key, key);
+            break;
+        }
         if (found != SQLITE_ROW) {
             // The largest rowid may still be reachable (it is on the rightmost path).
             sqlite3_int64 max = 0;
@@ -311,6 +331,49 @@ ScanResult Salvager::scan(const char *table, const char *columns,
         }
     }
     return result;
+}
+
+qint64 Salvager::readBackwards(const QByteArray &table, const char *columns, qint64 from, qint64 to,
+                               const std::function<void(sqlite3_stmt *)> &row, qint64 *read,
+                               std::vector<qint64> *unreadable)
+{
+    // The keys first, from the end down while they can be read and keep falling...
+    std::vector<qint64> keys;
+    const QByteArray keySql =
+        QByteArrayLiteral("SELECT rowid FROM ") + table + " WHERE rowid <= ?1 ORDER BY rowid DESC";
+    sqlite3_stmt *st = nullptr;
+    if (sqlite3_prepare_v2(m_db, keySql.constData(), -1, &st, nullptr) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, to);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const qint64 key = sqlite3_column_int64(st, 0);
+            if (key < from || (!keys.empty() && key >= keys.back()))
+                break;
+            keys.push_back(key);
+        }
+    }
+    sqlite3_finalize(st);
+    // ...then each row by its key, in rowid order as the forward scan reads them.
+    const QByteArray rowSql =
+        QByteArrayLiteral("SELECT rowid, ") + columns + " FROM " + table + " WHERE rowid = ?1";
+    st = nullptr;
+    if (keys.empty() ||
+        sqlite3_prepare_v2(m_db, rowSql.constData(), -1, &st, nullptr) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return to + 1;
+    }
+    for (auto it = keys.rbegin(); it != keys.rend() && !m_cancelled; ++it) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, *it);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            row(st);
+            ++*read;
+            tick();
+        } else {
+            unreadable->push_back(*it);
+        }
+    }
+    sqlite3_finalize(st);
+    return keys.back();
 }
 
 bool Salvager::tick()
