@@ -1,5 +1,6 @@
 #include "eventchunk.h"
 
+#include "crc32c.h"
 #include "varint.h"
 
 #include <algorithm>
@@ -45,6 +46,24 @@ public:
                           .arg(why);
         m_p = m_end; // every later read fails fast without touching memory
     }
+    // A failure of the chunk as a whole, not of one value.
+    void failChunk(const QString &why)
+    {
+        if (m_error.isEmpty())
+            m_error = why;
+        m_p = m_end;
+    }
+
+    // The time range the chunk's row states, checked against its events' times.
+    void expectTimes(quint64 first, quint64 last)
+    {
+        m_checkTimes = true;
+        m_first = first;
+        m_last = last;
+    }
+    bool checksTimes() const { return m_checkTimes; }
+    quint64 expectedFirst() const { return m_first; }
+    quint64 expectedLast() const { return m_last; }
 
     quint64 varint()
     {
@@ -124,6 +143,9 @@ private:
     const char *m_column = "";
     qint64 m_event = 0;
     QString m_error;
+    bool m_checkTimes = false;
+    quint64 m_first = 0;
+    quint64 m_last = 0;
 };
 
 // --- encoding --------------------------------------------------------------------------------
@@ -305,6 +327,25 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
             }
         }
     });
+    // Checked before the events join the store, so that a chunk refused for them leaves
+    // nothing behind.
+    if (!in.failed() && in.remaining() != 0)
+        in.failChunk(QStringLiteral("%1 bytes are left over after %2 events")
+                         .arg(in.remaining())
+                         .arg(count));
+    if (!in.failed() && in.checksTimes() && count > 0) {
+        // The row's first_ns/last_ns were computed from the same events when it was written: a
+        // difference means the times (or the row) were altered.
+        const ColumnVector<quint64> &times = c.times();
+        const auto [lo, hi] = std::minmax_element(times.begin() + qsizetype(base), times.end());
+        if (*lo != in.expectedFirst() || *hi != in.expectedLast())
+            in.failChunk(QStringLiteral("its events' times run from %1 to %2 ns, but its row "
+                                        "says %3 to %4 ns")
+                             .arg(*lo)
+                             .arg(*hi)
+                             .arg(in.expectedFirst())
+                             .arg(in.expectedLast()));
+    }
     if (in.failed()) {
         // Leave the store as it was, with every column of one length.
         c.forEachVector([&](auto &v) { v.resize(std::min(v.size(), base)); });
@@ -379,6 +420,66 @@ quint32 EventChunkCodec::intern(EventStore *store, const QByteArray &bytes)
 bool EventChunkCodec::decode(EventType type, QByteArrayView blob, qint64 count,
                              const std::vector<quint32> &strings, EventStore *store, QString *error)
 {
+    return decodeChunk(type, blob, count, strings, store, error, nullptr);
+}
+
+quint32 EventChunkCodec::checksum(int type, qint64 count, quint64 firstNs, quint64 lastNs,
+                                  QByteArrayView data)
+{
+    quint32 crc = crc32cOfInt(type);
+    crc = crc32cOfInt(count, crc);
+    crc = crc32cOfInt(qint64(firstNs), crc);
+    crc = crc32cOfInt(qint64(lastNs), crc);
+    return crc32c(data, crc);
+}
+
+quint32 EventChunkCodec::stringChecksum(qint64 id, QByteArrayView bytes)
+{
+    return crc32c(bytes, crc32cOfInt(id));
+}
+
+bool EventChunkCodec::stringChecksumMatches(qint64 id, QByteArrayView bytes, qint64 stored)
+{
+    return qint64(stringChecksum(id, bytes)) == stored;
+}
+
+bool EventChunkCodec::checksumMatches(const StoredChunk &chunk)
+{
+    return !chunk.hasChecksum || qint64(checksum(chunk.type, chunk.count, chunk.firstNs,
+                                                 chunk.lastNs, chunk.data)) == chunk.checksum;
+}
+
+ChunkCheck EventChunkCodec::decodeStored(const StoredChunk &chunk,
+                                         const std::vector<quint32> &strings, EventStore *store,
+                                         QString *error)
+{
+    if (chunk.hasChecksum) {
+        const quint32 computed =
+            checksum(chunk.type, chunk.count, chunk.firstNs, chunk.lastNs, chunk.data);
+        if (qint64(computed) != chunk.checksum) {
+            if (error)
+                *error = QStringLiteral("checksum mismatch (the row says %1, its contents make "
+                                        "%2)")
+                             .arg(chunk.checksum)
+                             .arg(computed);
+            return ChunkCheck::ChecksumMismatch;
+        }
+    }
+    if (!isEventType(chunk.type)) {
+        if (error)
+            *error = QStringLiteral("unknown event type %1").arg(chunk.type);
+        return ChunkCheck::Malformed;
+    }
+    return decodeChunk(EventType(chunk.type), chunk.data, chunk.count, strings, store, error,
+                       &chunk)
+               ? ChunkCheck::Ok
+               : ChunkCheck::Malformed;
+}
+
+bool EventChunkCodec::decodeChunk(EventType type, QByteArrayView blob, qint64 count,
+                                  const std::vector<quint32> &strings, EventStore *store,
+                                  QString *error, const StoredChunk *row)
+{
     auto refuse = [&](const QString &why) {
         if (error)
             *error = why;
@@ -393,15 +494,13 @@ bool EventChunkCodec::decode(EventType type, QByteArrayView blob, qint64 count,
     if (strings.empty())
         return refuse(QStringLiteral("no string table"));
     Input in(blob, strings);
+    if (row)
+        in.expectTimes(row->firstNs, row->lastNs);
     bool ok = false;
     if (!visitEventType(type, [&]<typename E>() { ok = decodeEvents<E>(*store, count, in); }))
         return refuse(QStringLiteral("unknown event type %1").arg(int(type)));
     if (!ok || in.failed())
         return refuse(in.error());
-    if (in.remaining() != 0)
-        return refuse(QStringLiteral("%1 bytes are left over after %2 events")
-                          .arg(in.remaining())
-                          .arg(count));
     return true;
 }
 

@@ -16,7 +16,29 @@ namespace chunk {
 class Input;
 }
 
-// The columnar encoding of one event type's events of one batch, as schema 2 session files
+// A row of event_chunks as the file stores it. Schema 3 rows carry a checksum; schema 2 rows
+// do not (hasChecksum false).
+struct StoredChunk
+{
+    int type = 0;
+    qint64 count = 0;
+    quint64 firstNs = 0;
+    quint64 lastNs = 0;
+    QByteArrayView data;
+    bool hasChecksum = false;
+    qint64 checksum = 0; // as stored: anything outside 0..2^32-1 never matches
+};
+
+// Why a stored chunk was refused: a checksum that does not match is told apart from contents
+// that do not decode, because the damage report names it ("checksum mismatch").
+enum class ChunkCheck
+{
+    Ok,
+    ChecksumMismatch,
+    Malformed,
+};
+
+// The columnar encoding of one event type's events of one batch, as schema 2 and 3 session files
 // store them (table event_chunks, docs/session-format.md): every column of the chunk's events
 // in turn, in the order of the type's declared fields (core/events/<type>.h), as varints
 // (times as zigzag deltas). Decoding writes straight into EventStore's rows,
@@ -39,6 +61,26 @@ public:
     // and store may hold part of the chunk (the caller discards it).
     static bool decode(EventType type, QByteArrayView blob, qint64 count,
                        const std::vector<quint32> &strings, EventStore *store, QString *error);
+    // The chunk's checksum (schema 3): CRC32C of type, count, firstNs and lastNs, each as 8
+    // little-endian bytes, then the data.
+    static quint32 checksum(int type, qint64 count, quint64 firstNs, quint64 lastNs,
+                            QByteArrayView data);
+    // A string's checksum (schema 3): CRC32C of its id as 8 little-endian bytes, then its bytes.
+    static quint32 stringChecksum(qint64 id, QByteArrayView bytes);
+    // Whether a string row's stored checksum is the one of its id and bytes (the one check of
+    // a string every reader makes; stored is -1 when the column is not an integer).
+    static bool stringChecksumMatches(qint64 id, QByteArrayView bytes, qint64 stored);
+
+    // Whether the row's checksum matches its contents (true for a row without one).
+    static bool checksumMatches(const StoredChunk &chunk);
+
+    // The one way every reader decodes a chunk of a file. The checksum, when the row has one,
+    // is checked before a byte of the data is decoded; then the data is decoded as decode()
+    // does, and the row's firstNs/lastNs must be the smallest and largest time of its events.
+    // No event is appended to store unless every check passes.
+    static ChunkCheck decodeStored(const StoredChunk &chunk, const std::vector<quint32> &strings,
+                                   EventStore *store, QString *error);
+
     // Interns a string of the file into store's pool, for building the strings map.
     static quint32 intern(EventStore *store, const QByteArray &bytes);
 
@@ -46,6 +88,9 @@ public:
     static int minBytesPerEvent(EventType type);
 
 private:
+    static bool decodeChunk(EventType type, QByteArrayView blob, qint64 count,
+                            const std::vector<quint32> &strings, EventStore *store, QString *error,
+                            const StoredChunk *row);
     template<typename E>
     static bool decodeEvents(EventStore &store, qint64 count, chunk::Input &in);
 };

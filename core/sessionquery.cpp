@@ -28,13 +28,18 @@ struct QueryConnection
     EventStore strings;
     std::vector<quint32> stringIds{0}; // file string id -> id in strings' pool
     quint64 startNs = 0;
+    bool chunkChecksums = false; // schema 3: event_chunks.crc and strings.crc are checked
+    bool stringChecksums = false;
 
     // Reads the strings added since the last call (a session being recorded grows).
     bool loadStrings(QString *error)
     {
         sqlite3_stmt *st = nullptr;
-        if (sqlite3_prepare_v2(db, "SELECT id, value FROM strings WHERE id >= ?1 ORDER BY id", -1,
-                               &st, nullptr) != SQLITE_OK) {
+        if (sqlite3_prepare_v2(
+                db,
+                stringChecksums ? "SELECT id, value, crc FROM strings WHERE id >= ?1 ORDER BY id"
+                                : "SELECT id, value, NULL FROM strings WHERE id >= ?1 ORDER BY id",
+                -1, &st, nullptr) != SQLITE_OK) {
             *error = QStringLiteral("table strings: %1").arg(QString::fromUtf8(sqlite3_errmsg(db)));
             return false;
         }
@@ -52,7 +57,15 @@ struct QueryConnection
             }
             const auto *p = static_cast<const char *>(sqlite3_column_blob(st, 1));
             const int n = sqlite3_column_bytes(st, 1);
-            stringIds.push_back(EventChunkCodec::intern(&strings, QByteArray(p, n)));
+            const QByteArray bytes(p, n);
+            const qint64 stored =
+                sqlite3_column_type(st, 2) == SQLITE_INTEGER ? sqlite3_column_int64(st, 2) : -1;
+            if (stringChecksums && !EventChunkCodec::stringChecksumMatches(id, bytes, stored)) {
+                *error = QStringLiteral("table strings, id %1: checksum mismatch").arg(id);
+                sqlite3_finalize(st);
+                return false;
+            }
+            stringIds.push_back(EventChunkCodec::intern(&strings, bytes));
         }
         if (rc != SQLITE_DONE)
             *error = QStringLiteral("table strings: %1").arg(QString::fromUtf8(sqlite3_errmsg(db)));
@@ -425,12 +438,20 @@ struct EventTable
                 c->decodedSeq = -1;
                 c->eventRow = -1;
                 c->store = c->shared->strings;
-                const qint64 count = sqlite3_column_int64(c->chunks, 1);
+                StoredChunk chunk;
+                chunk.type = int(type);
+                chunk.count = sqlite3_column_int64(c->chunks, 1);
                 const auto *data = static_cast<const char *>(sqlite3_column_blob(c->chunks, 2));
-                const QByteArrayView blob(data, sqlite3_column_bytes(c->chunks, 2));
+                chunk.data = QByteArrayView(data, sqlite3_column_bytes(c->chunks, 2));
+                chunk.firstNs = quint64(sqlite3_column_int64(c->chunks, 3));
+                chunk.lastNs = quint64(sqlite3_column_int64(c->chunks, 4));
+                chunk.hasChecksum = c->shared->chunkChecksums;
+                chunk.checksum = sqlite3_column_type(c->chunks, 5) == SQLITE_INTEGER
+                                     ? sqlite3_column_int64(c->chunks, 5)
+                                     : -1;
                 QString why;
-                if (!EventChunkCodec::decode(type, blob, count, c->shared->stringIds, &c->store,
-                                             &why)) {
+                if (EventChunkCodec::decodeStored(chunk, c->shared->stringIds, &c->store, &why) !=
+                    ChunkCheck::Ok) {
                     setVtabError(c->pVtab,
                                  QStringLiteral("the session is damaged (table event_chunks, row "
                                                 "%1: %2 chunk: %3)")
@@ -498,9 +519,15 @@ struct EventTable
         if (!c->chunks) {
             // first_ns/last_ns as the writer recorded them; a chunk whose range is missing or
             // reaches past 2^63 (negative here) is always read.
-            const char *sql = "SELECT seq, count, data FROM event_chunks WHERE type = ?1 AND NOT "
-                              "coalesce(first_ns >= 0 AND last_ns >= 0 AND "
-                              "(last_ns < ?2 OR first_ns > ?3), 0) ORDER BY seq";
+            const char *sql = c->shared->chunkChecksums
+                                  ? "SELECT seq, count, data, first_ns, last_ns, crc FROM "
+                                    "event_chunks WHERE type = ?1 AND NOT "
+                                    "coalesce(first_ns >= 0 AND last_ns >= 0 AND "
+                                    "(last_ns < ?2 OR first_ns > ?3), 0) ORDER BY seq"
+                                  : "SELECT seq, count, data, first_ns, last_ns, NULL FROM "
+                                    "event_chunks WHERE type = ?1 AND NOT "
+                                    "coalesce(first_ns >= 0 AND last_ns >= 0 AND "
+                                    "(last_ns < ?2 OR first_ns > ?3), 0) ORDER BY seq";
             if (sqlite3_prepare_v2(db, sql, -1, &c->chunks, nullptr) != SQLITE_OK) {
                 setVtabError(c->pVtab, QStringLiteral("table event_chunks: %1")
                                            .arg(QString::fromUtf8(sqlite3_errmsg(db))));
@@ -916,6 +943,20 @@ bool SessionQuery::open(const QString &path, QString *error)
         sqlite3_finalize(st);
     }
     m_shared->startNs = quint64(start);
+    // As SessionReader: checked wherever the columns are; a schema 3 file without them is
+    // damaged.
+    const auto hasColumn = [&](const char *sql) {
+        sqlite3_stmt *st = nullptr;
+        const bool ok = sqlite3_prepare_v2(m_db, sql, -1, &st, nullptr) == SQLITE_OK;
+        sqlite3_finalize(st);
+        return ok;
+    };
+    m_shared->chunkChecksums = hasColumn("SELECT crc FROM event_chunks LIMIT 0");
+    m_shared->stringChecksums = hasColumn("SELECT crc FROM strings LIMIT 0");
+    if (schema >= 3 && (!m_shared->chunkChecksums || !m_shared->stringChecksums))
+        return refuse(QStringLiteral("%1 is damaged (its checksum columns are missing); it "
+                                     "cannot be read")
+                          .arg(path));
     rc = SQLITE_OK;
     forEachEventType([&]<typename E>() {
         if (rc == SQLITE_OK)

@@ -85,6 +85,12 @@ private:
     int nextReadable(const QByteArray &table, qint64 from, qint64 *rowid, bool *direct);
     ScanResult scan(const char *table, const char *columns,
                     const std::function<void(sqlite3_stmt *)> &row);
+    // Reads the rows from..to whose keys can be reached from the end backwards, in rowid
+    // order; returns the lowest such key (to + 1 when none). Keys whose rows cannot be read
+    // go to *unreadable.
+    qint64 readBackwards(const QByteArray &table, const char *columns, qint64 from, qint64 to,
+                         const std::function<void(sqlite3_stmt *)> &row, qint64 *read,
+                         std::vector<qint64> *unreadable);
     bool tick();
     QString timeText(quint64 ns) const;
     void note(const QString &table, const ScanResult &r, const QString &what);
@@ -104,6 +110,8 @@ private:
     qint64 m_done = 0;
     qint64 m_fileBytes = 0;
     std::vector<quint32> m_stringMap;
+    bool m_chunkChecksums = false; // schema 3 (event_chunks.crc, strings.crc)
+    bool m_stringChecksums = false;
 };
 
 bool Salvager::openDatabase(bool immutable)
@@ -275,6 +283,20 @@ ScanResult Salvager::scan(const char *table, const char *columns,
         qint64 next = 0;
         bool direct = false;
         const int found = nextReadable(name, start, &next, &direct);
+        // A damaged key (a flipped bit in a rowid) can send every seek after it past the
+        // table's end, though the rows after it are intact: those are read from the end back.
+        sqlite3_int64 end = 0;
+        const QByteArray endSql = QByteArrayLiteral("SELECT max(rowid) FROM ") + name;
+        if ((found != SQLITE_ROW || next > start) && value(endSql.constData(), &end) &&
+            end >= start && (found != SQLITE_ROW || next > end)) {
+            std::vector<qint64> unreadable;
+            const qint64 lowest =
+                readBackwards(name, columns, start, end, row, &result.read, &unreadable);
+            lose(start, lowest - 1);
+            for (const qint64 key : unreadable)
+                lose(key, key);
+            break;
+        }
         if (found != SQLITE_ROW) {
             // The largest rowid may still be reachable (it is on the rightmost path).
             sqlite3_int64 max = 0;
@@ -311,6 +333,49 @@ ScanResult Salvager::scan(const char *table, const char *columns,
         }
     }
     return result;
+}
+
+qint64 Salvager::readBackwards(const QByteArray &table, const char *columns, qint64 from, qint64 to,
+                               const std::function<void(sqlite3_stmt *)> &row, qint64 *read,
+                               std::vector<qint64> *unreadable)
+{
+    // The keys first, from the end down while they can be read and keep falling...
+    std::vector<qint64> keys;
+    const QByteArray keySql =
+        QByteArrayLiteral("SELECT rowid FROM ") + table + " WHERE rowid <= ?1 ORDER BY rowid DESC";
+    sqlite3_stmt *st = nullptr;
+    if (sqlite3_prepare_v2(m_db, keySql.constData(), -1, &st, nullptr) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, to);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const qint64 key = sqlite3_column_int64(st, 0);
+            if (key < from || (!keys.empty() && key >= keys.back()))
+                break;
+            keys.push_back(key);
+        }
+    }
+    sqlite3_finalize(st);
+    // ...then each row by its key, in rowid order as the forward scan reads them.
+    const QByteArray rowSql =
+        QByteArrayLiteral("SELECT rowid, ") + columns + " FROM " + table + " WHERE rowid = ?1";
+    st = nullptr;
+    if (keys.empty() ||
+        sqlite3_prepare_v2(m_db, rowSql.constData(), -1, &st, nullptr) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return to + 1;
+    }
+    for (auto it = keys.rbegin(); it != keys.rend() && !m_cancelled; ++it) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, *it);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            row(st);
+            ++*read;
+            tick();
+        } else {
+            unreadable->push_back(*it);
+        }
+    }
+    sqlite3_finalize(st);
+    return keys.back();
 }
 
 bool Salvager::tick()
@@ -414,13 +479,24 @@ void Salvager::loadStrings()
     EventStore &store = m_data->events;
     m_stringMap.assign(1, 0);
     std::vector<bool> have(1, true);
-    const ScanResult r = scan("strings", "value", [&](sqlite3_stmt *st) {
+    qint64 mismatched = 0;
+    const char *const columns = m_stringChecksums ? "value, crc" : "value";
+    const ScanResult r = scan("strings", columns, [&](sqlite3_stmt *st) {
         const qint64 id = sqlite3_column_int64(st, 0);
         // A damaged key can be anything; a string takes at least 3 bytes of the file.
         if (id <= 0 || id > m_fileBytes / 3 + 1)
             return;
         const int n = sqlite3_column_bytes(st, 1);
         const void *p = sqlite3_column_blob(st, 1);
+        // A string that fails its checksum is lost like an unreadable one: the events naming
+        // it show the placeholder, never bytes that were altered (or another string's id).
+        if (m_stringChecksums &&
+            !EventChunkCodec::stringChecksumMatches(
+                id, QByteArrayView(static_cast<const char *>(p), p ? n : 0),
+                sqlite3_column_type(st, 2) == SQLITE_INTEGER ? sqlite3_column_int64(st, 2) : -1)) {
+            ++mismatched;
+            return;
+        }
         if (size_t(id) >= m_stringMap.size()) {
             m_stringMap.resize(size_t(id) + 1, 0);
             have.resize(size_t(id) + 1, false);
@@ -449,6 +525,10 @@ void Salvager::loadStrings()
             m_stringMap.resize(size_t(bound), lost);
     }
     m_data->damage.stringsLost = std::max(lostIds, r.lost);
+    if (mismatched)
+        m_data->damage.lost << QStringLiteral("strings: %1 string(s) failed their checksum; events "
+                                              "naming them show \"[lost string <id>]\"")
+                                   .arg(mismatched);
     note(QStringLiteral("strings"), r,
          QStringLiteral("strings (events naming them show \"[lost string <id>]\", or \"[lost "
                         "string]\" past the last one read)"));
@@ -474,59 +554,114 @@ void Salvager::loadChunks()
         quint64 last;
     };
     std::vector<Seen> seen;
+    // Chunks that failed their checksum, each named in the report (up to a few).
+    struct Mismatch
+    {
+        qint64 seq;
+        int type;
+        qint64 events;
+        quint64 first;
+        quint64 last;
+    };
+    std::vector<Mismatch> mismatches;
     EventStore scratch;
     const std::vector<quint32> scratchMap(m_stringMap.size(), 0);
-    const ScanResult r =
-        scan("event_chunks", "type, count, first_ns, last_ns, data", [&](sqlite3_stmt *st) {
-            const qint64 seq = sqlite3_column_int64(st, 0);
-            const int type = sqlite3_column_int(st, 1);
-            const qint64 count = sqlite3_column_int64(st, 2);
-            const quint64 first = quint64(sqlite3_column_int64(st, 3));
-            const quint64 last = quint64(sqlite3_column_int64(st, 4));
-            seen.push_back({seq, first, last});
-            if (type >= 1 && !isEventType(type))
-                return; // a newer type, skipped as on the fast path
-            QString why;
-            bool ok = type >= 1;
-            if (!ok)
-                why = QStringLiteral("event type %1 does not exist").arg(type);
-            if (ok && sqlite3_column_type(st, 5) != SQLITE_BLOB &&
-                sqlite3_column_type(st, 5) != SQLITE_NULL) {
-                ok = false;
-                why = QStringLiteral("data is not a blob");
-            }
-            const void *p = ok ? sqlite3_column_blob(st, 5) : nullptr;
-            const int n = ok ? sqlite3_column_bytes(st, 5) : 0;
-            const QByteArrayView blob(static_cast<const char *>(p), p ? n : 0);
-            // Decoded once into a scratch store to check it whole (a failed decode leaves part
-            // of the chunk behind), then for real: the same bytes cannot fail the second time.
-            if (ok) {
-                scratch.clear();
-                ok = EventChunkCodec::decode(EventType(type), blob, count, scratchMap, &scratch,
-                                             &why);
-            }
-            if (ok) {
-                QString again;
-                ok = EventChunkCodec::decode(EventType(type), blob, count, m_stringMap,
-                                             &m_data->events, &again);
-            }
-            if (ok) {
-                ++damage.chunksKept;
-                return;
-            }
-            Lost &l = lostByType[type];
-            ++l.chunks;
-            l.events += std::max<qint64>(count, 0);
-            l.first = std::min(l.first, first);
-            l.last = std::max(l.last, last);
-            if (l.why.isEmpty())
-                l.why = why;
-        });
+    const char *const columns = m_chunkChecksums ? "type, count, first_ns, last_ns, data, crc"
+                                                 : "type, count, first_ns, last_ns, data";
+    const ScanResult r = scan("event_chunks", columns, [&](sqlite3_stmt *st) {
+        const qint64 seq = sqlite3_column_int64(st, 0);
+        const int type = sqlite3_column_int(st, 1);
+        const qint64 count = sqlite3_column_int64(st, 2);
+        const quint64 first = quint64(sqlite3_column_int64(st, 3));
+        const quint64 last = quint64(sqlite3_column_int64(st, 4));
+        // Before reading it as a blob, which may convert it.
+        const int dataType = sqlite3_column_type(st, 5);
+        const void *p = sqlite3_column_blob(st, 5);
+        const int n = sqlite3_column_bytes(st, 5);
+        StoredChunk chunk;
+        chunk.type = type;
+        chunk.count = count;
+        chunk.firstNs = first;
+        chunk.lastNs = last;
+        chunk.data = QByteArrayView(static_cast<const char *>(p), p ? n : 0);
+        chunk.hasChecksum = m_chunkChecksums;
+        chunk.checksum = m_chunkChecksums && sqlite3_column_type(st, 6) == SQLITE_INTEGER
+                             ? sqlite3_column_int64(st, 6)
+                             : -1;
+        // Checked first and never decoded when it fails: its type, count and data may all
+        // be altered. What it claims to hold is only reported (the count capped by what
+        // its bytes could hold).
+        if (!EventChunkCodec::checksumMatches(chunk)) {
+            const qint64 most =
+                n / (isEventType(type) ? EventChunkCodec::minBytesPerEvent(EventType(type)) : 1);
+            mismatches.push_back({seq, type, std::clamp<qint64>(count, 0, most), first, last});
+            return;
+        }
+        seen.push_back({seq, first, last});
+        if (type >= 1 && !isEventType(type))
+            return; // a newer type, skipped as on the fast path
+        QString why;
+        bool ok = type >= 1;
+        if (!ok)
+            why = QStringLiteral("event type %1 does not exist").arg(type);
+        if (ok && dataType != SQLITE_BLOB && dataType != SQLITE_NULL) {
+            ok = false;
+            why = QStringLiteral("data is not a blob");
+        }
+        // Decoded once into a scratch store to check it whole (a failed decode leaves part
+        // of the chunk behind), then for real: the same bytes cannot fail the second time.
+        if (ok) {
+            scratch.clear();
+            ok = EventChunkCodec::decodeStored(chunk, scratchMap, &scratch, &why) == ChunkCheck::Ok;
+        }
+        if (ok) {
+            QString again;
+            ok = EventChunkCodec::decodeStored(chunk, m_stringMap, &m_data->events, &again) ==
+                 ChunkCheck::Ok;
+        }
+        if (ok) {
+            ++damage.chunksKept;
+            return;
+        }
+        Lost &l = lostByType[type];
+        ++l.chunks;
+        l.events += std::max<qint64>(count, 0);
+        l.first = std::min(l.first, first);
+        l.last = std::max(l.last, last);
+        if (l.why.isEmpty())
+            l.why = why;
+    });
     if (r.missing) {
         damage.lost << QStringLiteral(
             "event_chunks: the table cannot be read; all events are lost");
         return;
     }
+    // "chunk 12 of open: checksum mismatch, 512 events lost (3.000 s to 3.999 s)"
+    constexpr size_t Named = 10;
+    qint64 moreChunks = 0;
+    qint64 moreEvents = 0;
+    for (size_t i = 0; i < mismatches.size(); ++i) {
+        const Mismatch &m = mismatches[i];
+        ++damage.chunksLost;
+        damage.eventsLost += m.events;
+        if (i >= Named) {
+            ++moreChunks;
+            moreEvents += m.events;
+            continue;
+        }
+        const QString name = isEventType(m.type) ? QLatin1String(probeIdOf(EventType(m.type)))
+                                                 : QStringLiteral("type %1").arg(m.type);
+        damage.lost << QStringLiteral("chunk %1 of %2: checksum mismatch, %3 events lost (%4 to "
+                                      "%5)")
+                           .arg(m.seq)
+                           .arg(name)
+                           .arg(m.events)
+                           .arg(timeText(m.first), timeText(m.last));
+    }
+    if (moreChunks)
+        damage.lost << QStringLiteral("%1 more chunk(s) failed their checksum, %2 events lost")
+                           .arg(moreChunks)
+                           .arg(moreEvents);
     for (const auto &[type, l] : lostByType) {
         damage.chunksLost += l.chunks;
         damage.eventsLost += l.events;
@@ -776,11 +911,21 @@ bool Salvager::run(const QString &reason, QString *error)
     *m_data = SessionData();
     m_data->damage.reason = reason;
     m_data->info.schemaVersion = int(schema);
+    // Wherever the columns are (a user_version altered from 3 to 2 does not turn checks off).
+    m_chunkChecksums = columnsExist("event_chunks", "crc");
+    m_stringChecksums = columnsExist("strings", "crc");
     loadMeta();
     loadProbes();
     loadStrings();
     if (schema >= 2) {
         loadChunks();
+        if (!m_chunkChecksums || !m_stringChecksums) {
+            m_data->damage.unverified = true;
+            m_data->damage.lost << QStringLiteral(
+                "events: this file has no checksums (schema 2, or they were lost), so an event "
+                "altered by the damage that still decodes cannot be told from a real one; the "
+                "events kept may include such");
+        }
     } else {
         m_data->damage.lost << QStringLiteral("events: a damaged schema 1 file's events cannot "
                                               "be salvaged; all events are lost");
@@ -815,6 +960,10 @@ bool writeSessionCopy(const SessionData &data, const QString &path, QString *err
     // Events per transaction: bounded memory for the copies, few enough commits to be fast.
     constexpr qsizetype ChunkEvents = 50000;
     SessionWriter writer;
+    // Checksums computed now would vouch for events that were never checked: a copy of a file
+    // without them stays without them.
+    if (data.info.schemaVersion == 2 || data.damage.unverified)
+        writer.setSchemaVersion(2);
     if (!writer.create(path, data.info, error))
         return false;
     RecordBatch first;

@@ -19,12 +19,13 @@ namespace bpflens {
 bool salvageSession(const QString &path, const QString &reason, SessionData *data, QString *error,
                     const SessionReader::Progress &progress = {});
 
-// Writes data (as salvaged) to a new file at path with SessionWriter, one transaction per
-// 50000 events. Refuses an existing file.
 // Sets the SessionInfo field the meta table's key names from the value in column of st (the
 // one mapping of keys to fields, shared by the reader and the salvage reader).
 void applyMetaValue(SessionInfo &info, const QByteArray &key, sqlite3_stmt *st, int column);
 
+// Writes data (as salvaged) to a new file at path with SessionWriter, one transaction per
+// 50000 events. Refuses an existing file. The copy of a schema 2 file, or of one whose checksums
+// were lost, is schema 2 too: new checksums would vouch for events nobody checked.
 bool writeSessionCopy(const SessionData &data, const QString &path, QString *error);
 
 } // namespace bpflens

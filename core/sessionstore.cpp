@@ -32,7 +32,19 @@ const char *const SchemaCommonSql = R"sql(
 CREATE TABLE meta(key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;
 CREATE TABLE probes(seq INTEGER PRIMARY KEY, id TEXT NOT NULL, options TEXT NOT NULL,
                     attach_path TEXT NOT NULL);
+)sql";
+
+const char *const Schema1StringsSql = R"sql(
 CREATE TABLE strings(id INTEGER PRIMARY KEY, value BLOB NOT NULL);
+)sql";
+
+// Schema 3: every string carries the checksum of its id and bytes
+// (EventChunkCodec::stringChecksum), so a flipped bit cannot rename what events show.
+const char *const Schema3StringsSql = R"sql(
+CREATE TABLE strings(id INTEGER PRIMARY KEY, value BLOB NOT NULL, crc INTEGER NOT NULL);
+)sql";
+
+const char *const SchemaSamplesSql = R"sql(
 CREATE TABLE histograms(probe_id TEXT NOT NULL, key TEXT NOT NULL, time_ns INTEGER NOT NULL,
                         interval_ns INTEGER, unit INTEGER, sum INTEGER, slots BLOB);
 CREATE TABLE probe_stats(probe_id TEXT NOT NULL, time_ns INTEGER NOT NULL,
@@ -68,6 +80,19 @@ const char *const Schema2EventsSql = R"sql(
 CREATE TABLE event_chunks(seq INTEGER PRIMARY KEY, type INTEGER NOT NULL, count INTEGER NOT NULL,
                           first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,
                           data BLOB NOT NULL);
+CREATE TABLE stack_frames(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL,
+                          address INTEGER NOT NULL, module BLOB NOT NULL,
+                          build_id BLOB NOT NULL, symbol BLOB NOT NULL);
+CREATE TABLE stacks(id INTEGER PRIMARY KEY, flags INTEGER NOT NULL, frames BLOB NOT NULL);
+)sql";
+
+// Schema 3: schema 2 with a checksum per chunk (EventChunkCodec::checksum), checked before the
+// chunk is decoded: one flipped bit in a varint would otherwise shift every later value of the
+// chunk into events that never happened.
+const char *const Schema3EventsSql = R"sql(
+CREATE TABLE event_chunks(seq INTEGER PRIMARY KEY, type INTEGER NOT NULL, count INTEGER NOT NULL,
+                          first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,
+                          data BLOB NOT NULL, crc INTEGER NOT NULL);
 CREATE TABLE stack_frames(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL,
                           address INTEGER NOT NULL, module BLOB NOT NULL,
                           build_id BLOB NOT NULL, symbol BLOB NOT NULL);
@@ -233,7 +258,7 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
     m_batches = 0;
     m_frameCount = 0;
     m_stackCount = 0;
-    if (m_schema != 1 && m_schema != SessionSchemaVersion) {
+    if (m_schema < 1 || m_schema > SessionSchemaVersion) {
         if (error)
             *error = QStringLiteral("cannot create %1: schema %2 is not one this version writes")
                          .arg(path)
@@ -299,10 +324,15 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
                                   .arg(SessionApplicationId)
                                   .arg(m_schema)
                                   .toUtf8();
+    const char *const events = m_schema == 1   ? Schema1EventsSql
+                               : m_schema == 2 ? Schema2EventsSql
+                                               : Schema3EventsSql;
     if (sqlite3_exec(m_db, header.constData(), nullptr, nullptr, nullptr) != SQLITE_OK ||
         sqlite3_exec(m_db, SchemaCommonSql, nullptr, nullptr, nullptr) != SQLITE_OK ||
-        sqlite3_exec(m_db, m_schema == 1 ? Schema1EventsSql : Schema2EventsSql, nullptr, nullptr,
-                     nullptr) != SQLITE_OK)
+        sqlite3_exec(m_db, m_schema >= 3 ? Schema3StringsSql : Schema1StringsSql, nullptr, nullptr,
+                     nullptr) != SQLITE_OK ||
+        sqlite3_exec(m_db, SchemaSamplesSql, nullptr, nullptr, nullptr) != SQLITE_OK ||
+        sqlite3_exec(m_db, events, nullptr, nullptr, nullptr) != SQLITE_OK)
         return fail(failure(cannotCreate));
 
     sqlite3_stmt *meta = nullptr;
@@ -374,24 +404,32 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
     {
         sqlite3_stmt **stmt;
         const char *sql;
-        int schema; // 0: every schema
+        int first; // the schemas the statement is for
+        int last;
     } const prepared[] = {
-        {&m_stmts->string, "INSERT INTO strings(id, value) VALUES(?, ?)", 0},
-        {&m_stmts->exec, "INSERT INTO exec_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 1},
-        {&m_stmts->open, "INSERT INTO open_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 1},
-        {&m_stmts->block, "INSERT INTO block_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 1},
-        {&m_stmts->tcp, "INSERT INTO tcp_connect_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 1},
-        {&m_stmts->fsSlow, "INSERT INTO fs_slow_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 1},
-        {&m_stmts->histogram, "INSERT INTO histograms VALUES(?, ?, ?, ?, ?, ?, ?)", 0},
-        {&m_stmts->stats, "INSERT INTO probe_stats VALUES(?, ?, ?, ?, ?, ?, ?, ?)", 0},
-        {&m_stmts->counter, "INSERT INTO counters VALUES(?, ?, ?, ?, ?)", 0},
+        {&m_stmts->string, "INSERT INTO strings(id, value) VALUES(?, ?)", 1, 2},
+        {&m_stmts->string, "INSERT INTO strings(id, value, crc) VALUES(?, ?, ?)", 3, 3},
+        {&m_stmts->exec, "INSERT INTO exec_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 1, 1},
+        {&m_stmts->open, "INSERT INTO open_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 1, 1},
+        {&m_stmts->block, "INSERT INTO block_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 1, 1},
+        {&m_stmts->tcp, "INSERT INTO tcp_connect_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 1,
+         1},
+        {&m_stmts->fsSlow, "INSERT INTO fs_slow_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 1, 1},
+        {&m_stmts->histogram, "INSERT INTO histograms VALUES(?, ?, ?, ?, ?, ?, ?)", 1, 3},
+        {&m_stmts->stats, "INSERT INTO probe_stats VALUES(?, ?, ?, ?, ?, ?, ?, ?)", 1, 3},
+        {&m_stmts->counter, "INSERT INTO counters VALUES(?, ?, ?, ?, ?)", 1, 3},
         {&m_stmts->chunk,
-         "INSERT INTO event_chunks(type, count, first_ns, last_ns, data) VALUES(?, ?, ?, ?, ?)", 2},
-        {&m_stmts->frame, "INSERT INTO stack_frames VALUES(?, ?, ?, ?, ?, ?)", 2},
-        {&m_stmts->stack, "INSERT INTO stacks VALUES(?, ?, ?)", 2},
+         "INSERT INTO event_chunks(type, count, first_ns, last_ns, data) VALUES(?, ?, ?, ?, ?)", 2,
+         2},
+        {&m_stmts->chunk,
+         "INSERT INTO event_chunks(type, count, first_ns, last_ns, data, crc) "
+         "VALUES(?, ?, ?, ?, ?, ?)",
+         3, 3},
+        {&m_stmts->frame, "INSERT INTO stack_frames VALUES(?, ?, ?, ?, ?, ?)", 2, 3},
+        {&m_stmts->stack, "INSERT INTO stacks VALUES(?, ?, ?)", 2, 3},
     };
     for (const auto &p : prepared) {
-        if (p.schema && p.schema != m_schema)
+        if (m_schema < p.first || m_schema > p.last)
             continue;
         if (sqlite3_prepare_v3(m_db, p.sql, -1, SQLITE_PREPARE_PERSISTENT, p.stmt, nullptr) !=
             SQLITE_OK)
@@ -531,6 +569,8 @@ bool SessionWriter::writeChunks(const RecordBatch &batch)
         sqlite3_bind_int64(st, 3, s64(first));
         sqlite3_bind_int64(st, 4, s64(last));
         sqlite3_bind_blob(st, 5, data.constData(), int(data.size()), SQLITE_STATIC);
+        if (m_schema >= 3)
+            sqlite3_bind_int64(st, 6, EventChunkCodec::checksum(int(type), n, first, last, data));
         const int rc = sqlite3_step(st);
         sqlite3_reset(st);
         if (rc != SQLITE_DONE)
@@ -669,8 +709,11 @@ bool SessionWriter::writeRows(const RecordBatch &batch)
     }
     for (qsizetype i = knownStrings; i < m_newStrings.size(); ++i) {
         const QByteArray &bytes = m_newStrings.at(i);
-        sqlite3_bind_int64(s.string, 1, m_stringIds.value(bytes));
+        const qint64 id = m_stringIds.value(bytes);
+        sqlite3_bind_int64(s.string, 1, id);
         sqlite3_bind_blob(s.string, 2, bytes.constData(), int(bytes.size()), SQLITE_STATIC);
+        if (m_schema >= 3)
+            sqlite3_bind_int64(s.string, 3, EventChunkCodec::stringChecksum(id, bytes));
         if (!step(s.string))
             return false;
     }
@@ -808,6 +851,8 @@ private:
     int m_schema = 0;
     bool m_hasCounters = false;
     bool m_hasStacks = false;
+    bool m_chunkChecksums = false;  // schema 3: event_chunks.crc
+    bool m_stringChecksums = false; // schema 3: strings.crc
     bool m_damage = false;
     bool m_ours = false; // application_id says BPF Lens
 };
@@ -1048,7 +1093,10 @@ bool Reader::loadChunks()
 {
     EventStore &store = m_data->events;
     m_stringMap.assign(1, 0);
-    bool ok = query("SELECT id, value FROM strings ORDER BY id", [&](sqlite3_stmt *st) {
+    const char *const stringSql = m_stringChecksums
+                                      ? "SELECT id, value, crc FROM strings ORDER BY id"
+                                      : "SELECT id, value, NULL FROM strings ORDER BY id";
+    bool ok = query(stringSql, [&](sqlite3_stmt *st) {
         const sqlite3_int64 id = sqlite3_column_int64(st, 0);
         // Ids are dense from 1: the writer never leaves a gap, so a gap is damage.
         if (id != sqlite3_int64(m_stringMap.size())) {
@@ -1058,7 +1106,17 @@ bool Reader::loadChunks()
             m_damage = true;
             return false;
         }
-        m_stringMap.push_back(EventChunkCodec::intern(&store, blob(st, 1)));
+        const QByteArray bytes = blob(st, 1);
+        if (m_stringChecksums &&
+            !EventChunkCodec::stringChecksumMatches(
+                id, bytes,
+                sqlite3_column_type(st, 2) == SQLITE_INTEGER ? sqlite3_column_int64(st, 2) : -1)) {
+            m_error =
+                damaged(m_path, QStringLiteral("table strings, id %1: checksum mismatch").arg(id));
+            m_damage = true;
+            return false;
+        }
+        m_stringMap.push_back(EventChunkCodec::intern(&store, bytes));
         return tick();
     });
     // Each type's rows are allocated once: counts are summed first, capped by what the blobs
@@ -1077,40 +1135,54 @@ bool Reader::loadChunks()
                        t, qBound<qint64>(0, count, bytes / EventChunkCodec::minBytesPerEvent(t)));
                    return true;
                });
-    ok = ok &&
-         query("SELECT seq, type, count, data FROM event_chunks ORDER BY seq",
-               [&](sqlite3_stmt *st) {
-                   const qint64 seq = sqlite3_column_int64(st, 0);
-                   const int type = sqlite3_column_int(st, 1);
-                   const qint64 count = sqlite3_column_int64(st, 2);
-                   auto bad = [&](const QString &why) {
-                       m_error = damaged(m_path, QStringLiteral("table event_chunks, row "
-                                                                "%1: %2")
-                                                     .arg(seq)
-                                                     .arg(why));
-                       m_damage = true;
-                       return false;
-                   };
-                   if (type < 1)
-                       return bad(QStringLiteral("event type %1 does not exist").arg(type));
-                   // A newer BPF Lens may add event types; their chunks are skipped like
-                   // unknown tables.
-                   if (!isEventType(type))
-                       return tickBy(count > 0 ? count : 0);
-                   if (sqlite3_column_type(st, 3) != SQLITE_BLOB &&
-                       sqlite3_column_type(st, 3) != SQLITE_NULL)
-                       return bad(QStringLiteral("data is not a blob"));
-                   const void *p = sqlite3_column_blob(st, 3);
-                   const int n = sqlite3_column_bytes(st, 3);
-                   QString why;
-                   if (!EventChunkCodec::decode(
-                           EventType(type), QByteArrayView(static_cast<const char *>(p), p ? n : 0),
-                           count, m_stringMap, &store, &why))
-                       return bad(QStringLiteral("%1 chunk: %2")
-                                      .arg(QLatin1String(probeIdOf(EventType(type))), why)
-                                      .trimmed());
-                   return tickBy(count);
-               });
+    const char *const chunkSql =
+        m_chunkChecksums
+            ? "SELECT seq, type, count, data, first_ns, last_ns, crc FROM event_chunks ORDER BY seq"
+            : "SELECT seq, type, count, data, first_ns, last_ns, NULL FROM event_chunks ORDER BY "
+              "seq";
+    ok = ok && query(chunkSql, [&](sqlite3_stmt *st) {
+             const qint64 seq = sqlite3_column_int64(st, 0);
+             const int type = sqlite3_column_int(st, 1);
+             const qint64 count = sqlite3_column_int64(st, 2);
+             auto bad = [&](const QString &why) {
+                 m_error = damaged(m_path, QStringLiteral("table event_chunks, row "
+                                                          "%1: %2")
+                                               .arg(seq)
+                                               .arg(why));
+                 m_damage = true;
+                 return false;
+             };
+             // Before reading it as a blob, which may convert it.
+             const int dataType = sqlite3_column_type(st, 3);
+             const void *p = sqlite3_column_blob(st, 3);
+             const int n = sqlite3_column_bytes(st, 3);
+             StoredChunk chunk;
+             chunk.type = type;
+             chunk.count = count;
+             chunk.data = QByteArrayView(static_cast<const char *>(p), p ? n : 0);
+             chunk.firstNs = quint64(sqlite3_column_int64(st, 4));
+             chunk.lastNs = quint64(sqlite3_column_int64(st, 5));
+             chunk.hasChecksum = m_chunkChecksums;
+             chunk.checksum =
+                 sqlite3_column_type(st, 6) == SQLITE_INTEGER ? sqlite3_column_int64(st, 6) : -1;
+             // The checksum first: a flipped type must not pass for a newer one.
+             if (!EventChunkCodec::checksumMatches(chunk))
+                 return bad(QStringLiteral("checksum mismatch"));
+             if (type < 1)
+                 return bad(QStringLiteral("event type %1 does not exist").arg(type));
+             // A newer BPF Lens may add event types; their chunks are skipped like
+             // unknown tables.
+             if (!isEventType(type))
+                 return tickBy(count > 0 ? count : 0);
+             if (dataType != SQLITE_BLOB && dataType != SQLITE_NULL)
+                 return bad(QStringLiteral("data is not a blob"));
+             QString why;
+             if (EventChunkCodec::decodeStored(chunk, m_stringMap, &store, &why) != ChunkCheck::Ok)
+                 return bad(QStringLiteral("%1 chunk: %2")
+                                .arg(QLatin1String(probeIdOf(EventType(type))), why)
+                                .trimmed());
+             return tickBy(count);
+         });
     return ok && m_error.isEmpty();
 }
 
@@ -1391,6 +1463,24 @@ bool Reader::run(QString *error)
         }
         if (stackTables == 1)
             return refuse(damaged(m_path, QStringLiteral("the table %1 is missing").arg(missing)));
+        // Checksums are used wherever the columns are, also in a file whose user_version was
+        // altered to 2; a schema 3 file without them has lost them to damage.
+        const auto hasColumn = [&](const char *sql) {
+            sqlite3_stmt *s = nullptr;
+            const bool ok = sqlite3_prepare_v2(m_db, sql, -1, &s, nullptr) == SQLITE_OK;
+            sqlite3_finalize(s);
+            return ok;
+        };
+        m_chunkChecksums = hasColumn("SELECT crc FROM event_chunks LIMIT 0");
+        m_stringChecksums = hasColumn("SELECT crc FROM strings LIMIT 0");
+        if (schema >= 3 && (!m_chunkChecksums || !m_stringChecksums)) {
+            // The salvage reader reads it, saying that it cannot check it.
+            m_damage = true;
+            return refuse(
+                damaged(m_path, QStringLiteral("the table %1 has no column crc")
+                                    .arg(m_chunkChecksums ? QStringLiteral("strings")
+                                                          : QStringLiteral("event_chunks"))));
+        }
         m_hasStacks = stackTables == 2;
         if (m_hasStacks) {
             for (const char *table : StackTables) {

@@ -28,6 +28,9 @@ struct SessionDamage
     qint64 eventsLost = 0;     // the events the lost chunks' readable rows counted
     qint64 unreadableRows = 0; // rows of all tables (chunks too) that could not be read
     qint64 stringsLost = 0;    // shown as "[lost string <id>]" where events name them
+    // The file has no checksums (schema 2): an altered value that still decodes was kept,
+    // since it cannot be told from a real one. `lost` says so too.
+    bool unverified = false;
 
     bool isDamaged() const { return !reason.isEmpty(); }
 };
@@ -55,10 +58,10 @@ public:
     SessionWriter(const SessionWriter &) = delete;
     SessionWriter &operator=(const SessionWriter &) = delete;
 
-    // The schema create() writes: SessionSchemaVersion (default) or 1, the row-per-event
-    // layout older BPF Lens versions read, kept for compatibility tests and benchmark baselines.
-    // Schema 1 has no place for tppair events, the event types after them or stacks:
-    // writeBatch() refuses a batch holding any.
+    // The schema create() writes: SessionSchemaVersion (default); 2, the same without
+    // checksums; or 1, the row-per-event layout. The older ones are kept for compatibility
+    // tests and benchmark baselines. Schema 1 has no place for tppair events, the event types
+    // after them or stacks: writeBatch() refuses a batch holding any.
     void setSchemaVersion(int version) { m_schema = version; }
     int schemaVersion() const { return m_schema; }
 

@@ -36,7 +36,8 @@ SessionInfo sessionInfo()
     return info;
 }
 
-bool writeSession(const QString &path, const QList<RecordBatch> &batches, int schema = 2)
+bool writeSession(const QString &path, const QList<RecordBatch> &batches,
+                  int schema = SessionSchemaVersion)
 {
     SessionWriter w;
     w.setSchemaVersion(schema);
@@ -337,7 +338,8 @@ private Q_SLOTS:
     void damagedChunkIsAnErrorNamingIt()
     {
         const QString path = m_dir.filePath(QStringLiteral("damaged.bpflens"));
-        QVERIFY(writeSession(path, blockBatches(6, 300, 11)));
+        // Schema 2 (no checksums), so that the decoder's own checks are what stops the query.
+        QVERIFY(writeSession(path, blockBatches(6, 300, 11), 2));
         // One chunk per batch: chunk 4 claims an event more than it holds, chunk 2 has a byte
         // left over.
         QVERIFY(execOnFile(path, "UPDATE event_chunks SET count = count + 1 WHERE seq = 4"));
@@ -364,6 +366,41 @@ private Q_SLOTS:
         QCOMPARE(firstOnly.rows.at(0).at(0).toLongLong(), 300);
         // A connection stays usable after an error.
         QVERIFY(run(q, QStringLiteral("SELECT count(*) FROM meta")).ok);
+    }
+
+    // Schema 3: a chunk or string whose checksum does not match stops the query, though the
+    // altered bytes would still decode; a range that skips the chunk does not read it.
+    void checksumMismatchIsAnErrorNamingIt()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("crc.bpflens"));
+        QVERIFY(writeSession(path, blockBatches(3, 300, 11)));
+        // The last byte of chunk 2 is its last event's comm (a one-byte string id): another
+        // id that exists decodes as well as the real one.
+        QVERIFY(execOnFile(path, "UPDATE event_chunks SET data = substr(data, 1, length(data) - "
+                                 "1) || CASE WHEN substr(data, -1) = x'01' THEN x'02' ELSE x'01' "
+                                 "END WHERE seq = 2"));
+        SessionQuery q;
+        QString error;
+        QVERIFY2(q.open(path, &error), qPrintable(error));
+        const Result all = run(q, QStringLiteral("SELECT count(*) FROM block"));
+        QVERIFY(!all.ok);
+        QVERIFY2(all.error.contains(QLatin1String("table event_chunks, row 2: block chunk: "
+                                                  "checksum mismatch")),
+                 qPrintable(all.error));
+        const Result first = run(q, QStringLiteral("SELECT count(*) FROM block WHERE time_ns < %1")
+                                        .arg(Start + 1'000'000'000ull));
+        QVERIFY2(first.ok, qPrintable(first.error));
+        QCOMPARE(first.rows.at(0).at(0).toLongLong(), 300);
+
+        QVERIFY(execOnFile(path, "UPDATE strings SET value = value || 'x' WHERE id = 2"));
+        SessionQuery again;
+        QVERIFY2(again.open(path, &error), qPrintable(error));
+        const Result strings = run(again, QStringLiteral("SELECT count(*) FROM block WHERE "
+                                                         "time_ns < %1")
+                                              .arg(Start + 1'000'000'000ull));
+        QVERIFY(!strings.ok);
+        QVERIFY2(strings.error.contains(QLatin1String("table strings, id 2: checksum mismatch")),
+                 qPrintable(strings.error));
     }
 
     // A session still being recorded: each query sees the batches committed so far, with the

@@ -641,7 +641,8 @@ void TestGui::emptyWindowSaysWhatToDo()
     QVERIFY(w.rangeLabel()->text().startsWith(QStringLiteral("Visible: ")));
     bool schema = false;
     for (int i = 0; i < facts->topLevelItemCount(); ++i)
-        schema = schema || facts->topLevelItem(i)->text(1).contains(QStringLiteral("(schema 2)"));
+        schema = schema || facts->topLevelItem(i)->text(1).contains(
+                               QStringLiteral("(schema %1)").arg(SessionSchemaVersion));
     QVERIFY(schema);
 }
 
