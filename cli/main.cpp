@@ -1,10 +1,13 @@
 #include "commands.h"
+#include "outputfile.h"
 #include "serve.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
 
-int main(int argc, char **argv)
+namespace {
+
+int run(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("bpflens-cli"));
@@ -68,4 +71,12 @@ int main(int argc, char **argv)
            "  explain FILE --from T --to T          what is over-represented in a time range\n"
            "Each command takes --help.\n";
     return Ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    // Every command's output is checked once it is complete, flush and close included.
+    return bpflens::cli::finishStandardOutput(run(argc, argv));
 }
