@@ -36,7 +36,7 @@ int run(int argc, char **argv)
     if (command == QLatin1String("explain"))
         return explain(args);
     if (command == QLatin1String("--version")) {
-        QTextStream(stdout) << "bpflens-cli " << BPFLENS_VERSION << '\n';
+        standardOutput() << "bpflens-cli " << BPFLENS_VERSION << '\n';
         return Ok;
     }
     if (!command.isEmpty() && command != QLatin1String("--help") &&
@@ -49,7 +49,7 @@ int run(int argc, char **argv)
                "bpflens-cli --help)\n";
         return Usage;
     }
-    QTextStream(stdout)
+    standardOutput()
         << "Usage: bpflens-cli <command> [options]\n"
            "  probes [--json]                       the probes and whether this kernel runs them\n"
            "  record --probe ID[:opt=v,...] ...     record into a session file (--duration, "

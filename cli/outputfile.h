@@ -5,15 +5,16 @@
 
 namespace bpflens::cli {
 
-// The one stream every command prints to. It writes to file descriptor 1 unbuffered below
-// QTextStream's own buffer, so a failed write (a full disk, /dev/full) sets its status
-// instead of vanishing in a stdio buffer.
+// The one stream every command prints to. It writes to file descriptor 1 directly below
+// QTextStream's own buffer, so a failed write (a full disk, /dev/full) sets its status, with
+// its reason, instead of vanishing in a stdio buffer.
 QTextStream &standardOutput();
 
 // Flushes and closes standard output (the stream above and C stdio, which a few commands use
 // directly) once the command is done. A write that failed on the way, or fails now, turns
 // status Ok into Failure with "bpflens-cli: cannot write to standard output: <reason>":
-// output cut short must never look complete. Any other status is kept.
+// output cut short must never look complete. Any other status is kept as it is: that command
+// has said what failed.
 int finishStandardOutput(int status);
 
 // Whether standard output has failed a write so far: a command that streams rows stops then.
