@@ -14,6 +14,7 @@
 #include "helperclient.h"
 #include "jsonlexport.h"
 #include "losscounters.h"
+#include "outputfile.h"
 #include "probespec.h"
 #include "probetargets.h"
 #include "profilereport.h"
@@ -23,6 +24,7 @@
 #include "sessionquery.h"
 #include "sessionsalvage.h"
 #include "sessionstore.h"
+#include "specialfile.h"
 #include "sshchannel.h"
 #include "traceexport.h"
 
@@ -34,7 +36,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <QLocale>
@@ -79,8 +80,7 @@ int fail(const QString &message, int status = Failure)
 
 QTextStream &out()
 {
-    static QTextStream s(stdout);
-    return s;
+    return standardOutput();
 }
 
 // Parses args for a subcommand; on a usage error prints one line and returns false.
@@ -1117,14 +1117,26 @@ int show(const QStringList &args)
         else if (c.name == QLatin1String("unfinished"))
             unfinished[c.probeId] += quint64(c.value); // files written before ProbeStats had it
     }
+    // Statistics come once per snapshot interval, events with every batch: a recording that
+    // stopped between the two (a full disk, a kill) holds more events than its last statistics
+    // say. The events in the file are then the better count, where they are one probe's.
+    QHash<QString, quint64> eventsInFile;
+    for (EventType t : eventTypes)
+        eventsInFile[QLatin1String(probeIdOf(t))] += quint64(data.events.count(t));
+    QHash<QString, int> probesWithId;
+    for (const ProbeConfig &p : info.probes)
+        ++probesWithId[p.id];
     out() << "\nProbes\n";
     for (const ProbeConfig &p : info.probes) {
         if (!only.isEmpty() && p.id != only)
             continue;
         const ProbeStats s = stats.value(p.id);
+        const quint64 seen = probesWithId.value(p.id) == 1
+                                 ? std::max(s.eventsSeen, eventsInFile.value(p.id))
+                                 : s.eventsSeen;
         out() << QStringLiteral("  %1 events %2, lost %3, BPF runs %4 costing %5 ms\n")
                      .arg(p.id.leftJustified(11))
-                     .arg(s.eventsSeen)
+                     .arg(seen)
                      .arg(s.eventsLost)
                      .arg(s.runCount)
                      .arg(double(s.runTimeNs) / 1e6, 0, 'f', 1);
@@ -1279,6 +1291,11 @@ int exportFolded(const QCommandLineParser &parser)
                         Usage);
     }
     const QString path = parser.positionalArguments().first();
+    if (const QString output = parser.value(QStringLiteral("output"));
+        output != QLatin1String("-")) {
+        if (QString why; !mayWriteOver(output, parser.isSet(QStringLiteral("force")), &why))
+            return fail(why);
+    }
     SessionData data;
     int status = Ok;
     if (!loadSession(path, &data, &status))
@@ -1307,9 +1324,10 @@ int exportFolded(const QCommandLineParser &parser)
         return Ok;
     }
     // Whole or not at all: a flame graph made from half a file would look plausible.
-    QSaveFile file(output);
-    if (!file.open(QIODevice::WriteOnly) || file.write(folded) != folded.size() || !file.commit())
-        return fail(QStringLiteral("cannot write %1: %2").arg(output, file.errorString()));
+    QString error;
+    if (!writeWholeFile(
+            output, [&](QIODevice *file) { return file->write(folded) == folded.size(); }, &error))
+        return fail(error);
     return Ok;
 }
 
@@ -1328,6 +1346,10 @@ int exportJson(const QCommandLineParser &parser, bool trace)
         return fail(QStringLiteral("--trace takes the file to write: --trace out.json"), Usage);
     const QString output =
         trace ? parser.value(QStringLiteral("trace")) : parser.value(QStringLiteral("output"));
+    if (output != QLatin1String("-")) {
+        if (QString why; !mayWriteOver(output, parser.isSet(QStringLiteral("force")), &why))
+            return fail(why);
+    }
     SessionData data;
     int status = Ok;
     if (!loadSession(parser.positionalArguments().first(), &data, &status))
@@ -1392,6 +1414,9 @@ int exportSession(const QStringList &args)
                       QStringLiteral("Write the events as JSON lines, one object per event in "
                                      "time order, into -o FILE (\"-\" or none: standard "
                                      "output).")});
+    parser.addOption({QStringLiteral("force"),
+                      QStringLiteral("Replace the output file, or the CSV files in the "
+                                     "directory, if they exist (without it export refuses).")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("export"), args, &status))
         return status;
@@ -1419,10 +1444,26 @@ int exportSession(const QStringList &args)
     if (!parser.isSet(QStringLiteral("csv")))
         return fail(QStringLiteral("export needs --csv DIR, --folded, --trace FILE or --jsonl"),
                     Usage);
+    const QString dir = parser.value(QStringLiteral("csv"));
+    if (!parser.isSet(QStringLiteral("force"))) {
+        // Any file an export can write, not only those this session fills: files of two
+        // exports side by side would read as one.
+        QStringList names{QStringLiteral("stacks.csv"), QStringLiteral("stack_frames.csv"),
+                          QStringLiteral("histograms.csv"), QStringLiteral("stats.csv"),
+                          QStringLiteral("counters.csv")};
+        for (EventType t : eventTypes)
+            names.append(CsvExport::fileNameFor(t));
+        for (const QString &name : std::as_const(names)) {
+            const QString path = QDir(dir).filePath(name);
+            if (QFileInfo::exists(path))
+                return fail(QStringLiteral("%1 already exists: choose another directory, or "
+                                           "--force")
+                                .arg(path));
+        }
+    }
     SessionData data;
     if (!loadSession(parser.positionalArguments().first(), &data, &status))
         return status;
-    const QString dir = parser.value(QStringLiteral("csv"));
     if (!QDir().mkpath(dir))
         return fail(QStringLiteral("cannot create directory %1").arg(dir));
     CsvExportOptions options;
@@ -1899,9 +1940,22 @@ int query(const QStringList &args)
     parser.addOption({QStringLiteral("tables"),
                       QStringLiteral("List the tables and their columns instead (the FILE's own "
                                      "tables too when one is given).")});
+    parser.addOption({QStringLiteral("timeout"),
+                      QStringLiteral("Stop the statement after this long (500ms, 30s, 5m; 0: no "
+                                     "limit). Default 60s; Ctrl-C stops it at once."),
+                      QStringLiteral("duration"), QStringLiteral("60s")});
     int status = Ok;
     if (!parse(parser, QStringLiteral("query"), args, &status))
         return status;
+    qint64 timeoutMs = 0;
+    if (const QString timeout = parser.value(QStringLiteral("timeout"));
+        timeout.trimmed() != QLatin1String("0")) {
+        QString why;
+        const auto ns = parseDuration(timeout, &why);
+        if (!ns)
+            return fail(QStringLiteral("--timeout: %1").arg(why), Usage);
+        timeoutMs = std::max<qint64>(1, qint64(*ns / 1000000));
+    }
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("table") && format != QLatin1String("csv") &&
         format != QLatin1String("json"))
@@ -1919,6 +1973,11 @@ int query(const QStringList &args)
         return fail(error, NoSession);
     if (listing)
         return listTables(query, format == QLatin1String("json"));
+    query.setTimeLimit(timeoutMs);
+    // Ctrl-C (and SIGTERM) only set a flag, which SQLite's progress handler checks: the
+    // statement ends within a thousand instructions and the command says it was cancelled.
+    installStopHandlers();
+    query.setCancelFlag(&g_stopRequested);
 
     QStringList columns;
     TablePrinter table(out());
@@ -1960,13 +2019,27 @@ int query(const QStringList &args)
                 table.add(values);
             }
             ++rows;
-            return true;
+            // Output nobody can read is not worth computing: main() reports the failure.
+            return !standardOutputFailed() && !g_stopRequested;
         },
         &error);
     if (!ok) {
         out().flush();
-        return fail(error.simplified());
+        switch (query.lastFailure()) {
+        case SessionQuery::Failure::Damaged:
+            return fail(error.simplified(), NoSession);
+        case SessionQuery::Failure::TimedOut:
+            return fail(error.simplified() + QStringLiteral(" (--timeout; 0 for none)"));
+        case SessionQuery::Failure::Cancelled:
+            return fail(error.simplified(), Interrupted);
+        default:
+            return fail(error.simplified());
+        }
     }
+    // A Ctrl-C between two rows ends the statement through the row callback's caller, which
+    // then looks like a clean end: it is not one.
+    if (g_stopRequested)
+        return fail(QStringLiteral("the query was cancelled"), Interrupted);
     header();
     if (json)
         out() << (rows ? "\n]\n" : "]\n");

@@ -40,6 +40,7 @@ enum ExitStatus
     NoSession = 4,
     RemoteFailed = 5,   // record --host: ssh or the remote bpflens-cli failed to record
     ConnectionLost = 6, // record --host: the connection broke; the file holds what arrived
+    Interrupted = 130,  // query: Ctrl-C stopped the statement (128 + SIGINT, as a shell says)
 };
 
 } // namespace bpflens::cli

@@ -1,10 +1,13 @@
 #include "commands.h"
+#include "outputfile.h"
 #include "serve.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
 
-int main(int argc, char **argv)
+namespace {
+
+int run(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("bpflens-cli"));
@@ -33,7 +36,7 @@ int main(int argc, char **argv)
     if (command == QLatin1String("explain"))
         return explain(args);
     if (command == QLatin1String("--version")) {
-        QTextStream(stdout) << "bpflens-cli " << BPFLENS_VERSION << '\n';
+        standardOutput() << "bpflens-cli " << BPFLENS_VERSION << '\n';
         return Ok;
     }
     if (!command.isEmpty() && command != QLatin1String("--help") &&
@@ -46,7 +49,7 @@ int main(int argc, char **argv)
                "bpflens-cli --help)\n";
         return Usage;
     }
-    QTextStream(stdout)
+    standardOutput()
         << "Usage: bpflens-cli <command> [options]\n"
            "  probes [--json]                       the probes and whether this kernel runs them\n"
            "  record --probe ID[:opt=v,...] ...     record into a session file (--duration, "
@@ -68,4 +71,12 @@ int main(int argc, char **argv)
            "  explain FILE --from T --to T          what is over-represented in a time range\n"
            "Each command takes --help.\n";
     return Ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    // Every command's output is checked once it is complete, flush and close included.
+    return bpflens::cli::finishStandardOutput(run(argc, argv));
 }

@@ -5,6 +5,7 @@
 #include "helperapi.h"
 #include "helperclient.h"
 #include "openmetrics.h"
+#include "outputfile.h"
 #include "probecatalog.h"
 #include "probespec.h"
 #include "probetargets.h"
@@ -224,7 +225,7 @@ int serve(const QStringList &args)
     if (!parser.parse(QStringList{QStringLiteral("bpflens-cli serve")} + args))
         return fail(QStringLiteral("serve: %1").arg(parser.errorText()), Usage);
     if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
+        standardOutput() << parser.helpText();
         return Ok;
     }
     if (!parser.positionalArguments().isEmpty())

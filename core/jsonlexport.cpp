@@ -1,7 +1,7 @@
 #include "jsonlexport.h"
+#include "specialfile.h"
 
 #include <QLocale>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <array>
@@ -62,13 +62,7 @@ void appendDouble(QByteArray &out, double v)
 
 bool saveFile(const QString &path, QString *error, const std::function<bool(QIODevice *)> &write)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !write(&file) || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return writeWholeFile(path, write, error);
 }
 
 void appendSessionFields(QByteArray &out, const SessionInfo &info)

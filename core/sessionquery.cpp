@@ -5,14 +5,17 @@
 #include "histogram.h"
 #include "sessioninfo.h"
 #include "sessionstore.h"
+#include "specialfile.h"
 #include "varint.h"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QUrl>
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -856,6 +859,8 @@ bool SessionQuery::open(const QString &path, QString *error)
         return refuse(QStringLiteral("cannot open %1: no such file").arg(path));
     if (info.isDir())
         return refuse(QStringLiteral("cannot open %1: it is a directory").arg(path));
+    if (QString special; !isOpenableSessionPath(path, &special))
+        return refuse(special);
     {
         QFile f(path);
         if (!f.open(QIODevice::ReadOnly))
@@ -971,23 +976,81 @@ bool SessionQuery::open(const QString &path, QString *error)
     if (rc != SQLITE_OK)
         return refuse(QStringLiteral("cannot query %1: %2")
                           .arg(path, QString::fromUtf8(sqlite3_errmsg(m_db))));
+    // The virtual tables read chunks through this connection, under the same limit: it must
+    // let the file's own longest chunk through. length() reads no overflow page.
+    qint64 longest = 0;
+    {
+        sqlite3_stmt *st = nullptr;
+        if (sqlite3_prepare_v2(m_db, "SELECT max(length(data)) FROM event_chunks", -1, &st,
+                               nullptr) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+            longest = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_limit(
+        m_db, SQLITE_LIMIT_LENGTH,
+        int(std::clamp<qint64>(longest + 4096, DefaultMaxLength, std::numeric_limits<int>::max())));
     return true;
+}
+
+int SessionQuery::maxLength() const
+{
+    return m_db ? sqlite3_limit(m_db, SQLITE_LIMIT_LENGTH, -1) : DefaultMaxLength;
+}
+
+int SessionQuery::progress(void *self)
+{
+    auto *q = static_cast<SessionQuery *>(self);
+    if (q->m_cancel && q->m_cancel->load(std::memory_order_relaxed))
+        return 1;
+    if (q->m_timeLimitMs > 0 && q->m_running.elapsed() >= q->m_timeLimitMs) {
+        q->m_timedOut = true;
+        return 1;
+    }
+    return 0;
 }
 
 bool SessionQuery::exec(const QString &sql, QStringList *columns, const Row &row, QString *error)
 {
-    auto refuse = [&](const QString &why) {
+    m_failure = Failure::None;
+    auto refuse = [&](const QString &why, Failure kind = Failure::Statement) {
+        m_failure = kind;
         if (error)
             *error = why;
         return false;
+    };
+    // What an SQLite error code means for the caller. A stop asked for wins over the code:
+    // a virtual table interrupted while reading the strings reports the file as damaged.
+    auto refuseCode = [&](int rc, const QString &message) {
+        if (m_cancel && m_cancel->load())
+            return refuse(QStringLiteral("the query was cancelled"), Failure::Cancelled);
+        if (m_timedOut)
+            return refuse(QStringLiteral("the query ran longer than its time limit of %1 s")
+                              .arg(double(m_timeLimitMs) / 1000.0),
+                          Failure::TimedOut);
+        switch (rc & 0xff) {
+        case SQLITE_TOOBIG:
+            return refuse(QStringLiteral("a string or BLOB would be longer than %1 bytes, the "
+                                         "most a query may make (%2)")
+                              .arg(maxLength())
+                              .arg(message),
+                          Failure::TooBig);
+        case SQLITE_CORRUPT:
+        case SQLITE_NOTADB:
+            return refuse(message, Failure::Damaged);
+        default:
+            return refuse(message);
+        }
     };
     if (!m_db)
         return refuse(QStringLiteral("no session is open"));
     const QByteArray utf8 = sql.toUtf8();
     sqlite3_stmt *st = nullptr;
     const char *tail = nullptr;
-    if (sqlite3_prepare_v2(m_db, utf8.constData(), int(utf8.size()), &st, &tail) != SQLITE_OK)
-        return refuse(QString::fromUtf8(sqlite3_errmsg(m_db)));
+    m_timedOut = false;
+    if (const int rc = sqlite3_prepare_v2(m_db, utf8.constData(), int(utf8.size()), &st, &tail);
+        rc != SQLITE_OK)
+        return refuseCode(rc, QString::fromUtf8(sqlite3_errmsg(m_db)));
     if (!st)
         return refuse(QStringLiteral("the query is empty"));
     if (!QByteArray(tail).trimmed().isEmpty() && QByteArray(tail).trimmed() != ";") {
@@ -1006,6 +1069,16 @@ bool SessionQuery::exec(const QString &sql, QStringList *columns, const Row &row
             columns->append(QString::fromUtf8(sqlite3_column_name(st, i)));
     }
     QVariantList values(n);
+    const bool watched = m_timeLimitMs > 0 || m_cancel;
+    if (watched) {
+        m_running.start();
+        sqlite3_progress_handler(m_db, 1000, &SessionQuery::progress, this);
+    }
+    // Whatever way exec() returns, the handler goes with it (the GUI may install its own).
+    const auto unwatch = qScopeGuard([&] {
+        if (watched)
+            sqlite3_progress_handler(m_db, 0, nullptr, nullptr);
+    });
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         for (int i = 0; i < n; ++i) {
@@ -1038,7 +1111,7 @@ bool SessionQuery::exec(const QString &sql, QStringList *columns, const Row &row
     const QString message = QString::fromUtf8(sqlite3_errmsg(m_db));
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
-        return refuse(message);
+        return refuseCode(rc, message);
     return true;
 }
 

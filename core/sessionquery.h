@@ -1,10 +1,12 @@
 #pragma once
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QString>
 #include <QStringList>
 #include <QVariant>
 
+#include <atomic>
 #include <functional>
 
 struct sqlite3;
@@ -40,6 +42,33 @@ public:
     using Row = std::function<bool(const QVariantList &values)>;
     bool exec(const QString &sql, QStringList *columns, const Row &row, QString *error);
 
+    // Why the last exec() failed, for callers that answer each cause differently (the CLI's
+    // exit status): the file is damaged, the statement ran out of time or was cancelled, or a
+    // string or BLOB grew past maxLength(); Statement for everything else.
+    enum class Failure
+    {
+        None,
+        Statement,
+        Damaged,
+        TimedOut,
+        Cancelled,
+        TooBig
+    };
+    Failure lastFailure() const { return m_failure; }
+
+    // exec() stops a statement that runs longer than this (0: no limit), with "the query ran
+    // longer than N s". A recursive CTE otherwise runs until the process is killed.
+    void setTimeLimit(qint64 ms) { m_timeLimitMs = ms; }
+    // exec() stops as soon as *flag is true (set from a signal handler: Ctrl-C), checked every
+    // few thousand SQLite instructions. Both install a progress handler: a caller with its own
+    // (the GUI's Cancel) leaves them unset.
+    void setCancelFlag(const std::atomic<bool> *flag) { m_cancel = flag; }
+    // The longest string or BLOB a statement may make (SQLITE_LIMIT_LENGTH), set by open():
+    // DefaultMaxLength, or more when a chunk of the file is longer. zeroblob(1e8) would
+    // otherwise take hundreds of MB once printed.
+    static constexpr int DefaultMaxLength = 64 << 20;
+    int maxLength() const;
+
     struct TableColumn
     {
         QString name;
@@ -61,8 +90,15 @@ public:
     sqlite3 *handle() const { return m_db; }
 
 private:
+    static int progress(void *self);
+
     sqlite3 *m_db = nullptr;
     QueryConnection *m_shared = nullptr;
+    Failure m_failure = Failure::None;
+    qint64 m_timeLimitMs = 0;
+    const std::atomic<bool> *m_cancel = nullptr;
+    QElapsedTimer m_running;
+    bool m_timedOut = false;
 };
 
 } // namespace bpflens

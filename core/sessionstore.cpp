@@ -3,6 +3,7 @@
 #include "eventchunk.h"
 #include "sessioninfo.h"
 #include "sessionsalvage.h"
+#include "specialfile.h"
 #include "varint.h"
 
 #include <QDir>
@@ -1354,6 +1355,8 @@ bool Reader::run(QString *error)
         return refuse(QStringLiteral("cannot open %1: the file does not exist").arg(m_path));
     if (fi.isDir())
         return refuse(QStringLiteral("cannot open %1: it is a directory").arg(m_path));
+    if (QString special; !isOpenableSessionPath(m_path, &special))
+        return refuse(special);
 
     // The first 16 bytes tell an SQLite file from anything else before SQLite is involved.
     QFile file(m_path);
