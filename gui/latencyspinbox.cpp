@@ -1,21 +1,10 @@
 #include "latencyspinbox.h"
 
+#include "units.h"
+
 #include <QRegularExpression>
 
 namespace bpflens {
-
-namespace {
-
-// A number, then perhaps a unit; the unit may be unfinished while typing ("10 m").
-const QRegularExpression &latencyPattern()
-{
-    static const QRegularExpression re(
-        QStringLiteral("^\\s*([0-9]+(?:[.,][0-9]*)?)\\s*(ns|us|µs|μs|ms|s)?\\s*$"),
-        QRegularExpression::CaseInsensitiveOption);
-    return re;
-}
-
-} // namespace
 
 LatencySpinBox::LatencySpinBox(QWidget *parent)
     : QDoubleSpinBox(parent)
@@ -27,24 +16,9 @@ LatencySpinBox::LatencySpinBox(QWidget *parent)
 
 std::optional<double> LatencySpinBox::parseMicroseconds(const QString &text, const QLocale &locale)
 {
-    const QRegularExpressionMatch m = latencyPattern().match(text);
-    if (!m.hasMatch())
-        return std::nullopt;
-    bool ok = false;
-    double n = locale.toDouble(m.captured(1), &ok);
-    if (!ok)
-        n = QLocale::c().toDouble(
-            QString(m.captured(1)).replace(QLatin1Char(','), QLatin1Char('.')), &ok);
-    if (!ok)
-        return std::nullopt;
-    const QString unit = m.captured(2).toLower();
-    if (unit == QLatin1String("ns"))
-        return n / 1000.0;
-    if (unit == QLatin1String("ms"))
-        return n * 1000.0;
-    if (unit == QLatin1String("s"))
-        return n * 1e6;
-    return n; // µs, us, or none
+    // The same parser as bpflens-cli's --min-latency: what this box shows, the CLI takes.
+    const std::optional<quint64> ns = parseLatencyNs(text, locale, 1000);
+    return ns ? std::optional<double>(double(*ns) / 1000.0) : std::nullopt;
 }
 
 QValidator::State LatencySpinBox::validate(QString &input, int &) const
@@ -55,8 +29,9 @@ QValidator::State LatencySpinBox::validate(QString &input, int &) const
     if (const std::optional<double> v = parseMicroseconds(t, locale()))
         return *v <= maximum() ? QValidator::Acceptable : QValidator::Invalid;
     // A unit being typed: "10 m", "10 u", "10 µ", "10 n".
-    static const QRegularExpression typing(QStringLiteral("^\\s*[0-9]+(?:[.,][0-9]*)?\\s*[mnuµμ]$"),
-                                           QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression typing(
+        QStringLiteral("^\\s*[0-9]+(?:[.,][0-9]*)?\\s*(?:[mnuµμ]|mi)$"),
+        QRegularExpression::CaseInsensitiveOption);
     return typing.match(t).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
 }
 
