@@ -29,7 +29,7 @@ std::optional<quint64> parseLatencyNs(QStringView text, const QLocale &locale, q
     // The number may carry the locale's group separators ("1,234.5", "1.234,5", "1 234,5");
     // the locale sorts them out below.
     static const QRegularExpression re(
-        QStringLiteral("^\\s*([0-9][0-9.,'\\x{00a0}\\x{202f}]*)\\s*(ns|us|µs|μs|ms|s|min|h)?\\s*$"),
+        QStringLiteral("^\\s*([0-9][0-9.,'\\x{00a0}\\x{202f}]*)\\s*(ns|us|µs|μs|ms|s)?\\s*$"),
         QRegularExpression::CaseInsensitiveOption);
     const QRegularExpressionMatch m = re.match(text.toString());
     if (!m.hasMatch())
@@ -53,10 +53,6 @@ std::optional<quint64> parseLatencyNs(QStringView text, const QLocale &locale, q
         scale = 1e6;
     else if (unit == QLatin1String("s"))
         scale = 1e9;
-    else if (unit == QLatin1String("min"))
-        scale = 60e9;
-    else if (unit == QLatin1String("h"))
-        scale = 3600e9;
     const double ns = value * scale;
     if (!std::isfinite(ns) || ns < 0 || ns > 365.0 * 24 * 3600e9)
         return std::nullopt;

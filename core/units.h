@@ -18,8 +18,8 @@ namespace bpflens {
 QString formatByteSize(quint64 bytes, const QLocale &locale = QLocale::c());
 
 // A latency as the GUI shows it or a user types it: a number in locale's form or with a dot
-// ("2097.2", "1,05" in German, "1,234.5"), then perhaps a unit: ns, us, µs, ms, s, min, h, with
-// or without a space ("2097.2us", "2097.2 µs", "1.25 ms"). A bare number is in bareUnitNs
+// ("2097.2", "1,05" in German, "1,234.5"), then perhaps a unit: ns, us, µs, ms or s, with or
+// without a space ("2097.2us", "2097.2 µs", "1.25 ms"). A bare number is in bareUnitNs
 // (the GUI's latency boxes: µs; the CLI: seconds, as its other durations). In nanoseconds;
 // nothing when the text is not a latency or exceeds a year.
 std::optional<quint64> parseLatencyNs(QStringView text, const QLocale &locale, quint64 bareUnitNs);

@@ -29,9 +29,8 @@ QValidator::State LatencySpinBox::validate(QString &input, int &) const
     if (const std::optional<double> v = parseMicroseconds(t, locale()))
         return *v <= maximum() ? QValidator::Acceptable : QValidator::Invalid;
     // A unit being typed: "10 m", "10 u", "10 µ", "10 n".
-    static const QRegularExpression typing(
-        QStringLiteral("^\\s*[0-9]+(?:[.,][0-9]*)?\\s*(?:[mnuµμ]|mi)$"),
-        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression typing(QStringLiteral("^\\s*[0-9]+(?:[.,][0-9]*)?\\s*[mnuµμ]$"),
+                                           QRegularExpression::CaseInsensitiveOption);
     return typing.match(t).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
 }
 
