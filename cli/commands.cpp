@@ -27,6 +27,7 @@
 #include "specialfile.h"
 #include "sshchannel.h"
 #include "traceexport.h"
+#include "units.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -1661,10 +1662,13 @@ int explain(const QStringList &args)
           std::pair{QStringLiteral("max-latency"), &q.filter.maxLatencyNs}}) {
         if (!parser.isSet(name))
             continue;
-        QString error;
-        const auto ns = parseDuration(parser.value(name), &error);
+        // The GUI's parser: a latency copied from the window ("2097.2 µs", "1.25 ms") works.
+        const auto ns = parseLatencyNs(parser.value(name), QLocale::c(), 1'000'000'000);
         if (!ns)
-            return fail(QStringLiteral("--%1: %2").arg(name, error), Usage);
+            return fail(QStringLiteral("--%1: \"%2\" is not a duration (examples: 800ns, "
+                                       "2097.2us, 1.25ms, 0.5s)")
+                            .arg(name, parser.value(name).left(32)),
+                        Usage);
         *value = *ns;
     }
     bool ok = false;

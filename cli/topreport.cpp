@@ -1,6 +1,7 @@
 #include "topreport.h"
 
 #include "eventstore.h"
+#include "units.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -97,17 +98,25 @@ QString topReport(const TopList &list, Dimension dimension, TopMetric metric, Re
             .arg(dim);
     QList<QStringList> rows{{dim, QStringLiteral("count"), QStringLiteral("total latency"),
                              QStringLiteral("p99 latency"), QStringLiteral("bytes")}};
+    // A sum over unlike probes (block I/O time plus off-CPU time) is no number: "mixed".
+    const auto sum = [](qint64 count, quint64 types, const QString &value) {
+        return !count ? QStringLiteral("-") : mixesTypes(types) ? QStringLiteral("mixed") : value;
+    };
     for (const TopRow &r : list.rows)
         rows.append({r.key, QString::number(r.count),
-                     r.latencyCount ? duration(r.totalLatencyNs) : QStringLiteral("-"),
-                     r.latencyCount ? duration(r.p99LatencyNs) : QStringLiteral("-"),
-                     r.bytesCount ? QString::number(r.bytes) : QStringLiteral("-")});
+                     sum(r.latencyCount, r.latencyTypes, duration(r.totalLatencyNs)),
+                     sum(r.latencyCount, r.latencyTypes, duration(r.p99LatencyNs)),
+                     sum(r.bytesCount, r.bytesTypes, formatByteSize(r.bytes))});
+    QString note;
+    if (mixesTypes(list.latencyTypes) || mixesTypes(list.bytesTypes))
+        note = QStringLiteral("mixed: latencies or bytes of different probes, which do not add "
+                              "up; --probe ID lists one probe's\n");
     return QStringLiteral("Top %1 by %2 (%3 of %4, %5 events)\n")
                .arg(dim, metricName(metric))
                .arg(list.rows.size())
                .arg(list.keys)
                .arg(list.events) +
-           table(rows);
+           table(rows) + note;
 }
 
 QString statsReport(const QList<LatencyStats> &stats, const EventStore &store,

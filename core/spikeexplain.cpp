@@ -211,7 +211,7 @@ Explanation explainRange(const EventStore &store, const ExplainQuery &q, const S
         for (ExplainRow &r : t.rows) {
             r.insideTotal = t.insideTotal;
             r.outsideTotal = t.outsideTotal;
-            if (r.inside > 0 && r.score() > 0)
+            if (r.isSupported() && r.score() > 0)
                 out.rows.append(std::move(r));
         }
     }

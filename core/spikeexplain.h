@@ -30,6 +30,18 @@ struct ExplainQuery
     int limit = 20;                // rows over all dimensions; 0: every over-represented value
 };
 
+// The one rule for which values an explanation lists at all: at least MinimumSupportEvents of the
+// range's events and at least MinimumSupportShare of those that could have had one (the range's
+// events of the types with the dimension). Below that a value is noise however high it scores:
+// a list of one-event keys explains nothing.
+inline constexpr qint64 MinimumSupportEvents = 5;
+inline constexpr double MinimumSupportShare = 0.01;
+constexpr bool hasMinimumSupport(qint64 inside, qint64 insideTotal)
+{
+    return inside >= MinimumSupportEvents &&
+           double(inside) >= MinimumSupportShare * double(insideTotal);
+}
+
 // One value of one dimension: how often it is among the events inside the range and outside.
 struct ExplainRow
 {
@@ -54,6 +66,9 @@ struct ExplainRow
     double insideLowerBound() const;
     // How many times more common inside than outside; infinity when never outside.
     double lift() const;
+    // Whether enough of the range's events have the value for its share to mean something
+    // (hasMinimumSupport()).
+    bool isSupported() const { return hasMinimumSupport(inside, insideTotal); }
     // What selects this row's events in the views' filter; unset where the filter cannot say
     // them (functions).
     std::optional<EventFilter> filter;
@@ -61,7 +76,7 @@ struct ExplainRow
 
 struct Explanation
 {
-    QList<ExplainRow> rows;   // score > 0, highest first
+    QList<ExplainRow> rows;   // score > 0 and isSupported(), highest first
     qint64 insideEvents = 0;  // events in the range passing the filter
     qint64 outsideEvents = 0; // the same outside
 };
@@ -71,7 +86,8 @@ QString explainDimensionName(const std::optional<Dimension> &d);
 
 // Ranks every value of every dimension (process, command, file, disk, destination, operation,
 // error; with stacks, the leaf function of CPU samples) by how much larger its share of the
-// range's events is than its share of the events outside. cancel as in topList().
+// range's events is than its share of the events outside; values without the minimum support
+// (hasMinimumSupport()) are left out. cancel as in topList().
 Explanation explainRange(const EventStore &store, const ExplainQuery &query,
                          const StackTable *stacks = nullptr,
                          const std::atomic_bool *cancel = nullptr, const ScanSplit &split = {});

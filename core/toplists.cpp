@@ -16,6 +16,9 @@ namespace bpflens {
 
 using namespace topkeys;
 
+static_assert(std::ranges::all_of(eventTypes, [](EventType t) { return quint8(t) < 64; }),
+              "typeBit() needs a bit per event type");
+
 namespace {
 
 struct Accumulator
@@ -194,11 +197,13 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
                     if constexpr (hasLatency<E>) {
                         const quint64 ns = store.latencyNs<E>(i);
                         ++a.row.latencyCount;
+                        a.row.latencyTypes |= typeBit(eventTypeOf<E>);
                         a.row.totalLatencyNs += ns;
                         a.latencies.push_back(ns);
                     }
                     if constexpr (hasBytes<E>) {
                         ++a.row.bytesCount;
+                        a.row.bytesTypes |= typeBit(eventTypeOf<E>);
                         a.row.bytes += bytesOf<E>(store, i);
                     }
                 }
@@ -228,6 +233,8 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
             m.row.totalLatencyNs += a.row.totalLatencyNs;
             m.row.bytesCount += a.row.bytesCount;
             m.row.bytes += a.row.bytes;
+            m.row.latencyTypes |= a.row.latencyTypes;
+            m.row.bytesTypes |= a.row.bytesTypes;
             m.latencies.insert(m.latencies.end(), a.latencies.begin(), a.latencies.end());
         }
     }
@@ -236,6 +243,8 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
     out.rows.reserve(out.keys);
     for (Accumulator &a : acc) {
         a.row.p99LatencyNs = nearestRank(a.latencies, 0.99);
+        out.latencyTypes |= a.row.latencyTypes;
+        out.bytesTypes |= a.row.bytesTypes;
         out.rows.append(std::move(a.row));
     }
     std::sort(out.rows.begin(), out.rows.end(), [&](const TopRow &x, const TopRow &y) {

@@ -47,16 +47,33 @@ struct TopRow
     quint64 p99LatencyNs = 0;   // their 99th percentile (nearest rank)
     qint64 bytesCount = 0;      // events of types with bytes
     quint64 bytes = 0;
+    // The types (typeBit()) whose latencies, and whose bytes, are in the sums above. More than
+    // one bit: the sum adds unlike quantities (block I/O time and off-CPU time, disk bytes and
+    // network bytes), which a view must not show as one number (docs/top.md).
+    quint64 latencyTypes = 0;
+    quint64 bytesTypes = 0;
     // What selects exactly this row's events in the GUI's filter (every dimension's rows can).
     std::optional<EventFilter> filter;
 };
 
 struct TopList
 {
-    QList<TopRow> rows; // by the metric, largest first; ties by key
-    qint64 keys = 0;    // rows before the limit
-    qint64 events = 0;  // events counted (in the range, passing the filter, having a key)
+    QList<TopRow> rows;       // by the metric, largest first; ties by key
+    qint64 keys = 0;          // rows before the limit
+    qint64 events = 0;        // events counted (in the range, passing the filter, having a key)
+    quint64 latencyTypes = 0; // the union of the rows' (before the limit)
+    quint64 bytesTypes = 0;
 };
+
+constexpr quint64 typeBit(EventType t)
+{
+    return quint64(1) << quint8(t);
+}
+// Whether a mask of typeBit()s holds more than one type: its sums are of unlike quantities.
+constexpr bool mixesTypes(quint64 types)
+{
+    return (types & (types - 1)) != 0;
+}
 
 // Latency statistics of one probe and key: block per disk and operation, fsslower per
 // operation, other types with a latency as a whole. Percentiles by nearest rank over the exact

@@ -60,12 +60,16 @@ ExplainPage::ExplainPage(SessionModel *session, ViewState *state, QWidget *paren
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(50);
     connect(m_debounce, &QTimer::timeout, this, &ExplainPage::start);
+    connect(m_state, &ViewState::explainRequested, this, &ExplainPage::takeRequest);
     connect(m_state, &ViewState::rangeChanged, this, &ExplainPage::schedule);
     connect(m_state, &ViewState::filterChanged, this, &ExplainPage::schedule);
     // The worker reads the store: it must be done before the store changes.
     connect(m_session, &SessionModel::aboutToReset, this, &ExplainPage::stop);
     connect(m_session, &SessionModel::aboutToBeDestroyed, this, &ExplainPage::stop);
-    connect(m_session, &SessionModel::reset, this, &ExplainPage::schedule);
+    connect(m_session, &SessionModel::reset, this, [this] {
+        m_scope.reset();
+        schedule();
+    });
     connect(m_session, &SessionModel::aboutToAppend, this, &ExplainPage::stop);
     connect(m_session, &SessionModel::appended, this, &ExplainPage::schedule);
     connect(m_view, &QAbstractItemView::activated, this,
@@ -81,6 +85,32 @@ ExplainPage::~ExplainPage()
 QString ExplainPage::emptyText() const
 {
     return m_stack->currentWidget() == m_empty ? m_empty->text() : QString();
+}
+
+std::optional<EventType> ExplainPage::scopeType() const
+{
+    return m_scope ? std::optional<EventType>(m_scope->type) : std::nullopt;
+}
+
+void ExplainPage::takeRequest()
+{
+    m_scope.reset();
+    if (const std::optional<EventType> type = m_state->explainType()) {
+        const EventFilter &f = m_state->filter();
+        m_scope =
+            Scope{*type, m_state->startNs(), m_state->endNs(), f.minLatencyNs, f.maxLatencyNs};
+    }
+    schedule();
+}
+
+void ExplainPage::checkScope()
+{
+    if (!m_scope)
+        return;
+    const EventFilter &f = m_state->filter();
+    if (m_state->startNs() != m_scope->startNs || m_state->endNs() != m_scope->endNs ||
+        f.minLatencyNs != m_scope->minLatencyNs || f.maxLatencyNs != m_scope->maxLatencyNs)
+        m_scope.reset();
 }
 
 void ExplainPage::schedule()
@@ -114,6 +144,7 @@ void ExplainPage::start()
     if (m_cancel)
         m_cancel->store(true);
     const quint64 generation = ++m_generation;
+    checkScope();
     if (m_session->events().isEmpty()) {
         m_computing = false;
         m_summary->clear();
@@ -138,6 +169,8 @@ void ExplainPage::start()
     q.endNs = m_state->endNs();
     q.filter = m_state->filter();
     q.limit = RowLimit;
+    if (m_scope)
+        q.type = m_scope->type;
     const EventStore *store = &m_session->events();
     const StackTable *stacks = &m_session->stacks();
     QPointer<ExplainPage> self(this);
@@ -155,20 +188,41 @@ void ExplainPage::start()
                 const quint64 origin = self->m_session->info().startMonotonicNs;
                 const QLocale locale;
                 const bool window = q.filter.minLatencyNs || q.filter.maxLatencyNs;
-                self->m_summary->setText(
-                    (window ? tr("%1 to %2: %3 events with the selected latency inside, %4 "
-                                 "outside. Most over-represented first:")
-                            : tr("%1 to %2: %3 events inside, %4 outside. Most "
-                                 "over-represented first:"))
-                        .arg(EventTableModel::formatTime(q.startNs, origin),
-                             EventTableModel::formatTime(q.endNs, origin),
-                             locale.toString(x.insideEvents), locale.toString(x.outsideEvents)));
+                const QString from = EventTableModel::formatTime(q.startNs, origin);
+                const QString to = EventTableModel::formatTime(q.endNs, origin);
+                if (q.type) {
+                    // A heatmap selection: say which events these are, so the counts can be
+                    // checked against the selection's.
+                    const QString high =
+                        q.filter.maxLatencyNs
+                            ? EventTableModel::formatDuration(q.filter.maxLatencyNs)
+                            : QStringLiteral("∞");
+                    self->m_summary->setText(
+                        tr("The heatmap selection: %1 events from %2 to %3 with a latency of "
+                           "%4 – %5: %6 inside, %7 outside. Most over-represented first:")
+                            .arg(SessionModel::typeName(*q.type), from, to,
+                                 EventTableModel::formatDuration(q.filter.minLatencyNs), high,
+                                 locale.toString(x.insideEvents),
+                                 locale.toString(x.outsideEvents)));
+                } else {
+                    self->m_summary->setText(
+                        (window ? tr("%1 to %2: %3 events with the selected latency inside, %4 "
+                                     "outside. Most over-represented first:")
+                                : tr("%1 to %2: %3 events inside, %4 outside. Most "
+                                     "over-represented first:"))
+                            .arg(from, to, locale.toString(x.insideEvents),
+                                 locale.toString(x.outsideEvents)));
+                }
                 if (x.insideEvents == 0) {
                     self->showEmpty(tr("No events in the visible range pass the filter. Zoom "
                                        "out or change the filter."));
                 } else if (x.rows.isEmpty()) {
-                    self->showEmpty(tr("Nothing is more common in the visible range than in "
-                                       "the rest of the recording."));
+                    self->showEmpty(
+                        tr("Nothing is more common in the visible range than in the rest of "
+                           "the recording with at least %1 events and %2 % of the range's "
+                           "events.")
+                            .arg(locale.toString(MinimumSupportEvents),
+                                 locale.toString(MinimumSupportShare * 100, 'g', 3)));
                 } else {
                     self->m_model->setExplanation(std::move(x));
                     self->m_stack->setCurrentWidget(self->m_view);

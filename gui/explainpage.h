@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QStackedWidget;
@@ -20,10 +21,11 @@ class SessionModel;
 class ViewState;
 
 // The "Explain" tab (docs/explain.md): what is over-represented in the visible range against
-// the rest of the recording, under the current filter (a heatmap selection's latency window
-// makes it "the slow requests"). Follows ViewState's range and filter and is computed in a
-// worker thread, a newer request dropping the result of an older one, like the Top tab.
-// Activating a row filters every view to it.
+// the rest of the recording, under the current filter. A heatmap selection's request
+// (ViewState::requestExplainOf) explains the selection: its event type only, in its range and
+// latency window, for as long as the range and window stay the selection's. Follows ViewState's
+// range and filter and is computed in a worker thread, a newer request dropping the result of
+// an older one, like the Top tab. Activating a row filters every view to it.
 class ExplainPage : public QWidget
 {
     Q_OBJECT
@@ -43,6 +45,8 @@ public:
     QTableView *view() const { return m_view; }
     ExplainModel *model() const { return m_model; }
     QLabel *summaryLabel() const { return m_summary; }
+    // The event type the explanation is of (a heatmap selection's); unset: every type.
+    std::optional<EventType> scopeType() const;
 
 Q_SIGNALS:
     // A result arrived and is shown.
@@ -53,6 +57,9 @@ private:
     void start();
     void stop();
     void showEmpty(const QString &text);
+    void takeRequest();
+    // Drops the scope once the range or latency window are no longer the selection's.
+    void checkScope();
 
     SessionModel *m_session;
     ViewState *m_state;
@@ -61,6 +68,16 @@ private:
     quint64 m_generation = 0;
     bool m_computing = false;
     QTimer *m_debounce;
+    // A heatmap selection's request: its type, and the range and window that are the selection.
+    struct Scope
+    {
+        EventType type = EventType::Block;
+        quint64 startNs = 0;
+        quint64 endNs = 0;
+        quint64 minLatencyNs = 0;
+        quint64 maxLatencyNs = 0;
+    };
+    std::optional<Scope> m_scope;
 
     QLabel *m_summary;
     QStackedWidget *m_stack;

@@ -2,6 +2,8 @@
 
 #include "csvexport.h"
 #include "errorbox.h"
+#include "eventmodels.h"
+#include "heatmapview.h"
 #include "sessionmodel.h"
 #include "traceexport.h"
 #include "viewstate.h"
@@ -169,19 +171,72 @@ void ExportController::chooseExportCsv(Scope scope)
                                        8000);
 }
 
-bool ExportController::exportImage(QWidget *widget, const QString &path, QString *error)
+QWidget *ExportController::chartOf(QWidget *view)
+{
+    // The source and scale boxes and the selection buttons are controls, not the picture.
+    if (auto *heatmap = qobject_cast<HeatmapView *>(view))
+        return heatmap->plot();
+    return view;
+}
+
+QString ExportController::chartTitle(QWidget *chart) const
+{
+    QString what = chart->accessibleName();
+    for (QWidget *w = chart; w; w = w->parentWidget()) {
+        if (auto *heatmap = qobject_cast<HeatmapView *>(w)) {
+            const int source = heatmap->currentSource();
+            if (source >= 0 && source < heatmap->sources().size())
+                what = tr("Latency heatmap: %1")
+                           .arg(HeatmapModel::sourceName(heatmap->sources().at(source)));
+            break;
+        }
+    }
+    if (what.isEmpty())
+        what = tr("Histograms");
+    const quint64 origin = m_session->info().startMonotonicNs;
+    const QString session = m_session->path().isEmpty() ? tr("live recording")
+                                                        : QFileInfo(m_session->path()).fileName();
+    return tr("%1 — %2 — %3 to %4")
+        .arg(what, session, EventTableModel::formatTime(m_state->startNs(), origin),
+             EventTableModel::formatTime(m_state->endNs(), origin));
+}
+
+bool ExportController::exportChart(const QString &path, QString *error) const
+{
+    QWidget *view = m_chartWidget();
+    QWidget *chart = view ? chartOf(view) : nullptr;
+    return exportImage(chart, path, error, chart ? chartTitle(chart) : QString());
+}
+
+bool ExportController::exportImage(QWidget *widget, const QString &path, QString *error,
+                                   const QString &title)
 {
     if (!widget) {
         if (error)
             *error = tr("there is no chart to export");
         return false;
     }
+    // The title band: one bold line in the chart's font and colours, as wide as the chart.
+    QFont titleFont = widget->font();
+    titleFont.setBold(true);
+    const QFontMetrics titleMetrics(titleFont);
+    const int band = title.isEmpty() ? 0 : titleMetrics.height() + 12;
+    const QSize size(widget->width(), widget->height() + band);
+    auto paintTitle = [&](QPainter &p) {
+        if (!band)
+            return;
+        p.fillRect(QRect(0, 0, size.width(), band), widget->palette().color(QPalette::Base));
+        p.setFont(titleFont);
+        p.setPen(widget->palette().color(QPalette::Text));
+        p.drawText(QRect(8, 0, size.width() - 16, band), Qt::AlignLeft | Qt::AlignVCenter,
+                   titleMetrics.elidedText(title, Qt::ElideMiddle, size.width() - 16));
+    };
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
         QSvgGenerator svg;
         svg.setFileName(path);
-        svg.setSize(widget->size());
-        svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
-        svg.setTitle(widget->accessibleName());
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(title.isEmpty() ? widget->accessibleName() : title);
         svg.setDescription(tr("Exported by BPF Lens"));
         QPainter painter;
         if (!painter.begin(&svg)) {
@@ -189,7 +244,8 @@ bool ExportController::exportImage(QWidget *widget, const QString &path, QString
                 *error = tr("cannot write %1").arg(QDir::toNativeSeparators(path));
             return false;
         }
-        widget->render(&painter);
+        paintTitle(painter);
+        widget->render(&painter, QPoint(0, band));
         painter.end();
         if (!QFileInfo(path).isFile() || QFileInfo(path).size() == 0) {
             if (error)
@@ -205,7 +261,18 @@ bool ExportController::exportImage(QWidget *widget, const QString &path, QString
                          .arg(QDir::toNativeSeparators(path));
         return false;
     }
-    if (!widget->grab().save(path)) {
+    QImage image = widget->grab().toImage();
+    if (band) {
+        const qreal dpr = image.devicePixelRatio();
+        QImage titled(size * dpr, QImage::Format_ARGB32_Premultiplied);
+        titled.setDevicePixelRatio(dpr);
+        QPainter p(&titled);
+        paintTitle(p);
+        p.drawImage(QPoint(0, band), image);
+        p.end();
+        image = titled;
+    }
+    if (!image.save(path)) {
         if (error)
             *error = tr("cannot write %1").arg(QDir::toNativeSeparators(path));
         return false;
@@ -231,7 +298,7 @@ void ExportController::chooseExportImage()
     if (path.isEmpty())
         return;
     QString error;
-    if (!exportImage(m_chartWidget(), path, &error))
+    if (!exportChart(path, &error))
         showErrorBox(m_window, tr("Export failed"), error);
 }
 

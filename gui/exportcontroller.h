@@ -43,8 +43,17 @@ public:
     // What File > Export Trace does once a file is chosen: the same trace as `bpflens-cli export
     // --trace` (TraceExport, docs/trace-export.md), of the whole session.
     bool exportTrace(const QString &path, QString *error) const;
-    // A chart or the timeline as PNG (or any raster format Qt knows by suffix) or SVG.
-    static bool exportImage(QWidget *widget, const QString &path, QString *error);
+    // A chart or the timeline as PNG (or any raster format Qt knows by suffix) or SVG; with a
+    // title, the title in a band above it.
+    static bool exportImage(QWidget *widget, const QString &path, QString *error,
+                            const QString &title = {});
+    // What Export Chart does once a file is chosen: the current chart alone (a heatmap without
+    // its controls), titled with what it shows, the session and the range (chartTitle()).
+    bool exportChart(const QString &path, QString *error) const;
+    // "Latency heatmap: Block I/O — demo.bpflens — 2.000000 s to 3.500000 s".
+    QString chartTitle(QWidget *chart) const;
+    // The part of a view that is its chart: a heatmap's map, else the widget itself.
+    static QWidget *chartOf(QWidget *view);
     // The file Export Chart writes for a name chosen in the dialog: a name without a suffix gets
     // the chosen format's (.png or .svg); a name with one keeps it.
     static QString imagePath(const QString &chosen, const QString &selectedFilter);

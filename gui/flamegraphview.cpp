@@ -185,6 +185,7 @@ void FlameGraphView::updateMatches()
     m_matches.clear();
     m_truncatedMatches = false;
     m_matchTotal = 0;
+    m_heaviestMatch = 0;
     if (!m_profile || m_search.isEmpty())
         return;
     const CallTree &t = m_profile->topDown;
@@ -205,6 +206,8 @@ void FlameGraphView::updateMatches()
         todo.pop_back();
         if (matches(t.node(n).frame)) {
             m_matchTotal += t.node(n).total;
+            if (!m_heaviestMatch || t.node(n).total > t.node(m_heaviestMatch).total)
+                m_heaviestMatch = n;
             continue;
         }
         todo.insert(todo.end(), t.node(n).children.cbegin(), t.node(n).children.cend());

@@ -59,6 +59,9 @@ public:
     quint64 searchMatchTotal() const { return m_matchTotal; }
     // "malloc: 12.3% of samples"; empty without a search.
     QString searchSummary() const;
+    // The matching node with the largest cost (the first in tree order of equals), where the
+    // search leads the eye; 0 without a match.
+    qint32 heaviestMatch() const { return m_heaviestMatch; }
 
     void zoomTo(qint32 node); // 0 resets
     void resetZoom() { zoomTo(0); }
@@ -121,6 +124,7 @@ private:
     bool m_icicle = false;
     QString m_search;
     quint64 m_matchTotal = 0;
+    qint32 m_heaviestMatch = 0;
     mutable QHash<quint32, QString> m_names;
     std::vector<qint8> m_matches; // per frame id: 1 matches the search, 0 not, -1 not asked
     bool m_truncatedMatches = false;

@@ -2,6 +2,7 @@
 
 #include "eventmodels.h"
 #include "sessionmodel.h"
+#include "units.h"
 #include "viewstate.h"
 
 #include <QComboBox>
@@ -315,7 +316,10 @@ void HeatmapPlot::drawLegend(QPainter &p, const QRect &r) const
     }
 }
 
-// The selection's log2 histogram as bars, one per bucket of the selected rows.
+// The selection's log2 histogram as a bar chart, one bar per bucket from the lowest to the
+// highest non-empty one: x the latency (bucket edges labelled), y the events or samples (0 and
+// the fullest bucket labelled), each bar's count above it where it fits. Both axes are titled:
+// without them "12 | 340" under a heatmap reads as anything.
 class HeatmapHistogram : public QWidget
 {
 public:
@@ -323,14 +327,20 @@ public:
         : QWidget(view)
         , m_view(view)
     {
-        setMinimumHeight(60);
+        // Title, bars, edge labels and the axis title each need their line.
+        setMinimumHeight(fontMetrics().height() * 5 + 20);
         setAccessibleName(HeatmapView::tr("Histogram of the selection"));
     }
+
+    // What the last paint wrote, in order: the axis titles, the count labels and the bucket
+    // edges shown.
+    const QStringList &drawnTexts() const { return m_drawn; }
 
 protected:
     void paintEvent(QPaintEvent *) override
     {
         QPainter p(this);
+        m_drawn.clear();
         p.fillRect(rect(), palette().base());
         const Log2Histogram &h = m_view->m_selectionHistogram;
         const HeatmapBins &b = m_view->m_bins;
@@ -348,36 +358,84 @@ protected:
                        HeatmapView::tr("Click a cell or drag a rectangle to select events."));
             return;
         }
+        const QLocale locale;
         quint64 max = 1;
         for (int s = s0; s <= s1; ++s)
             max = std::max(max, h.slot(s));
-        const int label = fontMetrics().horizontalAdvance(QStringLiteral("8888 µs – 8888 µs")) + 8;
-        const int count = fontMetrics().horizontalAdvance(QStringLiteral("88.888.888")) + 8;
-        const int rows = s1 - s0 + 1;
-        const int rowH = std::clamp((height() - 4) / rows, 4, fh + 4);
-        const int barW = std::max(10, width() - label - count - 8);
-        for (int s = s1, k = 0; s >= s0; --s, ++k) {
-            const int y = 2 + k * rowH;
-            if (y + rowH > height())
-                break;
-            if (rowH >= fh) {
-                p.setPen(palette().color(QPalette::Text));
-                const quint64 end = b.slotEndNs(s);
-                p.drawText(
-                    QRect(0, y, label - 8, rowH), Qt::AlignRight | Qt::AlignVCenter,
-                    QStringLiteral("%1 – %2").arg(shortDuration(b.slotLowNs(s)),
-                                                  end ? shortDuration(end) : QStringLiteral("∞")));
-                p.drawText(QRect(label + barW + 4, y, count, rowH),
-                           Qt::AlignLeft | Qt::AlignVCenter, QLocale().toString(h.slot(s)));
+        const QString yTitle = b.source.kind == HeatmapSource::Events
+                                   ? HeatmapView::tr("Events per latency bucket")
+                                   : HeatmapView::tr("Samples per latency bucket");
+        const QString xTitle = HeatmapView::tr("Latency");
+        const QString maxText = locale.toString(max);
+        const int axisW = std::max(fontMetrics().horizontalAdvance(maxText),
+                                   fontMetrics().horizontalAdvance(QStringLiteral("0"))) +
+                          10;
+        // Title line, a line for the counts above the bars, the bars, the edge labels, the axis
+        // title.
+        const QRect plot(axisW, 2 + 2 * fh, std::max(10, width() - axisW - 12),
+                         std::max(4, height() - 4 - 4 * fh - 6));
+        const QColor text = palette().color(QPalette::Text);
+        const QColor axis = palette().color(QPalette::Mid);
+        auto draw = [&](const QRect &r, int flags, const QString &t) {
+            p.drawText(r, flags, t);
+            m_drawn << t;
+        };
+
+        p.setPen(text);
+        draw(QRect(2, 2, width() - 4, fh), Qt::AlignLeft | Qt::AlignVCenter, yTitle);
+        // The y axis: 0 at the bottom, the fullest bucket at the top.
+        p.setPen(axis);
+        p.drawLine(plot.topLeft() - QPoint(1, 0), plot.bottomLeft() - QPoint(1, 0));
+        p.drawLine(plot.bottomLeft() + QPoint(0, 1), plot.bottomRight() + QPoint(0, 1));
+        p.drawLine(plot.left() - 5, plot.top(), plot.left() - 1, plot.top());
+        p.setPen(text);
+        draw(QRect(0, plot.top() - fh / 2, axisW - 7, fh), Qt::AlignRight | Qt::AlignVCenter,
+             maxText);
+        draw(QRect(0, plot.bottom() - fh / 2, axisW - 7, fh), Qt::AlignRight | Qt::AlignVCenter,
+             QStringLiteral("0"));
+
+        const int n = s1 - s0 + 1;
+        const double barW = double(plot.width()) / n;
+        const QColor fill = palette().color(QPalette::Highlight);
+        for (int k = 0; k < n; ++k) {
+            const quint64 c = h.slot(s0 + k);
+            const int x0 = plot.left() + int(std::lround(k * barW));
+            const int x1 = plot.left() + int(std::lround((k + 1) * barW));
+            const int barH = int(std::lround(double(plot.height()) * double(c) / double(max)));
+            const QRect bar(x0 + 1, plot.bottom() + 1 - std::max(barH, c ? 1 : 0),
+                            std::max(1, x1 - x0 - 2), std::max(barH, c ? 1 : 0));
+            if (c)
+                p.fillRect(bar, fill);
+            // The count over its bar where it fits the bar's width.
+            const QString count = locale.toString(c);
+            if (c && fontMetrics().horizontalAdvance(count) + 2 <= x1 - x0) {
+                p.setPen(text);
+                draw(QRect(x0, bar.top() - fh - 1, x1 - x0, fh), Qt::AlignCenter, count);
             }
-            const int w = int(double(barW) * double(h.slot(s)) / double(max));
-            p.fillRect(QRect(label, y + 1, std::max(w, h.slot(s) ? 1 : 0), rowH - 2),
-                       palette().color(QPalette::Highlight));
         }
+        // The bucket edges, from the left as many as fit side by side.
+        int lastRight = -1;
+        for (int k = 0; k <= n; ++k) {
+            const int slot = s0 + k;
+            const quint64 edge = k < n ? b.slotLowNs(slot) : b.slotEndNs(s1);
+            const QString label = k < n || edge ? shortDuration(edge) : QStringLiteral("∞");
+            const int x = plot.left() + int(std::lround(k * barW));
+            const int w = fontMetrics().horizontalAdvance(label);
+            const int left = std::clamp(x - w / 2, 0, width() - w);
+            if (left <= lastRight + 6)
+                continue;
+            p.setPen(axis);
+            p.drawLine(x, plot.bottom() + 1, x, plot.bottom() + 4);
+            p.setPen(text);
+            draw(QRect(left, plot.bottom() + 5, w, fh), Qt::AlignCenter, label);
+            lastRight = left + w;
+        }
+        draw(QRect(plot.left(), plot.bottom() + 5 + fh, plot.width(), fh), Qt::AlignCenter, xTitle);
     }
 
 private:
     HeatmapView *m_view;
+    QStringList m_drawn;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -403,8 +461,6 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     m_clearButton = new QPushButton(tr("&Clear selection"), this);
     m_clearButton->setEnabled(false);
     m_explainButton = new QPushButton(tr("Explain…"), this);
-    m_explainButton->setToolTip(tr("What is more common among the selected events than in the "
-                                   "rest of the recording with the same latencies"));
     m_explainButton->setEnabled(false);
     bar->addWidget(sourceLabel);
     bar->addWidget(m_sourceBox);
@@ -438,7 +494,10 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     connect(m_scaleBox, &QComboBox::currentIndexChanged, this,
             [this](int index) { setLogScale(index == 0); });
     connect(m_clearButton, &QPushButton::clicked, this, &HeatmapView::clearSelection);
-    connect(m_explainButton, &QPushButton::clicked, m_state, &ViewState::requestExplain);
+    connect(m_explainButton, &QPushButton::clicked, this, [this] {
+        if (m_selected && m_bins.source.kind == HeatmapSource::Events)
+            m_state->requestExplainOf(m_bins.source.type);
+    });
     connect(m_state, &ViewState::rangeChanged, this, &HeatmapView::scheduleRefresh);
     connect(m_state, &ViewState::filterChanged, this, &HeatmapView::scheduleRefresh);
     m_pool.setMaxThreadCount(1);
@@ -482,6 +541,16 @@ void HeatmapView::stopBuild()
 QWidget *HeatmapView::plot() const
 {
     return m_plot;
+}
+
+QWidget *HeatmapView::selectionHistogramWidget() const
+{
+    return m_histogram;
+}
+
+QStringList HeatmapView::selectionHistogramTexts() const
+{
+    return m_histogram->drawnTexts();
 }
 
 void HeatmapView::reloadSources()
@@ -733,7 +802,14 @@ void HeatmapView::clearSelection()
 void HeatmapView::updateSelectionHistogram()
 {
     m_clearButton->setEnabled(m_selected || m_state->filter().maxLatencyNs);
-    m_explainButton->setEnabled(m_selected);
+    // A histogram's samples have no process, file or disk to rank: only events can be explained.
+    const bool events = m_bins.source.kind == HeatmapSource::Events;
+    m_explainButton->setEnabled(m_selected && events);
+    m_explainButton->setToolTip(
+        events ? tr("What is more common among the selected events than among the events of "
+                    "the same type and latencies in the rest of the recording")
+               : tr("Histogram samples have no processes, files or disks to explain: select "
+                    "a source with events (such as Block I/O)"));
     m_selectionHistogram = m_selected
                                ? m_bins.histogram(0, m_bins.columns - 1, m_selSlot0, m_selSlot1)
                                : Log2Histogram(m_bins.unit);
@@ -754,17 +830,21 @@ QString HeatmapView::selectionText() const
                QLatin1Char(' ') +
                tr("Hover a cell for its counts; click a cell or drag a rectangle to select.");
     const Log2Histogram &h = m_selectionHistogram;
-    const quint64 div = unitDivisor(m_bins.unit);
     const quint64 end = m_bins.slotEndNs(m_selSlot1);
     QString text =
         tr("Selected: %1 – %2, latency %3 – %4: %5")
             .arg(timeText(m_selStartNs, origin, 6), timeText(m_selEndNs, origin, 6),
                  shortDuration(m_bins.slotLowNs(m_selSlot0)),
                  end ? shortDuration(end) : QStringLiteral("∞"), QLocale().toString(h.count()));
+    // The cells are log2 buckets: a percentile is known to its bucket, and said so.
+    auto bucket = [&](double fraction) {
+        const int slot = percentileSlot(h, fraction);
+        const quint64 high = m_bins.slotEndNs(slot);
+        return tr("%1 – %2").arg(shortDuration(m_bins.slotLowNs(slot)),
+                                 high ? shortDuration(high) : QStringLiteral("∞"));
+    };
     if (!h.isEmpty())
-        text += tr(" · p50 ≈ %1 · p99 ≈ %2")
-                    .arg(shortDuration(quint64(h.percentile(0.5) * double(div))),
-                         shortDuration(quint64(h.percentile(0.99) * double(div))));
+        text += tr(" · p50 in %1 · p99 in %2").arg(bucket(0.5), bucket(0.99));
     return text;
 }
 

@@ -59,8 +59,13 @@ public:
     // The selected events' log2 histogram (in bins().unit), over the range the selection set.
     const Log2Histogram &selectionHistogram() const { return m_selectionHistogram; }
     QString selectionText() const;
+    // The bar chart of the selection under the map, and the texts its last paint wrote (axis
+    // titles, counts, bucket edges).
+    QWidget *selectionHistogramWidget() const;
+    QStringList selectionHistogramTexts() const;
     QString emptyText() const;
-    // Explain Selection (ViewState::requestExplain): enabled while cells are selected.
+    // Explain… (ViewState::requestExplainOf the source's type): enabled while event cells are
+    // selected.
     QPushButton *explainButton() const { return m_explainButton; }
 
     // Whether bins for the current range are being built on the worker thread.

@@ -2,6 +2,7 @@
 
 #include "chartstyle.h"
 #include "sessionmodel.h"
+#include "units.h"
 #include "viewstate.h"
 
 #include <QBarCategoryAxis>
@@ -25,6 +26,8 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace bpflens {
@@ -90,11 +93,13 @@ HistogramView::HistogramView(SessionModel *session, ViewState *state, QWidget *p
 QList<HistogramEntry> HistogramView::compute(const QList<HistogramSnapshot> &snapshots,
                                              quint64 startNs, quint64 endNs, HistogramMode mode)
 {
-    // Sorted by probe and key so the charts keep a stable order.
     QMap<QPair<QString, QString>, HistogramEntry> byKey;
     QHash<QString, quint64> lastTime;
+    // Over the whole session, so the order does not change while zooming.
+    QHash<QPair<QString, QString>, quint64> sessionCounts;
     for (const HistogramSnapshot &s : snapshots) {
         const QPair<QString, QString> k{s.probeId, s.key};
+        sessionCounts[k] += s.histogram.count();
         auto it = byKey.find(k);
         // Every histogram of the session has its entry, empty where the range has none of its
         // snapshots: charts do not come and go while zooming, an empty one says so.
@@ -121,7 +126,21 @@ QList<HistogramEntry> HistogramView::compute(const QList<HistogramSnapshot> &sna
             ++it->snapshots;
         }
     }
-    return byKey.values();
+    // What an SRE looks for first leads: each probe's machine-wide chart (biolatency, runqlat),
+    // then the per-key charts (per disk, per command) with the most samples first; the charts
+    // of one bash with a single sample come last, not between them.
+    QList<HistogramEntry> entries = byKey.values();
+    std::stable_sort(entries.begin(), entries.end(),
+                     [&](const HistogramEntry &a, const HistogramEntry &b) {
+                         if (a.key.isEmpty() != b.key.isEmpty())
+                             return a.key.isEmpty();
+                         if (a.key.isEmpty())
+                             return false; // by probe, as the map holds them
+                         const quint64 na = sessionCounts.value({a.probeId, a.key});
+                         const quint64 nb = sessionCounts.value({b.probeId, b.key});
+                         return na > nb;
+                     });
+    return entries;
 }
 
 QString HistogramView::bucketText(const Log2Histogram &histogram, int slot)
@@ -138,11 +157,22 @@ QString HistogramView::summaryText(const Log2Histogram &histogram)
 {
     if (histogram.isEmpty())
         return tr("no samples in the visible range");
-    const QString unit = histogramUnitName(histogram.unit());
-    return tr("p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples")
-        .arg(QLocale().toString(histogram.percentile(0.5), 'f', 0),
-             QLocale().toString(histogram.percentile(0.99), 'f', 0), unit,
-             QLocale().toString(histogram.count()));
+    // A log2 histogram only knows which bucket a percentile falls in: the bucket it is, not a
+    // made-up value inside it ("p50 ≈ 6 Kbytes" of one 4 KiB request).
+    const QLocale locale;
+    const QString unit = histogramUnitSymbol(histogram.unit());
+    auto range = [&](double fraction) {
+        const int slot = percentileSlot(histogram, fraction);
+        const QString low = locale.toString(Log2Histogram::slotLow(slot));
+        const QString high = locale.toString(Log2Histogram::slotHigh(slot));
+        const QString text = low == high ? low : tr("%1–%2").arg(low, high);
+        return unit.isEmpty() ? text : tr("%1 %2").arg(text, unit);
+    };
+    // English has no translation file: its singular is a string of its own.
+    const int n = int(std::min<quint64>(histogram.count(), INT_MAX));
+    return (n == 1 ? tr("p50 in %1 · p99 in %2 (darker bars) · 1 sample")
+                   : tr("p50 in %1 · p99 in %2 (darker bars) · %Ln samples", nullptr, n))
+        .arg(range(0.5), range(0.99));
 }
 
 void HistogramView::setMode(HistogramMode mode)
@@ -206,7 +236,10 @@ HistogramView::Chart HistogramView::createChart(const HistogramEntry &entry)
     series->setBarWidth(0.9);
     chart->addSeries(series);
     c.categories = new QBarCategoryAxis;
-    c.categories->setTitleText(histogramUnitName(entry.histogram.unit()));
+    // BCC's bucket labels ("4 -> 7") under what they count in: "KiB", not bitesize's "Kbytes".
+    c.categories->setTitleText(entry.histogram.unit() == HistogramUnit::Kilobytes
+                                   ? histogramUnitSymbol(entry.histogram.unit())
+                                   : histogramUnitName(entry.histogram.unit()));
     // biolatency's labels are long ("1024 -> 2047"); rotated they fit, elided they say nothing.
     // Upright: Qt Charts hides a bar's label that is wider than the bar at the chart's edge,
     // and a label at -60 degrees was, so the last bucket had none.
@@ -299,8 +332,7 @@ void HistogramView::fillChart(Chart &c, const HistogramEntry &entry)
     // The buckets holding p50 and p99 stand out, so the title's numbers have a place.
     c.set->deselectAllBars();
     if (!h.isEmpty()) {
-        c.set->selectBars({std::min(Log2Histogram::slotOf(quint64(h.percentile(0.5))), used - 1),
-                           std::min(Log2Histogram::slotOf(quint64(h.percentile(0.99))), used - 1)});
+        c.set->selectBars({percentileSlot(h, 0.5), percentileSlot(h, 0.99)});
     }
     // Counts are whole: ticks a step of 1, 2 or 5 × 10^k apart, at most 6 of them, so they
     // never read "0 2 5 7 10" as Qt's nice numbers (2.5 apart) printed with %d did.

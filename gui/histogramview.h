@@ -42,7 +42,8 @@ enum class HistogramMode
 
 // Log2 latency bars per histogram probe and key (biolatency layout), following ViewState's
 // time range: snapshots whose end time lies in [start, end) are merged. Every (probe, key) of the
-// session has its entry, empty where the range holds none of its snapshots.
+// session has its entry, empty where the range holds none of its snapshots; the machine-wide
+// charts (no key) first, by probe, then the per-key charts by their samples in the session.
 class HistogramView : public QWidget
 {
     Q_OBJECT
@@ -53,7 +54,7 @@ public:
                                          quint64 endNs, HistogramMode mode);
     // "2 -> 3 usecs: 12 (4.5 %)", what hovering a bar shows.
     static QString bucketText(const Log2Histogram &histogram, int slot);
-    // "p50 ≈ 181 usecs · p99 ≈ 3770 usecs · 1234 samples"
+    // "p50 in 128–255 µs · p99 in 2048–4095 µs (darker bars) · 1,234 samples"
     static QString summaryText(const Log2Histogram &histogram);
 
     void setMode(HistogramMode mode);

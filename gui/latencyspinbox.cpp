@@ -1,21 +1,10 @@
 #include "latencyspinbox.h"
 
+#include "units.h"
+
 #include <QRegularExpression>
 
 namespace bpflens {
-
-namespace {
-
-// A number, then perhaps a unit; the unit may be unfinished while typing ("10 m").
-const QRegularExpression &latencyPattern()
-{
-    static const QRegularExpression re(
-        QStringLiteral("^\\s*([0-9]+(?:[.,][0-9]*)?)\\s*(ns|us|µs|μs|ms|s)?\\s*$"),
-        QRegularExpression::CaseInsensitiveOption);
-    return re;
-}
-
-} // namespace
 
 LatencySpinBox::LatencySpinBox(QWidget *parent)
     : QDoubleSpinBox(parent)
@@ -27,24 +16,9 @@ LatencySpinBox::LatencySpinBox(QWidget *parent)
 
 std::optional<double> LatencySpinBox::parseMicroseconds(const QString &text, const QLocale &locale)
 {
-    const QRegularExpressionMatch m = latencyPattern().match(text);
-    if (!m.hasMatch())
-        return std::nullopt;
-    bool ok = false;
-    double n = locale.toDouble(m.captured(1), &ok);
-    if (!ok)
-        n = QLocale::c().toDouble(
-            QString(m.captured(1)).replace(QLatin1Char(','), QLatin1Char('.')), &ok);
-    if (!ok)
-        return std::nullopt;
-    const QString unit = m.captured(2).toLower();
-    if (unit == QLatin1String("ns"))
-        return n / 1000.0;
-    if (unit == QLatin1String("ms"))
-        return n * 1000.0;
-    if (unit == QLatin1String("s"))
-        return n * 1e6;
-    return n; // µs, us, or none
+    // The same parser as bpflens-cli's --min-latency: what this box shows, the CLI takes.
+    const std::optional<quint64> ns = parseLatencyNs(text, locale, 1000);
+    return ns ? std::optional<double>(double(*ns) / 1000.0) : std::nullopt;
 }
 
 QValidator::State LatencySpinBox::validate(QString &input, int &) const

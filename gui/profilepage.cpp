@@ -174,7 +174,10 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
             m_flameScroll->verticalScrollBar()->setValue(
                 m_flameScroll->verticalScrollBar()->maximum());
     });
-    connect(m_search, &QLineEdit::textChanged, this, &ProfilePage::updateSearch);
+    connect(m_search, &QLineEdit::textChanged, this, [this] {
+        updateSearch();
+        revealSearchMatch();
+    });
     connect(m_resetZoom, &QToolButton::clicked, m_flame, &FlameGraphView::resetZoom);
     connect(m_flame, &FlameGraphView::zoomChanged, this, &ProfilePage::updateBreadcrumb);
     connect(m_flame, &FlameGraphView::frameClicked, this, &ProfilePage::selectFrame);
@@ -426,9 +429,29 @@ void ProfilePage::updateBreadcrumb()
 
 void ProfilePage::updateSearch()
 {
-    m_flame->setSearch(m_search->text().trimmed());
+    const QString text = m_search->text().trimmed();
+    m_flame->setSearch(text);
     m_searchLabel->setText(m_flame->searchSummary());
     m_searchLabel->setToolTip(m_searchLabel->text());
+    // The list shows the functions the share is of, not every function with them lost in it.
+    m_functionProxy->setFilterKeyColumn(CallTreeModel::FunctionColumn);
+    m_functionProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_functionProxy->setFilterFixedString(text);
+}
+
+void ProfilePage::revealSearchMatch()
+{
+    // "ext4: 6.5 % of samples" with no magenta box in sight says nothing: bring the heaviest
+    // match into view, zooming to it when it is too narrow to be drawn or outside the zoom.
+    const qint32 match = m_flame->heaviestMatch();
+    if (!match || !m_flame->isVisible())
+        return;
+    if (m_flame->nodeRect(match).isEmpty())
+        m_flame->zoomTo(match);
+    const QRectF r = m_flame->nodeRect(match);
+    if (!r.isEmpty())
+        m_flameScroll->ensureVisible(int(r.center().x()), int(r.center().y()), 0,
+                                     int(r.height()) + 8);
 }
 
 void ProfilePage::selectFrame(quint32 frame)

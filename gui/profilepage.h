@@ -80,6 +80,7 @@ private:
     void updateEmptyState();
     void updateBreadcrumb();
     void updateSearch();
+    void revealSearchMatch();
     void syncTrees(QTreeView *except);
     QTreeView *createTree(QAbstractItemModel *model, QSortFilterProxyModel **proxy,
                           const QString &name);

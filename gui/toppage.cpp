@@ -1,5 +1,6 @@
 #include "toppage.h"
 
+#include "eventschema.h"
 #include "sessionmodel.h"
 #include "topmodel.h"
 #include "viewstate.h"
@@ -50,6 +51,7 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
     , m_empty(new QLabel(this))
     , m_dimensionBox(new QComboBox(this))
     , m_metricBox(new QComboBox(this))
+    , m_probeBox(new QComboBox(this))
     , m_status(new QLabel(this))
     , m_topModel(new TopModel(this))
     , m_statsModel(new LatencyStatsModel(this))
@@ -62,6 +64,9 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
         m_metricBox->addItem(TopModel::metricTitle(TopMetric(m)), m);
     m_dimensionBox->setAccessibleName(tr("Top list of"));
     m_metricBox->setAccessibleName(tr("Ordered by"));
+    m_probeBox->setAccessibleName(tr("Events of"));
+    m_probeBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    reloadProbes();
 
     // The status changes with every result: it must not widen the window's minimum size (the
     // timeline above would resize under the user).
@@ -75,6 +80,10 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
     controls->addWidget(m_dimensionBox);
     controls->addWidget(byLabel);
     controls->addWidget(m_metricBox);
+    auto *probeLabel = new QLabel(tr("of"), this);
+    probeLabel->setBuddy(m_probeBox);
+    controls->addWidget(probeLabel);
+    controls->addWidget(m_probeBox);
     controls->addWidget(m_status, 1);
     m_explain = new QPushButton(tr("Explain…"), this);
     m_explain->setToolTip(
@@ -120,21 +129,28 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
     connect(m_debounce, &QTimer::timeout, this, &TopPage::start);
     connect(m_dimensionBox, &QComboBox::currentIndexChanged, this, &TopPage::schedule);
     connect(m_metricBox, &QComboBox::currentIndexChanged, this, &TopPage::schedule);
+    connect(m_probeBox, &QComboBox::currentIndexChanged, this, &TopPage::schedule);
     connect(m_state, &ViewState::rangeChanged, this, &TopPage::schedule);
     connect(m_state, &ViewState::filterChanged, this, &TopPage::schedule);
     // The worker reads the store: it must be done before the store changes.
     connect(m_session, &SessionModel::aboutToReset, this, &TopPage::stop);
     connect(m_session, &SessionModel::aboutToBeDestroyed, this, &TopPage::stop);
-    connect(m_session, &SessionModel::reset, this, &TopPage::schedule);
+    connect(m_session, &SessionModel::reset, this, [this] {
+        reloadProbes();
+        schedule();
+    });
     connect(m_session, &SessionModel::aboutToAppend, this, &TopPage::stop);
-    connect(m_session, &SessionModel::appended, this, &TopPage::schedule);
+    connect(m_session, &SessionModel::appended, this, [this] {
+        reloadProbes();
+        schedule();
+    });
     connect(m_topView, &QAbstractItemView::activated, this,
             [this](const QModelIndex &index) { activateRow(index.row()); });
     connect(m_statsView, &QAbstractItemView::activated, this,
             [this](const QModelIndex &index) { goToMax(index.row()); });
     connect(m_statsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &TopPage::updateGoToMax);
-    connect(m_explain, &QPushButton::clicked, m_state, &ViewState::requestExplain);
+    connect(m_explain, &QPushButton::clicked, m_state, [this] { m_state->requestExplain(); });
     connect(m_goToMax, &QPushButton::clicked, this,
             [this] { goToMax(m_statsView->currentIndex().row()); });
     updateGoToMax();
@@ -154,6 +170,55 @@ void TopPage::setDimension(Dimension d)
 void TopPage::setMetric(TopMetric m)
 {
     m_metricBox->setCurrentIndex(m_metricBox->findData(int(m)));
+}
+
+void TopPage::setProbeType(std::optional<EventType> type)
+{
+    m_probeBox->setCurrentIndex(std::max(0, m_probeBox->findData(type ? int(*type) : -1)));
+}
+
+std::optional<EventType> TopPage::probeType() const
+{
+    const int data = m_probeBox->currentData().toInt();
+    return data < 0 ? std::nullopt : std::optional<EventType>(EventType(data));
+}
+
+void TopPage::reloadProbes()
+{
+    const std::optional<EventType> current = probeType();
+    const QSignalBlocker block(m_probeBox);
+    m_probeBox->clear();
+    m_probeBox->addItem(tr("All probes"), -1);
+    for (EventType t : SessionModel::eventTypes()) {
+        if (m_session->events().count(t) > 0)
+            m_probeBox->addItem(SessionModel::typeName(t), int(t));
+    }
+    setProbeType(current);
+}
+
+std::optional<EventType> TopPage::probeFor(TopMetric metric, Dimension dimension) const
+{
+    if (metric == TopMetric::Count)
+        return std::nullopt;
+    for (int i = 1; i < m_probeBox->count(); ++i) {
+        const auto type = EventType(m_probeBox->itemData(i).toInt());
+        bool has = false;
+        visitEventType(type, [&]<typename E>() {
+            has = metric == TopMetric::Bytes ? hasBytes<E> : hasLatency<E>;
+        });
+        if (has && typeHasDimension(type, dimension))
+            return type;
+    }
+    return std::nullopt;
+}
+
+void TopPage::updateColumns()
+{
+    const TopList &l = m_topModel->list();
+    const bool latency = !mixesTypes(l.latencyTypes);
+    m_topView->setColumnHidden(TopModel::LatencyColumn, !latency);
+    m_topView->setColumnHidden(TopModel::P99Column, !latency);
+    m_topView->setColumnHidden(TopModel::BytesColumn, mixesTypes(l.bytesTypes));
 }
 
 QString TopPage::emptyText() const
@@ -191,6 +256,16 @@ void TopPage::start()
     TopQuery q;
     q.dimension = Dimension(m_dimensionBox->currentData().toInt());
     q.metric = TopMetric(m_metricBox->currentData().toInt());
+    q.type = probeType();
+    // Ordered by a sum, the list is of one probe's events: "Total latency" of a process that
+    // waited 3 s off-CPU and 1 ms on the disk would be neither.
+    if (!q.type) {
+        q.type = probeFor(q.metric, q.dimension);
+        if (q.type) {
+            const QSignalBlocker block(m_probeBox);
+            setProbeType(q.type);
+        }
+    }
     q.startNs = m_state->startNs();
     q.endNs = m_state->endNs();
     const EventFilter &f = m_state->filter();
@@ -201,7 +276,7 @@ void TopPage::start()
     m_pool.start([self, store, q, cancel, generation] {
         TopList list = topList(*store, q, cancel.get());
         QList<LatencyStats> stats =
-            latencyStats(*store, q.startNs, q.endNs, q.filter, std::nullopt, cancel.get());
+            latencyStats(*store, q.startNs, q.endNs, q.filter, q.type, cancel.get());
         if (cancel->load())
             return;
         // Delivered in the GUI thread; a result for an older request is dropped there.
@@ -214,12 +289,16 @@ void TopPage::start()
                 self->m_computing = false;
                 self->m_topModel->setList(std::move(list), dimension);
                 self->m_statsModel->setStats(std::move(stats));
+                self->updateColumns();
                 const TopList &l = self->m_topModel->list();
                 const QLocale locale;
-                self->m_status->setText(tr("%1 of %2 keys, %3 events in the visible range")
-                                            .arg(locale.toString(qint64(l.rows.size())),
-                                                 locale.toString(l.keys),
-                                                 locale.toString(l.events)));
+                QString status = tr("%1 of %2 keys, %3 events in the visible range")
+                                     .arg(locale.toString(qint64(l.rows.size())),
+                                          locale.toString(l.keys), locale.toString(l.events));
+                if (mixesTypes(l.latencyTypes) || mixesTypes(l.bytesTypes))
+                    status += tr(" · latencies and bytes of different probes do not add up: "
+                                 "choose a probe to see them");
+                self->m_status->setText(status);
                 const bool empty = l.rows.isEmpty() && self->m_statsModel->rowCount() == 0;
                 if (empty) {
                     self->m_empty->setText(

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -27,7 +28,10 @@ class ViewState;
 // the latency statistics per probe and key. Both follow ViewState's range and filter and are
 // computed in a worker thread, a newer request dropping the result of an older one. Activating
 // a row filters every view to it; "Go to max" selects the slowest event of a statistics row
-// and zooms the range around it.
+// and zooms the range around it. Latencies and bytes are only added like with like (docs/top.md):
+// ordering by latency, p99 or bytes keeps one probe's events (the Probe box; with "All probes"
+// the first probe that has the metric), and a list over every probe hides the latency and bytes
+// columns whose rows would add block I/O time to off-CPU time.
 class TopPage : public QWidget
 {
     Q_OBJECT
@@ -39,6 +43,9 @@ public:
 
     void setDimension(Dimension d);
     void setMetric(TopMetric m);
+    // Only this probe's events; unset: every probe.
+    void setProbeType(std::optional<EventType> type);
+    std::optional<EventType> probeType() const;
     // Filters every view to the top list's row (keeping the rest of the current filter).
     void activateRow(int row);
     // Selects the slowest event of the statistics row and zooms to it; false without one.
@@ -49,6 +56,7 @@ public:
 
     QComboBox *dimensionBox() const { return m_dimensionBox; }
     QComboBox *metricBox() const { return m_metricBox; }
+    QComboBox *probeBox() const { return m_probeBox; }
     QTableView *topView() const { return m_topView; }
     QTableView *statsView() const { return m_statsView; }
     QPushButton *goToMaxButton() const { return m_goToMax; }
@@ -66,6 +74,12 @@ private:
     void start();
     void stop();
     void updateGoToMax();
+    void reloadProbes();
+    // The probe a list ordered by metric is of when "All probes" is chosen: the first one
+    // whose events have the metric and the dimension; unset for counts or when none has.
+    std::optional<EventType> probeFor(TopMetric metric, Dimension dimension) const;
+    // Hides the columns whose sums would add unlike quantities.
+    void updateColumns();
 
     SessionModel *m_session;
     ViewState *m_state;
@@ -79,6 +93,7 @@ private:
     QLabel *m_empty;
     QComboBox *m_dimensionBox;
     QComboBox *m_metricBox;
+    QComboBox *m_probeBox;
     QLabel *m_status;
     QTableView *m_topView;
     QTableView *m_statsView;

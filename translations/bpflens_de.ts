@@ -1416,8 +1416,12 @@
         <translation>Keine Ereignisse im sichtbaren Bereich passieren den Filter. Zoomen Sie heraus oder ändern Sie den Filter.</translation>
     </message>
     <message>
-        <source>Nothing is more common in the visible range than in the rest of the recording.</source>
-        <translation>Nichts ist im sichtbaren Bereich häufiger als im Rest der Aufzeichnung.</translation>
+        <source>The heatmap selection: %1 events from %2 to %3 with a latency of %4 – %5: %6 inside, %7 outside. Most over-represented first:</source>
+        <translation>Die Heatmap-Auswahl: %1-Ereignisse von %2 bis %3 mit einer Latenz von %4 – %5: %6 innerhalb, %7 außerhalb. Am stärksten überrepräsentiert zuerst:</translation>
+    </message>
+    <message>
+        <source>Nothing is more common in the visible range than in the rest of the recording with at least %1 events and %2 % of the range&apos;s events.</source>
+        <translation>Nichts mit mindestens %1 Ereignissen und %2 % der Ereignisse des Bereichs ist im sichtbaren Bereich häufiger als im Rest der Aufzeichnung.</translation>
     </message>
 </context>
 <context>
@@ -1508,6 +1512,22 @@
     <message>
         <source>Exported the trace to %1</source>
         <translation>Trace nach %1 exportiert</translation>
+    </message>
+    <message>
+        <source>Latency heatmap: %1</source>
+        <translation>Latenz-Heatmap: %1</translation>
+    </message>
+    <message>
+        <source>Histograms</source>
+        <translation>Histogramme</translation>
+    </message>
+    <message>
+        <source>live recording</source>
+        <translation>laufende Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>%1 — %2 — %3 to %4</source>
+        <translation>%1 — %2 — %3 bis %4</translation>
     </message>
 </context>
 <context>
@@ -1706,10 +1726,6 @@ Latenz %3 – %4
         <translation>Ausgewählt: %1 – %2, Latenz %3 – %4: %5</translation>
     </message>
     <message>
-        <source> · p50 ≈ %1 · p99 ≈ %2</source>
-        <translation> · p50 ≈ %1 · p99 ≈ %2</translation>
-    </message>
-    <message>
         <source>This session holds no events with a latency and no latency histograms.</source>
         <translation>Diese Sitzung enthält keine Ereignisse mit Latenz und keine Latenz-Histogramme.</translation>
     </message>
@@ -1726,8 +1742,32 @@ Latenz %3 – %4
         <translation>Erklären …</translation>
     </message>
     <message>
-        <source>What is more common among the selected events than in the rest of the recording with the same latencies</source>
-        <translation>Was unter den gewählten Ereignissen häufiger ist als im Rest der Aufzeichnung mit denselben Latenzen</translation>
+        <source>Events per latency bucket</source>
+        <translation>Ereignisse je Latenzbereich</translation>
+    </message>
+    <message>
+        <source>Samples per latency bucket</source>
+        <translation>Messwerte je Latenzbereich</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <source>What is more common among the selected events than among the events of the same type and latencies in the rest of the recording</source>
+        <translation>Was unter den ausgewählten Ereignissen häufiger ist als unter den Ereignissen desselben Typs und derselben Latenzen im Rest der Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>Histogram samples have no processes, files or disks to explain: select a source with events (such as Block I/O)</source>
+        <translation>Histogramm-Messwerte haben keine Prozesse, Dateien oder Datenträger, die sich erklären ließen: eine Quelle mit Ereignissen wählen (etwa Block-I/O)</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source> · p50 in %1 · p99 in %2</source>
+        <translation> · p50 in %1 · p99 in %2</translation>
     </message>
 </context>
 <context>
@@ -1931,10 +1971,6 @@ Latenz %3 – %4
         <translation>%1 %2: %3 (%4 %)</translation>
     </message>
     <message>
-        <source>p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples</source>
-        <translation>p50 ≈ %1 %3 · p99 ≈ %2 %3 (dunklere Balken) · %4 Messwerte</translation>
-    </message>
-    <message>
         <source>count</source>
         <translation>Anzahl</translation>
     </message>
@@ -1961,6 +1997,25 @@ Latenz %3 – %4
     <message>
         <source>count (log)</source>
         <translation>Anzahl (log.)</translation>
+    </message>
+    <message>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>p50 in %1 · p99 in %2 (darker bars) · 1 sample</source>
+        <translation>p50 in %1 · p99 in %2 (dunklere Balken) · 1 Messwert</translation>
+    </message>
+    <message numerus="yes">
+        <source>p50 in %1 · p99 in %2 (darker bars) · %Ln samples</source>
+        <translation>
+            <numerusform>p50 in %1 · p99 in %2 (dunklere Balken) · %Ln Messwert</numerusform>
+            <numerusform>p50 in %1 · p99 in %2 (dunklere Balken) · %Ln Messwerte</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3600,6 +3655,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>Bytes</source>
         <translation>Bytes</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::TopPage</name>
@@ -3662,6 +3721,22 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>What is more common in the visible range than in the rest of the recording</source>
         <translation>Was im sichtbaren Bereich häufiger ist als im Rest der Aufzeichnung</translation>
+    </message>
+    <message>
+        <source>Events of</source>
+        <translation>Ereignisse von</translation>
+    </message>
+    <message>
+        <source>of</source>
+        <translation>von</translation>
+    </message>
+    <message>
+        <source>All probes</source>
+        <translation>Alle Probes</translation>
+    </message>
+    <message>
+        <source> · latencies and bytes of different probes do not add up: choose a probe to see them</source>
+        <translation> · Latenzen und Bytes verschiedener Probes lassen sich nicht addieren: eine Probe wählen, um sie zu sehen</translation>
     </message>
 </context>
 <context>

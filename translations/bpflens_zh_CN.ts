@@ -891,7 +891,7 @@
     </message>
     <message>
         <source>Neither session has CPU profile samples. Record both with the &quot;profile&quot; or the &quot;offcpu&quot; probe for a differential flame graph.</source>
-        <translation>两个会话都没有 CPU 剖析样本。请用 "profile" 或 "offcpu" 探针录制两者，以获得差分火焰图。</translation>
+        <translation>两个会话都没有 CPU 剖析样本。请用 &quot;profile&quot; 或 &quot;offcpu&quot; 探针录制两者，以获得差分火焰图。</translation>
     </message>
     <message>
         <source>On-CPU samples</source>
@@ -911,27 +911,27 @@
     </message>
     <message>
         <source>Neither session has on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
-        <translation>两个会话都没有 On-CPU 样本。请用 "profile" 探针录制两者，以获得差分 On-CPU 火焰图。</translation>
+        <translation>两个会话都没有 On-CPU 样本。请用 &quot;profile&quot; 探针录制两者，以获得差分 On-CPU 火焰图。</translation>
     </message>
     <message>
         <source>The baseline has no on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
-        <translation>基线没有 On-CPU 样本。请用 "profile" 探针录制两者，以获得差分 On-CPU 火焰图。</translation>
+        <translation>基线没有 On-CPU 样本。请用 &quot;profile&quot; 探针录制两者，以获得差分 On-CPU 火焰图。</translation>
     </message>
     <message>
         <source>The comparison has no on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
-        <translation>对比会话没有 On-CPU 样本。请用 "profile" 探针录制两者，以获得差分 On-CPU 火焰图。</translation>
+        <translation>对比会话没有 On-CPU 样本。请用 &quot;profile&quot; 探针录制两者，以获得差分 On-CPU 火焰图。</translation>
     </message>
     <message>
         <source>Neither session has off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
-        <translation>两个会话都没有 Off-CPU 样本。请用 "offcpu" 探针录制两者，以获得差分 Off-CPU 火焰图。</translation>
+        <translation>两个会话都没有 Off-CPU 样本。请用 &quot;offcpu&quot; 探针录制两者，以获得差分 Off-CPU 火焰图。</translation>
     </message>
     <message>
         <source>The baseline has no off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
-        <translation>基线没有 Off-CPU 样本。请用 "offcpu" 探针录制两者，以获得差分 Off-CPU 火焰图。</translation>
+        <translation>基线没有 Off-CPU 样本。请用 &quot;offcpu&quot; 探针录制两者，以获得差分 Off-CPU 火焰图。</translation>
     </message>
     <message>
         <source>The comparison has no off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
-        <translation>对比会话没有 Off-CPU 样本。请用 "offcpu" 探针录制两者，以获得差分 Off-CPU 火焰图。</translation>
+        <translation>对比会话没有 Off-CPU 样本。请用 &quot;offcpu&quot; 探针录制两者，以获得差分 Off-CPU 火焰图。</translation>
     </message>
     <message>
         <source>The comparison&apos;s off-CPU flame graph, weighted by time blocked (%1 → %2). %3 grew, %4 shrank, %5 unchanged, against the baseline&apos;s share of the same call path.</source>
@@ -1416,8 +1416,12 @@
         <translation>可见范围内没有事件通过过滤。请缩小或更改过滤条件。</translation>
     </message>
     <message>
-        <source>Nothing is more common in the visible range than in the rest of the recording.</source>
-        <translation>可见范围内没有比录制其余部分更常见的内容。</translation>
+        <source>The heatmap selection: %1 events from %2 to %3 with a latency of %4 – %5: %6 inside, %7 outside. Most over-represented first:</source>
+        <translation>热图选区：%2 至 %3 之间延迟为 %4 – %5 的 %1 事件：范围内 %6 个，范围外 %7 个。最突出的在前：</translation>
+    </message>
+    <message>
+        <source>Nothing is more common in the visible range than in the rest of the recording with at least %1 events and %2 % of the range&apos;s events.</source>
+        <translation>在可见范围内，没有任何至少有 %1 个事件且占该范围事件 %2 % 的值比在录制的其余部分更常见。</translation>
     </message>
 </context>
 <context>
@@ -1507,6 +1511,22 @@
     <message>
         <source>Exported the trace to %1</source>
         <translation>已将跟踪导出到 %1</translation>
+    </message>
+    <message>
+        <source>Latency heatmap: %1</source>
+        <translation>延迟热图：%1</translation>
+    </message>
+    <message>
+        <source>Histograms</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>live recording</source>
+        <translation>正在进行的录制</translation>
+    </message>
+    <message>
+        <source>%1 — %2 — %3 to %4</source>
+        <translation>%1 — %2 — %3 至 %4</translation>
     </message>
 </context>
 <context>
@@ -1704,10 +1724,6 @@ latency %3 – %4
         <translation>已选择：%1 – %2，延迟 %3 – %4：%5</translation>
     </message>
     <message>
-        <source> · p50 ≈ %1 · p99 ≈ %2</source>
-        <translation> · p50 ≈ %1 · p99 ≈ %2</translation>
-    </message>
-    <message>
         <source>This session holds no events with a latency and no latency histograms.</source>
         <translation>此会话不包含带延迟的事件，也没有延迟直方图。</translation>
     </message>
@@ -1724,8 +1740,32 @@ latency %3 – %4
         <translation>解释…</translation>
     </message>
     <message>
-        <source>What is more common among the selected events than in the rest of the recording with the same latencies</source>
-        <translation>所选事件中比录制其余部分（相同延迟）更常见的内容</translation>
+        <source>Events per latency bucket</source>
+        <translation>每个延迟区间的事件数</translation>
+    </message>
+    <message>
+        <source>Samples per latency bucket</source>
+        <translation>每个延迟区间的样本数</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>What is more common among the selected events than among the events of the same type and latencies in the rest of the recording</source>
+        <translation>所选事件中比录制其余部分中同类型、同延迟的事件更常见的内容</translation>
+    </message>
+    <message>
+        <source>Histogram samples have no processes, files or disks to explain: select a source with events (such as Block I/O)</source>
+        <translation>直方图样本没有可解释的进程、文件或磁盘：请选择带事件的数据源（例如块 I/O）</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source> · p50 in %1 · p99 in %2</source>
+        <translation> · p50 位于 %1 · p99 位于 %2</translation>
     </message>
 </context>
 <context>
@@ -1929,10 +1969,6 @@ latency %3 – %4
         <translation>%1 %2：%3（%4 %）</translation>
     </message>
     <message>
-        <source>p50 ≈ %1 %3 · p99 ≈ %2 %3 (darker bars) · %4 samples</source>
-        <translation>p50 ≈ %1 %3 · p99 ≈ %2 %3（深色柱）· %4 个样本</translation>
-    </message>
-    <message>
         <source>count</source>
         <translation>计数</translation>
     </message>
@@ -1959,6 +1995,24 @@ latency %3 – %4
     <message>
         <source>count (log)</source>
         <translation>计数（对数）</translation>
+    </message>
+    <message>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>p50 in %1 · p99 in %2 (darker bars) · 1 sample</source>
+        <translation>p50 位于 %1 · p99 位于 %2（深色柱）· 1 个样本</translation>
+    </message>
+    <message numerus="yes">
+        <source>p50 in %1 · p99 in %2 (darker bars) · %Ln samples</source>
+        <translation>
+            <numerusform>p50 位于 %1 · p99 位于 %2（深色柱）· %Ln 个样本</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3593,6 +3647,10 @@ The data recorded until then is kept.</source>
         <source>Bytes</source>
         <translation>字节</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::TopPage</name>
@@ -3655,6 +3713,22 @@ The data recorded until then is kept.</source>
     <message>
         <source>What is more common in the visible range than in the rest of the recording</source>
         <translation>可见范围内比录制其余部分更常见的内容</translation>
+    </message>
+    <message>
+        <source>Events of</source>
+        <translation>事件来源</translation>
+    </message>
+    <message>
+        <source>of</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>All probes</source>
+        <translation>所有探针</translation>
+    </message>
+    <message>
+        <source> · latencies and bytes of different probes do not add up: choose a probe to see them</source>
+        <translation> · 不同探针的延迟和字节数不能相加：请选择一个探针以查看</translation>
     </message>
 </context>
 <context>

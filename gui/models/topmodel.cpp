@@ -2,6 +2,7 @@
 
 #include "eventmodels.h"
 #include "sessionmodel.h"
+#include "units.h"
 
 #include <QLocale>
 
@@ -27,7 +28,7 @@ void TopModel::setList(TopList list, Dimension dimension)
     m_list = std::move(list);
     m_dimension = dimension;
     endResetModel();
-    Q_EMIT headerDataChanged(Qt::Horizontal, KeyColumn, KeyColumn);
+    Q_EMIT headerDataChanged(Qt::Horizontal, KeyColumn, ColumnCount - 1);
 }
 
 void TopModel::clear()
@@ -100,14 +101,17 @@ QVariant TopModel::data(const QModelIndex &index, int role) const
         return r.key;
     case CountColumn:
         return locale.toString(r.count);
+    // A sum over unlike quantities is no number at all (a view hides such columns).
     case LatencyColumn:
-        return r.latencyCount ? EventTableModel::formatDuration(r.totalLatencyNs) : dash();
+        return r.latencyCount && !mixesTypes(r.latencyTypes)
+                   ? EventTableModel::formatDuration(r.totalLatencyNs)
+                   : dash();
     case P99Column:
-        return r.latencyCount ? EventTableModel::formatDuration(r.p99LatencyNs) : dash();
+        return r.latencyCount && !mixesTypes(r.latencyTypes)
+                   ? EventTableModel::formatDuration(r.p99LatencyNs)
+                   : dash();
     case BytesColumn:
-        return r.bytesCount ? locale.formattedDataSize(qint64(r.bytes), 1,
-                                                       QLocale::DataSizeTraditionalFormat)
-                            : dash();
+        return r.bytesCount && !mixesTypes(r.bytesTypes) ? formatByteSize(r.bytes, locale) : dash();
     }
     return {};
 }
@@ -116,17 +120,26 @@ QVariant TopModel::headerData(int section, Qt::Orientation orientation, int role
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
+    // The one probe a column's sums are of, named: "Total latency" of off-CPU events is time
+    // off the CPU, of block requests time on the disk.
+    auto of = [](const QString &title, quint64 types) {
+        for (EventType t : SessionModel::eventTypes()) {
+            if (types == typeBit(t))
+                return tr("%1 (%2)").arg(title, SessionModel::typeName(t));
+        }
+        return title;
+    };
     switch (section) {
     case KeyColumn:
         return dimensionTitle(m_dimension);
     case CountColumn:
         return metricTitle(TopMetric::Count);
     case LatencyColumn:
-        return metricTitle(TopMetric::Latency);
+        return of(metricTitle(TopMetric::Latency), m_list.latencyTypes);
     case P99Column:
-        return metricTitle(TopMetric::P99);
+        return of(metricTitle(TopMetric::P99), m_list.latencyTypes);
     case BytesColumn:
-        return metricTitle(TopMetric::Bytes);
+        return of(metricTitle(TopMetric::Bytes), m_list.bytesTypes);
     }
     return {};
 }

@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QString>
 
+#include <optional>
+
 namespace bpflens {
 
 // One event of the EventStore: its type and its index in that type's time-sorted column.
@@ -53,9 +55,23 @@ public:
     // text narrow the filter rather than replace it.
     void narrowFilter(const EventFilter &row);
 
-    // "Explain This Range" (timeline, heatmap, Top tab): the window shows the explanation of
-    // the visible range under the filter.
-    void requestExplain() { Q_EMIT explainRequested(); }
+    // "Explain This Range" (timeline, Top tab): the window shows the explanation of the visible
+    // range under the filter, over every event type.
+    void requestExplain()
+    {
+        m_explainType.reset();
+        Q_EMIT explainRequested();
+    }
+    // A heatmap selection's "Explain…": the selection is of one type's events (the range and
+    // latency window it set), so the explanation is of that type only; the others would drown
+    // it (off-CPU events outnumber block requests a hundred to one).
+    void requestExplainOf(EventType type)
+    {
+        m_explainType = type;
+        Q_EMIT explainRequested();
+    }
+    // The type of the last request; unset: every type.
+    std::optional<EventType> explainType() const { return m_explainType; }
 
     static constexpr quint64 MinimumSpanNs = 1000; // 1 µs: below that pixels would be < 1 ns
 
@@ -72,6 +88,7 @@ private:
     quint64 m_end = 1;
     EventRef m_selected;
     EventFilter m_filter;
+    std::optional<EventType> m_explainType;
 };
 
 } // namespace bpflens

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 
 using namespace bpflens;
@@ -206,6 +207,8 @@ struct Expected
     quint64 latency = 0;
     std::vector<quint64> latencies;
     quint64 bytes = 0;
+    quint64 latencyTypes = 0; // bit (1 << type) per type counted in latency, and in bytes
+    quint64 bytesTypes = 0;
 };
 
 std::map<QString, Expected> bruteForce(const QList<Item> &items, Dimension d, quint64 start,
@@ -229,9 +232,12 @@ std::map<QString, Expected> bruteForce(const QList<Item> &items, Dimension d, qu
         if (it.hasLatency) {
             e.latency += it.latencyNs;
             e.latencies.push_back(it.latencyNs);
+            e.latencyTypes |= quint64(1) << int(it.type);
         }
-        if (it.hasBytes)
+        if (it.hasBytes) {
             e.bytes += it.bytes;
+            e.bytesTypes |= quint64(1) << int(it.type);
+        }
     }
     return out;
 }
@@ -317,6 +323,8 @@ private Q_SLOTS:
             QCOMPARE(r.latencyCount, qint64(e.latencies.size()));
             QCOMPARE(r.p99LatencyNs, rank(e.latencies, 0.99));
             QCOMPARE(r.bytes, e.bytes);
+            QCOMPARE(r.latencyTypes, e.latencyTypes);
+            QCOMPARE(r.bytesTypes, e.bytesTypes);
             events += r.count;
             const quint64 value = q.metric == TopMetric::Count     ? quint64(r.count)
                                   : q.metric == TopMetric::Latency ? r.totalLatencyNs
@@ -335,6 +343,28 @@ private Q_SLOTS:
     }
 
     // A row's filter selects exactly its events, in every dimension.
+    // A process whose block requests and file system operations both have latencies: its
+    // "total latency" over every type would add disk time to file system time. The list says
+    // which types each sum is of; of one type, none mixes.
+    void unlikeQuantitiesAreMarked()
+    {
+        TopQuery q;
+        q.dimension = Dimension::Command;
+        q.limit = 0;
+        const TopList all = topList(m_data.events, q);
+        QVERIFY(mixesTypes(all.latencyTypes));
+        QVERIFY(std::any_of(all.rows.begin(), all.rows.end(),
+                            [](const TopRow &r) { return mixesTypes(r.latencyTypes); }));
+        q.type = EventType::Block;
+        const TopList block = topList(m_data.events, q);
+        QCOMPARE(block.latencyTypes, typeBit(EventType::Block));
+        QCOMPARE(block.bytesTypes, typeBit(EventType::Block));
+        for (const TopRow &r : block.rows) {
+            QCOMPARE(r.latencyTypes, typeBit(EventType::Block));
+            QVERIFY(!mixesTypes(r.bytesTypes));
+        }
+    }
+
     void rowFiltersSelectTheirEvents()
     {
         for (Dimension d : {Dimension::Process, Dimension::Command}) {

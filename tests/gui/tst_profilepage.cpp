@@ -137,6 +137,43 @@ private Q_SLOTS:
         QCOMPARE(f.page.searchLabel()->text(), QString());
     }
 
+    // "vfs_write: 15.0% of samples" must show where: a search for a function outside the zoomed
+    // part brings its heaviest box into view, and the Functions list keeps the matching
+    // functions only.
+    void searchRevealsAndFiltersItsMatches()
+    {
+        Fixture f;
+        QAbstractItemModel *functions = f.page.functionView()->model();
+        QCOMPARE(functions->rowCount(), 7);
+        const qint32 compute = nodeOf(f.tree(), {MainFrame, ComputeFrame});
+        const qint32 vfsWrite =
+            nodeOf(f.tree(), {MainFrame, WriteFrame, EntryFrame, VfsWriteFrame});
+        f.flame()->zoomTo(compute);
+        QVERIFY(f.flame()->nodeRect(vfsWrite).isEmpty());
+
+        f.page.searchEdit()->setText(QStringLiteral("vfs_w"));
+        QCOMPARE(f.flame()->heaviestMatch(), vfsWrite);
+        const QRectF r = f.flame()->nodeRect(vfsWrite);
+        QVERIFY(!r.isEmpty());
+        QVERIFY(r.width() > 100);
+        QCOMPARE(functions->rowCount(), 1);
+        QCOMPARE(functions->index(0, CallTreeModel::FunctionColumn).data().toString(),
+                 QStringLiteral("vfs_write"));
+
+        // Two functions match "WRITE"; a match in view stays where it is.
+        f.flame()->resetZoom();
+        f.page.searchEdit()->setText(QStringLiteral("WRITE"));
+        QCOMPARE(f.flame()->zoomNode(), 0);
+        QCOMPARE(functions->rowCount(), 2);
+        for (int row = 0; row < functions->rowCount(); ++row)
+            QVERIFY(functions->index(row, CallTreeModel::FunctionColumn)
+                        .data()
+                        .toString()
+                        .contains(QLatin1String("write")));
+        f.page.searchEdit()->clear();
+        QCOMPARE(functions->rowCount(), 7);
+    }
+
     void clickZoomsAndSelects()
     {
         Fixture f;

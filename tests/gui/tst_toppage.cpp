@@ -1,7 +1,8 @@
 // The Top tab (TopPage, TopModel, LatencyStatsModel) on the GUI test session: the rows follow
 // the visible range and the filter and match counts computed here from the batches
 // guitestdata.h writes; activating a row filters the event tables to exactly the row's events;
-// "Go to max" selects the slowest event of a statistics row and zooms to it.
+// "Go to max" selects the slowest event of a statistics row and zooms to it; latencies and bytes
+// of unlike probes are never added up.
 #include "eventmodels.h"
 #include "guitestdata.h"
 #include "mainwindow.h"
@@ -546,6 +547,87 @@ private Q_SLOTS:
         QVERIFY(w.viewState()->startNs() < t - slowest[key].first);
         QVERIFY(w.viewState()->endNs() > t);
         QVERIFY(w.viewState()->endNs() - w.viewState()->startNs() < SecondNs / 10);
+    }
+
+    // dd's ten 4 KiB block requests took 1 ms each and it waited 100 ms off-CPU five times:
+    // a "total latency" of 510 ms would be neither its disk time nor its waiting. Over every
+    // probe the latency columns are not shown; ordered by latency the list is of one probe, and
+    // its header says which; bytes are in binary units that say so.
+    void neverAddsUnlikeQuantities()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("unlike.bpflens"));
+        {
+            SessionInfo info = guiInfo();
+            info.probes.append({QStringLiteral("offcpu"), {}, {}});
+            RecordBatch b;
+            for (int i = 0; i < 10; ++i) {
+                BlockEvent e;
+                e.timeNs = StartNs + quint64(i + 1) * 10'000'000ull;
+                e.pid = 700;
+                e.comm = QByteArrayLiteral("dd");
+                e.disk = QByteArrayLiteral("vda");
+                e.op = QByteArrayLiteral("Write");
+                e.bytes = 4096;
+                e.deviceNs = 1'000'000;
+                b.block.append(e);
+            }
+            for (int i = 0; i < 5; ++i) {
+                OffCpuEvent e;
+                e.timeNs = StartNs + quint64(i + 1) * 20'000'000ull;
+                e.offNs = 100'000'000;
+                e.pid = 700;
+                e.tid = 700;
+                e.comm = QByteArrayLiteral("dd");
+                b.offCpu.append(e);
+            }
+            SessionWriter writer;
+            QString error;
+            QVERIFY2(writer.create(path, info, &error), qPrintable(error));
+            QVERIFY2(writer.writeBatch(b, &error), qPrintable(error));
+            QVERIFY2(writer.finish(StartNs + SecondNs, &error), qPrintable(error));
+        }
+        MainWindow w;
+        QString error;
+        QVERIFY2(w.openFile(path, &error), qPrintable(error));
+        TopPage *page = w.topPage();
+        page->setDimension(Dimension::Command);
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(page->probeType(), std::nullopt);
+        const TopModel *m = page->topModel();
+        int row = rowWithKey(m, QStringLiteral("dd"));
+        QVERIFY(row >= 0);
+        QCOMPARE(m->index(row, TopModel::CountColumn).data().toString(), QStringLiteral("15"));
+        QVERIFY(page->topView()->isColumnHidden(TopModel::LatencyColumn));
+        QVERIFY(page->topView()->isColumnHidden(TopModel::P99Column));
+        QCOMPARE(m->index(row, TopModel::LatencyColumn).data().toString(), QStringLiteral("–"));
+        QVERIFY2(page->statusLabel()->text().contains(QLatin1String("do not add up")),
+                 qPrintable(page->statusLabel()->text()));
+
+        // By total latency: the first probe with latencies, block I/O, and its time only.
+        page->setMetric(TopMetric::Latency);
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(page->probeType(), std::optional<EventType>(EventType::Block));
+        QCOMPARE(page->probeBox()->currentText(), QStringLiteral("Block I/O"));
+        row = rowWithKey(m, QStringLiteral("dd"));
+        QCOMPARE(m->index(row, TopModel::CountColumn).data().toString(), QStringLiteral("10"));
+        QVERIFY(!page->topView()->isColumnHidden(TopModel::LatencyColumn));
+        QCOMPARE(m->headerData(TopModel::LatencyColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Total latency (Block I/O)"));
+        QCOMPARE(m->index(row, TopModel::LatencyColumn).data(TopModel::ValueRole).toULongLong(),
+                 quint64(10'000'000));
+        QCOMPARE(m->index(row, TopModel::BytesColumn).data().toString(),
+                 QStringLiteral("40.0 KiB"));
+
+        // Off-CPU: its waiting only.
+        page->setProbeType(EventType::OffCpu);
+        QVERIFY(waitUpdated(page));
+        row = rowWithKey(m, QStringLiteral("dd"));
+        QCOMPARE(m->headerData(TopModel::LatencyColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Total latency (Off-CPU)"));
+        QCOMPARE(m->index(row, TopModel::LatencyColumn).data(TopModel::ValueRole).toULongLong(),
+                 quint64(500'000'000));
+        QCOMPARE(m->index(row, TopModel::LatencyColumn).data().toString(),
+                 QStringLiteral("500.00 ms"));
     }
 
 private:
