@@ -113,6 +113,7 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
     auto *content = new QWidget(this);
     auto *layout = new QVBoxLayout(content);
     auto *top = new QHBoxLayout;
+    top->setSpacing(12);
     top->addWidget(m_lossBadge);
     top->addWidget(m_missingNote);
     top->addWidget(m_status, 1);
@@ -134,7 +135,12 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
     m_findingsView->horizontalHeader()->hide();
     m_findingsView->horizontalHeader()->setSectionResizeMode(OverviewFindingModel::FindingColumn,
                                                              QHeaderView::Stretch);
-    m_findingsView->setMouseTracking(true);
+    // A finding is a sentence: wrapped in a narrow window or a longer language, never cut.
+    m_findingsView->setWordWrap(true);
+    m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_findingsView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    connect(m_findingsView->verticalHeader(), &QHeaderView::sectionResized, this,
+            [this] { fitHeight(m_findingsView); });
     layout->addWidget(m_findingsView);
     m_noFindings->setWordWrap(true);
     layout->addWidget(m_noFindings);
@@ -163,8 +169,8 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
     layout->addWidget(heading(tr("Probes")));
     m_probesView = makeTable(m_probeModel, content);
     m_probesView->setAccessibleName(tr("Probes"));
-    m_probesView->horizontalHeader()->setSectionResizeMode(OverviewProbeModel::LossesColumn,
-                                                           QHeaderView::Stretch);
+    // Every column whole ("1 nicht gesehen", "16.632 Messwerte in 10 Intervallen"), none
+    // stretched to be cut: a window too narrow for them scrolls the table sideways.
     layout->addWidget(m_probesView);
     layout->addStretch(1);
 
@@ -396,13 +402,14 @@ void OverviewPage::updateLosses()
 
 void OverviewPage::fitHeight(QTableView *view)
 {
-    const int rows = view->model()->rowCount();
     const int header =
         view->horizontalHeader()->isHidden() ? 0 : view->horizontalHeader()->sizeHint().height();
-    const int scrollBar = view->horizontalScrollBar()->sizeHint().height();
     // Room for a horizontal scroll bar: a narrow window scrolls a wide table, it does not cut it.
-    view->setFixedHeight(header + rows * view->verticalHeader()->defaultSectionSize() +
-                         2 * view->frameWidth() + scrollBar);
+    const int scrollBar = view->horizontalScrollBarPolicy() == Qt::ScrollBarAlwaysOff
+                              ? 0
+                              : view->horizontalScrollBar()->sizeHint().height();
+    view->setFixedHeight(header + view->verticalHeader()->length() + 2 * view->frameWidth() +
+                         scrollBar);
 }
 
 void OverviewPage::activateFinding(int row)

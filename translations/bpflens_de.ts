@@ -2439,11 +2439,6 @@ Latenz %3 – %4
             <numerusform>%1: %Ln Ereignisse bei %2–%3 s, %4× die übliche Rate</numerusform>
         </translation>
     </message>
-    <message>
-        <source>%1; %2 of them from %3 %4</source>
-        <extracomment>&quot;…; 94 % of them from process 700 dd&quot;</extracomment>
-        <translation>%1; %2 davon von %3 %4</translation>
-    </message>
     <message numerus="yes">
         <source>%1: %Ln failed with %2</source>
         <extracomment>&quot;Open: 1,234 failed with ENOENT&quot;</extracomment>
@@ -2487,6 +2482,11 @@ Latenz %3 – %4
     <message>
         <source>Shown in</source>
         <translation>Gezeigt in</translation>
+    </message>
+    <message>
+        <source>%1 — %2 %3: %4 of them</source>
+        <extracomment>&quot;… — Process 700 dd: 94 % of them&quot;</extracomment>
+        <translation>%1 — %2 %3: %4 davon</translation>
     </message>
 </context>
 <context>

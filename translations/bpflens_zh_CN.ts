@@ -2434,11 +2434,6 @@ latency %3 – %4
             <numerusform>%1：%2–%3 秒出现 %Ln 个事件，是平常速率的 %4 倍</numerusform>
         </translation>
     </message>
-    <message>
-        <source>%1; %2 of them from %3 %4</source>
-        <extracomment>&quot;…; 94 % of them from process 700 dd&quot;</extracomment>
-        <translation>%1；其中 %2 来自%3 %4</translation>
-    </message>
     <message numerus="yes">
         <source>%1: %Ln failed with %2</source>
         <extracomment>&quot;Open: 1,234 failed with ENOENT&quot;</extracomment>
@@ -2481,6 +2476,11 @@ latency %3 – %4
     <message>
         <source>Shown in</source>
         <translation>显示于</translation>
+    </message>
+    <message>
+        <source>%1 — %2 %3: %4 of them</source>
+        <extracomment>&quot;… — Process 700 dd: 94 % of them&quot;</extracomment>
+        <translation>%1 — %2 %3：占其中 %4</translation>
     </message>
 </context>
 <context>

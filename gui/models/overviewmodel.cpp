@@ -390,10 +390,10 @@ QString OverviewFindingModel::text(const Finding &f) const
                         .arg(SessionModel::typeName(f.type), seconds(f.startNs), seconds(f.endNs),
                              locale.toString(f.factor, 'f', 0));
         if (f.cause)
-            //: "…; 94 % of them from process 700 dd"
-            s = tr("%1; %2 of them from %3 %4")
-                    .arg(s, percent(f.cause->insideShare()),
-                         ExplainModel::dimensionTitle(f.cause->dimension).toLower(), f.cause->key);
+            //: "… — Process 700 dd: 94 % of them"
+            s = tr("%1 — %2 %3: %4 of them")
+                    .arg(s, ExplainModel::dimensionTitle(f.cause->dimension), f.cause->key,
+                         percent(f.cause->insideShare()));
         return s;
     }
     case Finding::Kind::Errors:
