@@ -120,7 +120,7 @@ std::optional<EventType> eventTypeOfProbe(const QString &probeId)
 
 QList<ProbeOverview> probeRows(const SessionData &data, const OverviewQuery &q,
                                const std::array<qint64, 256> &counts,
-                               const std::array<std::vector<quint64>, 256> &latencies)
+                               std::array<std::vector<quint64>, 256> &latencies)
 {
     QStringList ids;
     auto add = [&ids](const QString &id) {
@@ -169,7 +169,7 @@ QList<ProbeOverview> probeRows(const SessionData &data, const OverviewQuery &q,
             const int t = int(*p.type);
             p.events = counts[size_t(t)];
             visitEventType(*p.type, [&]<typename E>() { p.hasLatency = hasLatency<E>; });
-            std::vector<quint64> v = latencies[size_t(t)]; // nearestRank reorders
+            std::vector<quint64> &v = latencies[size_t(t)]; // reordered: dropped after this
             if (p.hasLatency && !v.empty()) {
                 p.p50Ns = nearestRank(v, 0.50);
                 p.p99Ns = nearestRank(v, 0.99);

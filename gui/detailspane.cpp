@@ -154,8 +154,9 @@ void SummaryPanel::refresh()
     m_factsLine->show();
     m_detailsButton->show();
     m_details->setVisible(m_detailsButton->isChecked());
-    fact(tr("Host"),
-         info.sshTarget.isEmpty() ? info.host : tr("%1 via %2").arg(info.host, info.sshTarget));
+    const QString host =
+        info.sshTarget.isEmpty() ? info.host : tr("%1 via %2").arg(info.host, info.sshTarget);
+    fact(tr("Host"), host);
     fact(tr("Kernel"), info.kernelRelease);
     // A live recording has no file yet, so no schema.
     fact(tr("Recorded by"),
@@ -167,31 +168,27 @@ void SummaryPanel::refresh()
     // A recording still running, or one that was killed, has no end yet: it lasts at least
     // until its newest data (SessionModel's span ends one past it).
     const quint64 lastNs = m_session->endTimeNs() > 0 ? m_session->endTimeNs() - 1 : 0;
+    QString duration;
     if (info.endMonotonicNs > info.startMonotonicNs)
-        fact(tr("Duration"),
-             EventTableModel::formatDuration(info.endMonotonicNs - info.startMonotonicNs));
+        duration = EventTableModel::formatDuration(info.endMonotonicNs - info.startMonotonicNs);
     else if (m_recording && info.startMonotonicNs > 0 && lastNs > info.startMonotonicNs)
-        fact(tr("Duration"),
-             tr("%1 so far (recording)")
-                 .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs)));
+        duration = tr("%1 so far (recording)")
+                       .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs));
     else if (info.startMonotonicNs > 0 && lastNs > info.startMonotonicNs)
-        fact(tr("Duration"),
-             tr("%1 up to the newest data (the recording was not stopped cleanly)")
-                 .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs)));
+        duration = tr("%1 up to the newest data (the recording was not stopped cleanly)")
+                       .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs));
     else
-        fact(tr("Duration"), tr("no data yet"));
+        duration = tr("no data yet");
+    fact(tr("Duration"), duration);
     // The same facts in one line: where it was recorded, how long, and on which kernel.
     QStringList line;
     line << (m_session->path().isEmpty() ? tr("not saved")
                                          : QFileInfo(m_session->path()).fileName());
     if (!info.host.isEmpty())
-        line << m_facts->topLevelItem(1)->text(1);
+        line << host;
     if (!info.kernelRelease.isEmpty())
         line << tr("kernel %1").arg(info.kernelRelease);
-    for (int i = 0; i < m_facts->topLevelItemCount(); ++i) {
-        if (m_facts->topLevelItem(i)->text(0) == tr("Duration"))
-            line << m_facts->topLevelItem(i)->text(1);
-    }
+    line << duration;
     if (info.startWall.isValid())
         line << tr("started %1")
                     .arg(QLocale().toString(info.startWall.toUTC(), QLocale::ShortFormat) +

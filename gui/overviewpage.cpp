@@ -183,7 +183,6 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
     outer->addWidget(scroll);
 
     m_debounce->setSingleShot(true);
-    m_debounce->setInterval(50);
     connect(m_debounce, &QTimer::timeout, this, &OverviewPage::start);
     connect(m_state, &ViewState::rangeChanged, this, [this] { schedule(false); });
     connect(m_state, &ViewState::filterChanged, this, [this] { schedule(true); });
@@ -192,7 +191,7 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
     connect(m_session, &SessionModel::aboutToBeDestroyed, this, &OverviewPage::stop);
     connect(m_session, &SessionModel::reset, this, [this] { schedule(true); });
     connect(m_session, &SessionModel::aboutToAppend, this, &OverviewPage::stop);
-    connect(m_session, &SessionModel::appended, this, [this] { schedule(true); });
+    connect(m_session, &SessionModel::appended, this, &OverviewPage::scheduleLive);
     connect(m_own, &QCheckBox::toggled, this, [this] { schedule(true); });
     // A finding is a link: one click follows it, as Enter does.
     connect(m_findingsView, &QAbstractItemView::clicked, this,
@@ -230,7 +229,7 @@ void OverviewPage::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     if (m_dirty)
-        m_debounce->start();
+        m_debounce->start(DebounceMs);
 }
 
 void OverviewPage::changeEvent(QEvent *event)
@@ -256,7 +255,18 @@ void OverviewPage::schedule(bool spikes)
     m_status->setText(tr("Computing…"));
     // A hidden page computes nothing until it is shown.
     if (isVisible())
-        m_debounce->start();
+        m_debounce->start(DebounceMs);
+}
+
+void OverviewPage::scheduleLive()
+{
+    m_spikesStale = true;
+    // Batches come every 500 ms: restarting the timer for each would never let it fire.
+    if (m_debounce->isActive())
+        return;
+    schedule(true);
+    if (m_debounce->isActive()) // not while hidden
+        m_debounce->start(LiveIntervalMs);
 }
 
 void OverviewPage::stop()
@@ -420,7 +430,8 @@ void OverviewPage::activateFinding(int row)
     const Finding &f = findings[row];
     switch (f.kind) {
     case Finding::Kind::Losses:
-        if (!f.probeId.isEmpty() && m_session->events().count(f.type) > 0)
+        // A probe without events of its own (a histogram probe) has no table to show.
+        if (f.probeId == QLatin1String(probeIdOf(f.type)) && m_session->events().count(f.type) > 0)
             Q_EMIT viewRequested(View::Events, f.type);
         return;
     case Finding::Kind::Spike:

@@ -42,6 +42,9 @@ public:
     };
     Q_ENUM(View)
 
+    static constexpr int DebounceMs = 50;       // a pan sends many range changes
+    static constexpr int LiveIntervalMs = 1000; // while recording
+
     OverviewPage(SessionModel *session, ViewState *state, QWidget *parent = nullptr);
     ~OverviewPage() override;
 
@@ -78,6 +81,8 @@ protected:
 
 private:
     void schedule(bool spikes);
+    // A live batch arrived: recomputed at most once a second, not every batch.
+    void scheduleLive();
     void start();
     void stop();
     void present(Overview overview);
