@@ -2560,15 +2560,15 @@ latency %3 – %4
     <name>bpflens::OverviewProbeModel</name>
     <message>
         <source>ns</source>
-        <translation>纳秒</translation>
+        <translation>ns</translation>
     </message>
     <message>
         <source>µs</source>
-        <translation>微秒</translation>
+        <translation>µs</translation>
     </message>
     <message>
         <source>ms</source>
-        <translation>毫秒</translation>
+        <translation>ms</translation>
     </message>
     <message>
         <source>KiB</source>
@@ -2652,7 +2652,7 @@ latency %3 – %4
         <source>%1 in %2</source>
         <comment>samples in intervals</comment>
         <extracomment>&quot;1,234 samples in 10 intervals&quot;</extracomment>
-        <translation>%2 中的 %1</translation>
+        <translation>%2中的 %1</translation>
     </message>
     <message numerus="yes">
         <source>%Ln sample(s)</source>
