@@ -2,11 +2,15 @@
 
 #include "colors.h"
 #include "eventmodels.h"
+#include "overviewmodel.h"
+#include "overviewpage.h"
 #include "probecatalog.h"
 #include "sessionmodel.h"
 
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -64,18 +68,32 @@ QString DetailsPane::value(const QString &field) const
     return {};
 }
 
-SummaryPanel::SummaryPanel(SessionModel *session, QWidget *parent)
+SummaryPanel::SummaryPanel(SessionModel *session, ViewState *state, QWidget *parent)
     : QWidget(parent)
     , m_session(session)
 {
     auto *layout = new QVBoxLayout(this);
-    m_facts = new QTreeWidget(this);
+    m_factsLine = new QLabel(this);
+    m_factsLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long path must not widen the window: the line is cut, its tooltip has all of it.
+    m_factsLine->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_overview = new OverviewPage(session, state, this);
+    m_detailsButton = new QToolButton(this);
+    m_detailsButton->setText(tr("Session details"));
+    m_detailsButton->setCheckable(true);
+    m_detailsButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_detailsButton->setArrowType(Qt::RightArrow);
+    m_detailsButton->setAutoRaise(true);
+    m_details = new QWidget(this);
+    auto *detailsLayout = new QVBoxLayout(m_details);
+    detailsLayout->setContentsMargins(0, 0, 0, 0);
+    m_facts = new QTreeWidget(m_details);
     m_facts->setColumnCount(2);
     m_facts->setHeaderLabels({tr("Session"), QString()});
     m_facts->setRootIsDecorated(false);
     m_facts->setAccessibleName(tr("Session information"));
     m_facts->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_probes = new QTreeWidget(this);
+    m_probes = new QTreeWidget(m_details);
     m_probes->setColumnCount(ProbeColumnCount);
     // Lost, not seen and unfinished are different causes, each a column of its own.
     m_probes->setHeaderLabels({tr("Probe"), tr("Events seen"), tr("Lost"), tr("Not seen"),
@@ -86,10 +104,20 @@ SummaryPanel::SummaryPanel(SessionModel *session, QWidget *parent)
     m_probes->setRootIsDecorated(false);
     m_probes->setIconSize(QSize(10, 10)); // a swatch no taller than the text
     m_probes->setAlternatingRowColors(true);
-    m_probes->setAccessibleName(tr("Probes"));
+    m_probes->setAccessibleName(tr("Probe setup"));
     m_probes->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    layout->addWidget(m_facts, 1);
-    layout->addWidget(m_probes, 1);
+    detailsLayout->addWidget(m_facts, 1);
+    detailsLayout->addWidget(m_probes, 1);
+    // The answer first; the facts of the recording are there when asked for.
+    m_details->hide();
+    layout->addWidget(m_factsLine);
+    layout->addWidget(m_overview, 2);
+    layout->addWidget(m_detailsButton, 0, Qt::AlignLeft);
+    layout->addWidget(m_details, 1);
+    connect(m_detailsButton, &QToolButton::toggled, this, [this](bool on) {
+        m_details->setVisible(on);
+        m_detailsButton->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+    });
     connect(m_session, &SessionModel::reset, this, &SummaryPanel::refresh);
     connect(m_session, &SessionModel::appended, this, &SummaryPanel::refresh);
     refresh();
@@ -116,10 +144,19 @@ void SummaryPanel::refresh()
     // Nothing recorded or opened: no facts about a session that does not exist.
     if (m_session->path().isEmpty() && info.startMonotonicNs == 0 && m_session->isEmpty()) {
         fact(tr("Session"), tr("none yet: record one, or open a .bpflens file"));
+        m_factsLine->clear();
+        m_factsLine->setToolTip({});
+        m_factsLine->hide();
+        m_detailsButton->hide();
+        m_details->hide();
         return;
     }
-    fact(tr("Host"),
-         info.sshTarget.isEmpty() ? info.host : tr("%1 via %2").arg(info.host, info.sshTarget));
+    m_factsLine->show();
+    m_detailsButton->show();
+    m_details->setVisible(m_detailsButton->isChecked());
+    const QString host =
+        info.sshTarget.isEmpty() ? info.host : tr("%1 via %2").arg(info.host, info.sshTarget);
+    fact(tr("Host"), host);
     fact(tr("Kernel"), info.kernelRelease);
     // A live recording has no file yet, so no schema.
     fact(tr("Recorded by"),
@@ -131,19 +168,34 @@ void SummaryPanel::refresh()
     // A recording still running, or one that was killed, has no end yet: it lasts at least
     // until its newest data (SessionModel's span ends one past it).
     const quint64 lastNs = m_session->endTimeNs() > 0 ? m_session->endTimeNs() - 1 : 0;
+    QString duration;
     if (info.endMonotonicNs > info.startMonotonicNs)
-        fact(tr("Duration"),
-             EventTableModel::formatDuration(info.endMonotonicNs - info.startMonotonicNs));
+        duration = EventTableModel::formatDuration(info.endMonotonicNs - info.startMonotonicNs);
     else if (m_recording && info.startMonotonicNs > 0 && lastNs > info.startMonotonicNs)
-        fact(tr("Duration"),
-             tr("%1 so far (recording)")
-                 .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs)));
+        duration = tr("%1 so far (recording)")
+                       .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs));
     else if (info.startMonotonicNs > 0 && lastNs > info.startMonotonicNs)
-        fact(tr("Duration"),
-             tr("%1 up to the newest data (the recording was not stopped cleanly)")
-                 .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs)));
+        duration = tr("%1 up to the newest data (the recording was not stopped cleanly)")
+                       .arg(EventTableModel::formatDuration(lastNs - info.startMonotonicNs));
     else
-        fact(tr("Duration"), tr("no data yet"));
+        duration = tr("no data yet");
+    fact(tr("Duration"), duration);
+    // The same facts in one line: where it was recorded, how long, and on which kernel.
+    QStringList line;
+    line << (m_session->path().isEmpty() ? tr("not saved")
+                                         : QFileInfo(m_session->path()).fileName());
+    if (!info.host.isEmpty())
+        line << host;
+    if (!info.kernelRelease.isEmpty())
+        line << tr("kernel %1").arg(info.kernelRelease);
+    line << duration;
+    if (info.startWall.isValid())
+        line << tr("started %1")
+                    .arg(QLocale().toString(info.startWall.toUTC(), QLocale::ShortFormat) +
+                         QStringLiteral(" UTC"));
+    m_factsLine->setText(line.join(QStringLiteral(" · ")));
+    m_factsLine->setToolTip(m_session->path().isEmpty() ? line.join(QLatin1Char('\n'))
+                                                        : m_session->path());
     for (EventType t : SessionModel::eventTypes()) {
         if (!m_session->showsType(t))
             continue;
@@ -205,23 +257,17 @@ void SummaryPanel::refresh()
 
 QString SummaryPanel::lostExplanation()
 {
-    return tr("Events the kernel had no room for: the ring buffer (or a map that follows a "
-              "request) was full. The tables and the timeline miss them; histograms are counted "
-              "in the kernel and are complete.");
+    return OverviewProbeModel::lostExplanation();
 }
 
 QString SummaryPanel::unseenExplanation()
 {
-    return tr("Events that could not be made because the kernel did not run the probe's program "
-              "for one of their stages (a block request whose completion was never seen). No "
-              "buffer was full.");
+    return OverviewProbeModel::unseenExplanation();
 }
 
 QString SummaryPanel::unfinishedExplanation()
 {
-    return tr("Requests seen starting and still open when the probe stopped: in flight at the "
-              "stop, or ended without the kernel running the completion program. They have no "
-              "event.");
+    return OverviewProbeModel::unfinishedExplanation();
 }
 
 } // namespace bpflens

@@ -4,10 +4,13 @@
 
 #include <QWidget>
 
+class QLabel;
+class QToolButton;
 class QTreeWidget;
 
 namespace bpflens {
 
+class OverviewPage;
 class SessionModel;
 
 // Every field of the selected event (ViewState::selectedEvent()).
@@ -29,8 +32,10 @@ private:
     QTreeWidget *m_tree;
 };
 
-// Session facts: host, kernel, times, and per probe its options, attach path and the events
-// it saw and lost (lost is always shown, also when 0).
+// The Overview tab: the answer first (OverviewPage: what is worth a look, the top processes
+// by each cost, what each probe recorded), the session's facts in one line above it, and in a
+// collapsible section below the facts in full: host, kernel, times, and per probe its options,
+// attach path and the events it saw and lost (lost is always shown, also when 0).
 class SummaryPanel : public QWidget
 {
     Q_OBJECT
@@ -47,13 +52,18 @@ public:
         AttachColumn,
         ProbeColumnCount
     };
-    explicit SummaryPanel(SessionModel *session, QWidget *parent = nullptr);
+    SummaryPanel(SessionModel *session, ViewState *state, QWidget *parent = nullptr);
+    OverviewPage *overview() const { return m_overview; }
     QTreeWidget *probes() const { return m_probes; }
     // What each cause of a missing event means, for tooltips here and in the status bar.
     static QString lostExplanation();
     static QString unseenExplanation();
     static QString unfinishedExplanation();
     QTreeWidget *facts() const { return m_facts; }
+    // "demo.bpflens · host · kernel 6.18.0 · 10.0 s": the facts in one line above the overview.
+    QLabel *factsLine() const { return m_factsLine; }
+    // Shows or hides the facts in full.
+    QToolButton *detailsButton() const { return m_detailsButton; }
     // While a recording runs, its duration is "so far", not "not stopped cleanly".
     void setRecording(bool recording);
 
@@ -63,6 +73,10 @@ public Q_SLOTS:
 private:
     SessionModel *m_session;
     bool m_recording = false;
+    OverviewPage *m_overview;
+    QLabel *m_factsLine;
+    QToolButton *m_detailsButton;
+    QWidget *m_details;
     QTreeWidget *m_facts;
     QTreeWidget *m_probes;
 };

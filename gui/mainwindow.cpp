@@ -13,6 +13,7 @@
 #include "iostackview.h"
 #include "latencyspinbox.h"
 #include "openflags.h"
+#include "overviewpage.h"
 #include "probepanel.h"
 #include "profilepage.h"
 #include "querypage.h"
@@ -81,7 +82,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_histograms = new HistogramView(m_session, m_state, this);
     m_heatmap = new HeatmapView(m_session, m_state, this);
     m_counters = new CountersView(m_session, m_state, this);
-    m_summary = new SummaryPanel(m_session, this);
+    m_summary = new SummaryPanel(m_session, m_state, this);
     m_details = new DetailsPane(m_session, m_state, this);
     m_ioStack = new IoStackView(m_session, m_state, this);
     m_profile = new ProfilePage(m_session, m_state, this);
@@ -100,7 +101,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->setAccessibleName(tr("Views"));
     m_tabs->setDocumentMode(true);
     m_tabs->setIconSize(QSize(10, 10));
-    m_tabs->addTab(m_summary, tr("&Summary"));
+    m_tabs->addTab(m_summary, tr("&Overview"));
     m_tabs->addTab(m_histograms, tr("&Histograms"));
     m_tabs->addTab(m_heatmap, tr("Heat&map"));
     m_tabs->addTab(m_counters, tr("&Counters"));
@@ -111,6 +112,19 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_explain, tr("E&xplain"));
     connect(m_state, &ViewState::explainRequested, this,
             [this] { m_tabs->setCurrentWidget(m_explain); });
+    connect(m_summary->overview(), &OverviewPage::viewRequested, this,
+            [this](OverviewPage::View view, EventType type) {
+                using V = OverviewPage::View;
+                if (view == V::CpuProfile || view == V::OffCpuProfile)
+                    m_profile->setKind(view == V::CpuProfile ? ProfileKind::OnCpu
+                                                             : ProfileKind::OffCpu);
+                QWidget *to = m_profile;
+                if (view == V::Explain || view == V::Histograms)
+                    to = view == V::Explain ? static_cast<QWidget *>(m_explain) : m_histograms;
+                else if (view == V::Events)
+                    to = m_tables.value(int(type));
+                m_tabs->setCurrentWidget(to);
+            });
     for (EventType t : SessionModel::eventTypes()) {
         auto *view = new QTableView(this);
         view->setModel(m_filterModels.value(int(t)));

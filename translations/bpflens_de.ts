@@ -2194,10 +2194,6 @@ Latenz %3 – %4
         <translation>Ansichten</translation>
     </message>
     <message>
-        <source>&amp;Summary</source>
-        <translation>&amp;Übersicht</translation>
-    </message>
-    <message>
         <source>&amp;Histograms</source>
         <translation>&amp;Histogramme</translation>
     </message>
@@ -2420,6 +2416,365 @@ Latenz %3 – %4
     <message>
         <source>Operation %1</source>
         <translation>Operation %1</translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>&amp;Übersicht</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewCostModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>CPU samples</source>
+        <translation>CPU-Stichproben</translation>
+    </message>
+    <message>
+        <source>Off-CPU time</source>
+        <translation>Off-CPU-Zeit</translation>
+    </message>
+    <message>
+        <source>Block I/O time</source>
+        <translation>Block-I/O-Zeit</translation>
+    </message>
+    <message>
+        <source>Opens</source>
+        <translation>Öffnungen</translation>
+    </message>
+    <message>
+        <source>Connects</source>
+        <translation>Verbindungsaufbauten</translation>
+    </message>
+    <message>
+        <source>%1 is part of BPF Lens: its own cost while recording</source>
+        <translation>%1 gehört zu BPF Lens: der eigene Aufwand beim Aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Activate to filter every view to this process</source>
+        <translation>Aktivieren, um alle Ansichten auf diesen Prozess zu filtern</translation>
+    </message>
+    <message>
+        <source>%1 (BPF Lens)</source>
+        <translation>%1 (BPF Lens)</translation>
+    </message>
+    <message>
+        <source>Of every CPU sample in the range, idle ones included</source>
+        <translation>Von allen CPU-Stichproben im Bereich, Leerlauf eingeschlossen</translation>
+    </message>
+    <message>
+        <source>Of the whole %1 in the range</source>
+        <translation>Vom gesamten Wert „%1“ im Bereich</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>Prozess</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>Anteil</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewFindingModel</name>
+    <message numerus="yes">
+        <source>%1 lost %Ln event(s): its buffer was full</source>
+        <translation>
+            <numerusform>%1 hat %Ln Ereignis verloren: sein Puffer war voll</numerusform>
+            <numerusform>%1 hat %Ln Ereignisse verloren: sein Puffer war voll</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %Ln event(s) at %2–%3 s, %4× the usual rate</source>
+        <extracomment>A burst of events: &quot;Block I/O: 870 events at 4.2–4.8 s, 12× the usual rate&quot;</extracomment>
+        <translation>
+            <numerusform>%1: %Ln Ereignis bei %2–%3 s, %4× die übliche Rate</numerusform>
+            <numerusform>%1: %Ln Ereignisse bei %2–%3 s, %4× die übliche Rate</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %Ln failed with %2</source>
+        <extracomment>&quot;Open: 1,234 failed with ENOENT&quot;</extracomment>
+        <translation>
+            <numerusform>%1: %Ln mit %2 fehlgeschlagen</numerusform>
+            <numerusform>%1: %Ln mit %2 fehlgeschlagen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run-queue latency p99 is %1, p50 %2: some threads waited far longer for a CPU</source>
+        <translation>Run-Queue-Latenz p99 ist %1, p50 %2: manche Threads warteten viel länger auf eine CPU</translation>
+    </message>
+    <message>
+        <source>Show the events</source>
+        <translation>Ereignisse zeigen</translation>
+    </message>
+    <message>
+        <source>Explain the burst</source>
+        <translation>Ausschlag erklären</translation>
+    </message>
+    <message>
+        <source>Show the histogram</source>
+        <translation>Histogramm zeigen</translation>
+    </message>
+    <message>
+        <source>%1 of the burst&apos;s events (%2 of %3); %4 elsewhere (%5 of %6)</source>
+        <translation>%1 der Ereignisse des Ausschlags (%2 von %3); %4 sonst (%5 von %6)</translation>
+    </message>
+    <message>
+        <source>%1 of %2 in the visible range, %3 of them by BPF Lens&apos; own processes</source>
+        <translation>%1 von %2 im sichtbaren Bereich, %3 davon von BPF Lens’ eigenen Prozessen</translation>
+    </message>
+    <message>
+        <source>%1 of %2 in the visible range</source>
+        <translation>%1 von %2 im sichtbaren Bereich</translation>
+    </message>
+    <message>
+        <source>Worth a look</source>
+        <translation>Auffällig</translation>
+    </message>
+    <message>
+        <source>Shown in</source>
+        <translation>Gezeigt in</translation>
+    </message>
+    <message>
+        <source>%1 — %2 %3: %4 of them</source>
+        <extracomment>&quot;… — Process 700 dd: 94 % of them&quot;</extracomment>
+        <translation>%1 — %2 %3: %4 davon</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewPage</name>
+    <message>
+        <source>Show BPF Lens&apos; own processes</source>
+        <translation>BPF Lens’ eigene Prozesse zeigen</translation>
+    </message>
+    <message>
+        <source>bpflens, bpflens-cli, bpflens-helper and bpflens-symbolizer record and symbolise: their cost is the recording&apos;s, not the system&apos;s. They are left out of the top lists unless this is ticked.</source>
+        <translation>bpflens, bpflens-cli, bpflens-helper und bpflens-symbolizer zeichnen auf und symbolisieren: Ihr Aufwand gehört zur Aufzeichnung, nicht zum System. Ohne dieses Häkchen fehlen sie in den Top-Listen.</translation>
+    </message>
+    <message>
+        <source>Worth a look</source>
+        <translation>Auffällig</translation>
+    </message>
+    <message>
+        <source>Top processes</source>
+        <translation>Top-Prozesse</translation>
+    </message>
+    <message>
+        <source>Probes</source>
+        <translation>Probes</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>Wird berechnet …</translation>
+    </message>
+    <message>
+        <source>No session yet: record one, or open a .bpflens file.</source>
+        <translation>Noch keine Sitzung: Zeichnen Sie eine auf oder öffnen Sie eine .bpflens-Datei.</translation>
+    </message>
+    <message>
+        <source>Nothing stands out: no lost events, no bursts, no failed calls and no long run-queue waits.</source>
+        <translation>Nichts fällt auf: keine verlorenen Ereignisse, keine Ausschläge, keine fehlgeschlagenen Aufrufe und keine langen Wartezeiten in der Run-Queue.</translation>
+    </message>
+    <message>
+        <source>No CPU samples, off-CPU, block I/O, open or connect events. Record with the profile, offcpu, block, open or tcpconnect probes to rank processes by them.</source>
+        <translation>Keine CPU-Stichproben, Off-CPU-, Block-I/O-, Open- oder Connect-Ereignisse. Mit den Probes profile, offcpu, block, open oder tcpconnect aufzeichnen, um Prozesse danach zu ordnen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1–%2 s: %Ln event(s)</source>
+        <translation>
+            <numerusform>%1–%2 s: %Ln Ereignis</numerusform>
+            <numerusform>%1–%2 s: %Ln Ereignisse</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1–%2 s: %Ln event(s) pass the filter</source>
+        <translation>
+            <numerusform>%1–%2 s: %Ln Ereignis passiert den Filter</numerusform>
+            <numerusform>%1–%2 s: %Ln Ereignisse passieren den Filter</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) lost</source>
+        <translation>
+            <numerusform>%Ln Ereignis verloren</numerusform>
+            <numerusform>%Ln Ereignisse verloren</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 not seen</source>
+        <translation>%1 nicht gesehen</translation>
+    </message>
+    <message>
+        <source>Not seen: %1</source>
+        <translation>Nicht gesehen: %1</translation>
+    </message>
+    <message>
+        <source>%1 unfinished</source>
+        <translation>%1 unvollendet</translation>
+    </message>
+    <message>
+        <source>Unfinished: %1</source>
+        <translation>Unvollendet: %1</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewProbeModel</name>
+    <message>
+        <source>ns</source>
+        <translation>ns</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message>
+        <source>%1–%2 %3</source>
+        <translation>%1–%2 %3</translation>
+    </message>
+    <message>
+        <source>Events the kernel had no room for: the ring buffer (or a map that follows a request) was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
+        <translation>Ereignisse, für die der Kernel keinen Platz hatte: Der Ringpuffer (oder eine Map, die eine Anfrage verfolgt) war voll. Sie fehlen in den Tabellen und der Zeitleiste; Histogramme werden im Kernel gezählt und sind vollständig.</translation>
+    </message>
+    <message>
+        <source>Events that could not be made because the kernel did not run the probe&apos;s program for one of their stages (a block request whose completion was never seen). No buffer was full.</source>
+        <translation>Ereignisse, die nicht entstehen konnten, weil der Kernel das Programm der Sonde für einen ihrer Schritte nicht ausgeführt hat (eine Block-Anfrage, deren Abschluss nie gesehen wurde). Kein Puffer war voll.</translation>
+    </message>
+    <message>
+        <source>Requests seen starting and still open when the probe stopped: in flight at the stop, or ended without the kernel running the completion program. They have no event.</source>
+        <translation>Anfragen, deren Beginn gesehen wurde und die beim Stopp der Sonde noch offen waren: beim Stopp unterwegs, oder beendet, ohne dass der Kernel das Abschlussprogramm ausgeführt hat. Sie haben kein Ereignis.</translation>
+    </message>
+    <message>
+        <source>%1 lost</source>
+        <translation>%1 verloren</translation>
+    </message>
+    <message>
+        <source>%1 not seen</source>
+        <translation>%1 nicht gesehen</translation>
+    </message>
+    <message>
+        <source>%1 unfinished</source>
+        <translation>%1 unvollendet</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>The session has no counters of this probe.</source>
+        <translation>Die Sitzung hat keine Zähler dieser Probe.</translation>
+    </message>
+    <message>
+        <source>%1 lost: %2</source>
+        <translation>%1 verloren: %2</translation>
+    </message>
+    <message>
+        <source>%1 not seen: %2</source>
+        <translation>%1 nicht gesehen: %2</translation>
+    </message>
+    <message>
+        <source>%1 unfinished: %2</source>
+        <translation>%1 unvollendet: %2</translation>
+    </message>
+    <message>
+        <source>Nothing was lost.</source>
+        <translation>Nichts ging verloren.</translation>
+    </message>
+    <message>
+        <source>The histograms of this probe are of stages of the same requests: see the I/O Stack tab.</source>
+        <translation>Die Histogramme dieser Probe sind Stufen derselben Anfragen: siehe Reiter „I/O-Stack“.</translation>
+    </message>
+    <message>
+        <source>Counted in the kernel into log2 buckets: the bucket the value falls in, not the value.</source>
+        <translation>Im Kernel in log2-Buckets gezählt: der Bucket, in den der Wert fällt, nicht der Wert.</translation>
+    </message>
+    <message>
+        <source>This probe counts into histograms in the kernel and records no single events.</source>
+        <translation>Diese Probe zählt im Kernel in Histogramme und zeichnet keine einzelnen Ereignisse auf.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s)</source>
+        <translation>
+            <numerusform>%Ln Ereignis</numerusform>
+            <numerusform>%Ln Ereignisse</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <comment>samples in intervals</comment>
+        <extracomment>&quot;1,234 samples in 10 intervals&quot;</extracomment>
+        <translation>%1 in %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln sample(s)</source>
+        <translation>
+            <numerusform>%Ln Messwert</numerusform>
+            <numerusform>%Ln Messwerte</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln interval(s)</source>
+        <translation>
+            <numerusform>%Ln Intervall</numerusform>
+            <numerusform>%Ln Intervallen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>counters of %Ln interval(s)</source>
+        <translation>
+            <numerusform>Zähler aus %Ln Intervall</numerusform>
+            <numerusform>Zähler aus %Ln Intervallen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no data</source>
+        <translation>keine Daten</translation>
+    </message>
+    <message>
+        <source>not counted</source>
+        <translation>nicht gezählt</translation>
+    </message>
+    <message>
+        <source>Over the whole recording. Only &quot;lost&quot; means a full buffer.</source>
+        <translation>Über die ganze Aufzeichnung. Nur „verloren“ bedeutet einen vollen Puffer.</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>Probe</translation>
+    </message>
+    <message>
+        <source>In the range</source>
+        <translation>Im Bereich</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>Max</translation>
+    </message>
+    <message>
+        <source>Missing</source>
+        <translation>Fehlend</translation>
     </message>
 </context>
 <context>
@@ -3415,10 +3770,6 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <translation>Optionen</translation>
     </message>
     <message>
-        <source>Probes</source>
-        <translation>Probes</translation>
-    </message>
-    <message>
         <source>File</source>
         <translation>Datei</translation>
     </message>
@@ -3487,18 +3838,6 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <translation>Unvollendet</translation>
     </message>
     <message>
-        <source>Events the kernel had no room for: the ring buffer (or a map that follows a request) was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
-        <translation>Ereignisse, für die der Kernel keinen Platz hatte: Der Ringpuffer (oder eine Map, die eine Anfrage verfolgt) war voll. Sie fehlen in den Tabellen und der Zeitleiste; Histogramme werden im Kernel gezählt und sind vollständig.</translation>
-    </message>
-    <message>
-        <source>Events that could not be made because the kernel did not run the probe&apos;s program for one of their stages (a block request whose completion was never seen). No buffer was full.</source>
-        <translation>Ereignisse, die nicht entstehen konnten, weil der Kernel das Programm der Sonde für einen ihrer Schritte nicht ausgeführt hat (eine Block-Anfrage, deren Abschluss nie gesehen wurde). Kein Puffer war voll.</translation>
-    </message>
-    <message>
-        <source>Requests seen starting and still open when the probe stopped: in flight at the stop, or ended without the kernel running the completion program. They have no event.</source>
-        <translation>Anfragen, deren Beginn gesehen wurde und die beim Stopp der Sonde noch offen waren: beim Stopp unterwegs, oder beendet, ohne dass der Kernel das Abschlussprogramm ausgeführt hat. Sie haben kein Ereignis.</translation>
-    </message>
-    <message>
         <source>defaults</source>
         <translation>Standard</translation>
     </message>
@@ -3521,6 +3860,26 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>%1 via %2</source>
         <translation>%1 über %2</translation>
+    </message>
+    <message>
+        <source>Session details</source>
+        <translation>Sitzungsdetails</translation>
+    </message>
+    <message>
+        <source>Probe setup</source>
+        <translation>Probe-Einstellungen</translation>
+    </message>
+    <message>
+        <source>not saved</source>
+        <translation>nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>kernel %1</source>
+        <translation>Kernel %1</translation>
+    </message>
+    <message>
+        <source>started %1</source>
+        <translation>gestartet %1</translation>
     </message>
 </context>
 <context>

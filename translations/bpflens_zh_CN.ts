@@ -2190,10 +2190,6 @@ latency %3 – %4
         <translation>视图</translation>
     </message>
     <message>
-        <source>&amp;Summary</source>
-        <translation>概要(&amp;S)</translation>
-    </message>
-    <message>
         <source>&amp;Histograms</source>
         <translation>直方图(&amp;H)</translation>
     </message>
@@ -2416,6 +2412,355 @@ latency %3 – %4
     <message>
         <source>Operation %1</source>
         <translation>操作 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>概览(&amp;O)</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewCostModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>CPU samples</source>
+        <translation>CPU 采样</translation>
+    </message>
+    <message>
+        <source>Off-CPU time</source>
+        <translation>离开 CPU 的时间</translation>
+    </message>
+    <message>
+        <source>Block I/O time</source>
+        <translation>块 I/O 时间</translation>
+    </message>
+    <message>
+        <source>Opens</source>
+        <translation>打开次数</translation>
+    </message>
+    <message>
+        <source>Connects</source>
+        <translation>连接次数</translation>
+    </message>
+    <message>
+        <source>%1 is part of BPF Lens: its own cost while recording</source>
+        <translation>%1 属于 BPF Lens：这是录制本身的开销</translation>
+    </message>
+    <message>
+        <source>Activate to filter every view to this process</source>
+        <translation>激活以将所有视图筛选到此进程</translation>
+    </message>
+    <message>
+        <source>%1 (BPF Lens)</source>
+        <translation>%1（BPF Lens）</translation>
+    </message>
+    <message>
+        <source>Of every CPU sample in the range, idle ones included</source>
+        <translation>占范围内全部 CPU 采样的比例（含空闲）</translation>
+    </message>
+    <message>
+        <source>Of the whole %1 in the range</source>
+        <translation>占范围内全部“%1”的比例</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewFindingModel</name>
+    <message numerus="yes">
+        <source>%1 lost %Ln event(s): its buffer was full</source>
+        <translation>
+            <numerusform>%1 丢失了 %Ln 个事件：其缓冲区已满</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %Ln event(s) at %2–%3 s, %4× the usual rate</source>
+        <extracomment>A burst of events: &quot;Block I/O: 870 events at 4.2–4.8 s, 12× the usual rate&quot;</extracomment>
+        <translation>
+            <numerusform>%1：%2–%3 秒出现 %Ln 个事件，是平常速率的 %4 倍</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %Ln failed with %2</source>
+        <extracomment>&quot;Open: 1,234 failed with ENOENT&quot;</extracomment>
+        <translation>
+            <numerusform>%1：%Ln 次以 %2 失败</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run-queue latency p99 is %1, p50 %2: some threads waited far longer for a CPU</source>
+        <translation>运行队列延迟 p99 为 %1，p50 为 %2：部分线程等待 CPU 的时间长得多</translation>
+    </message>
+    <message>
+        <source>Show the events</source>
+        <translation>显示事件</translation>
+    </message>
+    <message>
+        <source>Explain the burst</source>
+        <translation>解释这次突发</translation>
+    </message>
+    <message>
+        <source>Show the histogram</source>
+        <translation>显示直方图</translation>
+    </message>
+    <message>
+        <source>%1 of the burst&apos;s events (%2 of %3); %4 elsewhere (%5 of %6)</source>
+        <translation>占突发事件的 %1（%3 个中的 %2 个）；其他时间占 %4（%6 个中的 %5 个）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 in the visible range, %3 of them by BPF Lens&apos; own processes</source>
+        <translation>可见范围内 %2 个中的 %1 个，其中 %3 个来自 BPF Lens 自身的进程</translation>
+    </message>
+    <message>
+        <source>%1 of %2 in the visible range</source>
+        <translation>可见范围内 %2 个中的 %1 个</translation>
+    </message>
+    <message>
+        <source>Worth a look</source>
+        <translation>值得一看</translation>
+    </message>
+    <message>
+        <source>Shown in</source>
+        <translation>显示于</translation>
+    </message>
+    <message>
+        <source>%1 — %2 %3: %4 of them</source>
+        <extracomment>&quot;… — Process 700 dd: 94 % of them&quot;</extracomment>
+        <translation>%1 — %2 %3：占其中 %4</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewPage</name>
+    <message>
+        <source>Show BPF Lens&apos; own processes</source>
+        <translation>显示 BPF Lens 自身的进程</translation>
+    </message>
+    <message>
+        <source>bpflens, bpflens-cli, bpflens-helper and bpflens-symbolizer record and symbolise: their cost is the recording&apos;s, not the system&apos;s. They are left out of the top lists unless this is ticked.</source>
+        <translation>bpflens、bpflens-cli、bpflens-helper 和 bpflens-symbolizer 负责录制和符号化：它们的开销属于录制本身，而不是被观察的系统。除非勾选此项，否则排行榜中不包含它们。</translation>
+    </message>
+    <message>
+        <source>Worth a look</source>
+        <translation>值得一看</translation>
+    </message>
+    <message>
+        <source>Top processes</source>
+        <translation>排名靠前的进程</translation>
+    </message>
+    <message>
+        <source>Probes</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>No session yet: record one, or open a .bpflens file.</source>
+        <translation>尚无会话：请录制一个，或打开一个 .bpflens 文件。</translation>
+    </message>
+    <message>
+        <source>Nothing stands out: no lost events, no bursts, no failed calls and no long run-queue waits.</source>
+        <translation>没有异常：没有丢失的事件、没有突发、没有失败的调用，也没有长时间的运行队列等待。</translation>
+    </message>
+    <message>
+        <source>No CPU samples, off-CPU, block I/O, open or connect events. Record with the profile, offcpu, block, open or tcpconnect probes to rank processes by them.</source>
+        <translation>没有 CPU 采样、离开 CPU、块 I/O、打开或连接事件。使用 profile、offcpu、block、open 或 tcpconnect 探针录制，即可按这些指标为进程排名。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1–%2 s: %Ln event(s)</source>
+        <translation>
+            <numerusform>%1–%2 秒：%Ln 个事件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1–%2 s: %Ln event(s) pass the filter</source>
+        <translation>
+            <numerusform>%1–%2 秒：%Ln 个事件通过筛选</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) lost</source>
+        <translation>
+            <numerusform>丢失 %Ln 个事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 not seen</source>
+        <translation>%1 未见</translation>
+    </message>
+    <message>
+        <source>Not seen: %1</source>
+        <translation>未见：%1</translation>
+    </message>
+    <message>
+        <source>%1 unfinished</source>
+        <translation>%1 未完成</translation>
+    </message>
+    <message>
+        <source>Unfinished: %1</source>
+        <translation>未完成：%1</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewProbeModel</name>
+    <message>
+        <source>ns</source>
+        <translation>ns</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message>
+        <source>%1–%2 %3</source>
+        <translation>%1–%2 %3</translation>
+    </message>
+    <message>
+        <source>Events the kernel had no room for: the ring buffer (or a map that follows a request) was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
+        <translation>内核没有空间容纳的事件：环形缓冲区（或跟踪请求的映射）已满。表格和时间线中缺少它们；直方图在内核中计数，是完整的。</translation>
+    </message>
+    <message>
+        <source>Events that could not be made because the kernel did not run the probe&apos;s program for one of their stages (a block request whose completion was never seen). No buffer was full.</source>
+        <translation>因内核未对其某个阶段运行探针程序而无法生成的事件（从未看到完成的块请求）。没有缓冲区已满。</translation>
+    </message>
+    <message>
+        <source>Requests seen starting and still open when the probe stopped: in flight at the stop, or ended without the kernel running the completion program. They have no event.</source>
+        <translation>已看到开始、在探针停止时仍未结束的请求：停止时仍在进行中，或在内核未运行完成程序的情况下结束。它们没有事件。</translation>
+    </message>
+    <message>
+        <source>%1 lost</source>
+        <translation>丢失 %1</translation>
+    </message>
+    <message>
+        <source>%1 not seen</source>
+        <translation>%1 未见</translation>
+    </message>
+    <message>
+        <source>%1 unfinished</source>
+        <translation>%1 未完成</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The session has no counters of this probe.</source>
+        <translation>此会话没有该探针的计数器。</translation>
+    </message>
+    <message>
+        <source>%1 lost: %2</source>
+        <translation>%1 丢失：%2</translation>
+    </message>
+    <message>
+        <source>%1 not seen: %2</source>
+        <translation>%1 未见：%2</translation>
+    </message>
+    <message>
+        <source>%1 unfinished: %2</source>
+        <translation>%1 未完成：%2</translation>
+    </message>
+    <message>
+        <source>Nothing was lost.</source>
+        <translation>没有丢失任何事件。</translation>
+    </message>
+    <message>
+        <source>The histograms of this probe are of stages of the same requests: see the I/O Stack tab.</source>
+        <translation>该探针的直方图是同一批请求的各个阶段：请查看“I/O 栈”选项卡。</translation>
+    </message>
+    <message>
+        <source>Counted in the kernel into log2 buckets: the bucket the value falls in, not the value.</source>
+        <translation>在内核中按 log2 桶计数：显示的是值所在的桶，而不是值本身。</translation>
+    </message>
+    <message>
+        <source>This probe counts into histograms in the kernel and records no single events.</source>
+        <translation>该探针在内核中计入直方图，不记录单个事件。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s)</source>
+        <translation>
+            <numerusform>%Ln 个事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <comment>samples in intervals</comment>
+        <extracomment>&quot;1,234 samples in 10 intervals&quot;</extracomment>
+        <translation>%2中的 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln sample(s)</source>
+        <translation>
+            <numerusform>%Ln 个样本</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln interval(s)</source>
+        <translation>
+            <numerusform>%Ln 个区间</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>counters of %Ln interval(s)</source>
+        <translation>
+            <numerusform>%Ln 个区间的计数器</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no data</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>not counted</source>
+        <translation>未计数</translation>
+    </message>
+    <message>
+        <source>Over the whole recording. Only &quot;lost&quot; means a full buffer.</source>
+        <translation>针对整个录制。只有“丢失”表示缓冲区已满。</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>In the range</source>
+        <translation>范围内</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>Missing</source>
+        <translation>缺失</translation>
     </message>
 </context>
 <context>
@@ -3407,10 +3752,6 @@ The data recorded until then is kept.</source>
         <translation>选项</translation>
     </message>
     <message>
-        <source>Probes</source>
-        <translation>探针</translation>
-    </message>
-    <message>
         <source>File</source>
         <translation>文件</translation>
     </message>
@@ -3479,18 +3820,6 @@ The data recorded until then is kept.</source>
         <translation>未完成</translation>
     </message>
     <message>
-        <source>Events the kernel had no room for: the ring buffer (or a map that follows a request) was full. The tables and the timeline miss them; histograms are counted in the kernel and are complete.</source>
-        <translation>内核没有空间容纳的事件：环形缓冲区（或跟踪请求的映射）已满。表格和时间线中缺少它们；直方图在内核中计数，是完整的。</translation>
-    </message>
-    <message>
-        <source>Events that could not be made because the kernel did not run the probe&apos;s program for one of their stages (a block request whose completion was never seen). No buffer was full.</source>
-        <translation>因内核未对其某个阶段运行探针程序而无法生成的事件（从未看到完成的块请求）。没有缓冲区已满。</translation>
-    </message>
-    <message>
-        <source>Requests seen starting and still open when the probe stopped: in flight at the stop, or ended without the kernel running the completion program. They have no event.</source>
-        <translation>已看到开始、在探针停止时仍未结束的请求：停止时仍在进行中，或在内核未运行完成程序的情况下结束。它们没有事件。</translation>
-    </message>
-    <message>
         <source>defaults</source>
         <translation>默认</translation>
     </message>
@@ -3513,6 +3842,26 @@ The data recorded until then is kept.</source>
     <message>
         <source>%1 via %2</source>
         <translation>%1（经由 %2）</translation>
+    </message>
+    <message>
+        <source>Session details</source>
+        <translation>会话详情</translation>
+    </message>
+    <message>
+        <source>Probe setup</source>
+        <translation>探针设置</translation>
+    </message>
+    <message>
+        <source>not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>kernel %1</source>
+        <translation>内核 %1</translation>
+    </message>
+    <message>
+        <source>started %1</source>
+        <translation>开始于 %1</translation>
     </message>
 </context>
 <context>
