@@ -3565,6 +3565,13 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
 </context>
 <context>
+    <name>bpflens::TimeAxis</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::TimelineWidget</name>
     <message>
         <source>Timeline</source>
@@ -3585,10 +3592,6 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>other</source>
         <translation>Sonstige</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
     </message>
     <message>
         <source>other (%1)</source>

@@ -3558,6 +3558,13 @@ The data recorded until then is kept.</source>
     </message>
 </context>
 <context>
+    <name>bpflens::TimeAxis</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::TimelineWidget</name>
     <message>
         <source>Timeline</source>
@@ -3578,10 +3585,6 @@ The data recorded until then is kept.</source>
     <message>
         <source>other</source>
         <translation>其他</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
     </message>
     <message>
         <source>other (%1)</source>
