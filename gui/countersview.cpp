@@ -87,6 +87,10 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *content = new QWidget(scroll);
     auto *layout = new QVBoxLayout(content);
+    // The charts reach the edges: their plots share the timeline's span, and every pixel of
+    // margin here would be taken from the timeline's plot too.
+    layout->setContentsMargins(0, layout->contentsMargins().top(), 0,
+                               layout->contentsMargins().bottom());
     scroll->setWidget(content);
     outer->addWidget(scroll);
     m_placeholder = new QLabel(
@@ -300,8 +304,9 @@ void CountersView::alignPlots()
         const QRectF automatic = chart->plotArea();
         const double offset = view->viewport()->mapTo(view, QPoint(0, 0)).x() +
                               view->viewportTransform().map(chart->pos()).x();
+        // On the right only the last time label's half: the legend is above the plot.
         m_axes->setNeeds(view, int(std::ceil(offset + automatic.left())),
-                         int(std::ceil(view->width() - offset - automatic.right())));
+                         fontMetrics().horizontalAdvance(QStringLiteral("88.88")) / 2 + 4);
         const auto [left, right] = m_axes->span(view);
         chart->setPlotArea(
             QRectF(left - offset, automatic.top(), right - left, automatic.height()));

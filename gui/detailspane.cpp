@@ -86,15 +86,15 @@ DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *paren
     m_framesView->setAccessibleName(tr("Stack frames"));
     m_framesView->setTextElideMode(Qt::ElideMiddle);
     m_framesView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // The function takes what the module and the kind leave; long names are read whole in the
-    // tool tip.
+    // The function takes what the module and the kind leave (fitFrameColumns()); long names
+    // are read whole in the tool tip.
     m_framesView->header()->setStretchLastSection(false);
     m_framesView->header()->setSectionResizeMode(StackFramesModel::FunctionColumn,
                                                  QHeaderView::Stretch);
     m_framesView->header()->setSectionResizeMode(StackFramesModel::ModuleColumn,
-                                                 QHeaderView::ResizeToContents);
+                                                 QHeaderView::Interactive);
     m_framesView->header()->setSectionResizeMode(StackFramesModel::KindColumn,
-                                                 QHeaderView::ResizeToContents);
+                                                 QHeaderView::Interactive);
     m_split = new QSplitter(Qt::Vertical, this);
     m_split->setChildrenCollapsible(false);
     m_split->addWidget(m_tree);
@@ -119,6 +119,7 @@ void DetailsPane::refresh()
     const quint32 stackId = fields.isEmpty() ? 0 : stackIdOf(*m_session, ref, &hasStacks);
     m_frames->setStack(&m_session->stacks(), ref.type, stackId);
     m_framesView->setVisible(hasStacks);
+    fitFrameColumns();
     if (fields.isEmpty()) {
         auto *item = new QTreeWidgetItem(m_tree, {tr("No event selected")});
         item->setFlags(Qt::NoItemFlags);
@@ -130,6 +131,35 @@ void DetailsPane::refresh()
         auto *item = new QTreeWidgetItem(m_tree, {f.first, f.second});
         item->setToolTip(1, f.second);
     }
+}
+
+void DetailsPane::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitFrameColumns();
+}
+
+void DetailsPane::fitFrameColumns()
+{
+    // The module and the kind as wide as their contents, but never more than half of a narrow
+    // dock together: "libpython3.11.so.1.0" and "Benutzer" left the function names 35 pixels.
+    const QAbstractItemModel *model = m_framesView->model();
+    QFont bold = m_framesView->font();
+    bold.setBold(true); // the key frame's row
+    const QFontMetrics metrics(bold);
+    auto contents = [&](int column) {
+        int w = m_framesView->header()->sectionSizeHint(column);
+        for (int r = 0; r < model->rowCount(); ++r)
+            w = std::max(w, metrics.horizontalAdvance(model->index(r, column).data().toString()) +
+                                2 * metrics.averageCharWidth());
+        return w;
+    };
+    const int width = m_framesView->viewport()->width();
+    m_framesView->header()->resizeSection(
+        StackFramesModel::ModuleColumn,
+        std::min(contents(StackFramesModel::ModuleColumn), width * 3 / 10));
+    m_framesView->header()->resizeSection(
+        StackFramesModel::KindColumn, std::min(contents(StackFramesModel::KindColumn), width / 5));
 }
 
 QString DetailsPane::value(const QString &field) const

@@ -30,7 +30,12 @@ public:
 public Q_SLOTS:
     void refresh();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitFrameColumns();
+
     SessionModel *m_session;
     ViewState *m_state;
     QTreeWidget *m_tree;

@@ -61,7 +61,8 @@ SessionData sessionWithWaits()
     frame(IoScheduleFrame, FrameKind::Kernel, "vmlinux", "io_schedule");
     frame(FolioWaitFrame, FrameKind::Kernel, "vmlinux", "folio_wait_bit");
     frame(VfsReadFrame, FrameKind::Kernel, "vmlinux", "vfs_read");
-    frame(ReadFrame, FrameKind::User, "/usr/lib/x86_64-linux-gnu/libc.so.6", "read");
+    frame(ReadFrame, FrameKind::User, "/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0",
+          "_PyEval_EvalFrameDefault");
     must(d.stacks.add(
              StackDefinition{DiskWaitStack,
                              0,
@@ -239,6 +240,19 @@ private Q_SLOTS:
         QCOMPARE(f.row(3).first(), QStringLiteral("folio_wait_bit"));
         QVERIFY(!f.bold(0));
         QVERIFY(f.bold(3)); // below the scheduler's frames
+
+        // In a narrow dock a long module name and the kind leave the function most of the
+        // width, in German too ("Benutzer").
+        f.details.resize(260, 600);
+        QCoreApplication::processEvents();
+        QTreeView *view = f.details.framesView();
+        const int function = view->columnWidth(StackFramesModel::FunctionColumn);
+        QVERIFY2(function >= view->viewport()->width() / 2,
+                 qPrintable(QStringLiteral("function column %1 of %2")
+                                .arg(function)
+                                .arg(view->viewport()->width())));
+        QCOMPARE(f.row(6).at(StackFramesModel::ModuleColumn),
+                 QStringLiteral("libpython3.11.so.1.0"));
 
         // A wait without a stack says so, with no frames under it.
         f.state.setSelectedEvent({EventType::OffCpu, NoStackEvent});
