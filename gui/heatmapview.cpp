@@ -66,6 +66,7 @@ public:
     explicit HeatmapPlot(HeatmapView *view)
         : QWidget(view)
         , m_view(view)
+        , m_axes(TimeAxisGroup::of(view->m_state))
     {
         setMouseTracking(true);
         setMinimumHeight(140);
@@ -80,7 +81,7 @@ public:
     QRect mapRect() const
     {
         const int fh = fontMetrics().height();
-        const auto [left, right] = TimeAxisGroup::of(m_view->m_state)->span(this);
+        const auto [left, right] = m_axes->span(this);
         return QRect(left, 8, std::max(10, right - left), std::max(10, height() - 8 - 2 * fh - 10));
     }
     TimeAxis axis() const
@@ -140,7 +141,7 @@ protected:
     void paintEvent(QPaintEvent *) override;
     void resizeEvent(QResizeEvent *) override
     {
-        TimeAxisGroup::of(m_view->m_state)->setNeeds(this, leftNeed(), RightNeed);
+        m_axes->setNeeds(this, leftNeed(), RightNeed);
         m_view->scheduleRefresh();
     }
     void mousePressEvent(QMouseEvent *e) override
@@ -188,6 +189,7 @@ private:
     void drawLegend(QPainter &p, const QRect &r) const;
 
     HeatmapView *m_view;
+    TimeAxisGroup *m_axes; // looked up once: mapRect() runs for every cell hit-tested
     bool m_dragging = false;
     int m_c0 = 0, m_c1 = 0, m_s0 = 0, m_s1 = 0;
 };
