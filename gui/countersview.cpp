@@ -4,10 +4,12 @@
 #include "colors.h"
 #include "losscounters.h"
 #include "sessionmodel.h"
+#include "timeaxis.h"
 #include "viewstate.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsLayout>
 #include <QGridLayout>
 #include <QHash>
 #include <QLabel>
@@ -16,6 +18,7 @@
 #include <QMap>
 #include <QScrollArea>
 #include <QSet>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -84,6 +87,10 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *content = new QWidget(scroll);
     auto *layout = new QVBoxLayout(content);
+    // The charts reach the edges: their plots share the timeline's span, and every pixel of
+    // margin here would be taken from the timeline's plot too.
+    layout->setContentsMargins(0, layout->contentsMargins().top(), 0,
+                               layout->contentsMargins().bottom());
     scroll->setWidget(content);
     outer->addWidget(scroll);
     m_placeholder = new QLabel(
@@ -132,6 +139,16 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     layout->addWidget(m_ratio, 2);
     m_keyedGrid = new QGridLayout;
     layout->addLayout(m_keyedGrid, 3);
+    // Every chart on the timeline's time axis: the same range, the same screen x per time.
+    // Aligned after the event that moved something, once the charts have their new size.
+    m_axes = TimeAxisGroup::of(m_state);
+    m_alignTimer = new QTimer(this);
+    m_alignTimer->setSingleShot(true);
+    m_alignTimer->setInterval(0);
+    connect(m_alignTimer, &QTimer::timeout, this, &CountersView::alignPlots);
+    for (QChartView *view : allCharts())
+        m_axes->add(view, 0, 0);
+    connect(m_axes, &TimeAxisGroup::changed, m_alignTimer, qOverload<>(&QTimer::start));
     connect(m_state, &ViewState::rangeChanged, this, &CountersView::refresh);
     connect(m_session, &SessionModel::reset, this, &CountersView::refresh);
     connect(m_session, &SessionModel::appended, this, &CountersView::refresh);
@@ -249,17 +266,64 @@ void CountersView::refresh()
             shown.append(k.view);
         empty = empty && keyed[i].isEmpty();
     }
-    // Two a row; one alone in its row (the last of an odd number) takes the whole width, not
-    // half of it beside an empty cell.
-    for (qsizetype n = 0; n < shown.size(); ++n) {
-        const bool alone = n == shown.size() - 1 && n % 2 == 0;
-        m_keyedGrid->addWidget(shown[n], int(n / 2), int(n % 2), 1, alone ? 2 : 1);
-    }
+    // One a row, the whole width: side by side they could not share the timeline's axis.
+    for (qsizetype n = 0; n < shown.size(); ++n)
+        m_keyedGrid->addWidget(shown[n], int(n), 0);
     for (const KeyedChart &k : std::as_const(m_keyed))
         k.view->setVisible(shown.contains(k.view));
-    m_keyedGrid->setColumnStretch(0, 1);
-    m_keyedGrid->setColumnStretch(1, 1);
     m_placeholder->setVisible(empty);
+    m_alignTimer->start();
+}
+
+void CountersView::setTimeTicks(QValueAxis *x, double plotWidth) const
+{
+    // The timeline's ticks (TimeAxis): whole multiples of a 1-2-5 step, about one per 100
+    // pixels, with as many decimals as the step needs.
+    const TimeAxis axis(m_state->startNs(), m_state->endNs(), 0, 0, plotWidth);
+    const double step = axis.tickStepNs() / 1e9;
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0);
+    x->setTickInterval(step);
+    const int decimals = std::clamp(int(std::ceil(-std::log10(step) - 1e-9)), 0, 9);
+    x->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+}
+
+void CountersView::alignPlots()
+{
+    if (m_aligning)
+        return;
+    m_aligning = true;
+    for (QChartView *view : allCharts()) {
+        QChart *chart = view->chart();
+        if (!view->isVisible() || chart->series().isEmpty())
+            continue;
+        // The automatic layout first: it says how much room the value axis's labels and title
+        // need on the left, which the timeline's lane names usually exceed.
+        chart->setPlotArea(QRectF());
+        chart->layout()->activate();
+        const QRectF automatic = chart->plotArea();
+        const double offset = view->viewport()->mapTo(view, QPoint(0, 0)).x() +
+                              view->viewportTransform().map(chart->pos()).x();
+        // On the right only the last time label's half: the legend is above the plot.
+        m_axes->setNeeds(view, int(std::ceil(offset + automatic.left())),
+                         fontMetrics().horizontalAdvance(QStringLiteral("88.88")) / 2 + 4);
+        const auto [left, right] = m_axes->span(view);
+        chart->setPlotArea(
+            QRectF(left - offset, automatic.top(), right - left, automatic.height()));
+        const QList<QAbstractAxis *> xs = chart->axes(Qt::Horizontal);
+        if (auto *x = xs.isEmpty() ? nullptr : qobject_cast<QValueAxis *>(xs.first()))
+            setTimeTicks(x, right - left);
+    }
+    m_aligning = false;
+}
+
+QPair<double, double> CountersView::plotSpan(QChartView *view) const
+{
+    const QRectF plot = view->chart()->plotArea();
+    const QPointF a = view->viewportTransform().map(view->chart()->mapToScene(plot.topLeft()));
+    const QPointF b = view->viewportTransform().map(view->chart()->mapToScene(plot.topRight()));
+    const QPoint origin = view->viewport()->mapTo(view, QPoint(0, 0));
+    return {a.x() + origin.x(), b.x() + origin.x()};
 }
 
 void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &lines,
@@ -277,8 +341,7 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
     y->setTitleText(yTitle);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    double maxY = 1, minX = 0, maxX = 1;
-    bool first = true;
+    double maxY = 1;
     for (auto it = lines.cbegin(); it != lines.cend(); ++it) {
         auto *series = new QLineSeries;
         series->setName(it.key());
@@ -286,31 +349,16 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
         chart->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);
-        for (const QPointF &p : it.value()) {
+        for (const QPointF &p : it.value())
             maxY = std::max(maxY, p.y());
-            minX = first ? p.x() : std::min(minX, p.x());
-            maxX = first ? p.x() : std::max(maxX, p.x());
-            first = false;
-        }
     }
-    x->setRange(minX, std::max(maxX, minX + 1e-3));
-    // Ticks at whole multiples of 1, 2 or 5 × 10^k seconds, about six of them, with as many
-    // decimals as the step needs: a 0.5 s .. 4 s range read "0.50 1.38 2.25" with five even
-    // ticks.
-    const double span = std::max(maxX - minX, 1e-3);
-    const double magnitude = std::pow(10.0, std::floor(std::log10(span / 6)));
-    double step = 10 * magnitude;
-    for (double m : {1.0, 2.0, 5.0}) {
-        if (m * magnitude >= span / 6) {
-            step = m * magnitude;
-            break;
-        }
-    }
-    x->setTickType(QValueAxis::TicksDynamic);
-    x->setTickAnchor(0);
-    x->setTickInterval(step);
-    const int decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)));
-    x->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+    // The visible range, not the samples' extent: the timeline's x axis, so a counter's peak is
+    // under the events that made it. Its ticks are set for the width the plot gets
+    // (alignPlots()).
+    const quint64 origin = m_session->info().startMonotonicNs;
+    x->setRange(double(qint64(m_state->startNs() - origin)) / 1e9,
+                double(qint64(m_state->endNs() - origin)) / 1e9);
+    setTimeTicks(x, view->width());
     x->setTruncateLabels(false);
     // Counts are whole numbers: a small range gets a tick per unit, not 0.5 steps that the
     // label format would round to "0 1 1 2".
@@ -327,9 +375,9 @@ void CountersView::fill(QChartView *view, const QMap<QString, QList<QPointF>> &l
     y->setLabelFormat(QStringLiteral("%.0f"));
     y->setTruncateLabels(false);
     chart->legend()->setVisible(!percent);
-    // Long names (a connection's two endpoints) read in full one per line on the right, and
-    // in a tool tip where even that is too narrow.
-    chart->legend()->setAlignment(view == m_counts ? Qt::AlignTop : Qt::AlignRight);
+    // Above the plot, not beside it: the plot spans the timeline's. Names too long for the
+    // legend read whole in its tool tip.
+    chart->legend()->setAlignment(Qt::AlignTop);
     chart->legend()->setShowToolTips(true);
     chart->setTitle(title);
     styleChart(chart, palette());

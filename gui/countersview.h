@@ -7,15 +7,18 @@
 
 class QGridLayout;
 class QLabel;
+class QTimer;
 
 QT_BEGIN_NAMESPACE
 class QChartView;
 class QLineSeries;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace bpflens {
 
 class SessionModel;
+class TimeAxisGroup;
 class ViewState;
 
 // Counters over time, limited to the visible range: the page cache's (one line per counter:
@@ -42,6 +45,9 @@ public:
     static QString otherKeysName();
     // The series for one counter name ("hits"), or null.
     QLineSeries *series(const QString &name) const;
+    // Where a chart's plot spans, in the chart view's coordinates: the timeline's plot
+    // (TimeAxisGroup), once aligned.
+    QPair<double, double> plotSpan(QChartView *view) const;
 
 public Q_SLOTS:
     void refresh();
@@ -67,6 +73,9 @@ private:
                             const QHash<QString, double> &totals, const QString &other);
     void fill(QChartView *view, const QMap<QString, QList<QPointF>> &lines, const QString &title,
               const QString &yTitle, bool percent);
+    // Puts every shown chart's plot on the span the time axis group gives it.
+    void alignPlots();
+    void setTimeTicks(QValueAxis *x, double plotWidth) const;
 
     SessionModel *m_session;
     ViewState *m_state;
@@ -74,9 +83,11 @@ private:
     QChartView *m_counts;
     QChartView *m_ratio;
     QList<KeyedChart> m_keyed;
-    // The keyed charts that have lines, two a row: a recording rarely has more than two such
-    // probes, and five side by side left each legend a few pixels on a 1366-pixel screen.
+    // The keyed charts that have lines, one a row on the shared time axis.
     QGridLayout *m_keyedGrid;
+    TimeAxisGroup *m_axes;
+    QTimer *m_alignTimer;
+    bool m_aligning = false;
 };
 
 } // namespace bpflens

@@ -6,15 +6,55 @@
 #include "overviewpage.h"
 #include "probecatalog.h"
 #include "sessionmodel.h"
+#include "stackframes.h"
 
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QIdentityProxyModel>
 #include <QLabel>
+#include <QSplitter>
 #include <QToolButton>
+#include <QTreeView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace bpflens {
+
+namespace {
+
+// The frame the tables name the event by in bold, the "cut short" marker in italics: the model
+// is Qt Core only and has no fonts.
+class FrameFonts : public QIdentityProxyModel
+{
+public:
+    using QIdentityProxyModel::QIdentityProxyModel;
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        if (role == Qt::FontRole) {
+            QFont font;
+            font.setBold(index.data(StackFramesModel::IsKeyFrameRole).toBool());
+            font.setItalic(index.data(StackFramesModel::IsMarkerRole).toBool());
+            return font;
+        }
+        return QIdentityProxyModel::data(index, role);
+    }
+};
+
+// The stack id of an event of a type with stacks, else 0.
+quint32 stackIdOf(const SessionModel &session, const EventRef &ref, bool *hasStacks)
+{
+    quint32 id = 0;
+    *hasStacks = false;
+    visitEventType(ref.type, [&]<typename E>() {
+        if constexpr (hasStackId<E>) {
+            *hasStacks = true;
+            id = session.events().event<E>(ref.index).stackId;
+        }
+    });
+    return id;
+}
+
+} // namespace
 
 DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *parent)
     : QWidget(parent)
@@ -36,8 +76,40 @@ DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *paren
     m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_tree->header()->setStretchLastSection(true);
-    layout->addWidget(m_tree);
+
+    // The frames of a CPU sample or an off-CPU wait under its fields, as hotspot shows a
+    // selected sample's stack: leaf first, each with its module and whether it is kernel code.
+    m_frames = new StackFramesModel(this);
+    auto *fonts = new FrameFonts(this);
+    fonts->setSourceModel(m_frames);
+    m_framesView = new QTreeView(this);
+    m_framesView->setModel(fonts);
+    m_framesView->setRootIsDecorated(false);
+    m_framesView->setUniformRowHeights(true);
+    m_framesView->setAlternatingRowColors(true);
+    m_framesView->setAccessibleName(tr("Stack frames"));
+    m_framesView->setTextElideMode(Qt::ElideMiddle);
+    m_framesView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The function takes what the module and the kind leave (fitFrameColumns()); long names
+    // are read whole in the tool tip.
+    m_framesView->header()->setStretchLastSection(false);
+    m_framesView->header()->setSectionResizeMode(StackFramesModel::FunctionColumn,
+                                                 QHeaderView::Stretch);
+    m_framesView->header()->setSectionResizeMode(StackFramesModel::ModuleColumn,
+                                                 QHeaderView::Interactive);
+    m_framesView->header()->setSectionResizeMode(StackFramesModel::KindColumn,
+                                                 QHeaderView::Interactive);
+    m_split = new QSplitter(Qt::Vertical, this);
+    m_split->setChildrenCollapsible(false);
+    m_split->addWidget(m_tree);
+    m_split->addWidget(m_framesView);
+    // The fields are few and short; a stack is often 20 frames deep.
+    m_split->setStretchFactor(0, 2);
+    m_split->setStretchFactor(1, 3);
+    layout->addWidget(m_split);
     connect(m_state, &ViewState::selectedEventChanged, this, &DetailsPane::refresh);
+    // The frames' ids are the old table's until the new session is in.
+    connect(m_session, &SessionModel::aboutToReset, m_frames, &StackFramesModel::clear);
     connect(m_session, &SessionModel::reset, this, &DetailsPane::refresh);
     refresh();
 }
@@ -45,7 +117,13 @@ DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *paren
 void DetailsPane::refresh()
 {
     m_tree->clear();
-    const auto fields = EventTableModel::eventFields(*m_session, m_state->selectedEvent());
+    const EventRef ref = m_state->selectedEvent();
+    const auto fields = EventTableModel::eventFields(*m_session, ref);
+    bool hasStacks = false;
+    const quint32 stackId = fields.isEmpty() ? 0 : stackIdOf(*m_session, ref, &hasStacks);
+    m_frames->setStack(&m_session->stacks(), ref.type, stackId);
+    m_framesView->setVisible(hasStacks);
+    fitFrameColumns();
     if (fields.isEmpty()) {
         auto *item = new QTreeWidgetItem(m_tree, {tr("No event selected")});
         item->setFlags(Qt::NoItemFlags);
@@ -57,6 +135,35 @@ void DetailsPane::refresh()
         auto *item = new QTreeWidgetItem(m_tree, {f.first, f.second});
         item->setToolTip(1, f.second);
     }
+}
+
+void DetailsPane::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitFrameColumns();
+}
+
+void DetailsPane::fitFrameColumns()
+{
+    // The module and the kind as wide as their contents, but never more than half of a narrow
+    // dock together: "libpython3.11.so.1.0" and "Benutzer" left the function names 35 pixels.
+    const QAbstractItemModel *model = m_framesView->model();
+    QFont bold = m_framesView->font();
+    bold.setBold(true); // the key frame's row
+    const QFontMetrics metrics(bold);
+    auto contents = [&](int column) {
+        int w = m_framesView->header()->sectionSizeHint(column);
+        for (int r = 0; r < model->rowCount(); ++r)
+            w = std::max(w, metrics.horizontalAdvance(model->index(r, column).data().toString()) +
+                                2 * metrics.averageCharWidth());
+        return w;
+    };
+    const int width = m_framesView->viewport()->width();
+    m_framesView->header()->resizeSection(
+        StackFramesModel::ModuleColumn,
+        std::min(contents(StackFramesModel::ModuleColumn), width * 3 / 10));
+    m_framesView->header()->resizeSection(
+        StackFramesModel::KindColumn, std::min(contents(StackFramesModel::KindColumn), width / 5));
 }
 
 QString DetailsPane::value(const QString &field) const

@@ -5,15 +5,19 @@
 #include <QWidget>
 
 class QLabel;
+class QSplitter;
 class QToolButton;
+class QTreeView;
 class QTreeWidget;
 
 namespace bpflens {
 
 class OverviewPage;
 class SessionModel;
+class StackFramesModel;
 
-// Every field of the selected event (ViewState::selectedEvent()).
+// Every field of the selected event (ViewState::selectedEvent()) and, for an event with a stack
+// (a CPU sample, an off-CPU wait), its frames below them.
 class DetailsPane : public QWidget
 {
     Q_OBJECT
@@ -22,14 +26,25 @@ public:
     QTreeWidget *tree() const { return m_tree; }
     // The shown value of a field ("Path"), or a null string.
     QString value(const QString &field) const;
+    // The selected event's frames, leaf first; hidden for an event without a stack.
+    QTreeView *framesView() const { return m_framesView; }
+    StackFramesModel *frames() const { return m_frames; }
 
 public Q_SLOTS:
     void refresh();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitFrameColumns();
+
     SessionModel *m_session;
     ViewState *m_state;
     QTreeWidget *m_tree;
+    QSplitter *m_split;
+    StackFramesModel *m_frames;
+    QTreeView *m_framesView;
 };
 
 // The Overview tab: the answer first (OverviewPage: what is worth a look, the top processes

@@ -1,5 +1,7 @@
 #include "heatmapview.h"
 
+#include "timeaxis.h"
+
 #include "eventmodels.h"
 #include "sessionmodel.h"
 #include "units.h"
@@ -65,6 +67,7 @@ public:
     explicit HeatmapPlot(HeatmapView *view)
         : QWidget(view)
         , m_view(view)
+        , m_axes(TimeAxisGroup::of(view->m_state))
     {
         setMouseTracking(true);
         setMinimumHeight(140);
@@ -72,13 +75,22 @@ public:
         setAccessibleName(HeatmapView::tr("Latency heatmap"));
     }
 
+    // The room the latency labels take left of the map, and the last time label's half on the
+    // right; the map's columns are the timeline's (TimeAxisGroup).
+    int leftNeed() const { return fontMetrics().horizontalAdvance(QStringLiteral("8888 µs")) + 12; }
+    static constexpr int RightNeed = 8;
     QRect mapRect() const
     {
         const int fh = fontMetrics().height();
-        const int left = fontMetrics().horizontalAdvance(QStringLiteral("8888 µs")) + 12;
-        const int right = fontMetrics().horizontalAdvance(QStringLiteral("88.888.888")) + 34;
-        return QRect(left, 8, std::max(10, width() - left - right),
-                     std::max(10, height() - 8 - 2 * fh - 10));
+        const auto [left, right] = m_axes->span(this);
+        return QRect(left, 8, std::max(10, right - left), std::max(10, height() - 8 - 2 * fh - 10));
+    }
+    TimeAxis axis() const
+    {
+        const HeatmapBins &b = m_view->m_bins;
+        const QRect r = mapRect();
+        return TimeAxis(b.startNs, b.endNs, m_view->m_session->info().startMonotonicNs, r.left(),
+                        r.width());
     }
     int rowCount() const
     {
@@ -128,7 +140,11 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *) override;
-    void resizeEvent(QResizeEvent *) override { m_view->scheduleRefresh(); }
+    void resizeEvent(QResizeEvent *) override
+    {
+        m_axes->setNeeds(this, leftNeed(), RightNeed);
+        m_view->scheduleRefresh();
+    }
     void mousePressEvent(QMouseEvent *e) override
     {
         if (e->button() != Qt::LeftButton || !cellAt(e->position().toPoint(), &m_c0, &m_s0))
@@ -174,6 +190,7 @@ private:
     void drawLegend(QPainter &p, const QRect &r) const;
 
     HeatmapView *m_view;
+    TimeAxisGroup *m_axes; // looked up once: mapRect() runs for every cell hit-tested
     bool m_dragging = false;
     int m_c0 = 0, m_c1 = 0, m_s0 = 0, m_s1 = 0;
 };
@@ -220,36 +237,22 @@ void HeatmapPlot::paintEvent(QPaintEvent *)
 
 void HeatmapPlot::drawTimeAxis(QPainter &p, const QRect &r) const
 {
-    const HeatmapBins &b = m_view->m_bins;
-    const double span = double(b.endNs - b.startNs);
-    // A 1-2-5 step giving about one label per 110 pixels, as the timeline's axis.
-    const double target = span / std::max(1.0, r.width() / 110.0);
-    double step = std::pow(10.0, std::floor(std::log10(target)));
-    for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        if (step * m >= target) {
-            step *= m;
-            break;
-        }
-    }
-    const quint64 origin = m_view->m_session->info().startMonotonicNs;
-    const double rel0 = double(qint64(b.startNs - origin));
-    const int decimals = std::max(0, int(std::ceil(-std::log10(step / 1e9))));
     const int fh = fontMetrics().height();
     p.setPen(palette().color(QPalette::Mid));
     p.drawLine(r.bottomLeft() + QPoint(0, 1), r.bottomRight() + QPoint(0, 1));
-    for (double rel = std::ceil(rel0 / step) * step; rel <= rel0 + span; rel += step) {
-        const double x = r.left() + (rel - rel0) / span * r.width();
+    // The timeline's ticks (about one per 100 pixels), at the same screen x.
+    for (const TimeAxis::Tick &tick : axis().ticks()) {
+        const double x = tick.x;
         p.setPen(palette().color(QPalette::Mid));
         p.drawLine(QPointF(x, r.bottom() + 1), QPointF(x, r.bottom() + 5));
         p.setPen(palette().color(QPalette::Text));
-        const QString text =
-            HeatmapView::tr("%1 s").arg(QLocale().toString(rel / 1e9, 'f', std::min(decimals, 9)));
-        const int w = fontMetrics().horizontalAdvance(text);
+        const int w = fontMetrics().horizontalAdvance(tick.label);
         // Centred on the tick, kept inside the widget.
         const int left = std::clamp(int(x) - w / 2, 0, width() - w);
-        p.drawText(QRect(left, r.bottom() + 6, w, fh), Qt::AlignCenter, text);
+        p.drawText(QRect(left, r.bottom() + 6, w, fh), Qt::AlignCenter, tick.label);
     }
-    p.drawText(QRect(r.left(), r.bottom() + 6 + fh, r.width(), fh), Qt::AlignCenter,
+    // The caption on the left of the last row, the colour scale on its right.
+    p.drawText(QRect(r.left(), r.bottom() + 6 + fh, r.width(), fh), Qt::AlignLeft,
                HeatmapView::tr("time since the session start"));
 }
 
@@ -280,39 +283,45 @@ void HeatmapPlot::drawLatencyAxis(QPainter &p, const QRect &r) const
 
 void HeatmapPlot::drawLegend(QPainter &p, const QRect &r) const
 {
+    // A horizontal bar below the map's right end, not a column beside it: the map spans the
+    // timeline's plot, whose right edge is the window's.
     const HeatmapBins &b = m_view->m_bins;
     const bool log = m_view->m_log;
     const int fh = fontMetrics().height();
-    // Below the title by half a line, so the maximum's label (centred on the bar's top) clears
-    // it.
-    const int top = r.top() + fh + fh / 2 + 2;
-    const QRect bar(r.right() + 12, top, 14, std::max(10, r.bottom() - top));
+    const quint32 max = std::max<quint32>(1, b.maxCount);
+    const QString one = QLocale().toString(1);
+    const QString most = QLocale().toString(max);
+    const QString title = HeatmapView::tr("count");
+    const int top = r.bottom() + 6 + fh;
+    const int barWidth = std::clamp(r.width() / 6, 40, 160);
+    const int right = std::min(width() - 2, r.right());
+    const int mostLeft = right - fontMetrics().horizontalAdvance(most);
+    const QRect bar(mostLeft - 6 - barWidth, top + fh / 4, barWidth, fh / 2 + 1);
+    const int oneLeft = bar.left() - 6 - fontMetrics().horizontalAdvance(one);
+    const int titleLeft = oneLeft - 8 - fontMetrics().horizontalAdvance(title);
+    // Over the caption, a white box behind it: a narrow map keeps the scale.
+    p.fillRect(QRect(titleLeft - 4, top, right - titleLeft + 6, fh), palette().base());
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRect(bar.left(), r.top(), width() - bar.left(), fh), Qt::AlignLeft,
-               HeatmapView::tr("count"));
-    for (int y = 0; y < bar.height(); ++y) {
-        const double t = 1.0 - double(y) / std::max(1, bar.height() - 1);
-        p.setPen(HeatmapView::colorMap(t));
-        p.drawLine(bar.left(), bar.top() + y, bar.right(), bar.top() + y);
+    p.drawText(QRect(titleLeft, top, oneLeft - titleLeft, fh), Qt::AlignLeft | Qt::AlignVCenter,
+               title);
+    p.drawText(QRect(oneLeft, top, bar.left() - oneLeft, fh), Qt::AlignLeft | Qt::AlignVCenter,
+               one);
+    p.drawText(QRect(mostLeft, top, right - mostLeft + 1, fh), Qt::AlignLeft | Qt::AlignVCenter,
+               most);
+    for (int x = 0; x < bar.width(); ++x) {
+        p.setPen(HeatmapView::colorMap(double(x) / std::max(1, bar.width() - 1)));
+        p.drawLine(bar.left() + x, bar.top(), bar.left() + x, bar.bottom());
     }
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(bar.adjusted(0, 0, -1, -1));
-    // Ticks at 1, the middle of the scale and the maximum, each where its colour is.
-    const quint32 max = std::max<quint32>(1, b.maxCount);
-    QList<quint32> ticks{1, max};
+    // The middle of the scale (linear or logarithmic) as a mark where its colour is.
     const quint32 middle = log ? quint32(std::lround(std::sqrt(double(max)))) : (max + 1) / 2;
-    if (middle > 1 && middle < max)
-        ticks.insert(1, middle);
-    p.setPen(palette().color(QPalette::Text));
-    for (quint32 n : ticks) {
-        const double t =
-            log ? std::log1p(double(n)) / std::log1p(double(max)) : double(n) / double(max);
-        const int y = bar.top() + int((1.0 - t) * (bar.height() - 1));
-        p.drawLine(bar.right() + 1, y, bar.right() + 4, y);
-        const int labelTop = std::clamp(y - fh / 2, bar.top() - fh / 2, height() - fh);
-        // A gap after the tick: "—28" read as a negative number.
-        p.drawText(QRect(bar.right() + 9, labelTop, width() - bar.right() - 9, fh),
-                   Qt::AlignLeft | Qt::AlignVCenter, QLocale().toString(n));
+    if (middle > 1 && middle < max) {
+        const double t = log ? std::log1p(double(middle)) / std::log1p(double(max))
+                             : double(middle) / double(max);
+        const int x = bar.left() + int(t * (bar.width() - 1));
+        p.setPen(palette().color(QPalette::Text));
+        p.drawLine(x, bar.top() - 2, x, bar.top());
     }
 }
 
@@ -475,6 +484,15 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
 
     m_plot = new HeatmapPlot(this);
     layout->addWidget(m_plot, 3);
+    // Under the timeline, on its time axis: when the span moves, cells are binned again only
+    // if their number changed.
+    auto *axes = TimeAxisGroup::of(m_state);
+    axes->add(m_plot, m_plot->leftNeed(), HeatmapPlot::RightNeed);
+    connect(axes, &TimeAxisGroup::changed, this, [this] {
+        if (std::max(1, m_plot->mapRect().width() / CellWidth) != m_bins.columns)
+            scheduleRefresh();
+        m_plot->update();
+    });
     m_selectionLabel = new QLabel(this);
     m_selectionLabel->setWordWrap(true);
     m_selectionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);

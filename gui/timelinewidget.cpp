@@ -4,6 +4,7 @@
 
 #include "eventmodels.h"
 #include "sessionmodel.h"
+#include "timeaxis.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -28,6 +29,7 @@ constexpr int AxisHeight = 24;
 constexpr int LaneGap = 2;
 constexpr int DisclosureWidth = 12; // the collapse triangle before a lane's name
 constexpr int HitTolerancePx = 4;
+constexpr int PlotRightMargin = 1; // the frame's last column
 
 quint64 mix(quint64 h, quint64 v)
 {
@@ -64,6 +66,10 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
     setAccessibleDescription(tr("Events over time, one lane per event type. Wheel or +/- zoom, "
                                 "drag pans, Shift+drag zooms to a range, Home resets."));
     setAttribute(Qt::WA_OpaquePaintEvent);
+    // The heatmap's and the counters' plots line up under this one's.
+    m_axes = TimeAxisGroup::of(m_state);
+    m_axes->add(this, labelWidth(), PlotRightMargin);
+    connect(m_axes, &TimeAxisGroup::changed, this, [this] { update(); });
     connect(m_state, &ViewState::rangeChanged, this, [this] { update(); });
     connect(m_state, &ViewState::selectedEventChanged, this, [this] { update(); });
     connect(m_session, &SessionModel::reset, this, [this] {
@@ -124,8 +130,16 @@ QList<EventType> TimelineWidget::laneTypes() const
 
 QRect TimelineWidget::plotRect() const
 {
-    return QRect(labelWidth(), AxisHeight, std::max(1, width() - labelWidth() - 1),
-                 std::max(1, height() - AxisHeight));
+    // The lane names' column, or more where another view on the same axis needs more room.
+    const auto [left, right] = m_axes->span(this);
+    return QRect(left, AxisHeight, std::max(1, right - left), std::max(1, height() - AxisHeight));
+}
+
+TimeAxis TimelineWidget::axis() const
+{
+    const QRect plot = plotRect();
+    return TimeAxis(m_state->startNs(), m_state->endNs(), m_session->info().startMonotonicNs,
+                    plot.left(), plot.width());
 }
 
 QList<TimelineWidget::Row> TimelineWidget::rows() const
@@ -208,17 +222,12 @@ const ProcessCpuBins &TimelineWidget::cpuBins() const
 
 double TimelineWidget::xForTime(quint64 timeNs) const
 {
-    const QRect plot = plotRect();
-    const double span = double(m_state->endNs() - m_state->startNs());
-    return plot.left() + (double(timeNs) - double(m_state->startNs())) / span * plot.width();
+    return axis().xForTime(timeNs);
 }
 
 quint64 TimelineWidget::timeAt(double x) const
 {
-    const QRect plot = plotRect();
-    const double f = std::clamp((x - plot.left()) / plot.width(), 0.0, 1.0);
-    return m_state->startNs() +
-           quint64(std::llround(f * double(m_state->endNs() - m_state->startNs())));
+    return axis().timeAt(x);
 }
 
 quint64 TimelineWidget::cacheKey() const
@@ -227,6 +236,8 @@ quint64 TimelineWidget::cacheKey() const
     h = mix(h, m_state->startNs());
     h = mix(h, m_state->endNs());
     h = mix(h, quint64(width()) << 32 | quint64(height()));
+    const QRect plot = plotRect(); // moves when another view on the axis needs more room
+    h = mix(h, quint64(plot.left()) << 32 | quint64(plot.width()));
     h = mix(h, m_session->version());
     h = mix(h, m_paletteVersion);
     h = mix(h, m_collapsed);
@@ -259,8 +270,14 @@ const LaneBins &TimelineWidget::laneBins(EventType type)
     return none;
 }
 
+void TimelineWidget::updateAxisNeeds()
+{
+    m_axes->setNeeds(this, labelWidth(), PlotRightMargin);
+}
+
 void TimelineWidget::invalidate()
 {
+    updateAxisNeeds(); // the lanes shown, and so their names' column, may have changed
     m_images.clear();
     for (Lane &l : m_lanes)
         l.binsKey = 0;
@@ -531,38 +548,23 @@ void TimelineWidget::drawAxis(QPainter &p) const
 {
     const QRect plot = plotRect();
     p.fillRect(QRect(0, 0, width(), AxisHeight), palette().window());
-    const double span = double(m_state->endNs() - m_state->startNs());
     // Without data the range is a placeholder nanosecond: its ticks would read
     // "0.000000001 s".
     if (m_session->isEmpty()) {
         p.setPen(palette().color(QPalette::Mid));
         p.drawLine(0, AxisHeight - 1, width(), AxisHeight - 1);
-        p.drawLine(labelWidth() - 1, AxisHeight, labelWidth() - 1, height());
+        p.drawLine(plot.left() - 1, AxisHeight, plot.left() - 1, height());
         return;
     }
-    // A 1-2-5 step giving about one label per 100 pixels.
-    const double target = span / std::max(1.0, plot.width() / 100.0);
-    double step = std::pow(10.0, std::floor(std::log10(target)));
-    for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        if (step * m >= target) {
-            step *= m;
-            break;
-        }
-    }
-    const double origin = double(m_session->info().startMonotonicNs);
-    const double rel0 = double(m_state->startNs()) - origin;
-    const int decimals = std::max(0, int(std::ceil(-std::log10(step / 1e9))));
     p.setPen(palette().color(QPalette::WindowText));
-    for (double rel = std::ceil(rel0 / step) * step; rel <= rel0 + span; rel += step) {
-        const double x = plot.left() + (rel - rel0) / span * plot.width();
-        p.drawLine(QPointF(x, AxisHeight - 5), QPointF(x, AxisHeight));
-        const QString text =
-            tr("%1 s").arg(QLocale().toString(rel / 1e9, 'f', std::min(decimals, 9)));
-        p.drawText(QRectF(x + 3, 0, 120, AxisHeight - 4), Qt::AlignLeft | Qt::AlignBottom, text);
+    for (const TimeAxis::Tick &tick : axis().ticks()) {
+        p.drawLine(QPointF(tick.x, AxisHeight - 5), QPointF(tick.x, AxisHeight));
+        p.drawText(QRectF(tick.x + 3, 0, 120, AxisHeight - 4), Qt::AlignLeft | Qt::AlignBottom,
+                   tick.label);
     }
     p.setPen(palette().color(QPalette::Mid));
     p.drawLine(0, AxisHeight - 1, width(), AxisHeight - 1);
-    p.drawLine(labelWidth() - 1, AxisHeight, labelWidth() - 1, height());
+    p.drawLine(plot.left() - 1, AxisHeight, plot.left() - 1, height());
 }
 
 void TimelineWidget::drawSelection(QPainter &p) const
@@ -688,7 +690,7 @@ bool TimelineWidget::event(QEvent *event)
         const EventRef ref = eventAt(help->pos());
         m_hoverText = ref.isValid() ? eventSummary(*m_session, ref) : QString();
         for (int k = 0; m_hoverText.isEmpty() && k < int(cpuBins().lanes.size()); ++k) {
-            if (processLaneRect(k).adjusted(-labelWidth(), 0, 0, 0).contains(help->pos()))
+            if (processLaneRect(k).adjusted(-plotRect().left(), 0, 0, 0).contains(help->pos()))
                 m_hoverText = processLaneText(k);
         }
         if (m_hoverText.isEmpty())
@@ -843,6 +845,8 @@ void TimelineWidget::changeEvent(QEvent *event)
         ++m_paletteVersion;
         invalidate();
     }
+    if (event->type() == QEvent::LanguageChange)
+        updateAxisNeeds(); // the lane names' column
     QWidget::changeEvent(event);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ticksprites.h"
+#include "timeaxis.h"
 #include "timelinebins.h"
 #include "viewstate.h"
 
@@ -37,6 +38,9 @@ public:
     QRect processLaneRect(int lane) const;
     double xForTime(quint64 timeNs) const; // widget x
     quint64 timeAt(double x) const;
+    // The visible range on plotRect()'s columns, shared with the heatmap and the counters
+    // (TimeAxisGroup).
+    TimeAxis axis() const;
     QList<EventType> laneTypes() const;
     int labelWidth() const;
     // The bins behind the current picture (computed on demand for the current range/size).
@@ -101,8 +105,11 @@ private:
     void invalidate();
     void forgetSummaries();
 
+    void updateAxisNeeds();
+
     SessionModel *m_session;
     ViewState *m_state;
+    TimeAxisGroup *m_axes = nullptr;
     QMenu *m_menu = nullptr;
     QAction *m_explainAction = nullptr;
     QAction *m_resetAction = nullptr;

@@ -1063,6 +1063,10 @@
         <source>No event selected</source>
         <translation>Kein Ereignis ausgewählt</translation>
     </message>
+    <message>
+        <source>Stack frames</source>
+        <translation>Stack-Frames</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::EventDiffModel</name>
@@ -1328,6 +1332,28 @@
     <message>
         <source>String</source>
         <translation>Zeichenkette</translation>
+    </message>
+    <message>
+        <source>Blocked in</source>
+        <translation>Blockiert in</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>%1
+in %2</source>
+        <translation>%1
+in %2</translation>
+    </message>
+    <message>
+        <source>Stack id</source>
+        <translation>Stack-ID</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
     </message>
 </context>
 <context>
@@ -3634,6 +3660,57 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
 </context>
 <context>
+    <name>bpflens::StackFramesModel</name>
+    <message>
+        <source>[no stack]</source>
+        <translation>[kein Stack]</translation>
+    </message>
+    <message>
+        <source>[truncated: the unwinder did not reach the thread&apos;s first frame]</source>
+        <translation>[abgeschnitten: der Unwinder hat den ersten Frame des Threads nicht erreicht]</translation>
+    </message>
+    <message>
+        <source>[truncated: the kernel stack was deeper than the frames copied]</source>
+        <translation>[abgeschnitten: der Kernel-Stack war tiefer als die kopierten Frames]</translation>
+    </message>
+    <message>
+        <source>kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>kernel, address 0x%1</source>
+        <translation>Kernel, Adresse 0x%1</translation>
+    </message>
+    <message>
+        <source>user, offset 0x%1 in the file</source>
+        <translation>Benutzer, Offset 0x%1 in der Datei</translation>
+    </message>
+    <message>
+        <source>build id %1</source>
+        <translation>Build-ID %1</translation>
+    </message>
+    <message>
+        <source>The function the thread blocked in: the frames above it are the scheduler&apos;s.</source>
+        <translation>Die Funktion, in der der Thread blockierte: die Frames darüber gehören zum Scheduler.</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>Wo</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::StartPage</name>
     <message>
         <source>Record what the kernel sees, then zoom into every event.</source>
@@ -3902,6 +3979,13 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
 </context>
 <context>
+    <name>bpflens::TimeAxis</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::TimelineWidget</name>
     <message>
         <source>Timeline</source>
@@ -3922,10 +4006,6 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>other</source>
         <translation>Sonstige</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
     </message>
     <message>
         <source>other (%1)</source>

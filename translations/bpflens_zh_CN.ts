@@ -1063,6 +1063,10 @@
         <source>No event selected</source>
         <translation>未选择事件</translation>
     </message>
+    <message>
+        <source>Stack frames</source>
+        <translation>栈帧</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::EventDiffModel</name>
@@ -1328,6 +1332,28 @@
     <message>
         <source>String</source>
         <translation>字符串</translation>
+    </message>
+    <message>
+        <source>Blocked in</source>
+        <translation>阻塞于</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>%1
+in %2</source>
+        <translation>%1
+位于 %2</translation>
+    </message>
+    <message>
+        <source>Stack id</source>
+        <translation>栈 ID</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
     </message>
 </context>
 <context>
@@ -3616,6 +3642,57 @@ The data recorded until then is kept.</source>
     </message>
 </context>
 <context>
+    <name>bpflens::StackFramesModel</name>
+    <message>
+        <source>[no stack]</source>
+        <translation>[无栈]</translation>
+    </message>
+    <message>
+        <source>[truncated: the unwinder did not reach the thread&apos;s first frame]</source>
+        <translation>[已截断：回溯未到达线程的第一个帧]</translation>
+    </message>
+    <message>
+        <source>[truncated: the kernel stack was deeper than the frames copied]</source>
+        <translation>[已截断：内核栈比复制的帧更深]</translation>
+    </message>
+    <message>
+        <source>kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>kernel, address 0x%1</source>
+        <translation>内核，地址 0x%1</translation>
+    </message>
+    <message>
+        <source>user, offset 0x%1 in the file</source>
+        <translation>用户，文件内偏移 0x%1</translation>
+    </message>
+    <message>
+        <source>build id %1</source>
+        <translation>构建 ID %1</translation>
+    </message>
+    <message>
+        <source>The function the thread blocked in: the frames above it are the scheduler&apos;s.</source>
+        <translation>线程阻塞所在的函数：其上方的帧属于调度器。</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::StartPage</name>
     <message>
         <source>Record what the kernel sees, then zoom into every event.</source>
@@ -3884,6 +3961,13 @@ The data recorded until then is kept.</source>
     </message>
 </context>
 <context>
+    <name>bpflens::TimeAxis</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::TimelineWidget</name>
     <message>
         <source>Timeline</source>
@@ -3904,10 +3988,6 @@ The data recorded until then is kept.</source>
     <message>
         <source>other</source>
         <translation>其他</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
     </message>
     <message>
         <source>other (%1)</source>

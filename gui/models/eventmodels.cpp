@@ -1,7 +1,9 @@
 #include "eventmodels.h"
 
 #include "csvexport.h"
+#include "profilemodels.h"
 #include "sessionmodel.h"
+#include "stackframes.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -45,6 +47,14 @@ QString formatValue(Format format, const QVariant &v, quint64 sessionStartNs)
     default:
         return formatPlainValue(format, v, sessionStartNs);
     }
+}
+
+// A stack's id means nothing to a reader: its cell names the stack's function instead
+// (StackNames::keyFrame), and its raw value stays the id.
+template<typename E>
+bool isStackColumn(const Column<E> &c)
+{
+    return hasStackId<E> && qstrcmp(c.csvName, "stack_id") == 0;
 }
 
 bool isTextFormat(Format f)
@@ -101,7 +111,8 @@ bool EventTableModel::isTextColumn(int column) const
     visitEventType(m_type, [&]<typename E>() {
         // Names made of a number (open flags) read from the left too.
         if (const Column<E> *c = tableColumn<E>(column - 1))
-            text = isTextFormat(c->format) || (c->text && c->format != Format::Number);
+            text = isTextFormat(c->format) || (c->text && c->format != Format::Number) ||
+                   isStackColumn(*c);
     });
     return text;
 }
@@ -112,7 +123,7 @@ QStringList EventTableModel::headers() const
     visitEventType(m_type, [&]<typename E>() {
         for (const Column<E> &c : EventTraits<E>::columns) {
             if (c.show & InTable)
-                h << title(c.title);
+                h << (isStackColumn(c) ? stackTitle(m_type) : title(c.title));
         }
     });
     return h;
@@ -182,10 +193,33 @@ QVariant EventTableModel::cell(qsizetype row, int column, int role) const
         const E e = store.event<E>(row);
         if (raw)
             v = c->value(e);
+        else if (isStackColumn(*c))
+            v = stackText(e, role == Qt::ToolTipRole);
         else
             v = c->text ? c->text(e) : formatValue(c->format, c->value(e), start);
     });
     return v;
+}
+
+QString EventTableModel::stackTitle(EventType type)
+{
+    // What StackNames::keyFrame() picks: the running function, or the one a wait blocked in.
+    return type == EventType::OffCpu ? tr("Blocked in") : tr("Function");
+}
+
+template<typename E>
+QString EventTableModel::stackText(const E &e, bool toolTip) const
+{
+    if constexpr (hasStackId<E>) {
+        const StackTable &stacks = m_session->stacks();
+        const quint32 frame = StackNames::keyFrame(stacks, m_type, e.stackId);
+        if (!toolTip || !frame)
+            return StackNames::keyFunction(stacks, m_type, e.stackId);
+        const QString path = ProfileText::modulePath(stacks, frame);
+        return path.isEmpty() ? stacks.frameName(frame)
+                              : tr("%1\nin %2").arg(stacks.frameName(frame), path);
+    }
+    return {};
 }
 
 QString EventTableModel::formatTime(quint64 timeNs, quint64 sessionStartNs)
@@ -262,6 +296,12 @@ QList<QPair<QString, QString>> EventTableModel::eventFields(const SessionModel &
                 const QList<QByteArray> list = v.value<QList<QByteArray>>();
                 for (int i = 0; i < list.size(); ++i)
                     add(tr("argv[%1]").arg(i), displayBytes(list.at(i)));
+                continue;
+            }
+            if (isStackColumn(c)) {
+                const quint32 id = v.toUInt();
+                add(stackTitle(ref.type), StackNames::keyFunction(session.stacks(), ref.type, id));
+                add(tr("Stack id"), id ? QString::number(id) : tr("none"));
                 continue;
             }
             // A decoded value keeps its raw form beside it: "O_RDONLY|O_CLOEXEC (0x80000)".

@@ -54,12 +54,19 @@ public:
     bool timeOfDay() const { return m_timeOfDay; }
     static QString formatDuration(quint64 ns);            // "1.25 ms"
     static QString displayBytes(const QByteArray &bytes); // invalid UTF-8 shown as \xNN
+    // The title of a type's stack column, which shows one function of the stack: "Function",
+    // "Blocked in".
+    static QString stackTitle(EventType type);
     // Every field of one event, in the order of the details pane: (title, value).
     static QList<QPair<QString, QString>> eventFields(const SessionModel &session,
                                                       const EventRef &ref);
 
 private:
     QVariant cell(qsizetype row, int column, int role) const;
+    // A stack column's cell: the function the event is named by, with its module in the tool
+    // tip.
+    template<typename E>
+    QString stackText(const E &e, bool toolTip) const;
     QStringList headers() const;
     bool isTextColumn(int column) const;
 

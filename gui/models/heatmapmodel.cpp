@@ -60,9 +60,11 @@ quint64 HeatmapBins::slotEndNs(int slot) const
 std::pair<quint64, quint64> HeatmapBins::selectionRange(int c0, int c1) const
 {
     const quint64 a = columnStartNs(c0), b = columnStartNs(c1 + 1);
-    // Snapshots sit in the column of timeNs - 1 and a range takes those with timeNs in it.
+    // Snapshots sit in the column of timeNs - 1 and a range takes those with timeNs in it. The
+    // last column ends at endNs, as the bins took them: one past it, the range would reach past
+    // a full range, and the state would slide it back over the previous column's last snapshot.
     if (source.kind == HeatmapSource::Snapshots)
-        return {a + 1, b + 1};
+        return {a + 1, c1 + 1 >= columns ? b : b + 1};
     return {a, b};
 }
 

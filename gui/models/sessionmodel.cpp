@@ -79,25 +79,30 @@ void SessionModel::setEndTime(quint64 endNs)
 void SessionModel::updateSpan()
 {
     const EventStore &store = m_data.events;
-    quint64 first = m_data.info.startMonotonicNs;
+    const quint64 start = m_data.info.startMonotonicNs;
+    quint64 first = start;
     quint64 last = std::max(m_data.info.endMonotonicNs, first);
     auto take = [&](quint64 begin, quint64 end) {
         if (first == 0 || begin < first)
             first = begin;
         last = std::max(last, end);
     };
+    // What began before the session did (a block request queued before the probe attached, the
+    // first interval of a histogram or a counter) is cut at the start: the range never shows
+    // negative times with nothing recorded in them. The events themselves are never earlier.
+    auto since = [start](quint64 begin) { return std::max(begin, start); };
     if (!store.isEmpty())
         take(store.firstTimeNs(), store.lastTimeNs());
     if (store.count(EventType::Block) > 0) {
         const quint64 t = store.timeNs(EventType::Block, 0);
-        take(t > m_maxBlockSpanNs ? t - m_maxBlockSpanNs : 0, t);
+        take(since(t > m_maxBlockSpanNs ? t - m_maxBlockSpanNs : 0), t);
     }
     for (const HistogramSnapshot &h : m_data.histograms)
-        take(h.timeNs > h.intervalNs ? h.timeNs - h.intervalNs : 0, h.timeNs);
+        take(since(h.timeNs > h.intervalNs ? h.timeNs - h.intervalNs : 0), h.timeNs);
     for (const ProbeStats &s : m_data.stats)
         take(s.timeNs, s.timeNs);
     for (const CounterSample &c : m_data.counters)
-        take(c.timeNs > c.intervalNs ? c.timeNs - c.intervalNs : 0, c.timeNs);
+        take(since(c.timeNs > c.intervalNs ? c.timeNs - c.intervalNs : 0), c.timeNs);
     m_firstNs = first;
     // Half-open range: one past the last sample, and never empty.
     m_endNs = std::max(last + 1, first + 1);
