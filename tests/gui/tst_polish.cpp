@@ -1,5 +1,6 @@
 // What a user notices of issue 29's loose ends, on real widgets: Help lists the user's pages,
-// not the developers'.
+// not the developers'; the dark theme's unticked checkboxes, fields and buttons have an outline
+// that stands out from the window (WCAG 3:1 for a control's boundary).
 #include "detailspane.h"
 #include "guitestdata.h"
 #include "helpcontroller.h"
@@ -32,6 +33,53 @@
 using namespace bpflens;
 using namespace bpflens::test;
 
+namespace {
+
+// WCAG 2.1 relative luminance and contrast ratio.
+double luminance(QColor c)
+{
+    auto channel = [](double v) {
+        return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+}
+
+double contrast(QColor a, QColor b)
+{
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+// The most contrasting pixel against background among the outermost three pixels of rect's side
+// at the middle of that side: where a border is drawn, whatever the style's half-pixel offset.
+double sideContrast(const QImage &image, const QRect &rect, Qt::Edge side, QColor background)
+{
+    const QPoint mid = rect.center();
+    QList<QPoint> points;
+    for (int d = 0; d < 3; ++d) {
+        switch (side) {
+        case Qt::LeftEdge:
+            points << QPoint(rect.left() + d, mid.y());
+            break;
+        case Qt::RightEdge:
+            points << QPoint(rect.right() - d, mid.y());
+            break;
+        case Qt::TopEdge:
+            points << QPoint(mid.x(), rect.top() + d);
+            break;
+        case Qt::BottomEdge:
+            points << QPoint(mid.x(), rect.bottom() - d);
+            break;
+        }
+    }
+    double best = 0;
+    for (const QPoint &p : points)
+        best = std::max(best, contrast(image.pixelColor(p), background));
+    return best;
+}
+
+} // namespace
+
 class TestPolish : public QObject
 {
     Q_OBJECT
@@ -39,6 +87,7 @@ private Q_SLOTS:
     void initTestCase();
     void init() { QSettings().clear(); }
     void helpListsTheUserPagesOnly();
+    void darkControlsHaveVisibleBorders();
 };
 
 void TestPolish::initTestCase()
@@ -79,6 +128,63 @@ void TestPolish::helpListsTheUserPagesOnly()
             QVERIFY2(!title.contains(developer, Qt::CaseInsensitive), qPrintable(title));
     }
     QCOMPARE(HelpController::topics().size(), list->count());
+}
+
+void TestPolish::darkControlsHaveVisibleBorders()
+{
+    Theme::instance()->setMode(Theme::Mode::Dark);
+    QWidget host;
+    auto *layout = new QVBoxLayout(&host);
+    auto *check = new QCheckBox(QStringLiteral("exec"), &host);
+    auto *field = new QLineEdit(&host);
+    auto *button = new QPushButton(QStringLiteral("Record"), &host);
+    layout->addWidget(check);
+    layout->addWidget(field);
+    layout->addWidget(button);
+    auto *focus = new QPushButton(QStringLiteral("focus"), &host); // keeps focus off the others
+    layout->addWidget(focus);
+    host.resize(240, 160);
+    host.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&host));
+    focus->setFocus();
+    QApplication::processEvents();
+    QVERIFY(!check->isChecked());
+    const QImage image = host.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    if (qEnvironmentVariableIsSet("POLISH_DUMP"))
+        image.save(QStringLiteral("/tmp/polish-dark-controls.png"));
+    const QColor window = host.palette().color(QPalette::Window);
+    QVERIFY(Theme::isDark(host.palette()));
+    // The background really is the window colour where nothing is drawn.
+    QCOMPARE(image.pixelColor(1, 1).rgb(), window.rgb());
+
+    QStyleOptionButton option;
+    option.initFrom(check);
+    const QRect indicator = check->style()
+                                ->subElementRect(QStyle::SE_CheckBoxIndicator, &option, check)
+                                .translated(check->pos());
+    QVERIFY(!indicator.isEmpty());
+    const QRect fieldRect = field->geometry();
+    const QRect buttonRect = button->geometry();
+    const std::pair<const char *, QRect> controls[] = {
+        {"unticked checkbox", indicator}, {"line edit", fieldRect}, {"push button", buttonRect}};
+    for (const auto &[name, rect] : controls) {
+        for (Qt::Edge side : {Qt::LeftEdge, Qt::RightEdge, Qt::TopEdge, Qt::BottomEdge}) {
+            const double ratio = sideContrast(image, rect, side, window);
+            QVERIFY2(ratio >= 3.0, qPrintable(QStringLiteral("%1, side %2: contrast %3:1 against "
+                                                             "the window")
+                                                  .arg(QLatin1String(name))
+                                                  .arg(int(side))
+                                                  .arg(ratio, 0, 'f', 2)));
+        }
+    }
+    // The light theme's outline too (Fusion's is 2:1 on the light window).
+    Theme::instance()->setMode(Theme::Mode::Light);
+    QApplication::processEvents();
+    const QImage light = host.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const QColor lightWindow = host.palette().color(QPalette::Window);
+    for (Qt::Edge side : {Qt::LeftEdge, Qt::RightEdge, Qt::TopEdge, Qt::BottomEdge})
+        QVERIFY2(sideContrast(light, indicator, side, lightWindow) >= 3.0, "light checkbox");
+    Theme::instance()->setMode(Theme::Mode::System);
 }
 
 QTEST_MAIN(TestPolish)
