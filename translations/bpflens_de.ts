@@ -3467,6 +3467,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>%1 via %2</source>
         <translation>%1 über %2</translation>
     </message>
+    <message>
+        <source>The events this session holds. The kernel&apos;s own count, %1 at its last sample, is taken once a second and catches up.</source>
+        <translation>Die Ereignisse, die diese Sitzung enthält. Die eigene Zählung des Kernels, %1 bei ihrer letzten Messung, wird einmal pro Sekunde erhoben und holt auf.</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::Theme</name>

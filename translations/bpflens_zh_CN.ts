@@ -3460,6 +3460,10 @@ The data recorded until then is kept.</source>
         <source>%1 via %2</source>
         <translation>%1（经由 %2）</translation>
     </message>
+    <message>
+        <source>The events this session holds. The kernel&apos;s own count, %1 at its last sample, is taken once a second and catches up.</source>
+        <translation>本会话包含的事件。内核自己的计数（上次采样时为 %1）每秒采样一次，随后会追上。</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::Theme</name>
