@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QDBusPendingCallWatcher>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
+#include <utility>
 
 namespace bpflens {
 
@@ -66,6 +68,11 @@ HelperRecorder::HelperRecorder(const QDBusConnection &bus, QObject *parent)
 HelperRecorder::~HelperRecorder()
 {
     unsubscribe();
+    if (m_lister) {
+        m_lister->disconnect(this);
+        m_lister->kill();
+        m_lister->waitForFinished(1000);
+    }
     if (m_child && m_child->state() != QProcess::NotRunning) {
         // Its probes are detached before it exits: wait for that, briefly.
         ::kill(pid_t(m_child->processId()), SIGTERM);
@@ -122,13 +129,50 @@ void HelperRecorder::refresh()
 void HelperRecorder::helperMissing(const QString &reason)
 {
     if (m_localAllowed && QFileInfo(m_localProgram).isExecutable()) {
+        const bool wasLocal = m_backend == Backend::Local;
         m_backend = Backend::Local;
         m_reason.clear();
+        if (!wasLocal)
+            listLocalProbes();
     } else {
         m_backend = Backend::None;
         m_reason = reason;
     }
     Q_EMIT availabilityChanged();
+}
+
+void HelperRecorder::listLocalProbes()
+{
+    if (m_lister)
+        return;
+    m_lister = new QProcess(this);
+    m_lister->setStandardErrorFile(QProcess::nullDevice());
+    connect(m_lister, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        QProcess *lister = std::exchange(m_lister, nullptr);
+        lister->deleteLater();
+        const QJsonObject json = QJsonDocument::fromJson(lister->readAllStandardOutput()).object();
+        // Without a list the panel stays at "unknown": recording still tries every probe.
+        if (status != QProcess::NormalExit || code != 0 || !json.contains(QLatin1String("probes")))
+            return;
+        QHash<QString, ProbeAvailability> availability;
+        const QJsonArray probes = json.value(QLatin1String("probes")).toArray();
+        for (const QJsonValue &v : probes) {
+            const QJsonObject p = v.toObject();
+            ProbeAvailability a;
+            a.available = p.value(QLatin1String("available")).toBool();
+            a.attachPath = p.value(QLatin1String("attachPath")).toString();
+            a.reason = p.value(QLatin1String("reason")).toString();
+            availability.insert(p.value(QLatin1String("id")).toString(), a);
+        }
+        // A helper that answered meanwhile is what records: its list stands.
+        if (m_backend == Backend::Local)
+            Q_EMIT probesListed(json.value(QLatin1String("kernel")).toString(), availability);
+    });
+    connect(m_lister, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            std::exchange(m_lister, nullptr)->deleteLater();
+    });
+    m_lister->start(m_localProgram, {QStringLiteral("probes"), QStringLiteral("--json")});
 }
 
 void HelperRecorder::start(const QList<ProbeConfig> &probes)
