@@ -108,6 +108,7 @@ void HelperRecorder::refresh()
             return;
         }
         m_backend = Backend::Helper;
+        m_helperAnswered = true;
         QHash<QString, ProbeAvailability> availability;
         for (const HelperClient::ProbeEntry &e : std::as_const(probes))
             availability.insert(e.info.id, e.availability);
@@ -195,6 +196,15 @@ void HelperRecorder::start(const QList<ProbeConfig> &probes)
     }
 }
 
+bool HelperRecorder::isGone(const QString &errorName) const
+{
+    // A name without an owner is "not installed" only for a helper that never answered: one
+    // that did has exited or crashed and was not started again (a helper run by hand has no
+    // activation file). One that died while answering leaves no reply.
+    return m_helperAnswered && (isNotInstalled(errorName) ||
+                                errorName == QLatin1String("org.freedesktop.DBus.Error.NoReply"));
+}
+
 void HelperRecorder::startHelper(const QList<ProbeConfig> &requested)
 {
     // A uprobe's binary is opened here, as the user: the helper attaches to that file only.
@@ -212,7 +222,7 @@ void HelperRecorder::startHelper(const QList<ProbeConfig> &requested)
     auto *watcher =
         new QDBusPendingCallWatcher(HelperClient(m_bus).startSessionAsync(probes), this);
     connect(watcher, &QDBusPendingCallWatcher::finished, this,
-            [this, generation, probes](QDBusPendingCallWatcher *w) {
+            [this, generation, probes, requested](QDBusPendingCallWatcher *w) {
                 w->deleteLater();
                 HelperClient::Session session;
                 HelperClient::Error error;
@@ -226,6 +236,19 @@ void HelperRecorder::startHelper(const QList<ProbeConfig> &requested)
                     return;
                 }
                 m_starting = false;
+                if (!ok && isGone(error.name)) {
+                    // Root records without it, as when there was none at start-up.
+                    if (m_localAllowed && QFileInfo(m_localProgram).isExecutable()) {
+                        helperMissing(QString());
+                        startLocal(requested);
+                        return;
+                    }
+                    // Recording stays possible: the next Record asks the bus again, which
+                    // starts the helper if it can. No banner: this one message says it.
+                    Q_EMIT failed(tr("The BPF Lens helper is no longer running, and the system "
+                                     "bus did not start it again. Press Record to try again."));
+                    return;
+                }
                 if (!ok) {
                     if (error.name == api::ErrorNotAuthorized) {
                         m_notice = notAuthorizedText(error.message, true);
@@ -244,6 +267,7 @@ void HelperRecorder::startHelper(const QList<ProbeConfig> &requested)
                     m_notice.clear(); // allowed now (a rule was added, or the password typed)
                     Q_EMIT availabilityChanged();
                 }
+                m_helperAnswered = true;
                 m_sessionPath = session.path;
                 m_bus.connect(api::ServiceName, m_sessionPath, api::SessionInterface,
                               QStringLiteral("SessionEnded"), this, SLOT(sessionEnded(QString)));

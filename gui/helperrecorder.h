@@ -64,6 +64,8 @@ private Q_SLOTS:
 
 private:
     void helperMissing(const QString &reason);
+    // Whether a StartSession error says the helper that answered before has gone away.
+    bool isGone(const QString &errorName) const;
     // The local fallback's probe availability: `bpflens-cli probes --json` in a child, whose
     // engine checks this kernel as the recording will (the window itself has no libbpf).
     void listLocalProbes();
@@ -79,6 +81,7 @@ private:
     QString m_localProgram;
     bool m_localAllowed;
     bool m_starting = false;
+    bool m_helperAnswered = false; // the helper has answered this process once
     quint64 m_startGeneration = 0; // a StartSession reply of an older generation was cancelled
     QString m_sessionPath;         // the helper's session object while recording through it
     QProcess *m_child = nullptr;   // the local recorder

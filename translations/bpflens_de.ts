@@ -1907,6 +1907,10 @@ Latenz %3 – %4
         <source>You are not allowed to record: polkit refused the action %1. Ask an administrator to allow it, for example with a rule for your group in /etc/polkit-1/rules.d.</source>
         <translation>Sie dürfen nicht aufzeichnen: polkit hat die Aktion %1 abgelehnt. Bitten Sie einen Administrator, sie zu erlauben, zum Beispiel mit einer Regel für Ihre Gruppe in /etc/polkit-1/rules.d.</translation>
     </message>
+    <message>
+        <source>The BPF Lens helper is no longer running, and the system bus did not start it again. Press Record to try again.</source>
+        <translation>Der BPF-Lens-Helfer läuft nicht mehr, und der Systembus hat ihn nicht wieder gestartet. Klicken Sie auf Aufzeichnen, um es erneut zu versuchen.</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::HistogramView</name>

@@ -1905,6 +1905,10 @@ latency %3 – %4
         <source>You are not allowed to record: polkit refused the action %1. Ask an administrator to allow it, for example with a rule for your group in /etc/polkit-1/rules.d.</source>
         <translation>您无权录制：polkit 拒绝了操作 %1。请管理员允许它，例如在 /etc/polkit-1/rules.d 中为您的用户组添加规则。</translation>
     </message>
+    <message>
+        <source>The BPF Lens helper is no longer running, and the system bus did not start it again. Press Record to try again.</source>
+        <translation>BPF Lens 助手已不再运行，系统总线也没有重新启动它。请按“录制”重试。</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::HistogramView</name>
