@@ -1044,6 +1044,30 @@
         <source>hits per interval</source>
         <translation>每间隔命中次数</translation>
     </message>
+    <message>
+        <source>accesses</source>
+        <translation>访问</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>dirtied</source>
+        <translation>置脏</translation>
+    </message>
+    <message>
+        <source>misses</source>
+        <translation>未命中</translation>
+    </message>
+    <message>
+        <source>hits</source>
+        <translation>命中</translation>
+    </message>
+    <message>
+        <source>hit ratio</source>
+        <translation>命中率</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::DetailsPane</name>
