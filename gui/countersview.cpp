@@ -31,6 +31,9 @@ namespace {
 // The ratio is a share, not a count: it would flatten every count line on a shared axis.
 const QString RatioName = QStringLiteral("hitRatio");
 
+// A series' counter name ("hits") where the legend shows a translated one.
+constexpr char CounterProperty[] = "counter";
+
 // Per-key counters are reported only for intervals with something new: a key missing from an
 // interval another key has was 0 then, and drawn as such instead of a line across the gap.
 void fillQuietIntervals(QMap<QString, QList<QPointF>> &lines)
@@ -176,11 +179,28 @@ QLineSeries *CountersView::series(const QString &name) const
 {
     for (QChartView *view : allCharts()) {
         for (QAbstractSeries *s : view->chart()->series()) {
-            if (s->name() == name)
+            if (s->property(CounterProperty).toString() == name || s->name() == name)
                 return qobject_cast<QLineSeries *>(s);
         }
     }
     return nullptr;
+}
+
+QString CountersView::cacheCounterTitle(const QString &name)
+{
+    if (name == QLatin1String("accesses"))
+        return tr("accesses");
+    if (name == QLatin1String("added"))
+        return tr("added");
+    if (name == QLatin1String("dirtied"))
+        return tr("dirtied");
+    if (name == QLatin1String("misses"))
+        return tr("misses");
+    if (name == QLatin1String("hits"))
+        return tr("hits");
+    if (name == RatioName)
+        return tr("hit ratio");
+    return name; // a counter of a newer helper: its own name
 }
 
 QString CountersView::otherConnectionsName()
@@ -253,6 +273,14 @@ void CountersView::refresh()
     m_ratio->setVisible(!ratio.isEmpty());
     fill(m_counts, pages, tr("Page cache"), tr("pages per interval"), false);
     fill(m_ratio, ratio, tr("Hit ratio"), tr("hit ratio %"), true);
+    // cachestat's counters are words of the user's language in the legend; per-key counters
+    // below are keys (a destination, an argument value) and keep their names.
+    for (QChartView *view : {m_counts, m_ratio}) {
+        for (QAbstractSeries *series : view->chart()->series()) {
+            series->setProperty(CounterProperty, series->name());
+            series->setName(cacheCounterTitle(series->name()));
+        }
+    }
     QList<QChartView *> shown;
     for (qsizetype i = 0; i < m_keyed.size(); ++i) {
         const KeyedChart &k = m_keyed[i];

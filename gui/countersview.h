@@ -43,6 +43,8 @@ public:
     static QString otherConnectionsName();
     static QString otherDestinationsName();
     static QString otherKeysName();
+    // cachestat's counter ("hits") as its legend names it, translated.
+    static QString cacheCounterTitle(const QString &name);
     // The series for one counter name ("hits"), or null.
     QLineSeries *series(const QString &name) const;
     // Where a chart's plot spans, in the chart view's coordinates: the timeline's plot

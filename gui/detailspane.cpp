@@ -12,11 +12,14 @@
 #include <QHeaderView>
 #include <QIdentityProxyModel>
 #include <QLabel>
+#include <QLocale>
 #include <QSplitter>
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace bpflens {
 
@@ -338,7 +341,22 @@ void SummaryPanel::refresh()
         // The lane's colour; probes without events keep the names aligned with an empty one.
         const QColor color = colors::probe(id, palette());
         item->setIcon(0, colors::swatch(color.isValid() ? color : QColor(Qt::transparent)));
-        item->setText(1, hasStats ? QLocale().toString(s.eventsSeen) : tr("n/a"));
+        // The kernel's count comes with each stats sample (once a second), the events with
+        // every frame: while recording, the session already holds events the last sample has
+        // not counted yet. Everything the session holds was seen, so the column never says less
+        // than the facts above (35,075 there and 33,399 here read as a contradiction).
+        qsizetype held = 0;
+        for (EventType t : SessionModel::eventTypes()) {
+            if (id == QLatin1String(probeIdOf(t)))
+                held += store.count(t);
+        }
+        const quint64 seen = std::max(s.eventsSeen, quint64(held));
+        item->setText(SeenColumn, hasStats || held > 0 ? QLocale().toString(seen) : tr("n/a"));
+        if (hasStats && seen > s.eventsSeen)
+            item->setToolTip(SeenColumn,
+                             tr("The events this session holds. The kernel's own count, %1 at its "
+                                "last sample, is taken once a second and catches up.")
+                                 .arg(QLocale().toString(s.eventsSeen)));
         auto count = [&](int column, quint64 n, const QString &why) {
             item->setText(column, hasStats ? QLocale().toString(n) : tr("n/a"));
             item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
@@ -358,7 +376,7 @@ void SummaryPanel::refresh()
         item->setText(OptionsColumn, options.isEmpty() ? tr("defaults") : options);
         item->setToolTip(OptionsColumn, ProbeCatalog::spec(id, config.options, true)
                                             .replace(QLatin1Char(','), QLatin1Char('\n')));
-        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        item->setTextAlignment(SeenColumn, Qt::AlignRight | Qt::AlignVCenter);
     }
 }
 

@@ -24,6 +24,21 @@ namespace {
 
 constexpr char DocsRoot[] = ":/docs";
 
+// Pages for people who work on BPF Lens, not with it: built in (user pages mention them), but
+// not listed, so a user looking for how to read a view does not wade through the helper's wire
+// protocol.
+bool isDeveloperPage(const QString &fileName)
+{
+    static const QStringList pages{QStringLiteral("adding-an-event-type.md"),
+                                   QStringLiteral("dbus-api.md"),
+                                   QStringLiteral("gui.md"),
+                                   QStringLiteral("packaging.md"),
+                                   QStringLiteral("performance.md"),
+                                   QStringLiteral("protocol.md"),
+                                   QStringLiteral("testing.md")};
+    return pages.contains(fileName);
+}
+
 QString withoutMnemonic(QString text)
 {
     // "&&" is a literal ampersand, a single "&" marks the mnemonic.
@@ -81,6 +96,8 @@ QList<HelpController::Topic> HelpController::topics()
     const QStringList files =
         QDir(QLatin1String(DocsRoot)).entryList({QStringLiteral("*.md")}, QDir::Files, QDir::Name);
     for (const QString &name : files) {
+        if (isDeveloperPage(name))
+            continue;
         QFile f(QLatin1String(DocsRoot) + QLatin1Char('/') + name);
         QString title = name;
         if (f.open(QIODevice::ReadOnly)) {

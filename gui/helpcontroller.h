@@ -24,12 +24,13 @@ public:
     QAction *shortcutsAction() const { return m_shortcuts; }
     QAction *aboutAction() const { return m_about; }
 
-    // The documentation window, opened at a topic ("gui.md"); "" opens the first one.
+    // The documentation window, opened at a topic ("sql.md"); "" opens the first one.
     void showDocumentation(const QString &topic = {});
     void showShortcuts();
     void showAbout();
 
-    // The documentation's topics: resource path and title (the file's first heading).
+    // The documentation's topics for users: resource path and title (the file's first heading),
+    // without the developer pages (the D-Bus API, the stream protocol, testing, ...).
     struct Topic
     {
         QString path;

@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QDBusPendingCallWatcher>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
+#include <utility>
 
 namespace bpflens {
 
@@ -66,6 +68,11 @@ HelperRecorder::HelperRecorder(const QDBusConnection &bus, QObject *parent)
 HelperRecorder::~HelperRecorder()
 {
     unsubscribe();
+    if (m_lister) {
+        m_lister->disconnect(this);
+        m_lister->kill();
+        m_lister->waitForFinished(1000);
+    }
     if (m_child && m_child->state() != QProcess::NotRunning) {
         // Its probes are detached before it exits: wait for that, briefly.
         ::kill(pid_t(m_child->processId()), SIGTERM);
@@ -101,6 +108,7 @@ void HelperRecorder::refresh()
             return;
         }
         m_backend = Backend::Helper;
+        m_helperAnswered = true;
         QHash<QString, ProbeAvailability> availability;
         for (const HelperClient::ProbeEntry &e : std::as_const(probes))
             availability.insert(e.info.id, e.availability);
@@ -122,13 +130,50 @@ void HelperRecorder::refresh()
 void HelperRecorder::helperMissing(const QString &reason)
 {
     if (m_localAllowed && QFileInfo(m_localProgram).isExecutable()) {
+        const bool wasLocal = m_backend == Backend::Local;
         m_backend = Backend::Local;
         m_reason.clear();
+        if (!wasLocal)
+            listLocalProbes();
     } else {
         m_backend = Backend::None;
         m_reason = reason;
     }
     Q_EMIT availabilityChanged();
+}
+
+void HelperRecorder::listLocalProbes()
+{
+    if (m_lister)
+        return;
+    m_lister = new QProcess(this);
+    m_lister->setStandardErrorFile(QProcess::nullDevice());
+    connect(m_lister, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        QProcess *lister = std::exchange(m_lister, nullptr);
+        lister->deleteLater();
+        const QJsonObject json = QJsonDocument::fromJson(lister->readAllStandardOutput()).object();
+        // Without a list the panel stays at "unknown": recording still tries every probe.
+        if (status != QProcess::NormalExit || code != 0 || !json.contains(QLatin1String("probes")))
+            return;
+        QHash<QString, ProbeAvailability> availability;
+        const QJsonArray probes = json.value(QLatin1String("probes")).toArray();
+        for (const QJsonValue &v : probes) {
+            const QJsonObject p = v.toObject();
+            ProbeAvailability a;
+            a.available = p.value(QLatin1String("available")).toBool();
+            a.attachPath = p.value(QLatin1String("attachPath")).toString();
+            a.reason = p.value(QLatin1String("reason")).toString();
+            availability.insert(p.value(QLatin1String("id")).toString(), a);
+        }
+        // A helper that answered meanwhile is what records: its list stands.
+        if (m_backend == Backend::Local)
+            Q_EMIT probesListed(json.value(QLatin1String("kernel")).toString(), availability);
+    });
+    connect(m_lister, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            std::exchange(m_lister, nullptr)->deleteLater();
+    });
+    m_lister->start(m_localProgram, {QStringLiteral("probes"), QStringLiteral("--json")});
 }
 
 void HelperRecorder::start(const QList<ProbeConfig> &probes)
@@ -151,6 +196,15 @@ void HelperRecorder::start(const QList<ProbeConfig> &probes)
     }
 }
 
+bool HelperRecorder::isGone(const QString &errorName) const
+{
+    // A name without an owner is "not installed" only for a helper that never answered: one
+    // that did has exited or crashed and was not started again (a helper run by hand has no
+    // activation file). One that died while answering leaves no reply.
+    return m_helperAnswered && (isNotInstalled(errorName) ||
+                                errorName == QLatin1String("org.freedesktop.DBus.Error.NoReply"));
+}
+
 void HelperRecorder::startHelper(const QList<ProbeConfig> &requested)
 {
     // A uprobe's binary is opened here, as the user: the helper attaches to that file only.
@@ -168,7 +222,7 @@ void HelperRecorder::startHelper(const QList<ProbeConfig> &requested)
     auto *watcher =
         new QDBusPendingCallWatcher(HelperClient(m_bus).startSessionAsync(probes), this);
     connect(watcher, &QDBusPendingCallWatcher::finished, this,
-            [this, generation, probes](QDBusPendingCallWatcher *w) {
+            [this, generation, probes, requested](QDBusPendingCallWatcher *w) {
                 w->deleteLater();
                 HelperClient::Session session;
                 HelperClient::Error error;
@@ -182,6 +236,19 @@ void HelperRecorder::startHelper(const QList<ProbeConfig> &requested)
                     return;
                 }
                 m_starting = false;
+                if (!ok && isGone(error.name)) {
+                    // Root records without it, as when there was none at start-up.
+                    if (m_localAllowed && QFileInfo(m_localProgram).isExecutable()) {
+                        helperMissing(QString());
+                        startLocal(requested);
+                        return;
+                    }
+                    // Recording stays possible: the next Record asks the bus again, which
+                    // starts the helper if it can. No banner: this one message says it.
+                    Q_EMIT failed(tr("The BPF Lens helper is no longer running, and the system "
+                                     "bus did not start it again. Press Record to try again."));
+                    return;
+                }
                 if (!ok) {
                     if (error.name == api::ErrorNotAuthorized) {
                         m_notice = notAuthorizedText(error.message, true);
@@ -200,6 +267,7 @@ void HelperRecorder::startHelper(const QList<ProbeConfig> &requested)
                     m_notice.clear(); // allowed now (a rule was added, or the password typed)
                     Q_EMIT availabilityChanged();
                 }
+                m_helperAnswered = true;
                 m_sessionPath = session.path;
                 m_bus.connect(api::ServiceName, m_sessionPath, api::SessionInterface,
                               QStringLiteral("SessionEnded"), this, SLOT(sessionEnded(QString)));

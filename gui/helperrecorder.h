@@ -64,6 +64,11 @@ private Q_SLOTS:
 
 private:
     void helperMissing(const QString &reason);
+    // Whether a StartSession error says the helper that answered before has gone away.
+    bool isGone(const QString &errorName) const;
+    // The local fallback's probe availability: `bpflens-cli probes --json` in a child, whose
+    // engine checks this kernel as the recording will (the window itself has no libbpf).
+    void listLocalProbes();
     void startHelper(const QList<ProbeConfig> &probes);
     void startLocal(const QList<ProbeConfig> &probes);
     void requestStop();
@@ -76,9 +81,11 @@ private:
     QString m_localProgram;
     bool m_localAllowed;
     bool m_starting = false;
+    bool m_helperAnswered = false; // the helper has answered this process once
     quint64 m_startGeneration = 0; // a StartSession reply of an older generation was cancelled
     QString m_sessionPath;         // the helper's session object while recording through it
     QProcess *m_child = nullptr;   // the local recorder
+    QProcess *m_lister = nullptr;  // listLocalProbes()'s child while it runs
 };
 
 } // namespace bpflens

@@ -44,6 +44,10 @@ public:
     // chart theme and text colours.
     static bool isDark(const QPalette &palette);
 
+    // The outline of controls (checkboxes, fields, buttons) in BPF Lens' own palettes: at least
+    // 3:1 against the window and the base, as WCAG asks of a control's boundary.
+    static QColor controlBorder(const QPalette &palette);
+
     // The colour of the application's accent (selection, the record button's state, the start
     // page's headings): a blue that reads on both palettes.
     static QColor accent(const QPalette &palette);

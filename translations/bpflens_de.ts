@@ -533,15 +533,15 @@
     </message>
     <message>
         <source>USDT probe hits</source>
-        <translation>USDT-Probe-Treffer</translation>
+        <translation>USDT-Sonden-Treffer</translation>
     </message>
     <message>
         <source>Hits of a static probe (USDT, sys/sdt.h) in a program or library counted per interval, optionally per argument, and recorded with their arguments</source>
-        <translation>Treffer einer statischen Probe (USDT, sys/sdt.h) in einem Programm oder einer Bibliothek, je Intervall gezählt, wahlweise je Argument, und mit ihren Argumenten aufgezeichnet</translation>
+        <translation>Treffer einer statischen Sonde (USDT, sys/sdt.h) in einem Programm oder einer Bibliothek, je Intervall gezählt, wahlweise je Argument, und mit ihren Argumenten aufgezeichnet</translation>
     </message>
     <message>
         <source>USDT probe</source>
-        <translation>USDT-Probe</translation>
+        <translation>USDT-Sonde</translation>
     </message>
     <message>
         <source>BINARY:PROVIDER:NAME or BINARY:NAME, the binary as a path, a library name or a program in PATH, e.g. /usr/bin/python3:python:function__entry</source>
@@ -557,7 +557,7 @@
     </message>
     <message>
         <source>Record every hit as an event with its arguments (off: counts only, for probes that fire often)</source>
-        <translation>Jeden Treffer als Ereignis mit seinen Argumenten aufzeichnen (aus: nur zählen, für Probes, die oft auslösen)</translation>
+        <translation>Jeden Treffer als Ereignis mit seinen Argumenten aufzeichnen (aus: nur zählen, für Sonden, die oft auslösen)</translation>
     </message>
     <message>
         <source>Where the measured time begins: a tracepoint (block_rq_issue), u:BINARY:FUNCTION, ur:BINARY:FUNCTION (its return), usdt:BINARY:PROVIDER:NAME, k:FUNCTION or kr:FUNCTION</source>
@@ -569,7 +569,7 @@
     </message>
     <message>
         <source>What pairs a start with its end: tid (the thread), pid, argN (the value of the tracepoint&apos;s or USDT probe&apos;s argument N) or argN.field.field (a field of the struct a tracepoint&apos;s argument N points to)</source>
-        <translation>Was einen Start seinem Ende zuordnet: tid (der Thread), pid, argN (der Wert von Argument N des Tracepoints oder USDT-Probes) oder argN.feld.feld (ein Feld der Struktur, auf die Argument N eines Tracepoints zeigt)</translation>
+        <translation>Was einen Start seinem Ende zuordnet: tid (der Thread), pid, argN (der Wert von Argument N des Tracepoints oder der USDT-Sonde) oder argN.feld.feld (ein Feld der Struktur, auf die Argument N eines Tracepoints zeigt)</translation>
     </message>
     <message>
         <source>What is counted: a tracepoint (sched_switch, block:block_rq_issue), u:BINARY:FUNCTION, ur:BINARY:FUNCTION, usdt:BINARY:PROVIDER:NAME, k:FUNCTION or kr:FUNCTION</source>
@@ -577,7 +577,7 @@
     </message>
     <message>
         <source>Empty (all hits together), comm, tid, pid, an argument by name or as argN (a USDT probe&apos;s too), or a field behind it (next.pid, arg0.q.id)</source>
-        <translation>Leer (alle Treffer zusammen), comm, tid, pid, ein Argument nach Namen oder als argN (auch das eines USDT-Probes) oder ein Feld dahinter (next.pid, arg0.q.id)</translation>
+        <translation>Leer (alle Treffer zusammen), comm, tid, pid, ein Argument nach Namen oder als argN (auch das einer USDT-Sonde) oder ein Feld dahinter (next.pid, arg0.q.id)</translation>
     </message>
 </context>
 <context>
@@ -636,7 +636,7 @@
     </message>
     <message>
         <source>USDT probe hits</source>
-        <translation>USDT-Probe-Treffer</translation>
+        <translation>USDT-Sonden-Treffer</translation>
     </message>
 </context>
 <context>
@@ -799,7 +799,7 @@
     </message>
     <message>
         <source>The sessions hold no histogram in common (same probe and key).</source>
-        <translation>Die Sitzungen haben kein gemeinsames Histogramm (gleiche Probe und gleicher Schlüssel).</translation>
+        <translation>Die Sitzungen haben kein gemeinsames Histogramm (gleiche Sonde und gleicher Schlüssel).</translation>
     </message>
     <message>
         <source>Percentile changes</source>
@@ -891,7 +891,7 @@
     </message>
     <message>
         <source>Neither session has CPU profile samples. Record both with the &quot;profile&quot; or the &quot;offcpu&quot; probe for a differential flame graph.</source>
-        <translation>Keine der beiden Sitzungen hat CPU-Profil-Stichproben. Zeichnen Sie beide mit der Probe „profile“ oder „offcpu“ auf, um einen differenziellen Flame Graph zu erhalten.</translation>
+        <translation>Keine der beiden Sitzungen hat CPU-Profil-Stichproben. Zeichnen Sie beide mit der Sonde „profile“ oder „offcpu“ auf, um einen differenziellen Flame Graph zu erhalten.</translation>
     </message>
     <message>
         <source>On-CPU samples</source>
@@ -911,27 +911,27 @@
     </message>
     <message>
         <source>Neither session has on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
-        <translation>Keine der beiden Sitzungen hat On-CPU-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen On-CPU-Flame-Graph zu erhalten.</translation>
+        <translation>Keine der beiden Sitzungen hat On-CPU-Stichproben. Zeichnen Sie beide mit der Sonde „profile“ auf, um einen differenziellen On-CPU-Flame-Graph zu erhalten.</translation>
     </message>
     <message>
         <source>The baseline has no on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
-        <translation>Die Basis hat keine On-CPU-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen On-CPU-Flame-Graph zu erhalten.</translation>
+        <translation>Die Basis hat keine On-CPU-Stichproben. Zeichnen Sie beide mit der Sonde „profile“ auf, um einen differenziellen On-CPU-Flame-Graph zu erhalten.</translation>
     </message>
     <message>
         <source>The comparison has no on-CPU samples. Record both with the &quot;profile&quot; probe for a differential on-CPU flame graph.</source>
-        <translation>Der Vergleich hat keine On-CPU-Stichproben. Zeichnen Sie beide mit der Probe „profile“ auf, um einen differenziellen On-CPU-Flame-Graph zu erhalten.</translation>
+        <translation>Der Vergleich hat keine On-CPU-Stichproben. Zeichnen Sie beide mit der Sonde „profile“ auf, um einen differenziellen On-CPU-Flame-Graph zu erhalten.</translation>
     </message>
     <message>
         <source>Neither session has off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
-        <translation>Keine der beiden Sitzungen hat Off-CPU-Stichproben. Zeichnen Sie beide mit der Probe „offcpu“ auf, um einen differenziellen Off-CPU-Flame-Graph zu erhalten.</translation>
+        <translation>Keine der beiden Sitzungen hat Off-CPU-Stichproben. Zeichnen Sie beide mit der Sonde „offcpu“ auf, um einen differenziellen Off-CPU-Flame-Graph zu erhalten.</translation>
     </message>
     <message>
         <source>The baseline has no off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
-        <translation>Die Basis hat keine Off-CPU-Stichproben. Zeichnen Sie beide mit der Probe „offcpu“ auf, um einen differenziellen Off-CPU-Flame-Graph zu erhalten.</translation>
+        <translation>Die Basis hat keine Off-CPU-Stichproben. Zeichnen Sie beide mit der Sonde „offcpu“ auf, um einen differenziellen Off-CPU-Flame-Graph zu erhalten.</translation>
     </message>
     <message>
         <source>The comparison has no off-CPU samples. Record both with the &quot;offcpu&quot; probe for a differential off-CPU flame graph.</source>
-        <translation>Der Vergleich hat keine Off-CPU-Stichproben. Zeichnen Sie beide mit der Probe „offcpu“ auf, um einen differenziellen Off-CPU-Flame-Graph zu erhalten.</translation>
+        <translation>Der Vergleich hat keine Off-CPU-Stichproben. Zeichnen Sie beide mit der Sonde „offcpu“ auf, um einen differenziellen Off-CPU-Flame-Graph zu erhalten.</translation>
     </message>
     <message>
         <source>The comparison&apos;s off-CPU flame graph, weighted by time blocked (%1 → %2). %3 grew, %4 shrank, %5 unchanged, against the baseline&apos;s share of the same call path.</source>
@@ -1030,11 +1030,11 @@
     </message>
     <message>
         <source>No counter samples in this session: record the Page cache (cachestat) probe to see hits, misses and dirtied pages over time, TCP retransmits (tcpretrans) for retransmits per connection, TCP connects (tcpconnect) for connects per destination, User function calls (uprobe) for calls per key, USDT probes (usdt) or Tracepoint counts (tpcount) for hits per key.</source>
-        <translation>Keine Zählerwerte in dieser Sitzung: Zeichnen Sie die Probe Page-Cache (cachestat) auf, um Treffer, Fehlschläge und geänderte Seiten über die Zeit zu sehen, TCP-Retransmits (tcpretrans) für Retransmits je Verbindung, TCP-Verbindungsaufbauten (tcpconnect) für Verbindungen je Ziel, Aufrufe von Benutzerfunktionen (uprobe) für Aufrufe je Schlüssel, USDT-Probes (usdt) oder Tracepoint-Zählungen (tpcount) für Treffer je Schlüssel.</translation>
+        <translation>Keine Zählerwerte in dieser Sitzung: Zeichnen Sie die Sonde Page-Cache (cachestat) auf, um Treffer, Fehlschläge und geänderte Seiten über die Zeit zu sehen, TCP-Retransmits (tcpretrans) für Retransmits je Verbindung, TCP-Verbindungsaufbauten (tcpconnect) für Verbindungen je Ziel, Aufrufe von Benutzerfunktionen (uprobe) für Aufrufe je Schlüssel, USDT-Sonden (usdt) oder Tracepoint-Zählungen (tpcount) für Treffer je Schlüssel.</translation>
     </message>
     <message>
         <source>USDT probe hits per key</source>
-        <translation>USDT-Probe-Treffer je Schlüssel</translation>
+        <translation>USDT-Sonden-Treffer je Schlüssel</translation>
     </message>
     <message>
         <source>Tracepoint hits per key</source>
@@ -1043,6 +1043,30 @@
     <message>
         <source>hits per interval</source>
         <translation>Treffer je Intervall</translation>
+    </message>
+    <message>
+        <source>accesses</source>
+        <translation>Zugriffe</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <source>dirtied</source>
+        <translation>geändert (dirty)</translation>
+    </message>
+    <message>
+        <source>misses</source>
+        <translation>Fehltreffer</translation>
+    </message>
+    <message>
+        <source>hits</source>
+        <translation>Treffer</translation>
+    </message>
+    <message>
+        <source>hit ratio</source>
+        <translation>Trefferquote</translation>
     </message>
 </context>
 <context>
@@ -1466,7 +1490,7 @@ in %2</translation>
     </message>
     <message>
         <source>One &amp;Probe…</source>
-        <translation>Eine &amp;Probe …</translation>
+        <translation>Eine S&amp;onde …</translation>
     </message>
     <message>
         <source>Export &amp;Chart as Image…</source>
@@ -1474,11 +1498,11 @@ in %2</translation>
     </message>
     <message>
         <source>Export One Probe</source>
-        <translation>Eine Probe exportieren</translation>
+        <translation>Eine Sonde exportieren</translation>
     </message>
     <message>
         <source>Probe:</source>
-        <translation>Probe:</translation>
+        <translation>Sonde:</translation>
     </message>
     <message>
         <source>Export CSV Into</source>
@@ -1888,7 +1912,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>&lt;h3&gt;BPF Lens %1&lt;/h3&gt;&lt;p&gt;A desktop profiler for Linux: the BCC and libbpf-tools probes, recorded through a privileged helper and explored in timelines, histograms, heatmaps and flame graphs.&lt;/p&gt;&lt;p&gt;Built with Qt %2, running on Qt %3.&lt;/p&gt;&lt;p&gt;License: GPL-2.0-or-later; the eBPF programs: GPL-2.0.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;BPF Lens %1&lt;/h3&gt;&lt;p&gt;Ein Desktop-Profiler für Linux: die Probes von BCC und libbpf-tools, über einen privilegierten Helfer aufgezeichnet und in Zeitachsen, Histogrammen, Heatmaps und Flame Graphs erkundet.&lt;/p&gt;&lt;p&gt;Erstellt mit Qt %2, läuft mit Qt %3.&lt;/p&gt;&lt;p&gt;Lizenz: GPL-2.0-or-later; die eBPF-Programme: GPL-2.0.&lt;/p&gt;</translation>
+        <translation>&lt;h3&gt;BPF Lens %1&lt;/h3&gt;&lt;p&gt;Ein Desktop-Profiler für Linux: die Sonden von BCC und libbpf-tools, über einen privilegierten Helfer aufgezeichnet und in Zeitachsen, Histogrammen, Heatmaps und Flame Graphs erkundet.&lt;/p&gt;&lt;p&gt;Erstellt mit Qt %2, läuft mit Qt %3.&lt;/p&gt;&lt;p&gt;Lizenz: GPL-2.0-or-later; die eBPF-Programme: GPL-2.0.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1935,7 +1959,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>The helper refused the probe settings: %1</source>
-        <translation>Der Helper hat die Probe-Einstellungen abgelehnt: %1</translation>
+        <translation>Der Helper hat die Sonden-Einstellungen abgelehnt: %1</translation>
     </message>
     <message>
         <source>The helper is busy: %1. Stop one of your other recordings and try again.</source>
@@ -1943,7 +1967,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>The kernel refused a probe: %1</source>
-        <translation>Der Kernel hat eine Probe abgelehnt: %1</translation>
+        <translation>Der Kernel hat eine Sonde abgelehnt: %1</translation>
     </message>
     <message>
         <source>bpflens-helper is not installed: install BPF Lens as root with cmake --install (configured with -DCMAKE_INSTALL_PREFIX=/usr), which installs the helper, its D-Bus service and the polkit policy.</source>
@@ -1972,6 +1996,10 @@ Latenz %3 – %4
     <message>
         <source>You are not allowed to record: polkit refused the action %1. Ask an administrator to allow it, for example with a rule for your group in /etc/polkit-1/rules.d.</source>
         <translation>Sie dürfen nicht aufzeichnen: polkit hat die Aktion %1 abgelehnt. Bitten Sie einen Administrator, sie zu erlauben, zum Beispiel mit einer Regel für Ihre Gruppe in /etc/polkit-1/rules.d.</translation>
+    </message>
+    <message>
+        <source>The BPF Lens helper is no longer running, and the system bus did not start it again. Press Record to try again.</source>
+        <translation>Der BPF-Lens-Helfer läuft nicht mehr, und der Systembus hat ihn nicht wieder gestartet. Klicken Sie auf Aufzeichnen, um es erneut zu versuchen.</translation>
     </message>
 </context>
 <context>
@@ -2068,7 +2096,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>No I/O stack data in this session: record the I/O stack breakdown (iostack) probe to see where read, write, open and fsync spend their time.</source>
-        <translation>Diese Sitzung enthält keine I/O-Stack-Daten: Zeichnen Sie mit der Probe „I/O-Stack-Aufschlüsselung“ (iostack) auf, um zu sehen, wo read, write, open und fsync ihre Zeit verbringen.</translation>
+        <translation>Diese Sitzung enthält keine I/O-Stack-Daten: Zeichnen Sie mit der Sonde „I/O-Stack-Aufschlüsselung“ (iostack) auf, um zu sehen, wo read, write, open und fsync ihre Zeit verbringen.</translation>
     </message>
     <message>
         <source>Exclusive time per layer and operation</source>
@@ -2170,7 +2198,7 @@ Latenz %3 – %4
     <name>bpflens::LatencyStatsModel</name>
     <message>
         <source>Probe</source>
-        <translation>Probe</translation>
+        <translation>Sonde</translation>
     </message>
     <message>
         <source>Key</source>
@@ -2245,7 +2273,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>Probes</source>
-        <translation>Probes</translation>
+        <translation>Sonden</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -2377,11 +2405,11 @@ Latenz %3 – %4
     </message>
     <message>
         <source>Recording: waiting for the first data from the probes…</source>
-        <translation>Aufzeichnung: warte auf die ersten Daten der Probes …</translation>
+        <translation>Aufzeichnung: warte auf die ersten Daten der Sonden …</translation>
     </message>
     <message>
         <source>No data yet. Tick probes on the left and press Record, or open a session with File &gt; Open.</source>
-        <translation>Noch keine Daten. Links Probes ankreuzen und Aufzeichnen drücken, oder eine Sitzung mit Datei &gt; Öffnen laden.</translation>
+        <translation>Noch keine Daten. Links Sonden ankreuzen und Aufzeichnen drücken, oder eine Sitzung mit Datei &gt; Öffnen laden.</translation>
     </message>
     <message>
         <source>Query</source>
@@ -2590,7 +2618,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>Probes</source>
-        <translation>Probes</translation>
+        <translation>Sonden</translation>
     </message>
     <message>
         <source>Computing…</source>
@@ -2702,7 +2730,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>The session has no counters of this probe.</source>
-        <translation>Die Sitzung hat keine Zähler dieser Probe.</translation>
+        <translation>Die Sitzung hat keine Zähler dieser Sonde.</translation>
     </message>
     <message>
         <source>%1 lost: %2</source>
@@ -2722,7 +2750,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>The histograms of this probe are of stages of the same requests: see the I/O Stack tab.</source>
-        <translation>Die Histogramme dieser Probe sind Stufen derselben Anfragen: siehe Reiter „I/O-Stack“.</translation>
+        <translation>Die Histogramme dieser Sonde sind Stufen derselben Anfragen: siehe Reiter „I/O-Stack“.</translation>
     </message>
     <message>
         <source>Counted in the kernel into log2 buckets: the bucket the value falls in, not the value.</source>
@@ -2730,7 +2758,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>This probe counts into histograms in the kernel and records no single events.</source>
-        <translation>Diese Probe zählt im Kernel in Histogramme und zeichnet keine einzelnen Ereignisse auf.</translation>
+        <translation>Diese Sonde zählt im Kernel in Histogramme und zeichnet keine einzelnen Ereignisse auf.</translation>
     </message>
     <message numerus="yes">
         <source>%Ln event(s)</source>
@@ -2780,7 +2808,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>Probe</source>
-        <translation>Probe</translation>
+        <translation>Sonde</translation>
     </message>
     <message>
         <source>In the range</source>
@@ -2850,7 +2878,7 @@ Latenz %3 – %4
     <name>bpflens::ProbePanel</name>
     <message>
         <source>Probes</source>
-        <translation>Probes</translation>
+        <translation>Sonden</translation>
     </message>
     <message>
         <source>Processes</source>
@@ -2930,7 +2958,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>Select at least one probe to record.</source>
-        <translation>Wählen Sie mindestens eine Probe zum Aufzeichnen aus.</translation>
+        <translation>Wählen Sie mindestens eine Sonde zum Aufzeichnen aus.</translation>
     </message>
     <message>
         <source>Kernel: not known until the helper answers</source>
@@ -2966,7 +2994,7 @@ Latenz %3 – %4
     </message>
     <message>
         <source>no USDT probe given (BINARY:PROVIDER:NAME)</source>
-        <translation>keine USDT-Probe angegeben (BINÄRDATEI:PROVIDER:NAME)</translation>
+        <translation>keine USDT-Sonde angegeben (BINÄRDATEI:PROVIDER:NAME)</translation>
     </message>
     <message>
         <source>Remote kernel %1 on %2</source>
@@ -2978,11 +3006,11 @@ Latenz %3 – %4
     </message>
     <message>
         <source>None of the selected probes can run on this kernel: %1.</source>
-        <translation>Keine der ausgewählten Probes kann auf diesem Kernel laufen: %1.</translation>
+        <translation>Keine der ausgewählten Sonden kann auf diesem Kernel laufen: %1.</translation>
     </message>
     <message>
         <source>None of the selected probes can run on the kernel of %1: %2.</source>
-        <translation>Keine der ausgewählten Probes kann auf dem Kernel von %1 laufen: %2.</translation>
+        <translation>Keine der ausgewählten Sonden kann auf dem Kernel von %1 laufen: %2.</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
@@ -3301,7 +3329,7 @@ Mit der Sonde offcpu aufzeichnen, um zu sehen, wo und wie lange Threads warten.<
     </message>
     <message>
         <source>Record the selected probes (Ctrl+R)</source>
-        <translation>Die ausgewählten Probes aufzeichnen (Strg+R)</translation>
+        <translation>Die ausgewählten Sonden aufzeichnen (Strg+R)</translation>
     </message>
     <message>
         <source>S&amp;top</source>
@@ -3313,7 +3341,7 @@ Mit der Sonde offcpu aufzeichnen, um zu sehen, wo und wie lange Threads warten.<
     </message>
     <message>
         <source>CPU time the probes&apos; BPF programs took, per second of recording (100 % = one CPU)</source>
-        <translation>CPU-Zeit der BPF-Programme der Probes pro Sekunde Aufzeichnung (100 % = eine CPU)</translation>
+        <translation>CPU-Zeit der BPF-Programme der Sonden pro Sekunde Aufzeichnung (100 % = eine CPU)</translation>
     </message>
     <message>
         <source>Cannot record</source>
@@ -3365,7 +3393,7 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
     <message>
         <source>probes %1 % CPU</source>
-        <translation>Probes %1 % CPU</translation>
+        <translation>Sonden %1 % CPU</translation>
     </message>
     <message>
         <source>%1 lost: %2</source>
@@ -3479,7 +3507,7 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
     <message>
         <source>None of the selected probes can run there: %1.</source>
-        <translation>Keine der ausgewählten Probes kann dort laufen: %1.</translation>
+        <translation>Keine der ausgewählten Sonden kann dort laufen: %1.</translation>
     </message>
     <message>
         <source>Selected but not recorded, as that kernel cannot run them: %1.</source>
@@ -3526,11 +3554,11 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
     <message>
         <source>bpflens-cli probes --json on %1 gave no probe list</source>
-        <translation>bpflens-cli probes --json auf %1 lieferte keine Probe-Liste</translation>
+        <translation>bpflens-cli probes --json auf %1 lieferte keine Sondenliste</translation>
     </message>
     <message>
         <source>bpflens-cli %1 on %2, kernel %3: %4 of %5 probes can run there.</source>
-        <translation>bpflens-cli %1 auf %2, Kernel %3: %4 von %5 Probes können dort laufen.</translation>
+        <translation>bpflens-cli %1 auf %2, Kernel %3: %4 von %5 Sonden können dort laufen.</translation>
     </message>
     <message>
         <source>This computer has version %1: the recording may fail unless both are the same.</source>
@@ -3746,7 +3774,7 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
     <message>
         <source>Tick the probes to run in the Probes panel, then Record. BPF Lens asks for permission once per recording.</source>
-        <translation>Die gewünschten Probes im Bereich „Probes“ ankreuzen, dann Aufzeichnen. BPF Lens fragt einmal pro Aufzeichnung nach der Berechtigung.</translation>
+        <translation>Die gewünschten Sonden im Bereich „Sonden“ ankreuzen, dann Aufzeichnen. BPF Lens fragt einmal pro Aufzeichnung nach der Berechtigung.</translation>
     </message>
     <message>
         <source>Session files (*.bpflens) can also be dropped on the window.</source>
@@ -3832,7 +3860,7 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
     <message>
         <source>Probe</source>
-        <translation>Probe</translation>
+        <translation>Sonde</translation>
     </message>
     <message>
         <source>Events seen</source>
@@ -3944,7 +3972,7 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
     <message>
         <source>Probe setup</source>
-        <translation>Probe-Einstellungen</translation>
+        <translation>Sonden-Einstellungen</translation>
     </message>
     <message>
         <source>not saved</source>
@@ -3957,6 +3985,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>started %1</source>
         <translation>gestartet %1</translation>
+    </message>
+    <message>
+        <source>The events this session holds. The kernel&apos;s own count, %1 at its last sample, is taken once a second and catches up.</source>
+        <translation>Die Ereignisse, die diese Sitzung enthält. Die eigene Zählung des Kernels, %1 bei ihrer letzten Messung, wird einmal pro Sekunde erhoben und holt auf.</translation>
     </message>
 </context>
 <context>
@@ -4025,7 +4057,7 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
     <message>
         <source>No events in this session: its probes keep counters and histograms (see the Counters and Histograms tabs).</source>
-        <translation>Keine Ereignisse in dieser Sitzung: Die Probes erfassen Zähler und Histogramme (siehe die Tabs Zähler und Histogramme).</translation>
+        <translation>Keine Ereignisse in dieser Sitzung: Die Sonden erfassen Zähler und Histogramme (siehe die Tabs Zähler und Histogramme).</translation>
     </message>
     <message>
         <source>&amp;Explain This Range</source>
@@ -4135,7 +4167,7 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
     <message>
         <source>Latency per probe and key</source>
-        <translation>Latenz je Probe und Schlüssel</translation>
+        <translation>Latenz je Sonde und Schlüssel</translation>
     </message>
     <message>
         <source>Computing…</source>
@@ -4175,7 +4207,7 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     </message>
     <message>
         <source> · latencies and bytes of different probes do not add up: choose a probe to see them</source>
-        <translation> · Latenzen und Bytes verschiedener Probes lassen sich nicht addieren: eine Probe wählen, um sie zu sehen</translation>
+        <translation> · Latenzen und Bytes verschiedener Sonden lassen sich nicht addieren: eine Sonde wählen, um sie zu sehen</translation>
     </message>
 </context>
 <context>

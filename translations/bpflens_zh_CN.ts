@@ -1044,6 +1044,30 @@
         <source>hits per interval</source>
         <translation>每间隔命中次数</translation>
     </message>
+    <message>
+        <source>accesses</source>
+        <translation>访问</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>dirtied</source>
+        <translation>置脏</translation>
+    </message>
+    <message>
+        <source>misses</source>
+        <translation>未命中</translation>
+    </message>
+    <message>
+        <source>hits</source>
+        <translation>命中</translation>
+    </message>
+    <message>
+        <source>hit ratio</source>
+        <translation>命中率</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::DetailsPane</name>
@@ -1970,6 +1994,10 @@ latency %3 – %4
     <message>
         <source>You are not allowed to record: polkit refused the action %1. Ask an administrator to allow it, for example with a rule for your group in /etc/polkit-1/rules.d.</source>
         <translation>您无权录制：polkit 拒绝了操作 %1。请管理员允许它，例如在 /etc/polkit-1/rules.d 中为您的用户组添加规则。</translation>
+    </message>
+    <message>
+        <source>The BPF Lens helper is no longer running, and the system bus did not start it again. Press Record to try again.</source>
+        <translation>BPF Lens 助手已不再运行，系统总线也没有重新启动它。请按“录制”重试。</translation>
     </message>
 </context>
 <context>
@@ -3939,6 +3967,10 @@ The data recorded until then is kept.</source>
     <message>
         <source>started %1</source>
         <translation>开始于 %1</translation>
+    </message>
+    <message>
+        <source>The events this session holds. The kernel&apos;s own count, %1 at its last sample, is taken once a second and catches up.</source>
+        <translation>本会话包含的事件。内核自己的计数（上次采样时为 %1）每秒采样一次，随后会追上。</translation>
     </message>
 </context>
 <context>

@@ -1876,7 +1876,7 @@ void TestGui::exportOneProbeDialogShowsItsTitle()
         const char *locale;
         QString title;
     } languages[] = {{"C", QStringLiteral("Export One Probe")},
-                     {"de_DE", QStringLiteral("Eine Probe exportieren")}};
+                     {"de_DE", QStringLiteral("Eine Sonde exportieren")}};
     // The title bar shows "Export One Probe — BPF Lens": Qt adds the application's name.
     const QString name = QGuiApplication::applicationDisplayName();
     QGuiApplication::setApplicationDisplayName(QStringLiteral("BPF Lens"));

@@ -1,13 +1,19 @@
 // The translations are complete (nothing unfinished, nothing lupdate would add) and the
 // application comes up in the user's language.
+#include "countersview.h"
 #include "mainwindow.h"
 #include "probepanel.h"
+#include "sessionmodel.h"
 #include "translations.h"
 
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QLineSeries>
 #include <QMenuBar>
 #include <QProcess>
 #include <QRegularExpression>
@@ -119,6 +125,8 @@ private Q_SLOTS:
     void mainWindowStartsInChinese();
     void mainWindowStartsInGerman();
     void probeStatusFitsTheDockInGerman();
+    void dockTitlesAreTranslated();
+    void counterSeriesAreTranslated();
     void cleanup() { installTranslations(QLocale::c()); }
 };
 
@@ -247,6 +255,62 @@ void TestTranslations::probeStatusFitsTheDockInGerman()
                             .arg(scroll->widget()->minimumSizeHint().width())
                             .arg(scroll->viewport()->width())));
     QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+}
+
+void TestTranslations::dockTitlesAreTranslated()
+{
+    // A title translated as itself passes the completeness checks: German showed "Probes".
+    QStringList english;
+    {
+        MainWindow w;
+        for (const QDockWidget *dock : w.findChildren<QDockWidget *>())
+            english << dock->windowTitle();
+    }
+    for (const QString &language : Languages) {
+        QVERIFY(installTranslations(QLocale(language)));
+        MainWindow w;
+        const QList<QDockWidget *> docks = w.findChildren<QDockWidget *>();
+        QCOMPARE(docks.size(), english.size());
+        for (qsizetype i = 0; i < docks.size(); ++i)
+            QVERIFY2(docks[i]->windowTitle() != english[i],
+                     qPrintable(language + QStringLiteral(": ") + english[i]));
+    }
+}
+
+void TestTranslations::counterSeriesAreTranslated()
+{
+    // Series named after the counters they draw were English in every language (the names
+    // came from the recording, not from tr()): the page cache's lines read hits, misses.
+    QVERIFY(installTranslations(QLocale(QStringLiteral("zh_CN"))));
+    MainWindow w;
+    SessionData data;
+    data.info.startMonotonicNs = 1'000'000'000;
+    data.info.kernelRelease = QStringLiteral("6.18.0-test");
+    w.session()->setSession(std::move(data));
+    RecordBatch live;
+    const QStringList names{QStringLiteral("accesses"), QStringLiteral("added"),
+                            QStringLiteral("dirtied"),  QStringLiteral("misses"),
+                            QStringLiteral("hits"),     QStringLiteral("hitRatio")};
+    for (int i = 1; i <= 3; ++i) {
+        for (const QString &name : names)
+            live.counters << CounterSample{QStringLiteral("cachestat"),
+                                           quint64(i + 1) * 1'000'000'000, 1'000'000'000, name,
+                                           name == QLatin1String("hitRatio") ? 0.5 : 10.0 * i};
+    }
+    w.session()->append(live);
+    w.countersView()->refresh();
+    int seen = 0;
+    for (QChartView *view : {w.countersView()->countsChart(), w.countersView()->ratioChart()}) {
+        for (const QAbstractSeries *series : view->chart()->series()) {
+            ++seen;
+            QVERIFY2(!names.contains(series->name()), qPrintable(series->name()));
+            // Chinese words, not Latin letters.
+            QVERIFY2(!series->name().contains(QRegularExpression(QStringLiteral("[A-Za-z]"))),
+                     qPrintable(series->name()));
+        }
+    }
+    QCOMPARE(seen, int(names.size()));
+    QCOMPARE(w.countersView()->series(QStringLiteral("hits"))->name(), QStringLiteral("命中"));
 }
 
 // In the child: the locale comes from the environment, as in main().
