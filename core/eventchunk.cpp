@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <span>
 
 namespace bpflens {
 
@@ -151,7 +152,7 @@ private:
 // --- encoding --------------------------------------------------------------------------------
 
 template<typename E>
-QByteArray encodeEvents(const QList<E> &events, const EventChunkCodec::StringId &str)
+QByteArray encodeEvents(std::span<const E> events, const EventChunkCodec::StringId &str)
 {
     QByteArray out;
     out.reserve(events.size() * qsizetype(fieldCount<E>) * 2);
@@ -407,8 +408,18 @@ quint64 EventChunkCodec::timeAt(EventType type, const RecordBatch &b, qsizetype 
 
 QByteArray EventChunkCodec::encode(EventType type, const RecordBatch &b, const StringId &str)
 {
+    return encode(type, b, 0, countIn(type, b), str);
+}
+
+QByteArray EventChunkCodec::encode(EventType type, const RecordBatch &b, qsizetype begin,
+                                   qsizetype end, const StringId &str)
+{
     QByteArray out;
-    visitEventType(type, [&]<typename E>() { out = encodeEvents(b.events<E>(), str); });
+    visitEventType(type, [&]<typename E>() {
+        const QList<E> &events = b.events<E>();
+        out =
+            encodeEvents(std::span<const E>(events.constData() + begin, size_t(end - begin)), str);
+    });
     return out;
 }
 

@@ -51,6 +51,9 @@ public:
 
     // The events of type in batch as one chunk blob ("" when the batch has none of that type).
     static QByteArray encode(EventType type, const RecordBatch &batch, const StringId &stringId);
+    // Events [begin, end) of type in batch as one chunk blob.
+    static QByteArray encode(EventType type, const RecordBatch &batch, qsizetype begin,
+                             qsizetype end, const StringId &stringId);
     static qsizetype countIn(EventType type, const RecordBatch &batch);
     static quint64 timeAt(EventType type, const RecordBatch &batch, qsizetype i);
 

@@ -554,28 +554,48 @@ bool SessionWriter::writeChunks(const RecordBatch &batch)
 {
     sqlite3_stmt *st = m_stmts->chunk;
     const auto id = [this](const QByteArray &bytes) { return stringId(bytes); };
+    // A chunk that fails its checksum is lost whole: chunks much larger than a page would
+    // make one flipped bit cost thousands of events. A batch's events of a type that encode to
+    // more than MaxChunkBytes go into pieces of about TargetChunkBytes each (schema 3; schema
+    // 2 readers read them as well).
+    constexpr qsizetype MaxChunkBytes = 16384;
+    constexpr qsizetype TargetChunkBytes = 8192;
     for (EventType type : eventTypes) {
-        const qsizetype n = EventChunkCodec::countIn(type, batch);
-        if (n == 0)
+        const qsizetype total = EventChunkCodec::countIn(type, batch);
+        if (total == 0)
             continue;
-        const QByteArray data = EventChunkCodec::encode(type, batch, id);
-        quint64 first = ~quint64(0), last = 0;
-        for (qsizetype i = 0; i < n; ++i) {
-            const quint64 t = EventChunkCodec::timeAt(type, batch, i);
-            first = std::min(first, t);
-            last = std::max(last, t);
+        // Encoding the whole first also gives every string its id in the order events name
+        // them, whether or not the events are then split.
+        const QByteArray whole = EventChunkCodec::encode(type, batch, id);
+        const qsizetype pieces =
+            m_schema >= 3 && whole.size() > MaxChunkBytes
+                ? std::min(total, (whole.size() + TargetChunkBytes - 1) / TargetChunkBytes)
+                : 1;
+        for (qsizetype piece = 0; piece < pieces; ++piece) {
+            const qsizetype begin = total * piece / pieces;
+            const qsizetype end = total * (piece + 1) / pieces;
+            const qsizetype n = end - begin;
+            const QByteArray data =
+                pieces == 1 ? whole : EventChunkCodec::encode(type, batch, begin, end, id);
+            quint64 first = ~quint64(0), last = 0;
+            for (qsizetype i = begin; i < end; ++i) {
+                const quint64 t = EventChunkCodec::timeAt(type, batch, i);
+                first = std::min(first, t);
+                last = std::max(last, t);
+            }
+            sqlite3_bind_int(st, 1, int(type));
+            sqlite3_bind_int64(st, 2, n);
+            sqlite3_bind_int64(st, 3, s64(first));
+            sqlite3_bind_int64(st, 4, s64(last));
+            sqlite3_bind_blob(st, 5, data.constData(), int(data.size()), SQLITE_STATIC);
+            if (m_schema >= 3)
+                sqlite3_bind_int64(st, 6,
+                                   EventChunkCodec::checksum(int(type), n, first, last, data));
+            const int rc = sqlite3_step(st);
+            sqlite3_reset(st);
+            if (rc != SQLITE_DONE)
+                return false;
         }
-        sqlite3_bind_int(st, 1, int(type));
-        sqlite3_bind_int64(st, 2, n);
-        sqlite3_bind_int64(st, 3, s64(first));
-        sqlite3_bind_int64(st, 4, s64(last));
-        sqlite3_bind_blob(st, 5, data.constData(), int(data.size()), SQLITE_STATIC);
-        if (m_schema >= 3)
-            sqlite3_bind_int64(st, 6, EventChunkCodec::checksum(int(type), n, first, last, data));
-        const int rc = sqlite3_step(st);
-        sqlite3_reset(st);
-        if (rc != SQLITE_DONE)
-            return false;
     }
     return true;
 }
