@@ -312,8 +312,12 @@ private Q_SLOTS:
         QVERIFY2(h.contains(w) && h.contains(rd), qPrintable(h.keys().join(QLatin1Char(','))));
         QCOMPARE(h.value(w).count(), quint64(countOp(r.batch, "Idle-Sync-Write")));
         QCOMPARE(h.value(rd).count(), quint64(countOp(r.batch, readOp)));
-        QVERIFY(h.value(w).count() >= quint64(N));
-        QVERIFY(h.value(rd).count() >= quint64(N));
+        // Each request counted, or said to be missing (a completion the kernel ran no program
+        // for under load, as minLatencyDropsEventsNotCounts allows: a parallel CI-like run
+        // counted N - 1 reads here).
+        const quint64 missing = r.lost + r.unseen + r.unfinished;
+        QVERIFY(h.value(w).count() + missing >= quint64(N));
+        QVERIFY(h.value(rd).count() + missing >= quint64(N));
         QCOMPARE(totalCount(r.batch), quint64(r.batch.block.size()));
 
         Recording d;
