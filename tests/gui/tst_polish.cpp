@@ -6,6 +6,7 @@
 #include "guitestdata.h"
 #include "helpcontroller.h"
 #include "mainwindow.h"
+#include "resultspage.h"
 #include "probepanel.h"
 #include "protocol.h"
 #include "recorder.h"
@@ -266,7 +267,7 @@ void TestPolish::liveCountsAreOneFigure()
     QTRY_COMPARE(w.session()->events().count(EventType::Block), qsizetype(50));
     QTRY_VERIFY(w.isRecording());
 
-    SummaryPanel *summary = w.summaryPanel();
+    SummaryPanel *summary = w.results()->summaryPanel();
     summary->refresh();
     const QString held = factValue(
         summary, QStringLiteral("%1 events").arg(SessionModel::typeName(EventType::Block)));
