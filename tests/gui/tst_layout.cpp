@@ -36,13 +36,13 @@ namespace {
 
 const QStringList Locales = {QStringLiteral("C"), QStringLiteral("de_DE"), QStringLiteral("zh_CN")};
 
-// Every tab widget of the results, the groups' own ones too.
+// The groups' row of tabs and the rows of the groups of more than one view.
 QList<QTabWidget *> tabWidgets(ResultsPage *results)
 {
     QList<QTabWidget *> list = {results->tabs()};
-    for (QTabWidget *t : results->findChildren<QTabWidget *>()) {
-        if (!list.contains(t))
-            list << t;
+    for (int i = 0; i < results->tabs()->count(); ++i) {
+        if (auto *group = qobject_cast<QTabWidget *>(results->tabs()->widget(i)))
+            list << group;
     }
     return list;
 }
