@@ -1806,7 +1806,7 @@ void TestGui::viewsRenderToPng()
         {"histograms", w.results()->histogramView(), w.results()->histogramView(), 20},
         {"counters", w.results()->countersView(), w.results()->countersView(), 20},
         {"summary", w.results()->summaryPanel(), w.results()->summaryPanel(), 8},
-        {"details", nullptr, w.results()->detailsPane(), 8},
+        {"details", w.results()->tableView(EventType::Block), w.results()->detailsPane(), 8},
         {"table-open", w.results()->tableView(EventType::Open),
          w.results()->tableView(EventType::Open), 8},
     };
