@@ -10,11 +10,11 @@
 #include "guitestdata.h"
 #include "histogramview.h"
 #include "mainwindow.h"
-#include "resultspage.h"
 #include "overview.h"
 #include "overviewmodel.h"
 #include "overviewpage.h"
 #include "profilepage.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "viewstate.h"
 

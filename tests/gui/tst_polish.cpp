@@ -6,10 +6,10 @@
 #include "guitestdata.h"
 #include "helpcontroller.h"
 #include "mainwindow.h"
-#include "resultspage.h"
 #include "probepanel.h"
 #include "protocol.h"
 #include "recorder.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "theme.h"
 

@@ -2,8 +2,8 @@
 // application comes up in the user's language.
 #include "countersview.h"
 #include "mainwindow.h"
-#include "resultspage.h"
 #include "probepanel.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "translations.h"
 
