@@ -13,6 +13,7 @@
 #include <QIdentityProxyModel>
 #include <QLabel>
 #include <QLocale>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QToolButton>
 #include <QTreeView>
@@ -221,7 +222,13 @@ SummaryPanel::SummaryPanel(SessionModel *session, ViewState *state, QWidget *par
     // The answer first; the facts of the recording are there when asked for.
     m_details->hide();
     layout->addWidget(m_factsLine);
-    layout->addWidget(m_overview, 2);
+    // Scrolls rather than grows: in Chinese its sections asked for 726 px of height, more than
+    // a 1366x768 laptop's window has for a page.
+    auto *overviewScroll = new QScrollArea(this);
+    overviewScroll->setWidget(m_overview);
+    overviewScroll->setWidgetResizable(true);
+    overviewScroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(overviewScroll, 2);
     layout->addWidget(m_detailsButton, 0, Qt::AlignLeft);
     layout->addWidget(m_details, 1);
     connect(m_detailsButton, &QToolButton::toggled, this, [this](bool on) {

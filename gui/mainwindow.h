@@ -3,53 +3,31 @@
 #include "exportcontroller.h"
 #include "viewstate.h"
 
-#include "records.h"
-
-#include <QHash>
 #include <QMainWindow>
-#include <QSet>
 
 class QLabel;
-class QLineEdit;
-class QDoubleSpinBox;
 class QFrame;
-class QMenu;
-class QTabWidget;
-class QSplitter;
 class QStackedWidget;
-class QTableView;
-class QToolButton;
 
 namespace bpflens {
 
-class CountersView;
-class LatencySpinBox;
-class DetailsPane;
-class EventFilterModel;
-class EventTableModel;
-class HeatmapView;
-class HistogramView;
-class IoStackView;
-class ProbePanel;
-class ProfilePage;
-class QueryPage;
+class CompareController;
 class HelpController;
-class StartPage;
-class TopPage;
-class ExplainPage;
+class ProbePanel;
 class Recorder;
 class RecordingController;
-class CompareController;
+class RecordPage;
 class RemoteHostController;
+class ResultsPage;
 class SessionDocument;
 class SessionModel;
-class SummaryPanel;
-class TimelineWidget;
+class StartPage;
 
-// The session viewer: timeline on top, histograms, counters, one table per event type and the
-// session summary in tabs below, the selected event's fields in a dock. It builds the widgets
-// and hands the work to controllers: SessionDocument (open, save, recent files),
-// RecordingController (record, stop, status figures) and ExportController (CSV, images).
+// The window, as hotspot's: it stacks the start page, the recording page (probes and Record)
+// and the results page (ResultsPage: timeline, filter bar and the views), and places the menus,
+// the tool bar, the message strips and the status bar. The work is the controllers':
+// SessionDocument (open, save, recent files), RecordingController (record, stop, status
+// figures) and ExportController (CSV, images).
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -79,7 +57,7 @@ public:
 
     // A chart or the timeline as PNG (or any raster format Qt knows by suffix) or SVG.
     static bool exportImage(QWidget *widget, const QString &path, QString *error);
-    // The widget "Export chart" saves: the current tab's charts, else the timeline.
+    // The widget "Export chart" saves: the current view's charts, else the timeline.
     QWidget *currentChartWidget() const;
 
     SessionModel *session() const { return m_session; }
@@ -89,22 +67,18 @@ public:
     ExportController *exportController() const { return m_exports; }
     CompareController *compareController() const { return m_compare; }
     RemoteHostController *remoteHosts() const { return m_remoteHosts; }
-    TimelineWidget *timeline() const { return m_timeline; }
-    HistogramView *histogramView() const { return m_histograms; }
-    HeatmapView *heatmapView() const { return m_heatmap; }
-    CountersView *countersView() const { return m_counters; }
-    DetailsPane *detailsPane() const { return m_details; }
-    SummaryPanel *summaryPanel() const { return m_summary; }
-    IoStackView *ioStackView() const { return m_ioStack; }
+    // The views of a session: its tabs, tables, timeline and filter bar.
+    ResultsPage *results() const { return m_results; }
     ProbePanel *probePanel() const { return m_probes; }
-    ProfilePage *profilePage() const { return m_profile; }
-    QueryPage *queryPage() const { return m_query; }
+    RecordPage *recordPage() const { return m_recordPage; }
     StartPage *startPage() const { return m_start; }
     HelpController *helpController() const { return m_help; }
-    // The start page or the views (timeline and tabs).
+    // The start page, the recording page or the results.
     QStackedWidget *pages() const { return m_pages; }
-    TopPage *topPage() const { return m_top; }
-    ExplainPage *explainPage() const { return m_explain; }
+    // Recording > New Recording…: the recording page, with the probes and their options.
+    QAction *newRecordingAction() const { return m_newRecording; }
+    // Shows the recording page (true) or, when there is one, the session again (false).
+    void showRecordPage(bool show);
     QFrame *banner() const { return m_banner; }
     QLabel *bannerLabel() const { return m_bannerText; }
     // Shown while the open session was salvaged from a damaged file: what was lost.
@@ -120,14 +94,7 @@ public:
     QLabel *cpuLabel() const;
     // Refreshes the recording figures in the status bar (a timer does it every second).
     void updateRecordingStatus();
-    QTabWidget *tabs() const { return m_tabs; }
-    LatencySpinBox *latencyFilter() const { return m_latencyFilter; }
-    EventTableModel *tableModel(EventType type) const;
     QAction *timeOfDayAction() const { return m_timeOfDayAction; }
-    QLabel *rangeLabel() const { return m_rangeLabel; }
-    EventFilterModel *filterModel(EventType type) const;
-    QTableView *tableView(EventType type) const;
-    QLineEdit *textFilterEdit() const { return m_textFilter; }
     QStringList recentFiles() const;
 
 protected:
@@ -136,6 +103,7 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void createBanners();
     void createMenus();
     void createRecordingControls();
     void updateBanner();
@@ -143,14 +111,10 @@ private:
     void updateActions();
     void updateTitle();
     void updatePage();
-    QWidget *createFilterBar();
-    void applyFilter();
     void sessionReset();
-    // The event tabs' counts, and their columns sized to what they hold: every table with
-    // resizeAll, else each table that got its first rows.
-    void updateEventTabs(bool resizeAll);
-    void updateRangeLabel();
-    void selectInTable(const EventRef &ref, bool followTab = true);
+    // A size that fits the screen's work area with the window's frame (a 1280x860 window
+    // put the status bar below the edge of a 1366x768 laptop screen).
+    void fitToScreen();
 
     SessionModel *m_session;
     ViewState *m_state;
@@ -159,39 +123,19 @@ private:
     ExportController *m_exports = nullptr;
     CompareController *m_compare = nullptr;
     RemoteHostController *m_remoteHosts = nullptr;
-    QSet<int> m_sizedTables; // event types whose table was sized with rows in it
-    QHash<int, EventTableModel *> m_tableModels;
-    QHash<int, EventFilterModel *> m_filterModels;
-    QAction *m_timeOfDayAction = nullptr;
-    QHash<int, QTableView *> m_tables;
-    TimelineWidget *m_timeline = nullptr;
-    HistogramView *m_histograms = nullptr;
-    HeatmapView *m_heatmap = nullptr;
-    CountersView *m_counters = nullptr;
-    DetailsPane *m_details = nullptr;
-    SummaryPanel *m_summary = nullptr;
-    IoStackView *m_ioStack = nullptr;
-    ProfilePage *m_profile = nullptr;
-    QueryPage *m_query = nullptr;
-    TopPage *m_top = nullptr;
-    ExplainPage *m_explain = nullptr;
+    ResultsPage *m_results = nullptr;
     ProbePanel *m_probes = nullptr;
+    RecordPage *m_recordPage = nullptr;
+    QAction *m_newRecording = nullptr;
+    bool m_wantsRecordPage = false;
+    QAction *m_timeOfDayAction = nullptr;
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;
     QFrame *m_damageBanner = nullptr;
     QLabel *m_damageText = nullptr;
-    QSplitter *m_splitter = nullptr;
     QStackedWidget *m_pages = nullptr;
     StartPage *m_start = nullptr;
     HelpController *m_help = nullptr;
-    QTabWidget *m_tabs = nullptr;
-    QLineEdit *m_textFilter = nullptr;
-    QLineEdit *m_pidFilter = nullptr;
-    QLineEdit *m_commFilter = nullptr;
-    LatencySpinBox *m_latencyFilter = nullptr;
-    QToolButton *m_keyFilter = nullptr; // a destination or error filter from a row; clears it
-    QLabel *m_rangeLabel = nullptr;
-    bool m_syncingSelection = false;
 };
 
 } // namespace bpflens

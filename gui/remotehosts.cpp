@@ -243,6 +243,7 @@ bool RemoteHostController::isRemote() const
 
 int RemoteHostController::chooseHost(const QString &host)
 {
+    Q_EMIT choosingHost();
     RemoteHostDialog dialog(m_remote, m_window);
     dialog.setProbePanel(m_recording->probePanel());
     if (!host.isEmpty()) {

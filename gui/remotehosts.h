@@ -87,6 +87,11 @@ public:
     // Whether the window currently records on a host.
     bool isRemote() const;
 
+Q_SIGNALS:
+    // chooseHost() is about to show its dialog: the window shows the probe panel, where the
+    // host's probes appear once the check passes.
+    void choosingHost();
+
 private:
     void updateMenu();
 

@@ -2244,72 +2244,12 @@ Latenz %3 – %4
         <translation>BPF Lens</translation>
     </message>
     <message>
-        <source>Views</source>
-        <translation>Ansichten</translation>
-    </message>
-    <message>
-        <source>&amp;Histograms</source>
-        <translation>&amp;Histogramme</translation>
-    </message>
-    <message>
-        <source>&amp;Counters</source>
-        <translation>&amp;Zähler</translation>
-    </message>
-    <message>
-        <source>&amp;I/O Stack</source>
-        <translation>&amp;I/O-Stack</translation>
-    </message>
-    <message>
-        <source>%1 events</source>
-        <translation>%1-Ereignisse</translation>
-    </message>
-    <message>
         <source>Recording unavailable</source>
         <translation>Aufzeichnung nicht verfügbar</translation>
     </message>
     <message>
-        <source>Event details</source>
-        <translation>Ereignisdetails</translation>
-    </message>
-    <message>
-        <source>Probes</source>
-        <translation>Sonden</translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
-    </message>
-    <message>
-        <source>Filter: command, path, file, disk…</source>
-        <translation>Filter: Befehl, Pfad, Datei, Datenträger …</translation>
-    </message>
-    <message>
-        <source>Text filter</source>
-        <translation>Textfilter</translation>
-    </message>
-    <message>
-        <source>PID</source>
-        <translation>PID</translation>
-    </message>
-    <message>
-        <source>PID filter</source>
-        <translation>PID-Filter</translation>
-    </message>
-    <message>
-        <source>Command</source>
-        <translation>Befehl</translation>
-    </message>
-    <message>
-        <source>Command filter</source>
-        <translation>Befehlsfilter</translation>
-    </message>
-    <message>
-        <source>any latency</source>
-        <translation>beliebige Latenz</translation>
-    </message>
-    <message>
-        <source>Minimum latency filter</source>
-        <translation>Filter für Mindestlatenz</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -2336,14 +2276,6 @@ Latenz %3 – %4
         <translation>Zoom &amp;zurücksetzen</translation>
     </message>
     <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
-    </message>
-    <message>
-        <source>Visible: %1 s – %2 s (%3)</source>
-        <translation>Sichtbar: %1 s – %2 s (%3)</translation>
-    </message>
-    <message>
         <source>Recording</source>
         <translation>Aufzeichnung</translation>
     </message>
@@ -2368,14 +2300,6 @@ Latenz %3 – %4
         <translation>Problem beim Aufzeichnen</translation>
     </message>
     <message>
-        <source>Filtering…</source>
-        <translation>Filtern…</translation>
-    </message>
-    <message>
-        <source>CPU &amp;Profile</source>
-        <translation>CPU-&amp;Profil</translation>
-    </message>
-    <message>
         <source>Damaged session</source>
         <translation>Beschädigte Sitzung</translation>
     </message>
@@ -2388,64 +2312,12 @@ Latenz %3 – %4
         <translation>&lt;b&gt;Diese Datei ist beschädigt&lt;/b&gt; (%1). Alles, was gelesen werden konnte, wird angezeigt; verloren ging:&lt;ul&gt;%2&lt;/ul&gt;Speichern unter schreibt das Gelesene in eine neue, intakte Datei.</translation>
     </message>
     <message>
-        <source>Block requests and slow file operations at least this slow (type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)</source>
-        <translation>Block-Anfragen und langsame Dateioperationen, die mindestens so langsam sind (mit Einheit eingeben: 10 ms, 1,5 s, 250 µs, 800 ns)</translation>
-    </message>
-    <message>
         <source>Time of &amp;Day in Tables</source>
         <translation>&amp;Uhrzeit in Tabellen</translation>
     </message>
     <message>
-        <source>Waiting for the first data</source>
-        <translation>Warte auf die ersten Daten</translation>
-    </message>
-    <message>
-        <source>No session</source>
-        <translation>Keine Sitzung</translation>
-    </message>
-    <message>
         <source>Recording: waiting for the first data from the probes…</source>
         <translation>Aufzeichnung: warte auf die ersten Daten der Sonden …</translation>
-    </message>
-    <message>
-        <source>No data yet. Tick probes on the left and press Record, or open a session with File &gt; Open.</source>
-        <translation>Noch keine Daten. Links Sonden ankreuzen und Aufzeichnen drücken, oder eine Sitzung mit Datei &gt; Öffnen laden.</translation>
-    </message>
-    <message>
-        <source>Query</source>
-        <translation>Abfrage</translation>
-    </message>
-    <message>
-        <source>Heat&amp;map</source>
-        <translation>Heat&amp;map</translation>
-    </message>
-    <message>
-        <source>&amp;Top</source>
-        <translation>&amp;Top</translation>
-    </message>
-    <message>
-        <source>E&amp;xplain</source>
-        <translation>Er&amp;klären</translation>
-    </message>
-    <message>
-        <source>&amp;Next Tab</source>
-        <translation>&amp;Nächster Tab</translation>
-    </message>
-    <message>
-        <source>&amp;Previous Tab</source>
-        <translation>&amp;Vorheriger Tab</translation>
-    </message>
-    <message>
-        <source>Remove this filter</source>
-        <translation>Diesen Filter entfernen</translation>
-    </message>
-    <message>
-        <source>To %1</source>
-        <translation>Nach %1</translation>
-    </message>
-    <message>
-        <source>Failed with %1</source>
-        <translation>Fehlgeschlagen mit %1</translation>
     </message>
     <message>
         <source>Recording on %1</source>
@@ -2460,20 +2332,16 @@ Latenz %3 – %4
         <translation>Ungespeicherte Aufzeichnung auf %1</translation>
     </message>
     <message>
-        <source>File %1</source>
-        <translation>Datei %1</translation>
+        <source>&amp;New Recording…</source>
+        <translation>&amp;Neue Aufzeichnung…</translation>
     </message>
     <message>
-        <source>Disk %1</source>
-        <translation>Datenträger %1</translation>
+        <source>Choose the probes to record and their options</source>
+        <translation>Die aufzuzeichnenden Sonden und ihre Optionen wählen</translation>
     </message>
     <message>
-        <source>Operation %1</source>
-        <translation>Operation %1</translation>
-    </message>
-    <message>
-        <source>&amp;Overview</source>
-        <translation>&amp;Übersicht</translation>
+        <source>No data yet. Choose probes with New Recording and press Record, or open a session with File &gt; Open.</source>
+        <translation>Noch keine Daten. Sonden unter „Neue Aufzeichnung“ wählen und Aufzeichnen drücken, oder eine Sitzung mit Datei &gt; Öffnen laden.</translation>
     </message>
 </context>
 <context>
@@ -3318,6 +3186,21 @@ Mit der Sonde offcpu aufzeichnen, um zu sehen, wo und wie lange Threads warten.<
     </message>
 </context>
 <context>
+    <name>bpflens::RecordPage</name>
+    <message>
+        <source>&lt;b&gt;New recording&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Neue Aufzeichnung&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Tick the probes to run and set their options, then Record. The views fill while it runs; Stop ends it.</source>
+        <translation>Die gewünschten Sonden ankreuzen und ihre Optionen einstellen, dann Aufzeichnen. Die Ansichten füllen sich während der Aufzeichnung; Stopp beendet sie.</translation>
+    </message>
+    <message>
+        <source>Back to the Session</source>
+        <translation>Zurück zur Sitzung</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::RecordingController</name>
     <message>
         <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus. To record, install it as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again.</source>
@@ -3583,6 +3466,165 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>The connection to %1 was lost after %2 s (%3). Everything received until then is kept.</source>
         <translation>Die Verbindung zu %1 ist nach %2 s abgebrochen (%3). Alles bis dahin Empfangene bleibt erhalten.</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ResultsPage</name>
+    <message>
+        <source>Views</source>
+        <translation>Ansichten</translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>Ü&amp;bersicht</translation>
+    </message>
+    <message>
+        <source>&amp;Histograms</source>
+        <translation>&amp;Histogramme</translation>
+    </message>
+    <message>
+        <source>Heat&amp;map</source>
+        <translation>Heat&amp;map</translation>
+    </message>
+    <message>
+        <source>&amp;Latency</source>
+        <translation>&amp;Latenz</translation>
+    </message>
+    <message>
+        <source>&amp;CPU</source>
+        <translation>&amp;CPU</translation>
+    </message>
+    <message>
+        <source>I/O &amp;Stack</source>
+        <translation>I/O-&amp;Stack</translation>
+    </message>
+    <message>
+        <source>Co&amp;unters</source>
+        <translation>Zä&amp;hler</translation>
+    </message>
+    <message>
+        <source>&amp;I/O</source>
+        <translation>&amp;I/O</translation>
+    </message>
+    <message>
+        <source>&amp;Top</source>
+        <translation>&amp;Top</translation>
+    </message>
+    <message>
+        <source>E&amp;xplain</source>
+        <translation>Er&amp;klären</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>Abfrage</translation>
+    </message>
+    <message>
+        <source>&amp;Analysis</source>
+        <translation>&amp;Analyse</translation>
+    </message>
+    <message>
+        <source>&amp;Events</source>
+        <translation>&amp;Ereignisse</translation>
+    </message>
+    <message>
+        <source>Filtering…</source>
+        <translation>Filtern…</translation>
+    </message>
+    <message>
+        <source>Event type</source>
+        <translation>Ereignistyp</translation>
+    </message>
+    <message>
+        <source>Event t&amp;ype:</source>
+        <translation>Ereignist&amp;yp:</translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation>%1-Ereignisse</translation>
+    </message>
+    <message>
+        <source>Filter: command, path, file, disk…</source>
+        <translation>Filter: Befehl, Pfad, Datei, Datenträger …</translation>
+    </message>
+    <message>
+        <source>Text filter</source>
+        <translation>Textfilter</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>PID filter</source>
+        <translation>PID-Filter</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Command filter</source>
+        <translation>Befehlsfilter</translation>
+    </message>
+    <message>
+        <source>any latency</source>
+        <translation>beliebige Latenz</translation>
+    </message>
+    <message>
+        <source>Minimum latency filter</source>
+        <translation>Filter für Mindestlatenz</translation>
+    </message>
+    <message>
+        <source>Block requests and slow file operations at least this slow (type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)</source>
+        <translation>Block-Anfragen und langsame Dateioperationen, die mindestens so langsam sind (mit Einheit eingeben: 10 ms, 1,5 s, 250 µs, 800 ns)</translation>
+    </message>
+    <message>
+        <source>Remove this filter</source>
+        <translation>Diesen Filter entfernen</translation>
+    </message>
+    <message>
+        <source>File %1</source>
+        <translation>Datei %1</translation>
+    </message>
+    <message>
+        <source>Disk %1</source>
+        <translation>Datenträger %1</translation>
+    </message>
+    <message>
+        <source>Operation %1</source>
+        <translation>Operation %1</translation>
+    </message>
+    <message>
+        <source>To %1</source>
+        <translation>Nach %1</translation>
+    </message>
+    <message>
+        <source>Failed with %1</source>
+        <translation>Fehlgeschlagen mit %1</translation>
+    </message>
+    <message>
+        <source>&amp;Next Tab</source>
+        <translation>&amp;Nächster Tab</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation>&amp;Vorheriger Tab</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Waiting for the first data</source>
+        <translation>Warte auf die ersten Daten</translation>
+    </message>
+    <message>
+        <source>No session</source>
+        <translation>Keine Sitzung</translation>
+    </message>
+    <message>
+        <source>Visible: %1 s – %2 s (%3)</source>
+        <translation>Sichtbar: %1 s – %2 s (%3)</translation>
     </message>
 </context>
 <context>

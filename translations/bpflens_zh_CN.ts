@@ -2240,72 +2240,12 @@ latency %3 – %4
         <translation>BPF Lens</translation>
     </message>
     <message>
-        <source>Views</source>
-        <translation>视图</translation>
-    </message>
-    <message>
-        <source>&amp;Histograms</source>
-        <translation>直方图(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;Counters</source>
-        <translation>计数器(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;I/O Stack</source>
-        <translation>I/O 栈(&amp;I)</translation>
-    </message>
-    <message>
-        <source>%1 events</source>
-        <translation>%1 事件</translation>
-    </message>
-    <message>
         <source>Recording unavailable</source>
         <translation>无法录制</translation>
     </message>
     <message>
-        <source>Event details</source>
-        <translation>事件详情</translation>
-    </message>
-    <message>
-        <source>Probes</source>
-        <translation>探针</translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>Filter: command, path, file, disk…</source>
-        <translation>过滤：命令、路径、文件、磁盘…</translation>
-    </message>
-    <message>
-        <source>Text filter</source>
-        <translation>文本过滤</translation>
-    </message>
-    <message>
-        <source>PID</source>
-        <translation>PID</translation>
-    </message>
-    <message>
-        <source>PID filter</source>
-        <translation>PID 过滤</translation>
-    </message>
-    <message>
-        <source>Command</source>
-        <translation>命令</translation>
-    </message>
-    <message>
-        <source>Command filter</source>
-        <translation>命令过滤</translation>
-    </message>
-    <message>
-        <source>any latency</source>
-        <translation>任意延迟</translation>
-    </message>
-    <message>
-        <source>Minimum latency filter</source>
-        <translation>最小延迟过滤</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -2332,14 +2272,6 @@ latency %3 – %4
         <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
-        <source>%1 (%2)</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <source>Visible: %1 s – %2 s (%3)</source>
-        <translation>可见：%1 秒 – %2 秒（%3）</translation>
-    </message>
-    <message>
         <source>Recording</source>
         <translation>录制中</translation>
     </message>
@@ -2364,14 +2296,6 @@ latency %3 – %4
         <translation>录制问题</translation>
     </message>
     <message>
-        <source>Filtering…</source>
-        <translation>正在筛选…</translation>
-    </message>
-    <message>
-        <source>CPU &amp;Profile</source>
-        <translation>CPU 剖析(&amp;P)</translation>
-    </message>
-    <message>
         <source>Damaged session</source>
         <translation>会话已损坏</translation>
     </message>
@@ -2384,64 +2308,12 @@ latency %3 – %4
         <translation>&lt;b&gt;此文件已损坏&lt;/b&gt;（%1）。已显示所有可读取的内容；丢失的内容如下：&lt;ul&gt;%2&lt;/ul&gt;“另存为”会将已读取的内容写入一个新的完整文件。</translation>
     </message>
     <message>
-        <source>Block requests and slow file operations at least this slow (type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)</source>
-        <translation>至少这么慢的块请求和慢文件操作（可带单位输入：10 ms、1.5 s、250 µs、800 ns）</translation>
-    </message>
-    <message>
         <source>Time of &amp;Day in Tables</source>
         <translation>表格中显示时刻(&amp;D)</translation>
     </message>
     <message>
-        <source>Waiting for the first data</source>
-        <translation>等待首批数据</translation>
-    </message>
-    <message>
-        <source>No session</source>
-        <translation>无会话</translation>
-    </message>
-    <message>
         <source>Recording: waiting for the first data from the probes…</source>
         <translation>正在录制：等待探针的首批数据…</translation>
-    </message>
-    <message>
-        <source>No data yet. Tick probes on the left and press Record, or open a session with File &gt; Open.</source>
-        <translation>尚无数据。在左侧勾选探针并点击“录制”，或通过“文件 &gt; 打开”打开会话。</translation>
-    </message>
-    <message>
-        <source>Query</source>
-        <translation>查询</translation>
-    </message>
-    <message>
-        <source>Heat&amp;map</source>
-        <translation>热图(&amp;M)</translation>
-    </message>
-    <message>
-        <source>&amp;Top</source>
-        <translation>排行(&amp;T)</translation>
-    </message>
-    <message>
-        <source>E&amp;xplain</source>
-        <translation>解释(&amp;X)</translation>
-    </message>
-    <message>
-        <source>&amp;Next Tab</source>
-        <translation>下一个标签页(&amp;N)</translation>
-    </message>
-    <message>
-        <source>&amp;Previous Tab</source>
-        <translation>上一个标签页(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Remove this filter</source>
-        <translation>移除此筛选</translation>
-    </message>
-    <message>
-        <source>To %1</source>
-        <translation>目标 %1</translation>
-    </message>
-    <message>
-        <source>Failed with %1</source>
-        <translation>失败：%1</translation>
     </message>
     <message>
         <source>Recording on %1</source>
@@ -2456,20 +2328,16 @@ latency %3 – %4
         <translation>%1 上未保存的录制</translation>
     </message>
     <message>
-        <source>File %1</source>
-        <translation>文件 %1</translation>
+        <source>&amp;New Recording…</source>
+        <translation>新建录制(&amp;N)…</translation>
     </message>
     <message>
-        <source>Disk %1</source>
-        <translation>磁盘 %1</translation>
+        <source>Choose the probes to record and their options</source>
+        <translation>选择要录制的探针及其选项</translation>
     </message>
     <message>
-        <source>Operation %1</source>
-        <translation>操作 %1</translation>
-    </message>
-    <message>
-        <source>&amp;Overview</source>
-        <translation>概览(&amp;O)</translation>
+        <source>No data yet. Choose probes with New Recording and press Record, or open a session with File &gt; Open.</source>
+        <translation>尚无数据。通过“新建录制”选择探针并点击“录制”，或通过“文件 &gt; 打开”打开会话。</translation>
     </message>
 </context>
 <context>
@@ -3301,6 +3169,21 @@ Record with the offcpu probe to see where threads wait and for how long.</source
     </message>
 </context>
 <context>
+    <name>bpflens::RecordPage</name>
+    <message>
+        <source>&lt;b&gt;New recording&lt;/b&gt;</source>
+        <translation>&lt;b&gt;新建录制&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Tick the probes to run and set their options, then Record. The views fill while it runs; Stop ends it.</source>
+        <translation>勾选要运行的探针并设置其选项，然后点击录制。录制期间视图会实时填充；点击停止结束录制。</translation>
+    </message>
+    <message>
+        <source>Back to the Session</source>
+        <translation>返回会话</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::RecordingController</name>
     <message>
         <source>The BPF Lens helper (bpflens-helper) is not installed or not reachable on the system D-Bus. To record, install it as root with &lt;code&gt;cmake --install build/release&lt;/code&gt;: it installs bpflens-helper, its D-Bus service and the polkit policy that lets you record without being root. Then start BPF Lens again.</source>
@@ -3566,6 +3449,165 @@ The data recorded until then is kept.</source>
     <message>
         <source>The connection to %1 was lost after %2 s (%3). Everything received until then is kept.</source>
         <translation>与 %1 的连接在 %2 秒后中断（%3）。此前收到的所有内容都已保留。</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ResultsPage</name>
+    <message>
+        <source>Views</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>概览(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Histograms</source>
+        <translation>直方图(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Heat&amp;map</source>
+        <translation>热图(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Latency</source>
+        <translation>延迟(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;CPU</source>
+        <translation>CPU(&amp;C)</translation>
+    </message>
+    <message>
+        <source>I/O &amp;Stack</source>
+        <translation>I/O 栈(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Co&amp;unters</source>
+        <translation>计数器(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;I/O</source>
+        <translation>I/O(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Top</source>
+        <translation>排行(&amp;T)</translation>
+    </message>
+    <message>
+        <source>E&amp;xplain</source>
+        <translation>解释(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>&amp;Analysis</source>
+        <translation>分析(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Events</source>
+        <translation>事件(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Filtering…</source>
+        <translation>正在筛选…</translation>
+    </message>
+    <message>
+        <source>Event type</source>
+        <translation>事件类型</translation>
+    </message>
+    <message>
+        <source>Event t&amp;ype:</source>
+        <translation>事件类型(&amp;Y)：</translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation>%1 事件</translation>
+    </message>
+    <message>
+        <source>Filter: command, path, file, disk…</source>
+        <translation>过滤：命令、路径、文件、磁盘…</translation>
+    </message>
+    <message>
+        <source>Text filter</source>
+        <translation>文本过滤</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>PID filter</source>
+        <translation>PID 过滤</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Command filter</source>
+        <translation>命令过滤</translation>
+    </message>
+    <message>
+        <source>any latency</source>
+        <translation>任意延迟</translation>
+    </message>
+    <message>
+        <source>Minimum latency filter</source>
+        <translation>最小延迟过滤</translation>
+    </message>
+    <message>
+        <source>Block requests and slow file operations at least this slow (type a unit: 10 ms, 1.5 s, 250 µs, 800 ns)</source>
+        <translation>至少这么慢的块请求和慢文件操作（可带单位输入：10 ms、1.5 s、250 µs、800 ns）</translation>
+    </message>
+    <message>
+        <source>Remove this filter</source>
+        <translation>移除此筛选</translation>
+    </message>
+    <message>
+        <source>File %1</source>
+        <translation>文件 %1</translation>
+    </message>
+    <message>
+        <source>Disk %1</source>
+        <translation>磁盘 %1</translation>
+    </message>
+    <message>
+        <source>Operation %1</source>
+        <translation>操作 %1</translation>
+    </message>
+    <message>
+        <source>To %1</source>
+        <translation>目标 %1</translation>
+    </message>
+    <message>
+        <source>Failed with %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Next Tab</source>
+        <translation>下一个标签页(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation>上一个标签页(&amp;P)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Waiting for the first data</source>
+        <translation>等待首批数据</translation>
+    </message>
+    <message>
+        <source>No session</source>
+        <translation>无会话</translation>
+    </message>
+    <message>
+        <source>Visible: %1 s – %2 s (%3)</source>
+        <translation>可见：%1 秒 – %2 秒（%3）</translation>
     </message>
 </context>
 <context>

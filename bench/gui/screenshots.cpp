@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "probepanel.h"
 #include "profilepage.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "translations.h"
 
@@ -352,23 +353,23 @@ int main(int argc, char **argv)
                   argc > 3 ? QByteArray(argv[3]).split('x').value(1).toInt() : 768);
         w->session()->setSession(makeProfileSession(), QStringLiteral("build-profile.bpflens"));
         w->show();
-        w->tabs()->setCurrentWidget(w->profilePage());
+        w->results()->showView(w->results()->profilePage());
         const QString suffix = argc > 4 ? QString::fromLocal8Bit(argv[4]) : QString();
         QTimer::singleShot(400, w, [w, out, suffix] {
-            w->profilePage()->refresh();
+            w->results()->profilePage()->refresh();
             QApplication::processEvents();
             w->grab().save(out + QStringLiteral("/cpu-profile%1.png").arg(suffix));
-            w->profilePage()->searchEdit()->setText(QStringLiteral("malloc"));
-            w->profilePage()->selectFrame(0);
+            w->results()->profilePage()->searchEdit()->setText(QStringLiteral("malloc"));
+            w->results()->profilePage()->selectFrame(0);
             QApplication::processEvents();
             w->grab().save(out + QStringLiteral("/cpu-profile%1-search.png").arg(suffix));
-            w->profilePage()->searchEdit()->clear();
-            w->profilePage()->setKind(ProfileKind::OffCpu);
-            w->profilePage()->refresh();
+            w->results()->profilePage()->searchEdit()->clear();
+            w->results()->profilePage()->setKind(ProfileKind::OffCpu);
+            w->results()->profilePage()->refresh();
             QApplication::processEvents();
             w->grab().save(out + QStringLiteral("/cpu-profile%1-offcpu.png").arg(suffix));
             w->session()->setSession(SessionData{});
-            w->profilePage()->refresh();
+            w->results()->profilePage()->refresh();
             QApplication::processEvents();
             w->grab().save(out + QStringLiteral("/cpu-profile%1-empty.png").arg(suffix));
             QApplication::quit();
@@ -381,11 +382,11 @@ int main(int argc, char **argv)
         w.probePanel()->setProbeSelected(QString::fromLatin1(id), true);
     w.session()->setSession(makeSession(), QStringLiteral("build.bpflens"));
     w.show();
-    w.tabs()->setCurrentWidget(w.histogramView());
+    w.results()->showView(w.results()->histogramView());
     QApplication::processEvents();
     QTimer::singleShot(300, &w, [&] {
         w.grab().save(out + QStringLiteral("/main-window.png"));
-        w.tabs()->setCurrentWidget(w.ioStackView());
+        w.results()->showView(w.results()->ioStackView());
         QApplication::processEvents();
         QTimer::singleShot(300, &w, [&] {
             w.grab().save(out + QStringLiteral("/io-stack.png"));

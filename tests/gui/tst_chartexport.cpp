@@ -5,6 +5,7 @@
 #include "guitestdata.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
+#include "resultspage.h"
 #include "viewstate.h"
 
 #include <QApplication>
@@ -52,15 +53,15 @@ private Q_SLOTS:
         w.resize(1366, 768);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.tabs()->setCurrentWidget(w.heatmapView());
-        QTRY_VERIFY_WITH_TIMEOUT(w.heatmapView()->bins().columns > 0, 20'000);
+        w.results()->showView(w.results()->heatmapView());
+        QTRY_VERIFY_WITH_TIMEOUT(w.results()->heatmapView()->bins().columns > 0, 20'000);
         w.viewState()->setRange(StartNs + SecondNs / 2, StartNs + 2 * SecondNs);
-        QTRY_VERIFY_WITH_TIMEOUT(!w.heatmapView()->isComputing(), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.results()->heatmapView()->isComputing(), 20'000);
         const QString title =
             QStringLiteral("Latency heatmap: Block I/O — gui.bpflens — %1 to %2")
                 .arg(EventTableModel::formatTime(StartNs + SecondNs / 2, StartNs),
                      EventTableModel::formatTime(StartNs + 2 * SecondNs, StartNs));
-        QCOMPARE(w.exportController()->chartTitle(w.heatmapView()->plot()), title);
+        QCOMPARE(w.exportController()->chartTitle(w.results()->heatmapView()->plot()), title);
 
         const QString svg = m_dir.filePath(QStringLiteral("heatmap.svg"));
         QVERIFY2(w.exportController()->exportChart(svg, &error), qPrintable(error));
@@ -75,7 +76,7 @@ private Q_SLOTS:
         const QString png = m_dir.filePath(QStringLiteral("heatmap.png"));
         QVERIFY2(w.exportController()->exportChart(png, &error), qPrintable(error));
         const QImage image(png);
-        QWidget *plot = w.heatmapView()->plot();
+        QWidget *plot = w.results()->heatmapView()->plot();
         const qreal dpr = plot->devicePixelRatioF();
         QCOMPARE(image.width(), qRound(plot->width() * dpr));
         // The title band above the map: taller than the map alone, with text in it.

@@ -9,6 +9,7 @@
 #include "guitestdata.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "timelinewidget.h"
 #include "toppage.h"
@@ -187,9 +188,9 @@ private Q_SLOTS:
         MainWindow w;
         QString error;
         QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-        ExplainPage *page = w.explainPage();
+        ExplainPage *page = w.results()->explainPage();
         QVERIFY(page);
-        QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(page)), QStringLiteral("E&xplain"));
+        QCOMPARE(w.results()->viewTitle(page), QStringLiteral("E&xplain"));
         // The whole recording has no rest to compare with: the page says how to pick a range.
         QVERIFY(waitUpdated(page));
         QVERIFY2(page->emptyText().contains(QLatin1String("Zoom")), qPrintable(page->emptyText()));
@@ -258,8 +259,8 @@ private Q_SLOTS:
         MainWindow w;
         QString error;
         QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-        ExplainPage *page = w.explainPage();
-        w.tabs()->setCurrentWidget(page);
+        ExplainPage *page = w.results()->explainPage();
+        w.results()->showView(page);
         w.viewState()->setRange(StartNs + SecondNs, StartNs + 2 * SecondNs);
         QVERIFY(waitUpdated(page));
         const int row = rowWith(page->model(), QStringLiteral("Disk"), QStringLiteral("vdc"));
@@ -268,9 +269,9 @@ private Q_SLOTS:
         page->view()->setCurrentIndex(index);
         Q_EMIT page->view()->activated(index);
         QCOMPARE(w.viewState()->filter().disk, QByteArray("vdc"));
-        QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::Block)->rowCount(), SpikeRequests,
-                                  Timeout);
-        QCOMPARE(w.filterModel(EventType::Open)->rowCount(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(w.results()->filterModel(EventType::Block)->rowCount(),
+                                  SpikeRequests, Timeout);
+        QCOMPARE(w.results()->filterModel(EventType::Open)->rowCount(), 0);
     }
 
     void explainThisRangeOpensTheTab()
@@ -281,32 +282,32 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         // The timeline's menu: disabled over the whole recording, there when zoomed.
-        QMenu *menu = w.timeline()->contextMenu();
+        QMenu *menu = w.results()->timeline()->contextMenu();
         QAction *explain = menu->actions().first();
         QCOMPARE(explain->text(), QStringLiteral("&Explain This Range"));
         QVERIFY(!explain->isEnabled());
         w.viewState()->setRange(StartNs + SecondNs, StartNs + 2 * SecondNs);
-        w.timeline()->contextMenu();
+        w.results()->timeline()->contextMenu();
         QVERIFY(explain->isEnabled());
-        w.tabs()->setCurrentIndex(0);
+        w.results()->tabs()->setCurrentIndex(0);
         explain->trigger();
-        QCOMPARE(w.tabs()->currentWidget(), w.explainPage());
+        QCOMPARE(w.results()->currentView(), w.results()->explainPage());
 
         // The Top tab's button.
-        w.tabs()->setCurrentWidget(w.topPage());
-        QTest::mouseClick(w.topPage()->explainButton(), Qt::LeftButton);
-        QCOMPARE(w.tabs()->currentWidget(), w.explainPage());
+        w.results()->showView(w.results()->topPage());
+        QTest::mouseClick(w.results()->topPage()->explainButton(), Qt::LeftButton);
+        QCOMPARE(w.results()->currentView(), w.results()->explainPage());
 
         // The heatmap's: only with a selection.
-        w.tabs()->setCurrentWidget(w.heatmapView());
-        QTRY_VERIFY_WITH_TIMEOUT(w.heatmapView()->bins().columns > 0, Timeout);
-        QVERIFY(!w.heatmapView()->explainButton()->isEnabled());
-        w.heatmapView()->selectCells(0, w.heatmapView()->bins().columns - 1, 0,
-                                     HeatmapBins::Slots - 1);
-        QVERIFY(w.heatmapView()->explainButton()->isEnabled());
-        QTest::mouseClick(w.heatmapView()->explainButton(), Qt::LeftButton);
-        QCOMPARE(w.tabs()->currentWidget(), w.explainPage());
-        QVERIFY(waitUpdated(w.explainPage()));
+        w.results()->showView(w.results()->heatmapView());
+        QTRY_VERIFY_WITH_TIMEOUT(w.results()->heatmapView()->bins().columns > 0, Timeout);
+        QVERIFY(!w.results()->heatmapView()->explainButton()->isEnabled());
+        w.results()->heatmapView()->selectCells(0, w.results()->heatmapView()->bins().columns - 1,
+                                                0, HeatmapBins::Slots - 1);
+        QVERIFY(w.results()->heatmapView()->explainButton()->isEnabled());
+        QTest::mouseClick(w.results()->heatmapView()->explainButton(), Qt::LeftButton);
+        QCOMPARE(w.results()->currentView(), w.results()->explainPage());
+        QVERIFY(waitUpdated(w.results()->explainPage()));
     }
 
 private:

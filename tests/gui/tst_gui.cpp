@@ -10,6 +10,8 @@
 #include "latencyspinbox.h"
 #include "mainwindow.h"
 #include "modaltest.h"
+#include "probepanel.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "startpage.h"
 #include "ticksprites.h"
@@ -26,7 +28,6 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDialog>
-#include <QDockWidget>
 #include <QFileDialog>
 #include <QGraphicsTextItem>
 #include <QJsonArray>
@@ -45,6 +46,7 @@
 #include <QProcessEnvironment>
 #include <QRandomGenerator>
 #include <QScopeGuard>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSet>
 #include <QSettings>
@@ -159,7 +161,7 @@ private Q_SLOTS:
     void latencyFilterTakesUnits();
     void fitsA1280x720Screen();
     void tabsStepFromAnyField();
-    void probeDockKeepsItsWidthInEveryLanguage();
+    void probePanelWrapsInEveryLanguage();
     void histogramLogScale();
     void applicationIdentityAndHeadlessStart();
     void initTestCase();
@@ -238,7 +240,7 @@ void TestGui::killedRecordingShowsItsDuration()
     writer.close(); // as a killed recorder leaves it: no finish()
     MainWindow w;
     QVERIFY2(w.openFile(path, &error), qPrintable(error));
-    QTreeWidget *facts = w.summaryPanel()->facts();
+    QTreeWidget *facts = w.results()->summaryPanel()->facts();
     QString duration;
     for (int i = 0; i < facts->topLevelItemCount(); ++i)
         if (facts->topLevelItem(i)->text(0) == QLatin1String("Duration"))
@@ -259,13 +261,13 @@ void TestGui::opensSessionAndShowsSummary()
     QCOMPARE(w.recentFiles().value(0), QFileInfo(m_path).absoluteFilePath());
 
     // Host, kernel and per-probe seen/lost with the attach path; lost shown even when 0.
-    QTreeWidget *facts = w.summaryPanel()->facts();
+    QTreeWidget *facts = w.results()->summaryPanel()->facts();
     QStringList factTexts;
     for (int i = 0; i < facts->topLevelItemCount(); ++i)
         factTexts << facts->topLevelItem(i)->text(1);
     QVERIFY(factTexts.contains(QStringLiteral("testhost")));
     QVERIFY(factTexts.contains(QStringLiteral("6.18.0-test")));
-    QTreeWidget *probes = w.summaryPanel()->probes();
+    QTreeWidget *probes = w.results()->summaryPanel()->probes();
     QCOMPARE(probes->topLevelItemCount(), 3);
     using P = SummaryPanel;
     QCOMPARE(probes->headerItem()->text(P::UnseenColumn), QStringLiteral("Not seen"));
@@ -316,7 +318,7 @@ void TestGui::latencyFilterTakesUnits()
     MainWindow w;
     QString error;
     QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-    LatencySpinBox *box = w.latencyFilter();
+    LatencySpinBox *box = w.results()->latencyFilter();
     box->findChild<QLineEdit *>()->setText(QStringLiteral("10ms"));
     box->interpretText();
     QCOMPARE(box->value(), 10000.0);
@@ -336,7 +338,7 @@ void TestGui::latencyFilterTakesUnits()
 
 void TestGui::fitsA1280x720Screen()
 {
-    // With the default docks (probes, details) and a session open on every tab, the window
+    // With a session open on every group of views, the window
     // can be made as small as a 1280x720 screen's work area: the test session, and the example
     // recording a new user opens first (real lanes, CPU samples per process).
     const QString example = StartPage::examplePath();
@@ -347,15 +349,15 @@ void TestGui::fitsA1280x720Screen()
         QVERIFY2(w.openFile(path, &error), qPrintable(error));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        for (int i = 0; i < w.tabs()->count(); ++i) {
-            w.tabs()->setCurrentIndex(i);
+        for (int i = 0; i < w.results()->tabs()->count(); ++i) {
+            w.results()->tabs()->setCurrentIndex(i);
             QCoreApplication::processEvents();
             const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
             QVERIFY2(min.width() <= 1280 && min.height() <= 720,
                      qPrintable(QStringLiteral("%1, tab %2 (%3): minimum %4x%5")
                                     .arg(QFileInfo(path).fileName())
                                     .arg(i)
-                                    .arg(w.tabs()->tabText(i))
+                                    .arg(w.results()->tabs()->tabText(i))
                                     .arg(min.width())
                                     .arg(min.height())));
         }
@@ -375,9 +377,9 @@ void TestGui::tabsStepFromAnyField()
     QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
     w.show();
     QVERIFY(QTest::qWaitForWindowActive(&w));
-    QTabWidget *tabs = w.tabs();
-    tabs->setCurrentWidget(w.heatmapView());
-    auto *combo = w.heatmapView()->findChild<QComboBox *>();
+    QTabWidget *tabs = w.results()->tabs();
+    w.results()->showView(w.results()->heatmapView());
+    auto *combo = w.results()->heatmapView()->findChild<QComboBox *>();
     QVERIFY(combo);
     combo->setFocus();
     QTRY_VERIFY(combo->hasFocus());
@@ -393,9 +395,10 @@ void TestGui::tabsStepFromAnyField()
     QCOMPARE(tabs->currentIndex(), 0);
 }
 
-// The probe panel's descriptions wrap at the dock's width in every language: in Chinese their
-// width hint had made the dock 510 px wide at 1366x768, leaving the tabs and charts 570.
-void TestGui::probeDockKeepsItsWidthInEveryLanguage()
+// The probe panel's descriptions wrap at the recording page's width in every language: in
+// Chinese their width hint had made the probe dock 510 px wide at 1366x768. On its own page the
+// panel must not scroll sideways either.
+void TestGui::probePanelWrapsInEveryLanguage()
 {
     const auto restore = qScopeGuard([] { installTranslations(QLocale::c()); });
     for (const char *locale : {"C", "de_DE", "zh_CN"}) {
@@ -405,12 +408,16 @@ void TestGui::probeDockKeepsItsWidthInEveryLanguage()
         w.resize(1366, 768);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        auto *dock = w.findChild<QDockWidget *>(QStringLiteral("probeDock"));
-        QVERIFY(dock);
-        QVERIFY2(dock->width() <= 380, qPrintable(QStringLiteral("%1: the probe dock is %2 px wide")
-                                                      .arg(QLatin1String(locale))
-                                                      .arg(dock->width())));
-        QVERIFY2(w.tabs()->width() >= 600, qPrintable(QString::number(w.tabs()->width())));
+        w.showRecordPage(true);
+        QCoreApplication::processEvents();
+        QVERIFY(w.probePanel()->isVisible());
+        auto *scroll = w.probePanel()->findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        QVERIFY2(scroll->widget()->minimumSizeHint().width() <= scroll->viewport()->width(),
+                 qPrintable(QStringLiteral("%1: content %2 px in a viewport of %3 px")
+                                .arg(QLatin1String(locale))
+                                .arg(scroll->widget()->minimumSizeHint().width())
+                                .arg(scroll->viewport()->width())));
     }
 }
 
@@ -422,11 +429,11 @@ void TestGui::histogramLogScale()
     w.resize(1366, 768);
     QVERIFY(w.openFile(m_path));
     w.show();
-    w.tabs()->setCurrentWidget(w.histogramView());
+    w.results()->showView(w.results()->histogramView());
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.histogramView()->setLogScale(true);
+    w.results()->histogramView()->setLogScale(true);
     QCoreApplication::processEvents();
-    const QList<QChartView *> views = w.histogramView()->chartViews();
+    const QList<QChartView *> views = w.results()->histogramView()->chartViews();
     QVERIFY(!views.isEmpty());
     for (QChartView *view : views) {
         auto *log = qobject_cast<QLogValueAxis *>(view->chart()->axes(Qt::Vertical).value(0));
@@ -449,9 +456,9 @@ void TestGui::histogramLogScale()
                      qPrintable(view->chart()->title() + QStringLiteral(": no tick ") +
                                 QString::number(tick)));
     }
-    w.histogramView()->setLogScale(false);
+    w.results()->histogramView()->setLogScale(false);
     QCoreApplication::processEvents();
-    for (QChartView *view : w.histogramView()->chartViews())
+    for (QChartView *view : w.results()->histogramView()->chartViews())
         QVERIFY(qobject_cast<QValueAxis *>(view->chart()->axes(Qt::Vertical).value(0)));
 }
 
@@ -498,7 +505,7 @@ void TestGui::histogramSeriesHoldBlockCounts()
 {
     MainWindow w;
     QVERIFY(w.openFile(m_path));
-    HistogramView *hv = w.histogramView();
+    HistogramView *hv = w.results()->histogramView();
     QCOMPARE(hv->chartViews().size(), 3); // block/vda, block/vdb, runqlat
     const quint64 all = ~quint64(0);
     for (const QString &disk : {QStringLiteral("vda"), QStringLiteral("vdb")}) {
@@ -559,7 +566,7 @@ void TestGui::timelineBinsHoldEvents()
     w.resize(1200, 800);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    TimelineWidget *tl = w.timeline();
+    TimelineWidget *tl = w.results()->timeline();
     for (auto [type, n] : {std::pair{EventType::Exec, Batches * ExecPerBatch},
                            std::pair{EventType::Open, Batches * OpenPerBatch}}) {
         const LaneBins &bins = tl->laneBins(type);
@@ -614,10 +621,10 @@ void TestGui::emptyWindowSaysWhatToDo()
     w.resize(1366, 768);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY2(w.timeline()->emptyText().contains(QStringLiteral("press Record")),
-             qPrintable(w.timeline()->emptyText()));
-    QCOMPARE(w.rangeLabel()->text(), QStringLiteral("No session"));
-    QTreeWidget *facts = w.summaryPanel()->facts();
+    QVERIFY2(w.results()->timeline()->emptyText().contains(QStringLiteral("press Record")),
+             qPrintable(w.results()->timeline()->emptyText()));
+    QCOMPARE(w.results()->rangeLabel()->text(), QStringLiteral("No session"));
+    QTreeWidget *facts = w.results()->summaryPanel()->facts();
     QStringList texts;
     for (int i = 0; i < facts->topLevelItemCount(); ++i)
         texts << facts->topLevelItem(i)->text(0) + QLatin1Char('=') +
@@ -626,10 +633,10 @@ void TestGui::emptyWindowSaysWhatToDo()
                                  QStringLiteral("Session=none yet: record one, or open a .bpflens "
                                                 "file")}));
     // The axis draws no tick labels: nothing in its strip but the background and its lines.
-    const QImage shot = w.timeline()->grab().toImage();
-    const QColor background = w.timeline()->palette().color(QPalette::Window);
+    const QImage shot = w.results()->timeline()->grab().toImage();
+    const QColor background = w.results()->timeline()->palette().color(QPalette::Window);
     int inked = 0;
-    const QRect plot = w.timeline()->plotRect();
+    const QRect plot = w.results()->timeline()->plotRect();
     // (The outermost pixels are the keyboard focus frame.)
     for (int x = plot.left() + 2; x < shot.width() - 2; ++x) {
         for (int y = 2; y < plot.top() - 4; ++y)
@@ -638,7 +645,7 @@ void TestGui::emptyWindowSaysWhatToDo()
     QCOMPARE(inked, 0);
 
     QVERIFY(w.openFile(m_path));
-    QVERIFY(w.rangeLabel()->text().startsWith(QStringLiteral("Visible: ")));
+    QVERIFY(w.results()->rangeLabel()->text().startsWith(QStringLiteral("Visible: ")));
     bool schema = false;
     for (int i = 0; i < facts->topLevelItemCount(); ++i)
         schema = schema || facts->topLevelItem(i)->text(1).contains(
@@ -654,9 +661,9 @@ void TestGui::everyHistogramBucketIsLabelled()
     w.resize(1366, 768);
     QVERIFY(w.openFile(m_path));
     w.show();
-    w.tabs()->setCurrentWidget(w.histogramView());
+    w.results()->showView(w.results()->histogramView());
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    for (QChartView *view : w.histogramView()->chartViews()) {
+    for (QChartView *view : w.results()->histogramView()->chartViews()) {
         QTRY_VERIFY(view->isVisible());
         auto *axis = qobject_cast<QBarCategoryAxis *>(view->chart()->axes(Qt::Horizontal).value(0));
         QVERIFY(axis);
@@ -885,7 +892,7 @@ void TestGui::timeOfDayInTablesLikeExecsnoopT()
     {
         MainWindow w;
         QVERIFY(w.openFile(m_path));
-        EventTableModel *exec = w.tableModel(EventType::Exec);
+        EventTableModel *exec = w.results()->tableModel(EventType::Exec);
         QCOMPARE(exec->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Time"));
         QVERIFY(exec->index(0, 0).data().toString().endsWith(QStringLiteral(" s")));
         const quint64 t = exec->index(0, 0).data(EventTableModel::RawValueRole).toULongLong();
@@ -900,18 +907,20 @@ void TestGui::timeOfDayInTablesLikeExecsnoopT()
         QCOMPARE(exec->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Time of day"));
         QCOMPARE(exec->index(0, 0).data().toString(), expected);
         QCOMPARE(exec->index(0, 0).data(EventTableModel::RawValueRole).toULongLong(), t);
-        QCOMPARE(w.tableModel(EventType::Open)->headerData(0, Qt::Horizontal).toString(),
+        QCOMPARE(w.results()->tableModel(EventType::Open)->headerData(0, Qt::Horizontal).toString(),
                  QStringLiteral("Time of day"));
     }
     {
         MainWindow again;
         QVERIFY(again.openFile(m_path));
         QVERIFY(again.timeOfDayAction()->isChecked());
-        QCOMPARE(again.tableModel(EventType::Exec)->headerData(0, Qt::Horizontal).toString(),
-                 QStringLiteral("Time of day"));
+        QCOMPARE(
+            again.results()->tableModel(EventType::Exec)->headerData(0, Qt::Horizontal).toString(),
+            QStringLiteral("Time of day"));
         again.timeOfDayAction()->trigger();
-        QCOMPARE(again.tableModel(EventType::Exec)->headerData(0, Qt::Horizontal).toString(),
-                 QStringLiteral("Time"));
+        QCOMPARE(
+            again.results()->tableModel(EventType::Exec)->headerData(0, Qt::Horizontal).toString(),
+            QStringLiteral("Time"));
     }
     QVERIFY(!QSettings().value(QStringLiteral("view/timeOfDay")).toBool());
 }
@@ -920,20 +929,20 @@ void TestGui::textFilterFindsKnownFile()
 {
     MainWindow w;
     QVERIFY(w.openFile(m_path));
-    EventFilterModel *open = w.filterModel(EventType::Open);
+    EventFilterModel *open = w.results()->filterModel(EventType::Open);
     QCOMPARE(open->rowCount(), Batches * OpenPerBatch);
     // Typed by the user, case-insensitive, applied on Return.
-    QTest::keyClicks(w.textFilterEdit(), QStringLiteral("known-file"));
-    QTest::keyClick(w.textFilterEdit(), Qt::Key_Return);
+    QTest::keyClicks(w.results()->textFilterEdit(), QStringLiteral("known-file"));
+    QTest::keyClick(w.results()->textFilterEdit(), Qt::Key_Return);
     QCOMPARE(open->rowCount(), 1);
     QCOMPARE(open->index(0, 8).data(EventTableModel::RawValueRole).toByteArray(), KnownPath);
     QCOMPARE(open->index(0, 8).data().toString(), QString::fromUtf8(KnownPath));
-    QCOMPARE(w.filterModel(EventType::Exec)->rowCount(), 0);
+    QCOMPARE(w.results()->filterModel(EventType::Exec)->rowCount(), 0);
     // The timeline follows the filter.
-    QCOMPARE(w.timeline()->laneBins(EventType::Open).total, 1);
+    QCOMPARE(w.results()->timeline()->laneBins(EventType::Open).total, 1);
     // Clearing restores every row.
-    w.textFilterEdit()->clear();
-    QTest::keyClick(w.textFilterEdit(), Qt::Key_Return);
+    w.results()->textFilterEdit()->clear();
+    QTest::keyClick(w.results()->textFilterEdit(), Qt::Key_Return);
     QCOMPARE(open->rowCount(), Batches * OpenPerBatch);
 
     // PID and latency filters.
@@ -944,7 +953,8 @@ void TestGui::textFilterFindsKnownFile()
     f = {};
     f.minLatencyNs = 3'200'000 + 20 * 400'000;
     w.viewState()->setFilter(f);
-    QCOMPARE(w.filterModel(EventType::Block)->rowCount(), Batches * (BlockPerBatch - 20));
+    QCOMPARE(w.results()->filterModel(EventType::Block)->rowCount(),
+             Batches * (BlockPerBatch - 20));
     QCOMPARE(open->rowCount(), Batches * OpenPerBatch); // no latency: not filtered by it
 }
 
@@ -955,7 +965,7 @@ void TestGui::wheelZoomKeepsCursorTimeAndNarrowsViews()
     w.resize(1200, 800);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    TimelineWidget *tl = w.timeline();
+    TimelineWidget *tl = w.results()->timeline();
     ViewState *vs = w.viewState();
     const quint64 fullStart = vs->startNs(), fullEnd = vs->endNs();
     const QRect plot = tl->plotRect();
@@ -978,7 +988,8 @@ void TestGui::wheelZoomKeepsCursorTimeAndNarrowsViews()
     for (const QString &disk : {QStringLiteral("vda"), QStringLiteral("vdb")}) {
         const QList<quint64> expected =
             expectedCounts(QStringLiteral("block"), disk, vs->startNs(), vs->endNs());
-        QCOMPARE(barCounts(w.histogramView()->chartView(QStringLiteral("block"), disk)), expected);
+        QCOMPARE(barCounts(w.results()->histogramView()->chartView(QStringLiteral("block"), disk)),
+                 expected);
         QVERIFY(expected != expectedCounts(QStringLiteral("block"), disk, 0, ~quint64(0)));
     }
     // Tables: the events inside the range.
@@ -988,18 +999,18 @@ void TestGui::wheelZoomKeepsCursorTimeAndNarrowsViews()
             inRange += openTime(b, i) >= vs->startNs() && openTime(b, i) < vs->endNs();
     }
     QVERIFY(inRange > 0 && inRange < Batches * OpenPerBatch);
-    QCOMPARE(w.filterModel(EventType::Open)->rowCount(), inRange);
-    QCOMPARE(w.timeline()->laneBins(EventType::Open).total, qsizetype(inRange));
+    QCOMPARE(w.results()->filterModel(EventType::Open)->rowCount(), inRange);
+    QCOMPARE(w.results()->timeline()->laneBins(EventType::Open).total, qsizetype(inRange));
 
     // Home resets everything.
     tl->setFocus();
     QTest::keyClick(tl, Qt::Key_Home);
     QCOMPARE(vs->startNs(), fullStart);
     QCOMPARE(vs->endNs(), fullEnd);
-    QCOMPARE(
-        barCounts(w.histogramView()->chartView(QStringLiteral("block"), QStringLiteral("vda"))),
-        expectedCounts(QStringLiteral("block"), QStringLiteral("vda"), 0, ~quint64(0)));
-    QCOMPARE(w.filterModel(EventType::Open)->rowCount(), Batches * OpenPerBatch);
+    QCOMPARE(barCounts(w.results()->histogramView()->chartView(QStringLiteral("block"),
+                                                               QStringLiteral("vda"))),
+             expectedCounts(QStringLiteral("block"), QStringLiteral("vda"), 0, ~quint64(0)));
+    QCOMPARE(w.results()->filterModel(EventType::Open)->rowCount(), Batches * OpenPerBatch);
 }
 
 void TestGui::rubberBandKeysAndPan()
@@ -1009,7 +1020,7 @@ void TestGui::rubberBandKeysAndPan()
     w.resize(1200, 800);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    TimelineWidget *tl = w.timeline();
+    TimelineWidget *tl = w.results()->timeline();
     ViewState *vs = w.viewState();
     const QRect plot = tl->plotRect();
     const int y = tl->laneRect(EventType::Open).center().y();
@@ -1048,7 +1059,7 @@ void TestGui::clickSelectsEventEverywhere()
     w.resize(1200, 800);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    TimelineWidget *tl = w.timeline();
+    TimelineWidget *tl = w.results()->timeline();
     // The third exec event of the second batch.
     const qsizetype index = ExecPerBatch + 2;
     const quint64 t = execTime(1, 2);
@@ -1059,16 +1070,16 @@ void TestGui::clickSelectsEventEverywhere()
     QVERIFY2(tl->hoverText().contains(QLatin1String("/usr/bin/tool12")),
              qPrintable(tl->hoverText()));
 
-    w.tabs()->setCurrentWidget(w.tableView(EventType::Open));
+    w.results()->showView(w.results()->tableView(EventType::Open));
     QTest::mouseClick(tl, Qt::LeftButton, Qt::NoModifier, pos);
     QCOMPARE(w.viewState()->selectedEvent(), (EventRef{EventType::Exec, index}));
-    QCOMPARE(w.detailsPane()->value(QStringLiteral("File name")),
+    QCOMPARE(w.results()->detailsPane()->value(QStringLiteral("File name")),
              QStringLiteral("/usr/bin/tool12"));
-    QCOMPARE(w.detailsPane()->value(QStringLiteral("argv[2]")), QStringLiteral("2"));
-    QCOMPARE(w.detailsPane()->value(QStringLiteral("PID")), QStringLiteral("4012"));
+    QCOMPARE(w.results()->detailsPane()->value(QStringLiteral("argv[2]")), QStringLiteral("2"));
+    QCOMPARE(w.results()->detailsPane()->value(QStringLiteral("PID")), QStringLiteral("4012"));
     // The exec table shows and selects the same row.
-    QTableView *table = w.tableView(EventType::Exec);
-    QCOMPARE(w.tabs()->currentWidget(), table);
+    QTableView *table = w.results()->tableView(EventType::Exec);
+    QCOMPARE(w.results()->currentView(), table);
     QCOMPARE(table->currentIndex().row(), int(index));
     QCOMPARE(table->currentIndex().data(EventTableModel::EventIndexRole).value<qsizetype>(), index);
 
@@ -1079,10 +1090,11 @@ void TestGui::clickSelectsEventEverywhere()
     QCOMPARE(table->currentIndex().row(), int(index));
 
     // Selecting in a table selects in ViewState.
-    QTableView *openTable = w.tableView(EventType::Open);
+    QTableView *openTable = w.results()->tableView(EventType::Open);
     openTable->setCurrentIndex(openTable->model()->index(5, 0));
     QCOMPARE(w.viewState()->selectedEvent(), (EventRef{EventType::Open, 5}));
-    QCOMPARE(w.detailsPane()->value(QStringLiteral("Path")), QStringLiteral("/usr/lib/lib5.so"));
+    QCOMPARE(w.results()->detailsPane()->value(QStringLiteral("Path")),
+             QStringLiteral("/usr/lib/lib5.so"));
 
     // Clicking empty space clears the selection.
     QTest::mouseClick(
@@ -1148,7 +1160,7 @@ void TestGui::liveAppendGrowsModels()
 {
     MainWindow w;
     QVERIFY(w.openFile(m_path));
-    const int before = w.filterModel(EventType::Exec)->rowCount();
+    const int before = w.results()->filterModel(EventType::Exec)->rowCount();
     RecordBatch live = guiBatch(Batches);
     for (int i = 0; i < 4; ++i) {
         for (const char *name : {"hits", "misses", "dirtied", "hitRatio"}) {
@@ -1167,16 +1179,16 @@ void TestGui::liveAppendGrowsModels()
                   << CounterSample{QStringLiteral("offcpu"), StartNs + SecondNs, SecondNs,
                                    QStringLiteral("stacksLost"), 0};
     w.session()->append(live);
-    QVERIFY(!w.countersView()->series(QStringLiteral("merged")));
-    QVERIFY(!w.countersView()->series(QStringLiteral("stacksLost")));
+    QVERIFY(!w.results()->countersView()->series(QStringLiteral("merged")));
+    QVERIFY(!w.results()->countersView()->series(QStringLiteral("stacksLost")));
     // Not zoomed: the new events come into view, and the histograms grow by the new interval.
-    QCOMPARE(w.filterModel(EventType::Exec)->rowCount(), before + ExecPerBatch);
-    QCOMPARE(w.histogramView()->entries().first().snapshots, Batches + 1);
-    QLineSeries *hits = w.countersView()->series(QStringLiteral("hits"));
+    QCOMPARE(w.results()->filterModel(EventType::Exec)->rowCount(), before + ExecPerBatch);
+    QCOMPARE(w.results()->histogramView()->entries().first().snapshots, Batches + 1);
+    QLineSeries *hits = w.results()->countersView()->series(QStringLiteral("hits"));
     QVERIFY(hits);
     QCOMPARE(hits->count(), 4);
     QCOMPARE(hits->at(3).y(), 400.0);
-    QLineSeries *ratio = w.countersView()->series(QStringLiteral("hitRatio"));
+    QLineSeries *ratio = w.results()->countersView()->series(QStringLiteral("hitRatio"));
     QVERIFY(ratio);
     QCOMPARE(ratio->at(0).y(), 90.0);
 }
@@ -1197,7 +1209,7 @@ void TestGui::retransmitsPerConnectionChart()
         }
     }
     w.session()->append(live);
-    CountersView *v = w.countersView();
+    CountersView *v = w.results()->countersView();
     QVERIFY(v->retransmitsChart()->isVisibleTo(v));
     QVERIFY(!v->countsChart()->isVisibleTo(v));
     QCOMPARE(v->retransmitsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
@@ -1223,7 +1235,7 @@ void TestGui::connectsPerDestinationChart()
                                        QStringLiteral("10.0.0.%1:443").arg(k), double(k)};
     }
     w.session()->append(live);
-    CountersView *v = w.countersView();
+    CountersView *v = w.results()->countersView();
     QVERIFY(v->connectsChart()->isVisibleTo(v));
     QVERIFY(!v->retransmitsChart()->isVisibleTo(v));
     QCOMPARE(v->connectsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
@@ -1262,7 +1274,7 @@ void TestGui::tracepointHitsPerKeyChart()
     live.counters << CounterSample{QStringLiteral("tpcount"), StartNs + 2 * SecondNs, SecondNs,
                                    QStringLiteral("prev.pid=10 next.pid=0"), 4};
     w.session()->append(live);
-    CountersView *v = w.countersView();
+    CountersView *v = w.results()->countersView();
     QVERIFY(v->hitsChart()->isVisibleTo(v));
     QVERIFY(!v->callsChart()->isVisibleTo(v));
     QCOMPARE(v->hitsChart()->chart()->title(), CountersView::tr("Tracepoint hits per key"));
@@ -1302,7 +1314,7 @@ void TestGui::usdtHitsPerKeyChart()
     live.counters << CounterSample{QStringLiteral("usdt"), StartNs + 2 * SecondNs, SecondNs,
                                    QStringLiteral("arg0=10"), 7};
     w.session()->append(live);
-    CountersView *v = w.countersView();
+    CountersView *v = w.results()->countersView();
     QVERIFY(v->usdtHitsChart()->isVisibleTo(v));
     QVERIFY(!v->hitsChart()->isVisibleTo(v));
     QVERIFY(!v->countsChart()->isVisibleTo(v));
@@ -1328,7 +1340,7 @@ void TestGui::usdtHitsPerKeyChart()
     w.resize(1366, 768);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.tabs()->setCurrentWidget(v);
+    w.results()->showView(v);
     QCoreApplication::processEvents();
     const QRect usdt = v->usdtHitsChart()->geometry();
     const QRect hits = v->hitsChart()->geometry();
@@ -1381,7 +1393,7 @@ void TestGui::numbersFollowTheLocale()
     }
     QVERIFY(found);
     // The chart axes too.
-    QVERIFY(w.countersView()->hitsChart()->chart()->localizeNumbers());
+    QVERIFY(w.results()->countersView()->hitsChart()->chart()->localizeNumbers());
 }
 
 // A disk recording showed four empty TCP lanes, which left the block lane too short for its
@@ -1390,13 +1402,13 @@ void TestGui::lanesOfProbesNotRecordedStayHidden()
 {
     MainWindow w;
     QVERIFY(w.openFile(m_path));
-    const QList<EventType> lanes = w.timeline()->laneTypes();
+    const QList<EventType> lanes = w.results()->timeline()->laneTypes();
     for (EventType t : {EventType::Exec, EventType::Open, EventType::Block})
         QVERIFY(lanes.contains(t));
     QVERIFY(!lanes.contains(EventType::TcpAccept));
     QVERIFY(!lanes.contains(EventType::TcpRetrans));
     // Their tables' tabs too, and the shown ones keep the order of the event types.
-    auto tabShown = [&w](EventType t) { return w.tabs()->indexOf(w.tableView(t)) >= 0; };
+    auto tabShown = [&w](EventType t) { return w.results()->eventTypeIndex(t) >= 0; };
     QVERIFY(tabShown(EventType::Block));
     QVERIFY(!tabShown(EventType::TcpAccept));
     QVERIFY(!tabShown(EventType::TcpRetrans));
@@ -1407,11 +1419,11 @@ void TestGui::lanesOfProbesNotRecordedStayHidden()
     r.family = 4;
     live.tcpRetrans.append(r);
     w.session()->append(live);
-    QVERIFY(w.timeline()->laneTypes().contains(EventType::TcpRetrans));
+    QVERIFY(w.results()->timeline()->laneTypes().contains(EventType::TcpRetrans));
     QVERIFY(tabShown(EventType::TcpRetrans));
-    QVERIFY(w.tabs()->indexOf(w.tableView(EventType::Block)) <
-            w.tabs()->indexOf(w.tableView(EventType::TcpRetrans)));
-    QCOMPARE(w.timeline()->cardText(), QString());
+    QVERIFY(w.results()->eventTypeIndex(EventType::Block) <
+            w.results()->eventTypeIndex(EventType::TcpRetrans));
+    QCOMPARE(w.results()->timeline()->cardText(), QString());
 }
 
 // A session of counters only (tpcount) has no lane: the timeline says why instead of staying
@@ -1433,9 +1445,10 @@ void TestGui::countersOnlySessionSaysItHasNoEvents()
     writer.close();
     MainWindow w;
     QVERIFY(w.openFile(path));
-    QVERIFY(w.timeline()->laneTypes().isEmpty());
-    QVERIFY2(w.timeline()->cardText().startsWith(QLatin1String("No events in this session")),
-             qPrintable(w.timeline()->cardText()));
+    QVERIFY(w.results()->timeline()->laneTypes().isEmpty());
+    QVERIFY2(
+        w.results()->timeline()->cardText().startsWith(QLatin1String("No events in this session")),
+        qPrintable(w.results()->timeline()->cardText()));
 }
 
 // A narrow details dock scrolled sideways, hiding the field names (German first): long values
@@ -1447,8 +1460,9 @@ void TestGui::narrowDetailsNeverScrollSideways()
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(w.openFile(m_path));
-    QTreeWidget *tree = w.detailsPane()->tree();
-    w.detailsPane()->setFixedWidth(200);
+    w.results()->showView(w.results()->eventsPage());
+    QTreeWidget *tree = w.results()->detailsPane()->tree();
+    w.results()->detailsPane()->setFixedWidth(200);
     QCoreApplication::processEvents();
     QVERIFY(!tree->horizontalScrollBar()->isVisible()); // the placeholder alone
     w.viewState()->setSelectedEvent({EventType::Exec, 0});
@@ -1633,7 +1647,7 @@ void TestGui::damagedFileShowsErrorAndKeepsSession()
         QTRY_VERIFY(!w.findChild<QMessageBox *>(QStringLiteral("errorBox")));
         // What was open stays open.
         QCOMPARE(w.session()->path(), QFileInfo(m_path).absoluteFilePath());
-        QCOMPARE(w.filterModel(EventType::Open)->rowCount(), Batches * OpenPerBatch);
+        QCOMPARE(w.results()->filterModel(EventType::Open)->rowCount(), Batches * OpenPerBatch);
     }
 }
 
@@ -1708,7 +1722,7 @@ void TestGui::damagedFileOpensWithBanner()
     QVERIFY2(text.contains(QStringLiteral(" s and ")), qPrintable(text)); // the time range
     // Every chunk but the lost ones is in the table, each of its 40 events.
     const int kept = int(80 - damage.chunksLost) * 40;
-    QCOMPARE(w.filterModel(EventType::Open)->rowCount(), kept);
+    QCOMPARE(w.results()->filterModel(EventType::Open)->rowCount(), kept);
     QCOMPARE(damage.chunksKept, 80 - damage.chunksLost);
 
     // Dismissed, it stays away; an intact file hides it too.
@@ -1736,7 +1750,7 @@ void TestGui::dropOpensSessionAndGeometryPersists()
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&w, &drop);
         QTRY_COMPARE(w.session()->path(), QFileInfo(m_path).absoluteFilePath());
-        QCOMPARE(w.filterModel(EventType::Block)->rowCount(), Batches * BlockPerBatch);
+        QCOMPARE(w.results()->filterModel(EventType::Block)->rowCount(), Batches * BlockPerBatch);
 
         QMimeData other;
         other.setUrls({QUrl::fromLocalFile(m_dir.filePath(QStringLiteral("notes.txt")))});
@@ -1787,17 +1801,18 @@ void TestGui::viewsRenderToPng()
         int minColours;
     };
     const QList<Shot> shots = {
-        {"window", w.histogramView(), &w, 40},
-        {"timeline", nullptr, w.timeline(), 12},
-        {"histograms", w.histogramView(), w.histogramView(), 20},
-        {"counters", w.countersView(), w.countersView(), 20},
-        {"summary", w.summaryPanel(), w.summaryPanel(), 8},
-        {"details", nullptr, w.detailsPane(), 8},
-        {"table-open", w.tableView(EventType::Open), w.tableView(EventType::Open), 8},
+        {"window", w.results()->histogramView(), &w, 40},
+        {"timeline", nullptr, w.results()->timeline(), 12},
+        {"histograms", w.results()->histogramView(), w.results()->histogramView(), 20},
+        {"counters", w.results()->countersView(), w.results()->countersView(), 20},
+        {"summary", w.results()->summaryPanel(), w.results()->summaryPanel(), 8},
+        {"details", w.results()->tableView(EventType::Block), w.results()->detailsPane(), 8},
+        {"table-open", w.results()->tableView(EventType::Open),
+         w.results()->tableView(EventType::Open), 8},
     };
     for (const Shot &s : shots) {
         if (s.tab)
-            w.tabs()->setCurrentWidget(s.tab);
+            w.results()->showView(s.tab);
         QApplication::processEvents();
         const QImage image = s.widget->grab().toImage();
         QVERIFY(!image.isNull());
@@ -1817,12 +1832,12 @@ void TestGui::viewsRenderToPng()
     dark.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
     dark.setColor(QPalette::PlaceholderText, QColor(0xa1, 0xa9, 0xb1));
     w.setPalette(dark);
-    w.tabs()->setCurrentWidget(w.histogramView());
+    w.results()->showView(w.results()->histogramView());
     QApplication::processEvents();
     const QImage darkImage = w.grab().toImage();
     QVERIFY(darkImage.save(out.filePath(QStringLiteral("gui-window-dark.png"))));
-    const QRect lane = w.timeline()->laneRect(EventType::Exec);
-    const QImage tl = w.timeline()->grab().toImage();
+    const QRect lane = w.results()->timeline()->laneRect(EventType::Exec);
+    const QImage tl = w.results()->timeline()->grab().toImage();
     QCOMPARE(QColor(tl.pixel(lane.left() + 1, lane.top() + 1)).lightness() < 80, true);
 }
 
@@ -1833,7 +1848,7 @@ void TestGui::exportsChartAsSvgAndPng()
     w.resize(1200, 800);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.tabs()->setCurrentWidget(w.histogramView());
+    w.results()->showView(w.results()->histogramView());
     QWidget *chart = w.currentChartWidget();
     QVERIFY(chart);
     QString error;

@@ -16,6 +16,7 @@
 #include "mainwindow.h"
 #include "modaltest.h"
 #include "probepanel.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "sessionstore.h"
 #include "testutil.h"
@@ -205,13 +206,13 @@ private Q_SLOTS:
         // A recording that runs is not one that was "not stopped cleanly"; no "schema 0".
         auto facts = [&w] {
             QStringList texts;
-            QTreeWidget *t = w.summaryPanel()->facts();
+            QTreeWidget *t = w.results()->summaryPanel()->facts();
             for (int i = 0; i < t->topLevelItemCount(); ++i)
                 texts << t->topLevelItem(i)->text(0) + QLatin1Char('=') +
                              t->topLevelItem(i)->text(1);
             return texts.join(QLatin1Char('\n'));
         };
-        w.summaryPanel()->refresh();
+        w.results()->summaryPanel()->refresh();
         QVERIFY2(facts().contains(QStringLiteral(" so far (recording)")), qPrintable(facts()));
         QVERIFY2(!facts().contains(QStringLiteral("schema 0")), qPrintable(facts()));
 
@@ -224,9 +225,9 @@ private Q_SLOTS:
 
         // The histogram series hold the block requests.
         quint64 blockBars = 0;
-        for (const HistogramEntry &e : w.histogramView()->entries()) {
+        for (const HistogramEntry &e : w.results()->histogramView()->entries()) {
             if (e.probeId == QLatin1String("block"))
-                blockBars += barSum(w.histogramView()->chartView(e.probeId, e.key));
+                blockBars += barSum(w.results()->histogramView()->chartView(e.probeId, e.key));
         }
         QVERIFY2(blockBars >= quint64(DirectWrites), qPrintable(QString::number(blockBars)));
 
@@ -239,14 +240,17 @@ private Q_SLOTS:
             opens += events.open(i).path == opened.toUtf8() ? 1 : 0;
         QCOMPARE(execs, Execs);
         QCOMPARE(opens, Opens);
-        QCOMPARE(w.filterModel(EventType::Exec)->rowCount(), int(events.count(EventType::Exec)));
-        QCOMPARE(w.filterModel(EventType::Open)->rowCount(), int(events.count(EventType::Open)));
-        QVERIFY(w.timeline()->laneTypes().contains(EventType::Exec));
+        QCOMPARE(w.results()->filterModel(EventType::Exec)->rowCount(),
+                 int(events.count(EventType::Exec)));
+        QCOMPARE(w.results()->filterModel(EventType::Open)->rowCount(),
+                 int(events.count(EventType::Open)));
+        QVERIFY(w.results()->timeline()->laneTypes().contains(EventType::Exec));
 
         // The table finds the workload's file by filter.
-        w.tabs()->setCurrentWidget(w.tableView(EventType::Open));
-        QTest::keyClicks(w.textFilterEdit(), QFileInfo(opened).fileName());
-        QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::Open)->rowCount(), Opens, 10000);
+        w.results()->showView(w.results()->tableView(EventType::Open));
+        QTest::keyClicks(w.results()->textFilterEdit(), QFileInfo(opened).fileName());
+        QTRY_COMPARE_WITH_TIMEOUT(w.results()->filterModel(EventType::Open)->rowCount(), Opens,
+                                  10000);
 
         // Nothing recorded is lost on the way to a file.
         QString why;

@@ -6,6 +6,7 @@
 #include "heatmapmodel.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "sessionstore.h"
 
@@ -283,9 +284,12 @@ void TestHeatmap::scalesAsPainted()
     MainWindow w;
     QString error;
     QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-    w.resize(1366, 768);
-    HeatmapView *view = w.heatmapView();
-    w.tabs()->setCurrentWidget(view);
+    // Narrower than a laptop screen: the views now have its whole width (no probe dock), and
+    // at 1366 px the test session's cells hold at most 4 requests, too few to tell a full cell
+    // from a small one.
+    w.resize(1000, 768);
+    HeatmapView *view = w.results()->heatmapView();
+    w.results()->showView(view);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     view->setCurrentSource(0);
@@ -343,8 +347,8 @@ void TestHeatmap::clickFiltersTableToTheCell()
     QString error;
     QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
     w.resize(1366, 768);
-    HeatmapView *view = w.heatmapView();
-    w.tabs()->setCurrentWidget(view);
+    HeatmapView *view = w.results()->heatmapView();
+    w.results()->showView(view);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     view->setCurrentSource(0);
@@ -373,7 +377,7 @@ void TestHeatmap::clickFiltersTableToTheCell()
     QCOMPARE(w.viewState()->endNs(), t1);
     QCOMPARE(w.viewState()->filter().minLatencyNs, Log2Histogram::slotLow(slot));
     QCOMPARE(w.viewState()->filter().maxLatencyNs, Log2Histogram::slotHigh(slot) + 1);
-    QTableView *table = w.tableView(EventType::Block);
+    QTableView *table = w.results()->tableView(EventType::Block);
     QTRY_COMPARE(quint64(table->model()->rowCount()), expected);
     QCOMPARE(view->selectionHistogram().count(), expected);
     QCOMPARE(view->selectionHistogram().slot(slot), expected);
@@ -399,8 +403,8 @@ void TestHeatmap::dragSelectsARectangle()
     QString error;
     QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
     w.resize(1366, 768);
-    HeatmapView *view = w.heatmapView();
-    w.tabs()->setCurrentWidget(view);
+    HeatmapView *view = w.results()->heatmapView();
+    w.results()->showView(view);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     view->setCurrentSource(0);
@@ -436,7 +440,7 @@ void TestHeatmap::dragSelectsARectangle()
     QApplication::sendEvent(plot, &move);
     QTest::mouseRelease(plot, Qt::LeftButton, {}, to);
     QVERIFY(view->hasSelection());
-    QTableView *table = w.tableView(EventType::Block);
+    QTableView *table = w.results()->tableView(EventType::Block);
     QTRY_COMPARE(quint64(table->model()->rowCount()), expected);
     QCOMPARE(view->selectionHistogram().count(), expected);
     for (int s = s0; s <= s1; ++s) {
@@ -460,7 +464,7 @@ void TestHeatmap::snapshotSelectionTakesItsSnapshots()
     MainWindow w;
     QString error;
     QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-    HeatmapView *view = w.heatmapView();
+    HeatmapView *view = w.results()->heatmapView();
     view->setCurrentSource(1);
     view->refresh();
     const HeatmapBins before = view->bins();
@@ -497,7 +501,7 @@ void TestHeatmap::emptyRangeSaysSo()
     MainWindow w;
     QString error;
     QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-    HeatmapView *view = w.heatmapView();
+    HeatmapView *view = w.results()->heatmapView();
     view->setCurrentSource(0);
     // Before the first event: the session starts at StartNs, the first request 0 ns later,
     // so a range inside the first event's gap.
@@ -514,8 +518,9 @@ void TestHeatmap::emptyRangeSaysSo()
 
     // A session without latencies has no sources and says why.
     MainWindow empty;
-    QCOMPARE(empty.heatmapView()->sources().size(), 0);
-    QVERIFY(empty.heatmapView()->emptyText().contains(QLatin1String("no events with a latency")));
+    QCOMPARE(empty.results()->heatmapView()->sources().size(), 0);
+    QVERIFY(empty.results()->heatmapView()->emptyText().contains(
+        QLatin1String("no events with a latency")));
 }
 
 // Zooming while another tab is shown costs the heatmap nothing; showing its tab brings the
@@ -526,10 +531,10 @@ void TestHeatmap::hiddenTabWaitsUntilShown()
     QString error;
     QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
     w.resize(1366, 768);
-    w.tabs()->setCurrentIndex(0); // Summary
+    w.results()->tabs()->setCurrentIndex(0); // Summary
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    HeatmapView *view = w.heatmapView();
+    HeatmapView *view = w.results()->heatmapView();
     QVERIFY(!view->isVisible());
     const quint64 before = view->bins().endNs;
     const quint64 start = w.viewState()->startNs();
@@ -537,7 +542,7 @@ void TestHeatmap::hiddenTabWaitsUntilShown()
     w.viewState()->setRange(start, end);
     QCoreApplication::processEvents();
     QCOMPARE(view->bins().endNs, before);
-    w.tabs()->setCurrentWidget(view);
+    w.results()->showView(view);
     QCoreApplication::processEvents();
     QCOMPARE(view->bins().startNs, start);
     QCOMPARE(view->bins().endNs, end);
@@ -554,8 +559,8 @@ void TestHeatmap::largeRangeIsBinnedOnTheWorker()
     MainWindow w;
     QVERIFY2(w.openFile(path, &error), qPrintable(error));
     w.resize(1366, 768);
-    HeatmapView *view = w.heatmapView();
-    w.tabs()->setCurrentWidget(view);
+    HeatmapView *view = w.results()->heatmapView();
+    w.results()->showView(view);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QTRY_VERIFY(!view->isComputing());
@@ -711,12 +716,12 @@ void TestHeatmap::closingWhileWorkersReadTheStore()
     for (int i = 0; i < 3; ++i) {
         auto w = std::make_unique<MainWindow>();
         QVERIFY2(w->openFile(path, &error), qPrintable(error));
-        w->tabs()->setCurrentWidget(w->heatmapView());
+        w->results()->showView(w->results()->heatmapView());
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         w->viewState()->setRange(StartNs, StartNs + quint64(Seconds) * SecondNs - 1);
-        w->heatmapView()->refresh();
-        QVERIFY(w->heatmapView()->isComputing());
+        w->results()->heatmapView()->refresh();
+        QVERIFY(w->results()->heatmapView()->isComputing());
         w.reset();
     }
 }

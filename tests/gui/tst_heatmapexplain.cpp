@@ -7,6 +7,7 @@
 #include "explainpage.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
+#include "resultspage.h"
 #include "sessionstore.h"
 #include "viewstate.h"
 
@@ -118,8 +119,8 @@ private Q_SLOTS:
         w.resize(1366, 768);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        HeatmapView *heatmap = w.heatmapView();
-        w.tabs()->setCurrentWidget(heatmap);
+        HeatmapView *heatmap = w.results()->heatmapView();
+        w.results()->showView(heatmap);
         int block = -1;
         for (int i = 0; i < heatmap->sources().size(); ++i) {
             const HeatmapSource &s = heatmap->sources().at(i);
@@ -139,8 +140,8 @@ private Q_SLOTS:
         QVERIFY(heatmap->hasSelection());
         QVERIFY(heatmap->explainButton()->isEnabled());
         QTest::mouseClick(heatmap->explainButton(), Qt::LeftButton);
-        ExplainPage *page = w.explainPage();
-        QCOMPARE(w.tabs()->currentWidget(), page);
+        ExplainPage *page = w.results()->explainPage();
+        QCOMPARE(w.results()->currentView(), page);
         QTRY_VERIFY_WITH_TIMEOUT(!page->isComputing(), Timeout);
         QCOMPARE(page->scopeType(), std::optional<EventType>(EventType::Block));
 
@@ -219,8 +220,8 @@ private Q_SLOTS:
         w.resize(1366, 768);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        HeatmapView *heatmap = w.heatmapView();
-        w.tabs()->setCurrentWidget(heatmap);
+        HeatmapView *heatmap = w.results()->heatmapView();
+        w.results()->showView(heatmap);
         QTRY_VERIFY_WITH_TIMEOUT(heatmap->bins().columns > 0 && !heatmap->isComputing(), Timeout);
         const HeatmapBins bins = heatmap->bins();
         heatmap->selectCells(0, bins.columns - 1, bins.minSlot, bins.maxSlot);

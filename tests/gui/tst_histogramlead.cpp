@@ -4,6 +4,7 @@
 // bucket they fall in, in units that say what they are, the count with its plural.
 #include "histogramview.h"
 #include "mainwindow.h"
+#include "resultspage.h"
 #include "sessionstore.h"
 #include "units.h"
 
@@ -103,8 +104,8 @@ private Q_SLOTS:
 
         MainWindow w;
         QVERIFY2(w.openFile(path, &error), qPrintable(error));
-        w.tabs()->setCurrentWidget(w.histogramView());
-        const QList<QChartView *> views = w.histogramView()->chartViews();
+        w.results()->showView(w.results()->histogramView());
+        const QList<QChartView *> views = w.results()->histogramView()->chartViews();
         QCOMPARE(views.size(), 5);
         QVERIFY2(views.first()->chart()->title().startsWith(QLatin1String("<b>block</b>")),
                  qPrintable(views.first()->chart()->title()));

@@ -14,6 +14,7 @@
 #include "overviewmodel.h"
 #include "overviewpage.h"
 #include "profilepage.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "viewstate.h"
 
@@ -484,8 +485,8 @@ private Q_SLOTS:
         w.resize(1366, 768);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        OverviewPage *page = w.summaryPanel()->overview();
-        QCOMPARE(w.tabs()->currentWidget(), w.summaryPanel());
+        OverviewPage *page = w.results()->summaryPanel()->overview();
+        QCOMPARE(w.results()->currentView(), w.results()->summaryPanel());
         QTRY_VERIFY_WITH_TIMEOUT(!page->isComputing(), Timeout);
         OverviewFindingModel *findings = page->findingModel();
         QAbstractItemModelTester tester(findings,
@@ -504,24 +505,25 @@ private Q_SLOTS:
                  OverviewFindingModel::tr("%1: %Ln failed with %2", "", 90)
                      .arg(SessionModel::typeName(EventType::Open), QStringLiteral("ENOENT")));
         click(enoent);
-        QCOMPARE(w.tabs()->currentWidget(), w.tableView(EventType::Open));
+        QCOMPARE(w.results()->currentView(), w.results()->tableView(EventType::Open));
         QCOMPARE(w.viewState()->filter().error, -2);
-        QTRY_COMPARE_WITH_TIMEOUT(w.tableView(EventType::Open)->model()->rowCount(), 90, Timeout);
+        QTRY_COMPARE_WITH_TIMEOUT(w.results()->tableView(EventType::Open)->model()->rowCount(), 90,
+                                  Timeout);
 
         // curl's refused connects.
         w.viewState()->setFilter({});
-        w.tabs()->setCurrentWidget(w.summaryPanel());
+        w.results()->showView(w.results()->summaryPanel());
         QTRY_VERIFY_WITH_TIMEOUT(!page->isComputing(), Timeout);
         const int refused = findingRow(findings, Finding::Kind::Errors, EventType::TcpConnect);
         QVERIFY(refused >= 0);
         QVERIFY(text(findings, refused, 0).contains(QLatin1String("ECONNREFUSED")));
         click(refused);
-        QCOMPARE(w.tabs()->currentWidget(), w.tableView(EventType::TcpConnect));
+        QCOMPARE(w.results()->currentView(), w.results()->tableView(EventType::TcpConnect));
         QCOMPARE(w.viewState()->filter().error, -111);
 
         // tar's burst of block I/O: the range becomes the burst and Explain says what it held.
         w.viewState()->setFilter({});
-        w.tabs()->setCurrentWidget(w.summaryPanel());
+        w.results()->showView(w.results()->summaryPanel());
         QTRY_VERIFY_WITH_TIMEOUT(!page->isComputing(), Timeout);
         const int spike = findingRow(findings, Finding::Kind::Spike, EventType::Block);
         QVERIFY(spike >= 0);
@@ -532,21 +534,21 @@ private Q_SLOTS:
         QVERIFY2(text(findings, spike, 0).contains(QLatin1String("tar")),
                  qPrintable(text(findings, spike, 0)));
         click(spike);
-        QCOMPARE(w.tabs()->currentWidget(), w.explainPage());
+        QCOMPARE(w.results()->currentView(), w.results()->explainPage());
         QCOMPARE(w.viewState()->startNs(), f.startNs);
         QCOMPARE(w.viewState()->endNs(), f.endNs);
 
         // The run queue's long waits: the histograms.
         w.viewState()->resetRange();
-        w.tabs()->setCurrentWidget(w.summaryPanel());
+        w.results()->showView(w.results()->summaryPanel());
         QTRY_VERIFY_WITH_TIMEOUT(!page->isComputing(), Timeout);
         const int runq = findingRow(findings, Finding::Kind::RunQueue);
         QVERIFY(runq >= 0);
         click(runq);
-        QCOMPARE(w.tabs()->currentWidget(), w.histogramView());
+        QCOMPARE(w.results()->currentView(), w.results()->histogramView());
 
         // A process of a top list: filtered to it, in the view of that cost.
-        w.tabs()->setCurrentWidget(w.summaryPanel());
+        w.results()->showView(w.results()->summaryPanel());
         QTRY_VERIFY_WITH_TIMEOUT(!page->isComputing(), Timeout);
         QTableView *offcpu = page->costView(CostKind::OffCpuTime);
         QVERIFY(offcpu);
@@ -560,8 +562,8 @@ private Q_SLOTS:
                            offcpu->visualRect(first).center());
         QCOMPARE(w.viewState()->filter().pid, 700);
         QCOMPARE(w.viewState()->filter().comm, QByteArrayLiteral("dd"));
-        QCOMPARE(w.tabs()->currentWidget(), w.profilePage());
-        QCOMPARE(w.profilePage()->kind(), ProfileKind::OffCpu);
+        QCOMPARE(w.results()->currentView(), w.results()->profilePage());
+        QCOMPARE(w.results()->profilePage()->kind(), ProfileKind::OffCpu);
     }
 
     // 4 block completions not seen, nothing lost: no red anywhere, the note says what it is.
@@ -573,7 +575,7 @@ private Q_SLOTS:
         w.resize(1366, 768);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        OverviewPage *page = w.summaryPanel()->overview();
+        OverviewPage *page = w.results()->summaryPanel()->overview();
         QTRY_VERIFY_WITH_TIMEOUT(!page->isComputing(), Timeout);
         QVERIFY(!page->lossBadge()->isVisible());
         QVERIFY(page->missingNote()->isVisible());
@@ -625,7 +627,7 @@ private Q_SLOTS:
         w.resize(1366, 768);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        SummaryPanel *summary = w.summaryPanel();
+        SummaryPanel *summary = w.results()->summaryPanel();
         const QString line = summary->factsLine()->text();
         QVERIFY2(
             line.startsWith(QStringLiteral("overview.bpflens · testhost · kernel 6.18.0-test")),

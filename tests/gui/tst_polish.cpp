@@ -9,6 +9,7 @@
 #include "probepanel.h"
 #include "protocol.h"
 #include "recorder.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "theme.h"
 
@@ -266,7 +267,7 @@ void TestPolish::liveCountsAreOneFigure()
     QTRY_COMPARE(w.session()->events().count(EventType::Block), qsizetype(50));
     QTRY_VERIFY(w.isRecording());
 
-    SummaryPanel *summary = w.summaryPanel();
+    SummaryPanel *summary = w.results()->summaryPanel();
     summary->refresh();
     const QString held = factValue(
         summary, QStringLiteral("%1 events").arg(SessionModel::typeName(EventType::Block)));

@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "profilepage.h"
 #include "profiletestdata.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "timelinebins.h"
 #include "timelinewidget.h"
@@ -474,7 +475,7 @@ private Q_SLOTS:
         // In the window: the lanes sit below the CPU samples lane and name their process.
         MainWindow window;
         window.resize(1366, 1200);
-        TimelineWidget *tl = window.timeline();
+        TimelineWidget *tl = window.results()->timeline();
         tl->setMinimumHeight(700); // room for every process lane
         window.show();
         window.session()->setSession(make());
@@ -516,7 +517,7 @@ private Q_SLOTS:
         QVERIFY(tl->laneRect(EventType::Exec).height() > execHeight);
         {
             MainWindow other;
-            QVERIFY(other.timeline()->isLaneCollapsed(EventType::CpuSample));
+            QVERIFY(other.results()->timeline()->isLaneCollapsed(EventType::CpuSample));
         }
         QTest::mouseClick(tl, Qt::LeftButton, {},
                           QPoint(8, tl->laneRect(EventType::CpuSample).center().y()));
@@ -534,18 +535,16 @@ private Q_SLOTS:
         window.resize(1366, 768);
         window.show();
         window.session()->setSession(profileSession());
-        QTabWidget *tabs = window.tabs();
-        const int tab = tabs->indexOf(window.profilePage());
-        QVERIFY(tab >= 0);
-        QCOMPARE(tabs->tabText(tab), QStringLiteral("CPU &Profile"));
-        tabs->setCurrentIndex(tab);
-        QTRY_VERIFY(window.profilePage()->profile());
-        QCOMPARE(window.profilePage()->profile()->total, 100u);
-        QVERIFY(!window.profilePage()->isShowingEmptyState());
-        QCOMPARE(window.currentChartWidget(), window.profilePage()->flameGraph());
+        QCOMPARE(window.results()->viewTitle(window.results()->profilePage()),
+                 QStringLiteral("&CPU"));
+        window.results()->showView(window.results()->profilePage());
+        QTRY_VERIFY(window.results()->profilePage()->profile());
+        QCOMPARE(window.results()->profilePage()->profile()->total, 100u);
+        QVERIFY(!window.results()->profilePage()->isShowingEmptyState());
+        QCOMPARE(window.currentChartWidget(), window.results()->profilePage()->flameGraph());
         // Zooming the timeline re-aggregates the page.
         window.viewState()->setRange(ProfileStartNs, ProfileStartNs + 50 * SampleStepNs);
-        QTRY_COMPARE(window.profilePage()->profile()->total, 50u);
+        QTRY_COMPARE(window.results()->profilePage()->profile()->total, 50u);
     }
 };
 

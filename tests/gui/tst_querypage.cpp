@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 #include "querymodel.h"
 #include "querypage.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "sessionstore.h"
 
@@ -148,11 +149,9 @@ void TestQueryPage::tabQueriesTheOpenSession()
     MainWindow w;
     QString error;
     QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-    QueryPage *page = w.queryPage();
+    QueryPage *page = w.results()->queryPage();
     QVERIFY(page);
-    const int tab = w.tabs()->indexOf(page);
-    QVERIFY(tab >= 0);
-    QCOMPARE(w.tabs()->tabText(tab), QStringLiteral("Query"));
+    QCOMPARE(w.results()->viewTitle(page), QStringLiteral("Query"));
     QVERIFY(page->isAvailable());
     QVERIFY(page->runButton()->isEnabled());
     QVERIFY(!page->cancelButton()->isEnabled());

@@ -10,6 +10,7 @@
 #include "probepanel.h"
 #include "protocol.h"
 #include "recorder.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "timelinewidget.h"
 #include "translations.h"
@@ -150,15 +151,16 @@ void renderViews(MainWindow &w, const QString &prefix)
         int minColours;
     };
     const QList<Shot> shots = {
-        {"window", w.histogramView(), &w, 40},
-        {"timeline", nullptr, w.timeline(), 8},
-        {"histograms", w.histogramView(), w.histogramView(), 12},
-        {"iostack", w.ioStackView(), w.ioStackView(), 4},
-        {"table-block", w.tableView(EventType::Block), w.tableView(EventType::Block), 4},
+        {"window", w.results()->histogramView(), &w, 40},
+        {"timeline", nullptr, w.results()->timeline(), 8},
+        {"histograms", w.results()->histogramView(), w.results()->histogramView(), 12},
+        {"iostack", w.results()->ioStackView(), w.results()->ioStackView(), 4},
+        {"table-block", w.results()->tableView(EventType::Block),
+         w.results()->tableView(EventType::Block), 4},
     };
     for (const Shot &s : shots) {
         if (s.tab)
-            w.tabs()->setCurrentWidget(s.tab);
+            w.results()->showView(s.tab);
         QApplication::processEvents();
         const QImage image = s.widget->grab().toImage().convertToFormat(QImage::Format_RGB32);
         QVERIFY(!image.isNull());
@@ -460,10 +462,10 @@ void TestRecording::recordsLiveShowsStatusAndSaves()
     // Export works on what was recorded, live and after.
     QVERIFY(w.exportController()->imageAction()->isEnabled());
     QVERIFY(w.exportController()->csvMenu()->menuAction()->isEnabled());
-    QVERIFY2(w.tabs()
-                 ->tabText(w.tabs()->indexOf(w.tableView(EventType::Block)))
+    QVERIFY2(w.results()
+                 ->viewTitle(w.results()->tableView(EventType::Block))
                  .contains(QLocale().toString(Batches * BlockPerBatch)),
-             qPrintable(w.tabs()->tabText(w.tabs()->indexOf(w.tableView(EventType::Block)))));
+             qPrintable(w.results()->viewTitle(w.results()->tableView(EventType::Block))));
 
     // Open (the menu, Open Recent, a drop) during the recording says why it does nothing.
     QVERIFY(!w.openFile(m_dir.filePath(QStringLiteral("other.bpflens"))));
@@ -509,14 +511,13 @@ void TestRecording::recordsLiveShowsStatusAndSaves()
         QVERIFY2(reopened.openFile(path, &error), qPrintable(error));
         reopened.show();
         QVERIFY(QTest::qWaitForWindowExposed(&reopened));
-        QCOMPARE(reopened.filterModel(EventType::Block)->rowCount(),
-                 w.filterModel(EventType::Block)->rowCount());
+        QCOMPARE(reopened.results()->filterModel(EventType::Block)->rowCount(),
+                 w.results()->filterModel(EventType::Block)->rowCount());
         // The live window looks as the reopened file does: tab counts, and columns sized to
         // the rows (not to empty tables: "1…" for times and pids).
         for (EventType t : {EventType::Block, EventType::Exec}) {
-            QTableView *live = w.tableView(t), *again = reopened.tableView(t);
-            QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(live)),
-                     reopened.tabs()->tabText(reopened.tabs()->indexOf(again)));
+            QTableView *live = w.results()->tableView(t), *again = reopened.results()->tableView(t);
+            QCOMPARE(w.results()->viewTitle(live), reopened.results()->viewTitle(again));
             // (the last column stretches to the view's width, which differs between windows)
             for (int c = 0; c + 1 < live->model()->columnCount(); ++c)
                 QCOMPARE(live->columnWidth(c), again->columnWidth(c));
@@ -761,6 +762,7 @@ void TestRecording::tickingAProbeMovesOnlyTheRowsBelow()
     w.resize(1366, 768);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.showRecordPage(true);
     ProbePanel standalone;
     for (ProbePanel *panel : {w.probePanel(), &standalone}) {
         for (const ProbeInfo &info : ProbeCatalog::probes())

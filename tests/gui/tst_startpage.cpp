@@ -6,6 +6,7 @@
 #include "helpcontroller.h"
 #include "mainwindow.h"
 #include "recordingcontroller.h"
+#include "resultspage.h"
 #include "sessiondocument.h"
 #include "sessionmodel.h"
 #include "startpage.h"
@@ -94,7 +95,7 @@ void TestStartPage::emptyWindowShowsTheStartPage()
     StartPage *start = w.startPage();
     QVERIFY(start->isVisible());
     // The buttons are the window's actions: enabled as they are, doing what they do.
-    QAction *record = w.recordingController()->recordAction();
+    QAction *record = w.newRecordingAction();
     QCOMPARE(start->recordButton()->isEnabled(), record->isEnabled());
     record->setEnabled(!record->isEnabled());
     QCOMPARE(start->recordButton()->isEnabled(), record->isEnabled());
@@ -114,8 +115,8 @@ void TestStartPage::emptyWindowShowsTheStartPage()
 
     // Opening a session shows the views instead; a session that is empty still shows them.
     QVERIFY(w.openFile(m_path));
-    QCOMPARE(w.pages()->currentWidget(), w.timeline()->parentWidget());
-    QVERIFY(w.timeline()->isVisible());
+    QCOMPARE(w.pages()->currentWidget(), w.results());
+    QVERIFY(w.results()->timeline()->isVisible());
     QVERIFY(!start->isVisible());
 }
 
@@ -137,7 +138,7 @@ void TestStartPage::recentSessionOpensWithOneClick()
     const QRect r = recent->visualItemRect(recent->item(0));
     QTest::mouseClick(recent->viewport(), Qt::LeftButton, {}, r.center());
     QTRY_COMPARE(w.session()->path(), m_path);
-    QCOMPARE(w.pages()->currentWidget(), w.timeline()->parentWidget());
+    QCOMPARE(w.pages()->currentWidget(), w.results());
     QCOMPARE(w.session()->events().count(EventType::Exec), qsizetype(Batches * ExecPerBatch));
 }
 
@@ -277,8 +278,8 @@ void TestStartPage::darkThemeRepaintsAndIsRemembered()
     QApplication::processEvents();
     QVERIFY(Theme::isDark(w.palette()));
     // The timeline repaints in it: a lane's background is dark, its text light.
-    const QImage tl = w.timeline()->grab().toImage();
-    const QRect lane = w.timeline()->laneRect(EventType::Exec);
+    const QImage tl = w.results()->timeline()->grab().toImage();
+    const QRect lane = w.results()->timeline()->laneRect(EventType::Exec);
     QVERIFY(QColor(tl.pixel(lane.left() + 1, lane.top() + 1)).lightness() < 80);
     // Text on it is readable: some pixels of the lane's label are light.
     int light = 0;

@@ -6,6 +6,7 @@
 #include "guitestdata.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "sessionstore.h"
 #include "timelinewidget.h"
@@ -84,16 +85,16 @@ private Q_SLOTS:
         state->zoom(100, StartNs);
         QCOMPARE(state->startNs(), StartNs);
         // The counters' first interval is still drawn (its sample is inside the range).
-        QVERIFY(w.countersView()->series(QStringLiteral("hits")));
-        QCOMPARE(w.countersView()->series(QStringLiteral("hits"))->count(), Batches);
+        QVERIFY(w.results()->countersView()->series(QStringLiteral("hits")));
+        QCOMPARE(w.results()->countersView()->series(QStringLiteral("hits"))->count(), Batches);
         // And the timeline's first tick is 0 s at the plot's left edge, not -0.27 s.
         w.resize(1366, 768);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        const TimeAxis axis = w.timeline()->axis();
+        const TimeAxis axis = w.results()->timeline()->axis();
         QVERIFY(!axis.ticks().isEmpty());
         QCOMPARE(axis.ticks().first().relNs, 0.0);
-        QCOMPARE(axis.ticks().first().x, double(w.timeline()->plotRect().left()));
+        QCOMPARE(axis.ticks().first().x, double(w.results()->timeline()->plotRect().left()));
     }
 
     void axesShareTheirLeftEdge()
@@ -103,13 +104,13 @@ private Q_SLOTS:
         w.resize(1366, 768);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        TimelineWidget *timeline = w.timeline();
+        TimelineWidget *timeline = w.results()->timeline();
         const QList<quint64> times{StartNs, StartNs + SecondNs + SecondNs / 2,
                                    StartNs + quint64(Batches) * SecondNs - 1};
 
         // The heatmap: its columns' left edges where the timeline has their start times.
-        HeatmapView *heatmap = w.heatmapView();
-        w.tabs()->setCurrentWidget(heatmap);
+        HeatmapView *heatmap = w.results()->heatmapView();
+        w.results()->showView(heatmap);
         QTRY_VERIFY(!heatmap->bins().isEmpty() && !heatmap->isComputing());
         QTRY_COMPARE(globalX(heatmap->plot(), heatmap->cellRect(0, heatmap->bins().maxSlot).left()),
                      globalX(timeline, timeline->plotRect().left()));
@@ -131,8 +132,8 @@ private Q_SLOTS:
                                  timeline->plotRect().left() + timeline->plotRect().width())) <= 1);
 
         // The counters: the same for the chart's plot and a sample's point.
-        CountersView *counters = w.countersView();
-        w.tabs()->setCurrentWidget(counters);
+        CountersView *counters = w.results()->countersView();
+        w.results()->showView(counters);
         QChartView *chart = counters->countsChart();
         QTRY_VERIFY(chart->isVisible());
         QTRY_COMPARE(globalX(chart, counters->plotSpan(chart).first),

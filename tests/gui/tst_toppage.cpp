@@ -6,6 +6,7 @@
 #include "eventmodels.h"
 #include "guitestdata.h"
 #include "mainwindow.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "topmodel.h"
 #include "toppage.h"
@@ -151,9 +152,9 @@ private Q_SLOTS:
         MainWindow w;
         QString error;
         QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-        TopPage *page = w.topPage();
+        TopPage *page = w.results()->topPage();
         QVERIFY(page);
-        QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(page)), QStringLiteral("&Top"));
+        QCOMPARE(w.results()->viewTitle(page), QStringLiteral("&Top"));
         page->setDimension(Dimension::Command);
         QVERIFY(waitUpdated(page));
         QCOMPARE(rowsOf(page->topModel()), commandCounts(0, ~0ull));
@@ -183,7 +184,7 @@ private Q_SLOTS:
         MainWindow w;
         QString error;
         QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-        TopPage *page = w.topPage();
+        TopPage *page = w.results()->topPage();
         page->setDimension(Dimension::Disk);
         QVERIFY(waitUpdated(page));
         QCOMPARE(rowsOf(page->topModel()), diskCountsInLatencyWindow(0, ~0ull));
@@ -204,8 +205,8 @@ private Q_SLOTS:
         MainWindow w;
         QString error;
         QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-        TopPage *page = w.topPage();
-        w.tabs()->setCurrentWidget(page);
+        TopPage *page = w.results()->topPage();
+        w.results()->showView(page);
         page->setDimension(Dimension::Process);
         QVERIFY(waitUpdated(page));
         const int row = rowWithKey(page->topModel(), QStringLiteral("300 vim"));
@@ -226,12 +227,12 @@ private Q_SLOTS:
         Q_EMIT page->topView()->activated(index);
         QCOMPARE(w.viewState()->filter().pid, 300);
         QCOMPARE(w.viewState()->filter().comm, QByteArray("vim"));
-        QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::Open)->rowCount(), int(expected),
-                                  Timeout);
-        QCOMPARE(w.filterModel(EventType::Block)->rowCount(), 0);
-        QCOMPARE(w.filterModel(EventType::Exec)->rowCount(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(w.results()->filterModel(EventType::Open)->rowCount(),
+                                  int(expected), Timeout);
+        QCOMPARE(w.results()->filterModel(EventType::Block)->rowCount(), 0);
+        QCOMPARE(w.results()->filterModel(EventType::Exec)->rowCount(), 0);
         // The filter bar shows it, so the next edit refines it.
-        QCOMPARE(w.textFilterEdit()->text(), QString());
+        QCOMPARE(w.results()->textFilterEdit()->text(), QString());
         QVERIFY(waitUpdated(page));
         QCOMPARE(page->topModel()->rowCount(), 1);
 
@@ -244,7 +245,7 @@ private Q_SLOTS:
         QVERIFY(fileRow >= 0);
         page->activateRow(fileRow);
         QCOMPARE(w.viewState()->filter().file, KnownPath);
-        QCOMPARE(w.textFilterEdit()->text(), QString());
+        QCOMPARE(w.results()->textFilterEdit()->text(), QString());
         auto *keyButton = w.findChild<QToolButton *>(QStringLiteral("keyFilterButton"));
         QVERIFY(keyButton && !keyButton->isHidden()); // the window is not shown
         // The button may elide the path in the middle; its tool tip says it whole.
@@ -252,8 +253,9 @@ private Q_SLOTS:
                  qPrintable(keyButton->text()));
         QCOMPARE(keyButton->toolTip().section(u'\n', 1),
                  QStringLiteral("File ") + QString::fromUtf8(KnownPath));
-        QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::Open)->rowCount(), 1, Timeout);
-        QCOMPARE(w.filterModel(EventType::Block)->rowCount(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(w.results()->filterModel(EventType::Open)->rowCount(), 1,
+                                  Timeout);
+        QCOMPARE(w.results()->filterModel(EventType::Block)->rowCount(), 0);
     }
 
     // Operations, which the text filter cannot say exactly: fsslower's are one character (as
@@ -302,8 +304,8 @@ private Q_SLOTS:
         QVERIFY2(w.openFile(path, &error), qPrintable(error));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        TopPage *page = w.topPage();
-        w.tabs()->setCurrentWidget(page);
+        TopPage *page = w.results()->topPage();
+        w.results()->showView(page);
         auto doubleClick = [page](int r) {
             QTableView *view = page->topView();
             const QRect rect = view->visualRect(page->topModel()->index(r, TopModel::KeyColumn));
@@ -313,7 +315,7 @@ private Q_SLOTS:
         };
         // The rows of a table, as indices of the session's events of its type.
         auto shown = [&w](EventType type) {
-            EventFilterModel *m = w.filterModel(type);
+            EventFilterModel *m = w.results()->filterModel(type);
             QList<qsizetype> rows;
             for (int r = 0; r < m->rowCount(); ++r)
                 rows << qsizetype(m->mapToSource(m->index(r, 0)).row());
@@ -337,7 +339,7 @@ private Q_SLOTS:
         }
         QCOMPARE(expected.size(), 36);
         QTRY_COMPARE_WITH_TIMEOUT(shown(EventType::FsSlow), expected, Timeout);
-        QCOMPARE(w.filterModel(EventType::Block)->rowCount(), 0);
+        QCOMPARE(w.results()->filterModel(EventType::Block)->rowCount(), 0);
         QVERIFY(keyButton->isVisible());
         QCOMPARE(keyButton->text(), QStringLiteral("Operation W"));
         QVERIFY(waitUpdated(page));
@@ -345,7 +347,7 @@ private Q_SLOTS:
         QTest::mouseClick(keyButton, Qt::LeftButton);
         QVERIFY(w.viewState()->filter().isEmpty());
         QVERIFY(!keyButton->isVisible());
-        QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::FsSlow)->rowCount(),
+        QTRY_COMPARE_WITH_TIMEOUT(w.results()->filterModel(EventType::FsSlow)->rowCount(),
                                   int(batch.fsSlow.size()), Timeout);
 
         // Block's "Write": not its "Sync-Write" requests, nor the events of "writer".
@@ -361,7 +363,7 @@ private Q_SLOTS:
         }
         QCOMPARE(expected.size(), 30);
         QTRY_COMPARE_WITH_TIMEOUT(shown(EventType::Block), expected, Timeout);
-        QCOMPARE(w.filterModel(EventType::FsSlow)->rowCount(), 0);
+        QCOMPARE(w.results()->filterModel(EventType::FsSlow)->rowCount(), 0);
         QCOMPARE(keyButton->text(), QStringLiteral("Operation Write"));
 
         // With it, a disk row narrows to that disk's writes: "vda", not "vda1".
@@ -382,7 +384,7 @@ private Q_SLOTS:
         QCOMPARE(keyButton->text(), QStringLiteral("Disk vda, Operation Write"));
         QTest::mouseClick(keyButton, Qt::LeftButton);
         QVERIFY(w.viewState()->filter().isEmpty());
-        QTRY_COMPARE_WITH_TIMEOUT(w.filterModel(EventType::Block)->rowCount(),
+        QTRY_COMPARE_WITH_TIMEOUT(w.results()->filterModel(EventType::Block)->rowCount(),
                                   int(batch.block.size()), Timeout);
     }
 
@@ -427,8 +429,8 @@ private Q_SLOTS:
         QVERIFY2(w.openFile(path, &error), qPrintable(error));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        TopPage *page = w.topPage();
-        w.tabs()->setCurrentWidget(page);
+        TopPage *page = w.results()->topPage();
+        w.results()->showView(page);
         page->setDimension(Dimension::Destination);
         QVERIFY(waitUpdated(page));
         const int row = rowWithKey(page->topModel(), QStringLiteral("10.0.0.3:443"));
@@ -453,23 +455,23 @@ private Q_SLOTS:
                 expected << i;
         }
         QCOMPARE(expected.size(), 20);
-        EventFilterModel *connects = w.filterModel(EventType::TcpConnect);
+        EventFilterModel *connects = w.results()->filterModel(EventType::TcpConnect);
         QTRY_COMPARE_WITH_TIMEOUT(connects->rowCount(), int(expected.size()), Timeout);
         for (int r = 0; r < connects->rowCount(); ++r)
             QCOMPARE(qsizetype(connects->mapToSource(connects->index(r, 0)).row()), expected[r]);
-        QCOMPARE(w.filterModel(EventType::Open)->rowCount(), 0);
+        QCOMPARE(w.results()->filterModel(EventType::Open)->rowCount(), 0);
         auto *keyButton = w.findChild<QToolButton *>(QStringLiteral("keyFilterButton"));
         QVERIFY(keyButton);
         QVERIFY(keyButton->isVisible());
         QCOMPARE(keyButton->text(), QStringLiteral("To 10.0.0.3:443"));
         // Typing in the text box keeps it.
-        w.textFilterEdit()->setText(QStringLiteral("curl"));
-        QTest::keyClick(w.textFilterEdit(), Qt::Key_Return);
+        w.results()->textFilterEdit()->setText(QStringLiteral("curl"));
+        QTest::keyClick(w.results()->textFilterEdit(), Qt::Key_Return);
         QCOMPARE(w.viewState()->filter().text, QByteArray("curl"));
         QVERIFY(w.viewState()->filter().destination.has_value());
         QTRY_COMPARE_WITH_TIMEOUT(connects->rowCount(), int(expected.size()), Timeout);
-        w.textFilterEdit()->clear();
-        QTest::keyClick(w.textFilterEdit(), Qt::Key_Return);
+        w.results()->textFilterEdit()->clear();
+        QTest::keyClick(w.results()->textFilterEdit(), Qt::Key_Return);
         QTest::mouseClick(keyButton, Qt::LeftButton);
         QVERIFY(w.viewState()->filter().isEmpty());
         QVERIFY(!keyButton->isVisible());
@@ -493,7 +495,7 @@ private Q_SLOTS:
         for (int r = 0; r < connects->rowCount(); ++r)
             QCOMPARE(qsizetype(connects->mapToSource(connects->index(r, 0)).row()),
                      expectedConnects[r]);
-        EventFilterModel *opens = w.filterModel(EventType::Open);
+        EventFilterModel *opens = w.results()->filterModel(EventType::Open);
         QTRY_COMPARE_WITH_TIMEOUT(opens->rowCount(), int(expectedOpens.size()), Timeout);
         for (int r = 0; r < opens->rowCount(); ++r)
             QCOMPARE(qsizetype(opens->mapToSource(opens->index(r, 0)).row()), expectedOpens[r]);
@@ -507,8 +509,8 @@ private Q_SLOTS:
         MainWindow w;
         QString error;
         QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
-        TopPage *page = w.topPage();
-        w.tabs()->setCurrentWidget(page);
+        TopPage *page = w.results()->topPage();
+        w.results()->showView(page);
         QVERIFY(waitUpdated(page));
         LatencyStatsModel *stats = page->statsModel();
         QCOMPARE(stats->rowCount(), 4);
@@ -589,7 +591,7 @@ private Q_SLOTS:
         MainWindow w;
         QString error;
         QVERIFY2(w.openFile(path, &error), qPrintable(error));
-        TopPage *page = w.topPage();
+        TopPage *page = w.results()->topPage();
         page->setDimension(Dimension::Command);
         QVERIFY(waitUpdated(page));
         QCOMPARE(page->probeType(), std::nullopt);

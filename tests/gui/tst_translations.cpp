@@ -3,6 +3,7 @@
 #include "countersview.h"
 #include "mainwindow.h"
 #include "probepanel.h"
+#include "resultspage.h"
 #include "sessionmodel.h"
 #include "translations.h"
 
@@ -240,6 +241,7 @@ void TestTranslations::probeStatusFitsTheDockInGerman()
     w.resize(1366, 768);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.showRecordPage(true);
     QHash<QString, ProbeAvailability> availability;
     for (const ProbeInfo &p : ProbeCatalog::probes())
         availability.insert(p.id, {true, QStringLiteral("tp_btf/x"), QStringLiteral("limited")});
@@ -298,9 +300,10 @@ void TestTranslations::counterSeriesAreTranslated()
                                            name == QLatin1String("hitRatio") ? 0.5 : 10.0 * i};
     }
     w.session()->append(live);
-    w.countersView()->refresh();
+    w.results()->countersView()->refresh();
     int seen = 0;
-    for (QChartView *view : {w.countersView()->countsChart(), w.countersView()->ratioChart()}) {
+    for (QChartView *view :
+         {w.results()->countersView()->countsChart(), w.results()->countersView()->ratioChart()}) {
         for (const QAbstractSeries *series : view->chart()->series()) {
             ++seen;
             QVERIFY2(!names.contains(series->name()), qPrintable(series->name()));
@@ -310,7 +313,8 @@ void TestTranslations::counterSeriesAreTranslated()
         }
     }
     QCOMPARE(seen, int(names.size()));
-    QCOMPARE(w.countersView()->series(QStringLiteral("hits"))->name(), QStringLiteral("命中"));
+    QCOMPARE(w.results()->countersView()->series(QStringLiteral("hits"))->name(),
+             QStringLiteral("命中"));
 }
 
 // In the child: the locale comes from the environment, as in main().
