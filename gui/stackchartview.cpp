@@ -487,7 +487,9 @@ StackChartView::StackChartView(SessionModel *session, ViewState *state, QWidget 
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("stackChartStatus"));
     m_offCpu = new QCheckBox(tr("Off-CPU waits"), this);
-    m_offCpu->setChecked(true);
+    // Off by default: the stack chart users know is of CPU samples, and a loaded machine's
+    // preemptions cover every thread's band in hatched kernel stacks.
+    m_offCpu->setChecked(false);
     m_offCpu->setToolTip(tr("Also draw where threads waited (the offcpu probe), hatched, as "
                             "long as they waited"));
     auto *bar = new QHBoxLayout;
@@ -540,6 +542,7 @@ StackChartView::StackChartView(SessionModel *session, ViewState *state, QWidget 
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setChildrenCollapsible(false);
     details->setMinimumHeight(m_selectionLabel->sizeHint().height() + 2 * rowHeightHint());
+    m_details = details;
 
     m_empty = new QLabel(this);
     m_empty->setObjectName(QStringLiteral("stackChartEmpty"));
@@ -563,6 +566,7 @@ StackChartView::StackChartView(SessionModel *session, ViewState *state, QWidget 
     connect(m_plot, &StackChartPlot::scrollRequested, this,
             [this](int dy) { m_scroll->setValue(m_scroll->value() + dy); });
     connect(m_plot, &StackChartPlot::boxClicked, this, &StackChartView::selectBox);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_userSplit = true; });
     connect(m_offCpu, &QCheckBox::toggled, this, [this] { scheduleRefresh(0); });
     connect(m_state, &ViewState::rangeChanged, this, [this] {
         updateScrollBar();
@@ -594,6 +598,24 @@ int StackChartView::rowHeightHint() const
     return fontMetrics().height() + 6;
 }
 
+void StackChartView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitSplit();
+}
+
+void StackChartView::fitSplit()
+{
+    // The frames list's size hint took 40 % of a laptop's height from the chart: until the
+    // user moves the handle, the list gets a quarter, which holds the call path's first rows
+    // (it scrolls).
+    if (m_userSplit || m_splitter->height() <= 0)
+        return;
+    const int h = m_splitter->height() - m_splitter->handleWidth();
+    const int details = std::max(m_details->minimumHeight(), h / 4);
+    m_splitter->setSizes({h - details, details});
+}
+
 StackChartQuery StackChartView::currentQuery() const
 {
     StackChartQuery q;
@@ -616,6 +638,7 @@ void StackChartView::scheduleRefresh(int delayMs)
 void StackChartView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    fitSplit();
     if (m_dirty)
         m_timer->start(0);
 }
@@ -640,6 +663,8 @@ void StackChartView::updateState()
     if (empty)
         m_empty->setText(emptyText());
     m_stack->setCurrentWidget(empty ? static_cast<QWidget *>(m_empty) : m_splitter);
+    // A splitter shown for the first time lays its children out by their size hints again.
+    QTimer::singleShot(0, this, &StackChartView::fitSplit);
     m_status->setVisible(!empty);
     if (!empty) {
         qsizetype shown = 0;

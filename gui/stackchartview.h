@@ -128,6 +128,7 @@ public:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     friend class StackChartPlot;
@@ -136,6 +137,7 @@ private:
     void updateScrollBar();
     void updateState();
     int rowHeightHint() const;
+    void fitSplit();
     static QString hintText();
 
     SessionModel *m_session;
@@ -158,6 +160,8 @@ private:
     StackFramesModel *m_frames;
     QTreeView *m_framesView;
     QSplitter *m_splitter;
+    QWidget *m_details;
+    bool m_userSplit = false; // the user moved the splitter's handle
     QTimer *m_timer;
 };
 
