@@ -143,6 +143,14 @@ void StackChartModel::mergeThread(Thread &thread, const StackTable &stacks) cons
     };
     for (size_t k = 0; k < thread.items.size(); ++k) {
         const Item &item = thread.items[k];
+        // The common case, a thread still in the same stack: every open box takes the sample.
+        if (k > 0 && !item.isOffCpu() && !thread.items[k - 1].isOffCpu() &&
+            item.stackId == thread.items[k - 1].stackId &&
+            item.timeNs - thread.items[k - 1].timeNs <= MaxGapPeriods * period) {
+            for (size_t d = 0; d < open.size(); ++d)
+                ++thread.levels[d][open[d]].samples;
+            continue;
+        }
         rootFirstPath(stacks, item.stackId, path);
         size_t same = 0; // the depths whose boxes this item extends
         if (k > 0) {
