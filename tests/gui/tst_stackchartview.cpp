@@ -14,6 +14,7 @@
 #include "sessionstore.h"
 #include "stackchartview.h"
 #include "stackframes.h"
+#include "timeaxis.h"
 #include "timelinewidget.h"
 #include "viewstate.h"
 
@@ -142,6 +143,17 @@ private Q_SLOTS:
         QVERIFY(w.viewState()->isZoomed());
         QCOMPARE(timeline->axis().ticks().first().label, plot->axis().ticks().first().label);
         agree("zoomed");
+        if (QTest::currentTestFailed())
+            return;
+
+        // Lane names wider than the chart's thread names (German's are): the chart's plot
+        // starts where the timeline's does, not at its own column's edge.
+        TimeAxisGroup::of(w.viewState())->setNeeds(timeline, plot->leftNeed() + 90, 1);
+        QTRY_COMPARE(globalX(timeline, timeline->plotRect().left()),
+                     globalX(timeline, plot->leftNeed() + 90));
+        QCOMPARE(globalX(plot, plot->plotRect().left()),
+                 globalX(timeline, timeline->plotRect().left()));
+        agree("wider lane names");
     }
 
     void clickingABoxShowsItsStack()
