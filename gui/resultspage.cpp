@@ -16,6 +16,7 @@
 #include "profilepage.h"
 #include "querypage.h"
 #include "sessionmodel.h"
+#include "stackchartview.h"
 #include "timelinewidget.h"
 #include "toppage.h"
 
@@ -67,6 +68,7 @@ ResultsPage::ResultsPage(SessionModel *session, ViewState *state, QWidget *paren
     m_details = new DetailsPane(m_session, m_state, this);
     m_ioStack = new IoStackView(m_session, m_state, this);
     m_profile = new ProfilePage(m_session, m_state, this);
+    m_stackChart = new StackChartView(m_session, m_state, this);
     m_query = new QueryPage(m_session, this);
     m_top = new TopPage(m_session, m_state, this);
     m_explain = new ExplainPage(m_session, m_state, this);
@@ -79,7 +81,10 @@ ResultsPage::ResultsPage(SessionModel *session, ViewState *state, QWidget *paren
     m_tabs->addTab(createGroup({{m_summary, QString()}}), tr("&Overview"));
     m_tabs->addTab(createGroup({{m_histograms, tr("&Histograms")}, {m_heatmap, tr("Heat&map")}}),
                    tr("&Latency"));
-    m_tabs->addTab(createGroup({{m_profile, QString()}}), tr("&CPU"));
+    // The flame graph sums the visible range; the stack chart shows it in time order.
+    m_tabs->addTab(
+        createGroup({{m_profile, tr("Flame &Graph")}, {m_stackChart, tr("Stac&k Chart")}}),
+        tr("&CPU"));
     m_tabs->addTab(createGroup({{m_ioStack, tr("I/O &Stack")}, {m_counters, tr("Co&unters")}}),
                    tr("&I/O"));
     m_tabs->addTab(
@@ -576,6 +581,8 @@ QWidget *ResultsPage::currentChartWidget() const
         return m_counters;
     if (view == m_profile && !m_profile->isShowingEmptyState())
         return m_profile->flameGraph();
+    if (view == m_stackChart && !m_stackChart->isShowingEmptyState())
+        return m_stackChart->plot();
     return m_timeline;
 }
 

@@ -32,6 +32,7 @@ class LatencySpinBox;
 class ProfilePage;
 class QueryPage;
 class SessionModel;
+class StackChartView;
 class SummaryPanel;
 class TimelineWidget;
 class TopPage;
@@ -77,6 +78,7 @@ public:
     SummaryPanel *summaryPanel() const { return m_summary; }
     IoStackView *ioStackView() const { return m_ioStack; }
     ProfilePage *profilePage() const { return m_profile; }
+    StackChartView *stackChart() const { return m_stackChart; }
     QueryPage *queryPage() const { return m_query; }
     TopPage *topPage() const { return m_top; }
     ExplainPage *explainPage() const { return m_explain; }
@@ -124,6 +126,7 @@ private:
     SummaryPanel *m_summary = nullptr;
     IoStackView *m_ioStack = nullptr;
     ProfilePage *m_profile = nullptr;
+    StackChartView *m_stackChart = nullptr;
     QueryPage *m_query = nullptr;
     TopPage *m_top = nullptr;
     ExplainPage *m_explain = nullptr;

@@ -3626,6 +3626,14 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>Visible: %1 s – %2 s (%3)</source>
         <translation>Sichtbar: %1 s – %2 s (%3)</translation>
     </message>
+    <message>
+        <source>Flame &amp;Graph</source>
+        <translation>Flame-&amp;Graph</translation>
+    </message>
+    <message>
+        <source>Stac&amp;k Chart</source>
+        <translation>Stac&amp;k-Diagramm</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::SessionDocument</name>
@@ -3727,6 +3735,130 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
             <numerusform>Die Aufzeichnung hat innerhalb von %n Sekunde nicht angehalten. Sie wird noch angehalten und behält, was sie aufgezeichnet hat; schließen Sie das Fenster erneut, sobald sie angehalten hat.</numerusform>
             <numerusform>Die Aufzeichnung hat innerhalb von %n Sekunden nicht angehalten. Sie wird noch angehalten und behält, was sie aufgezeichnet hat; schließen Sie das Fenster erneut, sobald sie angehalten hat.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::StackChartView</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Stack chart</source>
+        <translation>Stack-Diagramm</translation>
+    </message>
+    <message>
+        <source>Call stacks over time, one band per thread, the outermost frame at the top. Wheel zooms, drag pans, Shift+wheel scrolls the threads.</source>
+        <translation>Aufrufstacks über die Zeit, ein Band je Thread, der äußerste Frame oben. Mausrad zoomt, Ziehen verschiebt, Umschalt+Mausrad blättert durch die Threads.</translation>
+    </message>
+    <message>
+        <source>[no stack]</source>
+        <translation>[kein Stack]</translation>
+    </message>
+    <message>
+        <source>[truncated]</source>
+        <translation>[abgeschnitten]</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>%1 – %2 (%3)</source>
+        <translation>%1 – %2 (%3)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln sample(s)</source>
+        <translation>
+            <numerusform>%Ln Stichprobe</numerusform>
+            <numerusform>%Ln Stichproben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>off the CPU: waiting</source>
+        <translation>nicht auf der CPU: wartet</translation>
+    </message>
+    <message>
+        <source>thread %1, PID %2</source>
+        <translation>Thread %1, PID %2</translation>
+    </message>
+    <message>
+        <source>No samples in the visible range.
+
+Zoom out on the timeline (Ctrl+0 shows the whole session).</source>
+        <translation>Keine Stichproben im sichtbaren Bereich.
+
+Auf der Zeitleiste herauszoomen (Strg+0 zeigt die ganze Sitzung).</translation>
+    </message>
+    <message>
+        <source>%1
+PID %2, TID %3
+%4, %5</source>
+        <translation>%1
+PID %2, TID %3
+%4, %5</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln off-CPU wait(s)</source>
+        <translation>
+            <numerusform>%Ln Off-CPU-Wartevorgang</numerusform>
+            <numerusform>%Ln Off-CPU-Wartevorgänge</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Off-CPU waits</source>
+        <translation>Off-CPU-Wartezeiten</translation>
+    </message>
+    <message>
+        <source>Also draw where threads waited (the offcpu probe), hatched, as long as they waited</source>
+        <translation>Auch zeigen, wo Threads gewartet haben (Probe offcpu): schraffiert, so lang wie die Wartezeit</translation>
+    </message>
+    <message>
+        <source>Scroll the threads</source>
+        <translation>Durch die Threads blättern</translation>
+    </message>
+    <message>
+        <source>Call stack of the selected box</source>
+        <translation>Aufrufstack des gewählten Kastens</translation>
+    </message>
+    <message>
+        <source>Click a box to see its call stack here. The wheel zooms, dragging pans, Shift+wheel scrolls through the threads.</source>
+        <translation>Klicken Sie auf einen Kasten, um hier seinen Aufrufstack zu sehen. Das Mausrad zoomt, Ziehen verschiebt, Umschalt+Mausrad blättert durch die Threads.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln thread(s)</source>
+        <translation>
+            <numerusform>%Ln Thread</numerusform>
+            <numerusform>%Ln Threads</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No CPU samples in this session.
+
+Record with the profile probe to see each thread&apos;s call stacks over time.</source>
+        <translation>Keine CPU-Stichproben in dieser Sitzung.
+
+Mit der Probe profile aufzeichnen, um die Aufrufstacks jedes Threads über die Zeit zu sehen.</translation>
+    </message>
+    <message>
+        <source>This session&apos;s samples have no call stacks.
+
+Record with the profile probe and its kernel or user stacks to see them over time.</source>
+        <translation>Die Stichproben dieser Sitzung haben keine Aufrufstacks.
+
+Mit der Probe profile und ihren Kernel- oder User-Stacks aufzeichnen, um sie über die Zeit zu sehen.</translation>
+    </message>
+    <message>
+        <source>No samples of the processes the filter shows.
+
+Clear the PID and command filters.</source>
+        <translation>Keine Stichproben der Prozesse, die der Filter zeigt.
+
+Die PID- und Befehlsfilter leeren.</translation>
     </message>
 </context>
 <context>

@@ -3609,6 +3609,14 @@ The data recorded until then is kept.</source>
         <source>Visible: %1 s – %2 s (%3)</source>
         <translation>可见：%1 秒 – %2 秒（%3）</translation>
     </message>
+    <message>
+        <source>Flame &amp;Graph</source>
+        <translation>火焰图(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Stac&amp;k Chart</source>
+        <translation>栈图(&amp;K)</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::SessionDocument</name>
@@ -3709,6 +3717,127 @@ The data recorded until then is kept.</source>
         <translation>
             <numerusform>录制未在 %n 秒内停止。它仍在停止中，并保留已录制的内容；停止后请再次关闭窗口。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::StackChartView</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Stack chart</source>
+        <translation>栈图</translation>
+    </message>
+    <message>
+        <source>Call stacks over time, one band per thread, the outermost frame at the top. Wheel zooms, drag pans, Shift+wheel scrolls the threads.</source>
+        <translation>调用栈随时间的变化，每个线程一条带，最外层帧在顶部。滚轮缩放，拖动平移，Shift+滚轮滚动线程。</translation>
+    </message>
+    <message>
+        <source>[no stack]</source>
+        <translation>[无栈]</translation>
+    </message>
+    <message>
+        <source>[truncated]</source>
+        <translation>[已截断]</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>位于 %1</translation>
+    </message>
+    <message>
+        <source>%1 – %2 (%3)</source>
+        <translation>%1 – %2（%3）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln sample(s)</source>
+        <translation>
+            <numerusform>%Ln 个采样</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>off the CPU: waiting</source>
+        <translation>离开 CPU：等待中</translation>
+    </message>
+    <message>
+        <source>thread %1, PID %2</source>
+        <translation>线程 %1，PID %2</translation>
+    </message>
+    <message>
+        <source>No samples in the visible range.
+
+Zoom out on the timeline (Ctrl+0 shows the whole session).</source>
+        <translation>可见范围内没有采样。
+
+在时间线上缩小（Ctrl+0 显示整个会话）。</translation>
+    </message>
+    <message>
+        <source>%1
+PID %2, TID %3
+%4, %5</source>
+        <translation>%1
+PID %2，TID %3
+%4，%5</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln off-CPU wait(s)</source>
+        <translation>
+            <numerusform>%Ln 次离开 CPU 的等待</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Off-CPU waits</source>
+        <translation>离开 CPU 的等待</translation>
+    </message>
+    <message>
+        <source>Also draw where threads waited (the offcpu probe), hatched, as long as they waited</source>
+        <translation>同时绘制线程等待之处（offcpu 探针），以斜线填充，长度即等待时间</translation>
+    </message>
+    <message>
+        <source>Scroll the threads</source>
+        <translation>滚动线程</translation>
+    </message>
+    <message>
+        <source>Call stack of the selected box</source>
+        <translation>所选方框的调用栈</translation>
+    </message>
+    <message>
+        <source>Click a box to see its call stack here. The wheel zooms, dragging pans, Shift+wheel scrolls through the threads.</source>
+        <translation>点击方框，在此查看其调用栈。滚轮缩放，拖动平移，Shift+滚轮在线程间滚动。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln thread(s)</source>
+        <translation>
+            <numerusform>%Ln 个线程</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No CPU samples in this session.
+
+Record with the profile probe to see each thread&apos;s call stacks over time.</source>
+        <translation>此会话中没有 CPU 采样。
+
+使用 profile 探针录制，即可查看每个线程的调用栈随时间的变化。</translation>
+    </message>
+    <message>
+        <source>This session&apos;s samples have no call stacks.
+
+Record with the profile probe and its kernel or user stacks to see them over time.</source>
+        <translation>此会话的采样没有调用栈。
+
+使用 profile 探针及其内核栈或用户栈录制，即可查看其随时间的变化。</translation>
+    </message>
+    <message>
+        <source>No samples of the processes the filter shows.
+
+Clear the PID and command filters.</source>
+        <translation>筛选显示的进程没有采样。
+
+清除 PID 和命令筛选。</translation>
     </message>
 </context>
 <context>

@@ -63,6 +63,26 @@ void StackFramesModel::setStack(const StackTable *stacks, EventType type, quint3
         m_flags = stacks->stack(stackId).flags;
         m_keyRow = StackNames::keyFrameIndex(*stacks, type, stackId);
     }
+    m_shown = m_stackId != 0;
+    endResetModel();
+}
+
+void StackFramesModel::setFrames(const StackTable *stacks, const QList<quint32> &frames,
+                                 quint8 flags)
+{
+    beginResetModel();
+    m_stacks = stacks;
+    m_stackId = 0;
+    m_shown = stacks != nullptr;
+    m_frames.clear();
+    if (stacks) {
+        for (quint32 f : frames) {
+            if (stacks->hasFrame(f))
+                m_frames.append(f);
+        }
+    }
+    m_flags = m_shown ? flags : 0;
+    m_keyRow = m_frames.isEmpty() ? -1 : 0;
     endResetModel();
 }
 
@@ -77,7 +97,7 @@ QString StackFramesModel::markerText() const
 
 int StackFramesModel::rowCount(const QModelIndex &parent) const
 {
-    if (parent.isValid() || !m_stackId)
+    if (parent.isValid() || !m_shown)
         return 0;
     return int(m_frames.size()) + (markerText().isEmpty() ? 0 : 1);
 }

@@ -59,6 +59,10 @@ public:
     // shows nothing. The table must outlive the model or be replaced first.
     void setStack(const StackTable *stacks, EventType type, quint32 stackId);
     void clear() { setStack(nullptr, EventType::CpuSample, 0); }
+    // A call path that is not a whole recorded stack (a stack chart's box: its function, then
+    // its callers), leaf first, with the flags of the stack it is part of. The first row is the
+    // key frame.
+    void setFrames(const StackTable *stacks, const QList<quint32> &frames, quint8 flags);
     quint32 stackId() const { return m_stackId; }
     // The rows of frames, without the marker row.
     int frameCount() const { return int(m_frames.size()); }
@@ -74,6 +78,7 @@ private:
 
     const StackTable *m_stacks = nullptr;
     quint32 m_stackId = 0;
+    bool m_shown = false; // a stack or a call path is set
     quint8 m_flags = 0;
     QList<quint32> m_frames;
     int m_keyRow = -1;
