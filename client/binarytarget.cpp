@@ -1,4 +1,5 @@
 #include "binarytarget.h"
+#include "elfheader.h"
 #include "usdtnotes.h"
 
 #include <QDir>
@@ -29,15 +30,6 @@ namespace bpflens {
 
 namespace {
 
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-constexpr unsigned char nativeData = ELFDATA2LSB;
-#else
-constexpr unsigned char nativeData = ELFDATA2MSB;
-#endif
-
-// The same limits checkUprobeFile (helper/uprobefile.cpp) applies: whatever resolves here must
-// pass the helper's check too.
-constexpr quint32 maxPhnum = 4096;
 // /proc/PID/maps of a process with a million mappings is ~100 MiB; far more than anything real.
 constexpr qint64 maxMapsSize = 256 * 1024 * 1024;
 
@@ -104,82 +96,32 @@ bool libelfReady()
     return ready;
 }
 
-ssize_t readAt(int fd, void *buf, size_t size, quint64 offset)
-{
-    size_t done = 0;
-    for (int pass = 0; done < size && pass < 1024; ++pass) {
-        const ssize_t n =
-            ::pread(fd, static_cast<char *>(buf) + done, size - done, off_t(offset + done));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        if (n == 0)
-            break;
-        done += size_t(n);
-    }
-    return ssize_t(done);
-}
-
-struct ElfHeader
-{
-    unsigned char elfClass = 0;
-    unsigned char data = 0;
-    quint16 type = 0;
-    quint16 machine = 0;
-    quint16 phentsize = 0;
-    quint16 phnum = 0;
-};
-
-template<typename Ehdr>
-void fillHeader(const unsigned char *bytes, ElfHeader *h)
-{
-    Ehdr e;
-    std::memcpy(&e, bytes, sizeof e);
-    h->type = e.e_type;
-    h->machine = e.e_machine;
-    h->phentsize = e.e_phentsize;
-    h->phnum = e.e_phnum;
-}
-
-// The ELF header of fd, read before libelf sees the file; *why names `name` when false.
+// The ELF header of fd, read before libelf sees the file as the helper reads it
+// (core/elfheader.h); *why names `name` when false.
 bool readHeader(int fd, const QString &name, ElfHeader *h, QString *why)
 {
-    unsigned char bytes[sizeof(Elf64_Ehdr)] = {};
-    const ssize_t got = readAt(fd, bytes, sizeof bytes, 0);
-    if (got < 0) {
+    switch (readElfHeader(fd, h)) {
+    case ElfHeaderResult::Ok:
+        return true;
+    case ElfHeaderResult::ReadFailed:
         *why = QStringLiteral("cannot read %1: %2").arg(name, qt_error_string(errno));
-        return false;
-    }
-    if (size_t(got) < EI_NIDENT || std::memcmp(bytes, ELFMAG, SELFMAG) != 0) {
+        break;
+    case ElfHeaderResult::NotElf:
         *why = QStringLiteral("%1 is not an ELF file").arg(name);
-        return false;
-    }
-    h->elfClass = bytes[EI_CLASS];
-    h->data = bytes[EI_DATA];
-    if (h->elfClass != ELFCLASS32 && h->elfClass != ELFCLASS64) {
+        break;
+    case ElfHeaderResult::UnknownClass:
         *why =
             QStringLiteral("%1 is not an ELF file (unknown class %2)").arg(name).arg(h->elfClass);
-        return false;
-    }
-    if (bytes[EI_VERSION] != EV_CURRENT) {
-        *why = QStringLiteral("%1 is not an ELF file (unknown version %2)")
-                   .arg(name)
-                   .arg(bytes[EI_VERSION]);
-        return false;
-    }
-    const size_t need = h->elfClass == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
-    if (size_t(got) < need) {
+        break;
+    case ElfHeaderResult::UnknownVersion:
+        *why =
+            QStringLiteral("%1 is not an ELF file (unknown version %2)").arg(name).arg(h->version);
+        break;
+    case ElfHeaderResult::Truncated:
         *why = QStringLiteral("%1 is not an ELF file (its header is cut short)").arg(name);
-        return false;
+        break;
     }
-    // Multi-byte fields are only meaningful in native order; callers refuse the other one.
-    if (h->elfClass == ELFCLASS64)
-        fillHeader<Elf64_Ehdr>(bytes, h);
-    else
-        fillHeader<Elf32_Ehdr>(bytes, h);
-    return true;
+    return false;
 }
 
 // Opens a regular file for reading. O_NONBLOCK so that a FIFO named by a caller cannot hang us
@@ -225,7 +167,7 @@ const std::optional<Machine> &thisMachine()
         QString why;
         ElfHeader h;
         if (!openRegular(QStringLiteral("/proc/self/exe"), QString(), &fd, &why) ||
-            !readHeader(fd.get(), QString(), &h, &why) || h.data != nativeData)
+            !readHeader(fd.get(), QString(), &h, &why) || !h.isNativeByteOrder())
             return std::nullopt;
         return Machine{h.elfClass, h.machine};
     }();
@@ -239,7 +181,7 @@ bool isForThisMachine(const QString &path)
     ElfHeader h;
     if (!openRegular(path, path, &fd, &why) || !readHeader(fd.get(), path, &h, &why))
         return false;
-    if (h.data != nativeData || (h.type != ET_DYN && h.type != ET_EXEC))
+    if (!h.isNativeByteOrder() || (h.type != ET_DYN && h.type != ET_EXEC))
         return false;
     const auto &self = thisMachine();
     if (!self)
@@ -758,7 +700,7 @@ bool openElf(const QString &path, const QString &name, ElfFile *file, ElfHeader 
         return false;
     }
     file->size = st.st_size > 0 ? quint64(st.st_size) : 0;
-    if (header->data != nativeData) {
+    if (!header->isNativeByteOrder()) {
         *why = QStringLiteral("%1 is an ELF file of the other byte order than this machine's")
                    .arg(name);
         return false;
@@ -826,8 +768,8 @@ bool fileOffset(Elf *elf, quint64 fileSize, quint64 vaddr, quint64 *offset)
     size_t count = 0;
     if (elf_getphdrnum(elf, &count) != 0)
         return false;
-    if (count > maxPhnum)
-        count = maxPhnum;
+    if (count > MaxElfProgramHeaders)
+        count = MaxElfProgramHeaders;
     for (size_t i = 0; i < count; ++i) {
         GElf_Phdr ph;
         if (!gelf_getphdr(elf, int(i), &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
@@ -982,10 +924,8 @@ bool openTargetElf(const QString &binary, qint64 pid, Location *loc, ElfFile *fi
         return fail(QStringLiteral("%1 is neither an executable nor a shared library (ELF type %2)")
                         .arg(*name)
                         .arg(header->type));
-    const size_t phentsize =
-        header->elfClass == ELFCLASS64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
-    if (header->phentsize != phentsize || header->phnum == 0 || header->phnum == PN_XNUM ||
-        header->phnum > maxPhnum)
+    // The helper's own check (helper/uprobefile.cpp): what resolves here, it accepts.
+    if (programHeaderProblem(*header) != ElfProgramHeaderProblem::None)
         return fail(
             QStringLiteral("%1 has no program headers this machine's loader accepts").arg(*name));
     return true;
@@ -1122,7 +1062,7 @@ bool semaphoreOffset(Elf *elf, quint64 fileSize, quint64 vaddr, quint64 *offset)
     size_t count = 0;
     if (elf_getphdrnum(elf, &count) != 0)
         return false;
-    count = std::min<size_t>(count, maxPhnum);
+    count = std::min<size_t>(count, MaxElfProgramHeaders);
     for (size_t i = 0; i < count; ++i) {
         GElf_Phdr ph;
         if (!gelf_getphdr(elf, int(i), &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_W))

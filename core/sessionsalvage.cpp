@@ -779,18 +779,8 @@ void Salvager::loadSamples()
     if (!tableExists("counters") && m_data->info.schemaVersion == 1)
         return; // schema 1 files written before counters existed
     const ScanResult c =
-        scan("counters", "probe_id, name, time_ns, interval_ns, value", [&](sqlite3_stmt *st) {
-            CounterSample v;
-            v.probeId =
-                QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
-            v.name = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 2)));
-            v.timeNs = quint64(sqlite3_column_int64(st, 3));
-            v.intervalNs = quint64(sqlite3_column_int64(st, 4));
-            v.value = sqlite3_column_type(st, 5) == SQLITE_NULL
-                          ? std::numeric_limits<double>::quiet_NaN()
-                          : sqlite3_column_double(st, 5);
-            m_data->counters.append(v);
-        });
+        scan("counters", "probe_id, name, time_ns, interval_ns, value",
+             [&](sqlite3_stmt *st) { m_data->counters.append(counterFromRow(st, 1)); });
     note(QStringLiteral("counters"), c, QStringLiteral("counter samples"));
 }
 

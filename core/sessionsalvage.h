@@ -23,6 +23,11 @@ bool salvageSession(const QString &path, const QString &reason, SessionData *dat
 // one mapping of keys to fields, shared by the reader and the salvage reader).
 void applyMetaValue(SessionInfo &info, const QByteArray &key, sqlite3_stmt *st, int column);
 
+// A row of the counters table whose probe_id is in column of st and name, time_ns, interval_ns
+// and value follow it (shared by the reader and the salvage reader). NULL reads back as NaN:
+// the writer stores a NaN as NULL, since SQLite has none.
+CounterSample counterFromRow(sqlite3_stmt *st, int column);
+
 // Writes data (as salvaged) to a new file at path with SessionWriter, one transaction per
 // 50000 events. Refuses an existing file. The copy of a schema 2 file, or of one whose checksums
 // were lost, is schema 2 too: new checksums would vouch for events nobody checked.

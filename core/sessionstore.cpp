@@ -1006,6 +1006,19 @@ void applyMetaValue(SessionInfo &info, const QByteArray &key, sqlite3_stmt *st, 
         info.endMonotonicNs = number;
 }
 
+CounterSample counterFromRow(sqlite3_stmt *st, int column)
+{
+    CounterSample c;
+    c.probeId = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, column)));
+    c.name = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, column + 1)));
+    c.timeNs = quint64(sqlite3_column_int64(st, column + 2));
+    c.intervalNs = quint64(sqlite3_column_int64(st, column + 3));
+    c.value = sqlite3_column_type(st, column + 4) == SQLITE_NULL
+                  ? std::numeric_limits<double>::quiet_NaN()
+                  : sqlite3_column_double(st, column + 4);
+    return c;
+}
+
 namespace {
 
 bool Reader::loadMeta()
@@ -1348,16 +1361,7 @@ bool Reader::loadSamples()
          });
     ok = ok &&
          (!m_hasCounters || query("SELECT * FROM counters ORDER BY rowid", [&](sqlite3_stmt *st) {
-             CounterSample c;
-             c.probeId =
-                 QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
-             c.name = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
-             c.timeNs = quint64(sqlite3_column_int64(st, 2));
-             c.intervalNs = quint64(sqlite3_column_int64(st, 3));
-             c.value = sqlite3_column_type(st, 4) == SQLITE_NULL
-                           ? std::numeric_limits<double>::quiet_NaN()
-                           : sqlite3_column_double(st, 4);
-             m_data->counters.append(c);
+             m_data->counters.append(counterFromRow(st, 0));
              return good();
          }));
     return ok && m_error.isEmpty();

@@ -1,0 +1,226 @@
+#include "commands.h"
+#include "common.h"
+
+#include "csvexport.h"
+#include "jsonlexport.h"
+#include "profilereport.h"
+#include "specialfile.h"
+#include "traceexport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cstdio>
+
+namespace bpflens::cli {
+
+namespace {
+
+// export --folded: one profile as folded stacks, into a file or onto stdout.
+int exportFolded(const QCommandLineParser &parser)
+{
+    const bool userOnly = parser.isSet(QStringLiteral("user-only"));
+    const bool kernelOnly = parser.isSet(QStringLiteral("kernel-only"));
+    if (userOnly && kernelOnly)
+        return fail(QStringLiteral("--user-only and --kernel-only exclude each other"), Usage);
+    for (const char *csvOnly : {"probe", "json"}) {
+        if (parser.isSet(QLatin1String(csvOnly)))
+            return fail(QStringLiteral("--%1 applies to --csv; --folded exports the CPU samples, "
+                                       "or the off-CPU waits with --off-cpu")
+                            .arg(QLatin1String(csvOnly)),
+                        Usage);
+    }
+    const QString path = parser.positionalArguments().first();
+    if (const QString output = parser.value(QStringLiteral("output"));
+        output != QLatin1String("-")) {
+        if (QString why; !mayWriteOver(output, parser.isSet(QStringLiteral("force")), &why))
+            return fail(why);
+    }
+    SessionData data;
+    int status = Ok;
+    if (!loadSession(path, &data, &status))
+        return status;
+    const bool offCpu = parser.isSet(QStringLiteral("off-cpu"));
+    const ProfileKind kind = offCpu ? ProfileKind::OffCpu : ProfileKind::OnCpu;
+    if (!data.events.count(offCpu ? EventType::OffCpu : EventType::CpuSample))
+        return fail(offCpu ? QStringLiteral("%1 has no off-CPU waits: record them with --probe "
+                                            "offcpu")
+                                 .arg(path)
+                           : QStringLiteral("%1 has no CPU samples: record them with --probe "
+                                            "profile (or export the off-CPU waits with --off-cpu)")
+                                 .arg(path));
+    const StackPart part = userOnly     ? StackPart::UserOnly
+                           : kernelOnly ? StackPart::KernelOnly
+                                        : StackPart::Both;
+    const QByteArray folded =
+        cli::foldedProfile(data, kind, part, parser.isSet(QStringLiteral("by-process")));
+    const QString output = parser.value(QStringLiteral("output"));
+    if (output.isEmpty() || output == QLatin1String("-")) {
+        out().flush();
+        if (std::fwrite(folded.constData(), 1, size_t(folded.size()), stdout) !=
+                size_t(folded.size()) ||
+            std::fflush(stdout) != 0)
+            return fail(QStringLiteral("cannot write the folded stacks to standard output"));
+        return Ok;
+    }
+    // Whole or not at all: a flame graph made from half a file would look plausible.
+    QString error;
+    if (!writeWholeFile(
+            output, [&](QIODevice *file) { return file->write(folded) == folded.size(); }, &error))
+        return fail(error);
+    return Ok;
+}
+
+// export --trace FILE and --jsonl [-o FILE]: one file, or standard output for "-".
+int exportJson(const QCommandLineParser &parser, bool trace)
+{
+    for (const char *other :
+         {"probe", "json", "off-cpu", "user-only", "kernel-only", "by-process"}) {
+        if (parser.isSet(QLatin1String(other)))
+            return fail(QStringLiteral("--%1 does not apply to --%2")
+                            .arg(QLatin1String(other),
+                                 trace ? QStringLiteral("trace") : QStringLiteral("jsonl")),
+                        Usage);
+    }
+    if (trace && parser.isSet(QStringLiteral("output")))
+        return fail(QStringLiteral("--trace takes the file to write: --trace out.json"), Usage);
+    const QString output =
+        trace ? parser.value(QStringLiteral("trace")) : parser.value(QStringLiteral("output"));
+    if (output != QLatin1String("-")) {
+        if (QString why; !mayWriteOver(output, parser.isSet(QStringLiteral("force")), &why))
+            return fail(why);
+    }
+    SessionData data;
+    int status = Ok;
+    if (!loadSession(parser.positionalArguments().first(), &data, &status))
+        return status;
+    QString error;
+    if (output.isEmpty() || output == QLatin1String("-")) {
+        out().flush();
+        QFile stdoutFile;
+        if (!stdoutFile.open(stdout, QIODevice::WriteOnly))
+            return fail(QStringLiteral("cannot write to standard output"));
+        const bool ok = trace ? TraceExport::write(data, &stdoutFile, {}, &error)
+                              : JsonlExport::write(data, &stdoutFile, {}, &error);
+        stdoutFile.close();
+        if (!ok || std::fflush(stdout) != 0)
+            return fail(error.isEmpty() ? QStringLiteral("cannot write to standard output")
+                                        : error);
+        return Ok;
+    }
+    const bool ok = trace ? TraceExport::exportSession(data, output, {}, &error)
+                          : JsonlExport::exportSession(data, output, {}, &error);
+    return ok ? Ok : fail(error);
+}
+
+} // namespace
+
+int exportSession(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Exports a session as CSV files, as a trace for Perfetto and "
+                       "chrome://tracing, as JSON lines, or its profile as folded stacks "
+                       "(flamegraph.pl, inferno, speedscope: \"main;f;g 12\" per line)."));
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("A .bpflens session file."));
+    parser.addOption({QStringLiteral("csv"),
+                      QStringLiteral("Directory to write the CSV files into."),
+                      QStringLiteral("dir")});
+    parser.addOption(
+        {QStringLiteral("probe"), QStringLiteral("Only this probe (CSV)."), QStringLiteral("id")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print the files written as JSON.")});
+    parser.addOption({QStringLiteral("folded"),
+                      QStringLiteral("Write the CPU samples as folded stacks, one line per "
+                                     "distinct stack with its number of samples.")});
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
+                      QStringLiteral("Write the folded stacks or the JSON lines into this file "
+                                     "(\"-\" or none: standard output)."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("off-cpu"),
+                      QStringLiteral("Fold the off-CPU waits instead, weighted by microseconds "
+                                     "off the CPU.")});
+    parser.addOption(
+        {QStringLiteral("user-only"), QStringLiteral("Only the user-space frames of each stack.")});
+    parser.addOption(
+        {QStringLiteral("kernel-only"), QStringLiteral("Only the kernel frames of each stack.")});
+    parser.addOption({QStringLiteral("by-process"),
+                      QStringLiteral("Start each stack with the command (comm) it was taken in.")});
+    parser.addOption({QStringLiteral("trace"),
+                      QStringLiteral("Write a Chrome/Perfetto trace (Trace Event Format JSON) into "
+                                     "this file (\"-\": standard output)."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("jsonl"),
+                      QStringLiteral("Write the events as JSON lines, one object per event in "
+                                     "time order, into -o FILE (\"-\" or none: standard "
+                                     "output).")});
+    parser.addOption({QStringLiteral("force"),
+                      QStringLiteral("Replace the output file, or the CSV files in the "
+                                     "directory, if they exist (without it export refuses).")});
+    int status = Ok;
+    if (!parse(parser, QStringLiteral("export"), args, &status))
+        return status;
+    if (parser.positionalArguments().size() != 1)
+        return fail(QStringLiteral("export takes one session file"), Usage);
+    const bool folded = parser.isSet(QStringLiteral("folded"));
+    QStringList modes;
+    for (const char *mode : {"csv", "folded", "trace", "jsonl"}) {
+        if (parser.isSet(QLatin1String(mode)))
+            modes << QStringLiteral("--") + QLatin1String(mode);
+    }
+    if (modes.size() > 1)
+        return fail(QStringLiteral("%1 exclude each other: export one at a time")
+                        .arg(modes.join(QStringLiteral(" and "))),
+                    Usage);
+    if (folded)
+        return exportFolded(parser);
+    if (parser.isSet(QStringLiteral("trace")) || parser.isSet(QStringLiteral("jsonl")))
+        return exportJson(parser, parser.isSet(QStringLiteral("trace")));
+    for (const char *foldedOnly : {"output", "off-cpu", "user-only", "kernel-only", "by-process"}) {
+        if (parser.isSet(QLatin1String(foldedOnly)))
+            return fail(QStringLiteral("--%1 applies to --folded").arg(QLatin1String(foldedOnly)),
+                        Usage);
+    }
+    if (!parser.isSet(QStringLiteral("csv")))
+        return fail(QStringLiteral("export needs --csv DIR, --folded, --trace FILE or --jsonl"),
+                    Usage);
+    const QString dir = parser.value(QStringLiteral("csv"));
+    if (!parser.isSet(QStringLiteral("force"))) {
+        // Any file an export can write, not only those this session fills: files of two
+        // exports side by side would read as one.
+        QStringList names{QStringLiteral("stacks.csv"), QStringLiteral("stack_frames.csv"),
+                          QStringLiteral("histograms.csv"), QStringLiteral("stats.csv"),
+                          QStringLiteral("counters.csv")};
+        for (EventType t : eventTypes)
+            names.append(CsvExport::fileNameFor(t));
+        for (const QString &name : std::as_const(names)) {
+            const QString path = QDir(dir).filePath(name);
+            if (QFileInfo::exists(path))
+                return fail(QStringLiteral("%1 already exists: choose another directory, or "
+                                           "--force")
+                                .arg(path));
+        }
+    }
+    SessionData data;
+    if (!loadSession(parser.positionalArguments().first(), &data, &status))
+        return status;
+    if (!QDir().mkpath(dir))
+        return fail(QStringLiteral("cannot create directory %1").arg(dir));
+    CsvExportOptions options;
+    options.probeId = parser.value(QStringLiteral("probe"));
+    QString error;
+    const QStringList files = CsvExport::exportSession(data, dir, options, &error);
+    if (!error.isEmpty())
+        return fail(error);
+    if (parser.isSet(QStringLiteral("json")))
+        out() << QJsonDocument(QJsonArray::fromStringList(files)).toJson();
+    else
+        for (const QString &f : files)
+            out() << f << '\n';
+    return Ok;
+}
+
+} // namespace bpflens::cli
