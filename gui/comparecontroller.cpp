@@ -8,15 +8,22 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QScreen>
-#include <QThread>
+#include <QStatusBar>
 #include <QVBoxLayout>
 
 namespace bpflens {
+
+struct CompareController::Compared
+{
+    bool ok = false;
+    SessionData data;
+    QString message;
+    std::shared_ptr<const SessionDiff> diff;
+};
 
 CompareController::CompareController(SessionModel *session, QMainWindow *window)
     : QObject(window)
@@ -29,6 +36,18 @@ CompareController::CompareController(SessionModel *session, QMainWindow *window)
                             "event counts and the CPU profile"));
     m_action->setEnabled(false);
     connect(m_action, &QAction::triggered, this, &CompareController::choose);
+    connect(m_session, &SessionModel::aboutToReset, this, &CompareController::baselineChanging);
+    connect(m_session, &SessionModel::aboutToAppend, this, &CompareController::baselineChanging);
+    connect(m_session, &SessionModel::aboutToBeDestroyed, this,
+            &CompareController::baselineChanging);
+}
+
+CompareController::~CompareController()
+{
+    // The worker reads the session, which may go away right after this.
+    m_job.stopAndWait();
+    if (m_loading)
+        QApplication::restoreOverrideCursor();
 }
 
 ComparePage *CompareController::page() const
@@ -38,7 +57,31 @@ ComparePage *CompareController::page() const
 
 void CompareController::setAvailable(bool available)
 {
+    m_available = available;
     m_action->setEnabled(available && !m_loading);
+}
+
+void CompareController::setLoading(bool loading)
+{
+    if (loading == m_loading)
+        return;
+    m_loading = loading;
+    m_action->setEnabled(m_available && !loading);
+    // The window takes input meanwhile: a busy cursor, not a wait cursor.
+    if (loading)
+        QApplication::setOverrideCursor(Qt::BusyCursor);
+    else
+        QApplication::restoreOverrideCursor();
+}
+
+void CompareController::baselineChanging()
+{
+    if (!m_loading)
+        return;
+    m_job.stopAndWait();
+    setLoading(false);
+    m_window->statusBar()->showMessage(
+        tr("Comparison cancelled: the open session changed while the other was read"), 10000);
 }
 
 void CompareController::choose()
@@ -49,51 +92,70 @@ void CompareController::choose()
         QFileDialog::getOpenFileName(m_window, tr("Compare With Session"), dir,
                                      tr("BPF Lens sessions (*.bpflens);;All files (*)"));
     if (!path.isEmpty())
-        compareWith(path);
+        start(path);
+}
+
+bool CompareController::fail(const QString &path, const QString &message, QString *error)
+{
+    if (error)
+        *error = message;
+    showErrorBox(m_window, tr("Cannot compare"),
+                 tr("Cannot compare with %1: %2")
+                     .arg(QDir::toNativeSeparators(QFileInfo(path).fileName()), message));
+    return false;
+}
+
+bool CompareController::start(const QString &path, QString *error)
+{
+    if (!m_action->isEnabled()) {
+        return fail(path,
+                    m_loading ? tr("another session is still being read")
+                              : tr("open a session, and stop a running recording, first"),
+                    error);
+    }
+    setLoading(true);
+    m_window->statusBar()->showMessage(
+        tr("Reading %1 to compare…").arg(QDir::toNativeSeparators(QFileInfo(path).fileName())));
+    // The diff too: counting every event per command takes seconds at a million events. The
+    // baseline does not change meanwhile: a new session or live data waits for the worker
+    // (baselineChanging), and the open session is never written.
+    const SessionData *baseline = &m_session->data();
+    m_job.run(
+        [path, baseline](const JobToken &token) {
+            Compared r;
+            r.ok = SessionReader::open(path, &r.data, &r.message,
+                                       [&token](qint64, qint64) { return !token.isCancelled(); });
+            if (r.ok)
+                r.diff = std::make_shared<const SessionDiff>(diffSessions(*baseline, r.data));
+            return r;
+        },
+        [this, path](Compared r) { compared(path, std::move(r)); });
+    return true;
 }
 
 bool CompareController::compareWith(const QString &path, QString *error)
 {
-    const QString shownName = QDir::toNativeSeparators(QFileInfo(path).fileName());
-    auto fail = [&](const QString &message) {
-        if (error)
-            *error = message;
-        showErrorBox(m_window, tr("Cannot compare"),
-                     tr("Cannot compare with %1: %2").arg(shownName, message));
+    if (!start(path, error))
         return false;
-    };
-    if (!m_action->isEnabled())
-        return fail(m_loading ? tr("another session is still being read")
-                              : tr("open a session, and stop a running recording, first"));
-    m_loading = true;
-    m_action->setEnabled(false);
-    // Read on a worker thread so the window keeps painting; the data crosses back once the
-    // thread has finished. The open session is not touched whatever the file holds.
-    SessionData data;
-    QString message;
-    bool ok = false;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    // The diff too: counting every event per command takes seconds at a million events. The
-    // baseline does not change meanwhile: the loop below takes no user input and the action is
-    // off while recording.
-    std::shared_ptr<const SessionDiff> diff;
-    QThread *thread = QThread::create([&] {
-        ok = SessionReader::open(path, &data, &message);
-        if (ok)
-            diff = std::make_shared<const SessionDiff>(diffSessions(m_session->data(), data));
-    });
-    QEventLoop loop;
-    connect(thread, &QThread::finished, &loop, &QEventLoop::quit);
-    thread->start();
-    loop.exec(QEventLoop::ExcludeUserInputEvents);
-    thread->wait();
-    delete thread;
-    QApplication::restoreOverrideCursor();
-    m_loading = false;
-    m_action->setEnabled(true);
-    if (!ok)
-        return fail(message);
+    if (!m_job.finish())
+        return false;
+    if (!m_lastOk && error)
+        *error = m_lastError;
+    return m_lastOk;
+}
 
+void CompareController::compared(const QString &path, Compared result)
+{
+    setLoading(false);
+    m_window->statusBar()->clearMessage();
+    m_lastOk = result.ok;
+    m_lastError = result.message;
+    if (!result.ok) {
+        fail(path, result.message, nullptr);
+        return;
+    }
+    SessionData &data = result.data;
+    std::shared_ptr<const SessionDiff> &diff = result.diff;
     const QString baselineName = m_session->path().isEmpty()
                                      ? tr("Unsaved recording")
                                      : QFileInfo(m_session->path()).fileName();
@@ -112,7 +174,6 @@ bool CompareController::compareWith(const QString &path, QString *error)
     w->resize(screen.isValid() ? size.boundedTo(screen.size() - QSize(40, 60)) : size);
     w->show();
     m_compareWindow = w;
-    return true;
 }
 
 } // namespace bpflens

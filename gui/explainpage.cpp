@@ -9,11 +9,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
-#include <QPointer>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace bpflens {
@@ -22,15 +20,12 @@ ExplainPage::ExplainPage(SessionModel *session, ViewState *state, QWidget *paren
     : QWidget(parent)
     , m_session(session)
     , m_state(state)
-    , m_debounce(new QTimer(this))
     , m_summary(new QLabel(this))
     , m_stack(new QStackedWidget(this))
     , m_empty(new QLabel(this))
     , m_view(new QTableView(this))
     , m_model(new ExplainModel(this))
 {
-    // One worker: a newer request waits for the cancelled one instead of racing it.
-    m_pool.setMaxThreadCount(1);
     // The summary changes with every result: it must not widen the window's minimum size.
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -57,20 +52,19 @@ ExplainPage::ExplainPage(SessionModel *session, ViewState *state, QWidget *paren
     layout->addWidget(m_summary);
     layout->addWidget(m_stack, 1);
 
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(50);
-    connect(m_debounce, &QTimer::timeout, this, &ExplainPage::start);
+    connect(&m_job, &BackgroundJob::due, this, &ExplainPage::start);
     connect(m_state, &ViewState::explainRequested, this, &ExplainPage::takeRequest);
     connect(m_state, &ViewState::rangeChanged, this, &ExplainPage::schedule);
     connect(m_state, &ViewState::filterChanged, this, &ExplainPage::schedule);
     // The worker reads the store: it must be done before the store changes.
-    connect(m_session, &SessionModel::aboutToReset, this, &ExplainPage::stop);
-    connect(m_session, &SessionModel::aboutToBeDestroyed, this, &ExplainPage::stop);
+    const auto stop = [this] { m_job.stopAndWait(); };
+    connect(m_session, &SessionModel::aboutToReset, this, stop);
+    connect(m_session, &SessionModel::aboutToBeDestroyed, this, stop);
     connect(m_session, &SessionModel::reset, this, [this] {
         m_scope.reset();
         schedule();
     });
-    connect(m_session, &SessionModel::aboutToAppend, this, &ExplainPage::stop);
+    connect(m_session, &SessionModel::aboutToAppend, this, stop);
     connect(m_session, &SessionModel::appended, this, &ExplainPage::schedule);
     connect(m_view, &QAbstractItemView::activated, this,
             [this](const QModelIndex &index) { activateRow(index.row()); });
@@ -79,7 +73,8 @@ ExplainPage::ExplainPage(SessionModel *session, ViewState *state, QWidget *paren
 
 ExplainPage::~ExplainPage()
 {
-    stop();
+    // The work reads the session's store, which may go away right after this page.
+    m_job.stopAndWait();
 }
 
 QString ExplainPage::emptyText() const
@@ -115,21 +110,10 @@ void ExplainPage::checkScope()
 
 void ExplainPage::schedule()
 {
-    // A result of the request before this one is stale already (see TopPage::schedule).
-    ++m_generation;
-    if (m_cancel)
-        m_cancel->store(true);
+    // The result of the request before this one is dropped (see TopPage::schedule).
     m_computing = true;
     m_summary->setText(tr("Computing…"));
-    m_debounce->start();
-}
-
-void ExplainPage::stop()
-{
-    ++m_generation; // a result already on its way is of the store as it was
-    if (m_cancel)
-        m_cancel->store(true);
-    m_pool.waitForDone();
+    m_job.schedule();
 }
 
 void ExplainPage::showEmpty(const QString &text)
@@ -141,9 +125,8 @@ void ExplainPage::showEmpty(const QString &text)
 
 void ExplainPage::start()
 {
-    if (m_cancel)
-        m_cancel->store(true);
-    const quint64 generation = ++m_generation;
+    // An empty page below is shown now: a result still on its way must not replace it.
+    m_job.cancel();
     checkScope();
     if (m_session->events().isEmpty()) {
         m_computing = false;
@@ -162,8 +145,6 @@ void ExplainPage::start()
         Q_EMIT updated();
         return;
     }
-    auto cancel = std::make_shared<std::atomic_bool>(false);
-    m_cancel = cancel;
     ExplainQuery q;
     q.startNs = m_state->startNs();
     q.endNs = m_state->endNs();
@@ -173,64 +154,53 @@ void ExplainPage::start()
         q.type = m_scope->type;
     const EventStore *store = &m_session->events();
     const StackTable *stacks = &m_session->stacks();
-    QPointer<ExplainPage> self(this);
-    m_pool.start([self, store, stacks, q, cancel, generation] {
-        Explanation x = explainRange(*store, q, stacks, cancel.get());
-        if (cancel->load())
-            return;
-        // Delivered in the GUI thread; a result for an older request is dropped there.
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, generation, q, x = std::move(x)]() mutable {
-                if (!self || generation != self->m_generation)
-                    return;
-                self->m_computing = false;
-                const quint64 origin = self->m_session->info().startMonotonicNs;
-                const QLocale locale;
-                const bool window = q.filter.minLatencyNs || q.filter.maxLatencyNs;
-                const QString from = EventTableModel::formatTime(q.startNs, origin);
-                const QString to = EventTableModel::formatTime(q.endNs, origin);
-                if (q.type) {
-                    // A heatmap selection: say which events these are, so the counts can be
-                    // checked against the selection's.
-                    const QString high =
-                        q.filter.maxLatencyNs
-                            ? EventTableModel::formatDuration(q.filter.maxLatencyNs)
-                            : QStringLiteral("∞");
-                    self->m_summary->setText(
-                        tr("The heatmap selection: %1 events from %2 to %3 with a latency of "
-                           "%4 – %5: %6 inside, %7 outside. Most over-represented first:")
-                            .arg(SessionModel::typeName(*q.type), from, to,
-                                 EventTableModel::formatDuration(q.filter.minLatencyNs), high,
-                                 locale.toString(x.insideEvents),
-                                 locale.toString(x.outsideEvents)));
-                } else {
-                    self->m_summary->setText(
-                        (window ? tr("%1 to %2: %3 events with the selected latency inside, %4 "
-                                     "outside. Most over-represented first:")
-                                : tr("%1 to %2: %3 events inside, %4 outside. Most "
-                                     "over-represented first:"))
-                            .arg(from, to, locale.toString(x.insideEvents),
-                                 locale.toString(x.outsideEvents)));
-                }
-                if (x.insideEvents == 0) {
-                    self->showEmpty(tr("No events in the visible range pass the filter. Zoom "
-                                       "out or change the filter."));
-                } else if (x.rows.isEmpty()) {
-                    self->showEmpty(
-                        tr("Nothing is more common in the visible range than in the rest of "
-                           "the recording with at least %1 events and %2 % of the range's "
-                           "events.")
-                            .arg(locale.toString(MinimumSupportEvents),
-                                 locale.toString(MinimumSupportShare * 100, 'g', 3)));
-                } else {
-                    self->m_model->setExplanation(std::move(x));
-                    self->m_stack->setCurrentWidget(self->m_view);
-                }
-                Q_EMIT self->updated();
-            },
-            Qt::QueuedConnection);
-    });
+    m_job.run([store, stacks,
+               q](const JobToken &token) { return explainRange(*store, q, stacks, token.flag()); },
+              [this, q](Explanation x) { present(q, std::move(x)); });
+}
+
+void ExplainPage::present(const ExplainQuery &q, Explanation x)
+{
+    m_computing = false;
+    const quint64 origin = m_session->info().startMonotonicNs;
+    const QLocale locale;
+    const bool window = q.filter.minLatencyNs || q.filter.maxLatencyNs;
+    const QString from = EventTableModel::formatTime(q.startNs, origin);
+    const QString to = EventTableModel::formatTime(q.endNs, origin);
+    if (q.type) {
+        // A heatmap selection: say which events these are, so the counts can be
+        // checked against the selection's.
+        const QString high = q.filter.maxLatencyNs
+                                 ? EventTableModel::formatDuration(q.filter.maxLatencyNs)
+                                 : QStringLiteral("∞");
+        m_summary->setText(tr("The heatmap selection: %1 events from %2 to %3 with a latency of "
+                              "%4 – %5: %6 inside, %7 outside. Most over-represented first:")
+                               .arg(SessionModel::typeName(*q.type), from, to,
+                                    EventTableModel::formatDuration(q.filter.minLatencyNs), high,
+                                    locale.toString(x.insideEvents),
+                                    locale.toString(x.outsideEvents)));
+    } else {
+        m_summary->setText(
+            (window ? tr("%1 to %2: %3 events with the selected latency inside, %4 "
+                         "outside. Most over-represented first:")
+                    : tr("%1 to %2: %3 events inside, %4 outside. Most "
+                         "over-represented first:"))
+                .arg(from, to, locale.toString(x.insideEvents), locale.toString(x.outsideEvents)));
+    }
+    if (x.insideEvents == 0) {
+        showEmpty(tr("No events in the visible range pass the filter. Zoom "
+                     "out or change the filter."));
+    } else if (x.rows.isEmpty()) {
+        showEmpty(tr("Nothing is more common in the visible range than in the rest of "
+                     "the recording with at least %1 events and %2 % of the range's "
+                     "events.")
+                      .arg(locale.toString(MinimumSupportEvents),
+                           locale.toString(MinimumSupportShare * 100, 'g', 3)));
+    } else {
+        m_model->setExplanation(std::move(x));
+        m_stack->setCurrentWidget(m_view);
+    }
+    Q_EMIT updated();
 }
 
 bool ExplainPage::activateRow(int row)

@@ -1,18 +1,15 @@
 #pragma once
 
+#include "backgroundjob.h"
 #include "spikeexplain.h"
 
-#include <QThreadPool>
 #include <QWidget>
 
-#include <atomic>
-#include <memory>
 #include <optional>
 
 class QLabel;
 class QStackedWidget;
 class QTableView;
-class QTimer;
 
 namespace bpflens {
 
@@ -55,7 +52,7 @@ Q_SIGNALS:
 private:
     void schedule();
     void start();
-    void stop();
+    void present(const ExplainQuery &q, Explanation x);
     void showEmpty(const QString &text);
     void takeRequest();
     // Drops the scope once the range or latency window are no longer the selection's.
@@ -63,11 +60,8 @@ private:
 
     SessionModel *m_session;
     ViewState *m_state;
-    QThreadPool m_pool;
-    std::shared_ptr<std::atomic_bool> m_cancel;
-    quint64 m_generation = 0;
     bool m_computing = false;
-    QTimer *m_debounce;
+    BackgroundJob m_job;
     // A heatmap selection's request: its type, and the range and window that are the selection.
     struct Scope
     {

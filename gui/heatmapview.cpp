@@ -15,9 +15,7 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPointer>
 #include <QPushButton>
-#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -500,10 +498,9 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     m_histogram = new HeatmapHistogram(this);
     layout->addWidget(m_histogram, 1);
 
-    m_refreshTimer = new QTimer(this);
-    m_refreshTimer->setSingleShot(true);
-    m_refreshTimer->setInterval(0);
-    connect(m_refreshTimer, &QTimer::timeout, this, &HeatmapView::refresh);
+    // Every change of a burst (range and filter together) builds once, when control returns.
+    m_job.setDebounceInterval(0);
+    connect(&m_job, &BackgroundJob::due, this, &HeatmapView::refresh);
 
     connect(m_sourceBox, &QComboBox::currentIndexChanged, this, [this] {
         clearSelection();
@@ -518,7 +515,6 @@ HeatmapView::HeatmapView(SessionModel *session, ViewState *state, QWidget *paren
     });
     connect(m_state, &ViewState::rangeChanged, this, &HeatmapView::scheduleRefresh);
     connect(m_state, &ViewState::filterChanged, this, &HeatmapView::scheduleRefresh);
-    m_pool.setMaxThreadCount(1);
     // The worker reads the store: it must be done before the store changes.
     connect(m_session, &SessionModel::aboutToReset, this, &HeatmapView::stopBuild);
     connect(m_session, &SessionModel::aboutToBeDestroyed, this, &HeatmapView::stopBuild);
@@ -548,10 +544,7 @@ HeatmapView::~HeatmapView()
 
 void HeatmapView::stopBuild()
 {
-    ++m_generation;
-    if (m_cancel)
-        m_cancel->store(true);
-    m_pool.waitForDone();
+    m_job.stopAndWait();
     // The change that stopped it (a reset, an append) schedules the next build itself.
     m_computing = false;
 }
@@ -634,7 +627,7 @@ QColor HeatmapView::cellColor(quint32 n, quint32 max, bool log)
 void HeatmapView::scheduleRefresh()
 {
     if (!deferWhileHidden())
-        m_refreshTimer->start();
+        m_job.schedule();
 }
 
 bool HeatmapView::deferWhileHidden()
@@ -658,7 +651,8 @@ void HeatmapView::showEvent(QShowEvent *event)
 
 void HeatmapView::refresh()
 {
-    m_refreshTimer->stop();
+    // A build still running, or its result on its way, is of the request before this one.
+    m_job.cancel();
     // The selection lasts while the state shows what it set.
     if (m_selected) {
         const EventFilter &f = m_state->filter();
@@ -670,9 +664,6 @@ void HeatmapView::refresh()
     }
     const int index = m_sourceBox->currentIndex();
     const int columns = std::max(1, m_plot->mapRect().width() / CellWidth);
-    if (m_cancel)
-        m_cancel->store(true);
-    const quint64 generation = ++m_generation;
     if (index < 0 || index >= m_sources.size()) {
         applyBins(HeatmapBins{});
         return;
@@ -687,33 +678,30 @@ void HeatmapView::refresh()
     // Over 10M events a build takes most of a second: the window stays responsive meanwhile
     // and shows the previous map until the new one is there.
     m_computing = true;
-    auto cancel = std::make_shared<std::atomic_bool>(false);
-    m_cancel = cancel;
     const SessionModel *session = m_session;
-    QPointer<HeatmapView> self(this);
     // The first build of a type also summarises its strides (one pass, as a build without them
     // costs); later ones, zoomed or live, read whole strides from them.
     const bool strided = HeatmapModel::usesStrides(source, filter);
     std::shared_ptr<const HeatmapStrides> strides = strided ? m_strides : nullptr;
-    m_pool.start([self, session, source, filter, start, end, columns, cancel, generation, strided,
-                  strides]() mutable {
-        if (strided)
-            strides = HeatmapModel::buildStrides(*session, source.type, strides, cancel.get());
-        HeatmapBins bins = HeatmapModel::build(*session, source, filter, start, end, columns,
-                                               cancel.get(), strides.get());
-        if (cancel->load())
-            return;
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, generation, strided, strides, bins = std::move(bins)]() mutable {
-                if (!self || generation != self->m_generation)
-                    return;
-                if (strided)
-                    self->m_strides = std::move(strides);
-                self->applyBins(std::move(bins));
-            },
-            Qt::QueuedConnection);
-    });
+    struct Result
+    {
+        HeatmapBins bins;
+        std::shared_ptr<const HeatmapStrides> strides;
+    };
+    m_job.run(
+        [session, source, filter, start, end, columns, strided,
+         strides](const JobToken &token) mutable {
+            if (strided)
+                strides = HeatmapModel::buildStrides(*session, source.type, strides, token.flag());
+            HeatmapBins bins = HeatmapModel::build(*session, source, filter, start, end, columns,
+                                                   token.flag(), strides.get());
+            return Result{std::move(bins), std::move(strides)};
+        },
+        [this, strided](Result r) {
+            if (strided)
+                m_strides = std::move(r.strides);
+            applyBins(std::move(r.bins));
+        });
 }
 
 void HeatmapView::applyBins(HeatmapBins bins)

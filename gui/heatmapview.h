@@ -1,19 +1,17 @@
 #pragma once
 
+#include "backgroundjob.h"
 #include "heatmapmodel.h"
 
 #include <QColor>
 #include <QImage>
-#include <QThreadPool>
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 
 class QComboBox;
 class QLabel;
 class QPushButton;
-class QTimer;
 
 namespace bpflens {
 
@@ -106,15 +104,12 @@ private:
     QLabel *m_selectionLabel;
     HeatmapPlot *m_plot;
     HeatmapHistogram *m_histogram;
-    QTimer *m_refreshTimer;
     QList<HeatmapSource> m_sources;
     HeatmapBins m_bins;
     QImage m_image; // one pixel per shown cell, scaled up by the painter
     bool m_log = true;
-    // At most one build at a time; a result of an older request is dropped by its generation.
-    QThreadPool m_pool;
-    quint64 m_generation = 0;
-    std::shared_ptr<std::atomic_bool> m_cancel;
+    // Builds too big for the GUI thread; the next refresh() drops an older build's result.
+    BackgroundJob m_job;
     bool m_computing = false;
     // Of the last type binned on the worker; dropped when the store's indices move.
     std::shared_ptr<const HeatmapStrides> m_strides;

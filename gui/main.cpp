@@ -75,9 +75,9 @@ int main(int argc, char *argv[])
     window.show();
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty()) {
-        // Once the window is up, so the progress dialog and any error have a parent to show on.
+        // Once the window is up, so the progress and any error have a window to show on.
         const QString path = files.first();
-        QTimer::singleShot(0, &window, [&window, path] { window.openFile(path); });
+        QTimer::singleShot(0, &window, [&window, path] { window.open(path); });
     }
     return app.exec();
 }

@@ -81,11 +81,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_start = new StartPage(m_newRecording, m_document->openAction(), m_help->documentationAction(),
                             this);
     m_pages->addWidget(m_start);
-    connect(m_start, &StartPage::openRequested, this, [this](const QString &path) {
-        QString error;
-        if (!openFile(path, &error) && !error.isEmpty())
-            statusBar()->showMessage(error, 10000);
-    });
+    connect(m_start, &StartPage::openRequested, this, &MainWindow::open);
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     m_results->addTabActions(viewMenu);
     // execsnoop -T: the tables' Time column as the local time of day; the timeline keeps
@@ -189,6 +185,11 @@ void MainWindow::createMenus()
     reset->setShortcut(Qt::CTRL | Qt::Key_0);
 }
 
+void MainWindow::open(const QString &path)
+{
+    m_document->open(path);
+}
+
 bool MainWindow::openFile(const QString &path, QString *error)
 {
     return m_document->openFile(path, error);
@@ -257,7 +258,7 @@ void MainWindow::dropEvent(QDropEvent *event)
             event->acceptProposedAction();
             // After the drop returns: the drag source must not wait for a whole load.
             const QString path = url.toLocalFile();
-            QTimer::singleShot(0, this, [this, path] { openFile(path); });
+            QTimer::singleShot(0, this, [this, path] { open(path); });
             return;
         }
     }
@@ -309,6 +310,8 @@ void MainWindow::createRecordingControls()
         updateTitle();
         updateActions();
     });
+    // Recording and comparing wait while a session is read.
+    connect(m_document, &SessionDocument::loadingChanged, this, &MainWindow::updateActions);
     // Saving a recording gives the Query tab a file to read.
     connect(m_document, &SessionDocument::stateChanged, m_results->queryPage(),
             &QueryPage::sessionChanged);
@@ -450,8 +453,7 @@ void MainWindow::updatePage()
     if (!m_start || !m_recordPage)
         return; // still being built
     const bool nothing = m_session->isEmpty() && m_session->path().isEmpty() &&
-                         !m_recording->isRecording() && !m_document->hasUnsavedRecording() &&
-                         !m_document->isLoading();
+                         !m_recording->isRecording() && !m_document->hasUnsavedRecording();
     if (nothing)
         m_start->setRecentFiles(m_document->recentFiles());
     m_recordPage->setCanGoBack(!nothing);

@@ -39,9 +39,11 @@ public:
     Recorder *recorder() const;
     ~MainWindow() override;
 
-    // Loads a session (with a cancellable progress dialog for long loads). On failure the
-    // reader's message is shown in a message box (not blocking the caller), the current
-    // session stays open, and false is returned with the message in *error.
+    // Reads a session in the background, its progress in the status bar (SessionDocument::open).
+    void open(const QString &path);
+    // Reads a session and answers when it is open, without an event loop meanwhile: for scripts
+    // and tests. On failure the reader's message is shown in a message box (not blocking the
+    // caller), the current session stays open, and false is returned with the message in *error.
     bool openFile(const QString &path, QString *error = nullptr);
 
     using ExportScope = ExportController::Scope;

@@ -12,12 +12,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
-#include <QPointer>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStyledItemDelegate>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace bpflens {
@@ -90,7 +88,6 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
     : QWidget(parent)
     , m_session(session)
     , m_state(state)
-    , m_debounce(new QTimer(this))
     , m_own(new QCheckBox(tr("Show BPF Lens' own processes"), this))
     , m_lossBadge(new QLabel(this))
     , m_missingNote(new QLabel(this))
@@ -99,8 +96,6 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
     , m_probeModel(new OverviewProbeModel(this))
     , m_findingModel(new OverviewFindingModel(this))
 {
-    // One worker: a newer request waits for the cancelled one instead of racing it.
-    m_pool.setMaxThreadCount(1);
     m_own->setToolTip(tr("bpflens, bpflens-cli, bpflens-helper and bpflens-symbolizer record "
                          "and symbolise: their cost is the recording's, not the system's. "
                          "They are left out of the top lists unless this is ticked."));
@@ -182,15 +177,15 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(scroll);
 
-    m_debounce->setSingleShot(true);
-    connect(m_debounce, &QTimer::timeout, this, &OverviewPage::start);
+    connect(&m_job, &BackgroundJob::due, this, &OverviewPage::start);
     connect(m_state, &ViewState::rangeChanged, this, [this] { schedule(false); });
     connect(m_state, &ViewState::filterChanged, this, [this] { schedule(true); });
     // The worker reads the session: it must be done before the session changes.
-    connect(m_session, &SessionModel::aboutToReset, this, &OverviewPage::stop);
-    connect(m_session, &SessionModel::aboutToBeDestroyed, this, &OverviewPage::stop);
+    const auto stop = [this] { m_job.stopAndWait(); };
+    connect(m_session, &SessionModel::aboutToReset, this, stop);
+    connect(m_session, &SessionModel::aboutToBeDestroyed, this, stop);
     connect(m_session, &SessionModel::reset, this, [this] { schedule(true); });
-    connect(m_session, &SessionModel::aboutToAppend, this, &OverviewPage::stop);
+    connect(m_session, &SessionModel::aboutToAppend, this, stop);
     connect(m_session, &SessionModel::appended, this, &OverviewPage::scheduleLive);
     connect(m_own, &QCheckBox::toggled, this, [this] { schedule(true); });
     // A finding is a link: one click follows it, as Enter does.
@@ -206,7 +201,8 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
 
 OverviewPage::~OverviewPage()
 {
-    stop();
+    // The work reads the session, which may go away right after this page.
+    m_job.stopAndWait();
 }
 
 QTableView *OverviewPage::costView(CostKind kind) const
@@ -229,7 +225,7 @@ void OverviewPage::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     if (m_dirty)
-        m_debounce->start(DebounceMs);
+        m_job.schedule(DebounceMs);
 }
 
 void OverviewPage::changeEvent(QEvent *event)
@@ -245,46 +241,32 @@ void OverviewPage::changeEvent(QEvent *event)
 
 void OverviewPage::schedule(bool spikes)
 {
-    // A result of the request before this one is stale already.
-    ++m_generation;
-    if (m_cancel)
-        m_cancel->store(true);
     m_spikesStale = m_spikesStale || spikes;
     m_computing = true;
     m_dirty = true;
     m_status->setText(tr("Computing…"));
-    // A hidden page computes nothing until it is shown.
+    // The result of the request before this one is dropped either way; a hidden page computes
+    // nothing until it is shown.
     if (isVisible())
-        m_debounce->start(DebounceMs);
+        m_job.schedule(DebounceMs);
+    else
+        m_job.cancel();
 }
 
 void OverviewPage::scheduleLive()
 {
     m_spikesStale = true;
     // Batches come every 500 ms: restarting the timer for each would never let it fire.
-    if (m_debounce->isActive())
+    if (m_job.isScheduled())
         return;
     schedule(true);
-    if (m_debounce->isActive()) // not while hidden
-        m_debounce->start(LiveIntervalMs);
-}
-
-void OverviewPage::stop()
-{
-    ++m_generation; // a result already on its way is of the session as it was
-    if (m_cancel)
-        m_cancel->store(true);
-    m_pool.waitForDone();
+    if (m_job.isScheduled()) // not while hidden
+        m_job.schedule(LiveIntervalMs);
 }
 
 void OverviewPage::start()
 {
-    if (m_cancel)
-        m_cancel->store(true);
     m_dirty = false;
-    auto cancel = std::make_shared<std::atomic_bool>(false);
-    m_cancel = cancel;
-    const quint64 generation = ++m_generation;
     OverviewQuery q;
     q.startNs = m_state->startNs();
     q.endNs = m_state->endNs();
@@ -295,21 +277,11 @@ void OverviewPage::start()
     q.findSpikes = m_spikesStale;
     const SessionData *data = &m_session->data();
     const StackTable *stacks = &m_session->stacks();
-    QPointer<OverviewPage> self(this);
-    m_pool.start([self, data, stacks, q, cancel, generation] {
-        Overview o = computeOverview(*data, q, stacks, cancel.get());
-        if (cancel->load())
-            return;
-        // Delivered in the GUI thread; a result for an older request is dropped there.
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, generation, o = std::move(o)]() mutable {
-                if (!self || generation != self->m_generation)
-                    return;
-                self->present(std::move(o));
-            },
-            Qt::QueuedConnection);
-    });
+    m_job.run(
+        [data, stacks, q](const JobToken &token) {
+            return computeOverview(*data, q, stacks, token.flag());
+        },
+        [this](Overview o) { present(std::move(o)); });
 }
 
 void OverviewPage::present(Overview o)

@@ -1,19 +1,15 @@
 #pragma once
 
+#include "backgroundjob.h"
 #include "overview.h"
 
-#include <QThreadPool>
 #include <QWidget>
-
-#include <atomic>
-#include <memory>
 
 class QCheckBox;
 class QGridLayout;
 class QLabel;
 class QStackedWidget;
 class QTableView;
-class QTimer;
 
 namespace bpflens {
 
@@ -84,21 +80,17 @@ private:
     // A live batch arrived: recomputed at most once a second, not every batch.
     void scheduleLive();
     void start();
-    void stop();
     void present(Overview overview);
     void updateLosses();
     void fitHeight(QTableView *view);
 
     SessionModel *m_session;
     ViewState *m_state;
-    QThreadPool m_pool;
-    std::shared_ptr<std::atomic_bool> m_cancel;
-    quint64 m_generation = 0;
+    BackgroundJob m_job;
     bool m_computing = false;
     bool m_dirty = true;       // scheduled while hidden
     bool m_spikesStale = true; // the spikes need a scan of the recording again
     QList<Finding> m_spikes;   // of the last scan: over the whole recording
-    QTimer *m_debounce;
 
     QCheckBox *m_own;
     QLabel *m_lossBadge;

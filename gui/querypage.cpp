@@ -21,7 +21,6 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
-#include <QThread>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -240,11 +239,8 @@ QueryPage::QueryPage(SessionModel *session, QWidget *parent)
 
 QueryPage::~QueryPage()
 {
-    if (m_thread) {
-        cancel();
-        m_thread->wait();
-        delete m_thread;
-    }
+    cancel();
+    m_worker.stopAndWait();
 }
 
 bool QueryPage::isAvailable() const
@@ -357,7 +353,7 @@ void QueryPage::insertName(QTreeWidgetItem *item)
 
 void QueryPage::run()
 {
-    if (m_thread || !isAvailable())
+    if (isRunning() || !isAvailable())
         return;
     const QString sql = m_editor->toPlainText();
     if (sql.trimmed().isEmpty())
@@ -367,14 +363,7 @@ void QueryPage::run()
     job->sql = sql;
     job->limit = m_rowLimit;
     m_job = job;
-    m_thread = QThread::create([this, job] {
-        runJob(job.get());
-        // The page waits for this thread before it goes: it is alive here, and a call still
-        // queued when it is deleted is dropped with it.
-        QMetaObject::invokeMethod(
-            this, [this, job] { finish(job); }, Qt::QueuedConnection);
-    });
-    m_thread->start();
+    m_worker.run([job](const JobToken &) { runJob(job.get()); }, [this, job] { finish(job); });
     setStatus(tr("Running…"), false);
     updateButtons();
 }
@@ -393,9 +382,6 @@ void QueryPage::finish(const std::shared_ptr<QueryJob> &job)
 {
     if (job != m_job)
         return;
-    m_thread->wait();
-    delete m_thread;
-    m_thread = nullptr;
     m_job.reset();
     updateButtons();
     if (job->stale) {
@@ -456,8 +442,8 @@ void QueryPage::setStatus(const QString &text, bool error)
 
 void QueryPage::updateButtons()
 {
-    m_run->setEnabled(isAvailable() && !m_thread);
-    m_cancel->setEnabled(m_thread != nullptr);
+    m_run->setEnabled(isAvailable() && !isRunning());
+    m_cancel->setEnabled(isRunning());
     m_export->setEnabled(m_model->columnCount() > 0);
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "backgroundjob.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -9,7 +11,6 @@ class QPlainTextEdit;
 class QPushButton;
 class QStackedWidget;
 class QTableView;
-class QThread;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -37,7 +38,7 @@ public:
     // Runs the editor's statement unless one is running or there is no file.
     void run();
     void cancel();
-    bool isRunning() const { return m_thread != nullptr; }
+    bool isRunning() const { return m_worker.isRunning(); }
     bool isAvailable() const;
     void setRowLimit(int rows) { m_rowLimit = rows; }
     int rowLimit() const { return m_rowLimit; }
@@ -73,8 +74,9 @@ private:
     QString m_unavailable;
     QString m_lastDefault;
     int m_rowLimit = DefaultRowLimit;
-    QThread *m_thread = nullptr;
     std::shared_ptr<QueryJob> m_job;
+    // Never superseded: a cancelled statement's result says so in the status line.
+    BackgroundJob m_worker;
 
     QStackedWidget *m_stack;
     QLabel *m_empty;

@@ -8,22 +8,21 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QDir>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
-#include <QProgressDialog>
+#include <QProgressBar>
 #include <QScopedValueRollback>
 #include <QSettings>
 #include <QStatusBar>
-#include <QThread>
 #include <QTimer>
+#include <QToolButton>
 #include <QUrl>
 
 #include <algorithm>
-#include <atomic>
 
 namespace bpflens {
 
@@ -34,8 +33,17 @@ constexpr int MaxRecentFiles = 8;
 // batch interval (500 ms), the bpflens-cli fallback as soon as its probes are detached.
 constexpr int StopTimeoutMs = 15000;
 const QString SessionSuffix = QStringLiteral("bpflens");
+// A read shorter than this shows no progress bar: it would only flash.
+constexpr int ProgressDelayMs = 500;
 
 } // namespace
+
+struct SessionDocument::Loaded
+{
+    bool ok = false;
+    SessionData data;
+    QString message;
+};
 
 SessionDocument::SessionDocument(SessionModel *session, QMainWindow *window)
     : QObject(window)
@@ -53,6 +61,31 @@ SessionDocument::SessionDocument(SessionModel *session, QMainWindow *window)
     m_saveAsAction = new QAction(tr("Save &As…"), window);
     m_saveAsAction->setShortcut(QKeySequence::SaveAs);
     connect(m_saveAsAction, &QAction::triggered, this, &SessionDocument::chooseSaveAs);
+
+    m_loadBox = new QWidget(window);
+    m_loadBox->setObjectName(QStringLiteral("openProgress"));
+    auto *loadLayout = new QHBoxLayout(m_loadBox);
+    loadLayout->setContentsMargins(0, 0, 0, 0);
+    m_loadBar = new QProgressBar(m_loadBox);
+    m_loadBar->setRange(0, 1000);
+    m_loadBar->setMaximumWidth(160);
+    m_loadBar->setTextVisible(false);
+    m_cancelOpen = new QToolButton(m_loadBox);
+    m_cancelOpen->setObjectName(QStringLiteral("cancelOpenButton"));
+    m_cancelOpen->setText(tr("Cancel"));
+    loadLayout->addWidget(m_loadBar);
+    loadLayout->addWidget(m_cancelOpen);
+    m_loadBox->hide();
+    window->statusBar()->addPermanentWidget(m_loadBox);
+    connect(m_cancelOpen, &QToolButton::clicked, this, &SessionDocument::cancelOpen);
+    m_showProgress = new QTimer(this);
+    m_showProgress->setSingleShot(true);
+    m_showProgress->setInterval(ProgressDelayMs);
+    connect(m_showProgress, &QTimer::timeout, m_loadBox, &QWidget::show);
+    connect(&m_loader, &BackgroundJob::progressChanged, this, [this](qint64 done, qint64 total) {
+        if (total > 0)
+            m_loadBar->setValue(int(std::min<qint64>(1000, done * 1000 / total)));
+    });
 }
 
 bool SessionDocument::recording() const
@@ -77,15 +110,36 @@ void SessionDocument::chooseOpen()
     const QString path = QFileDialog::getOpenFileName(
         m_window, tr("Open Session"), dir, tr("BPF Lens sessions (*.bpflens);;All files (*)"));
     if (!path.isEmpty())
-        openFile(path);
+        open(path);
+}
+
+void SessionDocument::open(const QString &path)
+{
+    if (m_loading && QFileInfo(path).absoluteFilePath() == m_loadingPath)
+        return; // asked again (a double click on a recent file): it is on its way
+    startOpen(path, nullptr);
 }
 
 bool SessionDocument::openFile(const QString &path, QString *error)
 {
-    QString message;
-    if (m_loading || recording()) {
-        message = m_loading ? tr("another session is still loading")
-                            : tr("a recording is running: stop it first");
+    if (!m_loading || QFileInfo(path).absoluteFilePath() != m_loadingPath) {
+        if (!startOpen(path, error))
+            return false;
+    }
+    if (!m_loader.finish()) {
+        if (error)
+            *error = tr("cancelled");
+        return false;
+    }
+    if (!m_loadedOk && error)
+        *error = m_loadedError;
+    return m_loadedOk;
+}
+
+bool SessionDocument::startOpen(const QString &path, QString *error)
+{
+    if (recording()) {
+        const QString message = tr("a recording is running: stop it first");
         if (error)
             *error = message;
         // Said where the user asked (File > Open, Open Recent, a dropped file), not dropped.
@@ -99,58 +153,63 @@ bool SessionDocument::openFile(const QString &path, QString *error)
             *error = tr("cancelled");
         return false;
     }
-    m_loading = true;
-    SessionData data;
-    bool ok = false;
-    std::atomic<bool> cancel{false};
-    std::atomic<qint64> done{0}, total{0};
+    // A read still running is of a file the user no longer wants: run() drops it.
+    m_loadingPath = QFileInfo(path).absoluteFilePath();
+    const QString opening = tr("Opening %1…").arg(QFileInfo(path).fileName());
+    m_loadBar->setValue(0);
+    m_loadBar->setAccessibleName(opening);
+    m_showProgress->start();
+    m_window->statusBar()->showMessage(opening);
+    setLoading(true);
+    m_loader.run(
+        [path](const JobToken &token) {
+            Loaded r;
+            r.ok = SessionReader::open(path, &r.data, &r.message, [&token](qint64 d, qint64 t) {
+                token.setProgress(d, t);
+                return !token.isCancelled();
+            });
+            return r;
+        },
+        [this, path](Loaded r) { loaded(path, std::move(r)); });
+    return true;
+}
 
-    // The reader runs on a worker thread so the window keeps painting and Cancel works; the
-    // data only crosses back once the thread has finished.
-    QProgressDialog progress(tr("Opening %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0,
-                             1000, m_window);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(500);
-    progress.setAutoClose(false);
-    progress.setAutoReset(false);
-    progress.setValue(0);
-    QThread *thread = QThread::create([&] {
-        ok = SessionReader::open(path, &data, &message, [&](qint64 d, qint64 t) {
-            done = d;
-            total = t;
-            return !cancel.load();
-        });
-    });
-    QEventLoop loop;
-    QTimer poll;
-    poll.setInterval(50);
-    connect(&poll, &QTimer::timeout, &progress, [&] {
-        const qint64 t = total.load();
-        if (t > 0)
-            progress.setValue(int(std::min<qint64>(1000, done.load() * 1000 / t)));
-    });
-    connect(&progress, &QProgressDialog::canceled, &progress, [&] { cancel = true; });
-    connect(thread, &QThread::finished, &loop, &QEventLoop::quit);
-    thread->start();
-    poll.start();
-    loop.exec(QEventLoop::ExcludeUserInputEvents);
-    thread->wait();
-    delete thread;
-    poll.stop();
-    progress.close();
-    m_loading = false;
+void SessionDocument::cancelOpen()
+{
+    if (!m_loading)
+        return;
+    m_loader.cancel();
+    setLoading(false);
+    m_window->statusBar()->clearMessage();
+}
 
-    if (!ok) {
-        if (error)
-            *error = message;
-        if (message != QLatin1String("cancelled"))
-            showErrorBox(m_window, tr("Cannot open session"), message);
-        return false;
+void SessionDocument::setLoading(bool loading)
+{
+    if (!loading) {
+        m_loadingPath.clear();
+        m_showProgress->stop();
+        m_loadBox->hide();
     }
-    m_session->setSession(std::move(data), QFileInfo(path).absoluteFilePath());
+    if (loading == m_loading)
+        return;
+    m_loading = loading;
+    Q_EMIT loadingChanged(loading);
+}
+
+void SessionDocument::loaded(const QString &path, Loaded result)
+{
+    m_window->statusBar()->clearMessage();
+    setLoading(false);
+    m_loadedOk = result.ok;
+    m_loadedError = result.message;
+    if (!result.ok) {
+        if (result.message != QLatin1String("cancelled"))
+            showErrorBox(m_window, tr("Cannot open session"), result.message);
+        return;
+    }
+    m_session->setSession(std::move(result.data), QFileInfo(path).absoluteFilePath());
     addRecentFile(QFileInfo(path).absoluteFilePath());
     m_window->statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
-    return true;
 }
 
 bool SessionDocument::saveTo(const QString &path, QString *error)
@@ -268,7 +327,7 @@ void SessionDocument::updateRecentMenu()
     m_recentMenu->clear();
     const QStringList files = recentFiles();
     for (const QString &f : files) {
-        m_recentMenu->addAction(QDir::toNativeSeparators(f), this, [this, f] { openFile(f); });
+        m_recentMenu->addAction(QDir::toNativeSeparators(f), this, [this, f] { open(f); });
     }
     m_recentMenu->setEnabled(!files.isEmpty());
 }

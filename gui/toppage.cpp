@@ -11,12 +11,10 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
-#include <QPointer>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace bpflens {
@@ -46,7 +44,6 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
     : QWidget(parent)
     , m_session(session)
     , m_state(state)
-    , m_debounce(new QTimer(this))
     , m_stack(new QStackedWidget(this))
     , m_empty(new QLabel(this))
     , m_dimensionBox(new QComboBox(this))
@@ -56,8 +53,6 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
     , m_topModel(new TopModel(this))
     , m_statsModel(new LatencyStatsModel(this))
 {
-    // One worker: a newer request waits for the cancelled one instead of racing it.
-    m_pool.setMaxThreadCount(1);
     for (int d = 0; d <= int(Dimension::Error); ++d)
         m_dimensionBox->addItem(TopModel::dimensionTitle(Dimension(d)), d);
     for (int m = 0; m <= int(TopMetric::Bytes); ++m)
@@ -124,22 +119,21 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
     layout->addLayout(controls);
     layout->addWidget(m_stack, 1);
 
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(50);
-    connect(m_debounce, &QTimer::timeout, this, &TopPage::start);
+    connect(&m_job, &BackgroundJob::due, this, &TopPage::start);
     connect(m_dimensionBox, &QComboBox::currentIndexChanged, this, &TopPage::schedule);
     connect(m_metricBox, &QComboBox::currentIndexChanged, this, &TopPage::schedule);
     connect(m_probeBox, &QComboBox::currentIndexChanged, this, &TopPage::schedule);
     connect(m_state, &ViewState::rangeChanged, this, &TopPage::schedule);
     connect(m_state, &ViewState::filterChanged, this, &TopPage::schedule);
     // The worker reads the store: it must be done before the store changes.
-    connect(m_session, &SessionModel::aboutToReset, this, &TopPage::stop);
-    connect(m_session, &SessionModel::aboutToBeDestroyed, this, &TopPage::stop);
+    const auto stop = [this] { m_job.stopAndWait(); };
+    connect(m_session, &SessionModel::aboutToReset, this, stop);
+    connect(m_session, &SessionModel::aboutToBeDestroyed, this, stop);
     connect(m_session, &SessionModel::reset, this, [this] {
         reloadProbes();
         schedule();
     });
-    connect(m_session, &SessionModel::aboutToAppend, this, &TopPage::stop);
+    connect(m_session, &SessionModel::aboutToAppend, this, stop);
     connect(m_session, &SessionModel::appended, this, [this] {
         reloadProbes();
         schedule();
@@ -159,7 +153,8 @@ TopPage::TopPage(SessionModel *session, ViewState *state, QWidget *parent)
 
 TopPage::~TopPage()
 {
-    stop();
+    // The work reads the session's store, which may go away right after this page.
+    m_job.stopAndWait();
 }
 
 void TopPage::setDimension(Dimension d)
@@ -228,31 +223,15 @@ QString TopPage::emptyText() const
 
 void TopPage::schedule()
 {
-    // A result of the request before this one is stale already: without this, it could arrive
-    // during the debounce, be shown and end "Computing…" with the old dimension's rows.
-    ++m_generation;
-    if (m_cancel)
-        m_cancel->store(true);
+    // The job's result of the request before this one is dropped: it could arrive during the
+    // debounce, be shown and end "Computing…" with the old dimension's rows.
     m_computing = true;
     m_status->setText(tr("Computing…"));
-    m_debounce->start();
-}
-
-void TopPage::stop()
-{
-    ++m_generation; // a result already on its way is of the store as it was
-    if (m_cancel)
-        m_cancel->store(true);
-    m_pool.waitForDone();
+    m_job.schedule();
 }
 
 void TopPage::start()
 {
-    if (m_cancel)
-        m_cancel->store(true);
-    auto cancel = std::make_shared<std::atomic_bool>(false);
-    m_cancel = cancel;
-    const quint64 generation = ++m_generation;
     TopQuery q;
     q.dimension = Dimension(m_dimensionBox->currentData().toInt());
     q.metric = TopMetric(m_metricBox->currentData().toInt());
@@ -272,49 +251,50 @@ void TopPage::start()
     q.filter = f;
     q.limit = RowLimit;
     const EventStore *store = &m_session->events();
-    QPointer<TopPage> self(this);
-    m_pool.start([self, store, q, cancel, generation] {
-        TopList list = topList(*store, q, cancel.get());
-        QList<LatencyStats> stats =
-            latencyStats(*store, q.startNs, q.endNs, q.filter, q.type, cancel.get());
-        if (cancel->load())
-            return;
-        // Delivered in the GUI thread; a result for an older request is dropped there.
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, generation, dimension = q.dimension, list = std::move(list),
-             stats = std::move(stats)]() mutable {
-                if (!self || generation != self->m_generation)
-                    return;
-                self->m_computing = false;
-                self->m_topModel->setList(std::move(list), dimension);
-                self->m_statsModel->setStats(std::move(stats));
-                self->updateColumns();
-                const TopList &l = self->m_topModel->list();
-                const QLocale locale;
-                QString status = tr("%1 of %2 keys, %3 events in the visible range")
-                                     .arg(locale.toString(qint64(l.rows.size())),
-                                          locale.toString(l.keys), locale.toString(l.events));
-                if (mixesTypes(l.latencyTypes) || mixesTypes(l.bytesTypes))
-                    status += tr(" · latencies and bytes of different probes do not add up: "
-                                 "choose a probe to see them");
-                self->m_status->setText(status);
-                const bool empty = l.rows.isEmpty() && self->m_statsModel->rowCount() == 0;
-                if (empty) {
-                    self->m_empty->setText(
-                        self->m_session->events().isEmpty()
-                            ? tr("No events. Open a session or record one to see its top "
-                                 "processes, files, disks and latencies.")
-                            : tr("No events in the visible range have a %1 or pass the "
-                                 "filter. Zoom out or change the filter.")
-                                  .arg(TopModel::dimensionTitle(dimension).toLower()));
-                }
-                self->m_stack->setCurrentIndex(empty ? 1 : 0);
-                self->updateGoToMax();
-                Q_EMIT self->updated();
-            },
-            Qt::QueuedConnection);
-    });
+    struct Result
+    {
+        TopList list;
+        QList<LatencyStats> stats;
+    };
+    m_job.run(
+        [store, q](const JobToken &token) {
+            Result r;
+            r.list = topList(*store, q, token.flag());
+            r.stats = latencyStats(*store, q.startNs, q.endNs, q.filter, q.type, token.flag());
+            return r;
+        },
+        [this, dimension = q.dimension](Result r) {
+            present(std::move(r.list), std::move(r.stats), dimension);
+        });
+}
+
+void TopPage::present(TopList list, QList<LatencyStats> stats, Dimension dimension)
+{
+    m_computing = false;
+    m_topModel->setList(std::move(list), dimension);
+    m_statsModel->setStats(std::move(stats));
+    updateColumns();
+    const TopList &l = m_topModel->list();
+    const QLocale locale;
+    QString status = tr("%1 of %2 keys, %3 events in the visible range")
+                         .arg(locale.toString(qint64(l.rows.size())), locale.toString(l.keys),
+                              locale.toString(l.events));
+    if (mixesTypes(l.latencyTypes) || mixesTypes(l.bytesTypes))
+        status += tr(" · latencies and bytes of different probes do not add up: "
+                     "choose a probe to see them");
+    m_status->setText(status);
+    const bool empty = l.rows.isEmpty() && m_statsModel->rowCount() == 0;
+    if (empty) {
+        m_empty->setText(m_session->events().isEmpty()
+                             ? tr("No events. Open a session or record one to see its top "
+                                  "processes, files, disks and latencies.")
+                             : tr("No events in the visible range have a %1 or pass the "
+                                  "filter. Zoom out or change the filter.")
+                                   .arg(TopModel::dimensionTitle(dimension).toLower()));
+    }
+    m_stack->setCurrentIndex(empty ? 1 : 0);
+    updateGoToMax();
+    Q_EMIT updated();
 }
 
 void TopPage::activateRow(int row)

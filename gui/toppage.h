@@ -1,12 +1,10 @@
 #pragma once
 
+#include "backgroundjob.h"
 #include "toplists.h"
 
-#include <QThreadPool>
 #include <QWidget>
 
-#include <atomic>
-#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -14,7 +12,6 @@ class QLabel;
 class QPushButton;
 class QStackedWidget;
 class QTableView;
-class QTimer;
 
 namespace bpflens {
 
@@ -72,7 +69,7 @@ Q_SIGNALS:
 private:
     void schedule();
     void start();
-    void stop();
+    void present(TopList list, QList<LatencyStats> stats, Dimension dimension);
     void updateGoToMax();
     void reloadProbes();
     // The probe a list ordered by metric is of when "All probes" is chosen: the first one
@@ -83,11 +80,8 @@ private:
 
     SessionModel *m_session;
     ViewState *m_state;
-    QThreadPool m_pool;
-    std::shared_ptr<std::atomic_bool> m_cancel;
-    quint64 m_generation = 0;
     bool m_computing = false;
-    QTimer *m_debounce;
+    BackgroundJob m_job;
 
     QStackedWidget *m_stack;
     QLabel *m_empty;

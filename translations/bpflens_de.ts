@@ -754,6 +754,14 @@
         <source>Compare %1 → %2 — BPF Lens</source>
         <translation>Vergleich %1 → %2 — BPF Lens</translation>
     </message>
+    <message>
+        <source>Comparison cancelled: the open session changed while the other was read</source>
+        <translation>Vergleich abgebrochen: Die geöffnete Sitzung hat sich geändert, während die andere gelesen wurde</translation>
+    </message>
+    <message>
+        <source>Reading %1 to compare…</source>
+        <translation>%1 wird zum Vergleich gelesen …</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ComparePage</name>
@@ -3660,10 +3668,6 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>BPF Lens sessions (*.bpflens);;All files (*)</source>
         <translation>BPF-Lens-Sitzungen (*.bpflens);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>another session is still loading</source>
-        <translation>eine andere Sitzung wird noch geladen</translation>
     </message>
     <message>
         <source>a recording is running: stop it first</source>

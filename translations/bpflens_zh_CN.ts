@@ -754,6 +754,14 @@
         <source>Compare %1 → %2 — BPF Lens</source>
         <translation>比较 %1 → %2 — BPF Lens</translation>
     </message>
+    <message>
+        <source>Comparison cancelled: the open session changed while the other was read</source>
+        <translation>比较已取消：读取另一个会话时，打开的会话已更改</translation>
+    </message>
+    <message>
+        <source>Reading %1 to compare…</source>
+        <translation>正在读取 %1 以进行比较…</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ComparePage</name>
@@ -3643,10 +3651,6 @@ The data recorded until then is kept.</source>
     <message>
         <source>BPF Lens sessions (*.bpflens);;All files (*)</source>
         <translation>BPF Lens 会话 (*.bpflens);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>another session is still loading</source>
-        <translation>另一个会话仍在加载</translation>
     </message>
     <message>
         <source>a recording is running: stop it first</source>

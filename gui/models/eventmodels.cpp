@@ -7,7 +7,6 @@
 
 #include <QCoreApplication>
 #include <QLocale>
-#include <QPointer>
 
 #include <algorithm>
 
@@ -326,7 +325,6 @@ EventFilterModel::EventFilterModel(EventTableModel *source, ViewState *state, QO
     , m_source(source)
     , m_state(state)
 {
-    m_pool.setMaxThreadCount(1);
     QAbstractProxyModel::setSourceModel(source);
     connect(source, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
         stopScan();
@@ -364,8 +362,7 @@ EventFilterModel::EventFilterModel(EventTableModel *source, ViewState *state, QO
         if (m_state->filter() == m_matcher.filter()) {
             // Back to the filter that is shown: a scan for another one is moot.
             if (m_pending) {
-                m_cancel->store(true);
-                ++m_generation;
+                m_scan.cancel();
                 setPending(false);
             }
             return;
@@ -392,9 +389,7 @@ EventFilterModel::EventFilterModel(EventTableModel *source, ViewState *state, QO
 EventFilterModel::~EventFilterModel()
 {
     // A scan reads the session's store, which may go away right after this model.
-    if (m_cancel)
-        m_cancel->store(true);
-    m_pool.waitForDone();
+    m_scan.stopAndWait();
 }
 
 void EventFilterModel::refilter()
@@ -423,43 +418,30 @@ bool EventFilterModel::useWorker() const
 
 void EventFilterModel::startScan()
 {
-    if (m_cancel)
-        m_cancel->store(true);
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancel;
-    const quint64 generation = ++m_generation;
     const EventStore *store = &m_source->session()->events();
     const EventType type = m_source->type();
     const qsizetype n = m_source->rowCount();
     const EventFilter filter = m_state->filter();
     setPending(true);
-    QPointer<EventFilterModel> self(this);
-    m_pool.start([self, store, type, n, filter, cancel, generation] {
-        EventMatcher matcher(filter);
-        std::vector<quint32> accepted;
-        for (qsizetype i = 0; i < n; ++i) {
-            if ((i & 0xfff) == 0 && cancel->load(std::memory_order_relaxed))
-                return;
-            if (matcher.accepts(*store, type, i))
-                accepted.push_back(quint32(i));
-        }
-        if (cancel->load())
-            return;
-        // Delivered in the GUI thread; dropped if the model is gone by then.
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, generation, accepted = std::move(accepted)]() mutable {
-                if (self)
-                    self->finishScan(generation, std::move(accepted));
-            },
-            Qt::QueuedConnection);
-    });
+    m_scan.run(
+        [store, type, n, filter](const JobToken &token) {
+            EventMatcher matcher(filter);
+            std::vector<quint32> accepted;
+            for (qsizetype i = 0; i < n; ++i) {
+                if ((i & 0xfff) == 0 && token.isCancelled())
+                    break; // dropped
+                if (matcher.accepts(*store, type, i))
+                    accepted.push_back(quint32(i));
+            }
+            return accepted;
+        },
+        [this](std::vector<quint32> accepted) { finishScan(std::move(accepted)); });
 }
 
-void EventFilterModel::finishScan(quint64 generation, std::vector<quint32> accepted)
+void EventFilterModel::finishScan(std::vector<quint32> accepted)
 {
-    if (generation != m_generation || !m_pending)
-        return; // a newer filter, or the store changed meanwhile
+    if (!m_pending)
+        return; // the store changed meanwhile
     beginResetModel();
     m_matcher = EventMatcher(m_state->filter());
     m_accepted = std::move(accepted);
@@ -474,9 +456,8 @@ void EventFilterModel::stopScan()
 {
     if (!m_pending)
         return;
-    m_cancel->store(true);
-    m_pool.waitForDone();
-    ++m_generation; // a result already queued for delivery is stale now
+    // A result already queued for delivery is stale too.
+    m_scan.stopAndWait();
     m_restartAfterChange = true;
 }
 

@@ -1,14 +1,12 @@
 #pragma once
 
+#include "backgroundjob.h"
 #include "viewstate.h"
 
 #include <QAbstractProxyModel>
 #include <QAbstractTableModel>
 #include <QHash>
-#include <QThreadPool>
 
-#include <atomic>
-#include <memory>
 #include <vector>
 
 namespace bpflens {
@@ -136,7 +134,7 @@ private:
     void refilter();
     bool useWorker() const;
     void startScan();
-    void finishScan(quint64 generation, std::vector<quint32> accepted);
+    void finishScan(std::vector<quint32> accepted);
     void stopScan(); // cancel and wait: the store is about to change
     void setPending(bool pending);
     void updateRange();
@@ -152,10 +150,8 @@ private:
     quint64 m_version = 0;
 
     // One worker per model: a cancelled scan ends within a few thousand rows, so the next
-    // one starts almost at once, and waiting for the pool is waiting for at most one scan.
-    QThreadPool m_pool;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    quint64 m_generation = 0; // of the latest scan; older results are dropped
+    // one starts almost at once, and waiting for it is waiting for at most one scan.
+    BackgroundJob m_scan;
     bool m_pending = false;
     bool m_restartAfterChange = false;
     qsizetype m_asyncThreshold = 200000;
