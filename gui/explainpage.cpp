@@ -16,6 +16,9 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <climits>
+
 namespace bpflens {
 
 ExplainPage::ExplainPage(SessionModel *session, ViewState *state, QWidget *parent)
@@ -190,6 +193,7 @@ void ExplainPage::start()
                 const bool window = q.filter.minLatencyNs || q.filter.maxLatencyNs;
                 const QString from = EventTableModel::formatTime(q.startNs, origin);
                 const QString to = EventTableModel::formatTime(q.endNs, origin);
+                const int inside = int(std::min<qint64>(x.insideEvents, INT_MAX));
                 if (q.type) {
                     // A heatmap selection: say which events these are, so the counts can be
                     // checked against the selection's.
@@ -206,12 +210,13 @@ void ExplainPage::start()
                                  locale.toString(x.outsideEvents)));
                 } else {
                     self->m_summary->setText(
-                        (window ? tr("%1 to %2: %3 events with the selected latency inside, %4 "
-                                     "outside. Most over-represented first:")
-                                : tr("%1 to %2: %3 events inside, %4 outside. Most "
-                                     "over-represented first:"))
-                            .arg(from, to, locale.toString(x.insideEvents),
-                                 locale.toString(x.outsideEvents)));
+                        (window ? tr("%1 to %2: %Ln event(s) with the selected latency inside, "
+                                     "%3 outside. Most over-represented first:",
+                                     nullptr, inside)
+                                : tr("%1 to %2: %Ln event(s) inside, %3 outside. Most "
+                                     "over-represented first:",
+                                     nullptr, inside))
+                            .arg(from, to, locale.toString(x.outsideEvents)));
                 }
                 if (x.insideEvents == 0) {
                     self->showEmpty(tr("No events in the visible range pass the filter. Zoom "

@@ -16,6 +16,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace bpflens {
@@ -581,13 +582,14 @@ QString TimelineWidget::processLaneText(int lane) const
     if (lane < 0 || lane >= int(m_cpuBins.lanes.size()))
         return {};
     const ProcessCpuBins::Lane &l = m_cpuBins.lanes[size_t(lane)];
-    const QString samples = QLocale().toString(l.total);
+    const int samples = int(std::min<quint64>(l.total, INT_MAX));
+    // An "other" lane holds two processes at least (binCpuByProcess).
     if (l.pid < 0)
-        return tr("%1 other processes: %2 CPU samples in view").arg(l.processes).arg(samples);
-    return tr("%1 (PID %2): %3 CPU samples in view")
+        return tr("%1 other processes: %Ln CPU sample(s) in view", nullptr, samples)
+            .arg(l.processes);
+    return tr("%1 (PID %2): %Ln CPU sample(s) in view", nullptr, samples)
         .arg(EventTableModel::displayBytes(l.comm))
-        .arg(l.pid)
-        .arg(samples);
+        .arg(l.pid);
 }
 
 QString TimelineWidget::cardText() const
