@@ -15,6 +15,7 @@
 #include "jsonlexport.h"
 #include "losscounters.h"
 #include "outputfile.h"
+#include "plural.h"
 #include "probespec.h"
 #include "probetargets.h"
 #include "profilereport.h"
@@ -434,8 +435,8 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
         return fail(QStringLiteral("cannot write the JSON lines to %1: the recording stopped "
                                    "(what was recorded is in %2)")
                         .arg(jsonl.target(), output));
-    QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) into %3\n")
-                               .arg(file.eventCount())
+    QTextStream(stderr) << QStringLiteral("Recorded %1 (%2) into %3\n")
+                               .arg(countOf(file.eventCount(), "event", "events"))
                                .arg(file.lostSummary())
                                .arg(output);
     return Ok;
@@ -523,8 +524,8 @@ int recordOverSsh(const SshTarget &target, const QStringList &sshOptions,
     }
     if (!o.ended) {
         const double seconds = double(o.lastDataNs - std::min(o.lastDataNs, startedNs)) / 1e9;
-        QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) into %3\n")
-                                   .arg(file.eventCount())
+        QTextStream(stderr) << QStringLiteral("Recorded %1 (%2) into %3\n")
+                                   .arg(countOf(file.eventCount(), "event", "events"))
                                    .arg(file.lostSummary())
                                    .arg(output);
         return fail(QStringLiteral("connection to %1 lost after %2 s (%3); the session %4 "
@@ -548,8 +549,8 @@ int recordOverSsh(const SshTarget &target, const QStringList &sshOptions,
         return fail(QStringLiteral("cannot write the JSON lines to %1: the recording stopped "
                                    "(what was recorded is in %2)")
                         .arg(jsonl.target(), output));
-    QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) on %3 into %4\n")
-                               .arg(file.eventCount())
+    QTextStream(stderr) << QStringLiteral("Recorded %1 (%2) on %3 into %4\n")
+                               .arg(countOf(file.eventCount(), "event", "events"))
                                .arg(file.lostSummary())
                                .arg(host, output);
     return Ok;
@@ -1017,8 +1018,8 @@ int record(const QStringList &args)
         return fail(QStringLiteral("cannot write the JSON lines to %1: the recording stopped "
                                    "(what was recorded is in %2)")
                         .arg(jsonl.target(), output));
-    QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) into %3\n")
-                               .arg(file.eventCount())
+    QTextStream(stderr) << QStringLiteral("Recorded %1 (%2) into %3\n")
+                               .arg(countOf(file.eventCount(), "event", "events"))
                                .arg(file.lostSummary())
                                .arg(output);
     return Ok;

@@ -1,6 +1,7 @@
 #include "topreport.h"
 
 #include "eventstore.h"
+#include "plural.h"
 #include "units.h"
 
 #include <QJsonArray>
@@ -111,11 +112,11 @@ QString topReport(const TopList &list, Dimension dimension, TopMetric metric, Re
     if (mixesTypes(list.latencyTypes) || mixesTypes(list.bytesTypes))
         note = QStringLiteral("mixed: latencies or bytes of different probes, which do not add "
                               "up; --probe ID lists one probe's\n");
-    return QStringLiteral("Top %1 by %2 (%3 of %4, %5 events)\n")
+    return QStringLiteral("Top %1 by %2 (%3 of %4, %5)\n")
                .arg(dim, metricName(metric))
                .arg(list.rows.size())
                .arg(list.keys)
-               .arg(list.events) +
+               .arg(countOf(list.events, "event", "events")) +
            table(rows) + note;
 }
 
