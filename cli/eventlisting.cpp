@@ -1,6 +1,7 @@
 #include "eventlisting.h"
 
 #include "events.h"
+#include "plural.h"
 #include "sessionstore.h"
 
 #include <QDateTime>
@@ -74,7 +75,8 @@ void EventListing::print(QTextStream &out, const SessionData &data) const
             for (qsizetype k = 0; k < row.size(); ++k)
                 widths[k] = qMax(widths[k], row[k].size());
         }
-        out << (first ? "" : "\n") << T::title << ": " << total << " events";
+        out << (first ? "" : "\n") << T::title << ": "
+            << cli::countOf(qint64(total), "event", "events");
         if (n < total)
             out << ", the first " << n;
         out << '\n';

@@ -1,5 +1,6 @@
 #include "explainreport.h"
 
+#include "plural.h"
 #include "toplists.h"
 
 #include <QJsonArray>
@@ -89,10 +90,10 @@ QString explainReport(const Explanation &x, quint64 fromNs, quint64 toNs, Report
         }
         return s;
     }
-    const QString head = QStringLiteral("%1 s to %2 s: %3 events inside, %4 outside\n")
-                             .arg(seconds(fromNs), seconds(toNs))
-                             .arg(x.insideEvents)
-                             .arg(x.outsideEvents);
+    const QString head =
+        QStringLiteral("%1 s to %2 s: %3 inside, %4 outside\n")
+            .arg(seconds(fromNs), seconds(toNs), countOf(x.insideEvents, "event", "events"))
+            .arg(x.outsideEvents);
     if (x.insideEvents == 0)
         return head + QStringLiteral("No events in the range (or passing the filter).\n");
     if (x.rows.isEmpty())

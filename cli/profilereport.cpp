@@ -1,5 +1,6 @@
 #include "profilereport.h"
 
+#include "plural.h"
 #include "sessionstore.h"
 
 #include <QFileInfo>
@@ -98,14 +99,13 @@ QString topFunctionsText(const SessionData &data, ProfileKind kind, int top)
 
     QString text;
     if (onCpu)
-        text += QStringLiteral("\nOn-CPU: %1 samples").arg(events);
+        text += QStringLiteral("\nOn-CPU: %1").arg(countOf(events, "sample", "samples"));
     else
-        text += QStringLiteral("\nOff-CPU: %1 waits, %2 off the CPU")
-                    .arg(events)
-                    .arg(formatNs(weights.total()));
+        text += QStringLiteral("\nOff-CPU: %1, %2 off the CPU")
+                    .arg(countOf(events, "wait", "waits"), formatNs(weights.total()));
     if (const qsizetype none = samplesWithoutStack(data, kind))
         text += QStringLiteral(" (%1 without a stack)").arg(none);
-    text += QStringLiteral(", %1 functions").arg(costs.size());
+    text += QStringLiteral(", %1").arg(countOf(costs.size(), "function", "functions"));
     if (shown < costs.size())
         text += QStringLiteral("; the top %1 by total").arg(shown);
     text += QLatin1Char('\n');

@@ -5,6 +5,7 @@
 #include "engine.h"
 #include "helperclient.h"
 #include "jsonlexport.h"
+#include "plural.h"
 #include "probespec.h"
 #include "probetargets.h"
 #include "protocol.h"
@@ -275,13 +276,13 @@ struct RecordingEnd
 void printRecorded(const RecordingFile &file, const QString &output, const QString &host)
 {
     if (host.isEmpty())
-        QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) into %3\n")
-                                   .arg(file.eventCount())
+        QTextStream(stderr) << QStringLiteral("Recorded %1 (%2) into %3\n")
+                                   .arg(countOf(file.eventCount(), "event", "events"))
                                    .arg(file.lostSummary())
                                    .arg(output);
     else
-        QTextStream(stderr) << QStringLiteral("Recorded %1 events (%2) on %3 into %4\n")
-                                   .arg(file.eventCount())
+        QTextStream(stderr) << QStringLiteral("Recorded %1 (%2) on %3 into %4\n")
+                                   .arg(countOf(file.eventCount(), "event", "events"))
                                    .arg(file.lostSummary())
                                    .arg(host, output);
 }

@@ -82,6 +82,44 @@ int top(const QStringList &args)
     q.metric = *metric;
     q.type = type;
     q.limit = limit;
+    // Ordered by a sum, a list over every probe would add unlike quantities: a process's 3 s
+    // off the CPU and 1 ms on the disk are no "total latency" of 3.001 s. With more than one
+    // probe whose events have the metric and the dimension, each gets its own list (as the
+    // Top tab orders one probe's events); CSV and JSON keep one table, so they ask for one.
+    if (*metric != TopMetric::Count && !type) {
+        QList<EventType> kinds;
+        for (EventType t : eventTypes) {
+            bool has = false;
+            visitEventType(t, [&]<typename E>() {
+                has = *metric == TopMetric::Bytes ? hasBytes<E> : hasLatency<E>;
+            });
+            if (has && data.events.count(t) > 0 && typeHasDimension(t, *dimension))
+                kinds << t;
+        }
+        if (kinds.size() > 1) {
+            QStringList ids;
+            for (EventType t : std::as_const(kinds))
+                ids << QLatin1String(probeIdOf(t));
+            const QString what =
+                *metric == TopMetric::Bytes ? QStringLiteral("bytes") : QStringLiteral("latencies");
+            if (format != ReportFormat::Text)
+                return fail(QStringLiteral("--metric %1: the %2 of %3 do not add up; pass "
+                                           "--probe %4")
+                                .arg(metricName(*metric), what, ids.join(QStringLiteral(", ")),
+                                     ids.join(QStringLiteral(" or --probe "))),
+                            Usage);
+            QString text = QStringLiteral("The %1 of %2 do not add up: one list per probe "
+                                          "(--probe ID for one).\n")
+                               .arg(what, ids.join(QStringLiteral(", ")));
+            for (EventType t : std::as_const(kinds)) {
+                q.type = t;
+                text += QLatin1Char('\n') +
+                        topReport(topList(data.events, q), *dimension, *metric, format, t);
+            }
+            out() << text;
+            return Ok;
+        }
+    }
     out() << topReport(topList(data.events, q), *dimension, *metric, format);
     return Ok;
 }

@@ -1,6 +1,7 @@
 #include "topreport.h"
 
 #include "eventstore.h"
+#include "plural.h"
 #include "units.h"
 
 #include <QJsonArray>
@@ -58,7 +59,8 @@ QString probeOf(EventType type)
 
 } // namespace
 
-QString topReport(const TopList &list, Dimension dimension, TopMetric metric, ReportFormat format)
+QString topReport(const TopList &list, Dimension dimension, TopMetric metric, ReportFormat format,
+                  std::optional<EventType> probe)
 {
     const QString dim = dimensionName(dimension);
     if (format == ReportFormat::Json) {
@@ -93,9 +95,10 @@ QString topReport(const TopList &list, Dimension dimension, TopMetric metric, Re
                      .arg(r.bytes);
         return s;
     }
+    const QString of = probe ? QStringLiteral(" of %1").arg(probeOf(*probe)) : QString();
     if (list.rows.isEmpty())
-        return QStringLiteral("No events have a %1 in this session (or pass the filter).\n")
-            .arg(dim);
+        return QStringLiteral("No%1 events have a %2 in this session (or pass the filter).\n")
+            .arg(of, dim);
     QList<QStringList> rows{{dim, QStringLiteral("count"), QStringLiteral("total latency"),
                              QStringLiteral("p99 latency"), QStringLiteral("bytes")}};
     // A sum over unlike probes (block I/O time plus off-CPU time) is no number: "mixed".
@@ -111,11 +114,11 @@ QString topReport(const TopList &list, Dimension dimension, TopMetric metric, Re
     if (mixesTypes(list.latencyTypes) || mixesTypes(list.bytesTypes))
         note = QStringLiteral("mixed: latencies or bytes of different probes, which do not add "
                               "up; --probe ID lists one probe's\n");
-    return QStringLiteral("Top %1 by %2 (%3 of %4, %5 events)\n")
-               .arg(dim, metricName(metric))
+    return QStringLiteral("Top %1 by %2%3 (%4 of %5, %6)\n")
+               .arg(dim, metricName(metric), of)
                .arg(list.rows.size())
                .arg(list.keys)
-               .arg(list.events) +
+               .arg(countOf(list.events, "event", "events")) +
            table(rows) + note;
 }
 

@@ -2,6 +2,8 @@
 
 #include "toplists.h"
 
+#include <optional>
+
 #include <QString>
 
 namespace bpflens::cli {
@@ -14,8 +16,10 @@ enum class ReportFormat
 };
 
 // bpflens-cli top's report (docs/top.md): a top list as an aligned table (durations as "1.25
-// ms"), CSV or JSON (durations in ns, bytes as numbers).
-QString topReport(const TopList &list, Dimension dimension, TopMetric metric, ReportFormat format);
+// ms"), CSV or JSON (durations in ns, bytes as numbers). probe: the text's heading names it,
+// for one of the lists `top` prints per probe when their sums would not add up.
+QString topReport(const TopList &list, Dimension dimension, TopMetric metric, ReportFormat format,
+                  std::optional<EventType> probe = {});
 
 // bpflens-cli top --stats: latency statistics per probe and key, with where the slowest event
 // is (seconds after the session's start, and its index among its type's events).

@@ -14,6 +14,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <climits>
+
 namespace bpflens {
 
 ExplainPage::ExplainPage(SessionModel *session, ViewState *state, QWidget *parent)
@@ -180,12 +183,14 @@ void ExplainPage::present(const ExplainQuery &q, Explanation x)
                                     locale.toString(x.insideEvents),
                                     locale.toString(x.outsideEvents)));
     } else {
-        m_summary->setText(
-            (window ? tr("%1 to %2: %3 events with the selected latency inside, %4 "
-                         "outside. Most over-represented first:")
-                    : tr("%1 to %2: %3 events inside, %4 outside. Most "
-                         "over-represented first:"))
-                .arg(from, to, locale.toString(x.insideEvents), locale.toString(x.outsideEvents)));
+        const int inside = int(std::min<qint64>(x.insideEvents, INT_MAX));
+        m_summary->setText((window ? tr("%1 to %2: %Ln event(s) with the selected latency inside, "
+                                        "%3 outside. Most over-represented first:",
+                                        nullptr, inside)
+                                   : tr("%1 to %2: %Ln event(s) inside, %3 outside. Most "
+                                        "over-represented first:",
+                                        nullptr, inside))
+                               .arg(from, to, locale.toString(x.outsideEvents)));
     }
     if (x.insideEvents == 0) {
         showEmpty(tr("No events in the visible range pass the filter. Zoom "

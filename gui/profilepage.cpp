@@ -22,6 +22,9 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <climits>
+
 namespace bpflens {
 
 namespace {
@@ -367,9 +370,9 @@ void ProfilePage::aggregate()
     if (q.kind == ProfileKind::OnCpu)
         m_status->setText(tr("Samples in range: %1").arg(locale.toString(m_profile->events)));
     else
-        m_status->setText(tr("Off-CPU time in range: %1 (%2 waits)")
-                              .arg(ProfileText::cost(m_profile->total, true),
-                                   locale.toString(m_profile->events)));
+        m_status->setText(tr("Off-CPU time in range: %1 (%Ln wait(s))", nullptr,
+                             int(std::min<qint64>(m_profile->events, INT_MAX)))
+                              .arg(ProfileText::cost(m_profile->total, true)));
     updateSearch();
     updateEmptyState();
 }

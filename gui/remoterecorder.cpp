@@ -222,10 +222,10 @@ void RemoteRecorder::finishCheck()
     m_availability = availability;
     Q_EMIT availabilityChanged();
     Q_EMIT probesListed(m_kernel, availability);
-    QString message = tr("bpflens-cli %1 on %2, kernel %3: %4 of %5 probes can run there.")
+    QString message = tr("bpflens-cli %1 on %2, kernel %3: %4 of %Ln probe(s) can run there.",
+                         nullptr, int(probes.size()))
                           .arg(m_remoteVersion, m_target.display, m_kernel)
-                          .arg(available)
-                          .arg(probes.size());
+                          .arg(available);
     if (m_remoteVersion != QLatin1String(BPFLENS_VERSION))
         message += QLatin1Char(' ') + tr("This computer has version %1: the recording may fail "
                                          "unless both are the same.")

@@ -15,6 +15,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace bpflens {
@@ -35,6 +37,19 @@ quint64 mix(quint64 h, quint64 v)
 {
     return (h ^ v) * 0x100000001b3ull + (h >> 29);
 }
+
+QString processLabelOf(const ProcessCpuBins::Lane &lane)
+{
+    return lane.pid < 0 ? TimelineWidget::tr("other (%1)").arg(lane.processes)
+                        : TimelineWidget::tr("%1 %2")
+                              .arg(EventTableModel::displayBytes(lane.comm))
+                              .arg(lane.pid);
+}
+
+// The flags process lane names are laid out and drawn with: one line, so its height is the line
+// height of every font the name needs (a Chinese "other" falls back to a CJK font, taller than
+// the application's Latin one).
+constexpr int ProcessLabelFlags = Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine;
 
 } // namespace
 
@@ -87,16 +102,19 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
 
 QSize TimelineWidget::sizeHint() const
 {
-    return {900, AxisHeight + int(laneTypes().size()) * 48 + int(cpuBins().lanes.size()) * 24};
+    return {900, AxisHeight + int(laneTypes().size()) * 48 +
+                     int(cpuBins().lanes.size()) * processLaneHeight()};
 }
 
 QSize TimelineWidget::minimumSizeHint() const
 {
-    // Per-process CPU lanes are dropped where they do not fit (rows()): room for the two
-    // busiest only, as all nine of a real recording made the window taller than 1280x720 (and
-    // three did in Chinese, whose Overview group is taller, by 6 px).
-    const int processes = std::min(2, int(cpuBins().lanes.size()));
-    return {labelWidth() + 100, AxisHeight + int(laneTypes().size()) * 20 + processes * 10};
+    // Per-process CPU lanes are dropped where they do not fit (rows()): room for the busiest
+    // only. All nine of a real recording made the window taller than 1280x720 (and three
+    // half-line lanes did in Chinese, whose Overview group is taller, by 6 px); a lane now
+    // holds its name at the application font.
+    const int processes = std::min(1, int(cpuBins().lanes.size()));
+    return {labelWidth() + 100,
+            AxisHeight + int(laneTypes().size()) * 20 + processes * processLaneHeight()};
 }
 
 int TimelineWidget::labelWidth() const
@@ -146,14 +164,21 @@ TimeAxis TimelineWidget::axis() const
 QList<TimelineWidget::Row> TimelineWidget::rows() const
 {
     const QList<EventType> types = laneTypes();
-    // As many process lanes as stay readable: each at least a small line of text tall (they
-    // are half an event lane), the busiest first.
+    // As many process lanes as fit, the busiest first: each is as tall as its name needs (at
+    // 9 px their names were cut), and the event lanes keep at least half a line per unit, the
+    // height of their own names.
     int processes = types.contains(EventType::CpuSample) && !isLaneCollapsed(EventType::CpuSample)
                         ? int(cpuBins().lanes.size())
                         : 0;
-    const int minHeight = std::max(8, QFontMetrics(font()).height() * 4 / 5 - 2);
-    while (processes > 0 && plotRect().height() / (2 * int(types.size()) + processes) < minHeight)
-        --processes;
+    if (processes > 0) {
+        int units = 0;
+        for (EventType t : types)
+            units += isLaneCollapsed(t) ? 1 : 2;
+        const double minUnit = std::max(8.0, fontMetrics().height() / 2.0);
+        const int laneHeight = processLaneHeight();
+        while (processes > 0 && plotRect().height() - processes * laneHeight < units * minUnit)
+            --processes;
+    }
     QList<Row> out;
     for (EventType t : types) {
         out.append({t, -1});
@@ -167,25 +192,41 @@ QList<TimelineWidget::Row> TimelineWidget::rows() const
 
 QRect TimelineWidget::rowRect(int row) const
 {
-    // Process lanes are half as tall as event lanes: they are many, and read as one block.
+    // Process lanes are one line of text tall; the event lanes share the rest, a collapsed one
+    // half as tall as an open one.
     const QList<Row> all = rows();
     if (row < 0 || row >= all.size())
         return {};
-    auto unitsOf = [this](const Row &r) {
-        return r.process >= 0 || isLaneCollapsed(r.type) ? 1 : 2;
-    };
-    int units = 0, before = 0;
-    for (int i = 0; i < all.size(); ++i) {
-        const int u = unitsOf(all[i]);
-        if (i < row)
-            before += u;
-        units += u;
+    auto unitsOf = [this](const Row &r) { return isLaneCollapsed(r.type) ? 1 : 2; };
+    int units = 0, processRows = 0;
+    for (const Row &r : all) {
+        if (r.process >= 0)
+            ++processRows;
+        else
+            units += unitsOf(r);
     }
+    const int laneHeight = processRows ? processLaneHeight() : 0;
     const QRect plot = plotRect();
-    const double unit = double(plot.height()) / units;
-    const int top = plot.top() + int(before * unit);
-    const int bottom = plot.top() + int((before + unitsOf(all[row])) * unit);
+    const double unit =
+        units ? double(std::max(0, plot.height() - processRows * laneHeight)) / units : 0.0;
+    auto heightOf = [&](const Row &r) {
+        return r.process >= 0 ? double(laneHeight) : unitsOf(r) * unit;
+    };
+    double y = plot.top();
+    for (int i = 0; i < row; ++i)
+        y += heightOf(all[i]);
+    const int top = int(y);
+    const int bottom = int(y + heightOf(all[row]));
     return QRect(plot.left(), top + LaneGap / 2, plot.width(), bottom - top - LaneGap);
+}
+
+EventFilterModel *TimelineWidget::laneModel(EventType type) const
+{
+    for (const Lane &l : m_lanes) {
+        if (l.model->type() == type)
+            return l.model;
+    }
+    return nullptr;
 }
 
 QRect TimelineWidget::laneRect(EventType type) const
@@ -208,15 +249,47 @@ QRect TimelineWidget::processLaneRect(int lane) const
     return {};
 }
 
+QString TimelineWidget::processLaneLabel(int lane) const
+{
+    const ProcessCpuBins &bins = cpuBins();
+    if (lane < 0 || lane >= int(bins.lanes.size()))
+        return {};
+    return processLabelOf(bins.lanes[size_t(lane)]);
+}
+
+QRect TimelineWidget::processLabelRect(int lane) const
+{
+    const QRect r = processLaneRect(lane);
+    if (r.isNull())
+        return {};
+    return QRect(14, r.top(), labelWidth() - 18, r.height());
+}
+
+int TimelineWidget::processLaneHeight() const
+{
+    (void)cpuBins(); // measures the labels it makes
+    return m_processLaneHeight;
+}
+
 const ProcessCpuBins &TimelineWidget::cpuBins() const
 {
     const quint64 key = cacheKey();
     if (m_cpuBinsKey != key) {
         m_cpuBinsKey = key;
+        // The CPU samples lane's filter: a process it hides has no lane of its own either.
         m_cpuBins = m_session->events().count(EventType::CpuSample) == 0
                         ? ProcessCpuBins{}
-                        : TimelineBinner::binCpuByProcess(*m_session, m_state->startNs(),
-                                                          m_state->endNs(), plotRect().width());
+                        : TimelineBinner::binCpuByProcess(
+                              *m_session, m_state->startNs(), m_state->endNs(), plotRect().width(),
+                              TimelineBinner::MaxProcessLanes, laneModel(EventType::CpuSample));
+        // A line of the tallest name plus a pixel either side, and the gap between lanes.
+        int line = fontMetrics().height();
+        const QRect room(0, 0, 1 << 16, 1 << 10);
+        for (const ProcessCpuBins::Lane &l : m_cpuBins.lanes)
+            line = std::max(
+                line,
+                fontMetrics().boundingRect(room, ProcessLabelFlags, processLabelOf(l)).height());
+        m_processLaneHeight = line + 2 + LaneGap;
     }
     return m_cpuBins;
 }
@@ -496,17 +569,10 @@ void TimelineWidget::drawProcessLane(QPainter &p, const ProcessCpuBins::Lane &la
         p.fillRect(QRect(rect.left() + c, bottom - h + 1, 1, h), fill);
     }
     p.restore();
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    p.setFont(small);
     p.setPen(palette().color(QPalette::Text));
-    const QString name =
-        lane.pid < 0 ? tr("other (%1)").arg(lane.processes)
-                     : tr("%1 %2").arg(EventTableModel::displayBytes(lane.comm)).arg(lane.pid);
     const QRect label(14, rect.top(), labelWidth() - 18, rect.height());
-    p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetrics(small).elidedText(name, Qt::ElideMiddle, label.width()));
-    p.setFont(font());
+    p.drawText(label, ProcessLabelFlags,
+               fontMetrics().elidedText(processLabelOf(lane), Qt::ElideMiddle, label.width()));
     p.setPen(palette().color(QPalette::Midlight));
     p.drawLine(14, rect.bottom() + 1, width(), rect.bottom() + 1);
 }
@@ -516,13 +582,14 @@ QString TimelineWidget::processLaneText(int lane) const
     if (lane < 0 || lane >= int(m_cpuBins.lanes.size()))
         return {};
     const ProcessCpuBins::Lane &l = m_cpuBins.lanes[size_t(lane)];
-    const QString samples = QLocale().toString(l.total);
+    const int samples = int(std::min<quint64>(l.total, INT_MAX));
+    // An "other" lane holds two processes at least (binCpuByProcess).
     if (l.pid < 0)
-        return tr("%1 other processes: %2 CPU samples in view").arg(l.processes).arg(samples);
-    return tr("%1 (PID %2): %3 CPU samples in view")
+        return tr("%1 other processes: %Ln CPU sample(s) in view", nullptr, samples)
+            .arg(l.processes);
+    return tr("%1 (PID %2): %Ln CPU sample(s) in view", nullptr, samples)
         .arg(EventTableModel::displayBytes(l.comm))
-        .arg(l.pid)
-        .arg(samples);
+        .arg(l.pid);
 }
 
 QString TimelineWidget::cardText() const
@@ -846,8 +913,11 @@ void TimelineWidget::changeEvent(QEvent *event)
         ++m_paletteVersion;
         invalidate();
     }
-    if (event->type() == QEvent::LanguageChange)
-        updateAxisNeeds(); // the lane names' column
+    if (event->type() == QEvent::LanguageChange) {
+        // The lane names' column, and the process lanes' height for "other" in the new language.
+        ++m_paletteVersion;
+        invalidate();
+    }
     QWidget::changeEvent(event);
 }
 

@@ -36,6 +36,11 @@ public:
     // "other" (TimelineBinner::binCpuByProcess).
     const ProcessCpuBins &cpuBins() const;
     QRect processLaneRect(int lane) const;
+    // A process lane's name ("dd 1234", "other (3)") and where it is drawn, at the widget's
+    // font: process lanes are as tall as that line needs (processLaneHeight()).
+    QString processLaneLabel(int lane) const;
+    QRect processLabelRect(int lane) const;
+    int processLaneHeight() const;
     double xForTime(quint64 timeNs) const; // widget x
     quint64 timeAt(double x) const;
     // The visible range on plotRect()'s columns, shared with the heatmap and the counters
@@ -85,6 +90,7 @@ private:
     };
     QList<Row> rows() const;
     QRect rowRect(int row) const;
+    EventFilterModel *laneModel(EventType type) const;
     void drawProcessLane(QPainter &p, const ProcessCpuBins::Lane &lane, const QRect &rect) const;
     QString processLaneText(int lane) const;
     struct Lane
@@ -116,7 +122,8 @@ private:
     QList<Lane> m_lanes;
     mutable ProcessCpuBins m_cpuBins;
     mutable quint64 m_cpuBinsKey = 0;
-    QCache<quint64, QImage> m_images; // per zoom level, size, data and filter version
+    mutable int m_processLaneHeight = 0; // for m_cpuBins' labels
+    QCache<quint64, QImage> m_images;    // per zoom level, size, data and filter version
     quint64 m_paletteVersion = 0;
     static quint64 laneBit(EventType type) { return quint64(1) << (int(type) & 63); }
     quint64 m_collapsed = 0;     // laneBit of each collapsed lane

@@ -17,6 +17,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <climits>
+
 namespace bpflens {
 
 namespace {
@@ -276,9 +279,13 @@ void TopPage::present(TopList list, QList<LatencyStats> stats, Dimension dimensi
     updateColumns();
     const TopList &l = m_topModel->list();
     const QLocale locale;
-    QString status = tr("%1 of %2 keys, %3 events in the visible range")
-                         .arg(locale.toString(qint64(l.rows.size())), locale.toString(l.keys),
-                              locale.toString(l.events));
+    //: "10 of 42 keys, 1,234 events in the visible range"
+    QString status =
+        tr("%1, %2", "keys, events")
+            .arg(tr("%1 of %Ln key(s)", nullptr, int(std::min<qint64>(l.keys, INT_MAX)))
+                     .arg(locale.toString(qint64(l.rows.size()))),
+                 tr("%Ln event(s) in the visible range", nullptr,
+                    int(std::min<qint64>(l.events, INT_MAX))));
     if (mixesTypes(l.latencyTypes) || mixesTypes(l.bytesTypes))
         status += tr(" · latencies and bytes of different probes do not add up: "
                      "choose a probe to see them");

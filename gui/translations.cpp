@@ -25,7 +25,10 @@ bool installTranslations(const QLocale &locale)
     app = new QTranslator(QCoreApplication::instance());
     const bool found =
         app->load(locale, QStringLiteral("bpflens"), QStringLiteral("_"), QStringLiteral(":/i18n"));
-    if (found)
+    // A language without a file of its own (C, POSIX, French) reads the English texts, and they
+    // need English plurals too: "1 event", not the source's "1 event(s)". bpflens_en holds only
+    // those.
+    if (found || app->load(QStringLiteral("bpflens_en"), QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(app);
     return found;
 }

@@ -1403,14 +1403,6 @@ in %2</translation>
         <translation>Die Filterleiste kann nicht nach %1 auswählen</translation>
     </message>
     <message>
-        <source>%1 of the %2 events in the range</source>
-        <translation>%1 der %2 Ereignisse im Bereich</translation>
-    </message>
-    <message>
-        <source>%1 of the %2 events outside the range</source>
-        <translation>%1 der %2 Ereignisse außerhalb des Bereichs</translation>
-    </message>
-    <message>
         <source>%1% (%2 of %3)</source>
         <translation>%1 % (%2 von %3)</translation>
     </message>
@@ -1442,6 +1434,20 @@ in %2</translation>
         <source>More common</source>
         <translation>Häufiger</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 of the %Ln event(s) in the range</source>
+        <translation>
+            <numerusform>%1 von %Ln Ereignis im Bereich</numerusform>
+            <numerusform>%1 der %Ln Ereignisse im Bereich</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of the %Ln event(s) outside the range</source>
+        <translation>
+            <numerusform>%1 von %Ln Ereignis außerhalb des Bereichs</numerusform>
+            <numerusform>%1 der %Ln Ereignisse außerhalb des Bereichs</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExplainPage</name>
@@ -1462,14 +1468,6 @@ in %2</translation>
         <translation>Zoomen Sie in der Zeitleiste in eine Spitze (Umschalt+Ziehen darüber) oder wählen Sie Heatmap-Zellen: dieser Tab listet dann die Prozesse, Dateien, Datenträger und Funktionen, die dort häufiger sind als im Rest der Aufzeichnung.</translation>
     </message>
     <message>
-        <source>%1 to %2: %3 events with the selected latency inside, %4 outside. Most over-represented first:</source>
-        <translation>%1 bis %2: %3 Ereignisse mit der gewählten Latenz innerhalb, %4 außerhalb. Am stärksten überrepräsentiert zuerst:</translation>
-    </message>
-    <message>
-        <source>%1 to %2: %3 events inside, %4 outside. Most over-represented first:</source>
-        <translation>%1 bis %2: %3 Ereignisse innerhalb, %4 außerhalb. Am stärksten überrepräsentiert zuerst:</translation>
-    </message>
-    <message>
         <source>No events in the visible range pass the filter. Zoom out or change the filter.</source>
         <translation>Keine Ereignisse im sichtbaren Bereich passieren den Filter. Zoomen Sie heraus oder ändern Sie den Filter.</translation>
     </message>
@@ -1480,6 +1478,20 @@ in %2</translation>
     <message>
         <source>Nothing is more common in the visible range than in the rest of the recording with at least %1 events and %2 % of the range&apos;s events.</source>
         <translation>Nichts mit mindestens %1 Ereignissen und %2 % der Ereignisse des Bereichs ist im sichtbaren Bereich häufiger als im Rest der Aufzeichnung.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 to %2: %Ln event(s) with the selected latency inside, %3 outside. Most over-represented first:</source>
+        <translation>
+            <numerusform>%1 bis %2: %Ln Ereignis mit der gewählten Latenz innerhalb, %3 außerhalb. Am stärksten überrepräsentiert zuerst:</numerusform>
+            <numerusform>%1 bis %2: %Ln Ereignisse mit der gewählten Latenz innerhalb, %3 außerhalb. Am stärksten überrepräsentiert zuerst:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 to %2: %Ln event(s) inside, %3 outside. Most over-represented first:</source>
+        <translation>
+            <numerusform>%1 bis %2: %Ln Ereignis innerhalb, %3 außerhalb. Am stärksten überrepräsentiert zuerst:</numerusform>
+            <numerusform>%1 bis %2: %Ln Ereignisse innerhalb, %3 außerhalb. Am stärksten überrepräsentiert zuerst:</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2722,10 +2734,6 @@ Latenz %3 – %4
         <translation>%1 %2</translation>
     </message>
     <message>
-        <source>%1: %2 samples in the baseline, %3 in the comparison</source>
-        <translation>%1: %2 Stichproben in der Basis, %3 im Vergleich</translation>
-    </message>
-    <message>
         <source>Histogram</source>
         <translation>Histogramm</translation>
     </message>
@@ -2748,6 +2756,13 @@ Latenz %3 – %4
     <message>
         <source>Relative</source>
         <translation>Relativ</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %Ln sample(s) in the baseline, %2 in the comparison</source>
+        <translation>
+            <numerusform>%1: %Ln Stichprobe in der Basis, %2 im Vergleich</numerusform>
+            <numerusform>%1: %Ln Stichproben in der Basis, %2 im Vergleich</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3010,10 +3025,6 @@ Off-CPU: wo Threads blockierten, gewichtet nach ihrer Wartezeit.</translation>
         <translation>Stichproben im Bereich: %1</translation>
     </message>
     <message>
-        <source>Off-CPU time in range: %1 (%2 waits)</source>
-        <translation>Off-CPU-Zeit im Bereich: %1 (%2 Wartevorgänge)</translation>
-    </message>
-    <message>
         <source>No CPU samples in this session.
 
 Record with the profile probe to see where CPU time goes.</source>
@@ -3048,6 +3059,13 @@ Mit der Sonde offcpu aufzeichnen, um zu sehen, wo und wie lange Threads warten.<
     <message>
         <source>Click a frame to zoom into it</source>
         <translation>Auf einen Frame klicken, um hineinzuzoomen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Off-CPU time in range: %1 (%Ln wait(s))</source>
+        <translation>
+            <numerusform>Off-CPU-Zeit im Bereich: %1 (%Ln Wartevorgang)</numerusform>
+            <numerusform>Off-CPU-Zeit im Bereich: %1 (%Ln Wartevorgänge)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3448,10 +3466,6 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <translation>bpflens-cli probes --json auf %1 lieferte keine Sondenliste</translation>
     </message>
     <message>
-        <source>bpflens-cli %1 on %2, kernel %3: %4 of %5 probes can run there.</source>
-        <translation>bpflens-cli %1 auf %2, Kernel %3: %4 von %5 Sonden können dort laufen.</translation>
-    </message>
-    <message>
         <source>This computer has version %1: the recording may fail unless both are the same.</source>
         <translation>Dieser Computer hat Version %1: die Aufzeichnung kann fehlschlagen, wenn beide nicht gleich sind.</translation>
     </message>
@@ -3474,6 +3488,13 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>The connection to %1 was lost after %2 s (%3). Everything received until then is kept.</source>
         <translation>Die Verbindung zu %1 ist nach %2 s abgebrochen (%3). Alles bis dahin Empfangene bleibt erhalten.</translation>
+    </message>
+    <message numerus="yes">
+        <source>bpflens-cli %1 on %2, kernel %3: %4 of %Ln probe(s) can run there.</source>
+        <translation>
+            <numerusform>bpflens-cli %1 auf %2, Kernel %3: %4 von %Ln Sonde kann dort laufen.</numerusform>
+            <numerusform>bpflens-cli %1 auf %2, Kernel %3: %4 von %Ln Sonden können dort laufen.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4226,14 +4247,6 @@ Die PID- und Befehlsfilter leeren.</translation>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <source>%1 other processes: %2 CPU samples in view</source>
-        <translation>%1 andere Prozesse: %2 CPU-Stichproben im Blick</translation>
-    </message>
-    <message>
-        <source>%1 (PID %2): %3 CPU samples in view</source>
-        <translation>%1 (PID %2): %3 CPU-Stichproben im Blick</translation>
-    </message>
-    <message>
         <source>No events in this session: its probes keep counters and histograms (see the Counters and Histograms tabs).</source>
         <translation>Keine Ereignisse in dieser Sitzung: Die Sonden erfassen Zähler und Histogramme (siehe die Tabs Zähler und Histogramme).</translation>
     </message>
@@ -4248,6 +4261,20 @@ Die PID- und Befehlsfilter leeren.</translation>
     <message>
         <source>&amp;Reset Zoom</source>
         <translation>Zoom &amp;zurücksetzen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 other processes: %Ln CPU sample(s) in view</source>
+        <translation>
+            <numerusform>%1 andere Prozesse: %Ln CPU-Stichprobe im Blick</numerusform>
+            <numerusform>%1 andere Prozesse: %Ln CPU-Stichproben im Blick</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (PID %2): %Ln CPU sample(s) in view</source>
+        <translation>
+            <numerusform>%1 (PID %2): %Ln CPU-Stichprobe im Blick</numerusform>
+            <numerusform>%1 (PID %2): %Ln CPU-Stichproben im Blick</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4352,10 +4379,6 @@ Die PID- und Befehlsfilter leeren.</translation>
         <translation>Wird berechnet …</translation>
     </message>
     <message>
-        <source>%1 of %2 keys, %3 events in the visible range</source>
-        <translation>%1 von %2 Schlüsseln, %3 Ereignisse im sichtbaren Bereich</translation>
-    </message>
-    <message>
         <source>No events. Open a session or record one to see its top processes, files, disks and latencies.</source>
         <translation>Keine Ereignisse. Eine Sitzung öffnen oder aufzeichnen, um ihre häufigsten Prozesse, Dateien, Datenträger und Latenzen zu sehen.</translation>
     </message>
@@ -4386,6 +4409,26 @@ Die PID- und Befehlsfilter leeren.</translation>
     <message>
         <source> · latencies and bytes of different probes do not add up: choose a probe to see them</source>
         <translation> · Latenzen und Bytes verschiedener Sonden lassen sich nicht addieren: eine Sonde wählen, um sie zu sehen</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <comment>keys, events</comment>
+        <extracomment>&quot;10 of 42 keys, 1,234 events in the visible range&quot;</extracomment>
+        <translation>%1, %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %Ln key(s)</source>
+        <translation>
+            <numerusform>%1 von %Ln Schlüssel</numerusform>
+            <numerusform>%1 von %Ln Schlüsseln</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) in the visible range</source>
+        <translation>
+            <numerusform>%Ln Ereignis im sichtbaren Bereich</numerusform>
+            <numerusform>%Ln Ereignisse im sichtbaren Bereich</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -1403,14 +1403,6 @@ in %2</source>
         <translation>过滤栏无法按%1筛选</translation>
     </message>
     <message>
-        <source>%1 of the %2 events in the range</source>
-        <translation>范围内 %2 个事件中的 %1</translation>
-    </message>
-    <message>
-        <source>%1 of the %2 events outside the range</source>
-        <translation>范围外 %2 个事件中的 %1</translation>
-    </message>
-    <message>
         <source>%1% (%2 of %3)</source>
         <translation>%1%（%3 中的 %2）</translation>
     </message>
@@ -1442,6 +1434,18 @@ in %2</source>
         <source>More common</source>
         <translation>更常见</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 of the %Ln event(s) in the range</source>
+        <translation>
+            <numerusform>范围内 %Ln 个事件中的 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of the %Ln event(s) outside the range</source>
+        <translation>
+            <numerusform>范围外 %Ln 个事件中的 %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExplainPage</name>
@@ -1462,14 +1466,6 @@ in %2</source>
         <translation>在时间线中放大到一个尖峰（按住 Shift 拖过它）或选择热图单元格：此标签页随后列出在该处比录制其余部分更常见的进程、文件、磁盘和函数。</translation>
     </message>
     <message>
-        <source>%1 to %2: %3 events with the selected latency inside, %4 outside. Most over-represented first:</source>
-        <translation>%1 至 %2：范围内 %3 个具有所选延迟的事件，范围外 %4 个。占比过高最多的排在前面：</translation>
-    </message>
-    <message>
-        <source>%1 to %2: %3 events inside, %4 outside. Most over-represented first:</source>
-        <translation>%1 至 %2：范围内 %3 个事件，范围外 %4 个。占比过高最多的排在前面：</translation>
-    </message>
-    <message>
         <source>No events in the visible range pass the filter. Zoom out or change the filter.</source>
         <translation>可见范围内没有事件通过过滤。请缩小或更改过滤条件。</translation>
     </message>
@@ -1480,6 +1476,18 @@ in %2</source>
     <message>
         <source>Nothing is more common in the visible range than in the rest of the recording with at least %1 events and %2 % of the range&apos;s events.</source>
         <translation>在可见范围内，没有任何至少有 %1 个事件且占该范围事件 %2 % 的值比在录制的其余部分更常见。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 to %2: %Ln event(s) with the selected latency inside, %3 outside. Most over-represented first:</source>
+        <translation>
+            <numerusform>%1 至 %2：范围内 %Ln 个具有所选延迟的事件，范围外 %3 个。占比过高最多的排在前面：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 to %2: %Ln event(s) inside, %3 outside. Most over-represented first:</source>
+        <translation>
+            <numerusform>%1 至 %2：范围内 %Ln 个事件，范围外 %3 个。占比过高最多的排在前面：</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2708,10 +2716,6 @@ latency %3 – %4
         <translation>%1 %2</translation>
     </message>
     <message>
-        <source>%1: %2 samples in the baseline, %3 in the comparison</source>
-        <translation>%1：基准中 %2 个样本，对比中 %3 个</translation>
-    </message>
-    <message>
         <source>Histogram</source>
         <translation>直方图</translation>
     </message>
@@ -2734,6 +2738,12 @@ latency %3 – %4
     <message>
         <source>Relative</source>
         <translation>相对</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %Ln sample(s) in the baseline, %2 in the comparison</source>
+        <translation>
+            <numerusform>%1：基准中 %Ln 个样本，对比中 %2 个</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2996,10 +3006,6 @@ Off-CPU: where threads blocked, weighted by the time they waited.</source>
         <translation>范围内采样：%1</translation>
     </message>
     <message>
-        <source>Off-CPU time in range: %1 (%2 waits)</source>
-        <translation>范围内离开 CPU 的时间：%1（%2 次等待）</translation>
-    </message>
-    <message>
         <source>No CPU samples in this session.
 
 Record with the profile probe to see where CPU time goes.</source>
@@ -3034,6 +3040,12 @@ Record with the offcpu probe to see where threads wait and for how long.</source
     <message>
         <source>Click a frame to zoom into it</source>
         <translation>点击帧以放大</translation>
+    </message>
+    <message numerus="yes">
+        <source>Off-CPU time in range: %1 (%Ln wait(s))</source>
+        <translation>
+            <numerusform>范围内离开 CPU 的时间：%1（%Ln 次等待）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3431,10 +3443,6 @@ The data recorded until then is kept.</source>
         <translation>%1 上的 bpflens-cli probes --json 未返回探针列表</translation>
     </message>
     <message>
-        <source>bpflens-cli %1 on %2, kernel %3: %4 of %5 probes can run there.</source>
-        <translation>%2 上的 bpflens-cli %1，内核 %3：%5 个探针中有 %4 个可在该处运行。</translation>
-    </message>
-    <message>
         <source>This computer has version %1: the recording may fail unless both are the same.</source>
         <translation>本机版本为 %1：除非两者相同，否则录制可能失败。</translation>
     </message>
@@ -3457,6 +3465,12 @@ The data recorded until then is kept.</source>
     <message>
         <source>The connection to %1 was lost after %2 s (%3). Everything received until then is kept.</source>
         <translation>与 %1 的连接在 %2 秒后中断（%3）。此前收到的所有内容都已保留。</translation>
+    </message>
+    <message numerus="yes">
+        <source>bpflens-cli %1 on %2, kernel %3: %4 of %Ln probe(s) can run there.</source>
+        <translation>
+            <numerusform>%2 上的 bpflens-cli %1，内核 %3：%Ln 个探针中有 %4 个可在该处运行。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4205,14 +4219,6 @@ Clear the PID and command filters.</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <source>%1 other processes: %2 CPU samples in view</source>
-        <translation>%1 个其他进程：视图中有 %2 个 CPU 采样</translation>
-    </message>
-    <message>
-        <source>%1 (PID %2): %3 CPU samples in view</source>
-        <translation>%1（PID %2）：视图中有 %3 个 CPU 采样</translation>
-    </message>
-    <message>
         <source>No events in this session: its probes keep counters and histograms (see the Counters and Histograms tabs).</source>
         <translation>此会话中没有事件：其探针记录的是计数器和直方图（见“计数器”和“直方图”标签页）。</translation>
     </message>
@@ -4227,6 +4233,18 @@ Clear the PID and command filters.</source>
     <message>
         <source>&amp;Reset Zoom</source>
         <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 other processes: %Ln CPU sample(s) in view</source>
+        <translation>
+            <numerusform>%1 个其他进程：视图中有 %Ln 个 CPU 采样</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (PID %2): %Ln CPU sample(s) in view</source>
+        <translation>
+            <numerusform>%1（PID %2）：视图中有 %Ln 个 CPU 采样</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4331,10 +4349,6 @@ Clear the PID and command filters.</source>
         <translation>正在计算…</translation>
     </message>
     <message>
-        <source>%1 of %2 keys, %3 events in the visible range</source>
-        <translation>%2 个键中的 %1 个，可见范围内 %3 个事件</translation>
-    </message>
-    <message>
         <source>No events. Open a session or record one to see its top processes, files, disks and latencies.</source>
         <translation>没有事件。打开或录制一个会话，即可查看其排名靠前的进程、文件、磁盘和延迟。</translation>
     </message>
@@ -4365,6 +4379,24 @@ Clear the PID and command filters.</source>
     <message>
         <source> · latencies and bytes of different probes do not add up: choose a probe to see them</source>
         <translation> · 不同探针的延迟和字节数不能相加：请选择一个探针以查看</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <comment>keys, events</comment>
+        <extracomment>&quot;10 of 42 keys, 1,234 events in the visible range&quot;</extracomment>
+        <translation>%1，%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %Ln key(s)</source>
+        <translation>
+            <numerusform>%Ln 个键中的 %1 个</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) in the visible range</source>
+        <translation>
+            <numerusform>可见范围内 %Ln 个事件</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,8 @@
 #include <QHash>
 #include <QLocale>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <iterator>
 
@@ -129,9 +131,9 @@ QVariant PercentileDiffModel::data(const QModelIndex &index, int role) const
         }
     }
     if (role == Qt::ToolTipRole && index.column() == HistogramColumn) {
-        return tr("%1: %2 samples in the baseline, %3 in the comparison")
-            .arg(histogramName(hist), QLocale().toString(hist.a.count()),
-                 QLocale().toString(hist.b.count()));
+        return tr("%1: %Ln sample(s) in the baseline, %2 in the comparison", nullptr,
+                  int(std::min<quint64>(hist.a.count(), INT_MAX)))
+            .arg(histogramName(hist), QLocale().toString(hist.b.count()));
     }
     return {};
 }

@@ -4,6 +4,8 @@
 
 #include <QLocale>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace bpflens {
@@ -86,10 +88,12 @@ QVariant ExplainModel::data(const QModelIndex &index, int role) const
                                   .arg(dimensionTitle(r.dimension).toLower());
         if (share) {
             const QLocale locale;
-            return in ? tr("%1 of the %2 events in the range")
-                            .arg(locale.toString(r.inside), locale.toString(r.insideTotal))
-                      : tr("%1 of the %2 events outside the range")
-                            .arg(locale.toString(r.outside), locale.toString(r.outsideTotal));
+            return in ? tr("%1 of the %Ln event(s) in the range", nullptr,
+                           int(std::min<qint64>(r.insideTotal, INT_MAX)))
+                            .arg(locale.toString(r.inside))
+                      : tr("%1 of the %Ln event(s) outside the range", nullptr,
+                           int(std::min<qint64>(r.outsideTotal, INT_MAX)))
+                            .arg(locale.toString(r.outside));
         }
         return {};
     case Qt::DisplayRole: {

@@ -264,15 +264,21 @@ LaneBins TimelineBinner::bin(const EventFilterModel &lane, const SessionModel &s
 }
 
 ProcessCpuBins TimelineBinner::binCpuByProcess(const SessionModel &session, quint64 startNs,
-                                               quint64 endNs, int width, int maxLanes)
+                                               quint64 endNs, int width, int maxLanes,
+                                               const EventFilterModel *samples)
 {
     ProcessCpuBins out;
     out.width = std::max(width, 1);
     const EventStore &store = session.events();
-    const qsizetype begin = store.lowerBound(EventType::CpuSample, startNs);
-    const qsizetype end = store.lowerBound(EventType::CpuSample, endNs);
+    // Positions in the accepted sequence when filtered, store indices otherwise.
+    const quint32 *accepted = samples ? samples->acceptedIndices() : nullptr;
+    const qsizetype begin = samples ? samples->acceptedLowerBound(startNs)
+                                    : store.lowerBound(EventType::CpuSample, startNs);
+    const qsizetype end = samples ? samples->acceptedLowerBound(endNs)
+                                  : store.lowerBound(EventType::CpuSample, endNs);
     if (begin >= end || endNs <= startNs)
         return out;
+    auto indexAt = [accepted](qsizetype k) { return accepted ? qsizetype(accepted[k]) : k; };
     struct Process
     {
         quint64 count = 0;
@@ -280,7 +286,8 @@ ProcessCpuBins TimelineBinner::binCpuByProcess(const SessionModel &session, quin
         int lane = -1;
     };
     QHash<quint32, Process> processes;
-    for (qsizetype i = begin; i < end; ++i) {
+    for (qsizetype k = begin; k < end; ++k) {
+        const qsizetype i = indexAt(k);
         Process &p = processes[store.value<&CpuSampleEvent::pid>(i)];
         if (p.count++ == 0)
             p.first = i;
@@ -320,7 +327,8 @@ ProcessCpuBins TimelineBinner::binCpuByProcess(const SessionModel &session, quin
     // Samples of one process come in runs: the previous lookup answers most of them.
     quint32 lastPid = 0;
     int lastLane = -1;
-    for (qsizetype i = begin; i < end; ++i) {
+    for (qsizetype k = begin; k < end; ++k) {
+        const qsizetype i = indexAt(k);
         const quint32 pid = store.value<&CpuSampleEvent::pid>(i);
         if (pid != lastPid || lastLane < 0) {
             lastPid = pid;

@@ -110,9 +110,12 @@ public:
     // At most this many processes get a CPU lane of their own.
     static constexpr int MaxProcessLanes = 8;
     // One pass over the range's samples (plus one over the processes): cheap next to the
-    // event lanes' binning, and cached per zoom level by the timeline.
+    // event lanes' binning, and cached per zoom level by the timeline. With samples (the CPU
+    // samples lane's filter model) only its accepted samples count: a process the window's
+    // filter hides gets no lane, as its samples are gone from the CPU samples lane too.
     static ProcessCpuBins binCpuByProcess(const SessionModel &session, quint64 startNs,
-                                          quint64 endNs, int width, int maxLanes = MaxProcessLanes);
+                                          quint64 endNs, int width, int maxLanes = MaxProcessLanes,
+                                          const EventFilterModel *samples = nullptr);
     // Sparse drawing below this many events per pixel column on average.
     static constexpr double SparseEventsPerColumn = 2.0;
     static constexpr int MaxSpanRows = 4;

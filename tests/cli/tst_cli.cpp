@@ -1295,6 +1295,112 @@ private Q_SLOTS:
         }
     }
 
+    // top --metric latency without --probe over block I/O and off-CPU waits: their sum is no
+    // number (3 s asleep and 3 ms on the disk are not 3.003 s of latency), so it orders nothing.
+    // The text gives each probe its own list; CSV and JSON, one table each, ask for --probe.
+    void topNeverOrdersByUnlikeSums()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("mixed.bpflens"));
+        SessionInfo info = sessionInfoForThisHost(
+            {{QStringLiteral("block"), {}, {}}, {QStringLiteral("offcpu"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        RecordBatch b;
+        auto block = [&](quint64 at, quint32 pid, const char *comm, quint64 ns) {
+            BlockEvent e;
+            e.timeNs = info.startMonotonicNs + at;
+            e.disk = "vda";
+            e.op = "Write";
+            e.comm = comm;
+            e.pid = pid;
+            e.bytes = 4096;
+            e.deviceNs = ns;
+            b.block.append(e);
+        };
+        auto off = [&](quint64 at, quint32 pid, const char *comm, quint64 ns) {
+            OffCpuEvent e;
+            e.timeNs = info.startMonotonicNs + at;
+            e.pid = pid;
+            e.tid = pid;
+            e.comm = comm;
+            e.offNs = ns;
+            b.events<OffCpuEvent>().append(e);
+        };
+        // dd: 3 ms on the disk, 10 ms off the CPU; tar: 2 ms on the disk; sleep: 3 s asleep.
+        for (int i = 0; i < 3; ++i)
+            block(1000 * quint64(i), 600, "dd", 1'000'000);
+        block(5000, 602, "tar", 2'000'000);
+        off(6000, 600, "dd", 10'000'000);
+        off(7000, 601, "sleep", 3'000'000'000);
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        QVERIFY2(writer.writeBatch(b, &err), qPrintable(err));
+        QVERIFY(writer.finish(info.startMonotonicNs + 100000, &err));
+        writer.close();
+
+        for (const QString &metric : {QStringLiteral("latency"), QStringLiteral("p99")}) {
+            const Run text =
+                runCli({QStringLiteral("top"), session, QStringLiteral("--metric"), metric});
+            QCOMPARE(text.status, 0);
+            QVERIFY2(text.out.startsWith(
+                         QLatin1String("The latencies of block, offcpu do not add up: one list "
+                                       "per probe (--probe ID for one).\n")),
+                     qPrintable(text.out));
+            QVERIFY2(!text.out.contains(QLatin1String("mixed")), qPrintable(text.out));
+            const qsizetype blockAt = text.out.indexOf(
+                QStringLiteral("Top process by %1 of block (2 of 2, 4 events)\n").arg(metric));
+            const qsizetype offAt = text.out.indexOf(
+                QStringLiteral("Top process by %1 of offcpu (2 of 2, 2 events)\n").arg(metric));
+            QVERIFY2(blockAt > 0 && offAt > blockAt, qPrintable(text.out));
+            // On the disk dd leads by total (3 ms), tar by p99 (2 ms against 1 ms); off the CPU
+            // sleep leads both; neither list holds the other's processes.
+            const QString blocks = text.out.mid(blockAt, offAt - blockAt);
+            const QString waits = text.out.mid(offAt);
+            const bool total = metric == QLatin1String("latency");
+            QVERIFY2(blocks.indexOf(QLatin1String(total ? "600 dd" : "602 tar")) <
+                             blocks.indexOf(QLatin1String(total ? "602 tar" : "600 dd")) &&
+                         !blocks.contains(QLatin1String("sleep")),
+                     qPrintable(blocks));
+            QVERIFY2(waits.indexOf(QLatin1String("601 sleep")) <
+                             waits.indexOf(QLatin1String("600 dd")) &&
+                         !waits.contains(QLatin1String("tar")),
+                     qPrintable(waits));
+        }
+        for (const QString &format : {QStringLiteral("--json"), QStringLiteral("--csv")}) {
+            const Run r = runCli({QStringLiteral("top"), session, QStringLiteral("--metric"),
+                                  QStringLiteral("latency"), format});
+            QCOMPARE(r.status, 2);
+            QCOMPARE(r.out, QString());
+            QVERIFY2(r.err.startsWith(QLatin1String("bpflens-cli: ")) && r.err.count(u'\n') == 1 &&
+                         r.err.contains(QLatin1String("--probe block or --probe offcpu")),
+                     qPrintable(r.err));
+        }
+        // One probe's, as JSON: only its events, ordered by their latency.
+        const Run one = runCli({QStringLiteral("top"), session, QStringLiteral("--metric"),
+                                QStringLiteral("latency"), QStringLiteral("--probe"),
+                                QStringLiteral("offcpu"), QStringLiteral("--json")});
+        QCOMPARE(one.status, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(one.out.toUtf8())
+                                    .object()
+                                    .value(QStringLiteral("rows"))
+                                    .toArray();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows.at(0).toObject().value(QStringLiteral("key")).toString(),
+                 QStringLiteral("601 sleep"));
+        // Disks: only block I/O has them, so one list as before; counts are not sums.
+        const Run disks =
+            runCli({QStringLiteral("top"), session, QStringLiteral("--by"), QStringLiteral("disk"),
+                    QStringLiteral("--metric"), QStringLiteral("latency")});
+        QCOMPARE(disks.status, 0);
+        QVERIFY2(disks.out.startsWith(QLatin1String("Top disk by latency (1 of 1, 4 events)\n")),
+                 qPrintable(disks.out));
+        const Run counts = runCli({QStringLiteral("top"), session});
+        QCOMPARE(counts.status, 0);
+        QVERIFY2(counts.out.startsWith(QLatin1String("Top process by count (3 of 3, 6 events)\n")),
+                 qPrintable(counts.out));
+    }
+
     // explain: a spike of slow dd writes to vda among background reads; the ranking of the
     // range's slow requests, as CSV, against a brute-force count of the events written.
     void explainRanksTheSpike()

@@ -16,6 +16,7 @@
 #include "profilepage.h"
 #include "resultspage.h"
 #include "sessionmodel.h"
+#include "translations.h"
 #include "viewstate.h"
 
 #include <QAbstractItemModelTester>
@@ -23,6 +24,7 @@
 #include <QCheckBox>
 #include <QLabel>
 #include <QLocale>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -368,6 +370,53 @@ private Q_SLOTS:
         QVERIFY2(text(page.findingModel(), f, 0).contains(QStringLiteral("2,048–4,095 µs")) ||
                      text(page.findingModel(), f, 0).contains(QStringLiteral("2048–4095 µs")),
                  qPrintable(text(page.findingModel(), f, 0)));
+    }
+
+    // Counts read as words (issue #29): "1 event" and "2 events" in English, not "1 event(s)"
+    // (also under the C locale, which has no translation of its own), and German's forms.
+    void countsReadAsWords()
+    {
+        const auto english = qScopeGuard([] { installTranslations(QLocale::c()); });
+        auto make = [] {
+            SessionData data;
+            data.info = overviewInfo();
+            data.info.endMonotonicNs = S + 10'000 * Ms;
+            data.events.append(sample(S + 100 * Ms, 100, "one"));
+            for (quint64 k = 1; k <= 2; ++k) {
+                OpenEvent o;
+                o.timeNs = S + k * 200 * Ms;
+                o.pid = 100;
+                o.comm = "two";
+                o.path = "/etc/hostname";
+                data.events.append(o);
+            }
+            return data;
+        };
+        const struct
+        {
+            const char *locale;
+            const char *one;
+            const char *two;
+        } cases[] = {{"en_US", "1 event", "2 events"},
+                     {"C", "1 event", "2 events"},
+                     {"de_DE", "1 Ereignis", "2 Ereignisse"}};
+        for (const auto &c : cases) {
+            installTranslations(QLocale(QLatin1String(c.locale)));
+            SessionModel session;
+            session.setSession(make());
+            ViewState state;
+            state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+            OverviewPage page(&session, &state);
+            page.show();
+            QTRY_VERIFY_WITH_TIMEOUT(!page.isComputing(), Timeout);
+            const OverviewProbeModel *m = page.probeModel();
+            const int profile = probeRow(m, QStringLiteral("profile"));
+            const int open = probeRow(m, QStringLiteral("open"));
+            QVERIFY(profile >= 0 && open >= 0);
+            QCOMPARE(text(m, profile, OverviewProbeModel::RecordedColumn),
+                     QString::fromUtf8(c.one));
+            QCOMPARE(text(m, open, OverviewProbeModel::RecordedColumn), QString::fromUtf8(c.two));
+        }
     }
 
     // bpflens-cli and its thread (another name, the same pid) are left out of the top lists

@@ -10,6 +10,7 @@
 #include "sessionmodel.h"
 #include "timelinebins.h"
 #include "timelinewidget.h"
+#include "translations.h"
 #include "viewstate.h"
 
 #include <QApplication>
@@ -17,6 +18,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -30,6 +32,30 @@ using namespace bpflens;
 using namespace bpflens::test;
 
 namespace {
+
+// Twelve processes (pid 500 + p, "proc<p>") with 12 - p CPU samples per 10 ms slot over 1 s;
+// process 0 only in the first half.
+SessionData twelveProcesses()
+{
+    SessionData d;
+    d.info.startMonotonicNs = ProfileStartNs;
+    d.info.endMonotonicNs = ProfileStartNs + 1'000'000'000;
+    for (int slot = 0; slot < 100; ++slot) {
+        for (quint32 p = 0; p < 12; ++p) {
+            for (quint32 k = 0; k < 12 - p; ++k) {
+                CpuSampleEvent e;
+                e.timeNs = ProfileStartNs + quint64(slot) * 10'000'000 + p * 1000 + k;
+                e.pid = 500 + p;
+                e.comm = "proc" + QByteArray::number(p);
+                // Process 0 only runs in the first half: a spike the lanes must show.
+                if (p == 0 && slot >= 50)
+                    continue;
+                d.events.append(e);
+            }
+        }
+    }
+    return d;
+}
 
 // The top-down node reached by the frames from the root, -1 if none.
 qint32 nodeOf(const CallTree &t, const QList<quint32> &frames)
@@ -430,26 +456,7 @@ private Q_SLOTS:
     {
         // Twelve processes with 12, 11, … 1 samples per millisecond-wide slot: the eight busiest
         // get a lane each, busiest first, the other four share one.
-        auto make = [] {
-            SessionData d;
-            d.info.startMonotonicNs = ProfileStartNs;
-            d.info.endMonotonicNs = ProfileStartNs + 1'000'000'000;
-            for (int slot = 0; slot < 100; ++slot) {
-                for (quint32 p = 0; p < 12; ++p) {
-                    for (quint32 k = 0; k < 12 - p; ++k) {
-                        CpuSampleEvent e;
-                        e.timeNs = ProfileStartNs + quint64(slot) * 10'000'000 + p * 1000 + k;
-                        e.pid = 500 + p;
-                        e.comm = "proc" + QByteArray::number(p);
-                        // Process 0 only runs in the first half: a spike the lanes must show.
-                        if (p == 0 && slot >= 50)
-                            continue;
-                        d.events.append(e);
-                    }
-                }
-            }
-            return d;
-        };
+        auto make = twelveProcesses;
         SessionModel session;
         session.setSession(make());
         const ProcessCpuBins bins = TimelineBinner::binCpuByProcess(
@@ -527,6 +534,80 @@ private Q_SLOTS:
         // A click on a name selects no event and leaves the range alone.
         QVERIFY(!window.viewState()->selectedEvent().isValid());
         QVERIFY(!window.viewState()->isZoomed());
+    }
+
+    // Issue #29: the process lanes were about 9 px high and cut their names; and a process the
+    // window's filter hid kept its lane. Each name now fits its lane at the application font,
+    // in English, German and Chinese (whose "other" falls back to a taller CJK font), and the
+    // lanes are those of the processes the filter lets through.
+    void timelineProcessLanesReadableAndFiltered()
+    {
+        const auto english = qScopeGuard([] { installTranslations(QLocale::c()); });
+        MainWindow window;
+        window.resize(1366, 1000);
+        TimelineWidget *tl = window.results()->timeline();
+        tl->setMinimumHeight(520); // room for all nine process lanes beside the event lanes
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.session()->setSession(twelveProcesses());
+        QTRY_COMPARE(int(tl->cpuBins().lanes.size()), 9);
+        for (const char *locale : {"C", "de_DE", "zh_CN"}) {
+            installTranslations(QLocale(QLatin1String(locale)));
+            QCoreApplication::processEvents();
+            const QString other = tl->processLaneLabel(8);
+            QVERIFY2(other.contains(QLatin1String("(4)")) ||
+                         other.contains(QStringLiteral("（4）")),
+                     qPrintable(other));
+            if (qstrcmp(locale, "zh_CN") == 0)
+                QVERIFY2(!other.contains(QLatin1String("other")), qPrintable(other));
+            const QFontMetrics fm(tl->font());
+            for (int k = 0; k < 9; ++k) {
+                const QRect room = tl->processLabelRect(k);
+                QVERIFY2(
+                    !room.isNull(),
+                    qPrintable(QStringLiteral("%1: lane %2").arg(QLatin1String(locale)).arg(k)));
+                const QString label = tl->processLaneLabel(k);
+                const QRect need = fm.boundingRect(
+                    room, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, label);
+                QVERIFY2(need.height() <= room.height() && need.width() <= room.width(),
+                         qPrintable(QStringLiteral("%1: \"%2\" needs %3x%4 px, has %5x%6")
+                                        .arg(QLatin1String(locale), label)
+                                        .arg(need.width())
+                                        .arg(need.height())
+                                        .arg(room.width())
+                                        .arg(room.height())));
+                // Lanes, and so their names, do not overlap.
+                if (k > 0)
+                    QVERIFY(tl->processLaneRect(k).top() > tl->processLaneRect(k - 1).bottom());
+            }
+        }
+
+        // The filter by PID: one lane, that process's; by command likewise.
+        auto pids = [tl] {
+            QList<qint64> out;
+            for (const auto &l : tl->cpuBins().lanes)
+                out << l.pid;
+            return out;
+        };
+        EventFilter byPid;
+        byPid.pid = 503;
+        window.viewState()->setFilter(byPid);
+        QTRY_COMPARE(pids(), QList<qint64>{503});
+        QVERIFY(!tl->processLaneRect(0).isNull());
+        QVERIFY(tl->processLaneRect(1).isNull());
+        QCOMPARE(tl->processLaneLabel(0), QStringLiteral("proc3 503"));
+        EventFilter byComm;
+        byComm.comm = "proc10";
+        window.viewState()->setFilter(byComm);
+        QTRY_COMPARE(pids(), QList<qint64>{510});
+        QCOMPARE(tl->cpuBins().lanes[0].total, 200u);
+        // Filtered out entirely: no lane at all.
+        byComm.comm = "nobody";
+        window.viewState()->setFilter(byComm);
+        QTRY_VERIFY(tl->cpuBins().lanes.empty());
+        QVERIFY(tl->processLaneRect(0).isNull());
+        window.viewState()->setFilter({});
+        QTRY_COMPARE(int(tl->cpuBins().lanes.size()), 9);
     }
 
     void inMainWindow()

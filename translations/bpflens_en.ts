@@ -1,0 +1,257 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>bpflens::ExplainModel</name>
+    <message numerus="yes">
+        <source>%1 of the %Ln event(s) in the range</source>
+        <translation>
+            <numerusform>%1 of the %Ln event in the range</numerusform>
+            <numerusform>%1 of the %Ln events in the range</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of the %Ln event(s) outside the range</source>
+        <translation>
+            <numerusform>%1 of the %Ln event outside the range</numerusform>
+            <numerusform>%1 of the %Ln events outside the range</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ExplainPage</name>
+    <message numerus="yes">
+        <source>%1 to %2: %Ln event(s) with the selected latency inside, %3 outside. Most over-represented first:</source>
+        <translation>
+            <numerusform>%1 to %2: %Ln event with the selected latency inside, %3 outside. Most over-represented first:</numerusform>
+            <numerusform>%1 to %2: %Ln events with the selected latency inside, %3 outside. Most over-represented first:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 to %2: %Ln event(s) inside, %3 outside. Most over-represented first:</source>
+        <translation>
+            <numerusform>%1 to %2: %Ln event inside, %3 outside. Most over-represented first:</numerusform>
+            <numerusform>%1 to %2: %Ln events inside, %3 outside. Most over-represented first:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ExportController</name>
+    <message numerus="yes">
+        <source>Exported %n file(s) to %1</source>
+        <translation>
+            <numerusform>Exported %n file to %1</numerusform>
+            <numerusform>Exported %n files to %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::FlameGraphView</name>
+    <message numerus="yes">
+        <source>%n sample(s)</source>
+        <translation>
+            <numerusform>%n sample</numerusform>
+            <numerusform>%n samples</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::HistogramView</name>
+    <message numerus="yes">
+        <source>p50 in %1 · p99 in %2 (darker bars) · %Ln samples</source>
+        <translation>
+            <numerusform>p50 in %1 · p99 in %2 (darker bars) · %Ln sample</numerusform>
+            <numerusform>p50 in %1 · p99 in %2 (darker bars) · %Ln samples</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::IoStackView</name>
+    <message numerus="yes">
+        <source>%1 · %2: %3 exclusive (%4 % of %5), %n call(s)</source>
+        <translation>
+            <numerusform>%1 · %2: %3 exclusive (%4 % of %5), %n call</numerusform>
+            <numerusform>%1 · %2: %3 exclusive (%4 % of %5), %n calls</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewFindingModel</name>
+    <message numerus="yes">
+        <source>%1 lost %Ln event(s): its buffer was full</source>
+        <translation>
+            <numerusform>%1 lost %Ln event: its buffer was full</numerusform>
+            <numerusform>%1 lost %Ln events: its buffer was full</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %Ln event(s) at %2–%3 s, %4× the usual rate</source>
+        <extracomment>A burst of events: &quot;Block I/O: 870 events at 4.2–4.8 s, 12× the usual rate&quot;</extracomment>
+        <translation>
+            <numerusform>%1: %Ln event at %2–%3 s, %4× the usual rate</numerusform>
+            <numerusform>%1: %Ln events at %2–%3 s, %4× the usual rate</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %Ln failed with %2</source>
+        <extracomment>&quot;Open: 1,234 failed with ENOENT&quot;</extracomment>
+        <translation>
+            <numerusform>%1: %Ln failed with %2</numerusform>
+            <numerusform>%1: %Ln failed with %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewPage</name>
+    <message numerus="yes">
+        <source>%1–%2 s: %Ln event(s)</source>
+        <translation>
+            <numerusform>%1–%2 s: %Ln event</numerusform>
+            <numerusform>%1–%2 s: %Ln events</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1–%2 s: %Ln event(s) pass the filter</source>
+        <translation>
+            <numerusform>%1–%2 s: %Ln event passes the filter</numerusform>
+            <numerusform>%1–%2 s: %Ln events pass the filter</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) lost</source>
+        <translation>
+            <numerusform>%Ln event lost</numerusform>
+            <numerusform>%Ln events lost</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewProbeModel</name>
+    <message numerus="yes">
+        <source>%Ln event(s)</source>
+        <translation>
+            <numerusform>%Ln event</numerusform>
+            <numerusform>%Ln events</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln sample(s)</source>
+        <translation>
+            <numerusform>%Ln sample</numerusform>
+            <numerusform>%Ln samples</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln interval(s)</source>
+        <translation>
+            <numerusform>%Ln interval</numerusform>
+            <numerusform>%Ln intervals</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>counters of %Ln interval(s)</source>
+        <translation>
+            <numerusform>counters of %Ln interval</numerusform>
+            <numerusform>counters of %Ln intervals</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::PercentileDiffModel</name>
+    <message numerus="yes">
+        <source>%1: %Ln sample(s) in the baseline, %2 in the comparison</source>
+        <translation>
+            <numerusform>%1: %Ln sample in the baseline, %2 in the comparison</numerusform>
+            <numerusform>%1: %Ln samples in the baseline, %2 in the comparison</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ProfilePage</name>
+    <message numerus="yes">
+        <source>Off-CPU time in range: %1 (%Ln wait(s))</source>
+        <translation>
+            <numerusform>Off-CPU time in range: %1 (%Ln wait)</numerusform>
+            <numerusform>Off-CPU time in range: %1 (%Ln waits)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::QueryPage</name>
+    <message numerus="yes">
+        <source>Saved %Ln rows to %1</source>
+        <translation>
+            <numerusform>Saved %Ln row to %1</numerusform>
+            <numerusform>Saved %Ln rows to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>First %Ln rows shown (the result has more), in %1 ms</source>
+        <translation>
+            <numerusform>First %Ln row shown (the result has more), in %1 ms</numerusform>
+            <numerusform>First %Ln rows shown (the result has more), in %1 ms</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln rows in %1 ms</source>
+        <translation>
+            <numerusform>%Ln row in %1 ms</numerusform>
+            <numerusform>%Ln rows in %1 ms</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::RemoteRecorder</name>
+    <message numerus="yes">
+        <source>bpflens-cli %1 on %2, kernel %3: %4 of %Ln probe(s) can run there.</source>
+        <translation>
+            <numerusform>bpflens-cli %1 on %2, kernel %3: %4 of %Ln probe can run there.</numerusform>
+            <numerusform>bpflens-cli %1 on %2, kernel %3: %4 of %Ln probes can run there.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::SessionDocument</name>
+    <message numerus="yes">
+        <source>The recording did not stop within %n second(s). It is still stopping and keeps what it recorded; close the window again once it has stopped.</source>
+        <translation>
+            <numerusform>The recording did not stop within %n second. It is still stopping and keeps what it recorded; close the window again once it has stopped.</numerusform>
+            <numerusform>The recording did not stop within %n seconds. It is still stopping and keeps what it recorded; close the window again once it has stopped.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::TimelineWidget</name>
+    <message numerus="yes">
+        <source>%1 other processes: %Ln CPU sample(s) in view</source>
+        <translation>
+            <numerusform>%1 other processes: %Ln CPU sample in view</numerusform>
+            <numerusform>%1 other processes: %Ln CPU samples in view</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (PID %2): %Ln CPU sample(s) in view</source>
+        <translation>
+            <numerusform>%1 (PID %2): %Ln CPU sample in view</numerusform>
+            <numerusform>%1 (PID %2): %Ln CPU samples in view</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::TopPage</name>
+    <message numerus="yes">
+        <source>%1 of %Ln key(s)</source>
+        <translation>
+            <numerusform>%1 of %Ln key</numerusform>
+            <numerusform>%1 of %Ln keys</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) in the visible range</source>
+        <translation>
+            <numerusform>%Ln event in the visible range</numerusform>
+            <numerusform>%Ln events in the visible range</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
