@@ -421,14 +421,40 @@ QString ResultsPage::viewTitle(QWidget *view) const
 
 void ResultsPage::stepGroup(int step)
 {
-    const int n = m_tabs->count();
-    for (int i = 1; i < n; ++i) {
-        const int t = ((m_tabs->currentIndex() + step * i) % n + n) % n;
-        if (m_tabs->isTabVisible(t) && m_tabs->isTabEnabled(t)) {
-            m_tabs->setCurrentIndex(t);
-            return;
+    // Every view in the order of the tab rows, a group's own tabs included (Latency: Histograms,
+    // Heatmap; CPU: Flame Graph, Stack Chart, ...), so that one shortcut reaches each of them.
+    struct Place
+    {
+        int group;
+        int view; // -1: a group of one view
+    };
+    QList<Place> places;
+    int current = -1;
+    for (int t = 0; t < m_tabs->count(); ++t) {
+        if (!m_tabs->isTabVisible(t) || !m_tabs->isTabEnabled(t))
+            continue;
+        auto *group = qobject_cast<QTabWidget *>(m_tabs->widget(t));
+        if (!group || !m_groups.contains(group)) {
+            if (t == m_tabs->currentIndex())
+                current = int(places.size());
+            places.append({t, -1});
+            continue;
+        }
+        for (int v = 0; v < group->count(); ++v) {
+            if (!group->isTabVisible(v) || !group->isTabEnabled(v))
+                continue;
+            if (t == m_tabs->currentIndex() && v == group->currentIndex())
+                current = int(places.size());
+            places.append({t, v});
         }
     }
+    if (places.isEmpty())
+        return;
+    const int n = int(places.size());
+    const Place to = places[((current < 0 ? 0 : current + step) % n + n) % n];
+    if (to.view >= 0)
+        static_cast<QTabWidget *>(m_tabs->widget(to.group))->setCurrentIndex(to.view);
+    m_tabs->setCurrentIndex(to.group);
 }
 
 void ResultsPage::addTabActions(QMenu *menu)

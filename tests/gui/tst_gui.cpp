@@ -384,6 +384,13 @@ void TestGui::tabsStepFromAnyField()
     combo->setFocus();
     QTRY_VERIFY(combo->hasFocus());
     const int heatmap = tabs->currentIndex();
+    // A group's own tabs are steps too: Histograms, then Heatmap, then the CPU group.
+    w.results()->showView(w.results()->histogramView());
+    QTest::keyClick(&w, Qt::Key_PageDown, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), heatmap);
+    QVERIFY(w.results()->heatmapView()->isVisible());
+    combo->setFocus();
+    QTRY_VERIFY(combo->hasFocus());
     QTest::keyClick(combo, Qt::Key_PageDown, Qt::ControlModifier);
     QCOMPARE(tabs->currentIndex(), heatmap + 1);
     QTest::keyClick(tabs->currentWidget(), Qt::Key_PageUp, Qt::ControlModifier);
