@@ -46,8 +46,8 @@ int exportFolded(const QCommandLineParser &parser)
     const bool offCpu = parser.isSet(QStringLiteral("off-cpu"));
     const ProfileKind kind = offCpu ? ProfileKind::OffCpu : ProfileKind::OnCpu;
     if (!data.events.count(offCpu ? EventType::OffCpu : EventType::CpuSample))
-        return fail(offCpu ? QStringLiteral("%1 has no off-CPU waits: record them with --probe "
-                                            "offcpu")
+        return fail(offCpu ? QStringLiteral("%1 has no off-CPU waits: record them "
+                                            "with --probe offcpu")
                                  .arg(path)
                            : QStringLiteral("%1 has no CPU samples: record them with --probe "
                                             "profile (or export the off-CPU waits with --off-cpu)")

@@ -3,8 +3,7 @@
 
 #include "eventlisting.h"
 
-#include "blockprobe.h"
-#include "losscounters.h"
+#include "probe.h"
 #include "profilereport.h"
 #include "sessionstore.h"
 
@@ -115,16 +114,21 @@ int show(const QStringList &args)
     for (const ProbeStats &s : std::as_const(data.stats))
         stats[s.probeId] = s;
     // What the kernel could not count or attribute, summed over the session's intervals.
-    QHash<QString, quint64> histogramFull, histogramKeys, unattributed, merged, unfinished;
+    QHash<QString, quint64> histogramFull, histogramKeys, unfinished;
+    // The losses a probe declares (core/probes/<id>.h) are listed under it, or under its table
+    // of keys when it has one.
+    auto lossesBelowProbe = [](const QString &probeId) {
+        const ProbeInfo *probe = ProbeCatalog::find(probeId);
+        return probe && !probe->keyed.tableTitle ? probe->lossCounters() : QStringList();
+    };
+    QHash<QString, QHash<QString, quint64>> declaredLosses;
     for (const CounterSample &c : std::as_const(data.counters)) {
         if (c.name == Probe::histogramMapFullCounter())
             histogramFull[c.probeId] += quint64(c.value);
         else if (c.name == Probe::histogramKeysCounter())
             histogramKeys[c.probeId] = qMax(histogramKeys[c.probeId], quint64(c.value));
-        else if (c.name == BlockProbe::unattributedCounter())
-            unattributed[c.probeId] += quint64(c.value);
-        else if (c.name == BlockProbe::mergedCounter())
-            merged[c.probeId] += quint64(c.value);
+        else if (lossesBelowProbe(c.probeId).contains(c.name))
+            declaredLosses[c.probeId][c.name] += quint64(c.value);
         else if (c.name == QLatin1String("unfinished"))
             unfinished[c.probeId] += quint64(c.value); // files written before ProbeStats had it
     }
@@ -168,14 +172,11 @@ int show(const QStringList &args)
                                     "keys)\n")
                          .arg(n)
                          .arg(histogramKeys.value(p.id));
-        if (const quint64 n = unattributed.value(p.id))
-            out() << QStringLiteral("              %1 requests of unknown submitter (submitted "
-                                    "before recording, or by the kernel)\n")
-                         .arg(n);
-        if (const quint64 n = merged.value(p.id))
-            out() << QStringLiteral("              %1 I/Os merged into other requests (no event "
-                                    "of their own)\n")
-                         .arg(n);
+        for (const QString &name : lossesBelowProbe(p.id)) {
+            if (const quint64 n = declaredLosses.value(p.id).value(name))
+                out() << QStringLiteral("              ")
+                      << ProbeCatalog::find(p.id)->counter(name)->text.arg(n) << '\n';
+        }
         if (const quint64 n = unfinished.value(p.id))
             out() << QStringLiteral("              %1 requests unfinished at the stop (in "
                                     "flight, or ended without the kernel running the completion "
@@ -207,48 +208,31 @@ int show(const QStringList &args)
     }
 
     // Counts per key over the session, busiest first, as strlen_count prints them: uprobe's
-    // calls, usdt's and tpcount's hits. Their loss counters (core/losscounters.h) are no keys:
-    // each gets a line of its own below the table.
-    struct KeyCounts
-    {
-        const char *probeId;
-        const char *title;
-        const char *what;
-    };
-    const KeyCounts keyCounts[] = {
-        {EventTraits<UprobeCallEvent>::probeId, "uprobe calls by key", "calls"},
-        {"usdt", "USDT probe hits by key", "hits"},
-        {"tpcount", "tracepoint hits by key", "hits"},
-    };
-    auto lossLine = [](const QString &counter, const char *what) {
-        if (counter == KeyedLoss::keysFull())
-            return QStringLiteral("%1 ") + QLatin1String(what) +
-                   QStringLiteral(" not counted by key: the map of keys was full\n");
-        if (counter == KeyedLoss::unreadableStrings())
-            return QStringLiteral("%1 string arguments unreadable (NULL or not mapped), counted "
-                                  "under \"\"\n");
-        if (counter == KeyedLoss::unreadableKeys())
-            return QStringLiteral("%1 hits not counted: a key or value met a NULL pointer or "
-                                  "unreadable memory\n");
-        if (counter == KeyedLoss::argumentFaults())
-            return QStringLiteral("%1 arguments unreadable (memory not mapped), read as 0\n");
-        return QStringLiteral("%1 ") + counter + QLatin1Char('\n');
-    };
-    for (const KeyCounts &k : keyCounts) {
-        if (!only.isEmpty() && only != QLatin1String(k.probeId))
+    // calls, usdt's and tpcount's hits (the probes whose declarations give a table). Their loss
+    // counters are no keys: each gets a line of its own below the table.
+    QList<const ProbeInfo *> tabled;
+    for (const ProbeInfo &probe : ProbeCatalog::probes()) {
+        if (probe.keyed.tableTitle)
+            tabled.append(&probe);
+    }
+    std::stable_sort(tabled.begin(), tabled.end(), [](const ProbeInfo *a, const ProbeInfo *b) {
+        return a->keyed.rank < b->keyed.rank;
+    });
+    for (const ProbeInfo *k : std::as_const(tabled)) {
+        if (!only.isEmpty() && only != k->id)
             continue;
-        const QString probeId = QLatin1String(k.probeId);
+        const QString &probeId = k->id;
+        const QStringList lossNames = k->lossCounters();
         QHash<QString, double> calls;
         QHash<QString, quint64> losses;
         for (const CounterSample &c : std::as_const(data.counters)) {
             if (c.probeId != probeId)
                 continue;
-            if (KeyedLoss::isLossCounter(probeId, c.name))
+            if (lossNames.contains(c.name))
                 losses[c.name] += quint64(c.value);
             else
                 calls[c.name] += c.value;
         }
-        const QStringList lossNames = KeyedLoss::counters(probeId);
         const bool lost = std::any_of(lossNames.cbegin(), lossNames.cend(),
                                       [&](const QString &n) { return losses.value(n) > 0; });
         if (calls.isEmpty() && !lost)
@@ -262,7 +246,7 @@ int show(const QStringList &args)
         // --top, as for the profiles' functions: 0 for all.
         const qsizetype shown = top > 0 ? qMin<qsizetype>(top, rows.size()) : rows.size();
         out() << QStringLiteral("\n%1 (%2 keys%3)\n")
-                     .arg(QLatin1String(k.title))
+                     .arg(QLatin1String(k->keyed.tableTitle))
                      .arg(rows.size())
                      .arg(shown < rows.size() ? QStringLiteral(", the %1 busiest").arg(shown)
                                               : QString());
@@ -271,7 +255,7 @@ int show(const QStringList &args)
             out() << QStringLiteral("%1  %2\n").arg(qint64(rows[i].first), 12).arg(rows[i].second);
         for (const QString &name : lossNames) {
             if (const quint64 n = losses.value(name))
-                out() << lossLine(name, k.what).arg(n);
+                out() << k->counter(name)->text.arg(n) << '\n';
         }
     }
 

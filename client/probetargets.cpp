@@ -11,16 +11,18 @@ namespace bpflens {
 
 namespace {
 
-// The options of tppair and tpcount that name a hook, with the prefix of the options the
-// resolved hook is written to (helper/probehooks.h).
-QList<std::pair<QString, QString>> hookOptionsOf(const QString &id)
+// The options that name a hook (tppair's start and end, tpcount's tracepoint), with the
+// prefix of the options the resolved hook is written to (helper/probehooks.h).
+QList<ProbeHookOption> hookOptionsOf(const QString &id)
 {
-    if (id == QLatin1String("tppair"))
-        return {{QStringLiteral("start"), QStringLiteral("start")},
-                {QStringLiteral("end"), QStringLiteral("end")}};
-    if (id == QLatin1String("tpcount"))
-        return {{QStringLiteral("tracepoint"), QStringLiteral("hook")}};
-    return {};
+    const ProbeInfo *info = ProbeCatalog::find(id);
+    return info ? info->hooks : QList<ProbeHookOption>();
+}
+
+ProbeTarget targetOf(const QString &id)
+{
+    const ProbeInfo *info = ProbeCatalog::find(id);
+    return info ? info->target : ProbeTarget::None;
 }
 
 bool sameFile(const SharedFd &a, const SharedFd &b)
@@ -92,11 +94,11 @@ bool resolveHooks(ProbeConfig &p, QString *error)
 
 bool probeTakesUserFile(const QString &id, const QVariantMap &options)
 {
-    if (id == QLatin1String("uprobe") || id == QLatin1String("usdt"))
+    const ProbeTarget target = targetOf(id);
+    if (target == ProbeTarget::BinaryFunction || target == ProbeTarget::Usdt)
         return true;
-    for (const auto &[option, prefix] : hookOptionsOf(id)) {
-        Q_UNUSED(prefix);
-        if (ProbeHook::parse(options.value(option).toString()).inUserFile())
+    for (const ProbeHookOption &hook : hookOptionsOf(id)) {
+        if (ProbeHook::parse(options.value(hook.option).toString()).inUserFile())
             return true;
     }
     return false;
@@ -121,10 +123,11 @@ bool resolveProbeTargets(QList<ProbeConfig> &probes, QString *error)
                                               : QVariant())
                                  .toString()
                                  .trimmed();
-        if (p.id == QLatin1String("usdt")) {
+        if (info && info->target == ProbeTarget::Usdt) {
             if (spec.isEmpty()) {
-                *error = QStringLiteral("probe usdt: no USDT probe given "
-                                        "(target=BINARY:PROVIDER:NAME)");
+                *error = QStringLiteral("probe %1: no USDT probe given "
+                                        "(target=BINARY:PROVIDER:NAME)")
+                             .arg(p.id);
                 return false;
             }
             UsdtTarget t;

@@ -1,5 +1,7 @@
 #include "openmetrics.h"
 
+#include "probecatalog.h"
+
 #include <cmath>
 #include <limits>
 
@@ -28,11 +30,6 @@ QString metricWord(const QString &s)
         }
     }
     return out;
-}
-
-bool option(const ProbeConfig &p, const char *name)
-{
-    return p.options.value(QLatin1String(name)).toBool();
 }
 
 void appendEscaped(QByteArray &out, const QString &value, bool labelValue)
@@ -93,32 +90,9 @@ MetricsAggregator::MetricsAggregator(int maxSeries)
 
 QStringList MetricsAggregator::histogramLabels(const ProbeConfig &p)
 {
-    const QString &id = p.id;
-    if (id == QLatin1String("block")) {
-        QStringList l;
-        if (option(p, "perDisk"))
-            l << QStringLiteral("disk");
-        if (option(p, "perFlags"))
-            l << QStringLiteral("flags");
-        return l;
-    }
-    if (id == QLatin1String("bitesize")) {
-        QStringList l{QStringLiteral("comm")};
-        if (option(p, "perDisk"))
-            l << QStringLiteral("disk");
-        if (option(p, "perOperation"))
-            l << QStringLiteral("op");
-        return l;
-    }
-    if (id == QLatin1String("runqlat")) {
-        if (option(p, "perProcess"))
-            return {QStringLiteral("pid"), QStringLiteral("comm")};
-        if (option(p, "perThread"))
-            return {QStringLiteral("tid"), QStringLiteral("comm")};
-        return {};
-    }
-    if (id == QLatin1String("iostack"))
-        return {QStringLiteral("op"), QStringLiteral("layer")};
+    const ProbeInfo *info = ProbeCatalog::find(p.id);
+    if (info && info->metrics.histogramLabels)
+        return info->metrics.histogramLabels(p.options);
     // tppair, tpcount, uprobe, ...: whatever their key option made of it, as one label.
     return {QStringLiteral("key")};
 }
@@ -221,23 +195,26 @@ MetricsAggregator::Series &MetricsAggregator::series(Family &f, const QStringLis
 void MetricsAggregator::addCounter(const CounterSample &c)
 {
     const QString probe = metricWord(c.probeId);
-    if (c.probeId == QLatin1String("iostack")) {
+    const ProbeInfo *info = ProbeCatalog::find(c.probeId);
+    const ProbeMetrics::Counters kind =
+        info ? info->metrics.counters : ProbeMetrics::Counters::Reported;
+    if (kind == ProbeMetrics::Counters::Layers) {
         const QStringList parts = c.name.split(QLatin1Char('/'));
         if (parts.size() == 3) {
             const QStringList labels{QStringLiteral("op"), QStringLiteral("layer")};
             const QString &what = parts[2];
             if (what == QLatin1String("count")) {
                 Family &f =
-                    family(QStringLiteral("bpflens_iostack_calls"), QStringLiteral("counter"), {},
-                           QStringLiteral("I/O operations that passed the layer"), labels);
+                    family(QStringLiteral("bpflens_%1_calls").arg(probe), QStringLiteral("counter"),
+                           {}, QStringLiteral("I/O operations that passed the layer"), labels);
                 series(f, {parts[0], parts[1]}).value += c.value;
                 return;
             }
             if (what == QLatin1String("total_ns") || what == QLatin1String("exclusive_ns")) {
                 const bool total = what == QLatin1String("total_ns");
                 Family &f = family(
-                    total ? QStringLiteral("bpflens_iostack_time_seconds")
-                          : QStringLiteral("bpflens_iostack_exclusive_time_seconds"),
+                    total ? QStringLiteral("bpflens_%1_time_seconds").arg(probe)
+                          : QStringLiteral("bpflens_%1_exclusive_time_seconds").arg(probe),
                     QStringLiteral("counter"), QStringLiteral("seconds"),
                     total ? QStringLiteral("Time I/O operations spent in the layer and below")
                           : QStringLiteral("Time I/O operations spent in the layer itself"),
@@ -247,7 +224,10 @@ void MetricsAggregator::addCounter(const CounterSample &c)
             }
         }
     }
-    if (c.name == QLatin1String("hitRatio") || c.name == QLatin1String("histogramKeys")) {
+    const ProbeCounter *declared = info ? info->counter(c.name) : nullptr;
+    // The engine's histogramKeys is every histogram probe's.
+    if ((declared && declared->role == ProbeCounter::Role::Gauge) ||
+        c.name == QLatin1String("histogramKeys")) {
         // Not amounts per interval but a level: the last one is what holds now.
         Family &f = family(
             QStringLiteral("bpflens_%1_%2").arg(probe, metricWord(c.name)), QStringLiteral("gauge"),
@@ -256,11 +236,10 @@ void MetricsAggregator::addCounter(const CounterSample &c)
         series(f, {}).value = c.value;
         return;
     }
-    if (c.probeId == QLatin1String("cachestat")) {
-        Family &f = family(
-            QStringLiteral("bpflens_cachestat_%1").arg(metricWord(c.name)),
-            QStringLiteral("counter"), {},
-            QStringLiteral("Page cache %1 (pages), as cachestat counts them").arg(c.name), {});
+    if (kind == ProbeMetrics::Counters::Families) {
+        Family &f =
+            family(QStringLiteral("bpflens_%1_%2").arg(probe, metricWord(c.name)),
+                   QStringLiteral("counter"), {}, info->metrics.counterHelp.arg(c.name), {});
         series(f, {}).value += c.value;
         return;
     }

@@ -2,6 +2,7 @@
 
 #include "eventstore.h"
 #include "openflags.h"
+#include "probecatalog.h"
 #include "sessionstore.h"
 #include "topkeys.h"
 
@@ -192,9 +193,10 @@ QList<ProbeOverview> probeRows(const SessionData &data, const OverviewQuery &q,
                 p.unit = merged->unit();
                 p.samples = merged->count();
                 p.intervals = intervals.size();
-                // iostack's keys are the layers one request passes (docs/iostack.md): merged
-                // they would count each request once per layer.
-                if (id != QLatin1String("iostack")) {
+                // Keys that a sample counts under several of (iostack's layers one request
+                // passes, docs/iostack.md) would count it more than once merged.
+                const ProbeInfo *info = ProbeCatalog::find(id);
+                if (!info || !info->histogramKeysOverlap) {
                     p.p50Slot = slotAtRank(*merged, 0.50);
                     p.p99Slot = slotAtRank(*merged, 0.99);
                     p.maxSlot = merged->count() ? merged->usedSlots() - 1 : -1;

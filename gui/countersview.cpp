@@ -2,13 +2,14 @@
 
 #include "chartstyle.h"
 #include "colors.h"
-#include "losscounters.h"
+#include "probecatalog.h"
 #include "sessionmodel.h"
 #include "timeaxis.h"
 #include "viewstate.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QGraphicsLayout>
 #include <QGridLayout>
 #include <QHash>
@@ -22,14 +23,12 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 namespace bpflens {
 
 namespace {
-
-// The ratio is a share, not a count: it would flatten every count line on a shared axis.
-const QString RatioName = QStringLiteral("hitRatio");
 
 // A series' counter name ("hits") where the legend shows a translated one.
 constexpr char CounterProperty[] = "counter";
@@ -57,20 +56,27 @@ void fillQuietIntervals(QMap<QString, QList<QPointF>> &lines)
     }
 }
 
-// uprobe's calls and usdt's and tpcount's hits per key ("calls", "hits", "arg1=42", "\"GET\"",
-// "next.pid=12", "comm=dd id=1"), not their loss counters (usdt's argumentFaults starts with
-// "arg" like a key) nor the engine's own (histogramMapFull), which the Summary names.
-bool isKeyCounter(const QString &probeId, const QString &name)
+QString viewText(const QString &text)
 {
-    if (KeyedLoss::isLossCounter(probeId, name))
-        return false;
-    return name == QLatin1String("calls") || name == QLatin1String("hits") ||
-           name.startsWith(QLatin1Char('"')) || name.contains(QLatin1Char('='));
+    return QCoreApplication::translate("bpflens::CountersView", text.toUtf8().constData());
 }
 
-bool isAnyName(const QString &, const QString &)
+// The probe that declares charts of its counters (cachestat), or null.
+const ProbeInfo *amountsProbe()
 {
-    return true;
+    for (const ProbeInfo &p : ProbeCatalog::probes()) {
+        if (!p.counterCharts.title.isEmpty())
+            return &p;
+    }
+    return nullptr;
+}
+
+// A gauge (the hit ratio) is a share, not a count: on the counts' axis it would flatten every
+// count line, so it gets a chart of its own.
+bool isGauge(const ProbeInfo *info, const QString &name)
+{
+    const ProbeCounter *c = info ? info->counter(name) : nullptr;
+    return c && c->role == ProbeCounter::Role::Gauge;
 }
 
 } // namespace
@@ -113,18 +119,24 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
     m_ratio = new QChartView(new QChart, this);
     m_ratio->setAccessibleName(tr("Page cache hit ratio"));
     m_ratio->setRenderHint(QPainter::Antialiasing);
-    m_keyed = {
-        {QStringLiteral("tcpretrans"), tr("TCP retransmits per connection"),
-         tr("retransmits per interval"), otherConnectionsName(), isAnyName, nullptr},
-        {QStringLiteral("tcpconnect"), tr("TCP connects per destination"),
-         tr("connects per interval"), otherDestinationsName(), isAnyName, nullptr},
-        {QStringLiteral("uprobe"), tr("User function calls per key"), tr("calls per interval"),
-         otherKeysName(), isKeyCounter, nullptr},
-        {QStringLiteral("usdt"), tr("USDT probe hits per key"), tr("hits per interval"),
-         otherKeysName(), isKeyCounter, nullptr},
-        {QStringLiteral("tpcount"), tr("Tracepoint hits per key"), tr("hits per interval"),
-         otherKeysName(), isKeyCounter, nullptr},
-    };
+    m_amounts = amountsProbe();
+    // The probes that count per key, a chart each, stacked by their declared rank.
+    QList<const ProbeInfo *> keyedProbes;
+    for (const ProbeInfo &p : ProbeCatalog::probes()) {
+        if (p.isKeyed())
+            keyedProbes.append(&p);
+    }
+    std::stable_sort(
+        keyedProbes.begin(), keyedProbes.end(),
+        [](const ProbeInfo *a, const ProbeInfo *b) { return a->keyed.rank < b->keyed.rank; });
+    for (const ProbeInfo *p : std::as_const(keyedProbes)) {
+        const QString other =
+            p->keyed.others == ProbeKeyedCounts::Others::Connections    ? otherConnectionsName()
+            : p->keyed.others == ProbeKeyedCounts::Others::Destinations ? otherDestinationsName()
+                                                                        : otherKeysName();
+        m_keyed.append(
+            {p, viewText(p->keyed.chartTitle), viewText(p->keyed.chartYTitle), other, nullptr});
+    }
     for (KeyedChart &k : m_keyed) {
         // Made in the scrolled widget: reparented by the grid later, a shown chart would wait
         // for the event loop to show again.
@@ -161,7 +173,7 @@ CountersView::CountersView(SessionModel *session, ViewState *state, QWidget *par
 QChartView *CountersView::keyedChart(const QString &probeId) const
 {
     for (const KeyedChart &k : m_keyed) {
-        if (k.probeId == probeId)
+        if (k.info->id == probeId)
             return k.view;
     }
     return nullptr;
@@ -188,18 +200,10 @@ QLineSeries *CountersView::series(const QString &name) const
 
 QString CountersView::cacheCounterTitle(const QString &name)
 {
-    if (name == QLatin1String("accesses"))
-        return tr("accesses");
-    if (name == QLatin1String("added"))
-        return tr("added");
-    if (name == QLatin1String("dirtied"))
-        return tr("dirtied");
-    if (name == QLatin1String("misses"))
-        return tr("misses");
-    if (name == QLatin1String("hits"))
-        return tr("hits");
-    if (name == RatioName)
-        return tr("hit ratio");
+    const ProbeInfo *info = amountsProbe();
+    const ProbeCounter *c = info ? info->counter(name) : nullptr;
+    if (c && !c->text.isEmpty())
+        return viewText(c->text);
     return name; // a counter of a newer helper: its own name
 }
 
@@ -253,15 +257,15 @@ void CountersView::refresh()
         if (c.timeNs < start || c.timeNs >= end)
             continue;
         const double x = double(qint64(c.timeNs - origin)) / 1e9;
-        if (c.probeId == QLatin1String("cachestat")) {
-            if (c.name == RatioName)
+        if (m_amounts && c.probeId == m_amounts->id) {
+            if (isGauge(m_amounts, c.name))
                 ratio[c.name].append(QPointF(x, c.value * 100));
             else
                 pages[c.name].append(QPointF(x, c.value));
             continue;
         }
         for (qsizetype i = 0; i < m_keyed.size(); ++i) {
-            if (c.probeId == m_keyed[i].probeId && m_keyed[i].isKey(c.probeId, c.name)) {
+            if (c.probeId == m_keyed[i].info->id && m_keyed[i].info->isKeyCounter(c.name)) {
                 keyed[i][c.name].append(QPointF(x, c.value));
                 keyedTotals[i][c.name] += c.value;
                 break;
@@ -271,10 +275,11 @@ void CountersView::refresh()
     bool empty = pages.isEmpty() && ratio.isEmpty();
     m_counts->setVisible(!pages.isEmpty());
     m_ratio->setVisible(!ratio.isEmpty());
-    fill(m_counts, pages, tr("Page cache"), tr("pages per interval"), false);
-    fill(m_ratio, ratio, tr("Hit ratio"), tr("hit ratio %"), true);
-    // cachestat's counters are words of the user's language in the legend; per-key counters
-    // below are keys (a destination, an argument value) and keep their names.
+    const ProbeCounterCharts charts = m_amounts ? m_amounts->counterCharts : ProbeCounterCharts();
+    fill(m_counts, pages, viewText(charts.title), viewText(charts.yTitle), false);
+    fill(m_ratio, ratio, viewText(charts.gaugeTitle), viewText(charts.gaugeYTitle), true);
+    // The page cache's counters are words of the user's language in the legend; per-key
+    // counters below are keys (a destination, an argument value) and keep their names.
     for (QChartView *view : {m_counts, m_ratio}) {
         for (QAbstractSeries *series : view->chart()->series()) {
             series->setProperty(CounterProperty, series->name());

@@ -17,13 +17,15 @@ QT_END_NAMESPACE
 
 namespace bpflens {
 
+struct ProbeInfo;
 class SessionModel;
 class TimeAxisGroup;
 class ViewState;
 
-// Counters over time, limited to the visible range: the page cache's (one line per counter:
-// hits, misses, dirtied, ...; the hit ratio on its own chart), and a chart per probe that
-// counts per key: tcpretrans' retransmits per connection, tcpconnect's connects per
+// Counters over time, limited to the visible range, as the probes declare them
+// (core/probes/<id>.h): the page cache's (one line per counter: hits, misses, dirtied, ...; the
+// hit ratio on its own chart: ProbeCounterCharts), and a chart per probe that counts per key
+// (ProbeKeyedCounts): tcpretrans' retransmits per connection, tcpconnect's connects per
 // destination, uprobe's calls, usdt's and tpcount's hits per key (the connections,
 // destinations or keys with the most in the range, the others summed).
 class CountersView : public QWidget
@@ -34,16 +36,13 @@ public:
 
     QChartView *countsChart() const { return m_counts; }
     QChartView *ratioChart() const { return m_ratio; }
-    QChartView *retransmitsChart() const { return keyedChart(QStringLiteral("tcpretrans")); }
-    QChartView *connectsChart() const { return keyedChart(QStringLiteral("tcpconnect")); }
-    QChartView *callsChart() const { return keyedChart(QStringLiteral("uprobe")); }
-    QChartView *usdtHitsChart() const { return keyedChart(QStringLiteral("usdt")); }
-    QChartView *hitsChart() const { return keyedChart(QStringLiteral("tpcount")); }
+    // The chart of a probe that counts per key (ProbeKeyedCounts), or null.
+    QChartView *keyedChart(const QString &probeId) const;
     static constexpr int MaxConnectionLines = 8;
     static QString otherConnectionsName();
     static QString otherDestinationsName();
     static QString otherKeysName();
-    // cachestat's counter ("hits") as its legend names it, translated.
+    // The page cache's counter ("hits") as its legend names it, translated.
     static QString cacheCounterTitle(const QString &name);
     // The series for one counter name ("hits"), or null.
     QLineSeries *series(const QString &name) const;
@@ -59,15 +58,13 @@ private:
     // drawn as one line per key; its loss counters (keysFull, ...) are not keys.
     struct KeyedChart
     {
-        QString probeId;
+        const ProbeInfo *info;
         QString title;
         QString yTitle;
         QString otherName;
-        bool (*isKey)(const QString &probeId, const QString &name);
         QChartView *view;
     };
 
-    QChartView *keyedChart(const QString &probeId) const;
     QList<QChartView *> allCharts() const;
     // Keeps the MaxConnectionLines lines with the largest totals, the others summed per time
     // into one named other.
@@ -82,6 +79,8 @@ private:
     SessionModel *m_session;
     ViewState *m_state;
     QLabel *m_placeholder;
+    // The probe whose counters the first two charts draw (ProbeCounterCharts).
+    const ProbeInfo *m_amounts = nullptr;
     QChartView *m_counts;
     QChartView *m_ratio;
     QList<KeyedChart> m_keyed;

@@ -29,13 +29,11 @@ constexpr char DocsRoot[] = ":/docs";
 // protocol.
 bool isDeveloperPage(const QString &fileName)
 {
-    static const QStringList pages{QStringLiteral("adding-an-event-type.md"),
-                                   QStringLiteral("dbus-api.md"),
-                                   QStringLiteral("gui.md"),
-                                   QStringLiteral("packaging.md"),
-                                   QStringLiteral("performance.md"),
-                                   QStringLiteral("protocol.md"),
-                                   QStringLiteral("testing.md")};
+    static const QStringList pages{
+        QStringLiteral("adding-a-probe.md"), QStringLiteral("adding-an-event-type.md"),
+        QStringLiteral("dbus-api.md"),       QStringLiteral("gui.md"),
+        QStringLiteral("packaging.md"),      QStringLiteral("performance.md"),
+        QStringLiteral("protocol.md"),       QStringLiteral("testing.md")};
     return pages.contains(fileName);
 }
 

@@ -35,10 +35,9 @@ QString settingsKey(const QString &probeId, const char *what)
 }
 
 // Options that name a tracepoint: the helper's list of tracepoints completes them.
-bool isTracepointOption(const QString &probeId, const ProbeOption &o)
+bool isTracepointOption(const ProbeOption &o)
 {
-    return probeId == QLatin1String("tppair") && o.type == ProbeOption::Type::String &&
-           (o.name == QLatin1String("start") || o.name == QLatin1String("end"));
+    return o.namesTracepoint && o.type == ProbeOption::Type::String;
 }
 
 } // namespace
@@ -224,7 +223,7 @@ QWidget *ProbePanel::createEditor(Row &row, const ProbeOption &o)
         auto *edit = new QLineEdit(row.options);
         edit->setText(o.defaultValue.toString());
         edit->setClearButtonEnabled(true);
-        if (isTracepointOption(id, o)) {
+        if (isTracepointOption(o)) {
             auto *completer = new QCompleter(m_tracepoints, edit);
             completer->setCaseSensitivity(Qt::CaseInsensitive);
             completer->setFilterMode(Qt::MatchContains);
@@ -397,7 +396,9 @@ QString ProbePanel::userFileProblem(const QString &probeId, const QVariantMap &o
 {
     if (!probeTakesUserFile(probeId, options))
         return QString();
-    if (probeId != QLatin1String("uprobe") && probeId != QLatin1String("usdt"))
+    const ProbeInfo *info = ProbeCatalog::find(probeId);
+    const ProbeTarget kind = info ? info->target : ProbeTarget::None;
+    if (kind != ProbeTarget::BinaryFunction && kind != ProbeTarget::Usdt)
         return hookProblem(probeId, options);
     // Resolved as the recording will resolve it, as this user: what cannot be probed says so
     // while the user types. Remembered per target, since a library name runs ldconfig.
@@ -409,7 +410,7 @@ QString ProbePanel::userFileProblem(const QString &probeId, const QVariantMap &o
     if (it != m_targetProblems.cend())
         return *it;
     QString why;
-    if (probeId == QLatin1String("usdt")) {
+    if (kind == ProbeTarget::Usdt) {
         UsdtTarget resolved;
         if (target.isEmpty())
             why = tr("no USDT probe given (BINARY:PROVIDER:NAME)");
@@ -428,10 +429,13 @@ QString ProbePanel::userFileProblem(const QString &probeId, const QVariantMap &o
 
 QString ProbePanel::hookProblem(const QString &probeId, const QVariantMap &options) const
 {
-    // tppair's and tpcount's uprobe and USDT hooks, resolved as the recording will resolve them.
+    // The probe's uprobe and USDT hooks (tppair's, tpcount's), resolved as the recording will
+    // resolve them.
     QStringList hooks{probeId, options.value(QStringLiteral("pid")).toString()};
-    for (const char *name : {"start", "end", "tracepoint"})
-        hooks << options.value(QLatin1String(name)).toString();
+    if (const ProbeInfo *info = ProbeCatalog::find(probeId)) {
+        for (const ProbeHookOption &hook : info->hooks)
+            hooks << options.value(hook.option).toString();
+    }
     const QString cacheKey = hooks.join(QLatin1Char('\n'));
     auto it = m_targetProblems.constFind(cacheKey);
     if (it != m_targetProblems.cend())

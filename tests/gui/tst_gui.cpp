@@ -1217,9 +1217,10 @@ void TestGui::retransmitsPerConnectionChart()
     }
     w.session()->append(live);
     CountersView *v = w.results()->countersView();
-    QVERIFY(v->retransmitsChart()->isVisibleTo(v));
+    QVERIFY(v->keyedChart(QStringLiteral("tcpretrans"))->isVisibleTo(v));
     QVERIFY(!v->countsChart()->isVisibleTo(v));
-    QCOMPARE(v->retransmitsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
+    QCOMPARE(v->keyedChart(QStringLiteral("tcpretrans"))->chart()->series().size(),
+             CountersView::MaxConnectionLines + 1);
     for (int k = 4; k <= 11; ++k)
         QVERIFY(v->series(QStringLiteral("10.0.0.1:%1 > 10.0.0.2:80").arg(40000 + k)));
     QVERIFY(!v->series(QStringLiteral("10.0.0.1:40003 > 10.0.0.2:80")));
@@ -1243,19 +1244,20 @@ void TestGui::connectsPerDestinationChart()
     }
     w.session()->append(live);
     CountersView *v = w.results()->countersView();
-    QVERIFY(v->connectsChart()->isVisibleTo(v));
-    QVERIFY(!v->retransmitsChart()->isVisibleTo(v));
-    QCOMPARE(v->connectsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
+    QVERIFY(v->keyedChart(QStringLiteral("tcpconnect"))->isVisibleTo(v));
+    QVERIFY(!v->keyedChart(QStringLiteral("tcpretrans"))->isVisibleTo(v));
+    QCOMPARE(v->keyedChart(QStringLiteral("tcpconnect"))->chart()->series().size(),
+             CountersView::MaxConnectionLines + 1);
     QVERIFY(v->series(QStringLiteral("10.0.0.10:443")));
     QVERIFY(!v->series(QStringLiteral("10.0.0.2:443")));
     QLineSeries *other = v->series(CountersView::otherDestinationsName());
     QVERIFY(other);
     QCOMPARE(other->at(0).y(), 1.0 + 2);
-    QCOMPARE(v->connectsChart()->chart()->title(),
+    QCOMPARE(v->keyedChart(QStringLiteral("tcpconnect"))->chart()->title(),
              CountersView::tr("TCP connects per destination"));
     // nine lines, nine colours: the eight named ones distinct, the others' sum grey
     QSet<QRgb> colours;
-    for (QAbstractSeries *s : v->connectsChart()->chart()->series()) {
+    for (QAbstractSeries *s : v->keyedChart(QStringLiteral("tcpconnect"))->chart()->series()) {
         auto *line = qobject_cast<QLineSeries *>(s);
         if (line != other)
             colours.insert(line->pen().color().rgb());
@@ -1282,10 +1284,12 @@ void TestGui::tracepointHitsPerKeyChart()
                                    QStringLiteral("prev.pid=10 next.pid=0"), 4};
     w.session()->append(live);
     CountersView *v = w.results()->countersView();
-    QVERIFY(v->hitsChart()->isVisibleTo(v));
-    QVERIFY(!v->callsChart()->isVisibleTo(v));
-    QCOMPARE(v->hitsChart()->chart()->title(), CountersView::tr("Tracepoint hits per key"));
-    QCOMPARE(v->hitsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
+    QVERIFY(v->keyedChart(QStringLiteral("tpcount"))->isVisibleTo(v));
+    QVERIFY(!v->keyedChart(QStringLiteral("uprobe"))->isVisibleTo(v));
+    QCOMPARE(v->keyedChart(QStringLiteral("tpcount"))->chart()->title(),
+             CountersView::tr("Tracepoint hits per key"));
+    QCOMPARE(v->keyedChart(QStringLiteral("tpcount"))->chart()->series().size(),
+             CountersView::MaxConnectionLines + 1);
     QVERIFY(v->series(QStringLiteral("prev.pid=10 next.pid=0")));
     QVERIFY(!v->series(QStringLiteral("prev.pid=2 next.pid=0")));
     QVERIFY(!v->series(QStringLiteral("unreadableKeys")));
@@ -1322,11 +1326,13 @@ void TestGui::usdtHitsPerKeyChart()
                                    QStringLiteral("arg0=10"), 7};
     w.session()->append(live);
     CountersView *v = w.results()->countersView();
-    QVERIFY(v->usdtHitsChart()->isVisibleTo(v));
-    QVERIFY(!v->hitsChart()->isVisibleTo(v));
+    QVERIFY(v->keyedChart(QStringLiteral("usdt"))->isVisibleTo(v));
+    QVERIFY(!v->keyedChart(QStringLiteral("tpcount"))->isVisibleTo(v));
     QVERIFY(!v->countsChart()->isVisibleTo(v));
-    QCOMPARE(v->usdtHitsChart()->chart()->title(), CountersView::tr("USDT probe hits per key"));
-    QCOMPARE(v->usdtHitsChart()->chart()->series().size(), CountersView::MaxConnectionLines + 1);
+    QCOMPARE(v->keyedChart(QStringLiteral("usdt"))->chart()->title(),
+             CountersView::tr("USDT probe hits per key"));
+    QCOMPARE(v->keyedChart(QStringLiteral("usdt"))->chart()->series().size(),
+             CountersView::MaxConnectionLines + 1);
     for (const char *loss : {"argumentFaults", "keysFull", "unreadableStrings", "histogramMapFull"})
         QVERIFY2(!v->series(QString::fromLatin1(loss)), loss);
     QLineSeries *ten = v->series(QStringLiteral("arg0=10"));
@@ -1342,15 +1348,15 @@ void TestGui::usdtHitsPerKeyChart()
     more.counters << CounterSample{QStringLiteral("tpcount"), StartNs + SecondNs, SecondNs,
                                    QStringLiteral("hits"), 5};
     w.session()->append(more);
-    QVERIFY(v->usdtHitsChart()->isVisibleTo(v));
-    QVERIFY(v->hitsChart()->isVisibleTo(v));
+    QVERIFY(v->keyedChart(QStringLiteral("usdt"))->isVisibleTo(v));
+    QVERIFY(v->keyedChart(QStringLiteral("tpcount"))->isVisibleTo(v));
     w.resize(1366, 768);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.results()->showView(v);
     QCoreApplication::processEvents();
-    const QRect usdt = v->usdtHitsChart()->geometry();
-    const QRect hits = v->hitsChart()->geometry();
+    const QRect usdt = v->keyedChart(QStringLiteral("usdt"))->geometry();
+    const QRect hits = v->keyedChart(QStringLiteral("tpcount"))->geometry();
     // One a row, the whole width: side by side they could not share the timeline's time axis
     // (tst_timeaxis).
     QVERIFY2(hits.top() > usdt.bottom(), "a row each");
@@ -1362,9 +1368,9 @@ void TestGui::usdtHitsPerKeyChart()
                                     QStringLiteral("calls"), 3};
     w.session()->append(third);
     QCoreApplication::processEvents();
-    QVERIFY(v->callsChart()->isVisibleTo(v));
-    const QRect calls = v->callsChart()->geometry();
-    const QRect usdtNow = v->usdtHitsChart()->geometry();
+    QVERIFY(v->keyedChart(QStringLiteral("uprobe"))->isVisibleTo(v));
+    const QRect calls = v->keyedChart(QStringLiteral("uprobe"))->geometry();
+    const QRect usdtNow = v->keyedChart(QStringLiteral("usdt"))->geometry();
     QVERIFY2(usdtNow.top() > calls.bottom(), "uprobe's first, as in the table");
     QCOMPARE(calls.width(), usdtNow.width());
 }
@@ -1400,7 +1406,11 @@ void TestGui::numbersFollowTheLocale()
     }
     QVERIFY(found);
     // The chart axes too.
-    QVERIFY(w.results()->countersView()->hitsChart()->chart()->localizeNumbers());
+    QVERIFY(w.results()
+                ->countersView()
+                ->keyedChart(QStringLiteral("tpcount"))
+                ->chart()
+                ->localizeNumbers());
 }
 
 // A disk recording showed four empty TCP lanes, which left the block lane too short for its

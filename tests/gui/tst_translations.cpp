@@ -178,7 +178,7 @@ void TestTranslations::lupdateFindsNothingUntranslated()
         lupdate.start(QStringLiteral(BPFLENS_LUPDATE),
                       options +
                           QStringList{QStringLiteral(BPFLENS_SOURCE_DIR "/gui"),
-                                      QStringLiteral(BPFLENS_SOURCE_DIR "/core/probecatalog.cpp"),
+                                      QStringLiteral(BPFLENS_SOURCE_DIR "/core/probes"),
                                       QStringLiteral(BPFLENS_SOURCE_DIR "/core/events"),
                                       QStringLiteral("-ts"), copy});
         QVERIFY(lupdate.waitForFinished(120000));
