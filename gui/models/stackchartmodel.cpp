@@ -1,5 +1,7 @@
 #include "stackchartmodel.h"
 
+#include "probecatalog.h"
+
 #include "sessionmodel.h"
 
 #include <QHash>
@@ -37,10 +39,18 @@ void rootFirstPath(const StackTable &stacks, quint32 stackId, std::vector<quint3
 
 quint64 StackChartModel::samplingPeriodNs(const SessionInfo &info)
 {
+    // The CPU samples' probe and its frequency option, as declared (core/probes/profile.h):
+    // the session's value, else the declared default.
+    const QString probeId = QLatin1String(EventTraits<CpuSampleEvent>::probeId);
+    const QString frequency = QStringLiteral("frequency");
     qint64 hz = 99;
+    if (const ProbeInfo *probe = ProbeCatalog::find(probeId)) {
+        if (const ProbeOption *o = probe->option(frequency))
+            hz = o->defaultValue.toLongLong();
+    }
     for (const ProbeConfig &p : info.probes) {
-        if (p.id == QLatin1String("profile") && p.options.contains(QStringLiteral("frequency")))
-            hz = p.options.value(QStringLiteral("frequency")).toLongLong();
+        if (p.id == probeId && p.options.contains(frequency))
+            hz = p.options.value(frequency).toLongLong();
     }
     return 1'000'000'000ull / quint64(std::clamp<qint64>(hz, 1, 1'000'000));
 }
