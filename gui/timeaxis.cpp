@@ -87,9 +87,13 @@ void TimeAxisGroup::add(QWidget *view, int left, int right)
 {
     m_members.append({view, left, right});
     view->installEventFilter(this);
+    // Said later, not from inside the destruction: a view is destroyed as a child of its page,
+    // after the page's own members are gone but before its connections are, so a page that
+    // refreshes on changed() would touch members already destroyed (seen with the heatmap's
+    // background job, when the window closed).
     connect(view, &QObject::destroyed, this, [this] {
         m_members.removeIf([](const Member &m) { return m.view.isNull(); });
-        Q_EMIT changed();
+        QMetaObject::invokeMethod(this, &TimeAxisGroup::changed, Qt::QueuedConnection);
     });
     Q_EMIT changed();
 }

@@ -9,12 +9,14 @@
 #include "resultspage.h"
 #include "sessionmodel.h"
 #include "sessionstore.h"
+#include "timeaxis.h"
 #include "timelinewidget.h"
 #include "viewstate.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -167,6 +169,39 @@ private Q_SLOTS:
         x = qobject_cast<QValueAxis *>(chart->chart()->axes(Qt::Horizontal).first());
         QCOMPARE(x->min(), 1.0);
         QCOMPARE(x->max(), 2.0);
+    }
+
+    // A page whose view on the axis is destroyed with it, as its child: the group must not call
+    // the page back from inside that destruction, when the page's own members are already gone
+    // but its connections are not yet (the heatmap's background job was used after it was freed
+    // when the window closed).
+    void aDestroyedViewDoesNotCallItsPageBack()
+    {
+        ViewState state;
+        auto *group = TimeAxisGroup::of(&state);
+        struct Page : QWidget
+        {
+            bool destroying = false;
+            ~Page() override { destroying = true; }
+        };
+        auto *page = new Page;
+        auto *view = new QWidget(page);
+        group->add(view, 10, 10);
+        bool calledWhileDestroying = false;
+        QObject::connect(group, &TimeAxisGroup::changed, page, [&calledWhileDestroying, page] {
+            calledWhileDestroying = calledWhileDestroying || page->destroying;
+        });
+        delete page;
+        QVERIFY(!calledWhileDestroying);
+        QCoreApplication::processEvents();
+        // The others still hear of it, later.
+        QSignalSpy changed(group, &TimeAxisGroup::changed);
+        auto *other = new QWidget;
+        group->add(other, 0, 0);
+        changed.clear();
+        delete other;
+        QCOMPARE(changed.size(), 0);
+        QTRY_COMPARE(changed.size(), 1);
     }
 
 private:
