@@ -112,9 +112,11 @@ QSize TimelineWidget::minimumSizeHint() const
     // only. All nine of a real recording made the window taller than 1280x720 (and three
     // half-line lanes did in Chinese, whose Overview group is taller, by 6 px); a lane now
     // holds its name at the application font.
+    // An event lane's 18 px hold its name in every language; the CPU group's own tab row
+    // (Flame Graph, Stack Chart) took the 2 px a lane more left in Chinese.
     const int processes = std::min(1, int(cpuBins().lanes.size()));
     return {labelWidth() + 100,
-            AxisHeight + int(laneTypes().size()) * 20 + processes * processLaneHeight()};
+            AxisHeight + int(laneTypes().size()) * 18 + processes * processLaneHeight()};
 }
 
 int TimelineWidget::labelWidth() const

@@ -221,6 +221,30 @@
     </message>
 </context>
 <context>
+    <name>bpflens::StackChartView</name>
+    <message numerus="yes">
+        <source>%Ln sample(s)</source>
+        <translation>
+            <numerusform>%Ln sample</numerusform>
+            <numerusform>%Ln samples</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln off-CPU wait(s)</source>
+        <translation>
+            <numerusform>%Ln off-CPU wait</numerusform>
+            <numerusform>%Ln off-CPU waits</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln thread(s)</source>
+        <translation>
+            <numerusform>%Ln thread</numerusform>
+            <numerusform>%Ln threads</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bpflens::TimelineWidget</name>
     <message numerus="yes">
         <source>%1 other processes: %Ln CPU sample(s) in view</source>

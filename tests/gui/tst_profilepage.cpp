@@ -616,8 +616,9 @@ private Q_SLOTS:
         window.resize(1366, 768);
         window.show();
         window.session()->setSession(profileSession());
+        // Its tab in the CPU group, beside the Stack Chart.
         QCOMPARE(window.results()->viewTitle(window.results()->profilePage()),
-                 QStringLiteral("&CPU"));
+                 QStringLiteral("Flame &Graph"));
         window.results()->showView(window.results()->profilePage());
         QTRY_VERIFY(window.results()->profilePage()->profile());
         QCOMPARE(window.results()->profilePage()->profile()->total, 100u);

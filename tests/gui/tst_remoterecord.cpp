@@ -13,6 +13,7 @@
 #include "sessionmodel.h"
 #include "sessionstore.h"
 #include "testutil.h"
+#include "translations.h"
 
 #include <QAction>
 #include <QApplication>
@@ -29,6 +30,7 @@
 #include <QPainter>
 #include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -141,6 +143,9 @@ private Q_SLOTS:
     // Connect says which bpflens-cli answered and lists the probes of the remote kernel.
     void checkReportsVersionAndRemoteProbes()
     {
+        // The English texts, as the window shows them (plural forms from bpflens_en.ts).
+        QVERIFY(installTranslations(QLocale(QLocale::English, QLocale::UnitedStates)));
+        const auto restore = qScopeGuard([] { installTranslations(QLocale::c()); });
         RemoteRecorder r;
         aim(&r, QStringLiteral("known_hosts"));
         QVERIFY(!r.isAvailable());
