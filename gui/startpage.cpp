@@ -103,8 +103,8 @@ StartPage::StartPage(QAction *record, QAction *open, QAction *documentation, QWi
     auto *start = new QVBoxLayout;
     start->addWidget(heading(tr("Start")));
     start->addWidget(m_record);
-    start->addWidget(hint(tr("Tick the probes to run in the Probes panel, then Record. BPF Lens "
-                             "asks for permission once per recording.")));
+    start->addWidget(hint(tr("Record… opens the recording page: tick the probes to run there, then "
+                             "Record. BPF Lens asks for permission once per recording.")));
     start->addSpacing(8);
     start->addWidget(m_open);
     start->addWidget(m_example);

@@ -3972,8 +3972,8 @@ Die PID- und Befehlsfilter leeren.</translation>
         <translation>Start</translation>
     </message>
     <message>
-        <source>Tick the probes to run in the Probes panel, then Record. BPF Lens asks for permission once per recording.</source>
-        <translation>Die gewünschten Sonden im Bereich „Sonden“ ankreuzen, dann Aufzeichnen. BPF Lens fragt einmal pro Aufzeichnung nach der Berechtigung.</translation>
+        <source>Record… opens the recording page: tick the probes to run there, then Record. BPF Lens asks for permission once per recording.</source>
+        <translation>„Aufzeichnen …“ öffnet die Aufzeichnungsseite: dort die gewünschten Sonden ankreuzen, dann Aufzeichnen. BPF Lens fragt einmal pro Aufzeichnung nach der Berechtigung.</translation>
     </message>
     <message>
         <source>Session files (*.bpflens) can also be dropped on the window.</source>

@@ -3944,8 +3944,8 @@ Clear the PID and command filters.</source>
         <translation>开始</translation>
     </message>
     <message>
-        <source>Tick the probes to run in the Probes panel, then Record. BPF Lens asks for permission once per recording.</source>
-        <translation>在“探针”面板中勾选要运行的探针，然后点击录制。BPF Lens 每次录制会请求一次授权。</translation>
+        <source>Record… opens the recording page: tick the probes to run there, then Record. BPF Lens asks for permission once per recording.</source>
+        <translation>“录制…”打开录制页面：在那里勾选要运行的探针，然后点击录制。BPF Lens 每次录制会请求一次授权。</translation>
     </message>
     <message>
         <source>Session files (*.bpflens) can also be dropped on the window.</source>
