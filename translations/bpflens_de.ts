@@ -4404,7 +4404,7 @@ Die PID- und Befehlsfilter leeren.</translation>
     </message>
     <message>
         <source>All probes</source>
-        <translation>Alle Probes</translation>
+        <translation>Alle Sonden</translation>
     </message>
     <message>
         <source> · latencies and bytes of different probes do not add up: choose a probe to see them</source>
