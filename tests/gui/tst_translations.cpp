@@ -176,11 +176,10 @@ void TestTranslations::lupdateFindsNothingUntranslated()
         if (language == QLatin1String("en"))
             options << QStringLiteral("-pluralonly");
         lupdate.start(QStringLiteral(BPFLENS_LUPDATE),
-                      options +
-                          QStringList{QStringLiteral(BPFLENS_SOURCE_DIR "/gui"),
-                                      QStringLiteral(BPFLENS_SOURCE_DIR "/core/probes"),
-                                      QStringLiteral(BPFLENS_SOURCE_DIR "/core/events"),
-                                      QStringLiteral("-ts"), copy});
+                      options + QStringList{QStringLiteral(BPFLENS_SOURCE_DIR "/gui"),
+                                            QStringLiteral(BPFLENS_SOURCE_DIR "/core/probes"),
+                                            QStringLiteral(BPFLENS_SOURCE_DIR "/core/events"),
+                                            QStringLiteral("-ts"), copy});
         QVERIFY(lupdate.waitForFinished(120000));
         QVERIFY2(lupdate.exitCode() == 0, lupdate.readAll().constData());
         const QList<TsMessage> after = readTs(copy, &error);
