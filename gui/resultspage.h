@@ -59,7 +59,8 @@ public:
     // The text of a view's tab ("&Histograms"), or of its event type in the Events selector
     // ("Block I/O (35,075)"); empty for a view not shown.
     QString viewTitle(QWidget *view) const;
-    // Ctrl+PgDown / Ctrl+PgUp: the next or previous group, round the end.
+    // Ctrl+PgDown / Ctrl+PgUp: the next or previous view, a group's own tabs included, round
+    // the end.
     void stepGroup(int step);
     // View > Next Tab and Previous Tab (Ctrl+PgDown, Ctrl+PgUp) and a separator.
     void addTabActions(QMenu *menu);
