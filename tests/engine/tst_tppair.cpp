@@ -749,8 +749,10 @@ private Q_SLOTS:
     // starts, so it must start where the writer is current: block_io_start runs in the
     // submitter's context, block_rq_issue wherever the queue is run, which through an I/O
     // scheduler is now and then kblockd or another task's dispatch (measured here: 1 or 2
-    // requests of 32 in some runs). So from block_io_start exactly N; from block_rq_issue at
-    // most N, all of them ours.
+    // requests of 32 in some runs). From block_io_start nearly N: a write whose bio the
+    // scheduler merges into another task's queued request next to it starts no request of its
+    // own (CI saw 31 of 32 with a build writing beside it). From block_rq_issue at most N. Either
+    // way every pair is ours, and the histogram holds exactly the pairs recorded.
     void blockRequestsPairedByPointer()
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
@@ -773,8 +775,10 @@ private Q_SLOTS:
         if (kernel.hasBtfTracepoint(QStringLiteral("block_io_start"))) {
             QCOMPARE(r.attachPath,
                      QStringLiteral("raw_tp/block_io_start, raw_tp/block_rq_complete"));
-            QCOMPARE(r.histogram.count(), quint64(N));
-            QCOMPARE(r.batch.tpPair.size(), N);
+            qInfo() << r.histogram.count() << "of" << N << "requests started by the writer";
+            QVERIFY(r.histogram.count() <= quint64(N));
+            QVERIFY(r.histogram.count() >= quint64(N - N / 8));
+            QCOMPARE(quint64(r.batch.tpPair.size()), r.histogram.count());
             for (const TpPairEvent &e : std::as_const(r.batch.tpPair)) {
                 QCOMPARE(e.pid, quint32(getpid()));
                 QCOMPARE(e.comm, ownComm());
@@ -793,6 +797,7 @@ private Q_SLOTS:
         qInfo() << issued.histogram.count() << "of" << N << "requests issued by the writer";
         QVERIFY(issued.histogram.count() <= quint64(N));
         QVERIFY(issued.histogram.count() >= quint64(N) / 2);
+        QCOMPARE(quint64(issued.batch.tpPair.size()), issued.histogram.count());
         for (const TpPairEvent &e : std::as_const(issued.batch.tpPair))
             QCOMPARE(e.pid, quint32(getpid()));
     }
