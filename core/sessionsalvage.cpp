@@ -725,30 +725,14 @@ void Salvager::loadChunks()
 void Salvager::loadSamples()
 {
     qint64 malformed = 0;
-    const ScanResult h =
-        scan("histograms", "probe_id, key, time_ns, interval_ns, unit, sum, slots",
-             [&](sqlite3_stmt *st) {
-                 HistogramSnapshot s;
-                 s.probeId =
-                     QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
-                 s.key =
-                     QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 2)));
-                 s.timeNs = quint64(sqlite3_column_int64(st, 3));
-                 s.intervalNs = quint64(sqlite3_column_int64(st, 4));
-                 const int unit = sqlite3_column_int(st, 5);
-                 const int n = sqlite3_column_bytes(st, 7);
-                 const auto *p = static_cast<const char *>(sqlite3_column_blob(st, 7));
-                 if (unit < 0 || unit > int(LastHistogramUnit) || n % 8 ||
-                     n > Log2Histogram::MaxSlots * 8 || (n && !p)) {
-                     ++malformed;
-                     return;
-                 }
-                 s.histogram = Log2Histogram(HistogramUnit(unit));
-                 for (int i = 0; i < n / 8; ++i)
-                     s.histogram.addToSlot(i, qFromLittleEndian<quint64>(p + i * 8));
-                 s.histogram.setSum(quint64(sqlite3_column_int64(st, 6)));
-                 m_data->histograms.append(s);
-             });
+    const ScanResult h = scan("histograms", "probe_id, key, time_ns, interval_ns, unit, sum, slots",
+                              [&](sqlite3_stmt *st) {
+                                  HistogramSnapshot s;
+                                  if (histogramFromRow(st, 1, &s))
+                                      m_data->histograms.append(s);
+                                  else
+                                      ++malformed;
+                              });
     note(QStringLiteral("histograms"), h, QStringLiteral("histogram snapshots"));
     if (malformed)
         m_data->damage.lost
@@ -760,21 +744,7 @@ void Salvager::loadSamples()
              causes ? "probe_id, time_ns, events_seen, events_lost, run_count, run_time_ns, "
                       "events_unseen, unfinished"
                     : "probe_id, time_ns, events_seen, events_lost, run_count, run_time_ns",
-             [&](sqlite3_stmt *st) {
-                 ProbeStats p;
-                 p.probeId =
-                     QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
-                 p.timeNs = quint64(sqlite3_column_int64(st, 2));
-                 p.eventsSeen = quint64(sqlite3_column_int64(st, 3));
-                 p.eventsLost = quint64(sqlite3_column_int64(st, 4));
-                 p.runCount = quint64(sqlite3_column_int64(st, 5));
-                 p.runTimeNs = quint64(sqlite3_column_int64(st, 6));
-                 if (causes) {
-                     p.eventsUnseen = quint64(sqlite3_column_int64(st, 7));
-                     p.unfinished = quint64(sqlite3_column_int64(st, 8));
-                 }
-                 m_data->stats.append(p);
-             });
+             [&](sqlite3_stmt *st) { m_data->stats.append(probeStatsFromRow(st, 1, causes)); });
     note(QStringLiteral("probe_stats"), s, QStringLiteral("statistics rows"));
     if (!tableExists("counters") && m_data->info.schemaVersion == 1)
         return; // schema 1 files written before counters existed

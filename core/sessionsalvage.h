@@ -28,6 +28,16 @@ void applyMetaValue(SessionInfo &info, const QByteArray &key, sqlite3_stmt *st, 
 // the writer stores a NaN as NULL, since SQLite has none.
 CounterSample counterFromRow(sqlite3_stmt *st, int column);
 
+// A row of the histograms table whose probe_id is in column of st and key, time_ns, interval_ns,
+// unit, sum and slots follow it. False for a unit this build does not know or a slots blob that
+// is not a whole number of 8-byte slots within Log2Histogram::MaxSlots.
+bool histogramFromRow(sqlite3_stmt *st, int column, HistogramSnapshot *out);
+
+// A row of the probe_stats table whose probe_id is in column of st and time_ns, events_seen,
+// events_lost, run_count and run_time_ns follow it, then events_unseen and unfinished when
+// withCauses (files written before the lost events were split by cause have no such columns).
+ProbeStats probeStatsFromRow(sqlite3_stmt *st, int column, bool withCauses);
+
 // Writes data (as salvaged) to a new file at path with SessionWriter, one transaction per
 // 50000 events. Refuses an existing file. The copy of a schema 2 file, or of one whose checksums
 // were lost, is schema 2 too: new checksums would vouch for events nobody checked.

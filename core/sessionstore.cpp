@@ -1019,6 +1019,43 @@ CounterSample counterFromRow(sqlite3_stmt *st, int column)
     return c;
 }
 
+bool histogramFromRow(sqlite3_stmt *st, int column, HistogramSnapshot *out)
+{
+    const int unit = sqlite3_column_int(st, column + 4);
+    const auto *slots = static_cast<const char *>(sqlite3_column_blob(st, column + 6));
+    const int n = sqlite3_column_bytes(st, column + 6);
+    if (unit < 0 || unit > int(LastHistogramUnit) || n % 8 || n > Log2Histogram::MaxSlots * 8 ||
+        (n && !slots))
+        return false;
+    HistogramSnapshot h;
+    h.probeId = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, column)));
+    h.key = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, column + 1)));
+    h.timeNs = quint64(sqlite3_column_int64(st, column + 2));
+    h.intervalNs = quint64(sqlite3_column_int64(st, column + 3));
+    h.histogram = Log2Histogram(HistogramUnit(unit));
+    for (int i = 0; i < n / 8; ++i)
+        h.histogram.addToSlot(i, qFromLittleEndian<quint64>(slots + i * 8));
+    h.histogram.setSum(quint64(sqlite3_column_int64(st, column + 5)));
+    *out = std::move(h);
+    return true;
+}
+
+ProbeStats probeStatsFromRow(sqlite3_stmt *st, int column, bool withCauses)
+{
+    ProbeStats p;
+    p.probeId = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, column)));
+    p.timeNs = quint64(sqlite3_column_int64(st, column + 1));
+    p.eventsSeen = quint64(sqlite3_column_int64(st, column + 2));
+    p.eventsLost = quint64(sqlite3_column_int64(st, column + 3));
+    p.runCount = quint64(sqlite3_column_int64(st, column + 4));
+    p.runTimeNs = quint64(sqlite3_column_int64(st, column + 5));
+    if (withCauses) {
+        p.eventsUnseen = quint64(sqlite3_column_int64(st, column + 6));
+        p.unfinished = quint64(sqlite3_column_int64(st, column + 7));
+    }
+    return p;
+}
+
 namespace {
 
 bool Reader::loadMeta()
@@ -1323,40 +1360,17 @@ bool Reader::loadSamples()
     auto good = [&] { return m_error.isEmpty() && tick(); };
     bool ok = query("SELECT * FROM histograms ORDER BY rowid", [&](sqlite3_stmt *st) {
         HistogramSnapshot h;
-        h.probeId = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
-        h.key = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 1)));
-        h.timeNs = quint64(sqlite3_column_int64(st, 2));
-        h.intervalNs = quint64(sqlite3_column_int64(st, 3));
-        const int unit = sqlite3_column_int(st, 4);
-        const QByteArray slots = blob(st, 6);
-        if (unit < 0 || unit > int(LastHistogramUnit) || slots.size() % 8 ||
-            slots.size() > Log2Histogram::MaxSlots * 8) {
+        if (!histogramFromRow(st, 0, &h)) {
             m_error = damaged(m_path, QStringLiteral("a histogram row is malformed"));
             m_damage = true;
             return false;
         }
-        h.histogram = Log2Histogram(HistogramUnit(unit));
-        for (int i = 0; i < slots.size() / 8; ++i)
-            h.histogram.addToSlot(i, qFromLittleEndian<quint64>(slots.constData() + i * 8));
-        h.histogram.setSum(quint64(sqlite3_column_int64(st, 5)));
         m_data->histograms.append(h);
         return good();
     });
+    // Files written before the causes were split have six columns.
     ok = ok && query("SELECT * FROM probe_stats ORDER BY rowid", [&](sqlite3_stmt *st) {
-             ProbeStats p;
-             p.probeId =
-                 QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
-             p.timeNs = quint64(sqlite3_column_int64(st, 1));
-             p.eventsSeen = quint64(sqlite3_column_int64(st, 2));
-             p.eventsLost = quint64(sqlite3_column_int64(st, 3));
-             p.runCount = quint64(sqlite3_column_int64(st, 4));
-             p.runTimeNs = quint64(sqlite3_column_int64(st, 5));
-             // Files written before the causes were split have six columns.
-             if (sqlite3_column_count(st) >= 8) {
-                 p.eventsUnseen = quint64(sqlite3_column_int64(st, 6));
-                 p.unfinished = quint64(sqlite3_column_int64(st, 7));
-             }
-             m_data->stats.append(p);
+             m_data->stats.append(probeStatsFromRow(st, 0, sqlite3_column_count(st) >= 8));
              return good();
          });
     ok = ok &&
