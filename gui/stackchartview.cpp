@@ -839,8 +839,11 @@ void StackChartView::scrollToSelection()
         const int rowH = m_plot->rowHeight();
         const int top = band.top + m_selDepth * rowH;
         const int page = std::max(0, m_plot->height() - StackChartPlot::AxisHeight);
+        // The band's top (its thread's name) and the box both in sight when they fit in the
+        // page, else the box a third of the way down.
         if (top < m_scroll->value() || top + rowH > m_scroll->value() + page)
-            m_scroll->setValue(std::max(0, top - page / 3));
+            m_scroll->setValue(
+                std::max(0, top + rowH - band.top <= page ? band.top : top - page / 3));
         break;
     }
 }
