@@ -20,8 +20,8 @@
 
 #include <QHeaderView>
 #include <QLabel>
-#include <QSplitter>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
