@@ -641,6 +641,12 @@ StackChartQuery StackChartView::currentQuery() const
 void StackChartView::scheduleRefresh(int delayMs)
 {
     m_dirty = true;
+    // A merge under way is of the filter or data before: its result is dropped, even if it
+    // arrives before the next merge starts; the chart keeps what it shows until then.
+    if (m_job.isRunning()) {
+        m_job.cancel();
+        updateState();
+    }
     // A hidden tab merges nothing; showEvent catches up.
     if (!isVisible())
         return;
