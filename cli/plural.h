@@ -1,14 +1,10 @@
 #pragma once
 
-#include <QString>
+#include "counttext.h"
 
 namespace bpflens::cli {
 
-// "1 event", "2 events": the CLI's output is English and not translated (the GUI's counts go
-// through tr("%n event(s)") and translations/bpflens_en.ts).
-inline QString countOf(qint64 n, const char *one, const char *many)
-{
-    return QString::number(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
-}
+// "1 event", "2 events" (core/counttext.h).
+using bpflens::countOf;
 
 } // namespace bpflens::cli

@@ -1,4 +1,6 @@
 #include "binarytarget.h"
+
+#include "counttext.h"
 #include "elfheader.h"
 #include "usdtnotes.h"
 
@@ -1194,11 +1196,12 @@ bool resolveUsdtTarget(const QString &spec, qint64 pid, UsdtTarget *out, QString
                             .arg(matching.size())
                             .arg(why));
         if (i > 0 && site.args.size() != target.sites.front().args.size())
-            return fail(QStringLiteral("USDT probe %1:%2 in %3 has %4 argument(s) at one site and "
-                                       "%5 at another")
-                            .arg(n.provider, n.name, name)
-                            .arg(target.sites.front().args.size())
-                            .arg(site.args.size()));
+            return fail(
+                QStringLiteral("USDT probe %1:%2 in %3 has %4 at one site and %5 at "
+                               "another")
+                    .arg(n.provider, n.name, name,
+                         countOf(qint64(target.sites.front().args.size()), "argument", "arguments"),
+                         QString::number(site.args.size())));
         // Prelinked files moved their code; .stapsdt.base says by how much.
         quint64 pc = n.pc;
         if (haveBase && n.base)

@@ -52,28 +52,36 @@ quint64 costValue(const EventStore &store, qsizetype i)
         return 1;
 }
 
-// Whether an interned comm is BPF Lens' own, each distinct string decided once.
+// Whether an interned comm is BPF Lens' own, each distinct string decided once. Interned
+// strings are told apart by their address: a small direct-mapped table of addresses answers
+// nearly every event without a hash lookup (64 processes' comms interleave, so remembering
+// only the last one did not).
 class OwnNames
 {
 public:
     bool isOwn(const QByteArray &comm)
     {
         const char *p = comm.constData();
-        if (p == m_last)
-            return m_lastOwn;
-        const auto it = m_cache.constFind(p);
-        const bool own = it != m_cache.constEnd() ? it.value() : isOwnProcessName(comm);
-        if (it == m_cache.constEnd())
-            m_cache.insert(p, own);
-        m_last = p;
-        m_lastOwn = own;
+        Entry &e = m_cache[(quintptr(p) * 0x9e3779b97f4a7c15ull) >> (64 - Bits)];
+        if (e.name == p)
+            return e.own;
+        const auto it = m_decided.constFind(p);
+        const bool own = it != m_decided.constEnd() ? it.value() : isOwnProcessName(comm);
+        if (it == m_decided.constEnd())
+            m_decided.insert(p, own);
+        e = {p, own};
         return own;
     }
 
 private:
-    const char *m_last = nullptr;
-    bool m_lastOwn = false;
-    QHash<const char *, bool> m_cache;
+    static constexpr int Bits = 8;
+    struct Entry
+    {
+        const char *name = nullptr;
+        bool own = false;
+    };
+    std::array<Entry, size_t(1) << Bits> m_cache{};
+    QHash<const char *, bool> m_decided;
 };
 
 // One thread's tallies of the range.
@@ -172,9 +180,20 @@ QList<ProbeOverview> probeRows(const SessionData &data, const OverviewQuery &q,
             visitEventType(*p.type, [&]<typename E>() { p.hasLatency = hasLatency<E>; });
             std::vector<quint64> &v = latencies[size_t(t)]; // reordered: dropped after this
             if (p.hasLatency && !v.empty()) {
-                p.p50Ns = nearestRank(v, 0.50);
-                p.p99Ns = nearestRank(v, 0.99);
-                p.maxNs = *std::max_element(v.cbegin(), v.cend());
+                // Nearest ranks as nearestRank() takes them, each selection in what the one
+                // before left above its rank: the whole vector, the upper half, the top 1 %.
+                const size_t n = v.size();
+                auto rankOf = [n](double fraction) {
+                    return std::clamp<size_t>(size_t(std::ceil(fraction * double(n) - 1e-9)), 1,
+                                              n) -
+                           1;
+                };
+                const size_t r50 = rankOf(0.50), r99 = rankOf(0.99);
+                std::nth_element(v.begin(), v.begin() + qsizetype(r50), v.end());
+                p.p50Ns = v[r50];
+                std::nth_element(v.begin() + qsizetype(r50), v.begin() + qsizetype(r99), v.end());
+                p.p99Ns = v[r99];
+                p.maxNs = *std::max_element(v.cbegin() + qsizetype(r99), v.cend());
             }
         } else if (p.kind == ProbeOverview::Kind::Histograms) {
             std::optional<Log2Histogram> merged;
@@ -288,12 +307,16 @@ Overview computeOverview(const SessionData &data, const OverviewQuery &q, const 
                     ++p.counts[t];
                     const quint32 pid = store.value<&E::pid>(i);
                     const QByteArray &comm = store.value<&E::comm>(i);
-                    if (p.own.isOwn(comm))
-                        p.ownPids.insert(pid);
                     if constexpr (hasLatency<E>)
                         p.latencies[t].push_back(store.latencyNs<E>(i));
                     // The idle task's samples are idle time, not a process's cost.
-                    if (cost >= 0 && !(cost == int(CostKind::CpuSamples) && pid == 0)) {
+                    const bool costed =
+                        cost >= 0 && !(cost == int(CostKind::CpuSamples) && pid == 0);
+                    // Whether the process is BPF Lens' own: a costed event's process is
+                    // decided once per row after the scan, the others' here.
+                    if (!costed && p.own.isOwn(comm))
+                        p.ownPids.insert(pid);
+                    if (costed) {
                         const Key key{pid, pointerWord(comm), quint64(cost)};
                         const qsizetype slot = p.costIndex.slot(key, [&] {
                             CostRow row;
@@ -370,6 +393,10 @@ Overview computeOverview(const SessionData &data, const OverviewQuery &q, const 
 
     // A process is BPF Lens' own when it is named so, or shares its pid with one that is:
     // the GUI's threads have names of their own ("QThread").
+    for (const CostRow &r : costRows) {
+        if (isOwnProcessName(r.comm))
+            ownPids.insert(quint32(r.pid));
+    }
     for (CostRow &r : costRows)
         r.own = isOwnProcessName(r.comm) || ownPids.contains(quint32(r.pid));
     for (int k = 0; k < CostKindCount; ++k) {

@@ -1,5 +1,6 @@
 #include "protocol.h"
 
+#include "counttext.h"
 #include "varint.h"
 
 #include <QJsonDocument>
@@ -1201,9 +1202,9 @@ bool StreamWriter::writeBatch(const RecordBatch &batch, QString *error)
         appendFrame(StreamFrameType::Batch, p);
     if (packer.skipped()) {
         if (error) {
-            *error = QStringLiteral("%1 record(s) could not be sent: %2")
-                         .arg(packer.skipped())
-                         .arg(packer.firstSkipReason());
+            *error =
+                QStringLiteral("%1 could not be sent: %2")
+                    .arg(countOf(packer.skipped(), "record", "records"), packer.firstSkipReason());
         }
         return false;
     }

@@ -1,5 +1,6 @@
 #include "sessionsalvage.h"
 
+#include "counttext.h"
 #include "varint.h"
 
 #include "eventchunk.h"
@@ -526,9 +527,9 @@ void Salvager::loadStrings()
     }
     m_data->damage.stringsLost = std::max(lostIds, r.lost);
     if (mismatched)
-        m_data->damage.lost << QStringLiteral("strings: %1 string(s) failed their checksum; events "
-                                              "naming them show \"[lost string <id>]\"")
-                                   .arg(mismatched);
+        m_data->damage.lost << QStringLiteral("strings: %1 failed their checksum; events naming "
+                                              "them show \"[lost string <id>]\"")
+                                   .arg(countOf(mismatched, "string", "strings"));
     note(QStringLiteral("strings"), r,
          QStringLiteral("strings (events naming them show \"[lost string <id>]\", or \"[lost "
                         "string]\" past the last one read)"));
@@ -659,20 +660,19 @@ void Salvager::loadChunks()
                            .arg(timeText(m.first), timeText(m.last));
     }
     if (moreChunks)
-        damage.lost << QStringLiteral("%1 more chunk(s) failed their checksum, %2 events lost")
-                           .arg(moreChunks)
-                           .arg(moreEvents);
+        damage.lost << QStringLiteral("%1 more failed their checksum, %2 lost")
+                           .arg(countOf(moreChunks, "chunk", "chunks"),
+                                countOf(moreEvents, "event", "events"));
     for (const auto &[type, l] : lostByType) {
         damage.chunksLost += l.chunks;
         damage.eventsLost += l.events;
         const QString name = isEventType(type) ? QLatin1String(probeIdOf(EventType(type)))
                                                : QStringLiteral("type %1").arg(type);
-        damage.lost << QStringLiteral("%1 events: %2 chunk(s) with %3 events from %4 to %5 could "
-                                      "not be decoded (first: %6)")
-                           .arg(name)
-                           .arg(l.chunks)
-                           .arg(l.events)
-                           .arg(timeText(l.first), timeText(l.last), l.why.trimmed());
+        damage.lost << QStringLiteral("%1 events: %2 with %3 from %4 to %5 could not be decoded "
+                                      "(first: %6)")
+                           .arg(name, countOf(l.chunks, "chunk", "chunks"),
+                                countOf(l.events, "event", "events"), timeText(l.first),
+                                timeText(l.last), l.why.trimmed());
     }
     if (r.implausible)
         damage.lost << QStringLiteral("event_chunks: damaged row keys; an unknown number of "
@@ -702,9 +702,9 @@ void Salvager::loadChunks()
                 : hasAfter  ? QStringLiteral("after %1").arg(timeText(after))
                 : hasBefore ? QStringLiteral("before %1").arg(timeText(before))
                             : QStringLiteral("at an unknown time");
-            damage.lost << QStringLiteral("event_chunks: %1 chunk row(s) could not be read "
-                                          "(rows %2, events of unknown type and count %3)")
-                               .arg(b - a + 1)
+            damage.lost << QStringLiteral("event_chunks: %1 could not be read (rows %2, events of "
+                                          "unknown type and count %3)")
+                               .arg(countOf(b - a + 1, "chunk row", "chunk rows"))
                                .arg(a == b ? QString::number(a)
                                            : QStringLiteral("%1–%2").arg(a).arg(b),
                                     when);
@@ -735,8 +735,8 @@ void Salvager::loadSamples()
                               });
     note(QStringLiteral("histograms"), h, QStringLiteral("histogram snapshots"));
     if (malformed)
-        m_data->damage.lost
-            << QStringLiteral("histograms: %1 malformed row(s) dropped").arg(malformed);
+        m_data->damage.lost << QStringLiteral("histograms: %1 dropped")
+                                   .arg(countOf(malformed, "malformed row", "malformed rows"));
     // Files written before the lost events were split by cause have no such columns.
     const bool causes = columnsExist("probe_stats", "events_unseen, unfinished");
     const ScanResult s =
@@ -831,13 +831,12 @@ void Salvager::loadStacks()
     });
     note(QStringLiteral("stacks"), t, QStringLiteral("stacks"));
     if (lostFrames || lostStacks || badFrames || badStacks)
-        m_data->damage.lost << QStringLiteral("stacks: %1 frame(s) and %2 stack(s) unreadable, %3 "
-                                              "frame(s) and %4 stack(s) malformed; their samples "
-                                              "show them as lost")
-                                   .arg(lostFrames)
-                                   .arg(lostStacks)
-                                   .arg(badFrames)
-                                   .arg(badStacks);
+        m_data->damage.lost << QStringLiteral("stacks: %1 and %2 unreadable, %3 and %4 "
+                                              "malformed; their samples show them as lost")
+                                   .arg(countOf(lostFrames, "frame", "frames"),
+                                        countOf(lostStacks, "stack", "stacks"),
+                                        countOf(badFrames, "frame", "frames"),
+                                        countOf(badStacks, "stack", "stacks"));
 }
 
 bool Salvager::run(const QString &reason, QString *error)

@@ -141,7 +141,7 @@ Explanation explainRange(const EventStore &store, const ExplainQuery &q, const S
                                 Tally &t = p.tallies[D];
                                 ++(inside ? t.insideTotal : t.outsideTotal);
                                 Key key;
-                                if (!eventKey<E>(store, i, dim, &key))
+                                if (!eventKeyOf<E, dim>(store, i, &key))
                                     return;
                                 ExplainRow &row = t.row(key, [&] {
                                     TopRow top;

@@ -1,5 +1,7 @@
 #include "usdtargs.h"
 
+#include "counttext.h"
+
 #include <QRegularExpression>
 
 namespace bpflens {
@@ -174,10 +176,10 @@ bool parseUsdtSites(const QString &text, QList<UsdtSite> *sites, QString *why)
             return false;
         }
         if (!out.isEmpty() && site.args.size() != out.front().args.size()) {
-            *why = QStringLiteral("site %1 has %2 argument(s), site 0 has %3")
-                       .arg(i)
-                       .arg(site.args.size())
-                       .arg(out.front().args.size());
+            *why = QStringLiteral("site %1 has %2, site 0 has %3")
+                       .arg(QString::number(i),
+                            countOf(qint64(site.args.size()), "argument", "arguments"),
+                            QString::number(out.front().args.size()));
             return false;
         }
         out.append(site);

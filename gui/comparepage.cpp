@@ -208,11 +208,13 @@ ComparePage::Chart ComparePage::createChart(const SessionDiff::Histogram &h)
     auto value = [](double v) {
         return std::isnan(v) ? QStringLiteral("–") : QLocale().toString(v, 'f', 0);
     };
-    chart->setTitle(tr("<b>%1</b><br>p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10 samples")
-                        .arg(PercentileDiffModel::histogramName(h).toHtmlEscaped(), value(a50),
-                             value(b50), unit, PercentileDiffModel::relativeText(a50, b50),
-                             value(a99), value(b99), PercentileDiffModel::relativeText(a99, b99))
-                        .arg(QLocale().toString(h.a.count()), QLocale().toString(h.b.count())));
+    //: %9 the baseline's count, %10 "N samples" of the comparison
+    chart->setTitle(
+        tr("<b>%1</b><br>p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10")
+            .arg(PercentileDiffModel::histogramName(h).toHtmlEscaped(), value(a50), value(b50),
+                 unit, PercentileDiffModel::relativeText(a50, b50), value(a99), value(b99),
+                 PercentileDiffModel::relativeText(a99, b99))
+            .arg(QLocale().toString(h.a.count()), tr("%Ln sample(s)", nullptr, int(h.b.count()))));
 
     // Hovering a bucket shows both sessions' counts and shares, whichever the axis shows.
     const Log2Histogram ha = h.a, hb = h.b;
@@ -517,10 +519,11 @@ void ComparePage::setProfileKind(ProfileKind kind)
     const QString grey = swatch(changeColor(0, 1)) + tr("grey:");
     QString note =
         kind == ProfileKind::OnCpu
-            ? tr("The comparison's flame graph (%1 → %2 samples). %3 grew, %4 shrank, %5 "
-                 "unchanged, against the baseline's share of the same call path.")
-                  .arg(QLocale().toString(d.baselineTotal), QLocale().toString(d.comparison->total),
-                       red, blue, grey)
+            //: %1 the baseline's count, %2 "N samples" of the comparison
+            ? tr("The comparison's flame graph (%1 → %2). %3 grew, %4 shrank, %5 unchanged, "
+                 "against the baseline's share of the same call path.")
+                  .arg(QLocale().toString(d.baselineTotal),
+                       tr("%Ln sample(s)", nullptr, int(d.comparison->total)), red, blue, grey)
             : tr("The comparison's off-CPU flame graph, weighted by time blocked (%1 → %2). %3 "
                  "grew, %4 shrank, %5 unchanged, against the baseline's share of the same call "
                  "path.")

@@ -562,7 +562,7 @@ StackChartView::StackChartView(SessionModel *session, ViewState *state, QWidget 
 
     m_timer = new QTimer(this);
     m_timer->setSingleShot(true);
-    connect(m_timer, &QTimer::timeout, this, &StackChartView::refresh);
+    connect(m_timer, &QTimer::timeout, this, &StackChartView::startBuild);
 
     connect(m_scroll, &QScrollBar::valueChanged, m_plot, &StackChartPlot::setScrollY);
     connect(m_plot, &StackChartPlot::scrollRequested, this,
@@ -575,12 +575,23 @@ StackChartView::StackChartView(SessionModel *session, ViewState *state, QWidget 
         m_plot->update();
     });
     connect(m_state, &ViewState::filterChanged, this, [this] { scheduleRefresh(0); });
-    connect(m_session, &SessionModel::aboutToReset, this, [this] {
+    connect(m_state, &ViewState::selectedEventChanged, this, [this] { followSelectedEvent(); });
+    // The merge reads the session's events and stacks: it stops before they change (and
+    // starts again after, the result it would have had being stale).
+    const auto stop = [this] {
+        if (m_job.isRunning())
+            m_dirty = true;
+        m_job.stopAndWait();
+    };
+    connect(m_session, &SessionModel::aboutToReset, this, [this, stop] {
+        stop();
         // The boxes name frames of the old table.
         clearSelection();
         m_model.clear();
         ++m_version;
     });
+    connect(m_session, &SessionModel::aboutToBeDestroyed, this, stop);
+    connect(m_session, &SessionModel::aboutToAppend, this, stop);
     connect(m_session, &SessionModel::reset, this, [this] { scheduleRefresh(0); });
     connect(m_session, &SessionModel::appended, this, [this] { scheduleRefresh(LiveIntervalMs); });
     updateState();
@@ -630,6 +641,12 @@ StackChartQuery StackChartView::currentQuery() const
 void StackChartView::scheduleRefresh(int delayMs)
 {
     m_dirty = true;
+    // A merge under way is of the filter or data before: its result is dropped, even if it
+    // arrives before the next merge starts; the chart keeps what it shows until then.
+    if (m_job.isRunning()) {
+        m_job.cancel();
+        updateState();
+    }
     // A hidden tab merges nothing; showEvent catches up.
     if (!isVisible())
         return;
@@ -643,19 +660,49 @@ void StackChartView::showEvent(QShowEvent *event)
     fitSplit();
     if (m_dirty)
         m_timer->start(0);
+    // A sample selected while the tab was hidden: its box in sight once laid out.
+    else if (hasSelection())
+        QTimer::singleShot(0, this, &StackChartView::scrollToSelection);
 }
 
 void StackChartView::refresh()
+{
+    startBuild();
+    m_job.finish();
+}
+
+void StackChartView::startBuild()
 {
     m_timer->stop();
     if (!m_dirty)
         return;
     m_dirty = false;
+    // The session outlives the job: it stops the job before it changes or goes (above).
+    const SessionModel *session = m_session;
+    m_job.run(
+        [session, query = currentQuery()](const JobToken &) {
+            StackChartModel model;
+            model.build(*session, query);
+            return model;
+        },
+        [this](StackChartModel model) { present(std::move(model)); });
+    // Until the boxes arrive the chart shows the ones it has; without any, it says why.
+    if (m_model.isEmpty())
+        updateState();
+}
+
+void StackChartView::present(StackChartModel model)
+{
+    const EventRef selected = m_state->selectedEvent();
     clearSelection();
-    m_model.build(*m_session, currentQuery());
+    m_model = std::move(model);
     ++m_builds;
     ++m_version;
     updateState();
+    // The window's selected sample has a box in the new boxes too.
+    if (selected.isValid())
+        selectEvent(selected);
+    Q_EMIT built();
 }
 
 void StackChartView::updateState()
@@ -663,7 +710,7 @@ void StackChartView::updateState()
     m_offCpu->setVisible(m_session->events().count(EventType::OffCpu) > 0);
     const bool empty = m_model.isEmpty() || m_session->stacks().stackCount() == 0;
     if (empty)
-        m_empty->setText(emptyText());
+        m_empty->setText(m_job.isRunning() ? tr("Merging the stacks…") : emptyText());
     m_stack->setCurrentWidget(empty ? static_cast<QWidget *>(m_empty) : m_splitter);
     // A splitter shown for the first time lays its children out by their size hints again.
     QTimer::singleShot(0, this, &StackChartView::fitSplit);
@@ -712,6 +759,11 @@ void StackChartView::updateScrollBar()
 
 void StackChartView::selectBox(int thread, int depth, qsizetype index)
 {
+    select(thread, depth, index, true);
+}
+
+void StackChartView::select(int thread, int depth, qsizetype index, bool announce)
+{
     if (thread < 0 || thread >= m_model.threadCount() || depth < 0 ||
         depth >= int(m_model.thread(thread).levels.size()) || index < 0 ||
         index >= qsizetype(m_model.thread(thread).levels[size_t(depth)].size())) {
@@ -727,11 +779,79 @@ void StackChartView::selectBox(int thread, int depth, qsizetype index)
     m_selectionLabel->setText(
         m_plot->boxToolTip(thread, depth, index).replace(QLatin1Char('\n'), QStringLiteral(" · ")));
     m_plot->update();
+    if (!announce)
+        return;
     // The box's first sample is the selected event: the timeline marks it, the Events tab's
     // details list its whole stack.
     const StackChartModel::Item &item = m_model.firstItem(thread, depth, index);
+    m_announcing = true;
     m_state->setSelectedEvent(
         {item.isOffCpu() ? EventType::OffCpu : EventType::CpuSample, qsizetype(item.event)});
+    m_announcing = false;
+}
+
+void StackChartView::followSelectedEvent()
+{
+    if (m_announcing)
+        return;
+    const EventRef ref = m_state->selectedEvent();
+    if (!selectEvent(ref) && hasSelection())
+        clearSelection();
+}
+
+bool StackChartView::selectEvent(const EventRef &ref)
+{
+    if (!ref.isValid() || (ref.type != EventType::CpuSample && ref.type != EventType::OffCpu))
+        return false;
+    const EventStore &store = m_session->events();
+    if (ref.index >= store.count(ref.type))
+        return false;
+    const quint64 timeNs = store.timeNs(ref.type, ref.index);
+    const bool offCpu = ref.type == EventType::OffCpu;
+    // The thread whose items hold the event: items are in time order, so a binary search each.
+    for (int t = 0; t < m_model.threadCount(); ++t) {
+        const std::vector<StackChartModel::Item> &items = m_model.thread(t).items;
+        auto it = std::partition_point(items.begin(), items.end(),
+                                       [timeNs](const auto &i) { return i.timeNs < timeNs; });
+        for (; it != items.end() && it->timeNs == timeNs; ++it) {
+            if (qsizetype(it->event) != ref.index || it->isOffCpu() != offCpu)
+                continue;
+            // Its own function's box: the deepest box at its time (a box ends where the next
+            // item of the thread begins, so the one there is this item's).
+            for (int d = int(m_model.thread(t).levels.size()); d > 0; --d) {
+                const qsizetype box = m_model.boxAt(t, d - 1, timeNs);
+                if (box < 0)
+                    continue;
+                select(t, d - 1, box, false);
+                scrollToSelection();
+                return true;
+            }
+            return false;
+        }
+    }
+    return false;
+}
+
+void StackChartView::scrollToSelection()
+{
+    if (!hasSelection())
+        return;
+    // The thread's band in the visible range, and the selected depth's row in it; a band out
+    // of sight (the sample is outside the range) has nothing to scroll to.
+    updateScrollBar();
+    for (const StackChartPlot::Band &band : m_plot->bands()) {
+        if (band.thread != m_selThread)
+            continue;
+        const int rowH = m_plot->rowHeight();
+        const int top = band.top + m_selDepth * rowH;
+        const int page = std::max(0, m_plot->height() - StackChartPlot::AxisHeight);
+        // The band's top (its thread's name) and the box both in sight when they fit in the
+        // page, else the box a third of the way down.
+        if (top < m_scroll->value() || top + rowH > m_scroll->value() + page)
+            m_scroll->setValue(
+                std::max(0, top + rowH - band.top <= page ? band.top : top - page / 3));
+        break;
+    }
 }
 
 void StackChartView::clearSelection()

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "backgroundjob.h"
 #include "stackchartmodel.h"
 #include "timeaxis.h"
+#include "viewstate.h"
 
 #include <QWidget>
 
@@ -98,7 +100,11 @@ private:
 // The Stack Chart tab of the CPU group: each thread's call stacks over time, on the time axis
 // the timeline, the heatmap and the counters share, for the window's process filters.
 // Clicking a box selects its first sample (ViewState: the timeline marks it, the Events tab's
-// details list its stack) and lists the box's call path below the chart, whole.
+// details list its stack) and lists the box's call path below the chart, whole; a CPU sample or
+// off-CPU wait selected elsewhere (the timeline, an event table) selects its own box here and
+// scrolls the threads to it. The boxes are merged on a worker (BackgroundJob): the chart keeps
+// what it shows until the newest merge arrives, and a merge superseded by another filter, the
+// off-CPU box or new data is dropped.
 class StackChartView : public QWidget
 {
     Q_OBJECT
@@ -106,8 +112,11 @@ public:
     StackChartView(SessionModel *session, ViewState *state, QWidget *parent = nullptr);
     ~StackChartView() override;
 
-    // Builds the boxes now if the session or the filter changed (tests; showEvent does it).
+    // Merges the boxes now if the session or the filter changed and waits for them (tests,
+    // benchmarks; a shown tab starts the merge on the worker and takes its result later).
     void refresh();
+    // A merge is under way on the worker.
+    bool isComputing() const { return m_job.isRunning(); }
     const StackChartModel &model() const { return m_model; }
     StackChartPlot *plot() const { return m_plot; }
     QScrollBar *scrollBar() const { return m_scroll; }
@@ -120,11 +129,18 @@ public:
     int builds() const { return m_builds; }
 
     void selectBox(int thread, int depth, qsizetype index);
+    // The box of a CPU sample or off-CPU wait at the depth of its own function, the chart
+    // scrolled to it; false when the chart has no such box (another type, filtered out).
+    bool selectEvent(const EventRef &ref);
     void clearSelection();
     bool hasSelection() const { return m_selThread >= 0; }
     int selectedThread() const { return m_selThread; }
     int selectedDepth() const { return m_selDepth; }
     qsizetype selectedIndex() const { return m_selIndex; }
+
+Q_SIGNALS:
+    // A merge's result is shown (superseded merges never get here).
+    void built();
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -133,6 +149,11 @@ protected:
 private:
     friend class StackChartPlot;
     StackChartQuery currentQuery() const;
+    void startBuild();
+    void present(StackChartModel model);
+    void select(int thread, int depth, qsizetype index, bool announce);
+    void scrollToSelection();
+    void followSelectedEvent();
     void scheduleRefresh(int delayMs);
     void updateScrollBar();
     void updateState();
@@ -161,8 +182,11 @@ private:
     QTreeView *m_framesView;
     QSplitter *m_splitter;
     QWidget *m_details;
-    bool m_userSplit = false; // the user moved the splitter's handle
+    bool m_userSplit = false;  // the user moved the splitter's handle
+    bool m_announcing = false; // selectBox() is setting the window's selected event
     QTimer *m_timer;
+    // Last: its destructor waits for the merge, which reads the session.
+    BackgroundJob m_job;
 };
 
 } // namespace bpflens

@@ -1,5 +1,6 @@
 #include "probehooks.h"
 
+#include "counttext.h"
 #include "kernelfeatures.h"
 #include "uprobefile.h"
 #include "usdtprobe.h"
@@ -109,9 +110,9 @@ bool resolveRegsKey(const RegsHook &h, const QString &text, TracepointKey *key,
         return false;
     }
     if (n >= h.args.size()) {
-        *error = QStringLiteral("key %1 at %2: the USDT probe has %3 argument(s)")
-                     .arg(text, h.hook.text())
-                     .arg(h.args.size());
+        *error =
+            QStringLiteral("key %1 at %2: the USDT probe has %3")
+                .arg(text, h.hook.text(), countOf(qint64(h.args.size()), "argument", "arguments"));
         return false;
     }
     key->kind = TracepointKey::Kind::Arg;

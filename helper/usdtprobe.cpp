@@ -1,5 +1,7 @@
 #include "usdtprobe.h"
 
+#include "counttext.h"
+
 #include <linux/types.h>
 
 #include "usdt.h"
@@ -155,9 +157,9 @@ bool UsdtProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel
         }
     }
     if (m_key.kind != ProbeCatalog::UprobeKey::Kind::None && m_key.arg >= m_args.size()) {
-        *error = QStringLiteral("key arg%1: the USDT probe has %2 argument(s)")
-                     .arg(m_key.arg)
-                     .arg(m_args.size());
+        *error = QStringLiteral("key arg%1: the USDT probe has %2")
+                     .arg(QString::number(m_key.arg),
+                          countOf(qint64(m_args.size()), "argument", "arguments"));
         return false;
     }
     for (const QList<UsdtArg> &args : std::as_const(m_specs)) {

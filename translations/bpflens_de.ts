@@ -814,10 +814,6 @@
         <translation>Änderungen der Perzentile</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10 samples</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10 Stichproben</translation>
-    </message>
-    <message>
         <source>%1: %2 (%3)</source>
         <translation>%1: %2 (%3)</translation>
     </message>
@@ -860,10 +856,6 @@
     <message>
         <source>Colour by</source>
         <translation>Färben nach</translation>
-    </message>
-    <message>
-        <source>The comparison&apos;s flame graph (%1 → %2 samples). %3 grew, %4 shrank, %5 unchanged, against the baseline&apos;s share of the same call path.</source>
-        <translation>Der Flammengraph des Vergleichs (%1 → %2 Stichproben). %3 gewachsen, %4 geschrumpft, %5 unverändert, gegenüber dem Anteil desselben Aufrufpfads in der Basis.</translation>
     </message>
     <message>
         <source>Red:</source>
@@ -968,6 +960,22 @@
     <message>
         <source>Events per type, and below each type its values with the most events in either session, as the Top tab counts them.</source>
         <translation>Ereignisse je Typ und unter jedem Typ seine Werte mit den meisten Ereignissen in einer der Sitzungen, gezählt wie im Tab „Top“.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10</source>
+        <extracomment>%9 the baseline&apos;s count, %10 &quot;N samples&quot; of the comparison</extracomment>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln sample(s)</source>
+        <translation>
+            <numerusform>%Ln Stichprobe</numerusform>
+            <numerusform>%Ln Stichproben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The comparison&apos;s flame graph (%1 → %2). %3 grew, %4 shrank, %5 unchanged, against the baseline&apos;s share of the same call path.</source>
+        <translation>Der Flammengraph des Vergleichs (%1 → %2). %3 gewachsen, %4 geschrumpft, %5 unverändert, gegenüber dem Anteil desselben Aufrufpfads in der Basis.</translation>
     </message>
 </context>
 <context>
@@ -3884,6 +3892,10 @@ Clear the PID and command filters.</source>
         <translation>Keine Stichproben der Prozesse, die der Filter zeigt.
 
 Die PID- und Befehlsfilter leeren.</translation>
+    </message>
+    <message>
+        <source>Merging the stacks…</source>
+        <translation>Aufrufstacks werden zusammengeführt…</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>bpflens::ComparePage</name>
+    <message numerus="yes">
+        <source>%Ln sample(s)</source>
+        <translation>
+            <numerusform>%Ln sample</numerusform>
+            <numerusform>%Ln samples</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bpflens::ExplainModel</name>
     <message numerus="yes">
         <source>%1 of the %Ln event(s) in the range</source>

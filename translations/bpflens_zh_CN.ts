@@ -814,10 +814,6 @@
         <translation>百分位数变化</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10 samples</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10 个样本</translation>
-    </message>
-    <message>
         <source>%1: %2 (%3)</source>
         <translation>%1：%2 (%3)</translation>
     </message>
@@ -860,10 +856,6 @@
     <message>
         <source>Colour by</source>
         <translation>着色依据</translation>
-    </message>
-    <message>
-        <source>The comparison&apos;s flame graph (%1 → %2 samples). %3 grew, %4 shrank, %5 unchanged, against the baseline&apos;s share of the same call path.</source>
-        <translation>对比会话的火焰图（%1 → %2 个样本）。%3 增长，%4 减少，%5 不变，相对于基准中同一调用路径的占比。</translation>
     </message>
     <message>
         <source>Red:</source>
@@ -968,6 +960,21 @@
     <message>
         <source>Events per type, and below each type its values with the most events in either session, as the Top tab counts them.</source>
         <translation>每种类型的事件数，每种类型下列出在任一会话中事件最多的值，计数方式与“Top”标签页相同。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10</source>
+        <extracomment>%9 the baseline&apos;s count, %10 &quot;N samples&quot; of the comparison</extracomment>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln sample(s)</source>
+        <translation>
+            <numerusform>%Ln 个样本</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The comparison&apos;s flame graph (%1 → %2). %3 grew, %4 shrank, %5 unchanged, against the baseline&apos;s share of the same call path.</source>
+        <translation>对比会话的火焰图（%1 → %2）。%3 增长，%4 减少，%5 不变，相对于基准中同一调用路径的占比。</translation>
     </message>
 </context>
 <context>
@@ -3856,6 +3863,10 @@ Clear the PID and command filters.</source>
         <translation>筛选显示的进程没有采样。
 
 清除 PID 和命令筛选。</translation>
+    </message>
+    <message>
+        <source>Merging the stacks…</source>
+        <translation>正在合并调用栈…</translation>
     </message>
 </context>
 <context>

@@ -427,7 +427,7 @@ private Q_SLOTS:
         QVERIFY2(shown.out.contains(QStringLiteral("database disk image is malformed")),
                  qPrintable(shown.out));
         static const QRegularExpression lostRows(
-            QStringLiteral("Lost: event_chunks: (\\d+) chunk row\\(s\\) could not be read "
+            QStringLiteral("Lost: event_chunks: (\\d+) chunk rows? could not be read "
                            "\\(rows \\d+–\\d+, events of unknown type and count between "
                            "(\\d+\\.\\d+) s and (\\d+\\.\\d+) s\\)"));
         const QRegularExpressionMatch m = lostRows.match(shown.out);

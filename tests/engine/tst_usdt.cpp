@@ -320,7 +320,7 @@ private Q_SLOTS:
         QTest::newRow("rip") << QStringLiteral("args") << QVariant(QStringLiteral("8@16(%rip)"))
                              << QStringLiteral("%rip-relative");
         QTest::newRow("key past args") << QStringLiteral("key") << QVariant(QStringLiteral("arg5"))
-                                       << QStringLiteral("the USDT probe has 3 argument(s)");
+                                       << QStringLiteral("the USDT probe has 3 arguments");
         QTest::newRow("semaphore in code")
             << QStringLiteral("semaphore") << QVariant(qint64(0x1000))
             << QStringLiteral("not in a writable segment");

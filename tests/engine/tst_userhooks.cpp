@@ -466,7 +466,7 @@ private Q_SLOTS:
             << QVariantMap{{QStringLiteral("tracepoint"), tick},
                            {QStringLiteral("key"), QStringLiteral("arg3")}}
             << QStringLiteral("probe tpcount cannot run on this kernel: key arg3 at %1: the "
-                              "USDT probe has 3 argument(s)")
+                              "USDT probe has 3 arguments")
                    .arg(tick);
         // One hook times each hit to the next of its key: a second key could not pair them.
         QTest::newRow("same hook, two keys")

@@ -20,8 +20,11 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -257,6 +260,156 @@ private Q_SLOTS:
         auto *empty = chart->findChild<QLabel *>(QStringLiteral("stackChartEmpty"));
         QVERIFY(empty && empty->isVisible());
         QVERIFY(empty->text().startsWith(QStringLiteral("No CPU samples in this session.")));
+    }
+
+    // The merge runs on a worker (issue #29: not on the GUI thread): the tab shows its result
+    // when it arrives, and a merge superseded by a filter change before its result was taken
+    // is dropped, never shown, even if the worker had finished it.
+    void mergesOnAWorkerAndDropsStaleResults()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(m_path));
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ResultsPage *results = w.results();
+        StackChartView *chart = results->stackChart();
+        QList<StackChartQuery> shown;
+        connect(chart, &StackChartView::built, this, [&] { shown << chart->model().query(); });
+        results->showView(chart);
+        QTRY_VERIFY(chart->isComputing() || chart->builds() > 0);
+        QTRY_COMPARE(chart->builds(), 1);
+        QVERIFY(!chart->isComputing());
+        QCOMPARE(shown.size(), qsizetype(1));
+        QCOMPARE(chart->plot()->bands().size(), qsizetype(2));
+
+        // A second filter while the first one's merge runs: that merge's result is dropped
+        // (even when it is ready before the next merge starts), only the second one's boxes
+        // are shown. A merge of this small session may finish before the test sees it run:
+        // then again, with another first filter.
+        bool caught = false;
+        for (int attempt = 0; attempt < 20 && !caught; ++attempt) {
+            const int builds = chart->builds();
+            EventFilter f;
+            f.pid = attempt % 2 == 0 ? 100 : -1;
+            w.viewState()->setFilter(f);
+            QTRY_VERIFY(chart->isComputing() || chart->builds() > builds);
+            if (!chart->isComputing())
+                continue;
+            caught = true;
+            const qsizetype delivered = shown.size();
+            f.pid = 200;
+            w.viewState()->setFilter(f);
+            QTRY_COMPARE(chart->builds(), builds + 1);
+            QTRY_VERIFY(!chart->isComputing());
+            QTest::qWait(50); // nothing more arrives
+            QCOMPARE(chart->builds(), builds + 1);
+            QCOMPARE(shown.size(), delivered + 1);
+            QCOMPARE(shown.last().pid, qint64(200));
+        }
+        QVERIFY2(caught, "no merge was seen running in 20 attempts");
+        QCOMPARE(chart->model().query().pid, qint64(200));
+        QCOMPARE(chart->plot()->bands().size(), qsizetype(1));
+        QCOMPARE(chart->plot()->threadLabel(chart->plot()->bands().first().thread),
+                 QStringLiteral("parser (200)"));
+    }
+
+    // A CPU sample clicked on the timeline selects the box of its own function in the stack
+    // chart beside it (not the box's first sample: the window's selection stays the clicked
+    // sample), and the frames below the chart are its stack.
+    void timelineClickSelectsTheSamplesBox()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(m_path));
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ResultsPage *results = w.results();
+        StackChartView *chart = results->stackChart();
+        results->showView(chart);
+        QTRY_VERIFY(chart->builds() > 0);
+        QVERIFY(!chart->hasSelection());
+        TimelineWidget *timeline = results->timeline();
+        QVERIFY(timeline->isVisible());
+        const QRect lane = timeline->laneRect(EventType::CpuSample);
+        QVERIFY(!lane.isNull());
+        // Sample 65: main → compute → malloc, inside malloc's box (samples 50 to 79).
+        const QPoint at(qRound(timeline->xForTime(ProfileStartNs + 65 * SampleStepNs)),
+                        lane.center().y());
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, at);
+        QCOMPARE(w.viewState()->selectedEvent(), (EventRef{EventType::CpuSample, 65}));
+        QVERIFY(chart->hasSelection());
+        const int app = threadOf(chart->model(), 100);
+        QCOMPARE(chart->selectedThread(), app);
+        QCOMPARE(chart->selectedDepth(), 2);
+        QCOMPARE(chart->selectedIndex(), qsizetype(0));
+        QCOMPARE(chart->framesView()
+                     ->model()
+                     ->index(0, StackFramesModel::FunctionColumn)
+                     .data()
+                     .toString(),
+                 QStringLiteral("malloc"));
+        const QRectF box = chart->plot()->boxRect(app, 2, 0);
+        QVERIFY(chart->plot()->plotRect().contains(box.center().toPoint()));
+
+        // A click on an empty stretch of the lane selects nothing: nor does the chart.
+        const QPoint empty(
+            qRound(timeline->xForTime(ProfileStartNs + 101 * SampleStepNs + SampleStepNs / 2)),
+            lane.center().y());
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, empty);
+        QVERIFY(!w.viewState()->selectedEvent().isValid());
+        QVERIFY(!chart->hasSelection());
+    }
+
+    // A sample selected in the Events tab's table: the stack chart, shown afterwards, has its
+    // box selected and its threads scrolled so that the box is in sight.
+    void tableSelectionScrollsToTheBox()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(m_path));
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ResultsPage *results = w.results();
+        StackChartView *chart = results->stackChart();
+        results->showView(chart);
+        QTRY_VERIFY(chart->builds() > 0);
+        // The chart as short as it goes, its splitter's handle dragged up: the parser's band
+        // is below its fold.
+        auto *splitter = chart->findChild<QSplitter *>(QStringLiteral("stackChartSplitter"));
+        QVERIFY(splitter);
+        QWidget *handle = splitter->handle(1);
+        const QPoint grip(handle->width() / 2, handle->height() / 2);
+        QTest::mousePress(handle, Qt::LeftButton, {}, grip);
+        QTest::mouseMove(handle, grip - QPoint(0, 2000));
+        QTest::mouseRelease(handle, Qt::LeftButton, {}, grip - QPoint(0, 2000));
+        QTRY_VERIFY(chart->scrollBar()->maximum() > 0);
+        chart->scrollBar()->setValue(0);
+        const int parser = threadOf(chart->model(), 200);
+        QVERIFY(parser >= 0);
+        StackChartPlot *plot = chart->plot();
+        QVERIFY(!plot->plotRect().contains(plot->boxRect(parser, 1, 0).center().toPoint()));
+
+        QTableView *table = results->tableView(EventType::CpuSample);
+        results->showView(table);
+        QTRY_VERIFY(table->isVisible());
+        // Row 97: a sample of parse (stack 4, truncated: parse one below the marker).
+        table->selectRow(97);
+        QCOMPARE(w.viewState()->selectedEvent(), (EventRef{EventType::CpuSample, 97}));
+
+        results->showView(chart);
+        QTRY_VERIFY(chart->isVisible());
+        QVERIFY(chart->hasSelection());
+        QCOMPARE(chart->selectedThread(), parser);
+        QCOMPARE(chart->selectedDepth(), 1);
+        QTRY_VERIFY(chart->scrollBar()->value() > 0);
+        QTRY_VERIFY(plot->plotRect().contains(plot->boxRect(parser, 1, 0).center().toPoint()));
+        QCOMPARE(chart->framesView()
+                     ->model()
+                     ->index(0, StackFramesModel::FunctionColumn)
+                     .data()
+                     .toString(),
+                 QStringLiteral("parse"));
     }
 
 private:
