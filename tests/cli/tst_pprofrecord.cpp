@@ -216,7 +216,9 @@ void TestPprofRecord::realProfileReadByGoToolPprof()
     QVERIFY2(parseTop(top.out).value(QStringLiteral("chain_a")).cumPercent > 80,
              top.out.constData());
 
-    // -raw: the program's mapping with its build id, the kernel's, and the sample's labels.
+    // -raw: the program's mapping with its build id and the sample's labels. (A process that
+    // only spins in user code may have no kernel frame: the kernel's mapping is checked in the
+    // off-CPU profile below, where every wait has one.)
     const PprofRun raw = goPprof({QStringLiteral("-raw"), one}, dir.path());
     QVERIFY2(raw.status == 0, qPrintable(raw.said()));
     QByteArray buildId;
@@ -227,7 +229,7 @@ void TestPprofRecord::realProfileReadByGoToolPprof()
     }
     QVERIFY(!buildId.isEmpty());
     for (const QByteArray &expected :
-         {programs.toUtf8() + "/callchain_fp " + buildId + " [FN]", QByteArray("[kernel.kallsyms]"),
+         {programs.toUtf8() + "/callchain_fp " + buildId + " [FN]",
           "pid:[" + QByteArray::number(fpProcess) + "]", QByteArray("comm:[callchain_fp]")}) {
         QVERIFY2(raw.out.contains(expected),
                  qPrintable(QString::fromUtf8(expected) + QLatin1Char('\n') +
@@ -266,6 +268,17 @@ void TestPprofRecord::realProfileReadByGoToolPprof()
     QVERIFY2(problems.isEmpty(), qPrintable(problems + QString::fromUtf8(top.out)));
     QVERIFY2(parseTop(top.out).value(QStringLiteral("sleep_a")).cumPercent > 80,
              top.out.constData());
+    // The waits' kernel frames, in the kernel's mapping.
+    const PprofRun offRaw = goPprof({QStringLiteral("-raw"), off}, dir.path());
+    QVERIFY2(offRaw.status == 0, qPrintable(offRaw.said()));
+    static const QRegularExpression kernelMapping(
+        QStringLiteral("\\n(\\d+): 0xffff\\S+ \\[kernel\\.kallsyms\\]"));
+    const auto m = kernelMapping.match(QString::fromUtf8(offRaw.out));
+    QVERIFY2(m.hasMatch(), offRaw.out.constData());
+    QVERIFY2(QRegularExpression(QStringLiteral(" M=%1 (__)?schedule\\b").arg(m.captured(1)))
+                 .match(QString::fromUtf8(offRaw.out))
+                 .hasMatch(),
+             offRaw.out.constData());
 }
 
 QTEST_MAIN(TestPprofRecord)
