@@ -13,12 +13,14 @@
 
 #ifdef BPFLENS_TEST_GUI
 #include "exportcontroller.h"
+#include "mainwindow.h"
 #include "sessionmodel.h"
 #include "viewstate.h"
 
 #include <QAction>
 #include <QMainWindow>
 #include <QMenu>
+#include <QMenuBar>
 #endif
 
 #include <QDir>
@@ -104,6 +106,7 @@ private Q_SLOTS:
     void badInput();
 #ifdef BPFLENS_TEST_GUI
     void windowExportsVisibleRangeUnderFilter();
+    void fileMenuHasThePprofExport();
 #endif
 
 private:
@@ -421,6 +424,32 @@ void TestPprofExport::windowExportsVisibleRangeUnderFilter()
     QVERIFY(!exports.exportPprof(empty, PprofKind::OnCpu, &error));
     QCOMPARE(error, QStringLiteral("no CPU samples in the chosen time range under the filter"));
     QVERIFY(!QFile::exists(empty));
+}
+
+void TestPprofExport::fileMenuHasThePprofExport()
+{
+    MainWindow w;
+    QMenu *pprof = nullptr;
+    for (QAction *menu : w.menuBar()->actions()) {
+        if (menu->text() != QLatin1String("&File") || !menu->menu())
+            continue;
+        for (QAction *a : menu->menu()->actions()) {
+            if (a->menu() && a->text() == QLatin1String("Export &pprof Profile"))
+                pprof = a->menu();
+        }
+    }
+    QVERIFY2(pprof, "no Export pprof Profile in the File menu");
+    QVERIFY(!pprof->menuAction()->isEnabled()); // nothing open
+    QString error;
+    QVERIFY2(w.openFile(m_session, &error), qPrintable(error));
+    QVERIFY(pprof->menuAction()->isEnabled());
+    QStringList texts;
+    for (QAction *a : pprof->actions()) {
+        QVERIFY(a->isEnabled());
+        texts << a->text();
+    }
+    QCOMPARE(texts, (QStringList{QStringLiteral("&On-CPU Samples\u2026"),
+                                 QStringLiteral("O&ff-CPU Waits\u2026")}));
 }
 #endif
 
