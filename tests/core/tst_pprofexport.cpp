@@ -224,6 +224,12 @@ void TestPprofExport::knownProfileReadByGoToolPprof()
                  .status,
              0);
     QCOMPARE(readAll(again), readAll(out));
+    // "-": the same bytes on standard output, for a pipe.
+    const CliRun piped =
+        cli({QStringLiteral("export"), m_session, QStringLiteral("--pprof"), QStringLiteral("-"),
+             QStringLiteral("--probe"), QStringLiteral("profile")});
+    QCOMPARE(piped.status, 0);
+    QCOMPARE(piped.out, readAll(out));
 }
 
 void TestPprofExport::rangeAndFilters()
