@@ -260,7 +260,7 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
     QHash<SampleKey, SampleValues> sampleValues;
     std::vector<SampleKey> order; // first seen first: the same session gives the same bytes
     qsizetype events = 0;
-    if (!session.events.count(type)) {
+    if (!session.events.count(type) && !options.allowEmpty) {
         if (error)
             *error = onCpu ? QStringLiteral("the session has no CPU samples: record them with "
                                             "the profile probe")
@@ -276,7 +276,7 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
             collect<OffCpuEvent>(session, options, startNs, endNs, periodNs, &sampleValues, &order,
                                  &events);
     }
-    if (!events) {
+    if (!events && !options.allowEmpty) {
         if (error)
             *error =
                 QStringLiteral("no %1 in the chosen time range under the filter")

@@ -28,6 +28,8 @@ struct PprofOptions
     EventFilter filter;
     // Added to the profile's comments ("bpflens-cli export", the GUI's range and filter).
     QStringList comments;
+    // A profile without samples instead of an error (serve's endpoint: an idle machine).
+    bool allowEmpty = false;
 };
 
 // What went into a profile, for the caller's message.
