@@ -4,6 +4,7 @@
 // answer carries the headers Go's net/http/pprof sends; bad seconds and pids answer 400 with the
 // reason, a fifth profile at once 429.
 #include "gopprof.h"
+#include "helper/testbus.h"
 #include "testutil.h"
 
 #include <QProcess>
@@ -59,6 +60,7 @@ class TestServePprof : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void pprofEndpoint();
+    void throughTheHelper();
 };
 
 void TestServePprof::pprofEndpoint()
@@ -188,6 +190,55 @@ void TestServePprof::pprofEndpoint()
     ::kill(pid_t(serve.processId()), SIGINT);
     QVERIFY(serve.waitForFinished(30000));
     QCOMPARE(serve.exitCode(), 0);
+}
+
+// Not root: serve records the profile through the helper (as daemon, whom the test bus's polkit
+// rule lets trace), one helper session per request.
+void TestServePprof::throughTheHelper()
+{
+    BPFLENS_REQUIRE_ROOT("the helper loads BPF programs");
+    if (goTool().isEmpty())
+        QSKIP("go tool pprof is not installed (Debian package golang-go)");
+    bpflens::test::TestBus bus;
+    QString error;
+    QVERIFY2(bus.start(&error), qPrintable(error));
+    const QString cli = bus.publicCopy(QStringLiteral(BPFLENS_CLI));
+    QVERIFY(!cli.isEmpty());
+    QProcess serve;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"), bus.address());
+    serve.setProcessEnvironment(env);
+    serve.start(QStringLiteral("setpriv"),
+                {QStringLiteral("--reuid=daemon"), QStringLiteral("--regid=daemon"),
+                 QStringLiteral("--clear-groups"), cli, QStringLiteral("serve"),
+                 QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                 QStringLiteral("--probe"), QStringLiteral("runqlat")});
+    QByteArray said;
+    static const QRegularExpression serving(QStringLiteral("Serving http://127.0.0.1:(\\d+)/"));
+    QRegularExpressionMatch m;
+    for (int i = 0; i < 600 && !m.hasMatch() && serve.state() != QProcess::NotRunning; ++i) {
+        serve.waitForReadyRead(100);
+        said += serve.readAllStandardError();
+        m = serving.match(QString::fromUtf8(said));
+    }
+    QVERIFY2(m.hasMatch(), qPrintable(QString::fromUtf8(said) + bus.log()));
+    QTemporaryDir dir;
+    QProcess spinner;
+    spinner.start(QStringLiteral(BPFLENS_TEST_PROGRAMS) + QStringLiteral("/callchain_fp"),
+                  {QStringLiteral("4")});
+    QVERIFY(spinner.waitForStarted());
+    const PprofRun raw = goPprof(
+        {QStringLiteral("-raw"),
+         QStringLiteral("http://127.0.0.1:%1/debug/pprof/profile?seconds=2").arg(m.captured(1))},
+        dir.path());
+    QVERIFY2(raw.status == 0, qPrintable(raw.said() + bus.log()));
+    QVERIFY2(raw.out.contains("leaf_spin") && raw.out.contains("comm:[callchain_fp]"),
+             raw.out.left(3000).constData());
+    spinner.waitForFinished(30000);
+    serve.terminate();
+    QVERIFY(serve.waitForFinished(20000));
+    QCOMPARE(serve.exitCode(), 0);
+    QCOMPARE(bus.helperExitProblems(), QString());
 }
 
 QTEST_MAIN(TestServePprof)
