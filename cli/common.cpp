@@ -2,6 +2,9 @@
 
 #include "helperclient.h"
 
+#include <QHash>
+#include <QRegularExpression>
+
 #include <csignal>
 
 namespace bpflens::cli {
@@ -21,6 +24,24 @@ int fail(const QString &message, int status)
 {
     QTextStream(stderr) << "bpflens-cli: " << message << '\n';
     return status;
+}
+
+std::optional<quint64> parseOffset(const QString &text)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h)?\\s*$"));
+    const auto m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    static const QHash<QString, double> unitNs{
+        {QStringLiteral("ns"), 1},    {QStringLiteral("us"), 1e3},
+        {QStringLiteral("ms"), 1e6},  {QString(), 1e9},
+        {QStringLiteral("s"), 1e9},   {QStringLiteral("m"), 60e9},
+        {QStringLiteral("h"), 3600e9}};
+    const double ns = m.captured(1).toDouble() * unitNs.value(m.captured(2));
+    if (ns > 365.0 * 24 * 3600e9)
+        return std::nullopt;
+    return quint64(ns);
 }
 
 QTextStream &out()

@@ -12,6 +12,7 @@
 #include <QTextStream>
 
 #include <atomic>
+#include <optional>
 
 // What the commands share: their errors, their parsing, opening a session file, the system bus
 // and Ctrl-C.
@@ -21,6 +22,10 @@ namespace bpflens::cli {
 int fail(const QString &message, int status = Failure);
 
 QTextStream &out();
+
+// A time after the session's start as --from and --to take it: "12.5" (seconds), "12.5s",
+// "1500ms", "2m"; nullopt for anything else (or more than a year).
+std::optional<quint64> parseOffset(const QString &text);
 
 // Parses args for a subcommand; on a usage error prints one line and returns false.
 bool parse(QCommandLineParser &parser, const QString &command, const QStringList &args,

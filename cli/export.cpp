@@ -3,6 +3,7 @@
 
 #include "csvexport.h"
 #include "jsonlexport.h"
+#include "pprofexport.h"
 #include "profilereport.h"
 #include "specialfile.h"
 #include "traceexport.h"
@@ -13,7 +14,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace bpflens::cli {
 
@@ -116,6 +119,121 @@ int exportJson(const QCommandLineParser &parser, bool trace)
     return ok ? Ok : fail(error);
 }
 
+// export --pprof FILE: the CPU samples or the off-CPU waits as a gzipped profile.proto for
+// go tool pprof, Parca and Pyroscope, limited to --from/--to, --pid and --comm.
+int exportPprof(const QCommandLineParser &parser)
+{
+    for (const char *other : {"json", "user-only", "kernel-only", "by-process", "output"}) {
+        if (parser.isSet(QLatin1String(other)))
+            return fail(QStringLiteral("--%1 does not apply to --pprof").arg(QLatin1String(other)),
+                        Usage);
+    }
+    const QString output = parser.value(QStringLiteral("pprof"));
+    std::optional<PprofKind> kind;
+    if (parser.isSet(QStringLiteral("off-cpu")))
+        kind = PprofKind::OffCpu;
+    if (parser.isSet(QStringLiteral("probe"))) {
+        const QString probe = parser.value(QStringLiteral("probe"));
+        const std::optional<PprofKind> chosen =
+            probe == QLatin1String(EventTraits<CpuSampleEvent>::probeId) ? PprofKind::OnCpu
+            : probe == QLatin1String(EventTraits<OffCpuEvent>::probeId)
+                ? std::optional<PprofKind>(PprofKind::OffCpu)
+                : std::nullopt;
+        if (!chosen)
+            return fail(QStringLiteral("--pprof exports the profile or the offcpu probe, not "
+                                       "\"%1\"")
+                            .arg(probe.left(32)),
+                        Usage);
+        if (kind && *kind != *chosen)
+            return fail(QStringLiteral("--off-cpu and --probe profile exclude each other"), Usage);
+        kind = chosen;
+    }
+    PprofOptions options;
+    std::optional<quint64> from, to;
+    for (const auto &[name, value] :
+         {std::pair{QStringLiteral("from"), &from}, std::pair{QStringLiteral("to"), &to}}) {
+        if (!parser.isSet(name))
+            continue;
+        *value = parseOffset(parser.value(name));
+        if (!*value)
+            return fail(QStringLiteral("--%1 expects a time after the session's start (12.5, "
+                                       "12.5s, 1500ms), not \"%2\"")
+                            .arg(name, parser.value(name).left(32)),
+                        Usage);
+    }
+    if (from && to && *from >= *to)
+        return fail(QStringLiteral("--from must be before --to"), Usage);
+    if (parser.isSet(QStringLiteral("pid"))) {
+        bool ok = false;
+        options.filter.pid = parser.value(QStringLiteral("pid")).toLongLong(&ok);
+        if (!ok || options.filter.pid < 0 || options.filter.pid > 0x7fffffff)
+            return fail(QStringLiteral("--pid expects a process id, not \"%1\"")
+                            .arg(parser.value(QStringLiteral("pid")).left(32)),
+                        Usage);
+    }
+    options.filter.comm = parser.value(QStringLiteral("comm")).toUtf8();
+    if (output != QLatin1String("-")) {
+        if (QString why; !mayWriteOver(output, parser.isSet(QStringLiteral("force")), &why))
+            return fail(why);
+    }
+    const QString path = parser.positionalArguments().first();
+    SessionData data;
+    int status = Ok;
+    if (!loadSession(path, &data, &status))
+        return status;
+    const QList<PprofKind> kinds = PprofExport::kindsIn(data);
+    if (kinds.isEmpty())
+        return fail(QStringLiteral("%1 has no CPU samples and no off-CPU waits: record them with "
+                                   "--probe profile or --probe offcpu")
+                        .arg(path));
+    if (!kind) {
+        kind = kinds.first();
+        if (kinds.size() > 1)
+            QTextStream(stderr) << "bpflens-cli: " << path
+                                << " has CPU samples and off-CPU waits: writing the CPU samples "
+                                   "(--probe offcpu writes the waits)\n";
+    }
+    options.kind = *kind;
+    const quint64 start = data.info.startMonotonicNs;
+    const quint64 end = std::max({data.info.endMonotonicNs, data.events.lastTimeNs() + 1, start});
+    if (from && start + *from >= end)
+        return fail(QStringLiteral("--from %1 is after the session's end (%2 s)")
+                        .arg(parser.value(QStringLiteral("from")))
+                        .arg(double(end - start) / 1e9, 0, 'f', 3));
+    options.startNs = start + from.value_or(0);
+    if (to)
+        options.endNs = start + *to;
+    QStringList what{
+        QStringLiteral("bpflens-cli export --pprof of %1").arg(QFileInfo(path).fileName())};
+    if (from || to)
+        what << QStringLiteral("range %1 s to %2")
+                    .arg(double(from.value_or(0)) / 1e9, 0, 'f', 3)
+                    .arg(to ? QStringLiteral("%1 s").arg(double(*to) / 1e9, 0, 'f', 3)
+                            : QStringLiteral("the end"));
+    if (options.filter.pid >= 0)
+        what << QStringLiteral("pid %1").arg(options.filter.pid);
+    if (!options.filter.comm.isEmpty())
+        what << QStringLiteral("comm %1").arg(QString::fromUtf8(options.filter.comm));
+    options.comments << what.join(QStringLiteral(", "));
+    QByteArray proto, gz;
+    QString error;
+    if (!PprofExport::encode(data, options, &proto, &error))
+        return fail(QStringLiteral("%1: %2").arg(path, error));
+    if (!PprofExport::gzip(proto, &gz, &error))
+        return fail(error);
+    if (output == QLatin1String("-")) {
+        out().flush();
+        if (std::fwrite(gz.constData(), 1, size_t(gz.size()), stdout) != size_t(gz.size()) ||
+            std::fflush(stdout) != 0)
+            return fail(QStringLiteral("cannot write the profile to standard output"));
+        return Ok;
+    }
+    if (!writeWholeFile(
+            output, [&](QIODevice *file) { return file->write(gz) == gz.size(); }, &error))
+        return fail(error);
+    return Ok;
+}
+
 } // namespace
 
 int exportSession(const QStringList &args)
@@ -124,14 +242,17 @@ int exportSession(const QStringList &args)
     parser.setApplicationDescription(
         QStringLiteral("Exports a session as CSV files, as a trace for Perfetto and "
                        "chrome://tracing, as JSON lines, or its profile as folded stacks "
-                       "(flamegraph.pl, inferno, speedscope: \"main;f;g 12\" per line)."));
+                       "(flamegraph.pl, inferno, speedscope: \"main;f;g 12\" per line) or as a "
+                       "pprof profile (go tool pprof, Parca, Pyroscope)."));
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("A .bpflens session file."));
     parser.addOption({QStringLiteral("csv"),
                       QStringLiteral("Directory to write the CSV files into."),
                       QStringLiteral("dir")});
-    parser.addOption(
-        {QStringLiteral("probe"), QStringLiteral("Only this probe (CSV)."), QStringLiteral("id")});
+    parser.addOption({QStringLiteral("probe"),
+                      QStringLiteral("Only this probe (CSV); with --pprof profile (the default) "
+                                     "or offcpu."),
+                      QStringLiteral("id")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the files written as JSON.")});
     parser.addOption({QStringLiteral("folded"),
                       QStringLiteral("Write the CPU samples as folded stacks, one line per "
@@ -157,6 +278,24 @@ int exportSession(const QStringList &args)
                       QStringLiteral("Write the events as JSON lines, one object per event in "
                                      "time order, into -o FILE (\"-\" or none: standard "
                                      "output).")});
+    parser.addOption({QStringLiteral("pprof"),
+                      QStringLiteral("Write the CPU samples (or with --probe offcpu the off-CPU "
+                                     "waits) as a gzipped pprof profile.proto into this file "
+                                     "(\"-\": standard output), for go tool pprof, Parca and "
+                                     "Pyroscope."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("from"),
+                      QStringLiteral("--pprof: only events from this time after the session's "
+                                     "start (12.5, 12.5s, 1500ms)."),
+                      QStringLiteral("T")});
+    parser.addOption({QStringLiteral("to"),
+                      QStringLiteral("--pprof: only events before this time after the start."),
+                      QStringLiteral("T")});
+    parser.addOption({QStringLiteral("pid"), QStringLiteral("--pprof: only this process."),
+                      QStringLiteral("pid")});
+    parser.addOption({QStringLiteral("comm"),
+                      QStringLiteral("--pprof: only this command (exact, as comm)."),
+                      QStringLiteral("comm")});
     parser.addOption({QStringLiteral("force"),
                       QStringLiteral("Replace the output file, or the CSV files in the "
                                      "directory, if they exist (without it export refuses).")});
@@ -167,7 +306,7 @@ int exportSession(const QStringList &args)
         return fail(QStringLiteral("export takes one session file"), Usage);
     const bool folded = parser.isSet(QStringLiteral("folded"));
     QStringList modes;
-    for (const char *mode : {"csv", "folded", "trace", "jsonl"}) {
+    for (const char *mode : {"csv", "folded", "trace", "jsonl", "pprof"}) {
         if (parser.isSet(QLatin1String(mode)))
             modes << QStringLiteral("--") + QLatin1String(mode);
     }
@@ -175,6 +314,13 @@ int exportSession(const QStringList &args)
         return fail(QStringLiteral("%1 exclude each other: export one at a time")
                         .arg(modes.join(QStringLiteral(" and "))),
                     Usage);
+    if (parser.isSet(QStringLiteral("pprof")))
+        return exportPprof(parser);
+    for (const char *pprofOnly : {"from", "to", "pid", "comm"}) {
+        if (parser.isSet(QLatin1String(pprofOnly)))
+            return fail(QStringLiteral("--%1 applies to --pprof").arg(QLatin1String(pprofOnly)),
+                        Usage);
+    }
     if (folded)
         return exportFolded(parser);
     if (parser.isSet(QStringLiteral("trace")) || parser.isSet(QStringLiteral("jsonl")))
@@ -185,7 +331,8 @@ int exportSession(const QStringList &args)
                         Usage);
     }
     if (!parser.isSet(QStringLiteral("csv")))
-        return fail(QStringLiteral("export needs --csv DIR, --folded, --trace FILE or --jsonl"),
+        return fail(QStringLiteral("export needs --csv DIR, --folded, --trace FILE, --jsonl or "
+                                   "--pprof FILE"),
                     Usage);
     const QString dir = parser.value(QStringLiteral("csv"));
     if (!parser.isSet(QStringLiteral("force"))) {

@@ -10,6 +10,7 @@
 #include "probespec.h"
 #include "probetargets.h"
 #include "protocol.h"
+#include "servepprof.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -27,6 +28,7 @@
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
+#include <map>
 #include <poll.h>
 #include <thread>
 #include <unistd.h>
@@ -67,6 +69,16 @@ public:
         QObject::connect(&m_server, &QTcpServer::newConnection, this, [this] { accept(); });
     }
 
+    ~MetricsServer()
+    {
+        // The profiles being recorded end at once (their recorders poll this) and answer no one.
+        m_stopProfiles = true;
+        for (auto &[id, thread] : m_profileThreads)
+            thread.join();
+    }
+    // Where the pprof endpoints record: through the helper, or in this process (root).
+    void setViaHelper(bool viaHelper) { m_viaHelper = viaHelper; }
+
     bool listen(const QHostAddress &address, quint16 port)
     {
         return m_server.listen(address, port);
@@ -101,11 +113,11 @@ private:
     }
 
     void respond(QTcpSocket *socket, const QByteArray &status, const QByteArray &contentType,
-                 const QByteArray &body, bool head)
+                 const QByteArray &body, bool head, const QByteArray &extraHeaders = {})
     {
         QByteArray r = "HTTP/1.1 " + status + "\r\nContent-Type: " + contentType +
-                       "\r\nContent-Length: " + QByteArray::number(body.size()) +
-                       "\r\nConnection: close\r\n\r\n";
+                       "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" +
+                       extraHeaders + "Connection: close\r\n\r\n";
         if (!head)
             r += body;
         socket->setProperty("answered", true);
@@ -142,11 +154,25 @@ private:
             respond(socket, "405 Method Not Allowed", "text/plain", "only GET and HEAD\n", false);
             return;
         }
+        PprofRequest profile;
+        QString why;
+        switch (parsePprofRequest(requestLine[1], &profile, &why)) {
+        case PprofRoute::BadRequest:
+            respond(socket, "400 Bad Request", "text/plain; charset=utf-8", why.toUtf8() + '\n',
+                    head, "X-Content-Type-Options: nosniff\r\n");
+            return;
+        case PprofRoute::Ok:
+            startProfile(socket, profile, head);
+            return;
+        case PprofRoute::NotPprof:
+            break;
+        }
         QByteArray path = requestLine[1];
         if (const qsizetype q = path.indexOf('?'); q >= 0)
             path.truncate(q);
         if (path != "/metrics") {
-            respond(socket, "404 Not Found", "text/plain", "not found: try /metrics\n", head);
+            respond(socket, "404 Not Found", "text/plain",
+                    "not found: try /metrics, /debug/pprof/profile or /debug/pprof/offcpu\n", head);
             return;
         }
         QByteArray accept;
@@ -167,8 +193,66 @@ private:
         respond(socket, "200 OK", MetricsAggregator::contentType(format), body, head);
     }
 
+    // GET /debug/pprof/profile or /offcpu: records the probe on a thread of its own for the
+    // request's seconds and answers with the profile as Go's net/http/pprof does; at most
+    // MaxConcurrentProfiles at once, the rest get 429.
+    void startProfile(QTcpSocket *socket, const PprofRequest &request, bool head)
+    {
+        const QByteArray nosniff = "X-Content-Type-Options: nosniff\r\n";
+        if (m_profiling >= MaxConcurrentProfiles) {
+            respond(socket, "429 Too Many Requests", "text/plain; charset=utf-8",
+                    QByteArray("too many profiles at once: at most ") +
+                        QByteArray::number(MaxConcurrentProfiles) + " are recorded together\n",
+                    head, nosniff);
+            return;
+        }
+        // The request is complete; the answer takes the profile's seconds.
+        for (QTimer *t : socket->findChildren<QTimer *>())
+            t->stop();
+        socket->setProperty("answered", true);
+        ++m_profiling;
+        const quint64 id = ++m_nextProfile;
+        const QByteArray busName = "bpflens-cli-serve-pprof-" + QByteArray::number(id);
+        QPointer<QTcpSocket> client(socket);
+        m_profileThreads.emplace(
+            id, std::thread([this, id, request, busName, client, head, nosniff] {
+                QByteArray body;
+                QString error;
+                const bool ok =
+                    recordPprof(request, m_viaHelper, busName, m_stopProfiles, &body, &error);
+                if (m_stopProfiles)
+                    return;
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, id, ok, body, error, client, head, nosniff] {
+                        --m_profiling;
+                        if (auto it = m_profileThreads.find(id); it != m_profileThreads.end()) {
+                            it->second.join();
+                            m_profileThreads.erase(it);
+                        }
+                        if (!client)
+                            return;
+                        if (ok)
+                            respond(client, "200 OK", "application/octet-stream", body, head,
+                                    "Content-Disposition: attachment; filename=\"profile\"\r\n" +
+                                        nosniff);
+                        else
+                            respond(client, "500 Internal Server Error",
+                                    "text/plain; charset=utf-8",
+                                    "could not record the profile: " + error.toUtf8() + '\n', head,
+                                    nosniff);
+                    },
+                    Qt::QueuedConnection);
+            }));
+    }
+
     const MetricsAggregator &m_metrics;
     QMutex &m_lock;
+    bool m_viaHelper = false;
+    int m_profiling = 0;
+    quint64 m_nextProfile = 0;
+    std::atomic<bool> m_stopProfiles{false};
+    std::map<quint64, std::thread> m_profileThreads;
     int m_open = 0; // before m_server: its sockets report their end while it is destroyed
     QTcpServer m_server;
 };
@@ -204,7 +288,9 @@ int serve(const QStringList &args)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Runs probes until SIGINT/SIGTERM and serves their histograms and "
-                       "counters on http://ADDR:PORT/metrics for Prometheus (OpenMetrics)."));
+                       "counters on http://ADDR:PORT/metrics for Prometheus (OpenMetrics), and "
+                       "CPU profiles on /debug/pprof/profile?seconds=N and "
+                       "/debug/pprof/offcpu?seconds=N for pprof, Parca and Pyroscope."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("probe"),
                       QStringLiteral("A probe to run, with options: block:perDisk, runqlat. "
@@ -303,6 +389,7 @@ int serve(const QStringList &args)
                                  .arg(unreachable),
                     NotAuthorized);
 
+    server.setViaHelper(viaHelper);
     QString error;
     int status = Ok;
     Engine engine;

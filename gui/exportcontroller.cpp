@@ -26,6 +26,8 @@
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace bpflens {
 
 namespace {
@@ -68,6 +70,15 @@ ExportController::ExportController(SessionModel *session, ViewState *state, QMai
     m_traceAction = new QAction(tr("Export &Trace…"), window);
     m_traceAction->setToolTip(tr("The session as a trace for Perfetto UI and chrome://tracing"));
     connect(m_traceAction, &QAction::triggered, this, &ExportController::chooseExportTrace);
+    m_pprofMenu = new QMenu(tr("Export &pprof Profile"), window);
+    m_pprofMenu->setToolTipsVisible(true);
+    m_pprofOnCpu = m_pprofMenu->addAction(tr("&On-CPU Samples…"), this,
+                                          [this] { chooseExportPprof(PprofKind::OnCpu); });
+    m_pprofOffCpu = m_pprofMenu->addAction(tr("O&ff-CPU Waits…"), this,
+                                           [this] { chooseExportPprof(PprofKind::OffCpu); });
+    for (QAction *a : {m_pprofOnCpu, m_pprofOffCpu})
+        a->setToolTip(tr("The profile of the visible time range under the filter, for go tool "
+                         "pprof, Parca and Pyroscope"));
     connect(m_session, &SessionModel::reset, this, &ExportController::updateActions);
     // A live recording fills the session without a reset.
     connect(m_session, &SessionModel::appended, this, &ExportController::updateActions);
@@ -80,6 +91,51 @@ void ExportController::updateActions()
     m_csvMenu->menuAction()->setEnabled(has);
     m_imageAction->setEnabled(has);
     m_traceAction->setEnabled(has);
+    const QList<PprofKind> kinds = PprofExport::kindsIn(m_session->data());
+    m_pprofOnCpu->setEnabled(kinds.contains(PprofKind::OnCpu));
+    m_pprofOffCpu->setEnabled(kinds.contains(PprofKind::OffCpu));
+    m_pprofMenu->menuAction()->setEnabled(!kinds.isEmpty());
+}
+
+bool ExportController::exportPprof(const QString &path, PprofKind kind, QString *error) const
+{
+    PprofOptions options;
+    options.kind = kind;
+    options.startNs = m_state->startNs();
+    options.endNs = m_state->endNs();
+    options.filter = m_state->filter();
+    // Untranslated: the comments are the profile's, read by whoever opens it.
+    const quint64 origin = m_session->info().startMonotonicNs;
+    QStringList what{
+        QStringLiteral("BPF Lens window, %1 s to %2 s")
+            .arg(double(options.startNs - std::min(options.startNs, origin)) / 1e9, 0, 'f', 3)
+            .arg(double(options.endNs - std::min(options.endNs, origin)) / 1e9, 0, 'f', 3)};
+    const EventFilter &f = options.filter;
+    if (f.pid >= 0)
+        what << QStringLiteral("pid %1").arg(f.pid);
+    if (!f.comm.isEmpty())
+        what << QStringLiteral("comm %1").arg(QString::fromUtf8(f.comm));
+    if (!f.text.isEmpty())
+        what << QStringLiteral("text filter \"%1\"").arg(QString::fromUtf8(f.text));
+    options.comments << what.join(QStringLiteral(", "));
+    return PprofExport::exportSession(m_session->data(), path, options, error);
+}
+
+void ExportController::chooseExportPprof(PprofKind kind)
+{
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Export pprof Profile"), QString(),
+                                                tr("pprof profile (*.pb.gz)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QLatin1String(".pb.gz");
+    QString error;
+    if (!exportPprof(path, kind, &error)) {
+        showErrorBox(m_window, tr("Export failed"), error);
+        return;
+    }
+    m_window->statusBar()->showMessage(
+        tr("Exported the profile to %1").arg(QDir::toNativeSeparators(path)), 8000);
 }
 
 bool ExportController::exportTrace(const QString &path, QString *error) const

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "pprofexport.h"
+
 #include <QObject>
 #include <QStringList>
 
@@ -16,7 +18,8 @@ class SessionModel;
 class ViewState;
 
 // File > Export: the session as CSV files (whole, the visible time range or one probe), as a
-// trace for Perfetto and chrome://tracing, and a chart as an image. The menu and the actions are
+// trace for Perfetto and chrome://tracing, its CPU profile as pprof (go tool pprof, Parca,
+// Pyroscope), and a chart as an image. The menu and the actions are
 // enabled only with a session open; MainWindow places them.
 class ExportController : public QObject
 {
@@ -35,6 +38,9 @@ public:
     QMenu *csvMenu() const { return m_csvMenu; }
     QAction *imageAction() const { return m_imageAction; }
     QAction *traceAction() const { return m_traceAction; }
+    // Export pprof Profile > On-CPU Samples… / Off-CPU Waits…, each enabled when the session has
+    // such events.
+    QMenu *pprofMenu() const { return m_pprofMenu; }
 
     // What File > Export CSV does once a directory is chosen: the same files as
     // `bpflens-cli export` (CsvExport), limited to the scope.
@@ -43,6 +49,10 @@ public:
     // What File > Export Trace does once a file is chosen: the same trace as `bpflens-cli export
     // --trace` (TraceExport, docs/trace-export.md), of the whole session.
     bool exportTrace(const QString &path, QString *error) const;
+    // What Export pprof Profile does once a file is chosen: the same profile as `bpflens-cli
+    // export --pprof` (PprofExport, docs/profiling.md), of the visible time range under the
+    // filter bar's filter.
+    bool exportPprof(const QString &path, PprofKind kind, QString *error) const;
     // A chart or the timeline as PNG (or any raster format Qt knows by suffix) or SVG; with a
     // title, the title in a band above it.
     static bool exportImage(QWidget *widget, const QString &path, QString *error,
@@ -63,6 +73,7 @@ private:
     void chooseExportCsv(Scope scope);
     void chooseExportImage();
     void chooseExportTrace();
+    void chooseExportPprof(PprofKind kind);
 
     SessionModel *m_session;
     ViewState *m_state;
@@ -71,6 +82,9 @@ private:
     QMenu *m_csvMenu = nullptr;
     QAction *m_imageAction = nullptr;
     QAction *m_traceAction = nullptr;
+    QMenu *m_pprofMenu = nullptr;
+    QAction *m_pprofOnCpu = nullptr;
+    QAction *m_pprofOffCpu = nullptr;
 };
 
 } // namespace bpflens

@@ -167,6 +167,7 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addMenu(m_exports->csvMenu());
     file->addAction(m_exports->traceAction());
+    file->addMenu(m_exports->pprofMenu());
     file->addAction(m_exports->imageAction());
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);

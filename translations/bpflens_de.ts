@@ -1607,6 +1607,34 @@ in %2</translation>
         <source>%1 — %2 — %3 to %4</source>
         <translation>%1 — %2 — %3 bis %4</translation>
     </message>
+    <message>
+        <source>Export &amp;pprof Profile</source>
+        <translation>&amp;pprof-Profil exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;On-CPU Samples…</source>
+        <translation>&amp;On-CPU-Stichproben …</translation>
+    </message>
+    <message>
+        <source>O&amp;ff-CPU Waits…</source>
+        <translation>O&amp;ff-CPU-Wartezeiten …</translation>
+    </message>
+    <message>
+        <source>The profile of the visible time range under the filter, for go tool pprof, Parca and Pyroscope</source>
+        <translation>Das Profil des sichtbaren Zeitbereichs unter dem Filter, für go tool pprof, Parca und Pyroscope</translation>
+    </message>
+    <message>
+        <source>Export pprof Profile</source>
+        <translation>pprof-Profil exportieren</translation>
+    </message>
+    <message>
+        <source>pprof profile (*.pb.gz)</source>
+        <translation>pprof-Profil (*.pb.gz)</translation>
+    </message>
+    <message>
+        <source>Exported the profile to %1</source>
+        <translation>Profil nach %1 exportiert</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::FlameGraphView</name>

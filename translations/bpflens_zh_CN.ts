@@ -1601,6 +1601,34 @@ in %2</source>
         <source>%1 — %2 — %3 to %4</source>
         <translation>%1 — %2 — %3 至 %4</translation>
     </message>
+    <message>
+        <source>Export &amp;pprof Profile</source>
+        <translation>导出 &amp;pprof 剖析文件</translation>
+    </message>
+    <message>
+        <source>&amp;On-CPU Samples…</source>
+        <translation>On-CPU 样本(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>O&amp;ff-CPU Waits…</source>
+        <translation>Off-CPU 等待(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>The profile of the visible time range under the filter, for go tool pprof, Parca and Pyroscope</source>
+        <translation>可见时间范围内经过滤后的剖析数据，供 go tool pprof、Parca 和 Pyroscope 使用</translation>
+    </message>
+    <message>
+        <source>Export pprof Profile</source>
+        <translation>导出 pprof 剖析文件</translation>
+    </message>
+    <message>
+        <source>pprof profile (*.pb.gz)</source>
+        <translation>pprof 剖析文件 (*.pb.gz)</translation>
+    </message>
+    <message>
+        <source>Exported the profile to %1</source>
+        <translation>已将剖析文件导出到 %1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::FlameGraphView</name>

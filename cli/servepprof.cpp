@@ -1,0 +1,194 @@
+#include "servepprof.h"
+
+#include "engine.h"
+#include "helperapi.h"
+#include "probecatalog.h"
+#include "protocol.h"
+#include "sessionstore.h"
+
+#include <QDBusConnection>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QUrlQuery>
+
+#include <atomic>
+#include <ctime>
+#include <poll.h>
+#include <unistd.h>
+
+namespace bpflens::cli {
+
+namespace {
+
+quint64 monotonicNs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return quint64(t.tv_sec) * 1'000'000'000ull + quint64(t.tv_nsec);
+}
+
+// What a recording's batches add to the profile's session.
+bool take(SessionData &data, const RecordBatch &batch, QString *error)
+{
+    if (!data.stacks.addDefinitions(batch, error))
+        return false;
+    for (const CpuSampleEvent &e : batch.events<CpuSampleEvent>())
+        data.events.append(e);
+    for (const OffCpuEvent &e : batch.events<OffCpuEvent>())
+        data.events.append(e);
+    return true;
+}
+
+} // namespace
+
+PprofRoute parsePprofRequest(const QByteArray &target, PprofRequest *request, QString *why)
+{
+    const qsizetype q = target.indexOf('?');
+    const QByteArray path = q < 0 ? target : target.left(q);
+    if (path == "/debug/pprof/profile")
+        request->kind = PprofKind::OnCpu;
+    else if (path == "/debug/pprof/offcpu")
+        request->kind = PprofKind::OffCpu;
+    else
+        return PprofRoute::NotPprof;
+    const QUrlQuery query(q < 0 ? QString() : QString::fromUtf8(target.mid(q + 1)));
+    for (const auto &[key, value] : query.queryItems(QUrl::FullyDecoded)) {
+        if (key == QLatin1String("seconds")) {
+            bool ok = false;
+            const qlonglong n = value.toLongLong(&ok);
+            if (!ok || n < 1 || n > MaxProfileSeconds) {
+                *why = QStringLiteral("seconds=%1: expected a whole number of seconds from 1 to %2")
+                           .arg(value.left(32))
+                           .arg(MaxProfileSeconds);
+                return PprofRoute::BadRequest;
+            }
+            request->seconds = int(n);
+        } else if (key == QLatin1String("pid")) {
+            bool ok = false;
+            const qlonglong n = value.toLongLong(&ok);
+            if (!ok || n < 1 || n > 0x7fffffff) {
+                *why = QStringLiteral("pid=%1: expected a process id").arg(value.left(32));
+                return PprofRoute::BadRequest;
+            }
+            request->pid = n;
+        } else {
+            *why = QStringLiteral("unknown parameter %1: this endpoint takes seconds and pid")
+                       .arg(key.left(32));
+            return PprofRoute::BadRequest;
+        }
+    }
+    return PprofRoute::Ok;
+}
+
+bool recordPprof(const PprofRequest &request, bool viaHelper, const QByteArray &helperBusName,
+                 const std::atomic<bool> &stop, QByteArray *body, QString *error)
+{
+    const bool onCpu = request.kind == PprofKind::OnCpu;
+    ProbeConfig probe;
+    probe.id = QLatin1String(onCpu ? EventTraits<CpuSampleEvent>::probeId
+                                   : EventTraits<OffCpuEvent>::probeId);
+    if (request.pid > 0)
+        probe.options.insert(QStringLiteral("pid"), request.pid);
+    QVariantMap normalized;
+    if (!ProbeCatalog::validate(probe.id, probe.options, &normalized, error))
+        return false;
+    probe.options = normalized;
+    QList<ProbeConfig> requests{probe};
+
+    SessionData data;
+    data.info.appVersion = QStringLiteral(BPFLENS_VERSION);
+    data.info.startWall = QDateTime::currentDateTimeUtc();
+    data.info.startMonotonicNs = monotonicNs();
+    const qint64 durationMs = qint64(request.seconds) * 1000;
+    QElapsedTimer elapsed;
+    elapsed.start();
+    if (!viaHelper) {
+        Engine engine;
+        if (!engine.start(requests, error))
+            return false;
+        data.info.probes = requests;
+        RecordBatch batch;
+        while (!stop && elapsed.elapsed() < durationMs) {
+            engine.poll(100, batch);
+            if (!take(data, batch, error)) {
+                engine.stop(nullptr);
+                return false;
+            }
+            batch.clear();
+        }
+        engine.stop(&batch);
+        if (!take(data, batch, error))
+            return false;
+    } else {
+        const QString name = QString::fromUtf8(helperBusName);
+        QDBusConnection bus = QDBusConnection::connectToBus(QDBusConnection::SystemBus, name);
+        const auto disconnect = qScopeGuard([&] { QDBusConnection::disconnectFromBus(name); });
+        HelperClient helper(bus);
+        HelperClient::Session session;
+        HelperClient::Error failure;
+        if (!helper.startSession(requests, &session, &failure)) {
+            *error = QStringLiteral("the BPF Lens helper could not start the %1 probe: %2")
+                         .arg(probe.id, failure.message);
+            return false;
+        }
+        const auto closeFd = qScopeGuard([&] { ::close(session.fd); });
+        StreamReader reader;
+        bool stopped = false, ended = false;
+        while (!ended) {
+            if (!stopped && (stop || elapsed.elapsed() >= durationMs)) {
+                helper.stopSession(session.path, nullptr);
+                stopped = true;
+            }
+            pollfd p{session.fd, POLLIN, 0};
+            if (::poll(&p, 1, 100) <= 0) {
+                if (stopped && elapsed.elapsed() > durationMs + 30000) {
+                    *error = QStringLiteral("the helper did not end the probe");
+                    return false;
+                }
+                continue;
+            }
+            const auto read = reader.readFrom(session.fd);
+            while (reader.hasMessage()) {
+                StreamMessage m = reader.takeMessage();
+                if (m.type == StreamFrameType::Hello) {
+                    data.info.probes = m.info.probes;
+                } else if (m.type == StreamFrameType::Batch) {
+                    if (!take(data, m.batch, error))
+                        return false;
+                } else {
+                    if (m.end.reason != StreamEndReason::Stopped) {
+                        *error =
+                            QStringLiteral("the helper ended the probe: %1").arg(m.end.message);
+                        return false;
+                    }
+                    ended = true;
+                }
+            }
+            if (!ended && (reader.hasError() || read == StreamReader::ReadResult::Closed ||
+                           read == StreamReader::ReadResult::Failed)) {
+                *error = QStringLiteral("the helper's stream broke off");
+                return false;
+            }
+        }
+    }
+    if (stop) {
+        *error = QStringLiteral("serve is stopping");
+        return false;
+    }
+    data.info.endMonotonicNs = monotonicNs();
+    PprofOptions options;
+    options.kind = request.kind;
+    options.comments << QStringLiteral("bpflens-cli serve, %1 s%2")
+                            .arg(request.seconds)
+                            .arg(request.pid > 0 ? QStringLiteral(", pid %1").arg(request.pid)
+                                                 : QStringLiteral(", every process"));
+    // Nothing ran in the time (an idle machine, a pid that slept): an empty profile, as Go's
+    // handler gives one, rather than an error a scraper would retry.
+    options.allowEmpty = true;
+    QByteArray proto;
+    if (!PprofExport::encode(data, options, &proto, error))
+        return false;
+    return PprofExport::gzip(proto, body, error);
+}
+
+} // namespace bpflens::cli

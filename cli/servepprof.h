@@ -1,0 +1,43 @@
+#pragma once
+
+#include "helperclient.h"
+#include "pprofexport.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <atomic>
+
+namespace bpflens::cli {
+
+// serve's pull endpoint for continuous profilers (Parca, Grafana Alloy's pyroscope.scrape,
+// go tool pprof): GET /debug/pprof/profile?seconds=N (on-CPU) and /debug/pprof/offcpu?seconds=N
+// (off-CPU), machine-wide or pid=PID; docs/prometheus.md "pprof".
+struct PprofRequest
+{
+    PprofKind kind = PprofKind::OnCpu;
+    int seconds = 30; // as Go's handler when absent
+    qint64 pid = -1;
+};
+
+// Concurrent profiles at most; more answer 429.
+inline constexpr int MaxConcurrentProfiles = 4;
+inline constexpr int MaxProfileSeconds = 300;
+
+enum class PprofRoute
+{
+    NotPprof,   // another path
+    Ok,         // *request filled
+    BadRequest, // *why says which parameter and why
+};
+
+// target: the request line's target, "/debug/pprof/profile?seconds=5&pid=42".
+PprofRoute parsePprofRequest(const QByteArray &target, PprofRequest *request, QString *why);
+
+// Records the request's probe (99 Hz profile, or offcpu) for its seconds, in this process
+// (viaHelper false: root) or through the helper, and gives the gzipped profile. Returns early
+// with an error when stop becomes true.
+bool recordPprof(const PprofRequest &request, bool viaHelper, const QByteArray &helperBusName,
+                 const std::atomic<bool> &stop, QByteArray *body, QString *error);
+
+} // namespace bpflens::cli

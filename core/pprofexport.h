@@ -1,0 +1,78 @@
+#pragma once
+
+#include "eventfilter.h"
+#include "sessionstore.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+namespace bpflens {
+
+// Which samples a pprof profile holds: the profile probe's on-CPU samples or the offcpu probe's
+// waits. They are never mixed in one profile (docs/profiling.md).
+enum class PprofKind : quint8
+{
+    OnCpu,
+    OffCpu,
+};
+
+struct PprofOptions
+{
+    PprofKind kind = PprofKind::OnCpu;
+    // Only events in [startNs, endNs) (CLOCK_MONOTONIC, by the event's recorded time), clipped
+    // to the session; the profile's time_nanos and duration_nanos are those of the range.
+    quint64 startNs = 0;
+    quint64 endNs = ~quint64(0);
+    // As every view filters (pid, comm, the text filter; eventfilter.h).
+    EventFilter filter;
+    // Added to the profile's comments ("bpflens-cli export", the GUI's range and filter).
+    QStringList comments;
+    // A profile without samples instead of an error (serve's endpoint: an idle machine).
+    bool allowEmpty = false;
+};
+
+// What went into a profile, for the caller's message.
+struct PprofSummary
+{
+    qsizetype events = 0;  // CPU samples or off-CPU waits in the range under the filter
+    qsizetype samples = 0; // pprof samples: one per distinct (stack, pid, tid, comm)
+    qsizetype locations = 0;
+    qsizetype functions = 0;
+    qsizetype mappings = 0;
+    qsizetype bytes = 0; // gzipped
+};
+
+// A session's CPU profile as pprof's profile.proto (github.com/google/pprof/proto/profile.proto),
+// gzipped, as `go tool pprof`, Parca, Grafana Pyroscope and the OpenTelemetry profiles signal
+// read it (docs/profiling.md "pprof"):
+// - on-CPU: sample types samples/count and cpu/nanoseconds, period_type cpu/nanoseconds, period
+//   1e9 / the profile probe's frequency; off-CPU: waits/count and off_cpu/nanoseconds (the
+//   default), period 1 wait.
+// - one location per session frame (a frame is a whole function: its address is the function's
+//   start), each with one line naming its function (line number 0: lines and inlined frames are
+//   not recorded); a mapping per module with its build id; kernel frames in the mapping
+//   "[kernel.kallsyms]" (vmlinux) or "[<module>]" (a kernel module). Every mapping has
+//   has_functions set, so pprof does not try to symbolise the addresses again.
+// - a stack the unwinder or the kernel cut short ends (at its root) in a "[truncated]" location,
+//   as the flame graph draws it; an event without a stack has the single location "[no stack]".
+// - labels per sample: pid and tid (numeric), comm (string).
+class PprofExport
+{
+public:
+    // The kinds the session has events of, on-CPU first.
+    static QList<PprofKind> kindsIn(const SessionData &session);
+    // The uncompressed profile.proto message. False (with *error) when the session has no
+    // events of the kind in the range under the filter.
+    static bool encode(const SessionData &session, const PprofOptions &options, QByteArray *proto,
+                       QString *error, PprofSummary *summary = nullptr);
+    // gzip (RFC 1952) through zlib, as pprof reads and writes profiles.
+    static bool gzip(const QByteArray &data, QByteArray *out, QString *error);
+    // encode() and gzip() into path, whole or not at all (writeWholeFile: a failed write leaves
+    // no partial file and an existing one untouched). Overwriting is the caller's decision.
+    static bool exportSession(const SessionData &session, const QString &path,
+                              const PprofOptions &options, QString *error,
+                              PprofSummary *summary = nullptr);
+};
+
+} // namespace bpflens

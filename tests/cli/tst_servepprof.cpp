@@ -1,0 +1,245 @@
+// serve's pull endpoint for continuous profilers (root: records the profile and offcpu probes in
+// the serve process): `go tool pprof -raw http://127.0.0.1:PORT/debug/pprof/profile?seconds=2`
+// as a user types it finds callchain_fp's functions; the off-CPU path finds sleepchain's; the
+// answer carries the headers Go's net/http/pprof sends; bad seconds and pids answer 400 with the
+// reason, a fifth profile at once 429.
+#include "gopprof.h"
+#include "helper/testbus.h"
+#include "testutil.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace bpflens::test;
+
+namespace {
+
+struct Reply
+{
+    QByteArray status; // "HTTP/1.1 200 OK"
+    QByteArray headers;
+    QByteArray body;
+};
+
+// One request over a connection of its own, as serve answers one per connection.
+Reply get(quint16 port, const QByteArray &target, int timeoutMs = 30000)
+{
+    Reply r;
+    QTcpSocket s;
+    s.connectToHost(QStringLiteral("127.0.0.1"), port);
+    if (!s.waitForConnected(5000))
+        return r;
+    s.write("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    QByteArray all;
+    QElapsedTimer t;
+    t.start();
+    while (s.state() == QAbstractSocket::ConnectedState && t.elapsed() < timeoutMs) {
+        s.waitForReadyRead(100);
+        all += s.readAll();
+    }
+    all += s.readAll();
+    const qsizetype end = all.indexOf("\r\n\r\n");
+    if (end < 0)
+        return r;
+    const QByteArray head = all.left(end);
+    r.status = head.left(head.indexOf("\r\n"));
+    r.headers = head.mid(head.indexOf("\r\n") + 2);
+    r.body = all.mid(end + 4);
+    return r;
+}
+
+} // namespace
+
+class TestServePprof : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void pprofEndpoint();
+    void throughTheHelper();
+};
+
+void TestServePprof::pprofEndpoint()
+{
+    BPFLENS_REQUIRE_ROOT("serve records the profile and offcpu probes in-process");
+    if (goTool().isEmpty()) {
+        if (qEnvironmentVariableIsSet("CI"))
+            QFAIL("go is missing (Debian package golang-go; see .ci/deps --tests)");
+        QSKIP("go tool pprof is not installed (Debian package golang-go)");
+    }
+    QTemporaryDir dir;
+    QProcess serve;
+    serve.start(QStringLiteral(BPFLENS_CLI),
+                {QStringLiteral("serve"), QStringLiteral("--direct"), QStringLiteral("--probe"),
+                 QStringLiteral("runqlat"), QStringLiteral("--listen"),
+                 QStringLiteral("127.0.0.1:0")});
+    QByteArray said;
+    static const QRegularExpression serving(QStringLiteral("Serving http://127.0.0.1:(\\d+)/"));
+    QRegularExpressionMatch m;
+    for (int i = 0; i < 600 && !m.hasMatch() && serve.state() != QProcess::NotRunning; ++i) {
+        serve.waitForReadyRead(100);
+        said += serve.readAllStandardError();
+        m = serving.match(QString::fromUtf8(said));
+    }
+    QVERIFY2(m.hasMatch(), said.constData());
+    const quint16 port = quint16(m.captured(1).toUInt());
+    const auto stopServe = qScopeGuard([&] {
+        if (serve.state() != QProcess::NotRunning) {
+            ::kill(pid_t(serve.processId()), SIGINT);
+            serve.waitForFinished(30000);
+        }
+    });
+    const QString base = QStringLiteral("http://127.0.0.1:%1").arg(port);
+
+    // What a user types, while callchain_fp spins.
+    QProcess spinner;
+    spinner.start(QStringLiteral(BPFLENS_TEST_PROGRAMS) + QStringLiteral("/callchain_fp"),
+                  {QStringLiteral("4")});
+    QVERIFY(spinner.waitForStarted());
+    const PprofRun raw =
+        goPprof({QStringLiteral("-raw"), base + QStringLiteral("/debug/pprof/profile?seconds=2")},
+                dir.path());
+    QVERIFY2(raw.status == 0, qPrintable(raw.said()));
+    for (const char *expected :
+         {"samples/count cpu/nanoseconds", "PeriodType: cpu nanoseconds", "Period: 10101010",
+          "leaf_spin", "chain_a", "comm:[callchain_fp]", "/callchain_fp "}) {
+        QVERIFY2(raw.out.contains(expected),
+                 qPrintable(QString::fromUtf8(expected) + QLatin1Char('\n') +
+                            QString::fromUtf8(raw.out.left(3000))));
+    }
+    // -top with pid= names only that process.
+    const PprofRun top = goPprof(
+        {QStringLiteral("-top"),
+         base + QStringLiteral("/debug/pprof/profile?seconds=1&pid=%1").arg(spinner.processId())},
+        dir.path());
+    QVERIFY2(top.status == 0, qPrintable(top.said()));
+    const QHash<QString, TopRow> rows = parseTop(top.out);
+    QVERIFY2(rows.value(QStringLiteral("chain_a")).cumPercent > 80, top.out.constData());
+    QVERIFY2(top.out.contains("bpflens-cli serve, 1 s, pid "), top.out.constData());
+
+    // The headers of Go's handler.
+    const Reply ok = get(port, "/debug/pprof/profile?seconds=1");
+    QCOMPARE(ok.status, QByteArray("HTTP/1.1 200 OK"));
+    for (const char *header : {"Content-Type: application/octet-stream\r\n",
+                               "Content-Disposition: attachment; filename=\"profile\"\r\n",
+                               "X-Content-Type-Options: nosniff\r\n"})
+        QVERIFY2((ok.headers + "\r\n").contains(header), ok.headers.constData());
+    QCOMPARE(ok.body.left(2), QByteArray("\x1f\x8b"));
+    spinner.waitForFinished(30000);
+
+    // Bad parameters: 400 with the reason.
+    const QList<std::pair<QByteArray, QByteArray>> bad{
+        {"seconds=0", "seconds=0: expected a whole number of seconds from 1 to 300"},
+        {"seconds=1000000000",
+         "seconds=1000000000: expected a whole number of seconds from 1 to 300"},
+        {"seconds=soon", "seconds=soon: expected a whole number of seconds from 1 to 300"},
+        {"seconds=2&pid=me", "pid=me: expected a process id"},
+        {"secs=2", "unknown parameter secs: this endpoint takes seconds and pid"}};
+    for (const auto &[query, reason] : bad) {
+        const Reply r = get(port, "/debug/pprof/profile?" + query);
+        QVERIFY2(r.status == "HTTP/1.1 400 Bad Request", query.constData());
+        QCOMPARE(r.body, reason + '\n');
+    }
+
+    // Five at once: four are recorded, the fifth is told to come back.
+    QList<QTcpSocket *> sockets;
+    for (int i = 0; i < 5; ++i) {
+        auto *s = new QTcpSocket(this);
+        s->connectToHost(QStringLiteral("127.0.0.1"), port);
+        QVERIFY(s->waitForConnected(5000));
+        s->write("GET /debug/pprof/profile?seconds=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        s->flush();
+        sockets << s;
+        QTest::qWait(50); // in order: the fifth comes last
+    }
+    QMap<QByteArray, int> statuses;
+    for (QTcpSocket *s : std::as_const(sockets)) {
+        QByteArray all;
+        QElapsedTimer t;
+        t.start();
+        while (s->state() == QAbstractSocket::ConnectedState && t.elapsed() < 30000) {
+            s->waitForReadyRead(100);
+            all += s->readAll();
+        }
+        all += s->readAll();
+        ++statuses[all.left(all.indexOf("\r\n"))];
+        delete s;
+    }
+    QCOMPARE(statuses.value("HTTP/1.1 200 OK"), 4);
+    QCOMPARE(statuses.value("HTTP/1.1 429 Too Many Requests"), 1);
+
+    // Off-CPU: sleepchain's waits.
+    QProcess sleeper;
+    sleeper.start(QStringLiteral(BPFLENS_SLEEPCHAIN), {QStringLiteral("60"), QStringLiteral("50")});
+    QVERIFY(sleeper.waitForStarted());
+    const PprofRun off = goPprof(
+        {QStringLiteral("-top"),
+         base + QStringLiteral("/debug/pprof/offcpu?seconds=2&pid=%1").arg(sleeper.processId())},
+        dir.path());
+    QVERIFY2(off.status == 0, qPrintable(off.said()));
+    QVERIFY2(off.out.contains("Type: off_cpu\n"), off.out.constData());
+    QVERIFY2(parseTop(off.out).value(QStringLiteral("sleep_a")).cumPercent > 80,
+             off.out.constData());
+    sleeper.kill();
+    sleeper.waitForFinished();
+
+    ::kill(pid_t(serve.processId()), SIGINT);
+    QVERIFY(serve.waitForFinished(30000));
+    QCOMPARE(serve.exitCode(), 0);
+}
+
+// Not root: serve records the profile through the helper (as daemon, whom the test bus's polkit
+// rule lets trace), one helper session per request.
+void TestServePprof::throughTheHelper()
+{
+    BPFLENS_REQUIRE_ROOT("the helper loads BPF programs");
+    if (goTool().isEmpty())
+        QSKIP("go tool pprof is not installed (Debian package golang-go)");
+    bpflens::test::TestBus bus;
+    QString error;
+    QVERIFY2(bus.start(&error), qPrintable(error));
+    const QString cli = bus.publicCopy(QStringLiteral(BPFLENS_CLI));
+    QVERIFY(!cli.isEmpty());
+    QProcess serve;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"), bus.address());
+    serve.setProcessEnvironment(env);
+    serve.start(QStringLiteral("setpriv"),
+                {QStringLiteral("--reuid=daemon"), QStringLiteral("--regid=daemon"),
+                 QStringLiteral("--clear-groups"), cli, QStringLiteral("serve"),
+                 QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                 QStringLiteral("--probe"), QStringLiteral("runqlat")});
+    QByteArray said;
+    static const QRegularExpression serving(QStringLiteral("Serving http://127.0.0.1:(\\d+)/"));
+    QRegularExpressionMatch m;
+    for (int i = 0; i < 600 && !m.hasMatch() && serve.state() != QProcess::NotRunning; ++i) {
+        serve.waitForReadyRead(100);
+        said += serve.readAllStandardError();
+        m = serving.match(QString::fromUtf8(said));
+    }
+    QVERIFY2(m.hasMatch(), qPrintable(QString::fromUtf8(said) + bus.log()));
+    QTemporaryDir dir;
+    QProcess spinner;
+    spinner.start(QStringLiteral(BPFLENS_TEST_PROGRAMS) + QStringLiteral("/callchain_fp"),
+                  {QStringLiteral("4")});
+    QVERIFY(spinner.waitForStarted());
+    const PprofRun raw = goPprof(
+        {QStringLiteral("-raw"),
+         QStringLiteral("http://127.0.0.1:%1/debug/pprof/profile?seconds=2").arg(m.captured(1))},
+        dir.path());
+    QVERIFY2(raw.status == 0, qPrintable(raw.said() + bus.log()));
+    QVERIFY2(raw.out.contains("leaf_spin") && raw.out.contains("comm:[callchain_fp]"),
+             raw.out.left(3000).constData());
+    spinner.waitForFinished(30000);
+    serve.terminate();
+    QVERIFY(serve.waitForFinished(20000));
+    QCOMPARE(serve.exitCode(), 0);
+    QCOMPARE(bus.helperExitProblems(), QString());
+}
+
+QTEST_MAIN(TestServePprof)
+#include "tst_servepprof.moc"
