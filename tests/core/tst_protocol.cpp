@@ -554,7 +554,7 @@ private Q_SLOTS:
         QString error;
         StreamWriter w2;
         QVERIFY(!w2.writeBatch(bad, &error));
-        QCOMPARE(error, QStringLiteral("1 record(s) could not be sent: stack frame 1 has kind 9, "
+        QCOMPARE(error, QStringLiteral("1 record could not be sent: stack frame 1 has kind 9, "
                                        "neither 1 (kernel) nor 2 (user)"));
     }
 
@@ -636,7 +636,7 @@ private Q_SLOTS:
         StreamWriter w2;
         w2.writeHello(fixedInfo());
         QVERIFY(!w2.writeBatch(over, &error));
-        QCOMPARE(error, QStringLiteral("1 record(s) could not be sent: exec record at %1 ns needs "
+        QCOMPARE(error, QStringLiteral("1 record could not be sent: exec record at %1 ns needs "
                                        "a frame payload of 16777217 bytes, more than the limit of "
                                        "16777216")
                             .arg(Base));
@@ -672,7 +672,7 @@ private Q_SLOTS:
         w.writeHello(fixedInfo());
         QString error;
         QVERIFY(!w.writeBatch(b, &error));
-        QCOMPARE(error, QStringLiteral("1 record(s) could not be sent: tcp connect event at %1 ns "
+        QCOMPARE(error, QStringLiteral("1 record could not be sent: tcp connect event at %1 ns "
                                        "has family 5, neither 4 nor 6")
                             .arg(Base));
         const Decoded d = decode(w.takePending(), 0, false);
