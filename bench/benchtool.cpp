@@ -12,14 +12,14 @@
 //                                                              GROUP BY on the plain table
 // Every answer is one JSON object on stdout; every failure one line on stderr and exit 1.
 
-#include "csvexport.h"
-#include "procstatus.h"
-#include "sessiondiff.h"
-#include "sessioninfo.h"
-#include "sessionquery.h"
-#include "sessionstore.h"
-#include "spikeexplain.h"
-#include "toplists.h"
+#include "bench/procstatus.h"
+#include "core/csvexport.h"
+#include "core/sessiondiff.h"
+#include "core/sessioninfo.h"
+#include "core/sessionquery.h"
+#include "core/sessionstore.h"
+#include "core/spikeexplain.h"
+#include "core/toplists.h"
 
 #include <QCoreApplication>
 #include <QDir>

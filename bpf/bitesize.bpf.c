@@ -8,9 +8,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "bitesize.h"
-#include "blockrq.bpf.h"
-#include "common.bpf.h"
+#include "bpf/bitesize.records.h"
+#include "bpf/blockrq.bpf.h"
+#include "bpf/common.bpf.h"
 
 #define MAX_KEYS 10240
 #define REQ_OP_MASK 0xff /* REQ_OP_BITS is 8 on every kernel with these tracepoints */

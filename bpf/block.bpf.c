@@ -8,9 +8,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "block.h"
-#include "blockrq.bpf.h"
-#include "common.bpf.h"
+#include "bpf/block.records.h"
+#include "bpf/blockrq.bpf.h"
+#include "bpf/common.bpf.h"
 
 #define MAX_REQUESTS 10240
 

@@ -22,8 +22,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "cachestat.h"
-#include "common.bpf.h"
+#include "bpf/cachestat.records.h"
+#include "bpf/common.bpf.h"
 
 const volatile __u32 page_shift = 12;
 

@@ -4,7 +4,7 @@
 #ifndef BPFLENS_COMMON_BPF_H
 #define BPFLENS_COMMON_BPF_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* Common filters, set by user space before load. 0 / empty means "no filter". */
 const volatile __u32 filter_tgid = 0;

@@ -9,9 +9,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "exec.h"
-#include "syscalls.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/exec.records.h"
+#include "bpf/syscalls.bpf.h"
 
 /* execsnoop --max-args: at most this many arguments are read (up to EXEC_MAX_ARGS), the event
  * marked truncated when there are more. */

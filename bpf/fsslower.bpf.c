@@ -8,8 +8,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "fsslower.h"
+#include "bpf/common.bpf.h"
+#include "bpf/fsslower.records.h"
 
 const volatile __u64 min_ns = 10000000;
 

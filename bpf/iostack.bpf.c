@@ -11,9 +11,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "iostack.h"
-#include "syscalls.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/iostack.records.h"
+#include "bpf/syscalls.bpf.h"
 
 /* The read/write/fsync syscall numbers (opens come from syscalls.bpf.h). */
 #if defined(__TARGET_ARCH_x86)

@@ -6,7 +6,7 @@
 #ifndef BPFLENS_NEWIMAGE_BPF_H
 #define BPFLENS_NEWIMAGE_BPF_H
 
-#include "common.bpf.h"
+#include "bpf/common.bpf.h"
 
 /* The mm each recent process had at its last stack: a new tgid or a new mm (an exec) is new. */
 struct

@@ -16,10 +16,10 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "newimage.bpf.h"
-#include "offcpu.h"
-#include "userstack.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/newimage.bpf.h"
+#include "bpf/offcpu.records.h"
+#include "bpf/userstack.bpf.h"
 
 #define MAX_TASKS 10240
 #define TASK_DEAD 0x80

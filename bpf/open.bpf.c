@@ -11,10 +11,10 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "open.h"
-#include "pathwalk.bpf.h"
-#include "syscalls.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/open.records.h"
+#include "bpf/pathwalk.bpf.h"
+#include "bpf/syscalls.bpf.h"
 
 _Static_assert(OPEN_BASE_DELETED == PATHWALK_DELETED && OPEN_BASE_TRUNCATED == PATHWALK_TRUNCATED &&
                    OPEN_BASE_NO_FILE == PATHWALK_NO_FILE,

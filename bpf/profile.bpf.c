@@ -8,10 +8,10 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "newimage.bpf.h"
-#include "profile.h"
-#include "userstack.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/newimage.bpf.h"
+#include "bpf/profile.records.h"
+#include "bpf/userstack.bpf.h"
 
 const volatile bool include_idle = false;
 const volatile bool kernel_only = false;

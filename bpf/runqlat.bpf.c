@@ -7,8 +7,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "runqlat.h"
+#include "bpf/common.bpf.h"
+#include "bpf/runqlat.records.h"
 
 #define MAX_TASKS 10240
 #define MAX_CGROUP_DEPTH 32

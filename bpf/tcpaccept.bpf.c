@@ -11,9 +11,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "tcpaccept.h"
-#include "tcpsock.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/tcpaccept.records.h"
+#include "bpf/tcpsock.bpf.h"
 
 struct
 {

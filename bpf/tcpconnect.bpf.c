@@ -12,9 +12,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "tcpconnect.h"
-#include "tcpsock.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/tcpconnect.records.h"
+#include "bpf/tcpsock.bpf.h"
 
 #define ECONNABORTED 103
 

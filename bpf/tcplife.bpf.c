@@ -13,9 +13,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "tcplife.h"
-#include "tcpsock.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/tcplife.records.h"
+#include "bpf/tcpsock.bpf.h"
 
 struct birth
 {

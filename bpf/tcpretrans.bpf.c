@@ -12,9 +12,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "tcpretrans.h"
-#include "tcpsock.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/tcpretrans.records.h"
+#include "bpf/tcpsock.bpf.h"
 
 struct owner
 {

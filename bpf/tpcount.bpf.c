@@ -8,9 +8,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "tpcount.h"
-#include "tpkey.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/tpcount.records.h"
+#include "bpf/tpkey.bpf.h"
 
 #define MAX_KEYS 10240
 

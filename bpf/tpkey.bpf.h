@@ -5,8 +5,8 @@
 #ifndef BPFLENS_TPKEY_BPF_H
 #define BPFLENS_TPKEY_BPF_H
 
-#include "tppair.h"
-#include "usdtarg.bpf.h"
+#include "bpf/tppair.records.h"
+#include "bpf/usdtarg.bpf.h"
 
 /* Every access has a constant offset: the verifier refuses a moved context pointer, and with
  * the index known at load it follows one branch only, so attaching to a tracepoint with fewer

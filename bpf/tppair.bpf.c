@@ -10,9 +10,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "tpkey.bpf.h"
-#include "tppair.h"
+#include "bpf/common.bpf.h"
+#include "bpf/tpkey.bpf.h"
+#include "bpf/tppair.records.h"
 
 #define MAX_STARTS 16384
 

@@ -8,8 +8,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "uprobe.h"
+#include "bpf/common.bpf.h"
+#include "bpf/uprobe.records.h"
 
 /* libbpf before 1.2 stops at the fifth argument. */
 #ifndef PT_REGS_PARM6

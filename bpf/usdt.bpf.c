@@ -9,9 +9,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "common.bpf.h"
-#include "usdt.h"
-#include "usdtarg.bpf.h"
+#include "bpf/common.bpf.h"
+#include "bpf/usdt.records.h"
+#include "bpf/usdtarg.bpf.h"
 
 #define MAX_KEYS 10240
 

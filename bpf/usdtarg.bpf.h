@@ -6,7 +6,7 @@
 
 #include <bpf/bpf_core_read.h>
 
-#include "usdt.h"
+#include "bpf/usdt.records.h"
 
 /* Which of the probe's argument lists (USDT_MAX_SPECS) holds at the site that fired: its
  * uprobe's attach cookie. A kernel before 5.15 has no cookies; the load there keeps only the 0

@@ -4,7 +4,7 @@
 #ifndef BPFLENS_USERSTACK_BPF_H
 #define BPFLENS_USERSTACK_BPF_H
 
-#include "userstack.h"
+#include "bpf/userstack.h"
 
 /* Bytes of user stack to copy, at most USER_STACK_MAX_COPY; 0: frame pointers only. */
 const volatile __u32 stack_copy_bytes = 16384;

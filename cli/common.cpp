@@ -1,6 +1,6 @@
-#include "common.h"
+#include "cli/common.h"
 
-#include "helperclient.h"
+#include "client/helperclient.h"
 
 #include <QHash>
 #include <QRegularExpression>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "commands.h"
-#include "helperapi.h"
-#include "outputfile.h"
-#include "sessionstore.h"
+#include "cli/commands.h"
+#include "cli/outputfile.h"
+#include "core/sessionstore.h"
+#include "dbusapi/helperapi.h"
 
 #include <QCommandLineParser>
 #include <QDBusConnection>

@@ -1,8 +1,8 @@
-#include "commands.h"
-#include "common.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 
-#include "diffreport.h"
-#include "sessiondiff.h"
+#include "cli/diffreport.h"
+#include "core/sessiondiff.h"
 
 namespace bpflens::cli {
 

@@ -1,7 +1,7 @@
-#include "diffreport.h"
+#include "cli/diffreport.h"
 
-#include "profilereport.h"
-#include "toplists.h"
+#include "cli/profilereport.h"
+#include "core/toplists.h"
 
 #include <QStringList>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sessiondiff.h"
+#include "core/sessiondiff.h"
 
 #include <QString>
 

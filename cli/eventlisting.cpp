@@ -1,8 +1,8 @@
-#include "eventlisting.h"
+#include "cli/eventlisting.h"
 
-#include "events.h"
-#include "plural.h"
-#include "sessionstore.h"
+#include "cli/plural.h"
+#include "core/events.h"
+#include "core/sessionstore.h"
 
 #include <QDateTime>
 #include <QTimeZone>

@@ -1,8 +1,8 @@
-#include "commands.h"
-#include "common.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 
-#include "explainreport.h"
-#include "units.h"
+#include "cli/explainreport.h"
+#include "core/units.h"
 
 #include <QHash>
 #include <QLocale>

@@ -1,7 +1,7 @@
-#include "explainreport.h"
+#include "cli/explainreport.h"
 
-#include "plural.h"
-#include "toplists.h"
+#include "cli/plural.h"
+#include "core/toplists.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "spikeexplain.h"
-#include "topreport.h"
+#include "cli/topreport.h"
+#include "core/spikeexplain.h"
 
 #include <QString>
 

@@ -1,12 +1,12 @@
-#include "commands.h"
-#include "common.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 
-#include "csvexport.h"
-#include "jsonlexport.h"
-#include "pprofexport.h"
-#include "profilereport.h"
-#include "specialfile.h"
-#include "traceexport.h"
+#include "cli/profilereport.h"
+#include "core/csvexport.h"
+#include "core/jsonlexport.h"
+#include "core/pprofexport.h"
+#include "core/specialfile.h"
+#include "core/traceexport.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "commands.h"
-#include "outputfile.h"
-#include "serve.h"
+#include "cli/commands.h"
+#include "cli/outputfile.h"
+#include "cli/serve.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

@@ -1,4 +1,4 @@
-#include "outputfile.h"
+#include "cli/outputfile.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "counttext.h"
+#include "core/counttext.h"
 
 namespace bpflens::cli {
 

@@ -1,8 +1,8 @@
-#include "commands.h"
-#include "common.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 
-#include "engine.h"
-#include "helperclient.h"
+#include "client/helperclient.h"
+#include "helper/engine.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

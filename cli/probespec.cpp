@@ -1,4 +1,4 @@
-#include "probespec.h"
+#include "cli/probespec.h"
 
 #include <QRegularExpression>
 

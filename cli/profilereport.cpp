@@ -1,7 +1,7 @@
-#include "profilereport.h"
+#include "cli/profilereport.h"
 
-#include "plural.h"
-#include "sessionstore.h"
+#include "cli/plural.h"
+#include "core/sessionstore.h"
 
 #include <QFileInfo>
 

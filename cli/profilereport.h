@@ -1,6 +1,6 @@
 #pragma once
 
-#include "callgraph.h"
+#include "core/callgraph.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,10 +1,10 @@
-#include "commands.h"
-#include "common.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 
-#include "csvexport.h"
-#include "eventschema.h"
-#include "probespec.h"
-#include "sessionquery.h"
+#include "cli/probespec.h"
+#include "core/csvexport.h"
+#include "core/eventschema.h"
+#include "core/sessionquery.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

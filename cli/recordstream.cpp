@@ -1,10 +1,10 @@
-#include "recordstream.h"
-#include "common.h"
+#include "cli/recordstream.h"
+#include "cli/common.h"
 
-#include "engine.h"
-#include "enginestream.h"
-#include "protocol.h"
-#include "sessioninfo.h"
+#include "core/protocol.h"
+#include "core/sessioninfo.h"
+#include "helper/engine.h"
+#include "helper/enginestream.h"
 
 #include <cerrno>
 #include <csignal>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "helperclient.h"
+#include "client/helperclient.h"
 
 #include <QList>
 

@@ -1,7 +1,7 @@
-#include "commands.h"
-#include "common.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 
-#include "sessionsalvage.h"
+#include "core/sessionsalvage.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,16 +1,16 @@
-#include "serve.h"
+#include "cli/serve.h"
 
-#include "commands.h"
-#include "engine.h"
-#include "helperapi.h"
-#include "helperclient.h"
-#include "openmetrics.h"
-#include "outputfile.h"
-#include "probecatalog.h"
-#include "probespec.h"
-#include "probetargets.h"
-#include "protocol.h"
-#include "servepprof.h"
+#include "cli/commands.h"
+#include "cli/outputfile.h"
+#include "cli/probespec.h"
+#include "cli/servepprof.h"
+#include "client/helperclient.h"
+#include "client/probetargets.h"
+#include "core/openmetrics.h"
+#include "core/probecatalog.h"
+#include "core/protocol.h"
+#include "dbusapi/helperapi.h"
+#include "helper/engine.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,10 +1,10 @@
-#include "servepprof.h"
+#include "cli/servepprof.h"
 
-#include "engine.h"
-#include "helperapi.h"
-#include "probecatalog.h"
-#include "protocol.h"
-#include "sessionstore.h"
+#include "core/probecatalog.h"
+#include "core/protocol.h"
+#include "core/sessionstore.h"
+#include "dbusapi/helperapi.h"
+#include "helper/engine.h"
 
 #include <QDBusConnection>
 #include <QDateTime>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "helperclient.h"
-#include "pprofexport.h"
+#include "client/helperclient.h"
+#include "core/pprofexport.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,11 +1,11 @@
-#include "commands.h"
-#include "common.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 
-#include "eventlisting.h"
+#include "cli/eventlisting.h"
 
-#include "probe.h"
-#include "profilereport.h"
-#include "sessionstore.h"
+#include "cli/profilereport.h"
+#include "core/sessionstore.h"
+#include "helper/probe.h"
 
 #include <QHash>
 #include <QMap>

@@ -1,8 +1,8 @@
-#include "commands.h"
-#include "common.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 
-#include "toplists.h"
-#include "topreport.h"
+#include "cli/topreport.h"
+#include "core/toplists.h"
 
 #include <limits>
 #include <optional>

@@ -1,8 +1,8 @@
-#include "topreport.h"
+#include "cli/topreport.h"
 
-#include "eventstore.h"
-#include "plural.h"
-#include "units.h"
+#include "cli/plural.h"
+#include "core/eventstore.h"
+#include "core/units.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "toplists.h"
+#include "core/toplists.h"
 
 #include <optional>
 

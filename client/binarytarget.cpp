@@ -1,8 +1,8 @@
-#include "binarytarget.h"
+#include "client/binarytarget.h"
 
-#include "counttext.h"
-#include "elfheader.h"
-#include "usdtnotes.h"
+#include "client/usdtnotes.h"
+#include "core/counttext.h"
+#include "core/elfheader.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sharedfd.h"
+#include "core/sharedfd.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
-#include "helperclient.h"
+#include "client/helperclient.h"
 
-#include "helperapi.h"
+#include "dbusapi/helperapi.h"
 
 #include <QDBusConnectionInterface>
 #include <QDBusObjectPath>

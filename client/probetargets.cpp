@@ -1,9 +1,9 @@
-#include "probetargets.h"
+#include "client/probetargets.h"
 
-#include "binarytarget.h"
-#include "probecatalog.h"
-#include "probehook.h"
-#include "usdtnotes.h"
+#include "client/binarytarget.h"
+#include "client/usdtnotes.h"
+#include "core/probecatalog.h"
+#include "core/probehook.h"
 
 #include <sys/stat.h>
 

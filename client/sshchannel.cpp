@@ -1,4 +1,4 @@
-#include "sshchannel.h"
+#include "client/sshchannel.h"
 
 #include <QFile>
 #include <QProcess>

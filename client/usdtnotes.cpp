@@ -1,4 +1,4 @@
-#include "usdtnotes.h"
+#include "client/usdtnotes.h"
 
 #include <cstring>
 

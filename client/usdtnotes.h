@@ -1,7 +1,7 @@
 #pragma once
 
-#include "sharedfd.h"
-#include "usdtargs.h"
+#include "core/sharedfd.h"
+#include "core/usdtargs.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "callgraph.h"
+#include "core/callgraph.h"
 
 #include <algorithm>
 

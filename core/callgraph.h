@@ -1,6 +1,6 @@
 #pragma once
 
-#include "stacks.h"
+#include "core/stacks.h"
 
 #include <QByteArray>
 #include <QHash>

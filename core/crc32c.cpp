@@ -1,4 +1,4 @@
-#include "crc32c.h"
+#include "core/crc32c.h"
 
 #include <QtEndian>
 

@@ -1,4 +1,4 @@
-#include "csvexport.h"
+#include "core/csvexport.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "elfheader.h"
+#include "core/elfheader.h"
 
 #include <elf.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
-#include "eventchunk.h"
+#include "core/eventchunk.h"
 
-#include "crc32c.h"
-#include "varint.h"
+#include "core/crc32c.h"
+#include "core/varint.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "eventstore.h"
-#include "records.h"
+#include "core/eventstore.h"
+#include "core/records.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

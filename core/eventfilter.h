@@ -1,7 +1,7 @@
 #pragma once
 
-#include "eventschema.h"
-#include "eventstore.h"
+#include "core/eventschema.h"
+#include "core/eventstore.h"
 
 #include <QByteArray>
 #include <QHash>

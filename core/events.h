@@ -1,18 +1,18 @@
 #pragma once
 
-#include "events/block.h"
-#include "events/exec.h"
-#include "events/fsslower.h"
-#include "events/offcpu.h"
-#include "events/open.h"
-#include "events/profile.h"
-#include "events/tcpaccept.h"
-#include "events/tcpconnect.h"
-#include "events/tcplife.h"
-#include "events/tcpretrans.h"
-#include "events/tppair.h"
-#include "events/uprobe.h"
-#include "events/usdt.h"
+#include "core/events/block.h"
+#include "core/events/exec.h"
+#include "core/events/fsslower.h"
+#include "core/events/offcpu.h"
+#include "core/events/open.h"
+#include "core/events/profile.h"
+#include "core/events/tcpaccept.h"
+#include "core/events/tcpconnect.h"
+#include "core/events/tcplife.h"
+#include "core/events/tcpretrans.h"
+#include "core/events/tppair.h"
+#include "core/events/uprobe.h"
+#include "core/events/usdt.h"
 
 #include <array>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "eventstore.h"
+#include "core/eventstore.h"
 
 #include <sys/mman.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "events.h"
-#include "stringpool.h"
+#include "core/events.h"
+#include "core/stringpool.h"
 
 #include <QHash>
 

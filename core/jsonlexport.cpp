@@ -1,5 +1,5 @@
-#include "jsonlexport.h"
-#include "specialfile.h"
+#include "core/jsonlexport.h"
+#include "core/specialfile.h"
 
 #include <QLocale>
 

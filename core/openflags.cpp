@@ -1,4 +1,4 @@
-#include "openflags.h"
+#include "core/openflags.h"
 
 #include <QStringList>
 

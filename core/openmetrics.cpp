@@ -1,6 +1,6 @@
-#include "openmetrics.h"
+#include "core/openmetrics.h"
 
-#include "probecatalog.h"
+#include "core/probecatalog.h"
 
 #include <cmath>
 #include <limits>

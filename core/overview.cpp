@@ -1,10 +1,10 @@
-#include "overview.h"
+#include "core/overview.h"
 
-#include "eventstore.h"
-#include "openflags.h"
-#include "probecatalog.h"
-#include "sessionstore.h"
-#include "topkeys.h"
+#include "core/eventstore.h"
+#include "core/openflags.h"
+#include "core/probecatalog.h"
+#include "core/sessionstore.h"
+#include "core/topkeys.h"
 
 #include <QHash>
 #include <QSet>

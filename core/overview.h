@@ -1,10 +1,10 @@
 #pragma once
 
-#include "eventfilter.h"
-#include "events.h"
-#include "histogram.h"
-#include "scansplit.h"
-#include "spikeexplain.h"
+#include "core/eventfilter.h"
+#include "core/events.h"
+#include "core/histogram.h"
+#include "core/scansplit.h"
+#include "core/spikeexplain.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,8 +1,8 @@
-#include "pprofexport.h"
+#include "core/pprofexport.h"
 
-#include "callgraph.h"
-#include "protobufwriter.h"
-#include "specialfile.h"
+#include "core/callgraph.h"
+#include "core/protobufwriter.h"
+#include "core/specialfile.h"
 
 #include <QHash>
 #include <QIODevice>

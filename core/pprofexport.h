@@ -1,7 +1,7 @@
 #pragma once
 
-#include "eventfilter.h"
-#include "sessionstore.h"
+#include "core/eventfilter.h"
+#include "core/sessionstore.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "probecatalog.h"
+#include "core/probecatalog.h"
 
-#include "probes.h"
+#include "core/probes.h"
 
 #include <QRegularExpression>
 

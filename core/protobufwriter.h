@@ -1,6 +1,6 @@
 #pragma once
 
-#include "varint.h"
+#include "core/varint.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

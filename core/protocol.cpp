@@ -1,7 +1,7 @@
-#include "protocol.h"
+#include "core/protocol.h"
 
-#include "counttext.h"
-#include "varint.h"
+#include "core/counttext.h"
+#include "core/varint.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

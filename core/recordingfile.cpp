@@ -1,4 +1,4 @@
-#include "recordingfile.h"
+#include "core/recordingfile.h"
 
 #include <QtGlobal>
 

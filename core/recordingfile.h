@@ -1,7 +1,7 @@
 #pragma once
 
-#include "records.h"
-#include "sessionstore.h"
+#include "core/records.h"
+#include "core/sessionstore.h"
 
 #include <QHash>
 #include <QString>

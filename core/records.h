@@ -1,9 +1,9 @@
 #pragma once
 
-#include "events.h"
-#include "histogram.h"
-#include "sharedfd.h"
-#include "stacks.h"
+#include "core/events.h"
+#include "core/histogram.h"
+#include "core/sharedfd.h"
+#include "core/stacks.h"
 
 #include <QDateTime>
 #include <QList>

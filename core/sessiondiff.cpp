@@ -1,7 +1,7 @@
-#include "sessiondiff.h"
+#include "core/sessiondiff.h"
 
-#include "sessionstore.h"
-#include "toplists.h"
+#include "core/sessionstore.h"
+#include "core/toplists.h"
 
 #include <QFileInfo>
 #include <QHash>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "events.h"
-#include "histogram.h"
+#include "core/events.h"
+#include "core/histogram.h"
 
 #include <QList>
 #include <QString>

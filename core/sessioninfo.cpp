@@ -1,4 +1,4 @@
-#include "sessioninfo.h"
+#include "core/sessioninfo.h"
 
 #include <QSysInfo>
 

@@ -1,12 +1,12 @@
-#include "sessionquery.h"
+#include "core/sessionquery.h"
 
-#include "eventchunk.h"
-#include "eventstore.h"
-#include "histogram.h"
-#include "sessioninfo.h"
-#include "sessionstore.h"
-#include "specialfile.h"
-#include "varint.h"
+#include "core/eventchunk.h"
+#include "core/eventstore.h"
+#include "core/histogram.h"
+#include "core/sessioninfo.h"
+#include "core/sessionstore.h"
+#include "core/specialfile.h"
+#include "core/varint.h"
 
 #include <QFile>
 #include <QFileInfo>

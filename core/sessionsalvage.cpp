@@ -1,9 +1,9 @@
-#include "sessionsalvage.h"
+#include "core/sessionsalvage.h"
 
-#include "counttext.h"
-#include "varint.h"
+#include "core/counttext.h"
+#include "core/varint.h"
 
-#include "eventchunk.h"
+#include "core/eventchunk.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>

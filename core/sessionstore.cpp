@@ -1,10 +1,10 @@
-#include "sessionstore.h"
+#include "core/sessionstore.h"
 
-#include "eventchunk.h"
-#include "sessioninfo.h"
-#include "sessionsalvage.h"
-#include "specialfile.h"
-#include "varint.h"
+#include "core/eventchunk.h"
+#include "core/sessioninfo.h"
+#include "core/sessionsalvage.h"
+#include "core/specialfile.h"
+#include "core/varint.h"
 
 #include <QDir>
 #include <QFile>

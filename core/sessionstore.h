@@ -1,8 +1,8 @@
 #pragma once
 
-#include "eventstore.h"
-#include "records.h"
-#include "sessioninfo.h"
+#include "core/eventstore.h"
+#include "core/records.h"
+#include "core/sessioninfo.h"
 
 #include <QHash>
 #include <QString>

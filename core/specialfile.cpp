@@ -1,4 +1,4 @@
-#include "specialfile.h"
+#include "core/specialfile.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,9 +1,9 @@
-#include "spikeexplain.h"
+#include "core/spikeexplain.h"
 
-#include "eventstore.h"
-#include "stacks.h"
-#include "topkeys.h"
-#include "toplists.h"
+#include "core/eventstore.h"
+#include "core/stacks.h"
+#include "core/topkeys.h"
+#include "core/toplists.h"
 
 #include <QHash>
 

@@ -1,6 +1,6 @@
-#include "stacks.h"
+#include "core/stacks.h"
 
-#include "records.h"
+#include "core/records.h"
 
 namespace bpflens {
 

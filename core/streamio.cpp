@@ -1,6 +1,6 @@
 // Where the stream meets a file descriptor. The codec (protocol.cpp) only turns records into
 // bytes and back, so the stream reader's fuzzer builds it alone, with no system call in reach.
-#include "protocol.h"
+#include "core/protocol.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "stringpool.h"
+#include "core/stringpool.h"
 
 namespace bpflens {
 

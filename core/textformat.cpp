@@ -1,4 +1,4 @@
-#include "eventschema.h"
+#include "core/eventschema.h"
 
 #include <algorithm>
 #include <cstring>

@@ -4,11 +4,11 @@
 // dimension and name the key, from the declarations in the event types' traits: one place, so
 // both group and spell every value alike. Internal to core.
 
-#include "eventfilter.h"
-#include "eventstore.h"
-#include "openflags.h"
-#include "scansplit.h"
-#include "toplists.h"
+#include "core/eventfilter.h"
+#include "core/eventstore.h"
+#include "core/openflags.h"
+#include "core/scansplit.h"
+#include "core/toplists.h"
 
 #include <QHash>
 

@@ -1,8 +1,8 @@
-#include "toplists.h"
+#include "core/toplists.h"
 
-#include "eventstore.h"
-#include "openflags.h"
-#include "topkeys.h"
+#include "core/eventstore.h"
+#include "core/openflags.h"
+#include "core/topkeys.h"
 
 #include <QHash>
 

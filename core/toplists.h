@@ -1,8 +1,8 @@
 #pragma once
 
-#include "eventfilter.h"
-#include "events.h"
-#include "scansplit.h"
+#include "core/eventfilter.h"
+#include "core/events.h"
+#include "core/scansplit.h"
 
 #include <QByteArray>
 #include <QList>

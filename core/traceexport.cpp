@@ -1,6 +1,6 @@
-#include "traceexport.h"
+#include "core/traceexport.h"
 
-#include "jsonlexport.h"
+#include "core/jsonlexport.h"
 
 #include <QHash>
 

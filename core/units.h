@@ -1,6 +1,6 @@
 #pragma once
 
-#include "histogram.h"
+#include "core/histogram.h"
 
 #include <QLocale>
 #include <QString>

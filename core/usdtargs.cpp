@@ -1,6 +1,6 @@
-#include "usdtargs.h"
+#include "core/usdtargs.h"
 
-#include "counttext.h"
+#include "core/counttext.h"
 
 #include <QRegularExpression>
 

@@ -1,4 +1,4 @@
-#include "helperapi.h"
+#include "dbusapi/helperapi.h"
 
 #include <QDBusMetaType>
 #include <QDBusUnixFileDescriptor>

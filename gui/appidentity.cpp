@@ -1,4 +1,4 @@
-#include "appidentity.h"
+#include "gui/appidentity.h"
 
 #include <QApplication>
 #include <QIcon>

@@ -1,4 +1,4 @@
-#include "askpass.h"
+#include "gui/askpass.h"
 
 #include <QAbstractButton>
 #include <QApplication>

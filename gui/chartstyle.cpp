@@ -1,4 +1,4 @@
-#include "chartstyle.h"
+#include "gui/chartstyle.h"
 
 #include <QAbstractAxis>
 #include <QChart>

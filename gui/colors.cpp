@@ -1,6 +1,6 @@
-#include "colors.h"
+#include "gui/colors.h"
 
-#include "eventschema.h"
+#include "core/eventschema.h"
 
 #include <QPainter>
 #include <QPixmap>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "events.h"
+#include "core/events.h"
 
 #include <QColor>
 #include <QIcon>

@@ -1,9 +1,9 @@
-#include "comparecontroller.h"
+#include "gui/comparecontroller.h"
 
-#include "comparepage.h"
-#include "errorbox.h"
-#include "sessiondiff.h"
-#include "sessionmodel.h"
+#include "core/sessiondiff.h"
+#include "gui/comparepage.h"
+#include "gui/errorbox.h"
+#include "gui/models/sessionmodel.h"
 
 #include <QAction>
 #include <QApplication>

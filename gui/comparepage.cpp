@@ -1,10 +1,10 @@
-#include "comparepage.h"
+#include "gui/comparepage.h"
 
-#include "chartstyle.h"
-#include "colors.h"
-#include "flamegraphview.h"
-#include "sessionmodel.h"
-#include "topmodel.h"
+#include "gui/chartstyle.h"
+#include "gui/colors.h"
+#include "gui/flamegraphview.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/topmodel.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

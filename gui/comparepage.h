@@ -1,7 +1,7 @@
 #pragma once
 
-#include "comparemodels.h"
-#include "profilemodels.h"
+#include "gui/models/comparemodels.h"
+#include "gui/models/profilemodels.h"
 
 #include <QWidget>
 

@@ -1,11 +1,11 @@
-#include "countersview.h"
+#include "gui/countersview.h"
 
-#include "chartstyle.h"
-#include "colors.h"
-#include "probecatalog.h"
-#include "sessionmodel.h"
-#include "timeaxis.h"
-#include "viewstate.h"
+#include "core/probecatalog.h"
+#include "gui/chartstyle.h"
+#include "gui/colors.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
+#include "gui/timeaxis.h"
 
 #include <QChart>
 #include <QChartView>

@@ -1,12 +1,12 @@
-#include "detailspane.h"
+#include "gui/detailspane.h"
 
-#include "colors.h"
-#include "eventmodels.h"
-#include "overviewmodel.h"
-#include "overviewpage.h"
-#include "probecatalog.h"
-#include "sessionmodel.h"
-#include "stackframes.h"
+#include "core/probecatalog.h"
+#include "gui/colors.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/overviewmodel.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/stackframes.h"
+#include "gui/overviewpage.h"
 
 #include <QFileInfo>
 #include <QHeaderView>

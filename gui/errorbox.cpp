@@ -1,4 +1,4 @@
-#include "errorbox.h"
+#include "gui/errorbox.h"
 
 #include <QMessageBox>
 

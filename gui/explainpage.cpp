@@ -1,9 +1,9 @@
-#include "explainpage.h"
+#include "gui/explainpage.h"
 
-#include "eventmodels.h"
-#include "explainmodel.h"
-#include "sessionmodel.h"
-#include "viewstate.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/explainmodel.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "backgroundjob.h"
-#include "spikeexplain.h"
+#include "core/spikeexplain.h"
+#include "gui/models/backgroundjob.h"
 
 #include <QWidget>
 

@@ -1,12 +1,12 @@
-#include "exportcontroller.h"
+#include "gui/exportcontroller.h"
 
-#include "csvexport.h"
-#include "errorbox.h"
-#include "eventmodels.h"
-#include "heatmapview.h"
-#include "sessionmodel.h"
-#include "traceexport.h"
-#include "viewstate.h"
+#include "core/csvexport.h"
+#include "core/traceexport.h"
+#include "gui/errorbox.h"
+#include "gui/heatmapview.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "pprofexport.h"
+#include "core/pprofexport.h"
 
 #include <QObject>
 #include <QStringList>

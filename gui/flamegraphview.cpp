@@ -1,4 +1,4 @@
-#include "flamegraphview.h"
+#include "gui/flamegraphview.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

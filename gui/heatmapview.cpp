@@ -1,11 +1,11 @@
-#include "heatmapview.h"
+#include "gui/heatmapview.h"
 
-#include "timeaxis.h"
+#include "gui/timeaxis.h"
 
-#include "eventmodels.h"
-#include "sessionmodel.h"
-#include "units.h"
-#include "viewstate.h"
+#include "core/units.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QComboBox>
 #include <QEvent>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "backgroundjob.h"
-#include "heatmapmodel.h"
+#include "gui/models/backgroundjob.h"
+#include "gui/models/heatmapmodel.h"
 
 #include <QColor>
 #include <QImage>

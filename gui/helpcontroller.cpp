@@ -1,4 +1,4 @@
-#include "helpcontroller.h"
+#include "gui/helpcontroller.h"
 
 #include <QAction>
 #include <QApplication>

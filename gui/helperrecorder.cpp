@@ -1,8 +1,8 @@
-#include "helperrecorder.h"
+#include "gui/helperrecorder.h"
 
-#include "helperapi.h"
-#include "helperclient.h"
-#include "probetargets.h"
+#include "client/helperclient.h"
+#include "client/probetargets.h"
+#include "dbusapi/helperapi.h"
 
 #include <QCoreApplication>
 #include <QDBusPendingCallWatcher>

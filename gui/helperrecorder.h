@@ -1,6 +1,6 @@
 #pragma once
 
-#include "recorder.h"
+#include "gui/recorder.h"
 
 #include <QDBusConnection>
 

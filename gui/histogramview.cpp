@@ -1,9 +1,9 @@
-#include "histogramview.h"
+#include "gui/histogramview.h"
 
-#include "chartstyle.h"
-#include "sessionmodel.h"
-#include "units.h"
-#include "viewstate.h"
+#include "core/units.h"
+#include "gui/chartstyle.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

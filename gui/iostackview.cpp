@@ -1,10 +1,10 @@
-#include "iostackview.h"
+#include "gui/iostackview.h"
 
-#include "chartstyle.h"
-#include "colors.h"
-#include "eventmodels.h"
-#include "sessionmodel.h"
-#include "viewstate.h"
+#include "gui/chartstyle.h"
+#include "gui/colors.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -1,6 +1,6 @@
-#include "latencyspinbox.h"
+#include "gui/latencyspinbox.h"
 
-#include "units.h"
+#include "core/units.h"
 
 #include <QRegularExpression>
 

@@ -1,9 +1,9 @@
-#include "appidentity.h"
-#include "askpass.h"
-#include "helperapi.h"
-#include "helperrecorder.h"
-#include "mainwindow.h"
-#include "translations.h"
+#include "dbusapi/helperapi.h"
+#include "gui/appidentity.h"
+#include "gui/askpass.h"
+#include "gui/helperrecorder.h"
+#include "gui/mainwindow.h"
+#include "gui/translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

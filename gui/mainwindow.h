@@ -1,7 +1,7 @@
 #pragma once
 
-#include "exportcontroller.h"
-#include "viewstate.h"
+#include "gui/exportcontroller.h"
+#include "gui/models/viewstate.h"
 
 #include <QMainWindow>
 

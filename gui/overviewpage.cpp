@@ -1,9 +1,9 @@
-#include "overviewpage.h"
+#include "gui/overviewpage.h"
 
-#include "colors.h"
-#include "overviewmodel.h"
-#include "sessionmodel.h"
-#include "viewstate.h"
+#include "gui/colors.h"
+#include "gui/models/overviewmodel.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QCheckBox>
 #include <QEvent>

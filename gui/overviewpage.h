@@ -1,7 +1,7 @@
 #pragma once
 
-#include "backgroundjob.h"
-#include "overview.h"
+#include "core/overview.h"
+#include "gui/models/backgroundjob.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
-#include "probepanel.h"
+#include "gui/probepanel.h"
 
-#include "binarytarget.h"
-#include "probetargets.h"
-#include "usdtnotes.h"
+#include "client/binarytarget.h"
+#include "client/probetargets.h"
+#include "client/usdtnotes.h"
 
 #include <QAbstractSpinBox>
 #include <QCheckBox>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "probecatalog.h"
-#include "records.h"
+#include "core/probecatalog.h"
+#include "core/records.h"
 
 #include <QHash>
 #include <QWidget>

@@ -1,8 +1,8 @@
-#include "profilepage.h"
+#include "gui/profilepage.h"
 
-#include "flamegraphview.h"
-#include "sessionmodel.h"
-#include "viewstate.h"
+#include "gui/flamegraphview.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "profilemodels.h"
+#include "gui/models/profilemodels.h"
 
 #include <QWidget>
 

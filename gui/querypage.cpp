@@ -1,8 +1,8 @@
-#include "querypage.h"
+#include "gui/querypage.h"
 
-#include "querymodel.h"
-#include "sessionmodel.h"
-#include "sessionquery.h"
+#include "core/sessionquery.h"
+#include "gui/models/querymodel.h"
+#include "gui/models/sessionmodel.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "backgroundjob.h"
+#include "gui/models/backgroundjob.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "recorder.h"
+#include "gui/recorder.h"
 
-#include "protocol.h"
+#include "core/protocol.h"
 
 #include <QSocketNotifier>
 #include <QTimer>

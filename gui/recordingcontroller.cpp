@@ -1,11 +1,11 @@
-#include "recordingcontroller.h"
+#include "gui/recordingcontroller.h"
 
-#include "detailspane.h"
-#include "errorbox.h"
-#include "probepanel.h"
-#include "recorder.h"
-#include "sessiondocument.h"
-#include "sessionmodel.h"
+#include "gui/detailspane.h"
+#include "gui/errorbox.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/probepanel.h"
+#include "gui/recorder.h"
+#include "gui/sessiondocument.h"
 
 #include <QAction>
 #include <QApplication>

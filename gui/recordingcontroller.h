@@ -1,6 +1,6 @@
 #pragma once
 
-#include "probecatalog.h"
+#include "core/probecatalog.h"
 
 #include <QElapsedTimer>
 #include <QHash>

@@ -1,6 +1,6 @@
-#include "recordpage.h"
+#include "gui/recordpage.h"
 
-#include "probepanel.h"
+#include "gui/probepanel.h"
 
 #include <QAction>
 #include <QHBoxLayout>

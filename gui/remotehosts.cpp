@@ -1,10 +1,10 @@
-#include "remotehosts.h"
+#include "gui/remotehosts.h"
 
-#include "errorbox.h"
-#include "helperrecorder.h"
-#include "probepanel.h"
-#include "recordingcontroller.h"
-#include "remoterecorder.h"
+#include "gui/errorbox.h"
+#include "gui/helperrecorder.h"
+#include "gui/probepanel.h"
+#include "gui/recordingcontroller.h"
+#include "gui/remoterecorder.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,4 +1,4 @@
-#include "remoterecorder.h"
+#include "gui/remoterecorder.h"
 
 #include <QElapsedTimer>
 #include <QFile>

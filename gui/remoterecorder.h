@@ -1,7 +1,7 @@
 #pragma once
 
-#include "recorder.h"
-#include "sshchannel.h"
+#include "client/sshchannel.h"
+#include "gui/recorder.h"
 
 #include <QElapsedTimer>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "viewstate.h"
+#include "gui/models/viewstate.h"
 
-#include "records.h"
+#include "core/records.h"
 
 #include <QHash>
 #include <QSet>

@@ -1,9 +1,9 @@
-#include "sessiondocument.h"
+#include "gui/sessiondocument.h"
 
-#include "errorbox.h"
-#include "recordingcontroller.h"
-#include "sessionmodel.h"
-#include "sessionsave.h"
+#include "gui/errorbox.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/recordingcontroller.h"
+#include "gui/sessionsave.h"
 
 #include <QAbstractButton>
 #include <QAction>

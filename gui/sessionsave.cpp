@@ -1,4 +1,4 @@
-#include "sessionsave.h"
+#include "gui/sessionsave.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,11 +1,11 @@
-#include "stackchartview.h"
+#include "gui/stackchartview.h"
 
-#include "eventmodels.h"
-#include "flamegraphview.h"
-#include "profilemodels.h"
-#include "sessionmodel.h"
-#include "stackframes.h"
-#include "viewstate.h"
+#include "gui/flamegraphview.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/profilemodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/stackframes.h"
+#include "gui/models/viewstate.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "backgroundjob.h"
-#include "stackchartmodel.h"
-#include "timeaxis.h"
-#include "viewstate.h"
+#include "gui/models/backgroundjob.h"
+#include "gui/models/stackchartmodel.h"
+#include "gui/models/viewstate.h"
+#include "gui/timeaxis.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "startpage.h"
+#include "gui/startpage.h"
 
-#include "theme.h"
+#include "gui/theme.h"
 
 #include <QAction>
 #include <QCoreApplication>

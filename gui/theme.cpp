@@ -1,4 +1,4 @@
-#include "theme.h"
+#include "gui/theme.h"
 
 #include <QActionGroup>
 #include <QApplication>

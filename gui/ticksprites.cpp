@@ -1,4 +1,4 @@
-#include "ticksprites.h"
+#include "gui/ticksprites.h"
 
 #include <QPaintDevice>
 #include <QPainter>

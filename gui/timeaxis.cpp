@@ -1,6 +1,6 @@
-#include "timeaxis.h"
+#include "gui/timeaxis.h"
 
-#include "viewstate.h"
+#include "gui/models/viewstate.h"
 
 #include <QCoreApplication>
 #include <QEvent>

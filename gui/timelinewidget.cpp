@@ -1,10 +1,10 @@
-#include "timelinewidget.h"
+#include "gui/timelinewidget.h"
 
-#include "colors.h"
+#include "gui/colors.h"
 
-#include "eventmodels.h"
-#include "sessionmodel.h"
-#include "timeaxis.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/timeaxis.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

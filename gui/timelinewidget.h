@@ -1,9 +1,9 @@
 #pragma once
 
-#include "ticksprites.h"
-#include "timeaxis.h"
-#include "timelinebins.h"
-#include "viewstate.h"
+#include "gui/models/timelinebins.h"
+#include "gui/models/viewstate.h"
+#include "gui/ticksprites.h"
+#include "gui/timeaxis.h"
 
 #include <QCache>
 #include <QImage>

@@ -1,9 +1,9 @@
-#include "toppage.h"
+#include "gui/toppage.h"
 
-#include "eventschema.h"
-#include "sessionmodel.h"
-#include "topmodel.h"
-#include "viewstate.h"
+#include "core/eventschema.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/topmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "backgroundjob.h"
-#include "toplists.h"
+#include "core/toplists.h"
+#include "gui/models/backgroundjob.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "translations.h"
+#include "gui/translations.h"
 
 #include <QCoreApplication>
 #include <QLibraryInfo>

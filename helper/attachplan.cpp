@@ -1,6 +1,6 @@
-#include "attachplan.h"
+#include "helper/attachplan.h"
 
-#include "kernelfeatures.h"
+#include "helper/kernelfeatures.h"
 
 #include <bpf/libbpf.h>
 

@@ -1,11 +1,11 @@
-#include "bitesizeprobe.h"
+#include "helper/bitesizeprobe.h"
 
 #include <linux/types.h>
 
-#include "bitesize.h"
 #include "bitesize.skel.h"
-#include "blockprobe.h"
-#include "histogrammap.h"
+#include "bpf/bitesize.records.h"
+#include "helper/blockprobe.h"
+#include "helper/histogrammap.h"
 
 #include <QMap>
 

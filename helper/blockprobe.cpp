@@ -1,10 +1,10 @@
-#include "blockprobe.h"
+#include "helper/blockprobe.h"
 
 #include <linux/types.h>
 
-#include "block.h"
 #include "block.skel.h"
-#include "histogrammap.h"
+#include "bpf/block.records.h"
+#include "helper/histogrammap.h"
 
 #include <QFile>
 #include <QFileInfo>

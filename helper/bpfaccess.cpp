@@ -1,4 +1,4 @@
-#include "bpfaccess.h"
+#include "helper/bpfaccess.h"
 
 #include <QFile>
 #include <QList>

@@ -1,8 +1,8 @@
-#include "cachestatprobe.h"
+#include "helper/cachestatprobe.h"
 
 #include <linux/types.h> // before the plain-C record header
 
-#include "cachestat.h"
+#include "bpf/cachestat.records.h"
 #include "cachestat.skel.h"
 
 #include <bpf/bpf.h>

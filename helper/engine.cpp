@@ -1,9 +1,9 @@
-#include "engine.h"
+#include "helper/engine.h"
 
-#include "bpfaccess.h"
+#include "helper/bpfaccess.h"
 
-#include "sessioninfo.h"
-#include "stackresolver.h"
+#include "core/sessioninfo.h"
+#include "helper/stackresolver.h"
 
 #include <bpf/bpf.h>
 

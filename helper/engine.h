@@ -1,8 +1,8 @@
 #pragma once
 
-#include "kernelfeatures.h"
-#include "probe.h"
-#include "records.h"
+#include "core/records.h"
+#include "helper/kernelfeatures.h"
+#include "helper/probe.h"
 
 #include <QList>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "enginestream.h"
+#include "helper/enginestream.h"
 
-#include "engine.h"
+#include "helper/engine.h"
 
 #include <cerrno>
 #include <poll.h>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "protocol.h"
-#include "records.h"
+#include "core/protocol.h"
+#include "core/records.h"
 
 #include <QByteArray>
 #include <QString>

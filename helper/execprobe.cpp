@@ -1,8 +1,8 @@
-#include "execprobe.h"
+#include "helper/execprobe.h"
 
 #include "exec.skel.h"
 
-#include "exec.h"
+#include "bpf/exec.records.h"
 
 #include <cstring>
 

@@ -1,8 +1,8 @@
-#include "fsslowerprobe.h"
+#include "helper/fsslowerprobe.h"
 
 #include <linux/types.h> // before the plain-C record header
 
-#include "fsslower.h"
+#include "bpf/fsslower.records.h"
 #include "fsslower.skel.h"
 
 #include <bpf/libbpf.h>

@@ -1,10 +1,10 @@
-#include "helperservice.h"
+#include "helper/helperservice.h"
 
-#include "uprobefile.h"
+#include "helper/uprobefile.h"
 
-#include "helperapi.h"
-#include "helpersession.h"
-#include "tracepoints.h"
+#include "dbusapi/helperapi.h"
+#include "helper/helpersession.h"
+#include "helper/tracepoints.h"
 
 #include <QDBusConnectionInterface>
 #include <QDBusObjectPath>

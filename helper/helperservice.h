@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine.h"
-#include "helperapi.h"
-#include "polkitauthority.h"
+#include "dbusapi/helperapi.h"
+#include "helper/engine.h"
+#include "helper/polkitauthority.h"
 
 #include <QDBusConnection>
 #include <QDBusMessage>

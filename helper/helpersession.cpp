@@ -1,7 +1,7 @@
-#include "helpersession.h"
+#include "helper/helpersession.h"
 
-#include "engine.h"
-#include "sessioninfo.h"
+#include "core/sessioninfo.h"
+#include "helper/engine.h"
 
 #include <QMetaObject>
 #include <QPointer>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "enginestream.h"
-#include "protocol.h"
-#include "records.h"
+#include "core/protocol.h"
+#include "core/records.h"
+#include "helper/enginestream.h"
 
 #include <QObject>
 #include <QString>

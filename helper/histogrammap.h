@@ -4,8 +4,8 @@
 // Log2Histogram: one value, or every key of a hash map of them.
 #include <linux/types.h>
 
-#include "bpflens.h"
-#include "histogram.h"
+#include "bpf/bpflens.h"
+#include "core/histogram.h"
 
 #include <bpf/bpf.h>
 

@@ -1,9 +1,9 @@
-#include "iostackprobe.h"
+#include "helper/iostackprobe.h"
 
 #include <linux/types.h> // before the plain-C cell header
 
-#include "blockprobe.h"
-#include "iostack.h"
+#include "bpf/iostack.records.h"
+#include "helper/blockprobe.h"
 #include "iostack.skel.h"
 #include "iostack_compat.skel.h"
 

@@ -1,4 +1,4 @@
-#include "kallsyms.h"
+#include "helper/kallsyms.h"
 
 #include <QFile>
 #include <QHash>

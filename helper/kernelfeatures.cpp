@@ -1,4 +1,4 @@
-#include "kernelfeatures.h"
+#include "helper/kernelfeatures.h"
 
 #include <QFile>
 #include <QFileInfo>

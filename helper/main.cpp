@@ -1,6 +1,6 @@
 // bpflens-helper: the privileged half of BPF Lens, on the system bus (docs/dbus-api.md).
-#include "helperapi.h"
-#include "helperservice.h"
+#include "dbusapi/helperapi.h"
+#include "helper/helperservice.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

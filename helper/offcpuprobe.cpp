@@ -1,10 +1,10 @@
-#include "offcpuprobe.h"
+#include "helper/offcpuprobe.h"
 
 #include <linux/types.h>
 
-#include "offcpu.h"
+#include "bpf/offcpu.records.h"
+#include "helper/stackresolver.h"
 #include "offcpu.skel.h"
-#include "stackresolver.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

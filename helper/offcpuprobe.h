@@ -1,8 +1,8 @@
 #pragma once
 
-#include "attachplan.h"
-#include "probe.h"
-#include "symbolizerclient.h"
+#include "helper/attachplan.h"
+#include "helper/probe.h"
+#include "helper/symbolizerclient.h"
 
 #include <QHash>
 

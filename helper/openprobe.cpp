@@ -1,10 +1,10 @@
-#include "openprobe.h"
+#include "helper/openprobe.h"
 
 #include "open.skel.h"
 
-#include "open.h"
+#include "bpf/open.records.h"
 
-#include "openflags.h"
+#include "core/openflags.h"
 
 #include <cstring>
 

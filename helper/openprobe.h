@@ -1,8 +1,8 @@
 #pragma once
 
-#include "attachplan.h"
-#include "probe.h"
-#include "recentstrings.h"
+#include "helper/attachplan.h"
+#include "helper/probe.h"
+#include "helper/recentstrings.h"
 
 struct open_bpf;
 

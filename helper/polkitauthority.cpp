@@ -1,4 +1,4 @@
-#include "polkitauthority.h"
+#include "helper/polkitauthority.h"
 
 #include <QDBusArgument>
 #include <QDBusMessage>

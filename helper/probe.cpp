@@ -1,4 +1,4 @@
-#include "probe.h"
+#include "helper/probe.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "attachplan.h"
-#include "kernelfeatures.h"
-#include "probecatalog.h"
-#include "records.h"
+#include "core/probecatalog.h"
+#include "core/records.h"
+#include "helper/attachplan.h"
+#include "helper/kernelfeatures.h"
 
 #include <QHash>
 #include <QList>

@@ -1,9 +1,9 @@
-#include "probehooks.h"
+#include "helper/probehooks.h"
 
-#include "counttext.h"
-#include "kernelfeatures.h"
-#include "uprobefile.h"
-#include "usdtprobe.h"
+#include "core/counttext.h"
+#include "helper/kernelfeatures.h"
+#include "helper/uprobefile.h"
+#include "helper/usdtprobe.h"
 
 namespace bpflens {
 

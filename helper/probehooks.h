@@ -1,9 +1,9 @@
 #pragma once
 
-#include "attachplan.h"
-#include "probehook.h"
-#include "tracepoints.h"
-#include "usdtargs.h"
+#include "core/probehook.h"
+#include "core/usdtargs.h"
+#include "helper/attachplan.h"
+#include "helper/tracepoints.h"
 
 #include <QVariantMap>
 

@@ -1,10 +1,10 @@
-#include "profileprobe.h"
+#include "helper/profileprobe.h"
 
 #include <linux/types.h>
 
-#include "profile.h"
+#include "bpf/profile.records.h"
+#include "helper/stackresolver.h"
 #include "profile.skel.h"
-#include "stackresolver.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

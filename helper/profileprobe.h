@@ -1,7 +1,7 @@
 #pragma once
 
-#include "probe.h"
-#include "symbolizerclient.h"
+#include "helper/probe.h"
+#include "helper/symbolizerclient.h"
 
 #include <vector>
 

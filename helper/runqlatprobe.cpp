@@ -1,11 +1,11 @@
-#include "runqlatprobe.h"
+#include "helper/runqlatprobe.h"
 
 #include <linux/types.h>
 
-#include "runqlat.h"
+#include "bpf/runqlat.records.h"
 #include "runqlat.skel.h"
 
-#include "histogrammap.h"
+#include "helper/histogrammap.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -1,6 +1,6 @@
-#include "stackresolver.h"
+#include "helper/stackresolver.h"
 
-#include "kallsyms.h"
+#include "helper/kallsyms.h"
 
 namespace bpflens {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "stacks.h"
-#include "symbolizerclient.h"
+#include "core/stacks.h"
+#include "helper/symbolizerclient.h"
 
 #include <QHash>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "symbolizerclient.h"
+#include "helper/symbolizerclient.h"
 
-#include "symbolizerprotocol.h"
+#include "symbolizer/symbolizerprotocol.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,11 +1,11 @@
-#include "tcpacceptprobe.h"
+#include "helper/tcpacceptprobe.h"
 
 #include <linux/types.h> // before the plain-C record header
 
-#include "tcpaccept.h"
+#include "bpf/tcpaccept.records.h"
 #include "tcpaccept.skel.h"
 
-#include "kernelfeatures.h"
+#include "helper/kernelfeatures.h"
 
 #include <bpf/libbpf.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "attachplan.h"
-#include "probe.h"
+#include "helper/attachplan.h"
+#include "helper/probe.h"
 
 struct tcpaccept_bpf;
 

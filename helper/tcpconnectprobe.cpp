@@ -1,11 +1,11 @@
-#include "tcpconnectprobe.h"
+#include "helper/tcpconnectprobe.h"
 
 #include <linux/types.h> // before the plain-C record header
 
-#include "tcpconnect.h"
+#include "bpf/tcpconnect.records.h"
 #include "tcpconnect.skel.h"
 
-#include "probecatalog.h"
+#include "core/probecatalog.h"
 
 #include <bpf/libbpf.h>
 

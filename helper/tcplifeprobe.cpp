@@ -1,11 +1,11 @@
-#include "tcplifeprobe.h"
+#include "helper/tcplifeprobe.h"
 
 #include <linux/types.h> // before the plain-C record header
 
-#include "tcplife.h"
+#include "bpf/tcplife.records.h"
 #include "tcplife.skel.h"
 
-#include "kernelfeatures.h"
+#include "helper/kernelfeatures.h"
 
 #include <bpf/libbpf.h>
 

@@ -1,11 +1,11 @@
-#include "tcpretransprobe.h"
+#include "helper/tcpretransprobe.h"
 
 #include <linux/types.h> // before the plain-C record header
 
-#include "tcpretrans.h"
+#include "bpf/tcpretrans.records.h"
 #include "tcpretrans.skel.h"
 
-#include "kernelfeatures.h"
+#include "helper/kernelfeatures.h"
 
 #include <bpf/libbpf.h>
 

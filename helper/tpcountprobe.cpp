@@ -1,15 +1,15 @@
-#include "tpcountprobe.h"
+#include "helper/tpcountprobe.h"
 
 #include <linux/types.h>
 
-#include "tpcount.h"
-#include "tppair.h"
-#include "usdt.h"
+#include "bpf/tpcount.records.h"
+#include "bpf/tppair.records.h"
+#include "bpf/usdt.records.h"
 
 #include "tpcount.skel.h"
 
-#include "histogrammap.h"
-#include "tpkeydesc.h"
+#include "helper/histogrammap.h"
+#include "helper/tpkeydesc.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

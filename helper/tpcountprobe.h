@@ -1,11 +1,11 @@
 #pragma once
 
-#include "attachplan.h"
-#include "keyedcounts.h"
-#include "losscounters.h"
-#include "probe.h"
-#include "probehooks.h"
-#include "tracepoints.h"
+#include "core/losscounters.h"
+#include "helper/attachplan.h"
+#include "helper/keyedcounts.h"
+#include "helper/probe.h"
+#include "helper/probehooks.h"
+#include "helper/tracepoints.h"
 
 struct tpcount_bpf;
 

@@ -5,12 +5,12 @@
 // bpf/usdtarg.bpf.h), shared by usdt, tppair and tpcount.
 #include <linux/types.h>
 
-#include "tppair.h"
-#include "usdt.h"
+#include "bpf/tppair.records.h"
+#include "bpf/usdt.records.h"
 
-#include "tracepoints.h"
-#include "usdtargs.h"
-#include "usdtprobe.h"
+#include "core/usdtargs.h"
+#include "helper/tracepoints.h"
+#include "helper/usdtprobe.h"
 
 #include <cstring>
 

@@ -1,15 +1,15 @@
-#include "tppairprobe.h"
+#include "helper/tppairprobe.h"
 
 #include <linux/types.h>
 
-#include "tppair.h"
-#include "usdt.h"
+#include "bpf/tppair.records.h"
+#include "bpf/usdt.records.h"
 
 #include "tppair.skel.h"
 
-#include "histogrammap.h"
-#include "losscounters.h"
-#include "tpkeydesc.h"
+#include "core/losscounters.h"
+#include "helper/histogrammap.h"
+#include "helper/tpkeydesc.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "attachplan.h"
-#include "probe.h"
-#include "probehooks.h"
-#include "tracepoints.h"
+#include "helper/attachplan.h"
+#include "helper/probe.h"
+#include "helper/probehooks.h"
+#include "helper/tracepoints.h"
 
 struct tppair_bpf;
 

@@ -1,6 +1,6 @@
-#include "tracepoints.h"
+#include "helper/tracepoints.h"
 
-#include "kernelfeatures.h"
+#include "helper/kernelfeatures.h"
 
 #include <QDir>
 #include <QHash>

@@ -1,6 +1,6 @@
-#include "uprobefile.h"
+#include "helper/uprobefile.h"
 
-#include "elfheader.h"
+#include "core/elfheader.h"
 
 #include <elf.h>
 #include <fcntl.h>

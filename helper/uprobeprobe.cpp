@@ -1,12 +1,12 @@
-#include "uprobeprobe.h"
+#include "helper/uprobeprobe.h"
 
 #include <linux/types.h>
 
-#include "uprobe.h"
+#include "bpf/uprobe.records.h"
 #include "uprobe.skel.h"
 
-#include "histogrammap.h"
-#include "probehooks.h"
+#include "helper/histogrammap.h"
+#include "helper/probehooks.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "attachplan.h"
-#include "keyedcounts.h"
-#include "losscounters.h"
-#include "probe.h"
+#include "core/losscounters.h"
+#include "helper/attachplan.h"
+#include "helper/keyedcounts.h"
+#include "helper/probe.h"
 
 #include <QHash>
 

@@ -1,15 +1,15 @@
-#include "usdtprobe.h"
+#include "helper/usdtprobe.h"
 
-#include "counttext.h"
+#include "core/counttext.h"
 
 #include <linux/types.h>
 
-#include "usdt.h"
+#include "bpf/usdt.records.h"
 #include "usdt.skel.h"
 
-#include "probehooks.h"
-#include "tpkeydesc.h"
-#include "uprobefile.h"
+#include "helper/probehooks.h"
+#include "helper/tpkeydesc.h"
+#include "helper/uprobefile.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "attachplan.h"
-#include "keyedcounts.h"
-#include "losscounters.h"
-#include "probe.h"
-#include "usdtargs.h"
+#include "core/losscounters.h"
+#include "core/usdtargs.h"
+#include "helper/attachplan.h"
+#include "helper/keyedcounts.h"
+#include "helper/probe.h"
 
 struct usdt_bpf;
 

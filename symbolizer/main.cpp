@@ -5,8 +5,8 @@
 // capabilities, no way back) with no_new_privs and a seccomp filter; it then serves
 // symbolizerprotocol.h's messages until the socket closes. docs/profiling.md, "Unwinding and
 // symbols".
-#include "symbolizerprotocol.h"
-#include "unwinder.h"
+#include "symbolizer/symbolizerprotocol.h"
+#include "symbolizer/unwinder.h"
 
 #include <fcntl.h>
 #include <grp.h>

@@ -1,6 +1,6 @@
-#include "rustdemangle.h"
+#include "symbolizer/rustdemangle.h"
 
-#include "symbolizerprotocol.h"
+#include "symbolizer/symbolizerprotocol.h"
 
 #include <cstdint>
 #include <vector>

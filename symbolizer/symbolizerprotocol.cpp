@@ -1,4 +1,4 @@
-#include "symbolizerprotocol.h"
+#include "symbolizer/symbolizerprotocol.h"
 
 #include <algorithm>
 #include <bit>

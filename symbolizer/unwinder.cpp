@@ -1,6 +1,6 @@
-#include "unwinder.h"
+#include "symbolizer/unwinder.h"
 
-#include "rustdemangle.h"
+#include "symbolizer/rustdemangle.h"
 
 #include <elf.h>
 #include <elfutils/libdwfl.h>

@@ -5,7 +5,7 @@
 // where it does not (elfutils' x86_64 fallback), and the kernel's frame-pointer chain when that
 // reaches further. The ELF files come as descriptors; nothing is opened by path. This parses
 // untrusted files: it runs in bpflens-symbolizer, the sandboxed child, never in the helper.
-#include "symbolizerprotocol.h"
+#include "symbolizer/symbolizerprotocol.h"
 
 #include <cstdint>
 #include <memory>

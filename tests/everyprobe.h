@@ -5,8 +5,8 @@
 // the stream, the metrics and bpflens-cli show (tst_everyprobe) and the probe panel and the
 // Counters view (tst_guieveryprobe) without anyone writing a sample for it.
 
-#include "everytype.h"
-#include "probecatalog.h"
+#include "core/probecatalog.h"
+#include "tests/everytype.h"
 
 namespace bpflens::test {
 

@@ -4,7 +4,7 @@
 // added to BPFLENS_EVENT_TYPES is sent through every path by tst_eventtypes and tst_gui's
 // everyTypeLiveAndSaved without anyone writing a sample for it.
 
-#include "records.h"
+#include "core/records.h"
 
 namespace bpflens::test {
 

@@ -1,9 +1,9 @@
 // The profile views' cost on a large synthetic profile (issue #13's goal: 1M samples over 100k
 // distinct stacks; a flame graph redraw under 50 ms, re-aggregating for a new time range under
 // 200 ms). Usage: bpflens_flamegraph_bench [samples] [stacks]   (QT_QPA_PLATFORM=offscreen)
-#include "flamegraphview.h"
-#include "profilemodels.h"
-#include "sessionmodel.h"
+#include "gui/flamegraphview.h"
+#include "gui/models/profilemodels.h"
+#include "gui/models/sessionmodel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -2,12 +2,12 @@
 // against the timeline binning the same block lane at the same width (the peer, same run), and
 // the redraw the user waits for (cells painted from the cached image, axes, legend). Usage:
 //   bpflens_heatmap_bench [block events, default 10000000]
-#include "eventmodels.h"
-#include "heatmapmodel.h"
-#include "heatmapview.h"
-#include "sessionmodel.h"
-#include "timelinebins.h"
-#include "viewstate.h"
+#include "gui/heatmapview.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/heatmapmodel.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/timelinebins.h"
+#include "gui/models/viewstate.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -5,11 +5,11 @@
 // table, filter model and the TimelineWidget attached (as MainWindow does), paints the timeline
 // once (the window is usable from then on), and then times uncached timeline redraws at full
 // zoom-out and at 1/10, 1/100, 1/1000 and 1/100000 of the range. One JSON object on stdout.
-#include "eventmodels.h"
-#include "procstatus.h"
-#include "sessionmodel.h"
-#include "timelinewidget.h"
-#include "viewstate.h"
+#include "bench/procstatus.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
+#include "gui/timelinewidget.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

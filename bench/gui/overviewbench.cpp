@@ -2,9 +2,9 @@
 // Top tab's (top list by process and the latency statistics: the peer, same run, same store).
 // Issue #29 asks for the Overview in under 1 s at 10M events. Usage:
 //   bpflens_overview_bench [events, default 10000000]
-#include "overview.h"
-#include "sessionstore.h"
-#include "toplists.h"
+#include "core/overview.h"
+#include "core/sessionstore.h"
+#include "core/toplists.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -8,17 +8,17 @@
 // first switch to each group (Overview is the group a session opens on), re-shows of each, and
 // computeOverview() over the whole range as the Overview page runs it. One JSON object on
 // stdout.
-#include "detailspane.h"
-#include "explainpage.h"
-#include "heatmapview.h"
-#include "overview.h"
-#include "overviewpage.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "sessionstore.h"
-#include "timelinewidget.h"
-#include "toppage.h"
-#include "viewstate.h"
+#include "core/overview.h"
+#include "core/sessionstore.h"
+#include "gui/detailspane.h"
+#include "gui/explainpage.h"
+#include "gui/heatmapview.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
+#include "gui/overviewpage.h"
+#include "gui/resultspage.h"
+#include "gui/timelinewidget.h"
+#include "gui/toppage.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

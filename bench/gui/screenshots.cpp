@@ -1,14 +1,14 @@
 // Renders the README/AppStream screenshots (docs/screenshots/) from a synthetic but plausible
 // 20-second session: a build job's execs and opens, block I/O on two disks with
 // biolatency-style histograms, and an iostack breakdown. Usage: bpflens_screenshots OUTDIR
-#include "histogramview.h"
-#include "iostackview.h"
-#include "mainwindow.h"
-#include "probepanel.h"
-#include "profilepage.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "translations.h"
+#include "gui/histogramview.h"
+#include "gui/iostackview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/probepanel.h"
+#include "gui/profilepage.h"
+#include "gui/resultspage.h"
+#include "gui/translations.h"
 
 #include <QApplication>
 #include <QComboBox>

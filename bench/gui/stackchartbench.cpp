@@ -4,11 +4,11 @@
 // out and zoomed in. Usage: bpflens_stackchart_bench [samples] [threads] (QT_QPA_PLATFORM=
 // offscreen). Samples run in bursts: a thread stays in one call path for a few samples, its
 // leaf changes more often than its callers, as a sampled program's does.
-#include "profilemodels.h"
-#include "sessionmodel.h"
-#include "stackchartmodel.h"
-#include "stackchartview.h"
-#include "viewstate.h"
+#include "gui/models/profilemodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/stackchartmodel.h"
+#include "gui/models/viewstate.h"
+#include "gui/stackchartview.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

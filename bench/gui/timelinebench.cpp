@@ -1,11 +1,11 @@
 // Measures what one timeline redraw costs on a large session: binning a lane (per pixel
 // column), painting the widget, and re-filtering by text. Usage:
 //   bpflens_timeline_bench [events per lane, default 10000000] [--png FILE]
-#include "eventmodels.h"
-#include "sessionmodel.h"
-#include "timelinebins.h"
-#include "timelinewidget.h"
-#include "viewstate.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/timelinebins.h"
+#include "gui/models/viewstate.h"
+#include "gui/timelinewidget.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "eventschema.h"
-#include "openflags.h"
+#include "core/eventschema.h"
+#include "core/openflags.h"
 
 namespace bpflens {
 

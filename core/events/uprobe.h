@@ -1,6 +1,6 @@
 #pragma once
 
-#include "eventschema.h"
+#include "core/eventschema.h"
 
 namespace bpflens {
 

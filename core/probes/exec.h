@@ -1,6 +1,6 @@
 #pragma once
 
-#include "common.h"
+#include "core/probes/probedecl.h"
 
 namespace bpflens::probedecl {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "../openflags.h"
-#include "common.h"
+#include "core/openflags.h"
+#include "core/probes/probedecl.h"
 
 namespace bpflens::probedecl {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "../usdtargs.h"
-#include "common.h"
+#include "core/probes/probedecl.h"
+#include "core/usdtargs.h"
 
 namespace bpflens::probedecl {
 

@@ -1,4 +1,4 @@
-#include "backgroundjob.h"
+#include "gui/models/backgroundjob.h"
 
 #include <QMetaObject>
 #include <QTimer>

@@ -1,7 +1,7 @@
-#include "comparemodels.h"
+#include "gui/models/comparemodels.h"
 
-#include "sessionmodel.h"
-#include "topmodel.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/topmodel.h"
 
 #include <QHash>
 #include <QLocale>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "profilemodels.h"
-#include "sessiondiff.h"
+#include "core/sessiondiff.h"
+#include "gui/models/profilemodels.h"
 
 #include <QAbstractItemModel>
 #include <QAbstractTableModel>

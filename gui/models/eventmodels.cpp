@@ -1,9 +1,9 @@
-#include "eventmodels.h"
+#include "gui/models/eventmodels.h"
 
-#include "csvexport.h"
-#include "profilemodels.h"
-#include "sessionmodel.h"
-#include "stackframes.h"
+#include "core/csvexport.h"
+#include "gui/models/profilemodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/stackframes.h"
 
 #include <QCoreApplication>
 #include <QLocale>

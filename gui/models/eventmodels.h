@@ -1,7 +1,7 @@
 #pragma once
 
-#include "backgroundjob.h"
-#include "viewstate.h"
+#include "gui/models/backgroundjob.h"
+#include "gui/models/viewstate.h"
 
 #include <QAbstractProxyModel>
 #include <QAbstractTableModel>

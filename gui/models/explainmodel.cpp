@@ -1,6 +1,6 @@
-#include "explainmodel.h"
+#include "gui/models/explainmodel.h"
 
-#include "topmodel.h"
+#include "gui/models/topmodel.h"
 
 #include <QLocale>
 

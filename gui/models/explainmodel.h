@@ -1,6 +1,6 @@
 #pragma once
 
-#include "spikeexplain.h"
+#include "core/spikeexplain.h"
 
 #include <QAbstractTableModel>
 

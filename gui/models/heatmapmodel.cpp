@@ -1,7 +1,7 @@
-#include "heatmapmodel.h"
+#include "gui/models/heatmapmodel.h"
 
-#include "eventmodels.h"
-#include "sessionmodel.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
 
 #include <QCoreApplication>
 #include <QMap>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "histogram.h"
-#include "viewstate.h"
+#include "core/histogram.h"
+#include "gui/models/viewstate.h"
 
 #include <QList>
 #include <QString>

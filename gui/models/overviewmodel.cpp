@@ -1,8 +1,8 @@
-#include "overviewmodel.h"
+#include "gui/models/overviewmodel.h"
 
-#include "eventmodels.h"
-#include "explainmodel.h"
-#include "sessionmodel.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/explainmodel.h"
+#include "gui/models/sessionmodel.h"
 
 #include <QLocale>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "overview.h"
+#include "core/overview.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
-#include "profilemodels.h"
+#include "gui/models/profilemodels.h"
 
-#include "eventmodels.h"
-#include "sessionmodel.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
 
 #include <QCoreApplication>
 #include <QLocale>

@@ -1,6 +1,6 @@
-#include "querymodel.h"
+#include "gui/models/querymodel.h"
 
-#include "csvexport.h"
+#include "core/csvexport.h"
 
 #include <QIODevice>
 #include <QLocale>

@@ -1,4 +1,4 @@
-#include "sessionmodel.h"
+#include "gui/models/sessionmodel.h"
 
 #include <QCoreApplication>
 

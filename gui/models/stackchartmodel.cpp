@@ -1,8 +1,8 @@
-#include "stackchartmodel.h"
+#include "gui/models/stackchartmodel.h"
 
-#include "probecatalog.h"
+#include "core/probecatalog.h"
 
-#include "sessionmodel.h"
+#include "gui/models/sessionmodel.h"
 
 #include <QHash>
 

@@ -1,6 +1,6 @@
-#include "stackframes.h"
+#include "gui/models/stackframes.h"
 
-#include "profilemodels.h"
+#include "gui/models/profilemodels.h"
 
 namespace bpflens {
 

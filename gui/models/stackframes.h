@@ -1,7 +1,7 @@
 #pragma once
 
-#include "events.h"
-#include "stacks.h"
+#include "core/events.h"
+#include "core/stacks.h"
 
 #include <QAbstractTableModel>
 

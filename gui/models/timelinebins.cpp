@@ -1,7 +1,7 @@
-#include "timelinebins.h"
+#include "gui/models/timelinebins.h"
 
-#include "eventmodels.h"
-#include "sessionmodel.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "viewstate.h"
+#include "gui/models/viewstate.h"
 
 #include <QHash>
 

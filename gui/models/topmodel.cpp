@@ -1,8 +1,8 @@
-#include "topmodel.h"
+#include "gui/models/topmodel.h"
 
-#include "eventmodels.h"
-#include "sessionmodel.h"
-#include "units.h"
+#include "core/units.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
 
 #include <QLocale>
 

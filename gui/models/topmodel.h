@@ -1,7 +1,7 @@
 #pragma once
 
-#include "toplists.h"
-#include "viewstate.h"
+#include "core/toplists.h"
+#include "gui/models/viewstate.h"
 
 #include <QAbstractTableModel>
 

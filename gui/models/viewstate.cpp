@@ -1,4 +1,4 @@
-#include "viewstate.h"
+#include "gui/models/viewstate.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "eventfilter.h"
-#include "events.h"
+#include "core/eventfilter.h"
+#include "core/events.h"
 
 #include <QByteArray>
 #include <QObject>

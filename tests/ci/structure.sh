@@ -4,7 +4,11 @@
 # results layer builds the views), the root helper not linking the unprivileged client library
 # (the D-Bus contract is in dbusapi/), no catalog function of probes (core/probes/<id>.h
 # declare them), and no hand-made worker thread or nested event loop in the window outside
-# BackgroundJob and the one documented in RecordingController::stopAndWait.
+# BackgroundJob and the one documented in RecordingController::stopAndWait. Every quoted include
+# of a project header names its folder from the top of the tree ("core/events/block.h"), the only
+# include path into the tree is its top, and no header name of bpf/ is one of core/ (the BPF
+# records of a probe are bpf/<id>.records.h, its event type core/events/<type>.h, its declaration
+# core/probes/<id>.h).
 #
 # structure.sh SOURCE_DIR
 set -uo pipefail
@@ -31,5 +35,28 @@ if [ -n "$threads" ]; then
     echo "hand-made worker threads or nested event loops (use BackgroundJob): $threads"
     fail=1
 fi
-((fail)) || echo "structure holds: cli files <= 800 lines, MainWindow $n lines, helper without the client library, no buildCatalog, background work through BackgroundJob"
+# Generated headers (skeletons, vmlinux.h, moc output) are the only bare names, apart from the
+# plain programs built on their own (tests/programs, bench/workloads).
+bare=$(git ls-files '*.cpp' '*.h' '*.c' | grep -v -e '^tests/programs/' -e '^bench/workloads/' |
+    xargs grep -Hn '^ *# *include *"[^/"]*"' |
+    grep -v -e '\.skel\.h"' -e '"vmlinux\.h"' -e '\.moc"')
+if [ -n "$bare" ]; then
+    echo "quoted includes without their folder (write \"core/x.h\", not \"x.h\"):"
+    echo "$bare"
+    fail=1
+fi
+paths=$(git ls-files '*CMakeLists.txt' | xargs grep -Hn 'include_directories\|INCLUDE_DIRECTORIES' |
+    grep -v -e 'PROJECT_SOURCE_DIR}' -e 'gen_dir}')
+if [ -n "$paths" ]; then
+    echo "include paths into the tree other than its top:"
+    echo "$paths"
+    fail=1
+fi
+twice=$(comm -12 <(git ls-files 'bpf/*.h' | xargs -n1 basename | sort -u) \
+    <(git ls-files 'core/*.h' | xargs -n1 basename | sort -u))
+if [ -n "$twice" ]; then
+    echo "header names in both bpf/ and core/: $twice"
+    fail=1
+fi
+((fail)) || echo "structure holds: cli files <= 800 lines, MainWindow $n lines, helper without the client library, no buildCatalog, background work through BackgroundJob, includes with their folder"
 exit $fail

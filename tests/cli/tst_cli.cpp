@@ -1,13 +1,13 @@
 // bpflens-cli as a user runs it: the real binary, real probes in this kernel, real files.
-#include "callgraph.h"
-#include "csvexport.h"
-#include "events.h"
-#include "helper/testbus.h"
-#include "profilereport.h"
-#include "protocol.h"
-#include "sessioninfo.h"
-#include "sessionstore.h"
-#include "testutil.h"
+#include "cli/profilereport.h"
+#include "core/callgraph.h"
+#include "core/csvexport.h"
+#include "core/events.h"
+#include "core/protocol.h"
+#include "core/sessioninfo.h"
+#include "core/sessionstore.h"
+#include "tests/helper/testbus.h"
+#include "tests/testutil.h"
 
 #include <QDir>
 #include <QElapsedTimer>

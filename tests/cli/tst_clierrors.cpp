@@ -1,8 +1,8 @@
 // bpflens-cli's answers to bad input and failing output, as a user meets them: the real binary as
 // a child process, on session files written here with core's SessionWriter. No root, no probes.
-#include "sessioninfo.h"
-#include "sessionquery.h"
-#include "sessionstore.h"
+#include "core/sessioninfo.h"
+#include "core/sessionquery.h"
+#include "core/sessionstore.h"
 
 #include <QDir>
 #include <QElapsedTimer>

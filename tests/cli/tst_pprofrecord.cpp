@@ -4,11 +4,11 @@
 // the profile, and the real `go tool pprof` (-top, -raw, -traces) must show those functions with
 // the shares BPF Lens's own flame graph and function list give them (core/callgraph), within
 // 3 points, machine-wide and for one process; the off-CPU profile likewise.
-#include "gopprof.h"
-#include "testutil.h"
+#include "tests/gopprof.h"
+#include "tests/testutil.h"
 
-#include "callgraph.h"
-#include "sessionstore.h"
+#include "core/callgraph.h"
+#include "core/sessionstore.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,9 +1,9 @@
 // record --host against a real sshd on 127.0.0.1 (tests/remote/sshdfixture.h): the "remote"
 // bpflens-cli is this build's.
 
-#include "helper/testbus.h"
-#include "remote/sshdfixture.h"
-#include "testutil.h"
+#include "tests/helper/testbus.h"
+#include "tests/remote/sshdfixture.h"
+#include "tests/testutil.h"
 
 #include <QDir>
 #include <QElapsedTimer>

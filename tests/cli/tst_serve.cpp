@@ -2,9 +2,9 @@
 // /metrics grows by the O_DIRECT writes the test makes, promtool accepts the exposition in both
 // formats, and a Prometheus started here scrapes it, stores the series and answers the Grafana
 // dashboard's queries.
-#include "helper/testbus.h"
-#include "promtool.h"
-#include "testutil.h"
+#include "tests/helper/testbus.h"
+#include "tests/promtool.h"
+#include "tests/testutil.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -3,9 +3,9 @@
 // as a user types it finds callchain_fp's functions; the off-CPU path finds sleepchain's; the
 // answer carries the headers Go's net/http/pprof sends; bad seconds and pids answer 400 with the
 // reason, a fifth profile at once 429.
-#include "gopprof.h"
-#include "helper/testbus.h"
-#include "testutil.h"
+#include "tests/gopprof.h"
+#include "tests/helper/testbus.h"
+#include "tests/testutil.h"
 
 #include <QProcess>
 #include <QRegularExpression>

@@ -2,8 +2,8 @@
 // (client/binarytarget.h) and findLibrary, checked against what binutils' nm and readelf say of
 // the same files, and the helper's checkUprobeFile (helper/uprobefile.h) on good and bad
 // descriptors.
-#include "binarytarget.h"
-#include "uprobefile.h"
+#include "client/binarytarget.h"
+#include "helper/uprobefile.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -2,10 +2,10 @@
 // parses again), .note.stapsdt sections (client/usdtnotes.h) and resolving BINARY:PROVIDER:NAME
 // in usdttarget, checked against what binutils' readelf says of it; the helper's check of the
 // semaphore offset (helper/uprobefile.h) against the same file.
-#include "testutil.h"
-#include "uprobefile.h"
-#include "usdtargs.h"
-#include "usdtnotes.h"
+#include "client/usdtnotes.h"
+#include "core/usdtargs.h"
+#include "helper/uprobefile.h"
+#include "tests/testutil.h"
 
 #include <QFileInfo>
 #include <QProcess>

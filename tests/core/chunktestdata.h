@@ -1,8 +1,8 @@
 #pragma once
 
-#include "eventchunk.h"
-#include "everytype.h"
-#include "sessiontestdata.h"
+#include "core/eventchunk.h"
+#include "tests/core/sessiontestdata.h"
+#include "tests/everytype.h"
 
 #include <QHash>
 #include <QtEndian>

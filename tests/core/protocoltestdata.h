@@ -1,8 +1,8 @@
 #pragma once
 
-#include "everytype.h"
-#include "protocol.h"
-#include "sessiontestdata.h"
+#include "core/protocol.h"
+#include "tests/core/sessiontestdata.h"
+#include "tests/everytype.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "records.h"
-#include "sessioninfo.h"
+#include "core/records.h"
+#include "core/sessioninfo.h"
 
 #include <QRandomGenerator>
 

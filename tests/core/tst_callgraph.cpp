@@ -1,6 +1,6 @@
 // Call trees, function costs and folded stacks (core/callgraph.h) on a small table whose every
 // number is worked out by hand below.
-#include "callgraph.h"
+#include "core/callgraph.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
-#include "csvexport.h"
-#include "csvreader.h"
-#include "sessiontestdata.h"
+#include "core/csvexport.h"
+#include "tests/core/sessiontestdata.h"
+#include "tests/csvreader.h"
 
 #include <QDir>
 #include <QMap>

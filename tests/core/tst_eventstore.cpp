@@ -1,5 +1,5 @@
-#include "eventstore.h"
-#include "sessiontestdata.h"
+#include "core/eventstore.h"
+#include "tests/core/sessiontestdata.h"
 
 #include <QTest>
 

@@ -2,10 +2,10 @@
 // session file written and read back, CSV export. The events come from the declarations
 // (everytype.h), so a new type is covered here the day it is declared; a path that forgets a
 // type fails with the type's name.
-#include "csvexport.h"
-#include "everytype.h"
-#include "protocol.h"
-#include "sessionstore.h"
+#include "core/csvexport.h"
+#include "core/protocol.h"
+#include "core/sessionstore.h"
+#include "tests/everytype.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -2,10 +2,10 @@
 // views: the stream protocol, the Prometheus metrics, bpflens-cli show. The records come from
 // the declarations (everyprobe.h), so a new probe is covered the day it is declared; a path that
 // forgets a probe or its counters fails with the probe's id.
-#include "everyprobe.h"
-#include "openmetrics.h"
-#include "protocol.h"
-#include "sessionstore.h"
+#include "core/openmetrics.h"
+#include "core/protocol.h"
+#include "core/sessionstore.h"
+#include "tests/everyprobe.h"
 
 #include <QProcess>
 #include <QSet>

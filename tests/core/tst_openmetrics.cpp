@@ -1,5 +1,5 @@
-#include "openmetrics.h"
-#include "promtool.h"
+#include "core/openmetrics.h"
+#include "tests/promtool.h"
 
 #include <QProcess>
 #include <QRandomGenerator>

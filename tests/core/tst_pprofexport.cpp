@@ -4,18 +4,18 @@
 // time range and the filters applied, and what a user gets wrong (no samples, an existing
 // file, a path that cannot be written). With the GUI, File > Export pprof Profile's controller
 // with the window's visible range and filter.
-#include "gopprof.h"
-#include "gui/profiletestdata.h"
+#include "tests/gopprof.h"
+#include "tests/gui/profiletestdata.h"
 
-#include "callgraph.h"
-#include "pprofexport.h"
-#include "sessionstore.h"
+#include "core/callgraph.h"
+#include "core/pprofexport.h"
+#include "core/sessionstore.h"
 
 #ifdef BPFLENS_TEST_GUI
-#include "exportcontroller.h"
-#include "mainwindow.h"
-#include "sessionmodel.h"
-#include "viewstate.h"
+#include "gui/exportcontroller.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QAction>
 #include <QMainWindow>

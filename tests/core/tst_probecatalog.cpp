@@ -1,6 +1,6 @@
 // ProbeCatalog::validate is the gate every request (D-Bus, CLI, GUI) passes: names, types and
 // ranges are checked, defaults filled in, and the error says what is wrong.
-#include "probecatalog.h"
+#include "core/probecatalog.h"
 
 #include <QTest>
 

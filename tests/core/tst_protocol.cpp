@@ -1,6 +1,6 @@
-#include "protocol.h"
-#include "protocoltestdata.h"
-#include "sessiontestdata.h"
+#include "core/protocol.h"
+#include "tests/core/protocoltestdata.h"
+#include "tests/core/sessiontestdata.h"
 
 #include <QDir>
 #include <QElapsedTimer>

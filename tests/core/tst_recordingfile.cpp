@@ -2,10 +2,10 @@
 // takes (in-process and through the helper): what it is given ends up in the file, written
 // once a second (a crash loses at most that), sooner in a storm, and counted as the CLI's
 // summary shows it.
-#include "events.h"
-#include "recordingfile.h"
-#include "sessioninfo.h"
-#include "sessionstore.h"
+#include "core/events.h"
+#include "core/recordingfile.h"
+#include "core/sessioninfo.h"
+#include "core/sessionstore.h"
 
 #include <QTemporaryDir>
 #include <QTest>

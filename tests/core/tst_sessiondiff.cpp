@@ -4,10 +4,10 @@
 // test put in, computed here by brute force. A session compared with itself shows no change.
 // Profiles: sessions with known on-CPU and off-CPU stacks (function names root first), whose
 // per-function shares and deltas are recomputed here from those stacks.
-#include "histogram.h"
-#include "sessiondiff.h"
-#include "sessioninfo.h"
-#include "sessionstore.h"
+#include "core/histogram.h"
+#include "core/sessiondiff.h"
+#include "core/sessioninfo.h"
+#include "core/sessionstore.h"
 
 #include <QSet>
 #include <QTemporaryDir>

@@ -6,11 +6,11 @@
 // chunks whose pages the flips missed must be kept. The same flips on a schema 2 copy (no
 // checksums) show what the checksums are for.
 
-#include "eventchunk.h"
-#include "everytype.h"
-#include "sessionsalvage.h"
-#include "sessionstore.h"
-#include "sessiontestdata.h"
+#include "core/eventchunk.h"
+#include "core/sessionsalvage.h"
+#include "core/sessionstore.h"
+#include "tests/core/sessiontestdata.h"
+#include "tests/everytype.h"
 
 #include <QFile>
 #include <QHash>

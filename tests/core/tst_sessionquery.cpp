@@ -1,11 +1,11 @@
 // SQL over session files (core/sessionquery.h, docs/sql.md): real files written by
 // SessionWriter, every answer checked against the events computed here or the CSV export.
-#include "csvexport.h"
-#include "csvreader.h"
-#include "everytype.h"
-#include "sessioninfo.h"
-#include "sessionquery.h"
-#include "sessionstore.h"
+#include "core/csvexport.h"
+#include "core/sessioninfo.h"
+#include "core/sessionquery.h"
+#include "core/sessionstore.h"
+#include "tests/csvreader.h"
+#include "tests/everytype.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -4,10 +4,10 @@
 // the header and schema, is damaged), and must keep every event chunk it can be proven to
 // reach: one whose page is untouched while page 1 and the interior pages of event_chunks are.
 
-#include "eventchunk.h"
-#include "sessionsalvage.h"
-#include "sessionstore.h"
-#include "sessiontestdata.h"
+#include "core/eventchunk.h"
+#include "core/sessionsalvage.h"
+#include "core/sessionstore.h"
+#include "tests/core/sessiontestdata.h"
 
 #include <QDir>
 #include <QFile>

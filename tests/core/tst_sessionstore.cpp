@@ -1,8 +1,8 @@
-#include "chunktestdata.h"
-#include "crc32c.h"
-#include "sessionsalvage.h"
-#include "sessionstore.h"
-#include "sessiontestdata.h"
+#include "core/crc32c.h"
+#include "core/sessionsalvage.h"
+#include "core/sessionstore.h"
+#include "tests/core/chunktestdata.h"
+#include "tests/core/sessiontestdata.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -3,10 +3,10 @@
 // several types and CPU samples with stacks. Every row of the ranking, over the spike's range,
 // other ranges and filters, is compared with a brute-force count over the events the test wrote,
 // written here per type without the declarations' help.
-#include "sessioninfo.h"
-#include "sessionstore.h"
-#include "spikeexplain.h"
-#include "toplists.h"
+#include "core/sessioninfo.h"
+#include "core/sessionstore.h"
+#include "core/spikeexplain.h"
+#include "core/toplists.h"
 
 #include <QRandomGenerator>
 #include <QTemporaryDir>

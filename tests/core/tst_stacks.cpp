@@ -1,13 +1,13 @@
 // Stacks through every path that keeps them: the stream (split over many frames, definitions
 // before use), a session file written from what the stream delivered, the reader, CSV. And what
 // each path does with definitions that are out of order, missing or damaged.
-#include "callgraph.h"
-#include "csvexport.h"
-#include "everytype.h"
-#include "protocol.h"
-#include "recordingfile.h"
-#include "sessionstore.h"
-#include "sessiontestdata.h"
+#include "core/callgraph.h"
+#include "core/csvexport.h"
+#include "core/protocol.h"
+#include "core/recordingfile.h"
+#include "core/sessionstore.h"
+#include "tests/core/sessiontestdata.h"
+#include "tests/everytype.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -2,11 +2,11 @@
 // several types, written and read back; every row of every dimension and metric, over the whole
 // session, a sub-range and with filters, is compared with a brute-force computation over the
 // events the test wrote, written here per type without the declarations' help.
-#include "eventfilter.h"
-#include "openflags.h"
-#include "sessioninfo.h"
-#include "sessionstore.h"
-#include "toplists.h"
+#include "core/eventfilter.h"
+#include "core/openflags.h"
+#include "core/sessioninfo.h"
+#include "core/sessionstore.h"
+#include "core/toplists.h"
 
 #include <QRandomGenerator>
 #include <QTemporaryDir>

@@ -1,10 +1,10 @@
-#include "../everytype.h"
-#include "csvexport.h"
-#include "csvreader.h"
-#include "jsonlexport.h"
-#include "sessioninfo.h"
-#include "sessionstore.h"
-#include "traceexport.h"
+#include "core/csvexport.h"
+#include "core/jsonlexport.h"
+#include "core/sessioninfo.h"
+#include "core/sessionstore.h"
+#include "core/traceexport.h"
+#include "tests/csvreader.h"
+#include "tests/everytype.h"
 
 #include <QBuffer>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 // The one way BPF Lens writes byte sizes and reads latencies (core/units.h), shared by the GUI
 // and the CLI: binary prefixes that say so, and every latency form the GUI shows read back.
-#include "units.h"
+#include "core/units.h"
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 // Tests of the fentry and kprobe paths. This development machine has neither (they skip here,
 // saying why); the VM matrix sets BPFLENS_TEST_HOOKS=fentry,kprobe on kernels that have both, so
 // there a missing path is a failure, never a silent skip.
-#include "kernelfeatures.h"
+#include "helper/kernelfeatures.h"
 
 #include <QString>
 #include <QStringList>

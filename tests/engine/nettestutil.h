@@ -1,7 +1,7 @@
 // Loopback TCP endpoints for the network probes' tests (tcpconnect, tcpaccept).
 #pragma once
 
-#include "testutil.h"
+#include "tests/testutil.h"
 
 #include <QByteArray>
 #include <QFileInfo>

@@ -1,12 +1,12 @@
 // The bitesize probe against the real kernel: O_DIRECT writes and reads of known sizes, on a
 // file on a real disk, filtered to the workload's process and that disk, must be counted exactly in
 // the Kbytes buckets of their sizes, keyed by this command (and disk, and operation).
-#include "blockprobe.h"
-#include "engine.h"
-#include "enginetestutil.h"
-#include "iotestdir.h"
-#include "loopdevice.h"
-#include "testutil.h"
+#include "helper/blockprobe.h"
+#include "helper/engine.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/engine/iotestdir.h"
+#include "tests/engine/loopdevice.h"
+#include "tests/testutil.h"
 
 #include <QFile>
 #include <QTemporaryDir>

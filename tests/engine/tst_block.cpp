@@ -1,11 +1,11 @@
 // The block probe against the real kernel: O_DIRECT writes and reads of a file on the root file
 // system's disk, filtered by disk and by this process (at submission), must come back one event
 // per request with the right attribution, and the kernel's histograms must count the same.
-#include "blockprobe.h"
-#include "engine.h"
-#include "enginetestutil.h"
-#include "probecatalog.h"
-#include "testutil.h"
+#include "core/probecatalog.h"
+#include "helper/blockprobe.h"
+#include "helper/engine.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 // Proves the build pipeline end to end: vmlinux.h generated from BTF, a CO-RE object compiled
 // by clang, a bpftool skeleton compiled as C++, loaded into the running kernel and attached.
 #include "selftest.skel.h"
-#include "testutil.h"
+#include "tests/testutil.h"
 
 #include <QProcess>
 #include <QTest>

@@ -3,9 +3,9 @@
 // reading process the counts are exact while the rest of the machine (and this test itself)
 // uses the page cache meanwhile; unfiltered (system-wide, like cachestat) only what the read
 // guarantees (lower bounds) is asserted.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "testutil.h"
+#include "helper/engine.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
 
 #include <QCoreApplication>
 #include <QTemporaryDir>

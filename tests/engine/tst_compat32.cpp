@@ -2,9 +2,9 @@
 // numbers and argument registers, and the per-syscall tracepoints ignore them. A real -m32
 // program (compat32/compat32.c) opens and execs, and the open and exec probes must report what
 // it did exactly as for a 64-bit process; its readlink (ia32 85, x86_64's creat) must not show.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "testutil.h"
+#include "helper/engine.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
 
 #include <QFile>
 #include <QTemporaryDir>

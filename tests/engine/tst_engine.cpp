@@ -2,11 +2,11 @@
 // probe of the catalog says how it attaches (never by kprobe here), and starting and stopping
 // leaves nothing behind: no program, link or map of ours, no file descriptor; and stopping
 // delivers every record the kernel wrote before the detach.
-#include "bpfaccess.h"
-#include "engine.h"
-#include "enginetestutil.h"
-#include "probetargets.h"
-#include "testutil.h"
+#include "client/probetargets.h"
+#include "helper/bpfaccess.h"
+#include "helper/engine.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
 
 #include <QDeadlineTimer>
 #include <QFile>

@@ -1,9 +1,9 @@
 // The exec probe against the real kernel: a uniquely named program in a temporary directory is
 // exec'd by a child of this test with known arguments, and the engine must report exactly one
 // event per exec with the right identity, argv and result.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "testutil.h"
+#include "helper/engine.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
 
 #include <QFile>
 #include <QFileInfo>

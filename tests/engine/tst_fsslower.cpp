@@ -1,12 +1,12 @@
 // The fsslower probe against the real kernel: fsyncs of named files on a real disk, by this
 // process, must each come back with the file's name, the process and ext4; a threshold above
 // any latency reports none; another process's fsyncs are filtered out.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "fsslowerprobe.h"
-#include "hooktestutil.h"
-#include "iotestdir.h"
-#include "testutil.h"
+#include "helper/engine.h"
+#include "helper/fsslowerprobe.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/engine/hooktestutil.h"
+#include "tests/engine/iotestdir.h"
+#include "tests/testutil.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -3,13 +3,13 @@
 // that thread. The syscall layer must count exactly what the thread did, the ext4 fsync layer
 // every fsync, the block layer every O_DIRECT request under the right operation, and each
 // operation's exclusive times must add up to its syscall total.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "hooktestutil.h"
-#include "iostackprobe.h"
-#include "iotestdir.h"
-#include "loopdevice.h"
-#include "testutil.h"
+#include "helper/engine.h"
+#include "helper/iostackprobe.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/engine/hooktestutil.h"
+#include "tests/engine/iotestdir.h"
+#include "tests/engine/loopdevice.h"
+#include "tests/testutil.h"
 
 #include <QHash>
 #include <QTemporaryDir>

@@ -3,11 +3,11 @@
 // nap. Filtered to it, every sleep must come back as one event at least as long as the sleep,
 // with the kernel's sleeping path and the program's own chain, and nothing shorter than the
 // probe's minimum.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "offcpuprobe.h"
-#include "probecatalog.h"
-#include "testutil.h"
+#include "core/probecatalog.h"
+#include "helper/engine.h"
+#include "helper/offcpuprobe.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
 
 #include <QTest>
 

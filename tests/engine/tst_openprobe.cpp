@@ -1,8 +1,8 @@
 // The open probe against the real kernel: opens of a unique path in a temporary directory on
 // the root file system, done by this test and by a child of it, must be reported exactly.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "testutil.h"
+#include "helper/engine.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
 
 #include <QFile>
 #include <QScopeGuard>

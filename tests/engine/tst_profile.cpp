@@ -2,11 +2,11 @@
 // from the symbolizer's tests) spin in main -> chain_a -> chain_b -> chain_c -> leaf_spin. Filtered
 // to one of them, nearly every sample must carry that whole chain, symbolised, whether the
 // program has frame pointers or only CFI; the options must do what they say.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "probecatalog.h"
-#include "profileprobe.h"
-#include "testutil.h"
+#include "core/probecatalog.h"
+#include "helper/engine.h"
+#include "helper/profileprobe.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
 
 #include <QDir>
 #include <QElapsedTimer>

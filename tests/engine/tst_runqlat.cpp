@@ -2,10 +2,10 @@
 // back and forth through pipes, pinned to one CPU so every hand-off is a sleep and a wake-up.
 // Filtered to that child, the histograms must count one wait per hand-off (2 per round trip),
 // and the measuring test process (not in the filter) adds nothing.
-#include "engine.h"
-#include "probecatalog.h"
-#include "runqlatprobe.h"
-#include "testutil.h"
+#include "core/probecatalog.h"
+#include "helper/engine.h"
+#include "helper/runqlatprobe.h"
+#include "tests/testutil.h"
 
 #include <QDir>
 #include <QFile>

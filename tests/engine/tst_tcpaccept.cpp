@@ -1,9 +1,9 @@
 // The tcpaccept probe on the real kernel: this process accepts connections it made itself on
 // loopback listeners, through accept4() and the old accept(), with a known number queued at
 // each accept, so every field of every event is known exactly.
-#include "engine.h"
-#include "nettestutil.h"
-#include "testutil.h"
+#include "helper/engine.h"
+#include "tests/engine/nettestutil.h"
+#include "tests/testutil.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
 // The tcpconnect probe on the real kernel: connects from this process to loopback listeners
 // it owns, with their exact ports, addresses and results.
-#include "engine.h"
-#include "nettestutil.h"
-#include "probecatalog.h"
-#include "testutil.h"
+#include "core/probecatalog.h"
+#include "helper/engine.h"
+#include "tests/engine/nettestutil.h"
+#include "tests/testutil.h"
 
 #include <QProcess>
 #include <QSet>

@@ -3,10 +3,10 @@
 // of bytes, keeps the connection a known time and closes it; over IPv4 and IPv6. Every field of
 // both ends' events is known. A refused connect and a connection opened before the probe
 // attached are checked too.
-#include "engine.h"
-#include "nettestutil.h"
-#include "tcplifeprobe.h"
-#include "testutil.h"
+#include "helper/engine.h"
+#include "helper/tcplifeprobe.h"
+#include "tests/engine/nettestutil.h"
+#include "tests/testutil.h"
 
 #include <QTest>
 

@@ -5,10 +5,10 @@
 // says how many events it must have: connects into the void (tcp_syn_retries = 1, so they end
 // within seconds) retransmit their SYNs, and a connection established first and then cut
 // retransmits its data (tail-loss probes, which the kernel does not count there, come on top).
-#include "engine.h"
-#include "nettestutil.h"
-#include "tcpretransprobe.h"
-#include "testutil.h"
+#include "helper/engine.h"
+#include "helper/tcpretransprobe.h"
+#include "tests/engine/nettestutil.h"
+#include "tests/testutil.h"
 
 #include <QFile>
 #include <QSet>

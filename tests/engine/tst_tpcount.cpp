@@ -3,14 +3,14 @@
 // argument, by command) and the histogram of a field must be exactly what it did. Bad
 // tracepoints, arguments and keys are refused before anything is loaded, with the bad value
 // named.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "iotestdir.h"
-#include "kernelfeatures.h"
-#include "loopdevice.h"
-#include "testutil.h"
-#include "tpcountprobe.h"
-#include "tracepoints.h"
+#include "helper/engine.h"
+#include "helper/kernelfeatures.h"
+#include "helper/tpcountprobe.h"
+#include "helper/tracepoints.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/engine/iotestdir.h"
+#include "tests/engine/loopdevice.h"
+#include "tests/testutil.h"
 
 #include <QHash>
 #include <QTemporaryDir>

@@ -2,11 +2,11 @@
 // tracepoints by thread and the block layer's issue and completion by request pointer or by a
 // field of the request, and the counts must match the work the test did. Bad tracepoints,
 // arguments and fields are refused before anything is loaded, with the bad value named.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "testutil.h"
-#include "tppairprobe.h"
-#include "tracepoints.h"
+#include "helper/engine.h"
+#include "helper/tppairprobe.h"
+#include "helper/tracepoints.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
 
 #include <QDir>
 #include <QFile>

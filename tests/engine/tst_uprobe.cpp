@@ -4,11 +4,11 @@
 // measures: a loaded machine makes short sleeps long). The targets are resolved as the
 // client resolves them (client/probetargets.h): the engine only gets the opened file and the
 // offset. Bad targets are refused with the reason, before anything is loaded.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "probetargets.h"
-#include "testutil.h"
-#include "uprobeprobe.h"
+#include "client/probetargets.h"
+#include "helper/engine.h"
+#include "helper/uprobeprobe.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
 
 #include <QFile>
 #include <QProcess>

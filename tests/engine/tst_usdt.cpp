@@ -4,12 +4,12 @@
 // stack (-O0). The probes are resolved as the client resolves them (client/probetargets.h): the
 // engine only gets the opened file, the offsets and the argument specs. Bad targets are refused
 // with the reason, before anything is loaded.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "hooktestutil.h"
-#include "probetargets.h"
-#include "testutil.h"
-#include "usdtprobe.h"
+#include "client/probetargets.h"
+#include "helper/engine.h"
+#include "helper/usdtprobe.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/engine/hooktestutil.h"
+#include "tests/testutil.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -4,13 +4,13 @@
 // did. The hooks are resolved as the client resolves them (client/probetargets.h): the engine
 // only gets the opened file, the offsets and the argument specs. Bad hooks are refused with the
 // reason, before anything is loaded.
-#include "engine.h"
-#include "enginetestutil.h"
-#include "hooktestutil.h"
-#include "kernelfeatures.h"
-#include "probetargets.h"
-#include "testutil.h"
-#include "tpcountprobe.h"
+#include "client/probetargets.h"
+#include "helper/engine.h"
+#include "helper/kernelfeatures.h"
+#include "helper/tpcountprobe.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/engine/hooktestutil.h"
+#include "tests/testutil.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -6,9 +6,9 @@
 // resolved through a file this process has already loaded). Never crashes, never reads out of
 // bounds, never hangs; and whatever the client resolves, the helper accepts. The same for the
 // usdt probe's resolution (.note.stapsdt, client/usdtnotes.h) and the helper's semaphore check.
-#include "binarytarget.h"
-#include "uprobefile.h"
-#include "usdtnotes.h"
+#include "client/binarytarget.h"
+#include "client/usdtnotes.h"
+#include "helper/uprobefile.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

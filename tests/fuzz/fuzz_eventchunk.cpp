@@ -3,7 +3,7 @@
 // Besides "never crashes, never reads out of bounds, never allocates without bound" (ASan,
 // UBSan, -rss_limit_mb), it checks that whatever the decoder accepts encodes again to a chunk
 // that decodes to the same events.
-#include "eventchunk.h"
+#include "core/eventchunk.h"
 
 #include <QtEndian>
 

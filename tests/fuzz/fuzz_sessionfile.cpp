@@ -6,8 +6,8 @@
 // Seeds (tests/fuzz/corpus/sessionfile/) are a small session and damaged copies of it, written
 // by BPFLENS_UPDATE_FUZZ_CORPUS=1 tst_sessionsalvage fuzzSeeds. Every input is also queried
 // through each SQL table of core/sessionquery.h, which decodes the same chunks lazily.
-#include "sessionquery.h"
-#include "sessionstore.h"
+#include "core/sessionquery.h"
+#include "core/sessionstore.h"
 
 #include <QByteArray>
 #include <QFile>

@@ -9,7 +9,7 @@
 // - a refused row appends no event to the store;
 // - an accepted row holds count events whose times run from first_ns to last_ns, and encodes
 //   again to a row that is accepted with the same events.
-#include "eventchunk.h"
+#include "core/eventchunk.h"
 
 #include <QtEndian>
 

@@ -2,7 +2,7 @@
 // of bounds, never hangs" (ASan, UBSan, libFuzzer's timeouts), it checks two properties:
 // - feeding the input in pieces gives the same messages and error as feeding it whole;
 // - whatever the reader accepts, the writer encodes again, and that decodes to the same bytes.
-#include "protocol.h"
+#include "core/protocol.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -9,9 +9,9 @@
 // sends, and a child that a hostile file took over may send anything. And they are a symbol's
 // name for the demanglers (symbolizer/rustdemangle.cpp is ours, and a hostile file names its
 // symbols as it likes); the seeds with Rust names (rust-*) start it there.
-#include "rustdemangle.h"
-#include "symbolizerprotocol.h"
-#include "unwinder.h"
+#include "symbolizer/rustdemangle.h"
+#include "symbolizer/symbolizerprotocol.h"
+#include "symbolizer/unwinder.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

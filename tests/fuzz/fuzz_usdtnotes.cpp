@@ -3,8 +3,8 @@
 // both the client and the root helper parse them (core/usdtargs.cpp). The first byte picks the
 // ELF class; the rest is the section. Never crashes, never reads out of bounds; every note found
 // has a provider and a name; every spec list that parses formats to text that parses back to it.
-#include "usdtargs.h"
-#include "usdtnotes.h"
+#include "client/usdtnotes.h"
+#include "core/usdtargs.h"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sessionstore.h"
+#include "core/sessionstore.h"
 
 #include <QDir>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "records.h"
-#include "sessionstore.h"
+#include "core/records.h"
+#include "core/sessionstore.h"
 
 // A small profile with known numbers for the profile models and the CPU profile page: 100
 // on-CPU samples of process "app" (pid 100) and "parser" (pid 200), 10 ms apart from StartNs, and

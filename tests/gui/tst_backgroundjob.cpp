@@ -2,7 +2,7 @@
 // rely on: a burst of requests runs once, only the latest job's result arrives, a cancelled one
 // never does, and an owner destroyed while its job runs gets no call (under ASan: no use after
 // free).
-#include "backgroundjob.h"
+#include "gui/models/backgroundjob.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,11 +1,11 @@
 // Opening and comparing sessions in the background (issue #31): the window answers while a
 // file is read, shows that it is busy, takes a second choice while the first is read, cancels,
 // and can be closed meanwhile.
-#include "comparecontroller.h"
-#include "guitestdata.h"
-#include "mainwindow.h"
-#include "sessiondocument.h"
-#include "sessionmodel.h"
+#include "gui/comparecontroller.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/sessiondocument.h"
+#include "tests/gui/guitestdata.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,12 +1,12 @@
 // Export Chart as Image (#29 point 7): the chart alone, without the view's combo boxes and
 // buttons, under a title that says what it shows, of which session and over which range.
-#include "eventmodels.h"
-#include "exportcontroller.h"
-#include "guitestdata.h"
-#include "heatmapview.h"
-#include "mainwindow.h"
-#include "resultspage.h"
-#include "viewstate.h"
+#include "gui/exportcontroller.h"
+#include "gui/heatmapview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/viewstate.h"
+#include "gui/resultspage.h"
+#include "tests/gui/guitestdata.h"
 
 #include <QApplication>
 #include <QFile>

@@ -6,14 +6,14 @@
 // flame graph must paint the frame made to grow red and the one made to shrink blue. A session
 // compared with itself shows no change, and a file that cannot be read leaves the open session as
 // it was.
-#include "comparecontroller.h"
-#include "comparemodels.h"
-#include "comparepage.h"
-#include "flamegraphview.h"
-#include "mainwindow.h"
-#include "sessioninfo.h"
-#include "sessionmodel.h"
-#include "sessionstore.h"
+#include "core/sessioninfo.h"
+#include "core/sessionstore.h"
+#include "gui/comparecontroller.h"
+#include "gui/comparepage.h"
+#include "gui/flamegraphview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/comparemodels.h"
+#include "gui/models/sessionmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -1,8 +1,8 @@
 // The events tables' filter on sessions of a million events: computed off the GUI thread,
 // restarted on every keystroke, exact, and safe against the store changing underneath it.
-#include "eventmodels.h"
-#include "sessionmodel.h"
-#include "viewstate.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

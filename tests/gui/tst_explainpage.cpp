@@ -3,17 +3,17 @@
 // in the other two seconds with enough events to mean something, with the counts computed here
 // from the batches written; activating a row filters the event tables to exactly the row's
 // events; the timeline's menu, the Top tab and the heatmap open it.
-#include "eventmodels.h"
-#include "explainmodel.h"
-#include "explainpage.h"
-#include "guitestdata.h"
-#include "heatmapview.h"
-#include "mainwindow.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "timelinewidget.h"
-#include "toppage.h"
-#include "viewstate.h"
+#include "gui/explainpage.h"
+#include "gui/heatmapview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/explainmodel.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
+#include "gui/resultspage.h"
+#include "gui/timelinewidget.h"
+#include "gui/toppage.h"
+#include "tests/gui/guitestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

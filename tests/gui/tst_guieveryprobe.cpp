@@ -1,12 +1,12 @@
 // Every declared probe (core/probes.h) in the GUI: its row in the probe panel, and what it
 // counts in the Counters view, from a session with what each probe declares it reports
 // (everyprobe.h). A probe added to BPFLENS_PROBES is covered without a line here.
-#include "countersview.h"
-#include "everyprobe.h"
-#include "mainwindow.h"
-#include "probepanel.h"
-#include "resultspage.h"
-#include "sessionstore.h"
+#include "core/sessionstore.h"
+#include "gui/countersview.h"
+#include "gui/mainwindow.h"
+#include "gui/probepanel.h"
+#include "gui/resultspage.h"
+#include "tests/everyprobe.h"
 
 #include <QChart>
 #include <QChartView>

@@ -2,10 +2,10 @@
 // session model, shown in its table with every declared column, in the details pane, matched by
 // the text filter, and saved to a file that reads back the same. The events come from the
 // declarations (everytype.h), so a new type is covered here the day it is declared.
-#include "eventmodels.h"
-#include "everytype.h"
-#include "sessionmodel.h"
-#include "sessionsave.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/sessionsave.h"
+#include "tests/everytype.h"
 
 #include <QTemporaryDir>
 #include <QTest>

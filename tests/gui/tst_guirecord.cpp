@@ -5,22 +5,22 @@
 //
 // One binary, two roles: the test (root) starts the bus and runs this same binary as daemon
 // with BPFLENS_GUIREC_ROLE set, whose QtTest checks the window from the inside.
-#include "detailspane.h"
-#include "eventmodels.h"
-#include "guitestdata.h"
-#include "helper/testbus.h"
-#include "helperapi.h"
-#include "helperclient.h"
-#include "helperrecorder.h"
-#include "histogramview.h"
-#include "mainwindow.h"
-#include "modaltest.h"
-#include "probepanel.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "sessionstore.h"
-#include "testutil.h"
-#include "timelinewidget.h"
+#include "client/helperclient.h"
+#include "core/sessionstore.h"
+#include "dbusapi/helperapi.h"
+#include "gui/detailspane.h"
+#include "gui/helperrecorder.h"
+#include "gui/histogramview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/probepanel.h"
+#include "gui/resultspage.h"
+#include "gui/timelinewidget.h"
+#include "tests/gui/guitestdata.h"
+#include "tests/gui/modaltest.h"
+#include "tests/helper/testbus.h"
+#include "tests/testutil.h"
 
 #include <QApplication>
 #include <QBarSeries>

@@ -2,13 +2,13 @@
 // the events of a real session file, the histogram-only path from interval snapshots, the
 // colour scales as painted, and a click or drag on cells filtering the event table to exactly
 // the cells' events.
-#include "eventmodels.h"
-#include "heatmapmodel.h"
-#include "heatmapview.h"
-#include "mainwindow.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "sessionstore.h"
+#include "core/sessionstore.h"
+#include "gui/heatmapview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/heatmapmodel.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/resultspage.h"
 
 #include <QApplication>
 #include <QComboBox>

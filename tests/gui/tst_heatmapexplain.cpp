@@ -3,13 +3,13 @@
 // exactly the selected block requests (counts against a brute-force count over the session's
 // events), lists no value with fewer than five events or one percent of the selection, and the
 // selection's histogram under the map has titled axes and a count over every bar.
-#include "explainmodel.h"
-#include "explainpage.h"
-#include "heatmapview.h"
-#include "mainwindow.h"
-#include "resultspage.h"
-#include "sessionstore.h"
-#include "viewstate.h"
+#include "core/sessionstore.h"
+#include "gui/explainpage.h"
+#include "gui/heatmapview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/explainmodel.h"
+#include "gui/models/viewstate.h"
+#include "gui/resultspage.h"
 
 #include <QApplication>
 #include <QLabel>

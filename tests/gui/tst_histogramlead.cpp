@@ -2,11 +2,11 @@
 // machine-wide chart of each probe (biolatency, runqlat) before the per-key charts, those by
 // their samples, the one-sample "bitesize — bash" last; a log2 histogram's percentiles as the
 // bucket they fall in, in units that say what they are, the count with its plural.
-#include "histogramview.h"
-#include "mainwindow.h"
-#include "resultspage.h"
-#include "sessionstore.h"
-#include "units.h"
+#include "core/sessionstore.h"
+#include "core/units.h"
+#include "gui/histogramview.h"
+#include "gui/mainwindow.h"
+#include "gui/resultspage.h"
 
 #include <QApplication>
 #include <QChart>

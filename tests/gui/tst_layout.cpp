@@ -2,16 +2,16 @@
 // than the screen, the probe dock and the details dock took ~45 % of the width while a session
 // was explored, twenty tabs overflowed (in German by far), and the details cut their values.
 // The screen here is a real 1366x768 one: the offscreen platform is given that screen.
-#include "detailspane.h"
-#include "guitestdata.h"
-#include "mainwindow.h"
-#include "probepanel.h"
-#include "recordpage.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "startpage.h"
-#include "timelinewidget.h"
-#include "translations.h"
+#include "gui/detailspane.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/probepanel.h"
+#include "gui/recordpage.h"
+#include "gui/resultspage.h"
+#include "gui/startpage.h"
+#include "gui/timelinewidget.h"
+#include "gui/translations.h"
+#include "tests/gui/guitestdata.h"
 
 #include <QApplication>
 #include <QComboBox>

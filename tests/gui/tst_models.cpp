@@ -1,9 +1,9 @@
 // The event models under QAbstractItemModelTester, for every event type: a loaded session,
 // live batches appended (in and out of time order), and the filter and time range changing,
 // with the filter computed in place and in a worker.
-#include "eventmodels.h"
-#include "sessionmodel.h"
-#include "viewstate.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>

@@ -4,20 +4,20 @@
 // of the top lists unless asked for; each cost is its own list; a finding leads to the view
 // that shows it; the red badge is for lost events only; and no recording figures are shown
 // before there is a recording.
-#include "detailspane.h"
-#include "eventmodels.h"
-#include "explainpage.h"
-#include "guitestdata.h"
-#include "histogramview.h"
-#include "mainwindow.h"
-#include "overview.h"
-#include "overviewmodel.h"
-#include "overviewpage.h"
-#include "profilepage.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "translations.h"
-#include "viewstate.h"
+#include "core/overview.h"
+#include "gui/detailspane.h"
+#include "gui/explainpage.h"
+#include "gui/histogramview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/overviewmodel.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
+#include "gui/overviewpage.h"
+#include "gui/profilepage.h"
+#include "gui/resultspage.h"
+#include "gui/translations.h"
+#include "tests/gui/guitestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

@@ -2,16 +2,16 @@
 // not the developers'; the dark theme's unticked checkboxes, fields and buttons have an outline
 // that stands out from the window (WCAG 3:1 for a control's boundary); during a recording the
 // Summary gives one figure for a probe's events, not the session's and an older one beside it.
-#include "detailspane.h"
-#include "guitestdata.h"
-#include "helpcontroller.h"
-#include "mainwindow.h"
-#include "probepanel.h"
-#include "protocol.h"
-#include "recorder.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "theme.h"
+#include "core/protocol.h"
+#include "gui/detailspane.h"
+#include "gui/helpcontroller.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/probepanel.h"
+#include "gui/recorder.h"
+#include "gui/resultspage.h"
+#include "gui/theme.h"
+#include "tests/gui/guitestdata.h"
 
 #include <QAction>
 #include <QApplication>

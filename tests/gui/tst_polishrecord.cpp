@@ -2,14 +2,14 @@
 // this kernel can run (from a bpflens-cli child, the window has no libbpf), not "unknown"; when
 // the helper goes away the user reads one message, without build advice, Record stays enabled,
 // and the next Record works once the bus can start the helper again.
-#include "helper/testbus.h"
-#include "helperapi.h"
-#include "helperrecorder.h"
-#include "mainwindow.h"
-#include "modaltest.h"
-#include "probepanel.h"
-#include "sessionmodel.h"
-#include "testutil.h"
+#include "dbusapi/helperapi.h"
+#include "gui/helperrecorder.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/probepanel.h"
+#include "tests/gui/modaltest.h"
+#include "tests/helper/testbus.h"
+#include "tests/testutil.h"
 
 #include <QAction>
 #include <QApplication>

@@ -2,9 +2,9 @@
 // QAbstractItemModelTester, with exact numbers from a hand-made StackTable (profiletestdata.h):
 // what the trees and the function list show, sorted by a proxy, for on-CPU and off-CPU, a time
 // range, a process and part of each stack.
-#include "profilemodels.h"
-#include "profiletestdata.h"
-#include "sessionmodel.h"
+#include "gui/models/profilemodels.h"
+#include "gui/models/sessionmodel.h"
+#include "tests/gui/profiletestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

@@ -2,16 +2,16 @@
 // the samples, search shares, zoom and its breadcrumb, the off-CPU switch weighting by blocked
 // time, re-aggregation for the timeline's range and for live data (throttled), the truncated
 // marker, the links between the flame graph and the trees, and the empty states.
-#include "flamegraphview.h"
-#include "mainwindow.h"
-#include "profilepage.h"
-#include "profiletestdata.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "timelinebins.h"
-#include "timelinewidget.h"
-#include "translations.h"
-#include "viewstate.h"
+#include "gui/flamegraphview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/timelinebins.h"
+#include "gui/models/viewstate.h"
+#include "gui/profilepage.h"
+#include "gui/resultspage.h"
+#include "gui/timelinewidget.h"
+#include "gui/translations.h"
+#include "tests/gui/profiletestdata.h"
 
 #include <QApplication>
 #include <QCheckBox>

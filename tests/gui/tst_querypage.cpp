@@ -1,13 +1,13 @@
 // The Query tab (QueryPage, QueryModel): SQL over the open session in a worker thread. Results
 // are checked against counts computed here from the same batches guitestdata.h writes; errors
 // and cancels go to the status line and keep the previous result; the row cap holds.
-#include "guitestdata.h"
-#include "mainwindow.h"
-#include "querymodel.h"
-#include "querypage.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "sessionstore.h"
+#include "core/sessionstore.h"
+#include "gui/mainwindow.h"
+#include "gui/models/querymodel.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/querypage.h"
+#include "gui/resultspage.h"
+#include "tests/gui/guitestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

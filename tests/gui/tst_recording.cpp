@@ -1,19 +1,19 @@
 // The recording side of the desktop application: the stream recorder on a real pipe, the main
 // window's record/stop/save flow through it, the probe panel and the I/O stack view.
-#include "eventmodels.h"
-#include "exportcontroller.h"
-#include "guitestdata.h"
-#include "histogramview.h"
-#include "iostackview.h"
-#include "mainwindow.h"
-#include "modaltest.h"
-#include "probepanel.h"
-#include "protocol.h"
-#include "recorder.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "timelinewidget.h"
-#include "translations.h"
+#include "core/protocol.h"
+#include "gui/exportcontroller.h"
+#include "gui/histogramview.h"
+#include "gui/iostackview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/probepanel.h"
+#include "gui/recorder.h"
+#include "gui/resultspage.h"
+#include "gui/timelinewidget.h"
+#include "gui/translations.h"
+#include "tests/gui/guitestdata.h"
+#include "tests/gui/modaltest.h"
 
 #include <QAbstractButton>
 #include <QApplication>

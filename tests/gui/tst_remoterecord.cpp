@@ -2,18 +2,18 @@
 // records through RemoteRecorder, which runs this build's bpflens-cli on the "remote" side over
 // ssh. Also the askpass mode ssh asks through.
 
-#include "askpass.h"
-#include "mainwindow.h"
-#include "probepanel.h"
-#include "recordingcontroller.h"
-#include "remote/sshdfixture.h"
-#include "remotehosts.h"
-#include "remoterecorder.h"
-#include "sessioninfo.h"
-#include "sessionmodel.h"
-#include "sessionstore.h"
-#include "testutil.h"
-#include "translations.h"
+#include "core/sessioninfo.h"
+#include "core/sessionstore.h"
+#include "gui/askpass.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/probepanel.h"
+#include "gui/recordingcontroller.h"
+#include "gui/remotehosts.h"
+#include "gui/remoterecorder.h"
+#include "gui/translations.h"
+#include "tests/remote/sshdfixture.h"
+#include "tests/testutil.h"
 
 #include <QAction>
 #include <QApplication>

@@ -2,9 +2,9 @@
 // samples with known stacks, which samples share a box and at which depth, where a box starts
 // and ends, the threads' order, the process filters, what a visible range holds, and the call
 // path a clicked box lists (through StackFramesModel, under QAbstractItemModelTester).
-#include "sessionmodel.h"
-#include "stackchartmodel.h"
-#include "stackframes.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/stackchartmodel.h"
+#include "gui/models/stackframes.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

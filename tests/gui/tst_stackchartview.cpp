@@ -4,19 +4,19 @@
 // timeline too; clicking a box lists the box's call path whole below the chart and selects its
 // first sample, whose stack the Events tab's details then list; the process filter narrows
 // its threads; a session without CPU samples gets a sentence instead of an empty chart.
-#include "detailspane.h"
-#include "guitestdata.h"
-#include "mainwindow.h"
-#include "profilepage.h"
-#include "profiletestdata.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "sessionstore.h"
-#include "stackchartview.h"
-#include "stackframes.h"
-#include "timeaxis.h"
-#include "timelinewidget.h"
-#include "viewstate.h"
+#include "core/sessionstore.h"
+#include "gui/detailspane.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/stackframes.h"
+#include "gui/models/viewstate.h"
+#include "gui/profilepage.h"
+#include "gui/resultspage.h"
+#include "gui/stackchartview.h"
+#include "gui/timeaxis.h"
+#include "gui/timelinewidget.h"
+#include "tests/gui/guitestdata.h"
+#include "tests/gui/profiletestdata.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -2,15 +2,15 @@
 // the details pane, the event tables name each event's function instead of a stack id (an
 // off-CPU wait by the function it blocked in, below the scheduler's frames), and a range
 // dragged on the timeline scopes the flame graph. Real widgets, shown and read as a user would.
-#include "detailspane.h"
-#include "eventmodels.h"
-#include "flamegraphview.h"
-#include "profilepage.h"
-#include "profiletestdata.h"
-#include "sessionmodel.h"
-#include "stackframes.h"
-#include "timelinewidget.h"
-#include "viewstate.h"
+#include "gui/detailspane.h"
+#include "gui/flamegraphview.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/stackframes.h"
+#include "gui/models/viewstate.h"
+#include "gui/profilepage.h"
+#include "gui/timelinewidget.h"
+#include "tests/gui/profiletestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>

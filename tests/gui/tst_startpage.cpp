@@ -2,16 +2,16 @@
 // window's actions do, the recent sessions open with one click, the example recording opens), the
 // Help menu (documentation built into the program, shortcuts read from the menus, About) and the
 // theme (light, dark, or the desktop's; remembered; the views repaint in it).
-#include "guitestdata.h"
-#include "helpcontroller.h"
-#include "mainwindow.h"
-#include "recordingcontroller.h"
-#include "resultspage.h"
-#include "sessiondocument.h"
-#include "sessionmodel.h"
-#include "startpage.h"
-#include "theme.h"
-#include "timelinewidget.h"
+#include "gui/helpcontroller.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/recordingcontroller.h"
+#include "gui/resultspage.h"
+#include "gui/sessiondocument.h"
+#include "gui/startpage.h"
+#include "gui/theme.h"
+#include "gui/timelinewidget.h"
+#include "tests/gui/guitestdata.h"
 
 #include <QAction>
 #include <QApplication>

@@ -2,16 +2,16 @@
 // screen x in the window (within a pixel), share their plot's left edge and their ticks' step,
 // and no visible range starts before the session did. On the real main window at 1366x768,
 // on a session file with block I/O, histograms and page cache counters.
-#include "countersview.h"
-#include "guitestdata.h"
-#include "heatmapview.h"
-#include "mainwindow.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "sessionstore.h"
-#include "timeaxis.h"
-#include "timelinewidget.h"
-#include "viewstate.h"
+#include "core/sessionstore.h"
+#include "gui/countersview.h"
+#include "gui/heatmapview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/viewstate.h"
+#include "gui/resultspage.h"
+#include "gui/timeaxis.h"
+#include "gui/timelinewidget.h"
+#include "tests/gui/guitestdata.h"
 
 #include <QChart>
 #include <QChartView>

@@ -3,14 +3,14 @@
 // guitestdata.h writes; activating a row filters the event tables to exactly the row's events;
 // "Go to max" selects the slowest event of a statistics row and zooms to it; latencies and bytes
 // of unlike probes are never added up.
-#include "eventmodels.h"
-#include "guitestdata.h"
-#include "mainwindow.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "topmodel.h"
-#include "toppage.h"
-#include "viewstate.h"
+#include "gui/mainwindow.h"
+#include "gui/models/eventmodels.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/models/topmodel.h"
+#include "gui/models/viewstate.h"
+#include "gui/resultspage.h"
+#include "gui/toppage.h"
+#include "tests/gui/guitestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

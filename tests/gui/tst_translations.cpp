@@ -1,11 +1,11 @@
 // The translations are complete (nothing unfinished, nothing lupdate would add) and the
 // application comes up in the user's language.
-#include "countersview.h"
-#include "mainwindow.h"
-#include "probepanel.h"
-#include "resultspage.h"
-#include "sessionmodel.h"
-#include "translations.h"
+#include "gui/countersview.h"
+#include "gui/mainwindow.h"
+#include "gui/models/sessionmodel.h"
+#include "gui/probepanel.h"
+#include "gui/resultspage.h"
+#include "gui/translations.h"
 
 #include <QApplication>
 #include <QChart>
@@ -171,8 +171,11 @@ void TestTranslations::lupdateFindsNothingUntranslated()
         const qsizetype before = readTs(copy, &error).size();
         QProcess lupdate;
         lupdate.setProcessChannelMode(QProcess::MergedChannels);
+        // Includes name their folder from the top of the tree: lupdate needs it to find the
+        // class declarations (and their namespace, the messages' context) a .cpp includes.
         QStringList options{QStringLiteral("-no-obsolete"), QStringLiteral("-locations"),
-                            QStringLiteral("none")};
+                            QStringLiteral("none"), QStringLiteral("-I"),
+                            QStringLiteral(BPFLENS_SOURCE_DIR)};
         if (language == QLatin1String("en"))
             options << QStringLiteral("-pluralonly");
         lupdate.start(QStringLiteral(BPFLENS_LUPDATE),

@@ -1,4 +1,4 @@
-#include "rawbus.h"
+#include "tests/helper/rawbus.h"
 
 #include <QElapsedTimer>
 

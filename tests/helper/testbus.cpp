@@ -1,4 +1,4 @@
-#include "testbus.h"
+#include "tests/helper/testbus.h"
 
 #include <QDBusConnectionInterface>
 #include <QDBusReply>

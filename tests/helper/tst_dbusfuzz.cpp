@@ -10,13 +10,13 @@
 //  - soak: 200 start/stop cycles from 4 concurrent clients, 20 of them SIGKILLed mid-session;
 //    then no BPF object left, and the helper's fds and RSS back to where they were.
 // The worker processes are this binary again (--fuzz-worker, --soak-worker, --soak-victim).
-#include "helperapi.h"
-#include "helperclient.h"
-#include "protocol.h"
-#include "rawbus.h"
-#include "records.h"
-#include "testbus.h"
-#include "testutil.h"
+#include "client/helperclient.h"
+#include "core/protocol.h"
+#include "core/records.h"
+#include "dbusapi/helperapi.h"
+#include "tests/helper/rawbus.h"
+#include "tests/helper/testbus.h"
+#include "tests/testutil.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

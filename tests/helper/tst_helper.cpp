@@ -1,12 +1,12 @@
 // bpflens-helper on a private system bus with the real polkitd: D-Bus activation, polkit
 // decisions for root, nobody and a user a rules.d file grants, the stream over the passed fd,
 // hostile callers, callers that die, limits and idle exit.
-#include "helperapi.h"
-#include "helperclient.h"
-#include "protocol.h"
-#include "sessionstore.h"
-#include "testbus.h"
-#include "testutil.h"
+#include "client/helperclient.h"
+#include "core/protocol.h"
+#include "core/sessionstore.h"
+#include "dbusapi/helperapi.h"
+#include "tests/helper/testbus.h"
+#include "tests/testutil.h"
 
 #include <QDBusArgument>
 #include <QDBusConnectionInterface>

@@ -1,6 +1,6 @@
 // cmake --install into a staging directory: every file lands where D-Bus, polkit and systemd
 // look for it (relative to the install prefix), and each passes its own validator.
-#include "testutil.h"
+#include "tests/testutil.h"
 
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>

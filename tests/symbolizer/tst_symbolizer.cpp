@@ -3,9 +3,9 @@
 // captures go through the same path the profile probe's samples take. Covers DWARF and frame-
 // pointer unwinding, names, modules and build-ids, cut stacks, hostile module files, a crashed or
 // hung child, the child's sandbox, processes that exit, and demangling.
-#include "symbolizerclient.h"
-#include "testutil.h"
-#include "unwinder.h"
+#include "helper/symbolizerclient.h"
+#include "symbolizer/unwinder.h"
+#include "tests/testutil.h"
 
 #include <QDir>
 #include <QElapsedTimer>

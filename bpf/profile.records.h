@@ -3,8 +3,8 @@
 #ifndef BPFLENS_PROFILE_H
 #define BPFLENS_PROFILE_H
 
-#include "bpflens.h"
-#include "userstack.h"
+#include "bpf/bpflens.h"
+#include "bpf/userstack.h"
 
 /* bpf_get_stack's depth: the kernel's default perf_event_max_stack. */
 #define PROFILE_MAX_FRAMES 127

@@ -3,7 +3,7 @@
 #ifndef BPFLENS_TCPRETRANS_H
 #define BPFLENS_TCPRETRANS_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 enum tcpretrans_kind
 {

@@ -3,7 +3,7 @@
 #ifndef BPFLENS_EXEC_H
 #define BPFLENS_EXEC_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 #define EXEC_MAX_ARGS 20
 /* PATH_MAX: a file name is never cut short by us. */

@@ -3,7 +3,7 @@
 #ifndef BPFLENS_TCPCONNECT_H
 #define BPFLENS_TCPCONNECT_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* How many ports each of the port filters (destination, source) can list. */
 #define TCPCONNECT_MAX_PORTS 16

@@ -3,7 +3,7 @@
 #ifndef BPFLENS_TPCOUNT_H
 #define BPFLENS_TPCOUNT_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* Fields a hit is grouped by, besides the command name. */
 #define TPCOUNT_MAX_KEYS 2

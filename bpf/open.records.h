@@ -3,7 +3,7 @@
 #ifndef BPFLENS_OPEN_H
 #define BPFLENS_OPEN_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* PATH_MAX: a path is never cut short by us. */
 #define OPEN_PATH_MAX 4096

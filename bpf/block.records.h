@@ -3,7 +3,7 @@
 #ifndef BPFLENS_BLOCK_H
 #define BPFLENS_BLOCK_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 #define BPFLENS_DISK_NAME_LEN 32
 

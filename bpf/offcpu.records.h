@@ -3,8 +3,8 @@
 #ifndef BPFLENS_OFFCPU_H
 #define BPFLENS_OFFCPU_H
 
-#include "bpflens.h"
-#include "userstack.h"
+#include "bpf/bpflens.h"
+#include "bpf/userstack.h"
 
 #define OFFCPU_MAX_FRAMES 127
 /* Entries of the stack trace map, a power of two: stack ids are below it, and stack_refs (one

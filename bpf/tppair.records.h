@@ -3,7 +3,7 @@
 #ifndef BPFLENS_TPPAIR_H
 #define BPFLENS_TPPAIR_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* Pointers a key path may follow (arg0.a.b: arg0 is the first base for free, b needs a). */
 #define TPPAIR_MAX_HOPS 6

@@ -3,7 +3,7 @@
 #ifndef BPFLENS_IOSTACK_H
 #define BPFLENS_IOSTACK_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* Operations: what the traced syscall was. Block requests that cannot be tied to a thread inside
  * a traced syscall go to IOSTACK_OP_UNATTRIBUTED. */

@@ -3,7 +3,7 @@
 #ifndef BPFLENS_UPROBE_H
 #define BPFLENS_UPROBE_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* Longest string argument kept as a key (bpftrace's str() default is 64). */
 #define UPROBE_MAX_STR 128

@@ -3,9 +3,9 @@
 // What the probe declarations (core/probes/<id>.h) share: the options many probes have and the
 // pieces of the probes that count per key. docs/adding-a-probe.md.
 
-#include "../events.h"
-#include "../losscounters.h"
-#include "../probecatalog.h"
+#include "core/events.h"
+#include "core/losscounters.h"
+#include "core/probecatalog.h"
 
 #include <QCoreApplication>
 

@@ -3,7 +3,7 @@
 #ifndef BPFLENS_TCPLIFE_H
 #define BPFLENS_TCPLIFE_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* One TCP connection, when it closed. */
 struct tcplife_event

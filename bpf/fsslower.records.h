@@ -3,7 +3,7 @@
 #ifndef BPFLENS_FSSLOWER_H
 #define BPFLENS_FSSLOWER_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 #define FSSLOWER_NAME_MAX 255 /* NAME_MAX: a file name is never cut short */
 #define FSSLOWER_FS_LEN 16

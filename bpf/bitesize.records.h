@@ -3,7 +3,7 @@
 #ifndef BPFLENS_BITESIZE_H
 #define BPFLENS_BITESIZE_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* The issuing command always (as bitesize's "Process Name"); dev and op only when the options
  * ask for them, else 0. op is the request's operation (cmd_flags' low byte: REQ_OP_*). */

@@ -3,7 +3,7 @@
 #ifndef BPFLENS_RUNQLAT_H
 #define BPFLENS_RUNQLAT_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* All zero for the whole system; else the process (tgid, leader's comm) or thread (tid, comm). */
 struct runqlat_key

@@ -3,7 +3,7 @@
 #ifndef BPFLENS_USDT_H
 #define BPFLENS_USDT_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* sys/sdt.h's STAP_PROBE12 is the most a USDT probe has. */
 #define USDT_MAX_ARGS 12

@@ -3,7 +3,7 @@
 #ifndef BPFLENS_TCPACCEPT_H
 #define BPFLENS_TCPACCEPT_H
 
-#include "bpflens.h"
+#include "bpf/bpflens.h"
 
 /* One TCP connection accepted by accept() or accept4(). */
 struct tcpaccept_event
