@@ -59,6 +59,11 @@ std::optional<quint64> parseLatencyNs(QStringView text, const QLocale &locale, q
     return quint64(std::llround(ns));
 }
 
+QString histogramAxisUnit(HistogramUnit unit)
+{
+    return unit == HistogramUnit::Kilobytes ? histogramUnitSymbol(unit) : histogramUnitName(unit);
+}
+
 QString histogramUnitSymbol(HistogramUnit unit)
 {
     switch (unit) {

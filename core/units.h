@@ -28,6 +28,11 @@ std::optional<quint64> parseLatencyNs(QStringView text, const QLocale &locale, q
 // are 1024 bytes), "" for a plain number.
 QString histogramUnitSymbol(HistogramUnit unit);
 
+// A histogram's unit as the window's axes, buckets and percentiles name it: BCC's names for
+// times ("usecs", as biolatency prints them), but "KiB" for bitesize's Kbytes, which are 1024
+// bytes and not the kilobytes the name says.
+QString histogramAxisUnit(HistogramUnit unit);
+
 // The slot of a log2 histogram holding the value at rank ceil(fraction * count()) (nearest
 // rank): all a log2 histogram knows of a percentile is that it lies in [slotLow, slotHigh] of
 // that slot, which is what a view should say. -1 when empty.

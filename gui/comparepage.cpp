@@ -1,5 +1,6 @@
 #include "gui/comparepage.h"
 
+#include "core/units.h"
 #include "gui/chartstyle.h"
 #include "gui/colors.h"
 #include "gui/flamegraphview.h"
@@ -137,7 +138,7 @@ QWidget *ComparePage::createHistogramTab()
                 placeholder(tr("%1: %2 against %3. The percentiles below are compared in %2; "
                                "buckets of different units cannot be overlaid.")
                                 .arg(PercentileDiffModel::histogramName(h),
-                                     histogramUnitName(h.a.unit()), histogramUnitName(h.b.unit())),
+                                     histogramAxisUnit(h.a.unit()), histogramAxisUnit(h.b.unit())),
                             grid);
         }
         m_charts << c;
@@ -180,7 +181,7 @@ ComparePage::Chart ComparePage::createChart(const SessionDiff::Histogram &h)
     series->setBarWidth(0.85);
     chart->addSeries(series);
     auto *categories = new QBarCategoryAxis;
-    categories->setTitleText(histogramUnitName(h.a.unit()));
+    categories->setTitleText(histogramAxisUnit(h.a.unit()));
     // Upright, as the Histograms tab draws them: rotated less, Qt Charts hides edge labels.
     categories->setLabelsAngle(-90);
     categories->setTruncateLabels(false);
@@ -204,7 +205,7 @@ ComparePage::Chart ComparePage::createChart(const SessionDiff::Histogram &h)
 
     const double a50 = h.percentileA(0.5), b50 = h.percentileB(0.5);
     const double a99 = h.percentileA(0.99), b99 = h.percentileB(0.99);
-    const QString unit = histogramUnitName(h.a.unit());
+    const QString unit = histogramAxisUnit(h.a.unit());
     auto value = [](double v) {
         return std::isnan(v) ? QStringLiteral("–") : QLocale().toString(v, 'f', 0);
     };
@@ -229,7 +230,7 @@ ComparePage::Chart ComparePage::createChart(const SessionDiff::Histogram &h)
                      percentText(x.isEmpty() ? 0.0 : double(x.slot(index)) / double(x.count())));
         };
         QToolTip::showText(QCursor::pos(), tr("%1 %2").arg(Log2Histogram::slotLabel(index),
-                                                           histogramUnitName(ha.unit())) +
+                                                           histogramAxisUnit(ha.unit())) +
                                                QLatin1Char('\n') + line(m_nameA, ha) +
                                                QLatin1Char('\n') + line(m_nameB, hb));
     });

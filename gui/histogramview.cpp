@@ -148,7 +148,7 @@ QString HistogramView::bucketText(const Log2Histogram &histogram, int slot)
     const quint64 total = histogram.count();
     const quint64 n = histogram.slot(slot);
     return tr("%1 %2: %3 (%4 %)")
-        .arg(Log2Histogram::slotLabel(slot), histogramUnitName(histogram.unit()))
+        .arg(Log2Histogram::slotLabel(slot), histogramAxisUnit(histogram.unit()))
         .arg(QLocale().toString(n),
              QLocale().toString(total ? 100.0 * double(n) / double(total) : 0.0, 'f', 1));
 }
@@ -237,9 +237,7 @@ HistogramView::Chart HistogramView::createChart(const HistogramEntry &entry)
     chart->addSeries(series);
     c.categories = new QBarCategoryAxis;
     // BCC's bucket labels ("4 -> 7") under what they count in: "KiB", not bitesize's "Kbytes".
-    c.categories->setTitleText(entry.histogram.unit() == HistogramUnit::Kilobytes
-                                   ? histogramUnitSymbol(entry.histogram.unit())
-                                   : histogramUnitName(entry.histogram.unit()));
+    c.categories->setTitleText(histogramAxisUnit(entry.histogram.unit()));
     // biolatency's labels are long ("1024 -> 2047"); rotated they fit, elided they say nothing.
     // Upright: Qt Charts hides a bar's label that is wider than the bar at the chart's edge,
     // and a label at -60 degrees was, so the last bucket had none.

@@ -1,5 +1,6 @@
 #include "gui/models/comparemodels.h"
 
+#include "core/units.h"
 #include "gui/models/sessionmodel.h"
 #include "gui/models/topmodel.h"
 
@@ -112,7 +113,7 @@ QVariant PercentileDiffModel::data(const QModelIndex &index, int role) const
         return {};
     }
     if (role == Qt::DisplayRole) {
-        const QString unit = histogramUnitName(hist.a.unit());
+        const QString unit = histogramAxisUnit(hist.a.unit());
         switch (Columns(index.column())) {
         case HistogramColumn:
             return histogramName(hist);

@@ -31,6 +31,15 @@ private Q_SLOTS:
         QCOMPARE(formatByteSize(bytes), text);
     }
 
+    // bitesize's "Kbytes" are 1024 bytes: the window's histogram axes, buckets and Compare's
+    // percentiles say KiB; times keep biolatency's names.
+    void histogramAxesSayKibNotKbytes()
+    {
+        QCOMPARE(histogramAxisUnit(HistogramUnit::Kilobytes), QStringLiteral("KiB"));
+        QCOMPARE(histogramAxisUnit(HistogramUnit::Microseconds), QStringLiteral("usecs"));
+        QCOMPARE(histogramAxisUnit(HistogramUnit::Nanoseconds), QStringLiteral("nsecs"));
+    }
+
     void byteSizesFollowTheLocale()
     {
         QCOMPARE(formatByteSize(293933056, QLocale(QLocale::German)), QStringLiteral("280,3 MiB"));
