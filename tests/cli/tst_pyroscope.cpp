@@ -122,8 +122,10 @@ private:
     int m_last;
 };
 
-// Every request as Pyroscope documents /ingest; empty when it is.
-QString checkRequest(const Request &r, const QString &app, qint64 notBefore, qint64 notAfter)
+// Every request as Pyroscope documents /ingest; empty when it is. sampleRate: the profile
+// probe's frequency, or empty for off-CPU waits (not taken at a rate: no sampleRate).
+QString checkRequest(const Request &r, const QString &app, qint64 notBefore, qint64 notAfter,
+                     const QString &sampleRate = QStringLiteral("99"))
 {
     QString p;
     if (r.method != "POST")
@@ -134,9 +136,11 @@ QString checkRequest(const Request &r, const QString &app, qint64 notBefore, qin
     for (const auto &[k, v] : r.query)
         keys << k;
     keys.sort();
-    const QStringList expected{QStringLiteral("format"),  QStringLiteral("from"),
-                               QStringLiteral("name"),    QStringLiteral("sampleRate"),
-                               QStringLiteral("spyName"), QStringLiteral("until")};
+    QStringList expected{QStringLiteral("format"), QStringLiteral("from"), QStringLiteral("name"),
+                         QStringLiteral("spyName"), QStringLiteral("until")};
+    if (!sampleRate.isEmpty())
+        expected << QStringLiteral("sampleRate");
+    expected.sort();
     if (keys != expected)
         p += QStringLiteral("parameters %1; ").arg(keys.join(QLatin1Char(',')));
     const QString name = QStringLiteral("%1{hostname=%2}").arg(app, QSysInfo::machineHostName());
@@ -152,9 +156,9 @@ QString checkRequest(const Request &r, const QString &app, qint64 notBefore, qin
                  .arg(notAfter);
     if (r.param(QStringLiteral("format")) != QLatin1String("pprof"))
         p += QStringLiteral("format=%1; ").arg(r.param(QStringLiteral("format")));
-    if (r.param(QStringLiteral("sampleRate")) != QLatin1String("99"))
-        p += QStringLiteral("sampleRate=%1, the profile probe runs at 99 Hz; ")
-                 .arg(r.param(QStringLiteral("sampleRate")));
+    if (r.param(QStringLiteral("sampleRate")) != sampleRate)
+        p += QStringLiteral("sampleRate=%1, expected %2; ")
+                 .arg(r.param(QStringLiteral("sampleRate")), sampleRate);
     if (r.param(QStringLiteral("spyName")) != QLatin1String("bpflens"))
         p += QStringLiteral("spyName=%1; ").arg(r.param(QStringLiteral("spyName")));
     if (!r.body.startsWith("\x1f\x8b"))
@@ -275,16 +279,20 @@ void TestPyroscope::recordPushesEveryInterval()
     QProcess recorder;
     recorder.start(QStringLiteral(BPFLENS_CLI),
                    {QStringLiteral("record"), QStringLiteral("--direct"), QStringLiteral("--probe"),
-                    QStringLiteral("profile"), QStringLiteral("--pyroscope"), receiver.url(),
+                    QStringLiteral("profile"), QStringLiteral("--probe"), QStringLiteral("offcpu"),
+                    QStringLiteral("--pyroscope"), receiver.url(),
                     QStringLiteral("--pyroscope-interval"), QStringLiteral("1s"),
                     QStringLiteral("-o"), session});
     QVERIFY(waitFor(
         [&] { return QFile::exists(session) || recorder.state() == QProcess::NotRunning; }, 60000));
     QVERIFY2(QFile::exists(session), recorder.readAllStandardError().constData());
-    QProcess fp;
+    QProcess fp, sleeper;
     fp.start(QStringLiteral(BPFLENS_TEST_PROGRAMS "/callchain_fp"), {QStringLiteral("3")});
-    QVERIFY(fp.waitForFinished(60000));
-    QCOMPARE(fp.exitCode(), 0);
+    sleeper.start(QStringLiteral(BPFLENS_SLEEPCHAIN), {QStringLiteral("20"), QStringLiteral("50")});
+    for (QProcess *p : {&fp, &sleeper}) {
+        QVERIFY(p->waitForFinished(60000));
+        QCOMPARE(p->exitCode(), 0);
+    }
     // Pushes arrive while the recording runs, not only at its end.
     QVERIFY2(waitFor([&] { return receiver.requests.size() >= 2; }, 10000),
              "fewer than 2 pushes in 3 s of 1 s intervals");
@@ -294,27 +302,47 @@ void TestPyroscope::recordPushesEveryInterval()
     QVERIFY2(recorder.exitCode() == 0, err.constData());
     const qint64 endedS = QDateTime::currentSecsSinceEpoch() + 1;
 
-    QStringList functions;
+    // On-CPU pushes to bpflens.cpu with the 99 Hz period, off-CPU ones to bpflens.offcpu.
+    QStringList functions, waits;
+    QList<const Request *> cpu;
     for (int i = 0; i < receiver.requests.size(); ++i) {
         const Request &r = receiver.requests[i];
-        const QString problems = checkRequest(r, QStringLiteral("bpflens.cpu"), startedS, endedS);
+        const bool onCpu =
+            r.param(QStringLiteral("name")).startsWith(QLatin1String("bpflens.cpu{"));
+        const QString problems =
+            onCpu ? checkRequest(r, QStringLiteral("bpflens.cpu"), startedS, endedS)
+                  : checkRequest(r, QStringLiteral("bpflens.offcpu"), startedS, endedS, {});
         QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("push %1: ").arg(i) + problems));
         QCOMPARE(r.headers.value("content-type"), QByteArray("application/octet-stream"));
         const PprofRun run = raw(r.body, m_dir.path(), i);
         QVERIFY2(run.status == 0, qPrintable(run.said()));
-        QVERIFY2(run.out.contains("samples/count cpu/nanoseconds"), run.out.left(2000).constData());
-        QVERIFY2(run.out.contains("Period: 10101010"), run.out.left(2000).constData());
-        for (const char *f : {"leaf_spin", "chain_c", "chain_b", "chain_a"})
-            if (run.out.contains(f) && !functions.contains(QLatin1String(f)))
-                functions << QLatin1String(f);
+        if (onCpu) {
+            cpu.append(&r);
+            QVERIFY2(run.out.contains("samples/count cpu/nanoseconds"),
+                     run.out.left(2000).constData());
+            QVERIFY2(run.out.contains("Period: 10101010"), run.out.left(2000).constData());
+            for (const char *f : {"leaf_spin", "chain_c", "chain_b", "chain_a"})
+                if (run.out.contains(f) && !functions.contains(QLatin1String(f)))
+                    functions << QLatin1String(f);
+        } else {
+            QVERIFY2(run.out.contains("waits/count off_cpu/nanoseconds"),
+                     run.out.left(2000).constData());
+            for (const char *f : {"nap", "sleep_b", "sleep_a"})
+                if (run.out.contains(f) && !waits.contains(QLatin1String(f)))
+                    waits << QLatin1String(f);
+        }
     }
+    QVERIFY2(cpu.size() >= 2, "fewer than 2 on-CPU pushes");
     // Consecutive intervals: each push starts where the one before it ended (or in that second).
-    for (int i = 1; i < receiver.requests.size(); ++i)
-        QVERIFY(receiver.requests[i].param(QStringLiteral("from")).toLongLong() <=
-                receiver.requests[i - 1].param(QStringLiteral("until")).toLongLong());
+    for (qsizetype i = 1; i < cpu.size(); ++i)
+        QVERIFY(cpu[i]->param(QStringLiteral("from")).toLongLong() <=
+                cpu[i - 1]->param(QStringLiteral("until")).toLongLong());
     functions.sort();
     QCOMPARE(functions, (QStringList{QStringLiteral("chain_a"), QStringLiteral("chain_b"),
                                      QStringLiteral("chain_c"), QStringLiteral("leaf_spin")}));
+    waits.sort();
+    QCOMPARE(waits, (QStringList{QStringLiteral("nap"), QStringLiteral("sleep_a"),
+                                 QStringLiteral("sleep_b")}));
     QVERIFY2(
         err.contains(
             QStringLiteral("pushed %1 profiles, 0 failed").arg(receiver.requests.size()).toUtf8()),
@@ -464,7 +492,7 @@ void TestPyroscope::servePushes()
     QProcess serve;
     serve.start(QStringLiteral(BPFLENS_CLI),
                 {QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                 QStringLiteral("--probe"), QStringLiteral("profile"),
+                 QStringLiteral("--probe"), QStringLiteral("profile:frequency=49"),
                  QStringLiteral("--pyroscope"), receiver.url(),
                  QStringLiteral("--pyroscope-interval"), QStringLiteral("1s"),
                  QStringLiteral("--pyroscope-app"), QStringLiteral("db1")});
@@ -481,11 +509,14 @@ void TestPyroscope::servePushes()
     bool leaf = false;
     for (int i = 0; i < receiver.requests.size(); ++i) {
         const Request &r = receiver.requests[i];
-        const QString problems = checkRequest(r, QStringLiteral("db1.cpu"), startedS,
-                                              QDateTime::currentSecsSinceEpoch() + 1);
+        // sampleRate is the probe's frequency; pprof's period says the same.
+        const QString problems =
+            checkRequest(r, QStringLiteral("db1.cpu"), startedS,
+                         QDateTime::currentSecsSinceEpoch() + 1, QStringLiteral("49"));
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
         const PprofRun run = raw(r.body, m_dir.path(), 200 + i);
         QVERIFY2(run.status == 0, qPrintable(run.said()));
+        QVERIFY2(run.out.contains("Period: 20408163"), run.out.left(2000).constData());
         leaf = leaf || run.out.contains("leaf_spin");
     }
     QVERIFY2(leaf, "no pushed profile shows callchain_fp's leaf_spin");
