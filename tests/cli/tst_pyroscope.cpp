@@ -6,6 +6,7 @@
 // that answers 500 twice (the third try arrives), one that always answers 400 (said once, the
 // recording completes and its file is intact), a port nobody listens on, and bad URLs.
 #include "gopprof.h"
+#include "helper/testbus.h"
 #include "testutil.h"
 
 #include "sessionstore.h"
@@ -203,6 +204,7 @@ private Q_SLOTS:
     void refusalIsSaidOnceAndRecordingCompletes();
     void unreachableServer();
     void servePushes();
+    void recordThroughTheHelperPushes();
 
 private:
     bool requireRootAndGo();
@@ -524,6 +526,63 @@ void TestPyroscope::servePushes()
         err.contains(
             QStringLiteral("pushed %1 profiles, 0 failed").arg(receiver.requests.size()).toUtf8()),
         err.constData());
+}
+
+// Not root: record goes through the helper (as daemon, whom the test bus's polkit rule lets
+// trace) and pushes from the stream the helper sends.
+void TestPyroscope::recordThroughTheHelperPushes()
+{
+    BPFLENS_REQUIRE_ROOT("the helper loads BPF programs");
+    if (!requireRootAndGo())
+        QSKIP("go tool pprof is not installed (Debian package golang-go)");
+    bpflens::test::TestBus bus;
+    QString error;
+    QVERIFY2(bus.start(&error), qPrintable(error));
+    const QString cli = bus.publicCopy(QStringLiteral(BPFLENS_CLI));
+    QVERIFY(!cli.isEmpty());
+    const QString out = bus.dir() + QStringLiteral("/out");
+    QVERIFY(QDir().mkpath(out));
+    QVERIFY(QFile::setPermissions(out, QFileDevice::Permissions(0x7777)));
+    const QString session = out + QStringLiteral("/helper.bpflens");
+    Receiver receiver({});
+    QVERIFY(receiver.listen());
+    const qint64 startedS = QDateTime::currentSecsSinceEpoch();
+    QProcess recorder;
+    recorder.setProcessEnvironment(bus.environment());
+    recorder.start(
+        QStringLiteral("setpriv"),
+        {QStringLiteral("--reuid=daemon"), QStringLiteral("--regid=daemon"),
+         QStringLiteral("--clear-groups"), cli, QStringLiteral("record"), QStringLiteral("--probe"),
+         QStringLiteral("profile"), QStringLiteral("--pyroscope"), receiver.url(),
+         QStringLiteral("--pyroscope-interval"), QStringLiteral("1s"), QStringLiteral("--duration"),
+         QStringLiteral("5s"), QStringLiteral("-o"), session});
+    QVERIFY(waitFor(
+        [&] { return QFile::exists(session) || recorder.state() == QProcess::NotRunning; }, 60000));
+    QVERIFY2(QFile::exists(session),
+             qPrintable(QString::fromUtf8(recorder.readAllStandardError()) + bus.log()));
+    QProcess fp;
+    fp.start(QStringLiteral(BPFLENS_TEST_PROGRAMS "/callchain_fp"), {QStringLiteral("3")});
+    QVERIFY(fp.waitForFinished(60000));
+    QVERIFY(waitFor([&] { return recorder.state() == QProcess::NotRunning; }, 60000));
+    const QByteArray err = recorder.readAllStandardError();
+    QVERIFY2(recorder.exitCode() == 0, qPrintable(QString::fromUtf8(err) + bus.log()));
+    QVERIFY2(receiver.requests.size() >= 2, err.constData());
+    bool leaf = false;
+    for (int i = 0; i < receiver.requests.size(); ++i) {
+        const Request &r = receiver.requests[i];
+        const QString problems = checkRequest(r, QStringLiteral("bpflens.cpu"), startedS,
+                                              QDateTime::currentSecsSinceEpoch() + 1);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        const PprofRun run = raw(r.body, m_dir.path(), 300 + i);
+        QVERIFY2(run.status == 0, qPrintable(run.said()));
+        leaf = leaf || run.out.contains("leaf_spin");
+    }
+    QVERIFY2(leaf, "no pushed profile shows callchain_fp's leaf_spin");
+    QVERIFY2(
+        err.contains(
+            QStringLiteral("pushed %1 profiles, 0 failed").arg(receiver.requests.size()).toUtf8()),
+        err.constData());
+    QCOMPARE(bus.helperExitProblems(), QString());
 }
 
 QTEST_GUILESS_MAIN(TestPyroscope)
