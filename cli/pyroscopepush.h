@@ -21,7 +21,7 @@ struct PyroscopeConfig
     QString app = QStringLiteral("bpflens"); // names APP.cpu and APP.offcpu
     qint64 intervalMs = 15000;
     // How long the end of a recording waits for the last profile (and its retries).
-    int finishWaitMs = 5000;
+    int finishWaitMs = 8000;
 };
 
 inline constexpr int PyroscopeTries = 3; // a first try and two retries, 1 s and 2 s later
