@@ -152,6 +152,9 @@ public:
     {
         m_nam = new QNetworkAccessManager(this);
         m_tick = new QTimer(this);
+        // Never early (a coarse timer may fire 5 % early): consecutive intervals start in
+        // different seconds, so no two pushes of a kind have the same from.
+        m_tick->setTimerType(Qt::PreciseTimer);
         QObject::connect(m_tick, &QTimer::timeout, this, [this] { takeInterval(); });
         m_tick->start(int(m_config.intervalMs));
         m_retry = new QTimer(this);
