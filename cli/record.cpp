@@ -4,6 +4,7 @@
 
 #include "cli/plural.h"
 #include "cli/probespec.h"
+#include "cli/pyroscopepush.h"
 #include "client/helperclient.h"
 #include "client/probetargets.h"
 #include "client/sshchannel.h"
@@ -183,7 +184,7 @@ struct StreamSource
 // the source; what was written stays in the file.
 StreamOutcome readStreamToFile(const StreamSource &source, RecordingFile &file,
                                const QString &output, quint64 durationNs, bool progress,
-                               JsonlSink &jsonl)
+                               JsonlSink &jsonl, PyroscopePusher *pyroscope)
 {
     StreamOutcome o;
     StreamReader reader;
@@ -220,8 +221,12 @@ StreamOutcome readStreamToFile(const StreamSource &source, RecordingFile &file,
                 if (!file.create(output, m.info, &o.createError))
                     stopOnce();
                 jsonl.start(m.info);
+                if (pyroscope)
+                    pyroscope->start(m.info);
             } else if (m.type == StreamFrameType::Batch) {
                 jsonl.add(m.batch);
+                if (pyroscope)
+                    pyroscope->add(m.batch);
                 if (!file.add(std::move(m.batch), Engine::monotonicNowNs()))
                     stopOnce();
             } else {
@@ -360,7 +365,8 @@ SourceFailure whyRemoteDidNotRecord(const SshTarget &target, const SshChannel &s
 
 // The helper records; this process reads the stream from the fd it hands over.
 int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &requests,
-                        const QString &output, quint64 durationNs, bool progress, JsonlSink &jsonl)
+                        const QString &output, quint64 durationNs, bool progress, JsonlSink &jsonl,
+                        PyroscopePusher *pyroscope)
 {
     HelperClient::Session session;
     if (const int status =
@@ -377,7 +383,8 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
                 QStringLiteral("the helper did not stop the recording: %1").arg(stopError.message);
     };
     RecordingFile file;
-    const StreamOutcome o = readStreamToFile(source, file, output, durationNs, progress, jsonl);
+    const StreamOutcome o =
+        readStreamToFile(source, file, output, durationNs, progress, jsonl, pyroscope);
     ::close(session.fd);
     removeStopHandlers();
     RecordingEnd end;
@@ -403,7 +410,7 @@ int recordThroughHelper(const HelperClient &helper, const QList<ProbeConfig> &re
 // this process writes the session file from the stream, as from the helper's.
 int recordOverSsh(const SshTarget &target, const QStringList &sshOptions,
                   const QList<ProbeConfig> &requests, const QString &output, quint64 durationNs,
-                  bool progress, JsonlSink &jsonl)
+                  bool progress, JsonlSink &jsonl, PyroscopePusher *pyroscope)
 {
     QStringList remoteArgs;
     // JSON keeps every option value intact (a --probe spec cannot hold a comma).
@@ -427,7 +434,8 @@ int recordOverSsh(const SshTarget &target, const QStringList &sshOptions,
     source.sshTarget = target.display;
     RecordingFile file;
     const quint64 startedNs = Engine::monotonicNowNs();
-    const StreamOutcome o = readStreamToFile(source, file, output, durationNs, progress, jsonl);
+    const StreamOutcome o =
+        readStreamToFile(source, file, output, durationNs, progress, jsonl, pyroscope);
     ssh.stop();
     // The remote side sent its end (or the stream broke): ssh exits as soon as the channel
     // closes; one that does not within seconds is ended.
@@ -461,7 +469,7 @@ int recordOverSsh(const SshTarget &target, const QStringList &sshOptions,
 
 // --direct, or root with no helper: the probes run in this process.
 int recordInProcess(QList<ProbeConfig> &requests, const QString &output, quint64 durationNs,
-                    bool progress, JsonlSink &jsonl)
+                    bool progress, JsonlSink &jsonl, PyroscopePusher *pyroscope)
 {
     // Before the session file appears: a Ctrl-C as soon as it is there (loading the probes and
     // creating the file take seconds on a slow machine) must still end with a complete file.
@@ -482,6 +490,8 @@ int recordInProcess(QList<ProbeConfig> &requests, const QString &output, quint64
     ProgressLine progressLine(progress);
     progressLine.start(engine.startMonotonicNs(), engine.startMonotonicNs());
     jsonl.start(info);
+    if (pyroscope)
+        pyroscope->start(info);
     RecordBatch batch;
     while (!g_stopRequested && !file.hasWriteError()) {
         engine.poll(200, batch);
@@ -489,12 +499,16 @@ int recordInProcess(QList<ProbeConfig> &requests, const QString &output, quint64
         if (durationNs && now - engine.startMonotonicNs() >= durationNs)
             break;
         jsonl.add(batch);
+        if (pyroscope)
+            pyroscope->add(batch);
         file.add(std::move(batch), now);
         batch.clear();
         progressLine.update(now, file);
     }
     engine.stop(&batch);
     jsonl.add(batch);
+    if (pyroscope)
+        pyroscope->add(batch);
     file.add(std::move(batch), Engine::monotonicNowNs());
     progressLine.end();
     removeStopHandlers();
@@ -554,6 +568,7 @@ int record(const QStringList &args)
                                      "batch at a time, into this file (\"-\": standard output; "
                                      "docs/jsonl.md)."),
                       QStringLiteral("file")});
+    addPyroscopeOptions(parser);
     int status = Ok;
     if (!parse(parser, QStringLiteral("record"), args, &status))
         return status;
@@ -616,6 +631,12 @@ int record(const QStringList &args)
         if (!resolveProbeTargets(requests, &error))
             return fail(error, Usage);
     }
+    std::optional<PyroscopeConfig> pyroscopeConfig;
+    {
+        QString error;
+        if (!pyroscopeConfigFrom(parser, requests, &pyroscopeConfig, &error))
+            return fail(error, Usage);
+    }
     quint64 durationNs = 0;
     if (parser.isSet(QStringLiteral("duration"))) {
         QString error;
@@ -635,6 +656,8 @@ int record(const QStringList &args)
             return fail(QStringLiteral("--stream-fd and --output exclude each other"), Usage);
         if (parser.isSet(QStringLiteral("jsonl")))
             return fail(QStringLiteral("--stream-fd and --jsonl exclude each other"), Usage);
+        if (pyroscopeConfig)
+            return fail(QStringLiteral("--stream-fd and --pyroscope exclude each other"), Usage);
         const bool stopOnStdinEof = parser.isSet(QStringLiteral("stop-on-stdin-eof"));
         if (geteuid() != 0) {
             // Not root (record --host as an ordinary user): through this host's helper.
@@ -692,12 +715,25 @@ int record(const QStringList &args)
         if (!jsonl.open(parser.value(QStringLiteral("jsonl")), &error))
             return fail(error);
     }
+    // Pushing runs on its own thread from here to the end of the recording; its summary
+    // comes after what was recorded.
+    std::optional<PyroscopePusher> pyroscope;
+    if (pyroscopeConfig)
+        pyroscope.emplace(*pyroscopeConfig);
+    PyroscopePusher *pusher = pyroscope ? &*pyroscope : nullptr;
     if (remote)
-        return recordOverSsh(*remote, parser.values(QStringLiteral("ssh-option")), requests, output,
-                             durationNs, progress, jsonl);
-    if (viaHelper)
-        return recordThroughHelper(helper, requests, output, durationNs, progress, jsonl);
-    return recordInProcess(requests, output, durationNs, progress, jsonl);
+        status = recordOverSsh(*remote, parser.values(QStringLiteral("ssh-option")), requests,
+                               output, durationNs, progress, jsonl, pusher);
+    else if (viaHelper)
+        status = recordThroughHelper(helper, requests, output, durationNs, progress, jsonl, pusher);
+    else
+        status = recordInProcess(requests, output, durationNs, progress, jsonl, pusher);
+    if (pyroscope) {
+        pyroscope->finish();
+        if (status == Ok || pyroscope->pushed() || pyroscope->failed())
+            QTextStream(stderr) << pyroscope->summary() << '\n';
+    }
+    return status;
 }
 
 } // namespace bpflens::cli

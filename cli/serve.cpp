@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/outputfile.h"
 #include "cli/probespec.h"
+#include "cli/pyroscopepush.h"
 #include "cli/servepprof.h"
 #include "client/helperclient.h"
 #include "client/probetargets.h"
@@ -308,6 +309,7 @@ int serve(const QStringList &args)
         {QStringLiteral("direct"),
          QStringLiteral(
              "Run the probes in this process (root only) instead of through the helper.")});
+    addPyroscopeOptions(parser);
     if (!parser.parse(QStringList{QStringLiteral("bpflens-cli serve")} + args))
         return fail(QStringLiteral("serve: %1").arg(parser.errorText()), Usage);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -340,6 +342,12 @@ int serve(const QStringList &args)
     {
         QString error;
         if (!resolveProbeTargets(requests, &error))
+            return fail(error, Usage);
+    }
+    std::optional<PyroscopeConfig> pyroscopeConfig;
+    {
+        QString error;
+        if (!pyroscopeConfigFrom(parser, requests, &pyroscopeConfig, &error))
             return fail(error, Usage);
     }
     bool ok = false;
@@ -394,10 +402,16 @@ int serve(const QStringList &args)
     int status = Ok;
     Engine engine;
     HelperClient::Session session;
+    // --pyroscope: the profile and offcpu probes' samples pushed from a thread of its own.
+    std::optional<PyroscopePusher> pyroscope;
+    if (pyroscopeConfig)
+        pyroscope.emplace(*pyroscopeConfig);
     if (!viaHelper) {
         if (!engine.start(requests, &error))
             return fail(error);
         metrics.setProbes(requests);
+        if (pyroscope)
+            pyroscope->start(sessionInfoForThisHost(requests));
     } else {
         if (const int status =
                 startHelperSession(helper, requests, &session, QStringLiteral("probes")))
@@ -423,6 +437,8 @@ int serve(const QStringList &args)
                 QMutexLocker locked(&metricsLock);
                 metrics.add(batch);
                 locked.unlock();
+                if (pyroscope)
+                    pyroscope->add(batch);
                 batch.clear();
             }
             return;
@@ -438,9 +454,13 @@ int serve(const QStringList &args)
             while (reader.hasMessage()) {
                 StreamMessage m = reader.takeMessage();
                 if (m.type == StreamFrameType::Hello) {
+                    if (pyroscope)
+                        pyroscope->start(m.info);
                     QMutexLocker locked(&metricsLock);
                     metrics.setProbes(m.info.probes);
                 } else if (m.type == StreamFrameType::Batch) {
+                    if (pyroscope)
+                        pyroscope->add(m.batch);
                     QMutexLocker locked(&metricsLock);
                     metrics.add(m.batch);
                 } else {
@@ -484,6 +504,8 @@ int serve(const QStringList &args)
         RecordBatch batch;
         engine.stop(&batch);
         metrics.add(batch);
+        if (pyroscope)
+            pyroscope->add(batch);
     } else {
         if (!streamEnded)
             helper.stopSession(session.path, nullptr);
@@ -491,6 +513,10 @@ int serve(const QStringList &args)
     }
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    if (pyroscope) {
+        pyroscope->finish();
+        QTextStream(stderr) << pyroscope->summary() << '\n';
+    }
     if (status != Ok)
         return fail(error, status);
     return Ok;

@@ -234,6 +234,11 @@ void collect(const SessionData &session, const PprofOptions &options, quint64 st
 
 } // namespace
 
+qint64 PprofExport::samplingFrequency(const SessionInfo &info)
+{
+    return bpflens::samplingFrequency(info);
+}
+
 QList<PprofKind> PprofExport::kindsIn(const SessionData &session)
 {
     QList<PprofKind> kinds;

@@ -62,6 +62,8 @@ class PprofExport
 public:
     // The kinds the session has events of, on-CPU first.
     static QList<PprofKind> kindsIn(const SessionData &session);
+    // The profile probe's frequency as the session's probes give it (default 99 Hz).
+    static qint64 samplingFrequency(const SessionInfo &info);
     // The uncompressed profile.proto message. False (with *error) when the session has no
     // events of the kind in the range under the filter.
     static bool encode(const SessionData &session, const PprofOptions &options, QByteArray *proto,
