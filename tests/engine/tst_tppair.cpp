@@ -751,8 +751,10 @@ private Q_SLOTS:
     // scheduler is now and then kblockd or another task's dispatch (measured here: 1 or 2
     // requests of 32 in some runs). From block_io_start nearly N: a write whose bio the
     // scheduler merges into another task's queued request next to it starts no request of its
-    // own (CI saw 31 of 32 with a build writing beside it). From block_rq_issue at most N. Either
-    // way every pair is ours, and the histogram holds exactly the pairs recorded.
+    // own (CI saw 31 of 32 with a build writing beside it). From block_rq_issue about N: fewer
+    // when another task runs the queue, more when the writer's own run of the queue issues
+    // other tasks' requests queued beside it (36 of 32 here with the suite writing its files).
+    // Either way the histogram holds exactly the pairs recorded.
     void blockRequestsPairedByPointer()
     {
         BPFLENS_REQUIRE_ROOT("loads BPF programs");
@@ -795,7 +797,7 @@ private Q_SLOTS:
         QCOMPARE(issued.attachPath,
                  QStringLiteral("raw_tp/block_rq_issue, raw_tp/block_rq_complete"));
         qInfo() << issued.histogram.count() << "of" << N << "requests issued by the writer";
-        QVERIFY(issued.histogram.count() <= quint64(N));
+        QVERIFY(issued.histogram.count() <= quint64(N) * 3 / 2);
         QVERIFY(issued.histogram.count() >= quint64(N) / 2);
         QCOMPARE(quint64(issued.batch.tpPair.size()), issued.histogram.count());
         for (const TpPairEvent &e : std::as_const(issued.batch.tpPair))
