@@ -141,4 +141,29 @@ int recordToStream(QList<ProbeConfig> &requests, int fd, quint64 durationNs, boo
     return endStream(fd, readerStayed, endError);
 }
 
+HelperStream readHelperStream(int fd, StreamReader &reader, int timeoutMs,
+                              const std::function<void(StreamMessage &)> &onMessage, QString *error)
+{
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, timeoutMs) <= 0)
+        return HelperStream::Open;
+    const StreamReader::ReadResult read = reader.readFrom(fd);
+    bool ended = false;
+    while (reader.hasMessage()) {
+        StreamMessage m = reader.takeMessage();
+        ended = ended || m.type == StreamFrameType::End;
+        onMessage(m);
+    }
+    if (ended)
+        return HelperStream::Ended;
+    if (reader.hasError() || read == StreamReader::ReadResult::Closed ||
+        read == StreamReader::ReadResult::Failed) {
+        *error =
+            QStringLiteral("the helper's stream broke off: %1")
+                .arg(reader.hasError() ? reader.errorString() : QStringLiteral("end of stream"));
+        return HelperStream::Broken;
+    }
+    return HelperStream::Open;
+}
+
 } // namespace bpflens::cli

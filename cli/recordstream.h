@@ -1,8 +1,11 @@
 #pragma once
 
 #include "client/helperclient.h"
+#include "core/protocol.h"
 
 #include <QList>
+
+#include <functional>
 
 // record --stream-fd: the recording written as the helper's stream (docs/protocol.md) into an
 // inherited fd instead of a session file, for the window and for record --host's remote side.
@@ -24,5 +27,20 @@ int relayHelperStream(const HelperClient &helper, const QList<ProbeConfig> &requ
 // the local side closes ssh's stdin to stop. A killed ssh client makes sshd close both pipes,
 // and the hang-up of the stream fd ends it within a poll interval.
 int recordToStream(QList<ProbeConfig> &requests, int fd, quint64 durationNs, bool stopOnStdinEof);
+
+// Where a helper session's stream stands after readHelperStream().
+enum class HelperStream
+{
+    Open,   // nothing arrived within the wait, or messages that did not end it
+    Ended,  // its End message was handed on
+    Broken, // closed or unreadable before its End (*error says why)
+};
+
+// One step of reading a helper session's stream in memory (serve's drain, its pprof
+// endpoint): waits at most timeoutMs for fd, then hands every whole message to onMessage, the
+// End message included.
+HelperStream readHelperStream(int fd, StreamReader &reader, int timeoutMs,
+                              const std::function<void(StreamMessage &)> &onMessage,
+                              QString *error);
 
 } // namespace bpflens::cli

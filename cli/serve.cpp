@@ -4,6 +4,7 @@
 #include "cli/outputfile.h"
 #include "cli/probespec.h"
 #include "cli/pyroscopepush.h"
+#include "cli/recordstream.h"
 #include "cli/servepprof.h"
 #include "client/helperclient.h"
 #include "client/probetargets.h"
@@ -30,7 +31,6 @@
 #include <csignal>
 #include <fcntl.h>
 #include <map>
-#include <poll.h>
 #include <thread>
 #include <unistd.h>
 
@@ -445,45 +445,38 @@ int serve(const QStringList &args)
         }
         StreamReader reader;
         while (!stopDrain) {
-            pollfd p{session.fd, POLLIN, 0};
-            if (::poll(&p, 1, 100) <= 0)
-                continue;
-            const auto read = reader.readFrom(session.fd);
-            if (drainDelayMs > 0)
-                std::this_thread::sleep_for(std::chrono::milliseconds(drainDelayMs));
-            while (reader.hasMessage()) {
-                StreamMessage m = reader.takeMessage();
-                if (m.type == StreamFrameType::Hello) {
-                    if (pyroscope)
-                        pyroscope->start(m.info);
-                    QMutexLocker locked(&metricsLock);
-                    metrics.setProbes(m.info.probes);
-                } else if (m.type == StreamFrameType::Batch) {
-                    if (pyroscope)
-                        pyroscope->add(m.batch);
-                    QMutexLocker locked(&metricsLock);
-                    metrics.add(m.batch);
-                } else {
-                    if (m.end.reason != StreamEndReason::Stopped) {
+            QString broke;
+            const HelperStream state = readHelperStream(
+                session.fd, reader, 100,
+                [&](StreamMessage &m) {
+                    if (drainDelayMs > 0)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(drainDelayMs));
+                    if (m.type == StreamFrameType::Hello) {
+                        if (pyroscope)
+                            pyroscope->start(m.info);
+                        QMutexLocker locked(&metricsLock);
+                        metrics.setProbes(m.info.probes);
+                    } else if (m.type == StreamFrameType::Batch) {
+                        if (pyroscope)
+                            pyroscope->add(m.batch);
+                        QMutexLocker locked(&metricsLock);
+                        metrics.add(m.batch);
+                    } else if (m.end.reason != StreamEndReason::Stopped) {
                         error =
                             QStringLiteral("the helper ended the probes: %1").arg(m.end.message);
                         status = Failure;
                     }
-                    streamEnded = true;
-                    drainEnded = true;
-                    return;
-                }
-            }
-            if (reader.hasError() || read == StreamReader::ReadResult::Closed ||
-                read == StreamReader::ReadResult::Failed) {
-                error = QStringLiteral("the helper's stream broke off: %1")
-                            .arg(reader.hasError() ? reader.errorString()
-                                                   : QStringLiteral("end of stream"));
+                },
+                &broke);
+            if (state == HelperStream::Open)
+                continue;
+            if (state == HelperStream::Broken) {
+                error = broke;
                 status = Failure;
-                streamEnded = true;
-                drainEnded = true;
-                return;
             }
+            streamEnded = true;
+            drainEnded = true;
+            return;
         }
     });
     QTimer stopCheck;

@@ -1,5 +1,6 @@
 #include "cli/servepprof.h"
 
+#include "cli/recordstream.h"
 #include "core/probecatalog.h"
 #include "core/protocol.h"
 #include "core/sessionstore.h"
@@ -13,7 +14,6 @@
 
 #include <atomic>
 #include <ctime>
-#include <poll.h>
 #include <unistd.h>
 
 namespace bpflens::cli {
@@ -133,40 +133,33 @@ bool recordPprof(const PprofRequest &request, bool viaHelper, const QByteArray &
         }
         const auto closeFd = qScopeGuard([&] { ::close(session.fd); });
         StreamReader reader;
-        bool stopped = false, ended = false;
-        while (!ended) {
+        bool stopped = false;
+        for (HelperStream state = HelperStream::Open; state != HelperStream::Ended;) {
             if (!stopped && (stop || elapsed.elapsed() >= durationMs)) {
                 helper.stopSession(session.path, nullptr);
                 stopped = true;
             }
-            pollfd p{session.fd, POLLIN, 0};
-            if (::poll(&p, 1, 100) <= 0) {
-                if (stopped && elapsed.elapsed() > durationMs + 30000) {
-                    *error = QStringLiteral("the helper did not end the probe");
-                    return false;
-                }
-                continue;
-            }
-            const auto read = reader.readFrom(session.fd);
-            while (reader.hasMessage()) {
-                StreamMessage m = reader.takeMessage();
-                if (m.type == StreamFrameType::Hello) {
-                    data.info.probes = m.info.probes;
-                } else if (m.type == StreamFrameType::Batch) {
-                    if (!take(data, m.batch, error))
-                        return false;
-                } else {
-                    if (m.end.reason != StreamEndReason::Stopped) {
+            bool failed = false;
+            state = readHelperStream(
+                session.fd, reader, 100,
+                [&](StreamMessage &m) {
+                    if (failed)
+                        return;
+                    if (m.type == StreamFrameType::Hello) {
+                        data.info.probes = m.info.probes;
+                    } else if (m.type == StreamFrameType::Batch) {
+                        failed = !take(data, m.batch, error);
+                    } else if (m.end.reason != StreamEndReason::Stopped) {
                         *error =
                             QStringLiteral("the helper ended the probe: %1").arg(m.end.message);
-                        return false;
+                        failed = true;
                     }
-                    ended = true;
-                }
-            }
-            if (!ended && (reader.hasError() || read == StreamReader::ReadResult::Closed ||
-                           read == StreamReader::ReadResult::Failed)) {
-                *error = QStringLiteral("the helper's stream broke off");
+                },
+                error);
+            if (failed || state == HelperStream::Broken)
+                return false;
+            if (state == HelperStream::Open && stopped && elapsed.elapsed() > durationMs + 30000) {
+                *error = QStringLiteral("the helper did not end the probe");
                 return false;
             }
         }
