@@ -193,22 +193,35 @@ bool TestBus::start(const Options &options, QString *error)
         *error = QStringLiteral("cannot start polkitd: %1").arg(m_polkit.errorString());
         return false;
     }
-    QDBusConnection bus = connect(QStringLiteral("testbus-setup"));
     // polkitd reads every action and rules file first; on a loaded machine that takes a while.
+    // The setup connection is made again while it is not connected: one made while dbus-daemon
+    // was still setting up (or refused under load) never reconnects by itself, and a check
+    // through it would wait out the limit with polkitd long registered.
+    const QString setup = QStringLiteral("testbus-setup");
+    QDBusConnection bus = connect(setup);
     for (QDeadlineTimer t(60000);
+         !bus.isConnected() ||
          !bus.interface()
               ->isServiceRegistered(QStringLiteral("org.freedesktop.PolicyKit1"))
               .value();
          QThread::msleep(20)) {
         if (t.hasExpired() || m_polkit.state() == QProcess::NotRunning) {
+            const QString names =
+                bus.isConnected()
+                    ? bus.interface()->registeredServiceNames().value().join(QLatin1Char(' '))
+                    : QStringLiteral("not connected: ") + bus.lastError().message();
             *error =
-                QStringLiteral("polkitd did not come up (%1): %2")
+                QStringLiteral("polkitd did not come up (%1; the bus's names: %2): %3")
                     .arg(m_polkit.state() == QProcess::NotRunning
                              ? QStringLiteral("it exited with status %1").arg(m_polkit.exitCode())
                              : QStringLiteral("still running after 60 s"),
-                         log());
-            QDBusConnection::disconnectFromBus(QStringLiteral("testbus-setup"));
+                         names, log());
+            QDBusConnection::disconnectFromBus(setup);
             return false;
+        }
+        if (!bus.isConnected()) {
+            QDBusConnection::disconnectFromBus(setup);
+            bus = connect(setup);
         }
     }
     QDBusConnection::disconnectFromBus(QStringLiteral("testbus-setup"));
