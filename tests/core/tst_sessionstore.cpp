@@ -314,10 +314,10 @@ private Q_SLOTS:
                  qPrintable(error));
         QVERIFY(lastTotal > 105000);
         QCOMPARE(lastDone, lastTotal);
-        QCOMPARE(data.info.schemaVersion, 3);
+        QCOMPARE(data.info.schemaVersion, SessionSchemaVersion);
         SessionInfo expected = info;
         expected.endMonotonicNs = Base + 20000000000ull;
-        expected.schemaVersion = 3;
+        expected.schemaVersion = SessionSchemaVersion;
         QCOMPARE(data.info.startWall, expected.startWall);
         QCOMPARE(data.info.probes, expected.probes);
         QCOMPARE(data.info, expected);
