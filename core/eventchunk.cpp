@@ -281,7 +281,9 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
         in.at(name, 0);
         if constexpr (isCgroupField<E, I>()) {
             if (!in.withCgroups()) {
-                std::get<I>(c.fields).resize(end); // 0: unknown
+                // 0: unknown (a keyed field's value is in keys, already 0)
+                if constexpr (!F::keyed)
+                    std::get<I>(c.fields).resize(end);
                 return;
             }
         }

@@ -61,7 +61,7 @@ constexpr quint8 sectionOf()
 
 // The fewest bytes one record of a section can take; a count is checked against it before
 // anything is decoded, so a claimed count can never outrun the bytes that are there.
-qsizetype minRecordBytes(quint8 kind)
+qsizetype minRecordBytes(quint8 kind, bool cgroups)
 {
     switch (Section(kind)) {
     case Section::Histogram:
@@ -83,8 +83,11 @@ qsizetype minRecordBytes(quint8 kind)
     visitEventType(EventType(kind), [&]<typename E>() {
         // A byte per field; an address takes its length byte and at least 4 more.
         n = 0;
-        forEachField<E>(
-            [&]<std::size_t I>() { n += FieldAt<E, I>::kind == FieldKind::Address ? 5 : 1; });
+        forEachField<E>([&]<std::size_t I>() {
+            if (isCgroupField<E, I>() && !cgroups)
+                return; // not in 1.x records
+            n += FieldAt<E, I>::kind == FieldKind::Address ? 5 : 1;
+        });
     });
     return n;
 }
@@ -1061,7 +1064,7 @@ void decodeBatch(Cursor &c, quint8 minor, RecordBatch &batch)
             c.fail(QStringLiteral("unknown section kind %1").arg(kind));
             return;
         }
-        const qsizetype minBytes = minRecordBytes(kind);
+        const qsizetype minBytes = minRecordBytes(kind, c.cgroups());
         if (count > quint64(length) / quint64(minBytes)) {
             c.fail(
                 QStringLiteral("%1 section claims %2 records in %3 bytes (each takes at least %4)")

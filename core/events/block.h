@@ -46,7 +46,7 @@ struct EventTraits<BlockEvent>
         Field<&E::disk, FieldKind::Bytes, true>{"disk"},
         Field<&E::op, FieldKind::Bytes, true>{"op"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto searched = std::tuple{&E::disk, &E::op};
     static constexpr auto latency = std::tuple{&E::queueNs, &E::deviceNs};

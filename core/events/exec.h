@@ -40,7 +40,7 @@ struct EventTraits<ExecEvent>
         Field<&E::filename, FieldKind::Bytes>{"filename"},
         Field<&E::argvTruncated, FieldKind::Flag>{"argv_truncated"},
         Field<&E::argv, FieldKind::BytesList>{"argv"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     // Stream protocol 1.0 sent the flag before the strings.
     static constexpr std::array<std::size_t, 10> wireOrder{0, 1, 2, 3, 4, 7, 5, 6, 8, 9};

@@ -39,7 +39,7 @@ struct EventTraits<FsSlowEvent>
         Field<&E::fs, FieldKind::Bytes>{"fs"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
         Field<&E::filename, FieldKind::Bytes>{"filename"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto searched = std::tuple{&E::filename, &E::fs};
     static constexpr auto latency = std::tuple{&E::latencyNs};

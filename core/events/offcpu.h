@@ -35,7 +35,7 @@ struct EventTraits<OffCpuEvent>
         Field<&E::tid, FieldKind::U32>{"tid"},
         Field<&E::stackId, FieldKind::U32>{"stack_id", "stack id"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto latency = std::tuple{&E::offNs};
     static constexpr LaneStyle lane{0x8a5cc8, true};

@@ -40,7 +40,7 @@ struct EventTraits<OpenEvent>
         Field<&E::ret, FieldKind::S32>{"ret"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
         Field<&E::path, FieldKind::Bytes>{"path"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto searched = std::tuple{&E::path};
     static constexpr auto top =

@@ -34,7 +34,7 @@ struct EventTraits<CpuSampleEvent>
         Field<&E::tid, FieldKind::U32>{"tid"},
         Field<&E::stackId, FieldKind::U32>{"stack_id", "stack id"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr LaneStyle lane{0x3f7fbf, true};
     static constexpr Column<E> columns[] = {

@@ -45,7 +45,7 @@ struct EventTraits<TcpAcceptEvent>
         Field<&E::backlog, FieldKind::U32>{"backlog"},
         Field<&E::backlogMax, FieldKind::U32>{"backlog_max", "backlog limit"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr LaneStyle lane{0x2f9e6b};
     static constexpr Column<E> columns[] = {

@@ -41,7 +41,7 @@ struct EventTraits<TcpConnectEvent>
         Field<&E::dport, FieldKind::Port>{"dport", "destination port"},
         Field<&E::ret, FieldKind::S32>{"ret"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto top =
         std::tuple{TopByEndpoint<&E::daddr, &E::dport>{}, TopBy<Dimension::Error, &E::ret>{}};

@@ -44,7 +44,7 @@ struct EventTraits<TcpLifeEvent>
         Field<&E::rxBytes, FieldKind::U64>{"rx_bytes", "bytes received"},
         Field<&E::durationNs, FieldKind::U64>{"duration_ns", "duration"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto latency = std::tuple{&E::durationNs};
     static constexpr auto bytes = std::tuple{&E::txBytes, &E::rxBytes};

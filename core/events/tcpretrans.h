@@ -77,7 +77,7 @@ struct EventTraits<TcpRetransEvent>
         Field<&E::state, FieldKind::U8>{"state"},
         Field<&E::kind, FieldKind::U8>{"kind"},
         Field<&E::comm, FieldKind::Bytes, true>{"comm"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto top = std::tuple{TopByEndpoint<&E::daddr, &E::dport>{}};
     static constexpr LaneStyle lane{0xb8432f};

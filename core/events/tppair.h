@@ -34,7 +34,7 @@ struct EventTraits<TpPairEvent>
         Field<&E::key, FieldKind::U64>{"key"},
         Field<&E::latencyNs, FieldKind::U64>{"latency_ns"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto latency = std::tuple{&E::latencyNs};
     static constexpr LaneStyle lane{0x1f9ea8, true};

@@ -39,7 +39,7 @@ struct EventTraits<UprobeCallEvent>
         Field<&E::argument, FieldKind::U64>{"argument"},
         Field<&E::text, FieldKind::Bytes>{"text"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto searched = std::tuple{&E::text};
     static constexpr auto latency = std::tuple{&E::latencyNs};

@@ -34,7 +34,7 @@ struct EventTraits<UsdtEvent>
         Field<&E::args, FieldKind::Bytes>{"args"},
         Field<&E::text, FieldKind::Bytes>{"text"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
-        Field<&E::cgroupId, FieldKind::U64>{"cgroup_id", "cgroup id"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto searched = std::tuple{&E::args, &E::text};
     static constexpr LaneStyle lane{0x2a9d8f, true};

@@ -460,9 +460,9 @@ private Q_SLOTS:
                      {7, QByteArray()}};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const Decoded d = decode(helloBytes() + w.takePending());
+        const Decoded d = decode(helloBytes() + w.takePending() + endBytes());
         QCOMPARE(d.error, QString());
-        QCOMPARE(d.messages.size(), 2);
+        QCOMPARE(d.messages.size(), 3);
         QCOMPARE(d.messages[1].batch, b);
     }
 
