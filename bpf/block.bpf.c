@@ -111,6 +111,7 @@ static __always_inline void current_submitter(struct submitter *s)
 {
     s->wanted = current_wanted();
     s->pid = bpf_get_current_pid_tgid() >> 32;
+    s->cgroup_id = bpf_get_current_cgroup_id();
     bpf_get_current_comm(s->comm, sizeof(s->comm));
 }
 
@@ -273,9 +274,11 @@ static __always_inline void emit(struct request *rq, const struct stage *st, __u
     e->pad = 0;
     if (st->known) {
         e->pid = st->who.pid;
+        e->cgroup_id = st->who.cgroup_id;
         __builtin_memcpy(e->comm, st->who.comm, sizeof(e->comm));
     } else {
         e->pid = 0;
+        e->cgroup_id = 0;
         __builtin_memset(e->comm, 0, sizeof(e->comm));
         e->comm[0] = '?';
     }

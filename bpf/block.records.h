@@ -11,6 +11,7 @@
 struct block_event
 {
     __u64 ts; /* completion, bpf_ktime_get_ns() */
+    __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u64 sector;
     __u64 queue_ns;  /* insert -> issue, 0 when not queued through an I/O scheduler */
     __u64 device_ns; /* issue -> complete */
@@ -36,6 +37,7 @@ struct submitter
     __u32 pid;
     __u32 wanted; /* passed the pid, comm and cgroup filters */
     char comm[BPFLENS_COMM_LEN];
+    __u64 cgroup_id; /* the submitter's: the completion runs in no task of its own */
 };
 
 /* The probe's state of a request from insert or issue to completion (map start). Shared with

@@ -66,6 +66,7 @@ static __always_inline struct exec_scratch *scratch_begin(__s32 retval)
     task = (struct task_struct *)bpf_get_current_task();
     s->hdr.time_ns = bpf_ktime_get_ns();
     s->hdr.pid = bpf_get_current_pid_tgid() >> 32;
+    s->hdr.cgroup_id = bpf_get_current_cgroup_id();
     s->hdr.ppid = BPF_CORE_READ(task, real_parent, tgid);
     s->hdr.uid = (__u32)bpf_get_current_uid_gid();
     s->hdr.retval = retval;

@@ -18,6 +18,7 @@
 struct exec_record
 {
     __u64 time_ns;
+    __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u32 pid;
     __u32 ppid;
     __u32 uid;

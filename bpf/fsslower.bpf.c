@@ -92,6 +92,7 @@ static __always_inline void end(long ret)
     bpf_map_delete_elem(&pendings, &tid);
     s->hdr.bytes = (s->hdr.op == 'R' || s->hdr.op == 'W') && ret > 0 ? ret : 0;
     s->hdr.pid = id >> 32;
+    s->hdr.cgroup_id = bpf_get_current_cgroup_id();
     __builtin_memset(s->hdr.pad, 0, sizeof(s->hdr.pad));
     bpf_get_current_comm(s->hdr.comm, sizeof(s->hdr.comm));
     __builtin_memset(s->hdr.fs, 0, sizeof(s->hdr.fs));

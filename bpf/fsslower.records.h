@@ -12,6 +12,7 @@
 struct fsslower_record
 {
     __u64 time_ns; /* completion */
+    __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u64 latency_ns;
     __u64 bytes;
     __u64 offset;

@@ -230,6 +230,9 @@ static __always_inline void switch_in(struct task_struct *next)
     e.flags = 0;
     e.pid = BPF_CORE_READ(next, tgid);
     e.tid = tid;
+    /* next's, not the current task's (that is the one switched out): its v2 cgroup's kernfs id,
+     * which is what bpf_get_current_cgroup_id() returns in next's own context. */
+    e.cgroup_id = BPF_CORE_READ(next, cgroups, dfl_cgrp, kn, id);
     BPF_CORE_READ_STR_INTO(&e.comm, next, comm);
     flags = submit_flags_for(&offcpu_rb, next);
     if (in_syscall && e.ustack_id >= 0) {

@@ -31,6 +31,7 @@ struct offcpu_event
     __u32 kind;    /* OFFCPU_EVENT */
     __u32 flags;   /* offcpu_event_flags */
     __u64 time_ns; /* switched out */
+    __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u64 off_ns;
     __u32 pid;
     __u32 tid;

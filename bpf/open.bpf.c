@@ -140,6 +140,7 @@ static __always_inline void report_open(const struct open_pending *a, long ret, 
     s->hdr.mode = mode;
     s->hdr.pid = id >> 32;
     s->hdr.tid = (__u32)id;
+    s->hdr.cgroup_id = bpf_get_current_cgroup_id();
     s->hdr.uid = (__u32)bpf_get_current_uid_gid();
     s->hdr.ret = ret;
     s->hdr.base_flags = 0;

@@ -30,6 +30,7 @@
 struct open_record
 {
     __u64 time_ns; /* when the call returned */
+    __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u32 pid;
     __u32 tid;
     __u32 uid;

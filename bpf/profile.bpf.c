@@ -64,6 +64,8 @@ int profile_tick(struct bpf_perf_event_data *ctx)
     sc->s.cpu = cpu;
     sc->s.pid = id >> 32;
     sc->s.tid = tid;
+    /* The interrupted task's: the sample is taken in its context. */
+    sc->s.cgroup_id = bpf_get_current_cgroup_id();
     sc->s.flags = 0;
     sc->s.kstack_len = 0;
     sc->s.ustack_len = 0;

@@ -21,6 +21,7 @@ enum profile_flags
 struct profile_sample
 {
     __u64 time_ns;
+    __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u32 cpu;
     __u32 pid; /* tgid; 0 for the idle task */
     __u32 tid;

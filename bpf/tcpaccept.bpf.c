@@ -86,6 +86,7 @@ static __always_inline void leave(long ret)
     e.ts_ns = bpf_ktime_get_ns();
     e.pid = id >> 32;
     e.tid = tid;
+    e.cgroup_id = bpf_get_current_cgroup_id();
     e.uid = (__u32)bpf_get_current_uid_gid();
     bpf_get_current_comm(e.comm, sizeof(e.comm));
     read_endpoints(&sk->__sk_common, BPF_CORE_READ(sk, __sk_common.skc_family), &e.family, &e.lport,

@@ -21,6 +21,7 @@
 struct pending
 {
     __u64 pid_tgid;
+    __u64 cgroup_id; // the connecting task's: the outcome is known in softirq context
     __u32 uid;
     __u16 sport; // as last seen while the connect was pending (0: not yet)
     char comm[BPFLENS_COMM_LEN];
@@ -81,6 +82,7 @@ static __always_inline void remember(const struct sock *sk)
                      bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport))))
         return;
     p.pid_tgid = bpf_get_current_pid_tgid();
+    p.cgroup_id = bpf_get_current_cgroup_id();
     p.uid = (__u32)bpf_get_current_uid_gid();
     bpf_get_current_comm(p.comm, sizeof(p.comm));
     if (bpf_map_update_elem(&inflight, &key, &p, BPF_ANY))
@@ -116,6 +118,7 @@ static __always_inline void resolve(const struct sock *sk, int newstate)
         return;
     e.ts_ns = bpf_ktime_get_ns();
     e.pid = p->pid_tgid >> 32;
+    e.cgroup_id = p->cgroup_id;
     e.uid = p->uid;
     sport = p->sport;
     __builtin_memcpy(e.comm, p->comm, sizeof(e.comm));
@@ -212,6 +215,7 @@ static __always_inline void connect_returned(const struct sock *sk, int ret, __u
 
     e.ts_ns = bpf_ktime_get_ns();
     e.pid = bpf_get_current_pid_tgid() >> 32;
+    e.cgroup_id = bpf_get_current_cgroup_id();
     e.uid = (__u32)bpf_get_current_uid_gid();
     e.ret = ret;
     bpf_get_current_comm(e.comm, sizeof(e.comm));

@@ -25,6 +25,7 @@ struct birth
 
 struct ident
 {
+    __u64 cgroup_id; /* the process's, with pid: the close may run in softirq context */
     __u32 pid;
     char comm[BPFLENS_COMM_LEN];
 };
@@ -69,6 +70,7 @@ static __always_inline void remember_process(__u64 key, bool keep_first)
     if (!current_wanted())
         return;
     id.pid = bpf_get_current_pid_tgid() >> 32;
+    id.cgroup_id = bpf_get_current_cgroup_id();
     bpf_get_current_comm(id.comm, sizeof(id.comm));
     bpf_map_update_elem(&idents, &key, &id, BPF_ANY);
 }
@@ -141,12 +143,14 @@ static __always_inline void state_change(const struct sock *sk, int oldstate, in
     bpf_map_delete_elem(&births, &key);
     if (id) {
         e.pid = id->pid;
+        e.cgroup_id = id->cgroup_id;
         __builtin_memcpy(e.comm, id->comm, sizeof(e.comm));
         bpf_map_delete_elem(&idents, &key);
     } else if (filtered) {
         return;
     } else {
         e.pid = bpf_get_current_pid_tgid() >> 32;
+        e.cgroup_id = bpf_get_current_cgroup_id();
         bpf_get_current_comm(e.comm, sizeof(e.comm));
     }
     read_endpoints(&sk->__sk_common, BPF_CORE_READ(sk, __sk_common.skc_family), &e.family, &e.lport,

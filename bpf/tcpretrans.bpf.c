@@ -18,6 +18,7 @@
 
 struct owner
 {
+    __u64 cgroup_id; /* the connecting task's: retransmits happen in softirq or timer context */
     __u32 pid;
     char comm[BPFLENS_COMM_LEN];
 };
@@ -67,6 +68,7 @@ static __always_inline void submit(const struct sock *sk, const struct sock_comm
     e.state = BPF_CORE_READ(sk, __sk_common.skc_state);
     if (o) {
         e.pid = o->pid;
+        e.cgroup_id = o->cgroup_id;
         __builtin_memcpy(e.comm, o->comm, sizeof(e.comm));
     }
     read_endpoints(addrs, BPF_CORE_READ(addrs, skc_family), &e.family, &e.sport, &e.dport, e.saddr,
@@ -100,6 +102,7 @@ static __always_inline void state_change(const struct sock *sk, int oldstate, in
         if (!is_tcp_inet(sk) || !current_wanted())
             return;
         o.pid = bpf_get_current_pid_tgid() >> 32;
+        o.cgroup_id = bpf_get_current_cgroup_id();
         bpf_get_current_comm(o.comm, sizeof(o.comm));
         bpf_map_update_elem(&owners, &key, &o, BPF_ANY);
     } else if (newstate == TCP_CLOSE) {

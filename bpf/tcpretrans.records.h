@@ -17,6 +17,7 @@ enum tcpretrans_kind
 struct tcpretrans_event
 {
     __u64 ts_ns;
+    __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u32 pid;   /* tgid of the process that connected, when the probe saw the connect; else 0 */
     __u16 sport; /* host order */
     __u16 dport; /* host order */

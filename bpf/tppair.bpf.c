@@ -29,6 +29,7 @@ const volatile __s64 threshold_ns = -1;
 struct start_info
 {
     __u64 ts;
+    __u64 cgroup_id; /* the start side's task's, as pid and comm */
     __u32 pid;
     __u32 tid;
     char comm[BPFLENS_COMM_LEN];
@@ -70,6 +71,7 @@ static __always_inline int pair_start(__u64 key, __u64 ts)
     id = bpf_get_current_pid_tgid();
     info.pid = id >> 32;
     info.tid = (__u32)id;
+    info.cgroup_id = bpf_get_current_cgroup_id();
     if (threshold_ns >= 0)
         bpf_get_current_comm(info.comm, sizeof(info.comm));
     /* Taken last, so the filters and the key read are not part of the latency. */
@@ -104,6 +106,7 @@ static __always_inline int pair_end(__u64 key, __u64 now)
             e->latency_ns = delta;
             e->pid = info->pid;
             e->tid = info->tid;
+            e->cgroup_id = info->cgroup_id;
             __builtin_memcpy(e->comm, info->comm, sizeof(e->comm));
             bpf_ringbuf_submit(e, submit_flags(&tppair_rb));
         } else {

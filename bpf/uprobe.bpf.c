@@ -189,6 +189,7 @@ int uprobe_return(struct pt_regs *ctx)
             e->latency_ns = delta;
             e->pid = id >> 32;
             e->tid = tid;
+            e->cgroup_id = bpf_get_current_cgroup_id();
             bpf_get_current_comm(e->comm, sizeof(e->comm));
             __builtin_memcpy(&e->key, &c->key, sizeof(e->key));
             bpf_ringbuf_submit(e, submit_flags(&uprobe_rb));

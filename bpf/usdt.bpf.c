@@ -121,6 +121,7 @@ int usdt_hit(struct pt_regs *ctx)
     e->ts = bpf_ktime_get_ns();
     e->pid = id >> 32;
     e->tid = (__u32)id;
+    e->cgroup_id = bpf_get_current_cgroup_id();
     bpf_get_current_comm(e->comm, sizeof(e->comm));
     e->arg_cnt = arg_cnt;
 #pragma unroll

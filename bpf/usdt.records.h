@@ -49,6 +49,7 @@ struct usdt_key
 struct usdt_event
 {
     __u64 ts;
+    __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u32 pid;
     __u32 tid;
     char comm[BPFLENS_COMM_LEN];

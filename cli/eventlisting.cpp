@@ -3,6 +3,7 @@
 #include "cli/plural.h"
 #include "core/events.h"
 #include "core/sessionstore.h"
+#include "core/toplists.h"
 
 #include <QDateTime>
 #include <QTimeZone>
@@ -55,6 +56,12 @@ void EventListing::print(QTextStream &out, const SessionData &data) const
         rows.reserve(n + 1);
         QStringList header{time == TimeStyle::Clock ? QStringLiteral("TIME")
                                                     : QStringLiteral("TIME(s)")};
+        // A session that names its cgroups (docs/containers.md) says each event's unit and
+        // container, after the time, where tools like systemd-cgtop put them first.
+        const bool cgroups = hasCgroupId<E> && !data.cgroups.isEmpty();
+        const qsizetype extra = cgroups ? 2 : 0;
+        if (cgroups)
+            header << QStringLiteral("UNIT") << QStringLiteral("CONTAINER");
         for (const Column<E> *c : std::as_const(columns))
             header << QString::fromLatin1(c->title).toUpper();
         rows.append(header);
@@ -66,6 +73,12 @@ void EventListing::print(QTextStream &out, const SessionData &data) const
                 row << startWall.addMSecs(relNs / 1000000).toString(QStringLiteral("HH:mm:ss.zzz"));
             else
                 row << QString::number(double(relNs) / 1e9, 'f', 6);
+            if constexpr (hasCgroupId<E>) {
+                if (cgroups) {
+                    row << cgroupKeyText(data.cgroups, e.cgroupId, CgroupKey::Unit)
+                        << cgroupKeyText(data.cgroups, e.cgroupId, CgroupKey::Container);
+                }
+            }
             for (const Column<E> *c : std::as_const(columns))
                 row << cellText(*c, e, startNs).replace(QLatin1Char('\n'), QLatin1String("\\n"));
             rows.append(row);
@@ -85,7 +98,7 @@ void EventListing::print(QTextStream &out, const SessionData &data) const
             QString line;
             for (qsizetype k = 0; k < row.size(); ++k) {
                 const bool last = k == row.size() - 1;
-                const bool left = k > 0 && leftAligned(*columns[k - 1]);
+                const bool left = k > 0 && (k <= extra || leftAligned(*columns[k - 1 - extra]));
                 if (k)
                     line += QLatin1Char(' ');
                 if (last && left)

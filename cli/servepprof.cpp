@@ -32,6 +32,7 @@ bool take(SessionData &data, const RecordBatch &batch, QString *error)
 {
     if (!data.stacks.addDefinitions(batch, error))
         return false;
+    data.cgroups.add(batch.cgroups);
     for (const CpuSampleEvent &e : batch.events<CpuSampleEvent>())
         data.events.append(e);
     for (const OffCpuEvent &e : batch.events<OffCpuEvent>())

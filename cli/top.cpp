@@ -2,6 +2,7 @@
 #include "cli/common.h"
 
 #include "cli/topreport.h"
+#include "core/cgroups.h"
 #include "core/toplists.h"
 
 #include <limits>
@@ -13,13 +14,14 @@ int top(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "The top processes, commands, files, disks, destinations, operations or errors of a "
-        "session by count, total latency, p99 latency or bytes; with --stats, the latency "
-        "statistics per probe and key (docs/top.md)."));
+        "The top processes, commands, files, disks, destinations, operations, errors, "
+        "containers or systemd units of a session by count, total latency, p99 latency or "
+        "bytes; with --stats, the latency statistics per probe and key (docs/top.md, "
+        "docs/containers.md)."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A session file."));
     parser.addOption({QStringLiteral("by"),
-                      QStringLiteral("process, command, file, disk, destination, operation or "
-                                     "error."),
+                      QStringLiteral("process, command, file, disk, destination, operation, "
+                                     "error, container or unit."),
                       QStringLiteral("DIMENSION"), QStringLiteral("process")});
     parser.addOption({QStringLiteral("metric"),
                       QStringLiteral("count, latency (total), p99 or bytes."),
@@ -37,11 +39,17 @@ int top(const QStringList &args)
         return status;
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("top takes one session file"), Usage);
-    const auto dimension = dimensionFromName(parser.value(QStringLiteral("by")));
+    const QString by = parser.value(QStringLiteral("by"));
+    std::optional<CgroupKey> cgroupKey;
+    if (by == QLatin1String("container"))
+        cgroupKey = CgroupKey::Container;
+    else if (by == QLatin1String("unit"))
+        cgroupKey = CgroupKey::Unit;
+    const auto dimension = cgroupKey ? std::optional(Dimension::Process) : dimensionFromName(by);
     if (!dimension)
         return fail(QStringLiteral("--by expects process, command, file, disk, destination, "
-                                   "operation or error, not \"%1\"")
-                        .arg(parser.value(QStringLiteral("by"))),
+                                   "operation, error, container or unit, not \"%1\"")
+                        .arg(by),
                     Usage);
     const auto metric = metricFromName(parser.value(QStringLiteral("metric")));
     if (!metric)
@@ -78,6 +86,22 @@ int top(const QStringList &args)
         return Ok;
     }
     TopQuery q;
+    if (cgroupKey) {
+        q.metric = *metric;
+        q.type = type;
+        q.limit = limit;
+        // A session from before BPF Lens kept cgroups, or from a machine without cgroup v2,
+        // names none: said once, instead of a list of "[unknown]".
+        if (data.cgroups.isEmpty() && format == ReportFormat::Text)
+            QTextStream(stderr) << QStringLiteral(
+                                       "bpflens-cli: %1 names no cgroups (recorded before BPF "
+                                       "Lens kept them, or on a machine without a cgroup v2 "
+                                       "hierarchy): every event is [unknown]\n")
+                                       .arg(parser.positionalArguments().first());
+        out() << topReport(topListByCgroup(data.events, data.cgroups, *cgroupKey, q), by, *metric,
+                           format, type);
+        return Ok;
+    }
     q.dimension = *dimension;
     q.metric = *metric;
     q.type = type;

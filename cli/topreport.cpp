@@ -62,7 +62,12 @@ QString probeOf(EventType type)
 QString topReport(const TopList &list, Dimension dimension, TopMetric metric, ReportFormat format,
                   std::optional<EventType> probe)
 {
-    const QString dim = dimensionName(dimension);
+    return topReport(list, dimensionName(dimension), metric, format, probe);
+}
+
+QString topReport(const TopList &list, const QString &dim, TopMetric metric, ReportFormat format,
+                  std::optional<EventType> probe)
+{
     if (format == ReportFormat::Json) {
         QJsonArray rows;
         for (const TopRow &r : list.rows) {

@@ -18,6 +18,9 @@ enum class ReportFormat
 // bpflens-cli top's report (docs/top.md): a top list as an aligned table (durations as "1.25
 // ms"), CSV or JSON (durations in ns, bytes as numbers). probe: the text's heading names it,
 // for one of the lists `top` prints per probe when their sums would not add up.
+// dimensionName: what the rows are ("process", "container").
+QString topReport(const TopList &list, const QString &dimensionName, TopMetric metric,
+                  ReportFormat format, std::optional<EventType> probe = {});
 QString topReport(const TopList &list, Dimension dimension, TopMetric metric, ReportFormat format,
                   std::optional<EventType> probe = {});
 

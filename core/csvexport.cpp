@@ -184,6 +184,22 @@ void writeStacks(Writer &w, const StackTable &stacks)
     }
 }
 
+// The cgroups the events' cgroup_id columns name (docs/containers.md).
+void writeCgroups(Writer &w, const CgroupTable &cgroups)
+{
+    w.header({"cgroup_id", "path", "container", "runtime", "pod", "unit"});
+    for (const CgroupPath &c : cgroups.all()) {
+        const CgroupNames n = cgroups.names(c.id);
+        w.number(c.id);
+        w.bytes(c.path);
+        w.text(n.container);
+        w.text(n.runtime);
+        w.text(n.pod);
+        w.text(n.unit);
+        w.endRow();
+    }
+}
+
 void writeStackFrames(Writer &w, const StackTable &stacks)
 {
     w.header({"frame_id", "kind", "module", "build_id", "address", "symbol"});
@@ -339,6 +355,10 @@ QStringList CsvExport::exportSession(const SessionData &session, const QString &
                        [&](Writer &w) { writeStackFrames(w, session.stacks); }))
             return {};
     }
+    if (!session.cgroups.isEmpty() && !writeFile(QStringLiteral("cgroups.csv"), [&](Writer &w) {
+            writeCgroups(w, session.cgroups);
+        }))
+        return {};
     if (options.eventType)
         return written;
 

@@ -17,8 +17,9 @@ namespace chunk {
 class Input
 {
 public:
-    Input(QByteArrayView blob, const std::vector<quint32> &strings)
-        : m_p(reinterpret_cast<const quint8 *>(blob.data()))
+    Input(QByteArrayView blob, const std::vector<quint32> &strings, bool withCgroups)
+        : m_withCgroups(withCgroups)
+        , m_p(reinterpret_cast<const quint8 *>(blob.data()))
         , m_begin(m_p)
         , m_end(m_p + blob.size())
         , m_value(m_p)
@@ -34,6 +35,7 @@ public:
     }
     void setEvent(qint64 event) { m_event = event; }
     bool failed() const { return !m_error.isEmpty(); }
+    bool withCgroups() const { return m_withCgroups; }
     QString error() const { return m_error; }
     qsizetype remaining() const { return m_end - m_p; }
 
@@ -136,6 +138,7 @@ public:
     }
 
 private:
+    const bool m_withCgroups;
     const quint8 *m_p;
     const quint8 *m_begin;
     const quint8 *m_end;
@@ -152,7 +155,8 @@ private:
 // --- encoding --------------------------------------------------------------------------------
 
 template<typename E>
-QByteArray encodeEvents(std::span<const E> events, const EventChunkCodec::StringId &str)
+QByteArray encodeEvents(std::span<const E> events, const EventChunkCodec::StringId &str,
+                        bool withCgroups)
 {
     QByteArray out;
     out.reserve(events.size() * qsizetype(fieldCount<E>) * 2);
@@ -162,6 +166,10 @@ QByteArray encodeEvents(std::span<const E> events, const EventChunkCodec::String
     forEachField<E>([&]<std::size_t I>() {
         using F = FieldAt<E, I>;
         constexpr auto m = F::member;
+        if constexpr (isCgroupField<E, I>()) {
+            if (!withCgroups)
+                return;
+        }
         if constexpr (F::kind == FieldKind::Time) {
             quint64 previous = 0;
             for (const E &e : events) {
@@ -271,6 +279,14 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
         if (in.failed())
             return;
         in.at(name, 0);
+        if constexpr (isCgroupField<E, I>()) {
+            if (!in.withCgroups()) {
+                // 0: unknown (a keyed field's value is in keys, already 0)
+                if constexpr (!F::keyed)
+                    std::get<I>(c.fields).resize(end);
+                return;
+            }
+        }
         if constexpr (F::kind == FieldKind::Time) {
             ColumnVector<quint64> &times = std::get<I>(c.fields);
             times.resize(end);
@@ -380,14 +396,17 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
     return true;
 }
 
-int EventChunkCodec::minBytesPerEvent(EventType type)
+int EventChunkCodec::minBytesPerEvent(EventType type, bool withCgroups)
 {
     int n = 1;
     visitEventType(type, [&]<typename E>() {
         n = 0;
         // A byte per column; an address takes its length byte and at least 4 more.
-        forEachField<E>(
-            [&]<std::size_t I>() { n += FieldAt<E, I>::kind == FieldKind::Address ? 5 : 1; });
+        forEachField<E>([&]<std::size_t I>() {
+            if (isCgroupField<E, I>() && !withCgroups)
+                return;
+            n += FieldAt<E, I>::kind == FieldKind::Address ? 5 : 1;
+        });
     });
     return n;
 }
@@ -406,19 +425,20 @@ quint64 EventChunkCodec::timeAt(EventType type, const RecordBatch &b, qsizetype 
     return t;
 }
 
-QByteArray EventChunkCodec::encode(EventType type, const RecordBatch &b, const StringId &str)
+QByteArray EventChunkCodec::encode(EventType type, const RecordBatch &b, const StringId &str,
+                                   bool withCgroups)
 {
-    return encode(type, b, 0, countIn(type, b), str);
+    return encode(type, b, 0, countIn(type, b), str, withCgroups);
 }
 
 QByteArray EventChunkCodec::encode(EventType type, const RecordBatch &b, qsizetype begin,
-                                   qsizetype end, const StringId &str)
+                                   qsizetype end, const StringId &str, bool withCgroups)
 {
     QByteArray out;
     visitEventType(type, [&]<typename E>() {
         const QList<E> &events = b.events<E>();
-        out =
-            encodeEvents(std::span<const E>(events.constData() + begin, size_t(end - begin)), str);
+        out = encodeEvents(std::span<const E>(events.constData() + begin, size_t(end - begin)), str,
+                           withCgroups);
     });
     return out;
 }
@@ -429,9 +449,10 @@ quint32 EventChunkCodec::intern(EventStore *store, const QByteArray &bytes)
 }
 
 bool EventChunkCodec::decode(EventType type, QByteArrayView blob, qint64 count,
-                             const std::vector<quint32> &strings, EventStore *store, QString *error)
+                             const std::vector<quint32> &strings, EventStore *store, QString *error,
+                             bool withCgroups)
 {
-    return decodeChunk(type, blob, count, strings, store, error, nullptr);
+    return decodeChunk(type, blob, count, strings, store, error, nullptr, withCgroups);
 }
 
 quint32 EventChunkCodec::checksum(int type, qint64 count, quint64 firstNs, quint64 lastNs,
@@ -482,14 +503,14 @@ ChunkCheck EventChunkCodec::decodeStored(const StoredChunk &chunk,
         return ChunkCheck::Malformed;
     }
     return decodeChunk(EventType(chunk.type), chunk.data, chunk.count, strings, store, error,
-                       &chunk)
+                       &chunk, chunk.hasCgroups)
                ? ChunkCheck::Ok
                : ChunkCheck::Malformed;
 }
 
 bool EventChunkCodec::decodeChunk(EventType type, QByteArrayView blob, qint64 count,
                                   const std::vector<quint32> &strings, EventStore *store,
-                                  QString *error, const StoredChunk *row)
+                                  QString *error, const StoredChunk *row, bool withCgroups)
 {
     auto refuse = [&](const QString &why) {
         if (error)
@@ -499,12 +520,12 @@ bool EventChunkCodec::decodeChunk(EventType type, QByteArrayView blob, qint64 co
     if (count < 0)
         return refuse(QStringLiteral("negative event count %1").arg(count));
     // Checked before anything is allocated: every event needs a byte per column.
-    if (count > blob.size() / minBytesPerEvent(type))
+    if (count > blob.size() / minBytesPerEvent(type, withCgroups))
         return refuse(
             QStringLiteral("%1 events cannot fit in %2 bytes").arg(count).arg(blob.size()));
     if (strings.empty())
         return refuse(QStringLiteral("no string table"));
-    Input in(blob, strings);
+    Input in(blob, strings, withCgroups);
     if (row)
         in.expectTimes(row->firstNs, row->lastNs);
     bool ok = false;

@@ -27,6 +27,8 @@ struct StoredChunk
     QByteArrayView data;
     bool hasChecksum = false;
     qint64 checksum = 0; // as stored: anything outside 0..2^32-1 never matches
+    // Schema 4 and later: the types that carry a process end with the cgroup id column.
+    bool hasCgroups = true;
 };
 
 // Why a stored chunk was refused: a checksum that does not match is told apart from contents
@@ -50,10 +52,12 @@ public:
     using StringId = std::function<quint32(const QByteArray &)>;
 
     // The events of type in batch as one chunk blob ("" when the batch has none of that type).
-    static QByteArray encode(EventType type, const RecordBatch &batch, const StringId &stringId);
+    // withCgroups: schema 4's cgroup id column (false for the schemas before, which lack it).
+    static QByteArray encode(EventType type, const RecordBatch &batch, const StringId &stringId,
+                             bool withCgroups = true);
     // Events [begin, end) of type in batch as one chunk blob.
     static QByteArray encode(EventType type, const RecordBatch &batch, qsizetype begin,
-                             qsizetype end, const StringId &stringId);
+                             qsizetype end, const StringId &stringId, bool withCgroups = true);
     static qsizetype countIn(EventType type, const RecordBatch &batch);
     static quint64 timeAt(EventType type, const RecordBatch &batch, qsizetype i);
 
@@ -62,8 +66,10 @@ public:
     // checked before use, so a hostile blob cannot make it read out of bounds or allocate more
     // than a small multiple of the blob's size; on failure *error says which column and event,
     // and store may hold part of the chunk (the caller discards it).
+    // withCgroups as for encode(); without, the events' cgroup ids are 0 (unknown).
     static bool decode(EventType type, QByteArrayView blob, qint64 count,
-                       const std::vector<quint32> &strings, EventStore *store, QString *error);
+                       const std::vector<quint32> &strings, EventStore *store, QString *error,
+                       bool withCgroups = true);
     // The chunk's checksum (schema 3): CRC32C of type, count, firstNs and lastNs, each as 8
     // little-endian bytes, then the data.
     static quint32 checksum(int type, qint64 count, quint64 firstNs, quint64 lastNs,
@@ -88,12 +94,12 @@ public:
     static quint32 intern(EventStore *store, const QByteArray &bytes);
 
     // Each event takes at least this many bytes in a chunk: the number of its columns.
-    static int minBytesPerEvent(EventType type);
+    static int minBytesPerEvent(EventType type, bool withCgroups = true);
 
 private:
     static bool decodeChunk(EventType type, QByteArrayView blob, qint64 count,
                             const std::vector<quint32> &strings, EventStore *store, QString *error,
-                            const StoredChunk *row);
+                            const StoredChunk *row, bool withCgroups);
     template<typename E>
     static bool decodeEvents(EventStore &store, qint64 count, chunk::Input &in);
 };

@@ -176,6 +176,30 @@ inline constexpr std::size_t fieldCount = std::tuple_size_v<decltype(EventTraits
 template<typename E, std::size_t I>
 using FieldAt = std::remove_cvref_t<decltype(std::get<I>(EventTraits<E>::fields))>;
 
+// Whether a type's events carry the task's cgroup v2 id (every type that carries a process:
+// core/cgroups.h names it). Its field is the type's last: session chunks of schemas before 4
+// and stream records of minor versions before 10 have no such column (read as 0, unknown).
+template<typename E>
+inline constexpr bool hasCgroupId = requires(const E &e)
+{
+    e.cgroupId;
+};
+
+// Whether field I of E is the cgroup id, the column older files and streams do not have.
+template<typename E, std::size_t I>
+constexpr bool isCgroupField()
+{
+    if constexpr (hasCgroupId<E> && I + 1 == fieldCount<E>) {
+        using M = std::remove_cv_t<decltype(FieldAt<E, I>::member)>;
+        if constexpr (std::is_same_v<M, decltype(&E::cgroupId)>)
+            return FieldAt<E, I>::member == &E::cgroupId;
+        else
+            return false;
+    } else {
+        return false;
+    }
+}
+
 // f.template operator()<I>() for every field index I of E, in declaration (chunk) order.
 template<typename E, typename F>
 void forEachField(F &&f)

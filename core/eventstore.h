@@ -114,7 +114,9 @@ public:
 
     struct Key
     {
-        std::array<quint32, keyedCount> values{};
+        // 64 bits: a keyed U64 (the cgroup id) is kept whole; these exist once per distinct
+        // combination, not per event.
+        std::array<quint64, keyedCount> values{};
         bool operator==(const Key &) const = default;
         friend size_t qHash(const Key &k, size_t seed = 0)
         {
@@ -276,7 +278,7 @@ private:
     template<typename E, std::size_t I>
     decltype(auto) load(const StorageAt<E, I> &s) const;
     template<typename E, std::size_t I>
-    const StorageAt<E, I> &stored(qsizetype i) const;
+    StorageAt<E, I> stored(qsizetype i) const;
 
     template<typename Seq>
     struct AllColumns;
@@ -332,11 +334,12 @@ decltype(auto) EventStore::load(const StorageAt<E, I> &s) const
 }
 
 template<typename E, std::size_t I>
-const StorageAt<E, I> &EventStore::stored(qsizetype i) const
+StorageAt<E, I> EventStore::stored(qsizetype i) const
 {
     const EventColumns<E> &c = columns<E>();
     if constexpr (FieldAt<E, I>::keyed)
-        return c.keys[c.key[size_t(i)]].values[EventColumns<E>::template keyPosition<I>()];
+        return StorageAt<E, I>(
+            c.keys[c.key[size_t(i)]].values[EventColumns<E>::template keyPosition<I>()]);
     else
         return std::get<I>(c.fields)[size_t(i)];
 }

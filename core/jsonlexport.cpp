@@ -163,6 +163,25 @@ void appendStackLine(QByteArray &out, const StackTable &stacks, quint32 id)
     out += "}\n";
 }
 
+// A cgroup the events' cgroup_id names, with what its path says (docs/containers.md).
+void appendCgroupLine(QByteArray &out, const CgroupPath &c)
+{
+    const CgroupNames n = parseCgroupPath(c.path);
+    out += "{\"type\":\"cgroup\",\"cgroup_id\":";
+    out += QByteArray::number(c.id);
+    out += ",\"path\":";
+    json::appendString(out, escapeKernelBytes(c.path));
+    out += ",\"container\":";
+    json::appendString(out, n.container.toUtf8());
+    out += ",\"runtime\":";
+    json::appendString(out, n.runtime.toUtf8());
+    out += ",\"pod\":";
+    json::appendString(out, n.pod.toUtf8());
+    out += ",\"unit\":";
+    json::appendString(out, n.unit.toUtf8());
+    out += "}\n";
+}
+
 void appendHistogramLine(QByteArray &out, const HistogramSnapshot &h, quint64 startNs)
 {
     out += "{\"type\":\"histogram\",\"time_ns\":";
@@ -298,6 +317,9 @@ bool JsonlExport::write(const SessionData &session, QIODevice *device,
             samplesWithStacks = samplesWithStacks || to[t] > from[t];
         ++t;
     });
+    // Every cgroup, whatever the range: each cgroup_id can be looked up.
+    for (const CgroupPath &c : session.cgroups.all())
+        appendCgroupLine(out.buffer(), c);
     // Every stack, whatever the range, as stacks.csv has them: each stack_id can be looked up.
     if (samplesWithStacks) {
         for (quint32 id = 1; id <= quint32(session.stacks.stackCount()); ++id) {
@@ -382,6 +404,8 @@ QByteArray JsonlStream::format(const RecordBatch &batch)
     m_stacks.addDefinitions(batch, &ignored);
     for (auto id = quint32(firstNewStack); id <= quint32(m_stacks.stackCount()); ++id)
         appendStackLine(out, m_stacks, id);
+    for (const CgroupPath &c : batch.cgroups)
+        appendCgroupLine(out, c);
 
     using BatchLineFn = void (*)(QByteArray &, const RecordBatch &, qsizetype, quint64);
     using BatchTimeFn = quint64 (*)(const RecordBatch &, qsizetype);

@@ -124,11 +124,12 @@ struct SampleKey
     quint32 pid = 0;
     quint32 tid = 0;
     QByteArray comm;
+    quint64 cgroupId = 0;
     bool operator==(const SampleKey &) const = default;
 };
 size_t qHash(const SampleKey &k, size_t seed = 0)
 {
-    return qHashMulti(seed, k.stackId, k.pid, k.tid, k.comm);
+    return qHashMulti(seed, k.stackId, k.pid, k.tid, k.comm, k.cgroupId);
 }
 struct SampleValues
 {
@@ -217,7 +218,8 @@ void collect(const SessionData &session, const PprofOptions &options, quint64 st
         if (filtered && !matcher.accepts<E>(store, i))
             continue;
         SampleKey key{store.template value<&E::stackId>(i), store.template value<&E::pid>(i),
-                      store.template value<&E::tid>(i), store.template value<&E::comm>(i)};
+                      store.template value<&E::tid>(i), store.template value<&E::comm>(i),
+                      store.template value<&E::cgroupId>(i)};
         auto it = samples->find(key);
         if (it == samples->end()) {
             order->push_back(key);
@@ -395,6 +397,8 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
     const qint64 pidKey = strings.id(QByteArrayLiteral("pid"));
     const qint64 tidKey = strings.id(QByteArrayLiteral("tid"));
     const qint64 commKey = strings.id(QByteArrayLiteral("comm"));
+    // Interned on first use: a profile without containers or units has no such strings.
+    qint64 containerKey = -1, unitKey = -1;
     ProtobufWriter s, label;
     std::vector<quint64> ids;
     for (const SampleKey &k : order) {
@@ -431,8 +435,26 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
         label.int64(Label::Key, commKey);
         label.int64(Label::Str, strings.id(k.comm));
         s.message(Sample::Label, label);
-        // The container and the systemd unit go here as string labels once the session records
-        // the cgroups it saw (issue #32, part 4); today no session knows them.
+        // The container and the systemd unit, where the session's cgroups table names them
+        // (docs/containers.md): a label only where there is a name, as Go's pprof omits empty
+        // ones.
+        const CgroupNames names = session.cgroups.names(k.cgroupId);
+        if (!names.container.isEmpty()) {
+            label.clear();
+            if (containerKey < 0)
+                containerKey = strings.id(QByteArrayLiteral("container"));
+            label.int64(Label::Key, containerKey);
+            label.int64(Label::Str, strings.id(names.container.toUtf8()));
+            s.message(Sample::Label, label);
+        }
+        if (!names.unit.isEmpty()) {
+            label.clear();
+            if (unitKey < 0)
+                unitKey = strings.id(QByteArrayLiteral("unit"));
+            label.int64(Label::Key, unitKey);
+            label.int64(Label::Str, strings.id(names.unit.toUtf8()));
+            s.message(Sample::Label, label);
+        }
         out.message(Profile::Sample, s);
     }
 

@@ -39,6 +39,9 @@ enum class Section : quint8
     // sends the same stats as Stats too, for readers of minor versions up to 3, and a reader of
     // a frame of minor version 4 or later takes these and skips those.
     StatsWithCauses = 21,
+    // Since major version 2: the cgroups the batch's events name for the first time, each an id
+    // and its path (core/cgroups.h).
+    Cgroup = 22,
 };
 
 // The frames' minor version from which StatsWithCauses stands for Stats.
@@ -58,7 +61,7 @@ constexpr quint8 sectionOf()
 
 // The fewest bytes one record of a section can take; a count is checked against it before
 // anything is decoded, so a claimed count can never outrun the bytes that are there.
-qsizetype minRecordBytes(quint8 kind)
+qsizetype minRecordBytes(quint8 kind, bool cgroups)
 {
     switch (Section(kind)) {
     case Section::Histogram:
@@ -73,13 +76,18 @@ qsizetype minRecordBytes(quint8 kind)
         return 6;
     case Section::Stack:
         return 3;
+    case Section::Cgroup:
+        return 2;
     }
     qsizetype n = 1;
     visitEventType(EventType(kind), [&]<typename E>() {
         // A byte per field; an address takes its length byte and at least 4 more.
         n = 0;
-        forEachField<E>(
-            [&]<std::size_t I>() { n += FieldAt<E, I>::kind == FieldKind::Address ? 5 : 1; });
+        forEachField<E>([&]<std::size_t I>() {
+            if (isCgroupField<E, I>() && !cgroups)
+                return; // not in 1.x records
+            n += FieldAt<E, I>::kind == FieldKind::Address ? 5 : 1;
+        });
     });
     return n;
 }
@@ -99,6 +107,8 @@ QString sectionName(quint8 kind)
         return QStringLiteral("stack frame");
     case Section::Stack:
         return QStringLiteral("stack");
+    case Section::Cgroup:
+        return QStringLiteral("cgroup");
     }
     QString name = QStringLiteral("kind %1").arg(kind);
     visitEventType(EventType(kind),
@@ -108,7 +118,7 @@ QString sectionName(quint8 kind)
 
 bool isKnownSection(quint8 kind)
 {
-    return (kind >= quint8(Section::Histogram) && kind <= quint8(Section::StatsWithCauses)) ||
+    return (kind >= quint8(Section::Histogram) && kind <= quint8(Section::Cgroup)) ||
            visitEventType(EventType(kind), []<typename>() {});
 }
 
@@ -187,6 +197,9 @@ public:
 
     bool ok() const { return m_error->isEmpty(); }
     qsizetype left() const { return m_end - m_p; }
+    // Whether records carry the cgroup id (major version 2 and later).
+    void setCgroups(bool cgroups) { m_cgroups = cgroups; }
+    bool cgroups() const { return m_cgroups; }
     // Where the next reads are, for messages: "section 2 (open)" and record 5. Only put into
     // words on failure, so decoding a record costs no string formatting.
     void setContext(const QString &context, qsizetype record = 0)
@@ -212,7 +225,9 @@ public:
     {
         const uchar *start = m_p;
         m_p += n;
-        return Cursor(start, n, scope, m_error);
+        Cursor c(start, n, scope, m_error);
+        c.setCgroups(m_cgroups);
+        return c;
     }
 
     quint64 varint(const char *field)
@@ -402,6 +417,7 @@ private:
     QString m_context;
     qsizetype m_record = 0;
     QString *m_error;
+    bool m_cgroups = true;
 };
 
 // ---- records ------------------------------------------------------------------------------
@@ -487,6 +503,10 @@ void decodeField(Cursor &c, E &ev, quint64 &previous)
     using F = FieldAt<E, I>;
     auto &v = ev.*F::member;
     const char *name = wireField<E, I>();
+    if constexpr (isCgroupField<E, I>()) {
+        if (!c.cgroups())
+            return; // not in records of 1.x writers: 0, unknown
+    }
     if constexpr (F::kind == FieldKind::Time) {
         v = c.time(name, previous);
     } else if constexpr (F::kind == FieldKind::U8) {
@@ -715,6 +735,18 @@ void decode(Cursor &c, StackDefinition &d, quint64 &)
         d.frames.append(c.u32("frame"));
 }
 
+void encode(Encoder &e, const CgroupPath &c, quint64 &)
+{
+    e.varint(c.id);
+    e.bytes(c.path); // at most PATH_MAX, as the kernel keeps them
+}
+
+void decode(Cursor &c, CgroupPath &p, quint64 &)
+{
+    p.id = c.varint("cgroup id");
+    p.path = c.bytes("path", StreamMaxCgroupPathBytes);
+}
+
 // Why the writer cannot send a record at all, or an empty string if it can.
 template<typename E>
 requires requires
@@ -776,6 +808,16 @@ QString unsendable(const StackDefinition &)
     return QString();
 }
 
+QString unsendable(const CgroupPath &c)
+{
+    if (c.path.size() > StreamMaxCgroupPathBytes)
+        return QStringLiteral("cgroup %1's path is %2 bytes long, more than a stream carries (%3)")
+            .arg(c.id)
+            .arg(c.path.size())
+            .arg(StreamMaxCgroupPathBytes);
+    return QString();
+}
+
 // A record in an error message: "exec record at 5000 ns", "stack frame 12".
 template<typename T>
 QString describe(quint8 kind, const T &r)
@@ -796,6 +838,11 @@ QString describe(quint8 kind, const FrameDefinition &d)
 QString describe(quint8 kind, const StackDefinition &d)
 {
     return QStringLiteral("%1 %2").arg(sectionName(kind)).arg(d.id);
+}
+
+QString describe(quint8 kind, const CgroupPath &c)
+{
+    return QStringLiteral("%1 %2").arg(sectionName(kind)).arg(c.id);
 }
 
 // Packs records into Batch frame payloads of at most maxPayload bytes: one section per record
@@ -1017,7 +1064,7 @@ void decodeBatch(Cursor &c, quint8 minor, RecordBatch &batch)
             c.fail(QStringLiteral("unknown section kind %1").arg(kind));
             return;
         }
-        const qsizetype minBytes = minRecordBytes(kind);
+        const qsizetype minBytes = minRecordBytes(kind, c.cgroups());
         if (count > quint64(length) / quint64(minBytes)) {
             c.fail(
                 QStringLiteral("%1 section claims %2 records in %3 bytes (each takes at least %4)")
@@ -1056,6 +1103,9 @@ void decodeBatch(Cursor &c, quint8 minor, RecordBatch &batch)
             break;
         case Section::Stack:
             decodeRecords(s, n, where, batch.stacks);
+            break;
+        case Section::Cgroup:
+            decodeRecords(s, n, where, batch.cgroups);
             break;
         default:
             visitEventType(EventType(kind),
@@ -1188,6 +1238,7 @@ bool StreamWriter::writeBatch(const RecordBatch &batch, QString *error)
     // also when the batch is split over several frames.
     packer.add(quint8(Section::StackFrame), batch.frames);
     packer.add(quint8(Section::Stack), batch.stacks);
+    packer.add(quint8(Section::Cgroup), batch.cgroups);
     forEachEventType([&]<typename E>() { packer.add(sectionOf<E>(), batch.events<E>()); });
     packer.add(quint8(Section::Histogram), batch.histograms);
     packer.add(quint8(Section::Stats), batch.stats);
@@ -1283,13 +1334,14 @@ void StreamReader::decodeFrames()
         const quint16 type = readLe16(h + 6);
         const quint32 length = readLe32(h + 8);
         const QString typeName = frameTypeName(type);
-        if (major != StreamProtocolMajor) {
+        if (major < StreamProtocolOldestMajor || major > StreamProtocolMajor) {
             fail(QStringLiteral("frame %1 uses stream protocol %2.%3, but this build reads "
-                                "version %4.x only: the helper and this program come from "
-                                "incompatible BPF Lens releases")
+                                "versions %4.x to %5.x only: the helper and this program come "
+                                "from incompatible BPF Lens releases")
                      .arg(number)
                      .arg(major)
                      .arg(minor)
+                     .arg(StreamProtocolOldestMajor)
                      .arg(StreamProtocolMajor));
             return;
         }
@@ -1343,6 +1395,7 @@ void StreamReader::decodeFrames()
             decodeHello(c, message.info);
             break;
         case StreamFrameType::Batch:
+            c.setCgroups(major >= 2);
             decodeBatch(c, minor, message.batch);
             break;
         case StreamFrameType::End:

@@ -15,7 +15,12 @@ namespace bpflens {
 // The stream the privileged helper writes to the GUI or CLI over a Unix fd: a sequence of
 // frames, each a fixed 12-byte little-endian header and a payload. docs/protocol.md describes
 // every byte; the constants below are the limits it names.
-inline constexpr quint8 StreamProtocolMajor = 1;
+// Major version 2 added the cgroup id to the records of every type that carries a process (their
+// last field) and the cgroup section (22): a reader of 1.x refuses such a stream, with a message
+// naming both versions, instead of misreading its records. This build still reads 1.x streams
+// (an older helper's), their events' cgroup ids 0 (unknown).
+inline constexpr quint8 StreamProtocolMajor = 2;
+inline constexpr quint8 StreamProtocolOldestMajor = 1;
 // Each event type's section came with a minor version: 1 added tracepoint pairs (type 6), and a
 // type declared in BPFLENS_EVENT_TYPES with the next number brings the next minor version, so
 // an older reader skips its sections instead of refusing the stream. Minor version 4 added the
@@ -38,6 +43,8 @@ inline constexpr qsizetype StreamMaxModuleBytes = 4096;
 inline constexpr qsizetype StreamMaxBuildIdBytes = 128;
 inline constexpr qsizetype StreamMaxSymbolBytes = 64 * 1024;
 inline constexpr qsizetype StreamMaxStackFrames = 4096;
+// A cgroup's path below the v2 mount: PATH_MAX.
+inline constexpr qsizetype StreamMaxCgroupPathBytes = 4096;
 
 enum class StreamFrameType : quint16
 {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/cgroups.h"
 #include "core/events.h"
 #include "core/histogram.h"
 #include "core/sharedfd.h"
@@ -107,6 +108,9 @@ struct RecordBatch
     QList<HistogramSnapshot> histograms;
     QList<ProbeStats> stats;
     QList<CounterSample> counters;
+    // The cgroups this batch's events name for the first time in the recording (an event may
+    // name one an earlier batch defined, or none the recorder could resolve).
+    QList<CgroupPath> cgroups;
 
     // The list of events of type E.
     template<typename E>
@@ -140,7 +144,7 @@ BPFLENS_EVENT_TYPES(BPFLENS_BATCH_ACCESSOR)
 inline bool RecordBatch::isEmpty() const
 {
     bool empty = histograms.isEmpty() && stats.isEmpty() && counters.isEmpty() &&
-                 frames.isEmpty() && stacks.isEmpty();
+                 frames.isEmpty() && stacks.isEmpty() && cgroups.isEmpty();
     forEachEventType([&]<typename E>() { empty = empty && events<E>().isEmpty(); });
     return empty;
 }
@@ -160,6 +164,7 @@ inline void RecordBatch::append(RecordBatch &&from)
     histograms += std::move(from.histograms);
     stats += std::move(from.stats);
     counters += std::move(from.counters);
+    cgroups += std::move(from.cgroups);
 }
 
 } // namespace bpflens

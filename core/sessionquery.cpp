@@ -32,6 +32,7 @@ struct QueryConnection
     std::vector<quint32> stringIds{0}; // file string id -> id in strings' pool
     quint64 startNs = 0;
     bool chunkChecksums = false; // schema 3: event_chunks.crc and strings.crc are checked
+    bool cgroupColumns = false;  // schema 4: chunks end with the cgroup id column
     bool stringChecksums = false;
 
     // Reads the strings added since the last call (a session being recorded grows).
@@ -449,6 +450,7 @@ struct EventTable
                 chunk.firstNs = quint64(sqlite3_column_int64(c->chunks, 3));
                 chunk.lastNs = quint64(sqlite3_column_int64(c->chunks, 4));
                 chunk.hasChecksum = c->shared->chunkChecksums;
+                chunk.hasCgroups = c->shared->cgroupColumns;
                 chunk.checksum = sqlite3_column_type(c->chunks, 5) == SQLITE_INTEGER
                                      ? sqlite3_column_int64(c->chunks, 5)
                                      : -1;
@@ -958,6 +960,7 @@ bool SessionQuery::open(const QString &path, QString *error)
     };
     m_shared->chunkChecksums = hasColumn("SELECT crc FROM event_chunks LIMIT 0");
     m_shared->stringChecksums = hasColumn("SELECT crc FROM strings LIMIT 0");
+    m_shared->cgroupColumns = schema >= 4;
     if (schema >= 3 && (!m_shared->chunkChecksums || !m_shared->stringChecksums))
         return refuse(QStringLiteral("%1 is damaged (its checksum columns are missing); it "
                                      "cannot be read")
@@ -973,6 +976,18 @@ bool SessionQuery::open(const QString &path, QString *error)
             rc = sqlite3_create_module_v2(m_db, d.name, &expandModule,
                                           const_cast<ExpandDefinition *>(&d), nullptr);
     }
+    // Sessions from before schema 4 have no cgroups table: an empty one lets the same join run
+    // on them (their events' cgroup_id is 0, unknown).
+    // The file stays untouched: the table is in the connection's temporary schema, made in
+    // the one moment the connection may write.
+    if (rc == SQLITE_OK && schema < 4)
+        rc = sqlite3_exec(m_db,
+                          "PRAGMA query_only = OFF; "
+                          "CREATE TEMP TABLE cgroups(id INTEGER PRIMARY KEY, path BLOB NOT NULL, "
+                          "container TEXT NOT NULL, runtime TEXT NOT NULL, pod TEXT NOT NULL, "
+                          "unit TEXT NOT NULL); "
+                          "PRAGMA query_only = ON",
+                          nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK)
         return refuse(QStringLiteral("cannot query %1: %2")
                           .arg(path, QString::fromUtf8(sqlite3_errmsg(m_db))));

@@ -98,6 +98,7 @@ private:
 
     void loadMeta();
     void loadProbes();
+    void loadCgroups();
     void loadStrings();
     void loadChunks();
     void loadSamples();
@@ -475,6 +476,17 @@ void Salvager::loadProbes()
     note(QStringLiteral("probes"), r, QStringLiteral("probe configurations"));
 }
 
+void Salvager::loadCgroups()
+{
+    // Schema 4: what the events' cgroup ids name (docs/containers.md).
+    if (m_data->info.schemaVersion < 4)
+        return;
+    const ScanResult r = scan("cgroups", "id, path", [&](sqlite3_stmt *st) {
+        m_data->cgroups.add(CgroupPath{quint64(sqlite3_column_int64(st, 1)), blob(st, 2)});
+    });
+    note(QStringLiteral("cgroups"), r, QStringLiteral("cgroup names"));
+}
+
 void Salvager::loadStrings()
 {
     EventStore &store = m_data->events;
@@ -586,6 +598,7 @@ void Salvager::loadChunks()
         chunk.lastNs = last;
         chunk.data = QByteArrayView(static_cast<const char *>(p), p ? n : 0);
         chunk.hasChecksum = m_chunkChecksums;
+        chunk.hasCgroups = m_data->info.schemaVersion >= 4;
         chunk.checksum = m_chunkChecksums && sqlite3_column_type(st, 6) == SQLITE_INTEGER
                              ? sqlite3_column_int64(st, 6)
                              : -1;
@@ -594,7 +607,9 @@ void Salvager::loadChunks()
         // its bytes could hold).
         if (!EventChunkCodec::checksumMatches(chunk)) {
             const qint64 most =
-                n / (isEventType(type) ? EventChunkCodec::minBytesPerEvent(EventType(type)) : 1);
+                n / (isEventType(type) ? EventChunkCodec::minBytesPerEvent(
+                                             EventType(type), m_data->info.schemaVersion >= 4)
+                                       : 1);
             mismatches.push_back({seq, type, std::clamp<qint64>(count, 0, most), first, last});
             return;
         }
@@ -891,6 +906,7 @@ bool Salvager::run(const QString &reason, QString *error)
     }
     m_stringMap.clear();
     loadStacks();
+    loadCgroups();
     loadSamples();
     sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr);
     if (m_cancelled) {

@@ -1,5 +1,6 @@
 #include "core/sessionstore.h"
 
+#include "core/cgroups.h"
 #include "core/eventchunk.h"
 #include "core/sessioninfo.h"
 #include "core/sessionsalvage.h"
@@ -98,6 +99,14 @@ CREATE TABLE stack_frames(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL,
                           address INTEGER NOT NULL, module BLOB NOT NULL,
                           build_id BLOB NOT NULL, symbol BLOB NOT NULL);
 CREATE TABLE stacks(id INTEGER PRIMARY KEY, flags INTEGER NOT NULL, frames BLOB NOT NULL);
+)sql";
+
+// Schema 4: the cgroups the recording's events named (core/cgroups.h), each once: its id (the
+// events' cgroup_id), its path under the cgroup v2 mount (bytes as the kernel has them) and what
+// the path says: container id, runtime, Kubernetes pod and systemd unit ('' where none).
+const char *const Schema4CgroupsSql = R"sql(
+CREATE TABLE cgroups(id INTEGER PRIMARY KEY, path BLOB NOT NULL, container TEXT NOT NULL,
+                     runtime TEXT NOT NULL, pod TEXT NOT NULL, unit TEXT NOT NULL);
 )sql";
 
 // The tables whose rows SessionReader counts for its progress, in load order.
@@ -214,10 +223,11 @@ struct SessionWriter::Statements
     sqlite3_stmt *chunk = nullptr;
     sqlite3_stmt *frame = nullptr;
     sqlite3_stmt *stack = nullptr;
+    sqlite3_stmt *cgroup = nullptr; // schema 4
     ~Statements()
     {
         for (sqlite3_stmt *s : {string, exec, open, block, tcp, fsSlow, histogram, stats, counter,
-                                chunk, frame, stack})
+                                chunk, frame, stack, cgroup})
             sqlite3_finalize(s);
     }
 };
@@ -333,7 +343,9 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
         sqlite3_exec(m_db, m_schema >= 3 ? Schema3StringsSql : Schema1StringsSql, nullptr, nullptr,
                      nullptr) != SQLITE_OK ||
         sqlite3_exec(m_db, SchemaSamplesSql, nullptr, nullptr, nullptr) != SQLITE_OK ||
-        sqlite3_exec(m_db, events, nullptr, nullptr, nullptr) != SQLITE_OK)
+        sqlite3_exec(m_db, events, nullptr, nullptr, nullptr) != SQLITE_OK ||
+        (m_schema >= 4 &&
+         sqlite3_exec(m_db, Schema4CgroupsSql, nullptr, nullptr, nullptr) != SQLITE_OK))
         return fail(failure(cannotCreate));
 
     sqlite3_stmt *meta = nullptr;
@@ -409,25 +421,28 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
         int last;
     } const prepared[] = {
         {&m_stmts->string, "INSERT INTO strings(id, value) VALUES(?, ?)", 1, 2},
-        {&m_stmts->string, "INSERT INTO strings(id, value, crc) VALUES(?, ?, ?)", 3, 3},
+        {&m_stmts->string, "INSERT INTO strings(id, value, crc) VALUES(?, ?, ?)", 3, 4},
         {&m_stmts->exec, "INSERT INTO exec_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 1, 1},
         {&m_stmts->open, "INSERT INTO open_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 1, 1},
         {&m_stmts->block, "INSERT INTO block_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 1, 1},
         {&m_stmts->tcp, "INSERT INTO tcp_connect_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 1,
          1},
         {&m_stmts->fsSlow, "INSERT INTO fs_slow_events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 1, 1},
-        {&m_stmts->histogram, "INSERT INTO histograms VALUES(?, ?, ?, ?, ?, ?, ?)", 1, 3},
-        {&m_stmts->stats, "INSERT INTO probe_stats VALUES(?, ?, ?, ?, ?, ?, ?, ?)", 1, 3},
-        {&m_stmts->counter, "INSERT INTO counters VALUES(?, ?, ?, ?, ?)", 1, 3},
+        {&m_stmts->histogram, "INSERT INTO histograms VALUES(?, ?, ?, ?, ?, ?, ?)", 1, 4},
+        {&m_stmts->stats, "INSERT INTO probe_stats VALUES(?, ?, ?, ?, ?, ?, ?, ?)", 1, 4},
+        {&m_stmts->counter, "INSERT INTO counters VALUES(?, ?, ?, ?, ?)", 1, 4},
         {&m_stmts->chunk,
          "INSERT INTO event_chunks(type, count, first_ns, last_ns, data) VALUES(?, ?, ?, ?, ?)", 2,
          2},
         {&m_stmts->chunk,
          "INSERT INTO event_chunks(type, count, first_ns, last_ns, data, crc) "
          "VALUES(?, ?, ?, ?, ?, ?)",
-         3, 3},
-        {&m_stmts->frame, "INSERT INTO stack_frames VALUES(?, ?, ?, ?, ?, ?)", 2, 3},
-        {&m_stmts->stack, "INSERT INTO stacks VALUES(?, ?, ?)", 2, 3},
+         3, 4},
+        {&m_stmts->frame, "INSERT INTO stack_frames VALUES(?, ?, ?, ?, ?, ?)", 2, 4},
+        {&m_stmts->stack, "INSERT INTO stacks VALUES(?, ?, ?)", 2, 4},
+        // OR IGNORE: an id the file already has keeps its first path (ids are never reused
+        // while the machine runs).
+        {&m_stmts->cgroup, "INSERT OR IGNORE INTO cgroups VALUES(?, ?, ?, ?, ?, ?)", 4, 4},
     };
     for (const auto &p : prepared) {
         if (m_schema < p.first || m_schema > p.last)
@@ -566,7 +581,8 @@ bool SessionWriter::writeChunks(const RecordBatch &batch)
             continue;
         // Encoding the whole first also gives every string its id in the order events name
         // them, whether or not the events are then split.
-        const QByteArray whole = EventChunkCodec::encode(type, batch, id);
+        const bool cgroups = m_schema >= 4;
+        const QByteArray whole = EventChunkCodec::encode(type, batch, id, cgroups);
         const qsizetype pieces =
             m_schema >= 3 && whole.size() > MaxChunkBytes
                 ? std::min(total, (whole.size() + TargetChunkBytes - 1) / TargetChunkBytes)
@@ -576,7 +592,7 @@ bool SessionWriter::writeChunks(const RecordBatch &batch)
             const qsizetype end = total * (piece + 1) / pieces;
             const qsizetype n = end - begin;
             const QByteArray data =
-                pieces == 1 ? whole : EventChunkCodec::encode(type, batch, begin, end, id);
+                pieces == 1 ? whole : EventChunkCodec::encode(type, batch, begin, end, id, cgroups);
             quint64 first = ~quint64(0), last = 0;
             for (qsizetype i = begin; i < end; ++i) {
                 const quint64 t = EventChunkCodec::timeAt(type, batch, i);
@@ -682,6 +698,25 @@ bool SessionWriter::writeRows(const RecordBatch &batch)
             return false;
     } else if (!writeStacks(batch) || !writeChunks(batch)) {
         return false;
+    }
+    if (s.cgroup) {
+        for (const CgroupPath &c : batch.cgroups) {
+            sqlite3_stmt *st = s.cgroup;
+            const CgroupNames names = parseCgroupPath(c.path);
+            const QByteArray container = names.container.toUtf8();
+            const QByteArray runtime = names.runtime.toUtf8();
+            const QByteArray pod = names.pod.toUtf8();
+            const QByteArray unit = names.unit.toUtf8();
+            sqlite3_bind_int64(st, 1, s64(c.id));
+            bindBlob(st, 2, c.path);
+            sqlite3_bind_text(st, 3, container.constData(), int(container.size()),
+                              SQLITE_TRANSIENT);
+            sqlite3_bind_text(st, 4, runtime.constData(), int(runtime.size()), SQLITE_TRANSIENT);
+            sqlite3_bind_text(st, 5, pod.constData(), int(pod.size()), SQLITE_TRANSIENT);
+            sqlite3_bind_text(st, 6, unit.constData(), int(unit.size()), SQLITE_TRANSIENT);
+            if (!step(st))
+                return false;
+        }
     }
     for (const HistogramSnapshot &h : batch.histograms) {
         sqlite3_stmt *st = s.histogram;
@@ -858,6 +893,7 @@ private:
     bool loadSchema1Events();
     bool loadChunks();
     bool loadStacks();
+    bool loadCgroups();
     bool loadSamples();
 
     QString m_path;
@@ -1082,10 +1118,23 @@ bool Reader::loadMeta()
 
 bool Reader::loadEvents()
 {
-    const bool ok = m_schema == 1 ? loadSchema1Events() : loadStacks() && loadChunks();
+    const bool ok =
+        m_schema == 1 ? loadSchema1Events() : loadStacks() && loadChunks() && loadCgroups();
     m_strings.clear();
     m_stringMap.clear();
     return ok && loadSamples() && m_error.isEmpty();
+}
+
+bool Reader::loadCgroups()
+{
+    // Schema 4: the paths of the cgroups the events name (older files have none: every event's
+    // cgroup id is 0, unknown).
+    if (m_schema < 4)
+        return true;
+    return query("SELECT id, path FROM cgroups ORDER BY id", [&](sqlite3_stmt *st) {
+        m_data->cgroups.add(CgroupPath{quint64(sqlite3_column_int64(st, 0)), blob(st, 1)});
+        return true;
+    });
 }
 
 bool Reader::loadStacks()
@@ -1192,20 +1241,20 @@ bool Reader::loadChunks()
     });
     // Each type's rows are allocated once: counts are summed first, capped by what the blobs
     // could hold so a hostile count cannot make this allocate more than the file's size.
-    ok = ok &&
-         query("SELECT type, sum(max(min(count, length(data)), 0)), sum(length(data)) "
-               "FROM event_chunks GROUP BY type",
-               [&](sqlite3_stmt *st) {
-                   const int type = sqlite3_column_int(st, 0);
-                   if (!isEventType(type))
-                       return true;
-                   const auto t = EventType(type);
-                   const qint64 count = sqlite3_column_int64(st, 1);
-                   const qint64 bytes = sqlite3_column_int64(st, 2);
-                   store.reserve(
-                       t, qBound<qint64>(0, count, bytes / EventChunkCodec::minBytesPerEvent(t)));
-                   return true;
-               });
+    ok = ok && query("SELECT type, sum(max(min(count, length(data)), 0)), sum(length(data)) "
+                     "FROM event_chunks GROUP BY type",
+                     [&](sqlite3_stmt *st) {
+                         const int type = sqlite3_column_int(st, 0);
+                         if (!isEventType(type))
+                             return true;
+                         const auto t = EventType(type);
+                         const qint64 count = sqlite3_column_int64(st, 1);
+                         const qint64 bytes = sqlite3_column_int64(st, 2);
+                         store.reserve(t, qBound<qint64>(0, count,
+                                                         bytes / EventChunkCodec::minBytesPerEvent(
+                                                                     t, m_schema >= 4)));
+                         return true;
+                     });
     const char *const chunkSql =
         m_chunkChecksums
             ? "SELECT seq, type, count, data, first_ns, last_ns, crc FROM event_chunks ORDER BY seq"
@@ -1234,6 +1283,7 @@ bool Reader::loadChunks()
              chunk.firstNs = quint64(sqlite3_column_int64(st, 4));
              chunk.lastNs = quint64(sqlite3_column_int64(st, 5));
              chunk.hasChecksum = m_chunkChecksums;
+             chunk.hasCgroups = m_schema >= 4;
              chunk.checksum =
                  sqlite3_column_type(st, 6) == SQLITE_INTEGER ? sqlite3_column_int64(st, 6) : -1;
              // The checksum first: a flipped type must not pass for a newer one.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/cgroups.h"
 #include "core/eventstore.h"
 #include "core/records.h"
 #include "core/sessioninfo.h"
@@ -41,7 +42,8 @@ struct SessionData
     SessionInfo info;
     SessionDamage damage;
     EventStore events;
-    StackTable stacks; // the stacks CpuSample and OffCpu events refer to
+    StackTable stacks;   // the stacks CpuSample and OffCpu events refer to
+    CgroupTable cgroups; // what the events' cgroup ids name (schema 4)
     QList<HistogramSnapshot> histograms;
     QList<ProbeStats> stats;
     QList<CounterSample> counters;

@@ -1,5 +1,6 @@
 #include "core/toplists.h"
 
+#include "core/cgroups.h"
 #include "core/eventstore.h"
 #include "core/openflags.h"
 #include "core/topkeys.h"
@@ -241,6 +242,96 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
 
     out.keys = qsizetype(acc.size());
     out.rows.reserve(out.keys);
+    for (Accumulator &a : acc) {
+        a.row.p99LatencyNs = nearestRank(a.latencies, 0.99);
+        out.latencyTypes |= a.row.latencyTypes;
+        out.bytesTypes |= a.row.bytesTypes;
+        out.rows.append(std::move(a.row));
+    }
+    std::sort(out.rows.begin(), out.rows.end(), [&](const TopRow &x, const TopRow &y) {
+        const quint64 mx = metricValue(x, q.metric), my = metricValue(y, q.metric);
+        if (mx != my)
+            return mx > my;
+        if (x.count != y.count)
+            return x.count > y.count;
+        return x.key < y.key;
+    });
+    if (q.limit > 0 && out.rows.size() > q.limit)
+        out.rows.resize(q.limit);
+    return out;
+}
+
+QString cgroupKeyText(const CgroupTable &cgroups, quint64 cgroupId, CgroupKey key)
+{
+    const CgroupPath *path = cgroupId ? cgroups.path(cgroupId) : nullptr;
+    if (!path || path->path.isEmpty())
+        return QLatin1String(UnknownCgroupKey);
+    const CgroupNames n = cgroups.names(cgroupId);
+    if (key == CgroupKey::Unit)
+        return n.unit.isEmpty() ? QStringLiteral("[none]") : n.unit;
+    if (n.container.isEmpty())
+        return QStringLiteral("[host]");
+    return n.runtime + QLatin1Char(' ') + shortContainerId(n.container);
+}
+
+TopList topListByCgroup(const EventStore &store, const CgroupTable &cgroups, CgroupKey key,
+                        const TopQuery &q)
+{
+    const bool filtering = !(q.filter == EventFilter{});
+    const EventMatcher matcher(q.filter);
+    // Many cgroup ids may share a name (a unit's sub-cgroups): ids to names once, names to rows.
+    QHash<quint64, qsizetype> rowOfId;
+    QHash<QString, qsizetype> rowOfName;
+    std::vector<Accumulator> acc;
+    TopList out;
+    const std::vector<ScanRange> ranges = rangesOf(store, q.startNs, q.endNs, [&]<typename E>() {
+        return hasCgroupId<E> && (!q.type || *q.type == eventTypeOf<E>);
+    });
+    for (const ScanRange &r : ranges) {
+        visitEventType(r.type, [&]<typename E>() {
+            if constexpr (hasCgroupId<E>) {
+                quint64 lastId = ~quint64(0);
+                qsizetype slot = -1;
+                for (qsizetype i = r.first; i < r.last; ++i) {
+                    if (filtering && !matcher.accepts<E>(store, i))
+                        continue;
+                    const quint64 id = store.value<&E::cgroupId>(i);
+                    if (id != lastId || slot < 0) {
+                        lastId = id;
+                        auto it = rowOfId.constFind(id);
+                        if (it == rowOfId.constEnd()) {
+                            const QString name = cgroupKeyText(cgroups, id, key);
+                            auto n = rowOfName.constFind(name);
+                            if (n == rowOfName.constEnd()) {
+                                Accumulator a;
+                                a.row.key = name;
+                                acc.push_back(std::move(a));
+                                n = rowOfName.insert(name, qsizetype(acc.size()) - 1);
+                            }
+                            it = rowOfId.insert(id, n.value());
+                        }
+                        slot = it.value();
+                    }
+                    Accumulator &a = acc[size_t(slot)];
+                    ++a.row.count;
+                    ++out.events;
+                    if constexpr (hasLatency<E>) {
+                        const quint64 ns = store.latencyNs<E>(i);
+                        ++a.row.latencyCount;
+                        a.row.latencyTypes |= typeBit(eventTypeOf<E>);
+                        a.row.totalLatencyNs += ns;
+                        a.latencies.push_back(ns);
+                    }
+                    if constexpr (hasBytes<E>) {
+                        ++a.row.bytesCount;
+                        a.row.bytesTypes |= typeBit(eventTypeOf<E>);
+                        a.row.bytes += bytesOf<E>(store, i);
+                    }
+                }
+            }
+        });
+    }
+    out.keys = qsizetype(acc.size());
     for (Accumulator &a : acc) {
         a.row.p99LatencyNs = nearestRank(a.latencies, 0.99);
         out.latencyTypes |= a.row.latencyTypes;

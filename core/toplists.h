@@ -105,6 +105,23 @@ bool typeHasDimension(EventType type, Dimension d);
 // values.
 quint64 nearestRank(std::vector<quint64> &values, double fraction);
 
+class CgroupTable;
+
+// What a top list by cgroup groups by (docs/containers.md): the container, or the systemd unit,
+// that the session's cgroups table gives each event's cgroup id.
+enum class CgroupKey : quint8
+{
+    Container, // "docker 3f4e5a6b7c8d" (runtime and short id); "[host]" outside any container
+    Unit,      // "nginx.service"; "[none]" for a cgroup in no unit
+};
+// "[unknown]": events whose cgroup the recording could not name (id 0, or not in the table).
+inline constexpr const char *UnknownCgroupKey = "[unknown]";
+// The name of event i's cgroup in a top list by key.
+QString cgroupKeyText(const CgroupTable &cgroups, quint64 cgroupId, CgroupKey key);
+// The top list of query by container or unit instead of query.dimension; rows have no filter.
+TopList topListByCgroup(const EventStore &store, const CgroupTable &cgroups, CgroupKey key,
+                        const TopQuery &query);
+
 // cancel, when set and true, stops the scan: the result is then incomplete and to be dropped.
 // split: how the scan is spread over threads (the result does not depend on it).
 TopList topList(const EventStore &store, const TopQuery &query,

@@ -272,6 +272,7 @@ bool BlockProbe::decode(const void *data, size_t size, RecordBatch &out)
     ev.sector = e.sector;
     ev.bytes = e.bytes;
     ev.pid = e.pid;
+    ev.cgroupId = e.cgroup_id;
     ev.queueNs = e.queue_ns;
     ev.deviceNs = e.device_ns;
     ev.disk = QByteArray(static_cast<const char *>(data) + sizeof(e), int(e.disk_len));

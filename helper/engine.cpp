@@ -2,6 +2,7 @@
 
 #include "helper/bpfaccess.h"
 
+#include "core/cgroups.h"
 #include "core/sessioninfo.h"
 #include "helper/stackresolver.h"
 
@@ -137,6 +138,9 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
     m_startNs = monotonicNowNs();
     // Ids from 1 for every recording: a consumer starts a new table with each one.
     m_stackResolver = std::make_unique<StackResolver>();
+    m_cgroups = std::make_unique<CgroupResolver>();
+    if (!m_cgroups->isAvailable())
+        qWarning("%s", qPrintable(m_cgroups->error()));
     for (size_t i = 0; i < probes.size(); ++i) {
         QString why;
         probes[i]->setRingBufferBytes(m_ringBufferBytes);
@@ -183,6 +187,7 @@ void Engine::poll(int timeoutMs, RecordBatch &out)
     for (auto &probe : m_probes)
         probe->drain(out);
     takeNewStacks(out);
+    takeNewCgroups(out, false);
     now = monotonicNowNs();
     for (size_t i = 0; i < m_probes.size(); ++i) {
         if (now >= m_nextSnapshotNs[i]) {
@@ -203,6 +208,7 @@ void Engine::stop(RecordBatch *out)
         for (auto &probe : m_probes)
             probe->drain(*out);
         takeNewStacks(*out);
+        takeNewCgroups(*out, true);
         // After the drain, so the stats count every record just delivered; the maps and the
         // lost counters are still mapped until the probes are stopped below.
         const quint64 now = monotonicNowNs();
@@ -220,11 +226,34 @@ void Engine::stop(RecordBatch *out)
         close(m_statsFd);
     m_statsFd = -1;
     m_stackResolver.reset();
+    m_cgroups.reset();
 }
 
 const StackTable *Engine::stacks() const
 {
     return m_stackResolver ? &m_stackResolver->table() : nullptr;
+}
+
+void Engine::takeNewCgroups(RecordBatch &out, bool last)
+{
+    if (!m_cgroups || !m_cgroups->isAvailable())
+        return;
+    // Events come in runs from one task: only a change of id is looked up.
+    QSet<quint64> ids;
+    quint64 previous = 0;
+    forEachEventType([&]<typename E>() {
+        if constexpr (hasCgroupId<E>) {
+            for (const E &e : std::as_const(out.events<E>())) {
+                if (e.cgroupId != previous) {
+                    previous = e.cgroupId;
+                    ids.insert(previous);
+                }
+            }
+        }
+    });
+    out.cgroups += m_cgroups->resolve(ids);
+    if (last)
+        out.cgroups += m_cgroups->finish();
 }
 
 void Engine::takeNewStacks(RecordBatch &out)

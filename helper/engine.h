@@ -12,6 +12,7 @@
 
 namespace bpflens {
 
+class CgroupResolver;
 class StackResolver;
 
 struct ProbeStatus
@@ -62,6 +63,9 @@ public:
 
 private:
     void takeNewStacks(RecordBatch &out);
+    // The paths of the cgroups out's events name for the first time (out.cgroups); last: the
+    // recording ends, ids still unresolved are handed out without a path.
+    void takeNewCgroups(RecordBatch &out, bool last);
 
     // The kernel's BTF, which KernelFeatures holds, is over 5 MiB of heap on a distribution
     // kernel: only choosing and loading probes needs it, not hours of recording.
@@ -70,6 +74,8 @@ private:
     std::vector<quint64> m_nextSnapshotNs;
     // Frames and stacks of the running recording, shared by its probes.
     std::unique_ptr<StackResolver> m_stackResolver;
+    // The cgroups of the running recording (core/cgroups.h).
+    std::unique_ptr<CgroupResolver> m_cgroups;
     int m_epollFd = -1;
     int m_statsFd = -1;
     quint64 m_startNs = 0;

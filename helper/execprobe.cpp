@@ -100,6 +100,7 @@ bool ExecProbe::decode(const void *data, size_t size, RecordBatch &out)
     ExecEvent e;
     e.timeNs = r.time_ns;
     e.pid = r.pid;
+    e.cgroupId = r.cgroup_id;
     e.ppid = r.ppid;
     e.uid = r.uid;
     e.retval = r.retval;

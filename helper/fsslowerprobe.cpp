@@ -138,6 +138,7 @@ bool FsSlowerProbe::decode(const void *data, size_t size, RecordBatch &out)
     FsSlowEvent e;
     e.timeNs = r.time_ns;
     e.pid = r.pid;
+    e.cgroupId = r.cgroup_id;
     e.op = r.op;
     e.bytes = r.bytes;
     e.offset = r.offset;

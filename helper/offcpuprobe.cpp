@@ -174,6 +174,7 @@ bool OffCpuProbe::decode(const void *data, size_t size, RecordBatch &)
     p.event.timeNs = e.time_ns;
     p.event.offNs = e.off_ns;
     p.event.pid = e.pid;
+    p.event.cgroupId = e.cgroup_id;
     p.event.tid = e.tid;
     p.event.comm = QByteArray(e.comm, int(qstrnlen(e.comm, sizeof(e.comm))));
     p.kernelId = e.kstack_id;

@@ -106,6 +106,7 @@ bool OpenProbe::decode(const void *data, size_t size, RecordBatch &out)
     OpenEvent e;
     e.timeNs = r.time_ns;
     e.pid = r.pid;
+    e.cgroupId = r.cgroup_id;
     e.tid = r.tid;
     e.uid = r.uid;
     e.flags = r.flags;

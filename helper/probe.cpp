@@ -1,5 +1,7 @@
 #include "helper/probe.h"
 
+#include "core/cgroups.h"
+
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -225,10 +227,17 @@ bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QStrin
     if (cgroupPath.isEmpty())
         return true;
     QString path = cgroupPath;
-    // Either a full path, or one relative to the cgroup v2 root ("/system.slice" or "user.slice").
-    if (!path.startsWith(QStringLiteral("/sys/fs/cgroup")))
-        path = QStringLiteral("/sys/fs/cgroup/") +
+    // Either a full path, or one relative to the cgroup v2 root ("/system.slice" or
+    // "user.slice"), which is /sys/fs/cgroup on systemd's unified layout and
+    // /sys/fs/cgroup/unified on the hybrid one (core/cgroups.h finds it).
+    if (!path.startsWith(QStringLiteral("/sys/fs/cgroup"))) {
+        QString why;
+        QString mount = cgroup2Mount(&why);
+        if (mount.isEmpty())
+            mount = QStringLiteral("/sys/fs/cgroup"); // opening it then says what is wrong
+        path = mount + QLatin1Char('/') +
                cgroupPath.mid(cgroupPath.startsWith(QLatin1Char('/')) ? 1 : 0);
+    }
     const int fd = open(path.toLocal8Bit().constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
         *error = QStringLiteral("cgroup %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));

@@ -252,6 +252,7 @@ bool ProfileProbe::decode(const void *data, size_t size, RecordBatch &)
     p.event.timeNs = s.time_ns;
     p.event.cpu = s.cpu;
     p.event.pid = s.pid;
+    p.event.cgroupId = s.cgroup_id;
     p.event.tid = s.tid;
     p.event.comm = QByteArray(s.comm, int(qstrnlen(s.comm, sizeof(s.comm))));
     p.kernel.reserve(s.kstack_len);

@@ -74,6 +74,7 @@ bool TcpAcceptProbe::decode(const void *data, size_t size, RecordBatch &out)
     TcpAcceptEvent e;
     e.timeNs = r.ts_ns;
     e.pid = r.pid;
+    e.cgroupId = r.cgroup_id;
     e.tid = r.tid;
     e.uid = r.uid;
     e.family = r.family;

@@ -198,6 +198,7 @@ bool TcpConnectProbe::decode(const void *data, size_t size, RecordBatch &out)
     TcpConnectEvent e;
     e.timeNs = r.ts_ns;
     e.pid = r.pid;
+    e.cgroupId = r.cgroup_id;
     e.uid = r.uid;
     e.family = r.family;
     std::memcpy(e.saddr.data(), r.saddr, e.saddr.size());

@@ -67,6 +67,7 @@ bool TcpLifeProbe::decode(const void *data, size_t size, RecordBatch &out)
     TcpLifeEvent e;
     e.timeNs = r.ts_ns;
     e.pid = r.pid;
+    e.cgroupId = r.cgroup_id;
     e.family = r.family;
     std::memcpy(e.laddr.data(), r.laddr, e.laddr.size());
     std::memcpy(e.raddr.data(), r.raddr, e.raddr.size());

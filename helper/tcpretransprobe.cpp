@@ -102,6 +102,7 @@ bool TcpRetransProbe::decode(const void *data, size_t size, RecordBatch &out)
     TcpRetransEvent e;
     e.timeNs = r.ts_ns;
     e.pid = r.pid;
+    e.cgroupId = r.cgroup_id;
     e.family = r.family;
     std::memcpy(e.saddr.data(), r.saddr, e.saddr.size());
     std::memcpy(e.daddr.data(), r.daddr, e.daddr.size());

@@ -205,6 +205,7 @@ bool TpPairProbe::decode(const void *data, size_t size, RecordBatch &out)
     TpPairEvent ev;
     ev.timeNs = e.ts;
     ev.pid = e.pid;
+    ev.cgroupId = e.cgroup_id;
     ev.tid = e.tid;
     ev.key = e.key;
     ev.latencyNs = e.latency_ns;

@@ -116,6 +116,7 @@ bool UprobeProbe::decode(const void *data, size_t size, RecordBatch &out)
     UprobeCallEvent ev;
     ev.timeNs = e.ts;
     ev.pid = e.pid;
+    ev.cgroupId = e.cgroup_id;
     ev.tid = e.tid;
     ev.latencyNs = e.latency_ns;
     if (m_key.kind == ProbeCatalog::UprobeKey::Kind::Integer) {

@@ -212,6 +212,7 @@ bool UsdtProbe::decode(const void *data, size_t size, RecordBatch &out)
     UsdtEvent ev;
     ev.timeNs = e.ts;
     ev.pid = e.pid;
+    ev.cgroupId = e.cgroup_id;
     ev.tid = e.tid;
     const int count = int(qMin<__u32>(e.arg_cnt, USDT_MAX_ARGS));
     for (int i = 0; i < count; ++i) {

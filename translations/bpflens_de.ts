@@ -1278,6 +1278,26 @@
         <translation>Argumente gekürzt</translation>
     </message>
     <message>
+        <source>Cgroup ID</source>
+        <translation>Cgroup-ID</translation>
+    </message>
+    <message>
+        <source>Cgroup path</source>
+        <translation>Cgroup-Pfad</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>Unit</translation>
+    </message>
+    <message>
+        <source>Container</source>
+        <translation>Container</translation>
+    </message>
+    <message>
+        <source>Kubernetes pod</source>
+        <translation>Kubernetes-Pod</translation>
+    </message>
+    <message>
         <source>yes</source>
         <translation>ja</translation>
     </message>

@@ -1277,6 +1277,26 @@
         <translation>参数已截断</translation>
     </message>
     <message>
+        <source>Cgroup ID</source>
+        <translation>控制组 ID</translation>
+    </message>
+    <message>
+        <source>Cgroup path</source>
+        <translation>控制组路径</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>Container</source>
+        <translation>容器</translation>
+    </message>
+    <message>
+        <source>Kubernetes pod</source>
+        <translation>Kubernetes Pod</translation>
+    </message>
+    <message>
         <source>yes</source>
         <translation>是</translation>
     </message>

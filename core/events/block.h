@@ -20,6 +20,9 @@ struct BlockEvent
     QByteArray comm;
     static quint32 major(quint32 dev) { return dev >> 20; }
     static quint32 minor(quint32 dev) { return dev & ((1u << 20) - 1); }
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const BlockEvent &) const = default;
 };
 
@@ -43,6 +46,7 @@ struct EventTraits<BlockEvent>
         Field<&E::disk, FieldKind::Bytes, true>{"disk"},
         Field<&E::op, FieldKind::Bytes, true>{"op"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto searched = std::tuple{&E::disk, &E::op};
     static constexpr auto latency = std::tuple{&E::queueNs, &E::deviceNs};
@@ -79,6 +83,9 @@ struct EventTraits<BlockEvent>
             Everywhere, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Device time")),
         {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Issued at"), Format::Time,
          InDetails, [](const E &e) { return QVariant::fromValue(e.timeNs - e.deviceNs); }},
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

@@ -17,6 +17,9 @@ struct ExecEvent
     QByteArray filename;
     QList<QByteArray> argv;
     bool argvTruncated = false;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const ExecEvent &) const = default;
 };
 
@@ -37,9 +40,10 @@ struct EventTraits<ExecEvent>
         Field<&E::filename, FieldKind::Bytes>{"filename"},
         Field<&E::argvTruncated, FieldKind::Flag>{"argv_truncated"},
         Field<&E::argv, FieldKind::BytesList>{"argv"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     // Stream protocol 1.0 sent the flag before the strings.
-    static constexpr std::array<std::size_t, 9> wireOrder{0, 1, 2, 3, 4, 7, 5, 6, 8};
+    static constexpr std::array<std::size_t, 10> wireOrder{0, 1, 2, 3, 4, 7, 5, 6, 8, 9};
     // Set on the wire when the list is longer than a stream may carry (StreamMaxArgv).
     static constexpr auto truncationFlag = &E::argvTruncated;
     static constexpr auto searched = std::tuple{&E::filename, &E::argv};
@@ -73,6 +77,9 @@ struct EventTraits<ExecEvent>
         column<E, &E::argvTruncated>(
             "argv_truncated", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Arguments truncated"),
             Format::YesNo, InCsv | InDetails),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

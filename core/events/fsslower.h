@@ -16,6 +16,9 @@ struct FsSlowEvent
     QByteArray fs; // "ext4"
     QByteArray comm;
     QByteArray filename;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const FsSlowEvent &) const = default;
 };
 
@@ -36,6 +39,7 @@ struct EventTraits<FsSlowEvent>
         Field<&E::fs, FieldKind::Bytes>{"fs"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
         Field<&E::filename, FieldKind::Bytes>{"filename"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto searched = std::tuple{&E::filename, &E::fs};
     static constexpr auto latency = std::tuple{&E::latencyNs};
@@ -58,6 +62,9 @@ struct EventTraits<FsSlowEvent>
                                  Format::Duration),
         column<E, &E::filename>(
             "filename", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "File name"), Format::Bytes),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

@@ -15,6 +15,9 @@ struct OffCpuEvent
     quint32 tid = 0;
     quint32 stackId = 0;
     QByteArray comm;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const OffCpuEvent &) const = default;
 };
 
@@ -32,6 +35,7 @@ struct EventTraits<OffCpuEvent>
         Field<&E::tid, FieldKind::U32>{"tid"},
         Field<&E::stackId, FieldKind::U32>{"stack_id", "stack id"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto latency = std::tuple{&E::offNs};
     static constexpr LaneStyle lane{0x8a5cc8, true};
@@ -44,6 +48,9 @@ struct EventTraits<OffCpuEvent>
                              QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Off-CPU time"),
                              Format::Duration),
         column<E, &E::stackId>("stack_id", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Stack")),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

@@ -17,6 +17,9 @@ struct OpenEvent
     qint32 ret = 0; // fd, or -errno
     QByteArray comm;
     QByteArray path;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const OpenEvent &) const = default;
 };
 
@@ -28,11 +31,16 @@ struct EventTraits<OpenEvent>
     static constexpr const char *wireName = "open";
     static constexpr const char *title = QT_TRANSLATE_NOOP("SessionModel", "Open");
     static constexpr auto fields = std::tuple{
-        Field<&E::timeNs, FieldKind::Time>{"time_ns"}, Field<&E::pid, FieldKind::U32>{"pid"},
-        Field<&E::tid, FieldKind::U32>{"tid"},         Field<&E::uid, FieldKind::U32>{"uid"},
-        Field<&E::flags, FieldKind::S32>{"flags"},     Field<&E::mode, FieldKind::U32>{"mode"},
-        Field<&E::ret, FieldKind::S32>{"ret"},         Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::timeNs, FieldKind::Time>{"time_ns"},
+        Field<&E::pid, FieldKind::U32>{"pid"},
+        Field<&E::tid, FieldKind::U32>{"tid"},
+        Field<&E::uid, FieldKind::U32>{"uid"},
+        Field<&E::flags, FieldKind::S32>{"flags"},
+        Field<&E::mode, FieldKind::U32>{"mode"},
+        Field<&E::ret, FieldKind::S32>{"ret"},
+        Field<&E::comm, FieldKind::Bytes>{"comm"},
         Field<&E::path, FieldKind::Bytes>{"path"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto searched = std::tuple{&E::path};
     static constexpr auto top =
@@ -56,6 +64,9 @@ struct EventTraits<OpenEvent>
          [](const E &e) { return e.ret < 0 ? errnoName(-e.ret) : QString::number(e.ret); }},
         column<E, &E::path>("path", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Path"),
                             Format::Bytes),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

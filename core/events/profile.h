@@ -14,6 +14,9 @@ struct CpuSampleEvent
     quint32 tid = 0;
     quint32 stackId = 0;
     QByteArray comm;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const CpuSampleEvent &) const = default;
 };
 
@@ -31,6 +34,7 @@ struct EventTraits<CpuSampleEvent>
         Field<&E::tid, FieldKind::U32>{"tid"},
         Field<&E::stackId, FieldKind::U32>{"stack_id", "stack id"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr LaneStyle lane{0x3f7fbf, true};
     static constexpr Column<E> columns[] = {
@@ -40,6 +44,9 @@ struct EventTraits<CpuSampleEvent>
         column<E, &E::comm>("comm", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Command"),
                             Format::Bytes),
         column<E, &E::stackId>("stack_id", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Stack")),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

@@ -19,6 +19,9 @@ struct TcpAcceptEvent
     quint32 backlog = 0;    // connections still queued once this one was accepted
     quint32 backlogMax = 0; // the queue's limit
     QByteArray comm;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const TcpAcceptEvent &) const = default;
 };
 
@@ -42,6 +45,7 @@ struct EventTraits<TcpAcceptEvent>
         Field<&E::backlog, FieldKind::U32>{"backlog"},
         Field<&E::backlogMax, FieldKind::U32>{"backlog_max", "backlog limit"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr LaneStyle lane{0x2f9e6b};
     static constexpr Column<E> columns[] = {
@@ -64,6 +68,9 @@ struct EventTraits<TcpAcceptEvent>
         column<E, &E::backlog>("backlog", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Queued")),
         column<E, &E::backlogMax>("backlog_max",
                                   QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Queue limit")),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

@@ -17,6 +17,9 @@ struct TcpConnectEvent
     quint16 dport = 0;
     qint32 ret = 0;
     QByteArray comm;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const TcpConnectEvent &) const = default;
 };
 
@@ -38,6 +41,7 @@ struct EventTraits<TcpConnectEvent>
         Field<&E::dport, FieldKind::Port>{"dport", "destination port"},
         Field<&E::ret, FieldKind::S32>{"ret"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto top =
         std::tuple{TopByEndpoint<&E::daddr, &E::dport>{}, TopBy<Dimension::Error, &E::ret>{}};
@@ -58,6 +62,9 @@ struct EventTraits<TcpConnectEvent>
         endpointColumn<E, &E::daddr, &E::dport>(
             QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Destination")),
         column<E, &E::ret>("ret", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Return")),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

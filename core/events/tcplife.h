@@ -19,6 +19,9 @@ struct TcpLifeEvent
     quint64 rxBytes = 0;    // received
     quint64 durationNs = 0; // from its start (ESTABLISHED once it got there) to the close
     QByteArray comm;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const TcpLifeEvent &) const = default;
 };
 
@@ -41,6 +44,7 @@ struct EventTraits<TcpLifeEvent>
         Field<&E::rxBytes, FieldKind::U64>{"rx_bytes", "bytes received"},
         Field<&E::durationNs, FieldKind::U64>{"duration_ns", "duration"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto latency = std::tuple{&E::durationNs};
     static constexpr auto bytes = std::tuple{&E::txBytes, &E::rxBytes};
@@ -66,6 +70,9 @@ struct EventTraits<TcpLifeEvent>
         column<E, &E::durationNs>("duration_ns",
                                   QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Lifetime"),
                                   Format::Duration),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

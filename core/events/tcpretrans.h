@@ -25,6 +25,9 @@ struct TcpRetransEvent
     quint8 state = 0; // the kernel's TCP state, TCP_ESTABLISHED = 1 ... TCP_NEW_SYN_RECV = 12
     quint8 kind = Retransmit;
     QByteArray comm; // with pid
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const TcpRetransEvent &) const = default;
 
     static QString kindName(quint8 kind);
@@ -74,6 +77,7 @@ struct EventTraits<TcpRetransEvent>
         Field<&E::state, FieldKind::U8>{"state"},
         Field<&E::kind, FieldKind::U8>{"kind"},
         Field<&E::comm, FieldKind::Bytes, true>{"comm"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto top = std::tuple{TopByEndpoint<&E::daddr, &E::dport>{}};
     static constexpr LaneStyle lane{0xb8432f};
@@ -97,6 +101,9 @@ struct EventTraits<TcpRetransEvent>
          &schema::memberValue<&E::state>},
         {nullptr, QT_TRANSLATE_NOOP("bpflens::EventTableModel", "State"), Format::Text,
          InTable | InDetails, [](const E &e) { return QVariant(E::stateName(e.state)); }},
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

@@ -14,6 +14,9 @@ struct TpPairEvent
     quint64 key = 0; // the value both sides were paired by (a tid, a pointer, an id)
     quint64 latencyNs = 0;
     QByteArray comm;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const TpPairEvent &) const = default;
 };
 
@@ -31,6 +34,7 @@ struct EventTraits<TpPairEvent>
         Field<&E::key, FieldKind::U64>{"key"},
         Field<&E::latencyNs, FieldKind::U64>{"latency_ns"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto latency = std::tuple{&E::latencyNs};
     static constexpr LaneStyle lane{0x1f9ea8, true};
@@ -44,6 +48,9 @@ struct EventTraits<TpPairEvent>
         column<E, &E::latencyNs>("latency_ns",
                                  QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Latency"),
                                  Format::Duration),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

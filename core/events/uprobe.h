@@ -17,6 +17,9 @@ struct UprobeCallEvent
     quint64 argument = 0; // an integer key's value (0 for a string key or none)
     QByteArray text;      // a string key's text
     QByteArray comm;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const UprobeCallEvent &) const = default;
 };
 
@@ -36,6 +39,7 @@ struct EventTraits<UprobeCallEvent>
         Field<&E::argument, FieldKind::U64>{"argument"},
         Field<&E::text, FieldKind::Bytes>{"text"},
         Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto searched = std::tuple{&E::text};
     static constexpr auto latency = std::tuple{&E::latencyNs};
@@ -58,6 +62,9 @@ struct EventTraits<UprobeCallEvent>
         column<E, &E::latencyNs>("latency_ns",
                                  QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Latency"),
                                  Format::Duration),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

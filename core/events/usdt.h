@@ -14,6 +14,9 @@ struct UsdtEvent
     QByteArray args; // "42 -3 140737488348400": each argument in decimal, signed as its spec says
     QByteArray text; // a str(argN) key's text
     QByteArray comm;
+    // The task's cgroup v2 id (its directory's inode number; core/cgroups.h names it); 0 when
+    // unknown (sessions recorded before BPF Lens kept it).
+    quint64 cgroupId = 0;
     bool operator==(const UsdtEvent &) const = default;
 };
 
@@ -25,9 +28,13 @@ struct EventTraits<UsdtEvent>
     static constexpr const char *wireName = "USDT probe hit";
     static constexpr const char *title = QT_TRANSLATE_NOOP("SessionModel", "USDT probe hits");
     static constexpr auto fields = std::tuple{
-        Field<&E::timeNs, FieldKind::Time>{"time_ns"}, Field<&E::pid, FieldKind::U32>{"pid"},
-        Field<&E::tid, FieldKind::U32>{"tid"},         Field<&E::args, FieldKind::Bytes>{"args"},
-        Field<&E::text, FieldKind::Bytes>{"text"},     Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::timeNs, FieldKind::Time>{"time_ns"},
+        Field<&E::pid, FieldKind::U32>{"pid"},
+        Field<&E::tid, FieldKind::U32>{"tid"},
+        Field<&E::args, FieldKind::Bytes>{"args"},
+        Field<&E::text, FieldKind::Bytes>{"text"},
+        Field<&E::comm, FieldKind::Bytes>{"comm"},
+        Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto searched = std::tuple{&E::args, &E::text};
     static constexpr LaneStyle lane{0x2a9d8f, true};
@@ -40,6 +47,9 @@ struct EventTraits<UsdtEvent>
                             Format::Bytes),
         column<E, &E::text>("text", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "String"),
                             Format::Bytes),
+        column<E, &E::cgroupId>("cgroup_id",
+                                QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Cgroup ID"),
+                                Format::Number, InCsv | InDetails),
     };
 };
 

@@ -312,6 +312,20 @@ QList<QPair<QString, QString>> EventTableModel::eventFields(const SessionModel &
             }
             add(title(c.detailsTitle ? c.detailsTitle : c.title), shown);
         }
+        // What the event's cgroup id names, where the session knows it (docs/containers.md).
+        if constexpr (hasCgroupId<E>) {
+            const CgroupPath *path = session.data().cgroups.path(e.cgroupId);
+            if (path && !path->path.isEmpty()) {
+                const CgroupNames n = session.data().cgroups.names(e.cgroupId);
+                add(tr("Cgroup path"), displayBytes(path->path));
+                if (!n.unit.isEmpty())
+                    add(tr("Unit"), n.unit);
+                if (!n.container.isEmpty())
+                    add(tr("Container"), tr("%1 (%2)").arg(n.container, n.runtime));
+                if (!n.pod.isEmpty())
+                    add(tr("Kubernetes pod"), n.pod);
+            }
+        }
     });
     return fields;
 }

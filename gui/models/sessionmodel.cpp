@@ -52,6 +52,7 @@ void SessionModel::append(const RecordBatch &batch)
     QString stackError;
     if (!m_data.stacks.addDefinitions(batch, &stackError))
         qWarning("bpflens: %s", qPrintable(stackError));
+    m_data.cgroups.add(batch.cgroups);
     const bool wasOutOfOrder = store.outOfOrderAppends();
     forEachEventType([&]<typename E>() {
         for (const E &e : batch.events<E>())

@@ -163,7 +163,7 @@ inline QList<Seed> streamReaderSeeds()
                       hello + wireFrame(99, "later", 1, newer) + wireFrame(2, batch, 1, newer) +
                           end(StreamEndReason::HelperShutdown, QString())});
     }
-    seeds.append({QStringLiteral("invalid-major"), wireFrame(1, hello.mid(12), 2, 0)});
+    seeds.append({QStringLiteral("invalid-major"), wireFrame(1, hello.mid(12), 3, 0)});
     seeds.append({QStringLiteral("invalid-cut"), seeds[0].bytes.left(seeds[0].bytes.size() - 7)});
     seeds.append({QStringLiteral("invalid-length"), hello + wireFrame(2, {}, 1, 0, 0x7fffffff)});
     {

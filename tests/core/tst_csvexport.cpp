@@ -142,11 +142,11 @@ private Q_SLOTS:
         const auto open = readCsv(dir.filePath(QStringLiteral("open.csv")));
         QCOMPARE(open.size(), 1 + 120);
         QCOMPARE(open[0], (QList<QByteArray>{"time_s", "time", "pid", "tid", "uid", "comm", "flags",
-                                             "mode", "ret", "path"}));
+                                             "mode", "ret", "path", "cgroup_id"}));
         for (qsizetype i = 0; i < 120; ++i) {
             const OpenEvent e = s.events.open(i);
             const auto &row = open[i + 1];
-            QCOMPARE(row.size(), 10);
+            QCOMPARE(row.size(), 11);
             QCOMPARE(CsvExport::unescapeBytes(row[9]), e.path);
             QCOMPARE(CsvExport::unescapeBytes(row[5]), e.comm);
             QCOMPARE(row[2].toUInt(), e.pid);
@@ -376,7 +376,8 @@ private Q_SLOTS:
         const auto rows = readCsv(dir.filePath(QStringLiteral("tppair.csv")));
         QCOMPARE(rows.size(), 1 + 6);
         QCOMPARE(rows.at(0),
-                 (QList<QByteArray>{"time_s", "time", "pid", "tid", "comm", "key", "latency_ns"}));
+                 (QList<QByteArray>{"time_s", "time", "pid", "tid", "comm", "key", "latency_ns",
+                                    "cgroup_id"}));
         const TpPairEvent e = makeTpPair(t0 + 1000 * 5 + 1, 5);
         QCOMPARE(rows.at(6).at(2), QByteArray::number(e.pid));
         QCOMPARE(rows.at(6).at(3), QByteArray::number(e.tid));
@@ -442,7 +443,8 @@ private Q_SLOTS:
         const auto rows = readCsv(dir.filePath(QStringLiteral("profile.csv")));
         QCOMPARE(rows.size(), 2);
         QCOMPARE(rows.at(0),
-                 (QList<QByteArray>{"time_s", "time", "cpu", "pid", "tid", "comm", "stack_id"}));
+                 (QList<QByteArray>{"time_s", "time", "cpu", "pid", "tid", "comm", "stack_id",
+                                    "cgroup_id"}));
         QCOMPARE(rows.at(1).at(6), QByteArray("3"));
 
         // Exports that leave the samples out leave their stacks out.

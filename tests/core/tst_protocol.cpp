@@ -427,19 +427,43 @@ private Q_SLOTS:
         b.open = {o};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const QByteArray expected = QByteArray::fromHex("424c5354 0109 0200 23000000"
-                                                        "02 01 20"
+        const QByteArray expected = QByteArray::fromHex("424c5354 0209 0200 24000000"
+                                                        "02 01 21"
                                                         "d0d7afa025"
                                                         "ac02 ad02 e807"
                                                         "808040"
                                                         "a403"
                                                         "03"
                                                         "03636174"
-                                                        "0a2f6574632f686f737473");
+                                                        "0a2f6574632f686f737473"
+                                                        "00");
         QCOMPARE(w.takePending().toHex(' '), expected.toHex(' '));
         QCOMPARE(StreamWriter::frame(3, "xy", 1, 2),
                  QByteArray::fromHex("424c5354 0102 0300 02000000 7879"));
         QCOMPARE(StreamProtocolMinor, quint8(9));
+    }
+
+    // Major 2: every event's cgroup id, and the cgroups a batch names first (docs/containers.md),
+    // a path with spaces and non-ASCII letters as it is. (The hand-made frames of the other
+    // tests are major 1, whose records have no cgroup id: read as 0.)
+    void carriesCgroupIdsAndPaths()
+    {
+        RecordBatch b;
+        OpenEvent o;
+        o.timeNs = 1;
+        o.pid = 2;
+        o.comm = "a";
+        o.path = "/x";
+        o.cgroupId = 123456789012ull;
+        b.open = {o};
+        b.cgroups = {{123456789012ull, QByteArray("/system.slice/caf\xc3\xa9 x.service")},
+                     {7, QByteArray()}};
+        StreamWriter w;
+        QVERIFY(w.writeBatch(b));
+        const Decoded d = decode(helloBytes() + w.takePending() + endBytes());
+        QCOMPARE(d.error, QString());
+        QCOMPARE(d.messages.size(), 3);
+        QCOMPARE(d.messages[1].batch, b);
     }
 
     void encodesTheDocumentedStackBytes()
@@ -459,7 +483,7 @@ private Q_SLOTS:
         b.cpuSample = {s};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const QByteArray expected = QByteArray::fromHex("424c5354 0109 0200 2f000000"
+        const QByteArray expected = QByteArray::fromHex("424c5354 0209 0200 30000000"
                                                         "13 01 13"
                                                         "01 02 b922"
                                                         "08 2f62696e2f617070"
@@ -467,10 +491,11 @@ private Q_SLOTS:
                                                         "04 6d61696e"
                                                         "14 01 04"
                                                         "01 00 01 01"
-                                                        "07 01 0f"
+                                                        "07 01 10"
                                                         "d0d7afa025"
                                                         "01 ac02 ad02 01"
-                                                        "03 617070");
+                                                        "03 617070"
+                                                        "00");
         QCOMPARE(w.takePending().toHex(' '), expected.toHex(' '));
     }
 
@@ -797,7 +822,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("major");
         QTest::newRow("0") << 0;
-        QTest::newRow("2") << 2;
+        QTest::newRow("3") << 3;
         QTest::newRow("255") << 255;
     }
 
@@ -809,8 +834,8 @@ private Q_SLOTS:
         const Decoded d = decode(hello);
         QVERIFY(d.messages.isEmpty());
         QCOMPARE(d.error, QStringLiteral("frame 1 uses stream protocol %1.%2, but this build reads "
-                                         "version 1.x only: the helper and this program come "
-                                         "from incompatible BPF Lens releases")
+                                         "versions 1.x to 2.x only: the helper and this program "
+                                         "come from incompatible BPF Lens releases")
                               .arg(major)
                               .arg(StreamProtocolMinor));
         // A later frame with another major is refused just the same.

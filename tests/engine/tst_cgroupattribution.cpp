@@ -1,0 +1,330 @@
+// Containers and services on the real kernel (issue #32 part 4, docs/containers.md): cgroup v2
+// directories named as Docker, containerd, CRI-O, Podman, Kubernetes and systemd name theirs are
+// made under the v2 mount (found in /proc/self/mountinfo, not assumed), a workload moved into
+// each opens a file, connects to a closed loopback port and execs /bin/true; every event of each
+// workload must carry its cgroup's id, and the recording's cgroups table must name its path,
+// container, runtime, pod and unit exactly, also for a cgroup removed before the recording
+// ends, one made while it runs and a name with spaces and non-ASCII letters. The session file
+// keeps all of it.
+#include "core/cgroups.h"
+#include "core/sessionstore.h"
+#include "core/toplists.h"
+#include "helper/engine.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace bpflens;
+
+namespace {
+
+struct Case
+{
+    QByteArray rel; // below the test's own slice
+    QString container;
+    QString runtime;
+    QString pod;
+    QString unit;
+    enum When
+    {
+        Before,                // made before the recording starts
+        RemovedEarly,          // made before, removed before the recording drained its events
+        MadeDuringThenRemoved, // made while recording, removed after a poll, before the end
+    } when = Before;
+    // Filled by the test:
+    QByteArray dir;
+    quint64 id = 0;
+    pid_t pid = -1;
+    QByteArray openPath;
+};
+
+QByteArray hex64(char c)
+{
+    QByteArray h;
+    for (int i = 0; i < 64; ++i)
+        h.append("0123456789abcdef"[(i * 7 + c) % 16]);
+    return h;
+}
+
+bool writeFile(const QByteArray &path, const QByteArray &text)
+{
+    QFile f(QFile::decodeName(path));
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
+quint64 inodeOf(const QByteArray &path)
+{
+    struct stat st
+    {
+    };
+    return ::stat(path.constData(), &st) == 0 ? quint64(st.st_ino) : 0;
+}
+
+} // namespace
+
+class TestCgroupAttribution : public QObject
+{
+    Q_OBJECT
+
+private:
+    QString m_mount;
+    QByteArray m_top; // <mount>/bpflens-test-<pid>.slice
+    QList<QByteArray> m_made;
+
+    bool makeDirs(const QByteArray &dir)
+    {
+        // Each level once, remembered for the cleanup (deepest first).
+        const QByteArray rel = dir.mid(m_top.size());
+        QByteArray at = m_top;
+        for (const QByteArray &part : rel.split('/')) {
+            if (part.isEmpty())
+                continue;
+            at += '/' + part;
+            if (::mkdir(at.constData(), 0755) == 0)
+                m_made.append(at);
+            else if (errno != EEXIST)
+                return false;
+        }
+        return true;
+    }
+
+    void removeAll()
+    {
+        for (qsizetype i = m_made.size() - 1; i >= 0; --i)
+            ::rmdir(m_made[i].constData());
+        m_made.clear();
+        if (!m_top.isEmpty())
+            ::rmdir(m_top.constData());
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QString error;
+        m_mount = cgroup2Mount(&error);
+        if (m_mount.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("no cgroup v2 hierarchy here: ") + error));
+    }
+
+    void cleanup() { removeAll(); }
+
+    void everyEventNamesItsContainerAndUnit()
+    {
+        BPFLENS_REQUIRE_ROOT("makes cgroups and loads the exec, open and tcpconnect probes");
+        m_top =
+            QFile::encodeName(m_mount) + "/bpflens-test-" + QByteArray::number(getpid()) + ".slice";
+        QVERIFY2(::mkdir(m_top.constData(), 0755) == 0, strerror(errno));
+
+        const QString pod = QStringLiteral("0d8b5a56-2f9e-4c1e-9a7b-5f1c2d3e4f50");
+        const QByteArray podSd = "0d8b5a56_2f9e_4c1e_9a7b_5f1c2d3e4f50";
+        QList<Case> cases;
+        auto add = [&](const QByteArray &rel, const QString &container, const char *runtime,
+                       const QString &podUid, const QString &unit, Case::When when = Case::Before) {
+            Case c;
+            c.rel = rel;
+            c.container = container;
+            c.runtime = QLatin1String(runtime);
+            c.pod = podUid;
+            c.unit = unit;
+            c.when = when;
+            cases.append(c);
+        };
+        const QByteArray a = hex64('a'), b = hex64('b'), c = hex64('c'), d = hex64('d'),
+                         e = hex64('e'), f = hex64('f'), g = hex64('g');
+        auto s = [](const QByteArray &x) { return QString::fromLatin1(x); };
+        add("system.slice/docker-" + a + ".scope", s(a), "docker", {}, s("docker-" + a + ".scope"));
+        add("system.slice/cri-containerd-" + b + ".scope", s(b), "containerd", {},
+            s("cri-containerd-" + b + ".scope"));
+        add("machine.slice/crio-" + c + ".scope", s(c), "cri-o", {}, s("crio-" + c + ".scope"));
+        add("machine.slice/libpod-" + d + ".scope", s(d), "podman", {},
+            s("libpod-" + d + ".scope"));
+        add("kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" + podSd +
+                ".slice/cri-containerd-" + e + ".scope",
+            s(e), "containerd", pod, s("cri-containerd-" + e + ".scope"));
+        const QByteArray service = "bpflens-test-" + QByteArray::number(getpid()) + ".service";
+        add("system.slice/" + service, {}, "", {}, QString::fromLatin1(service));
+        const QByteArray odd = "system.slice/odd name caf\xc3\xa9 \xe2\x9c\x93.service";
+        add(odd, {}, "", {}, QString::fromUtf8("odd name caf\xc3\xa9 \xe2\x9c\x93.service"));
+        add("system.slice/docker-" + f + ".scope", s(f), "docker", {}, s("docker-" + f + ".scope"),
+            Case::RemovedEarly);
+        add("machine.slice/libpod-" + g + ".scope", s(g), "podman", {}, s("libpod-" + g + ".scope"),
+            Case::MadeDuringThenRemoved);
+
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        for (qsizetype i = 0; i < cases.size(); ++i) {
+            Case &k = cases[i];
+            k.dir = m_top + '/' + k.rel;
+            k.openPath = QFile::encodeName(tmp.filePath(QStringLiteral("cg-%1").arg(i)));
+            QVERIFY(writeFile(k.openPath, "x"));
+            if (k.when != Case::MadeDuringThenRemoved) {
+                QVERIFY2(makeDirs(k.dir), k.dir.constData());
+                k.id = inodeOf(k.dir);
+                QVERIFY(k.id != 0);
+            }
+        }
+
+        // A loopback port nobody listens on: the connect is refused, and its outcome is known
+        // in softirq context, where only the id the probe kept names the workload's cgroup.
+        sockaddr_in closed{};
+        {
+            const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            closed.sin_family = AF_INET;
+            closed.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            socklen_t len = sizeof(closed);
+            QVERIFY(bind(fd, reinterpret_cast<sockaddr *>(&closed), len) == 0);
+            QVERIFY(getsockname(fd, reinterpret_cast<sockaddr *>(&closed), &len) == 0);
+            close(fd);
+        }
+
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("exec"), {}, {}},
+                               {QStringLiteral("open"), {}, {}},
+                               {QStringLiteral("tcpconnect"), {}, {}}};
+        QString error;
+        QVERIFY2(engine.start(req, &error), qPrintable(error));
+        RecordBatch all;
+        auto pollFor = [&](int ms) {
+            QElapsedTimer t;
+            t.start();
+            while (t.elapsed() < ms) {
+                RecordBatch batch;
+                engine.poll(50, batch);
+                all.append(std::move(batch));
+            }
+        };
+
+        char *const trueArgv[] = {const_cast<char *>("/bin/true"), nullptr};
+        char *const noEnv[] = {nullptr};
+        for (Case &k : cases) {
+            if (k.when == Case::MadeDuringThenRemoved) {
+                pollFor(100);
+                QVERIFY2(makeDirs(k.dir), k.dir.constData());
+                k.id = inodeOf(k.dir);
+                QVERIFY(k.id != 0);
+            }
+            const char *path = k.openPath.constData();
+            test::GatedChild child([path, closed, trueArgv, noEnv] {
+                ::close(::open(path, O_RDONLY));
+                const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                ::connect(fd, reinterpret_cast<const sockaddr *>(&closed), sizeof(closed));
+                ::close(fd);
+                ::execve("/bin/true", trueArgv, noEnv);
+            });
+            QVERIFY(child.pid() > 0);
+            k.pid = child.pid();
+            QVERIFY2(writeFile(k.dir + "/cgroup.procs", QByteArray::number(child.pid())),
+                     k.dir.constData());
+            QCOMPARE(child.run(), 0);
+            if (k.when == Case::RemovedEarly) {
+                // Gone before a single poll drained its events.
+                QVERIFY2(::rmdir(k.dir.constData()) == 0, strerror(errno));
+                m_made.removeAll(k.dir);
+            } else if (k.when == Case::MadeDuringThenRemoved) {
+                pollFor(600); // past the resolver's rescan interval
+                QVERIFY2(::rmdir(k.dir.constData()) == 0, strerror(errno));
+                m_made.removeAll(k.dir);
+            }
+        }
+        pollFor(300);
+        engine.stop(&all);
+
+        CgroupTable table;
+        table.add(all.cgroups);
+        // Every id named once.
+        QSet<quint64> ids;
+        for (const CgroupPath &p : std::as_const(all.cgroups)) {
+            QVERIFY2(!ids.contains(p.id),
+                     qPrintable(QStringLiteral("cgroup %1 handed out twice").arg(p.id)));
+            ids.insert(p.id);
+        }
+
+        const QByteArray topRel = m_top.mid(QFile::encodeName(m_mount).size());
+        QHash<pid_t, qint64> eventsOf;
+        for (const Case &k : std::as_const(cases)) {
+            const QString what = QString::fromUtf8(k.rel);
+            // Every event of the workload, of every type (the loader's opens of /bin/true's
+            // libraries too), in the workload's cgroup.
+            qint64 events = 0, opens = 0, execs = 0, connects = 0;
+            forEachEventType([&]<typename E>() {
+                for (const E &ev : std::as_const(all.events<E>())) {
+                    if (ev.pid != quint32(k.pid))
+                        continue;
+                    ++events;
+                    if constexpr (std::is_same_v<E, OpenEvent>)
+                        opens += ev.path == k.openPath;
+                    execs += std::is_same_v<E, ExecEvent>;
+                    connects += std::is_same_v<E, TcpConnectEvent>;
+                    QVERIFY2(ev.cgroupId == k.id,
+                             qPrintable(QStringLiteral("%1: a %2 event in cgroup %3, not %4")
+                                            .arg(what, QLatin1String(EventTraits<E>::probeId))
+                                            .arg(ev.cgroupId)
+                                            .arg(k.id)));
+                }
+            });
+            QVERIFY2(opens == 1 && execs == 1 && connects == 1,
+                     qPrintable(QStringLiteral("%1: %2 opens of its file, %3 execs, %4 connects")
+                                    .arg(what)
+                                    .arg(opens)
+                                    .arg(execs)
+                                    .arg(connects)));
+            eventsOf.insert(k.pid, events);
+            const CgroupPath *p = table.path(k.id);
+            QVERIFY2(p, qPrintable(what + QStringLiteral(": not in the cgroups table")));
+            QCOMPARE(p->path, topRel + '/' + k.rel);
+            const CgroupNames n = table.names(k.id);
+            QCOMPARE(n.container, k.container);
+            QCOMPARE(n.runtime, k.runtime);
+            QCOMPARE(n.pod, k.pod);
+            QCOMPARE(n.unit, k.unit);
+        }
+
+        // The session file keeps the ids and the table; top lists them per container.
+        const QString file = tmp.filePath(QStringLiteral("cgroups.bpflens"));
+        {
+            SessionWriter w;
+            SessionInfo info;
+            info.startMonotonicNs = engine.startMonotonicNs();
+            info.probes = req;
+            QVERIFY2(w.create(file, info, &error), qPrintable(error));
+            QVERIFY2(w.writeBatch(all, &error), qPrintable(error));
+            QVERIFY2(w.finish(Engine::monotonicNowNs(), &error), qPrintable(error));
+        }
+        SessionData data;
+        QVERIFY2(SessionReader::open(file, &data, &error, {}, SessionReader::Salvage::Refuse),
+                 qPrintable(error));
+        TopQuery q;
+        q.limit = 0;
+        const TopList byContainer =
+            topListByCgroup(data.events, data.cgroups, CgroupKey::Container, q);
+        for (const Case &k : std::as_const(cases)) {
+            QCOMPARE(data.cgroups.names(k.id).unit, k.unit);
+            if (k.container.isEmpty())
+                continue;
+            const QString key = k.runtime + QLatin1Char(' ') + k.container.left(12);
+            qint64 count = -1;
+            for (const TopRow &r : byContainer.rows) {
+                if (r.key == key)
+                    count = r.count;
+            }
+            QVERIFY2(count == eventsOf.value(k.pid),
+                     qPrintable(QStringLiteral("%1: %2 events in the top list, %3 recorded")
+                                    .arg(key)
+                                    .arg(count)
+                                    .arg(eventsOf.value(k.pid))));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCgroupAttribution)
+#include "tst_cgroupattribution.moc"
