@@ -5,7 +5,7 @@
 namespace bpflens {
 
 // The session file schema this build writes and the newest it reads (docs/session-format.md).
-inline constexpr int SessionSchemaVersion = 3;
+inline constexpr int SessionSchemaVersion = 4;
 
 // CLOCK_MONOTONIC now, the clock bpf_ktime_get_ns() reads.
 quint64 monotonicNowNs();
