@@ -24,10 +24,12 @@ QList<quint32> rootFirstFrames(const StackTable &stacks, quint32 stackId, StackP
     out.reserve(frames.size());
     for (qsizetype i = frames.size() - 1; i >= 0; --i) {
         const quint32 f = frames[i];
-        const bool kernel = stacks.hasFrame(f) && stacks.frame(f).kind == FrameKind::Kernel;
+        const bool known = stacks.hasFrame(f);
+        const bool kernel = known && stacks.frame(f).kind == FrameKind::Kernel;
         if ((part == StackPart::UserOnly && kernel) || (part == StackPart::KernelOnly && !kernel))
             continue;
-        out.append(f);
+        // A function's lines are one node: the frame of its first line stands for them all.
+        out.append(known ? stacks.functionOf(f) : f);
     }
     return out;
 }
@@ -238,11 +240,12 @@ void CallTreeIndex::update(const StackTable &stacks)
         frames.clear();
         for (qsizetype i = leafFirst.size() - 1; i >= 0; --i) {
             const quint32 f = leafFirst[i];
-            const bool kernel = stacks.hasFrame(f) && stacks.frame(f).kind == FrameKind::Kernel;
+            const bool known = stacks.hasFrame(f);
+            const bool kernel = known && stacks.frame(f).kind == FrameKind::Kernel;
             if ((m_part == StackPart::UserOnly && kernel) ||
                 (m_part == StackPart::KernelOnly && !kernel))
                 continue;
-            frames.push_back(f);
+            frames.push_back(known ? stacks.functionOf(f) : f);
         }
         if (m_markTruncated && !frames.empty() && isTruncated(stacks, id, m_part))
             frames.insert(frames.begin(), CallTree::TruncatedFrame);

@@ -202,7 +202,8 @@ void writeCgroups(Writer &w, const CgroupTable &cgroups)
 
 void writeStackFrames(Writer &w, const StackTable &stacks)
 {
-    w.header({"frame_id", "kind", "module", "build_id", "address", "symbol"});
+    w.header(
+        {"frame_id", "kind", "module", "build_id", "address", "symbol", "file", "line", "inlined"});
     for (quint32 id = 1; id <= quint32(stacks.frameCount()); ++id) {
         const StackFrame &f = stacks.frame(id);
         w.number(id);
@@ -211,6 +212,12 @@ void writeStackFrames(Writer &w, const StackTable &stacks)
         w.bytes(f.buildId);
         w.field("0x" + QByteArray::number(f.address, 16));
         w.bytes(f.symbol);
+        w.bytes(f.file);
+        if (f.line)
+            w.number(f.line);
+        else
+            w.field("");
+        w.number(f.inlined ? 1 : 0);
         w.endRow();
     }
 }

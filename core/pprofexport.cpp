@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QIODevice>
+#include <QSet>
 
 #include <zlib.h>
 
@@ -68,6 +69,9 @@ enum : int
     Filename = 5,
     BuildId = 6,
     HasFunctions = 7,
+    HasFilenames = 8,
+    HasLineNumbers = 9,
+    HasInlineFrames = 10,
 };
 }
 namespace Location {
@@ -83,6 +87,7 @@ namespace Line {
 enum : int
 {
     FunctionId = 1,
+    Line = 2,
 };
 }
 namespace Function {
@@ -91,6 +96,7 @@ enum : int
     Id = 1,
     Name = 2,
     SystemName = 3,
+    Filename = 4,
 };
 }
 
@@ -158,6 +164,9 @@ struct ModuleRange
     quint64 high = 0;  // the highest frame address
     quint64 start = 0; // the mapping's memory_start
     quint64 limit = 0;
+    bool hasFiles = false; // some frame has a source file (DWARF)
+    bool hasLines = false;
+    bool hasInlined = false;
 };
 
 constexpr quint64 pageSize = 4096;
@@ -296,16 +305,14 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
     // Pass 1: the frames the samples use, and the address range of each module.
     QHash<ModuleKey, ModuleRange> modules;
     std::vector<ModuleKey> moduleOrder;
-    std::vector<quint32> frames;           // used frame ids, first use first
-    QHash<quint32, quint64> frameLocation; // frame id -> location id
+    QSet<quint32> seenFrames;
     for (const SampleKey &k : order) {
         if (!stacks.hasStack(k.stackId))
             continue;
         for (quint32 f : stacks.stack(k.stackId).frames) {
-            if (frameLocation.contains(f) || !stacks.hasFrame(f))
+            if (seenFrames.contains(f) || !stacks.hasFrame(f))
                 continue;
-            frameLocation.insert(f, 0);
-            frames.push_back(f);
+            seenFrames.insert(f);
             const StackFrame &frame = stacks.frame(f);
             if (frame.module.isEmpty())
                 continue;
@@ -317,6 +324,9 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
             }
             it->low = std::min(it->low, frame.address);
             it->high = std::max(it->high, frame.address);
+            it->hasFiles |= !frame.file.isEmpty();
+            it->hasLines |= frame.line != 0;
+            it->hasInlined |= frame.inlined;
         }
     }
     // User modules first: pprof names the profile after its first mapping ("File:"), which
@@ -347,40 +357,50 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
         m.int64(Mapping::Filename, strings.id(mappingName(key)));
         m.int64(Mapping::BuildId, strings.id(key.buildId));
         m.varint(Mapping::HasFunctions, 1);
+        if (r.hasFiles)
+            m.varint(Mapping::HasFilenames, 1);
+        if (r.hasLines)
+            m.varint(Mapping::HasLineNumbers, 1);
+        if (r.hasInlined)
+            m.varint(Mapping::HasInlineFrames, 1);
         out.message(Profile::Mapping, m);
     }
 
-    // Locations and functions: a location per frame, a function per name.
+    // Locations and functions. A location is an address: a frame, with the frames of the
+    // functions inlined at that address before it (its Lines, innermost first, as pprof
+    // expects them); a function is a name in a file.
     QHash<QByteArray, quint64> functionIds;
     ProtobufWriter fn, loc, line;
-    auto function = [&](const QByteArray &name) {
-        auto it = functionIds.constFind(name);
+    auto function = [&](const QByteArray &name, const QByteArray &file) {
+        const QByteArray key = name + '\0' + file;
+        auto it = functionIds.constFind(key);
         if (it != functionIds.constEnd())
             return it.value();
         const quint64 id = quint64(functionIds.size()) + 1;
-        functionIds.insert(name, id);
+        functionIds.insert(key, id);
         fn.clear();
         fn.varint(Function::Id, id);
         fn.int64(Function::Name, strings.id(name));
         fn.int64(Function::SystemName, strings.id(name));
+        if (!file.isEmpty())
+            fn.int64(Function::Filename, strings.id(file));
         out.message(Profile::Function, fn);
         return id;
     };
     quint64 nextLocation = 1;
-    auto location = [&](quint64 mappingId, quint64 address, const QByteArray &name) {
+    auto marker = [&](const QByteArray &name) {
         const quint64 id = nextLocation++;
         loc.clear();
         loc.varint(Location::Id, id);
-        loc.varint(Location::MappingId, mappingId);
-        loc.varint(Location::Address, address);
         line.clear();
-        line.varint(Line::FunctionId, function(name));
+        line.varint(Line::FunctionId, function(name, {}));
         loc.message(Location::Line, line);
         out.message(Profile::Location, loc);
         return id;
     };
-    for (quint32 f : frames) {
-        const StackFrame &frame = stacks.frame(f);
+    // leafFirst: inlined frames, then the frame they were inlined into (the last one).
+    auto location = [&](const QList<quint32> &leafFirst) {
+        const StackFrame &frame = stacks.frame(leafFirst.last());
         quint64 mappingId = 0;
         quint64 address = frame.address;
         if (!frame.module.isEmpty()) {
@@ -389,7 +409,46 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
             if (frame.kind == FrameKind::User)
                 address = r.start + frame.address;
         }
-        frameLocation[f] = location(mappingId, address, stacks.frameName(f).toUtf8());
+        const quint64 id = nextLocation++;
+        loc.clear();
+        loc.varint(Location::Id, id);
+        loc.varint(Location::MappingId, mappingId);
+        loc.varint(Location::Address, address);
+        for (quint32 f : leafFirst) {
+            const StackFrame &lf = stacks.frame(f);
+            // pprof marks inlined lines itself: the bare name, not frameName()'s "(inlined)".
+            const QByteArray name = lf.symbol.isEmpty() ? stacks.frameName(f).toUtf8() : lf.symbol;
+            line.clear();
+            line.varint(Line::FunctionId, function(name, lf.file));
+            if (lf.line)
+                line.varint(Line::Line, lf.line);
+            loc.message(Location::Line, line);
+        }
+        out.message(Profile::Location, loc);
+        return id;
+    };
+    QHash<QList<quint32>, quint64> locationIds;
+    QHash<quint32, QList<quint64>> stackLocations; // stack id -> location ids, leaf first
+    QList<quint32> group;
+    for (const SampleKey &k : order) {
+        if (!stacks.hasStack(k.stackId) || stackLocations.contains(k.stackId))
+            continue;
+        QList<quint64> &ids = stackLocations[k.stackId];
+        group.clear();
+        const QList<quint32> &stackFrames = stacks.stack(k.stackId).frames;
+        for (qsizetype i = 0; i < stackFrames.size(); ++i) {
+            const quint32 f = stackFrames[i];
+            group.append(f);
+            // An inlined frame belongs to the next frame's location; one left at the root end
+            // (the stack was cut there) makes a location of its own.
+            if (stacks.frame(f).inlined && i + 1 < stackFrames.size())
+                continue;
+            auto it = locationIds.constFind(group);
+            if (it == locationIds.constEnd())
+                it = locationIds.insert(group, location(group));
+            ids.append(it.value());
+            group.clear();
+        }
     }
     quint64 truncatedLocation = 0, noStackLocation = 0;
 
@@ -404,19 +463,17 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
     for (const SampleKey &k : order) {
         ids.clear();
         if (stacks.hasStack(k.stackId)) {
-            for (quint32 f : stacks.stack(k.stackId).frames) {
-                if (const quint64 id = frameLocation.value(f))
-                    ids.push_back(id);
-            }
+            for (quint64 id : std::as_const(stackLocations[k.stackId]))
+                ids.push_back(id);
             if (!ids.empty() && isTruncated(stacks, k.stackId, StackPart::Both)) {
                 if (!truncatedLocation)
-                    truncatedLocation = location(0, 0, QByteArrayLiteral("[truncated]"));
+                    truncatedLocation = marker(QByteArrayLiteral("[truncated]"));
                 ids.push_back(truncatedLocation);
             }
         }
         if (ids.empty()) {
             if (!noStackLocation)
-                noStackLocation = location(0, 0, QByteArrayLiteral("[no stack]"));
+                noStackLocation = marker(QByteArrayLiteral("[no stack]"));
             ids.push_back(noStackLocation);
         }
         const SampleValues &v = sampleValues[k];

@@ -42,10 +42,21 @@ enum class Section : quint8
     // Since major version 2: the cgroups the batch's events name for the first time, each an id
     // and its path (core/cgroups.h).
     Cgroup = 22,
+    // Since minor version 10: the stack frame definitions again, with their source file, line
+    // and inlined mark. The writer sends both; a reader of a frame of minor 10 or later takes
+    // these and skips the stack frame section, as for StatsWithCauses.
+    StackFrameWithSource = 23,
 };
 
 // The frames' minor version from which StatsWithCauses stands for Stats.
 constexpr quint8 StatsWithCausesMinor = 4;
+static_assert(StackFrameWithSourceMinor > 9 && StackFrameWithSourceMinor <= StreamProtocolMinor);
+
+// A FrameDefinition in the StackFrameWithSource section's encoding.
+struct FrameWithSource
+{
+    FrameDefinition definition;
+};
 
 // A ProbeStats record in the StatsWithCauses section's encoding.
 struct StatsWithCauses
@@ -74,6 +85,8 @@ qsizetype minRecordBytes(quint8 kind, bool cgroups)
         return 12;
     case Section::StackFrame:
         return 6;
+    case Section::StackFrameWithSource:
+        return 9;
     case Section::Stack:
         return 3;
     case Section::Cgroup:
@@ -105,6 +118,8 @@ QString sectionName(quint8 kind)
         return QStringLiteral("counter");
     case Section::StackFrame:
         return QStringLiteral("stack frame");
+    case Section::StackFrameWithSource:
+        return QStringLiteral("stack frame with source");
     case Section::Stack:
         return QStringLiteral("stack");
     case Section::Cgroup:
@@ -118,7 +133,7 @@ QString sectionName(quint8 kind)
 
 bool isKnownSection(quint8 kind)
 {
-    return (kind >= quint8(Section::Histogram) && kind <= quint8(Section::Cgroup)) ||
+    return (kind >= quint8(Section::Histogram) && kind <= quint8(Section::StackFrameWithSource)) ||
            visitEventType(EventType(kind), []<typename>() {});
 }
 
@@ -713,6 +728,27 @@ void decode(Cursor &c, FrameDefinition &d, quint64 &)
     d.frame.symbol = c.bytes("symbol", StreamMaxSymbolBytes);
 }
 
+void encode(Encoder &e, const FrameWithSource &r, quint64 &previous)
+{
+    encode(e, r.definition, previous);
+    e.byte(r.definition.frame.inlined ? 1 : 0);
+    e.bytes(cutAt(r.definition.frame.file, StreamMaxModuleBytes));
+    e.varint(r.definition.frame.line);
+}
+
+void decode(Cursor &c, FrameWithSource &r, quint64 &previous)
+{
+    decode(c, r.definition, previous);
+    const quint8 flags = c.byte("frame flags");
+    // Bits this build does not know would change what the frame means: refused.
+    if (c.ok() && (flags & ~1u))
+        c.fail(
+            QStringLiteral("frame flags 0x%1 have bits other than 1 (inlined)").arg(flags, 0, 16));
+    r.definition.frame.inlined = flags & 1;
+    r.definition.frame.file = c.bytes("file", StreamMaxModuleBytes);
+    r.definition.frame.line = c.u32("line");
+}
+
 void encode(Encoder &e, const StackDefinition &d, quint64 &)
 {
     const qsizetype n = std::min(d.frames.size(), StreamMaxStackFrames);
@@ -803,6 +839,11 @@ QString unsendable(const FrameDefinition &d)
     return QString();
 }
 
+QString unsendable(const FrameWithSource &r)
+{
+    return unsendable(r.definition);
+}
+
 QString unsendable(const StackDefinition &)
 {
     return QString();
@@ -833,6 +874,11 @@ QString describe(quint8 kind, const StatsWithCauses &r)
 QString describe(quint8 kind, const FrameDefinition &d)
 {
     return QStringLiteral("%1 %2").arg(sectionName(kind)).arg(d.id);
+}
+
+QString describe(quint8 kind, const FrameWithSource &r)
+{
+    return describe(kind, r.definition);
 }
 
 QString describe(quint8 kind, const StackDefinition &d)
@@ -1099,8 +1145,20 @@ void decodeBatch(Cursor &c, quint8 minor, RecordBatch &batch)
             decodeRecords(s, n, where, batch.counters);
             break;
         case Section::StackFrame:
-            decodeRecords(s, n, where, batch.frames);
+            if (minor >= StackFrameWithSourceMinor) {
+                QList<FrameDefinition> same; // sent again with their source lines
+                decodeRecords(s, n, where, same);
+            } else {
+                decodeRecords(s, n, where, batch.frames);
+            }
             break;
+        case Section::StackFrameWithSource: {
+            QList<FrameWithSource> records;
+            decodeRecords(s, n, where, records);
+            for (FrameWithSource &r : records)
+                batch.frames.append(std::move(r.definition));
+            break;
+        }
         case Section::Stack:
             decodeRecords(s, n, where, batch.stacks);
             break;
@@ -1237,6 +1295,15 @@ bool StreamWriter::writeBatch(const RecordBatch &batch, QString *error)
     // Definitions first: a consumer meets each frame and stack before the events that use it,
     // also when the batch is split over several frames.
     packer.add(quint8(Section::StackFrame), batch.frames);
+    // Before the stacks: a reader of minor 10 or later defines its frames from these only.
+    QList<FrameWithSource> withSource;
+    withSource.reserve(batch.frames.size());
+    for (const FrameDefinition &d : batch.frames) {
+        // One the stack frame section left out is not counted again.
+        if (unsendable(d).isEmpty())
+            withSource.append({d});
+    }
+    packer.add(quint8(Section::StackFrameWithSource), withSource);
     packer.add(quint8(Section::Stack), batch.stacks);
     packer.add(quint8(Section::Cgroup), batch.cgroups);
     forEachEventType([&]<typename E>() { packer.add(sectionOf<E>(), batch.events<E>()); });

@@ -25,11 +25,14 @@ inline constexpr quint8 StreamProtocolOldestMajor = 1;
 // type declared in BPFLENS_EVENT_TYPES with the next number brings the next minor version, so
 // an older reader skips its sections instead of refusing the stream. Minor version 4 added the
 // probe stats with loss causes (section 21), one more than the event types count.
+// Minor version 10 added the stack frames with their source file, line and inlined mark
+// (section 23).
+inline constexpr quint8 StackFrameWithSourceMinor = 10;
 inline constexpr quint8 StreamProtocolMinor = [] {
     int highest = 0;
     for (EventType t : eventTypes)
         highest = std::max(highest, int(t));
-    return quint8(highest - 5 + 1);
+    return std::max(quint8(highest - 5 + 1), StackFrameWithSourceMinor);
 }();
 inline constexpr qsizetype StreamFrameHeaderBytes = 12;
 // No frame payload is larger, so a hostile length cannot make a reader allocate more.

@@ -5,7 +5,8 @@
 namespace bpflens {
 
 // The session file schema this build writes and the newest it reads (docs/session-format.md).
-// 4: event chunks end with the cgroup id column, and the cgroups table (docs/session-format.md).
+// 4: event chunks end with the cgroup id column, the cgroups table, and each stack frame's source
+// file, line and inlined mark (docs/session-format.md).
 inline constexpr int SessionSchemaVersion = 4;
 
 // CLOCK_MONOTONIC now, the clock bpf_ktime_get_ns() reads.

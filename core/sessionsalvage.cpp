@@ -794,25 +794,44 @@ void Salvager::loadStacks()
             ++lostStacks;
         }
     };
+    // The source columns of schema 4 where they are; a frame whose source is damaged keeps
+    // its function without it.
+    const bool sources = columnsExist("stack_frames", "file, line, inlined");
     const ScanResult f =
-        scan("stack_frames", "id, kind, address, module, build_id, symbol", [&](sqlite3_stmt *st) {
-            const sqlite3_int64 id = sqlite3_column_int64(st, 1);
-            const int kind = sqlite3_column_int(st, 2);
-            if (id <= table.frameCount() || id > (1 << 30) ||
-                (kind != int(FrameKind::Kernel) && kind != int(FrameKind::User))) {
-                ++badFrames;
-                return;
-            }
-            fillFramesTo(quint32(id));
-            FrameDefinition d;
-            d.id = quint32(id);
-            d.frame.kind = FrameKind(kind);
-            d.frame.address = quint64(sqlite3_column_int64(st, 3));
-            d.frame.module = blob(st, 4);
-            d.frame.buildId = blob(st, 5);
-            d.frame.symbol = blob(st, 6);
-            table.add(d, nullptr);
-        });
+        scan("stack_frames",
+             sources ? "id, kind, address, module, build_id, symbol, file, line, inlined"
+                     : "id, kind, address, module, build_id, symbol",
+             [&](sqlite3_stmt *st) {
+                 const sqlite3_int64 id = sqlite3_column_int64(st, 1);
+                 const int kind = sqlite3_column_int(st, 2);
+                 if (id <= table.frameCount() || id > (1 << 30) ||
+                     (kind != int(FrameKind::Kernel) && kind != int(FrameKind::User))) {
+                     ++badFrames;
+                     return;
+                 }
+                 fillFramesTo(quint32(id));
+                 FrameDefinition d;
+                 d.id = quint32(id);
+                 d.frame.kind = FrameKind(kind);
+                 d.frame.address = quint64(sqlite3_column_int64(st, 3));
+                 d.frame.module = blob(st, 4);
+                 d.frame.buildId = blob(st, 5);
+                 d.frame.symbol = blob(st, 6);
+                 if (sources) {
+                     const sqlite3_int64 line = sqlite3_column_int64(st, 8);
+                     const sqlite3_int64 inlined = sqlite3_column_int64(st, 9);
+                     // A malformed source is left out; the frame keeps its function.
+                     if (line >= 0 && line <= std::numeric_limits<quint32>::max() &&
+                         (inlined == 0 || inlined == 1)) {
+                         d.frame.file = blob(st, 7);
+                         d.frame.line = quint32(line);
+                         d.frame.inlined = inlined == 1;
+                     } else {
+                         ++badFrames;
+                     }
+                 }
+                 table.add(d, nullptr);
+             });
     note(QStringLiteral("stack_frames"), f, QStringLiteral("stack frames"));
     const ScanResult t = scan("stacks", "id, flags, frames", [&](sqlite3_stmt *st) {
         const sqlite3_int64 id = sqlite3_column_int64(st, 1);

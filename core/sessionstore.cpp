@@ -109,6 +109,20 @@ CREATE TABLE cgroups(id INTEGER PRIMARY KEY, path BLOB NOT NULL, container TEXT 
                      runtime TEXT NOT NULL, pod TEXT NOT NULL, unit TEXT NOT NULL);
 )sql";
 
+// Schema 4 also keeps each stack frame's source file, line and inlined mark (DWARF's inline
+// chains: a function's lines are frames of their own, and a reader of schema 3 would show them
+// as separate functions and the inlined ones as real calls).
+const char *const Schema4EventsSql = R"sql(
+CREATE TABLE event_chunks(seq INTEGER PRIMARY KEY, type INTEGER NOT NULL, count INTEGER NOT NULL,
+                          first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,
+                          data BLOB NOT NULL, crc INTEGER NOT NULL);
+CREATE TABLE stack_frames(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL,
+                          address INTEGER NOT NULL, module BLOB NOT NULL,
+                          build_id BLOB NOT NULL, symbol BLOB NOT NULL,
+                          file BLOB NOT NULL, line INTEGER NOT NULL, inlined INTEGER NOT NULL);
+CREATE TABLE stacks(id INTEGER PRIMARY KEY, flags INTEGER NOT NULL, frames BLOB NOT NULL);
+)sql";
+
 // The tables whose rows SessionReader counts for its progress, in load order.
 const char *const RowTables[] = {"strings",      "exec_events",        "open_events",
                                  "block_events", "tcp_connect_events", "fs_slow_events",
@@ -337,7 +351,8 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
                                   .toUtf8();
     const char *const events = m_schema == 1   ? Schema1EventsSql
                                : m_schema == 2 ? Schema2EventsSql
-                                               : Schema3EventsSql;
+                               : m_schema == 3 ? Schema3EventsSql
+                                               : Schema4EventsSql;
     if (sqlite3_exec(m_db, header.constData(), nullptr, nullptr, nullptr) != SQLITE_OK ||
         sqlite3_exec(m_db, SchemaCommonSql, nullptr, nullptr, nullptr) != SQLITE_OK ||
         sqlite3_exec(m_db, m_schema >= 3 ? Schema3StringsSql : Schema1StringsSql, nullptr, nullptr,
@@ -438,7 +453,8 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
          "INSERT INTO event_chunks(type, count, first_ns, last_ns, data, crc) "
          "VALUES(?, ?, ?, ?, ?, ?)",
          3, 4},
-        {&m_stmts->frame, "INSERT INTO stack_frames VALUES(?, ?, ?, ?, ?, ?)", 2, 4},
+        {&m_stmts->frame, "INSERT INTO stack_frames VALUES(?, ?, ?, ?, ?, ?)", 2, 3},
+        {&m_stmts->frame, "INSERT INTO stack_frames VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", 4, 4},
         {&m_stmts->stack, "INSERT INTO stacks VALUES(?, ?, ?)", 2, 4},
         // OR IGNORE: an id the file already has keeps its first path (ids are never reused
         // while the machine runs).
@@ -626,6 +642,11 @@ bool SessionWriter::writeStacks(const RecordBatch &batch)
         bindBlob(st, 4, d.frame.module);
         bindBlob(st, 5, d.frame.buildId);
         bindBlob(st, 6, d.frame.symbol);
+        if (m_schema >= 4) {
+            bindBlob(st, 7, d.frame.file);
+            sqlite3_bind_int64(st, 8, d.frame.line);
+            sqlite3_bind_int(st, 9, d.frame.inlined ? 1 : 0);
+        }
         const int rc = sqlite3_step(st);
         sqlite3_reset(st);
         if (rc != SQLITE_DONE)
@@ -908,6 +929,7 @@ private:
     int m_schema = 0;
     bool m_hasCounters = false;
     bool m_hasStacks = false;
+    bool m_frameSources = false;    // stack_frames has file, line and inlined (schema 4)
     bool m_chunkChecksums = false;  // schema 3: event_chunks.crc
     bool m_stringChecksums = false; // schema 3: strings.crc
     bool m_damage = false;
@@ -1153,7 +1175,10 @@ bool Reader::loadStacks()
         return id >= 1 && id <= std::numeric_limits<quint32>::max();
     };
     bool ok = query(
-        "SELECT id, kind, address, module, build_id, symbol FROM stack_frames ORDER BY id",
+        m_frameSources ? "SELECT id, kind, address, module, build_id, symbol, file, line, inlined "
+                         "FROM stack_frames ORDER BY id"
+                       : "SELECT id, kind, address, module, build_id, symbol FROM stack_frames "
+                         "ORDER BY id",
         [&](sqlite3_stmt *st) {
             const sqlite3_int64 id = sqlite3_column_int64(st, 0);
             if (!validId(id))
@@ -1169,6 +1194,19 @@ bool Reader::loadStacks()
             d.frame.module = blob(st, 3);
             d.frame.buildId = blob(st, 4);
             d.frame.symbol = blob(st, 5);
+            if (m_frameSources) {
+                d.frame.file = blob(st, 6);
+                const sqlite3_int64 line = sqlite3_column_int64(st, 7);
+                const sqlite3_int64 inlined = sqlite3_column_int64(st, 8);
+                if (line < 0 || line > std::numeric_limits<quint32>::max())
+                    return bad("stack_frames", id,
+                               QStringLiteral("line %1 is out of range").arg(line));
+                if (inlined != 0 && inlined != 1)
+                    return bad("stack_frames", id,
+                               QStringLiteral("inlined %1 is neither 0 nor 1").arg(inlined));
+                d.frame.line = quint32(line);
+                d.frame.inlined = inlined == 1;
+            }
             QString why;
             if (!table.add(d, &why))
                 return bad("stack_frames", id, why);
@@ -1573,6 +1611,16 @@ bool Reader::run(QString *error)
                                                           : QStringLiteral("event_chunks"))));
         }
         m_hasStacks = stackTables == 2;
+        // The frames' source columns wherever they are (schema 4); a schema 4 file without
+        // them has lost them to damage.
+        m_frameSources =
+            m_hasStacks && hasColumn("SELECT file, line, inlined FROM stack_frames LIMIT 0");
+        if (schema >= 4 && m_hasStacks && !m_frameSources) {
+            m_damage = true;
+            return refuse(damaged(
+                m_path,
+                QStringLiteral("the table stack_frames has no columns file, line, inlined")));
+        }
         if (m_hasStacks) {
             for (const char *table : StackTables) {
                 const QByteArray sql = QByteArrayLiteral("SELECT max(rowid) FROM ") + table;

@@ -7,7 +7,31 @@ namespace bpflens {
 size_t qHash(const StackFrame &frame, size_t seed)
 {
     return qHashMulti(seed, quint8(frame.kind), frame.address, frame.module, frame.buildId,
-                      frame.symbol);
+                      frame.symbol, frame.file, frame.line, frame.inlined);
+}
+
+void StackTable::addFunction(const StackFrame &frame)
+{
+    const quint32 id = quint32(m_frames.size()); // frame was pushed already
+    if (frame.file.isEmpty() && frame.line == 0) {
+        // Most frames (kernel, no DWARF): their own function, unless a frame of the same
+        // function with a line came first.
+        const auto it = m_functionIds.constFind(frame);
+        m_functions.push_back(it != m_functionIds.constEnd() ? *it : id);
+        if (it == m_functionIds.constEnd())
+            m_functionIds.insert(frame, id);
+        return;
+    }
+    StackFrame key = frame;
+    key.file.clear();
+    key.line = 0;
+    const auto it = m_functionIds.constFind(key);
+    if (it != m_functionIds.constEnd()) {
+        m_functions.push_back(*it);
+        return;
+    }
+    m_functions.push_back(id);
+    m_functionIds.insert(key, id);
 }
 
 quint32 StackTable::intern(const StackFrame &frame)
@@ -16,6 +40,7 @@ quint32 StackTable::intern(const StackFrame &frame)
     if (it != m_frameIds.constEnd())
         return *it;
     m_frames.push_back(frame);
+    addFunction(frame);
     const quint32 id = quint32(m_frames.size());
     m_frameIds.insert(frame, id);
     ++m_newFrames;
@@ -67,6 +92,7 @@ bool StackTable::add(const FrameDefinition &definition, QString *error)
         return false;
     }
     m_frames.push_back(definition.frame);
+    addFunction(definition.frame);
     return true;
 }
 
@@ -108,12 +134,25 @@ QString StackTable::frameName(quint32 id) const
     if (!hasFrame(id))
         return QStringLiteral("[unknown]");
     const StackFrame &f = frame(id);
+    if (!f.symbol.isEmpty() && f.inlined)
+        return QString::fromUtf8(f.symbol) + QStringLiteral(" (inlined)");
     if (!f.symbol.isEmpty())
         return QString::fromUtf8(f.symbol);
     if (f.module.isEmpty())
         return QStringLiteral("[unknown] 0x%1").arg(f.address, 0, 16);
     const QByteArray base = f.module.mid(f.module.lastIndexOf('/') + 1);
     return QStringLiteral("%1+0x%2").arg(QString::fromUtf8(base)).arg(f.address, 0, 16);
+}
+
+QString StackTable::sourceLocation(quint32 id) const
+{
+    if (!hasFrame(id))
+        return {};
+    const StackFrame &f = frame(id);
+    if (f.file.isEmpty())
+        return f.line ? QStringLiteral("?:%1").arg(f.line) : QString();
+    const QString name = QString::fromUtf8(f.file.mid(f.file.lastIndexOf('/') + 1));
+    return f.line ? QStringLiteral("%1:%2").arg(name).arg(f.line) : name;
 }
 
 QByteArray stackFlagWords(quint8 flags)

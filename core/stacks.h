@@ -19,9 +19,16 @@ enum class FrameKind : quint8
 };
 
 // One function of a sampled stack, symbolised at record time so that a session opens with
-// every name on another machine. A frame with a symbol stands for the whole function (address is
-// the function's start), so the samples of one function share one frame; a frame without one
+// every name on another machine. A frame with a symbol stands for the function (address is the
+// function's start) at one source line: the samples of one function at one line share one frame,
+// and without DWARF (no file, line 0) all samples of the function do. A frame without a symbol
 // (stripped code, JIT) keeps the instruction's address.
+//
+// A function the compiler inlined into another is a frame of its own, marked inlined, before
+// (leaf side of) the frame of the function it was inlined into; its address is that function's
+// start. file and line say where in the frame's function the stack was: the sampled line in the
+// innermost frame, the line of the call in each caller (for an inlined frame's caller, the line
+// where it was inlined), as perf report --inline, hotspot and eu-addr2line -i show them.
 struct StackFrame
 {
     FrameKind kind = FrameKind::User;
@@ -29,6 +36,11 @@ struct StackFrame
     QByteArray module;   // "vmlinux", "ext4", "/usr/lib/x86_64-linux-gnu/libc.so.6"; "" unknown
     QByteArray buildId;  // lower-case hex; "" when unknown
     QByteArray symbol;   // demangled; "" when unknown
+    // Initialised here so that StackFrame{kind, address, module, buildId, symbol} stays valid
+    // (-Wmissing-field-initializers).
+    QByteArray file{}; // the source file's path as DWARF names it; "" when unknown
+    quint32 line = 0;  // 0 when unknown
+    bool inlined = false;
     bool operator==(const StackFrame &) const = default;
 };
 size_t qHash(const StackFrame &frame, size_t seed = 0);
@@ -96,13 +108,25 @@ public:
     // id must be valid (hasFrame / hasStack).
     const StackFrame &frame(quint32 id) const { return m_frames[id - 1]; }
     const StackDefinition &stack(quint32 id) const { return m_stacks[id - 1]; }
-    // The frame as people read it: the symbol, or "module+0x1a2b" / "[unknown]" without one.
+    // The frame as people read it: the symbol, or "module+0x1a2b" / "[unknown]" without one;
+    // an inlined frame's symbol with " (inlined)" after it, as perf shows it.
     QString frameName(quint32 id) const;
+    // The first frame of the same function as id (the same kind, module, build id, symbol,
+    // address and inlined mark, whatever the line): the call trees, the flame graph and the
+    // function lists merge a function's lines into one node by it. id itself when it is the
+    // first; id must be valid.
+    quint32 functionOf(quint32 id) const { return m_functions[id - 1]; }
+    // "file.c:12", "file.c" or "" (the file's name without its directory).
+    QString sourceLocation(quint32 id) const;
     bool isEmpty() const { return m_frames.empty() && m_stacks.empty(); }
     void clear() { *this = StackTable{}; }
 
 private:
+    void addFunction(const StackFrame &frame);
+
     std::vector<StackFrame> m_frames;
+    std::vector<quint32> m_functions;         // per frame: functionOf()
+    QHash<StackFrame, quint32> m_functionIds; // the frame without its file and line -> first id
     std::vector<StackDefinition> m_stacks;
     QHash<StackFrame, quint32> m_frameIds;
     QHash<QList<quint32>, quint32> m_stackIds[16]; // per flags value

@@ -101,6 +101,8 @@ DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *paren
                                                  QHeaderView::Stretch);
     m_framesView->header()->setSectionResizeMode(StackFramesModel::ModuleColumn,
                                                  QHeaderView::Interactive);
+    m_framesView->header()->setSectionResizeMode(StackFramesModel::SourceColumn,
+                                                 QHeaderView::Interactive);
     m_framesView->header()->setSectionResizeMode(StackFramesModel::KindColumn,
                                                  QHeaderView::Interactive);
     m_split = new QSplitter(Qt::Vertical, this);
@@ -149,8 +151,9 @@ void DetailsPane::resizeEvent(QResizeEvent *event)
 
 void DetailsPane::fitFrameColumns()
 {
-    // The module and the kind as wide as their contents, but never more than half of a narrow
-    // dock together: "libpython3.11.so.1.0" and "Benutzer" left the function names 35 pixels.
+    // The module, the source and the kind as wide as their contents, but never more than about
+    // two thirds of a narrow dock together: "libpython3.11.so.1.0" and "Benutzer" left the
+    // function names 35 pixels.
     const QAbstractItemModel *model = m_framesView->model();
     QFont bold = m_framesView->font();
     bold.setBold(true); // the key frame's row
@@ -163,9 +166,18 @@ void DetailsPane::fitFrameColumns()
         return w;
     };
     const int width = m_framesView->viewport()->width();
+    // A stack without source lines (kernel only, no DWARF) gives the source column nothing.
+    bool anySource = false;
+    for (int r = 0; r < model->rowCount() && !anySource; ++r)
+        anySource = !model->index(r, StackFramesModel::SourceColumn).data().toString().isEmpty();
+    m_framesView->setColumnHidden(StackFramesModel::SourceColumn, !anySource);
     m_framesView->header()->resizeSection(
         StackFramesModel::ModuleColumn,
-        std::min(contents(StackFramesModel::ModuleColumn), width * 3 / 10));
+        std::min(contents(StackFramesModel::ModuleColumn), width * (anySource ? 2 : 3) / 10));
+    if (anySource)
+        m_framesView->header()->resizeSection(
+            StackFramesModel::SourceColumn,
+            std::min(contents(StackFramesModel::SourceColumn), width * 3 / 10));
     m_framesView->header()->resizeSection(
         StackFramesModel::KindColumn, std::min(contents(StackFramesModel::KindColumn), width / 5));
 }

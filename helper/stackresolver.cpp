@@ -74,6 +74,9 @@ quint32 StackResolver::userFrame(const SymbolizedFrame &f)
     frame.module = f.module;
     frame.buildId = f.buildId;
     frame.symbol = f.symbol;
+    frame.file = f.file;
+    frame.line = f.line;
+    frame.inlined = f.inlined;
     return m_table.intern(frame);
 }
 

@@ -569,6 +569,9 @@ SymbolizedStack SymbolizerClient::Private::toStack(quint32 pid, const symproto::
         frame.module = QByteArray::fromStdString(f.module);
         frame.buildId = QByteArray::fromStdString(f.buildId);
         frame.symbol = QByteArray::fromStdString(f.symbol);
+        frame.file = QByteArray::fromStdString(f.file);
+        frame.line = f.line;
+        frame.inlined = f.inlined;
         if (frame.module.isEmpty()) {
             // [vdso] and the like: named, relative to the mapping; the rest stays absolute.
             for (const Mapping &m : p.mappings) {

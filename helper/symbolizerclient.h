@@ -42,6 +42,12 @@ struct SymbolizedFrame
     QByteArray buildId;      // lower-case hex of NT_GNU_BUILD_ID; empty when the file has none
     QByteArray symbol;       // demangled function name; empty when unknown
     quint64 symbolStart = 0; // the function's start, relative like address
+    // From DWARF where the module has it: the source file and line (the sampled line in the
+    // innermost function, the call's line in its callers); inlined: a function inlined into
+    // the next frame's (address and symbolStart are that function's).
+    QByteArray file{};
+    quint32 line = 0;
+    bool inlined = false;
     bool operator==(const SymbolizedFrame &) const = default;
 };
 

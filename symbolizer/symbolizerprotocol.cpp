@@ -70,6 +70,7 @@ public:
             std::memcpy(&v, s.data(), sizeof(T));
         return v;
     }
+    uint8_t u8() { return value<uint8_t>(); }
     uint16_t u16() { return value<uint16_t>(); }
     uint32_t u32() { return value<uint32_t>(); }
     uint64_t u64() { return value<uint64_t>(); }
@@ -137,16 +138,17 @@ std::vector<uint8_t> encodeStack(uint32_t sequence, const Stack &stack)
 {
     Writer w(MessageType::Stack, sequence, 4096);
     bool truncated = stack.truncated;
-    size_t count = std::min(stack.frames.size(), MaxFrames);
+    size_t count = std::min(stack.frames.size(), MaxReplyFrames);
     if (count < stack.frames.size())
         truncated = true;
     // Frames that would not fit the reply are cut (the stack is then truncated).
     size_t size = w.size() + 8;
     for (size_t i = 0; i < count; ++i) {
         const Frame &f = stack.frames[i];
-        const size_t frameSize = 22 + std::min(f.module.size(), MaxPathBytes) +
+        const size_t frameSize = 29 + std::min(f.module.size(), MaxPathBytes) +
                                  std::min(f.buildId.size(), MaxBuildIdBytes) +
-                                 std::min(f.symbol.size(), MaxSymbolBytes);
+                                 std::min(f.symbol.size(), MaxSymbolBytes) +
+                                 std::min(f.file.size(), MaxPathBytes);
         if (size + frameSize > MaxReplyBytes) {
             count = i;
             truncated = true;
@@ -161,14 +163,20 @@ std::vector<uint8_t> encodeStack(uint32_t sequence, const Stack &stack)
         const size_t moduleSize = std::min(f.module.size(), MaxPathBytes);
         const size_t buildIdSize = std::min(f.buildId.size(), MaxBuildIdBytes);
         const size_t symbolSize = std::min(f.symbol.size(), MaxSymbolBytes);
+        const size_t fileSize = std::min(f.file.size(), MaxPathBytes);
         w.u64(f.address);
         w.u64(f.symbolStart);
         w.u16(static_cast<uint16_t>(moduleSize));
         w.u16(static_cast<uint16_t>(buildIdSize));
         w.u16(static_cast<uint16_t>(symbolSize));
+        w.u16(static_cast<uint16_t>(fileSize));
+        w.u32(f.line);
+        const uint8_t flags = f.inlined ? 1 : 0;
+        w.bytes(&flags, 1);
         w.bytes(f.module.data(), moduleSize);
         w.bytes(f.buildId.data(), buildIdSize);
         w.bytes(f.symbol.data(), symbolSize);
+        w.bytes(f.file.data(), fileSize);
     }
     return w.finish();
 }
@@ -247,7 +255,7 @@ bool decodeStack(std::span<const uint8_t> payload, Stack *stack)
     Reader r(payload);
     const uint32_t flags = r.u32();
     const uint32_t count = r.u32();
-    if (!r.ok() || count > MaxFrames || (flags & ~3u))
+    if (!r.ok() || count > MaxReplyFrames || (flags & ~3u))
         return false;
     stack->truncated = flags & 1;
     stack->usedFramePointers = flags & 2;
@@ -260,12 +268,17 @@ bool decodeStack(std::span<const uint8_t> payload, Stack *stack)
         const uint16_t moduleSize = r.u16();
         const uint16_t buildIdSize = r.u16();
         const uint16_t symbolSize = r.u16();
+        const uint16_t fileSize = r.u16();
+        f.line = r.u32();
+        const uint8_t flags = r.u8();
         if (!r.ok() || moduleSize > MaxPathBytes || buildIdSize > MaxBuildIdBytes ||
-            symbolSize > MaxSymbolBytes)
+            symbolSize > MaxSymbolBytes || fileSize > MaxPathBytes || (flags & ~1u))
             return false;
+        f.inlined = flags & 1;
         f.module = r.string(moduleSize);
         f.buildId = r.string(buildIdSize);
         f.symbol = r.string(symbolSize);
+        f.file = r.string(fileSize);
         if (!r.ok())
             return false;
         stack->frames.push_back(std::move(f));

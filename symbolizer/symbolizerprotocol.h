@@ -17,7 +17,11 @@
 //       u32 frame-pointer ip count, stack bytes (copied from registers[7] upwards), u64 ips
 //   Stack (child → client, the Unwind's sequence): u32 flags (1 truncated, 2 frame pointers
 //       used), u32 frame count, per frame: u64 address, u64 symbol start, u16 module size,
-//       u16 build-id size, u16 symbol size, the three byte strings
+//       u16 build-id size, u16 symbol size, u16 file size, u32 line, u8 frame flags (1 inlined),
+//       the four byte strings (module, build id, symbol, file)
+// Version 2 added the source file, line and inlined flag: an address in a function that other
+// functions were inlined into comes back as several frames, the innermost inlined one first.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -27,7 +31,7 @@
 namespace bpflens::symproto {
 
 constexpr uint32_t Magic = 0x59534c42; // "BLSY"
-constexpr uint16_t Version = 1;
+constexpr uint16_t Version = 2;
 constexpr size_t HeaderSize = 16;
 constexpr size_t RegisterCount = 17;
 
@@ -35,13 +39,16 @@ constexpr size_t RegisterCount = 17;
 constexpr size_t MaxStackBytes = 64 * 1024;
 constexpr size_t MaxFramePointerIps = 512;
 constexpr size_t MaxPathBytes = 4096;
-constexpr size_t MaxFrames = 256;
+constexpr size_t MaxFrames = 256; // physical frames an unwind walks
+// Frames in a reply: the physical ones, each with the functions inlined into it.
+constexpr size_t MaxReplyFrames = 1024;
 constexpr size_t MaxSymbolBytes = 1024;
 constexpr size_t MaxBuildIdBytes = 128; // hex: a 64-byte note
-constexpr size_t MaxReplyBytes = 64 * 1024;
+constexpr size_t MaxReplyBytes = 192 * 1024;
 // The largest packet either side sends; receive buffers are this big.
-constexpr size_t MaxMessageBytes =
-    HeaderSize + 16 + RegisterCount * 8 + MaxStackBytes + MaxFramePointerIps * 8 + 1024;
+constexpr size_t MaxMessageBytes = std::max<size_t>(
+    HeaderSize + 16 + RegisterCount * 8 + MaxStackBytes + MaxFramePointerIps * 8 + 1024,
+    MaxReplyBytes);
 static_assert(MaxReplyBytes <= MaxMessageBytes);
 
 enum class MessageType : uint16_t
@@ -93,6 +100,13 @@ struct Frame
     std::string module;
     std::string buildId; // lower-case hex
     std::string symbol;
+    // From DWARF, when the module has it: the source file and line of this frame (the sampled
+    // line in the innermost function, the line of the call in each caller). An inlined frame
+    // names the inlined function; its address and symbol start are those of the function it
+    // was inlined into, and the frames after it, up to the first that is not inlined, share them.
+    std::string file{};
+    uint32_t line = 0;
+    bool inlined = false;
 };
 
 struct Stack
@@ -106,7 +120,7 @@ std::vector<uint8_t> encodeHello(uint32_t sequence, const Hello &hello);
 std::vector<uint8_t> encodeAddModule(uint32_t sequence, const AddModule &module);
 std::vector<uint8_t> encodeForgetProcess(uint32_t sequence, uint32_t pid);
 std::vector<uint8_t> encodeUnwind(uint32_t sequence, const Unwind &unwind);
-// Cuts what does not fit MaxFrames, MaxSymbolBytes, MaxPathBytes, MaxBuildIdBytes or
+// Cuts what does not fit MaxReplyFrames, MaxSymbolBytes, MaxPathBytes, MaxBuildIdBytes or
 // MaxReplyBytes (then the stack is marked truncated). decodeStack accepts exactly what this can
 // produce.
 std::vector<uint8_t> encodeStack(uint32_t sequence, const Stack &stack);

@@ -2,7 +2,9 @@
 
 #include "symbolizer/rustdemangle.h"
 
+#include <dwarf.h>
 #include <elf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
@@ -117,6 +119,24 @@ struct ModuleRange
     bool hasFile = false;
 };
 
+// A function inlined at an address, from DWARF: its name and where in it the address is (the
+// sampled line in the innermost one, the line of the call to the next inner one in the others).
+struct InlinedFunction
+{
+    std::string symbol;
+    std::string file;
+    uint32_t line = 0;
+};
+
+// What DWARF says of one address: the functions inlined there, innermost first, and the line
+// of the real function (the line of the call to the outermost inlined function, if any).
+struct SourceInfo
+{
+    std::vector<InlinedFunction> inlined;
+    std::string file;
+    uint32_t line = 0;
+};
+
 // What one address in a file resolves to, whichever process maps it.
 struct FileAddress
 {
@@ -124,6 +144,7 @@ struct FileAddress
     uint64_t symbolStart = 0;
     bool hasSymbol = false;
     bool hasCfi = false;
+    SourceInfo source;
 };
 
 // What one lookup address resolves to, cached.
@@ -136,6 +157,7 @@ struct Resolved
     std::string buildId;
     std::string symbol;
     uint64_t symbolStart = 0;
+    SourceInfo source;
 };
 
 // The function symbols of one file (.symtab, else .dynsym), sorted by address, and the
@@ -374,6 +396,118 @@ bool hasCfiAt(Dwfl_Module *module, Dwarf_Addr address)
     return false;
 }
 
+// A DIE's name as the symbol table would give it: the linkage name demangled (C++'s
+// "ns::f(int)"), else DW_AT_name; both looked up through DW_AT_abstract_origin and
+// DW_AT_specification, where an inlined instance keeps them.
+std::string dieName(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    for (int name : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name}) {
+        if (dwarf_attr_integrate(die, name, &attr)) {
+            if (const char *s = dwarf_formstring(&attr))
+                return demangle(s);
+        }
+    }
+    if (dwarf_attr_integrate(die, DW_AT_name, &attr)) {
+        if (const char *s = dwarf_formstring(&attr))
+            return std::string(s, strnlen(s, symproto::MaxSymbolBytes));
+    }
+    return {};
+}
+
+// A source path as DWARF names it, made absolute with the unit's DW_AT_comp_dir (a build that
+// compiles "../../src/x.c" from its build directory records it so) and with "." and ".."
+// removed, as perf and hotspot show it. Bounded like a module's path.
+std::string sourcePath(const char *name, const char *compDir)
+{
+    std::string path(name, strnlen(name, symproto::MaxPathBytes));
+    if (path.empty())
+        return path;
+    if (path.front() != '/' && compDir && compDir[0] == '/')
+        path = std::string(compDir, strnlen(compDir, symproto::MaxPathBytes)) + '/' + path;
+    if (path.front() != '/')
+        return path.substr(0, symproto::MaxPathBytes);
+    std::vector<std::string> parts;
+    size_t at = 1;
+    while (at <= path.size()) {
+        size_t next = path.find('/', at);
+        if (next == std::string::npos)
+            next = path.size();
+        const std::string part = path.substr(at, next - at);
+        if (part == "..") {
+            if (!parts.empty())
+                parts.pop_back();
+        } else if (!part.empty() && part != ".") {
+            parts.push_back(part);
+        }
+        at = next + 1;
+    }
+    std::string out;
+    for (const std::string &part : parts)
+        out += '/' + part;
+    return out.empty() ? std::string("/") : out.substr(0, symproto::MaxPathBytes);
+}
+
+// More inlining levels than this at one address are not followed (hostile DWARF).
+constexpr size_t MaxInlineDepth = 64;
+
+// The inline chain at an address, as eu-addr2line -i and perf's inline code read it: the
+// address's line from the line table, then each DW_TAG_inlined_subroutine scope around it from
+// the innermost out, whose DW_AT_call_file and DW_AT_call_line are where its caller called it.
+// Nothing without DWARF (a stripped file keeps what the symbol table gives).
+SourceInfo resolveSource(Dwfl_Module *module, Dwarf_Addr lookup)
+{
+    SourceInfo out;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = dwfl_module_addrdie(module, lookup, &bias);
+    if (!cu)
+        return out;
+    Dwarf_Attribute compDirAttr;
+    const char *compDir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &compDirAttr));
+    std::string file;
+    uint32_t line = 0;
+    if (Dwfl_Line *l = dwfl_module_getsrc(module, lookup)) {
+        int number = 0;
+        if (const char *src = dwfl_lineinfo(l, nullptr, &number, nullptr, nullptr, nullptr)) {
+            file = sourcePath(src, compDir);
+            line = number > 0 ? uint32_t(number) : 0;
+        }
+    }
+    Dwarf_Files *files = nullptr;
+    size_t fileCount = 0;
+    if (dwarf_getsrcfiles(cu, &files, &fileCount) != 0)
+        files = nullptr;
+    Dwarf_Die *scopes = nullptr;
+    const int n = dwarf_getscopes(cu, lookup - bias, &scopes);
+    for (int i = 0; i < n && out.inlined.size() < MaxInlineDepth; ++i) {
+        Dwarf_Die *die = &scopes[i];
+        const int tag = dwarf_tag(die);
+        if (tag == DW_TAG_subprogram)
+            break;
+        if (tag != DW_TAG_inlined_subroutine)
+            continue;
+        std::string name = dieName(die);
+        if (!name.empty())
+            out.inlined.push_back({std::move(name), file, line});
+        file.clear();
+        line = 0;
+        Dwarf_Attribute attr;
+        Dwarf_Word value = 0;
+        if (files && dwarf_attr(die, DW_AT_call_file, &attr) &&
+            dwarf_formudata(&attr, &value) == 0 && value < fileCount) {
+            if (const char *src = dwarf_filesrc(files, value, nullptr, nullptr))
+                file = sourcePath(src, compDir);
+        }
+        if (dwarf_attr(die, DW_AT_call_line, &attr) && dwarf_formudata(&attr, &value) == 0 &&
+            value <= UINT32_MAX)
+            line = uint32_t(value);
+    }
+    std::free(scopes);
+    out.file = std::move(file);
+    out.line = line;
+    return out;
+}
+
 struct Walk
 {
     Sample *sample = nullptr;
@@ -457,6 +591,7 @@ const Resolved &Unwinder::Process::resolve(Dwarf_Addr lookup)
                 r.symbol = it->second.symbol;
                 r.symbolStart = it->second.symbolStart;
                 r.hasCfi = it->second.hasCfi;
+                r.source = it->second.source;
                 return cache.emplace(lookup, std::move(r)).first->second;
             }
         }
@@ -478,11 +613,12 @@ const Resolved &Unwinder::Process::resolve(Dwarf_Addr lookup)
             }
         }
         r.hasCfi = hasCfiAt(module, lookup);
+        r.source = resolveSource(module, lookup);
         if (file) {
             if (file->addresses.size() >= Files::MaxAddressesPerFile)
                 file->addresses.clear();
-            file->addresses.emplace(
-                relative, FileAddress{r.symbol, r.symbolStart, !r.symbol.empty(), r.hasCfi});
+            file->addresses.emplace(relative, FileAddress{r.symbol, r.symbolStart,
+                                                          !r.symbol.empty(), r.hasCfi, r.source});
         }
     }
     return cache.emplace(lookup, std::move(r)).first->second;
@@ -681,6 +817,22 @@ symproto::Stack Unwinder::unwind(uint32_t pid, uint32_t tid,
                 f.buildId = r.buildId;
                 f.symbol = r.symbol;
                 f.symbolStart = r.symbolStart;
+                f.file = r.source.file;
+                f.line = r.source.line;
+                // The functions inlined here come first, innermost first, as perf report
+                // --inline and hotspot show them.
+                for (const InlinedFunction &in : r.source.inlined) {
+                    symproto::Frame inl;
+                    inl.address = f.address;
+                    inl.symbolStart = f.symbolStart;
+                    inl.module = f.module;
+                    inl.buildId = f.buildId;
+                    inl.symbol = in.symbol;
+                    inl.file = in.file;
+                    inl.line = in.line;
+                    inl.inlined = true;
+                    out.frames.push_back(std::move(inl));
+                }
             }
             // Unwinding from this frame to its caller took elfutils' frame-pointer fallback.
             if (i + 1 < walk.pcs.size() && !r.hasCfi)

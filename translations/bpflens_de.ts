@@ -3996,6 +3996,30 @@ Die PID- und Befehlsfilter leeren.</translation>
         <source>Where</source>
         <translation>Wo</translation>
     </message>
+    <message>
+        <source>kernel, inlined</source>
+        <translation>Kernel, inline</translation>
+    </message>
+    <message>
+        <source>user, inlined</source>
+        <translation>Benutzer, inline</translation>
+    </message>
+    <message>
+        <source>source %1, line %2</source>
+        <translation>Quelle %1, Zeile %2</translation>
+    </message>
+    <message>
+        <source>source %1</source>
+        <translation>Quelle %1</translation>
+    </message>
+    <message>
+        <source>Inlined: the compiler put this function&apos;s code into its caller, the next frame; it has no call of its own.</source>
+        <translation>Inline: Der Compiler hat den Code dieser Funktion in ihren Aufrufer, den nächsten Frame, eingefügt; sie hat keinen eigenen Aufruf.</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::StartPage</name>

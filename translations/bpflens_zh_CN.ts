@@ -3967,6 +3967,30 @@ Clear the PID and command filters.</source>
         <source>Where</source>
         <translation>位置</translation>
     </message>
+    <message>
+        <source>kernel, inlined</source>
+        <translation>内核，内联</translation>
+    </message>
+    <message>
+        <source>user, inlined</source>
+        <translation>用户，内联</translation>
+    </message>
+    <message>
+        <source>source %1, line %2</source>
+        <translation>源文件 %1，第 %2 行</translation>
+    </message>
+    <message>
+        <source>source %1</source>
+        <translation>源文件 %1</translation>
+    </message>
+    <message>
+        <source>Inlined: the compiler put this function&apos;s code into its caller, the next frame; it has no call of its own.</source>
+        <translation>内联：编译器已将此函数的代码放入其调用者（下一帧）中；它没有自己的调用。</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源代码</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::StartPage</name>

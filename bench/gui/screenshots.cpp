@@ -1,6 +1,7 @@
 // Renders the README/AppStream screenshots (docs/screenshots/) from a synthetic but plausible
 // 20-second session: a build job's execs and opens, block I/O on two disks with
 // biolatency-style histograms, and an iostack breakdown. Usage: bpflens_screenshots OUTDIR
+#include "core/sessionstore.h"
 #include "gui/histogramview.h"
 #include "gui/iostackview.h"
 #include "gui/mainwindow.h"
@@ -16,6 +17,7 @@
 #include <QLineEdit>
 #include <QRandomGenerator>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTimer>
 
 #include <cmath>
@@ -346,6 +348,41 @@ int main(int argc, char **argv)
     QDir().mkpath(out);
     // LANG=de_DE.UTF-8 and others: the same pictures translated, for looking at layouts.
     installTranslations(QLocale::system());
+    if (argc > 3 && QByteArray(argv[2]) == "--details") {
+        // A real session's CPU sample in the event details, the first whose leaf is an inlined
+        // function (or the first sample): its frames with their source lines and inlined marks.
+        //   bpflens_screenshots OUTDIR --details SESSION [WxH] [SUFFIX]
+        const QString path = QString::fromLocal8Bit(argv[3]);
+        SessionData data;
+        QString error;
+        if (!SessionReader::open(path, &data, &error)) {
+            qWarning("%s", qPrintable(error));
+            return 1;
+        }
+        qsizetype pick = data.events.count(EventType::CpuSample) ? 0 : -1;
+        for (qsizetype i = 0; i < data.events.count(EventType::CpuSample); ++i) {
+            const quint32 stack = data.events.value<&CpuSampleEvent::stackId>(i);
+            if (data.stacks.hasStack(stack) && !data.stacks.stack(stack).frames.isEmpty() &&
+                data.stacks.frame(data.stacks.stack(stack).frames.first()).inlined) {
+                pick = i;
+                break;
+            }
+        }
+        auto *w = new MainWindow;
+        w->resize(argc > 4 ? QByteArray(argv[4]).split('x').value(0).toInt() : 1366,
+                  argc > 4 ? QByteArray(argv[4]).split('x').value(1).toInt() : 768);
+        w->session()->setSession(std::move(data), path);
+        w->show();
+        w->results()->showView(w->results()->tableView(EventType::CpuSample));
+        w->viewState()->setSelectedEvent({EventType::CpuSample, pick});
+        const QString suffix = argc > 5 ? QString::fromLocal8Bit(argv[5]) : QString();
+        QTimer::singleShot(600, w, [w, out, suffix] {
+            QApplication::processEvents();
+            w->grab().save(out + QStringLiteral("/details%1.png").arg(suffix));
+            QApplication::quit();
+        });
+        return app.exec();
+    }
     if (argc > 2 && QByteArray(argv[2]) == "--cpu-profile") {
         // Only the CPU profile page, at a laptop's size, with a search and a pick.
         auto *w = new MainWindow;

@@ -31,8 +31,9 @@ void rootFirstPath(const StackTable &stacks, quint32 stackId, std::vector<quint3
     const StackDefinition &s = stacks.stack(stackId);
     if (s.flags & UserStackTruncated)
         path.push_back(StackChartModel::TruncatedFrame);
+    // A function's lines are one box, as in the flame graph.
     for (qsizetype i = s.frames.size() - 1; i >= 0; --i)
-        path.push_back(s.frames[i]);
+        path.push_back(stacks.functionOf(s.frames[i]));
 }
 
 } // namespace

@@ -124,6 +124,8 @@ QVariant StackFramesModel::data(const QModelIndex &index, int role) const
             return false;
         case IsMarkerRole:
             return true;
+        case IsInlinedRole:
+            return false;
         default:
             return {};
         }
@@ -135,10 +137,16 @@ QVariant StackFramesModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (column) {
         case FunctionColumn:
-            return m_stacks->frameName(frame);
+            // The inlined mark is in the kind column, translated.
+            return f.inlined && !f.symbol.isEmpty() ? QString::fromUtf8(f.symbol)
+                                                    : m_stacks->frameName(frame);
         case ModuleColumn:
             return ProfileText::moduleName(*m_stacks, frame);
+        case SourceColumn:
+            return m_stacks->sourceLocation(frame);
         case KindColumn:
+            if (f.inlined)
+                return kernel ? tr("kernel, inlined") : tr("user, inlined");
             return kernel ? tr("kernel") : tr("user");
         }
         return {};
@@ -152,6 +160,12 @@ QVariant StackFramesModel::data(const QModelIndex &index, int role) const
                      .arg(f.address, 0, 16);
         if (!f.buildId.isEmpty())
             lines << tr("build id %1").arg(QString::fromLatin1(f.buildId));
+        if (!f.file.isEmpty())
+            lines << (f.line ? tr("source %1, line %2").arg(QString::fromUtf8(f.file)).arg(f.line)
+                             : tr("source %1").arg(QString::fromUtf8(f.file)));
+        if (f.inlined)
+            lines << tr("Inlined: the compiler put this function's code into its caller, the "
+                        "next frame; it has no call of its own.");
         if (row == m_keyRow && row > 0)
             lines << tr("The function the thread blocked in: the frames above it are the "
                         "scheduler's.");
@@ -165,6 +179,8 @@ QVariant StackFramesModel::data(const QModelIndex &index, int role) const
         return row == m_keyRow;
     case IsMarkerRole:
         return false;
+    case IsInlinedRole:
+        return f.inlined;
     }
     return {};
 }
@@ -178,6 +194,8 @@ QVariant StackFramesModel::headerData(int section, Qt::Orientation orientation, 
         return tr("Function");
     case ModuleColumn:
         return tr("Module");
+    case SourceColumn:
+        return tr("Source");
     case KindColumn:
         return tr("Where");
     }

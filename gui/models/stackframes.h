@@ -40,7 +40,8 @@ public:
     {
         FunctionColumn,
         ModuleColumn, // the file name; the whole path in the tool tip
-        KindColumn,   // "kernel" or "user"
+        SourceColumn, // "file.c:12" where DWARF had it; the whole path in the tool tip
+        KindColumn,   // "kernel" or "user", with ", inlined" for a function inlined there
         ColumnCount
     };
     Q_ENUM(Columns)
@@ -50,6 +51,7 @@ public:
         FrameKindRole,                  // int(FrameKind); invalid for the marker row
         IsKeyFrameRole,                 // bool: the frame the tables name the event by
         IsMarkerRole,                   // bool: the "stack cut short" row
+        IsInlinedRole,                  // bool: a function the compiler inlined into the next
     };
     Q_ENUM(Roles)
 

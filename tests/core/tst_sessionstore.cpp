@@ -1047,7 +1047,7 @@ private Q_SLOTS:
             QCOMPARE(data.damage.unverified, schema == 2);
             QCOMPARE(lost.contains(QStringLiteral("cannot be told from a real one")), schema == 2);
             // Recovered, a schema 2 file's events do not get checksums that would vouch for
-            // them.
+            // them; a schema 3 file's are written as this version writes.
             const QString copy =
                 m_dir.filePath(QStringLiteral("unverified-%1-copy.bpflens").arg(schema));
             QVERIFY2(writeSessionCopy(data, copy, &error), qPrintable(error));

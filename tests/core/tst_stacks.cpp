@@ -5,6 +5,7 @@
 #include "core/csvexport.h"
 #include "core/protocol.h"
 #include "core/recordingfile.h"
+#include "core/sessionsalvage.h"
 #include "core/sessionstore.h"
 #include "tests/core/sessiontestdata.h"
 #include "tests/everytype.h"
@@ -84,7 +85,7 @@ struct Recording
 {
     StackTable producer;
     QList<RecordBatch> batches;
-    quint32 deep = 0, cpp = 0, unknown = 0;
+    quint32 deep = 0, cpp = 0, unknown = 0, inlined = 0;
 
     Recording()
     {
@@ -95,9 +96,24 @@ struct Recording
                 QList<quint32> frames;
                 frames.append(producer.intern(StackFrame{FrameKind::Kernel, 0xffffffff81000000ull,
                                                          "vmlinux", "", "asm_sysvec_apic_timer"}));
-                frames.append(producer.intern(
-                    StackFrame{FrameKind::User, quint64(0x1000 + 16 * (k % 7 + b)), "/usr/bin/app",
-                               "0a1b2c", "work" + QByteArray::number(k % 7 + b)}));
+                if (k % 7 == 3) {
+                    // DWARF's inline chain: a function inlined into work<n> at one of its lines,
+                    // each line its own frame of the same function.
+                    StackFrame in{FrameKind::User, quint64(0x1000 + 16 * (k % 7 + b)),
+                                  "/usr/bin/app", "0a1b2c", "inl"};
+                    in.file = "/src/app/inl.h";
+                    in.line = 12;
+                    in.inlined = true;
+                    inlined = producer.intern(in);
+                    frames.append(inlined);
+                }
+                StackFrame work{FrameKind::User, quint64(0x1000 + 16 * (k % 7 + b)), "/usr/bin/app",
+                                "0a1b2c", "work" + QByteArray::number(k % 7 + b)};
+                if (k % 7 == 3) {
+                    work.file = "/src/app/w\xc3\xa4rk.c";
+                    work.line = quint32(40 + k % 3);
+                }
+                frames.append(producer.intern(work));
                 frames.append(producer.intern(
                     StackFrame{FrameKind::User, 0x40, "/usr/bin/app", "0a1b2c", "main"}));
                 const quint32 stack = producer.intern(0, frames);
@@ -261,15 +277,22 @@ private Q_SLOTS:
         const auto frames = readCsv(csvDir + QStringLiteral("/stack_frames.csv"));
         QCOMPARE(frames.size(), 1 + data.stacks.frameCount());
         QCOMPARE(frames.at(0), (QList<QByteArray>{"frame_id", "kind", "module", "build_id",
-                                                  "address", "symbol"}));
-        QCOMPARE(frames.at(1), (QList<QByteArray>{"1", "kernel", "vmlinux", "",
-                                                  "0xffffffff81000000", "asm_sysvec_apic_timer"}));
+                                                  "address", "symbol", "file", "line", "inlined"}));
+        QCOMPARE(frames.at(1),
+                 (QList<QByteArray>{"1", "kernel", "vmlinux", "", "0xffffffff81000000",
+                                    "asm_sysvec_apic_timer", "", "", "0"}));
         QCOMPARE(frames.at(qsizetype(rec.cpp)),
                  (QList<QByteArray>{QByteArray::number(rec.cpp), "user", "/opt/lib/libx.so", "ff",
-                                    "0x2a40", "ns::Map<int, std::string>::find(int; char) const"}));
+                                    "0x2a40", "ns::Map<int, std::string>::find(int; char) const",
+                                    "", "", "0"}));
         QCOMPARE(frames.at(qsizetype(rec.unknown)),
                  (QList<QByteArray>{QByteArray::number(rec.unknown), "user", "", "",
-                                    "0x7f0012345678", ""}));
+                                    "0x7f0012345678", "", "", "", "0"}));
+        QCOMPARE(frames.at(qsizetype(rec.inlined)),
+                 (QList<QByteArray>{
+                     QByteArray::number(rec.inlined), "user", "/usr/bin/app", "0a1b2c",
+                     "0x" + QByteArray::number(data.stacks.frame(rec.inlined).address, 16), "inl",
+                     "/src/app/inl.h", "12", "1"}));
         // The samples' stack ids join with stacks.csv.
         const auto samples = readCsv(csvDir + QStringLiteral("/profile.csv"));
         const qsizetype column = samples.at(0).indexOf("stack_id");
@@ -290,6 +313,109 @@ private Q_SLOTS:
             plain, m_dir.filePath(QStringLiteral("csv-plain")), {}, &error);
         QVERIFY(!none.isEmpty());
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("csv-plain/stacks.csv"))));
+    }
+
+    void linesOfOneFunctionAreOneNode()
+    {
+        // work3's samples at lines 40, 41 and 42 (each a frame): one function in the call tree,
+        // the function list and the folded stacks, with the inlined function under it.
+        const Recording rec;
+        StackTable t;
+        StackWeights w;
+        for (const RecordBatch &b : rec.batches) {
+            QString error;
+            QVERIFY2(t.addDefinitions(b, &error), qPrintable(error));
+            for (const CpuSampleEvent &s : b.cpuSample)
+                w.add(s.stackId, 1);
+        }
+        QList<quint32> work3;
+        for (quint32 f = 1; f <= quint32(t.frameCount()); ++f) {
+            if (t.frame(f).symbol == "work3")
+                work3.append(f);
+        }
+        QCOMPARE(work3.size(), 4); // without a line (batch 0, k 0) and at 40, 41, 42
+        for (quint32 f : work3)
+            QCOMPARE(t.functionOf(f), work3.first());
+        QCOMPARE(t.functionOf(rec.inlined), rec.inlined);
+        QCOMPARE(t.frameName(rec.inlined), QStringLiteral("inl (inlined)"));
+        QCOMPARE(t.sourceLocation(rec.inlined), QStringLiteral("inl.h:12"));
+        QCOMPARE(t.sourceLocation(1), QString());
+        int nodes = 0;
+        const CallTree tree =
+            CallTree::build(t, w, CallTree::Direction::TopDown, StackPart::Both, false);
+        for (qint32 i = 1; i < tree.size(); ++i)
+            nodes +=
+                t.hasFrame(tree.node(i).frame) && t.frame(tree.node(i).frame).symbol == "work3";
+        QCOMPARE(nodes, 1);
+        int rows = 0;
+        for (const FunctionCost &c : functionCosts(t, w, StackPart::Both))
+            rows += t.frame(c.frame).symbol == "work3";
+        QCOMPARE(rows, 1);
+        const QByteArray folded = foldedStacks(t, w, StackPart::Both);
+        QVERIFY2(folded.contains("main;work3;inl (inlined);asm_sysvec_apic_timer "),
+                 folded.constData());
+    }
+
+    void schema3FilesOpenAsBefore()
+    {
+        // Schema 3, as BPF Lens wrote it before frames had source lines: no file, line or
+        // inlined columns. It opens with every frame and stack, without lines.
+        const Recording rec;
+        const QString path = m_dir.filePath(QStringLiteral("schema3.bpflens"));
+        {
+            SessionWriter w;
+            w.setSchemaVersion(3);
+            QString error;
+            QVERIFY2(w.create(path, sessionInfo(), &error), qPrintable(error));
+            for (const RecordBatch &b : rec.batches)
+                QVERIFY2(w.writeBatch(b, &error), qPrintable(error));
+            QVERIFY(w.finish(Start + 1'000'000, &error));
+        }
+        QVERIFY(sql(path, "SELECT line FROM stack_frames") != QByteArray());
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+        QCOMPARE(data.info.schemaVersion, 3);
+        QCOMPARE(data.stacks.frameCount(), rec.producer.frameCount());
+        QCOMPARE(data.stacks.stackCount(), rec.producer.stackCount());
+        for (quint32 f = 1; f <= quint32(data.stacks.frameCount()); ++f) {
+            const StackFrame &got = data.stacks.frame(f);
+            const StackFrame &made = rec.producer.frame(f);
+            QCOMPARE(got.symbol, made.symbol);
+            QCOMPARE(got.address, made.address);
+            QCOMPARE(got.module, made.module);
+            QVERIFY(got.file.isEmpty());
+            QCOMPARE(got.line, 0u);
+            QVERIFY(!got.inlined);
+        }
+        QCOMPARE(data.events.count(EventType::CpuSample), 120);
+        // The salvage reader too.
+        SessionData salvaged;
+        QVERIFY2(salvageSession(path, QStringLiteral("test"), &salvaged, &error),
+                 qPrintable(error));
+        QCOMPARE(salvaged.stacks.frameCount(), rec.producer.frameCount());
+
+        // Schema 4 keeps them, and a schema 4 file that lost the columns is damaged.
+        const QString four = m_dir.filePath(QStringLiteral("schema4.bpflens"));
+        {
+            SessionWriter w;
+            QCOMPARE(w.schemaVersion(), 4);
+            QVERIFY2(w.create(four, sessionInfo(), &error), qPrintable(error));
+            for (const RecordBatch &b : rec.batches)
+                QVERIFY2(w.writeBatch(b, &error), qPrintable(error));
+            QVERIFY(w.finish(Start + 1'000'000, &error));
+        }
+        SessionData full;
+        QVERIFY2(SessionReader::open(four, &full, &error), qPrintable(error));
+        QVERIFY(full.stacks.frame(rec.inlined) == rec.producer.frame(rec.inlined));
+        QVERIFY(full.stacks.frame(rec.inlined).inlined);
+        QVERIFY2(salvageSession(four, QStringLiteral("test"), &salvaged, &error),
+                 qPrintable(error));
+        QVERIFY(salvaged.stacks.frame(rec.inlined) == rec.producer.frame(rec.inlined));
+        QCOMPARE(sql(four, "ALTER TABLE stack_frames DROP COLUMN inlined"), QByteArray());
+        QVERIFY(!SessionReader::open(four, &full, &error, {}, SessionReader::Salvage::Refuse));
+        QVERIFY2(error.contains(QStringLiteral("has no columns file, line, inlined")),
+                 qPrintable(error));
     }
 
     void samplesStayCompact()
@@ -355,7 +481,9 @@ private Q_SLOTS:
               "%.1f bytes/sample), file %lld bytes, read in %lld ms",
               wire, wireDefinitions, perSample, file, readMs);
         QVERIFY2(perSample < 20, qPrintable(QString::number(perSample)));
-        QVERIFY2(wireDefinitions < 2000 * 24 * 3 + 3000 * 100,
+        // Each frame is sent twice since minor version 10, with its source and without it for
+        // older readers (docs/protocol.md).
+        QVERIFY2(wireDefinitions < 2000 * 24 * 3 + 3000 * 100 * 2,
                  qPrintable(QString::number(wireDefinitions)));
     }
 
@@ -439,6 +567,12 @@ private Q_SLOTS:
         QTest::newRow("kind") << QByteArray("UPDATE stack_frames SET kind = 7 WHERE id = 4")
                               << QStringLiteral("table stack_frames, id 4: kind 7 is neither 1 "
                                                 "(kernel) nor 2 (user)");
+        QTest::newRow("line") << QByteArray("UPDATE stack_frames SET line = -1 WHERE id = 2")
+                              << QStringLiteral("table stack_frames, id 2: line -1 is out of "
+                                                "range");
+        QTest::newRow("inlined") << QByteArray("UPDATE stack_frames SET inlined = 7 WHERE id = 3")
+                                 << QStringLiteral("table stack_frames, id 3: inlined 7 is neither "
+                                                   "0 nor 1");
         QTest::newRow("frame id") << QByteArray("UPDATE stack_frames SET id = -5 WHERE id = 1")
                                   << QStringLiteral("table stack_frames, id -5: the id is out of "
                                                     "range");

@@ -186,14 +186,17 @@ private Q_SLOTS:
         f.state.setSelectedEvent({EventType::CpuSample, 85}); // stack 3
         QVERIFY(f.details.framesView()->isVisible());
         QCOMPARE(f.details.framesView()->model()->rowCount(), 4);
+        // No source lines in this session: the source column is empty, and hidden.
         QCOMPARE(f.row(0), (QStringList{QStringLiteral("vfs_write"), QStringLiteral("vmlinux"),
-                                        QStringLiteral("kernel")}));
-        QCOMPARE(f.row(1), (QStringList{QStringLiteral("entry_SYSCALL_64"),
-                                        QStringLiteral("vmlinux"), QStringLiteral("kernel")}));
+                                        QString(), QStringLiteral("kernel")}));
+        QCOMPARE(f.row(1),
+                 (QStringList{QStringLiteral("entry_SYSCALL_64"), QStringLiteral("vmlinux"),
+                              QString(), QStringLiteral("kernel")}));
         QCOMPARE(f.row(2), (QStringList{QStringLiteral("write"), QStringLiteral("libc.so.6"),
+                                        QString(), QStringLiteral("user")}));
+        QCOMPARE(f.row(3), (QStringList{QStringLiteral("main"), QStringLiteral("app"), QString(),
                                         QStringLiteral("user")}));
-        QCOMPARE(f.row(3), (QStringList{QStringLiteral("main"), QStringLiteral("app"),
-                                        QStringLiteral("user")}));
+        QVERIFY(f.details.framesView()->isColumnHidden(StackFramesModel::SourceColumn));
         QVERIFY(f.bold(0)); // the sample's own function
         QVERIFY(!f.bold(1));
         // The fields name the function, not a number.

@@ -5,6 +5,7 @@
 // hung child, the child's sandbox, processes that exit, and demangling.
 #include "helper/symbolizerclient.h"
 #include "symbolizer/unwinder.h"
+#include "tests/inlinechain.h"
 #include "tests/testutil.h"
 
 #include <QDir>
@@ -227,6 +228,7 @@ private Q_SLOTS:
     void demanglesRealRustSymbols();
     void execReplacesModules();
     void vdsoFrames();
+    void inlinedFrames();
     void forgetProcess();
     void exitedProcessesAreForgotten();
     void manySamplesInFlight();
@@ -292,6 +294,18 @@ void TestSymbolizer::unwindsCallChain()
         QCOMPARE(s.frames.at(i).module, QFile::encodeName(canonical));
         QCOMPARE(s.frames.at(i).buildId, id);
         QVERIFY(s.frames.at(i).symbolStart <= s.frames.at(i).address);
+    }
+    // Source lines where DWARF is (callchain_fp, -g), none without (callchain_nofp, -g0), and
+    // no inlined frame either way: the chain's functions are noipa.
+    for (int i = 0; i < 5; ++i) {
+        QVERIFY(!s.frames.at(i).inlined);
+        if (program.endsWith(QLatin1String("_fp"))) {
+            QVERIFY(s.frames.at(i).file.endsWith("/callchain.c"));
+            QVERIFY(s.frames.at(i).line > 0);
+        } else {
+            QVERIFY(s.frames.at(i).file.isEmpty());
+            QCOMPARE(s.frames.at(i).line, 0u);
+        }
     }
     // Relative to the module: the file's own addresses, whatever ASLR did.
     QCOMPARE(s.frames.at(0).symbolStart, symbolAddress(canonical, "leaf_spin"));
@@ -834,6 +848,51 @@ void TestSymbolizer::execReplacesModules()
     QCOMPARE(s.frames.at(0).symbol, QByteArray("bpflens_test::Spinner::spin(double, char const*)"));
     QVERIFY2(s.frames.at(0).module.endsWith("cxxchain"), s.frames.at(0).module.constData());
     m_client.forgetProcess(b.pid);
+}
+
+void TestSymbolizer::inlinedFrames()
+{
+    // inlinechain's registers taken inside inline_spin, an always_inline function with no symbol
+    // of its own: DWARF names it, inlined into inline_caller at LINE_CALL.
+    const quint32 dumpLine = test::inlineChainLine("LINE_DUMP");
+    const quint32 callLine = test::inlineChainLine("LINE_CALL");
+    QVERIFY(dumpLine && callLine);
+    Running r = runAndDump(QStringLiteral("inlinechain"), m_dir.path());
+    QVERIFY2(r.dump.pid, "the program wrote no dump");
+    UserSample sample = sampleOf(r.dump);
+    sample.framePointerIps = framePointerChain(r.dump);
+    const auto stacks = m_client.resolve({sample});
+    stop(r);
+    QCOMPARE(stacks.size(), 1);
+    const SymbolizedStack &s = stacks.first();
+    QVERIFY2(s.frames.size() >= 3, names(s).join(" <- ").constData());
+    QCOMPARE(names(s).mid(0, 3), (QByteArrayList{"inline_spin", "inline_caller", "main"}));
+    const SymbolizedFrame &inlined = s.frames.at(0);
+    const SymbolizedFrame &caller = s.frames.at(1);
+    QVERIFY(inlined.inlined);
+    QVERIFY2(test::isInlineChainSource(inlined.file), inlined.file.constData());
+    QCOMPARE(inlined.line, dumpLine);
+    QVERIFY(!caller.inlined);
+    QVERIFY2(test::isInlineChainSource(caller.file), caller.file.constData());
+    QCOMPARE(caller.line, callLine);
+    // The inlined frame is at its caller's address, in its caller's function.
+    const QString canonical = QFileInfo(r.program).canonicalFilePath();
+    QCOMPARE(inlined.address, caller.address);
+    QCOMPARE(inlined.symbolStart, symbolAddress(canonical, "inline_caller"));
+    QCOMPARE(caller.symbolStart, symbolAddress(canonical, "inline_caller"));
+    QCOMPARE(inlined.module, caller.module);
+    // main's line is its call of inline_caller; nothing is inlined there.
+    QVERIFY(!s.frames.at(2).inlined);
+    QVERIFY(test::isInlineChainSource(s.frames.at(2).file));
+    QVERIFY(s.frames.at(2).line > callLine);
+    // libc has no DWARF here: its frames come as before, without a file, a line or inlining.
+    for (const SymbolizedFrame &f : s.frames) {
+        if (f.module.contains("libc.so")) {
+            QVERIFY(f.file.isEmpty());
+            QCOMPARE(f.line, 0u);
+            QVERIFY(!f.inlined);
+        }
+    }
 }
 
 void TestSymbolizer::vdsoFrames()
