@@ -837,7 +837,7 @@ private Q_SLOTS:
         QCOMPARE(old.messages[1].batch.frames,
                  (QList<FrameDefinition>{{1, {FrameKind::User, 0x1139, "/bin/app", "", "main"}}}));
 
-        // This writer sends them twice, with their source in section 22; each comes once.
+        // This writer sends them twice, with their source in section 23; each comes once.
         RecordBatch b;
         StackFrame inl{FrameKind::User, 0x1139, "/bin/app", "ab", "parse"};
         inl.file = "/src/app/parse.h";
@@ -870,7 +870,7 @@ private Q_SLOTS:
         // A flag this version does not know is refused, not dropped.
         const QByteArray unknownFlag = Wire().raw(main).u8(3).str("").varint(0).bytes;
         const Decoded bad =
-            decode(helloBytes() + wireFrame(2, Wire().section(22, 1, unknownFlag).bytes, 1, 10));
+            decode(helloBytes() + wireFrame(2, Wire().section(23, 1, unknownFlag).bytes, 2, 10));
         QVERIFY2(bad.error.contains(QStringLiteral("frame flags 0x3")), qPrintable(bad.error));
     }
 
