@@ -2306,6 +2306,14 @@ private Q_SLOTS:
                       QThread::msleep(20);
                   return true;
               }}},
+            // The same sleeps, each woken by the timer's interrupt.
+            {EventType::OffWake,
+             {QStringLiteral("pid=%1,minUs=1000").arg(me),
+              [&] {
+                  for (int i = 0; i < 3; ++i)
+                      QThread::msleep(20);
+                  return true;
+              }}},
         };
 
         // What this kernel can record, as the helper (or, as root without it, the CLI) says.

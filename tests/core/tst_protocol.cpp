@@ -427,7 +427,7 @@ private Q_SLOTS:
         b.open = {o};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const QByteArray expected = QByteArray::fromHex("424c5354 0109 0200 23000000"
+        const QByteArray expected = QByteArray::fromHex("424c5354 010a 0200 23000000"
                                                         "02 01 20"
                                                         "d0d7afa025"
                                                         "ac02 ad02 e807"
@@ -439,7 +439,7 @@ private Q_SLOTS:
         QCOMPARE(w.takePending().toHex(' '), expected.toHex(' '));
         QCOMPARE(StreamWriter::frame(3, "xy", 1, 2),
                  QByteArray::fromHex("424c5354 0102 0300 02000000 7879"));
-        QCOMPARE(StreamProtocolMinor, quint8(9));
+        QCOMPARE(StreamProtocolMinor, quint8(10));
     }
 
     void encodesTheDocumentedStackBytes()
@@ -459,7 +459,7 @@ private Q_SLOTS:
         b.cpuSample = {s};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const QByteArray expected = QByteArray::fromHex("424c5354 0109 0200 2f000000"
+        const QByteArray expected = QByteArray::fromHex("424c5354 010a 0200 2f000000"
                                                         "13 01 13"
                                                         "01 02 b922"
                                                         "08 2f62696e2f617070"
