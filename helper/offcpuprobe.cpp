@@ -446,9 +446,11 @@ quint32 OffCpuProbe::stackOf(const QList<quint64> &kernelIps, const QList<quint6
 // context decides. A hardware interrupt's handler runs on whichever task it interrupted, so its
 // stack reaches the interrupt's entry (sysvec_*, common_interrupt) before any system call's;
 // softirqs run from handle_softirqs (on an interrupt's exit, at local_bh_enable, in ksoftirqd).
-// A stack that names none (cut short, or its kernel part lost) is the task's.
+// A stack that names none (cut short) is the task's; without one (lost) it is not known.
 OffCpuProbe::WakerContext OffCpuProbe::wakerContext(const QList<quint64> &kernelIps)
 {
+    if (kernelIps.isEmpty())
+        return WakerContext::Unknown;
     StackResolver *r = stackResolver();
     auto startsWith = [](const QByteArray &s, std::initializer_list<const char *> prefixes) {
         for (const char *p : prefixes) {
@@ -520,9 +522,12 @@ void OffCpuProbe::emitReady(RecordBatch &out)
         if (m_wakers && !p.wake.wakerComm.isEmpty()) {
             const WakerContext c = wakerContext(p.wakerKernelIps);
             if (c != WakerContext::Task) {
-                // the task it interrupted is not the waker: none of its user stack
-                p.wake.wakerComm = c == WakerContext::HardIrq ? QByteArrayLiteral("[irq]")
-                                                              : QByteArrayLiteral("[softirq]");
+                // the task it interrupted is not the waker: none of its user stack (and without
+                // the kernel stack, lost to a full stack map, the current task may be such a
+                // one: not named the waker)
+                p.wake.wakerComm = c == WakerContext::HardIrq   ? QByteArrayLiteral("[irq]")
+                                   : c == WakerContext::SoftIrq ? QByteArrayLiteral("[softirq]")
+                                                                : QByteArrayLiteral("[unknown]");
                 p.wake.wakerPid = 0;
                 p.wake.wakerTid = 0;
                 p.wakerUserIps.clear();

@@ -56,7 +56,8 @@ private:
     {
         Task,
         HardIrq,
-        SoftIrq
+        SoftIrq,
+        Unknown
     };
     WakerContext wakerContext(const QList<quint64> &kernelIps);
     quint32 stackOf(const QList<quint64> &kernelIps, const QList<quint64> &userIps, bool hasCopy,

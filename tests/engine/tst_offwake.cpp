@@ -174,6 +174,7 @@ void checkRounds(const Recording &r, const QByteArray &waitFunction, const QByte
             qInfo("%s", describe(r.stacks, e).constData());
     }
     QCOMPARE(waits.size(), Rounds);
+    qint64 sleepsUnknown = 0;
     qInfo("BPF %.2f us per program run (%llu runs: switches, wakeups, system call exits)",
           r.runCount ? double(r.runTimeNs) / 1e3 / double(r.runCount) : 0.0,
           qulonglong(r.runCount));
@@ -215,12 +216,22 @@ void checkRounds(const Recording &r, const QByteArray &waitFunction, const QByte
                 symbols(r.stacks, b.stackId, FrameKind::User).contains("writer_sleep"))
                 sleep = &b;
         }
-        QVERIFY2(sleep, what.constData());
+        // (a sleep whose stacks the stack map had no room for is not known as one, and one whose
+        // switch-in the kernel did not run the program for is not reported: both counted)
+        if (!sleep || sleep->timeNs < e.timeNs) {
+            QVERIFY2(++sleepsUnknown <= r.stacksLost + r.missed, what.constData());
+            continue;
+        }
         const QByteArray slept = describe(r.stacks, *sleep);
-        QVERIFY2(sleep->timeNs >= e.timeNs, (what + " / " + slept).constData());
         QVERIFY2(sleep->offNs >= quint64(SleepMs) * 1000000, slept.constData());
-        QVERIFY2(sleep->wakerComm == "[irq]" && sleep->wakerTid == 0, slept.constData());
-        QVERIFY2(r.stacks.stack(sleep->wakerStackId).flags & NoUserStack, slept.constData());
+        // the timer's interrupt, or not known when its kernel stack was lost
+        QVERIFY2((sleep->wakerComm == "[irq]" ||
+                  (sleep->wakerComm == "[unknown]" && r.stacksLost > 0)) &&
+                     sleep->wakerTid == 0,
+                 slept.constData());
+        QVERIFY2(!r.stacks.hasStack(sleep->wakerStackId) ||
+                     (r.stacks.stack(sleep->wakerStackId).flags & NoUserStack),
+                 slept.constData());
         const quint64 computed = e.wakeNs - (sleep->timeNs + sleep->offNs);
         QVERIFY2(computed >= quint64(ComputeMs) * 1000000, slept.constData());
         QVERIFY2(e.offNs >= sleep->offNs + computed, (what + " / " + slept).constData());
