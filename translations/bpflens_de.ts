@@ -1441,7 +1441,7 @@ in %2</translation>
     </message>
     <message>
         <source>Wakeup to running</source>
-        <translation>Vom Wecken bis zur Ausführung</translation>
+        <translation>Bis zur Ausführung</translation>
     </message>
     <message>
         <source>Waker stack</source>
