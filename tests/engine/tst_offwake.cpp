@@ -173,7 +173,13 @@ void checkRounds(const Recording &r, const QByteArray &waitFunction, const QByte
         for (const OffWakeEvent &e : r.events)
             qInfo("%s", describe(r.stacks, e).constData());
     }
-    QCOMPARE(waits.size(), Rounds);
+    // Every wait the kernel ran the programs for: a switch-in it did not run them for (seen on
+    // a loaded 6.18, as offcpu's tests see it) is counted as missed, never silently dropped.
+    QVERIFY2(waits.size() == Rounds || (waits.size() < Rounds && waits.size() + r.missed >= Rounds),
+             qPrintable(QStringLiteral("%1 of %2 waits, %3 switch-ins missed")
+                            .arg(waits.size())
+                            .arg(Rounds)
+                            .arg(r.missed)));
     qint64 sleepsUnknown = 0;
     qInfo("BPF %.2f us per program run (%llu runs: switches, wakeups, system call exits)",
           r.runCount ? double(r.runTimeNs) / 1e3 / double(r.runCount) : 0.0,
