@@ -11,6 +11,15 @@
 // the rest of the probe) nor at the switch-in (another task's context): they are copied when the
 // call returns to user space (sys_exit), where the thread has run no user code since it blocked,
 // so its registers and stack are still those it blocked with.
+//
+// Wakers (the offwake probe, like BCC's offwaketime): at sched_waking of a thread this program
+// holds as off the CPU, the waker (the current task, or the interrupt it runs in) leaves its
+// pid, tid, comm and stacks in a hash keyed by the wakee's tid; the wakee's switch-in takes them
+// into its event. The waker's user stack is copied for DWARF unwinding right there (the waker is
+// inside a system call, its user registers and stack are those it entered with) when the wakee
+// has been off the CPU for min_ns already, so only for spans that will be reported. A wakeup
+// from an interrupt runs on whichever task it interrupted: user space tells it by its kernel
+// stack (OffCpuProbe::wakerContext) and drops that task's user stack.
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -28,6 +37,8 @@
 const volatile __u64 min_ns = 1000000;
 const volatile bool kernel_only = false;
 const volatile bool user_only = false;
+/* offwake: record each span's waker (sched_waking's programs are loaded for it only) */
+const volatile bool wakers = false;
 
 struct offcpu_start
 {
@@ -85,6 +96,48 @@ struct
     __type(key, __u32);
     __type(value, struct user_stack_scratch);
 } user_stack_scratch SEC(".maps");
+
+/* offwake: the waker of each thread off the CPU, from its wakeup to its switch-in. */
+struct offcpu_waker
+{
+    __u64 ts;
+    __u32 flags; /* offcpu_waker_flags */
+    __u32 pid;
+    __u32 tid;
+    __s32 kstack_id;
+    __s32 ustack_id;
+    __u32 pad;
+    char comm[BPFLENS_COMM_LEN];
+};
+
+struct
+{
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, MAX_TASKS);
+    __type(key, __u32);
+    __type(value, struct offcpu_waker);
+} offcpu_wakers SEC(".maps");
+
+struct waker_stack_scratch
+{
+    struct offcpu_waker_stack r;
+    __u8 stack[USER_STACK_MAX_COPY + USER_STACK_PAGE];
+};
+
+/* One per possible CPU (user space sets max_entries): sched_waking runs with interrupts off
+ * (p->pi_lock), so two copies never nest on one CPU. */
+struct
+{
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, struct waker_stack_scratch);
+} waker_stack_scratch SEC(".maps");
+
+/* Wakeups whose waker found the hash full (their spans are reported without a waker), and
+ * copies of a waker's user stack the ring buffer had no room for (frame pointers instead). */
+__u64 wakers_full = 0;
+__u64 waker_copies_lost = 0;
 
 /* Set by user space once the sys_exit program is attached: before that, or without it, no wait
  * is promised a copy. */
@@ -200,6 +253,49 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev)
     }
 }
 
+static __always_inline void drop_waker(struct offcpu_event *e)
+{
+    ref_stack(e->waker_kstack_id, -1);
+    ref_stack(e->waker_ustack_id, -1);
+}
+
+/* Moves the waker of tid's span, if its wakeup was seen, into e (which then holds its stacks'
+ * references). A waker older than the span's start belongs to an earlier span whose switch-in
+ * was missed: dropped. */
+static __always_inline void take_waker(__u32 tid, __u64 start, struct offcpu_event *e)
+{
+    struct offcpu_waker *w;
+
+    e->wake_ns = 0;
+    e->waker_flags = 0;
+    e->waker_pid = 0;
+    e->waker_tid = 0;
+    e->waker_kstack_id = -1;
+    e->waker_ustack_id = -1;
+    e->pad = 0;
+    __builtin_memset(e->waker_comm, 0, sizeof(e->waker_comm));
+    if (!wakers)
+        return;
+    w = bpf_map_lookup_elem(&offcpu_wakers, &tid);
+    if (!w)
+        return;
+    e->wake_ns = w->ts;
+    e->waker_flags = w->flags | OFFCPU_WAKER_FOUND;
+    e->waker_pid = w->pid;
+    e->waker_tid = w->tid;
+    e->waker_kstack_id = w->kstack_id;
+    e->waker_ustack_id = w->ustack_id;
+    __builtin_memcpy(e->waker_comm, w->comm, sizeof(e->waker_comm));
+    bpf_map_delete_elem(&offcpu_wakers, &tid);
+    if (e->wake_ns < start) {
+        drop_waker(e);
+        e->wake_ns = 0;
+        e->waker_flags = 0;
+        e->waker_kstack_id = -1;
+        e->waker_ustack_id = -1;
+    }
+}
+
 static __always_inline void switch_in(struct task_struct *next)
 {
     struct offcpu_start *s;
@@ -221,9 +317,11 @@ static __always_inline void switch_in(struct task_struct *next)
     e.ustack_id = s->ustack_id;
     in_syscall = s->in_syscall;
     bpf_map_delete_elem(&offcpu_start, &tid);
+    take_waker(tid, e.time_ns, &e);
     if ((__s64)e.off_ns < 0 || e.off_ns < min_ns) {
         ref_stack(e.kstack_id, -1);
         ref_stack(e.ustack_id, -1);
+        drop_waker(&e);
         return;
     }
     e.kind = OFFCPU_EVENT;
@@ -254,6 +352,7 @@ static __always_inline void switch_in(struct task_struct *next)
         count_lost();
         ref_stack(e.kstack_id, -1);
         ref_stack(e.ustack_id, -1);
+        drop_waker(&e);
     }
 }
 
@@ -271,6 +370,102 @@ int BPF_PROG(offcpu_switch_raw, bool preempt, struct task_struct *prev, struct t
 {
     switch_out(ctx, prev);
     switch_in(next);
+    return 0;
+}
+
+/* Copies the waker's (the current task's) user registers and stack for DWARF unwinding. */
+static __always_inline void copy_waker_stack(__u32 wakee, __u64 ts)
+{
+#if defined(__TARGET_ARCH_x86)
+    struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
+    __u32 cpu = bpf_get_smp_processor_id();
+    struct waker_stack_scratch *sc;
+    struct pt_regs r;
+    bool at_limit = false;
+    __u32 size;
+
+    if (!BPF_CORE_READ(cur, mm) || !current_user_regs(cur, &r) || r.cs != USER_CS_64)
+        return;
+    sc = bpf_map_lookup_elem(&waker_stack_scratch, &cpu);
+    if (!sc)
+        return;
+    sc->r.kind = OFFCPU_WAKER_STACK;
+    sc->r.wakee_tid = wakee;
+    sc->r.flags = OFFCPU_REGS_VALID;
+    sc->r.wake_ns = ts;
+    FILL_REGS(sc->r.regs, &r);
+    size = copy_user_stack(sc->stack, r.sp, &at_limit);
+    if (at_limit)
+        sc->r.flags |= OFFCPU_STACK_LIMIT;
+    sc->r.stack_size = size;
+    asm volatile("" : "+r"(size));
+    if (size > USER_STACK_MAX_COPY)
+        return;
+    if (bpf_ringbuf_output(&offcpu_rb, sc, sizeof(sc->r) + size, BPF_RB_NO_WAKEUP))
+        __sync_fetch_and_add(&waker_copies_lost, 1);
+#endif
+}
+
+/* A wakeup of a thread off the CPU under the filters (one this program holds a start for): the
+ * current context is its waker. Only the first wakeup of a span counts (later ones find the
+ * thread runnable and do not reach this tracepoint, unless it blocked again). */
+static __always_inline void waking(void *ctx, struct task_struct *p)
+{
+    struct offcpu_waker w;
+    struct offcpu_start *s;
+    __u32 tid = BPF_CORE_READ(p, pid);
+    bool copy;
+    long err;
+    __u64 id;
+
+    if (!wakers || !tid)
+        return;
+    s = bpf_map_lookup_elem(&offcpu_start, &tid);
+    if (!s)
+        return;
+    /* The current task, or the one an interrupt interrupted: user space tells them apart by the
+     * kernel stack (the per-CPU preempt_count is out of reach where the kernel lists no data
+     * symbols), so the kernel stack is always taken, and an interrupt's user stack (the
+     * interrupted task's) dropped there. The idle task has none. */
+    id = bpf_get_current_pid_tgid();
+    w.ts = bpf_ktime_get_ns();
+    w.flags = 0;
+    w.pid = id >> 32;
+    w.tid = (__u32)id;
+    w.pad = 0;
+    __builtin_memset(w.comm, 0, sizeof(w.comm));
+    bpf_get_current_comm(&w.comm, sizeof(w.comm));
+    copy = w.tid && !kernel_only && stack_copy_bytes && w.ts - s->ts >= min_ns;
+    w.kstack_id = stack_id(ctx, 0);
+    w.ustack_id = kernel_only || !w.tid ? -1 : stack_id(ctx, BPF_F_USER_STACK);
+    if (copy)
+        w.flags |= OFFCPU_WAKER_COPY;
+    ref_stack(w.kstack_id, 1);
+    ref_stack(w.ustack_id, 1);
+    err = bpf_map_update_elem(&offcpu_wakers, &tid, &w, BPF_NOEXIST);
+    if (err) {
+        /* -EEXIST: a wakeup of this span was recorded already, the first one counts */
+        if (err != -17)
+            __sync_fetch_and_add(&wakers_full, 1);
+        ref_stack(w.kstack_id, -1);
+        ref_stack(w.ustack_id, -1);
+        return;
+    }
+    if (copy)
+        copy_waker_stack(tid, w.ts);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(offcpu_waking_btf, struct task_struct *p)
+{
+    waking(ctx, p);
+    return 0;
+}
+
+SEC("raw_tp/sched_waking")
+int BPF_PROG(offcpu_waking_raw, struct task_struct *p)
+{
+    waking(ctx, p);
     return 0;
 }
 

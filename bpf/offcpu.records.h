@@ -16,6 +16,7 @@ enum offcpu_record_kind
 {
     OFFCPU_EVENT = 1,
     OFFCPU_USER_STACK = 2,
+    OFFCPU_WAKER_STACK = 3, /* offwake: the waker's user registers and stack at the wakeup */
 };
 
 enum offcpu_event_flags
@@ -25,7 +26,14 @@ enum offcpu_event_flags
     OFFCPU_COPY_FOLLOWS = 1,
 };
 
-/* A thread that was off the CPU for at least min_ns, reported when it runs again. */
+enum offcpu_waker_flags
+{
+    OFFCPU_WAKER_FOUND = 1, /* the wakeup that ended the span was seen: the waker fields hold */
+    OFFCPU_WAKER_COPY = 2,  /* an offcpu_waker_stack record for this wakeup came first */
+};
+
+/* A thread that was off the CPU for at least min_ns, reported when it runs again. With wakers
+ * (the offwake probe), the wakeup that ended the span: who woke it, when and from where. */
 struct offcpu_event
 {
     __u32 kind;    /* OFFCPU_EVENT */
@@ -38,6 +46,14 @@ struct offcpu_event
     __s32 kstack_id; /* into the stack trace map; negative: none (error code) */
     __s32 ustack_id;
     char comm[BPFLENS_COMM_LEN];
+    __u64 wake_ns;     /* sched_waking's time; 0: no wakeup seen (preempted, or lost) */
+    __u32 waker_flags; /* offcpu_waker_flags */
+    __u32 waker_pid;
+    __u32 waker_tid;
+    __s32 waker_kstack_id; /* taken even with user_only: it tells an interrupt's wakeup */
+    __s32 waker_ustack_id;
+    __u32 pad;
+    char waker_comm[BPFLENS_COMM_LEN];
 };
 
 enum offcpu_user_stack_flags
@@ -56,6 +72,19 @@ struct offcpu_user_stack
     __u32 tid;
     __u32 flags; /* offcpu_user_stack_flags */
     __u32 stack_size;
+    __u64 regs[USER_REGS];
+};
+
+/* offwake: the waker's user registers and the top of its user stack, copied at the wakeup of a
+ * thread already off the CPU for min_ns (a span that will be reported), for DWARF unwinding.
+ * Precedes the wakee's event in the ring buffer; matched to it by wakee tid and wake_ns. */
+struct offcpu_waker_stack
+{
+    __u32 kind; /* OFFCPU_WAKER_STACK */
+    __u32 wakee_tid;
+    __u32 flags; /* offcpu_user_stack_flags */
+    __u32 stack_size;
+    __u64 wake_ns;
     __u64 regs[USER_REGS];
 };
 

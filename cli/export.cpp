@@ -42,24 +42,38 @@ int exportFolded(const QCommandLineParser &parser)
         if (QString why; !mayWriteOver(output, parser.isSet(QStringLiteral("force")), &why))
             return fail(why);
     }
+    const bool offWake = parser.isSet(QStringLiteral("off-wake"));
+    if (offWake && parser.isSet(QStringLiteral("off-cpu")))
+        return fail(QStringLiteral("--off-cpu and --off-wake exclude each other"), Usage);
+    if (offWake && parser.isSet(QStringLiteral("by-process")))
+        return fail(QStringLiteral("--by-process does not apply to --off-wake: its lines start "
+                                   "with the blocked thread's command already"),
+                    Usage);
     SessionData data;
     int status = Ok;
     if (!loadSession(path, &data, &status))
         return status;
+    const StackPart part = userOnly     ? StackPart::UserOnly
+                           : kernelOnly ? StackPart::KernelOnly
+                                        : StackPart::Both;
+    QByteArray folded;
+    if (offWake) {
+        if (!data.events.count(EventType::OffWake))
+            return fail(QStringLiteral("%1 has no off-wake waits: record them with --probe %2")
+                            .arg(path, QLatin1String(EventTraits<OffWakeEvent>::probeId)));
+        folded = cli::foldedOffWake(data, part);
+    }
     const bool offCpu = parser.isSet(QStringLiteral("off-cpu"));
     const ProfileKind kind = offCpu ? ProfileKind::OffCpu : ProfileKind::OnCpu;
-    if (!data.events.count(offCpu ? EventType::OffCpu : EventType::CpuSample))
+    if (!offWake && !data.events.count(offCpu ? EventType::OffCpu : EventType::CpuSample))
         return fail(offCpu ? QStringLiteral("%1 has no off-CPU waits: record them "
                                             "with --probe offcpu")
                                  .arg(path)
                            : QStringLiteral("%1 has no CPU samples: record them with --probe "
                                             "profile (or export the off-CPU waits with --off-cpu)")
                                  .arg(path));
-    const StackPart part = userOnly     ? StackPart::UserOnly
-                           : kernelOnly ? StackPart::KernelOnly
-                                        : StackPart::Both;
-    const QByteArray folded =
-        cli::foldedProfile(data, kind, part, parser.isSet(QStringLiteral("by-process")));
+    if (!offWake)
+        folded = cli::foldedProfile(data, kind, part, parser.isSet(QStringLiteral("by-process")));
     const QString output = parser.value(QStringLiteral("output"));
     if (output.isEmpty() || output == QLatin1String("-")) {
         out().flush();
@@ -264,6 +278,11 @@ int exportSession(const QStringList &args)
     parser.addOption({QStringLiteral("off-cpu"),
                       QStringLiteral("Fold the off-CPU waits instead, weighted by microseconds "
                                      "off the CPU.")});
+    parser.addOption({QStringLiteral("off-wake"),
+                      QStringLiteral("Fold the off-wake waits (--probe offwake) as offwaketime "
+                                     "-f does: the blocked stack, \"--\", the waker's stack leaf "
+                                     "first and its command, weighted by microseconds off the "
+                                     "CPU.")});
     parser.addOption(
         {QStringLiteral("user-only"), QStringLiteral("Only the user-space frames of each stack.")});
     parser.addOption(
@@ -325,7 +344,8 @@ int exportSession(const QStringList &args)
         return exportFolded(parser);
     if (parser.isSet(QStringLiteral("trace")) || parser.isSet(QStringLiteral("jsonl")))
         return exportJson(parser, parser.isSet(QStringLiteral("trace")));
-    for (const char *foldedOnly : {"output", "off-cpu", "user-only", "kernel-only", "by-process"}) {
+    for (const char *foldedOnly :
+         {"output", "off-cpu", "off-wake", "user-only", "kernel-only", "by-process"}) {
         if (parser.isSet(QLatin1String(foldedOnly)))
             return fail(QStringLiteral("--%1 applies to --folded").arg(QLatin1String(foldedOnly)),
                         Usage);

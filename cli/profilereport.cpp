@@ -137,4 +137,22 @@ QByteArray foldedProfile(const SessionData &data, ProfileKind kind, StackPart pa
     return foldedStacks(data.stacks, profileWeights(data, kind, byProcess, 1000), part);
 }
 
+QByteArray foldedOffWake(const SessionData &data, StackPart part)
+{
+    const EventStore &events = data.events;
+    const qsizetype n = events.count(EventType::OffWake);
+    QList<OffWakeSpan> spans;
+    spans.reserve(n);
+    for (qsizetype i = 0; i < n; ++i) {
+        OffWakeSpan s;
+        s.stackId = events.value<&OffWakeEvent::stackId>(i);
+        s.wakerStackId = events.value<&OffWakeEvent::wakerStackId>(i);
+        s.comm = events.value<&OffWakeEvent::comm>(i);
+        s.wakerComm = events.value<&OffWakeEvent::wakerComm>(i);
+        s.ns = events.value<&OffWakeEvent::offNs>(i);
+        spans.append(std::move(s));
+    }
+    return offWakeFoldedStacks(data.stacks, spans, part);
+}
+
 } // namespace bpflens::cli

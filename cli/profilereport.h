@@ -39,4 +39,8 @@ QString topFunctionsText(const SessionData &data, ProfileKind kind, int top);
 // off-CPU weights microseconds, as bcc's offcputime -f writes them.
 QByteArray foldedProfile(const SessionData &data, ProfileKind kind, StackPart part, bool byProcess);
 
+// "export --folded --off-wake": the offwake probe's waits as offwaketime -f writes them
+// (offWakeFoldedStacks), in microseconds.
+QByteArray foldedOffWake(const SessionData &data, StackPart part);
+
 } // namespace bpflens::cli

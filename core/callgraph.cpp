@@ -409,4 +409,45 @@ QByteArray foldedStacks(const StackTable &stacks, const StackWeights &weights, S
     return out;
 }
 
+QByteArray offWakeFoldedStacks(const StackTable &stacks, const QList<OffWakeSpan> &spans,
+                               StackPart part, quint64 unitNs)
+{
+    auto clean = [](QString name) {
+        name.replace(QLatin1Char(';'), QLatin1Char(':'));
+        name.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        return name.toUtf8();
+    };
+    auto cleanComm = [&](const QByteArray &comm) {
+        return comm.isEmpty() ? QByteArray("[unknown]") : clean(QString::fromUtf8(comm));
+    };
+    // Summed in nanoseconds per line first, as the off-CPU profile is (a wait of 400 ns is
+    // worth nothing in microseconds, a thousand of them are worth 400).
+    QHash<QByteArray, quint64> lines;
+    for (const OffWakeSpan &s : spans) {
+        QByteArray line = cleanComm(s.comm);
+        for (quint32 f : rootFirstFrames(stacks, s.stackId, part))
+            line += ';' + clean(stacks.frameName(f));
+        line += ";--";
+        if (s.wakerComm.isEmpty()) {
+            line += ";[unknown waker]";
+        } else {
+            const QList<quint32> waker = rootFirstFrames(stacks, s.wakerStackId, part);
+            for (auto it = waker.crbegin(); it != waker.crend(); ++it)
+                line += ';' + clean(stacks.frameName(*it));
+            line += ';' + cleanComm(s.wakerComm);
+        }
+        lines[line] += s.ns;
+    }
+    QList<QByteArray> keys = lines.keys();
+    std::sort(keys.begin(), keys.end());
+    QByteArray out;
+    for (const QByteArray &k : keys) {
+        const quint64 ns = lines.value(k);
+        const quint64 w = unitNs > 1 ? (ns + unitNs / 2) / unitNs : ns;
+        if (w)
+            out += k + ' ' + QByteArray::number(w) + '\n';
+    }
+    return out;
+}
+
 } // namespace bpflens

@@ -251,6 +251,24 @@ QList<FunctionCost> functionCosts(const CallTree &topDown);
 QByteArray foldedStacks(const StackTable &stacks, const StackWeights &weights,
                         StackPart part = StackPart::Both);
 
+// One off-CPU span joined with its waker (offwake), for offWakeFoldedStacks.
+struct OffWakeSpan
+{
+    quint32 stackId = 0;
+    quint32 wakerStackId = 0;
+    QByteArray comm;
+    QByteArray wakerComm; // empty: the wakeup was not seen
+    quint64 ns = 0;
+};
+
+// Off-wake folded stacks in the form of BCC's `offwaketime -f`, which flamegraph.pl and
+// speedscope read: the blocked thread's comm and stack root first, "--", then the waker's stack
+// leaf first (the frame that woke it nearest the separator) and its comm, a space and the time
+// in units of unitNs: "a;main;read;schedule;--;try_to_wake_up;pipe_write;write;main;b 12\n".
+// A span whose wakeup was not seen ends in "--;[unknown waker]". Sorted by line.
+QByteArray offWakeFoldedStacks(const StackTable &stacks, const QList<OffWakeSpan> &spans,
+                               StackPart part = StackPart::Both, quint64 unitNs = 1000);
+
 // The frames of a stack root first, limited to part.
 QList<quint32> rootFirstFrames(const StackTable &stacks, quint32 stackId, StackPart part);
 // Whether the part of the stack kept by part misses its outermost frames: the user stack is

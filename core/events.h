@@ -4,6 +4,7 @@
 #include "core/events/exec.h"
 #include "core/events/fsslower.h"
 #include "core/events/offcpu.h"
+#include "core/events/offwake.h"
 #include "core/events/open.h"
 #include "core/events/profile.h"
 #include "core/events/tcpaccept.h"
@@ -41,7 +42,8 @@ namespace bpflens {
     X(TcpRetrans, TcpRetransEvent, tcpRetrans, 10)                                                 \
     X(TcpLife, TcpLifeEvent, tcpLife, 11)                                                          \
     X(UprobeCall, UprobeCallEvent, uprobeCall, 12)                                                 \
-    X(Usdt, UsdtEvent, usdt, 13)
+    X(Usdt, UsdtEvent, usdt, 13)                                                                   \
+    X(OffWake, OffWakeEvent, offWake, 14)
 
 enum class EventType : quint8
 {

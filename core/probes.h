@@ -7,6 +7,7 @@
 #include "core/probes/fsslower.h"
 #include "core/probes/iostack.h"
 #include "core/probes/offcpu.h"
+#include "core/probes/offwake.h"
 #include "core/probes/open.h"
 #include "core/probes/profile.h"
 #include "core/probes/runqlat.h"
@@ -33,6 +34,7 @@ namespace bpflens {
     X(runqlat)                                                                                     \
     X(profile)                                                                                     \
     X(offcpu)                                                                                      \
+    X(offwake)                                                                                     \
     X(tcpconnect)                                                                                  \
     X(tcpaccept)                                                                                   \
     X(tcpretrans)                                                                                  \

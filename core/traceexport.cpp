@@ -13,9 +13,10 @@ namespace {
 // Whether a type's recorded time is where its latency starts. Every other type with a latency
 // records its end (a block request's completion, a call's return, a connection's close), and
 // the slice starts latency before it; an off-CPU wait is recorded when the thread is switched
-// out. The declarations do not say which: the one exception is named here.
+// out (offcpu's and offwake's). The declarations do not say which: the exceptions are named here.
 template<typename E>
-inline constexpr bool timeIsStart = std::is_same_v<E, OffCpuEvent>;
+inline constexpr bool timeIsStart =
+    std::is_same_v<E, OffCpuEvent> || std::is_same_v<E, OffWakeEvent>;
 
 template<typename E>
 inline constexpr bool hasTid = requires(const E &e)

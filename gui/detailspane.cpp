@@ -58,6 +58,28 @@ quint32 stackIdOf(const SessionModel &session, const EventRef &ref, bool *hasSta
     return id;
 }
 
+// A frames view as the details show a stack: leaf first, the function stretched, bold key frame.
+QTreeView *framesViewOf(StackFramesModel *frames, QWidget *parent)
+{
+    auto *fonts = new FrameFonts(parent);
+    fonts->setSourceModel(frames);
+    auto *view = new QTreeView(parent);
+    view->setModel(fonts);
+    view->setRootIsDecorated(false);
+    view->setUniformRowHeights(true);
+    view->setAlternatingRowColors(true);
+    view->setTextElideMode(Qt::ElideMiddle);
+    view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The function takes what the module and the kind leave (fitFrameColumns()); long names
+    // are read whole in the tool tip.
+    view->header()->setStretchLastSection(false);
+    view->header()->setSectionResizeMode(StackFramesModel::FunctionColumn, QHeaderView::Stretch);
+    view->header()->setSectionResizeMode(StackFramesModel::ModuleColumn, QHeaderView::Interactive);
+    view->header()->setSectionResizeMode(StackFramesModel::SourceColumn, QHeaderView::Interactive);
+    view->header()->setSectionResizeMode(StackFramesModel::KindColumn, QHeaderView::Interactive);
+    return view;
+}
+
 } // namespace
 
 DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *parent)
@@ -84,38 +106,34 @@ DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *paren
     // The frames of a CPU sample or an off-CPU wait under its fields, as hotspot shows a
     // selected sample's stack: leaf first, each with its module and whether it is kernel code.
     m_frames = new StackFramesModel(this);
-    auto *fonts = new FrameFonts(this);
-    fonts->setSourceModel(m_frames);
-    m_framesView = new QTreeView(this);
-    m_framesView->setModel(fonts);
-    m_framesView->setRootIsDecorated(false);
-    m_framesView->setUniformRowHeights(true);
-    m_framesView->setAlternatingRowColors(true);
+    m_framesView = framesViewOf(m_frames, this);
     m_framesView->setAccessibleName(tr("Stack frames"));
-    m_framesView->setTextElideMode(Qt::ElideMiddle);
-    m_framesView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // The function takes what the module and the kind leave (fitFrameColumns()); long names
-    // are read whole in the tool tip.
-    m_framesView->header()->setStretchLastSection(false);
-    m_framesView->header()->setSectionResizeMode(StackFramesModel::FunctionColumn,
-                                                 QHeaderView::Stretch);
-    m_framesView->header()->setSectionResizeMode(StackFramesModel::ModuleColumn,
-                                                 QHeaderView::Interactive);
-    m_framesView->header()->setSectionResizeMode(StackFramesModel::SourceColumn,
-                                                 QHeaderView::Interactive);
-    m_framesView->header()->setSectionResizeMode(StackFramesModel::KindColumn,
-                                                 QHeaderView::Interactive);
+    // An off-wake wait's waker: its stack at the wakeup below the blocked one's, under a line
+    // naming it, as offwaketime prints the two.
+    m_wakerFrames = new StackFramesModel(this);
+    m_waker = new QWidget(this);
+    auto *wakerLayout = new QVBoxLayout(m_waker);
+    wakerLayout->setContentsMargins(0, 0, 0, 0);
+    m_wakerLabel = new QLabel(m_waker);
+    m_wakerLabel->setWordWrap(true);
+    m_wakerFramesView = framesViewOf(m_wakerFrames, m_waker);
+    m_wakerFramesView->setAccessibleName(tr("Waker's stack frames"));
+    wakerLayout->addWidget(m_wakerLabel);
+    wakerLayout->addWidget(m_wakerFramesView);
     m_split = new QSplitter(Qt::Vertical, this);
     m_split->setChildrenCollapsible(false);
     m_split->addWidget(m_tree);
     m_split->addWidget(m_framesView);
+    m_split->addWidget(m_waker);
     // The fields are few and short; a stack is often 20 frames deep.
     m_split->setStretchFactor(0, 2);
     m_split->setStretchFactor(1, 3);
+    m_split->setStretchFactor(2, 3);
     layout->addWidget(m_split);
     connect(m_state, &ViewState::selectedEventChanged, this, &DetailsPane::refresh);
     // The frames' ids are the old table's until the new session is in.
     connect(m_session, &SessionModel::aboutToReset, m_frames, &StackFramesModel::clear);
+    connect(m_session, &SessionModel::aboutToReset, m_wakerFrames, &StackFramesModel::clear);
     connect(m_session, &SessionModel::reset, this, &DetailsPane::refresh);
     refresh();
 }
@@ -129,6 +147,25 @@ void DetailsPane::refresh()
     const quint32 stackId = fields.isEmpty() ? 0 : stackIdOf(*m_session, ref, &hasStacks);
     m_frames->setStack(&m_session->stacks(), ref.type, stackId);
     m_framesView->setVisible(hasStacks);
+    const bool offWake = !fields.isEmpty() && ref.type == EventType::OffWake;
+    if (offWake) {
+        const OffWakeEvent e = m_session->events().event<OffWakeEvent>(ref.index);
+        m_wakerFrames->setStack(&m_session->stacks(), ref.type, e.wakerStackId);
+        if (e.wakerComm.isEmpty())
+            m_wakerLabel->setText(tr("Its wakeup was not seen (preempted, or lost)."));
+        else if (e.wakerTid == 0)
+            m_wakerLabel->setText(tr("Woken from an interrupt (%1), whose stack was:")
+                                      .arg(QString::fromUtf8(e.wakerComm)));
+        else
+            m_wakerLabel->setText(tr("Woken by %1 (PID %2, TID %3), whose stack was:")
+                                      .arg(QString::fromUtf8(e.wakerComm))
+                                      .arg(e.wakerPid)
+                                      .arg(e.wakerTid));
+        m_wakerFramesView->setVisible(!e.wakerComm.isEmpty());
+    } else {
+        m_wakerFrames->clear();
+    }
+    m_waker->setVisible(offWake);
     fitFrameColumns();
     if (fields.isEmpty()) {
         auto *item = new QTreeWidgetItem(m_tree, {tr("No event selected")});
@@ -154,32 +191,36 @@ void DetailsPane::fitFrameColumns()
     // The module, the source and the kind as wide as their contents, but never more than about
     // two thirds of a narrow dock together: "libpython3.11.so.1.0" and "Benutzer" left the
     // function names 35 pixels.
-    const QAbstractItemModel *model = m_framesView->model();
-    QFont bold = m_framesView->font();
-    bold.setBold(true); // the key frame's row
-    const QFontMetrics metrics(bold);
-    auto contents = [&](int column) {
-        int w = m_framesView->header()->sectionSizeHint(column);
-        for (int r = 0; r < model->rowCount(); ++r)
-            w = std::max(w, metrics.horizontalAdvance(model->index(r, column).data().toString()) +
-                                2 * metrics.averageCharWidth());
-        return w;
-    };
-    const int width = m_framesView->viewport()->width();
-    // A stack without source lines (kernel only, no DWARF) gives the source column nothing.
-    bool anySource = false;
-    for (int r = 0; r < model->rowCount() && !anySource; ++r)
-        anySource = !model->index(r, StackFramesModel::SourceColumn).data().toString().isEmpty();
-    m_framesView->setColumnHidden(StackFramesModel::SourceColumn, !anySource);
-    m_framesView->header()->resizeSection(
-        StackFramesModel::ModuleColumn,
-        std::min(contents(StackFramesModel::ModuleColumn), width * (anySource ? 2 : 3) / 10));
-    if (anySource)
-        m_framesView->header()->resizeSection(
-            StackFramesModel::SourceColumn,
-            std::min(contents(StackFramesModel::SourceColumn), width * 3 / 10));
-    m_framesView->header()->resizeSection(
-        StackFramesModel::KindColumn, std::min(contents(StackFramesModel::KindColumn), width / 5));
+    for (QTreeView *view : {m_framesView, m_wakerFramesView}) {
+        const QAbstractItemModel *model = view->model();
+        QFont bold = view->font();
+        bold.setBold(true); // the key frame's row
+        const QFontMetrics metrics(bold);
+        auto contents = [&](int column) {
+            int w = view->header()->sectionSizeHint(column);
+            for (int r = 0; r < model->rowCount(); ++r)
+                w = std::max(w,
+                             metrics.horizontalAdvance(model->index(r, column).data().toString()) +
+                                 2 * metrics.averageCharWidth());
+            return w;
+        };
+        const int width = view->viewport()->width();
+        // A stack without source lines (kernel only, no DWARF) gives the source column nothing.
+        bool anySource = false;
+        for (int r = 0; r < model->rowCount() && !anySource; ++r)
+            anySource =
+                !model->index(r, StackFramesModel::SourceColumn).data().toString().isEmpty();
+        view->setColumnHidden(StackFramesModel::SourceColumn, !anySource);
+        view->header()->resizeSection(
+            StackFramesModel::ModuleColumn,
+            std::min(contents(StackFramesModel::ModuleColumn), width * (anySource ? 2 : 3) / 10));
+        if (anySource)
+            view->header()->resizeSection(
+                StackFramesModel::SourceColumn,
+                std::min(contents(StackFramesModel::SourceColumn), width * 3 / 10));
+        view->header()->resizeSection(StackFramesModel::KindColumn,
+                                      std::min(contents(StackFramesModel::KindColumn), width / 5));
+    }
 }
 
 QString DetailsPane::value(const QString &field) const

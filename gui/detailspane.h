@@ -29,6 +29,11 @@ public:
     // The selected event's frames, leaf first; hidden for an event without a stack.
     QTreeView *framesView() const { return m_framesView; }
     StackFramesModel *frames() const { return m_frames; }
+    // An off-wake wait's waker: the line naming it and its frames, leaf first; hidden for
+    // other events.
+    QWidget *wakerPanel() const { return m_waker; }
+    QLabel *wakerLabel() const { return m_wakerLabel; }
+    StackFramesModel *wakerFrames() const { return m_wakerFrames; }
 
 public Q_SLOTS:
     void refresh();
@@ -45,6 +50,10 @@ private:
     QSplitter *m_split;
     StackFramesModel *m_frames;
     QTreeView *m_framesView;
+    QWidget *m_waker;
+    QLabel *m_wakerLabel;
+    StackFramesModel *m_wakerFrames;
+    QTreeView *m_wakerFramesView;
 };
 
 // The Overview tab: the answer first (OverviewPage: what is worth a look, the top processes

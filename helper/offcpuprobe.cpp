@@ -50,7 +50,13 @@ bool copiesWanted(const QVariantMap &options)
 } // namespace
 
 OffCpuProbe::OffCpuProbe()
-    : SkeletonProbe(QStringLiteral("offcpu"))
+    : OffCpuProbe(QStringLiteral("offcpu"), false)
+{
+}
+
+OffCpuProbe::OffCpuProbe(const QString &id, bool wakers)
+    : SkeletonProbe(id)
+    , m_wakers(wakers)
 {
 }
 
@@ -59,7 +65,7 @@ OffCpuProbe::~OffCpuProbe()
     stop();
 }
 
-AttachPlan OffCpuProbe::plan(const KernelFeatures &kernel, const QVariantMap &options)
+AttachPlan OffCpuProbe::plan(const KernelFeatures &kernel, const QVariantMap &options, bool wakers)
 {
     AttachPlan p;
     if (!kernel.hasBtf()) {
@@ -75,6 +81,17 @@ AttachPlan OffCpuProbe::plan(const KernelFeatures &kernel, const QVariantMap &op
     else
         g.programs.append({"offcpu_switch_raw", QStringLiteral("raw_tp/sched_switch")});
     p.groups.append(g);
+    if (wakers) {
+        // sched_waking, not sched_wakeup: it runs in the waker's context (try_to_wake_up's
+        // caller), where sched_wakeup may already run on the wakee's CPU.
+        AttachGroup w;
+        w.what = QStringLiteral("wakeups");
+        if (kernel.hasBtfTracepoint(QStringLiteral("sched_waking")))
+            w.programs.append({"offcpu_waking_btf", QStringLiteral("tp_btf/sched_waking")});
+        else
+            w.programs.append({"offcpu_waking_raw", QStringLiteral("raw_tp/sched_waking")});
+        p.groups.append(w);
+    }
     if (copiesWanted(options)) {
         AttachGroup exit;
         exit.what = QStringLiteral("user stack copies at system call exit");
@@ -91,7 +108,7 @@ AttachPlan OffCpuProbe::plan(const KernelFeatures &kernel, const QVariantMap &op
 ProbeAvailability OffCpuProbe::availability(const KernelFeatures &kernel,
                                             const QVariantMap &options) const
 {
-    return availabilityOf(plan(kernel, options));
+    return availabilityOf(plan(kernel, options, m_wakers));
 }
 
 bool OffCpuProbe::doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error)
@@ -113,14 +130,19 @@ bool OffCpuProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
     m_awaiting.clear();
     m_lastStartFull = 0;
     m_lastSwitchInMissed = 0;
+    m_lastWakersFull = 0;
+    m_lastWakerCopiesLost = 0;
+    m_wakerCopies.clear();
     m_copies = copiesWanted(options);
-    if (m_copies && ringBufferBytes() < CopyRingBufferBytes)
+    if ((m_copies || m_wakers) && ringBufferBytes() < CopyRingBufferBytes)
         setRingBufferBytes(CopyRingBufferBytes);
-    const bool started =
-        startSkeleton(plan(kernel, options), options, error, [&](CommonFilters &, QString *why) {
+    const bool started = startSkeleton(
+        plan(kernel, options, m_wakers), options, error, [&](CommonFilters &, QString *why) {
             const int cpus = libbpf_num_possible_cpus();
             if (cpus <= 0 ||
-                bpf_map__set_max_entries(m_skel->maps.user_stack_scratch, quint32(cpus))) {
+                bpf_map__set_max_entries(m_skel->maps.user_stack_scratch, quint32(cpus)) ||
+                (m_wakers &&
+                 bpf_map__set_max_entries(m_skel->maps.waker_stack_scratch, quint32(cpus)))) {
                 *why = QStringLiteral("cannot size the maps: %1").arg(lastLibbpfError(-errno));
                 return false;
             }
@@ -130,6 +152,7 @@ bool OffCpuProbe::doStart(const QVariantMap &options, const KernelFeatures &kern
                          1000;
             ro->kernel_only = m_kernelOnly;
             ro->user_only = m_userOnly;
+            ro->wakers = m_wakers;
             ro->stack_copy_bytes = quint32(
                 qBound(qint64(0), options.value(QStringLiteral("stackBytes"), 16384).toLongLong(),
                        qint64(USER_STACK_MAX_COPY)));
@@ -154,6 +177,7 @@ void OffCpuProbe::doStop()
     m_pending.clear();
     m_awaiting.clear();
     m_lastContent.clear();
+    m_wakerCopies.clear();
 }
 
 bool OffCpuProbe::decode(const void *data, size_t size, RecordBatch &)
@@ -164,11 +188,14 @@ bool OffCpuProbe::decode(const void *data, size_t size, RecordBatch &)
     memcpy(&kind, data, sizeof(kind));
     if (kind == OFFCPU_USER_STACK)
         return decodeUserStack(data, size);
+    if (kind == OFFCPU_WAKER_STACK)
+        return decodeWakerStack(data, size);
     offcpu_event e;
     if (kind != OFFCPU_EVENT || size != sizeof(e))
         return false;
     memcpy(&e, data, sizeof(e));
-    if (e.kstack_id >= OFFCPU_STACK_IDS || e.ustack_id >= OFFCPU_STACK_IDS)
+    if (e.kstack_id >= OFFCPU_STACK_IDS || e.ustack_id >= OFFCPU_STACK_IDS ||
+        e.waker_kstack_id >= OFFCPU_STACK_IDS || e.waker_ustack_id >= OFFCPU_STACK_IDS)
         return false;
     Pending p;
     p.event.timeNs = e.time_ns;
@@ -181,6 +208,25 @@ bool OffCpuProbe::decode(const void *data, size_t size, RecordBatch &)
     p.userId = e.ustack_id;
     p.awaitingCopy = m_copies && (e.flags & OFFCPU_COPY_FOLLOWS);
     p.switchInNs = e.time_ns + e.off_ns;
+    if (m_wakers && (e.waker_flags & OFFCPU_WAKER_FOUND)) {
+        OffWakeEvent &w = p.wake;
+        w.wakeNs = e.wake_ns;
+        w.wakerPid = e.waker_pid;
+        w.wakerTid = e.waker_tid;
+        // (an interrupt's is "[irq]" or "[softirq]" once its kernel stack is read: emitReady)
+        w.wakerComm = QByteArray(e.waker_comm, int(qstrnlen(e.waker_comm, sizeof(e.waker_comm))));
+        p.wakerKernelId = e.waker_kstack_id;
+        p.wakerUserId = e.waker_ustack_id;
+        if (e.waker_flags & OFFCPU_WAKER_COPY) {
+            // its copy came first in the ring buffer, unless the ring had no room for it
+            const auto it = m_wakerCopies.find(e.tid);
+            if (it != m_wakerCopies.end() && it->wakeNs == e.wake_ns) {
+                p.hasWakerCopy = true;
+                p.wakerCopy = std::move(it->sample);
+                m_wakerCopies.erase(it);
+            }
+        }
+    }
     if (p.awaitingCopy)
         m_awaiting[p.event.tid].append(m_pending.size());
     m_pending.push_back(std::move(p));
@@ -216,6 +262,31 @@ bool OffCpuProbe::decodeUserStack(const void *data, size_t size)
             p.copy = u;
     }
     m_awaiting.erase(it);
+    return true;
+}
+
+// offwake: a waker's registers and stack at a wakeup, kept for its wakee's event, which follows.
+bool OffCpuProbe::decodeWakerStack(const void *data, size_t size)
+{
+    markAuxiliaryRecord();
+    offcpu_waker_stack c;
+    if (size < sizeof(c))
+        return false;
+    memcpy(&c, data, sizeof(c));
+    if (c.stack_size > USER_STACK_MAX_COPY || size != sizeof(c) + c.stack_size)
+        return false;
+    if (!(c.flags & OFFCPU_REGS_VALID))
+        return true;
+    // One per wakee at a time: a copy whose event was lost is replaced by the wakee's next. The
+    // bound holds against copies of wakees whose events never came (the ring had no room).
+    if (m_wakerCopies.size() > 4 * 10240)
+        m_wakerCopies.clear();
+    WakerCopy &w = m_wakerCopies[c.wakee_tid];
+    w.wakeNs = c.wake_ns;
+    w.sample = UserSample();
+    w.sample.regs.valid = true;
+    std::copy(std::begin(c.regs), std::end(c.regs), w.sample.regs.dwarf.begin());
+    w.sample.stack = QByteArray(static_cast<const char *>(data) + sizeof(c), int(c.stack_size));
     return true;
 }
 
@@ -309,7 +380,7 @@ void OffCpuProbe::finishDrain(RecordBatch &out)
     for (const Pending &p : m_pending) {
         if (p.stacksRead)
             continue;
-        for (qint32 id : {p.kernelId, p.userId}) {
+        for (qint32 id : {p.kernelId, p.userId, p.wakerKernelId, p.wakerUserId}) {
             if (id >= 0 && !ips.contains(id))
                 ips.insert(id, stackIps(id));
         }
@@ -319,11 +390,89 @@ void OffCpuProbe::finishDrain(RecordBatch &out)
             continue;
         p.kernelIps = ips.value(p.kernelId);
         p.userIps = ips.value(p.userId);
+        p.wakerKernelIps = ips.value(p.wakerKernelId);
+        p.wakerUserIps = ips.value(p.wakerUserId);
         p.stacksRead = true;
         release(p.kernelId);
         release(p.userId);
+        release(p.wakerKernelId);
+        release(p.wakerUserId);
     }
     emitReady(out);
+}
+
+// The session's stack for one side of a span (the blocked thread's, or its waker's): kernel
+// frames, then user frames from the unwinder's answer (resolved, null when there were no user
+// frame pointers to give it), or the frame-pointer chain unsymbolised.
+quint32 OffCpuProbe::stackOf(const QList<quint64> &kernelIps, const QList<quint64> &userIps,
+                             bool hasCopy, bool userAsked, const SymbolizedStack *resolved)
+{
+    StackResolver *r = stackResolver();
+    QList<quint32> frames;
+    quint8 flags = 0;
+    for (quint64 ip : kernelIps) {
+        const quint32 f = r->kernelFrame(ip, true);
+        // The stack was taken inside the tracepoint: its first frames are this program and
+        // the kernel's code that ran it, not where the thread blocked (or woke the other).
+        if (frames.isEmpty() && StackResolver::isTracingFrame(r->table().frame(f)))
+            continue;
+        frames.append(f);
+    }
+    if (kernelIps.size() >= OFFCPU_MAX_FRAMES)
+        flags |= KernelStackTruncated;
+    if (userIps.isEmpty()) {
+        if (userAsked)
+            flags |= NoUserStack;
+    } else if (resolved && !resolved->frames.isEmpty()) {
+        for (const SymbolizedFrame &f : resolved->frames)
+            frames.append(r->userFrame(f));
+        if (resolved->truncated)
+            flags |= UserStackTruncated;
+        // a chain alone is frame pointers however the unwinder read it
+        if (resolved->usedFramePointers || !hasCopy)
+            flags |= UserFramePointers;
+        if (!hasCopy && userIps.size() >= OFFCPU_MAX_FRAMES)
+            flags |= UserStackTruncated;
+    } else {
+        for (quint64 ip : userIps)
+            frames.append(r->unknownUserFrame(ip));
+        flags |= UserFramePointers;
+        if (userIps.size() >= OFFCPU_MAX_FRAMES)
+            flags |= UserStackTruncated;
+    }
+    return frames.isEmpty() && !flags ? 0 : r->stack(flags, frames);
+}
+
+// Where a wakeup ran, from the waker's kernel stack (leaf first): the first frame that enters a
+// context decides. A hardware interrupt's handler runs on whichever task it interrupted, so its
+// stack reaches the interrupt's entry (sysvec_*, common_interrupt) before any system call's;
+// softirqs run from handle_softirqs (on an interrupt's exit, at local_bh_enable, in ksoftirqd).
+// A stack that names none (cut short) is the task's; without one (lost) it is not known.
+OffCpuProbe::WakerContext OffCpuProbe::wakerContext(const QList<quint64> &kernelIps)
+{
+    if (kernelIps.isEmpty())
+        return WakerContext::Unknown;
+    StackResolver *r = stackResolver();
+    auto startsWith = [](const QByteArray &s, std::initializer_list<const char *> prefixes) {
+        for (const char *p : prefixes) {
+            if (s.startsWith(p))
+                return true;
+        }
+        return false;
+    };
+    for (quint64 ip : kernelIps) {
+        const QByteArray &name = r->table().frame(r->kernelFrame(ip, true)).symbol;
+        if (startsWith(name, {"handle_softirqs", "__do_softirq", "do_softirq", "run_ksoftirqd"}))
+            return WakerContext::SoftIrq;
+        if (startsWith(name, {"asm_sysvec_", "sysvec_", "__sysvec_", "asm_common_interrupt",
+                              "common_interrupt", "handle_irq_event", "hrtimer_interrupt",
+                              "asm_exc_nmi", "exc_nmi"}))
+            return WakerContext::HardIrq;
+        if (startsWith(name, {"do_syscall_64", "entry_SYSCALL", "exc_page_fault",
+                              "asm_exc_page_fault", "ret_from_fork", "kthread"}))
+            return WakerContext::Task;
+    }
+    return WakerContext::Task;
 }
 
 // Appends every wait not waiting for its copy any more; after the detach no copy comes, so all.
@@ -348,68 +497,80 @@ void OffCpuProbe::emitReady(RecordBatch &out)
 
     StackResolver *r = stackResolver();
     QList<UserSample> users;
+    // Each span's index in users for its own user stack and for its waker's; -1: none.
     QList<qsizetype> userIndex;
-    for (const Pending &p : ready) {
-        if (p.userIps.isEmpty()) {
-            userIndex.append(-1);
-            continue;
-        }
+    QList<qsizetype> wakerIndex;
+    auto addUser = [&](const QList<quint64> &ips, bool hasCopy, const UserSample &copy, quint32 pid,
+                       quint32 tid) -> qsizetype {
+        if (ips.isEmpty())
+            return -1;
         UserSample u;
-        if (p.hasCopy) {
-            u = p.copy;
+        if (hasCopy) {
+            u = copy;
         } else {
             // Without a copy the registers are the chain's first address and nothing else: the
             // unwinder finds no stack to unwind with CFI and takes the chain.
             u.regs.valid = true;
-            u.regs.dwarf[16] = p.userIps.first();
+            u.regs.dwarf[16] = ips.first();
         }
-        u.pid = p.event.pid;
-        u.tid = p.event.tid;
-        u.framePointerIps = p.userIps;
-        userIndex.append(users.size());
+        u.pid = pid;
+        u.tid = tid;
+        u.framePointerIps = ips;
         users.append(std::move(u));
+        return users.size() - 1;
+    };
+    for (Pending &p : ready) {
+        if (m_wakers && !p.wake.wakerComm.isEmpty()) {
+            const WakerContext c = wakerContext(p.wakerKernelIps);
+            if (c != WakerContext::Task) {
+                // the task it interrupted is not the waker: none of its user stack (and without
+                // the kernel stack, lost to a full stack map, the current task may be such a
+                // one: not named the waker)
+                p.wake.wakerComm = c == WakerContext::HardIrq   ? QByteArrayLiteral("[irq]")
+                                   : c == WakerContext::SoftIrq ? QByteArrayLiteral("[softirq]")
+                                                                : QByteArrayLiteral("[unknown]");
+                p.wake.wakerPid = 0;
+                p.wake.wakerTid = 0;
+                p.wakerUserIps.clear();
+                p.hasWakerCopy = false;
+            }
+            // its kernel stack was taken to tell an interrupt, not to be kept
+            if (m_userOnly)
+                p.wakerKernelIps.clear();
+        }
+        userIndex.append(addUser(p.userIps, p.hasCopy, p.copy, p.event.pid, p.event.tid));
+        wakerIndex.append(m_wakers ? addUser(p.wakerUserIps, p.hasWakerCopy, p.wakerCopy,
+                                             p.wake.wakerPid, p.wake.wakerTid)
+                                   : -1);
     }
-    const QList<SymbolizedStack> resolved = r->resolve(users);
+    const QList<SymbolizedStack> resolved =
+        users.isEmpty() ? QList<SymbolizedStack>() : r->resolve(users);
+    auto resolvedAt = [&](qsizetype i) -> const SymbolizedStack * {
+        return i >= 0 && i < resolved.size() ? &resolved[i] : nullptr;
+    };
+    const bool userAsked = !m_userOnly || m_kernelOnly;
 
-    auto &events = out.events<OffCpuEvent>();
     for (size_t i = 0; i < ready.size(); ++i) {
         Pending &p = ready[i];
-        QList<quint32> frames;
-        quint8 flags = 0;
-        for (quint64 ip : std::as_const(p.kernelIps)) {
-            const quint32 f = r->kernelFrame(ip, true);
-            // The stack was taken inside the tracepoint: its first frames are this program and
-            // the kernel's code that ran it, not where the thread blocked.
-            if (frames.isEmpty() && StackResolver::isTracingFrame(r->table().frame(f)))
-                continue;
-            frames.append(f);
+        p.event.stackId = stackOf(p.kernelIps, p.userIps, p.hasCopy, userAsked,
+                                  resolvedAt(userIndex[qsizetype(i)]));
+        if (!m_wakers) {
+            out.events<OffCpuEvent>().append(std::move(p.event));
+            continue;
         }
-        if (p.kernelIps.size() >= OFFCPU_MAX_FRAMES)
-            flags |= KernelStackTruncated;
-        const qsizetype u = userIndex[qsizetype(i)];
-        if (u < 0) {
-            if (!m_userOnly || m_kernelOnly)
-                flags |= NoUserStack;
-        } else if (u < resolved.size() && !resolved[u].frames.isEmpty()) {
-            const SymbolizedStack &s = resolved[u];
-            for (const SymbolizedFrame &f : s.frames)
-                frames.append(r->userFrame(f));
-            if (s.truncated)
-                flags |= UserStackTruncated;
-            // a chain alone is frame pointers however the unwinder read it
-            if (s.usedFramePointers || !p.hasCopy)
-                flags |= UserFramePointers;
-            if (!p.hasCopy && p.userIps.size() >= OFFCPU_MAX_FRAMES)
-                flags |= UserStackTruncated;
-        } else {
-            for (quint64 ip : std::as_const(p.userIps))
-                frames.append(r->unknownUserFrame(ip));
-            flags |= UserFramePointers;
-            if (p.userIps.size() >= OFFCPU_MAX_FRAMES)
-                flags |= UserStackTruncated;
-        }
-        p.event.stackId = frames.isEmpty() && !flags ? 0 : r->stack(flags, frames);
-        events.append(std::move(p.event));
+        OffWakeEvent &w = p.wake;
+        w.timeNs = p.event.timeNs;
+        w.offNs = p.event.offNs;
+        w.pid = p.event.pid;
+        w.tid = p.event.tid;
+        w.stackId = p.event.stackId;
+        w.comm = std::move(p.event.comm);
+        w.cgroupId = p.event.cgroupId;
+        // (an interrupt's stack has no user part: NoUserStack, as a kernel thread's)
+        if (!w.wakerComm.isEmpty())
+            w.wakerStackId = stackOf(p.wakerKernelIps, p.wakerUserIps, p.hasWakerCopy, userAsked,
+                                     resolvedAt(wakerIndex[qsizetype(i)]));
+        out.events<OffWakeEvent>().append(std::move(w));
     }
 }
 
@@ -430,6 +591,16 @@ void OffCpuProbe::readCounters()
         emitCounter(threadsLostCounter(), double(full - m_lastStartFull));
     m_lastStacksFailed = failed;
     m_lastStartFull = full;
+    if (!m_wakers)
+        return;
+    const quint64 wakersFull = __atomic_load_n(&m_skel->bss->wakers_full, __ATOMIC_RELAXED);
+    const quint64 copiesLost = __atomic_load_n(&m_skel->bss->waker_copies_lost, __ATOMIC_RELAXED);
+    if (wakersFull > m_lastWakersFull)
+        emitCounter(wakersLostCounter(), double(wakersFull - m_lastWakersFull));
+    if (copiesLost > m_lastWakerCopiesLost)
+        emitCounter(wakerCopiesLostCounter(), double(copiesLost - m_lastWakerCopiesLost));
+    m_lastWakersFull = wakersFull;
+    m_lastWakerCopiesLost = copiesLost;
 }
 
 } // namespace bpflens

@@ -32,8 +32,16 @@ public:
     static QString threadsLostCounter() { return QStringLiteral("threadsLost"); }
     // Off-CPU spans not reported because the thread's switch-in was not seen.
     static QString switchInsMissedCounter() { return QStringLiteral("switchInsMissed"); }
+    // offwake: wakeups whose waker the waker map had no room for (their spans are recorded
+    // without one), and copies of a waker's user stack the ring buffer had no room for (its
+    // frame-pointer chain is taken instead).
+    static QString wakersLostCounter() { return QStringLiteral("wakersLost"); }
+    static QString wakerCopiesLostCounter() { return QStringLiteral("wakerCopiesLost"); }
 
 protected:
+    // offwake: the same spans, each joined with its waker (OffWakeEvent instead of OffCpuEvent).
+    OffCpuProbe(const QString &id, bool wakers);
+
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
     void doStop() override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
@@ -41,8 +49,19 @@ protected:
     void readCounters() override;
 
 private:
-    static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options);
+    static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options, bool wakers);
     bool decodeUserStack(const void *data, size_t size);
+    bool decodeWakerStack(const void *data, size_t size);
+    enum class WakerContext
+    {
+        Task,
+        HardIrq,
+        SoftIrq,
+        Unknown
+    };
+    WakerContext wakerContext(const QList<quint64> &kernelIps);
+    quint32 stackOf(const QList<quint64> &kernelIps, const QList<quint64> &userIps, bool hasCopy,
+                    bool userAsked, const SymbolizedStack *resolved);
     QList<quint64> stackIps(qint32 id);
     void release(qint32 id);
     void sweepUnheldStacks();
@@ -62,7 +81,23 @@ private:
         bool hasCopy = false;
         UserSample copy;
         quint64 switchInNs = 0; // CLOCK_MONOTONIC, as bpf_ktime_get_ns
+        // offwake: the waker's pid, tid, comm and wakeNs are in wake; its stacks here.
+        OffWakeEvent wake;
+        qint32 wakerKernelId = -1;
+        qint32 wakerUserId = -1;
+        QList<quint64> wakerKernelIps;
+        QList<quint64> wakerUserIps;
+        bool hasWakerCopy = false;
+        UserSample wakerCopy;
     };
+    struct WakerCopy
+    {
+        quint64 wakeNs = 0;
+        UserSample sample;
+    };
+    const bool m_wakers;
+    // offwake: the waker stack copies not yet matched with their wakee's event, by wakee tid.
+    QHash<quint32, WakerCopy> m_wakerCopies;
     // In the order the ring buffer gave them; waits for a copy stay across drains.
     std::vector<Pending> m_pending;
     // The indices in m_pending of each thread's waits waiting for a copy.
@@ -80,6 +115,8 @@ private:
     quint64 m_lastStacksFailed = 0;
     quint64 m_lastStartFull = 0;
     quint64 m_lastSwitchInMissed = 0;
+    quint64 m_lastWakersFull = 0;
+    quint64 m_lastWakerCopiesLost = 0;
 };
 
 } // namespace bpflens

@@ -16,6 +16,7 @@
 #include "helper/fsslowerprobe.h"
 #include "helper/iostackprobe.h"
 #include "helper/offcpuprobe.h"
+#include "helper/offwakeprobe.h"
 #include "helper/profileprobe.h"
 #include "helper/tpcountprobe.h"
 #include "helper/tppairprobe.h"
@@ -55,6 +56,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("usdt"), factory<UsdtProbe>()},
         {QStringLiteral("profile"), factory<ProfileProbe>()},
         {QStringLiteral("offcpu"), factory<OffCpuProbe>()},
+        {QStringLiteral("offwake"), factory<OffWakeProbe>()},
     };
     return r;
 }

@@ -579,6 +579,14 @@
         <source>Empty (all hits together), comm, tid, pid, an argument by name or as argN (a USDT probe&apos;s too), or a field behind it (next.pid, arg0.q.id)</source>
         <translation>Leer (alle Treffer zusammen), comm, tid, pid, ein Argument nach Namen oder als argN (auch das einer USDT-Sonde) oder ein Feld dahinter (next.pid, arg0.q.id)</translation>
     </message>
+    <message>
+        <source>Off-wake time</source>
+        <translation>Off-Wake-Zeit</translation>
+    </message>
+    <message>
+        <source>Why threads wait: every off-CPU wait of at least the minimum time with the stack it blocked in, joined with the thread (or interrupt) that woke it and the waker&apos;s stack, like offwaketime</source>
+        <translation>Warum Threads warten: jede Off-CPU-Wartezeit von mindestens der Mindestzeit mit dem Stack, in dem der Thread blockierte, verbunden mit dem Thread (oder Interrupt), der ihn weckte, und dessen Stack, wie offwaketime</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -637,6 +645,10 @@
     <message>
         <source>USDT probe hits</source>
         <translation>USDT-Sonden-Treffer</translation>
+    </message>
+    <message>
+        <source>Off-wake</source>
+        <translation>Off-Wake</translation>
     </message>
 </context>
 <context>
@@ -1107,6 +1119,22 @@
         <source>Stack frames</source>
         <translation>Stack-Frames</translation>
     </message>
+    <message>
+        <source>Waker&apos;s stack frames</source>
+        <translation>Stack-Frames des Weckers</translation>
+    </message>
+    <message>
+        <source>Its wakeup was not seen (preempted, or lost).</source>
+        <translation>Sein Wecken wurde nicht gesehen (verdrängt oder verloren).</translation>
+    </message>
+    <message>
+        <source>Woken from an interrupt (%1), whose stack was:</source>
+        <translation>Von einem Interrupt (%1) geweckt, dessen Stack war:</translation>
+    </message>
+    <message>
+        <source>Woken by %1 (PID %2, TID %3), whose stack was:</source>
+        <translation>Geweckt von %1 (PID %2, TID %3), dessen Stack war:</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::EventDiffModel</name>
@@ -1414,6 +1442,30 @@ in %2</translation>
     <message>
         <source>none</source>
         <translation>keine</translation>
+    </message>
+    <message>
+        <source>Woken by</source>
+        <translation>Geweckt von</translation>
+    </message>
+    <message>
+        <source>Waker PID</source>
+        <translation>PID des Weckers</translation>
+    </message>
+    <message>
+        <source>Waker TID</source>
+        <translation>TID des Weckers</translation>
+    </message>
+    <message>
+        <source>Woken at (ns)</source>
+        <translation>Geweckt um (ns)</translation>
+    </message>
+    <message>
+        <source>Wakeup to running</source>
+        <translation>Bis zur Ausführung</translation>
+    </message>
+    <message>
+        <source>Waker stack</source>
+        <translation>Stack des Weckers</translation>
     </message>
 </context>
 <context>

@@ -579,6 +579,14 @@
         <source>Empty (all hits together), comm, tid, pid, an argument by name or as argN (a USDT probe&apos;s too), or a field behind it (next.pid, arg0.q.id)</source>
         <translation>留空（所有命中合计）、comm、tid、pid、按名称或 argN 指定的参数（USDT 探针的参数亦可），或其后的字段（next.pid、arg0.q.id）</translation>
     </message>
+    <message>
+        <source>Off-wake time</source>
+        <translation>唤醒等待时间</translation>
+    </message>
+    <message>
+        <source>Why threads wait: every off-CPU wait of at least the minimum time with the stack it blocked in, joined with the thread (or interrupt) that woke it and the waker&apos;s stack, like offwaketime</source>
+        <translation>线程为何等待：每次至少达到最短时间的离开 CPU 等待，连同阻塞时的调用栈，以及唤醒它的线程（或中断）和唤醒者的调用栈，类似 offwaketime</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -637,6 +645,10 @@
     <message>
         <source>USDT probe hits</source>
         <translation>USDT 探针命中</translation>
+    </message>
+    <message>
+        <source>Off-wake</source>
+        <translation>唤醒等待</translation>
     </message>
 </context>
 <context>
@@ -1106,6 +1118,22 @@
         <source>Stack frames</source>
         <translation>栈帧</translation>
     </message>
+    <message>
+        <source>Waker&apos;s stack frames</source>
+        <translation>唤醒者的栈帧</translation>
+    </message>
+    <message>
+        <source>Its wakeup was not seen (preempted, or lost).</source>
+        <translation>未观察到它的唤醒（被抢占或丢失）。</translation>
+    </message>
+    <message>
+        <source>Woken from an interrupt (%1), whose stack was:</source>
+        <translation>由中断（%1）唤醒，其调用栈为：</translation>
+    </message>
+    <message>
+        <source>Woken by %1 (PID %2, TID %3), whose stack was:</source>
+        <translation>由 %1（PID %2，TID %3）唤醒，其调用栈为：</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::EventDiffModel</name>
@@ -1413,6 +1441,30 @@ in %2</source>
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>Woken by</source>
+        <translation>唤醒者</translation>
+    </message>
+    <message>
+        <source>Waker PID</source>
+        <translation>唤醒者 PID</translation>
+    </message>
+    <message>
+        <source>Waker TID</source>
+        <translation>唤醒者 TID</translation>
+    </message>
+    <message>
+        <source>Woken at (ns)</source>
+        <translation>唤醒时刻 (ns)</translation>
+    </message>
+    <message>
+        <source>Wakeup to running</source>
+        <translation>从唤醒到运行</translation>
+    </message>
+    <message>
+        <source>Waker stack</source>
+        <translation>唤醒者调用栈</translation>
     </message>
 </context>
 <context>

@@ -203,7 +203,8 @@ QVariant EventTableModel::cell(qsizetype row, int column, int role) const
 QString EventTableModel::stackTitle(EventType type)
 {
     // What StackNames::keyFrame() picks: the running function, or the one a wait blocked in.
-    return type == EventType::OffCpu ? tr("Blocked in") : tr("Function");
+    return type == EventType::OffCpu || type == EventType::OffWake ? tr("Blocked in")
+                                                                   : tr("Function");
 }
 
 template<typename E>

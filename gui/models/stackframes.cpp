@@ -24,7 +24,7 @@ int StackNames::keyFrameIndex(const StackTable &stacks, EventType type, quint32 
     const QList<quint32> &frames = stacks.stack(stackId).frames;
     if (frames.isEmpty())
         return -1;
-    if (type == EventType::OffCpu) {
+    if (type == EventType::OffCpu || type == EventType::OffWake) {
         for (int i = 0; i < frames.size(); ++i) {
             if (!isSchedulerFrame(stacks.frame(frames[i])))
                 return i;

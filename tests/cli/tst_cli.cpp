@@ -2306,6 +2306,14 @@ private Q_SLOTS:
                       QThread::msleep(20);
                   return true;
               }}},
+            // The same sleeps, each woken by the timer's interrupt.
+            {EventType::OffWake,
+             {QStringLiteral("pid=%1,minUs=1000").arg(me),
+              [&] {
+                  for (int i = 0; i < 3; ++i)
+                      QThread::msleep(20);
+                  return true;
+              }}},
         };
 
         // What this kernel can record, as the helper (or, as root without it, the CLI) says.
@@ -2534,6 +2542,93 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QStringLiteral("recording needs root")), qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("install bpflens-helper")), qPrintable(r.err));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.bpflens"))));
+    }
+
+    // The offwake probe's waits in a session file: folded in offwaketime -f's form, queryable by
+    // their waker's fields, and in offwake.csv with them (#33).
+    void offWakeExportsAndQueries()
+    {
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("offwake.bpflens"));
+        SessionInfo info = sessionInfoForThisHost(
+            {{QString::fromLatin1(EventTraits<OffWakeEvent>::probeId), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        SessionWriter writer;
+        QString err;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        // The known profile's stacks (1 main;chain_a;leaf_spin, 2 main;chain_a, 3
+        // main;ksys_read): reader blocked in the read, woken by app from chain_a twice (1.5 us
+        // each), and once by the timer's interrupt (2 us); one wait without a wakeup.
+        RecordBatch b = knownProfile();
+        b.cpuSample.clear();
+        b.offCpu.clear();
+        auto wait = [&](quint64 t, quint64 off, quint32 waker, const char *wakerComm,
+                        quint32 wakerStack) {
+            OffWakeEvent e;
+            e.timeNs = t;
+            e.offNs = off;
+            e.pid = e.tid = 200;
+            e.stackId = 3;
+            e.comm = "reader";
+            e.wakeNs = wakerComm[0] ? t + off - 100 : 0;
+            e.wakerPid = e.wakerTid = waker;
+            e.wakerComm = wakerComm;
+            e.wakerStackId = wakerStack;
+            b.events<OffWakeEvent>().append(e);
+        };
+        wait(1100000000ull, 1500, 100, "app", 2);
+        wait(1200000000ull, 1500, 100, "app", 2);
+        wait(1300000000ull, 2000, 0, "[irq]", 0);
+        wait(1400000000ull, 7000, 0, "", 0);
+        QVERIFY2(writer.writeBatch(b, &err), qPrintable(err));
+        QVERIFY(writer.finish(2000000000ull, &err));
+        writer.close();
+
+        const Run folded = runCli({QStringLiteral("export"), session, QStringLiteral("--folded"),
+                                   QStringLiteral("--off-wake")});
+        QCOMPARE(folded.status, 0);
+        QCOMPARE(folded.out, QStringLiteral("reader;main;ksys_read;--;[irq] 2\n"
+                                            "reader;main;ksys_read;--;[unknown waker] 7\n"
+                                            "reader;main;ksys_read;--;chain_a;main;app 3\n"));
+        const Run kernel = runCli({QStringLiteral("export"), session, QStringLiteral("--folded"),
+                                   QStringLiteral("--off-wake"), QStringLiteral("--kernel-only")});
+        QCOMPARE(kernel.status, 0);
+        QVERIFY2(kernel.out.contains(QStringLiteral("reader;ksys_read;--;app 3\n")),
+                 qPrintable(kernel.out));
+        const Run both = runCli({QStringLiteral("export"), session, QStringLiteral("--folded"),
+                                 QStringLiteral("--off-wake"), QStringLiteral("--off-cpu")});
+        QCOMPARE(both.status, 2);
+        QVERIFY2(both.err.contains(QStringLiteral("exclude each other")), qPrintable(both.err));
+        const Run noOffCpu = runCli({QStringLiteral("export"), session, QStringLiteral("--folded"),
+                                     QStringLiteral("--off-cpu")});
+        QVERIFY(noOffCpu.status != 0);
+
+        const Run query = runCli(
+            {QStringLiteral("query"), session,
+             QStringLiteral("SELECT waker_comm, waker_tid, count(*) AS n, sum(off_ns) AS off, "
+                            "sum(wake_ns > 0) AS woken, max(wake_delay_ns) AS delay FROM offwake "
+                            "GROUP BY waker_comm ORDER BY waker_comm"),
+             QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(query.status, 0);
+        QCOMPARE(query.out, QStringLiteral("waker_comm,waker_tid,n,off,woken,delay\r\n"
+                                           ",0,1,7000,0,0\r\n"
+                                           "[irq],0,1,2000,1,100\r\n"
+                                           "app,100,2,3000,2,100\r\n"));
+
+        const QString csvDir = dir.filePath(QStringLiteral("csv"));
+        const Run csv =
+            runCli({QStringLiteral("export"), session, QStringLiteral("--csv"), csvDir});
+        QCOMPARE(csv.status, 0);
+        QFile offwake(csvDir + QStringLiteral("/offwake.csv"));
+        QVERIFY(offwake.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = offwake.readAll().split('\n');
+        QVERIFY2(lines.size() >= 5, lines.join('|').constData());
+        QCOMPARE(lines[0].trimmed(),
+                 QByteArray("time_s,time,pid,tid,comm,off_ns,stack_id,waker_comm,waker_pid,"
+                            "waker_tid,wake_ns,wake_delay_ns,waker_stack_id"));
+        QVERIFY2(lines[1].trimmed().endsWith(",200,200,reader,1500,3,app,100,100,1100001400,100,2"),
+                 lines[1].constData());
+        QVERIFY(QFile::exists(csvDir + QStringLiteral("/stacks.csv")));
     }
 };
 

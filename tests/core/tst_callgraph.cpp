@@ -198,6 +198,32 @@ private Q_SLOTS:
         QCOMPARE(foldedStacks(p.table, StackWeights()), QByteArray());
     }
 
+    // offwaketime -f's form: the blocked comm and stack root first, "--", the waker's stack leaf
+    // first and its comm; microseconds summed per line before rounding; a wait without a waker
+    // ends in "[unknown waker]".
+    void offWakeFoldedExactBytes()
+    {
+        Profile p;
+        const quint32 wake = p.table.intern(
+            StackFrame{FrameKind::Kernel, 0xffffffff81000100ull, "vmlinux", "", "try_to_wake_up"});
+        const quint32 wakerStack = p.table.intern(0, {wake, p.sysRead, p.bar, p.main});
+        QList<OffWakeSpan> spans;
+        spans.append({p.mainBarSysRead, wakerStack, "a", "b", 1400});
+        spans.append({p.mainBarSysRead, wakerStack, "a", "b", 1400}); // 2.8 us: 3
+        spans.append({p.mainFoo, 0, "a", "", 5000000});
+        spans.append({p.cppStack, p.mainFoo, "a;x", "[irq]", 400}); // under 1 us alone: 0
+        QCOMPARE(offWakeFoldedStacks(p.table, spans),
+                 QByteArray("a;main;bar;sys_read;--;try_to_wake_up;sys_read;bar;main;b 3\n"
+                            "a;main;foo;--;[unknown waker] 5000\n"));
+        QCOMPARE(offWakeFoldedStacks(p.table, spans, StackPart::KernelOnly),
+                 QByteArray("a;--;[unknown waker] 5000\n"
+                            "a;sys_read;--;try_to_wake_up;sys_read;b 3\n"));
+        QCOMPARE(offWakeFoldedStacks(p.table, spans, StackPart::Both, 1),
+                 QByteArray("a:x;main;ns::f(int: char) const;--;foo;main;[irq] 400\n"
+                            "a;main;bar;sys_read;--;try_to_wake_up;sys_read;bar;main;b 2800\n"
+                            "a;main;foo;--;[unknown waker] 5000000\n"));
+    }
+
     void groupsComeFirst()
     {
         Profile p;

@@ -14,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
+#include <QLabel>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
@@ -266,6 +267,65 @@ private Q_SLOTS:
         // A new session: the old frames are gone before anything could paint them.
         f.session.setSession(profileSession());
         QCOMPARE(f.details.framesView()->model()->rowCount(), 0);
+    }
+
+    // An off-wake wait (#33): its blocked stack as an off-CPU wait's, and below it the line
+    // naming its waker and the waker's frames at the wakeup; an interrupt and a wait without a
+    // wakeup say so; other events hide the waker's part.
+    void selectedOffWakeShowsItsWaker()
+    {
+        SessionData d = sessionWithWaits();
+        quint64 at = ProfileStartNs + 200 * SampleStepNs;
+        auto wait = [&](const char *wakerComm, quint32 wakerTid, quint32 wakerStack) {
+            OffWakeEvent e;
+            e.timeNs = ++at;
+            e.offNs = 5'000'000;
+            e.pid = e.tid = 100;
+            e.stackId = DiskWaitStack;
+            e.comm = "app";
+            e.wakeNs = wakerComm[0] ? e.timeNs + 4'000'000 : 0;
+            e.wakerPid = wakerTid ? 300 : 0;
+            e.wakerTid = wakerTid;
+            e.wakerComm = wakerComm;
+            e.wakerStackId = wakerStack;
+            d.events.append(e);
+        };
+        wait("writer", 301, 3); // vfs_write, entry_SYSCALL_64, write, main
+        wait("[irq]", 0, OnlySchedStack);
+        wait("", 0, 0);
+        SessionModel session;
+        ViewState state;
+        DetailsPane details{&session, &state};
+        session.setSession(std::move(d));
+        state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+        details.resize(420, 700);
+        details.show();
+
+        state.setSelectedEvent({EventType::OffWake, 0});
+        QVERIFY(details.wakerPanel()->isVisible());
+        QCOMPARE(details.value(QStringLiteral("Blocked in")), QStringLiteral("folio_wait_bit"));
+        QCOMPARE(details.value(QStringLiteral("Woken by")), QStringLiteral("writer"));
+        QCOMPARE(details.value(QStringLiteral("Waker TID")), QStringLiteral("301"));
+        QCOMPARE(details.value(QStringLiteral("Wakeup to running")), QStringLiteral("1.00 ms"));
+        QCOMPARE(details.wakerLabel()->text(),
+                 QStringLiteral("Woken by writer (PID 300, TID 301), whose stack was:"));
+        QCOMPARE(details.wakerFrames()->rowCount(), 4);
+        QCOMPARE(details.wakerFrames()->index(0, 0).data().toString(), QStringLiteral("vfs_write"));
+        QCOMPARE(details.wakerFrames()->index(3, 0).data().toString(), QStringLiteral("main"));
+
+        state.setSelectedEvent({EventType::OffWake, 1});
+        QCOMPARE(details.wakerLabel()->text(),
+                 QStringLiteral("Woken from an interrupt ([irq]), whose stack was:"));
+        QCOMPARE(details.wakerFrames()->rowCount(), 2);
+
+        state.setSelectedEvent({EventType::OffWake, 2});
+        QCOMPARE(details.wakerLabel()->text(),
+                 QStringLiteral("Its wakeup was not seen (preempted, or lost)."));
+        QCOMPARE(details.wakerFrames()->rowCount(), 0);
+
+        state.setSelectedEvent({EventType::OffCpu, DiskWaitEvent});
+        QVERIFY(!details.wakerPanel()->isVisible());
+        QCOMPARE(details.wakerFrames()->rowCount(), 0);
     }
 
     void tablesNameTheFunction()
