@@ -1,11 +1,11 @@
 // Containers and services on the real kernel (issue #32 part 4, docs/containers.md): cgroup v2
 // directories named as Docker, containerd, CRI-O, Podman, Kubernetes and systemd name theirs are
 // made under the v2 mount (found in /proc/self/mountinfo, not assumed), a workload moved into
-// each opens a file, connects to a closed loopback port and execs /bin/true; every event of each
-// workload must carry its cgroup's id, and the recording's cgroups table must name its path,
-// container, runtime, pod and unit exactly, also for a cgroup removed before the recording
-// ends, one made while it runs and a name with spaces and non-ASCII letters. The session file
-// keeps all of it.
+// each opens a file, connects to a closed loopback port and execs /bin/true (and waits at its
+// gate: offcpu); every event of each workload must carry its cgroup's id, and the recording's
+// cgroups table must name its path, container, runtime, pod and unit exactly, also for a cgroup
+// removed before the recording ends, one made while it runs and a name with spaces and
+// non-ASCII letters. The session file keeps all of it.
 #include "core/cgroups.h"
 #include "core/sessionstore.h"
 #include "core/toplists.h"
@@ -120,7 +120,8 @@ private Q_SLOTS:
 
     void everyEventNamesItsContainerAndUnit()
     {
-        BPFLENS_REQUIRE_ROOT("makes cgroups and loads the exec, open and tcpconnect probes");
+        BPFLENS_REQUIRE_ROOT(
+            "makes cgroups and loads the exec, open, tcpconnect and offcpu probes");
         m_top =
             QFile::encodeName(m_mount) + "/bpflens-test-" + QByteArray::number(getpid()) + ".slice";
         QVERIFY2(::mkdir(m_top.constData(), 0755) == 0, strerror(errno));
@@ -188,9 +189,11 @@ private Q_SLOTS:
         }
 
         Engine engine;
+        // offcpu: the one probe whose id is read from a task_struct (next's, at the switch).
         QList<ProbeConfig> req{{QStringLiteral("exec"), {}, {}},
                                {QStringLiteral("open"), {}, {}},
-                               {QStringLiteral("tcpconnect"), {}, {}}};
+                               {QStringLiteral("tcpconnect"), {}, {}},
+                               {QStringLiteral("offcpu"), {}, {}}};
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
         RecordBatch all;
@@ -225,6 +228,7 @@ private Q_SLOTS:
             k.pid = child.pid();
             QVERIFY2(writeFile(k.dir + "/cgroup.procs", QByteArray::number(child.pid())),
                      k.dir.constData());
+            ::usleep(20000); // a wait at the gate longer than offcpu's minimum
             QCOMPARE(child.run(), 0);
             if (k.when == Case::RemovedEarly) {
                 // Gone before a single poll drained its events.
@@ -255,7 +259,7 @@ private Q_SLOTS:
             const QString what = QString::fromUtf8(k.rel);
             // Every event of the workload, of every type (the loader's opens of /bin/true's
             // libraries too), in the workload's cgroup.
-            qint64 events = 0, opens = 0, execs = 0, connects = 0;
+            qint64 events = 0, opens = 0, execs = 0, connects = 0, waits = 0;
             forEachEventType([&]<typename E>() {
                 for (const E &ev : std::as_const(all.events<E>())) {
                     if (ev.pid != quint32(k.pid))
@@ -265,6 +269,7 @@ private Q_SLOTS:
                         opens += ev.path == k.openPath;
                     execs += std::is_same_v<E, ExecEvent>;
                     connects += std::is_same_v<E, TcpConnectEvent>;
+                    waits += std::is_same_v<E, OffCpuEvent>;
                     QVERIFY2(ev.cgroupId == k.id,
                              qPrintable(QStringLiteral("%1: a %2 event in cgroup %3, not %4")
                                             .arg(what, QLatin1String(EventTraits<E>::probeId))
@@ -272,12 +277,15 @@ private Q_SLOTS:
                                             .arg(k.id)));
                 }
             });
-            QVERIFY2(opens == 1 && execs == 1 && connects == 1,
-                     qPrintable(QStringLiteral("%1: %2 opens of its file, %3 execs, %4 connects")
+            // The child waits at its gate (moved meanwhile) for more than offcpu's minimum.
+            QVERIFY2(opens == 1 && execs == 1 && connects == 1 && waits >= 1,
+                     qPrintable(QStringLiteral("%1: %2 opens of its file, %3 execs, %4 connects, "
+                                               "%5 waits")
                                     .arg(what)
                                     .arg(opens)
                                     .arg(execs)
-                                    .arg(connects)));
+                                    .arg(connects)
+                                    .arg(waits)));
             eventsOf.insert(k.pid, events);
             const CgroupPath *p = table.path(k.id);
             QVERIFY2(p, qPrintable(what + QStringLiteral(": not in the cgroups table")));
