@@ -435,11 +435,11 @@ private Q_SLOTS:
         QFile frames(dir.filePath(QStringLiteral("stack_frames.csv")));
         QVERIFY(frames.open(QIODevice::ReadOnly));
         QCOMPARE(frames.readAll(),
-                 QByteArray("frame_id,kind,module,build_id,address,symbol\r\n"
-                            "1,kernel,vmlinux,,0xffffffff81a00010,do_syscall_64\r\n"
-                            "2,user,/opt/a b/app,0a1b,0x2a40,\"f(int; \"\"x\"\", char)\"\r\n"
-                            "3,user,,,0x7f00dead0,\r\n"
-                            "4,user,/tmp/lib\\xE9.so,,0x1234,back\\\\slash\r\n"));
+                 QByteArray("frame_id,kind,module,build_id,address,symbol,file,line,inlined\r\n"
+                            "1,kernel,vmlinux,,0xffffffff81a00010,do_syscall_64,,,0\r\n"
+                            "2,user,/opt/a b/app,0a1b,0x2a40,\"f(int; \"\"x\"\", char)\",,,0\r\n"
+                            "3,user,,,0x7f00dead0,,,,0\r\n"
+                            "4,user,/tmp/lib\\xE9.so,,0x1234,back\\\\slash,,,0\r\n"));
         const auto rows = readCsv(dir.filePath(QStringLiteral("profile.csv")));
         QCOMPARE(rows.size(), 2);
         QCOMPARE(rows.at(0),
