@@ -86,12 +86,13 @@ private:
     int nextReadable(const QByteArray &table, qint64 from, qint64 *rowid, bool *direct);
     ScanResult scan(const char *table, const char *columns,
                     const std::function<void(sqlite3_stmt *)> &row);
-    // Reads the rows from..to whose keys can be reached from the end backwards, in rowid
-    // order; returns the lowest such key (to + 1 when none). Keys whose rows cannot be read
-    // go to *unreadable.
-    qint64 readBackwards(const QByteArray &table, const char *columns, qint64 from, qint64 to,
-                         const std::function<void(sqlite3_stmt *)> &row, qint64 *read,
-                         std::vector<qint64> *unreadable);
+    // The keys from..to that can be reached from the end backwards, highest first.
+    std::vector<qint64> keysBackwards(const QByteArray &table, qint64 from, qint64 to);
+    // Reads the rows of these keys (lowest first); keys whose rows cannot be read go to
+    // *unreadable.
+    void readKeys(const QByteArray &table, const char *columns, const std::vector<qint64> &keys,
+                  const std::function<void(sqlite3_stmt *)> &row, qint64 *read,
+                  std::vector<qint64> *unreadable);
     bool tick();
     QString timeText(quint64 ns) const;
     void note(const QString &table, const ScanResult &r, const QString &what);
@@ -259,6 +260,42 @@ ScanResult Salvager::scan(const char *table, const char *columns,
             result.gaps.append({a, b});
         result.lost += b - a + 1;
     };
+    // Before rows a..b are given up, each is looked up by its own key. A seek for the first of
+    // them can be sent astray by damage on a page before them (a damaged cell pointer or key
+    // on a leaf makes the binary search land on a bogus key past the table's end), and a
+    // backward walk stops at the next damaged page; a lookup of one key only needs that key's
+    // own path from the root, so these rows cost nothing unless their own page is damaged.
+    // Keys are looked up once each, in order, and all lie between rows read before and rows
+    // read after, so no row is read twice.
+    const QByteArray rowSql =
+        QByteArrayLiteral("SELECT rowid, ") + columns + " FROM " + name + " WHERE rowid = ?1";
+    auto recover = [&](qint64 a, qint64 b) {
+        if (b < a)
+            return;
+        sqlite3_stmt *st = nullptr;
+        // A gap the file cannot hold comes from a damaged key: lose() says so, unread.
+        if (b - a >= m_fileBytes / 3 + 1 ||
+            sqlite3_prepare_v2(m_db, rowSql.constData(), -1, &st, nullptr) != SQLITE_OK) {
+            sqlite3_finalize(st);
+            lose(a, b);
+            return;
+        }
+        qint64 unreadFrom = a;
+        for (qint64 key = a; key <= b && !m_cancelled; ++key) {
+            sqlite3_reset(st);
+            sqlite3_bind_int64(st, 1, key);
+            if (sqlite3_step(st) == SQLITE_ROW) {
+                lose(unreadFrom, key - 1);
+                row(st);
+                ++result.read;
+                unreadFrom = key + 1;
+            }
+            tick(); // each lookup, read or not, so that a long gap can be cancelled
+        }
+        sqlite3_finalize(st);
+        if (!m_cancelled)
+            lose(unreadFrom, b);
+    };
     // Rowids of every table here start at 1 and grow by one per row.
     qint64 from = 1;
     while (!m_cancelled) {
@@ -291,10 +328,12 @@ ScanResult Salvager::scan(const char *table, const char *columns,
         const QByteArray endSql = QByteArrayLiteral("SELECT max(rowid) FROM ") + name;
         if ((found != SQLITE_ROW || next > start) && value(endSql.constData(), &end) &&
             end >= start && (found != SQLITE_ROW || next > end)) {
+            std::vector<qint64> keys = keysBackwards(name, start, end);
+            std::reverse(keys.begin(), keys.end());
+            // The rows below the lowest of those keys first, to keep rowid order.
+            recover(start, keys.empty() ? end : keys.front() - 1);
             std::vector<qint64> unreadable;
-            const qint64 lowest =
-                readBackwards(name, columns, start, end, row, &result.read, &unreadable);
-            lose(start, lowest - 1);
+            readKeys(name, columns, keys, row, &result.read, &unreadable);
             for (const qint64 key : unreadable)
                 lose(key, key);
             break;
@@ -304,7 +343,7 @@ ScanResult Salvager::scan(const char *table, const char *columns,
             sqlite3_int64 max = 0;
             const QByteArray maxSql = QByteArrayLiteral("SELECT max(rowid) FROM ") + name;
             if (value(maxSql.constData(), &max) && max >= start) {
-                lose(start, max);
+                recover(start, max);
             } else if (!(found == SQLITE_DONE && direct)) {
                 result.tailLost = true;
                 result.tailFrom = start;
@@ -324,7 +363,7 @@ ScanResult Salvager::scan(const char *table, const char *columns,
             lose(start, start);
             from = start + 1;
         } else {
-            lose(start, next - 1);
+            recover(start, next - 1);
             from = next;
         }
         if (from <= previous) {
@@ -337,11 +376,9 @@ ScanResult Salvager::scan(const char *table, const char *columns,
     return result;
 }
 
-qint64 Salvager::readBackwards(const QByteArray &table, const char *columns, qint64 from, qint64 to,
-                               const std::function<void(sqlite3_stmt *)> &row, qint64 *read,
-                               std::vector<qint64> *unreadable)
+std::vector<qint64> Salvager::keysBackwards(const QByteArray &table, qint64 from, qint64 to)
 {
-    // The keys first, from the end down while they can be read and keep falling...
+    // From the end down while the keys can be read and keep falling.
     std::vector<qint64> keys;
     const QByteArray keySql =
         QByteArrayLiteral("SELECT rowid FROM ") + table + " WHERE rowid <= ?1 ORDER BY rowid DESC";
@@ -356,16 +393,23 @@ qint64 Salvager::readBackwards(const QByteArray &table, const char *columns, qin
         }
     }
     sqlite3_finalize(st);
-    // ...then each row by its key, in rowid order as the forward scan reads them.
+    return keys;
+}
+
+void Salvager::readKeys(const QByteArray &table, const char *columns,
+                        const std::vector<qint64> &keys,
+                        const std::function<void(sqlite3_stmt *)> &row, qint64 *read,
+                        std::vector<qint64> *unreadable)
+{
     const QByteArray rowSql =
         QByteArrayLiteral("SELECT rowid, ") + columns + " FROM " + table + " WHERE rowid = ?1";
-    st = nullptr;
+    sqlite3_stmt *st = nullptr;
     if (keys.empty() ||
         sqlite3_prepare_v2(m_db, rowSql.constData(), -1, &st, nullptr) != SQLITE_OK) {
         sqlite3_finalize(st);
-        return to + 1;
+        return;
     }
-    for (auto it = keys.rbegin(); it != keys.rend() && !m_cancelled; ++it) {
+    for (auto it = keys.begin(); it != keys.end() && !m_cancelled; ++it) {
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, *it);
         if (sqlite3_step(st) == SQLITE_ROW) {
@@ -377,7 +421,6 @@ qint64 Salvager::readBackwards(const QByteArray &table, const char *columns, qin
         }
     }
     sqlite3_finalize(st);
-    return keys.back();
 }
 
 bool Salvager::tick()

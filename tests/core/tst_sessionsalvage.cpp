@@ -360,6 +360,100 @@ private Q_SLOTS:
         QCOMPARE(again.stats, data.stats);
     }
 
+    void strayCellPointerLosesOnlyItsRow()
+    {
+        // One bit of a leaf's cell pointer array flipped (what a 50-flip copy hit): that cell
+        // now starts inside another cell's bytes and its key reads as one past the table's
+        // end, so a seek for the row it held lands there. With a zeroed leaf further on, which
+        // stops a walk back from the end, the rows between the two pages must still be kept.
+        QList<qint64> leaves(m_layout.chunkLeafPages.cbegin(), m_layout.chunkLeafPages.cend());
+        std::sort(leaves.begin(), leaves.end());
+        const int page = m_layout.pageSize;
+        const qint64 strayPage = leaves.at(leaves.size() / 4);
+        const qint64 zeroedPage = leaves.at(leaves.size() / 2);
+        const qint64 maxSeq = m_layout.chunks.back().seq;
+        const QString path = m_dir.filePath(QStringLiteral("stray.bpflens"));
+        QByteArray damaged;
+        qint64 strayKey = 0; // the key whose cell pointer went astray
+        const auto be16 = [](const char *p) { return (uchar(p[0]) << 8) | uchar(p[1]); };
+        const auto varint = [](const char *p, const char *end, qint64 *v) {
+            quint64 x = 0;
+            for (int i = 0; i < 9 && p < end; ++i, ++p) {
+                if (i == 8) {
+                    *v = qint64((x << 8) | uchar(*p));
+                    return p + 1;
+                }
+                x = (x << 7) | (uchar(*p) & 0x7f);
+                if (!(uchar(*p) & 0x80)) {
+                    *v = qint64(x);
+                    return p + 1;
+                }
+            }
+            return static_cast<const char *>(nullptr);
+        };
+        const char *leaf = m_bytes.constData() + (strayPage - 1) * page;
+        QCOMPARE(int(uchar(leaf[0])), 13); // a table leaf
+        const int cells = be16(leaf + 3);
+        for (int cell = 1; cell + 1 < cells && !strayKey; ++cell) {
+            for (int bit = 0; bit < 8 && !strayKey; ++bit) {
+                const int ptr = 8 + 2 * cell;
+                const int original = be16(leaf + ptr);
+                const int stray = original ^ (1 << bit);
+                qint64 payload = 0, key = 0, ownKey = 0;
+                const char *end = leaf + page;
+                const char *p = stray + 2 < page ? varint(leaf + stray, end, &payload) : nullptr;
+                if (!p || !varint(p, end, &key) || key <= maxSeq)
+                    continue;
+                varint(varint(leaf + original, end, &payload), end, &ownKey);
+                damaged = m_bytes;
+                damaged[(strayPage - 1) * page + ptr + 1] = char(stray & 0xff);
+                // Only a stray cell whose row cannot be read stops the forward scan there.
+                QVERIFY(writeAll(path, damaged));
+                sqlite3 *db = nullptr;
+                sqlite3_stmt *st = nullptr;
+                if (sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY,
+                                    nullptr) == SQLITE_OK &&
+                    sqlite3_prepare_v2(db,
+                                       "SELECT rowid, data FROM event_chunks WHERE rowid >= ?1 "
+                                       "ORDER BY rowid",
+                                       -1, &st, nullptr) == SQLITE_OK) {
+                    sqlite3_bind_int64(st, 1, ownKey - 1);
+                    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_step(st) != SQLITE_ROW)
+                        strayKey = ownKey;
+                }
+                sqlite3_finalize(st);
+                sqlite3_close(db);
+            }
+        }
+        QVERIFY2(strayKey, "no flip of that leaf's cell pointers makes a key past the end");
+        std::memset(damaged.data() + (zeroedPage - 1) * page, 0, size_t(page));
+        QVERIFY(writeAll(path, damaged));
+        SessionData data;
+        QString error;
+        QVERIFY2(SessionReader::open(path, &data, &error), qPrintable(error));
+        QVERIFY(data.damage.isDamaged());
+        std::map<EventType, QSet<quint64>> times;
+        forEachEventType([&]<typename E>() {
+            for (qsizetype i = 0; i < data.events.count(eventTypeOf<E>); ++i)
+                times[eventTypeOf<E>].insert(data.events.timeNs(eventTypeOf<E>, i));
+        });
+        qint64 onZeroed = 0;
+        for (const Chunk &c : m_layout.chunks) {
+            const qint64 at = c.offset < 0 ? -1 : c.offset / page + 1;
+            onZeroed += at == zeroedPage;
+            if (c.seq == strayKey || at == zeroedPage || c.offset < 0)
+                continue;
+            for (const auto &[time, pid] : c.events)
+                QVERIFY2(times[c.type].contains(time),
+                         qPrintable(QStringLiteral("chunk %1 (page %2) lost: %3")
+                                        .arg(c.seq)
+                                        .arg(at)
+                                        .arg(data.damage.lost.join(QStringLiteral("; ")))));
+        }
+        // The stray cell's own row and the zeroed page's, nothing else.
+        QCOMPARE(data.damage.chunksLost, onZeroed + 1);
+    }
+
     void refusesWithoutHeader()
     {
         QByteArray damaged = m_bytes;
