@@ -8,6 +8,7 @@
 #include "gui/models/stackframes.h"
 #include "gui/overviewpage.h"
 
+#include <QEvent>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QIdentityProxyModel>
@@ -118,7 +119,8 @@ DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *paren
     m_wakerLabel->setWordWrap(true);
     m_wakerFramesView = framesViewOf(m_wakerFrames, m_waker);
     m_wakerFramesView->setAccessibleName(tr("Waker's stack frames"));
-    wakerLayout->addWidget(m_wakerLabel);
+    // At the top when there are no frames under it (a wakeup not seen), beside the fields.
+    wakerLayout->addWidget(m_wakerLabel, 0, Qt::AlignTop);
     wakerLayout->addWidget(m_wakerFramesView);
     m_split = new QSplitter(Qt::Vertical, this);
     m_split->setChildrenCollapsible(false);
@@ -130,6 +132,8 @@ DetailsPane::DetailsPane(SessionModel *session, ViewState *state, QWidget *paren
     m_split->setStretchFactor(1, 3);
     m_split->setStretchFactor(2, 3);
     layout->addWidget(m_split);
+    m_framesView->viewport()->installEventFilter(this);
+    m_wakerFramesView->viewport()->installEventFilter(this);
     connect(m_state, &ViewState::selectedEventChanged, this, &DetailsPane::refresh);
     // The frames' ids are the old table's until the new session is in.
     connect(m_session, &SessionModel::aboutToReset, m_frames, &StackFramesModel::clear);
@@ -150,7 +154,7 @@ void DetailsPane::refresh()
     const bool offWake = !fields.isEmpty() && ref.type == EventType::OffWake;
     if (offWake) {
         const OffWakeEvent e = m_session->events().event<OffWakeEvent>(ref.index);
-        m_wakerFrames->setStack(&m_session->stacks(), ref.type, e.wakerStackId);
+        m_wakerFrames->setWakerStack(&m_session->stacks(), e.wakerStackId);
         if (e.wakerComm.isEmpty())
             m_wakerLabel->setText(tr("Its wakeup was not seen (preempted, or lost)."));
         else if (e.wakerTid == 0)
@@ -183,7 +187,21 @@ void DetailsPane::refresh()
 void DetailsPane::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    // Under a table across a laptop's screen the pane is some 1366 by 230 pixels: fields, stack
+    // and waker's stack one above the other got three rows each, side by side they get ten or
+    // more. In a dock (taller than wide) they stay one above the other.
+    m_split->setOrientation(width() >= 2 * height() ? Qt::Horizontal : Qt::Vertical);
     fitFrameColumns();
+}
+
+bool DetailsPane::eventFilter(QObject *watched, QEvent *event)
+{
+    // A frames view's width changes with the splitter (dragged, or turned by resizeEvent())
+    // after the pane's own resize: the columns are fitted to the width it ends with.
+    if (event->type() == QEvent::Resize &&
+        (watched == m_framesView->viewport() || watched == m_wakerFramesView->viewport()))
+        fitFrameColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 void DetailsPane::fitFrameColumns()

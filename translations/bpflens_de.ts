@@ -1467,6 +1467,14 @@ in %2</translation>
         <source>Waker stack</source>
         <translation>Stack des Weckers</translation>
     </message>
+    <message>
+        <source>Woken from</source>
+        <translation>Geweckt aus</translation>
+    </message>
+    <message>
+        <source>Waker stack id</source>
+        <translation>Stack-ID des Weckers</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExplainModel</name>

@@ -1466,6 +1466,14 @@ in %2</source>
         <source>Waker stack</source>
         <translation>唤醒者调用栈</translation>
     </message>
+    <message>
+        <source>Woken from</source>
+        <translation>唤醒于</translation>
+    </message>
+    <message>
+        <source>Waker stack id</source>
+        <translation>唤醒者栈 ID</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExplainModel</name>

@@ -56,6 +56,14 @@ bool isStackColumn(const Column<E> &c)
     return hasStackId<E> && qstrcmp(c.csvName, "stack_id") == 0;
 }
 
+// An off-wake wait's waker's stack, named the same way by the waker's function
+// (StackNames::wakerKeyFrame).
+template<typename E>
+bool isWakerStackColumn(const Column<E> &c)
+{
+    return std::is_same_v<E, OffWakeEvent> && qstrcmp(c.csvName, "waker_stack_id") == 0;
+}
+
 bool isTextFormat(Format f)
 {
     // Names and paths read from the left; numbers, times and durations line up on the right.
@@ -111,7 +119,7 @@ bool EventTableModel::isTextColumn(int column) const
         // Names made of a number (open flags) read from the left too.
         if (const Column<E> *c = tableColumn<E>(column - 1))
             text = isTextFormat(c->format) || (c->text && c->format != Format::Number) ||
-                   isStackColumn(*c);
+                   isStackColumn(*c) || isWakerStackColumn(*c);
     });
     return text;
 }
@@ -122,7 +130,9 @@ QStringList EventTableModel::headers() const
     visitEventType(m_type, [&]<typename E>() {
         for (const Column<E> &c : EventTraits<E>::columns) {
             if (c.show & InTable)
-                h << (isStackColumn(c) ? stackTitle(m_type) : title(c.title));
+                h << (isStackColumn(c)        ? stackTitle(m_type)
+                      : isWakerStackColumn(c) ? tr("Woken from")
+                                              : title(c.title));
         }
     });
     return h;
@@ -194,6 +204,8 @@ QVariant EventTableModel::cell(qsizetype row, int column, int role) const
             v = c->value(e);
         else if (isStackColumn(*c))
             v = stackText(e, role == Qt::ToolTipRole);
+        else if (isWakerStackColumn(*c))
+            v = wakerStackText(c->value(e).toUInt(), role == Qt::ToolTipRole);
         else
             v = c->text ? c->text(e) : formatValue(c->format, c->value(e), start);
     });
@@ -205,6 +217,17 @@ QString EventTableModel::stackTitle(EventType type)
     // What StackNames::keyFrame() picks: the running function, or the one a wait blocked in.
     return type == EventType::OffCpu || type == EventType::OffWake ? tr("Blocked in")
                                                                    : tr("Function");
+}
+
+QString EventTableModel::wakerStackText(quint32 stackId, bool toolTip) const
+{
+    const StackTable &stacks = m_session->stacks();
+    const quint32 frame = StackNames::wakerKeyFrame(stacks, stackId);
+    if (!frame)
+        return stackId ? StackNames::wakerKeyFunction(stacks, stackId) : QString();
+    const QString path = ProfileText::modulePath(stacks, frame);
+    return !toolTip || path.isEmpty() ? stacks.frameName(frame)
+                                      : tr("%1\nin %2").arg(stacks.frameName(frame), path);
 }
 
 template<typename E>
@@ -302,6 +325,12 @@ QList<QPair<QString, QString>> EventTableModel::eventFields(const SessionModel &
                 const quint32 id = v.toUInt();
                 add(stackTitle(ref.type), StackNames::keyFunction(session.stacks(), ref.type, id));
                 add(tr("Stack id"), id ? QString::number(id) : tr("none"));
+                continue;
+            }
+            if (isWakerStackColumn(c)) {
+                const quint32 id = v.toUInt();
+                add(tr("Woken from"), StackNames::wakerKeyFunction(session.stacks(), id));
+                add(tr("Waker stack id"), id ? QString::number(id) : tr("none"));
                 continue;
             }
             // A decoded value keeps its raw form beside it: "O_RDONLY|O_CLOEXEC (0x80000)".

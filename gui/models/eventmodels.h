@@ -65,6 +65,9 @@ private:
     // tip.
     template<typename E>
     QString stackText(const E &e, bool toolTip) const;
+    // The waker's stack column of an off-wake wait: the waker's function, empty when the
+    // wakeup was not seen.
+    QString wakerStackText(quint32 stackId, bool toolTip) const;
     QStringList headers() const;
     bool isTextColumn(int column) const;
 

@@ -45,12 +45,65 @@ QString StackNames::keyFunction(const StackTable &stacks, EventType type, quint3
     return frame ? stacks.frameName(frame) : StackFramesModel::tr("[no stack]");
 }
 
+bool StackNames::isWakeupFrame(const StackFrame &frame)
+{
+    if (frame.kind != FrameKind::Kernel)
+        return false;
+    const QByteArray &s = frame.symbol;
+    return s.startsWith("try_to_wake_up") || s.startsWith("ttwu_") || s.startsWith("__wake_up") ||
+           s.startsWith("wake_up_") || s.startsWith("default_wake_function") ||
+           s.startsWith("autoremove_wake_function") || s.startsWith("woken_wake_function") ||
+           s.startsWith("wake_bit_function") || s.startsWith("var_wake_function") ||
+           s.startsWith("wake_page_function") || s.startsWith("pollwake") ||
+           s.startsWith("ep_autoremove_wake_function") || s.startsWith("ep_poll_callback") ||
+           s.startsWith("swake_up");
+}
+
+int StackNames::wakerKeyFrameIndex(const StackTable &stacks, quint32 stackId)
+{
+    if (!stacks.hasStack(stackId))
+        return -1;
+    const QList<quint32> &frames = stacks.stack(stackId).frames;
+    if (frames.isEmpty())
+        return -1;
+    for (int i = 0; i < frames.size(); ++i) {
+        if (!isWakeupFrame(stacks.frame(frames[i])))
+            return i;
+    }
+    return 0;
+}
+
+quint32 StackNames::wakerKeyFrame(const StackTable &stacks, quint32 stackId)
+{
+    const int i = wakerKeyFrameIndex(stacks, stackId);
+    return i < 0 ? 0 : stacks.stack(stackId).frames[i];
+}
+
+QString StackNames::wakerKeyFunction(const StackTable &stacks, quint32 stackId)
+{
+    const quint32 frame = wakerKeyFrame(stacks, stackId);
+    return frame ? stacks.frameName(frame) : StackFramesModel::tr("[no stack]");
+}
+
 StackFramesModel::StackFramesModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
 }
 
 void StackFramesModel::setStack(const StackTable *stacks, EventType type, quint32 stackId)
+{
+    setStack(stacks, stackId, [type](const StackTable &table, quint32 id) {
+        return StackNames::keyFrameIndex(table, type, id);
+    });
+}
+
+void StackFramesModel::setWakerStack(const StackTable *stacks, quint32 stackId)
+{
+    setStack(stacks, stackId, &StackNames::wakerKeyFrameIndex);
+}
+
+void StackFramesModel::setStack(const StackTable *stacks, quint32 stackId,
+                                const std::function<int(const StackTable &, quint32)> &keyRow)
 {
     beginResetModel();
     m_stacks = stacks;
@@ -61,7 +114,7 @@ void StackFramesModel::setStack(const StackTable *stacks, EventType type, quint3
     if (m_stackId) {
         m_frames = stacks->stack(stackId).frames;
         m_flags = stacks->stack(stackId).flags;
-        m_keyRow = StackNames::keyFrameIndex(*stacks, type, stackId);
+        m_keyRow = keyRow(*stacks, stackId);
     }
     m_shown = m_stackId != 0;
     endResetModel();

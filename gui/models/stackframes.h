@@ -5,6 +5,8 @@
 
 #include <QAbstractTableModel>
 
+#include <functional>
+
 namespace bpflens {
 
 class SessionModel;
@@ -27,6 +29,19 @@ int keyFrameIndex(const StackTable &stacks, EventType type, quint32 stackId); //
 bool isSchedulerFrame(const StackFrame &frame);
 // The key frame's name ("vfs_write"); "[no stack]" when the event has none.
 QString keyFunction(const StackTable &stacks, EventType type, quint32 stackId);
+// The frame that says what an off-wake wait's waker was doing when it woke the wait: the first
+// frame (leaf first) that is not the wakeup's own plumbing. Every waker's stack starts with
+// try_to_wake_up and, for a wait queue, __wake_up_common and a wake function, so the leaf
+// would name the same few functions for every wakeup; the frame below them (anon_pipe_write,
+// futex_wake, hrtimer_wakeup, unix_stream_sendmsg) tells a pipe from a lock from a timer. A
+// stack of wakeup frames only keeps its leaf.
+quint32 wakerKeyFrame(const StackTable &stacks, quint32 stackId);
+int wakerKeyFrameIndex(const StackTable &stacks, quint32 stackId); // -1: none
+// The scheduler's and the wait queues' wakeup plumbing (kernel/sched/core.c, wait.c,
+// wait_bit.c: try_to_wake_up, wake_up_process, wake_up_q, __wake_up*, the wake functions).
+bool isWakeupFrame(const StackFrame &frame);
+// The waker's key frame's name; "[no stack]" when the wakeup has none.
+QString wakerKeyFunction(const StackTable &stacks, quint32 stackId);
 } // namespace StackNames
 
 // The frames of one event's stack, leaf first (kernel frames, then user frames), as the details
@@ -60,6 +75,8 @@ public:
     // The stack of the event (type, stackId) from the table; a null table or an unknown id
     // shows nothing. The table must outlive the model or be replaced first.
     void setStack(const StackTable *stacks, EventType type, quint32 stackId);
+    // An off-wake wait's waker's stack, its key frame StackNames::wakerKeyFrame.
+    void setWakerStack(const StackTable *stacks, quint32 stackId);
     void clear() { setStack(nullptr, EventType::CpuSample, 0); }
     // A call path that is not a whole recorded stack (a stack chart's box: its function, then
     // its callers), leaf first, with the flags of the stack it is part of. The first row is the
@@ -77,6 +94,8 @@ public:
 
 private:
     QString markerText() const;
+    void setStack(const StackTable *stacks, quint32 stackId,
+                  const std::function<int(const StackTable &, quint32)> &keyRow);
 
     const StackTable *m_stacks = nullptr;
     quint32 m_stackId = 0;

@@ -34,9 +34,14 @@ enum SchedFrame : quint32
     FolioWaitFrame,                      // folio_wait_bit
     VfsReadFrame,                        // vfs_read
     ReadFrame,                           // read (libc)
+    TryToWakeUpFrame,                    // try_to_wake_up
+    AutoremoveWakeFrame,                 // autoremove_wake_function
+    WakeUpCommonFrame,                   // __wake_up_common
+    PipeWriteFrame,                      // anon_pipe_write
 };
 constexpr quint32 DiskWaitStack = 5;    // __schedule … folio_wait_bit … vfs_read … read, main
 constexpr quint32 OnlySchedStack = 6;   // __schedule, schedule: nothing below them
+constexpr quint32 PipeWakeStack = 7;    // try_to_wake_up … anon_pipe_write, vfs_write … main
 constexpr qsizetype DiskWaitEvent = 2;  // the off-CPU events, time-sorted after the test data's
 constexpr qsizetype SchedOnlyEvent = 3; // two
 constexpr qsizetype NoStackEvent = 4;
@@ -290,9 +295,29 @@ private Q_SLOTS:
             e.wakerStackId = wakerStack;
             d.events.append(e);
         };
+        QString error;
+        auto frame = [&](quint32 id, const char *symbol) {
+            must(d.stacks.add(
+                     FrameDefinition{
+                         id, StackFrame{FrameKind::Kernel, 0x1000u * id, "vmlinux", {}, symbol}},
+                     &error),
+                 error);
+        };
+        frame(TryToWakeUpFrame, "try_to_wake_up");
+        frame(AutoremoveWakeFrame, "autoremove_wake_function");
+        frame(WakeUpCommonFrame, "__wake_up_common");
+        frame(PipeWriteFrame, "anon_pipe_write");
+        const QList<quint32> writeStack = d.stacks.stack(3).frames; // vfs_write … main
+        must(d.stacks.add(StackDefinition{PipeWakeStack, 0,
+                                          QList<quint32>{TryToWakeUpFrame, AutoremoveWakeFrame,
+                                                         WakeUpCommonFrame, PipeWriteFrame} +
+                                              writeStack},
+                          &error),
+             error);
         wait("writer", 301, 3); // vfs_write, entry_SYSCALL_64, write, main
         wait("[irq]", 0, OnlySchedStack);
         wait("", 0, 0);
+        wait("writer", 301, PipeWakeStack);
         SessionModel session;
         ViewState state;
         DetailsPane details{&session, &state};
@@ -322,6 +347,31 @@ private Q_SLOTS:
         QCOMPARE(details.wakerLabel()->text(),
                  QStringLiteral("Its wakeup was not seen (preempted, or lost)."));
         QCOMPARE(details.wakerFrames()->rowCount(), 0);
+
+        // A wakeup through a wait queue: the waker is named by the function below the
+        // wakeup's own frames, in the details, in bold among its frames and in the table.
+        state.setSelectedEvent({EventType::OffWake, 3});
+        QCOMPARE(details.value(QStringLiteral("Woken from")), QStringLiteral("anon_pipe_write"));
+        QCOMPARE(details.wakerFrames()->rowCount(), 8);
+        for (int r = 0; r < 8; ++r)
+            QCOMPARE(
+                details.wakerFrames()->index(r, 0).data(StackFramesModel::IsKeyFrameRole).toBool(),
+                r == 3);
+        EventTableModel table(&session, EventType::OffWake);
+        QAbstractItemModelTester tester(&table,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        int column = -1;
+        for (int c = 0; c < table.columnCount(); ++c) {
+            if (table.headerData(c, Qt::Horizontal).toString() == QStringLiteral("Woken from"))
+                column = c;
+        }
+        QVERIFY(column >= 0);
+        QCOMPARE(table.index(0, column).data().toString(), QStringLiteral("vfs_write"));
+        QCOMPARE(table.index(1, column).data().toString(), QStringLiteral("__schedule"));
+        QCOMPARE(table.index(2, column).data().toString(), QString()); // no wakeup seen
+        QCOMPARE(table.index(3, column).data().toString(), QStringLiteral("anon_pipe_write"));
+        QCOMPARE(table.index(3, column).data(EventTableModel::RawValueRole).toUInt(),
+                 PipeWakeStack);
 
         state.setSelectedEvent({EventType::OffCpu, DiskWaitEvent});
         QVERIFY(!details.wakerPanel()->isVisible());
