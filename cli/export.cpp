@@ -2,6 +2,7 @@
 #include "cli/common.h"
 
 #include "cli/profilereport.h"
+#include "core/cgroupfilter.h"
 #include "core/csvexport.h"
 #include "core/jsonlexport.h"
 #include "core/pprofexport.h"
@@ -186,6 +187,19 @@ int exportPprof(const QCommandLineParser &parser)
                         Usage);
     }
     options.filter.comm = parser.value(QStringLiteral("comm")).toUtf8();
+    CgroupFilter cgroups;
+    cgroups.container = parser.value(QStringLiteral("container"));
+    cgroups.unit = parser.value(QStringLiteral("unit"));
+    for (const char *name : {"container", "unit"}) {
+        if (parser.isSet(QLatin1String(name)) && parser.value(QLatin1String(name)).isEmpty())
+            return fail(QStringLiteral("--%1 expects a %2")
+                            .arg(QLatin1String(name), qstrcmp(name, "unit") == 0
+                                                          ? QStringLiteral("systemd unit name")
+                                                          : QStringLiteral("container id")),
+                        Usage);
+    }
+    if (QString why; !checkCgroupFilter(cgroups, &why))
+        return fail(QStringLiteral("--") + why, Usage);
     if (output != QLatin1String("-")) {
         if (QString why; !mayWriteOver(output, parser.isSet(QStringLiteral("force")), &why))
             return fail(why);
@@ -195,6 +209,18 @@ int exportPprof(const QCommandLineParser &parser)
     int status = Ok;
     if (!loadSession(path, &data, &status))
         return status;
+    if (!cgroups.isEmpty()) {
+        if (data.cgroups.isEmpty())
+            return fail(QStringLiteral("%1 names no containers or units: it was recorded before "
+                                       "BPF Lens kept each event's cgroup (docs/containers.md)")
+                            .arg(path));
+        const QSet<quint64> ids = matchingCgroups(data.cgroups, cgroups);
+        if (ids.isEmpty())
+            return fail(QStringLiteral("%1 has no cgroup of %2 (bpflens-cli top %1 --by "
+                                       "container or --by unit lists them)")
+                            .arg(path, cgroups.describe()));
+        keepCgroupEvents(&data.events, ids);
+    }
     const QList<PprofKind> kinds = PprofExport::kindsIn(data);
     if (kinds.isEmpty())
         return fail(QStringLiteral("%1 has no CPU samples and no off-CPU waits: record them with "
@@ -228,6 +254,8 @@ int exportPprof(const QCommandLineParser &parser)
         what << QStringLiteral("pid %1").arg(options.filter.pid);
     if (!options.filter.comm.isEmpty())
         what << QStringLiteral("comm %1").arg(QString::fromUtf8(options.filter.comm));
+    if (!cgroups.isEmpty())
+        what << cgroups.describe();
     options.comments << what.join(QStringLiteral(", "));
     QByteArray proto, gz;
     QString error;
@@ -315,6 +343,14 @@ int exportSession(const QStringList &args)
     parser.addOption({QStringLiteral("comm"),
                       QStringLiteral("--pprof: only this command (exact, as comm)."),
                       QStringLiteral("comm")});
+    parser.addOption({QStringLiteral("container"),
+                      QStringLiteral("--pprof: only this container (its id, or the first digits "
+                                     "of it; a Kubernetes pod's UID: its containers)."),
+                      QStringLiteral("id")});
+    parser.addOption({QStringLiteral("unit"),
+                      QStringLiteral("--pprof: only this systemd unit or slice "
+                                     "(nginx.service, user@1000.service, system.slice)."),
+                      QStringLiteral("name")});
     parser.addOption({QStringLiteral("force"),
                       QStringLiteral("Replace the output file, or the CSV files in the "
                                      "directory, if they exist (without it export refuses).")});
@@ -335,7 +371,7 @@ int exportSession(const QStringList &args)
                     Usage);
     if (parser.isSet(QStringLiteral("pprof")))
         return exportPprof(parser);
-    for (const char *pprofOnly : {"from", "to", "pid", "comm"}) {
+    for (const char *pprofOnly : {"from", "to", "pid", "comm", "container", "unit"}) {
         if (parser.isSet(QLatin1String(pprofOnly)))
             return fail(QStringLiteral("--%1 applies to --pprof").arg(QLatin1String(pprofOnly)),
                         Usage);

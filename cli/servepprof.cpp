@@ -72,8 +72,23 @@ PprofRoute parsePprofRequest(const QByteArray &target, PprofRequest *request, QS
                 return PprofRoute::BadRequest;
             }
             request->pid = n;
+        } else if (key == QLatin1String("container") || key == QLatin1String("unit")) {
+            CgroupFilter one;
+            (key == QLatin1String("unit") ? one.unit : one.container) = value;
+            if (value.isEmpty()) {
+                *why =
+                    QStringLiteral("%1=: expected a %2")
+                        .arg(key, key == QLatin1String("unit") ? QStringLiteral("systemd unit name")
+                                                               : QStringLiteral("container id"));
+                return PprofRoute::BadRequest;
+            }
+            if (!checkCgroupFilter(one, why))
+                return PprofRoute::BadRequest;
+            (key == QLatin1String("unit") ? request->cgroups.unit : request->cgroups.container) =
+                value;
         } else {
-            *why = QStringLiteral("unknown parameter %1: this endpoint takes seconds and pid")
+            *why = QStringLiteral("unknown parameter %1: this endpoint takes seconds, pid, "
+                                  "container and unit")
                        .arg(key.left(32));
             return PprofRoute::BadRequest;
         }
@@ -170,12 +185,19 @@ bool recordPprof(const PprofRequest &request, bool viaHelper, const QByteArray &
         return false;
     }
     data.info.endMonotonicNs = monotonicNs();
+    // A container or unit is picked after the recording, by the cgroup each event was in: the
+    // probes' cgroup filter takes one directory, a container's or a unit's events can come
+    // from several (a pod's containers, a service's sub-cgroups), and one that starts during
+    // the request has no directory to name before it.
+    if (!request.cgroups.isEmpty())
+        keepCgroupEvents(&data.events, matchingCgroups(data.cgroups, request.cgroups));
     PprofOptions options;
     options.kind = request.kind;
-    options.comments << QStringLiteral("bpflens-cli serve, %1 s%2")
-                            .arg(request.seconds)
-                            .arg(request.pid > 0 ? QStringLiteral(", pid %1").arg(request.pid)
-                                                 : QStringLiteral(", every process"));
+    QString who = request.pid > 0 ? QStringLiteral(", pid %1").arg(request.pid)
+                                  : QStringLiteral(", every process");
+    if (!request.cgroups.isEmpty())
+        who += QStringLiteral(", ") + request.cgroups.describe();
+    options.comments << QStringLiteral("bpflens-cli serve, %1 s%2").arg(request.seconds).arg(who);
     // Nothing ran in the time (an idle machine, a pid that slept): an empty profile, as Go's
     // handler gives one, rather than an error a scraper would retry.
     options.allowEmpty = true;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "client/helperclient.h"
+#include "core/cgroupfilter.h"
 #include "core/pprofexport.h"
 
 #include <QByteArray>
@@ -12,12 +13,15 @@ namespace bpflens::cli {
 
 // serve's pull endpoint for continuous profilers (Parca, Grafana Alloy's pyroscope.scrape,
 // go tool pprof): GET /debug/pprof/profile?seconds=N (on-CPU) and /debug/pprof/offcpu?seconds=N
-// (off-CPU), machine-wide or pid=PID; docs/prometheus.md "pprof".
+// (off-CPU), machine-wide or pid=PID, container=ID, unit=NAME; docs/prometheus.md "pprof".
 struct PprofRequest
 {
     PprofKind kind = PprofKind::OnCpu;
     int seconds = 30; // as Go's handler when absent
     qint64 pid = -1;
+    // container= and unit=: the events of that container's or unit's cgroups only, picked
+    // from the machine-wide recording by each event's cgroup id (core/cgroupfilter.h).
+    CgroupFilter cgroups;
 };
 
 // Concurrent profiles at most; more answer 429.

@@ -1,8 +1,9 @@
 // serve's pull endpoint for continuous profilers (root: records the profile and offcpu probes in
 // the serve process): `go tool pprof -raw http://127.0.0.1:PORT/debug/pprof/profile?seconds=2`
 // as a user types it finds callchain_fp's functions; the off-CPU path finds sleepchain's; the
-// answer carries the headers Go's net/http/pprof sends; bad seconds and pids answer 400 with the
-// reason, a fifth profile at once 429.
+// answer carries the headers Go's net/http/pprof sends; unit= keeps one slice's samples; bad
+// seconds, pids, containers and units answer 400 with the reason, a fifth profile at once 429.
+#include "core/cgroups.h"
 #include "tests/gopprof.h"
 #include "tests/helper/testbus.h"
 #include "tests/testutil.h"
@@ -13,7 +14,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace bpflens::test;
 
@@ -120,6 +125,44 @@ void TestServePprof::pprofEndpoint()
     const QHash<QString, TopRow> rows = parseTop(top.out);
     QVERIFY2(rows.value(QStringLiteral("chain_a")).cumPercent > 80, top.out.constData());
     QVERIFY2(top.out.contains("bpflens-cli serve, 1 s, pid "), top.out.constData());
+    spinner.waitForFinished(30000);
+
+    // unit= keeps one unit's samples: callchain_fp in a slice of the test's own under the cgroup
+    // v2 mount (found, not assumed), inlinechain spinning beside it outside the slice.
+    QString why;
+    const QString mount = bpflens::cgroup2Mount(&why);
+    QVERIFY2(!mount.isEmpty(), qPrintable(why));
+    const QString slice = QStringLiteral("bpflens-pprof-%1.slice").arg(getpid());
+    const QByteArray sliceDir = QFile::encodeName(mount + QLatin1Char('/') + slice);
+    QVERIFY2(::mkdir(sliceDir.constData(), 0755) == 0, strerror(errno));
+    QProcess outside;
+    outside.start(QStringLiteral(BPFLENS_TEST_PROGRAMS) + QStringLiteral("/inlinechain"),
+                  {QStringLiteral("4")});
+    QVERIFY(outside.waitForStarted());
+    spinner.start(QStringLiteral(BPFLENS_TEST_PROGRAMS) + QStringLiteral("/callchain_fp"),
+                  {QStringLiteral("4")});
+    QVERIFY(spinner.waitForStarted());
+    const auto removeSlice = qScopeGuard([&] {
+        spinner.kill();
+        spinner.waitForFinished();
+        outside.kill();
+        outside.waitForFinished();
+        ::rmdir(sliceDir.constData());
+    });
+    {
+        QFile procs(QFile::decodeName(sliceDir) + QStringLiteral("/cgroup.procs"));
+        QVERIFY(procs.open(QIODevice::WriteOnly));
+        QVERIFY(procs.write(QByteArray::number(spinner.processId())) > 0);
+    }
+    const PprofRun inUnit =
+        goPprof({QStringLiteral("-top"),
+                 base + QStringLiteral("/debug/pprof/profile?seconds=2&unit=%1").arg(slice)},
+                dir.path());
+    QVERIFY2(inUnit.status == 0, qPrintable(inUnit.said()));
+    const QHash<QString, TopRow> unitRows = parseTop(inUnit.out);
+    QVERIFY2(unitRows.value(QStringLiteral("chain_a")).cumPercent > 80, inUnit.out.constData());
+    QVERIFY2(!inUnit.out.contains("inline_"), inUnit.out.constData());
+    QVERIFY2(inUnit.out.contains("unit " + slice.toUtf8()), inUnit.out.constData());
 
     // The headers of Go's handler.
     const Reply ok = get(port, "/debug/pprof/profile?seconds=1");
@@ -129,7 +172,6 @@ void TestServePprof::pprofEndpoint()
                                "X-Content-Type-Options: nosniff\r\n"})
         QVERIFY2((ok.headers + "\r\n").contains(header), ok.headers.constData());
     QCOMPARE(ok.body.left(2), QByteArray("\x1f\x8b"));
-    spinner.waitForFinished(30000);
 
     // Bad parameters: 400 with the reason.
     const QList<std::pair<QByteArray, QByteArray>> bad{
@@ -138,7 +180,14 @@ void TestServePprof::pprofEndpoint()
          "seconds=1000000000: expected a whole number of seconds from 1 to 300"},
         {"seconds=soon", "seconds=soon: expected a whole number of seconds from 1 to 300"},
         {"seconds=2&pid=me", "pid=me: expected a process id"},
-        {"secs=2", "unknown parameter secs: this endpoint takes seconds and pid"}};
+        {"seconds=2&container=nginx",
+         "container=nginx: not a container id (hex digits, or a pod UID)"},
+        {"seconds=2&container=", "container=: expected a container id"},
+        {"seconds=2&unit=a%20b.service",
+         "unit=a b.service: not a systemd unit name (letters, digits and :-_.\\@, up to 256 "
+         "characters)"},
+        {"secs=2", "unknown parameter secs: this endpoint takes seconds, pid, container and "
+                   "unit"}};
     for (const auto &[query, reason] : bad) {
         const Reply r = get(port, "/debug/pprof/profile?" + query);
         QVERIFY2(r.status == "HTTP/1.1 400 Bad Request", query.constData());

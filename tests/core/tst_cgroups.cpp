@@ -1,6 +1,7 @@
 // What a cgroup's path says (container, runtime, pod, unit), where the cgroup v2 hierarchy is
 // mounted, and how a session keeps its cgroups: schema 4 files store the events' cgroup ids and
 // the cgroups table; files of the schemas before still open, every event's cgroup 0 (unknown).
+#include "core/cgroupfilter.h"
 #include "core/cgroups.h"
 #include "core/sessionquery.h"
 #include "core/sessionstore.h"
@@ -173,6 +174,72 @@ private Q_SLOTS:
         QCOMPARE(left.size(), 2);
         for (const CgroupPath &c : left)
             QVERIFY(c.path.isEmpty());
+    }
+
+    // export --pprof --container/--unit and serve's container=/unit=: a container by its id's
+    // first digits in either case, a pod by its UID, a unit or slice at any depth of the path
+    // (a whole component, not a substring); both given, both must hold. Events of other
+    // cgroups are dropped, of every type.
+    void filtersPickContainersAndUnits()
+    {
+        CgroupTable t;
+        const QByteArray podSd = "0d8b5a56_2f9e_4c1e_9a7b_5f1c2d3e4f50";
+        t.add({{1, "/system.slice/docker-" + Hex64 + ".scope"},
+               {2, "/system.slice/nginx.service"},
+               {3, "/system.slice/nginx.service/worker"},
+               {4, "/kubepods.slice/kubepods-pod" + podSd + ".slice/cri-containerd-" + Hex64b +
+                       ".scope"},
+               {5, "/system.slice/data.service"},
+               {6, ""}});
+        auto ids = [&](const QString &container, const QString &unit) {
+            QList<quint64> l = matchingCgroups(t, {container, unit}).values();
+            std::sort(l.begin(), l.end());
+            return l;
+        };
+        QCOMPARE(ids(QStringLiteral("3F4E5A6B7C8D"), {}), QList<quint64>{1});
+        QCOMPARE(ids(QString::fromLatin1(Hex64), {}), QList<quint64>{1});
+        QCOMPARE(ids(QStringLiteral("0d8b5a56-2f9e-4c1e-9a7b-5f1c2d3e4f50"), {}),
+                 QList<quint64>{4});
+        QCOMPARE(ids({}, QStringLiteral("nginx.service")), (QList<quint64>{2, 3}));
+        QCOMPARE(ids({}, QStringLiteral("system.slice")), (QList<quint64>{1, 2, 3, 5}));
+        QCOMPARE(ids({}, QStringLiteral("a.service")), QList<quint64>{});
+        QCOMPARE(ids(QStringLiteral("3f4e"), QStringLiteral("system.slice")), QList<quint64>{1});
+        QCOMPARE(ids(QStringLiteral("3f4e"), QStringLiteral("kubepods.slice")), QList<quint64>{});
+
+        EventStore events;
+        for (quint64 cg : {1, 2, 3, 6}) {
+            OpenEvent o;
+            o.timeNs = 100 + cg;
+            o.pid = quint32(cg);
+            o.cgroupId = cg;
+            events.append(o);
+        }
+        for (quint64 cg : {2, 5}) {
+            ExecEvent e;
+            e.timeNs = 200 + cg;
+            e.pid = quint32(cg);
+            e.cgroupId = cg;
+            events.append(e);
+        }
+        QCOMPARE(
+            keepCgroupEvents(&events, matchingCgroups(t, {{}, QStringLiteral("nginx.service")})),
+            qsizetype(3));
+        QCOMPARE(events.count(EventType::Open), 2);
+        QCOMPARE(events.count(EventType::Exec), 1);
+        QCOMPARE(events.exec(0).pid, 2u);
+        QCOMPARE(events.pid(EventType::Open, 0), 2u);
+        QCOMPARE(events.pid(EventType::Open, 1), 3u);
+
+        QString why;
+        QVERIFY(checkCgroupFilter(
+            {QStringLiteral("3f4e5a6b7c8d"), QStringLiteral("user@1000.service")}, &why));
+        QVERIFY(!checkCgroupFilter({QStringLiteral("nginx"), {}}, &why));
+        QCOMPARE(why,
+                 QStringLiteral("container=nginx: not a container id (hex digits, or a pod UID)"));
+        QVERIFY(!checkCgroupFilter({{}, QStringLiteral("a b.service")}, &why));
+        QCOMPARE(why, QStringLiteral("unit=a b.service: not a systemd unit name (letters, digits "
+                                     "and :-_.\\@, up to 256 characters)"));
+        QVERIFY(!checkCgroupFilter({{}, QString(257, QLatin1Char('a'))}, &why));
     }
 
     void sessionKeepsCgroups()

@@ -270,6 +270,41 @@ void TestPprofExport::rangeAndFilters()
     QCOMPARE(rows[QStringLiteral("main")].cum, QStringLiteral("95"));
     QCOMPARE(rows[QStringLiteral("main")].cumPercent, 100.0);
     QVERIFY(!rows.contains(QStringLiteral("parse")));
+
+    // --container and --unit (docs/containers.md): parser runs in a Docker container, app in a
+    // service; each keeps its own samples, by the short id in capitals too.
+    RecordBatch placed = profileBatch();
+    const QByteArray id = "3f4e5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081";
+    placed.cgroups = {{11, "/system.slice/docker-" + id + ".scope"},
+                      {12, "/system.slice/app.service"}};
+    for (CpuSampleEvent &e : placed.cpuSample)
+        e.cgroupId = e.pid == 200 ? 11 : 12;
+    const QString placedSession = path("placed.bpflens");
+    QVERIFY(writeSession(placedSession, m_data.info, placed, m_data.info.endMonotonicNs));
+    const QString byContainer = path("container.pb.gz");
+    r = cli({QStringLiteral("export"), placedSession, QStringLiteral("--pprof"), byContainer,
+             QStringLiteral("--container"), QStringLiteral("3F4E5A6B7C8D")});
+    QVERIFY2(r.status == 0, r.err.constData());
+    top = pprof({QStringLiteral("-top"), QStringLiteral("-sample_index=samples"), byContainer});
+    rows = parseTop(top.out);
+    QCOMPARE(rows[QStringLiteral("parse")].flat, QStringLiteral("5"));
+    QCOMPARE(rows[QStringLiteral("parse")].flatPercent, 100.0);
+    QVERIFY2(top.out.contains("container 3F4E5A6B7C8D"), top.out.constData());
+    const QString byUnit = path("unit.pb.gz");
+    r = cli({QStringLiteral("export"), placedSession, QStringLiteral("--pprof"), byUnit,
+             QStringLiteral("--unit"), QStringLiteral("app.service")});
+    QVERIFY2(r.status == 0, r.err.constData());
+    top = pprof({QStringLiteral("-top"), QStringLiteral("-sample_index=samples"), byUnit});
+    rows = parseTop(top.out);
+    QCOMPARE(rows[QStringLiteral("main")].cum, QStringLiteral("95"));
+    QCOMPARE(rows[QStringLiteral("main")].cumPercent, 100.0);
+    // A unit the session does not have: said, nothing written.
+    const QString none = path("nounit.pb.gz");
+    r = cli({QStringLiteral("export"), placedSession, QStringLiteral("--pprof"), none,
+             QStringLiteral("--unit"), QStringLiteral("db.service")});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.contains("has no cgroup of unit db.service"), r.err.constData());
+    QVERIFY(!QFile::exists(none));
 }
 
 void TestPprofExport::offCpu()
@@ -331,6 +366,8 @@ void TestPprofExport::badInput()
                       QStringLiteral("1")},
           QStringList{QStringLiteral("--probe"), QStringLiteral("block")},
           QStringList{QStringLiteral("--pid"), QStringLiteral("me")},
+          QStringList{QStringLiteral("--container"), QStringLiteral("nginx")},
+          QStringList{QStringLiteral("--unit"), QStringLiteral("a b")},
           QStringList{QStringLiteral("--folded")}, QStringList{QStringLiteral("--user-only")}}) {
         r = cli(
             QStringList{QStringLiteral("export"), m_session, QStringLiteral("--pprof"), target} +
@@ -343,6 +380,15 @@ void TestPprofExport::badInput()
              QStringLiteral("--pid"), QStringLiteral("1")});
     QCOMPARE(r.status, 2);
     QVERIFY2(r.err.contains("--pid applies to --pprof"), r.err.constData());
+    r = cli({QStringLiteral("export"), m_session, QStringLiteral("--csv"), m_dir.path(),
+             QStringLiteral("--unit"), QStringLiteral("app.service")});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.contains("--unit applies to --pprof"), r.err.constData());
+    // A session without a cgroups table cannot name a container: said so.
+    r = cli({QStringLiteral("export"), m_session, QStringLiteral("--pprof"), target,
+             QStringLiteral("--container"), QStringLiteral("3f4e")});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.contains("names no containers or units"), r.err.constData());
 
     // An existing file is not replaced without --force, and is left as it was.
     const QString existing = path("existing.pb.gz");

@@ -5,7 +5,9 @@
 // gate: offcpu); every event of each workload must carry its cgroup's id, and the recording's
 // cgroups table must name its path, container, runtime, pod and unit exactly, also for a cgroup
 // removed before the recording ends, one made while it runs and a name with spaces and
-// non-ASCII letters. The session file keeps all of it.
+// non-ASCII letters. The session file keeps all of it, and a container's, a pod's or a unit's
+// filter keeps exactly its workload's events.
+#include "core/cgroupfilter.h"
 #include "core/cgroups.h"
 #include "core/sessionstore.h"
 #include "core/toplists.h"
@@ -331,6 +333,43 @@ private Q_SLOTS:
                                     .arg(count)
                                     .arg(eventsOf.value(k.pid))));
         }
+
+        // What export --pprof --container/--unit and serve's container=/unit= keep: exactly
+        // the workload's events, by its container's short id, its pod, its unit; the test's
+        // slice keeps every workload's.
+        auto kept = [&](const CgroupFilter &f, QSet<quint32> *pids) -> qint64 {
+            EventStore events = data.events;
+            const qint64 n = keepCgroupEvents(&events, matchingCgroups(data.cgroups, f));
+            forEachEventType([&]<typename E>() {
+                for (qsizetype i = 0; i < events.count(eventTypeOf<E>); ++i)
+                    pids->insert(events.pid(eventTypeOf<E>, i));
+            });
+            return n;
+        };
+        qint64 everyWorkload = 0;
+        for (const Case &k : std::as_const(cases)) {
+            everyWorkload += eventsOf.value(k.pid);
+            QList<CgroupFilter> filters{{{}, k.unit}};
+            if (!k.container.isEmpty())
+                filters.append({k.container.left(12).toUpper(), {}});
+            if (!k.pod.isEmpty())
+                filters.append({k.pod, {}});
+            for (const CgroupFilter &f : std::as_const(filters)) {
+                QString why;
+                QVERIFY2(k.unit.contains(QLatin1Char(' ')) || checkCgroupFilter(f, &why),
+                         qPrintable(why));
+                QSet<quint32> pids;
+                QCOMPARE(kept(f, &pids), eventsOf.value(k.pid));
+                QCOMPARE(pids, QSet<quint32>{quint32(k.pid)});
+            }
+        }
+        QSet<quint32> pids;
+        const QString slice = QFile::decodeName(m_top.mid(m_top.lastIndexOf('/') + 1));
+        QCOMPARE(kept({{}, slice}, &pids), everyWorkload);
+        QCOMPARE(pids.size(), cases.size());
+        pids.clear();
+        QCOMPARE(kept({QStringLiteral("0123456789ab"), {}}, &pids), qint64(0));
+        QCOMPARE(kept({{}, QStringLiteral("bpflens-test")}, &pids), qint64(0)); // not a prefix
     }
 };
 
