@@ -157,6 +157,30 @@ struct TopPartial
     qint64 events = 0;
 };
 
+// The rows of the accumulated keys with their p99, heaviest first by the query's metric, cut
+// to its limit.
+void finishRows(std::vector<Accumulator> &acc, const TopQuery &q, TopList *out)
+{
+    out->keys = qsizetype(acc.size());
+    out->rows.reserve(out->keys);
+    for (Accumulator &a : acc) {
+        a.row.p99LatencyNs = nearestRank(a.latencies, 0.99);
+        out->latencyTypes |= a.row.latencyTypes;
+        out->bytesTypes |= a.row.bytesTypes;
+        out->rows.append(std::move(a.row));
+    }
+    std::sort(out->rows.begin(), out->rows.end(), [&](const TopRow &x, const TopRow &y) {
+        const quint64 mx = metricValue(x, q.metric), my = metricValue(y, q.metric);
+        if (mx != my)
+            return mx > my;
+        if (x.count != y.count)
+            return x.count > y.count;
+        return x.key < y.key;
+    });
+    if (q.limit > 0 && out->rows.size() > q.limit)
+        out->rows.resize(q.limit);
+}
+
 } // namespace
 
 TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bool *cancel,
@@ -240,24 +264,7 @@ TopList topList(const EventStore &store, const TopQuery &q, const std::atomic_bo
         }
     }
 
-    out.keys = qsizetype(acc.size());
-    out.rows.reserve(out.keys);
-    for (Accumulator &a : acc) {
-        a.row.p99LatencyNs = nearestRank(a.latencies, 0.99);
-        out.latencyTypes |= a.row.latencyTypes;
-        out.bytesTypes |= a.row.bytesTypes;
-        out.rows.append(std::move(a.row));
-    }
-    std::sort(out.rows.begin(), out.rows.end(), [&](const TopRow &x, const TopRow &y) {
-        const quint64 mx = metricValue(x, q.metric), my = metricValue(y, q.metric);
-        if (mx != my)
-            return mx > my;
-        if (x.count != y.count)
-            return x.count > y.count;
-        return x.key < y.key;
-    });
-    if (q.limit > 0 && out.rows.size() > q.limit)
-        out.rows.resize(q.limit);
+    finishRows(acc, q, &out);
     return out;
 }
 
@@ -331,23 +338,7 @@ TopList topListByCgroup(const EventStore &store, const CgroupTable &cgroups, Cgr
             }
         });
     }
-    out.keys = qsizetype(acc.size());
-    for (Accumulator &a : acc) {
-        a.row.p99LatencyNs = nearestRank(a.latencies, 0.99);
-        out.latencyTypes |= a.row.latencyTypes;
-        out.bytesTypes |= a.row.bytesTypes;
-        out.rows.append(std::move(a.row));
-    }
-    std::sort(out.rows.begin(), out.rows.end(), [&](const TopRow &x, const TopRow &y) {
-        const quint64 mx = metricValue(x, q.metric), my = metricValue(y, q.metric);
-        if (mx != my)
-            return mx > my;
-        if (x.count != y.count)
-            return x.count > y.count;
-        return x.key < y.key;
-    });
-    if (q.limit > 0 && out.rows.size() > q.limit)
-        out.rows.resize(q.limit);
+    finishRows(acc, q, &out);
     return out;
 }
 

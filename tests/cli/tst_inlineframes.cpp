@@ -5,6 +5,7 @@
 // the line of its call; the details pane of a selected sample (a real widget) lists both with
 // their file:line and the inlined mark; the folded export shows "inline_spin (inlined)"; and the
 // real `go tool pprof` shows the inline chain (-traces), the file and the lines (-lines -top).
+#include "tests/clirun.h"
 #include "tests/gopprof.h"
 #include "tests/inlinechain.h"
 #include "tests/testutil.h"
@@ -33,27 +34,9 @@ using namespace bpflens::test;
 
 namespace {
 
-struct CliRun
-{
-    int status = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
 CliRun cli(const QStringList &args)
 {
-    CliRun r;
-    QProcess p;
-    p.start(QStringLiteral(BPFLENS_CLI), args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return runCli(QStringLiteral(BPFLENS_CLI), args);
 }
 
 // The index in a stack (leaf first) of the inline_spin frame followed by inline_caller, as the

@@ -4,6 +4,7 @@
 // the profile, and the real `go tool pprof` (-top, -raw, -traces) must show those functions with
 // the shares BPF Lens's own flame graph and function list give them (core/callgraph), within
 // 3 points, machine-wide and for one process; the off-CPU profile likewise.
+#include "tests/clirun.h"
 #include "tests/gopprof.h"
 #include "tests/testutil.h"
 
@@ -23,25 +24,9 @@ using namespace bpflens::test;
 
 namespace {
 
-struct CliRun
-{
-    int status = -1;
-    QByteArray err;
-};
-
 CliRun cli(const QStringList &args)
 {
-    CliRun r;
-    QProcess p;
-    p.start(QStringLiteral(BPFLENS_CLI), args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.err = p.readAllStandardError();
-    return r;
+    return runCli(QStringLiteral(BPFLENS_CLI), args);
 }
 
 // The shares (% of all the weights) of each function name: BPF Lens's function list (self,

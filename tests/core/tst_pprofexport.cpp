@@ -4,6 +4,7 @@
 // time range and the filters applied, and what a user gets wrong (no samples, an existing
 // file, a path that cannot be written). With the GUI, File > Export pprof Profile's controller
 // with the window's visible range and filter.
+#include "tests/clirun.h"
 #include "tests/gopprof.h"
 #include "tests/gui/profiletestdata.h"
 
@@ -34,27 +35,9 @@ using namespace bpflens::test;
 
 namespace {
 
-struct CliRun
-{
-    int status = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
 CliRun cli(const QStringList &args)
 {
-    CliRun r;
-    QProcess p;
-    p.start(QStringLiteral(BPFLENS_CLI), args);
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return runCli(QStringLiteral(BPFLENS_CLI), args, 60000);
 }
 
 bool writeSession(const QString &path, const SessionInfo &info, const RecordBatch &batch,
