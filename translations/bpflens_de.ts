@@ -1475,6 +1475,16 @@ in %2</translation>
         <source>Waker stack id</source>
         <translation>Stack-ID des Weckers</translation>
     </message>
+    <message>
+        <source>cgroup %1, not named by the recording</source>
+        <translation>Cgroup %1, von der Aufzeichnung nicht benannt</translation>
+    </message>
+    <message>
+        <source>%1 container %2
+in %3</source>
+        <translation>%1-Container %2
+in %3</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExplainModel</name>

@@ -1474,6 +1474,16 @@ in %2</source>
         <source>Waker stack id</source>
         <translation>唤醒者栈 ID</translation>
     </message>
+    <message>
+        <source>cgroup %1, not named by the recording</source>
+        <translation>cgroup %1，录制未能命名</translation>
+    </message>
+    <message>
+        <source>%1 container %2
+in %3</source>
+        <translation>%1 容器 %2
+位于 %3</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExplainModel</name>

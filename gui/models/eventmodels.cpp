@@ -1,5 +1,6 @@
 #include "gui/models/eventmodels.h"
 
+#include "core/cgroups.h"
 #include "core/csvexport.h"
 #include "gui/models/profilemodels.h"
 #include "gui/models/sessionmodel.h"
@@ -78,10 +79,11 @@ EventTableModel::EventTableModel(SessionModel *session, EventType type, QObject 
     , m_type(type)
 {
     m_rows = int(m_session->events().count(m_type));
-    m_columns = int(headers().size());
+    updateColumns();
     connect(m_session, &SessionModel::aboutToReset, this, [this] { beginResetModel(); });
     connect(m_session, &SessionModel::reset, this, [this] {
         m_rows = int(m_session->events().count(m_type));
+        updateColumns();
         endResetModel();
     });
     connect(m_session, &SessionModel::appended, this, [this](bool outOfOrder) {
@@ -102,6 +104,64 @@ EventTableModel::EventTableModel(SessionModel *session, EventType type, QObject 
     });
 }
 
+void EventTableModel::updateColumns()
+{
+    QList<CgroupColumn> cgroupColumns;
+    const CgroupTable &cgroups = m_session->data().cgroups;
+    bool has = false;
+    visitEventType(m_type, [&]<typename E>() { has = hasCgroupId<E>; });
+    if (has && cgroups.size() > 1) {
+        const QList<CgroupPath> all = cgroups.all();
+        if (std::any_of(all.begin(), all.end(), [&](const CgroupPath &c) {
+                return !cgroups.names(c.id).container.isEmpty();
+            }))
+            cgroupColumns << ContainerColumn;
+        cgroupColumns << UnitColumn;
+    }
+    m_slots.clear();
+    visitEventType(m_type, [&]<typename E>() {
+        int k = 0;
+        for (const Column<E> &c : EventTraits<E>::columns) {
+            if (!(c.show & InTable))
+                continue;
+            m_slots.append({k++, UnitColumn});
+            // Beside the command they qualify, before the long columns (paths, arguments).
+            if (qstrcmp(c.csvName, "comm") == 0) {
+                for (CgroupColumn g : std::as_const(cgroupColumns))
+                    m_slots.append({-1, g});
+                cgroupColumns.clear();
+            }
+        }
+    });
+    for (CgroupColumn g : std::as_const(cgroupColumns))
+        m_slots.append({-1, g});
+    m_columns = int(m_slots.size()) + 1;
+}
+
+QVariant EventTableModel::cgroupCell(qsizetype row, CgroupColumn which, int role) const
+{
+    quint64 id = 0;
+    visitEventType(m_type, [&]<typename E>() {
+        if constexpr (hasCgroupId<E>)
+            id = m_session->events().value<&E::cgroupId>(row);
+    });
+    const CgroupTable &cgroups = m_session->data().cgroups;
+    const CgroupNames n = cgroups.names(id);
+    if (role == Qt::ToolTipRole) {
+        const CgroupPath *path = cgroups.path(id);
+        if (!path)
+            return tr("cgroup %1, not named by the recording").arg(id);
+        const QString where = QString::fromUtf8(path->path);
+        return which == ContainerColumn && !n.container.isEmpty()
+                   ? tr("%1 container %2\nin %3").arg(n.runtime, n.container, where)
+                   : where;
+    }
+    if (which == UnitColumn)
+        return n.unit;
+    return n.container.isEmpty() ? QString()
+                                 : n.runtime + QLatin1Char(' ') + shortContainerId(n.container);
+}
+
 int EventTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : m_rows;
@@ -114,10 +174,13 @@ int EventTableModel::columnCount(const QModelIndex &parent) const
 
 bool EventTableModel::isTextColumn(int column) const
 {
+    const Slot *s = slot(column);
+    if (s && s->own < 0)
+        return true; // Container, Unit
     bool text = false;
     visitEventType(m_type, [&]<typename E>() {
         // Names made of a number (open flags) read from the left too.
-        if (const Column<E> *c = tableColumn<E>(column - 1))
+        if (const Column<E> *c = s ? tableColumn<E>(s->own) : nullptr)
             text = isTextFormat(c->format) || (c->text && c->format != Format::Number) ||
                    isStackColumn(*c) || isWakerStackColumn(*c);
     });
@@ -128,11 +191,15 @@ QStringList EventTableModel::headers() const
 {
     QStringList h{m_timeOfDay ? tr("Time of day") : tr("Time")};
     visitEventType(m_type, [&]<typename E>() {
-        for (const Column<E> &c : EventTraits<E>::columns) {
-            if (c.show & InTable)
-                h << (isStackColumn(c)        ? stackTitle(m_type)
-                      : isWakerStackColumn(c) ? tr("Woken from")
-                                              : title(c.title));
+        for (const Slot &s : m_slots) {
+            if (s.own < 0) {
+                h << (s.cgroup == ContainerColumn ? tr("Container") : tr("Unit"));
+                continue;
+            }
+            const Column<E> &c = *tableColumn<E>(s.own);
+            h << (isStackColumn(c)        ? stackTitle(m_type)
+                  : isWakerStackColumn(c) ? tr("Woken from")
+                                          : title(c.title));
         }
     });
     return h;
@@ -194,9 +261,14 @@ QVariant EventTableModel::cell(qsizetype row, int column, int role) const
         }
         return formatTime(t, start);
     }
+    const Slot *s = slot(column);
+    if (!s)
+        return {};
+    if (s->own < 0)
+        return cgroupCell(row, s->cgroup, raw ? int(Qt::DisplayRole) : role);
     QVariant v;
     visitEventType(m_type, [&]<typename E>() {
-        const Column<E> *c = tableColumn<E>(column - 1);
+        const Column<E> *c = tableColumn<E>(s->own);
         if (!c)
             return;
         const E e = store.event<E>(row);

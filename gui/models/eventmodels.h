@@ -74,6 +74,29 @@ private:
     SessionModel *m_session;
     EventType m_type;
     int m_columns = 0;
+    // The Container and Unit columns, after Command: shown when the session's cgroups tell
+    // events apart (more than one cgroup; a container for Container), which on a machine
+    // without containers or services would only repeat "-.slice" on every row.
+    enum CgroupColumn
+    {
+        ContainerColumn,
+        UnitColumn
+    };
+    // What each column after Time shows: the type's own table column `own`, or (own < 0) a
+    // cgroup column.
+    struct Slot
+    {
+        int own = -1;
+        CgroupColumn cgroup = UnitColumn;
+    };
+    QList<Slot> m_slots;
+    void updateColumns();
+    // The slot of a column after Time; nullptr for Time and past the end.
+    const Slot *slot(int column) const
+    {
+        return column >= 1 && column <= m_slots.size() ? &m_slots.at(column - 1) : nullptr;
+    }
+    QVariant cgroupCell(qsizetype row, CgroupColumn which, int role) const;
     int m_rows = 0; // cached: views must see the old count until endInsertRows()
     bool m_appendOutOfOrder = false;
     bool m_timeOfDay = false;

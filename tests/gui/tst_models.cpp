@@ -1,6 +1,6 @@
 // The event models under QAbstractItemModelTester, for every event type: a loaded session,
 // live batches appended (in and out of time order), and the filter and time range changing,
-// with the filter computed in place and in a worker.
+// with the filter computed in place and in a worker; the Container and Unit columns.
 #include "gui/models/eventmodels.h"
 #include "gui/models/sessionmodel.h"
 #include "gui/models/viewstate.h"
@@ -141,6 +141,7 @@ private Q_SLOTS:
     void liveBatches();
     void filterAndRange_data() { typesAndThresholds(); }
     void filterAndRange();
+    void cgroupColumnsNameContainersAndUnits();
 
 private:
     void typesAndThresholds();
@@ -269,6 +270,72 @@ void TestModels::filterAndRange()
     m.state.setFilter(filters.first());
     m.waitForFilter();
     m.check();
+}
+
+// Every table of a type with a cgroup id ends in Container and Unit when the session's cgroups
+// tell events apart: "docker 3f4e5a6b7c8d" (runtime and short id) with the whole id and path in
+// the tool tip, the unit; a host process has no container. A session of one cgroup (a machine
+// without services or containers) shows neither, and a session without containers no Container.
+void TestModels::cgroupColumnsNameContainersAndUnits()
+{
+    const QByteArray id = "3f4e5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081";
+    auto make = [&](const QList<CgroupPath> &cgroups) {
+        SessionData d;
+        d.info = info();
+        d.cgroups.add(cgroups);
+        for (int i = 0; i < 4; ++i) {
+            OpenEvent o = eventAt<OpenEvent>(i, StartNs + quint64(i) * StepNs);
+            o.cgroupId = quint64(i % 2 + 1);
+            d.events.append(o);
+        }
+        return d;
+    };
+    SessionModel session;
+    EventTableModel table(&session, EventType::Open);
+    QAbstractItemModelTester tester(&table, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    auto headers = [&] {
+        QStringList h;
+        for (int c = 0; c < table.columnCount(); ++c)
+            h << table.headerData(c, Qt::Horizontal).toString();
+        return h;
+    };
+    const QStringList own = headers();
+    // After Command, before the path: the long column stays last.
+    const int container = int(own.indexOf(QStringLiteral("Command"))) + 1;
+    const int unit = container + 1;
+    QVERIFY(container > 1);
+
+    session.setSession(
+        make({{1, "/system.slice/docker-" + id + ".scope"}, {2, "/system.slice/nginx.service"}}));
+    QStringList withBoth = own;
+    withBoth.insert(container, QStringLiteral("Container"));
+    withBoth.insert(unit, QStringLiteral("Unit"));
+    QCOMPARE(headers(), withBoth);
+    QCOMPARE(headers().last(), QStringLiteral("Path"));
+    QCOMPARE(table.index(0, container).data().toString(), QStringLiteral("docker 3f4e5a6b7c8d"));
+    QCOMPARE(table.index(0, container).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("docker container %1\nin /system.slice/docker-%1.scope")
+                 .arg(QString::fromLatin1(id)));
+    QCOMPARE(table.index(0, unit).data().toString(),
+             QStringLiteral("docker-%1.scope").arg(QString::fromLatin1(id)));
+    QCOMPARE(table.index(1, container).data().toString(), QString());
+    QCOMPARE(table.index(1, unit).data().toString(), QStringLiteral("nginx.service"));
+    QCOMPARE(table.index(1, unit).data(EventTableModel::RawValueRole).toString(),
+             QStringLiteral("nginx.service"));
+    QCOMPARE(table.index(1, unit).data(Qt::TextAlignmentRole).value<Qt::Alignment>() &
+                 Qt::AlignHorizontal_Mask,
+             Qt::AlignLeft);
+    // The type's own columns keep their values beside them.
+    QCOMPARE(table.index(1, container - 1).data().toString(), QStringLiteral("cat"));
+
+    session.setSession(make({{1, "/system.slice/ssh.service"}, {2, "/user.slice"}}));
+    QStringList withUnit = own;
+    withUnit.insert(container, QStringLiteral("Unit"));
+    QCOMPARE(headers(), withUnit);
+    QCOMPARE(table.index(1, container).data().toString(), QStringLiteral("user.slice"));
+
+    session.setSession(make({{1, "/"}}));
+    QCOMPARE(headers(), own);
 }
 
 QTEST_GUILESS_MAIN(TestModels)
