@@ -48,6 +48,7 @@ struct Case
     quint64 id = 0;
     pid_t pid = -1;
     QByteArray openPath;
+    quint64 movedNs = 0; // CLOCK_MONOTONIC when the move into dir had returned
 };
 
 QByteArray hex64(char c)
@@ -230,6 +231,7 @@ private Q_SLOTS:
             k.pid = child.pid();
             QVERIFY2(writeFile(k.dir + "/cgroup.procs", QByteArray::number(child.pid())),
                      k.dir.constData());
+            k.movedNs = Engine::monotonicNowNs();
             ::usleep(20000); // a wait at the gate longer than offcpu's minimum
             QCOMPARE(child.run(), 0);
             if (k.when == Case::RemovedEarly) {
@@ -266,6 +268,15 @@ private Q_SLOTS:
                 for (const E &ev : std::as_const(all.events<E>())) {
                     if (ev.pid != quint32(k.pid))
                         continue;
+                    // A wait is named by the cgroup at its switch-in: one that ended before the
+                    // move had returned (the child preempted on its way to the gate, seen on a
+                    // 6.12 guest's single emulated CPU) is in the parent's cgroup, or either.
+                    if constexpr (std::is_same_v<E, OffCpuEvent>) {
+                        if (ev.timeNs + ev.offNs < k.movedNs) {
+                            events += ev.cgroupId == k.id;
+                            continue;
+                        }
+                    }
                     ++events;
                     if constexpr (std::is_same_v<E, OpenEvent>)
                         opens += ev.path == k.openPath;
