@@ -199,8 +199,8 @@ QString attachLoopDevice(const QString &backing, qint64 size, QString *why)
     p.start(QStringLiteral("losetup"),
             {QStringLiteral("--find"), QStringLiteral("--show"), backing});
     if (!p.waitForFinished() || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        *why = QStringLiteral("losetup: ") +
-               QString::fromLocal8Bit(p.readAllStandardError()).trimmed() + p.errorString();
+        const QString said = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
+        *why = QStringLiteral("losetup: ") + (said.isEmpty() ? p.errorString() : said);
         return {};
     }
     return QString::fromLocal8Bit(p.readAllStandardOutput()).trimmed();
