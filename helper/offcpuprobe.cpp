@@ -227,6 +227,12 @@ bool OffCpuProbe::decode(const void *data, size_t size, RecordBatch &)
             }
         }
     }
+    if (!m_kernelOnly) {
+        // (its stacks are resolved when its span is ready, maybe drains later)
+        stackResolver()->capture(p.event.pid);
+        if (p.wake.wakerPid)
+            stackResolver()->capture(p.wake.wakerPid);
+    }
     if (p.awaitingCopy)
         m_awaiting[p.event.tid].append(m_pending.size());
     m_pending.push_back(std::move(p));

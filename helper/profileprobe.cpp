@@ -272,6 +272,7 @@ bool ProfileProbe::decode(const void *data, size_t size, RecordBatch &)
         u.framePointerIps.reserve(s.ustack_len);
         for (int i = 0; i < s.ustack_len; ++i)
             u.framePointerIps.append(s.ustack[i]);
+        stackResolver()->capture(s.pid);
         p.user = m_users.size();
         m_users.append(std::move(u));
     }

@@ -38,6 +38,13 @@ public:
     bool hasSymbolizer() const;
     // One stack per sample (empty when there is no symbolizer).
     QList<SymbolizedStack> resolve(const QList<UserSample> &samples);
+    // A process whose user stack is to be resolved at the end of this drain: its maps and files
+    // are taken now, while it surely runs (SymbolizerClient::capture).
+    void capture(quint32 pid)
+    {
+        if (m_symbolizer)
+            m_symbolizer->capture(pid);
+    }
 
     quint32 userFrame(const SymbolizedFrame &frame);
     // A user address no module was found for.

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <utility>
 
 extern char **environ;
 
@@ -37,6 +38,9 @@ namespace {
 constexpr int DefaultReplyTimeoutMs = 10000;
 // Its start includes the sandbox and, under the sanitizers, their set-up.
 constexpr int HelloTimeoutMs = 10000;
+// At most this many files held open between a process's first event of a drain and the resolve
+// that sends them (a build starts hundreds of processes per drain); the rest are opened when sent.
+constexpr int MaxHeldFiles = 256;
 // At most this many restarts in RestartWindowMs: a stream of stacks that crash the child (a
 // hostile file in many processes) leaves the frames unknown for a while, never for good.
 constexpr int MaxRestarts = 5;
@@ -52,13 +56,16 @@ struct Mapping
     quint32 devMinor = 0;
     quint64 inode = 0;
     bool sent = false;
+    // The file, opened when the process was first seen in a drain and held until it is sent: the
+    // process may have exited by then, and with it /proc/<pid>/map_files.
+    int fd = -1;
     bool contains(quint64 address) const { return address >= start && address < end; }
     bool isFile() const { return path.startsWith('/'); }
 };
 
 struct Process
 {
-    QList<Mapping> mappings; // the executable ones
+    QList<Mapping> mappings; // the executable ones; their fds are the Private's to close
     bool mapsRead = false;
     // The executable file, to see an exec: the new image can lie in the old one's ranges (always
     // so without address randomisation), where no sample falls outside a known mapping.
@@ -131,6 +138,27 @@ int openRegular(const QByteArray &file, const Mapping *mapping)
     return fd;
 }
 
+// The file mapping m of pid maps, opened for the child; -1 when it cannot be.
+int openMapped(quint32 pid, const Mapping &m)
+{
+    // map_files opens exactly the mapped file, even deleted or in another mount namespace (root
+    // only); the path through the process's root is the fallback.
+    QByteArray file = QStringLiteral("/proc/%1/map_files/%2-%3")
+                          .arg(pid)
+                          .arg(m.start, 0, 16)
+                          .arg(m.end, 0, 16)
+                          .toLatin1();
+    // Only a regular file goes to the child (which is not allowed to hold, say, /dev/mem); by
+    // path, only the very file that is mapped: the process's owner controls that path and could
+    // have put a link to a file they cannot read there.
+    int fd = openRegular(file, nullptr);
+    if (fd < 0 && !m.path.endsWith(" (deleted)")) {
+        file = QByteArray("/proc/") + QByteArray::number(pid) + "/root" + m.path;
+        fd = openRegular(file, &m);
+    }
+    return fd;
+}
+
 bool inKnownMapping(const Process &p, quint64 address)
 {
     for (const Mapping &m : p.mappings)
@@ -170,6 +198,13 @@ struct SymbolizerClient::Private
     QSet<quint32> poisoned;
     std::vector<uint8_t> buffer = std::vector<uint8_t>(symproto::MaxMessageBytes);
 
+    // Files held open (Mapping::fd) across all processes.
+    int heldFiles = 0;
+    // Since the last resolve(): the processes whose maps were read and whose exe was checked
+    // (an exec), by capture() as their events were decoded or by resolve() itself.
+    QSet<quint32> rereadSinceResolve;
+    QSet<quint32> exeCheckedSinceResolve;
+
     bool spawn(QString *error);
     void stop(bool kill);
     // Starts the child again if it should run and is not (within the restart limit).
@@ -179,9 +214,11 @@ struct SymbolizerClient::Private
     // The next packet, within the timeout; its size, or -1.
     ssize_t receive(const QElapsedTimer &timer, int timeout);
     void sendModules(quint32 pid, Process &p);
-    // Reads the sample's process's maps if new or changed and sends the child its modules.
-    void prepare(const UserSample &sample, QSet<quint32> *rereadThisCall,
-                 QSet<quint32> *exeCheckedThisCall);
+    // Reads the process's maps if new, changed by an exec, or (given a sample) missing one of
+    // the sample's addresses (a dlopen), and opens the files the child has not been sent yet.
+    void observe(quint32 pid, const UserSample *sample);
+    void holdFiles(quint32 pid, Process &p);
+    void closeFiles(QList<Mapping> &mappings);
     SymbolizedStack toStack(quint32 pid, const symproto::Stack &stack) const;
     // While requests are in flight: reads the oldest one's reply; false when the child failed.
     // The child answers in order and blocks when its replies fill the socket, so send() reads
@@ -391,20 +428,12 @@ void SymbolizerClient::Private::sendModules(quint32 pid, Process &p)
         if (m.sent || !m.isFile())
             continue;
         m.sent = true;
-        // map_files opens exactly the mapped file, even deleted or in another mount namespace
-        // (root only); the path through the process's root is the fallback.
-        QByteArray file = QStringLiteral("/proc/%1/map_files/%2-%3")
-                              .arg(pid)
-                              .arg(m.start, 0, 16)
-                              .arg(m.end, 0, 16)
-                              .toLatin1();
-        // Only a regular file goes to the child (which is not allowed to hold, say, /dev/mem);
-        // by path, only the very file that is mapped: the process's owner controls that path
-        // and could have put a link to a file they cannot read there.
-        int fd = openRegular(file, nullptr);
-        if (fd < 0 && !m.path.endsWith(" (deleted)")) {
-            file = QByteArray("/proc/") + QByteArray::number(pid) + "/root" + m.path;
-            fd = openRegular(file, &m);
+        int fd = m.fd;
+        if (fd >= 0) {
+            m.fd = -1;
+            --heldFiles;
+        } else {
+            fd = openMapped(pid, m);
         }
         if (fd < 0)
             continue;
@@ -416,13 +445,47 @@ void SymbolizerClient::Private::sendModules(quint32 pid, Process &p)
         add.path = m.path.toStdString();
         const bool ok = send(symproto::encodeAddModule(++sequence, add), fd, timer, replyTimeoutMs);
         close(fd);
-        if (!ok)
+        if (!ok) {
+            // The child did not take it in time (busy with earlier requests, or gone). Marked
+            // sent, the process's stacks would stay unresolved in that module without a word:
+            // it goes again with the next stack of the process (opened again, if it still runs).
+            m.sent = false;
+            qWarning("bpflens-symbolizer: %s of pid %u not taken within %d ms; sent again with "
+                     "its next stack",
+                     m.path.constData(), pid, replyTimeoutMs);
             return;
+        }
+    }
+}
+
+void SymbolizerClient::Private::holdFiles(quint32 pid, Process &p)
+{
+    for (Mapping &m : p.mappings) {
+        if (heldFiles >= MaxHeldFiles)
+            return;
+        if (m.sent || m.fd >= 0 || !m.isFile())
+            continue;
+        m.fd = openMapped(pid, m);
+        if (m.fd >= 0)
+            ++heldFiles;
+    }
+}
+
+void SymbolizerClient::Private::closeFiles(QList<Mapping> &mappings)
+{
+    for (Mapping &m : mappings) {
+        if (m.fd >= 0) {
+            close(m.fd);
+            m.fd = -1;
+            --heldFiles;
+        }
     }
 }
 
 void SymbolizerClient::Private::forget(quint32 pid)
 {
+    if (auto it = processes.find(pid); it != processes.end())
+        closeFiles(it->mappings);
     processes.remove(pid);
     poisoned.remove(pid);
     gone.remove(pid);
@@ -463,6 +526,8 @@ SymbolizerClient::SymbolizerClient()
 
 SymbolizerClient::~SymbolizerClient()
 {
+    for (Process &p : d->processes)
+        d->closeFiles(p.mappings);
     d->stop(false);
 }
 
@@ -488,61 +553,62 @@ qint64 SymbolizerClient::childPid() const
     return isRunning() ? d->child : 0;
 }
 
-void SymbolizerClient::Private::prepare(const UserSample &sample, QSet<quint32> *rereadThisCall,
-                                        QSet<quint32> *exeCheckedThisCall)
+void SymbolizerClient::Private::observe(quint32 pid, const UserSample *sample)
 {
-    Process &p = processes[sample.pid];
-    if (!exeCheckedThisCall->contains(sample.pid)) {
-        exeCheckedThisCall->insert(sample.pid);
+    Process &p = processes[pid];
+    if (!exeCheckedSinceResolve.contains(pid)) {
+        exeCheckedSinceResolve.insert(pid);
         struct stat st;
-        const QByteArray exe = "/proc/" + QByteArray::number(sample.pid) + "/exe";
+        const QByteArray exe = "/proc/" + QByteArray::number(pid) + "/exe";
         if (stat(exe.constData(), &st) == 0) {
             if (p.mapsRead && (st.st_dev != p.exeDev || st.st_ino != p.exeIno)) {
                 // An exec: every module the child holds for the pid is gone.
                 QElapsedTimer timer;
                 timer.start();
                 if (running())
-                    send(symproto::encodeForgetProcess(++sequence, sample.pid), -1, timer,
-                         replyTimeoutMs);
+                    send(symproto::encodeForgetProcess(++sequence, pid), -1, timer, replyTimeoutMs);
+                closeFiles(p.mappings);
                 p.mappings.clear();
                 p.mapsRead = false;
-                rereadThisCall->remove(sample.pid);
+                rereadSinceResolve.remove(pid);
             }
             p.exeDev = st.st_dev;
             p.exeIno = st.st_ino;
         }
     }
     bool reread = !p.mapsRead;
-    if (!reread && !rereadThisCall->contains(sample.pid)) {
+    if (!reread && sample && !rereadSinceResolve.contains(pid)) {
         // Code outside every known mapping: something was mapped since (dlopen).
-        reread = !inKnownMapping(p, sample.regs.ip());
-        for (qsizetype i = 0; i < sample.framePointerIps.size() && !reread; ++i)
+        reread = !inKnownMapping(p, sample->regs.ip());
+        for (qsizetype i = 0; i < sample->framePointerIps.size() && !reread; ++i)
             reread =
-                sample.framePointerIps.at(i) && !inKnownMapping(p, sample.framePointerIps.at(i));
+                sample->framePointerIps.at(i) && !inKnownMapping(p, sample->framePointerIps.at(i));
     }
     if (reread) {
-        rereadThisCall->insert(sample.pid);
+        rereadSinceResolve.insert(pid);
         QList<Mapping> fresh;
-        if (readMaps(sample.pid, &fresh)) {
+        if (readMaps(pid, &fresh)) {
             bool unmapped = false;
-            for (const Mapping &old : std::as_const(p.mappings)) {
+            for (Mapping &old : p.mappings) {
                 bool still = false;
                 for (Mapping &m : fresh) {
                     if (old.start == m.start && old.end == m.end && old.offset == m.offset &&
                         old.path == m.path) {
                         m.sent = old.sent;
+                        m.fd = std::exchange(old.fd, -1);
                         still = true;
                     }
                 }
                 unmapped |= old.sent && !still;
             }
+            closeFiles(p.mappings);
             // A module the child holds is gone (an exec, a dlclose): its range may now hold
             // another file, and the child would name the new code with the old file's symbols.
             // The child forgets the process and gets its modules again.
             if (unmapped && running()) {
                 QElapsedTimer timer;
                 timer.start();
-                if (send(symproto::encodeForgetProcess(++sequence, sample.pid), -1, timer,
+                if (send(symproto::encodeForgetProcess(++sequence, pid), -1, timer,
                          replyTimeoutMs)) {
                     for (Mapping &m : fresh)
                         m.sent = false;
@@ -552,7 +618,7 @@ void SymbolizerClient::Private::prepare(const UserSample &sample, QSet<quint32> 
         }
         p.mapsRead = true;
     }
-    sendModules(sample.pid, p);
+    holdFiles(pid, p);
 }
 
 SymbolizedStack SymbolizerClient::Private::toStack(quint32 pid, const symproto::Stack &stack) const
@@ -594,8 +660,6 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
     // reads the next processes' maps.
     constexpr qsizetype Window = 16;
     QList<SymbolizedStack> out(samples.size());
-    QSet<quint32> rereadThisCall;
-    QSet<quint32> exeCheckedThisCall;
     struct InFlight
     {
         qsizetype index;
@@ -650,6 +714,14 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
         d->ensureRunning();
     };
 
+    // Every process of the call first, before the child is kept busy with the first stacks: a
+    // process that exits meanwhile keeps its maps and files.
+    if (d->wanted) {
+        for (const UserSample &sample : samples)
+            if (sample.regs.valid && !d->poisoned.contains(sample.pid))
+                d->observe(sample.pid, &sample);
+    }
+
     d->readReply = readOne;
     while (!todo.empty() || !inFlight.empty()) {
         if (todo.empty() || qsizetype(inFlight.size()) >= Window) {
@@ -666,7 +738,7 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
             out[i] = unknownStack(sample);
             continue;
         }
-        d->prepare(sample, &rereadThisCall, &exeCheckedThisCall);
+        d->sendModules(sample.pid, d->processes[sample.pid]);
         symproto::Unwind u;
         u.pid = sample.pid;
         u.tid = sample.tid;
@@ -685,8 +757,16 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
             recover();
     }
     d->readReply = nullptr;
+    d->rereadSinceResolve.clear();
+    d->exeCheckedSinceResolve.clear();
     d->sweepExited();
     return out;
+}
+
+void SymbolizerClient::capture(quint32 pid)
+{
+    if (d->wanted && pid && !d->poisoned.contains(pid) && !d->exeCheckedSinceResolve.contains(pid))
+        d->observe(pid, nullptr);
 }
 
 void SymbolizerClient::forgetProcess(quint32 pid)

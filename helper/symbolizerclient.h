@@ -84,6 +84,10 @@ public:
     // short-lived processes keep their names); a process that is gone and was never seen gives
     // unknown frames with absolute addresses.
     QList<SymbolizedStack> resolve(const QList<UserSample> &samples);
+    // Reads a process's maps and opens the files it maps now, as the first of its events in a
+    // drain is decoded, once per resolve(): a process that exits before the drain's resolve()
+    // still gets its stacks named (/proc/<pid> goes with it). resolve() sends the files.
+    void capture(quint32 pid);
 
     // Frees what the child holds for a process that exited. resolve() does this by itself for
     // the processes it found gone at two sweeps in a row (every two seconds by default).

@@ -221,6 +221,7 @@ private Q_SLOTS:
     void childIsSandboxed();
     void symbolsSurviveExit();
     void exitedBeforeSeen();
+    void capturedBeforeExit();
     void demangles();
     void demanglesRust_data();
     void demanglesRust();
@@ -527,6 +528,23 @@ void TestSymbolizer::exitedBeforeSeen()
     }
     QVERIFY(s.truncated);
     QVERIFY(m_client.isRunning());
+    m_client.forgetProcess(r.dump.pid);
+}
+
+// A process the engine saw in a drain (capture() as its event was decoded) that exits before
+// the drain's resolve(): its files were opened while it ran, so its stack is named as if it
+// still did (what the guests' slow symbolizer left unnamed for short-lived processes).
+void TestSymbolizer::capturedBeforeExit()
+{
+    Running r = runAndDump(QStringLiteral("callchain_nofp"), m_dir.path(), 1);
+    QVERIFY(r.dump.pid);
+    m_client.capture(r.dump.pid);
+    QVERIFY(r.process->waitForFinished(10000));
+    QVERIFY(!QFile::exists(QStringLiteral("/proc/%1").arg(r.dump.pid)));
+    const auto stacks = m_client.resolve({sampleOf(r.dump)});
+    QCOMPARE(names(stacks.first()).mid(0, 5), chain);
+    QCOMPARE(stacks.first().frames.first().module,
+             QFile::encodeName(QFileInfo(r.program).canonicalFilePath()));
     m_client.forgetProcess(r.dump.pid);
 }
 
