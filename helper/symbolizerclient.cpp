@@ -41,6 +41,8 @@ constexpr int HelloTimeoutMs = 10000;
 // At most this many files held open between a process's first event of a drain and the resolve
 // that sends them (a build starts hundreds of processes per drain); the rest are opened when sent.
 constexpr int MaxHeldFiles = 256;
+// capture() is called for every event of a process: it looks for an exec this often at most.
+constexpr qint64 CaptureExeCheckMs = 10;
 // At most this many restarts in RestartWindowMs: a stream of stacks that crash the child (a
 // hostile file in many processes) leaves the frames unknown for a while, never for good.
 constexpr int MaxRestarts = 5;
@@ -71,6 +73,7 @@ struct Process
     // so without address randomisation), where no sample falls outside a known mapping.
     dev_t exeDev = 0;
     ino_t exeIno = 0;
+    qint64 exeCheckedMs = -1; // the client's clock
 };
 
 // The executable mappings of /proc/<pid>/maps; false when the process is gone.
@@ -200,10 +203,10 @@ struct SymbolizerClient::Private
 
     // Files held open (Mapping::fd) across all processes.
     int heldFiles = 0;
-    // Since the last resolve(): the processes whose maps were read and whose exe was checked
-    // (an exec), by capture() as their events were decoded or by resolve() itself.
-    QSet<quint32> rereadSinceResolve;
-    QSet<quint32> exeCheckedSinceResolve;
+    // In the running resolve(): the processes whose maps were read and whose exe was checked
+    // (for an exec), each once per call.
+    QSet<quint32> rereadThisCall;
+    QSet<quint32> exeCheckedThisCall;
 
     bool spawn(QString *error);
     void stop(bool kill);
@@ -216,7 +219,9 @@ struct SymbolizerClient::Private
     void sendModules(quint32 pid, Process &p);
     // Reads the process's maps if new, changed by an exec, or (given a sample) missing one of
     // the sample's addresses (a dlopen), and opens the files the child has not been sent yet.
-    void observe(quint32 pid, const UserSample *sample);
+    // inResolve: once per call for each process; from capture(): the exe at most every
+    // CaptureExeCheckMs.
+    void observe(quint32 pid, const UserSample *sample, bool inResolve);
     void holdFiles(quint32 pid, Process &p);
     void closeFiles(QList<Mapping> &mappings);
     SymbolizedStack toStack(quint32 pid, const symproto::Stack &stack) const;
@@ -553,11 +558,17 @@ qint64 SymbolizerClient::childPid() const
     return isRunning() ? d->child : 0;
 }
 
-void SymbolizerClient::Private::observe(quint32 pid, const UserSample *sample)
+void SymbolizerClient::Private::observe(quint32 pid, const UserSample *sample, bool inResolve)
 {
     Process &p = processes[pid];
-    if (!exeCheckedSinceResolve.contains(pid)) {
-        exeCheckedSinceResolve.insert(pid);
+    const qint64 now = clock.elapsed();
+    const bool checkExe = inResolve
+                              ? !exeCheckedThisCall.contains(pid)
+                              : p.exeCheckedMs < 0 || now - p.exeCheckedMs >= CaptureExeCheckMs;
+    if (checkExe) {
+        if (inResolve)
+            exeCheckedThisCall.insert(pid);
+        p.exeCheckedMs = now;
         struct stat st;
         const QByteArray exe = "/proc/" + QByteArray::number(pid) + "/exe";
         if (stat(exe.constData(), &st) == 0) {
@@ -570,14 +581,14 @@ void SymbolizerClient::Private::observe(quint32 pid, const UserSample *sample)
                 closeFiles(p.mappings);
                 p.mappings.clear();
                 p.mapsRead = false;
-                rereadSinceResolve.remove(pid);
+                rereadThisCall.remove(pid);
             }
             p.exeDev = st.st_dev;
             p.exeIno = st.st_ino;
         }
     }
     bool reread = !p.mapsRead;
-    if (!reread && sample && !rereadSinceResolve.contains(pid)) {
+    if (!reread && sample && !rereadThisCall.contains(pid)) {
         // Code outside every known mapping: something was mapped since (dlopen).
         reread = !inKnownMapping(p, sample->regs.ip());
         for (qsizetype i = 0; i < sample->framePointerIps.size() && !reread; ++i)
@@ -585,7 +596,8 @@ void SymbolizerClient::Private::observe(quint32 pid, const UserSample *sample)
                 sample->framePointerIps.at(i) && !inKnownMapping(p, sample->framePointerIps.at(i));
     }
     if (reread) {
-        rereadSinceResolve.insert(pid);
+        if (inResolve)
+            rereadThisCall.insert(pid);
         QList<Mapping> fresh;
         if (readMaps(pid, &fresh)) {
             bool unmapped = false;
@@ -719,7 +731,7 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
     if (d->wanted) {
         for (const UserSample &sample : samples)
             if (sample.regs.valid && !d->poisoned.contains(sample.pid))
-                d->observe(sample.pid, &sample);
+                d->observe(sample.pid, &sample, true);
     }
 
     d->readReply = readOne;
@@ -757,16 +769,16 @@ QList<SymbolizedStack> SymbolizerClient::resolve(const QList<UserSample> &sample
             recover();
     }
     d->readReply = nullptr;
-    d->rereadSinceResolve.clear();
-    d->exeCheckedSinceResolve.clear();
+    d->rereadThisCall.clear();
+    d->exeCheckedThisCall.clear();
     d->sweepExited();
     return out;
 }
 
 void SymbolizerClient::capture(quint32 pid)
 {
-    if (d->wanted && pid && !d->poisoned.contains(pid) && !d->exeCheckedSinceResolve.contains(pid))
-        d->observe(pid, nullptr);
+    if (d->wanted && pid && !d->poisoned.contains(pid))
+        d->observe(pid, nullptr, false);
 }
 
 void SymbolizerClient::forgetProcess(quint32 pid)

@@ -275,7 +275,11 @@ private Q_SLOTS:
                      user.join(' ').constData());
         }
         QVERIFY(userLost <= r.stacksLost);
-        QVERIFY2(sleeps.size() - userLost >= 8 && sleeps.size() + r.missed + r.stacksLost >= 10,
+        // A sleep whose kernel stack was lost is not known as one (see tenSleeps): a 5.10
+        // guest's slow first drain held the startup's stacks while the first three sleeps
+        // switched out, and their shared stack's bucket was taken (3 reported lost).
+        QVERIFY2(sleeps.size() - userLost >= qMax<qint64>(5, 8 - r.stacksLost) &&
+                     sleeps.size() + r.missed + r.stacksLost >= 10,
                  qPrintable(QStringLiteral("%1 sleeps, %2 missed, %3 stacks lost")
                                 .arg(sleeps.size())
                                 .arg(r.missed)
