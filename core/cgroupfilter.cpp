@@ -1,5 +1,7 @@
 #include "core/cgroupfilter.h"
 
+#include <algorithm>
+
 namespace bpflens {
 
 namespace {
@@ -70,6 +72,52 @@ QSet<quint64> matchingCgroups(const CgroupTable &table, const CgroupFilter &filt
         ids.insert(c.id);
     }
     return ids;
+}
+
+bool workloadCgroup(const QList<CgroupPath> &running, const CgroupFilter &filter, QByteArray *path,
+                    QString *why)
+{
+    if (!checkCgroupFilter(filter, why))
+        return false;
+    CgroupTable table;
+    table.add(running);
+    QList<QByteArray> matches;
+    for (quint64 id : matchingCgroups(table, filter))
+        matches.append(table.path(id)->path);
+    // Sorted, a cgroup comes before its descendants: keep only the outermost.
+    std::sort(matches.begin(), matches.end());
+    QList<QByteArray> outermost;
+    for (const QByteArray &m : std::as_const(matches)) {
+        const bool inside = std::any_of(outermost.cbegin(), outermost.cend(), [&](const auto &o) {
+            return o == "/" || m.startsWith(o + '/');
+        });
+        if (!inside)
+            outermost.append(m);
+    }
+    if (outermost.size() == 1) {
+        *path = outermost.first();
+        return true;
+    }
+    if (outermost.isEmpty()) {
+        *why = QStringLiteral("no running cgroup is in %1 (it must run when the recording "
+                              "starts; docs/containers.md)")
+                   .arg(filter.describe());
+        if (!filter.unit.isEmpty() &&
+            (filter.unit == QLatin1String("usecs") || filter.unit == QLatin1String("msecs") ||
+             filter.unit == QLatin1String("nsecs")))
+            *why += QStringLiteral("; a histogram's units are units=%1").arg(filter.unit);
+        return false;
+    }
+    QStringList shown;
+    for (qsizetype i = 0; i < outermost.size() && i < 5; ++i)
+        shown << QString::fromUtf8(outermost[i]);
+    if (outermost.size() > 5)
+        shown << QStringLiteral("...");
+    *why = QStringLiteral("%1 names %2 cgroups: %3; choose one with cgroup=PATH")
+               .arg(filter.describe())
+               .arg(outermost.size())
+               .arg(shown.join(QStringLiteral(", ")));
+    return false;
 }
 
 qsizetype keepCgroupEvents(EventStore *events, const QSet<quint64> &ids)

@@ -32,6 +32,14 @@ bool checkCgroupFilter(const CgroupFilter &filter, QString *why);
 // The ids of the table's cgroups the filter names.
 QSet<quint64> matchingCgroups(const CgroupTable &table, const CgroupFilter &filter);
 
+// The one cgroup a recording's container= or unit= option names among the running ones (a
+// walk of the v2 hierarchy, CgroupResolver::walk): the outermost match, since a probe's cgroup
+// filter takes its descendants too (a pod's slice holds its containers' scopes). False with
+// *why when none matches (the container or unit must run when the recording starts) or when
+// several do (their paths, for the probe's cgroup= option).
+bool workloadCgroup(const QList<CgroupPath> &running, const CgroupFilter &filter, QByteArray *path,
+                    QString *why);
+
 // Keeps only the events whose cgroup id is in ids: a type without a cgroup id keeps none.
 // Returns how many events are kept.
 qsizetype keepCgroupEvents(EventStore *events, const QSet<quint64> &ids);

@@ -282,6 +282,17 @@ QList<CgroupPath> CgroupResolver::finish()
     return out;
 }
 
+QList<CgroupPath> CgroupResolver::walk()
+{
+    if (isAvailable())
+        scan();
+    QList<CgroupPath> out;
+    out.reserve(m_seen.size());
+    for (auto it = m_seen.cbegin(); it != m_seen.cend(); ++it)
+        out.append({it.key(), it.value()});
+    return out;
+}
+
 void CgroupResolver::scan()
 {
     ++m_scans;

@@ -101,6 +101,9 @@ public:
     // Hands out the ids still unresolved with an empty path (their cgroups are gone), so a
     // recording's table names every id its events do. Called when the recording ends.
     QList<CgroupPath> finish();
+    // Walks the hierarchy now: every cgroup any walk of this resolver saw (for a resolver made for
+    // it: the cgroups that exist now).
+    QList<CgroupPath> walk();
     // How many walks of the hierarchy were made.
     int scans() const { return m_scans; }
 

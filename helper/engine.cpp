@@ -2,6 +2,7 @@
 
 #include "helper/bpfaccess.h"
 
+#include "core/cgroupfilter.h"
 #include "core/cgroups.h"
 #include "core/sessioninfo.h"
 #include "helper/stackresolver.h"
@@ -71,6 +72,37 @@ QList<ProbeStatus> Engine::probes() const
     return out;
 }
 
+namespace {
+
+// container= and unit= become the cgroup= filter of the one running cgroup they name
+// (docs/containers.md); the options keep what was asked, and the cgroup it came to.
+bool resolveWorkloadOptions(QVariantMap *options, QString *error)
+{
+    CgroupFilter filter;
+    filter.container = options->value(QStringLiteral("container")).toString();
+    filter.unit = options->value(QStringLiteral("unit")).toString();
+    if (filter.isEmpty())
+        return true;
+    if (!options->value(QStringLiteral("cgroup")).toString().isEmpty()) {
+        *error = QStringLiteral("cgroup= and %1 exclude each other: a filter is one cgroup")
+                     .arg(filter.container.isEmpty() ? QStringLiteral("unit=")
+                                                     : QStringLiteral("container="));
+        return false;
+    }
+    CgroupResolver cgroups;
+    if (!cgroups.isAvailable()) {
+        *error = QStringLiteral("%1: %2").arg(filter.describe(), cgroups.error());
+        return false;
+    }
+    QByteArray path;
+    if (!workloadCgroup(cgroups.walk(), filter, &path, error))
+        return false;
+    options->insert(QStringLiteral("cgroup"), QString::fromUtf8(path));
+    return true;
+}
+
+} // namespace
+
 bool Engine::start(QList<ProbeConfig> &requests, QString *error)
 {
     Q_ASSERT(!isRunning());
@@ -104,6 +136,10 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
         QVariantMap opts;
         if (!ProbeCatalog::validate(req.id, req.options, &opts, error))
             return false;
+        if (!resolveWorkloadOptions(&opts, error)) {
+            *error = QStringLiteral("probe %1: %2").arg(req.id, *error);
+            return false;
+        }
         auto probe = createProbe(req.id);
         if (!probe) {
             *error = QStringLiteral("unknown probe: %1").arg(req.id);

@@ -44,6 +44,22 @@
         <translation>Nur Tasks in dieser cgroup v2 (ein Pfad unter /sys/fs/cgroup)</translation>
     </message>
     <message>
+        <source>Container</source>
+        <translation>Container</translation>
+    </message>
+    <message>
+        <source>Only tasks of this running container: its id, a prefix of it, or a Kubernetes pod&apos;s UID</source>
+        <translation>Nur Tasks dieses laufenden Containers: seine ID, ein Präfix davon oder die UID eines Kubernetes-Pods</translation>
+    </message>
+    <message>
+        <source>Systemd unit</source>
+        <translation>Systemd-Unit</translation>
+    </message>
+    <message>
+        <source>Only tasks of this running systemd unit or slice, as nginx.service or user@1000.service</source>
+        <translation>Nur Tasks dieser laufenden systemd-Unit oder -Slice, etwa nginx.service oder user@1000.service</translation>
+    </message>
+    <message>
         <source>Interval (ms)</source>
         <translation>Intervall (ms)</translation>
     </message>

@@ -44,6 +44,22 @@
         <translation>仅限此 cgroup v2 中的任务（/sys/fs/cgroup 下的路径）</translation>
     </message>
     <message>
+        <source>Container</source>
+        <translation>容器</translation>
+    </message>
+    <message>
+        <source>Only tasks of this running container: its id, a prefix of it, or a Kubernetes pod&apos;s UID</source>
+        <translation>仅限此运行中容器的任务：容器 ID、其前缀或 Kubernetes Pod 的 UID</translation>
+    </message>
+    <message>
+        <source>Systemd unit</source>
+        <translation>systemd 单元</translation>
+    </message>
+    <message>
+        <source>Only tasks of this running systemd unit or slice, as nginx.service or user@1000.service</source>
+        <translation>仅限此运行中 systemd 单元或 slice 的任务，例如 nginx.service 或 user@1000.service</translation>
+    </message>
+    <message>
         <source>Interval (ms)</source>
         <translation>间隔（ms）</translation>
     </message>

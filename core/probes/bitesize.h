@@ -28,6 +28,8 @@ inline ProbeInfo bitesizeProbe()
         pidOption(),
         commOption(),
         cgroupOption(),
+        containerOption(),
+        unitOption(),
         stringOption(QStringLiteral("disk"), text(QT_TRANSLATE_NOOP("ProbeCatalog", "Disk")),
                      text(QT_TRANSLATE_NOOP("ProbeCatalog",
                                             "Only this disk (as in /proc/partitions, e.g. vda)")),

@@ -45,6 +45,8 @@ inline ProbeInfo cachestatProbe()
                                    "under /sys/fs/cgroup), as for the process filter; pages are "
                                    "counted for the task that touches them, not for the cgroup "
                                    "the memory is charged to"))),
+        containerOption(),
+        unitOption(),
         intervalOption()};
     // Counters, not events: drawn on the Counters view's page cache charts, exposed as metrics
     // of their own.

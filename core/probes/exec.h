@@ -18,6 +18,8 @@ inline ProbeInfo execProbe()
         uidOption(),
         commOption(),
         cgroupOption(),
+        containerOption(),
+        unitOption(),
         boolOption(QStringLiteral("failed"),
                    text(QT_TRANSLATE_NOOP("ProbeCatalog", "Include failed execs")),
                    text(QT_TRANSLATE_NOOP("ProbeCatalog",

@@ -19,6 +19,8 @@ inline ProbeInfo fsslowerProbe()
                  tidOption(),
                  commOption(),
                  cgroupOption(),
+                 containerOption(),
+                 unitOption(),
                  intOption(QStringLiteral("minLatencyUs"),
                            text(QT_TRANSLATE_NOOP("ProbeCatalog", "Minimum latency (µs)")),
                            text(QT_TRANSLATE_NOOP("ProbeCatalog",

@@ -25,6 +25,8 @@ inline ProbeInfo iostackProbe()
         tidOption(),
         commOption(),
         cgroupOption(),
+        containerOption(),
+        unitOption(),
         stringOption(
             QStringLiteral("disk"), text(QT_TRANSLATE_NOOP("ProbeCatalog", "Disk")),
             text(QT_TRANSLATE_NOOP("ProbeCatalog",

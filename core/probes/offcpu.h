@@ -21,6 +21,8 @@ inline ProbeInfo offcpuProbe()
         tidOption(),
         commOption(),
         cgroupOption(),
+        containerOption(),
+        unitOption(),
         intOption(QStringLiteral("minUs"),
                   text(QT_TRANSLATE_NOOP("ProbeCatalog", "Minimum time off-CPU (µs)")),
                   text(QT_TRANSLATE_NOOP("ProbeCatalog",

@@ -35,6 +35,8 @@ inline ProbeInfo openProbe()
         uidOption(),
         commOption(),
         cgroupOption(),
+        containerOption(),
+        unitOption(),
         boolOption(QStringLiteral("failedOnly"),
                    text(QT_TRANSLATE_NOOP("ProbeCatalog", "Failed opens only")),
                    text(QT_TRANSLATE_NOOP("ProbeCatalog",

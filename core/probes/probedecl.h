@@ -92,6 +92,25 @@ inline ProbeOption cgroupOption()
         4096);
 }
 
+// A container or systemd unit, resolved to its cgroup when the recording starts (Engine).
+inline ProbeOption containerOption()
+{
+    return stringOption(
+        QStringLiteral("container"), text(QT_TRANSLATE_NOOP("ProbeCatalog", "Container")),
+        text(QT_TRANSLATE_NOOP("ProbeCatalog", "Only tasks of this running container: its id, a "
+                                               "prefix of it, or a Kubernetes pod's UID")),
+        256);
+}
+
+inline ProbeOption unitOption()
+{
+    return stringOption(
+        QStringLiteral("unit"), text(QT_TRANSLATE_NOOP("ProbeCatalog", "Systemd unit")),
+        text(QT_TRANSLATE_NOOP("ProbeCatalog", "Only tasks of this running systemd unit or "
+                                               "slice, as nginx.service or user@1000.service")),
+        256);
+}
+
 inline ProbeOption intervalOption()
 {
     return intOption(

@@ -20,6 +20,8 @@ inline ProbeInfo profileProbe()
         tidOption(),
         commOption(),
         cgroupOption(),
+        containerOption(),
+        unitOption(),
         intOption(QStringLiteral("frequency"),
                   text(QT_TRANSLATE_NOOP("ProbeCatalog", "Frequency (Hz)")),
                   text(QT_TRANSLATE_NOOP("ProbeCatalog",

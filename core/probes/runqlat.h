@@ -27,6 +27,8 @@ inline ProbeInfo runqlatProbe()
         tidOption(),
         commOption(),
         cgroupOption(),
+        containerOption(),
+        unitOption(),
         boolOption(
             QStringLiteral("perProcess"), text(QT_TRANSLATE_NOOP("ProbeCatalog", "Per process")),
             text(QT_TRANSLATE_NOOP("ProbeCatalog", "One histogram per process, like runqlat -P"))),

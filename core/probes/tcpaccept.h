@@ -14,7 +14,8 @@ inline ProbeInfo tcpacceptProbe()
     p.description = text(QT_TRANSLATE_NOOP(
         "ProbeCatalog", "Every TCP connection a process accepts over IPv4 and IPv6, "
                         "with the listen queue's length, like tcpaccept"));
-    p.options = {pidOption(), uidOption(), commOption(), cgroupOption()};
+    p.options = {pidOption(),    uidOption(),       commOption(),
+                 cgroupOption(), containerOption(), unitOption()};
     p.eventTypes = {EventType::TcpAccept};
     return p;
 }

@@ -19,6 +19,8 @@ inline ProbeInfo tcpconnectProbe()
         uidOption(),
         commOption(),
         cgroupOption(),
+        containerOption(),
+        unitOption(),
         stringOption(
             QStringLiteral("ports"), text(QT_TRANSLATE_NOOP("ProbeCatalog", "Destination ports")),
             text(QT_TRANSLATE_NOOP("ProbeCatalog", "Only connects to these ports, as 80,443 "

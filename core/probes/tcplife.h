@@ -14,7 +14,8 @@ inline ProbeInfo tcplifeProbe()
     p.description = text(QT_TRANSLATE_NOOP(
         "ProbeCatalog", "Every TCP connection when it closes, with its lifetime and "
                         "the bytes it sent and received, like tcplife"));
-    p.options = {pidOption(), uidOption(), commOption(), cgroupOption()};
+    p.options = {pidOption(),    uidOption(),       commOption(),
+                 cgroupOption(), containerOption(), unitOption()};
     p.eventTypes = {EventType::TcpLife};
     return p;
 }

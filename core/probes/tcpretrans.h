@@ -14,8 +14,8 @@ inline ProbeInfo tcpretransProbe()
     p.description = text(QT_TRANSLATE_NOOP(
         "ProbeCatalog", "Every TCP retransmission (data, SYN, SYN-ACK, tail-loss probe) "
                         "with per-connection counts per interval, like tcpretrans"));
-    p.options = {pidOption(),    uidOption(),    commOption(),
-                 cgroupOption(), attachOption(), intervalOption()};
+    p.options = {pidOption(),       uidOption(),  commOption(),   cgroupOption(),
+                 containerOption(), unitOption(), attachOption(), intervalOption()};
     p.eventTypes = {EventType::TcpRetrans};
     p.keyed = {text(QT_TRANSLATE_NOOP("bpflens::CountersView", "TCP retransmits per connection")),
                text(QT_TRANSLATE_NOOP("bpflens::CountersView", "retransmits per interval")),

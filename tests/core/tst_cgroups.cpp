@@ -242,6 +242,49 @@ private Q_SLOTS:
         QVERIFY(!checkCgroupFilter({{}, QString(257, QLatin1Char('a'))}, &why));
     }
 
+    // What a probe's container= or unit= records: the one outermost cgroup that matches.
+    void workloadIsOneCgroup()
+    {
+        const QByteArray podSd = "0d8b5a56_2f9e_4c1e_9a7b_5f1c2d3e4f50";
+        const QByteArray pod = "/kubepods.slice/kubepods-pod" + podSd + ".slice";
+        const QList<CgroupPath> running{
+            {1, "/"},
+            {2, "/system.slice"},
+            {3, "/system.slice/nginx.service"},
+            {4, "/system.slice/nginx.service/worker"},
+            // sorts between nginx.service and its child: not taken for one of its descendants
+            {5, "/system.slice/nginx.service-x/nginx.service"},
+            {6, "/system.slice/docker-" + Hex64 + ".scope"},
+            {7, pod},
+            {8, pod + "/cri-containerd-" + Hex64b + ".scope"},
+            {9, "/a.slice/dup.service"},
+            {10, "/b.slice/dup.service"}};
+        auto one = [&](const QString &container, const QString &unit) {
+            QByteArray path;
+            QString why;
+            return workloadCgroup(running, {container, unit}, &path, &why) ? path : why.toUtf8();
+        };
+        QCOMPARE(one(QStringLiteral("3f4e5a6b7c8d"), {}),
+                 "/system.slice/docker-" + Hex64 + ".scope");
+        QCOMPARE(one(QStringLiteral("0d8b5a56-2f9e-4c1e-9a7b-5f1c2d3e4f50"), {}), pod);
+        QCOMPARE(one({}, QStringLiteral("system.slice")), QByteArray("/system.slice"));
+        QCOMPARE(one({}, QStringLiteral("nginx.service")),
+                 QByteArray("unit nginx.service names 2 cgroups: /system.slice/nginx.service, "
+                            "/system.slice/nginx.service-x/nginx.service; choose one with "
+                            "cgroup=PATH"));
+        QCOMPARE(one({}, QStringLiteral("dup.service")),
+                 QByteArray("unit dup.service names 2 cgroups: /a.slice/dup.service, "
+                            "/b.slice/dup.service; choose one with cgroup=PATH"));
+        QCOMPARE(one(QStringLiteral("ffff"), {}),
+                 QByteArray("no running cgroup is in container ffff (it must run when the "
+                            "recording starts; docs/containers.md)"));
+        QCOMPARE(one({}, QStringLiteral("msecs")),
+                 QByteArray("no running cgroup is in unit msecs (it must run when the recording "
+                            "starts; docs/containers.md); a histogram's units are units=msecs"));
+        QCOMPARE(one(QStringLiteral("x y"), {}),
+                 QByteArray("container=x y: not a container id (hex digits, or a pod UID)"));
+    }
+
     void sessionKeepsCgroups()
     {
         QTemporaryDir dir;

@@ -83,7 +83,9 @@ private Q_SLOTS:
         QCOMPARE(n.value(QStringLiteral("failedOnly")), QVariant(false));
         QCOMPARE(n.value(QStringLiteral("flags")), QVariant(QString()));
         QCOMPARE(n.value(QStringLiteral("fullPath")), QVariant(false));
-        QCOMPARE(n.size(), 8);
+        QCOMPARE(n.value(QStringLiteral("container")), QVariant(QString()));
+        QCOMPARE(n.value(QStringLiteral("unit")), QVariant(QString()));
+        QCOMPARE(n.size(), 10);
         QVERIFY(ProbeCatalog::validate(QStringLiteral("block"), {}, &n, &error));
         QCOMPARE(n.value(QStringLiteral("units")), QVariant(QStringLiteral("usecs")));
         QCOMPARE(n.value(QStringLiteral("interval")), QVariant(qint64(1000)));

@@ -382,6 +382,120 @@ private Q_SLOTS:
         QCOMPARE(kept({QStringLiteral("0123456789ab"), {}}, &pids), qint64(0));
         QCOMPARE(kept({{}, QStringLiteral("bpflens-test")}, &pids), qint64(0)); // not a prefix
     }
+
+    // The probes' own container= and unit= options (what `record --probe exec:container=ID`
+    // gives): the recording holds the events of that container's, pod's or unit's tasks and of
+    // no other; a name that matches no running cgroup, or several, is refused with the reason.
+    void recordingOfOneContainerOrUnit()
+    {
+        BPFLENS_REQUIRE_ROOT("makes cgroups and loads the exec probe");
+        m_top =
+            QFile::encodeName(m_mount) + "/bpflens-test-" + QByteArray::number(getpid()) + ".slice";
+        QVERIFY2(::mkdir(m_top.constData(), 0755) == 0, strerror(errno));
+        // Ids of their own (this test's pid in them), so that no running container matches.
+        const QByteArray pid = QByteArray::number(getpid()).rightJustified(8, '0');
+        const QByteArray a = "a1" + pid + hex64('a').mid(10), b = "b2" + pid + hex64('b').mid(10);
+        const QByteArray podUid = "5eed" + pid + "-2f9e-4c1e-9a7b-5f1c2d3e4f50";
+        QByteArray podSd = podUid;
+        podSd.replace('-', '_');
+        const QByteArray service = "bpflens-test-" + QByteArray::number(getpid()) + ".service";
+        const QByteArray twice = "bpflens-twice-" + QByteArray::number(getpid()) + ".service";
+        const QByteArray dockerA = "system.slice/docker-" + a + ".scope";
+        const QByteArray dockerB = "system.slice/docker-" + b + ".scope";
+        const QByteArray pod = "kubepods.slice/kubepods-pod" + podSd + ".slice";
+        const QByteArray podContainer = pod + "/cri-containerd-" + hex64('c') + ".scope";
+        const QByteArray unit = "system.slice/" + service;
+        const QList<QByteArray> workloads{dockerA, dockerB, podContainer, unit};
+        for (const QByteArray &rel :
+             workloads + QList<QByteArray>{"x.slice/" + twice, "y.slice/" + twice})
+            QVERIFY2(makeDirs(m_top + '/' + rel), rel.constData());
+
+        // One exec of /bin/true in each workload's cgroup; which workloads' execs were recorded.
+        auto record = [&](const QVariantMap &options, QString *error) -> QSet<pid_t> {
+            Engine engine;
+            QList<ProbeConfig> req{{QStringLiteral("exec"), options, {}}};
+            if (!engine.start(req, error))
+                return {};
+            RecordBatch all;
+            QList<pid_t> pids; // in the order of `workloads`
+            char *const trueArgv[] = {const_cast<char *>("/bin/true"), nullptr};
+            char *const noEnv[] = {nullptr};
+            for (const QByteArray &rel : workloads) {
+                test::GatedChild child(
+                    [trueArgv, noEnv] { ::execve("/bin/true", trueArgv, noEnv); });
+                if (child.pid() <= 0 ||
+                    !writeFile(m_top + '/' + rel + "/cgroup.procs",
+                               QByteArray::number(child.pid())) ||
+                    child.run() != 0) {
+                    *error = QStringLiteral("the workload in %1 did not run")
+                                 .arg(QString::fromUtf8(rel));
+                    return {};
+                }
+                RecordBatch batch;
+                engine.poll(0, batch);
+                all.append(std::move(batch));
+                pids.append(child.pid());
+            }
+            engine.stop(&all);
+            QSet<quint32> recorded;
+            for (const ExecEvent &e : std::as_const(all.events<ExecEvent>()))
+                recorded.insert(e.pid);
+            QSet<pid_t> which;
+            for (qsizetype i = 0; i < pids.size(); ++i)
+                if (recorded.contains(quint32(pids[i])))
+                    which.insert(pid_t(i));
+            return which;
+        };
+
+        struct Expect
+        {
+            QVariantMap options;
+            QSet<pid_t> workloads; // indexes into `workloads`
+        };
+        const QList<Expect> expects{
+            {{{QStringLiteral("container"), QString::fromLatin1(a.left(12)).toUpper()}}, {0}},
+            {{{QStringLiteral("container"), QString::fromLatin1(b)}}, {1}},
+            {{{QStringLiteral("container"), QString::fromLatin1(podUid)}}, {2}},
+            {{{QStringLiteral("unit"), QString::fromLatin1(service)}}, {3}},
+            {{{QStringLiteral("container"), QString::fromLatin1(a.left(12))},
+              {QStringLiteral("unit"), QStringLiteral("system.slice")}},
+             {0}},
+        };
+        for (const Expect &x : expects) {
+            QString error;
+            const QSet<pid_t> got = record(x.options, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QStringList asked;
+            for (auto it = x.options.cbegin(); it != x.options.cend(); ++it)
+                asked << it.key() + QLatin1Char('=') + it.value().toString();
+            QStringList which;
+            for (pid_t i : got)
+                which << QString::fromUtf8(workloads[i]);
+            QVERIFY2(got == x.workloads,
+                     qPrintable(asked.join(QLatin1Char(',')) + QStringLiteral(" recorded: ") +
+                                which.join(QStringLiteral(", "))));
+        }
+
+        auto refused = [&](const QVariantMap &options, const QString &part) {
+            QString error;
+            record(options, &error);
+            QVERIFY2(error.contains(part),
+                     qPrintable(QStringLiteral("\"%1\" does not say \"%2\"").arg(error, part)));
+            QVERIFY(error.startsWith(QStringLiteral("probe exec: ")));
+        };
+        refused({{QStringLiteral("container"), QStringLiteral("ffffffff0000")}},
+                QStringLiteral("no running cgroup is in container ffffffff0000"));
+        refused({{QStringLiteral("unit"), QString::fromLatin1(twice)}},
+                QStringLiteral("names 2 cgroups: ") + QFile::decodeName(m_top.mid(m_mount.size())) +
+                    QStringLiteral("/x.slice/") + QString::fromLatin1(twice));
+        refused({{QStringLiteral("unit"), QStringLiteral("msecs")}},
+                QStringLiteral("a histogram's units are units=msecs"));
+        refused({{QStringLiteral("container"), QString::fromLatin1(a)},
+                 {QStringLiteral("cgroup"), QStringLiteral("/")}},
+                QStringLiteral("cgroup= and container= exclude each other"));
+        refused({{QStringLiteral("container"), QStringLiteral("not/hex")}},
+                QStringLiteral("not a container id"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCgroupAttribution)
