@@ -305,6 +305,12 @@ int serve(const QStringList &args)
                                      "\"other\" (default %1).")
                           .arg(MetricsAggregator::DefaultMaxSeries),
                       QStringLiteral("n"), QString::number(MetricsAggregator::DefaultMaxSeries)});
+    parser.addOption({QStringLiteral("max-workloads"),
+                      QStringLiteral("Container and unit label sets of bpflens_workload_events; "
+                                     "later ones are counted under \"other\" (default %1).")
+                          .arg(MetricsAggregator::DefaultMaxWorkloads),
+                      QStringLiteral("n"),
+                      QString::number(MetricsAggregator::DefaultMaxWorkloads)});
     parser.addOption(
         {QStringLiteral("direct"),
          QStringLiteral(
@@ -356,6 +362,11 @@ int serve(const QStringList &args)
         return fail(QStringLiteral("--max-series %1: expected a number from 2 to 1000000")
                         .arg(parser.value(QStringLiteral("max-series")).left(32)),
                     Usage);
+    const int maxWorkloads = parser.value(QStringLiteral("max-workloads")).toInt(&ok);
+    if (!ok || maxWorkloads < 2 || maxWorkloads > 100000)
+        return fail(QStringLiteral("--max-workloads %1: expected a number from 2 to 100000")
+                        .arg(parser.value(QStringLiteral("max-workloads")).left(32)),
+                    Usage);
     QHostAddress address;
     quint16 port = 0;
     if (!parseListen(parser.value(QStringLiteral("listen")), &address, &port))
@@ -364,7 +375,7 @@ int serve(const QStringList &args)
                         .arg(parser.value(QStringLiteral("listen")).left(64)),
                     Usage);
 
-    MetricsAggregator metrics(maxSeries);
+    MetricsAggregator metrics(maxSeries, maxWorkloads);
     QMutex metricsLock;
     MetricsServer server(metrics, metricsLock);
     // Before any probe is attached: a port that is taken fails fast and leaves nothing behind.

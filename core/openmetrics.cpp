@@ -1,5 +1,7 @@
 #include "core/openmetrics.h"
 
+#include "core/events.h"
+#include "core/eventschema.h"
 #include "core/probecatalog.h"
 
 #include <cmath>
@@ -83,8 +85,9 @@ void appendLabels(QByteArray &out, const QStringList &names, const QStringList &
 
 } // namespace
 
-MetricsAggregator::MetricsAggregator(int maxSeries)
+MetricsAggregator::MetricsAggregator(int maxSeries, int maxWorkloads)
     : m_maxSeries(qMax(1, maxSeries))
+    , m_maxWorkloads(qMax(2, maxWorkloads))
 {
 }
 
@@ -175,7 +178,7 @@ MetricsAggregator::Series &MetricsAggregator::series(Family &f, const QStringLis
     QStringList values = labelValues;
     QString seriesKey = key;
     // One slot is kept for "other", so the family never has more than m_maxSeries series.
-    if (!f.labels.isEmpty() && f.series.size() >= m_maxSeries - 1) {
+    if (!f.labels.isEmpty() && f.series.size() >= (f.maxSeries ? f.maxSeries : m_maxSeries) - 1) {
         ++m_overflowed;
         f.capped = true;
         values = QStringList(f.labels.size(), Other);
@@ -250,6 +253,46 @@ void MetricsAggregator::addCounter(const CounterSample &c)
     series(f, {c.probeId, c.name}).value += c.value;
 }
 
+// Every event that carries a process's cgroup, counted by probe, container and unit. The
+// engine puts a cgroup's path in the batch of the first event that names it, so every id is
+// known by the time its events are counted, unless the cgroup was gone before it was looked up.
+void MetricsAggregator::addWorkloadEvents(const RecordBatch &batch)
+{
+    m_cgroups.add(batch.cgroups);
+    Family *f = nullptr;
+    forEachEventType([&]<typename E>() {
+        if constexpr (hasCgroupId<E>) {
+            const QList<E> &events = batch.events<E>();
+            if (events.isEmpty())
+                return;
+            if (!f) {
+                f = &family(
+                    QStringLiteral("bpflens_workload_events"), QStringLiteral("counter"), {},
+                    QStringLiteral("Events by the container and systemd unit of the "
+                                   "task (\"\": none; unit \"[unknown]\": a cgroup gone "
+                                   "before it was named)"),
+                    {QStringLiteral("probe"), QStringLiteral("container"), QStringLiteral("unit")});
+                f->maxSeries = m_maxWorkloads;
+            }
+            const QString probe = QLatin1String(EventTraits<E>::probeId);
+            // Consecutive events mostly share a cgroup: one lookup per run of them.
+            quint64 lastId = ~quint64(0);
+            Series *last = nullptr;
+            for (const E &e : events) {
+                if (e.cgroupId != lastId || !last) {
+                    lastId = e.cgroupId;
+                    const CgroupPath *path = m_cgroups.path(e.cgroupId);
+                    const CgroupNames n = m_cgroups.names(e.cgroupId);
+                    last = &series(
+                        *f, {probe, n.container,
+                             path && !path->path.isEmpty() ? n.unit : QStringLiteral("[unknown]")});
+                }
+                last->value += 1;
+            }
+        }
+    });
+}
+
 void MetricsAggregator::add(const RecordBatch &batch)
 {
     for (const HistogramSnapshot &h : batch.histograms) {
@@ -284,6 +327,7 @@ void MetricsAggregator::add(const RecordBatch &batch)
     }
     for (const CounterSample &c : batch.counters)
         addCounter(c);
+    addWorkloadEvents(batch);
     const QStringList probe{QStringLiteral("probe")};
     for (const ProbeStats &st : batch.stats) {
         // Cumulative already: the newest reading is the total.

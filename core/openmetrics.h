@@ -25,10 +25,16 @@ public:
     };
 
     static constexpr int DefaultMaxSeries = 500;
+    // The series of the per-container and per-unit event counts (docs/containers.md): a
+    // machine runs many more cgroups than a dashboard can show.
+    static constexpr int DefaultMaxWorkloads = 50;
 
     // maxSeries bounds the label sets of each metric family: keys past it are added to one
     // series whose labels all read "other", so a busy host cannot grow the exposition unbounded.
-    explicit MetricsAggregator(int maxSeries = DefaultMaxSeries);
+    // maxWorkloads bounds bpflens_workload_events likewise: the first container and unit label
+    // sets seen keep their series (a counter never moves to another), the rest count as "other".
+    explicit MetricsAggregator(int maxSeries = DefaultMaxSeries,
+                               int maxWorkloads = DefaultMaxWorkloads);
 
     // The probes as they run (normalised options): which labels a histogram key splits into
     // depends on them (block's perDisk and perFlags, runqlat's perProcess, ...).
@@ -73,6 +79,7 @@ private:
         QHash<QString, int> index; // series key (label values joined by \x1f) -> m_series index
         QList<Series> series;
         bool capped = false;
+        int maxSeries = 0; // 0: the aggregator's
     };
 
     Family &family(const QString &name, const QString &type, const QString &unit,
@@ -80,8 +87,11 @@ private:
     // The series for these label values, or the family's "other" one past the cap.
     Series &series(Family &f, const QStringList &labelValues);
     void addCounter(const CounterSample &c);
+    void addWorkloadEvents(const RecordBatch &batch);
 
     int m_maxSeries;
+    int m_maxWorkloads;
+    CgroupTable m_cgroups;                         // every cgroup the recording named so far
     QHash<QString, QStringList> m_histogramLabels; // probe id -> labels of its keys
     QMap<QString, Family> m_families;              // by name: rendered in name order
     qint64 m_overflowed = 0;

@@ -238,6 +238,68 @@ private Q_SLOTS:
         QCOMPARE(m.overflowedKeys(), qint64(40 - (maxSeries - 1)));
     }
 
+    // bpflens_workload_events: every event counted once under its probe, container and unit,
+    // the first maxWorkloads - 1 label sets with series of their own and the rest as "other";
+    // a set keeps its series once it has one, however the counts compare later.
+    void workloadEventsByContainerAndUnit()
+    {
+        const QByteArray id = "3f4e5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081";
+        MetricsAggregator m(500, 6);
+        RecordBatch b;
+        b.cgroups = {{1, "/system.slice/docker-" + id + ".scope"},
+                     {2, "/system.slice/nginx.service"},
+                     {3, "/user.slice/user-1000.slice/session-2.scope"},
+                     {4, "/system.slice/cron.service"},
+                     {5, "/system.slice/ssh.service"},
+                     {6, ""}}; // gone before it was named
+        auto open = [&](quint64 cgroup, int n) {
+            for (int i = 0; i < n; ++i) {
+                OpenEvent e;
+                e.cgroupId = cgroup;
+                b.events<OpenEvent>().append(e);
+            }
+        };
+        open(1, 3);
+        open(2, 5);
+        open(1, 2);
+        open(6, 2);
+        ExecEvent x;
+        x.cgroupId = 2;
+        b.events<ExecEvent>().append(x);
+        m.add(b);
+        b = RecordBatch();
+        open(3, 1); // the fifth set: the last with a series of its own (one is kept for "other")
+        open(4, 7);
+        open(5, 9);
+        open(2, 1);
+        m.add(b);
+
+        const auto all = parseSamples(m.render(MetricsAggregator::Format::OpenMetrics));
+        QMap<QString, QString> got;
+        for (const Sample &s : named(all, QStringLiteral("bpflens_workload_events_total")))
+            got.insert(s.labels.value(QStringLiteral("probe")) + QLatin1Char('|') +
+                           s.labels.value(QStringLiteral("container")) + QLatin1Char('|') +
+                           s.labels.value(QStringLiteral("unit")),
+                       s.value);
+        const QMap<QString, QString> expected{
+            {QStringLiteral("open|") + QLatin1String(id) + QStringLiteral("|docker-") +
+                 QLatin1String(id) + QStringLiteral(".scope"),
+             QStringLiteral("5")},
+            {QStringLiteral("open||nginx.service"), QStringLiteral("6")},
+            {QStringLiteral("exec||nginx.service"), QStringLiteral("1")},
+            {QStringLiteral("open||[unknown]"), QStringLiteral("2")},
+            {QStringLiteral("open||session-2.scope"), QStringLiteral("1")},
+            {QStringLiteral("other|other|other"), QStringLiteral("16")}};
+        QCOMPARE(got, expected);
+
+        const QString promtool = QStandardPaths::findExecutable(QStringLiteral("promtool"));
+        if (!promtool.isEmpty()) {
+            const auto r = bpflens::test::promtoolCheck(
+                promtool, m.render(MetricsAggregator::Format::Prometheus), false);
+            QVERIFY2(r.accepted, r.said.constData());
+        }
+    }
+
     void labelValuesAreEscaped()
     {
         MetricsAggregator m;
