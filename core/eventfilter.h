@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QSet>
 
 #include <algorithm>
 #include <array>
@@ -44,10 +45,14 @@ struct EventFilter
     QByteArray file = {};
     QByteArray disk = {};
     QByteArray operation = {};
+    // A container's or systemd unit's cgroups (the filter bar's workload, core/cgroupfilter.h):
+    // only the types that carry a cgroup id, and of them the events in one of these. Empty: any.
+    QSet<quint64> cgroups = {};
     bool isEmpty() const
     {
         return text.isEmpty() && pid < 0 && comm.isEmpty() && !minLatencyNs && !maxLatencyNs &&
-               !destination && !error && file.isEmpty() && disk.isEmpty() && operation.isEmpty();
+               !destination && !error && file.isEmpty() && disk.isEmpty() && operation.isEmpty() &&
+               cgroups.isEmpty();
     }
     bool operator==(const EventFilter &) const = default;
 };
@@ -77,6 +82,14 @@ public:
     {
         if (m_filter.pid >= 0 && qint64(store.value<&E::pid>(i)) != m_filter.pid)
             return false;
+        if (!m_filter.cgroups.isEmpty()) {
+            if constexpr (hasCgroupId<E>) {
+                if (!m_filter.cgroups.contains(store.value<&E::cgroupId>(i)))
+                    return false;
+            } else {
+                return false;
+            }
+        }
         const QByteArray &comm = store.value<&E::comm>(i);
         if (!m_filter.comm.isEmpty() && comm != m_filter.comm)
             return false;

@@ -1,5 +1,7 @@
 #include "gui/resultspage.h"
 
+#include "core/cgroupfilter.h"
+
 #include "core/eventschema.h"
 #include "core/openflags.h"
 #include "gui/colors.h"
@@ -149,6 +151,7 @@ ResultsPage::ResultsPage(SessionModel *session, ViewState *state, QWidget *paren
         if (zoomed)
             m_state->setRange(s, e);
         updateEventTypes(false);
+        updateWorkloads();
     });
     connect(m_state, &ViewState::rangeChanged, this, &ResultsPage::updateRangeLabel);
     // Another view (a heatmap cell) may set the latency window: the box shows its lower bound.
@@ -288,6 +291,15 @@ QWidget *ResultsPage::createFilterBar()
     layout->addWidget(m_textFilter, 3);
     layout->addWidget(m_pidFilter);
     layout->addWidget(m_commFilter, 1);
+    m_workloadFilter = new QComboBox(bar);
+    m_workloadFilter->setObjectName(QStringLiteral("workloadFilter"));
+    m_workloadFilter->setAccessibleName(tr("Container or unit filter"));
+    m_workloadFilter->setToolTip(tr("Only the events of one container or systemd unit"));
+    m_workloadFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_workloadFilter->setMinimumContentsLength(14);
+    m_workloadFilter->hide();
+    connect(m_workloadFilter, &QComboBox::currentIndexChanged, this, &ResultsPage::applyFilter);
+    layout->addWidget(m_workloadFilter, 1);
     layout->addWidget(m_latencyFilter);
 
     // Filtering scans every event: wait until typing pauses.
@@ -311,6 +323,10 @@ QWidget *ResultsPage::createFilterBar()
             m_pidFilter->setText(pid);
         if (m_commFilter->text().toUtf8() != f.comm)
             m_commFilter->setText(QString::fromUtf8(f.comm));
+        if (f.cgroups.isEmpty() && m_workloadFilter->currentIndex() > 0) {
+            const QSignalBlocker b4(m_workloadFilter);
+            m_workloadFilter->setCurrentIndex(0);
+        }
         // The tool tip says every key whole; the button elides a long path in the middle, so
         // that it does not squeeze the text box.
         QStringList keys, shown;
@@ -365,7 +381,56 @@ void ResultsPage::applyFilter()
     f.file = m_state->filter().file;
     f.disk = m_state->filter().disk;
     f.operation = m_state->filter().operation;
+    const QStringList workload = m_workloadFilter->currentData().toStringList();
+    if (workload.size() == 2) {
+        CgroupFilter w;
+        (workload[0] == QLatin1String("container") ? w.container : w.unit) = workload[1];
+        f.cgroups = matchingCgroups(m_session->data().cgroups, w);
+    }
     m_state->setFilter(f);
+}
+
+void ResultsPage::updateWorkloads()
+{
+    const CgroupTable &cgroups = m_session->data().cgroups;
+    if (cgroups.size() == m_workloadCgroups)
+        return;
+    m_workloadCgroups = cgroups.size();
+    QMap<QString, QString> containers; // label -> id
+    QSet<QString> units;
+    for (const CgroupPath &c : cgroups.all()) {
+        const CgroupNames n = cgroups.names(c.id);
+        if (!n.container.isEmpty())
+            containers.insert(tr("Container %1")
+                                  .arg(QStringList{n.runtime, shortContainerId(n.container)}
+                                           .join(QLatin1Char(' '))
+                                           .trimmed()),
+                              n.container);
+        if (!n.unit.isEmpty())
+            units.insert(n.unit);
+    }
+    QStringList sortedUnits(units.cbegin(), units.cend());
+    std::sort(sortedUnits.begin(), sortedUnits.end());
+    const QVariant chosen = m_workloadFilter->currentData();
+    {
+        const QSignalBlocker block(m_workloadFilter);
+        m_workloadFilter->clear();
+        m_workloadFilter->addItem(tr("Every container and unit"));
+        for (auto it = containers.cbegin(); it != containers.cend(); ++it)
+            m_workloadFilter->addItem(it.key(),
+                                      QStringList{QStringLiteral("container"), it.value()});
+        if (!containers.isEmpty() && !sortedUnits.isEmpty())
+            m_workloadFilter->insertSeparator(m_workloadFilter->count());
+        for (const QString &u : std::as_const(sortedUnits))
+            m_workloadFilter->addItem(tr("Unit %1").arg(u), QStringList{QStringLiteral("unit"), u});
+        const int again = chosen.isValid() ? m_workloadFilter->findData(chosen) : 0;
+        m_workloadFilter->setCurrentIndex(qMax(0, again));
+    }
+    // As the event tables' Container and Unit columns: only when cgroups tell events apart.
+    m_workloadFilter->setVisible(cgroups.size() > 1);
+    // A new cgroup of the chosen container or unit (a live recording) joins the filter.
+    if (m_workloadFilter->currentIndex() > 0 || !m_state->filter().cgroups.isEmpty())
+        applyFilter();
 }
 
 void ResultsPage::showView(QWidget *view)
@@ -527,6 +592,7 @@ void ResultsPage::updateEventTypes(bool resizeAll)
 
 void ResultsPage::sessionReset()
 {
+    updateWorkloads();
     m_state->setSelectedEvent({});
     m_state->setFullRange(m_session->firstTimeNs(), m_session->endTimeNs());
     updateEventTypes(true);

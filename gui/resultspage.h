@@ -87,6 +87,7 @@ public:
     EventFilterModel *filterModel(EventType type) const;
     QTableView *tableView(EventType type) const;
     QLineEdit *textFilterEdit() const { return m_textFilter; }
+    QComboBox *workloadFilter() const { return m_workloadFilter; }
     LatencySpinBox *latencyFilter() const { return m_latencyFilter; }
     // For the status bar: the visible range, and "Filtering…" while a large table filters.
     QLabel *rangeLabel() const { return m_rangeLabel; }
@@ -106,6 +107,8 @@ private:
     QWidget *createEventsPage();
     QWidget *createGroup(const QList<QPair<QWidget *, QString>> &views);
     void applyFilter();
+    // Fills the workload box from the session's cgroups when they changed; keeps the choice.
+    void updateWorkloads();
     void sessionReset();
     void updateEventTypes(bool resizeAll);
     void updateRangeLabel();
@@ -142,6 +145,9 @@ private:
     QLineEdit *m_commFilter = nullptr;
     LatencySpinBox *m_latencyFilter = nullptr;
     QToolButton *m_keyFilter = nullptr; // a destination or error filter from a row; clears it
+    // Every container and unit of the session's cgroups (shown when they tell events apart).
+    QComboBox *m_workloadFilter = nullptr;
+    qsizetype m_workloadCgroups = -1; // the cgroups the box was filled from
     QLabel *m_rangeLabel = nullptr;
     QLabel *m_filtering = nullptr;
     bool m_syncingSelection = false;

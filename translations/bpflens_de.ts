@@ -3805,6 +3805,26 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>Stac&amp;k Chart</source>
         <translation>Stac&amp;k-Diagramm</translation>
     </message>
+    <message>
+        <source>Container or unit filter</source>
+        <translation>Container- oder Unit-Filter</translation>
+    </message>
+    <message>
+        <source>Only the events of one container or systemd unit</source>
+        <translation>Nur die Ereignisse eines Containers oder einer systemd-Unit</translation>
+    </message>
+    <message>
+        <source>Container %1</source>
+        <translation>Container %1</translation>
+    </message>
+    <message>
+        <source>Every container and unit</source>
+        <translation>Alle Container und Units</translation>
+    </message>
+    <message>
+        <source>Unit %1</source>
+        <translation>Unit %1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::SessionDocument</name>

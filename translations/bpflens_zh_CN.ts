@@ -3780,6 +3780,26 @@ The data recorded until then is kept.</source>
         <source>Stac&amp;k Chart</source>
         <translation>栈图(&amp;K)</translation>
     </message>
+    <message>
+        <source>Container or unit filter</source>
+        <translation>容器或单元筛选</translation>
+    </message>
+    <message>
+        <source>Only the events of one container or systemd unit</source>
+        <translation>仅显示一个容器或 systemd 单元的事件</translation>
+    </message>
+    <message>
+        <source>Container %1</source>
+        <translation>容器 %1</translation>
+    </message>
+    <message>
+        <source>Every container and unit</source>
+        <translation>所有容器和单元</translation>
+    </message>
+    <message>
+        <source>Unit %1</source>
+        <translation>单元 %1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::SessionDocument</name>

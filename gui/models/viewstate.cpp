@@ -104,6 +104,8 @@ void ViewState::narrowFilter(const EventFilter &row)
         f.disk = row.disk;
     if (!row.operation.isEmpty())
         f.operation = row.operation;
+    if (!row.cgroups.isEmpty())
+        f.cgroups = row.cgroups;
     setFilter(f);
 }
 

@@ -167,6 +167,7 @@ private Q_SLOTS:
     void initTestCase();
     void opensSessionAndShowsSummary();
     void killedRecordingShowsItsDuration();
+    void workloadFilterPicksContainerOrUnit();
     void histogramSeriesHoldBlockCounts();
     void timelineBinsHoldEvents();
     void textFilterFindsKnownFile();
@@ -248,6 +249,77 @@ void TestGui::killedRecordingShowsItsDuration()
     QVERIFY2(duration.startsWith(EventTableModel::formatDuration(2'500'000'000ull) +
                                  QStringLiteral(" up to the newest data")),
              qPrintable(duration));
+}
+
+// The filter bar's container and unit box: every container and unit of the session's cgroups,
+// and picking one leaves exactly its events in the tables and on the timeline (a unit with its
+// nested cgroups); a session of one cgroup does not show the box.
+void TestGui::workloadFilterPicksContainerOrUnit()
+{
+    const QByteArray id = "3f4e5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081";
+    const QString path = QDir(m_dir.path()).filePath(QStringLiteral("workloads.bpflens"));
+    SessionInfo info = m_data.info;
+    RecordBatch batch;
+    batch.cgroups = {{1, "/system.slice/docker-" + id + ".scope"},
+                     {2, "/system.slice/nginx.service"},
+                     {3, "/system.slice/nginx.service/worker"},
+                     {4, "/user.slice/user-1000.slice/session-2.scope"}};
+    // cgroup c: c opens (10 in all) and one exec each
+    for (quint64 c = 1; c <= 4; ++c) {
+        for (quint64 i = 0; i < c; ++i) {
+            OpenEvent o;
+            o.timeNs = info.startMonotonicNs + 1'000'000 * (10 * c + i);
+            o.pid = quint32(100 * c);
+            o.comm = "worker";
+            o.path = "/etc/hosts";
+            o.cgroupId = c;
+            batch.open.append(o);
+        }
+        ExecEvent e;
+        e.timeNs = info.startMonotonicNs + 1'000'000 * (10 * c + 9);
+        e.pid = quint32(100 * c);
+        e.comm = "sh";
+        e.cgroupId = c;
+        batch.exec.append(e);
+    }
+    {
+        SessionWriter writer;
+        QString error;
+        QVERIFY2(writer.create(path, info, &error), qPrintable(error));
+        QVERIFY2(writer.writeBatch(batch, &error), qPrintable(error));
+        QVERIFY2(writer.finish(info.startMonotonicNs + 1'000'000'000, &error), qPrintable(error));
+    }
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.openFile(path, &error), qPrintable(error));
+    QComboBox *box = w.results()->workloadFilter();
+    QVERIFY(!box->isHidden());
+    QStringList items;
+    for (int i = 0; i < box->count(); ++i)
+        items << box->itemText(i);
+    QCOMPARE(items, (QStringList{QStringLiteral("Every container and unit"),
+                                 QStringLiteral("Container docker 3f4e5a6b7c8d"), QString(),
+                                 QStringLiteral("Unit docker-%1.scope").arg(QLatin1String(id)),
+                                 QStringLiteral("Unit nginx.service"),
+                                 QStringLiteral("Unit session-2.scope")}));
+    EventFilterModel *open = w.results()->filterModel(EventType::Open);
+    EventFilterModel *exec = w.results()->filterModel(EventType::Exec);
+    QCOMPARE(open->rowCount(), 10);
+    box->setCurrentIndex(box->findText(QStringLiteral("Unit nginx.service")));
+    QCOMPARE(open->rowCount(), 2 + 3); // the service and its worker cgroup
+    QCOMPARE(exec->rowCount(), 2);
+    QCOMPARE(w.results()->timeline()->laneBins(EventType::Open).total, 5);
+    box->setCurrentIndex(1);
+    QCOMPARE(open->rowCount(), 1);
+    QCOMPARE(exec->rowCount(), 1);
+    // A filter set elsewhere without a workload (a cleared bar) resets the box.
+    w.viewState()->setFilter({});
+    QCOMPARE(box->currentIndex(), 0);
+    QCOMPARE(open->rowCount(), 10);
+
+    // One cgroup: nothing to choose between.
+    QVERIFY2(w.openFile(m_path, &error), qPrintable(error));
+    QVERIFY(box->isHidden());
 }
 
 void TestGui::opensSessionAndShowsSummary()
