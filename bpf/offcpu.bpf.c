@@ -106,9 +106,14 @@ struct offcpu_waker
     __u32 tid;
     __s32 kstack_id;
     __s32 ustack_id;
-    __u32 pad;
+    /* seen before the span's start: see waking() */
+    __u32 early;
     char comm[BPFLENS_COMM_LEN];
 };
+
+/* How long before its span's start an early wakeup may come: the rest of __schedule after the
+ * wakee left the run queue, with interrupts off (far less, but an emulated CPU can stall). */
+#define EARLY_WAKING_NS 10000000ull
 
 struct
 {
@@ -201,6 +206,20 @@ static __always_inline __s32 stack_id(void *ctx, __u64 flags)
     return id;
 }
 
+/* A waker entry left from an earlier span (its switch-in was not seen) would take this span's
+ * place in the map (the first wakeup of a span counts): gone before the span starts. An early
+ * one of this very span stays. */
+static __always_inline void drop_stale_waker(__u32 tid)
+{
+    struct offcpu_waker *w = bpf_map_lookup_elem(&offcpu_wakers, &tid);
+
+    if (!w || (w->early && bpf_ktime_get_ns() - w->ts < EARLY_WAKING_NS))
+        return;
+    ref_stack(w->kstack_id, -1);
+    ref_stack(w->ustack_id, -1);
+    bpf_map_delete_elem(&offcpu_wakers, &tid);
+}
+
 static __always_inline void switch_out(void *ctx, struct task_struct *prev)
 {
     struct offcpu_start s, *old;
@@ -215,8 +234,14 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev)
         return;
     }
     /* prev is current here: the common filters apply */
-    if (!current_wanted())
+    if (!current_wanted()) {
+        /* an early wakeup of a task the filters leave out (waking() cannot apply them) */
+        if (wakers)
+            bpf_map_delete_elem(&offcpu_wakers, &tid);
         return;
+    }
+    if (wakers)
+        drop_stale_waker(tid);
     s.ts = bpf_ktime_get_ns();
     s.in_syscall = 0;
 #if defined(__TARGET_ARCH_x86)
@@ -265,6 +290,7 @@ static __always_inline void drop_waker(struct offcpu_event *e)
 static __always_inline void take_waker(__u32 tid, __u64 start, struct offcpu_event *e)
 {
     struct offcpu_waker *w;
+    __u32 early;
 
     e->wake_ns = 0;
     e->waker_flags = 0;
@@ -286,8 +312,9 @@ static __always_inline void take_waker(__u32 tid, __u64 start, struct offcpu_eve
     e->waker_kstack_id = w->kstack_id;
     e->waker_ustack_id = w->ustack_id;
     __builtin_memcpy(e->waker_comm, w->comm, sizeof(e->waker_comm));
+    early = w->early;
     bpf_map_delete_elem(&offcpu_wakers, &tid);
-    if (e->wake_ns < start) {
+    if (e->wake_ns < start && !(early && start - e->wake_ns < EARLY_WAKING_NS)) {
         drop_waker(e);
         e->wake_ns = 0;
         e->waker_flags = 0;
@@ -421,7 +448,12 @@ static __always_inline void waking(void *ctx, struct task_struct *p)
     if (!wakers || !tid)
         return;
     s = bpf_map_lookup_elem(&offcpu_start, &tid);
-    if (!s)
+    /* No span yet: a wakee that left the run queue but is still on its CPU, in the rest of
+     * __schedule, before the sched_switch that starts its span. A waker on another CPU gets
+     * here first (try_to_wake_up waits for on_cpu after this tracepoint), and under load the
+     * wakee may then wait long for a CPU: its wakeup is recorded now, for the span that
+     * follows. Any other task without a span is not one this probe follows. */
+    if (!s && (BPF_CORE_READ(p, on_rq) || !BPF_CORE_READ(p, on_cpu)))
         return;
     /* The current task, or the one an interrupt interrupted: user space tells them apart by the
      * kernel stack (the per-CPU preempt_count is out of reach where the kernel lists no data
@@ -432,10 +464,11 @@ static __always_inline void waking(void *ctx, struct task_struct *p)
     w.flags = 0;
     w.pid = id >> 32;
     w.tid = (__u32)id;
-    w.pad = 0;
+    w.early = !s;
     __builtin_memset(w.comm, 0, sizeof(w.comm));
     bpf_get_current_comm(&w.comm, sizeof(w.comm));
-    copy = w.tid && !kernel_only && stack_copy_bytes && w.ts - s->ts >= min_ns;
+    /* (an early one's span is likely long: its wakee waits for a CPU) */
+    copy = w.tid && !kernel_only && stack_copy_bytes && (!s || w.ts - s->ts >= min_ns);
     w.kstack_id = stack_id(ctx, 0);
     w.ustack_id = kernel_only || !w.tid ? -1 : stack_id(ctx, BPF_F_USER_STACK);
     if (copy)
