@@ -250,6 +250,34 @@ void TestPprofRecord::realProfileReadByGoToolPprof()
     QVERIFY2(top.out.contains("Type: off_cpu\n"), top.out.constData());
     own = ownShares(data.stacks, weightsOf<OffCpuEvent>(data, sleepProcess));
     problems = compare(parseTop(top.out), own, {"nap", "sleep_b", "sleep_a", "main"}, false);
+    if (!problems.isEmpty()) {
+        // What the recording holds of the process's waits (a parallel suite's run once had no
+        // user frame named in any of them): their stacks' flags and frames, and the probe's
+        // losses.
+        qint64 waits = 0, noUser = 0, framePointers = 0, named = 0, unnamed = 0;
+        for (qsizetype i = 0; i < data.events.count(EventType::OffCpu); ++i) {
+            if (data.events.value<&OffCpuEvent::pid>(i) != quint32(sleepProcess))
+                continue;
+            ++waits;
+            const StackDefinition &st =
+                data.stacks.stack(data.events.value<&OffCpuEvent::stackId>(i));
+            noUser += bool(st.flags & NoUserStack);
+            framePointers += bool(st.flags & UserFramePointers);
+            for (quint32 f : st.frames) {
+                const StackFrame &frame = data.stacks.frame(f);
+                if (frame.kind == FrameKind::User)
+                    (frame.symbol.isEmpty() ? unnamed : named) += 1;
+            }
+        }
+        QStringList counters;
+        for (const CounterSample &c : std::as_const(data.counters))
+            if (c.probeId == QLatin1String("offcpu") && c.value)
+                counters << QStringLiteral("%1 %2").arg(c.name).arg(c.value);
+        qInfo("sleepchain %lld: %lld waits, %lld without a user stack, %lld by frame pointers; "
+              "user frames %lld named, %lld not; offcpu counters: %s",
+              sleepProcess, waits, noUser, framePointers, named, unnamed,
+              qPrintable(counters.join(QStringLiteral(", "))));
+    }
     QVERIFY2(problems.isEmpty(), qPrintable(problems + QString::fromUtf8(top.out)));
     QVERIFY2(parseTop(top.out).value(QStringLiteral("sleep_a")).cumPercent > 80,
              top.out.constData());
