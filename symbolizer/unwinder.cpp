@@ -9,6 +9,7 @@
 #include <gelf.h>
 
 #include <cxxabi.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -177,10 +178,96 @@ struct FileSymbols
     std::unordered_map<uint64_t, FileAddress> addresses;
     uint64_t lastUse = 0;
 
+    // The file's DWARF, for source lines and inlined functions: opened once for every process
+    // that maps the file, from a descriptor of its own. Through each process's Dwfl, every
+    // process read and indexed it again, and every address walked its whole compile unit
+    // (dwarf_getscopes): a test binary's 17 MB of .debug_info, under an emulated CPU, kept the
+    // child busy long enough that the client gave up sending it modules.
+    int dwarfFd = -1;
+    Elf *dwarfElf = nullptr;
+    Dwarf *dwarf = nullptr;
+    bool dwarfOpened = false;
+    // Per compile unit (by the offset of its DIE): where its inlined subroutines are, from one
+    // walk of its DIEs, so that an address costs a search.
+    struct InlineRange
+    {
+        Dwarf_Addr low;
+        Dwarf_Addr high;
+        Dwarf_Off die;
+        int depth;
+    };
+    std::unordered_map<Dwarf_Off, std::vector<InlineRange>> inlines;
+
+    FileSymbols() = default;
+    FileSymbols(const FileSymbols &) = delete;
+    FileSymbols &operator=(const FileSymbols &) = delete;
+    ~FileSymbols()
+    {
+        if (dwarf)
+            dwarf_end(dwarf);
+        if (dwarfElf)
+            elf_end(dwarfElf);
+        if (dwarfFd >= 0)
+            close(dwarfFd);
+    }
+    Dwarf *openDwarf()
+    {
+        if (!dwarfOpened && dwarfFd >= 0) {
+            dwarfOpened = true;
+            dwarfElf = elf_begin(dwarfFd, ELF_C_READ_MMAP, nullptr);
+            if (dwarfElf)
+                dwarf = dwarf_begin_elf(dwarfElf, DWARF_C_READ, nullptr);
+        }
+        return dwarf;
+    }
+    const std::vector<InlineRange> &inlinesOf(Dwarf_Die *cu);
+
     void load(Elf *elf);
     // The symbol at a file-relative address, or nullptr.
     const Symbol *find(uint64_t address) const;
 };
+
+const std::vector<FileSymbols::InlineRange> &FileSymbols::inlinesOf(Dwarf_Die *cu)
+{
+    const Dwarf_Off unit = dwarf_dieoffset(cu);
+    if (auto it = inlines.find(unit); it != inlines.end())
+        return it->second;
+    // Hostile DWARF: a unit of more DIEs or inlined ranges than this is cut.
+    constexpr size_t MaxDies = size_t(1) << 24;
+    constexpr size_t MaxRanges = size_t(1) << 20;
+    std::vector<InlineRange> ranges;
+    struct Pending
+    {
+        Dwarf_Die die;
+        int depth;
+    };
+    std::vector<Pending> todo;
+    Dwarf_Die child;
+    if (dwarf_child(cu, &child) == 0)
+        todo.push_back({child, 1});
+    for (size_t visited = 0; !todo.empty() && visited < MaxDies; ++visited) {
+        Pending at = todo.back();
+        todo.pop_back();
+        Dwarf_Die next;
+        if (dwarf_siblingof(&at.die, &next) == 0)
+            todo.push_back({next, at.depth});
+        if (dwarf_tag(&at.die) == DW_TAG_inlined_subroutine) {
+            Dwarf_Addr base = 0, low = 0, high = 0;
+            for (ptrdiff_t o = 0; (o = dwarf_ranges(&at.die, o, &base, &low, &high)) > 0 &&
+                                  ranges.size() < MaxRanges;)
+                if (low < high)
+                    ranges.push_back({low, high, dwarf_dieoffset(&at.die), at.depth});
+        }
+        if (dwarf_haschildren(&at.die) > 0 && dwarf_child(&at.die, &next) == 0)
+            todo.push_back({next, at.depth + 1});
+    }
+    std::sort(ranges.begin(), ranges.end(),
+              [](const InlineRange &a, const InlineRange &b) { return a.low < b.low; });
+    // A file's units are kept as long as the file: bounded like its addresses.
+    if (inlines.size() >= 4096)
+        inlines.clear();
+    return inlines.emplace(unit, std::move(ranges)).first->second;
+}
 
 void FileSymbols::load(Elf *elf)
 {
@@ -287,6 +374,37 @@ struct Unwinder::Files
     static constexpr size_t MaxFiles = 256;
     static constexpr size_t MaxAddressesPerFile = 1 << 16;
 
+    // Descriptors of files not looked up yet, for their DWARF (FileSymbols::dwarfFd).
+    std::unordered_map<FileKey, int, FileKeyHash> descriptors;
+
+    ~Files()
+    {
+        for (const auto &[key, fd] : descriptors)
+            close(fd);
+    }
+
+    // A module's file, as addModule gets it: a descriptor of its own is kept for its DWARF.
+    void offer(const FileKey &key, int fd)
+    {
+        auto it = files.find(key);
+        if (it != files.end()) {
+            FileSymbols &f = *it->second;
+            if (f.dwarfFd < 0 && !f.dwarfOpened)
+                f.dwarfFd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+            return;
+        }
+        if (descriptors.count(key))
+            return;
+        if (descriptors.size() >= MaxFiles) {
+            for (const auto &[k, d] : descriptors)
+                close(d);
+            descriptors.clear();
+        }
+        const int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        if (copy >= 0)
+            descriptors.emplace(key, copy);
+    }
+
     FileSymbols *get(const FileKey &key, Elf *elf)
     {
         ++clock;
@@ -307,6 +425,10 @@ struct Unwinder::Files
         auto f = std::make_unique<FileSymbols>();
         f->lastUse = clock;
         f->load(elf);
+        if (auto d = descriptors.find(key); d != descriptors.end()) {
+            f->dwarfFd = d->second;
+            descriptors.erase(d);
+        }
         return files.emplace(key, std::move(f)).first->second.get();
     }
 };
@@ -455,57 +577,107 @@ constexpr size_t MaxInlineDepth = 64;
 // address's line from the line table, then each DW_TAG_inlined_subroutine scope around it from
 // the innermost out, whose DW_AT_call_file and DW_AT_call_line are where its caller called it.
 // Nothing without DWARF (a stripped file keeps what the symbol table gives).
-SourceInfo resolveSource(Dwfl_Module *module, Dwarf_Addr lookup)
+// What the innermost-first inlined subroutines at an address say (each one's name, and where
+// in it the address is: the line of the call to the next inner one), over the address's own
+// line from the line table, as eu-addr2line -i and perf's inline code read it.
+SourceInfo sourceOf(Dwarf_Die *cu, std::string file, uint32_t line,
+                    const std::vector<Dwarf_Die> &inlinedInnermostFirst)
 {
     SourceInfo out;
-    Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = dwfl_module_addrdie(module, lookup, &bias);
-    if (!cu)
-        return out;
     Dwarf_Attribute compDirAttr;
     const char *compDir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &compDirAttr));
-    std::string file;
-    uint32_t line = 0;
-    if (Dwfl_Line *l = dwfl_module_getsrc(module, lookup)) {
-        int number = 0;
-        if (const char *src = dwfl_lineinfo(l, nullptr, &number, nullptr, nullptr, nullptr)) {
-            file = sourcePath(src, compDir);
-            line = number > 0 ? uint32_t(number) : 0;
-        }
-    }
+    file = file.empty() ? file : sourcePath(file.c_str(), compDir);
     Dwarf_Files *files = nullptr;
     size_t fileCount = 0;
     if (dwarf_getsrcfiles(cu, &files, &fileCount) != 0)
         files = nullptr;
-    Dwarf_Die *scopes = nullptr;
-    const int n = dwarf_getscopes(cu, lookup - bias, &scopes);
-    for (int i = 0; i < n && out.inlined.size() < MaxInlineDepth; ++i) {
-        Dwarf_Die *die = &scopes[i];
-        const int tag = dwarf_tag(die);
-        if (tag == DW_TAG_subprogram)
+    for (Dwarf_Die die : inlinedInnermostFirst) {
+        if (out.inlined.size() >= MaxInlineDepth)
             break;
-        if (tag != DW_TAG_inlined_subroutine)
-            continue;
-        std::string name = dieName(die);
+        std::string name = dieName(&die);
         if (!name.empty())
             out.inlined.push_back({std::move(name), file, line});
         file.clear();
         line = 0;
         Dwarf_Attribute attr;
         Dwarf_Word value = 0;
-        if (files && dwarf_attr(die, DW_AT_call_file, &attr) &&
+        if (files && dwarf_attr(&die, DW_AT_call_file, &attr) &&
             dwarf_formudata(&attr, &value) == 0 && value < fileCount) {
             if (const char *src = dwarf_filesrc(files, value, nullptr, nullptr))
                 file = sourcePath(src, compDir);
         }
-        if (dwarf_attr(die, DW_AT_call_line, &attr) && dwarf_formudata(&attr, &value) == 0 &&
+        if (dwarf_attr(&die, DW_AT_call_line, &attr) && dwarf_formudata(&attr, &value) == 0 &&
             value <= UINT32_MAX)
             line = uint32_t(value);
     }
-    std::free(scopes);
     out.file = std::move(file);
     out.line = line;
     return out;
+}
+
+// Through a process's Dwfl, for a module whose file the child could not keep a descriptor of:
+// dwarf_getscopes walks the compile unit for each address.
+SourceInfo resolveSource(Dwfl_Module *module, Dwarf_Addr lookup)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = dwfl_module_addrdie(module, lookup, &bias);
+    if (!cu)
+        return {};
+    std::string file;
+    uint32_t line = 0;
+    if (Dwfl_Line *l = dwfl_module_getsrc(module, lookup)) {
+        int number = 0;
+        if (const char *src = dwfl_lineinfo(l, nullptr, &number, nullptr, nullptr, nullptr)) {
+            file = std::string(src, strnlen(src, symproto::MaxPathBytes));
+            line = number > 0 ? uint32_t(number) : 0;
+        }
+    }
+    std::vector<Dwarf_Die> inlined;
+    Dwarf_Die *scopes = nullptr;
+    const int n = dwarf_getscopes(cu, lookup - bias, &scopes);
+    for (int i = 0; i < n && inlined.size() < MaxInlineDepth; ++i) {
+        const int tag = dwarf_tag(&scopes[i]);
+        if (tag == DW_TAG_subprogram)
+            break;
+        if (tag == DW_TAG_inlined_subroutine)
+            inlined.push_back(scopes[i]);
+    }
+    std::free(scopes);
+    return sourceOf(cu, std::move(file), line, inlined);
+}
+
+// Through the file's own DWARF (FileSymbols::openDwarf), at a file-relative address: the
+// compile unit from the address ranges, its inlined subroutines from the unit's cached ranges.
+SourceInfo resolveSource(FileSymbols *symbols, Dwarf *dwarf, Dwarf_Addr address)
+{
+    Dwarf_Die cu;
+    if (!dwarf_addrdie(dwarf, address, &cu))
+        return {};
+    std::string file;
+    uint32_t line = 0;
+    if (Dwarf_Line *l = dwarf_getsrc_die(&cu, address)) {
+        int number = 0;
+        if (const char *src = dwarf_linesrc(l, nullptr, nullptr))
+            file = std::string(src, strnlen(src, symproto::MaxPathBytes));
+        if (dwarf_lineno(l, &number) == 0 && number > 0)
+            line = uint32_t(number);
+    }
+    std::vector<const FileSymbols::InlineRange *> around;
+    for (const FileSymbols::InlineRange &r : symbols->inlinesOf(&cu)) {
+        if (r.low > address)
+            break; // sorted by low
+        if (address < r.high)
+            around.push_back(&r);
+    }
+    std::sort(around.begin(), around.end(),
+              [](const auto *a, const auto *b) { return a->depth > b->depth; });
+    std::vector<Dwarf_Die> inlined;
+    for (const FileSymbols::InlineRange *r : around) {
+        Dwarf_Die die;
+        if (inlined.size() < MaxInlineDepth && dwarf_offdie(dwarf, r->die, &die))
+            inlined.push_back(die);
+    }
+    return sourceOf(&cu, std::move(file), line, inlined);
 }
 
 struct Walk
@@ -613,7 +785,8 @@ const Resolved &Unwinder::Process::resolve(Dwarf_Addr lookup)
             }
         }
         r.hasCfi = hasCfiAt(module, lookup);
-        r.source = resolveSource(module, lookup);
+        Dwarf *dwarf = file ? file->openDwarf() : nullptr;
+        r.source = dwarf ? resolveSource(file, dwarf, relative) : resolveSource(module, lookup);
         if (file) {
             if (file->addresses.size() >= Files::MaxAddressesPerFile)
                 file->addresses.clear();
@@ -684,6 +857,8 @@ bool Unwinder::addModule(uint32_t pid, uint64_t start, uint64_t end, uint64_t of
     if (hasFile)
         key = {uint64_t(st.st_dev), uint64_t(st.st_ino), int64_t(st.st_size),
                int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+    if (hasFile && p->files)
+        p->files->offer(key, fd);
     // Where the file's addresses land: the bias, from the PT_LOAD segment this mapping shows.
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
     size_t phnum = 0;
