@@ -10,7 +10,7 @@
 /* Followed by disk_len bytes of the disk name (no NUL): a record costs what the name holds. */
 struct block_event
 {
-    __u64 ts; /* completion, bpf_ktime_get_ns() */
+    __u64 ts;        /* completion, bpf_ktime_get_ns() */
     __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u64 sector;
     __u64 queue_ns;  /* insert -> issue, 0 when not queued through an I/O scheduler */

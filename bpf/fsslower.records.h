@@ -11,7 +11,7 @@
 /* Followed by name_len bytes of the file name (no NUL). */
 struct fsslower_record
 {
-    __u64 time_ns; /* completion */
+    __u64 time_ns;   /* completion */
     __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u64 latency_ns;
     __u64 bytes;

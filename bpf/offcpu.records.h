@@ -36,9 +36,9 @@ enum offcpu_waker_flags
  * (the offwake probe), the wakeup that ended the span: who woke it, when and from where. */
 struct offcpu_event
 {
-    __u32 kind;    /* OFFCPU_EVENT */
-    __u32 flags;   /* offcpu_event_flags */
-    __u64 time_ns; /* switched out */
+    __u32 kind;      /* OFFCPU_EVENT */
+    __u32 flags;     /* offcpu_event_flags */
+    __u64 time_ns;   /* switched out */
     __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u64 off_ns;
     __u32 pid;

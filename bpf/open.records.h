@@ -29,7 +29,7 @@
 /* Followed by base_len bytes of base directory, then path_len bytes of path (no NUL). */
 struct open_record
 {
-    __u64 time_ns; /* when the call returned */
+    __u64 time_ns;   /* when the call returned */
     __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u32 pid;
     __u32 tid;

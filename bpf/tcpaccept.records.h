@@ -8,9 +8,9 @@
 /* One TCP connection accepted by accept() or accept4(). */
 struct tcpaccept_event
 {
-    __u64 ts_ns; /* when accept returned (bpf_ktime_get_ns) */
+    __u64 ts_ns;     /* when accept returned (bpf_ktime_get_ns) */
     __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
-    __u32 pid;   /* tgid of the accepting task */
+    __u32 pid;       /* tgid of the accepting task */
     __u32 tid;
     __u32 uid;
     __u32 backlog;     /* connections still in the listen queue once this one was taken */

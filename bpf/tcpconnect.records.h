@@ -11,9 +11,9 @@
 /* One active connect and its outcome. Fixed size: it holds no strings but comm. */
 struct tcpconnect_event
 {
-    __u64 ts_ns; /* when the outcome was known (bpf_ktime_get_ns) */
+    __u64 ts_ns;     /* when the outcome was known (bpf_ktime_get_ns) */
     __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
-    __u32 pid;   /* tgid of the connecting task */
+    __u32 pid;       /* tgid of the connecting task */
     __u32 uid;
     __s32 ret;   /* 0, or -errno as the socket reports it */
     __u16 sport; /* host order */

@@ -8,7 +8,7 @@
 /* One TCP connection, when it closed. */
 struct tcplife_event
 {
-    __u64 ts_ns;   /* when it closed (bpf_ktime_get_ns) */
+    __u64 ts_ns;     /* when it closed (bpf_ktime_get_ns) */
     __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u64 span_ns; /* from its start (SYN_SENT, SYN_RECV or ESTABLISHED, the last seen) to the close
                     */

@@ -34,7 +34,7 @@ struct tppair_key_desc
 
 struct tppair_event
 {
-    __u64 ts; /* end, bpf_ktime_get_ns() */
+    __u64 ts;        /* end, bpf_ktime_get_ns() */
     __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u64 key;
     __u64 latency_ns;

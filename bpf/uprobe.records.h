@@ -26,7 +26,7 @@ struct uprobe_key
 
 struct uprobe_event
 {
-    __u64 ts; /* return, bpf_ktime_get_ns() */
+    __u64 ts;        /* return, bpf_ktime_get_ns() */
     __u64 cgroup_id; /* bpf_get_current_cgroup_id() of the task the event is about */
     __u64 latency_ns;
     __u32 pid;

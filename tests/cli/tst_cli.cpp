@@ -2626,8 +2626,9 @@ private Q_SLOTS:
         QCOMPARE(lines[0].trimmed(),
                  QByteArray("time_s,time,pid,tid,comm,off_ns,stack_id,waker_comm,waker_pid,"
                             "waker_tid,wake_ns,wake_delay_ns,waker_stack_id,cgroup_id"));
-        QVERIFY2(lines[1].trimmed().endsWith(",200,200,reader,1500,3,app,100,100,1100001400,100,2,0"),
-                 lines[1].constData());
+        QVERIFY2(
+            lines[1].trimmed().endsWith(",200,200,reader,1500,3,app,100,100,1100001400,100,2,0"),
+            lines[1].constData());
         QVERIFY(QFile::exists(csvDir + QStringLiteral("/stacks.csv")));
     }
 };

@@ -375,9 +375,8 @@ private Q_SLOTS:
         QVERIFY2(files.contains(dir.filePath(QStringLiteral("tppair.csv"))), qPrintable(error));
         const auto rows = readCsv(dir.filePath(QStringLiteral("tppair.csv")));
         QCOMPARE(rows.size(), 1 + 6);
-        QCOMPARE(rows.at(0),
-                 (QList<QByteArray>{"time_s", "time", "pid", "tid", "comm", "key", "latency_ns",
-                                    "cgroup_id"}));
+        QCOMPARE(rows.at(0), (QList<QByteArray>{"time_s", "time", "pid", "tid", "comm", "key",
+                                                "latency_ns", "cgroup_id"}));
         const TpPairEvent e = makeTpPair(t0 + 1000 * 5 + 1, 5);
         QCOMPARE(rows.at(6).at(2), QByteArray::number(e.pid));
         QCOMPARE(rows.at(6).at(3), QByteArray::number(e.tid));
@@ -442,9 +441,8 @@ private Q_SLOTS:
                             "4,user,/tmp/lib\\xE9.so,,0x1234,back\\\\slash,,,0\r\n"));
         const auto rows = readCsv(dir.filePath(QStringLiteral("profile.csv")));
         QCOMPARE(rows.size(), 2);
-        QCOMPARE(rows.at(0),
-                 (QList<QByteArray>{"time_s", "time", "cpu", "pid", "tid", "comm", "stack_id",
-                                    "cgroup_id"}));
+        QCOMPARE(rows.at(0), (QList<QByteArray>{"time_s", "time", "cpu", "pid", "tid", "comm",
+                                                "stack_id", "cgroup_id"}));
         QCOMPARE(rows.at(1).at(6), QByteArray("3"));
 
         // Exports that leave the samples out leave their stacks out.
