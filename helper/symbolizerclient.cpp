@@ -629,8 +629,10 @@ void SymbolizerClient::Private::observe(quint32 pid, const UserSample *sample, b
             p.mappings = fresh;
         }
         p.mapsRead = true;
+        // Only when the maps were read: capture() runs for every event, and a process whose
+        // files could not all be held (MaxHeldFiles) gets them opened when they are sent.
+        holdFiles(pid, p);
     }
-    holdFiles(pid, p);
 }
 
 SymbolizedStack SymbolizerClient::Private::toStack(quint32 pid, const symproto::Stack &stack) const
