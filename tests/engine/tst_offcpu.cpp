@@ -215,7 +215,13 @@ private Q_SLOTS:
                                 .arg(sleeps.size())
                                 .arg(r.missed)
                                 .arg(r.stacksLost)));
-        QVERIFY(sleeps.size() >= 8);
+        // Most of them known as sleeps, less those the probe reported (a 5.10 guest's slow first
+        // drain: see unwindsCodeWithoutFramePointers).
+        QVERIFY2(sleeps.size() >= qMax<qint64>(5, 8 - r.missed - r.stacksLost),
+                 qPrintable(QStringLiteral("%1 sleeps, %2 missed, %3 stacks lost")
+                                .arg(sleeps.size())
+                                .arg(r.missed)
+                                .arg(r.stacksLost)));
         // A sleep is off the CPU for its 50 ms, less the time the thread was preempted between
         // arming the timer and calling schedule() (on one loaded emulated CPU, 4 ms was seen):
         // most sleeps show all of it.
