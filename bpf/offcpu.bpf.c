@@ -207,13 +207,14 @@ static __always_inline __s32 stack_id(void *ctx, __u64 flags)
 }
 
 /* A waker entry left from an earlier span (its switch-in was not seen) would take this span's
- * place in the map (the first wakeup of a span counts): gone before the span starts. An early
- * one of this very span stays. */
-static __always_inline void drop_stale_waker(__u32 tid)
+ * place in the map (the first wakeup of a span counts): gone before the span starts, with its
+ * references to its stacks. An early one of this very span stays, unless any (a task the
+ * filters leave out). */
+static __always_inline void drop_stale_waker(__u32 tid, bool any)
 {
     struct offcpu_waker *w = bpf_map_lookup_elem(&offcpu_wakers, &tid);
 
-    if (!w || (w->early && bpf_ktime_get_ns() - w->ts < EARLY_WAKING_NS))
+    if (!w || (!any && w->early && bpf_ktime_get_ns() - w->ts < EARLY_WAKING_NS))
         return;
     ref_stack(w->kstack_id, -1);
     ref_stack(w->ustack_id, -1);
@@ -235,13 +236,14 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev)
     }
     /* prev is current here: the common filters apply */
     if (!current_wanted()) {
-        /* an early wakeup of a task the filters leave out (waking() cannot apply them) */
+        /* an early wakeup of a task the filters leave out (waking() cannot apply them), with
+         * the references to its stacks */
         if (wakers)
-            bpf_map_delete_elem(&offcpu_wakers, &tid);
+            drop_stale_waker(tid, true);
         return;
     }
     if (wakers)
-        drop_stale_waker(tid);
+        drop_stale_waker(tid, false);
     s.ts = bpf_ktime_get_ns();
     s.in_syscall = 0;
 #if defined(__TARGET_ARCH_x86)
