@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <ctime>
 #include <linux/membarrier.h>
+#include <optional>
 #include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -75,8 +76,10 @@ QList<ProbeStatus> Engine::probes() const
 namespace {
 
 // container= and unit= become the cgroup= filter of the one running cgroup they name
-// (docs/containers.md); the options keep what was asked, and the cgroup it came to.
-bool resolveWorkloadOptions(QVariantMap *options, QString *error)
+// (docs/containers.md); the options keep what was asked, and the cgroup it came to. running:
+// the hierarchy's cgroups, walked once for all the probes of a start.
+bool resolveWorkloadOptions(QVariantMap *options, std::optional<QList<CgroupPath>> *running,
+                            QString *error)
 {
     CgroupFilter filter;
     filter.container = options->value(QStringLiteral("container")).toString();
@@ -89,13 +92,16 @@ bool resolveWorkloadOptions(QVariantMap *options, QString *error)
                                                      : QStringLiteral("container="));
         return false;
     }
-    CgroupResolver cgroups;
-    if (!cgroups.isAvailable()) {
-        *error = QStringLiteral("%1: %2").arg(filter.describe(), cgroups.error());
-        return false;
+    if (!*running) {
+        CgroupResolver cgroups;
+        if (!cgroups.isAvailable()) {
+            *error = QStringLiteral("%1: %2").arg(filter.describe(), cgroups.error());
+            return false;
+        }
+        *running = cgroups.walk();
     }
     QByteArray path;
-    if (!workloadCgroup(cgroups.walk(), filter, &path, error))
+    if (!workloadCgroup(**running, filter, &path, error))
         return false;
     options->insert(QStringLiteral("cgroup"), QString::fromUtf8(path));
     return true;
@@ -132,11 +138,12 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
     }
     std::vector<std::unique_ptr<Probe>> probes;
     QList<QVariantMap> normalized;
+    std::optional<QList<CgroupPath>> runningCgroups;
     for (const ProbeConfig &req : std::as_const(requests)) {
         QVariantMap opts;
         if (!ProbeCatalog::validate(req.id, req.options, &opts, error))
             return false;
-        if (!resolveWorkloadOptions(&opts, error)) {
+        if (!resolveWorkloadOptions(&opts, &runningCgroups, error)) {
             *error = QStringLiteral("probe %1: %2").arg(req.id, *error);
             return false;
         }

@@ -241,16 +241,16 @@ const std::vector<FileSymbols::InlineRange> &FileSymbols::inlinesOf(Dwarf_Die *c
         Dwarf_Die die;
         int depth;
     };
-    std::vector<Pending> todo;
+    std::vector<Pending> dies;
     Dwarf_Die child;
     if (dwarf_child(cu, &child) == 0)
-        todo.push_back({child, 1});
-    for (size_t visited = 0; !todo.empty() && visited < MaxDies; ++visited) {
-        Pending at = todo.back();
-        todo.pop_back();
+        dies.push_back({child, 1});
+    for (size_t visited = 0; !dies.empty() && visited < MaxDies; ++visited) {
+        Pending at = dies.back();
+        dies.pop_back();
         Dwarf_Die next;
         if (dwarf_siblingof(&at.die, &next) == 0)
-            todo.push_back({next, at.depth});
+            dies.push_back({next, at.depth});
         if (dwarf_tag(&at.die) == DW_TAG_inlined_subroutine) {
             Dwarf_Addr base = 0, low = 0, high = 0;
             for (ptrdiff_t o = 0; (o = dwarf_ranges(&at.die, o, &base, &low, &high)) > 0 &&
@@ -259,7 +259,7 @@ const std::vector<FileSymbols::InlineRange> &FileSymbols::inlinesOf(Dwarf_Die *c
                     ranges.push_back({low, high, dwarf_dieoffset(&at.die), at.depth});
         }
         if (dwarf_haschildren(&at.die) > 0 && dwarf_child(&at.die, &next) == 0)
-            todo.push_back({next, at.depth + 1});
+            dies.push_back({next, at.depth + 1});
     }
     std::sort(ranges.begin(), ranges.end(),
               [](const InlineRange &a, const InlineRange &b) { return a.low < b.low; });
