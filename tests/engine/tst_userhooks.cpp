@@ -270,17 +270,18 @@ private Q_SLOTS:
     }
 
     // A tracepoint and a uprobe in one pair, keyed by thread: from the function's entry to the
-    // nanosleep system call it makes.
+    // nanosleep system call it makes, its only one (a 6.1 guest whose clock had no vDSO ended
+    // bpflens_sleep's pairs at its clock_gettime, 0.15 ms in).
     void tracepointAndUprobeInOnePair()
     {
         Recording r;
         QString error;
         QVERIFY2(record(QStringLiteral("tppair"),
                         {{QStringLiteral("start"),
-                          QStringLiteral("u:") + uprobeTarget() + QStringLiteral(":bpflens_sleep")},
+                          QStringLiteral("u:") + uprobeTarget() + QStringLiteral(":bpflens_nap")},
                          {QStringLiteral("end"), QStringLiteral("sys_exit")},
                          {QStringLiteral("thresholdUs"), 0}},
-                        uprobeTarget(), {"sleep:1000:6"}, &r, &error),
+                        uprobeTarget(), {"nap:1000:6"}, &r, &error),
                  qPrintable(error));
         QCOMPARE(r.batch.tpPair.size(), 6);
         for (const TpPairEvent &e : std::as_const(r.batch.tpPair))

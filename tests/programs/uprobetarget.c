@@ -2,6 +2,9 @@
  *   uprobetarget ITEM...
  * where an ITEM is WORD:N:COUNT, which calls bpflens_count(WORD, N) COUNT times, or
  * sleep:US:COUNT, which calls bpflens_sleep(US) COUNT times (each sleeps US microseconds), or
+ * nap:US:COUNT, which calls bpflens_nap(US) COUNT times (the same sleep, with nanosleep its only
+ * system call: where the clock has no vDSO, as on a guest whose TSC was found unstable,
+ * bpflens_sleep's clock_gettime is a system call too), or
  * sync:US:COUNT, which calls libc's sync() COUNT times, each after sleeping US microseconds
  * (but the run's first sync() call: items sync:0:1 sync:10000:1 sync:30000:2 are 10, 30 and 30 ms
  * apart).
@@ -49,6 +52,13 @@ TARGET_FUNCTION void bpflens_sleep(long us)
     sleep_inner_ns = monotonic_ns() - t0;
 }
 
+TARGET_FUNCTION void bpflens_nap(long us)
+{
+    struct timespec t = {us / 1000000, (us % 1000000) * 1000};
+    while (nanosleep(&t, &t) != 0) {
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *times_path = getenv("BPFLENS_UPROBETARGET_TIMES");
@@ -84,6 +94,8 @@ int main(int argc, char **argv)
                 const long long outer = monotonic_ns() - t0;
                 if (times)
                     fprintf(times, "%ld %lld %lld\n", n, sleep_inner_ns, outer);
+            } else if (strcmp(word, "nap") == 0) {
+                bpflens_nap(n);
             } else {
                 bpflens_count(word, n);
             }
