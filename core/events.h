@@ -5,8 +5,10 @@
 #include "core/events/fsslower.h"
 #include "core/events/offcpu.h"
 #include "core/events/offwake.h"
+#include "core/events/oomkill.h"
 #include "core/events/open.h"
 #include "core/events/profile.h"
+#include "core/events/reclaim.h"
 #include "core/events/tcpaccept.h"
 #include "core/events/tcpconnect.h"
 #include "core/events/tcplife.h"
@@ -26,7 +28,8 @@ namespace bpflens {
 // file names need not be UTF-8.
 
 // Every event type, once: (EventType name, struct, RecordBatch list and EventStore accessor,
-// the number it has in session files and on the wire: never reused). Each layer walks this
+// the number it has in session files and on the wire: never reused; 16 to 23 are the stream's
+// other sections, core/protocol.cpp). Each layer walks this
 // list; a type's fields, columns and lane are declared with its struct in core/events/<type>.h
 // (docs/adding-an-event-type.md).
 #define BPFLENS_EVENT_TYPES(X)                                                                     \
@@ -43,7 +46,9 @@ namespace bpflens {
     X(TcpLife, TcpLifeEvent, tcpLife, 11)                                                          \
     X(UprobeCall, UprobeCallEvent, uprobeCall, 12)                                                 \
     X(Usdt, UsdtEvent, usdt, 13)                                                                   \
-    X(OffWake, OffWakeEvent, offWake, 14)
+    X(OffWake, OffWakeEvent, offWake, 14)                                                          \
+    X(OomKill, OomKillEvent, oomKill, 15)                                                          \
+    X(Reclaim, ReclaimEvent, reclaim, 24)
 
 enum class EventType : quint8
 {

@@ -8,8 +8,10 @@
 #include "core/probes/iostack.h"
 #include "core/probes/offcpu.h"
 #include "core/probes/offwake.h"
+#include "core/probes/oomkill.h"
 #include "core/probes/open.h"
 #include "core/probes/profile.h"
+#include "core/probes/reclaim.h"
 #include "core/probes/runqlat.h"
 #include "core/probes/tcpaccept.h"
 #include "core/probes/tcpconnect.h"
@@ -40,6 +42,8 @@ namespace bpflens {
     X(tcpretrans)                                                                                  \
     X(tcplife)                                                                                     \
     X(cachestat)                                                                                   \
+    X(oomkill)                                                                                     \
+    X(reclaim)                                                                                     \
     X(iostack)                                                                                     \
     X(fsslower)                                                                                    \
     X(tppair)                                                                                      \

@@ -48,6 +48,16 @@ enum class Section : quint8
     StackFrameWithSource = 23,
 };
 
+// An event type's section is its number: the numbers of the other sections are no event type's
+// (reclaim took 24, after them).
+static_assert([] {
+    for (EventType t : eventTypes) {
+        if (int(t) >= int(Section::Histogram) && int(t) <= int(Section::StackFrameWithSource))
+            return false;
+    }
+    return true;
+}());
+
 // The frames' minor version from which StatsWithCauses stands for Stats.
 constexpr quint8 StatsWithCausesMinor = 4;
 static_assert(StackFrameWithSourceMinor > 9 && StackFrameWithSourceMinor <= StreamProtocolMinor);

@@ -22,17 +22,16 @@ namespace bpflens {
 inline constexpr quint8 StreamProtocolMajor = 2;
 inline constexpr quint8 StreamProtocolOldestMajor = 1;
 // Each event type's section came with a minor version: 1 added tracepoint pairs (type 6), and a
-// type declared in BPFLENS_EVENT_TYPES with the next number brings the next minor version, so
-// an older reader skips its sections instead of refusing the stream. Minor version 4 added the
-// probe stats with loss causes (section 21), one more than the event types count.
-// Minor version 10 added the stack frames with their source file, line and inlined mark
-// (section 23).
+// type declared in BPFLENS_EVENT_TYPES brings the next minor version, so an older reader skips
+// its sections instead of refusing the stream. Minor version 4 added the probe stats with loss
+// causes (section 21), one more than the event types count. Minor version 10 added the stack
+// frames with their source file, line and inlined mark (section 23); 11 OOM kills (type 15), 12
+// reclaim spans (type 24: the numbers 16 to 23 are the other sections'). The minor version
+// counts the types, not their highest number, which jumped.
 inline constexpr quint8 StackFrameWithSourceMinor = 10;
 inline constexpr quint8 StreamProtocolMinor = [] {
-    int highest = 0;
-    for (EventType t : eventTypes)
-        highest = std::max(highest, int(t));
-    return std::max(quint8(highest - 5 + 1), StackFrameWithSourceMinor);
+    const int types = int(std::size(eventTypes));
+    return std::max(quint8(types - 5 + 1), StackFrameWithSourceMinor);
 }();
 inline constexpr qsizetype StreamFrameHeaderBytes = 12;
 // No frame payload is larger, so a hostile length cannot make a reader allocate more.

@@ -17,7 +17,9 @@
 #include "helper/iostackprobe.h"
 #include "helper/offcpuprobe.h"
 #include "helper/offwakeprobe.h"
+#include "helper/oomkillprobe.h"
 #include "helper/profileprobe.h"
+#include "helper/reclaimprobe.h"
 #include "helper/tpcountprobe.h"
 #include "helper/tppairprobe.h"
 #include "helper/uprobeprobe.h"
@@ -57,6 +59,8 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("profile"), factory<ProfileProbe>()},
         {QStringLiteral("offcpu"), factory<OffCpuProbe>()},
         {QStringLiteral("offwake"), factory<OffWakeProbe>()},
+        {QStringLiteral("oomkill"), factory<OomKillProbe>()},
+        {QStringLiteral("reclaim"), factory<ReclaimProbe>()},
     };
     return r;
 }

@@ -603,6 +603,42 @@
         <source>Why threads wait: every off-CPU wait of at least the minimum time with the stack it blocked in, joined with the thread (or interrupt) that woke it and the waker&apos;s stack, like offwaketime</source>
         <translation>Warum Threads warten: jede Off-CPU-Wartezeit von mindestens der Mindestzeit mit dem Stack, in dem der Thread blockierte, verbunden mit dem Thread (oder Interrupt), der ihn weckte, und dessen Stack, wie offwaketime</translation>
     </message>
+    <message>
+        <source>OOM kills</source>
+        <translation>OOM-Kills</translation>
+    </message>
+    <message>
+        <source>Every process the OOM killer kills: its memory and cgroup, the task that ran out of memory and whether a cgroup limit or the machine ran out, like oomkill</source>
+        <translation>Jeder Prozess, den der OOM-Killer beendet: sein Speicher und seine Cgroup, der Task, dem der Speicher ausging, und ob das Limit einer Cgroup oder der Speicher des Rechners erschöpft war, wie oomkill</translation>
+    </message>
+    <message>
+        <source>Only kills of this process (0: every process)</source>
+        <translation>Nur Kills dieses Prozesses (0: alle Prozesse)</translation>
+    </message>
+    <message>
+        <source>Only kills of this user&apos;s processes (-1: every user)</source>
+        <translation>Nur Kills der Prozesse dieses Benutzers (-1: alle Benutzer)</translation>
+    </message>
+    <message>
+        <source>Only kills of tasks with this name (as in /proc/PID/comm, up to 15 bytes)</source>
+        <translation>Nur Kills von Tasks mit diesem Namen (wie in /proc/PID/comm, bis zu 15 Bytes)</translation>
+    </message>
+    <message>
+        <source>Only kills of tasks in this cgroup v2 or below it (a path under /sys/fs/cgroup)</source>
+        <translation>Nur Kills von Tasks in dieser Cgroup v2 oder darunter (ein Pfad unter /sys/fs/cgroup)</translation>
+    </message>
+    <message>
+        <source>Memory reclaim</source>
+        <translation>Speicherrückgewinnung</translation>
+    </message>
+    <message>
+        <source>Every direct reclaim (like drsnoop) and memory cgroup reclaim (a cgroup over memory.high or memory.max) a task stalls in, with the pages it reclaimed, and latency histograms per kind</source>
+        <translation>Jede direkte Speicherrückgewinnung (wie drsnoop) und jede Rückgewinnung einer Speicher-Cgroup (über memory.high oder memory.max), in der ein Task hängt, mit den zurückgewonnenen Seiten, und Latenzhistogramme je Art</translation>
+    </message>
+    <message>
+        <source>Only record reclaims at least this slow (histograms count all)</source>
+        <translation>Nur Rückgewinnungen aufzeichnen, die mindestens so langsam sind (Histogramme zählen alle)</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -665,6 +701,14 @@
     <message>
         <source>Off-wake</source>
         <translation>Off-Wake</translation>
+    </message>
+    <message>
+        <source>OOM kill</source>
+        <translation>OOM-Kill</translation>
+    </message>
+    <message>
+        <source>Memory reclaim</source>
+        <translation>Speicherrückgewinnung</translation>
     </message>
 </context>
 <context>
@@ -1500,6 +1544,54 @@ in %2</translation>
 in %3</source>
         <translation>%1-Container %2
 in %3</translation>
+    </message>
+    <message>
+        <source>Constraint</source>
+        <translation>Beschränkung</translation>
+    </message>
+    <message>
+        <source>RSS (bytes)</source>
+        <translation>RSS (Bytes)</translation>
+    </message>
+    <message>
+        <source>Total VM (bytes)</source>
+        <translation>Virtueller Speicher (Bytes)</translation>
+    </message>
+    <message>
+        <source>Anonymous RSS (bytes)</source>
+        <translation>Anonymer RSS (Bytes)</translation>
+    </message>
+    <message>
+        <source>File RSS (bytes)</source>
+        <translation>Datei-RSS (Bytes)</translation>
+    </message>
+    <message>
+        <source>Shmem RSS (bytes)</source>
+        <translation>Shmem-RSS (Bytes)</translation>
+    </message>
+    <message>
+        <source>Page tables (bytes)</source>
+        <translation>Seitentabellen (Bytes)</translation>
+    </message>
+    <message>
+        <source>oom_score_adj</source>
+        <translation>oom_score_adj</translation>
+    </message>
+    <message>
+        <source>Triggered by</source>
+        <translation>Ausgelöst von</translation>
+    </message>
+    <message>
+        <source>Trigger PID</source>
+        <translation>PID des Auslösers</translation>
+    </message>
+    <message>
+        <source>Trigger TID</source>
+        <translation>TID des Auslösers</translation>
+    </message>
+    <message>
+        <source>Pages reclaimed</source>
+        <translation>Zurückgewonnene Seiten</translation>
     </message>
 </context>
 <context>

@@ -603,6 +603,42 @@
         <source>Why threads wait: every off-CPU wait of at least the minimum time with the stack it blocked in, joined with the thread (or interrupt) that woke it and the waker&apos;s stack, like offwaketime</source>
         <translation>线程为何等待：每次至少达到最短时间的离开 CPU 等待，连同阻塞时的调用栈，以及唤醒它的线程（或中断）和唤醒者的调用栈，类似 offwaketime</translation>
     </message>
+    <message>
+        <source>OOM kills</source>
+        <translation>OOM 终止</translation>
+    </message>
+    <message>
+        <source>Every process the OOM killer kills: its memory and cgroup, the task that ran out of memory and whether a cgroup limit or the machine ran out, like oomkill</source>
+        <translation>OOM killer 终止的每个进程：其内存与 cgroup、内存耗尽时运行的任务，以及耗尽的是 cgroup 限制还是整机内存，类似 oomkill</translation>
+    </message>
+    <message>
+        <source>Only kills of this process (0: every process)</source>
+        <translation>仅此进程被终止的事件（0：所有进程）</translation>
+    </message>
+    <message>
+        <source>Only kills of this user&apos;s processes (-1: every user)</source>
+        <translation>仅此用户的进程被终止的事件（-1：所有用户）</translation>
+    </message>
+    <message>
+        <source>Only kills of tasks with this name (as in /proc/PID/comm, up to 15 bytes)</source>
+        <translation>仅此名称的任务被终止的事件（同 /proc/PID/comm，最多 15 字节）</translation>
+    </message>
+    <message>
+        <source>Only kills of tasks in this cgroup v2 or below it (a path under /sys/fs/cgroup)</source>
+        <translation>仅此 cgroup v2 及其下层中的任务被终止的事件（/sys/fs/cgroup 下的路径）</translation>
+    </message>
+    <message>
+        <source>Memory reclaim</source>
+        <translation>内存回收</translation>
+    </message>
+    <message>
+        <source>Every direct reclaim (like drsnoop) and memory cgroup reclaim (a cgroup over memory.high or memory.max) a task stalls in, with the pages it reclaimed, and latency histograms per kind</source>
+        <translation>任务陷入的每次直接回收（类似 drsnoop）和内存 cgroup 回收（cgroup 超过 memory.high 或 memory.max），含回收的页数，以及按类型的延迟直方图</translation>
+    </message>
+    <message>
+        <source>Only record reclaims at least this slow (histograms count all)</source>
+        <translation>仅记录至少这么慢的回收（直方图统计全部）</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -665,6 +701,14 @@
     <message>
         <source>Off-wake</source>
         <translation>唤醒等待</translation>
+    </message>
+    <message>
+        <source>OOM kill</source>
+        <translation>OOM 终止</translation>
+    </message>
+    <message>
+        <source>Memory reclaim</source>
+        <translation>内存回收</translation>
     </message>
 </context>
 <context>
@@ -1499,6 +1543,54 @@ in %2</source>
 in %3</source>
         <translation>%1 容器 %2
 位于 %3</translation>
+    </message>
+    <message>
+        <source>Constraint</source>
+        <translation>约束</translation>
+    </message>
+    <message>
+        <source>RSS (bytes)</source>
+        <translation>RSS（字节）</translation>
+    </message>
+    <message>
+        <source>Total VM (bytes)</source>
+        <translation>虚拟内存总量（字节）</translation>
+    </message>
+    <message>
+        <source>Anonymous RSS (bytes)</source>
+        <translation>匿名 RSS（字节）</translation>
+    </message>
+    <message>
+        <source>File RSS (bytes)</source>
+        <translation>文件 RSS（字节）</translation>
+    </message>
+    <message>
+        <source>Shmem RSS (bytes)</source>
+        <translation>共享内存 RSS（字节）</translation>
+    </message>
+    <message>
+        <source>Page tables (bytes)</source>
+        <translation>页表（字节）</translation>
+    </message>
+    <message>
+        <source>oom_score_adj</source>
+        <translation>oom_score_adj</translation>
+    </message>
+    <message>
+        <source>Triggered by</source>
+        <translation>触发者</translation>
+    </message>
+    <message>
+        <source>Trigger PID</source>
+        <translation>触发者 PID</translation>
+    </message>
+    <message>
+        <source>Trigger TID</source>
+        <translation>触发者 TID</translation>
+    </message>
+    <message>
+        <source>Pages reclaimed</source>
+        <translation>回收页数</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include "core/protocol.h"
 #include "core/sessioninfo.h"
 #include "core/sessionstore.h"
+#include "tests/engine/memcgtestutil.h"
 #include "tests/helper/testbus.h"
 #include "tests/testutil.h"
 
@@ -2313,6 +2314,30 @@ private Q_SLOTS:
                   for (int i = 0; i < 3; ++i)
                       QThread::msleep(20);
                   return true;
+              }}},
+            // A child of this test OOM-killed in a 32 MiB memory cgroup.
+            {EventType::OomKill,
+             {QStringLiteral("comm=") + tag + QStringLiteral("oom"),
+              [&] {
+                  QString why;
+                  const bool ok = test::oomKilledChild(
+                      "bpflens-cli-oom-" + QByteArray::number(getpid()),
+                      (tag + QStringLiteral("oom")).toLatin1().constData(), &why);
+                  if (!ok)
+                      qWarning("oomkill workload: %s", qPrintable(why));
+                  return ok;
+              }}},
+            // A child of this test reclaiming its page cache in a 16 MiB memory cgroup.
+            {EventType::Reclaim,
+             {QStringLiteral("comm=") + tag + QStringLiteral("rcl"),
+              [&] {
+                  QString why;
+                  const bool ok = test::childReclaimsPageCache(
+                      "bpflens-cli-reclaim-" + QByteArray::number(getpid()),
+                      (tag + QStringLiteral("rcl")).toLatin1().constData(), work.path(), &why);
+                  if (!ok)
+                      qWarning("reclaim workload: %s", qPrintable(why));
+                  return ok;
               }}},
         };
 
