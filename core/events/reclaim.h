@@ -59,7 +59,7 @@ struct EventTraits<ReclaimEvent>
         Field<&E::cgroupId, FieldKind::U64, true>{"cgroup_id", "cgroup id"},
     };
     static constexpr auto latency = std::tuple{&E::latencyNs};
-    static constexpr LaneStyle lane{0x8e44ad, true};
+    static constexpr LaneStyle lane{0x9c6b30, true};
     static constexpr Column<E> columns[] = {
         column<E, &E::pid>("pid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "PID")),
         column<E, &E::tid>("tid", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "TID")),
