@@ -151,6 +151,7 @@ void writeCell(Writer &w, const Column<E> &c, const E &e)
     case Format::Hex:
     case Format::Octal:
     case Format::Duration:
+    case Format::Size:
         if (isSignedValue(v))
             w.number(v.toLongLong());
         else

@@ -72,6 +72,7 @@ enum class Format : quint8
     Hex,      // table: 0x1f; CSV: decimal
     Octal,    // table: 0644; CSV: decimal
     Duration, // nanoseconds; table: "1.25 ms"; CSV: ns
+    Size,     // a byte count; table: "66.3 MiB" (core/units.h); CSV: bytes
     Bytes,    // kernel bytes (QByteArray), shown escaped where not UTF-8
     Char,     // one byte as a character ('R', 'W')
     Text,     // text made by the declaration (an endpoint "1.2.3.4:80"), written as it is

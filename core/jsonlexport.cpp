@@ -115,6 +115,7 @@ void appendValue(QByteArray &out, Format format, const QVariant &v, quint64 sess
     case Format::Hex:
     case Format::Octal:
     case Format::Duration:
+    case Format::Size:
         if (isSignedValue(v))
             out += QByteArray::number(v.toLongLong());
         else

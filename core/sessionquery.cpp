@@ -128,6 +128,7 @@ void resultFormatted(sqlite3_context *ctx, Format format, const QVariant &v)
     case Format::Hex:
     case Format::Octal:
     case Format::Duration:
+    case Format::Size:
         // Unsigned 64-bit values above 2^63 wrap to negative, as in the file's own tables.
         sqlite3_result_int64(ctx, isSignedValue(v) ? v.toLongLong() : qint64(v.toULongLong()));
         return;
@@ -236,6 +237,7 @@ void emitField(sqlite3_context *ctx, const EventCursor<E> &c, const EventColumn<
         case Format::Hex:
         case Format::Octal:
         case Format::Duration:
+        case Format::Size:
         case Format::Time:
             sqlite3_result_int64(ctx, qint64(v));
             return;

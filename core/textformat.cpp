@@ -1,4 +1,5 @@
 #include "core/eventschema.h"
+#include "core/units.h"
 
 #include <algorithm>
 #include <cstring>
@@ -178,6 +179,8 @@ QString formatPlainValue(Format format, const QVariant &v, quint64 sessionStartN
             return QStringLiteral("%1 ms").arg(double(ns) / 1e6, 0, 'f', 2);
         return QStringLiteral("%1 s").arg(double(ns) / 1e9, 0, 'f', 3);
     }
+    case Format::Size:
+        return formatByteSize(v.toULongLong());
     case Format::Bytes:
         return QString::fromUtf8(escapeKernelBytes(v.toByteArray()));
     case Format::Char:

@@ -1550,28 +1550,28 @@ in %3</translation>
         <translation>Beschränkung</translation>
     </message>
     <message>
-        <source>RSS (bytes)</source>
-        <translation>RSS (Bytes)</translation>
+        <source>RSS</source>
+        <translation>RSS</translation>
     </message>
     <message>
-        <source>Total VM (bytes)</source>
-        <translation>Virtueller Speicher (Bytes)</translation>
+        <source>Total VM</source>
+        <translation>Virtueller Speicher</translation>
     </message>
     <message>
-        <source>Anonymous RSS (bytes)</source>
-        <translation>Anonymer RSS (Bytes)</translation>
+        <source>Anonymous RSS</source>
+        <translation>Anonymer RSS</translation>
     </message>
     <message>
-        <source>File RSS (bytes)</source>
-        <translation>Datei-RSS (Bytes)</translation>
+        <source>File RSS</source>
+        <translation>Datei-RSS</translation>
     </message>
     <message>
-        <source>Shmem RSS (bytes)</source>
-        <translation>Shmem-RSS (Bytes)</translation>
+        <source>Shmem RSS</source>
+        <translation>Shmem-RSS</translation>
     </message>
     <message>
-        <source>Page tables (bytes)</source>
-        <translation>Seitentabellen (Bytes)</translation>
+        <source>Page tables</source>
+        <translation>Seitentabellen</translation>
     </message>
     <message>
         <source>oom_score_adj</source>

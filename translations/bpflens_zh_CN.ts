@@ -1549,28 +1549,28 @@ in %3</source>
         <translation>约束</translation>
     </message>
     <message>
-        <source>RSS (bytes)</source>
-        <translation>RSS（字节）</translation>
+        <source>RSS</source>
+        <translation>RSS</translation>
     </message>
     <message>
-        <source>Total VM (bytes)</source>
-        <translation>虚拟内存总量（字节）</translation>
+        <source>Total VM</source>
+        <translation>虚拟内存总量</translation>
     </message>
     <message>
-        <source>Anonymous RSS (bytes)</source>
-        <translation>匿名 RSS（字节）</translation>
+        <source>Anonymous RSS</source>
+        <translation>匿名 RSS</translation>
     </message>
     <message>
-        <source>File RSS (bytes)</source>
-        <translation>文件 RSS（字节）</translation>
+        <source>File RSS</source>
+        <translation>文件 RSS</translation>
     </message>
     <message>
-        <source>Shmem RSS (bytes)</source>
-        <translation>共享内存 RSS（字节）</translation>
+        <source>Shmem RSS</source>
+        <translation>共享内存 RSS</translation>
     </message>
     <message>
-        <source>Page tables (bytes)</source>
-        <translation>页表（字节）</translation>
+        <source>Page tables</source>
+        <translation>页表</translation>
     </message>
     <message>
         <source>oom_score_adj</source>

@@ -2,6 +2,7 @@
 
 #include "core/cgroups.h"
 #include "core/csvexport.h"
+#include "core/units.h"
 #include "gui/models/profilemodels.h"
 #include "gui/models/sessionmodel.h"
 #include "gui/models/stackframes.h"
@@ -38,6 +39,8 @@ QString formatValue(Format format, const QVariant &v, quint64 sessionStartNs)
     switch (format) {
     case Format::Duration:
         return EventTableModel::formatDuration(v.toULongLong());
+    case Format::Size:
+        return formatByteSize(v.toULongLong(), QLocale());
     case Format::Bytes:
         return EventTableModel::displayBytes(v.toByteArray());
     case Format::YesNo:

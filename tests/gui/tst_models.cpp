@@ -7,6 +7,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
+#include <QScopeGuard>
 #include <QTest>
 
 #include <memory>
@@ -142,6 +143,7 @@ private Q_SLOTS:
     void filterAndRange_data() { typesAndThresholds(); }
     void filterAndRange();
     void cgroupColumnsNameContainersAndUnits();
+    void memorySizesReadInBinaryUnits();
 
 private:
     void typesAndThresholds();
@@ -336,6 +338,47 @@ void TestModels::cgroupColumnsNameContainersAndUnits()
 
     session.setSession(make({{1, "/"}}));
     QCOMPARE(headers(), own);
+}
+
+// An OOM kill's memory as people read it ("66.3 MiB", "66,3 MiB" in German), the byte count
+// itself where a program reads it (the raw value, CSV and SQL).
+void TestModels::memorySizesReadInBinaryUnits()
+{
+    SessionData d;
+    d.info = info();
+    OomKillEvent e = eventAt<OomKillEvent>(0, StartNs + StepNs);
+    e.anonRssBytes = 66584576; // 63.5 MiB
+    e.fileRssBytes = 2953216;  // 2.8 MiB
+    e.shmemRssBytes = 0;
+    e.totalVmBytes = 84103168; // 80.2 MiB
+    d.events.append(e);
+    SessionModel session;
+    EventTableModel table(&session, EventType::OomKill);
+    QAbstractItemModelTester tester(&table, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    session.setSession(std::move(d));
+    auto column = [&](const QString &title) {
+        for (int c = 0; c < table.columnCount(); ++c) {
+            if (table.headerData(c, Qt::Horizontal).toString() == title)
+                return c;
+        }
+        return -1;
+    };
+    const int rss = column(QStringLiteral("RSS"));
+    const int vm = column(QStringLiteral("Total VM"));
+    QVERIFY(rss >= 0 && vm >= 0);
+    QCOMPARE(table.index(0, rss).data().toString(), QStringLiteral("66.3 MiB"));
+    QCOMPARE(table.index(0, vm).data().toString(), QStringLiteral("80.2 MiB"));
+    QCOMPARE(table.index(0, vm).data(EventTableModel::RawValueRole).toULongLong(), 84103168ull);
+    QCOMPARE(table.index(0, vm).data(Qt::TextAlignmentRole).value<Qt::Alignment>() &
+                 Qt::AlignHorizontal_Mask,
+             Qt::AlignRight);
+    QCOMPARE(formatPlainValue(Format::Size, QVariant::fromValue(quint64(84103168)), 0),
+             QStringLiteral("80.2 MiB"));
+
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    const auto restore = qScopeGuard([&] { QLocale::setDefault(before); });
+    QCOMPARE(table.index(0, rss).data().toString(), QStringLiteral("66,3 MiB"));
 }
 
 QTEST_GUILESS_MAIN(TestModels)
