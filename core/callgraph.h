@@ -261,6 +261,48 @@ struct OffWakeSpan
     quint64 ns = 0;
 };
 
+// The names offWakeStacks() gives its frames that are not code. The folded export keeps these
+// defaults (what `offwaketime -f` writes); the GUI passes translated ones.
+struct OffWakeNames
+{
+    QByteArray separator = "--";
+    QByteArray unknownWaker = "[unknown waker]";
+    QByteArray unknownComm = "[unknown]";
+};
+
+// Off-wake spans as stacks of a table of their own, one per distinct (blocked stack, comm,
+// waker stack, waker comm), weighted in nanoseconds: root first the blocked thread's comm, its
+// stack limited to part, the separator, the waker's stack leaf first, the waker's comm (or the
+// unknown waker). offWakeFoldedStacks() prints these and the GUI's off-wake flame graph is the
+// call tree of them, so the two agree frame for frame. Code frames are copies of the session's
+// (a function's first line, as rootFirstFrames() gives them); comms and the separator are
+// frames with a build id that is not hex (never a real frame's), told apart by role().
+struct OffWakeStacks
+{
+    enum class Role : quint8
+    {
+        Code,
+        Comm,
+        Separator,
+        UnknownWaker,
+    };
+    StackTable stacks;
+    StackWeights weights;
+    quint32 separator = 0; // the separator's frame id; 0 without spans
+    qsizetype spans = 0;
+    Role role(quint32 frame) const
+    {
+        return frame < m_roles.size() ? Role(m_roles[frame]) : Role::Code;
+    }
+
+private:
+    friend OffWakeStacks offWakeStacks(const StackTable &, const QList<OffWakeSpan> &, StackPart,
+                                       const OffWakeNames &);
+    std::vector<quint8> m_roles; // per frame id
+};
+OffWakeStacks offWakeStacks(const StackTable &stacks, const QList<OffWakeSpan> &spans,
+                            StackPart part = StackPart::Both, const OffWakeNames &names = {});
+
 // Off-wake folded stacks in the form of BCC's `offwaketime -f`, which flamegraph.pl and
 // speedscope read: the blocked thread's comm and stack root first, "--", then the waker's stack
 // leaf first (the frame that woke it nearest the separator) and its comm, a space and the time
