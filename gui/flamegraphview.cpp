@@ -74,15 +74,15 @@ QColor FlameGraphView::wakerColor(FrameKind kind, const QString &name)
 {
     const quint32 h = stableHash(name);
     if (kind == FrameKind::Kernel)
-        return QColor::fromHsv(int(168 + h % 14), int(70 + (h >> 8) % 50),
-                               int(215 + (h >> 16) % 35));
-    return QColor::fromHsv(int(162 + h % 18), int(150 + (h >> 8) % 70), int(165 + (h >> 16) % 45));
+        return QColor::fromHsv(int(160 + h % 15), int(90 + (h >> 8) % 60),
+                               int(220 + (h >> 16) % 30));
+    return QColor::fromHsv(int(150 + h % 18), int(170 + (h >> 8) % 60), int(165 + (h >> 16) % 45));
 }
 
 bool FlameGraphView::isWakerHue(const QColor &color)
 {
     const int h = color.hsvHue();
-    return h >= 160 && h < 185 && color.hsvSaturation() >= 60;
+    return h >= 145 && h < 180 && color.hsvSaturation() >= 60;
 }
 
 void FlameGraphView::setNodeColoring(std::function<QColor(qint32)> color,

@@ -97,9 +97,10 @@ public:
 
     // A box's colour: by kind of code, a stable hue per function name.
     static QColor frameColor(FrameKind kind, const QString &name);
-    // An off-wake profile's waker frames (above the separator): aqua and teal, flamegraph.pl's
-    // wakeup family, kept clear of the kernel's blues (hue 195-225) so the end of the blocked
-    // stack shows at a glance. User code deeper and darker, kernel code paler.
+    // An off-wake profile's waker frames (above the separator): aquamarine and teal (hue
+    // 150-175), flamegraph.pl's wakeup family turned a little green to keep clear of the
+    // kernel's blues (hue 195-225), so the end of the blocked stack shows at a glance. User
+    // code deeper and darker, kernel code paler.
     static QColor wakerColor(FrameKind kind, const QString &name);
     static bool isWakerHue(const QColor &color); // what tests and the legend check against
     // The "woken by" separator between the blocked and the waker's stack.

@@ -207,7 +207,18 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
         m_flame->setProfile(nullptr, nullptr);
         scheduleRefresh(0);
     });
-    connect(m_session, &SessionModel::reset, this, &ProfilePage::updateKinds);
+    connect(m_session, &SessionModel::reset, this, [this] {
+        updateKinds();
+        // A session without CPU samples opens on the kind it has: an offwake recording shows
+        // its off-wake flame graph, not "No CPU samples".
+        const EventStore &events = m_session->events();
+        if (kind() == ProfileKind::OnCpu && !events.count(EventType::CpuSample)) {
+            if (events.count(EventType::OffCpu))
+                setKind(ProfileKind::OffCpu);
+            else if (events.count(EventType::OffWake))
+                setKind(ProfileKind::OffWake);
+        }
+    });
     connect(m_session, &SessionModel::appended, this, [this] {
         updateKinds();
         scheduleRefresh(LiveIntervalMs);

@@ -3248,7 +3248,7 @@ Off-wake (offwake probe): each blocked stack with the stack of the thread that w
     </message>
     <message>
         <source>woken by: the blocked stack ends below</source>
-        <translation>唤醒者：被阻塞的调用栈在其下方结束</translation>
+        <translation>唤醒来源：被阻塞的调用栈在其下方结束</translation>
     </message>
     <message>
         <source>waker</source>
@@ -3297,7 +3297,7 @@ Record with the offwake probe to see who woke the waiting threads.</source>
     </message>
     <message>
         <source>woken by</source>
-        <translation>唤醒者</translation>
+        <translation>唤醒来源</translation>
     </message>
     <message>
         <source>[waker not seen]</source>

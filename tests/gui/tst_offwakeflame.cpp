@@ -250,6 +250,11 @@ private Q_SLOTS:
         const int at = with.page.kindCombo()->findData(int(ProfileKind::OffWake));
         QVERIFY(at >= 0);
         QCOMPARE(with.page.kindCombo()->itemText(at), QStringLiteral("Off-wake"));
+        // Without CPU samples or off-CPU events the page opens on the kind the session has.
+        QCOMPARE(with.page.kind(), ProfileKind::OffWake);
+        with.page.setKind(ProfileKind::OnCpu);
+        with.page.refresh();
+        QVERIFY(with.page.isShowingEmptyState());
         with.page.setKind(ProfileKind::OffWake);
         with.page.refresh();
         QCOMPARE(with.page.kind(), ProfileKind::OffWake);
