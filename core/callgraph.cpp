@@ -411,36 +411,38 @@ QByteArray foldedStacks(const StackTable &stacks, const StackWeights &weights, S
 }
 
 OffWakeStacks offWakeStacks(const StackTable &stacks, const QList<OffWakeSpan> &spans,
-                            StackPart part, const OffWakeNames &names)
+                            StackPart part, const OffWakeNames &names,
+                            const OffWakeStacks *previous)
 {
     OffWakeStacks out;
-    out.m_roles.push_back(quint8(OffWakeStacks::Role::Code)); // ids start at 1
-    auto pseudo = [&](const QByteArray &name, OffWakeStacks::Role role) {
-        // "--" and "comm" are not hex: no real frame has such a build id.
-        const StackFrame f{
-            FrameKind::User, 0, QByteArray(),
-            role == OffWakeStacks::Role::Comm ? QByteArray("comm") : QByteArray("--"), name};
+    out.stacks = stacks;
+    out.sessionFrames = stacks.frameCount();
+    out.m_roles.assign(size_t(out.sessionFrames) + 1, quint8(OffWakeStacks::Role::Code));
+    auto intern = [&](const StackFrame &f, OffWakeStacks::Role role) {
         const quint32 id = out.stacks.intern(f);
         if (id >= out.m_roles.size())
             out.m_roles.resize(id + 1, quint8(OffWakeStacks::Role::Code));
         out.m_roles[id] = quint8(role);
         return id;
     };
+    if (previous && previous->sessionFrames == out.sessionFrames) {
+        for (qsizetype id = out.sessionFrames + 1; id <= previous->stacks.frameCount(); ++id)
+            intern(previous->stacks.frame(quint32(id)), previous->role(quint32(id)));
+    }
+    auto pseudo = [&](const QByteArray &name, OffWakeStacks::Role role) {
+        // "--" and "comm" are not hex: no real frame has such a build id.
+        return intern(
+            StackFrame{FrameKind::User, 0, QByteArray(),
+                       role == OffWakeStacks::Role::Comm ? QByteArray("comm") : QByteArray("--"),
+                       name},
+            role);
+    };
     auto comm = [&](const QByteArray &c) {
         return pseudo(c.isEmpty() ? names.unknownComm : c, OffWakeStacks::Role::Comm);
     };
-    // The session's frame ids mapped once each: a span's frames cost an array look-up, not a
-    // hash of the frame.
-    std::vector<quint32> copyOf(size_t(stacks.frameCount()) + 1, 0);
     auto copy = [&](quint32 f) {
-        if (!stacks.hasFrame(f)) // a definition that never arrived
-            return pseudo(QByteArray("[unknown]"), OffWakeStacks::Role::Code);
-        if (!copyOf[f]) {
-            copyOf[f] = out.stacks.intern(stacks.frame(f));
-            if (copyOf[f] >= out.m_roles.size())
-                out.m_roles.resize(copyOf[f] + 1, quint8(OffWakeStacks::Role::Code));
-        }
-        return copyOf[f];
+        // The table is the session's: its frames are where they were.
+        return stacks.hasFrame(f) ? f : pseudo(QByteArray("[unknown]"), OffWakeStacks::Role::Code);
     };
     struct Key
     {
@@ -458,7 +460,7 @@ OffWakeStacks offWakeStacks(const StackTable &stacks, const QList<OffWakeSpan> &
         }
     };
     std::unordered_map<Key, quint32, KeyHash> ids;
-    out.separator = spans.isEmpty() ? 0 : pseudo(names.separator, OffWakeStacks::Role::Separator);
+    out.separator = pseudo(names.separator, OffWakeStacks::Role::Separator);
     QList<quint32> leafFirst;
     for (const OffWakeSpan &s : spans) {
         ++out.spans;

@@ -380,14 +380,6 @@ ProfileQuery ProfilePage::currentQuery() const
 void ProfilePage::aggregate()
 {
     const ProfileQuery q = currentQuery();
-    if (m_profile &&
-        (m_profile->query.kind == ProfileKind::OffWake) != (q.kind == ProfileKind::OffWake)) {
-        // The off-wake trees name frames of their own table: a frame id picked in the other
-        // kinds (or zoomed into) is another function there.
-        m_selectedFrame = 0;
-        m_flame->setSelectedFrame(0);
-        m_flame->setProfile(nullptr, nullptr);
-    }
     m_profile = m_builder.build(*m_session, q, m_treeTabs->currentWidget() == m_bottomUpView);
     ++m_aggregations;
 

@@ -102,12 +102,16 @@ QList<OffWakeSpan> offWakeSpans(const SessionModel &session, const ProfileQuery 
 namespace {
 
 std::shared_ptr<const Profile> buildOffWakeProfile(const SessionModel &session,
-                                                   const ProfileQuery &query, bool withBottomUp)
+                                                   const ProfileQuery &query, bool withBottomUp,
+                                                   std::shared_ptr<const OffWakeStacks> &last)
 {
     auto p = std::make_shared<Profile>();
     p->query = query;
-    auto ow = std::make_shared<OffWakeStacks>(offWakeStacks(
-        session.stacks(), offWakeSpans(session, query), query.part, ProfileText::offWakeNames()));
+    // Another session's table may have as many frames: the builder is cleared on a reset.
+    auto ow = std::make_shared<OffWakeStacks>(
+        offWakeStacks(session.stacks(), offWakeSpans(session, query), query.part,
+                      ProfileText::offWakeNames(), last.get()));
+    last = ow;
     p->events = ow->spans;
     p->total = ow->weights.total();
     // No "[truncated]" markers: the tree is the folded export's lines, frame for frame, and a
@@ -142,7 +146,7 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const SessionModel &session
                                                      const ProfileQuery &query, bool withBottomUp)
 {
     if (query.kind == ProfileKind::OffWake)
-        return buildOffWakeProfile(session, query, withBottomUp);
+        return buildOffWakeProfile(session, query, withBottomUp, m_offWake);
     // A table with fewer stacks than the index is another session's.
     if (!m_topDown || m_part != query.part ||
         m_topDown->stackCount() > session.stacks().stackCount()) {
@@ -170,6 +174,7 @@ void ProfileBuilder::clear()
 {
     m_topDown.reset();
     m_bottomUp.reset();
+    m_offWake.reset();
 }
 
 namespace ProfileText {

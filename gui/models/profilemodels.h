@@ -92,6 +92,7 @@ private:
     StackPart m_part = StackPart::Both;
     std::unique_ptr<CallTreeIndex> m_topDown;
     std::unique_ptr<CallTreeIndex> m_bottomUp;
+    std::shared_ptr<const OffWakeStacks> m_offWake; // the last off-wake table: its ids are kept
 };
 
 // How the profile views name and format things, shared by the models and the flame graph.

@@ -400,7 +400,26 @@ private Q_SLOTS:
         QCOMPARE(f.flame()->searchMatchTotal(), 1050 * MsNs);
         QCOMPARE(f.page.searchLabel()->text(),
                  QStringLiteral("pipe_write: 87.5% of off-CPU time (1.050 s)"));
-        // Switching kinds and back keeps the page consistent (frame ids of another table).
+        // A zoom survives a new range: the comms and the separator keep their frame ids (in
+        // this range "other" would be the first comm made, where it was the last).
+        const QList<QByteArray> other{"other", "main", "other_wait", "schedule", "--"};
+        f.flame()->zoomTo(f.nodeOf(other));
+        QVERIFY(f.flame()->zoomNode() > 0);
+        f.state.setRange(StartNs + 1050 * MsNs, StartNs + 1300 * MsNs);
+        f.page.refresh();
+        QCOMPARE(f.page.profile()->total, 150 * MsNs);
+        QVERIFY(f.flame()->zoomNode() > 0);
+        QCOMPARE(f.flame()->zoomNode(), f.nodeOf(other));
+        f.flame()->resetZoom();
+        f.state.resetRange();
+        f.page.refresh();
+        QVERIFY(f.nodeOf(plus(ReaderPath, {"--", "try_to_wake_up", "pipe_write"})) > 0);
+        // A function picked in the off-wake graph is the same function in the off-CPU kinds'
+        // views: code frames keep the session's ids.
+        const quint32 pipeWrite =
+            f.tree().node(f.nodeOf(plus(ReaderPath, {"--", "try_to_wake_up", "pipe_write"}))).frame;
+        QCOMPARE(pipeWrite, quint32(PipeWriteFrame));
+        // Switching kinds and back keeps the page consistent.
         f.page.setKind(ProfileKind::OnCpu);
         f.page.refresh();
         QVERIFY(f.page.isShowingEmptyState());
