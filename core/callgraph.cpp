@@ -1,6 +1,7 @@
 #include "core/callgraph.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace bpflens {
 
@@ -409,6 +410,84 @@ QByteArray foldedStacks(const StackTable &stacks, const StackWeights &weights, S
     return out;
 }
 
+OffWakeStacks offWakeStacks(const StackTable &stacks, const QList<OffWakeSpan> &spans,
+                            StackPart part, const OffWakeNames &names,
+                            const OffWakeStacks *previous)
+{
+    OffWakeStacks out;
+    out.stacks = stacks;
+    out.sessionFrames = stacks.frameCount();
+    out.m_roles.assign(size_t(out.sessionFrames) + 1, quint8(OffWakeStacks::Role::Code));
+    auto intern = [&](const StackFrame &f, OffWakeStacks::Role role) {
+        const quint32 id = out.stacks.intern(f);
+        if (id >= out.m_roles.size())
+            out.m_roles.resize(id + 1, quint8(OffWakeStacks::Role::Code));
+        out.m_roles[id] = quint8(role);
+        return id;
+    };
+    if (previous && previous->sessionFrames == out.sessionFrames) {
+        for (qsizetype id = out.sessionFrames + 1; id <= previous->stacks.frameCount(); ++id)
+            intern(previous->stacks.frame(quint32(id)), previous->role(quint32(id)));
+    }
+    auto pseudo = [&](const QByteArray &name, OffWakeStacks::Role role) {
+        // "--" and "comm" are not hex: no real frame has such a build id.
+        return intern(
+            StackFrame{FrameKind::User, 0, QByteArray(),
+                       role == OffWakeStacks::Role::Comm ? QByteArray("comm") : QByteArray("--"),
+                       name},
+            role);
+    };
+    auto comm = [&](const QByteArray &c) {
+        return pseudo(c.isEmpty() ? names.unknownComm : c, OffWakeStacks::Role::Comm);
+    };
+    auto copy = [&](quint32 f) {
+        // The table is the session's: its frames are where they were.
+        return stacks.hasFrame(f) ? f : pseudo(QByteArray("[unknown]"), OffWakeStacks::Role::Code);
+    };
+    struct Key
+    {
+        quint32 stackId;
+        quint32 wakerStackId;
+        QByteArray comm;
+        QByteArray wakerComm;
+        bool operator==(const Key &) const = default;
+    };
+    struct KeyHash
+    {
+        size_t operator()(const Key &k) const
+        {
+            return qHashMulti(0, k.stackId, k.wakerStackId, k.comm, k.wakerComm);
+        }
+    };
+    std::unordered_map<Key, quint32, KeyHash> ids;
+    out.separator = pseudo(names.separator, OffWakeStacks::Role::Separator);
+    QList<quint32> leafFirst;
+    for (const OffWakeSpan &s : spans) {
+        ++out.spans;
+        const Key key{s.stackId, s.wakerStackId, s.comm, s.wakerComm};
+        auto it = ids.find(key);
+        if (it == ids.end()) {
+            // Built root first, interned leaf first as every stack of a table is.
+            QList<quint32> rootFirst{comm(s.comm)};
+            for (quint32 f : rootFirstFrames(stacks, s.stackId, part))
+                rootFirst.append(copy(f));
+            rootFirst.append(out.separator);
+            if (s.wakerComm.isEmpty()) {
+                rootFirst.append(pseudo(names.unknownWaker, OffWakeStacks::Role::UnknownWaker));
+            } else {
+                const QList<quint32> waker = rootFirstFrames(stacks, s.wakerStackId, part);
+                for (auto w = waker.crbegin(); w != waker.crend(); ++w)
+                    rootFirst.append(copy(*w));
+                rootFirst.append(comm(s.wakerComm));
+            }
+            leafFirst = QList<quint32>(rootFirst.crbegin(), rootFirst.crend());
+            it = ids.emplace(key, out.stacks.intern(0, leafFirst)).first;
+        }
+        out.weights.add(it->second, s.ns);
+    }
+    return out;
+}
+
 QByteArray offWakeFoldedStacks(const StackTable &stacks, const QList<OffWakeSpan> &spans,
                                StackPart part, quint64 unitNs)
 {
@@ -417,26 +496,18 @@ QByteArray offWakeFoldedStacks(const StackTable &stacks, const QList<OffWakeSpan
         name.replace(QLatin1Char('\n'), QLatin1Char(' '));
         return name.toUtf8();
     };
-    auto cleanComm = [&](const QByteArray &comm) {
-        return comm.isEmpty() ? QByteArray("[unknown]") : clean(QString::fromUtf8(comm));
-    };
+    const OffWakeStacks ow = offWakeStacks(stacks, spans, part);
     // Summed in nanoseconds per line first, as the off-CPU profile is (a wait of 400 ns is
     // worth nothing in microseconds, a thousand of them are worth 400).
     QHash<QByteArray, quint64> lines;
-    for (const OffWakeSpan &s : spans) {
-        QByteArray line = cleanComm(s.comm);
-        for (quint32 f : rootFirstFrames(stacks, s.stackId, part))
-            line += ';' + clean(stacks.frameName(f));
-        line += ";--";
-        if (s.wakerComm.isEmpty()) {
-            line += ";[unknown waker]";
-        } else {
-            const QList<quint32> waker = rootFirstFrames(stacks, s.wakerStackId, part);
-            for (auto it = waker.crbegin(); it != waker.crend(); ++it)
-                line += ';' + clean(stacks.frameName(*it));
-            line += ';' + cleanComm(s.wakerComm);
+    for (auto it = ow.weights.weights().cbegin(); it != ow.weights.weights().cend(); ++it) {
+        QByteArray line;
+        for (quint32 f : rootFirstFrames(ow.stacks, quint32(it.key()), StackPart::Both)) {
+            if (!line.isEmpty())
+                line += ';';
+            line += clean(ow.stacks.frameName(f));
         }
-        lines[line] += s.ns;
+        lines[line] += it.value();
     }
     QList<QByteArray> keys = lines.keys();
     std::sort(keys.begin(), keys.end());

@@ -261,6 +261,53 @@ struct OffWakeSpan
     quint64 ns = 0;
 };
 
+// The names offWakeStacks() gives its frames that are not code. The folded export keeps these
+// defaults (what `offwaketime -f` writes); the GUI passes translated ones.
+struct OffWakeNames
+{
+    QByteArray separator = "--";
+    QByteArray unknownWaker = "[unknown waker]";
+    QByteArray unknownComm = "[unknown]";
+};
+
+// Off-wake spans as stacks of a table of their own, one per distinct (blocked stack, comm,
+// waker stack, waker comm), weighted in nanoseconds: root first the blocked thread's comm, its
+// stack limited to part, the separator, the waker's stack leaf first, the waker's comm (or the
+// unknown waker). offWakeFoldedStacks() prints these and the GUI's off-wake flame graph is the
+// call tree of them, so the two agree frame for frame. The table is a copy of the session's, so
+// a code frame keeps its id (a function picked in another view is the same one here); comms and
+// the separator are frames added after them, with a build id that is not hex (never a real
+// frame's), told apart by role(). Given the previous result over the same session table
+// (previous), those keep their ids too (a view's zoom and pick survive a new range); a session
+// table that grew since (a live recording) starts them afresh.
+struct OffWakeStacks
+{
+    enum class Role : quint8
+    {
+        Code,
+        Comm,
+        Separator,
+        UnknownWaker,
+    };
+    StackTable stacks;
+    StackWeights weights;
+    quint32 separator = 0; // the separator's frame id
+    qsizetype spans = 0;
+    qsizetype sessionFrames = 0; // frames 1..sessionFrames are the session's, with their ids
+    Role role(quint32 frame) const
+    {
+        return frame < m_roles.size() ? Role(m_roles[frame]) : Role::Code;
+    }
+
+private:
+    friend OffWakeStacks offWakeStacks(const StackTable &, const QList<OffWakeSpan> &, StackPart,
+                                       const OffWakeNames &, const OffWakeStacks *);
+    std::vector<quint8> m_roles; // per frame id
+};
+OffWakeStacks offWakeStacks(const StackTable &stacks, const QList<OffWakeSpan> &spans,
+                            StackPart part = StackPart::Both, const OffWakeNames &names = {},
+                            const OffWakeStacks *previous = nullptr);
+
 // Off-wake folded stacks in the form of BCC's `offwaketime -f`, which flamegraph.pl and
 // speedscope read: the blocked thread's comm and stack root first, "--", then the waker's stack
 // leaf first (the frame that woke it nearest the separator) and its comm, a space and the time

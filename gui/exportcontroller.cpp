@@ -5,6 +5,7 @@
 #include "gui/errorbox.h"
 #include "gui/heatmapview.h"
 #include "gui/models/eventmodels.h"
+#include "gui/models/profilemodels.h"
 #include "gui/models/sessionmodel.h"
 #include "gui/models/viewstate.h"
 
@@ -22,6 +23,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QPainter>
+#include <QSaveFile>
 #include <QStatusBar>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
@@ -79,6 +81,10 @@ ExportController::ExportController(SessionModel *session, ViewState *state, QMai
     for (QAction *a : {m_pprofOnCpu, m_pprofOffCpu})
         a->setToolTip(tr("The profile of the visible time range under the filter, for go tool "
                          "pprof, Parca and Pyroscope"));
+    m_offWakeAction = new QAction(tr("Export Off-&Wake Stacks…"), window);
+    m_offWakeAction->setToolTip(tr("The off-wake flame graph's stacks of the visible time range "
+                                   "under the filter, folded for flamegraph.pl and speedscope"));
+    connect(m_offWakeAction, &QAction::triggered, this, &ExportController::chooseExportOffWake);
     connect(m_session, &SessionModel::reset, this, &ExportController::updateActions);
     // A live recording fills the session without a reset.
     connect(m_session, &SessionModel::appended, this, &ExportController::updateActions);
@@ -95,6 +101,45 @@ void ExportController::updateActions()
     m_pprofOnCpu->setEnabled(kinds.contains(PprofKind::OnCpu));
     m_pprofOffCpu->setEnabled(kinds.contains(PprofKind::OffCpu));
     m_pprofMenu->menuAction()->setEnabled(!kinds.isEmpty());
+    m_offWakeAction->setEnabled(m_session->events().count(EventType::OffWake) > 0);
+}
+
+bool ExportController::exportOffWakeFolded(const QString &path, QString *error) const
+{
+    ProfileQuery q;
+    q.kind = ProfileKind::OffWake;
+    q.startNs = m_state->startNs();
+    q.endNs = m_state->endNs();
+    if (q.endNs >= m_session->endTimeNs())
+        q.endNs = ~quint64(0); // as the profile page: the last waits end the session
+    q.pid = m_state->filter().pid;
+    q.comm = m_state->filter().comm;
+    const QByteArray folded = offWakeFoldedStacks(m_session->stacks(), offWakeSpans(*m_session, q));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(folded) != folded.size() || !file.commit()) {
+        if (error)
+            *error =
+                tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void ExportController::chooseExportOffWake()
+{
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Export Off-Wake Stacks"), QString(),
+                                                tr("Folded stacks (*.folded *.txt)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QLatin1String(".folded");
+    QString error;
+    if (!exportOffWakeFolded(path, &error)) {
+        showErrorBox(m_window, tr("Export failed"), error);
+        return;
+    }
+    m_window->statusBar()->showMessage(
+        tr("Exported the off-wake stacks to %1").arg(QDir::toNativeSeparators(path)), 8000);
 }
 
 bool ExportController::exportPprof(const QString &path, PprofKind kind, QString *error) const

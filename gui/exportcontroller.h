@@ -41,6 +41,8 @@ public:
     // Export pprof Profile > On-CPU Samples… / Off-CPU Waits…, each enabled when the session has
     // such events.
     QMenu *pprofMenu() const { return m_pprofMenu; }
+    // Export Off-Wake Stacks: enabled when the session has offwake events.
+    QAction *offWakeAction() const { return m_offWakeAction; }
 
     // What File > Export CSV does once a directory is chosen: the same files as
     // `bpflens-cli export` (CsvExport), limited to the scope.
@@ -53,6 +55,11 @@ public:
     // export --pprof` (PprofExport, docs/profiling.md), of the visible time range under the
     // filter bar's filter.
     bool exportPprof(const QString &path, PprofKind kind, QString *error) const;
+    // What Export Off-Wake Stacks does once a file is chosen: the folded stacks of `bpflens-cli
+    // export --folded --off-wake` (offWakeFoldedStacks, `offwaketime -f`'s form, microseconds)
+    // of the visible time range under the filter bar's process and command filter, which the
+    // off-wake flame graph shows.
+    bool exportOffWakeFolded(const QString &path, QString *error) const;
     // A chart or the timeline as PNG (or any raster format Qt knows by suffix) or SVG; with a
     // title, the title in a band above it.
     static bool exportImage(QWidget *widget, const QString &path, QString *error,
@@ -74,6 +81,7 @@ private:
     void chooseExportImage();
     void chooseExportTrace();
     void chooseExportPprof(PprofKind kind);
+    void chooseExportOffWake();
 
     SessionModel *m_session;
     ViewState *m_state;
@@ -85,6 +93,7 @@ private:
     QMenu *m_pprofMenu = nullptr;
     QAction *m_pprofOnCpu = nullptr;
     QAction *m_pprofOffCpu = nullptr;
+    QAction *m_offWakeAction = nullptr;
 };
 
 } // namespace bpflens

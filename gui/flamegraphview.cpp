@@ -45,6 +45,8 @@ const QColor RootColor(0xb8, 0xb0, 0xa8);
 
 } // namespace
 
+const QColor FlameGraphView::SeparatorColor(0x4a, 0x50, 0x58);
+
 FlameGraphView::FlameGraphView(QWidget *parent)
     : QWidget(parent)
 {
@@ -66,6 +68,21 @@ QColor FlameGraphView::frameColor(FrameKind kind, const QString &name)
         return QColor::fromHsv(int(195 + h % 30), int(110 + (h >> 8) % 70),
                                int(200 + (h >> 16) % 45));
     return QColor::fromHsv(int(h % 50), int(150 + (h >> 8) % 70), int(225 + (h >> 16) % 30));
+}
+
+QColor FlameGraphView::wakerColor(FrameKind kind, const QString &name)
+{
+    const quint32 h = stableHash(name);
+    if (kind == FrameKind::Kernel)
+        return QColor::fromHsv(int(160 + h % 15), int(90 + (h >> 8) % 60),
+                               int(220 + (h >> 16) % 30));
+    return QColor::fromHsv(int(150 + h % 18), int(170 + (h >> 8) % 60), int(165 + (h >> 16) % 45));
+}
+
+bool FlameGraphView::isWakerHue(const QColor &color)
+{
+    const int h = color.hsvHue();
+    return h >= 145 && h < 180 && color.hsvSaturation() >= 60;
 }
 
 void FlameGraphView::setNodeColoring(std::function<QColor(qint32)> color,
@@ -341,8 +358,16 @@ QColor FlameGraphView::boxColor(const Box &box) const
     if (!m_search.isEmpty() && matches(frame))
         return SearchColor;
     QColor c;
+    const OffWakeStacks *ow = m_profile->offWake.get();
     if (m_nodeColor)
         c = m_nodeColor(box.node);
+    else if (ow && frame == ow->separator)
+        c = SeparatorColor;
+    else if (ow && m_profile->isWakerNode(box.node))
+        c = wakerColor(m_stacks->hasFrame(frame) && ow->role(frame) == OffWakeStacks::Role::Code
+                           ? m_stacks->frame(frame).kind
+                           : FrameKind::User,
+                       nameOf(frame));
     else if (frame == CallTree::TruncatedFrame)
         c = TruncatedColor;
     else if (!m_stacks->hasFrame(frame))
@@ -463,10 +488,32 @@ QString FlameGraphView::toolTipFor(const Box &box) const
     }
     const CallTree::Node &n = m_profile->topDown.node(box.node);
     lines << frameName(box.kind == BoxKind::Root ? 0 : box.node);
+    const OffWakeStacks *ow = m_profile->offWake.get();
+    const auto role =
+        ow && box.kind != BoxKind::Root ? ow->role(n.frame) : OffWakeStacks::Role::Code;
+    const bool waker = m_profile->isWakerNode(box.node);
+    if (ow && box.kind != BoxKind::Root) {
+        if (role == OffWakeStacks::Role::Separator)
+            lines << tr("Below: the blocked threads' stacks. Above: the stacks of the threads "
+                        "that woke them, the frame that woke them first.");
+        else if (role == OffWakeStacks::Role::UnknownWaker)
+            lines << tr("Waits whose wakeup was not seen (a preempted thread, or a wakeup lost "
+                        "to a full map)");
+        else if (role == OffWakeStacks::Role::Comm)
+            lines << (waker ? tr("The waker's command") : tr("The blocked thread's command"));
+        else if (waker)
+            lines << tr("Waker's frame: the thread that woke the blocked one was here");
+        else
+            lines << tr("Blocked thread's frame");
+        if (waker || role == OffWakeStacks::Role::Separator)
+            lines << tr("Ended %1 of off-CPU time (%2)")
+                         .arg(ProfileText::cost(n.total, true), ProfileText::percent(n.total, all));
+    }
     if (n.frame == CallTree::TruncatedFrame) {
         lines << tr("Truncated stacks: the unwinder did not reach the thread's first frame, so "
                     "the callers of these samples are unknown.");
-    } else if (box.kind != BoxKind::Root && m_stacks->hasFrame(n.frame)) {
+    } else if (box.kind != BoxKind::Root && m_stacks->hasFrame(n.frame) &&
+               role == OffWakeStacks::Role::Code) {
         const StackFrame &f = m_stacks->frame(n.frame);
         const QString module = ProfileText::modulePath(*m_stacks, n.frame);
         lines << (f.kind == FrameKind::Kernel ? tr("Kernel: %1") : tr("User: %1"))

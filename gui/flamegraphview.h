@@ -14,13 +14,14 @@ namespace bpflens {
 
 // A flame graph of a Profile's top-down tree (Brendan Gregg's, as in KDAB hotspot): one box per
 // call path, as wide as its share of the samples, the root ("all") at the bottom, or at the top
-// in the icicle orientation. Frames are coloured by where their code lives (user code in warm
-// hues, the kernel in blue, one stable hue per function name), boxes narrower than MinBoxWidth
-// are merged into one grey box per parent, and stacks the unwinder could not finish stand on a
-// hatched "[truncated]" box. Clicking a box zooms into it (it becomes the full width, its
-// callers stay below as a breadcrumb; clicking "all" or resetZoom() returns); the search
-// colours matching frames and sums their share. The picture is cached per size, zoom, search
-// and selection, so hovering and scrolling repaint from the cache.
+// in the icicle orientation. An off-wake profile (ProfileKind::OffWake) stacks each waker's
+// frames on a "woken by" box above the blocked thread's, drawn in the waker colours. Frames are
+// coloured by where their code lives (user code in warm hues, the kernel in blue, one stable hue
+// per function name), boxes narrower than MinBoxWidth are merged into one grey box per parent, and
+// stacks the unwinder could not finish stand on a hatched "[truncated]" box. Clicking a box zooms
+// into it (it becomes the full width, its callers stay below as a breadcrumb; clicking "all" or
+// resetZoom() returns); the search colours matching frames and sums their share. The picture is
+// cached per size, zoom, search and selection, so hovering and scrolling repaint from the cache.
 class FlameGraphView : public QWidget
 {
     Q_OBJECT
@@ -96,6 +97,14 @@ public:
 
     // A box's colour: by kind of code, a stable hue per function name.
     static QColor frameColor(FrameKind kind, const QString &name);
+    // An off-wake profile's waker frames (above the separator): aquamarine and teal (hue
+    // 150-175), flamegraph.pl's wakeup family turned a little green to keep clear of the
+    // kernel's blues (hue 195-225), so the end of the blocked stack shows at a glance. User
+    // code deeper and darker, kernel code paler.
+    static QColor wakerColor(FrameKind kind, const QString &name);
+    static bool isWakerHue(const QColor &color); // what tests and the legend check against
+    // The "woken by" separator between the blocked and the waker's stack.
+    static const QColor SeparatorColor;
 
 Q_SIGNALS:
     void frameClicked(quint32 frame); // a function was clicked (not "all" or merged boxes)

@@ -168,6 +168,7 @@ void MainWindow::createMenus()
     file->addMenu(m_exports->csvMenu());
     file->addAction(m_exports->traceAction());
     file->addMenu(m_exports->pprofMenu());
+    file->addAction(m_exports->offWakeAction());
     file->addAction(m_exports->imageAction());
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);

@@ -55,7 +55,9 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     m_kind->addItem(tr("Off-CPU"), int(ProfileKind::OffCpu));
     m_kind->setAccessibleName(tr("Profile kind"));
     m_kind->setToolTip(tr("On-CPU: where the CPUs were running, one sample per tick.\n"
-                          "Off-CPU: where threads blocked, weighted by the time they waited."));
+                          "Off-CPU: where threads blocked, weighted by the time they waited.\n"
+                          "Off-wake (offwake probe): each blocked stack with the stack of the "
+                          "thread that woke it on top."));
     m_part = new QComboBox(this);
     m_part->addItem(tr("User + kernel"), int(StackPart::Both));
     m_part->addItem(tr("User only"), int(StackPart::UserOnly));
@@ -205,7 +207,23 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
         m_flame->setProfile(nullptr, nullptr);
         scheduleRefresh(0);
     });
-    connect(m_session, &SessionModel::appended, this, [this] { scheduleRefresh(LiveIntervalMs); });
+    connect(m_session, &SessionModel::reset, this, [this] {
+        updateKinds();
+        // A session without CPU samples opens on the kind it has: an offwake recording shows
+        // its off-wake flame graph, not "No CPU samples".
+        const EventStore &events = m_session->events();
+        if (kind() == ProfileKind::OnCpu && !events.count(EventType::CpuSample)) {
+            if (events.count(EventType::OffCpu))
+                setKind(ProfileKind::OffCpu);
+            else if (events.count(EventType::OffWake))
+                setKind(ProfileKind::OffWake);
+        }
+    });
+    connect(m_session, &SessionModel::appended, this, [this] {
+        updateKinds();
+        scheduleRefresh(LiveIntervalMs);
+    });
+    updateKinds();
     updateBreadcrumb();
     updateEmptyState();
 }
@@ -251,6 +269,17 @@ QTreeView *ProfilePage::createTree(QAbstractItemModel *model, QSortFilterProxyMo
     return view;
 }
 
+void ProfilePage::updateKinds()
+{
+    // Off-wake is offered where there is something to show: a session recorded with offwake.
+    const bool offWake = m_session->events().count(EventType::OffWake) > 0;
+    const int at = m_kind->findData(int(ProfileKind::OffWake));
+    if (offWake && at < 0)
+        m_kind->addItem(tr("Off-wake"), int(ProfileKind::OffWake));
+    else if (!offWake && at >= 0)
+        m_kind->removeItem(at); // the current item falls back to another kind, and refreshes
+}
+
 QString ProfilePage::legendText() const
 {
     const QString user = swatch(FlameGraphView::frameColor(FrameKind::User, QStringLiteral("main")),
@@ -262,6 +291,15 @@ QString ProfilePage::legendText() const
                                         "thread's first frame"),
                                      true);
     const QString match = swatch(QColor(0xd4, 0x3c, 0xc8), tr("search match"));
+    if (kind() == ProfileKind::OffWake) {
+        // No truncated markers here (the tree is the folded export's), but the waker's part.
+        const QString separator =
+            swatch(FlameGraphView::SeparatorColor, tr("woken by: the blocked stack ends below"));
+        const QString waker = swatch(
+            FlameGraphView::wakerColor(FrameKind::User, QStringLiteral("main")), tr("waker"));
+        return QStringLiteral("%1 &nbsp; %2 &nbsp; %3 &nbsp; %4 &nbsp; %5")
+            .arg(user, kernel, separator, waker, match);
+    }
     return QStringLiteral("%1 &nbsp; %2 &nbsp; %3 &nbsp; %4").arg(user, kernel, match, truncated);
 }
 
@@ -345,7 +383,7 @@ void ProfilePage::aggregate()
     m_profile = m_builder.build(*m_session, q, m_treeTabs->currentWidget() == m_bottomUpView);
     ++m_aggregations;
 
-    const StackTable *stacks = &m_session->stacks();
+    const StackTable *stacks = &m_profile->stacks(m_session->stacks());
     m_syncing = true;
     m_topDown->setProfile(m_profile, stacks);
     m_bottomUp->setProfile(m_profile, stacks);
@@ -367,8 +405,15 @@ void ProfilePage::aggregate()
         });
 
     const QLocale locale;
+    const int waits = int(std::min<qint64>(m_profile->events, INT_MAX));
+    m_flame->setAccessibleName(q.kind == ProfileKind::OffWake ? tr("Off-wake flame graph")
+                                                              : tr("Flame graph"));
+    m_legend->setText(legendText());
     if (q.kind == ProfileKind::OnCpu)
         m_status->setText(tr("Samples in range: %1").arg(locale.toString(m_profile->events)));
+    else if (q.kind == ProfileKind::OffWake)
+        m_status->setText(tr("Off-wake time in range: %1 (%Ln wait(s))", nullptr, waits)
+                              .arg(ProfileText::cost(m_profile->total, true)));
     else
         m_status->setText(tr("Off-CPU time in range: %1 (%Ln wait(s))", nullptr,
                              int(std::min<qint64>(m_profile->events, INT_MAX)))
@@ -379,6 +424,15 @@ void ProfilePage::aggregate()
 
 QString ProfilePage::emptyText() const
 {
+    const QString hint = m_state->filter().pid >= 0 || !m_state->filter().comm.isEmpty()
+                             ? tr("Zoom out on the timeline or clear the PID and command filters.")
+                             : tr("Zoom out on the timeline (Ctrl+0 shows the whole session).");
+    if (kind() == ProfileKind::OffWake) {
+        if (m_session->events().count(EventType::OffWake) == 0)
+            return tr("No off-wake waits in this session.\n\nRecord with the offwake probe to "
+                      "see who woke the waiting threads.");
+        return tr("No off-wake waits in this range.") + QStringLiteral("\n\n") + hint;
+    }
     const bool on = kind() == ProfileKind::OnCpu;
     const EventType type = on ? EventType::CpuSample : EventType::OffCpu;
     if (m_session->events().count(type) == 0) {
@@ -387,9 +441,6 @@ QString ProfilePage::emptyText() const
                   : tr("No off-CPU events in this session.\n\nRecord with the offcpu probe to see "
                        "where threads wait and for how long.");
     }
-    const QString hint = m_state->filter().pid >= 0 || !m_state->filter().comm.isEmpty()
-                             ? tr("Zoom out on the timeline or clear the PID and command filters.")
-                             : tr("Zoom out on the timeline (Ctrl+0 shows the whole session).");
     return (on ? tr("No CPU samples in this range.") : tr("No off-CPU time in this range.")) +
            QStringLiteral("\n\n") + hint;
 }

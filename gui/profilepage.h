@@ -24,7 +24,8 @@ class SessionModel;
 class ViewState;
 
 // The "CPU profile" tab: where CPU time went (on-CPU samples) or where threads waited
-// (off-CPU, weighted by the time blocked), as a flame graph next to top-down, bottom-up and
+// (off-CPU, weighted by the time blocked; off-wake, each wait topped by its waker's stack, in a
+// session recorded with offwake), as a flame graph next to top-down, bottom-up and
 // function trees. All of them show the same aggregation of the timeline's visible range and
 // the process filters (ViewState), redone when those change and, throttled, while a recording
 // appends; picking a function in one view picks it in the others. Aggregation waits until the
@@ -85,6 +86,7 @@ private:
     QTreeView *createTree(QAbstractItemModel *model, QSortFilterProxyModel **proxy,
                           const QString &name);
     QString legendText() const;
+    void updateKinds();
 
     SessionModel *m_session;
     ViewState *m_state;

@@ -1833,6 +1833,30 @@ in %3</translation>
         <source>Exported the profile to %1</source>
         <translation>Profil nach %1 exportiert</translation>
     </message>
+    <message>
+        <source>Export Off-&amp;Wake Stacks…</source>
+        <translation>Off-&amp;Wake-Stacks exportieren…</translation>
+    </message>
+    <message>
+        <source>The off-wake flame graph&apos;s stacks of the visible time range under the filter, folded for flamegraph.pl and speedscope</source>
+        <translation>Die Stacks des Off-Wake-Flame-Graphs im sichtbaren Zeitbereich unter dem Filter, gefaltet für flamegraph.pl und speedscope</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Export Off-Wake Stacks</source>
+        <translation>Off-Wake-Stacks exportieren</translation>
+    </message>
+    <message>
+        <source>Folded stacks (*.folded *.txt)</source>
+        <translation>Gefaltete Stacks (*.folded *.txt)</translation>
+    </message>
+    <message>
+        <source>Exported the off-wake stacks to %1</source>
+        <translation>Off-Wake-Stacks nach %1 exportiert</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::FlameGraphView</name>
@@ -1918,6 +1942,34 @@ in %3</translation>
     <message>
         <source>Total samples</source>
         <translation>Stichproben gesamt</translation>
+    </message>
+    <message>
+        <source>Below: the blocked threads&apos; stacks. Above: the stacks of the threads that woke them, the frame that woke them first.</source>
+        <translation>Darunter: die Stacks der blockierten Threads. Darüber: die Stacks der Threads, die sie weckten, der weckende Frame zuerst.</translation>
+    </message>
+    <message>
+        <source>Waits whose wakeup was not seen (a preempted thread, or a wakeup lost to a full map)</source>
+        <translation>Wartevorgänge, deren Aufwecken nicht gesehen wurde (ein verdrängter Thread oder ein Aufwecken, das an einer vollen Map verloren ging)</translation>
+    </message>
+    <message>
+        <source>The waker&apos;s command</source>
+        <translation>Der Befehl des Weckers</translation>
+    </message>
+    <message>
+        <source>The blocked thread&apos;s command</source>
+        <translation>Der Befehl des blockierten Threads</translation>
+    </message>
+    <message>
+        <source>Waker&apos;s frame: the thread that woke the blocked one was here</source>
+        <translation>Frame des Weckers: Hier war der Thread, der den blockierten weckte</translation>
+    </message>
+    <message>
+        <source>Blocked thread&apos;s frame</source>
+        <translation>Frame des blockierten Threads</translation>
+    </message>
+    <message>
+        <source>Ended %1 of off-CPU time (%2)</source>
+        <translation>Beendete %1 Off-CPU-Zeit (%2)</translation>
     </message>
 </context>
 <context>
@@ -3161,12 +3213,6 @@ Latenz %3 – %4
         <translation>Profilart</translation>
     </message>
     <message>
-        <source>On-CPU: where the CPUs were running, one sample per tick.
-Off-CPU: where threads blocked, weighted by the time they waited.</source>
-        <translation>On-CPU: wo die CPUs liefen, eine Stichprobe pro Takt.
-Off-CPU: wo Threads blockierten, gewichtet nach ihrer Wartezeit.</translation>
-    </message>
-    <message>
         <source>User + kernel</source>
         <translation>Benutzer + Kernel</translation>
     </message>
@@ -3301,6 +3347,53 @@ Mit der Sonde offcpu aufzeichnen, um zu sehen, wo und wie lange Threads warten.<
             <numerusform>Off-CPU-Zeit im Bereich: %1 (%Ln Wartevorgänge)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>On-CPU: where the CPUs were running, one sample per tick.
+Off-CPU: where threads blocked, weighted by the time they waited.
+Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.</source>
+        <translation>On-CPU: wo die CPUs liefen, eine Stichprobe pro Takt.
+Off-CPU: wo Threads blockierten, gewichtet nach ihrer Wartezeit.
+Off-Wake (Sonde „offwake“): jeder blockierte Stack mit dem Stack des Threads, der ihn weckte, darüber.</translation>
+    </message>
+    <message>
+        <source>Off-wake</source>
+        <translation>Off-Wake</translation>
+    </message>
+    <message>
+        <source>woken by: the blocked stack ends below</source>
+        <translation>geweckt von: darunter endet der blockierte Stack</translation>
+    </message>
+    <message>
+        <source>waker</source>
+        <translation>Wecker</translation>
+    </message>
+    <message>
+        <source>Off-wake flame graph</source>
+        <translation>Off-Wake-Flame-Graph</translation>
+    </message>
+    <message>
+        <source>Flame graph</source>
+        <translation>Flame-Graph</translation>
+    </message>
+    <message>
+        <source>No off-wake waits in this session.
+
+Record with the offwake probe to see who woke the waiting threads.</source>
+        <translation>Keine Off-Wake-Wartevorgänge in dieser Sitzung.
+
+Zeichnen Sie mit der Sonde „offwake“ auf, um zu sehen, wer die wartenden Threads weckte.</translation>
+    </message>
+    <message>
+        <source>No off-wake waits in this range.</source>
+        <translation>Keine Off-Wake-Wartevorgänge in diesem Bereich.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Off-wake time in range: %1 (%Ln wait(s))</source>
+        <translation>
+            <numerusform>Off-Wake-Zeit im Bereich: %1 (%Ln Wartevorgang)</numerusform>
+            <numerusform>Off-Wake-Zeit im Bereich: %1 (%Ln Wartevorgänge)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProfileText</name>
@@ -3315,6 +3408,18 @@ Mit der Sonde offcpu aufzeichnen, um zu sehen, wo und wie lange Threads warten.<
     <message>
         <source>%1%</source>
         <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>woken by</source>
+        <translation>geweckt von</translation>
+    </message>
+    <message>
+        <source>[waker not seen]</source>
+        <translation>[Wecker nicht gesehen]</translation>
+    </message>
+    <message>
+        <source>[unknown]</source>
+        <translation>[unbekannt]</translation>
     </message>
 </context>
 <context>

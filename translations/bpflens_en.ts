@@ -185,6 +185,13 @@
             <numerusform>Off-CPU time in range: %1 (%Ln waits)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Off-wake time in range: %1 (%Ln wait(s))</source>
+        <translation>
+            <numerusform>Off-wake time in range: %1 (%Ln wait)</numerusform>
+            <numerusform>Off-wake time in range: %1 (%Ln waits)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bpflens::QueryPage</name>

@@ -1827,6 +1827,30 @@ in %3</source>
         <source>Exported the profile to %1</source>
         <translation>已将剖析文件导出到 %1</translation>
     </message>
+    <message>
+        <source>Export Off-&amp;Wake Stacks…</source>
+        <translation>导出唤醒等待调用栈(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>The off-wake flame graph&apos;s stacks of the visible time range under the filter, folded for flamegraph.pl and speedscope</source>
+        <translation>可见时间范围内、经过滤的唤醒等待火焰图调用栈，折叠格式，供 flamegraph.pl 和 speedscope 使用</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Export Off-Wake Stacks</source>
+        <translation>导出唤醒等待调用栈</translation>
+    </message>
+    <message>
+        <source>Folded stacks (*.folded *.txt)</source>
+        <translation>折叠调用栈 (*.folded *.txt)</translation>
+    </message>
+    <message>
+        <source>Exported the off-wake stacks to %1</source>
+        <translation>已将唤醒等待调用栈导出到 %1</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::FlameGraphView</name>
@@ -1911,6 +1935,34 @@ in %3</source>
     <message>
         <source>Total samples</source>
         <translation>总采样</translation>
+    </message>
+    <message>
+        <source>Below: the blocked threads&apos; stacks. Above: the stacks of the threads that woke them, the frame that woke them first.</source>
+        <translation>下方：被阻塞线程的调用栈。上方：唤醒它们的线程的调用栈，执行唤醒的帧在最前。</translation>
+    </message>
+    <message>
+        <source>Waits whose wakeup was not seen (a preempted thread, or a wakeup lost to a full map)</source>
+        <translation>未观察到唤醒的等待（被抢占的线程，或因映射表已满而丢失的唤醒）</translation>
+    </message>
+    <message>
+        <source>The waker&apos;s command</source>
+        <translation>唤醒者的命令</translation>
+    </message>
+    <message>
+        <source>The blocked thread&apos;s command</source>
+        <translation>被阻塞线程的命令</translation>
+    </message>
+    <message>
+        <source>Waker&apos;s frame: the thread that woke the blocked one was here</source>
+        <translation>唤醒者的帧：唤醒被阻塞线程的线程曾在此处</translation>
+    </message>
+    <message>
+        <source>Blocked thread&apos;s frame</source>
+        <translation>被阻塞线程的帧</translation>
+    </message>
+    <message>
+        <source>Ended %1 of off-CPU time (%2)</source>
+        <translation>结束了 %1 的离开 CPU 时间（%2）</translation>
     </message>
 </context>
 <context>
@@ -3141,12 +3193,6 @@ latency %3 – %4
         <translation>剖析类型</translation>
     </message>
     <message>
-        <source>On-CPU: where the CPUs were running, one sample per tick.
-Off-CPU: where threads blocked, weighted by the time they waited.</source>
-        <translation>CPU 上：CPU 正在运行的位置，每个时钟节拍一个采样。
-离开 CPU：线程阻塞的位置，按等待时间加权。</translation>
-    </message>
-    <message>
         <source>User + kernel</source>
         <translation>用户 + 内核</translation>
     </message>
@@ -3280,6 +3326,52 @@ Record with the offcpu probe to see where threads wait and for how long.</source
             <numerusform>范围内离开 CPU 的时间：%1（%Ln 次等待）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>On-CPU: where the CPUs were running, one sample per tick.
+Off-CPU: where threads blocked, weighted by the time they waited.
+Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.</source>
+        <translation>在 CPU 上：CPU 在何处运行，每个时钟节拍一个样本。
+离开 CPU：线程在何处阻塞，按等待时间加权。
+唤醒等待（offwake 探针）：每个阻塞调用栈上方叠加唤醒它的线程的调用栈。</translation>
+    </message>
+    <message>
+        <source>Off-wake</source>
+        <translation>唤醒等待</translation>
+    </message>
+    <message>
+        <source>woken by: the blocked stack ends below</source>
+        <translation>唤醒来源：被阻塞的调用栈在其下方结束</translation>
+    </message>
+    <message>
+        <source>waker</source>
+        <translation>唤醒者</translation>
+    </message>
+    <message>
+        <source>Off-wake flame graph</source>
+        <translation>唤醒等待火焰图</translation>
+    </message>
+    <message>
+        <source>Flame graph</source>
+        <translation>火焰图</translation>
+    </message>
+    <message>
+        <source>No off-wake waits in this session.
+
+Record with the offwake probe to see who woke the waiting threads.</source>
+        <translation>此会话中没有唤醒等待。
+
+使用 offwake 探针录制，即可查看是谁唤醒了等待的线程。</translation>
+    </message>
+    <message>
+        <source>No off-wake waits in this range.</source>
+        <translation>此范围内没有唤醒等待。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Off-wake time in range: %1 (%Ln wait(s))</source>
+        <translation>
+            <numerusform>范围内的唤醒等待时间：%1（%Ln 次等待）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ProfileText</name>
@@ -3294,6 +3386,18 @@ Record with the offcpu probe to see where threads wait and for how long.</source
     <message>
         <source>%1%</source>
         <translation>%1%</translation>
+    </message>
+    <message>
+        <source>woken by</source>
+        <translation>唤醒来源</translation>
+    </message>
+    <message>
+        <source>[waker not seen]</source>
+        <translation>[未见唤醒者]</translation>
+    </message>
+    <message>
+        <source>[unknown]</source>
+        <translation>[未知]</translation>
     </message>
 </context>
 <context>

@@ -75,6 +75,31 @@ SessionData makeSession(int samples, int stacks)
         e.stackId = i < stacks ? quint32(i + 1) : quint32(1 + int(u * u * u * stacks) % stacks);
         d.events.append(e);
     }
+    // Off-CPU waits and the same waits as off-wake ones, each woken from another of the
+    // stacks by one of a few wakers: the off-wake profile against the off-CPU one it extends.
+    // (A waker drawn from every stack makes each wait's path its own: a tree of a million
+    // nodes, 45 times the off-CPU profile's time.)
+    const int waits = samples / 10;
+    d.events.reserve(EventType::OffCpu, waits);
+    d.events.reserve(EventType::OffWake, waits);
+    for (int i = 0; i < waits; ++i) {
+        const double u = rng.generateDouble();
+        OffWakeEvent w;
+        w.timeNs = Start + quint64(double(i) / waits * double(Span));
+        w.offNs = 1000 + rng.bounded(10'000'000);
+        w.pid = w.tid = 1000 + quint32(rng.bounded(20));
+        w.comm = "app";
+        w.stackId = quint32(1 + int(u * u * u * stacks) % stacks);
+        w.wakerPid = w.wakerTid = 2000 + quint32(rng.bounded(8));
+        w.wakerComm = "waker" + QByteArray::number(w.wakerPid % 4);
+        // Wakers are fewer than the places that wait (a pipe's writer, a lock's holder, a
+        // timer): one of 500 stacks, a few of them hot.
+        const double v = rng.generateDouble();
+        w.wakerStackId = quint32(1 + int(v * v * 500) % stacks);
+        w.wakeNs = w.timeNs + w.offNs;
+        d.events.append(OffCpuEvent{w.timeNs, w.offNs, w.pid, w.tid, w.stackId, w.comm, 0});
+        d.events.append(w);
+    }
     return d;
 }
 
@@ -144,6 +169,26 @@ int main(int argc, char **argv)
     std::printf("re-aggregate (+ bottom-up tree), whole:           %8.1f ms\n", pageAll);
     std::printf("re-aggregate (+ bottom-up tree), half:            %8.1f ms\n", pageHalf);
     std::printf("for comparison, CallTree::build top-down only, half:     %8.1f ms\n", buildHalf);
+
+    // The off-wake profile (its own table, a copy of the session's, and a tree built from its
+    // weights) against the off-CPU profile of the same waits (the CallTreeIndex's sums).
+    ProfileQuery offCpu = half;
+    offCpu.kind = ProfileKind::OffCpu;
+    ProfileQuery offWake = half;
+    offWake.kind = ProfileKind::OffWake;
+    builder.build(session, offCpu, false);
+    const double offCpuHalf = medianMs(runs, [&] { builder.build(session, offCpu, false); });
+    std::shared_ptr<const Profile> offCpuProfile, offWakeProfile;
+    const double offWakeHalf =
+        medianMs(runs, [&] { offWakeProfile = builder.build(session, offWake, false); });
+    offCpuProfile = builder.build(session, offCpu, false);
+    std::printf("off-CPU tree: %lld nodes, off-wake tree: %lld\n",
+                qlonglong(offCpuProfile->topDown.size()),
+                qlonglong(offWakeProfile->topDown.size()));
+    std::printf("off-CPU profile of %d waits, half range:          %8.1f ms\n", samples / 20,
+                offCpuHalf);
+    std::printf("off-wake profile of the same waits, half range:  %8.1f ms (%.2f times)\n",
+                offWakeHalf, offWakeHalf / std::max(offCpuHalf, 1e-3));
 
     FlameGraphView view;
     view.resize(1600, std::max(900, view.minimumSizeHint().height()));

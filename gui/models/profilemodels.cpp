@@ -32,6 +32,8 @@ void sumStacks(const SessionModel &session, const ProfileQuery &q, std::vector<q
         quint64 w = 1;
         if constexpr (std::is_same_v<E, OffCpuEvent>)
             w = store.value<&OffCpuEvent::offNs>(i);
+        else if constexpr (std::is_same_v<E, OffWakeEvent>)
+            w = store.value<&OffWakeEvent::offNs>(i);
         const quint32 id = store.value<StackMember>(i);
         ++events;
         if (id < perStack.size())
@@ -52,8 +54,11 @@ StackWeights aggregateStacks(const SessionModel &session, const ProfileQuery &qu
     if (query.kind == ProfileKind::OnCpu)
         sumStacks<CpuSampleEvent, &CpuSampleEvent::stackId, &CpuSampleEvent::pid,
                   &CpuSampleEvent::comm>(session, query, perStack, noStack, n);
-    else
+    else if (query.kind == ProfileKind::OffCpu)
         sumStacks<OffCpuEvent, &OffCpuEvent::stackId, &OffCpuEvent::pid, &OffCpuEvent::comm>(
+            session, query, perStack, noStack, n);
+    else // the blocked stacks alone; buildProfile() puts their wakers on them
+        sumStacks<OffWakeEvent, &OffWakeEvent::stackId, &OffWakeEvent::pid, &OffWakeEvent::comm>(
             session, query, perStack, noStack, n);
     StackWeights weights;
     // Samples without a stack still count towards the total (the root's self): a profile whose
@@ -69,6 +74,69 @@ StackWeights aggregateStacks(const SessionModel &session, const ProfileQuery &qu
     return weights;
 }
 
+QList<OffWakeSpan> offWakeSpans(const SessionModel &session, const ProfileQuery &q)
+{
+    const EventStore &store = session.events();
+    constexpr EventType type = EventType::OffWake;
+    const qsizetype begin = store.lowerBound(type, q.startNs);
+    const qsizetype end =
+        q.endNs == ~quint64(0) ? store.count(type) : store.lowerBound(type, q.endNs);
+    QList<OffWakeSpan> spans;
+    spans.reserve(std::max<qsizetype>(0, end - begin));
+    for (qsizetype i = begin; i < end; ++i) {
+        if (q.pid >= 0 && qint64(store.value<&OffWakeEvent::pid>(i)) != q.pid)
+            continue;
+        if (!q.comm.isEmpty() && store.value<&OffWakeEvent::comm>(i) != q.comm)
+            continue;
+        OffWakeSpan s;
+        s.stackId = store.value<&OffWakeEvent::stackId>(i);
+        s.wakerStackId = store.value<&OffWakeEvent::wakerStackId>(i);
+        s.comm = store.value<&OffWakeEvent::comm>(i);
+        s.wakerComm = store.value<&OffWakeEvent::wakerComm>(i);
+        s.ns = store.value<&OffWakeEvent::offNs>(i);
+        spans.append(std::move(s));
+    }
+    return spans;
+}
+
+namespace {
+
+std::shared_ptr<const Profile> buildOffWakeProfile(const SessionModel &session,
+                                                   const ProfileQuery &query, bool withBottomUp,
+                                                   std::shared_ptr<const OffWakeStacks> &last)
+{
+    auto p = std::make_shared<Profile>();
+    p->query = query;
+    // Another session's table may have as many frames: the builder is cleared on a reset.
+    auto ow = std::make_shared<OffWakeStacks>(
+        offWakeStacks(session.stacks(), offWakeSpans(session, query), query.part,
+                      ProfileText::offWakeNames(), last.get()));
+    last = ow;
+    p->events = ow->spans;
+    p->total = ow->weights.total();
+    // No "[truncated]" markers: the tree is the folded export's lines, frame for frame, and a
+    // marker would stand between a comm and the stack below it.
+    p->topDown = CallTree::build(ow->stacks, ow->weights, CallTree::Direction::TopDown);
+    if (withBottomUp) {
+        p->bottomUp = CallTree::build(ow->stacks, ow->weights, CallTree::Direction::BottomUp);
+        p->hasBottomUp = true;
+    }
+    p->functions = functionCosts(p->topDown);
+    const CallTree &t = p->topDown;
+    p->wakerNodes.assign(size_t(t.size()), false);
+    for (qint32 n = 1; n < t.size(); ++n) {
+        // Parents come first: a node is the waker's when its parent is the separator or is
+        // the waker's itself.
+        const qint32 parent = t.node(n).parent;
+        p->wakerNodes[size_t(n)] =
+            parent > 0 && (p->wakerNodes[size_t(parent)] || t.node(parent).frame == ow->separator);
+    }
+    p->offWake = std::move(ow);
+    return p;
+}
+
+} // namespace
+
 std::shared_ptr<const Profile> buildProfile(const SessionModel &session, const ProfileQuery &query)
 {
     return ProfileBuilder().build(session, query);
@@ -77,6 +145,8 @@ std::shared_ptr<const Profile> buildProfile(const SessionModel &session, const P
 std::shared_ptr<const Profile> ProfileBuilder::build(const SessionModel &session,
                                                      const ProfileQuery &query, bool withBottomUp)
 {
+    if (query.kind == ProfileKind::OffWake)
+        return buildOffWakeProfile(session, query, withBottomUp, m_offWake);
     // A table with fewer stacks than the index is another session's.
     if (!m_topDown || m_part != query.part ||
         m_topDown->stackCount() > session.stacks().stackCount()) {
@@ -104,6 +174,7 @@ void ProfileBuilder::clear()
 {
     m_topDown.reset();
     m_bottomUp.reset();
+    m_offWake.reset();
 }
 
 namespace ProfileText {
@@ -120,6 +191,16 @@ QString frameName(const StackTable &stacks, quint32 frame)
     if (frame == 0)
         return tr("[no stack]");
     return stacks.frameName(frame);
+}
+
+OffWakeNames offWakeNames()
+{
+    OffWakeNames names;
+    // The folded form's "--", named for what it means where people read it.
+    names.separator = tr("woken by").toUtf8();
+    names.unknownWaker = tr("[waker not seen]").toUtf8();
+    names.unknownComm = tr("[unknown]").toUtf8();
+    return names;
 }
 
 QString modulePath(const StackTable &stacks, quint32 frame)

@@ -13,11 +13,14 @@ namespace bpflens {
 class SessionModel;
 
 // Which samples a profile sums: on-CPU samples (weight 1 each) or off-CPU intervals (weight =
-// the time blocked, so a thread that waited 2 s outweighs one that waited 2 ms).
+// the time blocked, so a thread that waited 2 s outweighs one that waited 2 ms), or off-wake
+// waits (offwake: the same weight, each blocked stack topped by its waker's, as offwaketime
+// and flamegraph.pl show them).
 enum class ProfileKind : quint8
 {
     OnCpu,
     OffCpu,
+    OffWake,
 };
 
 // What the profile views show: the samples in [startNs, endNs) of one kind, optionally of one
@@ -44,8 +47,24 @@ struct Profile
     CallTree bottomUp;    // only with hasBottomUp (it is the big one: leaves rarely share callers)
     bool hasBottomUp = false;
     QList<FunctionCost> functions;
+    // OffWake: the stacks the trees name frames of (offWakeStacks(): the session's frames
+    // with the comms and the "woken by" separator between blocked and waker frames); null for
+    // the other kinds, whose trees name the session's frames.
+    std::shared_ptr<const OffWakeStacks> offWake;
     bool isEmpty() const { return total == 0; }
-    bool isTime() const { return query.kind == ProfileKind::OffCpu; }
+    bool isTime() const { return query.kind != ProfileKind::OnCpu; }
+    // The table the trees' frame ids refer to.
+    const StackTable &stacks(const StackTable &sessionStacks) const
+    {
+        return offWake ? offWake->stacks : sessionStacks;
+    }
+    // Whether a top-down node is a frame of the waker (above the separator); false outside an
+    // off-wake profile. The separator itself is neither.
+    bool isWakerNode(qint32 node) const
+    {
+        return node >= 0 && size_t(node) < wakerNodes.size() && wakerNodes[size_t(node)];
+    }
+    std::vector<bool> wakerNodes; // per top-down node (OffWake only)
 };
 
 // Sums the session's samples per stack for the query. Reads the EventStore's columns in place
@@ -53,6 +72,9 @@ struct Profile
 // costs a few milliseconds before the tree is built.
 StackWeights aggregateStacks(const SessionModel &session, const ProfileQuery &query,
                              qsizetype *events = nullptr);
+// The off-wake waits of the query (ProfileKind::OffWake): those starting in its range, of its
+// process and command, as offWakeStacks() and offWakeFoldedStacks() take them.
+QList<OffWakeSpan> offWakeSpans(const SessionModel &session, const ProfileQuery &query);
 // The weights, the trees and the function list of the query.
 std::shared_ptr<const Profile> buildProfile(const SessionModel &session, const ProfileQuery &query);
 
@@ -70,11 +92,14 @@ private:
     StackPart m_part = StackPart::Both;
     std::unique_ptr<CallTreeIndex> m_topDown;
     std::unique_ptr<CallTreeIndex> m_bottomUp;
+    std::shared_ptr<const OffWakeStacks> m_offWake; // the last off-wake table: its ids are kept
 };
 
 // How the profile views name and format things, shared by the models and the flame graph.
 namespace ProfileText {
-QString frameName(const StackTable &stacks, quint32 frame);  // "[truncated]" for the marker
+QString frameName(const StackTable &stacks, quint32 frame); // "[truncated]" for the marker
+// The off-wake flame graph's names for its frames that are not code, translated.
+OffWakeNames offWakeNames();
 QString moduleName(const StackTable &stacks, quint32 frame); // file name: "libc.so.6"
 QString modulePath(const StackTable &stacks, quint32 frame); // full: "/usr/lib/…/libc.so.6"
 QString cost(quint64 value, bool isTime);                    // "1,234" or "1.25 ms"
