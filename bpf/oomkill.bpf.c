@@ -16,9 +16,9 @@
 
 #include "bpf/common.bpf.h"
 #include "bpf/oomkill.records.h"
+#include "bpf/taskfilter.bpf.h"
 
 #define SIGKILL 9
-#define MAX_CGROUP_DEPTH 32
 /* A charge that fails is at most 8 pages (larger ones never OOM) and another CPU may have
  * uncharged a batch (64 pages) meanwhile. */
 #define LIMIT_SLACK_PAGES 128
@@ -28,8 +28,6 @@
 
 /* Set by user space: oom:mark_victim's first argument is the victim's task (6.8+, backports). */
 const volatile bool mark_victim_has_task = false;
-/* The victim's cgroup filter (not the OOM killer's task's): its cgroup v2 id or an ancestor's. */
-const volatile __u64 filter_cgroup_id = 0;
 
 struct
 {
@@ -83,41 +81,6 @@ struct mm_struct___old
             __v = BPF_CORE_READ((mm), rss_stat[member].count);                                     \
         __v > 0 ? (__u64)__v : 0;                                                                  \
     })
-
-static __always_inline bool victim_wanted(struct task_struct *t)
-{
-    char comm[BPFLENS_COMM_LEN];
-    int i;
-
-    if (filter_tgid && BPF_CORE_READ(t, tgid) != filter_tgid)
-        return false;
-    if (filter_uid_set && BPF_CORE_READ(t, cred, uid.val) != filter_uid)
-        return false;
-    if (filter_cgroup_id) {
-        struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
-        bool in = false;
-
-        for (i = 0; i < MAX_CGROUP_DEPTH && cg; i++) {
-            if (BPF_CORE_READ(cg, kn, id) == filter_cgroup_id) {
-                in = true;
-                break;
-            }
-            cg = (struct cgroup *)BPF_CORE_READ(cg, self.parent);
-        }
-        if (!in)
-            return false;
-    }
-    if (!filter_comm[0])
-        return true;
-    BPF_CORE_READ_STR_INTO(&comm, t, comm);
-    for (i = 0; i < BPFLENS_COMM_LEN; i++) {
-        if (comm[i] != filter_comm[i])
-            return false;
-        if (!comm[i])
-            break;
-    }
-    return true;
-}
 
 /* Whether one of the task's memory cgroups (v1 or v2, the controller's own hierarchy) is at its
  * limit: the OOM killer then works for that cgroup. */
@@ -175,7 +138,7 @@ static __always_inline void victim_marked(__u32 pid)
         return;
     }
     bpf_map_delete_elem(&kills, &tid);
-    if (!victim_wanted(t))
+    if (!task_wanted(t))
         return;
     e.ts_ns = now;
     e.pid = BPF_CORE_READ(t, tgid);

@@ -9,16 +9,14 @@
 
 #include "bpf/common.bpf.h"
 #include "bpf/runqlat.records.h"
+#include "bpf/taskfilter.bpf.h"
 
 #define MAX_TASKS 10240
-#define MAX_CGROUP_DEPTH 32
 #define TASK_RUNNING 0
 
 const volatile bool targ_per_process = false;
 const volatile bool targ_per_thread = false;
 const volatile __u64 unit_div = 1000;
-/* cgroup v2 id (the directory's inode): a task in it or below it is wanted. */
-const volatile __u64 filter_cgroup_id = 0;
 
 struct
 {
@@ -49,43 +47,6 @@ static __always_inline long task_state(struct task_struct *t)
     if (bpf_core_field_exists(old->state))
         return BPF_CORE_READ(old, state);
     return BPF_CORE_READ(t, __state);
-}
-
-static __always_inline bool in_cgroup(struct task_struct *t)
-{
-    struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
-    int i;
-
-    for (i = 0; i < MAX_CGROUP_DEPTH && cg; i++) {
-        if (BPF_CORE_READ(cg, kn, id) == filter_cgroup_id)
-            return true;
-        /* self is the first member: its parent css is the parent cgroup */
-        cg = (struct cgroup *)BPF_CORE_READ(cg, self.parent);
-    }
-    return false;
-}
-
-static __always_inline bool task_wanted(struct task_struct *t)
-{
-    char comm[BPFLENS_COMM_LEN];
-    int i;
-
-    if (filter_tgid && BPF_CORE_READ(t, tgid) != filter_tgid)
-        return false;
-    if (filter_tid && BPF_CORE_READ(t, pid) != filter_tid)
-        return false;
-    if (filter_cgroup_id && !in_cgroup(t))
-        return false;
-    if (!filter_comm[0])
-        return true;
-    BPF_CORE_READ_STR_INTO(&comm, t, comm);
-    for (i = 0; i < BPFLENS_COMM_LEN; i++) {
-        if (comm[i] != filter_comm[i])
-            return false;
-        if (!comm[i])
-            break;
-    }
-    return true;
 }
 
 static __always_inline void enqueue(struct task_struct *t)

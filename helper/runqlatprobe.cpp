@@ -68,9 +68,9 @@ bool RunqlatProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
 {
     return startSkeleton(plan(kernel), options, error, [&](CommonFilters &f, QString *why) {
         auto *ro = m_skel->rodata;
-        // The filters apply to the task that waits, not to the current one: no uid filter, and
-        // the cgroup is compared by id with the task's cgroup and its ancestors.
-        ro->filter_uid_set = false;
+        // The filters apply to the task that waits, not to the current one
+        // (bpf/taskfilter.bpf.h): the cgroup is compared by id with the task's cgroup and its
+        // ancestors.
         ro->filter_cgroup = false;
         if (!f.cgroupPath.isEmpty()) {
             quint64 id = 0;

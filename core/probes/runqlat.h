@@ -25,6 +25,7 @@ inline ProbeInfo runqlatProbe()
     p.options = {
         pidOption(),
         tidOption(),
+        uidOption(),
         commOption(),
         cgroupOption(),
         containerOption(),

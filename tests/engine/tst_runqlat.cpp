@@ -44,8 +44,10 @@ void *pong(void *arg)
 
 // The child: waits for "go", pins itself to one CPU (the thread inherits it), plays N round
 // trips and exits. Only async-signal-safe calls and pthread_create after fork.
-[[noreturn]] void child(int goFd)
+[[noreturn]] void child(int goFd, int uid = -1)
 {
+    if (uid >= 0 && setresuid(uid_t(uid), uid_t(uid), uid_t(uid)))
+        _exit(4);
     // Named before anything is measured, so every key of the main thread carries this name.
     pthread_setname_np(pthread_self(), "rq-ping");
     char c = 0;
@@ -83,7 +85,8 @@ struct Run
     }
 };
 
-bool runPingPong(QVariantMap options, Run *run)
+// childUid: the uid the child plays as (-1: the test's own).
+bool runPingPong(QVariantMap options, Run *run, int childUid = -1)
 {
     int go[2];
     if (pipe(go))
@@ -91,7 +94,7 @@ bool runPingPong(QVariantMap options, Run *run)
     const pid_t pid = fork();
     if (pid == 0) {
         close(go[1]);
-        child(go[0]);
+        child(go[0], childUid);
     }
     close(go[0]);
     run->pid = pid;
@@ -315,6 +318,21 @@ private Q_SLOTS:
         QCOMPARE(run.histograms.size(), 1);
         QVERIFY(run.histograms.keys().constFirst().endsWith(QStringLiteral(" rq-pong")));
         QVERIFY(run.total() >= quint64(N) - 1 && run.total() <= quint64(N) + quint64(N) / 50);
+    }
+
+    // The uid filter is the waiting task's uid (the task current at the wakeup and the switch is
+    // another): the child's waits are counted under its uid and none under another. The filter
+    // used to be dropped: every waiting task of the pid was counted whatever uid was asked.
+    void uidFilterIsTheWaitingTasks()
+    {
+        BPFLENS_REQUIRE_ROOT("loads BPF programs and runs a child as another user");
+        constexpr int childUid = 65534; // nobody
+        Run own;
+        QVERIFY(runPingPong({{QStringLiteral("uid"), childUid}}, &own, childUid));
+        QVERIFY2(own.total() >= quint64(N) - 1, qPrintable(QString::number(own.total())));
+        Run other;
+        QVERIFY(runPingPong({{QStringLiteral("uid"), childUid - 1}}, &other, childUid));
+        QCOMPARE(other.total(), quint64(0));
     }
 
     void nothingStaysAttached()
