@@ -876,8 +876,11 @@ bool Unwinder::addModule(uint32_t pid, uint64_t start, uint64_t end, uint64_t of
                 if (!gelf_getphdr(elf, static_cast<int>(i), &ph) || ph.p_type != PT_LOAD ||
                     (pass == 0 && !(ph.p_flags & PF_X)))
                     continue;
+                // The mapping starts at the page holding p_offset, which is below p_offset
+                // when the segment does not start on a page boundary in the file (GNU ld's
+                // text after a read-only segment): offset - p_offset would wrap around.
                 const uint64_t pageOffset = ph.p_offset & ~uint64_t(0xfff);
-                if (offset >= pageOffset && offset - ph.p_offset < ph.p_filesz) {
+                if (offset >= pageOffset && offset < ph.p_offset + ph.p_filesz) {
                     bias = start - offset + ph.p_offset - ph.p_vaddr;
                     found = true;
                 }
