@@ -5,14 +5,12 @@
 #include "bpf/oomkill.records.h"
 #include "oomkill.skel.h"
 
-#include "core/cgroups.h"
 #include "helper/kernelfeatures.h"
 
 #include <bpf/libbpf.h>
 
 #include <cerrno>
 #include <cstring>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace bpflens {
@@ -24,31 +22,6 @@ quint64 pageBytes()
 {
     static const quint64 bytes = quint64(sysconf(_SC_PAGESIZE));
     return bytes;
-}
-
-// A cgroup v2 directory's inode number is the cgroup's id, which the BPF side compares with the
-// victim's cgroup and its ancestors. A path not under /sys/fs/cgroup is relative to the v2 root.
-bool cgroupId(const QString &cgroupPath, quint64 *id, QString *error)
-{
-    QString path = cgroupPath;
-    if (!path.startsWith(QStringLiteral("/sys/fs/cgroup"))) {
-        QString why;
-        QString mount = cgroup2Mount(&why);
-        if (mount.isEmpty())
-            mount = QStringLiteral("/sys/fs/cgroup");
-        path = mount + QLatin1Char('/') +
-               cgroupPath.mid(cgroupPath.startsWith(QLatin1Char('/')) ? 1 : 0);
-    }
-    struct stat st
-    {
-    };
-    if (stat(path.toLocal8Bit().constData(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-        *error = QStringLiteral("cgroup %1: %2")
-                     .arg(path, QString::fromLocal8Bit(strerror(errno ? errno : ENOTDIR)));
-        return false;
-    }
-    *id = quint64(st.st_ino);
-    return true;
 }
 
 } // namespace
@@ -145,7 +118,7 @@ bool OomKillProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
                              ro->filter_cgroup = false;
                              if (!f.cgroupPath.isEmpty()) {
                                  quint64 id = 0;
-                                 if (!cgroupId(f.cgroupPath, &id, why))
+                                 if (!cgroupIdOption(f.cgroupPath, &id, why))
                                      return false;
                                  ro->filter_cgroup_id = id;
                                  f.cgroupPath.clear();

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace bpflens {
@@ -222,10 +223,8 @@ HistogramUnit Probe::timeUnitOption(const QVariantMap &options)
     return HistogramUnit::Microseconds;
 }
 
-bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error)
+QString Probe::cgroupDirectory(const QString &cgroupPath)
 {
-    if (cgroupPath.isEmpty())
-        return true;
     QString path = cgroupPath;
     // Either a full path, or one relative to the cgroup v2 root ("/system.slice" or
     // "user.slice"), which is /sys/fs/cgroup on systemd's unified layout and
@@ -238,6 +237,29 @@ bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QStrin
         path = mount + QLatin1Char('/') +
                cgroupPath.mid(cgroupPath.startsWith(QLatin1Char('/')) ? 1 : 0);
     }
+    return path;
+}
+
+bool Probe::cgroupIdOption(const QString &cgroupPath, quint64 *id, QString *error)
+{
+    const QString path = cgroupDirectory(cgroupPath);
+    struct stat st
+    {
+    };
+    if (stat(path.toLocal8Bit().constData(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *error = QStringLiteral("cgroup %1: %2")
+                     .arg(path, QString::fromLocal8Bit(strerror(errno ? errno : ENOTDIR)));
+        return false;
+    }
+    *id = quint64(st.st_ino);
+    return true;
+}
+
+bool Probe::applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error)
+{
+    if (cgroupPath.isEmpty())
+        return true;
+    const QString path = cgroupDirectory(cgroupPath);
     const int fd = open(path.toLocal8Bit().constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
         *error = QStringLiteral("cgroup %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));

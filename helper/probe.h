@@ -189,6 +189,12 @@ protected:
     // The option "units" (usecs, msecs, nsecs where the probe offers it) as a HistogramUnit.
     static HistogramUnit timeUnitOption(const QVariantMap &options);
     static bool applyCgroupFilter(int cgroupMapFd, const QString &cgroupPath, QString *error);
+    // The directory the cgroup option names: a full path, or one relative to the cgroup v2 root
+    // (/sys/fs/cgroup, or /sys/fs/cgroup/unified on the hybrid layout).
+    static QString cgroupDirectory(const QString &cgroupPath);
+    // The id of that cgroup (its directory's inode number), for probes that filter a task other
+    // than the current one by comparing its cgroup and their ancestors' ids with it.
+    static bool cgroupIdOption(const QString &cgroupPath, quint64 *id, QString *error);
 
     // The start every skeleton probe built on common.bpf.h shares, around its own settings.
     // common.bpf.h's filters and wake-up threshold, in a skeleton's rodata:

@@ -12,7 +12,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sys/stat.h>
 
 namespace bpflens {
 
@@ -23,25 +22,6 @@ const char *const hookNames[] = {"sched_wakeup", "sched_wakeup_new", "sched_swit
 QString tpBtf(const char *name)
 {
     return QStringLiteral("tp_btf/") + QLatin1String(name);
-}
-
-// A cgroup v2 directory's inode number is the cgroup's id (kernfs node id), which the BPF side
-// compares with the measured task's cgroup and its ancestors.
-bool cgroupId(const QString &cgroupPath, quint64 *id, QString *error)
-{
-    QString path = cgroupPath;
-    if (!path.startsWith(QStringLiteral("/sys/fs/cgroup")))
-        path = QStringLiteral("/sys/fs/cgroup/") + cgroupPath;
-    struct stat st
-    {
-    };
-    if (stat(path.toLocal8Bit().constData(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-        *error = QStringLiteral("cgroup %1: %2")
-                     .arg(path, QString::fromLocal8Bit(strerror(errno ? errno : ENOTDIR)));
-        return false;
-    }
-    *id = quint64(st.st_ino);
-    return true;
 }
 
 } // namespace
@@ -94,7 +74,7 @@ bool RunqlatProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         ro->filter_cgroup = false;
         if (!f.cgroupPath.isEmpty()) {
             quint64 id = 0;
-            if (!cgroupId(f.cgroupPath, &id, why))
+            if (!cgroupIdOption(f.cgroupPath, &id, why))
                 return false;
             ro->filter_cgroup_id = id;
             f.cgroupPath.clear();

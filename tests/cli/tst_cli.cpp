@@ -34,6 +34,8 @@
 #include <fcntl.h>
 #include <map>
 #include <memory>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <optional>
 #include <poll.h>
 #include <sched.h>
@@ -137,7 +139,19 @@ bool synRetransmit()
         inet_pton(AF_INET, "10.78.0.9", &to.sin_addr);
         ok = ::connect(fd, reinterpret_cast<sockaddr *>(&to), sizeof(to)) != 0 &&
              errno == EINPROGRESS;
-        QThread::msleep(1300);
+        // The first retransmit is due after the initial RTO of 1 s; on a loaded machine its
+        // timer runs late (a dev suite beside an ASan build missed it after 1.3 s): until the
+        // socket counts it, at most 10 s.
+        QElapsedTimer waited;
+        waited.start();
+        tcp_info info{};
+        do {
+            QThread::msleep(50);
+            socklen_t len = sizeof(info);
+            if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0)
+                break;
+        } while (ok && info.tcpi_total_retrans < 1 && waited.elapsed() < 10000);
+        ok = ok && info.tcpi_total_retrans >= 1;
         ::close(fd);
     });
     t.join();

@@ -203,12 +203,27 @@ bool inMainsOwnCalls(const StackTable &stacks, quint32 stackId)
     return false;
 }
 
+// Whether a sample was taken after the program's end, in the kernel's exit: its memory is gone,
+// so is its user stack (closing its files on the VM matrix's 9p root takes a tenth of a short
+// run, more beside a build). No profiler shows main's chain there either.
+bool inExit(const StackTable &stacks, quint32 stackId)
+{
+    if (!stacks.hasStack(stackId))
+        return false;
+    for (quint32 f : stacks.stack(stackId).frames) {
+        const StackFrame &frame = stacks.frame(f);
+        if (frame.kind == FrameKind::Kernel && frame.symbol == "do_exit")
+            return true;
+    }
+    return false;
+}
+
 QPair<qsizetype, qsizetype> chainCount(const Recording &r, const QByteArray &comm)
 {
     qsizetype n = 0, chained = 0;
     for (const CpuSampleEvent &e : r.samples) {
         if (e.comm != comm || beforeMain(r.stacks, e.stackId) ||
-            inMainsOwnCalls(r.stacks, e.stackId))
+            inMainsOwnCalls(r.stacks, e.stackId) || inExit(r.stacks, e.stackId))
             continue;
         ++n;
         chained += hasChain(r.stacks, e.stackId);
@@ -220,7 +235,8 @@ QString someStack(const Recording &r, const QByteArray &comm)
 {
     for (const CpuSampleEvent &e : r.samples) {
         if (e.comm == comm && !beforeMain(r.stacks, e.stackId) &&
-            !inMainsOwnCalls(r.stacks, e.stackId) && !hasChain(r.stacks, e.stackId)) {
+            !inMainsOwnCalls(r.stacks, e.stackId) && !inExit(r.stacks, e.stackId) &&
+            !hasChain(r.stacks, e.stackId)) {
             QStringList names;
             for (quint32 f : r.stacks.stack(e.stackId).frames)
                 names.append(r.stacks.frameName(f));

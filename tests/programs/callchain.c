@@ -21,6 +21,12 @@
 volatile unsigned long spin_counter;
 volatile unsigned long chain_sink;
 
+#if defined(CALLCHAIN_BIG_RODATA)
+/* 12 KiB of read-only data before the code: lld then starts the executable segment in the
+ * middle of a file page (callchain_unaligned), as it does in every large binary it links. */
+const unsigned char callchain_rodata[12345] = {1};
+#endif
+
 static double now(void)
 {
     struct timespec t;
@@ -72,6 +78,9 @@ int main(int argc, char **argv)
     }
     bpflens_parse_arguments(own, argv, &seconds, &dump);
     unsigned long r = chain_a(seconds, dump);
+#if defined(CALLCHAIN_BIG_RODATA)
+    r += callchain_rodata[argc % sizeof(callchain_rodata)];
+#endif
     chain_sink = chain_sink + r;
     if (own + 1 < argc) {
         execv(argv[own + 1], argv + own + 1);

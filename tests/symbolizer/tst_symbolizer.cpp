@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <elf.h>
 #include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
@@ -200,6 +201,29 @@ bool endsAtRoot(const SymbolizedStack &s)
     return last == "_start" || last == "__libc_start_main" || last == "__libc_start_call_main";
 }
 
+// The file offset of an ELF file's executable PT_LOAD segment, -1 if none.
+qint64 executableSegmentOffset(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray data = f.readAll();
+    Elf64_Ehdr eh;
+    if (data.size() < qsizetype(sizeof(eh)))
+        return -1;
+    memcpy(&eh, data.constData(), sizeof(eh));
+    for (int i = 0; i < eh.e_phnum; ++i) {
+        Elf64_Phdr ph;
+        const qint64 at = qint64(eh.e_phoff) + qint64(i) * eh.e_phentsize;
+        if (at < 0 || at + qint64(sizeof(ph)) > data.size())
+            return -1;
+        memcpy(&ph, data.constData() + at, sizeof(ph));
+        if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
+            return qint64(ph.p_offset);
+    }
+    return -1;
+}
+
 } // namespace
 
 class TestSymbolizer : public QObject
@@ -272,11 +296,22 @@ void TestSymbolizer::unwindsCallChain_data()
     QTest::addColumn<QString>("program");
     QTest::newRow("frame pointers") << QStringLiteral("callchain_fp");
     QTest::newRow("no frame pointers") << QStringLiteral("callchain_nofp");
+    // Its code starts inside a file page, as in every large binary lld links: the module's load
+    // bias must come from the executable segment all the same (it was a page off, and every
+    // frame named the function 4 KiB below).
+    QTest::newRow("code inside a file page") << QStringLiteral("callchain_unaligned");
 }
 
 void TestSymbolizer::unwindsCallChain()
 {
     QFETCH(QString, program);
+    if (program == QLatin1String("callchain_unaligned")) {
+        const qint64 offset = executableSegmentOffset(programs + QLatin1Char('/') + program);
+        QVERIFY2(offset > 0 && offset % 4096 != 0,
+                 qPrintable(QStringLiteral("its code is at file offset %1, not inside a page: "
+                                           "not linked by lld?")
+                                .arg(offset, 0, 16)));
+    }
     Running r = runAndDump(program, m_dir.path());
     QVERIFY2(r.dump.pid, "the program wrote no dump");
     UserSample sample = sampleOf(r.dump);
