@@ -16,7 +16,10 @@ enum pagefault_kind
     PAGEFAULT_HEAP = 4,    /* the brk heap */
 };
 
-/* One fault (or one in every sample_period); st.stack_size bytes of user stack follow it. */
+/* One fault (or one in every sample_period). Only what was taken follows it: stack_size bytes
+ * of user stack, then kstack_len kernel and ustack_len user (frame-pointer) return addresses,
+ * leaf first, 8 bytes each; not profile's sample_stacks with both arrays whole, some 2 KiB of a
+ * record that would mostly be empty (a fault's stacks are some 20 frames). */
 struct pagefault_sample
 {
     __u64 time_ns;
@@ -28,7 +31,12 @@ struct pagefault_sample
     __u8 kind;  /* pagefault_kind */
     __u8 pad[6];
     char comm[BPFLENS_COMM_LEN];
-    struct sample_stacks st;
+    __u32 flags;      /* sample_stack_flags */
+    __u16 kstack_len; /* at most SAMPLE_MAX_FRAMES */
+    __u16 ustack_len;
+    __u32 stack_size; /* at most USER_STACK_MAX_COPY */
+    __u32 reserved;
+    __u64 regs[USER_REGS]; /* with SAMPLE_USER_REGS */
 };
 
 #endif

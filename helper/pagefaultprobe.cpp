@@ -27,7 +27,8 @@ constexpr FaultEvent minorFaults{PERF_COUNT_SW_PAGE_FAULTS_MIN, "minor-faults"};
 constexpr FaultEvent majorFaults{PERF_COUNT_SW_PAGE_FAULTS_MAJ, "major-faults"};
 
 // A burst of faults (a process touching a large buffer) comes faster than one drain takes
-// with the symbolizer: room for some 1800 records of 18 KiB, never less than the engine asked.
+// with the symbolizer: room for some 2000 records of 16.5 KiB (the default stack copy), or
+// 90000 of some 350 bytes without it, never less than the engine asked.
 constexpr quint64 WantedRingBufferBytes = 32u << 20;
 
 perf_event_attr attrOf(const FaultEvent &e, quint32 every)
@@ -193,9 +194,25 @@ bool PageFaultProbe::decode(const void *data, size_t size, RecordBatch &)
     if (size < sizeof(s))
         return false;
     memcpy(&s, data, sizeof(s));
-    if (size != sizeof(s) + s.st.stack_size || s.major > 1 || s.kind > PAGEFAULT_HEAP ||
-        !m_stacks.add(stackResolver(), s.pid, s.tid, s.st,
-                      static_cast<const char *>(data) + sizeof(s), false))
+    if (s.kstack_len > SAMPLE_MAX_FRAMES || s.ustack_len > SAMPLE_MAX_FRAMES ||
+        s.stack_size > USER_STACK_MAX_COPY ||
+        size != sizeof(s) + s.stack_size + (size_t(s.kstack_len) + s.ustack_len) * 8 ||
+        s.major > 1 || s.kind > PAGEFAULT_HEAP)
+        return false;
+    // The record holds only the frames taken; SampledStacks takes them as profile's records
+    // have them.
+    const char *copy = static_cast<const char *>(data) + sizeof(s);
+    const char *frames = copy + s.stack_size;
+    sample_stacks st;
+    st.flags = s.flags;
+    st.kstack_len = s.kstack_len;
+    st.ustack_len = s.ustack_len;
+    st.stack_size = s.stack_size;
+    st.reserved = 0;
+    memcpy(st.regs, s.regs, sizeof(st.regs));
+    memcpy(st.kstack, frames, size_t(s.kstack_len) * 8);
+    memcpy(st.ustack, frames + size_t(s.kstack_len) * 8, size_t(s.ustack_len) * 8);
+    if (!m_stacks.add(stackResolver(), s.pid, s.tid, st, copy, false))
         return false;
     PageFaultEvent e;
     e.timeNs = s.time_ns;
