@@ -11,6 +11,7 @@
 #include "bpf/common.bpf.h"
 #include "bpf/newimage.bpf.h"
 #include "bpf/profile.records.h"
+#include "bpf/samplestack.bpf.h"
 #include "bpf/userstack.bpf.h"
 
 const volatile bool include_idle = false;
@@ -47,11 +48,9 @@ int profile_tick(struct bpf_perf_event_data *ctx)
 {
     __u64 id = bpf_get_current_pid_tgid();
     __u32 tid = (__u32)id;
-    struct task_struct *task;
     struct profile_scratch *sc;
     __u32 cpu = bpf_get_smp_processor_id();
-    __u32 size = 0;
-    long n;
+    __u32 size;
 
     if (!tid && !include_idle)
         return 0;
@@ -64,55 +63,18 @@ int profile_tick(struct bpf_perf_event_data *ctx)
     sc->s.cpu = cpu;
     sc->s.pid = id >> 32;
     sc->s.tid = tid;
+    sc->s.reserved = 0;
     /* The interrupted task's: the sample is taken in its context. */
     sc->s.cgroup_id = bpf_get_current_cgroup_id();
-    sc->s.flags = 0;
-    sc->s.kstack_len = 0;
-    sc->s.ustack_len = 0;
-    sc->s.stack_size = 0;
     bpf_get_current_comm(sc->s.comm, sizeof(sc->s.comm));
-
-    if (!user_only) {
-        n = bpf_get_stack(ctx, sc->s.kstack, sizeof(sc->s.kstack), 0);
-        if (n > 0)
-            sc->s.kstack_len = n / sizeof(__u64);
-    }
-
-    task = (struct task_struct *)bpf_get_current_task();
-    if (!tid || !BPF_CORE_READ(task, mm)) {
-        sc->s.flags |= PROFILE_NO_USER;
-    } else if (!kernel_only) {
-        /* user addresses have the top bit clear on x86_64 and arm64 */
-        bool in_user = (__s64)PT_REGS_IP(&ctx->regs) >= 0;
-
-        if (in_user)
-            sc->s.flags |= PROFILE_IN_USER;
-#if defined(__TARGET_ARCH_x86)
-        if (in_user) {
-            FILL_REGS(sc->s.regs, &ctx->regs);
-            sc->s.flags |= PROFILE_USER_REGS;
-        } else if (saved_user_regs(task, sc->s.regs)) {
-            sc->s.flags |= PROFILE_USER_REGS;
-        }
-#endif
-        /* from the sample's registers, or the task's saved user ones (perf's own rule) */
-        n = bpf_get_stack(ctx, sc->s.ustack, sizeof(sc->s.ustack), BPF_F_USER_STACK);
-        if (n > 0)
-            sc->s.ustack_len = n / sizeof(__u64);
-        if ((sc->s.flags & PROFILE_USER_REGS) && stack_copy_bytes) {
-            bool at_limit;
-
-            size = copy_user_stack(sc->stack, sc->s.regs[7], &at_limit);
-            if (at_limit)
-                sc->s.flags |= PROFILE_STACK_LIMIT;
-        }
-    }
-    sc->s.stack_size = size;
+    take_sample_stacks(ctx, &sc->s.st, sc->stack, tid, !user_only, !kernel_only);
+    size = sc->s.st.stack_size;
     asm volatile("" : "+r"(size));
     if (size > USER_STACK_MAX_COPY)
         return 0;
-    if (bpf_ringbuf_output(&profile_rb, sc, sizeof(sc->s) + size,
-                           submit_flags_for(&profile_rb, task)))
+    if (bpf_ringbuf_output(
+            &profile_rb, sc, sizeof(sc->s) + size,
+            submit_flags_for(&profile_rb, (struct task_struct *)bpf_get_current_task())))
         count_lost();
     return 0;
 }

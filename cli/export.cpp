@@ -44,8 +44,15 @@ int exportFolded(const QCommandLineParser &parser)
             return fail(why);
     }
     const bool offWake = parser.isSet(QStringLiteral("off-wake"));
-    if (offWake && parser.isSet(QStringLiteral("off-cpu")))
-        return fail(QStringLiteral("--off-cpu and --off-wake exclude each other"), Usage);
+    QStringList kinds;
+    for (const char *k : {"off-cpu", "off-wake", "page-faults"}) {
+        if (parser.isSet(QLatin1String(k)))
+            kinds << QStringLiteral("--") + QLatin1String(k);
+    }
+    if (kinds.size() > 1)
+        return fail(
+            QStringLiteral("%1 exclude each other").arg(kinds.join(QStringLiteral(" and "))),
+            Usage);
     if (offWake && parser.isSet(QStringLiteral("by-process")))
         return fail(QStringLiteral("--by-process does not apply to --off-wake: its lines start "
                                    "with the blocked thread's command already"),
@@ -65,13 +72,21 @@ int exportFolded(const QCommandLineParser &parser)
         folded = cli::foldedOffWake(data, part);
     }
     const bool offCpu = parser.isSet(QStringLiteral("off-cpu"));
-    const ProfileKind kind = offCpu ? ProfileKind::OffCpu : ProfileKind::OnCpu;
-    if (!offWake && !data.events.count(offCpu ? EventType::OffCpu : EventType::CpuSample))
+    const bool pageFaults = parser.isSet(QStringLiteral("page-faults"));
+    const ProfileKind kind = pageFaults ? ProfileKind::PageFaults
+                             : offCpu   ? ProfileKind::OffCpu
+                                        : ProfileKind::OnCpu;
+    if (pageFaults && !data.events.count(EventType::PageFault))
+        return fail(QStringLiteral("%1 has no page faults: record them with --probe %2")
+                        .arg(path, QLatin1String(EventTraits<PageFaultEvent>::probeId)));
+    if (!offWake && !pageFaults &&
+        !data.events.count(offCpu ? EventType::OffCpu : EventType::CpuSample))
         return fail(offCpu ? QStringLiteral("%1 has no off-CPU waits: record them "
                                             "with --probe offcpu")
                                  .arg(path)
                            : QStringLiteral("%1 has no CPU samples: record them with --probe "
-                                            "profile (or export the off-CPU waits with --off-cpu)")
+                                            "profile (or export the off-CPU waits with --off-cpu, "
+                                            "the page faults with --page-faults)")
                                  .arg(path));
     if (!offWake)
         folded = cli::foldedProfile(data, kind, part, parser.isSet(QStringLiteral("by-process")));
@@ -96,7 +111,7 @@ int exportFolded(const QCommandLineParser &parser)
 int exportJson(const QCommandLineParser &parser, bool trace)
 {
     for (const char *other :
-         {"probe", "json", "off-cpu", "user-only", "kernel-only", "by-process"}) {
+         {"probe", "json", "off-cpu", "page-faults", "user-only", "kernel-only", "by-process"}) {
         if (parser.isSet(QLatin1String(other)))
             return fail(QStringLiteral("--%1 does not apply to --%2")
                             .arg(QLatin1String(other),
@@ -138,7 +153,8 @@ int exportJson(const QCommandLineParser &parser, bool trace)
 // go tool pprof, Parca and Pyroscope, limited to --from/--to, --pid and --comm.
 int exportPprof(const QCommandLineParser &parser)
 {
-    for (const char *other : {"json", "user-only", "kernel-only", "by-process", "output"}) {
+    for (const char *other :
+         {"json", "user-only", "kernel-only", "by-process", "output", "page-faults"}) {
         if (parser.isSet(QLatin1String(other)))
             return fail(QStringLiteral("--%1 does not apply to --pprof").arg(QLatin1String(other)),
                         Usage);
@@ -306,6 +322,9 @@ int exportSession(const QStringList &args)
     parser.addOption({QStringLiteral("off-cpu"),
                       QStringLiteral("Fold the off-CPU waits instead, weighted by microseconds "
                                      "off the CPU.")});
+    parser.addOption({QStringLiteral("page-faults"),
+                      QStringLiteral("Fold the page faults (--probe pagefault) instead, weighted "
+                                     "by faults (a sampled recording's events count N each).")});
     parser.addOption({QStringLiteral("off-wake"),
                       QStringLiteral("Fold the off-wake waits (--probe offwake) as offwaketime "
                                      "-f does: the blocked stack, \"--\", the waker's stack leaf "
@@ -380,8 +399,8 @@ int exportSession(const QStringList &args)
         return exportFolded(parser);
     if (parser.isSet(QStringLiteral("trace")) || parser.isSet(QStringLiteral("jsonl")))
         return exportJson(parser, parser.isSet(QStringLiteral("trace")));
-    for (const char *foldedOnly :
-         {"output", "off-cpu", "off-wake", "user-only", "kernel-only", "by-process"}) {
+    for (const char *foldedOnly : {"output", "off-cpu", "off-wake", "page-faults", "user-only",
+                                   "kernel-only", "by-process"}) {
         if (parser.isSet(QLatin1String(foldedOnly)))
             return fail(QStringLiteral("--%1 applies to --folded").arg(QLatin1String(foldedOnly)),
                         Usage);

@@ -22,7 +22,28 @@ namespace {
 
 EventType eventType(ProfileKind kind)
 {
-    return kind == ProfileKind::OnCpu ? EventType::CpuSample : EventType::OffCpu;
+    switch (kind) {
+    case ProfileKind::OnCpu:
+        return EventType::CpuSample;
+    case ProfileKind::OffCpu:
+        return EventType::OffCpu;
+    case ProfileKind::PageFaults:
+        break;
+    }
+    return EventType::PageFault;
+}
+
+quint32 stackIdAt(const EventStore &events, ProfileKind kind, qsizetype i)
+{
+    switch (kind) {
+    case ProfileKind::OnCpu:
+        return events.value<&CpuSampleEvent::stackId>(i);
+    case ProfileKind::OffCpu:
+        return events.value<&OffCpuEvent::stackId>(i);
+    case ProfileKind::PageFaults:
+        break;
+    }
+    return events.value<&PageFaultEvent::stackId>(i);
 }
 
 QString percent(quint64 part, quint64 whole)
@@ -57,6 +78,16 @@ StackWeights profileWeights(const SessionData &data, ProfileKind kind, bool byPr
         }
         return weights;
     }
+    if (kind == ProfileKind::PageFaults) {
+        const qsizetype n = events.count(EventType::PageFault);
+        for (qsizetype i = 0; i < n; ++i) {
+            const quint32 group =
+                byProcess ? weights.group(events.value<&PageFaultEvent::comm>(i)) : 0;
+            weights.add(events.value<&PageFaultEvent::stackId>(i),
+                        events.value<&PageFaultEvent::weight>(i), group);
+        }
+        return weights;
+    }
     // Summed in nanoseconds first: a wait of 400 ns is worth nothing in microseconds, a
     // thousand of them are worth 400.
     QHash<quint64, quint64> ns;
@@ -79,10 +110,7 @@ qsizetype samplesWithoutStack(const SessionData &data, ProfileKind kind)
     qsizetype none = 0;
     const qsizetype n = data.events.count(eventType(kind));
     for (qsizetype i = 0; i < n; ++i) {
-        const quint32 id = kind == ProfileKind::OnCpu
-                               ? data.events.value<&CpuSampleEvent::stackId>(i)
-                               : data.events.value<&OffCpuEvent::stackId>(i);
-        if (id == 0)
+        if (stackIdAt(data.events, kind, i) == 0)
             ++none;
     }
     return none;
@@ -90,16 +118,22 @@ qsizetype samplesWithoutStack(const SessionData &data, ProfileKind kind)
 
 QString topFunctionsText(const SessionData &data, ProfileKind kind, int top)
 {
-    const bool onCpu = kind == ProfileKind::OnCpu;
+    const bool counted = kind != ProfileKind::OffCpu;
     const qsizetype events = data.events.count(eventType(kind));
     const StackWeights weights = profileWeights(data, kind);
     const QList<FunctionCost> costs = functionCosts(data.stacks, weights);
     const qsizetype shown = top > 0 ? qMin<qsizetype>(top, costs.size()) : costs.size();
-    auto amount = [&](quint64 w) { return onCpu ? QString::number(w) : formatNs(w); };
+    auto amount = [&](quint64 w) { return counted ? QString::number(w) : formatNs(w); };
 
     QString text;
-    if (onCpu)
+    if (kind == ProfileKind::OnCpu)
         text += QStringLiteral("\nOn-CPU: %1").arg(countOf(events, "sample", "samples"));
+    else if (kind == ProfileKind::PageFaults && quint64(events) == weights.total())
+        text += QStringLiteral("\nPage faults: %1").arg(countOf(events, "fault", "faults"));
+    else if (kind == ProfileKind::PageFaults)
+        text += QStringLiteral("\nPage faults: %1 (sampled: %2)")
+                    .arg(countOf(qint64(weights.total()), "fault", "faults"),
+                         countOf(events, "event", "events"));
     else
         text += QStringLiteral("\nOff-CPU: %1, %2 off the CPU")
                     .arg(countOf(events, "wait", "waits"), formatNs(weights.total()));

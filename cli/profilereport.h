@@ -12,11 +12,12 @@ struct SessionData;
 namespace bpflens::cli {
 
 // Which samples a profile report sums: on-CPU samples count one each; off-CPU waits weigh
-// their time off the CPU.
+// their time off the CPU; page faults weigh the faults each stands for (every=N).
 enum class ProfileKind : quint8
 {
     OnCpu,
     OffCpu,
+    PageFaults,
 };
 
 // A time as the reports print it: "1.50 s", "2.25 ms", "3.0 us", "40 ns".
@@ -36,7 +37,7 @@ qsizetype samplesWithoutStack(const SessionData &data, ProfileKind kind);
 QString topFunctionsText(const SessionData &data, ProfileKind kind, int top);
 
 // The folded stacks of "export --folded" (flamegraph.pl, inferno): on-CPU weights are samples,
-// off-CPU weights microseconds, as bcc's offcputime -f writes them.
+// off-CPU weights microseconds, as bcc's offcputime -f writes them, page faults faults.
 QByteArray foldedProfile(const SessionData &data, ProfileKind kind, StackPart part, bool byProcess);
 
 // "export --folded --off-wake": the offwake probe's waits as offwaketime -f writes them

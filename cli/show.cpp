@@ -266,6 +266,9 @@ int show(const QStringList &args)
     if ((only.isEmpty() || only == QLatin1String(EventTraits<OffCpuEvent>::probeId)) &&
         data.events.count(EventType::OffCpu))
         out() << cli::topFunctionsText(data, ProfileKind::OffCpu, top);
+    if ((only.isEmpty() || only == QLatin1String(EventTraits<PageFaultEvent>::probeId)) &&
+        data.events.count(EventType::PageFault))
+        out() << cli::topFunctionsText(data, ProfileKind::PageFaults, top);
     return Ok;
 }
 

@@ -7,6 +7,7 @@
 #include "core/events/offwake.h"
 #include "core/events/oomkill.h"
 #include "core/events/open.h"
+#include "core/events/pagefault.h"
 #include "core/events/profile.h"
 #include "core/events/reclaim.h"
 #include "core/events/tcpaccept.h"
@@ -48,7 +49,8 @@ namespace bpflens {
     X(Usdt, UsdtEvent, usdt, 13)                                                                   \
     X(OffWake, OffWakeEvent, offWake, 14)                                                          \
     X(OomKill, OomKillEvent, oomKill, 15)                                                          \
-    X(Reclaim, ReclaimEvent, reclaim, 24)
+    X(Reclaim, ReclaimEvent, reclaim, 24)                                                          \
+    X(PageFault, PageFaultEvent, pageFault, 25)
 
 enum class EventType : quint8
 {

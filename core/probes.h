@@ -10,6 +10,7 @@
 #include "core/probes/offwake.h"
 #include "core/probes/oomkill.h"
 #include "core/probes/open.h"
+#include "core/probes/pagefault.h"
 #include "core/probes/profile.h"
 #include "core/probes/reclaim.h"
 #include "core/probes/runqlat.h"
@@ -44,6 +45,7 @@ namespace bpflens {
     X(cachestat)                                                                                   \
     X(oomkill)                                                                                     \
     X(reclaim)                                                                                     \
+    X(pagefault)                                                                                   \
     X(iostack)                                                                                     \
     X(fsslower)                                                                                    \
     X(tppair)                                                                                      \

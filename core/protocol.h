@@ -26,8 +26,8 @@ inline constexpr quint8 StreamProtocolOldestMajor = 1;
 // its sections instead of refusing the stream. Minor version 4 added the probe stats with loss
 // causes (section 21), one more than the event types count. Minor version 10 added the stack
 // frames with their source file, line and inlined mark (section 23); 11 OOM kills (type 15), 12
-// reclaim spans (type 24: the numbers 16 to 23 are the other sections'). The minor version
-// counts the types, not their highest number, which jumped.
+// reclaim spans (type 24: the numbers 16 to 23 are the other sections'), 13 page faults (type
+// 25). The minor version counts the types, not their highest number, which jumped.
 inline constexpr quint8 StackFrameWithSourceMinor = 10;
 inline constexpr quint8 StreamProtocolMinor = [] {
     const int types = int(std::size(eventTypes));

@@ -186,7 +186,9 @@ QString FlameGraphView::frameName(qint32 node) const
     if (!m_profile || node < 0 || node >= m_profile->topDown.size())
         return {};
     if (node == 0)
-        return m_profile->isTime() ? tr("all off-CPU time") : tr("all samples");
+        return m_profile->isTime()     ? tr("all off-CPU time")
+               : m_profile->isFaults() ? tr("all page faults")
+                                       : tr("all samples");
     return nameOf(m_profile->topDown.node(node).frame);
 }
 
@@ -239,6 +241,8 @@ QString FlameGraphView::searchSummary() const
     if (m_profile->isTime())
         return tr("%1: %2 of off-CPU time (%3)")
             .arg(m_search, share, ProfileText::cost(m_matchTotal, true));
+    if (m_profile->isFaults())
+        return tr("%1: %2 of page faults").arg(m_search, share);
     return tr("%1: %2 of samples").arg(m_search, share);
 }
 
@@ -472,9 +476,10 @@ QString FlameGraphView::toolTipFor(const Box &box) const
     const bool time = m_profile->isTime();
     const quint64 all = m_profile->total;
     auto costLine = [&](const QString &what, quint64 v) {
-        const QString amount =
-            time ? ProfileText::cost(v, true)
-                 : tr("%n sample(s)", nullptr, int(std::min<quint64>(v, INT_MAX)));
+        const int n = int(std::min<quint64>(v, INT_MAX));
+        const QString amount = time                    ? ProfileText::cost(v, true)
+                               : m_profile->isFaults() ? tr("%n page fault(s)", nullptr, n)
+                                                       : tr("%n sample(s)", nullptr, n);
         return tr("%1: %2 (%3)").arg(what, amount, ProfileText::percent(v, all));
     };
     QStringList lines;
@@ -519,9 +524,11 @@ QString FlameGraphView::toolTipFor(const Box &box) const
         lines << (f.kind == FrameKind::Kernel ? tr("Kernel: %1") : tr("User: %1"))
                      .arg(module.isEmpty() ? tr("unknown module") : module);
     }
+    // Page faults say their unit in the amount ("30 page faults"), as time does.
+    const bool unitInAmount = time || m_profile->isFaults();
     if (box.kind != BoxKind::Root)
-        lines << costLine(time ? tr("Self") : tr("Self samples"), n.self);
-    lines << costLine(time ? tr("Total") : tr("Total samples"), n.total);
+        lines << costLine(unitInAmount ? tr("Self") : tr("Self samples"), n.self);
+    lines << costLine(unitInAmount ? tr("Total") : tr("Total samples"), n.total);
     if (m_nodeToolTip)
         lines << m_nodeToolTip(box.node);
     return lines.join(QLatin1Char('\n'));

@@ -57,7 +57,9 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
     m_kind->setToolTip(tr("On-CPU: where the CPUs were running, one sample per tick.\n"
                           "Off-CPU: where threads blocked, weighted by the time they waited.\n"
                           "Off-wake (offwake probe): each blocked stack with the stack of the "
-                          "thread that woke it on top."));
+                          "thread that woke it on top.\n"
+                          "Page faults (pagefault probe): where processes faulted their memory "
+                          "in, weighted by faults."));
     m_part = new QComboBox(this);
     m_part->addItem(tr("User + kernel"), int(StackPart::Both));
     m_part->addItem(tr("User only"), int(StackPart::UserOnly));
@@ -217,6 +219,8 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
                 setKind(ProfileKind::OffCpu);
             else if (events.count(EventType::OffWake))
                 setKind(ProfileKind::OffWake);
+            else if (events.count(EventType::PageFault))
+                setKind(ProfileKind::PageFaults);
         }
     });
     connect(m_session, &SessionModel::appended, this, [this] {
@@ -271,13 +275,18 @@ QTreeView *ProfilePage::createTree(QAbstractItemModel *model, QSortFilterProxyMo
 
 void ProfilePage::updateKinds()
 {
-    // Off-wake is offered where there is something to show: a session recorded with offwake.
-    const bool offWake = m_session->events().count(EventType::OffWake) > 0;
-    const int at = m_kind->findData(int(ProfileKind::OffWake));
-    if (offWake && at < 0)
-        m_kind->addItem(tr("Off-wake"), int(ProfileKind::OffWake));
-    else if (!offWake && at >= 0)
-        m_kind->removeItem(at); // the current item falls back to another kind, and refreshes
+    // Off-wake and page faults are offered where there is something to show: a session
+    // recorded with offwake, with pagefault.
+    const auto offer = [this](ProfileKind kind, EventType type, const QString &text) {
+        const bool has = m_session->events().count(type) > 0;
+        const int at = m_kind->findData(int(kind));
+        if (has && at < 0)
+            m_kind->addItem(text, int(kind));
+        else if (!has && at >= 0)
+            m_kind->removeItem(at); // the current item falls back to another kind, and refreshes
+    };
+    offer(ProfileKind::OffWake, EventType::OffWake, tr("Off-wake"));
+    offer(ProfileKind::PageFaults, EventType::PageFault, tr("Page faults"));
 }
 
 QString ProfilePage::legendText() const
@@ -411,6 +420,8 @@ void ProfilePage::aggregate()
     m_legend->setText(legendText());
     if (q.kind == ProfileKind::OnCpu)
         m_status->setText(tr("Samples in range: %1").arg(locale.toString(m_profile->events)));
+    else if (q.kind == ProfileKind::PageFaults)
+        m_status->setText(tr("Page faults in range: %1").arg(locale.toString(m_profile->total)));
     else if (q.kind == ProfileKind::OffWake)
         m_status->setText(tr("Off-wake time in range: %1 (%Ln wait(s))", nullptr, waits)
                               .arg(ProfileText::cost(m_profile->total, true)));
@@ -432,6 +443,12 @@ QString ProfilePage::emptyText() const
             return tr("No off-wake waits in this session.\n\nRecord with the offwake probe to "
                       "see who woke the waiting threads.");
         return tr("No off-wake waits in this range.") + QStringLiteral("\n\n") + hint;
+    }
+    if (kind() == ProfileKind::PageFaults) {
+        if (m_session->events().count(EventType::PageFault) == 0)
+            return tr("No page faults in this session.\n\nRecord with the pagefault probe to "
+                      "see where processes fault their memory in.");
+        return tr("No page faults in this range.") + QStringLiteral("\n\n") + hint;
     }
     const bool on = kind() == ProfileKind::OnCpu;
     const EventType type = on ? EventType::CpuSample : EventType::OffCpu;

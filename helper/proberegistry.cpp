@@ -12,6 +12,7 @@
 
 #include "helper/execprobe.h"
 #include "helper/openprobe.h"
+#include "helper/pagefaultprobe.h"
 
 #include "helper/fsslowerprobe.h"
 #include "helper/iostackprobe.h"
@@ -61,6 +62,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("offwake"), factory<OffWakeProbe>()},
         {QStringLiteral("oomkill"), factory<OomKillProbe>()},
         {QStringLiteral("reclaim"), factory<ReclaimProbe>()},
+        {QStringLiteral("pagefault"), factory<PageFaultProbe>()},
     };
     return r;
 }

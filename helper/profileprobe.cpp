@@ -9,12 +9,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include <QFile>
-
 #include <cerrno>
 #include <cstring>
-#include <linux/perf_event.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace bpflens {
@@ -32,35 +28,14 @@ struct SampleEvent
 constexpr SampleEvent cycles{PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles"};
 constexpr SampleEvent cpuClock{PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock"};
 
-int openEvent(const SampleEvent &e, int cpu, quint64 frequency)
+perf_event_attr attrOf(const SampleEvent &e, quint64 frequency)
 {
     perf_event_attr attr{};
-    attr.size = sizeof(attr);
     attr.type = e.type;
     attr.config = e.config;
     attr.freq = 1;
     attr.sample_freq = frequency;
-    return int(syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
-}
-
-// "0-3,5,7-8" from /sys/devices/system/cpu/online.
-QList<int> onlineCpus()
-{
-    QList<int> cpus;
-    QFile f(QStringLiteral("/sys/devices/system/cpu/online"));
-    if (!f.open(QIODevice::ReadOnly))
-        return cpus;
-    for (const QByteArray &range : f.readAll().trimmed().split(',')) {
-        const qsizetype dash = range.indexOf('-');
-        bool ok1 = false, ok2 = false;
-        const int first = range.left(dash < 0 ? range.size() : dash).toInt(&ok1);
-        const int last = dash < 0 ? first : range.mid(dash + 1).toInt(&ok2);
-        if (!ok1 || (dash >= 0 && !ok2))
-            continue;
-        for (int c = first; c <= last && c < 65536; ++c)
-            cpus.append(c);
-    }
-    return cpus;
+    return attr;
 }
 
 // Which event this machine samples with, or why none: cycles when it opens on the first CPU.
@@ -72,7 +47,7 @@ bool chooseEvent(quint64 frequency, SampleEvent *chosen, QString *why)
         return false;
     }
     for (const SampleEvent &e : {cycles, cpuClock}) {
-        const int fd = openEvent(e, cpus.first(), frequency);
+        const int fd = openCpuPerfEvent(attrOf(e, frequency), cpus.first());
         if (fd >= 0) {
             close(fd);
             *chosen = e;
@@ -185,28 +160,8 @@ bool ProfileProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
     if (!setRingBuffer(bpf_map__fd(m_skel->maps.profile_rb), error))
         return false;
 
-    for (int cpu : onlineCpus()) {
-        const int fd = openEvent(event, cpu, frequency);
-        if (fd < 0) {
-            if (errno == ENODEV) // went offline since the list was read
-                continue;
-            *error = QStringLiteral("perf_event_open(%1, CPU %2): %3")
-                         .arg(QLatin1String(event.name))
-                         .arg(cpu)
-                         .arg(QString::fromLocal8Bit(strerror(errno)));
-            return false;
-        }
-        m_perfFds.append(fd);
-        bpf_link *link = bpf_program__attach_perf_event(m_skel->progs.profile_tick, fd);
-        if (!link) {
-            *error = QStringLiteral("cannot attach to the %1 event of CPU %2: %3")
-                         .arg(QLatin1String(event.name))
-                         .arg(cpu)
-                         .arg(lastLibbpfError(-errno));
-            return false;
-        }
-        m_perfLinks.append(link);
-    }
+    if (!m_events.open(attrOf(event, frequency), m_skel->progs.profile_tick, event.name, error))
+        return false;
     if (!userOnly)
         stackResolver()->loadKernelSymbols();
     QString path = pathOf(event, frequency);
@@ -217,26 +172,18 @@ bool ProfileProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
     return true;
 }
 
-void ProfileProbe::closeEvents()
-{
-    destroyLinks(&m_perfLinks);
-    for (int fd : std::as_const(m_perfFds))
-        close(fd);
-    m_perfFds.clear();
-}
-
 void ProfileProbe::doDetach()
 {
-    closeEvents();
+    m_events.close();
     SkeletonProbe::doDetach();
 }
 
 void ProfileProbe::doStop()
 {
-    closeEvents();
+    m_events.close();
     SkeletonProbe::doStop();
     m_pending.clear();
-    m_users.clear();
+    m_stacks.clear();
 }
 
 bool ProfileProbe::decode(const void *data, size_t size, RecordBatch &)
@@ -245,38 +192,18 @@ bool ProfileProbe::decode(const void *data, size_t size, RecordBatch &)
     if (size < sizeof(s))
         return false;
     memcpy(&s, data, sizeof(s));
-    if (s.kstack_len > PROFILE_MAX_FRAMES || s.ustack_len > PROFILE_MAX_FRAMES ||
-        s.stack_size > USER_STACK_MAX_COPY || size != sizeof(s) + s.stack_size)
+    if (size != sizeof(s) + s.st.stack_size ||
+        !m_stacks.add(stackResolver(), s.pid, s.tid, s.st,
+                      static_cast<const char *>(data) + sizeof(s), m_kernelOnly))
         return false;
-    Pending p;
-    p.event.timeNs = s.time_ns;
-    p.event.cpu = s.cpu;
-    p.event.pid = s.pid;
-    p.event.cgroupId = s.cgroup_id;
-    p.event.tid = s.tid;
-    p.event.comm = QByteArray(s.comm, int(qstrnlen(s.comm, sizeof(s.comm))));
-    p.kernel.reserve(s.kstack_len);
-    for (int i = 0; i < s.kstack_len; ++i)
-        p.kernel.append(s.kstack[i]);
-    p.sampledInKernel = !(s.flags & PROFILE_IN_USER);
-    p.kernelTruncated = s.kstack_len == PROFILE_MAX_FRAMES;
-    p.noUser = m_kernelOnly || (s.flags & PROFILE_NO_USER);
-    if (!p.noUser) {
-        UserSample u;
-        u.pid = s.pid;
-        u.tid = s.tid;
-        u.regs.valid = s.flags & PROFILE_USER_REGS;
-        if (u.regs.valid)
-            std::copy(std::begin(s.regs), std::end(s.regs), u.regs.dwarf.begin());
-        u.stack = QByteArray(static_cast<const char *>(data) + sizeof(s), int(s.stack_size));
-        u.framePointerIps.reserve(s.ustack_len);
-        for (int i = 0; i < s.ustack_len; ++i)
-            u.framePointerIps.append(s.ustack[i]);
-        stackResolver()->capture(s.pid);
-        p.user = m_users.size();
-        m_users.append(std::move(u));
-    }
-    m_pending.push_back(std::move(p));
+    CpuSampleEvent e;
+    e.timeNs = s.time_ns;
+    e.cpu = s.cpu;
+    e.pid = s.pid;
+    e.cgroupId = s.cgroup_id;
+    e.tid = s.tid;
+    e.comm = QByteArray(s.comm, int(qstrnlen(s.comm, sizeof(s.comm))));
+    m_pending.push_back(std::move(e));
     return true;
 }
 
@@ -284,43 +211,13 @@ void ProfileProbe::finishDrain(RecordBatch &out)
 {
     if (m_pending.empty())
         return;
-    StackResolver *r = stackResolver();
-    // One request for the whole drain: the child reads each process's maps once.
-    const QList<SymbolizedStack> resolved = r->resolve(m_users);
+    const QList<quint32> ids = m_stacks.resolve(stackResolver());
     auto &events = out.events<CpuSampleEvent>();
-    for (Pending &p : m_pending) {
-        QList<quint32> frames;
-        quint8 flags = 0;
-        for (qsizetype i = 0; i < p.kernel.size(); ++i)
-            frames.append(r->kernelFrame(p.kernel[i], i > 0 || !p.sampledInKernel));
-        if (p.kernelTruncated)
-            flags |= KernelStackTruncated;
-        if (p.user < 0) {
-            flags |= NoUserStack;
-        } else if (p.user < resolved.size() && (!resolved[p.user].frames.isEmpty() ||
-                                                m_users[p.user].framePointerIps.isEmpty())) {
-            const SymbolizedStack &s = resolved[p.user];
-            for (const SymbolizedFrame &f : s.frames)
-                frames.append(r->userFrame(f));
-            if (s.truncated)
-                flags |= UserStackTruncated;
-            if (s.usedFramePointers)
-                flags |= UserFramePointers;
-        } else {
-            // No symbolizer, or nothing it could unwind from (no registers): the frame-pointer
-            // chain, as absolute addresses.
-            const UserSample &u = m_users[p.user];
-            for (quint64 ip : u.framePointerIps)
-                frames.append(r->unknownUserFrame(ip));
-            flags |= UserFramePointers;
-            if (u.framePointerIps.size() >= PROFILE_MAX_FRAMES)
-                flags |= UserStackTruncated;
-        }
-        p.event.stackId = r->stack(flags, frames);
-        events.append(std::move(p.event));
+    for (size_t i = 0; i < m_pending.size(); ++i) {
+        m_pending[i].stackId = i < size_t(ids.size()) ? ids[qsizetype(i)] : 0;
+        events.append(std::move(m_pending[i]));
     }
     m_pending.clear();
-    m_users.clear();
 }
 
 } // namespace bpflens

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "helper/perfsampling.h"
 #include "helper/probe.h"
-#include "helper/symbolizerclient.h"
 
 #include <vector>
 
@@ -29,21 +29,10 @@ protected:
     void finishDrain(RecordBatch &out) override;
 
 private:
-    void closeEvents();
-
-    struct Pending
-    {
-        CpuSampleEvent event;
-        QList<quint64> kernel; // leaf first; the first one is the sampled instruction
-        bool sampledInKernel = false;
-        bool kernelTruncated = false;
-        bool noUser = false;
-        qsizetype user = -1; // index into m_users
-    };
-    std::vector<Pending> m_pending;
-    QList<UserSample> m_users;
-    QList<int> m_perfFds;
-    QList<bpf_link *> m_perfLinks;
+    // The samples of the drain, their stack ids still to come from m_stacks.
+    std::vector<CpuSampleEvent> m_pending;
+    SampledStacks m_stacks;
+    PerfEventSet m_events;
     bool m_kernelOnly = false;
 };
 

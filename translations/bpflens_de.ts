@@ -639,6 +639,22 @@
         <source>Only record reclaims at least this slow (histograms count all)</source>
         <translation>Nur Rückgewinnungen aufzeichnen, die mindestens so langsam sind (Histogramme zählen alle)</translation>
     </message>
+    <message>
+        <source>Page faults</source>
+        <translation>Seitenfehler</translation>
+    </message>
+    <message>
+        <source>Where processes fault their memory in: every minor and major page fault the kernel counts for a task, with its kernel and user call stacks, the faulting address and whether it was anonymous memory, a file, the stack or the heap, like perf record -e minor-faults -g</source>
+        <translation>Wo Prozesse ihren Speicher einlagern: jeder kleine (minor) und große (major) Seitenfehler, den der Kernel für einen Task zählt, mit Kernel- und Benutzer-Aufrufstapel, der auslösenden Adresse und ob sie anonymer Speicher, eine Datei, der Stack oder der Heap war, wie perf record -e minor-faults -g</translation>
+    </message>
+    <message>
+        <source>Sample every Nth fault</source>
+        <translation>Jeden N-ten Seitenfehler aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Record one fault in every N on each CPU, each standing for N (1: every fault, exact counts; more for processes faulting millions of pages)</source>
+        <translation>Auf jeder CPU einen von N Seitenfehlern aufzeichnen, der für N steht (1: jeden Seitenfehler, exakte Zahlen; mehr für Prozesse, die Millionen Seiten einlagern)</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -709,6 +725,10 @@
     <message>
         <source>Memory reclaim</source>
         <translation>Speicherrückgewinnung</translation>
+    </message>
+    <message>
+        <source>Page faults</source>
+        <translation>Seitenfehler</translation>
     </message>
 </context>
 <context>
@@ -1593,6 +1613,18 @@ in %3</translation>
         <source>Pages reclaimed</source>
         <translation>Zurückgewonnene Seiten</translation>
     </message>
+    <message>
+        <source>Major</source>
+        <translation>Major</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>Gewicht</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExplainModel</name>
@@ -1970,6 +2002,21 @@ in %3</translation>
     <message>
         <source>Ended %1 of off-CPU time (%2)</source>
         <translation>Beendete %1 Off-CPU-Zeit (%2)</translation>
+    </message>
+    <message>
+        <source>all page faults</source>
+        <translation>alle Seitenfehler</translation>
+    </message>
+    <message>
+        <source>%1: %2 of page faults</source>
+        <translation>%1: %2 der Seitenfehler</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n page fault(s)</source>
+        <translation>
+            <numerusform>%n Seitenfehler</numerusform>
+            <numerusform>%n Seitenfehler</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3348,14 +3395,6 @@ Mit der Sonde offcpu aufzeichnen, um zu sehen, wo und wie lange Threads warten.<
         </translation>
     </message>
     <message>
-        <source>On-CPU: where the CPUs were running, one sample per tick.
-Off-CPU: where threads blocked, weighted by the time they waited.
-Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.</source>
-        <translation>On-CPU: wo die CPUs liefen, eine Stichprobe pro Takt.
-Off-CPU: wo Threads blockierten, gewichtet nach ihrer Wartezeit.
-Off-Wake (Sonde „offwake“): jeder blockierte Stack mit dem Stack des Threads, der ihn weckte, darüber.</translation>
-    </message>
-    <message>
         <source>Off-wake</source>
         <translation>Off-Wake</translation>
     </message>
@@ -3393,6 +3432,36 @@ Zeichnen Sie mit der Sonde „offwake“ auf, um zu sehen, wer die wartenden Thr
             <numerusform>Off-Wake-Zeit im Bereich: %1 (%Ln Wartevorgang)</numerusform>
             <numerusform>Off-Wake-Zeit im Bereich: %1 (%Ln Wartevorgänge)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>On-CPU: where the CPUs were running, one sample per tick.
+Off-CPU: where threads blocked, weighted by the time they waited.
+Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.
+Page faults (pagefault probe): where processes faulted their memory in, weighted by faults.</source>
+        <translation>On-CPU: wo die CPUs liefen, eine Stichprobe pro Takt.
+Off-CPU: wo Threads blockierten, gewichtet nach ihrer Wartezeit.
+Off-Wake (Sonde „offwake“): jeder blockierte Stack mit dem Stack des Threads, der ihn weckte, darüber.
+Seitenfehler (Sonde „pagefault“): wo Prozesse ihren Speicher einlagerten, gewichtet nach Seitenfehlern.</translation>
+    </message>
+    <message>
+        <source>Page faults</source>
+        <translation>Seitenfehler</translation>
+    </message>
+    <message>
+        <source>Page faults in range: %1</source>
+        <translation>Seitenfehler im Bereich: %1</translation>
+    </message>
+    <message>
+        <source>No page faults in this session.
+
+Record with the pagefault probe to see where processes fault their memory in.</source>
+        <translation>Keine Seitenfehler in dieser Sitzung.
+
+Mit der Sonde pagefault aufzeichnen, um zu sehen, wo Prozesse ihren Speicher einlagern.</translation>
+    </message>
+    <message>
+        <source>No page faults in this range.</source>
+        <translation>Keine Seitenfehler in diesem Bereich.</translation>
     </message>
 </context>
 <context>

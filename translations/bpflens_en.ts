@@ -64,6 +64,13 @@
             <numerusform>%n samples</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n page fault(s)</source>
+        <translation>
+            <numerusform>%n page fault</numerusform>
+            <numerusform>%n page faults</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bpflens::HistogramView</name>

@@ -639,6 +639,22 @@
         <source>Only record reclaims at least this slow (histograms count all)</source>
         <translation>仅记录至少这么慢的回收（直方图统计全部）</translation>
     </message>
+    <message>
+        <source>Page faults</source>
+        <translation>缺页异常</translation>
+    </message>
+    <message>
+        <source>Where processes fault their memory in: every minor and major page fault the kernel counts for a task, with its kernel and user call stacks, the faulting address and whether it was anonymous memory, a file, the stack or the heap, like perf record -e minor-faults -g</source>
+        <translation>进程在何处调入内存：内核为任务计数的每次次要和主要缺页异常，附带内核和用户调用栈、触发缺页的地址，以及该地址是匿名内存、文件、栈还是堆，类似 perf record -e minor-faults -g</translation>
+    </message>
+    <message>
+        <source>Sample every Nth fault</source>
+        <translation>每 N 次缺页记录一次</translation>
+    </message>
+    <message>
+        <source>Record one fault in every N on each CPU, each standing for N (1: every fault, exact counts; more for processes faulting millions of pages)</source>
+        <translation>在每个 CPU 上每 N 次缺页记录一次，每条记录代表 N 次（1：记录每次缺页，计数精确；缺页达数百万次的进程可设更大的值）</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -709,6 +725,10 @@
     <message>
         <source>Memory reclaim</source>
         <translation>内存回收</translation>
+    </message>
+    <message>
+        <source>Page faults</source>
+        <translation>缺页异常</translation>
     </message>
 </context>
 <context>
@@ -1592,6 +1612,18 @@ in %3</source>
         <source>Pages reclaimed</source>
         <translation>回收页数</translation>
     </message>
+    <message>
+        <source>Major</source>
+        <translation>主要缺页</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExplainModel</name>
@@ -1963,6 +1995,20 @@ in %3</source>
     <message>
         <source>Ended %1 of off-CPU time (%2)</source>
         <translation>结束了 %1 的离开 CPU 时间（%2）</translation>
+    </message>
+    <message>
+        <source>all page faults</source>
+        <translation>全部缺页异常</translation>
+    </message>
+    <message>
+        <source>%1: %2 of page faults</source>
+        <translation>%1：占缺页异常的 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n page fault(s)</source>
+        <translation>
+            <numerusform>%n 次缺页异常</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3327,14 +3373,6 @@ Record with the offcpu probe to see where threads wait and for how long.</source
         </translation>
     </message>
     <message>
-        <source>On-CPU: where the CPUs were running, one sample per tick.
-Off-CPU: where threads blocked, weighted by the time they waited.
-Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.</source>
-        <translation>在 CPU 上：CPU 在何处运行，每个时钟节拍一个样本。
-离开 CPU：线程在何处阻塞，按等待时间加权。
-唤醒等待（offwake 探针）：每个阻塞调用栈上方叠加唤醒它的线程的调用栈。</translation>
-    </message>
-    <message>
         <source>Off-wake</source>
         <translation>唤醒等待</translation>
     </message>
@@ -3371,6 +3409,36 @@ Record with the offwake probe to see who woke the waiting threads.</source>
         <translation>
             <numerusform>范围内的唤醒等待时间：%1（%Ln 次等待）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>On-CPU: where the CPUs were running, one sample per tick.
+Off-CPU: where threads blocked, weighted by the time they waited.
+Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.
+Page faults (pagefault probe): where processes faulted their memory in, weighted by faults.</source>
+        <translation>在 CPU 上：CPU 在何处运行，每个时钟节拍一个样本。
+离开 CPU：线程在何处阻塞，按等待时间加权。
+唤醒等待（offwake 探针）：每个阻塞调用栈上方叠加唤醒它的线程的调用栈。
+缺页异常（pagefault 探针）：进程在何处调入内存，按缺页次数加权。</translation>
+    </message>
+    <message>
+        <source>Page faults</source>
+        <translation>缺页异常</translation>
+    </message>
+    <message>
+        <source>Page faults in range: %1</source>
+        <translation>范围内的缺页异常：%1</translation>
+    </message>
+    <message>
+        <source>No page faults in this session.
+
+Record with the pagefault probe to see where processes fault their memory in.</source>
+        <translation>此会话中没有缺页异常。
+
+使用 pagefault 探针录制，以查看进程在何处调入内存。</translation>
+    </message>
+    <message>
+        <source>No page faults in this range.</source>
+        <translation>此范围内没有缺页异常。</translation>
     </message>
 </context>
 <context>

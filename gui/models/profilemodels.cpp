@@ -34,6 +34,8 @@ void sumStacks(const SessionModel &session, const ProfileQuery &q, std::vector<q
             w = store.value<&OffCpuEvent::offNs>(i);
         else if constexpr (std::is_same_v<E, OffWakeEvent>)
             w = store.value<&OffWakeEvent::offNs>(i);
+        else if constexpr (std::is_same_v<E, PageFaultEvent>)
+            w = store.value<&PageFaultEvent::weight>(i);
         const quint32 id = store.value<StackMember>(i);
         ++events;
         if (id < perStack.size())
@@ -57,6 +59,9 @@ StackWeights aggregateStacks(const SessionModel &session, const ProfileQuery &qu
     else if (query.kind == ProfileKind::OffCpu)
         sumStacks<OffCpuEvent, &OffCpuEvent::stackId, &OffCpuEvent::pid, &OffCpuEvent::comm>(
             session, query, perStack, noStack, n);
+    else if (query.kind == ProfileKind::PageFaults)
+        sumStacks<PageFaultEvent, &PageFaultEvent::stackId, &PageFaultEvent::pid,
+                  &PageFaultEvent::comm>(session, query, perStack, noStack, n);
     else // the blocked stacks alone; buildProfile() puts their wakers on them
         sumStacks<OffWakeEvent, &OffWakeEvent::stackId, &OffWakeEvent::pid, &OffWakeEvent::comm>(
             session, query, perStack, noStack, n);

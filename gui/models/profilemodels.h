@@ -15,12 +15,14 @@ class SessionModel;
 // Which samples a profile sums: on-CPU samples (weight 1 each) or off-CPU intervals (weight =
 // the time blocked, so a thread that waited 2 s outweighs one that waited 2 ms), or off-wake
 // waits (offwake: the same weight, each blocked stack topped by its waker's, as offwaketime
-// and flamegraph.pl show them).
+// and flamegraph.pl show them), or page faults (pagefault: weight = the faults each event
+// stands for, 1, or N when recorded with every=N).
 enum class ProfileKind : quint8
 {
     OnCpu,
     OffCpu,
     OffWake,
+    PageFaults,
 };
 
 // What the profile views show: the samples in [startNs, endNs) of one kind, optionally of one
@@ -52,7 +54,11 @@ struct Profile
     // the other kinds, whose trees name the session's frames.
     std::shared_ptr<const OffWakeStacks> offWake;
     bool isEmpty() const { return total == 0; }
-    bool isTime() const { return query.kind != ProfileKind::OnCpu; }
+    bool isTime() const
+    {
+        return query.kind == ProfileKind::OffCpu || query.kind == ProfileKind::OffWake;
+    }
+    bool isFaults() const { return query.kind == ProfileKind::PageFaults; }
     // The table the trees' frame ids refer to.
     const StackTable &stacks(const StackTable &sessionStacks) const
     {

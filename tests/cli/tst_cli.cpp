@@ -845,6 +845,72 @@ private Q_SLOTS:
         QCOMPARE(off.out.toUtf8(), QByteArray("ksys_read 3\n"));
     }
 
+    // Page faults (#34) through a session file: export --folded --page-faults weighs each
+    // stack by faults (a sampled event by its weight), --by-process starts it with the command,
+    // and show lists the top functions by faults.
+    void foldedPageFaultsFromAFile()
+    {
+        RecordBatch batch = knownProfile();
+        StackTable table;
+        QString err;
+        QVERIFY2(table.addDefinitions(batch, &err), qPrintable(err));
+        // The known profile's stacks: 1 main;chain_a;leaf_spin, 3 main;ksys_read (leaf first).
+        QCOMPARE(table.frameName(table.stack(1).frames.first()), QStringLiteral("leaf_spin"));
+        QCOMPARE(table.frameName(table.stack(3).frames.first()), QStringLiteral("ksys_read"));
+        auto fault = [&](quint64 t, quint32 pid, const char *comm, quint32 stack, quint32 weight,
+                         bool major) {
+            PageFaultEvent e;
+            e.timeNs = t;
+            e.pid = pid;
+            e.tid = pid;
+            e.comm = comm;
+            e.major = major;
+            e.kind = major ? PageFaultEvent::File : PageFaultEvent::Anon;
+            e.address = 0x7f0000001000ull + t;
+            e.stackId = stack;
+            e.weight = weight;
+            batch.events<PageFaultEvent>().append(e);
+        };
+        for (quint64 i = 0; i < 3; ++i)
+            fault(1500000000ull + i, 100, "app", 1, 1, false);
+        fault(1600000000ull, 200, "reader", 3, 4, true);
+
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("faults.bpflens"));
+        SessionInfo info = sessionInfoForThisHost({{QStringLiteral("pagefault"), {}, {}}});
+        info.startMonotonicNs = 1000000000ull;
+        SessionWriter writer;
+        QVERIFY2(writer.create(session, info, &err), qPrintable(err));
+        QVERIFY2(writer.writeBatch(batch, &err), qPrintable(err));
+        QVERIFY(writer.finish(3000000000ull, &err));
+        writer.close();
+
+        const Run folded = runCli({QStringLiteral("export"), session, QStringLiteral("--folded"),
+                                   QStringLiteral("--page-faults")});
+        QCOMPARE(folded.status, 0);
+        QCOMPARE(folded.out.toUtf8(), QByteArray("main;chain_a;leaf_spin 3\nmain;ksys_read 4\n"));
+        const Run byProcess =
+            runCli({QStringLiteral("export"), session, QStringLiteral("--folded"),
+                    QStringLiteral("--page-faults"), QStringLiteral("--by-process"),
+                    QStringLiteral("--user-only")});
+        QCOMPARE(byProcess.status, 0);
+        QCOMPARE(byProcess.out.toUtf8(),
+                 QByteArray("app;main;chain_a;leaf_spin 3\nreader;main 4\n"));
+        const Run shown = runCli({QStringLiteral("show"), session, QStringLiteral("--probe"),
+                                  QStringLiteral("pagefault")});
+        QCOMPARE(shown.status, 0);
+        QVERIFY2(shown.out.contains(QStringLiteral("Page faults: 7 faults (sampled: 4 events)")),
+                 qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QStringLiteral("ksys_read  [vmlinux]")), qPrintable(shown.out));
+        QVERIFY2(!shown.out.contains(QStringLiteral("On-CPU")), qPrintable(shown.out));
+        const Run both = runCli({QStringLiteral("export"), session, QStringLiteral("--folded"),
+                                 QStringLiteral("--page-faults"), QStringLiteral("--off-cpu")});
+        QCOMPARE(both.status, 2);
+        QVERIFY2(
+            both.err.contains(QStringLiteral("--off-cpu and --page-faults exclude each other")),
+            qPrintable(both.err));
+    }
+
     // export --trace and --jsonl from a written session, checked as JSON; record --jsonl -
     // streams a recording's execs to stdout as they come (root).
     void exportsTraceAndJsonLines()
@@ -1664,6 +1730,9 @@ private Q_SLOTS:
         QTest::newRow("no waits") << QStringList{QStringLiteral("--folded"),
                                                  QStringLiteral("--off-cpu")}
                                   << 1 << "has no off-CPU waits";
+        QTest::newRow("no page faults")
+            << QStringList{QStringLiteral("--folded"), QStringLiteral("--page-faults")} << 1
+            << "has no page faults: record them with --probe pagefault";
         QTest::newRow("both parts")
             << QStringList{QStringLiteral("--folded"), QStringLiteral("--user-only"),
                            QStringLiteral("--kernel-only")}
@@ -2341,6 +2410,10 @@ private Q_SLOTS:
                       qWarning("oomkill workload: %s", qPrintable(why));
                   return ok;
               }}},
+            // The copy of /bin/true faulting in its pages as it starts (the exec workload's
+            // program: its comm is the tag).
+            {EventType::PageFault,
+             {QStringLiteral("comm=") + tag, [&] { return QProcess::execute(program, {}) == 0; }}},
             // A child of this test reclaiming its page cache in a 16 MiB memory cgroup.
             {EventType::Reclaim,
              {QStringLiteral("comm=") + tag + QStringLiteral("rcl"),

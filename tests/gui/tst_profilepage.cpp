@@ -274,6 +274,72 @@ private Q_SLOTS:
             QStringLiteral("1.000 s"));
     }
 
+    // Page faults (#34): offered only with pagefault events, weighted by faults (a sampled
+    // event counts its weight), said in faults everywhere; a session with nothing but page
+    // faults opens on them.
+    void pageFaultsWeighFaults()
+    {
+        // The English plural forms ("30 page faults") come from bpflens_en.ts.
+        installTranslations(QLocale::c());
+        {
+            Fixture plain;
+            QCOMPARE(plain.page.kindCombo()->findData(int(ProfileKind::PageFaults)), -1);
+        }
+        auto faults = [](SessionData d) {
+            // 30 faults in malloc as one event sampled with every=30, 10 in vfs_write one by one.
+            auto fault = [&](quint64 k, quint32 stack, quint32 weight) {
+                PageFaultEvent e;
+                e.timeNs = ProfileStartNs + k * SampleStepNs + 5;
+                e.pid = e.tid = 100;
+                e.comm = "app";
+                e.kind = PageFaultEvent::Anon;
+                e.address = 0x7f0000000000ull + k * 4096;
+                e.stackId = stack;
+                e.weight = weight;
+                d.events.append(e);
+            };
+            fault(0, 2, 30);
+            for (quint64 k = 1; k <= 10; ++k)
+                fault(k, 3, 1);
+            return d;
+        };
+        Fixture f(faults(profileSession()));
+        const int at = f.page.kindCombo()->findData(int(ProfileKind::PageFaults));
+        QVERIFY(at >= 0);
+        QCOMPARE(f.page.kindCombo()->itemText(at), QStringLiteral("Page faults"));
+        QCOMPARE(f.page.kind(), ProfileKind::OnCpu);
+        f.page.setKind(ProfileKind::PageFaults);
+        f.page.refresh();
+        QCOMPARE(f.page.profile()->total, 40u);
+        QCOMPARE(f.page.profile()->events, 11);
+        const double w = f.flame()->width();
+        QCOMPARE(f.width({MainFrame, ComputeFrame, MallocFrame}), w * 0.75);
+        QCOMPARE(f.width({MainFrame, WriteFrame, EntryFrame, VfsWriteFrame}), w * 0.25);
+        QCOMPARE(f.page.statusLabel()->text(), QStringLiteral("Page faults in range: 40"));
+        QCOMPARE(f.flame()->frameName(0), QStringLiteral("all page faults"));
+        const auto *box = f.flame()->boxAt(
+            f.flame()->nodeRect(nodeOf(f.tree(), {MainFrame, ComputeFrame, MallocFrame})).center());
+        QVERIFY(box);
+        const QString tip = f.flame()->toolTipFor(*box);
+        QVERIFY2(tip.contains(QStringLiteral("Total: 30 page faults (75.0%)")), qPrintable(tip));
+        f.page.searchEdit()->setText(QStringLiteral("vfs_write"));
+        QCOMPARE(f.page.searchLabel()->text(), QStringLiteral("vfs_write: 25.0% of page faults"));
+        // Trees count faults, not time.
+        QCOMPARE(
+            f.page.topDownView()->model()->index(0, CallTreeModel::TotalColumn).data().toString(),
+            QStringLiteral("40"));
+
+        SessionData only;
+        only.info.schemaVersion = 1;
+        only.info.startMonotonicNs = ProfileStartNs;
+        only.info.endMonotonicNs = ProfileStartNs + 102 * SampleStepNs;
+        QString error;
+        QVERIFY(only.stacks.addDefinitions(profileBatch(), &error));
+        Fixture g(faults(std::move(only)));
+        QCOMPARE(g.page.kind(), ProfileKind::PageFaults);
+        QCOMPARE(g.page.statusLabel()->text(), QStringLiteral("Page faults in range: 40"));
+    }
+
     void rangeReaggregates()
     {
         Fixture f;
