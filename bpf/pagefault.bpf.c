@@ -211,12 +211,20 @@ static __always_inline int on_fault(struct bpf_perf_event_data *ctx, bool major,
     asm volatile("" : "+r"(size));
     if (size > USER_STACK_MAX_COPY)
         return 0;
+    /* The 5.10 and 6.1 verifiers also walk a dead path on which size's bounds contradict each
+     * other (umin > umax, from copy_user_stack's loop), and there turn sc->tail + size into a
+     * scalar that bpf_get_stack refuses. A mask the compiler cannot drop gives the register
+     * bounds that agree; newer verifiers prune the path. */
+    asm volatile("" : "+r"(size));
+    size &= 2 * USER_STACK_MAX_COPY - 1;
     n = bpf_get_stack(ctx, sc->tail + size, PAGEFAULT_FRAME_BYTES, 0);
     if (n > 0)
         kbytes = n & ~7UL;
     asm volatile("" : "+r"(kbytes));
     if (kbytes > PAGEFAULT_FRAME_BYTES)
         return 0;
+    asm volatile("" : "+r"(kbytes));
+    kbytes &= 2047; /* as size's: PAGEFAULT_FRAME_BYTES (1016) and below */
     if (user) {
         /* from the sample's registers, or the task's saved user ones (perf's own rule) */
         n = bpf_get_stack(ctx, sc->tail + size + kbytes, PAGEFAULT_FRAME_BYTES, BPF_F_USER_STACK);
@@ -226,6 +234,8 @@ static __always_inline int on_fault(struct bpf_perf_event_data *ctx, bool major,
     asm volatile("" : "+r"(ubytes));
     if (ubytes > PAGEFAULT_FRAME_BYTES)
         return 0;
+    asm volatile("" : "+r"(ubytes));
+    ubytes &= 2047;
     sc->s.stack_size = size;
     sc->s.kstack_len = kbytes / 8;
     sc->s.ustack_len = ubytes / 8;
