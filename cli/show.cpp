@@ -157,10 +157,14 @@ int show(const QStringList &args)
                      .arg(double(s.runTimeNs) / 1e6, 0, 'f', 1);
         out() << "              via " << p.attachPath << '\n';
         // Each cause of a missing event on a line of its own: they mean different things.
-        if (s.eventsLost)
+        if (s.eventsLost) {
             out() << QStringLiteral("              %1 events lost: no room (the ring buffer or a "
                                     "tracking map was full)\n")
                          .arg(s.eventsLost);
+            if (const ProbeInfo *probe = ProbeCatalog::find(p.id);
+                probe && !probe->lossHint.isEmpty())
+                out() << "              to lose fewer: " << probe->lossHint << '\n';
+        }
         if (s.eventsUnseen)
             out() << QStringLiteral("              %1 events not seen: the kernel did not run "
                                     "the program for a stage (a completion)\n")

@@ -140,6 +140,9 @@ struct ProbeInfo
     QString title;       // translatable
     QString description; // translatable
     QList<ProbeOption> options;
+    // Translatable: the options that make it lose fewer events (a lower rate), said wherever it
+    // lost some to a full buffer. Empty where no option cuts its rate.
+    QString lossHint;
     bool producesEvents = false; // the registry sets it: eventTypes is not empty
     bool producesHistograms = false;
 

@@ -655,6 +655,10 @@
         <source>Record one fault in every N on each CPU, each standing for N (1: every fault, exact counts; more for processes faulting millions of pages)</source>
         <translation>Auf jeder CPU einen von N Seitenfehlern aufzeichnen, der für N steht (1: jeden Seitenfehler, exakte Zahlen; mehr für Prozesse, die Millionen Seiten einlagern)</translation>
     </message>
+    <message>
+        <source>record one fault in N (every=N), or without the user-stack copy (stackBytes=0)</source>
+        <translation>einen von N Seitenfehlern aufzeichnen (every=N) oder ohne die Kopie des Benutzer-Stacks (stackBytes=0)</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -2817,6 +2821,11 @@ Latenz %3 – %4
         <source>%1 — %2 %3: %4 of them</source>
         <extracomment>&quot;… — Process 700 dd: 94 % of them&quot;</extracomment>
         <translation>%1 — %2 %3: %4 davon</translation>
+    </message>
+    <message>
+        <source>%1. To lose fewer: %2</source>
+        <extracomment>&quot;pagefault lost 26,861 events: its buffer was full. To lose fewer: record one fault in N (every=N), …&quot;</extracomment>
+        <translation>%1. Damit weniger verloren gehen: %2</translation>
     </message>
 </context>
 <context>

@@ -655,6 +655,10 @@
         <source>Record one fault in every N on each CPU, each standing for N (1: every fault, exact counts; more for processes faulting millions of pages)</source>
         <translation>在每个 CPU 上每 N 次缺页记录一次，每条记录代表 N 次（1：记录每次缺页，计数精确；缺页达数百万次的进程可设更大的值）</translation>
     </message>
+    <message>
+        <source>record one fault in N (every=N), or without the user-stack copy (stackBytes=0)</source>
+        <translation>每 N 次缺页记录一次（every=N），或不复制用户栈（stackBytes=0）</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -2804,6 +2808,11 @@ latency %3 – %4
         <source>%1 — %2 %3: %4 of them</source>
         <extracomment>&quot;… — Process 700 dd: 94 % of them&quot;</extracomment>
         <translation>%1 — %2 %3：占其中 %4</translation>
+    </message>
+    <message>
+        <source>%1. To lose fewer: %2</source>
+        <extracomment>&quot;pagefault lost 26,861 events: its buffer was full. To lose fewer: record one fault in N (every=N), …&quot;</extracomment>
+        <translation>%1。要减少丢失：%2</translation>
     </message>
 </context>
 <context>

@@ -17,6 +17,9 @@ inline ProbeInfo pagefaultProbe()
         "counts for a task, with its kernel and user call stacks, the faulting address and "
         "whether it was anonymous memory, a file, the stack or the heap, like perf record -e "
         "minor-faults -g"));
+    p.lossHint = text(QT_TRANSLATE_NOOP(
+        "ProbeCatalog",
+        "record one fault in N (every=N), or without the user-stack copy (stackBytes=0)"));
     p.options = {
         pidOption(),
         tidOption(),

@@ -4,6 +4,9 @@
 #include "gui/models/explainmodel.h"
 #include "gui/models/sessionmodel.h"
 
+#include "core/probecatalog.h"
+
+#include <QCoreApplication>
 #include <QLocale>
 
 #include <cmath>
@@ -379,8 +382,18 @@ QString OverviewFindingModel::text(const Finding &f) const
 {
     const QLocale locale;
     switch (f.kind) {
-    case Finding::Kind::Losses:
-        return tr("%1 lost %Ln event(s): its buffer was full", "", f.count).arg(f.probeId);
+    case Finding::Kind::Losses: {
+        const QString s =
+            tr("%1 lost %Ln event(s): its buffer was full", "", f.count).arg(f.probeId);
+        const ProbeInfo *probe = ProbeCatalog::find(f.probeId);
+        if (!probe || probe->lossHint.isEmpty())
+            return s;
+        //: "pagefault lost 26,861 events: its buffer was full. To lose fewer: record one
+        //: fault in N (every=N), …"
+        return tr("%1. To lose fewer: %2")
+            .arg(s,
+                 QCoreApplication::translate("ProbeCatalog", probe->lossHint.toUtf8().constData()));
+    }
     case Finding::Kind::Spike: {
         auto seconds = [&](quint64 t) {
             return locale.toString(double(t - std::min(t, m_origin)) / 1e9, 'f', 1);

@@ -667,6 +667,34 @@ private Q_SLOTS:
         QVERIFY(w.lostLabel()->styleSheet().contains(QLatin1String("background")));
     }
 
+    // A probe whose options cut its rate says which, where it lost events: the page-fault probe
+    // loses most of a fault storm at its defaults, and every=N or stackBytes=0 keeps up. A
+    // probe without such options (open) gets the plain line.
+    void lossesSayHowToLoseFewer()
+    {
+        OverviewFindingModel model;
+        Finding pagefault;
+        pagefault.kind = Finding::Kind::Losses;
+        pagefault.probeId = QStringLiteral("pagefault");
+        pagefault.count = 26861;
+        Finding open = pagefault;
+        open.probeId = QStringLiteral("open");
+        open.count = 6;
+        model.setFindings({pagefault, open}, 0);
+        const QString lost =
+            OverviewFindingModel::tr("%1 lost %Ln event(s): its buffer was full", "", 26861)
+                .arg(QStringLiteral("pagefault"));
+        const QString withHint = model.index(0, 0).data().toString();
+        QVERIFY2(withHint.startsWith(lost + QStringLiteral(". To lose fewer: ")),
+                 qPrintable(withHint));
+        QVERIFY2(withHint.contains(QLatin1String("every=N")) &&
+                     withHint.contains(QLatin1String("stackBytes=0")),
+                 qPrintable(withHint));
+        QCOMPARE(model.index(1, 0).data().toString(),
+                 OverviewFindingModel::tr("%1 lost %Ln event(s): its buffer was full", "", 6)
+                     .arg(QStringLiteral("open")));
+    }
+
     // The session's facts stay, in one line above the overview and in full when asked for.
     void factsAreSecondary()
     {
