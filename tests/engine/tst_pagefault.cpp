@@ -173,6 +173,15 @@ int expectedKind(const Recording &r, int mappingKind)
                                                                           : mappingKind;
 }
 
+// Whether a fault's kind is right: the expected one, or unknown because bpf_find_vma could not
+// take the mmap lock at that moment (another thread of the process held it: this one records
+// in-process, and under ASan its allocator maps memory while the faulting thread runs; seen
+// for 5 of 256 faults). Never another mapping's kind.
+bool kindRight(const Recording &r, int kind, int mappingKind)
+{
+    return kind == expectedKind(r, mappingKind) || kind == PageFaultEvent::Unknown;
+}
+
 // Records the pagefault probe filtered to a thread doing work; drains while it works unless
 // drain is false (the flood).
 Recording record(QVariantMap options, const std::function<bool()> &work, bool drain = true,
@@ -318,7 +327,7 @@ private Q_SLOTS:
         QVERIFY2(r.ok, qPrintable(r.error));
         QVERIFY2(!r.attachPath.contains(QStringLiteral("unsymbolised")), qPrintable(r.attachPath));
         const quint64 base = quint64(quintptr(map));
-        int inMapping = 0, underToucher = 0, minorInMapping = 0, anon = 0;
+        int inMapping = 0, underToucher = 0, minorInMapping = 0, anon = 0, kindsRight = 0;
         quint64 weights = 0;
         for (const PageFaultEvent &e : r.events) {
             QCOMPARE(e.tid, quint32(r.thread.tid));
@@ -330,6 +339,7 @@ private Q_SLOTS:
             ++inMapping;
             minorInMapping += !e.major;
             anon += e.kind == expectedKind(r, PageFaultEvent::Anon);
+            kindsRight += kindRight(r, e.kind, PageFaultEvent::Anon);
             underToucher += inStack(r.stacks, e.stackId, "bpflens_touch_anon_pages");
         }
         qInfo("attached at %s; the thread counted %ld minor and %ld major faults; the probe "
@@ -343,7 +353,8 @@ private Q_SLOTS:
         QCOMPARE(inMapping, int(P));
         QCOMPARE(minorInMapping, int(P));
         QCOMPARE(underToucher, int(P));
-        QCOMPARE(anon, int(P));
+        QCOMPARE(kindsRight, int(P));
+        QVERIFY2(anon >= int(P) / 2, qPrintable(QString::number(anon))); // most lookups succeed
         // Exactly what the kernel counted for the thread: nothing else of it faulted, and the
         // probe missed nothing.
         QCOMPARE(weights, quint64(r.thread.minor + r.thread.major));
@@ -385,7 +396,7 @@ private Q_SLOTS:
                 return true;
             });
             QVERIFY2(r.ok, qPrintable(r.error));
-            int inMapping = 0, majors = 0, file = 0, underReader = 0, allMajors = 0;
+            int inMapping = 0, majors = 0, file = 0, kindsRight = 0, underReader = 0, allMajors = 0;
             for (const PageFaultEvent &e : r.events) {
                 allMajors += e.major;
                 if (e.address < base || e.address >= base + P * Page)
@@ -393,6 +404,7 @@ private Q_SLOTS:
                 ++inMapping;
                 majors += e.major;
                 file += e.kind == expectedKind(r, PageFaultEvent::File);
+                kindsRight += kindRight(r, e.kind, PageFaultEvent::File);
                 underReader += inStack(r.stacks, e.stackId, "bpflens_read_file_pages");
             }
             qInfo("%s: the thread counted %ld minor and %ld major faults; the probe recorded "
@@ -401,7 +413,8 @@ private Q_SLOTS:
                   qint64(r.events.size()), inMapping, majors, file, underReader);
             QCOMPARE(r.lost, 0ull);
             QVERIFY(inMapping >= 1);
-            QCOMPARE(file, inMapping);
+            QCOMPARE(kindsRight, inMapping);
+            QVERIFY2(file >= (inMapping + 1) / 2, qPrintable(QString::number(file)));
             QCOMPARE(underReader, inMapping);
             QCOMPARE(qint64(r.events.size()), qint64(r.thread.minor + r.thread.major));
             QCOMPARE(long(allMajors), r.thread.major);
@@ -448,15 +461,20 @@ private Q_SLOTS:
               qint64(kinds.size()), static_cast<unsigned long long>(r.lost));
         QCOMPARE(r.lost, 0ull);
         QCOMPARE(kinds.size(), qsizetype(3 * P));
+        // A mapping remembered past its replacement would give the new one's faults the old
+        // kind: every fault reads its own mapping's kind (or unknown, kindRight).
+        int known = 0;
         for (qsizetype i = 0; i < kinds.size(); ++i) {
-            const int want = expectedKind(r, i / qsizetype(P) == 1 ? PageFaultEvent::File
-                                                                   : PageFaultEvent::Anon);
-            QVERIFY2(kinds[i] == want, qPrintable(QStringLiteral("fault %1 of the range: kind %2, "
-                                                                 "not %3")
-                                                      .arg(i)
-                                                      .arg(kinds[i])
-                                                      .arg(want)));
+            const int mappingKind =
+                i / qsizetype(P) == 1 ? PageFaultEvent::File : PageFaultEvent::Anon;
+            QVERIFY2(kindRight(r, kinds[i], mappingKind),
+                     qPrintable(QStringLiteral("fault %1 of the range: kind %2, not %3")
+                                    .arg(i)
+                                    .arg(kinds[i])
+                                    .arg(expectedKind(r, mappingKind))));
+            known += kinds[i] == expectedKind(r, mappingKind);
         }
+        QVERIFY2(known >= int(kinds.size()) / 2, qPrintable(QString::number(known)));
     }
 
     void everyFourthFault()
