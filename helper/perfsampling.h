@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/records.h"
 #include "core/stacks.h"
 #include "helper/symbolizerclient.h"
 
@@ -62,6 +63,21 @@ public:
              const char *stackCopy, bool noUser);
     // The stack ids of the samples added since the last call, in the order they were added.
     QList<quint32> resolve(StackResolver *resolver);
+    // The drain's end: pending holds the events decoded with the samples added since the last
+    // call, one each in the same order; each gets its stack id and goes into out.
+    template<typename Event>
+    void resolveInto(StackResolver *resolver, std::vector<Event> &pending, RecordBatch &out)
+    {
+        if (pending.empty())
+            return;
+        const QList<quint32> ids = resolve(resolver);
+        auto &events = out.events<Event>();
+        for (size_t i = 0; i < pending.size(); ++i) {
+            pending[i].stackId = i < size_t(ids.size()) ? ids[qsizetype(i)] : 0;
+            events.append(std::move(pending[i]));
+        }
+        pending.clear();
+    }
     void clear();
     bool isEmpty() const { return m_pending.empty(); }
 

@@ -209,15 +209,7 @@ bool ProfileProbe::decode(const void *data, size_t size, RecordBatch &)
 
 void ProfileProbe::finishDrain(RecordBatch &out)
 {
-    if (m_pending.empty())
-        return;
-    const QList<quint32> ids = m_stacks.resolve(stackResolver());
-    auto &events = out.events<CpuSampleEvent>();
-    for (size_t i = 0; i < m_pending.size(); ++i) {
-        m_pending[i].stackId = i < size_t(ids.size()) ? ids[qsizetype(i)] : 0;
-        events.append(std::move(m_pending[i]));
-    }
-    m_pending.clear();
+    m_stacks.resolveInto(stackResolver(), m_pending, out);
 }
 
 } // namespace bpflens
