@@ -305,6 +305,9 @@ private Q_SLOTS:
             inet_pton(AF_INET6, "fd77::9", a.data());
             return a;
         }();
+        // Retransmits the socket counted and no event reports, over every connection.
+        qsizetype missing = 0;
+        qsizetype synEvents = 0;
         for (int f = 0; f < 2; ++f) {
             for (int i = 0; i < SynConnects; ++i) {
                 QCOMPARE(r.report.synErrors[f][i], ETIMEDOUT);
@@ -314,16 +317,20 @@ private Q_SLOTS:
                     if (e.sport == port && e.dport == 9 && e.family == (f ? 6 : 4))
                         mine << e;
                 }
+                QString times;
+                for (const TcpRetransEvent &e : std::as_const(mine))
+                    times += QStringLiteral(" %1").arg(e.timeNs / 1e9, 0, 'f', 3);
+                qInfo("IPv%d connect from port %u: %u retransmits, events at%s", f ? 6 : 4, port,
+                      r.report.synRetrans[f][i], qPrintable(times));
                 QVERIFY(r.report.synRetrans[f][i] >= 1);
-                // Exact, but for hits the kernel said it skipped the program for (it cannot
-                // say whose socket's they were).
-                QVERIFY2(quint32(mine.size()) <= r.report.synRetrans[f][i] &&
-                             quint32(mine.size()) + r.unseen >= r.report.synRetrans[f][i],
-                         qPrintable(QStringLiteral("%1 events, %2 retransmits, %3 lost, %4 unseen")
+                // Never more events than the socket's own count; fewer only as the kernel's
+                // skipped runs allow (below).
+                QVERIFY2(quint32(mine.size()) <= r.report.synRetrans[f][i],
+                         qPrintable(QStringLiteral("%1 events, %2 retransmits")
                                         .arg(mine.size())
-                                        .arg(r.report.synRetrans[f][i])
-                                        .arg(r.lost)
-                                        .arg(r.unseen)));
+                                        .arg(r.report.synRetrans[f][i])));
+                missing += qsizetype(r.report.synRetrans[f][i]) - mine.size();
+                synEvents += mine.size();
                 for (const TcpRetransEvent &e : std::as_const(mine)) {
                     QCOMPARE(int(e.kind), int(TcpRetransEvent::Syn));
                     QCOMPARE(TcpRetransEvent::stateName(e.state), QStringLiteral("SYN_SENT"));
@@ -362,18 +369,32 @@ private Q_SLOTS:
         QVERIFY(r.report.dataRetrans >= 1);
         const qsizetype low = qsizetype(r.report.dataRetrans);
         const qsizetype high = low + qsizetype(r.report.lossProbes + r.report.retransFails);
-        QVERIFY2(data.size() + qsizetype(r.unseen) >= low && data.size() <= high,
+        QVERIFY2(data.size() <= high,
                  qPrintable(QStringLiteral("%1 events: %2 retransmits, %3 tail-loss probes, %4 "
-                                           "failed, %5 lost, %6 unseen")
+                                           "failed")
                                 .arg(data.size())
                                 .arg(r.report.dataRetrans)
                                 .arg(r.report.lossProbes)
-                                .arg(r.report.retransFails)
-                                .arg(r.lost)
-                                .arg(r.unseen)));
+                                .arg(r.report.retransFails)));
+        missing += qMax<qsizetype>(0, low - data.size());
+
+        // Every retransmit has its event, but for hits the kernel ran no program for. It says
+        // so for some (recursion_misses: unseen, whose socket's it cannot say); for others it
+        // does not. Seen on 6.18 under CPU load, in about one run of 20 with three busy loops
+        // beside it: ftrace recorded the tcp_retransmit_skb hit (in a softirq on top of another
+        // process), the program's run_cnt did not grow, and recursion_misses stayed 0. One such
+        // hit a run is allowed, and said; more fail.
+        constexpr qsizetype UncountedSkips = 1;
         if (r.unseen)
             qInfo("the kernel skipped the programs %llu times (recursion misses)",
                   static_cast<unsigned long long>(r.unseen));
+        if (missing)
+            qInfo("%lld retransmits have no event", static_cast<long long>(missing));
+        QVERIFY2(missing <= qsizetype(r.unseen) + UncountedSkips,
+                 qPrintable(QStringLiteral("%1 retransmits without an event: %2 unseen, %3 lost")
+                                .arg(missing)
+                                .arg(r.unseen)
+                                .arg(r.lost)));
         if (tlpHooked)
             QCOMPARE(quint64(tlps), r.report.lossProbes);
         else
@@ -381,12 +402,7 @@ private Q_SLOTS:
         QCOMPARE(r.lost, quint64(0));
 
         // Nothing but the child's sockets passed the pid filter.
-        qsizetype syns = 0;
-        for (const auto &family : r.report.synRetrans) {
-            for (quint32 n : family)
-                syns += n;
-        }
-        QCOMPARE(r.events.size(), syns + data.size());
+        QCOMPARE(r.events.size(), synEvents + data.size());
 
         // The per-connection counters add up to the events, connection by connection.
         QHash<QString, double> counted;
