@@ -380,7 +380,7 @@ private Q_SLOTS:
 
         // Every retransmit has its event, but for hits the kernel ran no program for. It says
         // so for some (recursion_misses: unseen, whose socket's it cannot say); for others it
-        // does not. Seen on 6.18 under CPU load, in about one run of 20 with three busy loops
+        // does not. Seen on 6.18 under CPU load, in about one run in 30 with three busy loops
         // beside it: ftrace recorded the tcp_retransmit_skb hit (in a softirq on top of another
         // process), the program's run_cnt did not grow, and recursion_misses stayed 0. One such
         // hit a run is allowed, and said; more fail.
