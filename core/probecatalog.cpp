@@ -2,6 +2,7 @@
 
 #include "core/probes.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 
 #include <limits>
@@ -145,6 +146,11 @@ const QList<ProbeInfo> &ProbeCatalog::probes()
 {
     static const QList<ProbeInfo> catalog = declaredProbes();
     return catalog;
+}
+
+QString ProbeCatalog::translated(const QString &text)
+{
+    return QCoreApplication::translate("ProbeCatalog", text.toUtf8().constData());
 }
 
 const ProbeInfo *ProbeCatalog::find(const QString &id)

@@ -180,6 +180,9 @@ class ProbeCatalog
 public:
     static const QList<ProbeInfo> &probes();
     static const ProbeInfo *find(const QString &id);
+    // A declaration's marked text (a title, description or loss hint) in the user's language:
+    // declarations hold the English, marked for the "ProbeCatalog" context.
+    static QString translated(const QString &text);
     // Checks names, types and ranges against the catalog and fills in defaults.
     // On failure returns false and says which value is wrong in *error.
     static bool validate(const QString &id, const QVariantMap &options, QVariantMap *normalized,

@@ -24,11 +24,6 @@ namespace bpflens {
 
 namespace {
 
-QString catalogText(const QString &text)
-{
-    return QCoreApplication::translate("ProbeCatalog", text.toUtf8().constData());
-}
-
 QString settingsKey(const QString &probeId, const char *what)
 {
     return QStringLiteral("probePanel/%1/%2").arg(probeId, QLatin1String(what));
@@ -136,11 +131,11 @@ void ProbePanel::build()
             Row row;
             row.info = &info;
             auto *line = new QHBoxLayout;
-            row.check = new QCheckBox(catalogText(info.title), content);
+            row.check = new QCheckBox(ProbeCatalog::translated(info.title), content);
             row.check->setObjectName(QStringLiteral("probe:%1").arg(info.id));
-            row.check->setAccessibleName(catalogText(info.title));
-            row.check->setAccessibleDescription(catalogText(info.description));
-            row.check->setToolTip(catalogText(info.description));
+            row.check->setAccessibleName(ProbeCatalog::translated(info.title));
+            row.check->setAccessibleDescription(ProbeCatalog::translated(info.description));
+            row.check->setToolTip(ProbeCatalog::translated(info.description));
             row.status = new QLabel(content);
             row.status->setObjectName(QStringLiteral("status:%1").arg(info.id));
             // "teilweise verfügbar" beside "Langsame Dateioperationen" is wider than the dock:
@@ -151,7 +146,7 @@ void ProbePanel::build()
             line->addWidget(row.status);
             m_layout->addLayout(line);
 
-            auto *description = new QLabel(catalogText(info.description), content);
+            auto *description = new QLabel(ProbeCatalog::translated(info.description), content);
             description->setWordWrap(true);
             description->setForegroundRole(QPalette::PlaceholderText);
             description->setContentsMargins(24, 0, 0, 0);
@@ -168,7 +163,7 @@ void ProbePanel::build()
                 if (o.internal)
                     continue;
                 QWidget *editor = createEditor(row, o);
-                auto *label = new QLabel(catalogText(o.title), row.options);
+                auto *label = new QLabel(ProbeCatalog::translated(o.title), row.options);
                 label->setBuddy(editor);
                 form->addRow(label, editor);
                 row.editors.insert(o.name, editor);
@@ -250,9 +245,10 @@ QWidget *ProbePanel::createEditor(Row &row, const ProbeOption &o)
         editor->installEventFilter(this);
     }
     editor->setObjectName(name);
-    editor->setAccessibleName(tr("%1: %2").arg(catalogText(row.info->title), catalogText(o.title)));
-    editor->setAccessibleDescription(catalogText(o.description));
-    editor->setToolTip(catalogText(o.description));
+    editor->setAccessibleName(tr("%1: %2").arg(ProbeCatalog::translated(row.info->title),
+                                               ProbeCatalog::translated(o.title)));
+    editor->setAccessibleDescription(ProbeCatalog::translated(o.description));
+    editor->setToolTip(ProbeCatalog::translated(o.description));
     return editor;
 }
 
@@ -348,7 +344,8 @@ void ProbePanel::setAvailability(const QHash<QString, ProbeAvailability> &availa
         row.status->setToolTip(tip);
         row.status->setAccessibleName(tr("%1: %2").arg(row.check->text(), row.status->text()));
         row.status->setAccessibleDescription(tip);
-        row.check->setToolTip(catalogText(row.info->description) + QLatin1Char('\n') + tip);
+        row.check->setToolTip(ProbeCatalog::translated(row.info->description) + QLatin1Char('\n') +
+                              tip);
         row.check->setEnabled(row.available);
         updateRow(row);
     }

@@ -6,7 +6,6 @@
 
 #include "core/probecatalog.h"
 
-#include <QCoreApplication>
 #include <QLocale>
 
 #include <cmath>
@@ -390,9 +389,7 @@ QString OverviewFindingModel::text(const Finding &f) const
             return s;
         //: "pagefault lost 26,861 events: its buffer was full. To lose fewer: record one
         //: fault in N (every=N), …"
-        return tr("%1. To lose fewer: %2")
-            .arg(s,
-                 QCoreApplication::translate("ProbeCatalog", probe->lossHint.toUtf8().constData()));
+        return tr("%1. To lose fewer: %2").arg(s, ProbeCatalog::translated(probe->lossHint));
     }
     case Finding::Kind::Spike: {
         auto seconds = [&](quint64 t) {

@@ -29,8 +29,7 @@ private Q_SLOTS:
         for (const ProbeInfo &p : ProbeCatalog::probes()) {
             QCheckBox *check = w.probePanel()->checkBox(p.id);
             QVERIFY2(check, qPrintable(p.id));
-            QCOMPARE(check->text(),
-                     QCoreApplication::translate("ProbeCatalog", p.title.toUtf8().constData()));
+            QCOMPARE(check->text(), ProbeCatalog::translated(p.title));
             for (const ProbeOption &o : p.options) {
                 if (!o.internal)
                     QVERIFY2(w.probePanel()->optionEditor(p.id, o.name),
