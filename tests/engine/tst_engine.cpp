@@ -307,6 +307,11 @@ private Q_SLOTS:
                 // The counts can see our objects: exec 3 programs, open 1 (sys_exit only).
                 QCOMPARE(loaded.size(), 4);
                 QVERIFY(test::countMaps(ours) >= 8);
+                // ... and so can the check the probes' tests end with.
+                const QString held = test::ownBpfObjects({}).join(QLatin1Char('\n'));
+                QVERIFY2(held.contains(QLatin1String("prog exec_")), qPrintable(held));
+                QVERIFY2(held.contains(QLatin1String("link of prog open_")), qPrintable(held));
+                QVERIFY2(held.contains(QLatin1String("mapping of a BPF map")), qPrintable(held));
                 QVERIFY(test::countOpenFds() > fds);
             }
             ids += loaded;

@@ -492,7 +492,7 @@ private Q_SLOTS:
         Engine engine;
         QVERIFY(!engine.start(req, &error));
         QCOMPARE(error, expected);
-        QCOMPARE(test::countPrograms(ourPrograms), 0);
+        QCOMPARE(test::ownBpfObjects(ourPrograms), QStringList());
     }
 
     // A pair whose sides are in two binaries: from bpflens_sleep's entry in uprobetarget to the
@@ -534,7 +534,7 @@ private Q_SLOTS:
         QVERIFY2(
             error.startsWith(QStringLiteral("probe tppair: %1: offset 0x10000000000 ").arg(end)),
             qPrintable(error));
-        QCOMPARE(test::countPrograms(ourPrograms), 0);
+        QCOMPARE(test::ownBpfObjects(ourPrograms), QStringList());
         // And a second file for a probe that has one user-space side only.
         req = {{QStringLiteral("tpcount"), {{QStringLiteral("tracepoint"), start}}, {}}};
         QVERIFY2(resolveProbeTargets(req, &error), qPrintable(error));
@@ -560,7 +560,7 @@ private Q_SLOTS:
         QCOMPARE(error, QStringLiteral("probe tppair: ur:%1: offset 0x0 is not in an executable "
                                        "segment of the file")
                             .arg(fn));
-        QCOMPARE(test::countPrograms(ourPrograms), 0);
+        QCOMPARE(test::ownBpfObjects(ourPrograms), QStringList());
     }
 
     // kprobes where the kernel has them; this development machine has none, so here the
@@ -588,7 +588,7 @@ private Q_SLOTS:
             QVERIFY(!Engine().start(timed, &error));
             QCOMPARE(error,
                      QStringLiteral("probe tppair cannot run on this kernel: start: ") + why);
-            QCOMPARE(test::countPrograms(ourPrograms), 0);
+            QCOMPARE(test::ownBpfObjects(ourPrograms), QStringList());
             BPFLENS_REQUIRE_HOOKS(QStringLiteral("kprobe"), false);
             return;
         }
