@@ -340,7 +340,10 @@ private Q_SLOTS:
         QVERIFY(map);
         auto unmap = qScopeGuard([&] { munmap(map, P * Page); });
         Engine engine;
-        QList<ProbeConfig> req{{QStringLiteral("pagefault"), {}, {}}};
+        // Without user-stack copies: unwinding every other process's faults from their copies
+        // took this test 75 s beside tst_engine, and stacks are not what it is about.
+        QList<ProbeConfig> req{
+            {QStringLiteral("pagefault"), {{QStringLiteral("stackBytes"), 0}}, {}}};
         QString error;
         const bool started = engine.start(req, &error);
         QVERIFY2(write(go[1], "g", 1) == 1, "the child");
@@ -591,8 +594,7 @@ private Q_SLOTS:
     void nothingStaysAttached()
     {
         BPFLENS_REQUIRE_ROOT("inspects the kernel's BPF objects");
-        QTRY_COMPARE_WITH_TIMEOUT(test::countPrograms({"pagefault_"}), 0, 10000);
-        QTRY_COMPARE_WITH_TIMEOUT(test::countMaps({"pagefault"}), 0, 10000);
+        QCOMPARE(test::ownBpfObjects({}), QStringList());
     }
 };
 
