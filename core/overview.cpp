@@ -1,5 +1,6 @@
 #include "core/overview.h"
 
+#include "core/cancellation.h"
 #include "core/eventstore.h"
 #include "core/openflags.h"
 #include "core/probecatalog.h"
@@ -19,11 +20,6 @@ namespace bpflens {
 using namespace topkeys;
 
 namespace {
-
-bool cancelled(const std::atomic_bool *cancel)
-{
-    return cancel && cancel->load(std::memory_order_relaxed);
-}
 
 template<typename E>
 constexpr int costOf()

@@ -1,5 +1,6 @@
 #include "core/spikeexplain.h"
 
+#include "core/cancellation.h"
 #include "core/eventstore.h"
 #include "core/stacks.h"
 #include "core/topkeys.h"
@@ -43,11 +44,6 @@ struct Tally
         return rows[size_t(slot)];
     }
 };
-
-bool cancelled(const std::atomic_bool *cancel)
-{
-    return cancel && cancel->load(std::memory_order_relaxed);
-}
 
 // One thread's tallies of every dimension.
 struct ExplainPartial

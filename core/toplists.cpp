@@ -1,5 +1,6 @@
 #include "core/toplists.h"
 
+#include "core/cancellation.h"
 #include "core/cgroups.h"
 #include "core/eventstore.h"
 #include "core/openflags.h"
@@ -41,11 +42,6 @@ quint64 metricValue(const TopRow &r, TopMetric m)
         return r.bytes;
     }
     return 0;
-}
-
-bool cancelled(const std::atomic_bool *cancel)
-{
-    return cancel && cancel->load(std::memory_order_relaxed);
 }
 
 } // namespace
