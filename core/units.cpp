@@ -8,6 +8,11 @@
 
 namespace bpflens {
 
+QString noValue()
+{
+    return QStringLiteral("–");
+}
+
 QString formatByteSize(quint64 bytes, const QLocale &locale)
 {
     if (bytes < 1024)

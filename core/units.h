@@ -17,6 +17,9 @@ namespace bpflens {
 // the same in every language.
 QString formatByteSize(quint64 bytes, const QLocale &locale = QLocale::c());
 
+// What a table cell shows for a quantity it does not have: an en dash.
+QString noValue();
+
 // A latency as the GUI shows it or a user types it: a number in locale's form or with a dot
 // ("2097.2", "1,05" in German, "1,234.5"), then perhaps a unit: ns, us, µs, ms or s, with or
 // without a space ("2097.2us", "2097.2 µs", "1.25 ms"). A bare number is in bareUnitNs

@@ -5,6 +5,7 @@
 #include "gui/models/sessionmodel.h"
 
 #include "core/probecatalog.h"
+#include "core/units.h"
 
 #include <QLocale>
 
@@ -13,11 +14,6 @@
 namespace bpflens {
 
 namespace {
-
-QString dash()
-{
-    return QStringLiteral("–");
-}
 
 QString percent(double fraction)
 {
@@ -51,7 +47,7 @@ int OverviewProbeModel::columnCount(const QModelIndex &parent) const
 QString OverviewProbeModel::bucketText(int slot, HistogramUnit unit)
 {
     if (slot < 0)
-        return dash();
+        return noValue();
     const QLocale locale;
     QString low = locale.toString(Log2Histogram::slotLow(slot));
     QString high = locale.toString(Log2Histogram::slotHigh(slot));
@@ -193,7 +189,7 @@ QVariant OverviewProbeModel::data(const QModelIndex &index, int role) const
         const int c = index.column();
         if (p.kind == Kind::Events) {
             if (!p.hasLatency || p.events == 0)
-                return dash();
+                return noValue();
             return EventTableModel::formatDuration(c == P50Column   ? p.p50Ns
                                                    : c == P99Column ? p.p99Ns
                                                                     : p.maxNs);
@@ -203,7 +199,7 @@ QVariant OverviewProbeModel::data(const QModelIndex &index, int role) const
                               : c == P99Column ? p.p99Slot
                                                : p.maxSlot,
                               p.unit);
-        return dash();
+        return noValue();
     }
     case LossesColumn:
         return p.hasStats ? lossText(p.lost, p.unseen, p.unfinished) : tr("not counted");
@@ -328,7 +324,7 @@ QVariant OverviewCostModel::data(const QModelIndex &index, int role) const
     case ValueColumn:
         return valueText(m_list.kind, r.value);
     case ShareColumn:
-        return m_list.total ? percent(double(r.value) / double(m_list.total)) : dash();
+        return m_list.total ? percent(double(r.value) / double(m_list.total)) : noValue();
     }
     return {};
 }

@@ -10,11 +10,6 @@ namespace bpflens {
 
 namespace {
 
-QString dash()
-{
-    return QStringLiteral("–");
-}
-
 } // namespace
 
 TopModel::TopModel(QObject *parent)
@@ -105,13 +100,14 @@ QVariant TopModel::data(const QModelIndex &index, int role) const
     case LatencyColumn:
         return r.latencyCount && !mixesTypes(r.latencyTypes)
                    ? EventTableModel::formatDuration(r.totalLatencyNs)
-                   : dash();
+                   : noValue();
     case P99Column:
         return r.latencyCount && !mixesTypes(r.latencyTypes)
                    ? EventTableModel::formatDuration(r.p99LatencyNs)
-                   : dash();
+                   : noValue();
     case BytesColumn:
-        return r.bytesCount && !mixesTypes(r.bytesTypes) ? formatByteSize(r.bytes, locale) : dash();
+        return r.bytesCount && !mixesTypes(r.bytesTypes) ? formatByteSize(r.bytes, locale)
+                                                         : noValue();
     }
     return {};
 }
@@ -233,7 +229,7 @@ QVariant LatencyStatsModel::data(const QModelIndex &index, int role) const
     case ProbeColumn:
         return display ? SessionModel::typeName(s.type) : QString::fromLatin1(probeIdOf(s.type));
     case KeyColumn:
-        return s.key.isEmpty() && display ? dash() : s.key;
+        return s.key.isEmpty() && display ? noValue() : s.key;
     case CountColumn:
         return display ? QVariant(QLocale().toString(s.count)) : QVariant(s.count);
     case MeanColumn:
