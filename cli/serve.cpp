@@ -1,6 +1,7 @@
 #include "cli/serve.h"
 
 #include "cli/commands.h"
+#include "cli/common.h"
 #include "cli/outputfile.h"
 #include "cli/probespec.h"
 #include "cli/pyroscopepush.h"
@@ -43,12 +44,6 @@ std::atomic<bool> g_stop{false};
 void requestStop(int)
 {
     g_stop = true;
-}
-
-int fail(const QString &message, int status = Failure)
-{
-    QTextStream(stderr) << "bpflens-cli: " << message << '\n';
-    return status;
 }
 
 // A request line and headers fit in this; Prometheus sends a few hundred bytes.
