@@ -18,7 +18,7 @@ namespace {
 // starve the event loop; the notifier fires again for the rest.
 constexpr int MaxReadsPerWakeup = 32;
 // How long stop() waits for the helper's End frame before giving up on the stream.
-constexpr int StopTimeoutMs = 5000;
+constexpr int EndFrameTimeoutMs = 5000;
 
 } // namespace
 
@@ -99,13 +99,13 @@ void StreamRecorder::stop()
         // The End frame normally arrives within one helper interval; a helper that hangs must
         // not leave the window recording forever.
         const int fd = m_fd;
-        QTimer::singleShot(StopTimeoutMs, this, [this, fd] {
+        QTimer::singleShot(EndFrameTimeoutMs, this, [this, fd] {
             if (m_fd != fd)
                 return;
             finish();
             Q_EMIT failed(tr("The helper did not end the recording within %1 s; the data "
                              "received so far is kept.")
-                              .arg(StopTimeoutMs / 1000));
+                              .arg(EndFrameTimeoutMs / 1000));
         });
         return;
     }

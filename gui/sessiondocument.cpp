@@ -31,7 +31,7 @@ namespace {
 constexpr int MaxRecentFiles = 8;
 // How long closing waits for a stopped recording's end: the helper ends its stream within a
 // batch interval (500 ms), the bpflens-cli fallback as soon as its probes are detached.
-constexpr int StopTimeoutMs = 15000;
+constexpr int CloseTimeoutMs = 15000;
 const QString SessionSuffix = QStringLiteral("bpflens");
 // A read shorter than this shows no progress bar: it would only flash.
 constexpr int ProgressDelayMs = 500;
@@ -284,7 +284,7 @@ bool SessionDocument::maybeKeepRecording()
                          tr("The recording did not stop within %n second(s). It is still "
                             "stopping and keeps what it recorded; close the window again once "
                             "it has stopped.",
-                            nullptr, StopTimeoutMs / 1000));
+                            nullptr, CloseTimeoutMs / 1000));
             return false;
         }
         save();
@@ -303,7 +303,7 @@ bool SessionDocument::maybeKeepRecording()
 bool SessionDocument::stopAndWait()
 {
     const QScopedValueRollback stopping(m_stopping, true);
-    return m_recording->stopAndWait(StopTimeoutMs);
+    return m_recording->stopAndWait(CloseTimeoutMs);
 }
 
 QStringList SessionDocument::recentFiles() const
