@@ -228,7 +228,9 @@ void Engine::poll(int timeoutMs, RecordBatch &out)
     epoll_wait(m_epollFd, events, 16, qMax(timeoutMs, 0));
     // Records are batched in the kernel (no wake-up per record), so always drain everything.
     for (auto &probe : m_probes)
-        probe->drain(out);
+        probe->decodeWaiting(out);
+    for (auto &probe : m_probes)
+        probe->finishDecoded(out);
     takeNewStacks(out);
     takeNewCgroups(out, false);
     now = monotonicNowNs();
@@ -249,7 +251,9 @@ void Engine::stop(RecordBatch *out)
     if (!m_probes.empty() && out) {
         waitForRunningPrograms();
         for (auto &probe : m_probes)
-            probe->drain(*out);
+            probe->decodeWaiting(*out);
+        for (auto &probe : m_probes)
+            probe->finishDecoded(*out);
         takeNewStacks(*out);
         takeNewCgroups(*out, true);
         // After the drain, so the stats count every record just delivered; the maps and the

@@ -104,14 +104,13 @@ bool Probe::setRingBuffer(int mapFd, QString *error)
     return true;
 }
 
-int Probe::drain(RecordBatch &out)
+int Probe::decodeWaiting(RecordBatch &out)
 {
     if (!m_ringBuffer)
         return 0;
     m_drainTarget = &out;
     const int n = ring_buffer__consume(m_ringBuffer);
     m_drainTarget = nullptr;
-    finishDrain(out);
     return qMax(n, 0);
 }
 

@@ -59,7 +59,19 @@ public:
     QString attachPath() const { return m_attachPath; }
 
     // Moves every record waiting in the ring buffer into out. Returns the number of records.
-    int drain(RecordBatch &out);
+    int drain(RecordBatch &out)
+    {
+        const int n = decodeWaiting(out);
+        finishDrain(out);
+        return n;
+    }
+    // drain() in its two steps, for the engine to take every probe's first step before any
+    // probe's second: decoding captures the processes the records name (their mappings and
+    // files, for the stacks), and resolving stacks can take seconds, during which a short
+    // process exits. Resolving the profile probe's samples first left an off-CPU recording's
+    // 1 s process without a named frame under ASan.
+    int decodeWaiting(RecordBatch &out);
+    void finishDecoded(RecordBatch &out) { finishDrain(out); }
     // Appends the histograms' deltas since the previous snapshot and the cumulative stats.
     void snapshot(quint64 nowNs, RecordBatch &out);
     quint64 intervalNs() const { return m_intervalNs; }
