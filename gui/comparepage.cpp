@@ -206,9 +206,7 @@ ComparePage::Chart ComparePage::createChart(const SessionDiff::Histogram &h)
     const double a50 = h.percentileA(0.5), b50 = h.percentileB(0.5);
     const double a99 = h.percentileA(0.99), b99 = h.percentileB(0.99);
     const QString unit = histogramAxisUnit(h.a.unit());
-    auto value = [](double v) {
-        return std::isnan(v) ? QStringLiteral("–") : QLocale().toString(v, 'f', 0);
-    };
+    auto value = [](double v) { return std::isnan(v) ? noValue() : QLocale().toString(v, 'f', 0); };
     //: %9 the baseline's count, %10 "N samples" of the comparison
     chart->setTitle(
         tr("<b>%1</b><br>p50 %2 → %3 %4 (%5) · p99 %6 → %7 %4 (%8) · %9 → %10")

@@ -19,7 +19,7 @@ namespace {
 QString number(double v)
 {
     if (std::isnan(v))
-        return QStringLiteral("–");
+        return noValue();
     // Percentiles are interpolated inside a bucket: more digits than these would be noise.
     return QLocale().toString(v, 'f', std::abs(v) >= 100 || v == std::floor(v) ? 0 : 1);
 }
@@ -60,7 +60,7 @@ QString PercentileDiffModel::histogramName(const SessionDiff::Histogram &h)
 QString PercentileDiffModel::signedNumber(double value)
 {
     if (std::isnan(value))
-        return QStringLiteral("–");
+        return noValue();
     const QString n = number(std::abs(value));
     return value > 0 ? QLatin1Char('+') + n : value < 0 ? QChar(0x2212) + n : n;
 }
@@ -68,7 +68,7 @@ QString PercentileDiffModel::signedNumber(double value)
 QString PercentileDiffModel::relativeText(double a, double b)
 {
     if (std::isnan(a) || std::isnan(b))
-        return QStringLiteral("–");
+        return noValue();
     const double r = relativeChange(a, b);
     if (std::isinf(r))
         return tr("new");

@@ -8,10 +8,6 @@
 
 namespace bpflens {
 
-namespace {
-
-} // namespace
-
 TopModel::TopModel(QObject *parent)
     : QAbstractTableModel(parent)
 {

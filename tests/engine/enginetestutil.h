@@ -261,25 +261,27 @@ inline QStringList ownBpfObjects(const QList<QByteArray> &prefixes)
             held << QStringLiteral("fd %1: a perf event").arg(fd);
             continue;
         }
+        // Fills info from the fd, as the kernel describes an object of that kind.
+        auto describe = [fd](auto &info) {
+            __u32 len = sizeof(info);
+            return bpf_obj_get_info_by_fd(fd, &info, &len) == 0;
+        };
         const char *what = nullptr;
         QByteArray name;
         if (kind == "anon_inode:bpf-prog") {
             bpf_prog_info info{};
-            __u32 len = sizeof(info);
             what = "prog";
-            if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+            if (describe(info))
                 name = QByteArray(info.name);
         } else if (kind == "anon_inode:bpf-map") {
             bpf_map_info info{};
-            __u32 len = sizeof(info);
             what = "map";
-            if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+            if (describe(info))
                 name = QByteArray(info.name);
         } else if (kind == "anon_inode:bpf_link") {
             bpf_link_info info{};
-            __u32 len = sizeof(info);
             what = "link of prog";
-            if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+            if (describe(info))
                 name = progName(info.prog_id);
         }
         if (what && (prefixes.isEmpty() || hasOurPrefix(name.constData(), prefixes)))
