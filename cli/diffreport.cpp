@@ -51,7 +51,7 @@ QString points(double delta)
 QString profileText(const SessionDiff::Profile &p)
 {
     auto amount = [&p](quint64 v) { return p.offCpu ? formatNs(v) : QString::number(v); };
-    auto signedAmount = [&p, &amount](quint64 a, quint64 b) {
+    auto signedAmount = [&amount](quint64 a, quint64 b) {
         if (a == b)
             return QStringLiteral("0");
         return (b > a ? QStringLiteral("+") : QStringLiteral("-")) + amount(b > a ? b - a : a - b);

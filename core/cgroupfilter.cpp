@@ -37,9 +37,9 @@ bool checkCgroupFilter(const CgroupFilter &filter, QString *why)
           std::tuple{QStringLiteral("unit"), filter.unit, true}}) {
         if (value.isEmpty())
             continue;
-        const bool ok =
-            value.size() <= MaxLength &&
-            std::all_of(value.begin(), value.end(), [unit](QChar c) { return allowed(c, unit); });
+        const bool ok = value.size() <= MaxLength &&
+                        std::all_of(value.begin(), value.end(),
+                                    [isUnit = unit](QChar c) { return allowed(c, isUnit); });
         if (!ok) {
             *why = unit ? QStringLiteral("%1=%2: not a systemd unit name (letters, digits and "
                                          ":-_.\\@, up to %3 characters)")

@@ -136,39 +136,25 @@ private:
     template<typename E>
     static bool hasDestination(const EventStore &store, qsizetype i, const Endpoint &to)
     {
-        bool match = false;
-        std::apply(
-            [&](auto... t) {
-                (
-                    [&] {
-                        using T = decltype(t);
-                        if constexpr (T::dimension == Dimension::Destination)
-                            match = match || (store.value<&E::family>(i) == to.family &&
-                                              store.value<T::port>(i) == to.port &&
-                                              store.value<T::address>(i) == to.address);
-                    }(),
-                    ...);
-            },
-            topKeys<E>());
-        return match;
+        return anyTopKey<E>([&]<typename T>(T) {
+            if constexpr (T::dimension == Dimension::Destination)
+                return store.value<T::family>(i) == to.family &&
+                       store.value<T::port>(i) == to.port &&
+                       store.value<T::address>(i) == to.address;
+            else
+                return false;
+        });
     }
     // Whether E declares an Error and event i failed with error; false for types without.
     template<typename E>
     static bool hasError(const EventStore &store, qsizetype i, qint32 error)
     {
-        bool match = false;
-        std::apply(
-            [&](auto... t) {
-                (
-                    [&] {
-                        using T = decltype(t);
-                        if constexpr (T::dimension == Dimension::Error)
-                            match = match || qint64(store.value<T::member>(i)) == error;
-                    }(),
-                    ...);
-            },
-            topKeys<E>());
-        return match;
+        return anyTopKey<E>([&]<typename T>(T) {
+            if constexpr (T::dimension == Dimension::Error)
+                return qint64(store.value<T::member>(i)) == error;
+            else
+                return false;
+        });
     }
 
     // Whether E declares dimension D (File, Disk or Operation) and event i's value there is
@@ -176,19 +162,12 @@ private:
     template<typename E, Dimension D>
     static bool hasValue(const EventStore &store, qsizetype i, const QByteArray &value)
     {
-        bool match = false;
-        std::apply(
-            [&](auto... t) {
-                (
-                    [&] {
-                        using T = decltype(t);
-                        if constexpr (T::dimension == D)
-                            match = match || keyEquals(store.value<T::member>(i), value);
-                    }(),
-                    ...);
-            },
-            topKeys<E>());
-        return match;
+        return anyTopKey<E>([&]<typename T>(T) {
+            if constexpr (T::dimension == D)
+                return keyEquals(store.value<T::member>(i), value);
+            else
+                return false;
+        });
     }
     template<typename V>
     static bool keyEquals(const V &member, const QByteArray &value)

@@ -295,6 +295,7 @@ struct TopByEndpoint
     static constexpr Dimension dimension = Dimension::Destination;
     static constexpr auto address = Address;
     static constexpr auto port = Port;
+    static constexpr auto family = &MemberClass<decltype(Address)>::type::family;
 };
 
 // The dimensions a type declares besides Process and Command, as a tuple of TopBy and
@@ -306,6 +307,14 @@ constexpr auto topKeys()
         return EventTraits<E>::top;
     else
         return std::tuple<>{};
+}
+
+// Whether test(key) holds for one of E's top keys, tried in declaration order until one does;
+// test is a generic lambda ([&]<typename T>(T) {...}) that sees each key's TopBy type.
+template<typename E, typename Test>
+bool anyTopKey(const Test &test)
+{
+    return std::apply([&](auto... key) { return (test(key) || ...); }, topKeys<E>());
 }
 
 // The members that add up to the bytes an event moved (tcplife: sent + received), none for

@@ -113,7 +113,8 @@ Explanation explainRange(const EventStore &store, const ExplainQuery &q, const S
         },
         [&](ExplainPartial &p, const ScanRange &r) {
             const EventMatcher &matcher = p.matcher;
-            const auto [first, last] = bounds[size_t(r.type)];
+            const qsizetype first = bounds[size_t(r.type)].first;
+            const qsizetype last = bounds[size_t(r.type)].second;
             visitEventType(r.type, [&]<typename E>() {
                 std::array<bool, DimensionCount> has{};
                 for (int d = 0; d < DimensionCount; ++d)

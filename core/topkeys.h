@@ -163,21 +163,12 @@ void declaredRow(const EventStore &store, qsizetype i, TopRow *row)
 template<typename E, typename F>
 bool withDeclared(Dimension d, F &&f)
 {
-    bool done = false;
-    std::apply(
-        [&](auto... t) {
-            (
-                [&] {
-                    using T = decltype(t);
-                    if (!done && T::dimension == d) {
-                        done = true;
-                        f.template operator()<T>();
-                    }
-                }(),
-                ...);
-        },
-        topKeys<E>());
-    return done;
+    return anyTopKey<E>([&]<typename T>(T) {
+        if (T::dimension != d)
+            return false;
+        f.template operator()<T>();
+        return true;
+    });
 }
 
 template<typename E>
@@ -222,22 +213,14 @@ bool eventKeyOf(const EventStore &store, qsizetype i, Key *key)
         return true;
     } else {
         bool has = false;
-        bool done = false;
-        std::apply(
-            [&](auto... t) {
-                (
-                    [&] {
-                        using T = decltype(t);
-                        if constexpr (T::dimension == D) {
-                            if (!done) {
-                                done = true;
-                                has = declaredKey<E, T>(store, i, key);
-                            }
-                        }
-                    }(),
-                    ...);
-            },
-            topKeys<E>());
+        anyTopKey<E>([&]<typename T>(T) {
+            if constexpr (T::dimension == D) {
+                has = declaredKey<E, T>(store, i, key);
+                return true;
+            } else {
+                return false;
+            }
+        });
         return has;
     }
 }

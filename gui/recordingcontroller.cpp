@@ -271,7 +271,7 @@ QString RecordingController::recordedOn() const
     // The live or unsaved recording: its ssh destination says how it was reached (empty for
     // the local helper, whose host is this computer).
     const SessionInfo &info = m_session->info();
-    const auto hostVia = [this](const QString &host, const QString &target) {
+    const auto hostVia = [](const QString &host, const QString &target) {
         if (host.isEmpty() || host == target)
             return target;
         return tr("%1 via %2").arg(host, target);

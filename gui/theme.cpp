@@ -209,7 +209,7 @@ QMenu *Theme::createMenu(QWidget *parent)
         a->setData(int(mode));
         a->setChecked(mode == m_mode);
         group->addAction(a);
-        connect(a, &QAction::triggered, this, [this, mode] { setMode(mode); });
+        connect(a, &QAction::triggered, this, [this, m = mode] { setMode(m); });
     }
     return menu;
 }

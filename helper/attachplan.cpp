@@ -55,8 +55,12 @@ bpf_link *attachProgram(bpf_program *prog, const AttachGroup::Program &p)
     // usdt: a uprobe at a USDT probe's place (its semaphore in refCtrOffset).
     if (kind == QLatin1String("uprobe") || kind == QLatin1String("uretprobe") ||
         kind == QLatin1String("usdt")) {
-        LIBBPF_OPTS(bpf_uprobe_opts, opts, .ref_ctr_offset = size_t(p.refCtrOffset),
-                    .bpf_cookie = p.cookie, .retprobe = kind == QLatin1String("uretprobe"));
+        // What LIBBPF_OPTS does, without its GNU statement expression (-Wpedantic in C++).
+        bpf_uprobe_opts opts{};
+        opts.sz = sizeof(opts);
+        opts.ref_ctr_offset = size_t(p.refCtrOffset);
+        opts.bpf_cookie = p.cookie;
+        opts.retprobe = kind == QLatin1String("uretprobe");
         return bpf_program__attach_uprobe_opts(prog, p.pid, p.binary.constData(), size_t(p.offset),
                                                &opts);
     }

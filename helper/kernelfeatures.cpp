@@ -47,7 +47,8 @@ bool fentryTryAttach(int btfId, int btfObjFd)
         {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
         {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
     };
-    LIBBPF_OPTS(bpf_prog_load_opts, opts);
+    bpf_prog_load_opts opts{}; // LIBBPF_OPTS without its GNU statement expression
+    opts.sz = sizeof(opts);
     opts.expected_attach_type = BPF_TRACE_FENTRY;
     opts.attach_btf_id = btfId;
     opts.attach_btf_obj_fd = btfObjFd;

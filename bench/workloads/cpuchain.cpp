@@ -37,32 +37,38 @@ long long g_unit = 2000; // LCG steps per unit of work
 
 } // namespace
 
-// extern "C", noinline and noclone: the symbols are exactly these names, and no call becomes a
-// jump (each adds to the callee's result after it returns), so every frame stays on the stack.
+// extern "C", noinline and (GCC) noclone: the symbols are exactly these names, and no call
+// becomes a jump (each adds to the callee's result after it returns), so every frame stays on the
+// stack. clang has no noclone; noinline keeps its symbols and frames.
+#if defined(__clang__)
+#define CHAIN_FUNCTION [[gnu::noinline]]
+#else
+#define CHAIN_FUNCTION [[gnu::noinline, gnu::noclone]]
+#endif
 extern "C" {
 // leaf_spin calls this once per op (a few instructions against its 8000 LCG steps) only so that
 // it is not a leaf: GCC 12 gives a leaf function no frame even with -fno-omit-frame-pointer
 // -mno-omit-leaf-frame-pointer, and a frame-pointer walk from it then skips chain_c.
-[[gnu::noinline, gnu::noclone]] unsigned long long chain_end(unsigned long long x)
+CHAIN_FUNCTION unsigned long long chain_end(unsigned long long x)
 {
     asm volatile("" : "+r"(x));
     return x;
 }
-[[gnu::noinline, gnu::noclone]] unsigned long long leaf_spin(unsigned long long x)
+CHAIN_FUNCTION unsigned long long leaf_spin(unsigned long long x)
 {
     return chain_end(work(4, x)) + 1;
 }
-[[gnu::noinline, gnu::noclone]] unsigned long long chain_c(unsigned long long x)
+CHAIN_FUNCTION unsigned long long chain_c(unsigned long long x)
 {
     x = work(3, x);
     return leaf_spin(x) + 1;
 }
-[[gnu::noinline, gnu::noclone]] unsigned long long chain_b(unsigned long long x)
+CHAIN_FUNCTION unsigned long long chain_b(unsigned long long x)
 {
     x = work(2, x);
     return chain_c(x) + 1;
 }
-[[gnu::noinline, gnu::noclone]] unsigned long long chain_a(unsigned long long x)
+CHAIN_FUNCTION unsigned long long chain_a(unsigned long long x)
 {
     x = work(1, x);
     return chain_b(x) + 1;

@@ -242,7 +242,7 @@ private Q_SLOTS:
         QCOMPARE(r.err.count(u'\n'), 1);
         // Process start and Qt's set-up included; a loaded two-core machine takes ~0.2 s, and
         // the sanitizers' start-up adds to it.
-#ifdef __SANITIZE_ADDRESS__
+#ifdef BPFLENS_ASAN_BUILD
         constexpr qint64 LimitMs = 3000;
 #else
         constexpr qint64 LimitMs = 1000;

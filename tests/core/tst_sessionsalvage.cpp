@@ -146,7 +146,7 @@ QSet<qint64> damagedPages(const QByteArray &original, const QByteArray &damaged,
 
 // Under ASan every open costs about five times as much: the sanitizer pass of CI reads a
 // third of the copies (every kind of damage still, at fewer offsets and seeds).
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef BPFLENS_ASAN_BUILD
 constexpr int Thin = 3;
 #else
 constexpr int Thin = 1;

@@ -242,7 +242,7 @@ void TestStartPage::aboutNamesTheVersion()
 {
     MainWindow w;
     QApplication::setApplicationVersion(QStringLiteral("9.8.7"));
-    QTimer::singleShot(0, &w, [&w] {
+    QTimer::singleShot(0, &w, [] {
         auto *box = qobject_cast<QDialog *>(QApplication::activeModalWidget());
         QVERIFY(box);
         QStringList texts;

@@ -1057,7 +1057,7 @@ private:
 
 bool sanitized()
 {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef BPFLENS_ASAN_BUILD
     return true;
 #else
     return false;

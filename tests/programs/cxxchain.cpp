@@ -5,13 +5,21 @@
 
 #include <chrono>
 
+// GCC's noipa: not inlined, cloned or specialised for its arguments. clang has no noipa; noinline
+// keeps the symbols and the frames that the symbolizer's tests look for.
+#if defined(__clang__)
+#define CHAIN_FUNCTION __attribute__((noinline))
+#else
+#define CHAIN_FUNCTION __attribute__((noipa))
+#endif
+
 namespace bpflens_test {
 
 volatile unsigned long sink;
 
 struct Spinner
 {
-    __attribute__((noipa)) unsigned long spin(double seconds, const char *dump);
+    CHAIN_FUNCTION unsigned long spin(double seconds, const char *dump);
     unsigned long counter = 0;
 };
 
@@ -26,7 +34,7 @@ unsigned long Spinner::spin(double seconds, const char *dump)
 }
 
 template<typename T>
-__attribute__((noipa)) T relay(Spinner &spinner, double seconds, const char *dump)
+CHAIN_FUNCTION T relay(Spinner &spinner, double seconds, const char *dump)
 {
     T r = static_cast<T>(spinner.spin(seconds, dump));
     sink = sink + static_cast<unsigned long>(r);

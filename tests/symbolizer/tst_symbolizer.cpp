@@ -523,7 +523,7 @@ void TestSymbolizer::childIsSandboxed()
     QCOMPARE(fields.value("CapInh"), QByteArray("0000000000000000"));
     QCOMPARE(fields.value("CapAmb"), QByteArray("0000000000000000"));
     QCOMPARE(fields.value("NoNewPrivs"), QByteArray("1"));
-#ifndef __SANITIZE_ADDRESS__
+#ifndef BPFLENS_ASAN_BUILD
     QCOMPARE(fields.value("Seccomp"), QByteArray("2")); // a filter (not under the sanitizers)
 #endif
     // Only stdin, stdout, stderr and the socket are open.
