@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -43,6 +44,13 @@ constexpr int HelloTimeoutMs = 10000;
 constexpr int MaxHeldFiles = 256;
 // capture() is called for every event of a process: it looks for an exec this often at most.
 constexpr qint64 CaptureExeCheckMs = 10;
+// Maps read this soon after a new image was seen may be its exec's or its dynamic loader's, not
+// yet its libraries (a process's first events come from its exec): they are read again at each
+// exe check until a read finds the executable mapped this long after. A process that exits within
+// a drain is then resolved with its libraries. Without the executable in its maps (an overlay's
+// inode that differs), the maps settle after the longer time.
+constexpr qint64 SettleMs = 100;
+constexpr qint64 SettleWithoutExeMs = 1000;
 // At most this many restarts in RestartWindowMs: a stream of stacks that crash the child (a
 // hostile file in many processes) leaves the frames unknown for a while, never for good.
 constexpr int MaxRestarts = 5;
@@ -74,6 +82,8 @@ struct Process
     dev_t exeDev = 0;
     ino_t exeIno = 0;
     qint64 exeCheckedMs = -1; // the client's clock
+    qint64 exeSeenMs = -1;    // when this image was first seen (the client's clock)
+    bool mapsSettled = false; // read late enough after the image was seen (SettleMs)
 };
 
 // The executable mappings of /proc/<pid>/maps; false when the process is gone.
@@ -583,11 +593,15 @@ void SymbolizerClient::Private::observe(quint32 pid, const UserSample *sample, b
                 p.mapsRead = false;
                 rereadThisCall.remove(pid);
             }
+            if (p.exeSeenMs < 0 || st.st_dev != p.exeDev || st.st_ino != p.exeIno) {
+                p.exeSeenMs = now;
+                p.mapsSettled = false;
+            }
             p.exeDev = st.st_dev;
             p.exeIno = st.st_ino;
         }
     }
-    bool reread = !p.mapsRead;
+    bool reread = !p.mapsRead || (checkExe && !p.mapsSettled);
     if (!reread && sample && !rereadThisCall.contains(pid)) {
         // Code outside every known mapping: something was mapped since (dlopen).
         reread = !inKnownMapping(p, sample->regs.ip());
@@ -627,6 +641,13 @@ void SymbolizerClient::Private::observe(quint32 pid, const UserSample *sample, b
                 }
             }
             p.mappings = fresh;
+            const qint64 age = p.exeSeenMs < 0 ? SettleWithoutExeMs : now - p.exeSeenMs;
+            const bool exeMapped = std::any_of(fresh.cbegin(), fresh.cend(), [&](const Mapping &m) {
+                return m.isFile() && m.inode == quint64(p.exeIno);
+            });
+            p.mapsSettled = age >= SettleWithoutExeMs || (exeMapped && age >= SettleMs);
+        } else {
+            p.mapsSettled = true; // gone: nothing more to read
         }
         p.mapsRead = true;
         // Only when the maps were read: capture() runs for every event, and a process whose

@@ -185,14 +185,17 @@ void checkRounds(const Recording &r, const QByteArray &waitFunction, const QByte
     qInfo("BPF %.2f us per program run (%llu runs: switches, wakeups, system call exits)",
           r.runCount ? double(r.runTimeNs) / 1e3 / double(r.runCount) : 0.0,
           qulonglong(r.runCount));
+    qint64 kernelStacksUnknown = 0;
     for (const OffWakeEvent &e : waits) {
         const QByteArray what = describe(r.stacks, e);
         QCOMPARE(e.pid, r.wakee);
         QCOMPARE(e.comm, QByteArray("wakee"));
-        // blocked where it waits (the names differ across kernels: one of them)
+        // blocked where it waits (the names differ across kernels: one of them), or its kernel
+        // stack lost and counted (the stack map full or colliding: seen in a loaded 5.10 guest)
         const QList<QByteArray> kernel = symbols(r.stacks, e.stackId, FrameKind::Kernel);
-        QVERIFY2(std::any_of(kernelWaits.begin(), kernelWaits.end(),
-                             [&](const QByteArray &f) { return kernel.contains(f); }),
+        const bool kernelLost = kernel.isEmpty() && ++kernelStacksUnknown <= r.stacksLost;
+        QVERIFY2(kernelLost || std::any_of(kernelWaits.begin(), kernelWaits.end(),
+                                           [&](const QByteArray &f) { return kernel.contains(f); }),
                  what.constData());
         // Joined with B, exactly.
         QVERIFY2(e.wakerTid == r.waker, what.constData());
