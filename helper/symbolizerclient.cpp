@@ -86,7 +86,7 @@ struct Process
     bool mapsSettled = false; // read late enough after the image was seen (SettleMs)
 };
 
-// The executable mappings of /proc/<pid>/maps; false when the process is gone.
+// The executable mappings of /proc/<pid>/maps; false when the process is gone or exiting.
 bool readMaps(quint32 pid, QList<Mapping> *out)
 {
     QFile file(QStringLiteral("/proc/%1/maps").arg(pid));
@@ -131,7 +131,10 @@ bool readMaps(quint32 pid, QList<Mapping> *out)
         }
         out->append(m);
     }
-    return true;
+    // A process that has begun to exit, or a zombie not yet reaped, still has its /proc/<pid>/maps
+    // but no memory: the file is empty. A live one has at least its [vdso]. Taking none for its
+    // maps would forget the ones read while it ran, and its last samples would go unnamed.
+    return !out->isEmpty();
 }
 
 // A read-only descriptor of file if it is a regular file (and the one mapping maps, if given);
