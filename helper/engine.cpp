@@ -52,25 +52,41 @@ const KernelFeatures &Engine::kernel() const
     return *m_kernel;
 }
 
+namespace {
+
+ProbeStatus statusOf(const ProbeInfo &info, const QString &refusal, const KernelFeatures &kernel)
+{
+    ProbeStatus s{info, {}};
+    if (!refusal.isEmpty()) {
+        s.availability.reason = refusal;
+    } else if (auto probe = createProbe(info.id)) {
+        QVariantMap defaults;
+        QString ignored;
+        ProbeCatalog::validate(info.id, {}, &defaults, &ignored);
+        s.availability = probe->availability(kernel, defaults);
+    } else {
+        s.availability.reason = QStringLiteral("not built into this version");
+    }
+    return s;
+}
+
+} // namespace
+
 QList<ProbeStatus> Engine::probes() const
 {
     QList<ProbeStatus> out;
     const QString refusal = bpfRefusal();
-    for (const ProbeInfo &info : ProbeCatalog::probes()) {
-        ProbeStatus s{info, {}};
-        if (!refusal.isEmpty()) {
-            s.availability.reason = refusal;
-        } else if (auto probe = createProbe(info.id)) {
-            QVariantMap defaults;
-            QString ignored;
-            ProbeCatalog::validate(info.id, {}, &defaults, &ignored);
-            s.availability = probe->availability(kernel(), defaults);
-        } else {
-            s.availability.reason = QStringLiteral("not built into this version");
-        }
-        out.append(s);
-    }
+    for (const ProbeInfo &info : ProbeCatalog::probes())
+        out.append(statusOf(info, refusal, kernel()));
     return out;
+}
+
+std::optional<ProbeStatus> Engine::probe(const QString &id) const
+{
+    const ProbeInfo *info = ProbeCatalog::find(id);
+    if (!info)
+        return std::nullopt;
+    return statusOf(*info, bpfRefusal(), kernel());
 }
 
 namespace {

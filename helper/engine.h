@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace bpflens {
@@ -38,6 +39,9 @@ public:
     const KernelFeatures &kernel() const;
     // The catalog with every probe's availability on this kernel (default options).
     QList<ProbeStatus> probes() const;
+    // One probe's of them, without the others' feature checks (each may load a program); an
+    // id not in the catalog gives nullopt.
+    std::optional<ProbeStatus> probe(const QString &id) const;
 
     // Validates every request against the catalog and the kernel, then starts every probe.
     // All or nothing: on failure nothing stays attached and *error names the probe and why.

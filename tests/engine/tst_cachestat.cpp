@@ -291,25 +291,20 @@ private Q_SLOTS:
     {
         BPFLENS_REQUIRE_ROOT("probes the kernel");
         Engine engine;
-        bool found = false;
-        for (const ProbeStatus &s : engine.probes()) {
-            if (s.info.id != QLatin1String("cachestat"))
-                continue;
-            found = true;
-            QVERIFY2(s.availability.available, qPrintable(s.availability.reason));
-            // This kernel has every tracepoint in BTF: nothing may fall back to kprobes.
-            if (engine.kernel().hasBtfTracepoint(QStringLiteral("mm_filemap_get_pages"))) {
-                QCOMPARE(s.availability.attachPath,
-                         QStringLiteral("tp_btf/mm_filemap_get_pages, tp_btf/mm_filemap_fault, "
-                                        "tp_btf/mm_filemap_add_to_page_cache, "
-                                        "tp_btf/writeback_dirty_folio"));
-            }
-            QVERIFY(!s.availability.attachPath.contains(QStringLiteral("kprobe")));
-            // The reason tells what the numbers mean, since they are not BCC's kprobe counts.
-            QVERIFY(s.availability.reason.contains(QStringLiteral("misses =")));
-            QVERIFY(s.availability.reason.contains(QStringLiteral("hits =")));
+        const std::optional<ProbeStatus> s = engine.probe(QStringLiteral("cachestat"));
+        QVERIFY(s);
+        QVERIFY2(s->availability.available, qPrintable(s->availability.reason));
+        // This kernel has every tracepoint in BTF: nothing may fall back to kprobes.
+        if (engine.kernel().hasBtfTracepoint(QStringLiteral("mm_filemap_get_pages"))) {
+            QCOMPARE(s->availability.attachPath,
+                     QStringLiteral("tp_btf/mm_filemap_get_pages, tp_btf/mm_filemap_fault, "
+                                    "tp_btf/mm_filemap_add_to_page_cache, "
+                                    "tp_btf/writeback_dirty_folio"));
         }
-        QVERIFY(found);
+        QVERIFY(!s->availability.attachPath.contains(QStringLiteral("kprobe")));
+        // The reason tells what the numbers mean, since they are not BCC's kprobe counts.
+        QVERIFY(s->availability.reason.contains(QStringLiteral("misses =")));
+        QVERIFY(s->availability.reason.contains(QStringLiteral("hits =")));
     }
 
     // Pages of path in the page cache, -1 if it cannot be checked.

@@ -14,6 +14,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <cstdio>
@@ -240,6 +241,17 @@ private Q_SLOTS:
             if (s.info.id == QLatin1String("exec") || s.info.id == QLatin1String("open"))
                 QVERIFY2(s.availability.available, qPrintable(s.availability.reason));
         }
+        // One probe's status alone is its entry in the catalog's; an unknown id has none.
+        const std::optional<ProbeStatus> open = engine.probe(QStringLiteral("open"));
+        QVERIFY(open);
+        const auto inList = std::find_if(probes.cbegin(), probes.cend(), [](const ProbeStatus &s) {
+            return s.info.id == QLatin1String("open");
+        });
+        QVERIFY(inList != probes.cend());
+        QCOMPARE(open->availability.available, inList->availability.available);
+        QCOMPARE(open->availability.attachPath, inList->availability.attachPath);
+        QCOMPARE(open->availability.reason, inList->availability.reason);
+        QVERIFY(!engine.probe(QStringLiteral("no-such-probe")));
     }
 
     void startFailureLeavesNothingRunning()

@@ -285,14 +285,12 @@ private Q_SLOTS:
         QVERIFY(!ProbeCatalog::validate(QStringLiteral("profile"),
                                         {{QStringLiteral("frequency"), 0}}, &opts, &err));
         Engine engine;
-        for (const ProbeStatus &s : engine.probes()) {
-            if (s.info.id != QLatin1String("profile"))
-                continue;
-            QVERIFY2(s.availability.available, qPrintable(s.availability.reason));
-            QVERIFY2(s.availability.attachPath == QLatin1String("perf_event/cycles 99 Hz") ||
-                         s.availability.attachPath == QLatin1String("perf_event/cpu-clock 99 Hz"),
-                     qPrintable(s.availability.attachPath));
-        }
+        const std::optional<ProbeStatus> s = engine.probe(QStringLiteral("profile"));
+        QVERIFY(s);
+        QVERIFY2(s->availability.available, qPrintable(s->availability.reason));
+        QVERIFY2(s->availability.attachPath == QLatin1String("perf_event/cycles 99 Hz") ||
+                     s->availability.attachPath == QLatin1String("perf_event/cpu-clock 99 Hz"),
+                 qPrintable(s->availability.attachPath));
     }
 
     void chain_data()

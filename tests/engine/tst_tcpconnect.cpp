@@ -174,23 +174,18 @@ private Q_SLOTS:
     {
         BPFLENS_REQUIRE_ROOT("probes the kernel");
         Engine engine;
-        bool found = false;
-        for (const ProbeStatus &s : engine.probes()) {
-            if (s.info.id != QLatin1String("tcpconnect"))
-                continue;
-            found = true;
-            QVERIFY2(s.availability.available, qPrintable(s.availability.reason));
-            QVERIFY(!s.availability.attachPath.contains(QStringLiteral("kprobe")));
-            if (engine.kernel().hasBtfTracepoint(QStringLiteral("inet_sock_set_state")))
-                QCOMPARE(s.availability.attachPath,
-                         QStringLiteral("tp_btf/inet_sock_set_state, tp_btf/tcp_receive_reset, "
-                                        "tp_btf/tcp_retransmit_skb"));
-            QVERIFY(startProbe(engine, {}));
-            // What attached is what was announced.
-            QCOMPARE(m_attachPath, s.availability.attachPath);
-            engine.stop();
-        }
-        QVERIFY(found);
+        const std::optional<ProbeStatus> s = engine.probe(QStringLiteral("tcpconnect"));
+        QVERIFY(s);
+        QVERIFY2(s->availability.available, qPrintable(s->availability.reason));
+        QVERIFY(!s->availability.attachPath.contains(QStringLiteral("kprobe")));
+        if (engine.kernel().hasBtfTracepoint(QStringLiteral("inet_sock_set_state")))
+            QCOMPARE(s->availability.attachPath,
+                     QStringLiteral("tp_btf/inet_sock_set_state, tp_btf/tcp_receive_reset, "
+                                    "tp_btf/tcp_retransmit_skb"));
+        QVERIFY(startProbe(engine, {}));
+        // What attached is what was announced.
+        QCOMPARE(m_attachPath, s->availability.attachPath);
+        engine.stop();
     }
 
     void ipv4ConnectsFilteredByPid()
