@@ -104,7 +104,7 @@ void TestInlineFrames::realRecordingHasInlinedFrames()
     QString error;
     QVERIFY2(SessionReader::open(session, &data, &error), qPrintable(error));
     qsizetype samples = 0, inlined = 0, sample = -1;
-    quint32 sampleLine = 0;
+    [[maybe_unused]] quint32 sampleLine = 0; // (for the window's part, built with the widgets)
     qint64 pid = -1;
     QString other;
     for (qsizetype i = 0; i < data.events.count(EventType::CpuSample); ++i) {
