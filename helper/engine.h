@@ -39,8 +39,8 @@ public:
     const KernelFeatures &kernel() const;
     // The catalog with every probe's availability on this kernel (default options).
     QList<ProbeStatus> probes() const;
-    // One probe's of them, without the others' feature checks (each may load a program); an
-    // id not in the catalog gives nullopt.
+    // One probe's entry of that list, without the others' feature checks (each may load a
+    // program); nullopt for an id not in the catalog.
     std::optional<ProbeStatus> probe(const QString &id) const;
 
     // Validates every request against the catalog and the kernel, then starts every probe.
