@@ -360,8 +360,12 @@ private Q_SLOTS:
         QTest::addColumn<bool>("compat");
         QTest::newRow("device") << false << false;
         QTest::newRow("queued") << true << false;
-        // The object built for kernels before 5.12 (no atomic fetch): the VM matrix loads it on
-        // 5.10 anyway; here it must give the same exact counts and sums as the normal one.
+        // The object built for kernels before 5.12 (no atomic fetch): here it must give the
+        // same exact counts and sums as the normal one. Not in the VM matrix's guests: on 5.10
+        // the rows above load it anyway, and on the newer kernels it is this run's check again,
+        // at 10-15 s of emulated verification a row.
+        if (qEnvironmentVariableIsSet("BPFLENS_VM_MATRIX"))
+            return;
         QTest::newRow("device-compat") << false << true;
         QTest::newRow("queued-compat") << true << true;
     }
