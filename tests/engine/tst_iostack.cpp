@@ -362,8 +362,8 @@ private Q_SLOTS:
         QTest::newRow("queued") << true << false;
         // The object built for kernels before 5.12 (no atomic fetch): here it must give the
         // same exact counts and sums as the normal one. Not in the VM matrix's guests: on 5.10
-        // the rows above load it anyway, and on the newer kernels it is this run's check again,
-        // at 10-15 s of emulated verification a row.
+        // the rows above load it anyway, and on the newer kernels these rows would check what
+        // the host's run checks, at about 10 s of emulated loading and verifying a row.
         if (qEnvironmentVariableIsSet("BPFLENS_VM_MATRIX"))
             return;
         QTest::newRow("device-compat") << false << true;
