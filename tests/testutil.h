@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace bpflens::test {
@@ -108,6 +109,15 @@ private:
     QByteArray m_old;
     QString m_error;
 };
+
+// This process's name as the kernel reports it (/proc/self/comm, up to 15 bytes): what a probe's
+// comm option and its events' comm hold for the test's own tasks.
+inline QByteArray ownComm()
+{
+    char comm[17] = {};
+    prctl(PR_GET_NAME, comm);
+    return QByteArray(comm);
+}
 
 } // namespace bpflens::test
 

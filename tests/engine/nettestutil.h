@@ -12,7 +12,6 @@
 #include <cstring>
 #include <netinet/in.h>
 #include <optional>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -99,12 +98,5 @@ private:
     std::optional<SysfsSetting> m_setting;
     QString m_error;
 };
-
-inline QByteArray ownComm()
-{
-    char comm[17] = {};
-    prctl(PR_GET_NAME, comm);
-    return QByteArray(comm);
-}
 
 } // namespace bpflens::test

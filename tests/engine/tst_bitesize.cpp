@@ -35,11 +35,7 @@ struct Size
 };
 constexpr Size sizes[] = {{4096, 12}, {16384, 7}, {65536, 5}};
 
-QByteArray ownComm()
-{
-    QFile f(QStringLiteral("/proc/self/comm"));
-    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
-}
+using test::ownComm;
 
 QHash<QString, Log2Histogram> histograms(const RecordBatch &b)
 {

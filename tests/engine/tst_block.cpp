@@ -56,11 +56,7 @@ QString diskOf(const QString &path)
     return QFileInfo(entry).fileName();
 }
 
-QByteArray ownComm()
-{
-    QFile f(QStringLiteral("/proc/self/comm"));
-    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
-}
+using test::ownComm;
 
 struct Recording
 {

@@ -19,11 +19,7 @@ using namespace bpflens;
 
 namespace {
 
-QByteArray ownComm()
-{
-    QFile f(QStringLiteral("/proc/self/comm"));
-    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
-}
+using test::ownComm;
 
 // Writes a block to path and fsyncs it (fdatasync if data): async-signal-safe, for children too.
 bool writeAndSync(const char *path, bool data)

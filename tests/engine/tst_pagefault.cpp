@@ -20,7 +20,6 @@
 #include "tests/engine/iotestdir.h"
 #include "tests/testutil.h"
 
-#include <QFile>
 #include <QTest>
 #include <QThread>
 
@@ -347,9 +346,7 @@ private Q_SLOTS:
         // took 56 s of 81 beside two ASan test processes, whose shadow memory faults without
         // end. This process has the name too, so what leaves it out is still the recorder's
         // own exclusion.
-        QFile commFile(QStringLiteral("/proc/self/comm"));
-        QVERIFY(commFile.open(QIODevice::ReadOnly));
-        const QString ownComm = QString::fromLocal8Bit(commFile.readAll().trimmed());
+        const QString ownComm = QString::fromLocal8Bit(test::ownComm());
         QVERIFY(!ownComm.isEmpty());
         QList<ProbeConfig> req{
             {QStringLiteral("pagefault"),

@@ -49,11 +49,7 @@ qint64 monotonicNs()
     return qint64(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
-QByteArray ownComm()
-{
-    QFile f(QStringLiteral("/proc/self/comm"));
-    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
-}
+using test::ownComm;
 
 // BPFLENS_TEST_DIR if set, else a directory on the root file system (/tmp may be tmpfs).
 QString testDirectory()
