@@ -57,10 +57,9 @@ RecordBatch integrityBatch(int b)
     return batch;
 }
 
-QString writeSession(const QString &path, int schema, const QList<RecordBatch> &batches)
+QString writeSession(const QString &path, const QList<RecordBatch> &batches)
 {
     SessionWriter writer;
-    writer.setSchemaVersion(schema);
     QString error;
     if (!writer.create(path, makeInfo(), &error))
         return error;
@@ -345,7 +344,7 @@ private Q_SLOTS:
         QFETCH(int, copies);
         const QString path = m_dir.filePath(QStringLiteral("whole.bpflens"));
         if (!QFile::exists(path))
-            QCOMPARE(writeSession(path, SessionSchemaVersion, m_batches), QString());
+            QCOMPARE(writeSession(path, m_batches), QString());
         SessionData whole;
         QString error;
         QVERIFY2(SessionReader::open(path, &whole, &error), qPrintable(error));
