@@ -20,21 +20,18 @@ namespace {
 
 const char *const tracefsRoots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
 
-bool fileContainsLine(const QString &path, const QByteArray &word)
+// Whether word is a whole name in list: a line of its own or a field of one
+// (available_filter_functions: "name" or "name [module]"; kallsyms: "addr T name\t[module]").
+bool listHasName(const QByteArray &list, const QByteArray &word)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
+    if (word.isEmpty())
         return false;
-    // Read whole: these files report size 0, so QFile::atEnd() is true before the first read and
-    // an atEnd() loop saw nothing (canKprobe() was false on every kernel, kprobes or not).
-    const QByteArray all = f.readAll();
-    for (const QByteArray &line : all.split('\n')) {
-        // available_filter_functions: "name" or "name [module]"; kallsyms: "addr T name".
-        const QList<QByteArray> parts = line.trimmed().split(' ');
-        for (const QByteArray &p : parts) {
-            if (p == word)
-                return true;
-        }
+    const auto isSeparator = [](char c) { return c == '\n' || c == ' ' || c == '\t'; };
+    for (qsizetype at = list.indexOf(word); at >= 0; at = list.indexOf(word, at + 1)) {
+        const qsizetype end = at + word.size();
+        if ((at == 0 || isSeparator(list.at(at - 1))) &&
+            (end == list.size() || isSeparator(list.at(end))))
+            return true;
     }
     return false;
 }
@@ -213,19 +210,29 @@ bool KernelFeatures::canKprobe(const QString &function) const
     auto it = m_kprobeCache.constFind(function);
     if (it != m_kprobeCache.cend())
         return *it;
-    const QByteArray word = function.toLatin1();
-    // available_filter_functions lists what kprobes may attach to (no notrace, no blacklist);
-    // without tracefs, kallsyms is the best approximation.
-    QString list = QStringLiteral("/proc/kallsyms");
-    for (const char *root : tracefsRoots) {
-        const QString path =
-            QString::fromLatin1(root) + QStringLiteral("/available_filter_functions");
-        if (QFileInfo::exists(path)) {
-            list = path;
-            break;
+    if (!m_kprobeListRead) {
+        // available_filter_functions lists what kprobes may attach to (no notrace, no
+        // blacklist); without tracefs, kallsyms is the best approximation. Read once: the
+        // kernel formats its ~60,000 lines anew for every reader (0.7 s in an emulated guest,
+        // where fsslower asked for eight functions), and the copy goes with this object, after
+        // the probes are chosen (Engine::start()).
+        QString path = QStringLiteral("/proc/kallsyms");
+        for (const char *root : tracefsRoots) {
+            const QString list =
+                QString::fromLatin1(root) + QStringLiteral("/available_filter_functions");
+            if (QFileInfo::exists(list)) {
+                path = list;
+                break;
+            }
         }
+        // Read whole: these files report size 0, so QFile::atEnd() is true before the first
+        // read and an atEnd() loop saw nothing (canKprobe() was false on every kernel).
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly))
+            m_kprobeList = f.readAll();
+        m_kprobeListRead = true;
     }
-    const bool ok = fileContainsLine(list, word);
+    const bool ok = listHasName(m_kprobeList, function.toLatin1());
     m_kprobeCache.insert(function, ok);
     return ok;
 }

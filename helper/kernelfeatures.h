@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QHash>
 #include <QList>
 #include <QString>
@@ -83,6 +84,9 @@ private:
     QString m_release;
     mutable QHash<QString, bool> m_fentryCache;
     mutable QHash<QString, bool> m_kprobeCache;
+    // What kprobes may attach to (canKprobe()), read on first use.
+    mutable QByteArray m_kprobeList;
+    mutable bool m_kprobeListRead = false;
     mutable int m_fentryProbe = -1; // -1 unknown, 0 no, 1 yes (any function)
 };
 
