@@ -296,14 +296,29 @@ private Q_SLOTS:
         QVERIFY(fp.ok);
         QVERIFY2(!fp.attachPath.contains(QStringLiteral("sys_exit")), qPrintable(fp.attachPath));
         qsizetype fpSleeps = 0;
+        qint64 fpUserLost = 0; // lost and counted, as above
         for (const OffCpuEvent &e : fp.events) {
             if (!sleptInNanosleep(fp.stacks, e))
                 continue;
             ++fpSleeps;
-            QVERIFY(fp.stacks.stack(e.stackId).flags & UserFramePointers);
+            const quint32 flags = fp.stacks.stack(e.stackId).flags;
+            if (flags & NoUserStack) {
+                ++fpUserLost;
+                continue;
+            }
+            QVERIFY2(
+                flags & UserFramePointers,
+                qPrintable(QStringLiteral("stack flags 0x%1: %2")
+                               .arg(flags, 0, 16)
+                               .arg(QString::fromUtf8(
+                                   symbols(fp.stacks, e.stackId, FrameKind::User).join(' ')))));
             QVERIFY2(!hasSleepChain(fp.stacks, e),
                      symbols(fp.stacks, e.stackId, FrameKind::User).join(' ').constData());
         }
+        QVERIFY2(fpUserLost <= fp.stacksLost,
+                 qPrintable(QStringLiteral("%1 user stacks missing, %2 counted lost")
+                                .arg(fpUserLost)
+                                .arg(fp.stacksLost)));
         QVERIFY(fpSleeps + fp.missed >= 5);
     }
 
