@@ -321,7 +321,11 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
             if (in.failed())
                 return;
             in.at(name, 0);
-            s.m_lists.reserve(s.m_lists.size() + size_t(total));
+            // Doubling, not the exact size: a reserve per chunk to exactly what it adds copies
+            // the whole list again for every chunk (quadratic in the chunks of a session).
+            const size_t needed = s.m_lists.size() + size_t(total);
+            if (needed > s.m_lists.capacity())
+                s.m_lists.reserve(std::max(needed, 2 * s.m_lists.capacity()));
             for (qint64 i = 0; i < count; ++i) {
                 in.setEvent(i);
                 ListRef &r = lists[base + size_t(i)];

@@ -54,6 +54,19 @@ void EventStore::clear()
     *this = EventStore();
 }
 
+void EventStore::clearKeepingMemory()
+{
+    forEachEventType([&]<typename E>() {
+        EventColumns<E> &c = columns<E>();
+        c.forEachVector([](auto &v) { v.clear(); });
+        c.keys.clear();
+        c.keyIds.clear();
+    });
+    m_lists.clear();
+    m_strings.clear();
+    m_outOfOrder = false;
+}
+
 qsizetype EventStore::count(EventType type) const
 {
     qsizetype n = 0;

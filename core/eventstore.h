@@ -193,6 +193,9 @@ public:
     // Gives back the spare capacity once loading is done.
     void squeeze();
     void clear();
+    // Empties the store but keeps its columns' memory: for a scratch store refilled again and
+    // again (the salvage reader decodes every chunk into one to check it whole).
+    void clearKeepingMemory();
 
     qsizetype count(EventType type) const;
     qsizetype totalCount() const;

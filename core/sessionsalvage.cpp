@@ -670,7 +670,7 @@ void Salvager::loadChunks()
         // Decoded once into a scratch store to check it whole (a failed decode leaves part
         // of the chunk behind), then for real: the same bytes cannot fail the second time.
         if (ok) {
-            scratch.clear();
+            scratch.clearKeepingMemory();
             ok = EventChunkCodec::decodeStored(chunk, scratchMap, &scratch, &why) == ChunkCheck::Ok;
         }
         if (ok) {
