@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 // opensnoop: every open, openat, openat2 and creat with its flags, mode and result, from 64-bit
 // and (x86_64) 32-bit processes. Everything is read when the call returns: the path then has
-// been copied (and so faulted in) by the kernel, and the raw sys_exit tracepoint still has the
-// caller's argument registers, so on that path one program per syscall does it all, without a
-// sys_enter program on every syscall of the machine or a map entry per open. The classic
-// per-syscall tracepoints (no raw ones in BTF) have no registers at exit: there entry and exit
-// are paired per thread.
+// been copied (and so faulted in) by the kernel. Three ways, the cheapest the kernel allows
+// (helper/openprobe.cpp chooses):
+// - fexit on the syscall handlers (__x64_sys_openat, and __ia32_compat_sys_openat for 32-bit
+//   processes): only open calls run a program, the handler's pt_regs has the arguments;
+// - the raw sys_exit tracepoint: every syscall of the machine runs the program, which leaves
+//   after a load and a few compares; it has the caller's argument registers, and it is the only
+//   tracepoint that sees 32-bit processes' calls;
+// - the classic per-syscall tracepoints (not for 32-bit calls): no registers at exit, so entry
+//   and exit are paired per thread.
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -230,7 +234,7 @@ static __always_inline bool compat_args(struct pt_regs *regs, long nr, struct op
 #endif
 
 /* Runs at the end of every syscall of the machine: everything but open calls must leave after a
- * load and a few compares. */
+ * load and a few compares. Planned only where no cheaper way sees 32-bit processes' calls. */
 static __always_inline void on_sys_exit(struct pt_regs *regs, long ret, bool walk)
 {
     long nr = BPFLENS_SYSCALL_NR_BTF(regs);
@@ -279,6 +283,57 @@ int BPF_PROG(open_btf_exit_full, struct pt_regs *regs, long ret)
     return 0;
 }
 
+/* fexit on a syscall's handler: its pt_regs are the caller's, as at the raw sys_exit, but only
+ * the calls of this one syscall run it. */
+static __always_inline void on_handler_exit(struct pt_regs *regs, long nr, bool compat, long ret,
+                                            bool walk)
+{
+    struct open_pending a = {};
+
+    if (failed_only && ret >= 0)
+        return;
+#if BPFLENS_HAS_COMPAT
+    if (compat ? !compat_args(regs, nr, &a) : !native_args(regs, nr, &a))
+        return;
+#else
+    if (!native_args(regs, nr, &a))
+        return;
+#endif
+    if (!current_wanted())
+        return;
+    report_open(&a, ret, walk);
+}
+
+/* One program per handler, its target set by user space (x86_64: __x64_sys_openat...), and one
+ * more with fullPath (<prog>_f): without the option the directory walk is not part of what
+ * loads, and the verifier never sees it (kernels before 6.8 verify every global function a
+ * program holds, called or not). */
+#define OPEN_HANDLER_EXIT(prog, nr, compat)                                                        \
+    SEC("fexit")                                                                                   \
+    int BPF_PROG(prog, struct pt_regs *regs, long ret)                                             \
+    {                                                                                              \
+        on_handler_exit(regs, nr, compat, ret, false);                                             \
+        return 0;                                                                                  \
+    }                                                                                              \
+    SEC("fexit")                                                                                   \
+    int BPF_PROG(prog##_f, struct pt_regs *regs, long ret)                                         \
+    {                                                                                              \
+        on_handler_exit(regs, nr, compat, ret, true);                                              \
+        return 0;                                                                                  \
+    }
+
+OPEN_HANDLER_EXIT(open_fx_at, BPFLENS_NR_openat, false)
+OPEN_HANDLER_EXIT(open_fx_open, BPFLENS_NR_open, false)
+OPEN_HANDLER_EXIT(open_fx_at2, BPFLENS_NR_openat2, false)
+OPEN_HANDLER_EXIT(open_fx_crt, BPFLENS_NR_creat, false)
+#if BPFLENS_HAS_COMPAT
+/* 32-bit processes' calls reach the ia32 handlers (ia32 numbers, arguments in bx, cx...). */
+OPEN_HANDLER_EXIT(open_fx_at32, BPFLENS_COMPAT_NR_openat, true)
+OPEN_HANDLER_EXIT(open_fx_open32, BPFLENS_COMPAT_NR_open, true)
+OPEN_HANDLER_EXIT(open_fx_at2_32, BPFLENS_COMPAT_NR_openat2, true)
+OPEN_HANDLER_EXIT(open_fx_crt32, BPFLENS_COMPAT_NR_creat, true)
+#endif
+
 static __always_inline void enter_open(__s32 dfd, __u64 path, __s32 flags, __u32 mode, __u64 how)
 {
     __u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -303,8 +358,7 @@ static __always_inline void exit_open(long ret)
     bpf_map_delete_elem(&open_pending, &tid);
     if (failed_only && ret >= 0)
         return;
-    /* Classic tracepoints are planned only where tp_btf/sys_exit is missing (old kernels): one
-     * program each, with the walk kept by the constant. */
+    /* Classic tracepoints: one program each, with the walk kept by the constant. */
     report_open(&a, ret, full_path);
 }
 

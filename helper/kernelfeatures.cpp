@@ -252,6 +252,36 @@ bool KernelFeatures::canFentry(const QString &function) const
     return ok;
 }
 
+bool KernelFeatures::runsCompatTasks() const
+{
+#if defined(__x86_64__)
+    if (!m_btf || btf__find_by_name_kind(m_btf, "__ia32_sys_creat", BTF_KIND_FUNC) <= 0)
+        return false;
+    // The kernel parses it with kstrtobool (0, n, f and "off" turn the emulation off); the last
+    // one given counts.
+    int onCommandLine = -1;
+    QFile cmdline(QStringLiteral("/proc/cmdline"));
+    if (cmdline.open(QIODevice::ReadOnly)) {
+        for (const QByteArray &arg : cmdline.readAll().simplified().split(' ')) {
+            if (arg.startsWith("ia32_emulation=")) {
+                const QByteArray v = arg.mid(int(sizeof("ia32_emulation=")) - 1).toLower();
+                onCommandLine =
+                    !(v.startsWith('0') || v.startsWith('n') || v.startsWith('f') || v == "off");
+            }
+        }
+    }
+    if (onCommandLine >= 0)
+        return onCommandLine == 1;
+    QFile config(QStringLiteral("/boot/config-") + m_release);
+    if (config.open(QIODevice::ReadOnly) &&
+        listHasName(config.readAll(), "CONFIG_IA32_EMULATION_DEFAULT_DISABLED=y"))
+        return false;
+    return true;
+#else
+    return false;
+#endif
+}
+
 bool KernelFeatures::enumValue(const QString &enumerator, qint64 *value) const
 {
     if (!m_btf)

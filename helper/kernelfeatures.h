@@ -61,6 +61,13 @@ public:
     // The split BTF of every loaded module that has one (empty without module BTF support).
     QList<const struct btf *> moduleBtfs() const;
 
+    // Whether 32-bit processes can make system calls here (x86_64 only; false elsewhere): the
+    // kernel has ia32 emulation (its __ia32_sys_ handlers are in its BTF) and neither its command
+    // line (ia32_emulation=0, Linux 6.7) nor its build config (/boot/config-<release>,
+    // CONFIG_IA32_EMULATION_DEFAULT_DISABLED) turns it off. Where neither says, it can: a probe
+    // that cannot see such calls cheaply keeps the way that sees them.
+    bool runsCompatTasks() const;
+
     // Why kprobes or fentry are unavailable, for availability messages ("" when available).
     QString kprobeUnavailableReason() const;
     QString fentryUnavailableReason() const;

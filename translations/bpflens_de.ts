@@ -659,6 +659,14 @@
         <source>record one fault in N (every=N), or without the user-stack copy (stackBytes=0)</source>
         <translation>einen von N Seitenfehlern aufzeichnen (every=N) oder ohne die Kopie des Benutzer-Stacks (stackBytes=0)</translation>
     </message>
+    <message>
+        <source>Syscall hooks</source>
+        <translation>Syscall-Hooks</translation>
+    </message>
+    <message>
+        <source>How the open calls are hooked: auto (fexit on the syscall handlers where the kernel supports it; else the raw sys_exit tracepoint, which every system call runs but which alone sees 32-bit processes&apos; calls, where they can run; else the per-syscall tracepoints), or only one of them</source>
+        <translation>Wie die Open-Aufrufe eingehängt werden: auto (fexit an den Syscall-Handlern, wo der Kernel es unterstützt; sonst der rohe Tracepoint sys_exit, den jeder Systemaufruf durchläuft, der aber als einziger die Aufrufe von 32-Bit-Prozessen sieht, wo diese laufen können; sonst die Tracepoints je Syscall) oder nur einer davon</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>

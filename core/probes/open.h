@@ -50,7 +50,23 @@ inline ProbeInfo openProbe()
                    text(QT_TRANSLATE_NOOP("ProbeCatalog", "Full paths")),
                    text(QT_TRANSLATE_NOOP("ProbeCatalog",
                                           "Resolve relative paths against the directory they "
-                                          "were opened in, like opensnoop -F")))};
+                                          "were opened in, like opensnoop -F"))),
+        // The cheapest way the kernel allows is auto's; forcing one exercises (and measures)
+        // what another kernel would take.
+        {QStringLiteral("attach"),
+         ProbeOption::Type::Choice,
+         text(QT_TRANSLATE_NOOP("ProbeCatalog", "Syscall hooks")),
+         text(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "How the open calls are hooked: auto (fexit on the syscall handlers where the kernel "
+             "supports it; else the raw sys_exit tracepoint, which every system call runs but "
+             "which alone sees 32-bit processes' calls, where they can run; else the per-syscall "
+             "tracepoints), or only one of them")),
+         QStringLiteral("auto"),
+         0,
+         0,
+         {QStringLiteral("auto"), QStringLiteral("fexit"), QStringLiteral("sys_exit"),
+          QStringLiteral("tracepoints")}}};
     p.eventTypes = {EventType::Open};
     p.check = checkOpen;
     return p;

@@ -85,7 +85,8 @@ private Q_SLOTS:
         QCOMPARE(n.value(QStringLiteral("fullPath")), QVariant(false));
         QCOMPARE(n.value(QStringLiteral("container")), QVariant(QString()));
         QCOMPARE(n.value(QStringLiteral("unit")), QVariant(QString()));
-        QCOMPARE(n.size(), 10);
+        QCOMPARE(n.value(QStringLiteral("attach")), QVariant(QStringLiteral("auto")));
+        QCOMPARE(n.size(), 11);
         QVERIFY(ProbeCatalog::validate(QStringLiteral("block"), {}, &n, &error));
         QCOMPARE(n.value(QStringLiteral("units")), QVariant(QStringLiteral("usecs")));
         QCOMPARE(n.value(QStringLiteral("interval")), QVariant(qint64(1000)));

@@ -1,7 +1,10 @@
 // The open probe against the real kernel: opens of a unique path in a temporary directory on
-// the root file system, done by this test and by a child of it, must be reported exactly.
+// the root file system, done by this test and by a child of it, must be reported exactly, on
+// each way the probe can hook the calls (option attach) that this kernel has.
 #include "helper/engine.h"
+#include "helper/kernelfeatures.h"
 #include "tests/engine/enginetestutil.h"
+#include "tests/engine/hooktestutil.h"
 #include "tests/testutil.h"
 
 #include <QFile>
@@ -44,6 +47,47 @@ QList<OpenEvent> endingWith(const RecordBatch &b, const QByteArray &name)
     return out;
 }
 
+// The ways of option attach, a data row each. auto is one of the others: which one,
+// opensAreReportedExactly checks, with auto in the place of fexit (where the kernel has
+// trampolines auto is fexit, and under the VM matrix's emulated CPU every start on fexit costs
+// seconds); the other tests take each way by name.
+void addWays(bool autoForFexit = false)
+{
+    QTest::addColumn<QString>("attach");
+    QTest::newRow(autoForFexit ? "auto" : "fexit")
+        << (autoForFexit ? QStringLiteral("auto") : QStringLiteral("fexit"));
+    for (const char *way : {"sys_exit", "tracepoints"})
+        QTest::newRow(way) << QString::fromLatin1(way);
+}
+
+// What a way attaches on this kernel, as the probe must report it. auto: fexit on the syscall
+// handlers where the kernel has trampolines; else the raw sys_exit where 32-bit processes can
+// run (only it sees their calls); else the per-syscall tracepoints.
+QString expectedPath(const QString &attach)
+{
+    KernelFeatures kernel;
+    QString way = attach;
+    if (way == QLatin1String("auto"))
+        way = kernel.canFentry(QStringLiteral("__x64_sys_openat")) ? QStringLiteral("fexit")
+              : kernel.runsCompatTasks()                           ? QStringLiteral("sys_exit")
+                                                                   : QStringLiteral("tracepoints");
+    if (way == QLatin1String("sys_exit"))
+        return QStringLiteral("tp_btf/sys_exit");
+    const QString form = way == QLatin1String("fexit") ? QStringLiteral("fexit/__x64_sys_%1")
+                                                       : QStringLiteral("tp/syscalls/sys_enter_%1, "
+                                                                        "tp/syscalls/sys_exit_%1");
+    QStringList parts;
+    for (const char *call : {"openat", "open", "openat2", "creat"})
+        parts.append(form.arg(QLatin1String(call)));
+    // 32-bit processes' calls, at their own handlers.
+    if (way == QLatin1String("fexit") && kernel.runsCompatTasks())
+        parts << QStringLiteral("fexit/__ia32_compat_sys_openat")
+              << QStringLiteral("fexit/__ia32_compat_sys_open")
+              << QStringLiteral("fexit/__ia32_sys_openat2")
+              << QStringLiteral("fexit/__ia32_sys_creat");
+    return parts.join(QStringLiteral(", "));
+}
+
 const ProbeStats *statsOf(const RecordBatch &b, const QString &id)
 {
     const ProbeStats *found = nullptr;
@@ -55,6 +99,14 @@ const ProbeStats *statsOf(const RecordBatch &b, const QString &id)
 }
 
 } // namespace
+
+// The fexit way needs trampolines, which this development machine lacks (the VM matrix has them).
+#define REQUIRE_WAY(attach)                                                                        \
+    do {                                                                                           \
+        if ((attach) == QLatin1String("fexit"))                                                    \
+            BPFLENS_REQUIRE_HOOKS(QStringLiteral("fentry"),                                        \
+                                  KernelFeatures().canFentry(QStringLiteral("__x64_sys_openat"))); \
+    } while (false)
 
 class TestOpenProbe : public QObject
 {
@@ -70,11 +122,21 @@ private Q_SLOTS:
         m_path = QFile::encodeName(m_dir.filePath(QStringLiteral("opened-by-tst_openprobe")));
         QFile f(QFile::decodeName(m_path));
         QVERIFY(f.open(QIODevice::WriteOnly));
+        // The per-syscall tracepoints are found in tracefs.
+        if (test::rootRequired() || geteuid() == 0) {
+            if (!QFileInfo::exists(QStringLiteral("/sys/kernel/tracing/events")))
+                QVERIFY2(mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, nullptr) == 0,
+                         strerror(errno));
+        }
     }
+
+    void opensAreReportedExactly_data() { addWays(true); }
 
     void opensAreReportedExactly()
     {
         BPFLENS_REQUIRE_ROOT("loads the open probe");
+        QFETCH(QString, attach);
+        REQUIRE_WAY(attach);
         const int n = 10;
         // The child opens the same path; filtered to this process, it must not show.
         test::GatedChild child([path = m_path.constData()] {
@@ -84,13 +146,24 @@ private Q_SLOTS:
         QVERIFY(child.pid() > 0);
 
         Engine engine;
-        QList<ProbeConfig> req{{QStringLiteral("open"), {{QStringLiteral("pid"), getpid()}}, {}}};
+        QList<ProbeConfig> req{
+            {QStringLiteral("open"),
+             {{QStringLiteral("pid"), getpid()}, {QStringLiteral("attach"), attach}},
+             {}}};
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
-        QCOMPARE(req[0].attachPath, QStringLiteral("tp_btf/sys_exit"));
-        // Without fullPath the directory walk is not loaded: nothing for the verifier to check.
-        QCOMPARE(test::ownProgramIds({"open_btf_exit_f"}).size(), 0);
-        QCOMPARE(test::ownProgramIds({"open_btf_exit"}).size(), 1);
+        const QString path = expectedPath(attach);
+        QCOMPARE(req[0].attachPath, path);
+        // Only the chosen way's programs load; without fullPath the sys_exit way's directory walk
+        // is not loaded: nothing for the verifier to check.
+        QCOMPARE(test::ownProgramIds({"open_btf_exit_f", "open_fx_at_f"}).size(), 0);
+        QCOMPARE(test::ownProgramIds({"open_btf_exit"}).size(),
+                 path.startsWith(QLatin1String("tp_btf/")) ? 1 : 0);
+        QCOMPARE(test::ownProgramIds({"open_tp_"}).size(),
+                 path.startsWith(QLatin1String("tp/")) ? 8 : 0);
+        QCOMPARE(test::ownProgramIds({"open_fx_"}).size(), path.startsWith(QLatin1String("fexit/"))
+                                                               ? path.count(QLatin1String("fexit/"))
+                                                               : 0);
 
         QList<int> fds;
         for (int i = 0; i < n; ++i) {
@@ -148,9 +221,13 @@ private Q_SLOTS:
         QCOMPARE(statsOf(b, QStringLiteral("open"))->eventsLost, quint64(0));
     }
 
+    void childIsSeenWhenFilteredToIt_data() { addWays(); }
+
     void childIsSeenWhenFilteredToIt()
     {
         BPFLENS_REQUIRE_ROOT("loads the open probe");
+        QFETCH(QString, attach);
+        REQUIRE_WAY(attach);
         // The other half of the pid filter: filtered to the child, only the child's opens show,
         // and creat() is reported with its implied flags.
         const QByteArray created = m_path + "-creat";
@@ -161,7 +238,9 @@ private Q_SLOTS:
         });
         Engine engine;
         QList<ProbeConfig> req{
-            {QStringLiteral("open"), {{QStringLiteral("pid"), qint64(child.pid())}}, {}}};
+            {QStringLiteral("open"),
+             {{QStringLiteral("pid"), qint64(child.pid())}, {QStringLiteral("attach"), attach}},
+             {}}};
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
         close(open(m_path.constData(), O_RDONLY));
@@ -180,14 +259,19 @@ private Q_SLOTS:
         QVERIFY(c[0].ret >= 0);
     }
 
+    void failedOnly_data() { addWays(); }
+
     void failedOnly()
     {
         BPFLENS_REQUIRE_ROOT("loads the open probe");
+        QFETCH(QString, attach);
+        REQUIRE_WAY(attach);
         Engine engine;
-        QList<ProbeConfig> req{
-            {QStringLiteral("open"),
-             {{QStringLiteral("tid"), gettid()}, {QStringLiteral("failedOnly"), true}},
-             {}}};
+        QList<ProbeConfig> req{{QStringLiteral("open"),
+                                {{QStringLiteral("tid"), gettid()},
+                                 {QStringLiteral("failedOnly"), true},
+                                 {QStringLiteral("attach"), attach}},
+                                {}}};
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
         close(open(m_path.constData(), O_RDONLY));
@@ -228,10 +312,13 @@ private Q_SLOTS:
                                 {QStringLiteral("O_CLOEXEC"), {6}}};
         for (const Case &c : cases) {
             Engine engine;
-            QList<ProbeConfig> req{
-                {QStringLiteral("open"),
-                 {{QStringLiteral("tid"), gettid()}, {QStringLiteral("flags"), c.flags}},
-                 {}}};
+            // The filter is the same code on every way (report_open): one way is enough, the
+            // one that starts fast everywhere (the VM matrix's fexit takes seconds a start).
+            QList<ProbeConfig> req{{QStringLiteral("open"),
+                                    {{QStringLiteral("tid"), gettid()},
+                                     {QStringLiteral("flags"), c.flags},
+                                     {QStringLiteral("attach"), QStringLiteral("sys_exit")}},
+                                    {}}};
             QString error;
             QVERIFY2(engine.start(req, &error), qPrintable(error));
             for (int i = 0; i < opens.size(); ++i) {
@@ -263,10 +350,17 @@ private Q_SLOTS:
     // opensnoop -F: a relative path is reported with the directory it was resolved against:
     // the working directory or the dirfd, across a mount point, a removed directory said as the
     // kernel says it, and a walk cut short said at its start.
+    void fullPathResolvesRelativePaths_data() { addWays(); }
+
     void fullPathResolvesRelativePaths()
     {
         BPFLENS_REQUIRE_ROOT("loads the open probe and mounts a tmpfs");
-        const QString top = QFileInfo(m_dir.path()).canonicalFilePath();
+        QFETCH(QString, attach);
+        REQUIRE_WAY(attach);
+        // A directory of the row's own: each row makes the same names.
+        QTemporaryDir rowDir(m_dir.filePath(attach + QStringLiteral("-XXXXXX")));
+        QVERIFY(rowDir.isValid());
+        const QString top = QFileInfo(rowDir.path()).canonicalFilePath();
         const QByteArray topBytes = QFile::encodeName(top);
         const QByteArray mnt = topBytes + "/mnt";
         QVERIFY(mkdir(mnt.constData(), 0700) == 0);
@@ -282,14 +376,20 @@ private Q_SLOTS:
         const auto back = qScopeGuard([&] { QDir::setCurrent(cwd); });
 
         Engine engine;
-        QList<ProbeConfig> req{
-            {QStringLiteral("open"),
-             {{QStringLiteral("tid"), gettid()}, {QStringLiteral("fullPath"), true}},
-             {}}};
+        QList<ProbeConfig> req{{QStringLiteral("open"),
+                                {{QStringLiteral("tid"), gettid()},
+                                 {QStringLiteral("fullPath"), true},
+                                 {QStringLiteral("attach"), attach}},
+                                {}}};
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
-        // The walk loads only with the option (its program, 15 characters of its name).
-        QCOMPARE(test::ownProgramIds({"open_btf_exit_f"}).size(), 1);
+        // On the sys_exit way the walk loads only with the option (its program, 15 characters
+        // of its name).
+        QCOMPARE(test::ownProgramIds({"open_btf_exit_f"}).size(),
+                 req[0].attachPath == QLatin1String("tp_btf/sys_exit") ? 1 : 0);
+        // On the fexit way each handler's program is its twin with the walk.
+        QCOMPARE(test::ownProgramIds({"open_fx_at_f"}).size(),
+                 req[0].attachPath.startsWith(QLatin1String("fexit/")) ? 1 : 0);
 
         QVERIFY(chdir((mnt + "/sub").constData()) == 0);
         int fd = open("in-cwd", O_WRONLY | O_CREAT, 0600);
@@ -345,8 +445,11 @@ private Q_SLOTS:
         });
         Engine engine;
         engine.setRingBufferBytes(4096);
-        QList<ProbeConfig> req{
-            {QStringLiteral("open"), {{QStringLiteral("pid"), qint64(child.pid())}}, {}}};
+        // The ring and its loss count are the same on every way; sys_exit starts fast everywhere.
+        QList<ProbeConfig> req{{QStringLiteral("open"),
+                                {{QStringLiteral("pid"), qint64(child.pid())},
+                                 {QStringLiteral("attach"), QStringLiteral("sys_exit")}},
+                                {}}};
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
         QCOMPARE(child.run(), 0);
