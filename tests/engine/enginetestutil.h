@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QList>
 #include <QStringList>
 
@@ -12,15 +13,29 @@
 #include <linux/bpf.h>
 
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <functional>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
 namespace bpflens::test {
+
+// Mounts tracefs at /sys/kernel/tracing unless it is there (as root): the classic tracepoints
+// (tp/syscalls/...) are found in it. "" when it is there afterwards, else why not.
+inline QString ensureTracefs()
+{
+    if (QFileInfo::exists(QStringLiteral("/sys/kernel/tracing/events")))
+        return {};
+    if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, nullptr) != 0)
+        return QStringLiteral("mount tracefs at /sys/kernel/tracing: %1")
+            .arg(QString::fromLocal8Bit(strerror(errno)));
+    return {};
+}
 
 inline bool hasOurPrefix(const char *name, const QList<QByteArray> &prefixes)
 {

@@ -229,6 +229,8 @@ private Q_SLOTS:
     void tracepointsSayTheyMiss32BitOpens()
     {
         BPFLENS_REQUIRE_ROOT("loads the open probe");
+        const QString noTracefs = test::ensureTracefs();
+        QVERIFY2(noTracefs.isEmpty(), qPrintable(noTracefs));
         const QVariantMap tracepoints{{QStringLiteral("attach"), QStringLiteral("tracepoints")}};
         const ProbeAvailability a = OpenProbe().availability(KernelFeatures(), tracepoints);
         QVERIFY2(a.available, qPrintable(a.reason));

@@ -123,10 +123,9 @@ private Q_SLOTS:
         QFile f(QFile::decodeName(m_path));
         QVERIFY(f.open(QIODevice::WriteOnly));
         // The per-syscall tracepoints are found in tracefs.
-        if (test::rootRequired() || geteuid() == 0) {
-            if (!QFileInfo::exists(QStringLiteral("/sys/kernel/tracing/events")))
-                QVERIFY2(mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, nullptr) == 0,
-                         strerror(errno));
+        if (geteuid() == 0) {
+            const QString why = test::ensureTracefs();
+            QVERIFY2(why.isEmpty(), qPrintable(why));
         }
     }
 
