@@ -233,12 +233,30 @@ static __always_inline bool compat_args(struct pt_regs *regs, long nr, struct op
 }
 #endif
 
+/* Reports the open call nr that returned ret, with the arguments in the caller's registers (an
+ * ia32 caller's with compat). */
+static __always_inline void report_call(struct pt_regs *regs, long nr, bool compat, long ret,
+                                        bool walk)
+{
+    struct open_pending a = {};
+
+#if BPFLENS_HAS_COMPAT
+    if (compat ? !compat_args(regs, nr, &a) : !native_args(regs, nr, &a))
+        return;
+#else
+    if (!native_args(regs, nr, &a))
+        return;
+#endif
+    if (!current_wanted())
+        return;
+    report_open(&a, ret, walk);
+}
+
 /* Runs at the end of every syscall of the machine: everything but open calls must leave after a
  * load and a few compares. Planned only where no cheaper way sees 32-bit processes' calls. */
 static __always_inline void on_sys_exit(struct pt_regs *regs, long ret, bool walk)
 {
     long nr = BPFLENS_SYSCALL_NR_BTF(regs);
-    struct open_pending a = {};
 
     if (nr != BPFLENS_NR_openat && nr != BPFLENS_NR_open && nr != BPFLENS_NR_openat2 &&
         nr != BPFLENS_NR_creat
@@ -250,21 +268,8 @@ static __always_inline void on_sys_exit(struct pt_regs *regs, long ret, bool wal
         return;
     if (failed_only && ret >= 0)
         return;
-#if BPFLENS_HAS_COMPAT
     /* 5 is x86_64's fstat and ia32's open: which one it is, only the task knows. */
-    if (bpflens_in_compat_syscall()) {
-        if (!compat_args(regs, nr, &a))
-            return;
-    } else if (!native_args(regs, nr, &a)) {
-        return;
-    }
-#else
-    if (!native_args(regs, nr, &a))
-        return;
-#endif
-    if (!current_wanted())
-        return;
-    report_open(&a, ret, walk);
+    report_call(regs, nr, bpflens_in_compat_syscall(), ret, walk);
 }
 
 SEC("tp_btf/sys_exit")
@@ -284,41 +289,23 @@ int BPF_PROG(open_btf_exit_full, struct pt_regs *regs, long ret)
 }
 
 /* fexit on a syscall's handler: its pt_regs are the caller's, as at the raw sys_exit, but only
- * the calls of this one syscall run it. */
-static __always_inline void on_handler_exit(struct pt_regs *regs, long nr, bool compat, long ret,
-                                            bool walk)
-{
-    struct open_pending a = {};
-
-    if (failed_only && ret >= 0)
-        return;
-#if BPFLENS_HAS_COMPAT
-    if (compat ? !compat_args(regs, nr, &a) : !native_args(regs, nr, &a))
-        return;
-#else
-    if (!native_args(regs, nr, &a))
-        return;
-#endif
-    if (!current_wanted())
-        return;
-    report_open(&a, ret, walk);
-}
-
-/* One program per handler, its target set by user space (x86_64: __x64_sys_openat...), and one
- * more with fullPath (<prog>_f): without the option the directory walk is not part of what
- * loads, and the verifier never sees it (kernels before 6.8 verify every global function a
- * program holds, called or not). */
+ * the calls of this one syscall run it. One program per handler, its target set by user space
+ * (x86_64: __x64_sys_openat...), and one more with fullPath (<prog>_f): without the option the
+ * directory walk is not part of what loads, and the verifier never sees it (kernels before 6.8
+ * verify every global function a program holds, called or not). */
 #define OPEN_HANDLER_EXIT(prog, nr, compat)                                                        \
     SEC("fexit")                                                                                   \
     int BPF_PROG(prog, struct pt_regs *regs, long ret)                                             \
     {                                                                                              \
-        on_handler_exit(regs, nr, compat, ret, false);                                             \
+        if (!failed_only || ret < 0)                                                               \
+            report_call(regs, nr, compat, ret, false);                                             \
         return 0;                                                                                  \
     }                                                                                              \
     SEC("fexit")                                                                                   \
     int BPF_PROG(prog##_f, struct pt_regs *regs, long ret)                                         \
     {                                                                                              \
-        on_handler_exit(regs, nr, compat, ret, true);                                              \
+        if (!failed_only || ret < 0)                                                               \
+            report_call(regs, nr, compat, ret, true);                                              \
         return 0;                                                                                  \
     }
 
