@@ -254,6 +254,14 @@ bool KernelFeatures::canFentry(const QString &function) const
 
 bool KernelFeatures::runsCompatTasks() const
 {
+    // Every plan of a start asks (availability, then the start): the files are read once.
+    if (m_compatTasks < 0)
+        m_compatTasks = compatTasksRun() ? 1 : 0;
+    return m_compatTasks == 1;
+}
+
+bool KernelFeatures::compatTasksRun() const
+{
 #if defined(__x86_64__)
     if (!m_btf || btf__find_by_name_kind(m_btf, "__ia32_sys_creat", BTF_KIND_FUNC) <= 0)
         return false;

@@ -75,6 +75,7 @@ public:
     const struct btf *btf() const { return m_btf; }
 
 private:
+    bool compatTasksRun() const; // runsCompatTasks() uncached
     bool tracefsEventExists(const QString &categoryAndName) const;
     void loadModuleBtf() const;
 
@@ -95,6 +96,7 @@ private:
     mutable QByteArray m_kprobeList;
     mutable bool m_kprobeListRead = false;
     mutable int m_fentryProbe = -1; // -1 unknown, 0 no, 1 yes (any function)
+    mutable int m_compatTasks = -1; // runsCompatTasks(): -1 not asked yet
 };
 
 } // namespace bpflens

@@ -95,11 +95,11 @@ AttachPlan OpenProbe::plan(const KernelFeatures &kernel, const QVariantMap &opti
             return p;
         }
         if (mode == QLatin1String("fexit")) {
+            const QString why = kernel.fentryUnavailableReason();
             p.available = false;
-            p.reason = QStringLiteral("attach=fexit: no fexit on %1 (%2)")
-                           .arg(openat, kernel.fentryUnavailableReason().isEmpty()
-                                            ? QStringLiteral("not in the kernel's BTF")
-                                            : kernel.fentryUnavailableReason());
+            p.reason =
+                QStringLiteral("attach=fexit: no fexit on %1 (%2)")
+                    .arg(openat, why.isEmpty() ? QStringLiteral("not in the kernel's BTF") : why);
             return p;
         }
     }
@@ -132,7 +132,6 @@ AttachPlan OpenProbe::plan(const KernelFeatures &kernel, const QVariantMap &opti
                              c.required,
                              QLatin1String(c.syscall) + QStringLiteral(" calls")});
         } else if (c.required) {
-            p.groups.clear();
             p.available = false;
             p.reason = mode == QLatin1String("tracepoints")
                            ? QStringLiteral("attach=tracepoints: the kernel has no "
