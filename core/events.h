@@ -14,6 +14,7 @@
 #include "core/events/tcpconnect.h"
 #include "core/events/tcplife.h"
 #include "core/events/tcpretrans.h"
+#include "core/events/threadstate.h"
 #include "core/events/tppair.h"
 #include "core/events/uprobe.h"
 #include "core/events/usdt.h"
@@ -50,7 +51,8 @@ namespace bpflens {
     X(OffWake, OffWakeEvent, offWake, 14)                                                          \
     X(OomKill, OomKillEvent, oomKill, 15)                                                          \
     X(Reclaim, ReclaimEvent, reclaim, 24)                                                          \
-    X(PageFault, PageFaultEvent, pageFault, 25)
+    X(PageFault, PageFaultEvent, pageFault, 25)                                                    \
+    X(ThreadState, ThreadStateEvent, threadState, 26)
 
 enum class EventType : quint8
 {

@@ -18,6 +18,7 @@
 #include "core/probes/tcpconnect.h"
 #include "core/probes/tcplife.h"
 #include "core/probes/tcpretrans.h"
+#include "core/probes/threadstate.h"
 #include "core/probes/tpcount.h"
 #include "core/probes/tppair.h"
 #include "core/probes/uprobe.h"
@@ -38,6 +39,7 @@ namespace bpflens {
     X(profile)                                                                                     \
     X(offcpu)                                                                                      \
     X(offwake)                                                                                     \
+    X(threadstate)                                                                                 \
     X(tcpconnect)                                                                                  \
     X(tcpaccept)                                                                                   \
     X(tcpretrans)                                                                                  \

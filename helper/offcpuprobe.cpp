@@ -449,38 +449,6 @@ quint32 OffCpuProbe::stackOf(const QList<quint64> &kernelIps, const QList<quint6
     return frames.isEmpty() && !flags ? 0 : r->stack(flags, frames);
 }
 
-// Where a wakeup ran, from the waker's kernel stack (leaf first): the first frame that enters a
-// context decides. A hardware interrupt's handler runs on whichever task it interrupted, so its
-// stack reaches the interrupt's entry (sysvec_*, common_interrupt) before any system call's;
-// softirqs run from handle_softirqs (on an interrupt's exit, at local_bh_enable, in ksoftirqd).
-// A stack that names none (cut short) is the task's; without one (lost) it is not known.
-OffCpuProbe::WakerContext OffCpuProbe::wakerContext(const QList<quint64> &kernelIps)
-{
-    if (kernelIps.isEmpty())
-        return WakerContext::Unknown;
-    StackResolver *r = stackResolver();
-    auto startsWith = [](const QByteArray &s, std::initializer_list<const char *> prefixes) {
-        for (const char *p : prefixes) {
-            if (s.startsWith(p))
-                return true;
-        }
-        return false;
-    };
-    for (quint64 ip : kernelIps) {
-        const QByteArray &name = r->table().frame(r->kernelFrame(ip, true)).symbol;
-        if (startsWith(name, {"handle_softirqs", "__do_softirq", "do_softirq", "run_ksoftirqd"}))
-            return WakerContext::SoftIrq;
-        if (startsWith(name, {"asm_sysvec_", "sysvec_", "__sysvec_", "asm_common_interrupt",
-                              "common_interrupt", "handle_irq_event", "hrtimer_interrupt",
-                              "asm_exc_nmi", "exc_nmi"}))
-            return WakerContext::HardIrq;
-        if (startsWith(name, {"do_syscall_64", "entry_SYSCALL", "exc_page_fault",
-                              "asm_exc_page_fault", "ret_from_fork", "kthread"}))
-            return WakerContext::Task;
-    }
-    return WakerContext::Task;
-}
-
 // Appends every wait not waiting for its copy any more; after the detach no copy comes, so all.
 void OffCpuProbe::emitReady(RecordBatch &out)
 {
@@ -527,13 +495,14 @@ void OffCpuProbe::emitReady(RecordBatch &out)
     };
     for (Pending &p : ready) {
         if (m_wakers && !p.wake.wakerComm.isEmpty()) {
-            const WakerContext c = wakerContext(p.wakerKernelIps);
-            if (c != WakerContext::Task) {
+            using WakeContext = StackResolver::WakeContext;
+            const WakeContext c = stackResolver()->wakeContext(p.wakerKernelIps);
+            if (c != WakeContext::Task) {
                 // the task it interrupted is not the waker: none of its user stack (and without
                 // the kernel stack, lost to a full stack map, the current task may be such a
                 // one: not named the waker)
-                p.wake.wakerComm = c == WakerContext::HardIrq   ? QByteArrayLiteral("[irq]")
-                                   : c == WakerContext::SoftIrq ? QByteArrayLiteral("[softirq]")
+                p.wake.wakerComm = c == WakeContext::HardIrq   ? QByteArrayLiteral("[irq]")
+                                   : c == WakeContext::SoftIrq ? QByteArrayLiteral("[softirq]")
                                                                 : QByteArrayLiteral("[unknown]");
                 p.wake.wakerPid = 0;
                 p.wake.wakerTid = 0;

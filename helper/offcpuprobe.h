@@ -52,14 +52,6 @@ private:
     static AttachPlan plan(const KernelFeatures &kernel, const QVariantMap &options, bool wakers);
     bool decodeUserStack(const void *data, size_t size);
     bool decodeWakerStack(const void *data, size_t size);
-    enum class WakerContext
-    {
-        Task,
-        HardIrq,
-        SoftIrq,
-        Unknown
-    };
-    WakerContext wakerContext(const QList<quint64> &kernelIps);
     quint32 stackOf(const QList<quint64> &kernelIps, const QList<quint64> &userIps, bool hasCopy,
                     bool userAsked, const SymbolizedStack *resolved);
     QList<quint64> stackIps(qint32 id);

@@ -5,6 +5,7 @@
 #include "helper/tcpconnectprobe.h"
 #include "helper/tcplifeprobe.h"
 #include "helper/tcpretransprobe.h"
+#include "helper/threadstateprobe.h"
 
 #include "helper/bitesizeprobe.h"
 #include "helper/blockprobe.h"
@@ -60,6 +61,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("profile"), factory<ProfileProbe>()},
         {QStringLiteral("offcpu"), factory<OffCpuProbe>()},
         {QStringLiteral("offwake"), factory<OffWakeProbe>()},
+        {QStringLiteral("threadstate"), factory<ThreadStateProbe>()},
         {QStringLiteral("oomkill"), factory<OomKillProbe>()},
         {QStringLiteral("reclaim"), factory<ReclaimProbe>()},
         {QStringLiteral("pagefault"), factory<PageFaultProbe>()},

@@ -95,4 +95,35 @@ quint32 StackResolver::unknownUserFrame(quint64 address)
     return m_table.intern(frame);
 }
 
+// Where a wakeup ran, from the waker's kernel stack (leaf first): the first frame that enters a
+// context decides. A hardware interrupt's handler runs on whichever task it interrupted, so its
+// stack reaches the interrupt's entry (sysvec_*, common_interrupt) before any system call's;
+// softirqs run from handle_softirqs (on an interrupt's exit, at local_bh_enable, in ksoftirqd).
+// A stack that names none (cut short) is the task's; without one (lost) it is not known.
+StackResolver::WakeContext StackResolver::wakeContext(const QList<quint64> &kernelIps)
+{
+    if (kernelIps.isEmpty())
+        return WakeContext::Unknown;
+    auto startsWith = [](const QByteArray &s, std::initializer_list<const char *> prefixes) {
+        for (const char *p : prefixes) {
+            if (s.startsWith(p))
+                return true;
+        }
+        return false;
+    };
+    for (quint64 ip : kernelIps) {
+        const QByteArray &name = m_table.frame(kernelFrame(ip, true)).symbol;
+        if (startsWith(name, {"handle_softirqs", "__do_softirq", "do_softirq", "run_ksoftirqd"}))
+            return WakeContext::SoftIrq;
+        if (startsWith(name, {"asm_sysvec_", "sysvec_", "__sysvec_", "asm_common_interrupt",
+                              "common_interrupt", "handle_irq_event", "hrtimer_interrupt",
+                              "asm_exc_nmi", "exc_nmi"}))
+            return WakeContext::HardIrq;
+        if (startsWith(name, {"do_syscall_64", "entry_SYSCALL", "exc_page_fault",
+                              "asm_exc_page_fault", "ret_from_fork", "kthread"}))
+            return WakeContext::Task;
+    }
+    return WakeContext::Task;
+}
+
 } // namespace bpflens

@@ -53,6 +53,18 @@ public:
     // bpf_trace_run4, __traceiter_sched_switch), not of the traced code.
     static bool isTracingFrame(const StackFrame &frame);
 
+    // Where a wakeup ran, from the kernel stack taken at sched_waking (leaf first): in a task
+    // (which is then the waker), in a hardware interrupt or a softirq (which ran on whichever
+    // task it interrupted: not the waker), or not known (no stack).
+    enum class WakeContext
+    {
+        Task,
+        HardIrq,
+        SoftIrq,
+        Unknown
+    };
+    WakeContext wakeContext(const QList<quint64> &kernelIps);
+
     quint32 stack(quint8 flags, const QList<quint32> &frames)
     {
         return m_table.intern(flags, frames);

@@ -667,6 +667,22 @@
         <source>How the open calls are hooked: auto (fexit on the syscall handlers where the kernel supports it; else the raw sys_exit tracepoint, which every system call runs but which alone sees 32-bit processes&apos; calls, where they can run; else the per-syscall tracepoints), or only one of them</source>
         <translation>Wie die Open-Aufrufe eingehängt werden: auto (fexit an den Syscall-Handlern, wo der Kernel es unterstützt; sonst der rohe Tracepoint sys_exit, den jeder Systemaufruf durchläuft, der aber als einziger die Aufrufe von 32-Bit-Prozessen sieht, wo diese laufen können; sonst die Tracepoints je Syscall) oder nur einer davon</translation>
     </message>
+    <message>
+        <source>Thread states</source>
+        <translation>Thread-Zustände</translation>
+    </message>
+    <message>
+        <source>When each thread ran (on which CPU), waited for a CPU or was blocked, and why: what it waited for and who woke it. The critical path of a thread follows these wakeups</source>
+        <translation>Wann jeder Thread lief (auf welcher CPU), auf eine CPU wartete oder blockiert war, und warum: worauf er wartete und wer ihn weckte. Der kritische Pfad eines Threads folgt diesen Weckvorgängen</translation>
+    </message>
+    <message>
+        <source>No kernel stacks</source>
+        <translation>Keine Kernel-Stacks</translation>
+    </message>
+    <message>
+        <source>Take no kernel stack where a thread blocks or is woken (cheaper; the reasons and the interrupts&apos; wakeups are then not known)</source>
+        <translation>Keinen Kernel-Stack nehmen, wo ein Thread blockiert oder geweckt wird (günstiger; Gründe und Weckvorgänge durch Interrupts sind dann unbekannt)</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -741,6 +757,10 @@
     <message>
         <source>Page faults</source>
         <translation>Seitenfehler</translation>
+    </message>
+    <message>
+        <source>Thread states</source>
+        <translation>Thread-Zustände</translation>
     </message>
 </context>
 <context>
@@ -1636,6 +1656,14 @@ in %3</translation>
     <message>
         <source>Weight</source>
         <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
     </message>
 </context>
 <context>
@@ -4680,6 +4708,89 @@ Die PID- und Befehlsfilter leeren.</translation>
     <message>
         <source>D&amp;ark</source>
         <translation>&amp;Dunkel</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ThreadStates</name>
+    <message>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <source>Runnable</source>
+        <translation>Lauffähig</translation>
+    </message>
+    <message>
+        <source>Sleeping</source>
+        <translation>Schlafend</translation>
+    </message>
+    <message>
+        <source>Uninterruptible (D)</source>
+        <translation>Nicht unterbrechbar (D)</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Angehalten</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>verdrängt</translation>
+    </message>
+    <message>
+        <source>woken, waiting for a CPU</source>
+        <translation>geweckt, wartet auf eine CPU</translation>
+    </message>
+    <message>
+        <source>new thread</source>
+        <translation>neuer Thread</translation>
+    </message>
+    <message>
+        <source>I/O</source>
+        <translation>E/A</translation>
+    </message>
+    <message>
+        <source>futex</source>
+        <translation>Futex</translation>
+    </message>
+    <message>
+        <source>kernel lock</source>
+        <translation>Kernel-Sperre</translation>
+    </message>
+    <message>
+        <source>sleep</source>
+        <translation>Schlaf</translation>
+    </message>
+    <message>
+        <source>pipe</source>
+        <translation>Pipe</translation>
+    </message>
+    <message>
+        <source>socket</source>
+        <translation>Socket</translation>
+    </message>
+    <message>
+        <source>poll</source>
+        <translation>Poll</translation>
+    </message>
+    <message>
+        <source>page fault</source>
+        <translation>Seitenfehler</translation>
+    </message>
+    <message>
+        <source>waiting for a child</source>
+        <translation>wartet auf Kindprozess</translation>
+    </message>
+    <message>
+        <source>signal</source>
+        <translation>Signal</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>andere</translation>
+    </message>
+    <message>
+        <source>kernel thread waiting for work</source>
+        <translation>Kernel-Thread wartet auf Arbeit</translation>
     </message>
 </context>
 <context>

@@ -667,6 +667,22 @@
         <source>How the open calls are hooked: auto (fexit on the syscall handlers where the kernel supports it; else the raw sys_exit tracepoint, which every system call runs but which alone sees 32-bit processes&apos; calls, where they can run; else the per-syscall tracepoints), or only one of them</source>
         <translation>如何挂钩 open 调用：auto（内核支持时在系统调用处理函数上使用 fexit；否则在可运行 32 位进程的内核上使用原始 sys_exit 跟踪点——每个系统调用都会经过它，但只有它能看到 32 位进程的调用；否则使用每个系统调用各自的跟踪点），或只用其中一种</translation>
     </message>
+    <message>
+        <source>Thread states</source>
+        <translation>线程状态</translation>
+    </message>
+    <message>
+        <source>When each thread ran (on which CPU), waited for a CPU or was blocked, and why: what it waited for and who woke it. The critical path of a thread follows these wakeups</source>
+        <translation>每个线程何时运行（在哪个 CPU 上）、何时等待 CPU 或被阻塞，以及原因：它在等待什么、谁唤醒了它。线程的关键路径沿着这些唤醒追溯</translation>
+    </message>
+    <message>
+        <source>No kernel stacks</source>
+        <translation>不采集内核栈</translation>
+    </message>
+    <message>
+        <source>Take no kernel stack where a thread blocks or is woken (cheaper; the reasons and the interrupts&apos; wakeups are then not known)</source>
+        <translation>线程阻塞或被唤醒时不采集内核栈（开销更低；但阻塞原因和中断唤醒将无法得知）</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -741,6 +757,10 @@
     <message>
         <source>Page faults</source>
         <translation>缺页异常</translation>
+    </message>
+    <message>
+        <source>Thread states</source>
+        <translation>线程状态</translation>
     </message>
 </context>
 <context>
@@ -1635,6 +1655,14 @@ in %3</source>
     <message>
         <source>Weight</source>
         <translation>权重</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
     </message>
 </context>
 <context>
@@ -4649,6 +4677,89 @@ Clear the PID and command filters.</source>
     <message>
         <source>D&amp;ark</source>
         <translation>深色(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ThreadStates</name>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Runnable</source>
+        <translation>可运行</translation>
+    </message>
+    <message>
+        <source>Sleeping</source>
+        <translation>睡眠</translation>
+    </message>
+    <message>
+        <source>Uninterruptible (D)</source>
+        <translation>不可中断 (D)</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>被抢占</translation>
+    </message>
+    <message>
+        <source>woken, waiting for a CPU</source>
+        <translation>已唤醒，等待 CPU</translation>
+    </message>
+    <message>
+        <source>new thread</source>
+        <translation>新线程</translation>
+    </message>
+    <message>
+        <source>I/O</source>
+        <translation>I/O</translation>
+    </message>
+    <message>
+        <source>futex</source>
+        <translation>futex</translation>
+    </message>
+    <message>
+        <source>kernel lock</source>
+        <translation>内核锁</translation>
+    </message>
+    <message>
+        <source>sleep</source>
+        <translation>休眠</translation>
+    </message>
+    <message>
+        <source>pipe</source>
+        <translation>管道</translation>
+    </message>
+    <message>
+        <source>socket</source>
+        <translation>套接字</translation>
+    </message>
+    <message>
+        <source>poll</source>
+        <translation>poll</translation>
+    </message>
+    <message>
+        <source>page fault</source>
+        <translation>缺页</translation>
+    </message>
+    <message>
+        <source>waiting for a child</source>
+        <translation>等待子进程</translation>
+    </message>
+    <message>
+        <source>signal</source>
+        <translation>信号</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>kernel thread waiting for work</source>
+        <translation>内核线程等待任务</translation>
     </message>
 </context>
 <context>

@@ -2414,6 +2414,14 @@ private Q_SLOTS:
             // program: its comm is the tag).
             {EventType::PageFault,
              {QStringLiteral("comm=") + tag, [&] { return QProcess::execute(program, {}) == 0; }}},
+            // This test's threads sleeping: each sleep a blocked span woken by the timer.
+            {EventType::ThreadState,
+             {QStringLiteral("pid=%1").arg(me),
+              [&] {
+                  for (int i = 0; i < 3; ++i)
+                      QThread::msleep(20);
+                  return true;
+              }}},
             // A child of this test reclaiming its page cache in a 16 MiB memory cgroup.
             {EventType::Reclaim,
              {QStringLiteral("comm=") + tag + QStringLiteral("rcl"),
