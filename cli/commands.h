@@ -22,6 +22,9 @@ int top(const QStringList &args);
 // explain FILE [--from T] [--to T] [--type ID] [--min-latency D] [--csv|--json]: what is
 // over-represented in a range (docs/explain.md).
 int explain(const QStringList &args);
+// critical-path FILE --tid N [--from T] [--to T] [--max-depth N] [--csv|--json]: what a
+// thread's progress waited for, wakeup by wakeup (docs/threadstates.md).
+int criticalPathCommand(const QStringList &args);
 // query FILE SQL [--format table|csv|json], query [FILE] --tables (docs/sql.md).
 int query(const QStringList &args);
 

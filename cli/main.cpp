@@ -35,6 +35,8 @@ int run(int argc, char **argv)
         return top(args);
     if (command == QLatin1String("explain"))
         return explain(args);
+    if (command == QLatin1String("critical-path"))
+        return criticalPathCommand(args);
     if (command == QLatin1String("--version")) {
         standardOutput() << "bpflens-cli " << BPFLENS_VERSION << '\n';
         return Ok;
@@ -44,7 +46,7 @@ int run(int argc, char **argv)
         QTextStream(stderr)
             << "bpflens-cli: unknown command \"" << command
             << "\" (commands: probes, record, show, export, recover, query, diff, serve, top, "
-               "explain; "
+               "explain, critical-path; "
                "see "
                "bpflens-cli --help)\n";
         return Usage;
@@ -69,6 +71,7 @@ int run(int argc, char **argv)
            "  top FILE [--by D] [--metric M]        top processes, files, disks, errors...\n"
            "  top FILE --stats                      latency p50..p99.9 and max per probe, key\n"
            "  explain FILE --from T --to T          what is over-represented in a time range\n"
+           "  critical-path FILE --tid N            what a thread waited for, wakeup by wakeup\n"
            "Each command takes --help.\n";
     return Ok;
 }

@@ -27,6 +27,10 @@ public:
     // What a blocked thread waited for, from its kernel stack's function names (leaf first):
     // the first that names a kind of wait decides (ThreadStateEvent::Reason).
     static quint8 blockReason(const QList<QByteArray> &symbols);
+    // Switches and wakeups the kernel did not run the programs for, found by the states they
+    // leave behind (a thread switched out that was not known to run, one switched in from a
+    // wait no wakeup ended): the spans around them are cut or merged.
+    static QString transitionsMissedCounter() { return QStringLiteral("transitionsMissed"); }
 
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
@@ -34,6 +38,7 @@ protected:
     void doStop() override;
     bool decode(const void *data, size_t size, RecordBatch &out) override;
     void finishDrain(RecordBatch &out) override;
+    void readCounters() override;
 
 private:
     static AttachPlan plan(const KernelFeatures &kernel);
@@ -82,6 +87,8 @@ private:
     bool m_assumeFromStart = true;
     quint64 m_lastLost = 0;
     bool m_flushed = false;
+    quint64 m_transitionsMissed = 0;
+    quint64 m_lastTransitionsMissed = 0;
 };
 
 } // namespace bpflens

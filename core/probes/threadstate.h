@@ -30,6 +30,11 @@ inline ProbeInfo threadstateProbe()
                        "Take no kernel stack where a thread blocks or is woken (cheaper; the "
                        "reasons and the interrupts' wakeups are then not known)")))};
     p.eventTypes = {EventType::ThreadState};
+    p.counters = {
+        lossCounter(QStringLiteral("transitionsMissed"),
+                    QStringLiteral("%1 switches or wakeups the kernel did not run the probe "
+                                   "for: the thread states around them are cut")),
+    };
     return p;
 }
 
