@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include <optional>
 
@@ -214,14 +215,14 @@ int criticalPathCommand(const QStringList &args)
         // a thread n wakeups away is indented n steps, so a chain reads as one
         const QString who = QString(qMin(p.depth, 8) * 2, QLatin1Char(' ')) +
                             pathThread(p.comm, p.tid);
-        s << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+        s << QStringLiteral("%1  %2  %3  %4  %5  %6")
                  .arg(pathSeconds(p.startNs, start), 12)
                  .arg(pathDuration(p.durationNs()), 10)
                  .arg(who, -28)
                  .arg(pathState(p.state, p.reason), -26)
                  .arg(p.state == TS::Running ? QString::number(p.cpu) : QString(), 3)
                  .arg(pathWaker(p))
-                 .trimmed()
+                 .replace(QRegularExpression(QStringLiteral(" +$")), QString())
           << '\n';
     }
     if (path.depthLimited)

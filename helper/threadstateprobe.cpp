@@ -179,7 +179,10 @@ quint8 ThreadStateProbe::blockReason(const QList<QByteArray> &symbols)
          {"io_schedule", "folio_wait_bit", "wait_on_page_bit", "__folio_lock", "__lock_page",
           "bit_wait_io", "blk_mq_get_tag", "submit_bio_wait", "wait_on_buffer", "__wait_on_buffer",
           "jbd2_log_wait_commit", "blkdev_direct_IO", "__blkdev_direct_IO", "iomap_dio_rw",
-          "__iomap_dio_rw"}},
+          "__iomap_dio_rw",
+          // network and virtual file systems' requests: 9p (a VM's shared folder), NFS, FUSE
+          "p9_client_rpc", "p9_client_zc_rpc", "rpc_wait_bit_killable", "__rpc_wait_for_completion",
+          "request_wait_answer", "fuse_wait_answer"}},
         {E::Futex, {"futex_wait", "__futex_wait", "futex_lock_pi", "futex_wait_queue"}},
         {E::Pipe, {"pipe_read", "pipe_write", "anon_pipe_read", "anon_pipe_write", "pipe_wait"}},
         {E::Socket,

@@ -375,10 +375,12 @@ private Q_SLOTS:
         int io = 0;
         qint64 unwoken = 0;
         for (const E &e : r.events) {
-            if (e.tid != quint32(r.child) || e.state != E::Uninterruptible)
+            // the reads' waits (not the exec's, which may wait for a VM's 9p root file system)
+            const QList<QByteArray> stack = kernelSymbols(r.stacks, e.stackId);
+            if (e.tid != quint32(r.child) || e.state != E::Uninterruptible ||
+                !stack.contains("ksys_read"))
                 continue;
-            const QByteArray what = describe(e) + " [" +
-                                    kernelSymbols(r.stacks, e.stackId).join(' ') + "]";
+            const QByteArray what = describe(e) + " [" + stack.join(' ') + "]";
             QVERIFY2(e.reason == E::Io, what.constData());
             // (a wakeup the kernel did not run the probe for is counted)
             if (e.wakerComm.isEmpty()) {
