@@ -4,6 +4,7 @@
 
 #include <QHash>
 
+#include <tuple>
 #include <type_traits>
 
 namespace bpflens {
@@ -15,8 +16,9 @@ namespace {
 // the slice starts latency before it; an off-CPU wait is recorded when the thread is switched
 // out (offcpu's and offwake's). The declarations do not say which: the exceptions are named here.
 template<typename E>
-inline constexpr bool timeIsStart =
-    std::is_same_v<E, OffCpuEvent> || std::is_same_v<E, OffWakeEvent>;
+inline constexpr bool timeIsStart = std::is_same_v<E, OffCpuEvent> ||
+                                    std::is_same_v<E, OffWakeEvent> ||
+                                    std::is_same_v<E, ThreadStateEvent>;
 
 template<typename E>
 inline constexpr bool hasTid = requires(const E &e)
@@ -64,8 +66,56 @@ public:
     {
         const EventStore &store = m_session.events;
         for (qsizetype i = from; i < to; ++i) {
-            event(store.event<E>(i), hasLatency<E> ? store.latencyNs<E>(i) : 0);
+            if constexpr (std::is_same_v<E, ThreadStateEvent>)
+                threadState(store.event<E>(i));
+            else
+                event(store.event<E>(i), hasLatency<E> ? store.latencyNs<E>(i) : 0);
             maybeFlush();
+        }
+    }
+
+    // A thread state is a slice on the thread's own track, named by its state ("Sleeping
+    // (pipe)"), as Perfetto draws the states it records itself: a thread's states never
+    // overlap, so they never cross there. A wait a thread ended is joined to it by a flow
+    // event from the waker's track (its running slice) to the wakee's next slice (the
+    // runnable one that starts at the wakeup).
+    void threadState(const ThreadStateEvent &e)
+    {
+        using T = ThreadStateEvent;
+        nameProcess(e.pid, e.tid, e.comm);
+        m_threadNames.insert(quint64(e.pid) << 32 | e.tid, e.comm);
+        QByteArray name = T::stateTitle(e.state);
+        if (name.isEmpty())
+            name = QByteArray::number(e.state);
+        if (e.reason)
+            name += " (" + T::reasonName(e.reason).toLatin1() + ')';
+        QByteArray &out = next();
+        out += "{\"name\":";
+        json::appendString(out, name);
+        out += ",\"cat\":\"threadstate\",\"ph\":\"X\",\"ts\":";
+        json::appendMicros(out, json::relativeNs(e.timeNs, m_startNs));
+        out += ",\"dur\":";
+        json::appendMicros(out, qint64(e.durNs));
+        out += ",\"pid\":" + QByteArray::number(e.pid);
+        out += ",\"tid\":" + QByteArray::number(e.tid);
+        out += ",\"args\":{";
+        json::appendColumns(out, e, m_startNs, true);
+        out += ",\"stack\":";
+        out += stackText(e.stackId);
+        out += "}}";
+        if (!e.blocked() || !e.wakerTid || e.wakerTid == e.tid)
+            return;
+        const quint64 id = ++m_flows;
+        const qint64 at = json::relativeNs(e.timeNs + e.durNs, m_startNs);
+        for (const auto &[phase, pid, tid] :
+             {std::tuple{"s", e.wakerPid, e.wakerTid}, std::tuple{"f", e.pid, e.tid}}) {
+            QByteArray &flow = next();
+            flow += "{\"name\":\"wakeup\",\"cat\":\"threadstate\",\"ph\":\"";
+            flow += phase;
+            flow += "\",\"id\":" + QByteArray::number(id) + ",\"ts\":";
+            json::appendMicros(flow, at);
+            flow += ",\"pid\":" + QByteArray::number(pid);
+            flow += ",\"tid\":" + QByteArray::number(tid) + '}';
         }
     }
 
@@ -244,6 +294,7 @@ private:
     };
     QHash<LaneKey, std::vector<Lane>> m_lanes;
     quint32 m_nextSliceTid = FirstSliceTid;
+    quint64 m_flows = 0;
     std::vector<QByteArray> m_stackTexts; // by stack id, as JSON strings
 };
 

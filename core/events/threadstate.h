@@ -67,7 +67,7 @@ struct ThreadStateEvent
     quint64 cgroupId = 0;
     bool operator==(const ThreadStateEvent &) const = default;
 
-    bool blocked() const { return state >= Sleeping; }
+    bool blocked() const { return state >= Sleeping && state <= Stopped; }
     // The plain names CSV, SQL, JSON lines and the CLI use ("running", "io"); the window says
     // them in the user's language (stateTitle, reasonTitle).
     static QString stateName(quint8 state);

@@ -175,6 +175,13 @@ private Q_SLOTS:
                     QFAIL(qPrintable(name));
                 continue;
             }
+            if (ph == QLatin1String("s") || ph == QLatin1String("f")) {
+                // a wakeup's flow, between two threads' slices: counted in flowsOfWakeups
+                QVERIFY(e.value(QStringLiteral("id")).isDouble());
+                threadsUsed.insert({pid, tid});
+                processesUsed.insert(pid);
+                continue;
+            }
             if (ph == QLatin1String("X")) {
                 QVERIFY(e.value(QStringLiteral("dur")).isDouble());
                 QVERIFY(e.value(QStringLiteral("dur")).toDouble() >= 0);
@@ -323,6 +330,69 @@ private Q_SLOTS:
         QCOMPARE(names,
                  QStringList({QStringLiteral("dd 42 block"), QStringLiteral("dd 42 block 2"),
                               QStringLiteral("dd 42 block 3"), QStringLiteral("dd 42 offcpu")}));
+    }
+
+    // Thread states: slices on the thread's own track named by the state, and a wait woken by
+    // a thread joined to it by a flow from the waker's track, at the wakeup.
+    void threadStatesAndTheirWakeups()
+    {
+        SessionData data;
+        data.info.startMonotonicNs = 0;
+        auto state = [&](quint32 tid, quint8 s, quint8 reason, quint64 from, quint64 to,
+                         quint32 waker) {
+            ThreadStateEvent e;
+            e.timeNs = from;
+            e.durNs = to - from;
+            e.pid = 7;
+            e.tid = tid;
+            e.comm = tid == 7 ? "reader" : "writer";
+            e.state = s;
+            e.reason = reason;
+            e.wakerPid = waker ? 7 : 0;
+            e.wakerTid = waker;
+            e.wakerComm = waker ? "writer" : "[irq]";
+            data.events.append(e);
+        };
+        using T = ThreadStateEvent;
+        state(7, T::Sleeping, T::Pipe, 1000, 5000, 8);
+        state(7, T::Runnable, T::Woken, 5000, 6000, 0);
+        state(8, T::Sleeping, T::Sleep, 0, 2000, 0); // woken by the timer: no flow
+        state(8, T::Running, 0, 2000, 9000, 0);
+        const QJsonArray events = QJsonDocument::fromJson(traceOf(data))
+                                      .object()
+                                      .value(QStringLiteral("traceEvents"))
+                                      .toArray();
+        QCOMPARE(crossingSlices(events), 0);
+        QStringList slices;
+        QList<QJsonObject> flows;
+        for (const QJsonValue &v : events) {
+            const QJsonObject e = v.toObject();
+            const QString ph = e.value(QStringLiteral("ph")).toString();
+            if (ph == QLatin1String("X")) {
+                QCOMPARE(e.value(QStringLiteral("cat")).toString(), QStringLiteral("threadstate"));
+                slices << QStringLiteral("%1 %2 %3+%4")
+                              .arg(e.value(QStringLiteral("tid")).toInt())
+                              .arg(e.value(QStringLiteral("name")).toString())
+                              .arg(e.value(QStringLiteral("ts")).toDouble())
+                              .arg(e.value(QStringLiteral("dur")).toDouble());
+            } else if (ph == QLatin1String("s") || ph == QLatin1String("f")) {
+                flows << e;
+            }
+        }
+        slices.sort();
+        QCOMPARE(slices, (QStringList{QStringLiteral("7 Runnable (woken) 5+1"),
+                                      QStringLiteral("7 Sleeping (pipe) 1+4"),
+                                      QStringLiteral("8 Running 2+7"),
+                                      QStringLiteral("8 Sleeping (sleep) 0+2")}));
+        QCOMPARE(flows.size(), 2);
+        QCOMPARE(flows[0].value(QStringLiteral("ph")).toString(), QStringLiteral("s"));
+        QCOMPARE(flows[0].value(QStringLiteral("tid")).toInt(), 8); // the waker, running then
+        QCOMPARE(flows[1].value(QStringLiteral("ph")).toString(), QStringLiteral("f"));
+        QCOMPARE(flows[1].value(QStringLiteral("tid")).toInt(), 7);
+        for (const QJsonObject &f : flows) {
+            QCOMPARE(f.value(QStringLiteral("ts")).toDouble(), 5.0);
+            QCOMPARE(f.value(QStringLiteral("id")).toInt(), flows[0].value(QStringLiteral("id")).toInt());
+        }
     }
 
     // Kernel bytes that are not UTF-8 (a comm, a path) still make valid JSON, in CSV's escaped
