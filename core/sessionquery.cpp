@@ -662,6 +662,29 @@ bool expandStack(sqlite3_stmt *st, std::vector<QVariantList> *rows, QString *err
     return true;
 }
 
+// Views over the event tables, made in the connection's temporary schema. wakeups: every wait
+// a recorded wakeup ended (the threadstate probe's blocked spans with a waker), one row per
+// wakeup at its time, for joins by waker.
+struct ViewDefinition
+{
+    const char *name;
+    const char *description;
+    const char *columns; // as the view names them, "name TYPE, ..."
+    const char *select;
+};
+
+const ViewDefinition viewDefinitions[] = {
+    {"wakeups",
+     "every wakeup that ended a recorded thread's wait (table threadstate's waits with a waker), "
+     "at the wakeup's time",
+     "time_ns INTEGER, pid INTEGER, tid INTEGER, comm TEXT, state TEXT, reason TEXT, "
+     "blocked_ns INTEGER, cpu INTEGER, stack_id INTEGER, waker_pid INTEGER, waker_tid INTEGER, "
+     "waker_comm TEXT, waker_stack_id INTEGER",
+     "SELECT time_ns + dur_ns, pid, tid, comm, state, reason, dur_ns, cpu, stack_id, waker_pid, "
+     "waker_tid, waker_comm, waker_stack_id FROM threadstate "
+     "WHERE state IN ('sleeping', 'uninterruptible', 'stopped') AND waker_comm != ''"},
+};
+
 const ExpandDefinition expandDefinitions[] = {
     {"histogram_buckets",
      "the slots of each histogram snapshot (table histograms), one row per slot",
@@ -990,6 +1013,16 @@ bool SessionQuery::open(const QString &path, QString *error)
                           "unit TEXT NOT NULL); "
                           "PRAGMA query_only = ON",
                           nullptr, nullptr, nullptr);
+    for (const ViewDefinition &v : viewDefinitions) {
+        if (rc != SQLITE_OK)
+            break;
+        QByteArray names;
+        for (const QByteArray &c : QByteArray(v.columns).split(','))
+            names += (names.isEmpty() ? "" : ", ") + c.trimmed().split(' ').first();
+        const QByteArray sql = "PRAGMA query_only = OFF; CREATE TEMP VIEW " + QByteArray(v.name) +
+                               '(' + names + ") AS " + v.select + "; PRAGMA query_only = ON";
+        rc = sqlite3_exec(m_db, sql.constData(), nullptr, nullptr, nullptr);
+    }
     if (rc != SQLITE_OK)
         return refuse(QStringLiteral("cannot query %1: %2")
                           .arg(path, QString::fromUtf8(sqlite3_errmsg(m_db))));
@@ -1155,6 +1188,16 @@ QList<SessionQuery::Table> SessionQuery::virtualTables()
         for (const QString &c : decl.mid(open + 1, decl.size() - open - 2).split(u',')) {
             const QStringList words = c.trimmed().split(u' ');
             t.columns.append({words.value(0), words.value(1)});
+        }
+        out.append(t);
+    }
+    for (const ViewDefinition &v : viewDefinitions) {
+        Table t{QString::fromLatin1(v.name), QStringLiteral("view"),
+                QString::fromUtf8(v.description), {}};
+        for (const QByteArray &c : QByteArray(v.columns).split(',')) {
+            const QList<QByteArray> words = c.trimmed().split(' ');
+            t.columns.append({QString::fromLatin1(words.value(0)),
+                              QString::fromLatin1(words.value(1))});
         }
         out.append(t);
     }

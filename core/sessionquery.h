@@ -77,7 +77,7 @@ public:
     struct Table
     {
         QString name;
-        QString kind; // "events", "virtual" or "table"
+        QString kind; // "events", "virtual", "view" or "table"
         QString description;
         QList<TableColumn> columns;
     };

@@ -297,6 +297,18 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("steps")).toArray().size(), 6);
         QCOMPARE(o.value(QStringLiteral("tid")).toInt(), 1);
 
+        // the wakeups view: the two waits a wakeup ended, at the wakeup
+        const Run wakeups =
+            runCli({QStringLiteral("query"), session,
+                    QStringLiteral("SELECT time_ns, tid, reason, blocked_ns, waker_tid, waker_comm "
+                                   "FROM wakeups ORDER BY time_ns"),
+                    QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(wakeups.status, 0);
+        QCOMPARE(wakeups.out,
+                 QStringLiteral("time_ns,tid,reason,blocked_ns,waker_tid,waker_comm\r\n"
+                                "1000025000,2,sleep,20000,0,[irq]\r\n"
+                                "1000040000,1,pipe,30000,2,writer\r\n"));
+
         // errors: no --tid, a thread without states, a session without any
         const Run noTid = runCli({QStringLiteral("critical-path"), session});
         QCOMPARE(noTid.status, 2);
