@@ -756,7 +756,7 @@ void ThreadStateView::retranslate()
                          path.tid, path.steps.isEmpty() ? QByteArray() : path.steps.last().comm),
                      seconds(path.fromNs, origin), seconds(path.toNs, origin));
         if (path.depthLimited)
-            text += QLatin1Char(' ') + tr("The chain of wakeups was cut at 64 threads.");
+            text += QLatin1Char(' ') + tr("The chain of wakeups was cut at a depth of 64.");
         m_pathLabel->setText(text);
     }
 }
