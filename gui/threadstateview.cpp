@@ -20,6 +20,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -845,8 +846,11 @@ void ThreadStateView::computeCriticalPath()
     retranslate();
     updateState();
     // The pane took room from the lanes: the chosen thread's stays in sight.
-    updateScrollBar();
-    m_plot->ensureRowVisible(m_model->rowOfThread(m_tid));
+    // After the layout gave the pane its height.
+    QTimer::singleShot(0, this, [this] {
+        updateScrollBar();
+        m_plot->ensureRowVisible(m_model->rowOfThread(m_tid));
+    });
     m_plot->update();
 }
 

@@ -198,8 +198,9 @@ QVariant CriticalPathSharesModel::data(const QModelIndex &index, int role) const
     case FractionRole:
         return fraction;
     case Qt::TextAlignmentRole:
-        return index.column() >= TimeColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                            : QVariant();
+        return index.column() == TimeColumn || index.column() == ShareColumn
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant();
     case Qt::DisplayRole:
         break;
     default:

@@ -70,9 +70,10 @@ public:
     enum Columns
     {
         ThreadColumn,
-        StateColumn,
+        // The numbers before the state: a long state (German, with its reason) is cut last.
         TimeColumn,
         ShareColumn,
+        StateColumn,
         ColumnCount
     };
     Q_ENUM(Columns)

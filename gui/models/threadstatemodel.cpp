@@ -81,6 +81,7 @@ void ThreadStateModel::ensureThreads() const
     const EventStore &store = m_session->events();
     m_index = ThreadStateIndex(store);
     m_threads.clear();
+    m_summaries.clear();
     QHash<quint32, quint64> processRunning;
     for (quint32 tid : m_index.tids()) {
         const QList<qsizetype> &spans = m_index.spans(tid);
@@ -96,6 +97,8 @@ void ThreadStateModel::ensureThreads() const
                 t.runningNs += store.value<&E::durNs>(i);
         }
         processRunning[t.pid] += t.runningNs;
+        if (spans.size() >= SummaryMinSpans)
+            buildSummary(t);
         m_threads.append(std::move(t));
     }
     QHash<quint32, QByteArray> processComm;
@@ -217,6 +220,104 @@ void ThreadStateModel::setCollapsed(quint32 pid, bool collapsed)
     Q_EMIT rowsChanged();
 }
 
+void ThreadStateModel::buildSummary(const Thread &t) const
+{
+    const QList<qsizetype> &spans = m_index.spans(t.tid);
+    const EventStore &store = m_session->events();
+    qsizetype buckets = 512;
+    while (buckets < spans.size() / 8 && buckets < (qsizetype(1) << 16))
+        buckets *= 2;
+    Summary summary;
+    summary.origin = t.firstNs;
+    const quint64 length = std::max<quint64>(1, t.lastNs - t.firstNs);
+    summary.width0 = std::max<quint64>(1, (length + quint64(buckets) - 1) / quint64(buckets));
+    buckets = qsizetype((length + summary.width0 - 1) / summary.width0);
+    std::vector<double> ns(size_t(buckets) * StateCount, 0.0);
+    const quint64 w = summary.width0;
+    for (qsizetype i : spans) {
+        const quint8 state = store.value<&E::state>(i);
+        if (state < 1 || state > StateCount)
+            continue;
+        const quint64 s = store.value<&E::timeNs>(i) - t.firstNs;
+        const quint64 e = s + store.value<&E::durNs>(i);
+        const qsizetype b1 = std::min(buckets - 1, qsizetype((std::max(e, s + 1) - 1) / w));
+        for (qsizetype b = qsizetype(s / w); b <= b1; ++b) {
+            const quint64 from = std::max(s, quint64(b) * w);
+            const quint64 to = std::min(e, quint64(b + 1) * w);
+            if (to > from)
+                ns[size_t(b) * StateCount + state - 1] += double(to - from);
+        }
+    }
+    std::vector<quint16> level(ns.size());
+    for (size_t k = 0; k < ns.size(); ++k)
+        level[k] = quint16(std::lround(std::min(1.0, ns[k] / double(w)) * 65535.0));
+    summary.levels.append(std::move(level));
+    // Each next level halves the buckets, down to a few hundred.
+    while (summary.levels.last().size() / StateCount > 256) {
+        const std::vector<quint16> &fine = summary.levels.last();
+        const size_t n = fine.size() / StateCount;
+        std::vector<quint16> coarse(((n + 1) / 2) * StateCount);
+        for (size_t b = 0; b < n; ++b) {
+            for (int s = 0; s < StateCount; ++s)
+                coarse[b / 2 * StateCount + size_t(s)] += fine[b * StateCount + size_t(s)] / 2;
+        }
+        summary.levels.append(std::move(coarse));
+    }
+    m_summaries.insert(t.tid, std::move(summary));
+}
+
+bool ThreadStateModel::laneStatesFromSummary(const Summary &summary, quint64 startNs, quint64 endNs,
+                                             std::vector<quint8> &out) const
+{
+    const int width = int(out.size());
+    const double nsPerPx = double(endNs - startNs) / width;
+    // The coarsest level with two buckets or more per pixel; none: the spans themselves.
+    int level = -1;
+    for (int l = 0; l < summary.levels.size(); ++l) {
+        if (double(summary.width0 << l) * 2 <= nsPerPx)
+            level = l;
+    }
+    if (level < 0)
+        return false;
+    const quint64 w = summary.width0 << level;
+    const std::vector<quint16> &shares = summary.levels[level];
+    const qsizetype buckets = qsizetype(shares.size() / StateCount);
+    qsizetype b = startNs > summary.origin ? qsizetype((startNs - summary.origin) / w) : 0;
+    std::array<double, StateCount> cover{};
+    int column = -1;
+    auto flush = [&] {
+        if (column < 0 || column >= width)
+            return;
+        int best = 0;
+        for (int s = 1; s < StateCount; ++s) {
+            if (cover[size_t(s)] > cover[size_t(best)])
+                best = s;
+        }
+        if (cover[size_t(best)] > 0)
+            out[size_t(column)] = quint8(best + 1);
+        cover.fill(0);
+    };
+    // A bucket counts for the column its middle is in: at two buckets per pixel or more, the
+    // error is a bucket at each column's edge.
+    for (; b < buckets; ++b) {
+        const quint64 mid = summary.origin + quint64(b) * w + w / 2;
+        if (mid < startNs)
+            continue;
+        if (mid >= endNs)
+            break;
+        const int c = int(double(mid - startNs) / nsPerPx);
+        if (c != column) {
+            flush();
+            column = c;
+        }
+        const quint16 *share = &shares[size_t(b) * StateCount];
+        for (int s = 0; s < StateCount; ++s)
+            cover[size_t(s)] += share[s];
+    }
+    flush();
+    return true;
+}
+
 qsizetype ThreadStateModel::spanAt(quint32 tid, quint64 timeNs) const
 {
     const qsizetype i = index().spanBefore(tid, timeNs + 1);
@@ -235,6 +336,9 @@ std::vector<quint8> ThreadStateModel::laneStates(quint32 tid, quint64 startNs, q
         return out;
     const QList<qsizetype> &spans = index().spans(tid);
     if (spans.isEmpty())
+        return out;
+    if (const auto it = m_summaries.constFind(tid);
+        it != m_summaries.cend() && laneStatesFromSummary(*it, startNs, endNs, out))
         return out;
     const EventStore &store = m_session->events();
     const double nsPerPx = double(endNs - startNs) / width;

@@ -80,6 +80,21 @@ private:
         quint64 lastNs = 0;     // its last span's end
         quint64 runningNs = 0;
     };
+    // A busy thread's spans summed into buckets, for ranges where a pixel holds many spans:
+    // level 0 has about a bucket per 8 spans, each next level half as many, each bucket the
+    // share of its time (of 65535) in each state. A lane then costs a few buckets per pixel
+    // column instead of every span in it.
+    struct Summary
+    {
+        quint64 origin = 0;
+        quint64 width0 = 1;                 // ns per level-0 bucket
+        QList<std::vector<quint16>> levels; // StateCount shares per bucket
+    };
+    static constexpr int StateCount = 5; // Running .. Stopped
+    static constexpr qsizetype SummaryMinSpans = 4096;
+    void buildSummary(const Thread &t) const;
+    bool laneStatesFromSummary(const Summary &summary, quint64 startNs, quint64 endNs,
+                               std::vector<quint8> &out) const;
     void ensureThreads() const;
     void updateRows() const;
     void invalidate();
@@ -90,6 +105,7 @@ private:
     mutable bool m_built = false;
     mutable ThreadStateIndex m_index;
     mutable QList<Thread> m_threads; // processes and threads busiest first
+    mutable QHash<quint32, Summary> m_summaries;
     mutable bool m_rowsValid = false;
     mutable QList<Row> m_rows;
     mutable QHash<quint32, int> m_threadRows;

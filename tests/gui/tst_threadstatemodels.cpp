@@ -139,6 +139,35 @@ private Q_SLOTS:
         QCOMPARE(m.spanAt(300, a + 50 * Ms), qsizetype(-1));
     }
 
+    void busyThreadsMergedFromTheirSummary()
+    {
+        // 8192 spans: running 3 µs of every 4 for the first half, sleeping 3 of every 4 for the
+        // second; zoomed out, a pixel holds dozens of them and is drawn from the buckets.
+        SessionData d = threadStateSession();
+        quint64 t = ThreadsStartNs;
+        for (int k = 0; k < 4096; ++k) {
+            const bool first = k < 2048;
+            for (quint8 state : {E::Running, E::Sleeping}) {
+                ThreadStateEvent e = threadSpan(500, 500, "busy", 0, 0, state);
+                e.timeNs = t;
+                e.durNs = (state == E::Running) == first ? 3000 : 1000;
+                t += e.durNs;
+                d.events.append(e);
+            }
+        }
+        m_session->setSession(std::move(d));
+        ThreadStateModel m(m_session.get(), m_state.get());
+        const std::vector<quint8> px = m.laneStates(500, ThreadsStartNs, t, 100);
+        for (int c = 0; c < 100; ++c)
+            QCOMPARE(int(px[size_t(c)]), c < 50 ? int(E::Running) : int(E::Sleeping));
+        // Zoomed in to a few spans per pixel, from the spans themselves.
+        const std::vector<quint8> near =
+            m.laneStates(500, ThreadsStartNs, ThreadsStartNs + 40000, 10);
+        QCOMPARE(int(near[0]), int(E::Running));
+        QCOMPARE(m.laneStates(500, ThreadsStartNs, ThreadsStartNs + 4000, 4000)[3500],
+                 quint8(E::Sleeping));
+    }
+
     void criticalPathTable()
     {
         ThreadStateModel lanes(m_session.get(), m_state.get());
