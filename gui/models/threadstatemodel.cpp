@@ -225,7 +225,7 @@ void ThreadStateModel::buildSummary(const Thread &t) const
     const QList<qsizetype> &spans = m_index.spans(t.tid);
     const EventStore &store = m_session->events();
     qsizetype buckets = 512;
-    while (buckets < spans.size() / 8 && buckets < (qsizetype(1) << 16))
+    while (buckets < spans.size() / 4 && buckets < (qsizetype(1) << 15))
         buckets *= 2;
     Summary summary;
     summary.origin = t.firstNs;
@@ -271,10 +271,10 @@ bool ThreadStateModel::laneStatesFromSummary(const Summary &summary, quint64 sta
 {
     const int width = int(out.size());
     const double nsPerPx = double(endNs - startNs) / width;
-    // The coarsest level with two buckets or more per pixel; none: the spans themselves.
+    // The coarsest level with a bucket or more per pixel; none: the spans themselves.
     int level = -1;
     for (int l = 0; l < summary.levels.size(); ++l) {
-        if (double(summary.width0 << l) * 2 <= nsPerPx)
+        if (double(summary.width0 << l) <= nsPerPx)
             level = l;
     }
     if (level < 0)
@@ -297,8 +297,8 @@ bool ThreadStateModel::laneStatesFromSummary(const Summary &summary, quint64 sta
             out[size_t(column)] = quint8(best + 1);
         cover.fill(0);
     };
-    // A bucket counts for the column its middle is in: at two buckets per pixel or more, the
-    // error is a bucket at each column's edge.
+    // A bucket counts for the column its middle is in: at a bucket per pixel or more, the
+    // error is at most a bucket at each column's edge.
     for (; b < buckets; ++b) {
         const quint64 mid = summary.origin + quint64(b) * w + w / 2;
         if (mid < startNs)

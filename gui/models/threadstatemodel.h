@@ -81,7 +81,7 @@ private:
         quint64 runningNs = 0;
     };
     // A busy thread's spans summed into buckets, for ranges where a pixel holds many spans:
-    // level 0 has about a bucket per 8 spans, each next level half as many, each bucket the
+    // level 0 has about a bucket per 4 spans, each next level half as many, each bucket the
     // share of its time (of 65535) in each state. A lane then costs a few buckets per pixel
     // column instead of every span in it.
     struct Summary
