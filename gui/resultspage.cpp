@@ -19,6 +19,7 @@
 #include "gui/profilepage.h"
 #include "gui/querypage.h"
 #include "gui/stackchartview.h"
+#include "gui/threadstateview.h"
 #include "gui/timelinewidget.h"
 #include "gui/toppage.h"
 
@@ -74,6 +75,7 @@ ResultsPage::ResultsPage(SessionModel *session, ViewState *state, QWidget *paren
     m_query = new QueryPage(m_session, this);
     m_top = new TopPage(m_session, m_state, this);
     m_explain = new ExplainPage(m_session, m_state, this);
+    m_threads = new ThreadStateView(m_session, m_state, this);
 
     // Six groups instead of twenty tabs: one tab per view and per event type overflowed a
     // 1366 px screen (in German by far), and Summary scrolled out of sight.
@@ -87,6 +89,8 @@ ResultsPage::ResultsPage(SessionModel *session, ViewState *state, QWidget *paren
     m_tabs->addTab(
         createGroup({{m_profile, tr("Flame &Graph")}, {m_stackChart, tr("Stac&k Chart")}}),
         tr("&CPU"));
+    // Scheduling per thread and the critical path: its own group, as it has its own tables.
+    m_tabs->addTab(createGroup({{m_threads, QString()}}), tr("T&hreads"));
     m_tabs->addTab(createGroup({{m_ioStack, tr("I/O &Stack")}, {m_counters, tr("Co&unters")}}),
                    tr("&I/O"));
     m_tabs->addTab(
@@ -152,6 +156,7 @@ ResultsPage::ResultsPage(SessionModel *session, ViewState *state, QWidget *paren
             m_state->setRange(s, e);
         updateEventTypes(false);
         updateWorkloads();
+        updateThreadsTab();
     });
     connect(m_state, &ViewState::rangeChanged, this, &ResultsPage::updateRangeLabel);
     // Another view (a heatmap cell) may set the latency window: the box shows its lower bound.
@@ -597,6 +602,15 @@ void ResultsPage::sessionReset()
     m_state->setFullRange(m_session->firstTimeNs(), m_session->endTimeNs());
     updateEventTypes(true);
     updateRangeLabel();
+    updateThreadsTab();
+}
+
+void ResultsPage::updateThreadsTab()
+{
+    const int index = m_tabs->indexOf(m_threads);
+    const bool shown = m_session->events().count(EventType::ThreadState) > 0;
+    if (index >= 0 && m_tabs->isTabVisible(index) != shown)
+        m_tabs->setTabVisible(index, shown);
 }
 
 void ResultsPage::setRecording(bool recording)

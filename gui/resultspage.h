@@ -34,6 +34,7 @@ class QueryPage;
 class SessionModel;
 class StackChartView;
 class SummaryPanel;
+class ThreadStateView;
 class TimelineWidget;
 class TopPage;
 
@@ -83,6 +84,7 @@ public:
     QueryPage *queryPage() const { return m_query; }
     TopPage *topPage() const { return m_top; }
     ExplainPage *explainPage() const { return m_explain; }
+    ThreadStateView *threadStateView() const { return m_threads; }
     EventTableModel *tableModel(EventType type) const;
     EventFilterModel *filterModel(EventType type) const;
     QTableView *tableView(EventType type) const;
@@ -112,6 +114,8 @@ private:
     void sessionReset();
     void updateEventTypes(bool resizeAll);
     void updateRangeLabel();
+    // The Threads tab is offered when the session has thread states (the threadstate probe).
+    void updateThreadsTab();
     void showEventType(EventType type);
     void selectInTable(const EventRef &ref, bool followTab = true);
 
@@ -134,6 +138,7 @@ private:
     QueryPage *m_query = nullptr;
     TopPage *m_top = nullptr;
     ExplainPage *m_explain = nullptr;
+    ThreadStateView *m_threads = nullptr;
     QTabWidget *m_tabs = nullptr;
     QList<QTabWidget *> m_groups; // the groups of more than one view
     QWidget *m_eventsPage = nullptr;

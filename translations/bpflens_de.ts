@@ -1210,6 +1210,80 @@
     </message>
 </context>
 <context>
+    <name>bpflens::CriticalPathModel</name>
+    <message>
+        <source>not recorded</source>
+        <translation>nicht aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>Wakeups away from the thread asked for</source>
+        <translation>Aufweckungen Abstand zum gewählten Thread</translation>
+    </message>
+    <message>
+        <source>The wait did not end within the range</source>
+        <translation>Das Warten endete nicht im Bereich</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Beginn</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Thread</source>
+        <translation>Thread</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Depth</source>
+        <translation>Tiefe</translation>
+    </message>
+    <message>
+        <source>Woken by</source>
+        <translation>Geweckt von</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::CriticalPathSharesModel</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Thread</source>
+        <translation>Thread</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>Anteil</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::DetailsPane</name>
     <message>
         <source>Field</source>
@@ -4136,6 +4210,10 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
         <source>Unit %1</source>
         <translation>Unit %1</translation>
     </message>
+    <message>
+        <source>T&amp;hreads</source>
+        <translation>&amp;Threads</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::SessionDocument</name>
@@ -4708,6 +4786,103 @@ Die PID- und Befehlsfilter leeren.</translation>
     <message>
         <source>D&amp;ark</source>
         <translation>&amp;Dunkel</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ThreadStateView</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Thread states</source>
+        <translation>Thread-Zustände</translation>
+    </message>
+    <message>
+        <source>Each thread&apos;s state over time, one lane per thread under its process. Wheel zooms, drag pans, Shift+wheel scrolls the threads, a click selects a span.</source>
+        <translation>Der Zustand jedes Threads über die Zeit, eine Spur pro Thread unter seinem Prozess. Mausrad zoomt, Ziehen verschiebt, Umschalt+Mausrad blättert durch die Threads, ein Klick wählt einen Abschnitt.</translation>
+    </message>
+    <message>
+        <source>CPU %1</source>
+        <translation>CPU %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%Ln thread(s))</source>
+        <translation>
+            <numerusform>%1 (%Ln Thread)</numerusform>
+            <numerusform>%1 (%Ln Threads)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 on CPU %2</source>
+        <translation>%1 auf CPU %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Duration: %1</source>
+        <translation>Dauer: %1</translation>
+    </message>
+    <message>
+        <source>Start: %1</source>
+        <translation>Beginn: %1</translation>
+    </message>
+    <message>
+        <source>Blocked on CPU %1</source>
+        <translation>Blockiert auf CPU %1</translation>
+    </message>
+    <message>
+        <source>Woken by: %1</source>
+        <translation>Geweckt von: %1</translation>
+    </message>
+    <message>
+        <source>Thread %1, PID %2</source>
+        <translation>Thread %1, PID %2</translation>
+    </message>
+    <message>
+        <source>Process %1: click to fold or unfold its threads</source>
+        <translation>Prozess %1: Klicken klappt seine Threads ein oder aus</translation>
+    </message>
+    <message>
+        <source>Thread %1, PID %2: running %3</source>
+        <translation>Thread %1, PID %2: %3 laufend</translation>
+    </message>
+    <message>
+        <source>Critical &amp;Path</source>
+        <translation>Kritischer &amp;Pfad</translation>
+    </message>
+    <message>
+        <source>What the chosen thread waited for over the visible range: its wakeups walked back through the threads that woke it</source>
+        <translation>Worauf der gewählte Thread im sichtbaren Bereich gewartet hat: seine Aufweckungen rückwärts verfolgt über die Threads, die ihn geweckt haben</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>No thread states in this session. Record with the Thread states probe (threadstate) to see when each thread ran, waited for a CPU or blocked, and why.</source>
+        <translation>Diese Sitzung enthält keine Thread-Zustände. Nehmen Sie mit der Sonde Thread-Zustände (threadstate) auf, um zu sehen, wann jeder Thread lief, auf eine CPU wartete oder blockiert war, und warum.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Critical path of %1 from %2 to %3: %Ln step(s).</source>
+        <translation>
+            <numerusform>Kritischer Pfad von %1 von %2 bis %3: %Ln Schritt.</numerusform>
+            <numerusform>Kritischer Pfad von %1 von %2 bis %3: %Ln Schritte.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Click a thread&apos;s lane to choose it for the critical path.</source>
+        <translation>Klicken Sie auf die Spur eines Threads, um ihn für den kritischen Pfad zu wählen.</translation>
+    </message>
+    <message>
+        <source>Thread: %1</source>
+        <translation>Thread: %1</translation>
+    </message>
+    <message>
+        <source>The chain of wakeups was cut at a depth of 64.</source>
+        <translation>Die Kette der Aufweckungen wurde bei Tiefe 64 abgeschnitten.</translation>
     </message>
 </context>
 <context>

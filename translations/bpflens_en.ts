@@ -269,6 +269,23 @@
     </message>
 </context>
 <context>
+    <name>bpflens::ThreadStateView</name>
+    <message numerus="yes">
+        <source>%1 (%Ln thread(s))</source>
+        <translation>
+            <numerusform>%1 (%Ln thread)</numerusform>
+            <numerusform>%1 (%Ln threads)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Critical path of %1 from %2 to %3: %Ln step(s).</source>
+        <translation>
+            <numerusform>Critical path of %1 from %2 to %3: %Ln step.</numerusform>
+            <numerusform>Critical path of %1 from %2 to %3: %Ln steps.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bpflens::TimelineWidget</name>
     <message numerus="yes">
         <source>%1 other processes: %Ln CPU sample(s) in view</source>

@@ -1209,6 +1209,80 @@
     </message>
 </context>
 <context>
+    <name>bpflens::CriticalPathModel</name>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>Wakeups away from the thread asked for</source>
+        <translation>与所选线程相隔的唤醒次数</translation>
+    </message>
+    <message>
+        <source>The wait did not end within the range</source>
+        <translation>等待未在该范围内结束</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Thread</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>Woken by</source>
+        <translation>唤醒者</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::CriticalPathSharesModel</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>Thread</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::DetailsPane</name>
     <message>
         <source>Field</source>
@@ -4109,6 +4183,10 @@ The data recorded until then is kept.</source>
         <source>Unit %1</source>
         <translation>单元 %1</translation>
     </message>
+    <message>
+        <source>T&amp;hreads</source>
+        <translation>线程(&amp;H)</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::SessionDocument</name>
@@ -4677,6 +4755,101 @@ Clear the PID and command filters.</source>
     <message>
         <source>D&amp;ark</source>
         <translation>深色(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::ThreadStateView</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Thread states</source>
+        <translation>线程状态</translation>
+    </message>
+    <message>
+        <source>Each thread&apos;s state over time, one lane per thread under its process. Wheel zooms, drag pans, Shift+wheel scrolls the threads, a click selects a span.</source>
+        <translation>每个线程随时间变化的状态，每个线程一条泳道，归在其进程下。滚轮缩放，拖动平移，Shift+滚轮滚动线程，单击选中一段。</translation>
+    </message>
+    <message>
+        <source>CPU %1</source>
+        <translation>CPU %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%Ln thread(s))</source>
+        <translation>
+            <numerusform>%1（%Ln 个线程）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 on CPU %2</source>
+        <translation>%1，在 CPU %2 上</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Duration: %1</source>
+        <translation>时长：%1</translation>
+    </message>
+    <message>
+        <source>Start: %1</source>
+        <translation>开始：%1</translation>
+    </message>
+    <message>
+        <source>Blocked on CPU %1</source>
+        <translation>在 CPU %1 上阻塞</translation>
+    </message>
+    <message>
+        <source>Woken by: %1</source>
+        <translation>唤醒者：%1</translation>
+    </message>
+    <message>
+        <source>Thread %1, PID %2</source>
+        <translation>线程 %1，PID %2</translation>
+    </message>
+    <message>
+        <source>Process %1: click to fold or unfold its threads</source>
+        <translation>进程 %1：单击折叠或展开其线程</translation>
+    </message>
+    <message>
+        <source>Thread %1, PID %2: running %3</source>
+        <translation>线程 %1，PID %2：运行 %3</translation>
+    </message>
+    <message>
+        <source>Critical &amp;Path</source>
+        <translation>关键路径(&amp;P)</translation>
+    </message>
+    <message>
+        <source>What the chosen thread waited for over the visible range: its wakeups walked back through the threads that woke it</source>
+        <translation>所选线程在可见范围内等待的是什么：沿着唤醒它的线程回溯其唤醒链</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>No thread states in this session. Record with the Thread states probe (threadstate) to see when each thread ran, waited for a CPU or blocked, and why.</source>
+        <translation>此会话没有线程状态。使用“线程状态”探针（threadstate）录制，即可看到每个线程何时运行、何时等待 CPU、何时阻塞以及原因。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Critical path of %1 from %2 to %3: %Ln step(s).</source>
+        <translation>
+            <numerusform>%1 从 %2 到 %3 的关键路径：%Ln 步。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Click a thread&apos;s lane to choose it for the critical path.</source>
+        <translation>单击某个线程的泳道，选择它来计算关键路径。</translation>
+    </message>
+    <message>
+        <source>Thread: %1</source>
+        <translation>线程：%1</translation>
+    </message>
+    <message>
+        <source>The chain of wakeups was cut at a depth of 64.</source>
+        <translation>唤醒链在深度 64 处被截断。</translation>
     </message>
 </context>
 <context>

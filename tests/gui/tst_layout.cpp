@@ -165,6 +165,9 @@ void TestLayout::tabRowsFitInGerman()
         QVERIFY2(needed <= tabs->width(),
                  qPrintable(QStringLiteral("tabs %1 px in %2 px").arg(needed).arg(tabs->width())));
         for (int i = 0; i < bar->count(); ++i) {
+            // A tab the session does not offer (Threads without thread states) takes no room.
+            if (!bar->isTabVisible(i))
+                continue;
             QVERIFY2(bar->rect().contains(bar->tabRect(i)), qPrintable(bar->tabText(i)));
             QVERIFY2(bar->tabRect(i).width() >= bar->fontMetrics().horizontalAdvance(
                                                     QString(bar->tabText(i)).remove(u'&')),
