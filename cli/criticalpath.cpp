@@ -123,9 +123,9 @@ int criticalPathCommand(const QStringList &args)
         return status;
     const EventStore &store = data.events;
     if (!store.count(EventType::ThreadState))
-        return fail(QStringLiteral("%1 has no thread states: record them with --probe "
-                                   "threadstate")
-                        .arg(parser.positionalArguments().first()));
+        return fail(QStringLiteral("%1 has no thread states: record them with --probe %2")
+                        .arg(parser.positionalArguments().first(),
+                             QLatin1String(EventTraits<ThreadStateEvent>::probeId)));
     const ThreadStateIndex index(store);
     const QList<qsizetype> &spans = index.spans(tid);
     if (spans.isEmpty())
