@@ -232,6 +232,15 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev)
     if (task_state(prev) & TASK_DEAD) {
         if (copies_wanted && bpf_map_delete_elem(&copy_wanted, &tid) == 0)
             __sync_fetch_and_add(&copies_wanted, -1);
+        /* A wait still held: its switch-in was never seen (it ran, since it exits now). Its
+         * span is not reported, and counted, as at a switch-out that finds one (below). */
+        old = bpf_map_lookup_elem(&offcpu_start, &tid);
+        if (old) {
+            __sync_fetch_and_add(&switch_in_missed, 1);
+            ref_stack(old->kstack_id, -1);
+            ref_stack(old->ustack_id, -1);
+            bpf_map_delete_elem(&offcpu_start, &tid);
+        }
         return;
     }
     /* prev is current here: the common filters apply */
