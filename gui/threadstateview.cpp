@@ -821,13 +821,20 @@ void ThreadStateView::computeCriticalPath()
     // The visible range is half-open, one past the session's end at full range: a
     // nanosecond "not recorded" at the end would be a step of its own.
     // Nor is the time before the thread's first span (it did not exist, or the recording had
-    // not seen it yet) a wait of its own: the path starts with the thread.
+    // not seen it yet) a wait of its own, nor the time after its last (it exited): the path
+    // spans the thread's life within the visible range.
     const QList<qsizetype> &spans = m_model->index().spans(m_tid);
-    const quint64 born = spans.isEmpty() ? 0 : m_session->events().value<&E::timeNs>(spans.first());
+    const EventStore &events = m_session->events();
+    const quint64 born = spans.isEmpty() ? 0 : events.value<&E::timeNs>(spans.first());
+    quint64 gone = 0;
+    for (qsizetype i : spans)
+        gone = std::max(gone, events.value<&E::timeNs>(i) + events.value<&E::durNs>(i));
     const quint64 from = std::max(m_state->startNs(), std::min(born, m_state->endNs() - 1));
     quint64 to = m_state->endNs();
     if (const quint64 end = m_session->info().endMonotonicNs; end > from && end < to)
         to = end;
+    if (gone > from && gone < to)
+        to = gone;
     CriticalPath path = criticalPath(m_session->events(), m_model->index(), m_tid, from, to);
     // A stretch not recorded before a thread's first span has no name from the walk.
     for (CriticalPathStep &step : path.steps) {

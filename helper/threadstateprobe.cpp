@@ -110,6 +110,7 @@ bool ThreadStateProbe::doStart(const QVariantMap &options, const KernelFeatures 
         return false;
     }
     m_threads.clear();
+    m_cpuCurrent.clear();
     m_stacks = !options.value(QStringLiteral("noStacks")).toBool();
     m_assumeFromStart = true;
     m_lastLost = 0;
@@ -154,6 +155,7 @@ void ThreadStateProbe::doStop()
 {
     SkeletonProbe::doStop();
     m_threads.clear();
+    m_cpuCurrent.clear();
 }
 
 bool ThreadStateProbe::knownSince(quint64 ts, quint64 *since) const
@@ -303,6 +305,19 @@ void ThreadStateProbe::emitSpan(quint32 tid, const Thread &t, quint64 endNs, qui
 void ThreadStateProbe::onSwitch(const threadstate_record &r, const QList<quint64> &ips,
                                 RecordBatch &out)
 {
+    // The task this CPU's last switch seen put on it: a different one switching away now means
+    // a switch away from that one was not seen. If it is a recorded thread, it is not running
+    // any more, since when is not known: its state is forgotten until its next transition
+    // (else it would run on here until the recording's end).
+    const auto current = m_cpuCurrent.constFind(r.cpu);
+    if (current != m_cpuCurrent.cend() && *current != r.tid) {
+        const auto gone = m_threads.find(*current);
+        if (gone != m_threads.end() && gone->state == E::Running && gone->cpu == r.cpu) {
+            m_threads.erase(gone);
+            ++m_transitionsMissed;
+        }
+    }
+    m_cpuCurrent.insert(r.cpu, r.other_tid);
     if (r.flags & THREADSTATE_PREV_WANTED) {
         auto it = m_threads.find(r.tid);
         quint64 since = 0;
@@ -478,6 +493,7 @@ void ThreadStateProbe::finishDrain(RecordBatch &out)
         // next transitions of each thread.
         m_lastLost = lost;
         m_threads.clear();
+    m_cpuCurrent.clear();
         m_assumeFromStart = false;
     }
     if (isAttached() || m_flushed)
@@ -491,6 +507,7 @@ void ThreadStateProbe::finishDrain(RecordBatch &out)
                      nullptr, out);
     }
     m_threads.clear();
+    m_cpuCurrent.clear();
 }
 
 } // namespace bpflens

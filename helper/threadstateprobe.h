@@ -80,6 +80,7 @@ private:
     Waker wakerOf(const threadstate_record &r, const QList<quint64> &ips);
 
     QHash<quint32, Thread> m_threads;
+    QHash<quint32, quint32> m_cpuCurrent; // by CPU: the tid its last switch seen put on it
     bool m_stacks = true;
     quint64 m_startNs = 0;
     quint64 m_stopNs = 0;
