@@ -151,11 +151,25 @@ void DetailsPane::refresh()
     const quint32 stackId = fields.isEmpty() ? 0 : stackIdOf(*m_session, ref, &hasStacks);
     m_frames->setStack(&m_session->stacks(), ref.type, stackId);
     m_framesView->setVisible(hasStacks);
-    const bool offWake = !fields.isEmpty() && ref.type == EventType::OffWake;
+    // An off-wake wait, or a thread state's wait: who ended it, and from where.
+    bool offWake = !fields.isEmpty() && ref.type == EventType::OffWake;
+    OffWakeEvent e;
     if (offWake) {
-        const OffWakeEvent e = m_session->events().event<OffWakeEvent>(ref.index);
+        e = m_session->events().event<OffWakeEvent>(ref.index);
+    } else if (!fields.isEmpty() && ref.type == EventType::ThreadState) {
+        const ThreadStateEvent s = m_session->events().event<ThreadStateEvent>(ref.index);
+        offWake = s.blocked();
+        e.wakerComm = s.wakerComm;
+        e.wakerPid = s.wakerPid;
+        e.wakerTid = s.wakerTid;
+        e.wakerStackId = s.wakerStackId;
+    }
+    if (offWake) {
         m_wakerFrames->setWakerStack(&m_session->stacks(), e.wakerStackId);
-        if (e.wakerComm.isEmpty())
+        if (e.wakerComm.isEmpty() && ref.type == EventType::ThreadState)
+            m_wakerLabel->setText(tr("No wakeup seen ended this wait (it lasted past the "
+                                     "recording, or its wakeup was not seen)."));
+        else if (e.wakerComm.isEmpty())
             m_wakerLabel->setText(tr("Its wakeup was not seen (preempted, or lost)."));
         else if (e.wakerTid == 0)
             m_wakerLabel->setText(tr("Woken from an interrupt (%1), whose stack was:")

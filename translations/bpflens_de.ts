@@ -1321,6 +1321,10 @@
         <source>Woken by %1 (PID %2, TID %3), whose stack was:</source>
         <translation>Geweckt von %1 (PID %2, TID %3), dessen Stack war:</translation>
     </message>
+    <message>
+        <source>No wakeup seen ended this wait (it lasted past the recording, or its wakeup was not seen).</source>
+        <translation>Kein beobachteter Weckvorgang beendete dieses Warten (es dauerte über die Aufzeichnung hinaus, oder sein Weckvorgang wurde nicht gesehen).</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::EventDiffModel</name>

@@ -1320,6 +1320,10 @@
         <source>Woken by %1 (PID %2, TID %3), whose stack was:</source>
         <translation>由 %1（PID %2，TID %3）唤醒，其调用栈为：</translation>
     </message>
+    <message>
+        <source>No wakeup seen ended this wait (it lasted past the recording, or its wakeup was not seen).</source>
+        <translation>没有观察到结束此等待的唤醒（等待持续到录制结束之后，或其唤醒未被观察到）。</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::EventDiffModel</name>

@@ -318,6 +318,27 @@ private Q_SLOTS:
         wait("[irq]", 0, OnlySchedStack);
         wait("", 0, 0);
         wait("writer", 301, PipeWakeStack);
+        // Thread states: a wait on the pipe the writer ended, the run after it, and a wait no
+        // wakeup ended within the recording.
+        auto state_ = [&](quint8 s, quint64 at, const char *wakerComm, quint32 wakerTid,
+                          quint32 wakerStack) {
+            ThreadStateEvent e;
+            e.timeNs = 1'000'000'000ull + at * 1'000'000;
+            e.durNs = 1'000'000;
+            e.pid = 200;
+            e.tid = 201;
+            e.comm = "app";
+            e.state = s;
+            e.reason = s == ThreadStateEvent::Sleeping ? ThreadStateEvent::Pipe : 0;
+            e.wakerPid = wakerTid ? 300 : 0;
+            e.wakerTid = wakerTid;
+            e.wakerComm = wakerComm;
+            e.wakerStackId = wakerStack;
+            d.events.append(e);
+        };
+        state_(ThreadStateEvent::Sleeping, 1, "writer", 301, PipeWakeStack);
+        state_(ThreadStateEvent::Running, 2, "", 0, 0);
+        state_(ThreadStateEvent::Sleeping, 3, "", 0, 0);
         SessionModel session;
         ViewState state;
         DetailsPane details{&session, &state};
@@ -372,6 +393,23 @@ private Q_SLOTS:
         QCOMPARE(table.index(3, column).data().toString(), QStringLiteral("anon_pipe_write"));
         QCOMPARE(table.index(3, column).data(EventTableModel::RawValueRole).toUInt(),
                  PipeWakeStack);
+
+        // A thread state's wait shows its waker as an off-wake wait does; a run has none.
+        state.setSelectedEvent({EventType::ThreadState, 0});
+        QVERIFY(details.wakerPanel()->isVisible());
+        QCOMPARE(details.value(QStringLiteral("Reason")), QStringLiteral("pipe"));
+        QCOMPARE(details.value(QStringLiteral("Woken from")), QStringLiteral("anon_pipe_write"));
+        QCOMPARE(details.wakerLabel()->text(),
+                 QStringLiteral("Woken by writer (PID 300, TID 301), whose stack was:"));
+        QCOMPARE(details.wakerFrames()->rowCount(), 8);
+        state.setSelectedEvent({EventType::ThreadState, 1});
+        QVERIFY(!details.wakerPanel()->isVisible());
+        state.setSelectedEvent({EventType::ThreadState, 2});
+        QVERIFY(details.wakerPanel()->isVisible());
+        QCOMPARE(details.wakerLabel()->text(),
+                 QStringLiteral("No wakeup seen ended this wait (it lasted past the recording, "
+                                "or its wakeup was not seen)."));
+        QCOMPARE(details.wakerFrames()->rowCount(), 0);
 
         state.setSelectedEvent({EventType::OffCpu, DiskWaitEvent});
         QVERIFY(!details.wakerPanel()->isVisible());
