@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-// Memory reclaim spans, like bcc's drsnoop plus cgroup-limit reclaim: vmscan's direct reclaim
-// (an allocation the machine could not satisfy at once) and memcg reclaim (a charge over a
-// memory cgroup's memory.max or memory.high, v1's limit) begin and end tracepoints, timed per
-// task; each span an event (at least min_latency_ns long) and a sample of its kind's histogram.
-// The two kinds do not nest, but are kept apart anyway: a span ends only at its own end.
+// Memory reclaim spans, like bcc's drsnoop plus cgroup-limit reclaim and compaction (bcc's
+// compactsnoop): vmscan's direct reclaim (an allocation the machine could not satisfy at once),
+// memcg reclaim (a charge over a memory cgroup's memory.max or memory.high, v1's limit) and
+// compaction's begin and end tracepoints, timed per task; each span an event (at least
+// min_latency_ns long) and a sample of its kind's histogram. The kinds are kept apart: a span
+// ends only at its own end.
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -152,6 +153,38 @@ SEC("raw_tp/mm_vmscan_memcg_reclaim_end")
 int BPF_PROG(reclaim_memcg_end_raw, unsigned long nr_reclaimed)
 {
     end(RECLAIM_MEMCG, nr_reclaimed);
+    return 0;
+}
+
+/* Compaction of one zone (compact_zone()): in an allocation that could not find contiguous free
+ * pages (direct compaction, a stall), in kcompactd, or for a write to
+ * /proc/sys/vm/compact_memory. Its arguments differ across kernels (a compact_control first
+ * since 6.x) and are not needed. */
+SEC("tp_btf/mm_compaction_begin")
+int reclaim_compaction_begin_btf(void *ctx)
+{
+    begin(RECLAIM_COMPACTION);
+    return 0;
+}
+
+SEC("raw_tp/mm_compaction_begin")
+int reclaim_compaction_begin_raw(void *ctx)
+{
+    begin(RECLAIM_COMPACTION);
+    return 0;
+}
+
+SEC("tp_btf/mm_compaction_end")
+int reclaim_compaction_end_btf(void *ctx)
+{
+    end(RECLAIM_COMPACTION, 0);
+    return 0;
+}
+
+SEC("raw_tp/mm_compaction_end")
+int reclaim_compaction_end_raw(void *ctx)
+{
+    end(RECLAIM_COMPACTION, 0);
     return 0;
 }
 

@@ -33,39 +33,43 @@ AttachPlan ReclaimProbe::plan(const KernelFeatures &kernel)
     // Each kind's begin and end, all or nothing: a BTF tracepoint where the kernel's BTF has it,
     // else a raw one, else tracefs's. Either kind alone is worth recording (a kernel without
     // memory cgroups has no memcg reclaim tracepoints).
-    auto group = [&](const char *kind, const QString &what) {
+    // (category, tracepoint with %1 for begin or end, program name's kind)
+    auto group = [&](const char *category, const char *pattern, const char *kind,
+                     const QString &what) {
         AttachGroup g;
         g.what = what;
         g.required = false;
         for (const char *edge : {"begin", "end"}) {
-            const QString name = QStringLiteral("mm_vmscan_%1_reclaim_%2")
-                                     .arg(QLatin1String(kind), QLatin1String(edge));
+            const QString name = QString::fromLatin1(pattern).arg(QLatin1String(edge));
             const QByteArray program = QByteArray("reclaim_") + kind + '_' + edge;
             if (kernel.hasBtfTracepoint(name)) {
                 g.programs.append({program + "_btf", QStringLiteral("tp_btf/") + name});
-            } else if (kernel.hasTracepoint(QStringLiteral("vmscan/") + name)) {
+            } else if (kernel.hasTracepoint(QLatin1String(category) + u'/' + name)) {
                 // tracefs lists it, its BTF does not type it: a raw tracepoint takes the same
                 // arguments.
                 g.programs.append({program + "_raw", QStringLiteral("raw_tp/") + name});
             } else {
-                p.addReason(QStringLiteral("%1 are not recorded: the kernel has no vmscan/%2 "
+                p.addReason(QStringLiteral("%1 are not recorded: the kernel has no %2/%3 "
                                            "tracepoint (neither in its BTF nor in tracefs, which "
                                            "may need mounting)")
-                                .arg(what, name));
+                                .arg(what, QLatin1String(category), name));
                 return;
             }
         }
         p.groups.append(g);
     };
-    group("direct", QStringLiteral("direct reclaims"));
-    group("memcg", QStringLiteral("memory cgroup reclaims"));
+    group("vmscan", "mm_vmscan_direct_reclaim_%1", "direct", QStringLiteral("direct reclaims"));
+    group("vmscan", "mm_vmscan_memcg_reclaim_%1", "memcg",
+          QStringLiteral("memory cgroup reclaims"));
+    // (a kernel built without CONFIG_COMPACTION has none)
+    group("compaction", "mm_compaction_%1", "compaction", QStringLiteral("compactions"));
     if (p.groups.isEmpty()) {
         p.available = false;
         if (p.reason.isEmpty())
             p.reason = QStringLiteral("no reclaim tracepoint");
     }
-    p.noneAttached =
-        QStringLiteral("neither the direct nor the memcg reclaim tracepoints attached");
+    p.noneAttached = QStringLiteral(
+        "none of the direct reclaim, memcg reclaim and compaction tracepoints attached");
     return p;
 }
 
@@ -94,7 +98,7 @@ bool ReclaimProbe::decode(const void *data, size_t size, RecordBatch &out)
     if (size != sizeof(r))
         return false;
     std::memcpy(&r, data, sizeof(r));
-    if (r.kind != RECLAIM_DIRECT && r.kind != RECLAIM_MEMCG)
+    if (r.kind != RECLAIM_DIRECT && r.kind != RECLAIM_MEMCG && r.kind != RECLAIM_COMPACTION)
         return false;
     ReclaimEvent e;
     e.timeNs = r.ts_ns;

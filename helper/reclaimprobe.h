@@ -7,9 +7,10 @@ struct reclaim_bpf;
 
 namespace bpflens {
 
-// Memory reclaim spans, like bcc's drsnoop plus memory cgroup reclaim: vmscan's direct and memcg
-// reclaim begin and end tracepoints (bpf/reclaim.bpf.c), each span an event and a sample of its
-// kind's log2 latency histogram ("direct", "memcg").
+// Memory reclaim spans, like bcc's drsnoop plus memory cgroup reclaim and compactsnoop: vmscan's
+// direct and memcg reclaim and compaction's begin and end tracepoints (bpf/reclaim.bpf.c), each
+// span an event and a sample of its kind's log2 latency histogram ("direct", "memcg",
+// "compaction").
 class ReclaimProbe : public SkeletonProbe<reclaim_bpf>
 {
 public:

@@ -632,10 +632,6 @@
         <translation>Speicherrückgewinnung</translation>
     </message>
     <message>
-        <source>Every direct reclaim (like drsnoop) and memory cgroup reclaim (a cgroup over memory.high or memory.max) a task stalls in, with the pages it reclaimed, and latency histograms per kind</source>
-        <translation>Jede direkte Speicherrückgewinnung (wie drsnoop) und jede Rückgewinnung einer Speicher-Cgroup (über memory.high oder memory.max), in der ein Task hängt, mit den zurückgewonnenen Seiten, und Latenzhistogramme je Art</translation>
-    </message>
-    <message>
         <source>Only record reclaims at least this slow (histograms count all)</source>
         <translation>Nur Rückgewinnungen aufzeichnen, die mindestens so langsam sind (Histogramme zählen alle)</translation>
     </message>
@@ -682,6 +678,10 @@
     <message>
         <source>Take no kernel stack where a thread blocks or is woken (cheaper; the reasons and the interrupts&apos; wakeups are then not known)</source>
         <translation>Keinen Kernel-Stack nehmen, wo ein Thread blockiert oder geweckt wird (günstiger; Gründe und Weckvorgänge durch Interrupts sind dann unbekannt)</translation>
+    </message>
+    <message>
+        <source>Every direct reclaim (like drsnoop), memory cgroup reclaim (a cgroup over memory.high or memory.max) and memory compaction (like compactsnoop) a task stalls in, with the pages it reclaimed, and latency histograms per kind</source>
+        <translation>Jede direkte Rückgewinnung (wie drsnoop), Speicher-Cgroup-Rückgewinnung (eine Cgroup über memory.high oder memory.max) und Speicherverdichtung (wie compactsnoop), in der ein Task hängt, mit den zurückgewonnenen Seiten, und Latenz-Histogramme je Art</translation>
     </message>
 </context>
 <context>

@@ -632,10 +632,6 @@
         <translation>内存回收</translation>
     </message>
     <message>
-        <source>Every direct reclaim (like drsnoop) and memory cgroup reclaim (a cgroup over memory.high or memory.max) a task stalls in, with the pages it reclaimed, and latency histograms per kind</source>
-        <translation>任务陷入的每次直接回收（类似 drsnoop）和内存 cgroup 回收（cgroup 超过 memory.high 或 memory.max），含回收的页数，以及按类型的延迟直方图</translation>
-    </message>
-    <message>
         <source>Only record reclaims at least this slow (histograms count all)</source>
         <translation>仅记录至少这么慢的回收（直方图统计全部）</translation>
     </message>
@@ -682,6 +678,10 @@
     <message>
         <source>Take no kernel stack where a thread blocks or is woken (cheaper; the reasons and the interrupts&apos; wakeups are then not known)</source>
         <translation>线程阻塞或被唤醒时不采集内核栈（开销更低；但阻塞原因和中断唤醒将无法得知）</translation>
+    </message>
+    <message>
+        <source>Every direct reclaim (like drsnoop), memory cgroup reclaim (a cgroup over memory.high or memory.max) and memory compaction (like compactsnoop) a task stalls in, with the pages it reclaimed, and latency histograms per kind</source>
+        <translation>任务所陷入的每次直接回收（类似 drsnoop）、内存 cgroup 回收（cgroup 超出 memory.high 或 memory.max）和内存规整（类似 compactsnoop），附带回收的页数，以及按类型的延迟直方图</translation>
     </message>
 </context>
 <context>

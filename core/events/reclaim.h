@@ -4,16 +4,19 @@
 
 namespace bpflens {
 
-// A memory reclaim span of one task (reclaim, like bcc's drsnoop plus cgroup-limit reclaim):
-// direct reclaim (an allocation the machine could not satisfy at once) or memcg reclaim (a
-// charge over a memory cgroup's memory.max or memory.high, v1's limit): its end (timeNs, as for
-// every type with a latency but offcpu's) and its latency, with the pages it reclaimed.
+// A memory reclaim span of one task (reclaim, like bcc's drsnoop plus cgroup-limit reclaim and
+// compactsnoop): direct reclaim (an allocation the machine could not satisfy at once), memcg
+// reclaim (a charge over a memory cgroup's memory.max or memory.high, v1's limit) or the
+// compaction of a zone (an allocation's, kcompactd's, or a write to /proc/sys/vm/compact_memory):
+// its end (timeNs, as for every type with a latency but offcpu's) and its latency, with the
+// pages it reclaimed (0 for a compaction).
 struct ReclaimEvent
 {
     enum Kind : quint8
     {
         Direct = 1,
         Memcg = 2,
+        Compaction = 3, // compaction of a zone: no pages reclaimed, pagesReclaimed 0
     };
     quint64 timeNs = 0;
     quint64 latencyNs = 0;
@@ -37,6 +40,8 @@ inline QString ReclaimEvent::kindName(quint8 kind)
         return QStringLiteral("direct");
     case Memcg:
         return QStringLiteral("memcg");
+    case Compaction:
+        return QStringLiteral("compaction");
     }
     return QString::number(kind);
 }

@@ -9,7 +9,7 @@ inline QStringList reclaimHistogramLabels(const QVariantMap &)
     return {QStringLiteral("kind")};
 }
 
-// Memory reclaim stalls: drsnoop, and memory cgroup limits' reclaim.
+// Memory reclaim stalls: drsnoop, memory cgroup limits' reclaim, and compaction (compactsnoop).
 inline ProbeInfo reclaimProbe()
 {
     ProbeInfo p;
@@ -17,9 +17,10 @@ inline ProbeInfo reclaimProbe()
     p.group = ProbeGroup::Memory;
     p.title = text(QT_TRANSLATE_NOOP("ProbeCatalog", "Memory reclaim"));
     p.description = text(QT_TRANSLATE_NOOP(
-        "ProbeCatalog", "Every direct reclaim (like drsnoop) and memory cgroup reclaim (a "
-                        "cgroup over memory.high or memory.max) a task stalls in, with the pages "
-                        "it reclaimed, and latency histograms per kind"));
+        "ProbeCatalog", "Every direct reclaim (like drsnoop), memory cgroup reclaim (a cgroup "
+                        "over memory.high or memory.max) and memory compaction (like "
+                        "compactsnoop) a task stalls in, with the pages it reclaimed, and "
+                        "latency histograms per kind"));
     p.options = {pidOption(),
                  tidOption(),
                  uidOption(),

@@ -12,6 +12,7 @@
 #include "tests/engine/memcgtestutil.h"
 #include "tests/testutil.h"
 
+#include <QFile>
 #include <QTest>
 
 #include <fcntl.h>
@@ -127,12 +128,66 @@ private Q_SLOTS:
             memcgSpans += e.kind == ReclaimEvent::Memcg;
         quint64 counted = 0;
         for (const HistogramSnapshot &s : std::as_const(histograms)) {
-            QVERIFY2(s.key == QLatin1String("memcg") || s.key == QLatin1String("direct"),
+            QVERIFY2(s.key == QLatin1String("memcg") || s.key == QLatin1String("direct") ||
+                         s.key == QLatin1String("compaction"),
                      qPrintable(s.key));
             if (s.key == QLatin1String("memcg"))
                 counted += s.histogram.count();
         }
         QCOMPARE(counted, memcgSpans);
+    }
+
+    // A write to /proc/sys/vm/compact_memory compacts every populated zone of every node in the
+    // writer's own context (compact_nodes): one compaction span per zone, each the test
+    // thread's, none reclaiming a page, each in the compaction histogram.
+    void compactionOfAWriteToCompactMemory()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the reclaim probe and compacts memory");
+        const QString knob = QStringLiteral("/proc/sys/vm/compact_memory");
+        if (!QFile::exists(knob))
+            QSKIP("the kernel has no memory compaction (CONFIG_COMPACTION)");
+        // populated zones: a zone's "present" pages above 0 (/proc/zoneinfo)
+        QFile zoneinfo(QStringLiteral("/proc/zoneinfo"));
+        QVERIFY(zoneinfo.open(QIODevice::ReadOnly));
+        int zones = 0;
+        for (const QByteArray &line : zoneinfo.readAll().split('\n')) {
+            const QList<QByteArray> words = line.simplified().split(' ');
+            if (words.size() == 2 && words[0] == "present" && words[1].toULongLong() > 0)
+                ++zones;
+        }
+        QVERIFY(zones > 0);
+        const quint32 me = quint32(gettid());
+        Engine engine;
+        QList<ProbeConfig> req{{QStringLiteral("reclaim"), {{QStringLiteral("tid"), qint64(me)}},
+                                {}}};
+        QString error;
+        QVERIFY2(engine.start(req, &error), qPrintable(error));
+        QVERIFY2(req.first().attachPath.contains(QStringLiteral("mm_compaction_begin")),
+                 qPrintable(req.first().attachPath));
+        QFile compact(knob);
+        QVERIFY(compact.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+        QCOMPARE(compact.write("1"), qint64(1));
+        compact.close();
+        RecordBatch b;
+        engine.poll(100, b);
+        RecordBatch last;
+        engine.stop(&last);
+        const QList<ReclaimEvent> events = b.events<ReclaimEvent>() + last.events<ReclaimEvent>();
+        int spans = 0;
+        for (const ReclaimEvent &e : events) {
+            QCOMPARE(e.tid, me);
+            QCOMPARE(int(e.kind), int(ReclaimEvent::Compaction));
+            QCOMPARE(e.pagesReclaimed, 0ull);
+            QVERIFY(e.latencyNs > 0);
+            ++spans;
+        }
+        QCOMPARE(spans, zones);
+        quint64 counted = 0;
+        for (const HistogramSnapshot &s : b.histograms + last.histograms) {
+            QCOMPARE(s.key, QStringLiteral("compaction"));
+            counted += s.histogram.count();
+        }
+        QCOMPARE(counted, quint64(zones));
     }
 };
 
