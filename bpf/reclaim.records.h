@@ -7,8 +7,8 @@
 
 enum reclaim_kind
 {
-    RECLAIM_DIRECT = 1, /* an allocation reclaiming for the machine (vmscan direct reclaim) */
-    RECLAIM_MEMCG = 2,  /* a charge over a memory cgroup's limit, or over its memory.high */
+    RECLAIM_DIRECT = 1,     /* an allocation reclaiming for the machine (vmscan direct reclaim) */
+    RECLAIM_MEMCG = 2,      /* a charge over a memory cgroup's limit, or over its memory.high */
     RECLAIM_COMPACTION = 3, /* memory compaction of a zone (an allocation's, kcompactd's) */
 };
 

@@ -90,8 +90,7 @@ static __always_inline void task_into(struct task_struct *t, __u32 *pid, __u32 *
     bpf_probe_read_kernel_str(comm, BPFLENS_COMM_LEN, &t->comm);
 }
 
-static __always_inline void on_switch(void *ctx, struct task_struct *prev,
-                                      struct task_struct *next)
+static __always_inline void on_switch(void *ctx, struct task_struct *prev, struct task_struct *next)
 {
     struct threadstate_record *r;
     __u32 prev_tid = BPF_CORE_READ(prev, pid);
@@ -110,8 +109,8 @@ static __always_inline void on_switch(void *ctx, struct task_struct *prev,
     r = reserve(THREADSTATE_SWITCH, blocks);
     if (!r)
         return;
-    r->flags = (prev_wanted ? THREADSTATE_PREV_WANTED : 0) |
-               (next_wanted ? THREADSTATE_NEXT_WANTED : 0);
+    r->flags =
+        (prev_wanted ? THREADSTATE_PREV_WANTED : 0) | (next_wanted ? THREADSTATE_NEXT_WANTED : 0);
     r->state = (__u32)state;
     task_into(prev, &r->pid, &r->tid, &r->cgroup_id, r->comm);
     task_into(next, &r->other_pid, &r->other_tid, &r->other_cgroup_id, r->other_comm);

@@ -29,9 +29,9 @@ QString pathSeconds(quint64 ns, quint64 startNs)
 
 QString pathThread(const QByteArray &comm, quint32 tid)
 {
-    return comm.isEmpty() ? QStringLiteral("tid %1").arg(tid)
-                          : QStringLiteral("%1 %2").arg(QString::fromUtf8(escapeKernelBytes(comm)))
-                                .arg(tid);
+    return comm.isEmpty()
+               ? QStringLiteral("tid %1").arg(tid)
+               : QStringLiteral("%1 %2").arg(QString::fromUtf8(escapeKernelBytes(comm))).arg(tid);
 }
 
 // "sleeping (pipe)", "runnable (woken)", "not recorded"
@@ -40,7 +40,8 @@ QString pathState(quint8 state, quint8 reason)
     if (!state)
         return QStringLiteral("not recorded");
     const QString r = TS::reasonName(reason);
-    return r.isEmpty() ? TS::stateName(state) : QStringLiteral("%1 (%2)").arg(TS::stateName(state), r);
+    return r.isEmpty() ? TS::stateName(state)
+                       : QStringLiteral("%1 (%2)").arg(TS::stateName(state), r);
 }
 
 QString pathWaker(const CriticalPathStep &s)
@@ -74,8 +75,8 @@ int criticalPathCommand(const QStringList &args)
         "and what that thread did until then, followed back wakeup by wakeup "
         "(docs/threadstates.md)."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A session file."));
-    parser.addOption({QStringLiteral("tid"), QStringLiteral("The thread (required)."),
-                      QStringLiteral("N")});
+    parser.addOption(
+        {QStringLiteral("tid"), QStringLiteral("The thread (required)."), QStringLiteral("N")});
     parser.addOption({QStringLiteral("from"),
                       QStringLiteral("Start of the range after the session's start (12.5, 12.5s, "
                                      "1500ms; default: the thread's first span)."),
@@ -84,8 +85,8 @@ int criticalPathCommand(const QStringList &args)
                       QStringLiteral("End of the range (default: the thread's last span's end)."),
                       QStringLiteral("T")});
     parser.addOption({QStringLiteral("max-depth"),
-                      QStringLiteral("Wakeups followed at most (default 64)."),
-                      QStringLiteral("N"), QStringLiteral("64")});
+                      QStringLiteral("Wakeups followed at most (default 64)."), QStringLiteral("N"),
+                      QStringLiteral("64")});
     parser.addOption({QStringLiteral("csv"), QStringLiteral("CSV output.")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("JSON output.")});
     int status = Ok;
@@ -213,8 +214,8 @@ int criticalPathCommand(const QStringList &args)
              .arg(QStringLiteral("woken by"));
     for (const CriticalPathStep &p : path.steps) {
         // a thread n wakeups away is indented n steps, so a chain reads as one
-        const QString who = QString(qMin(p.depth, 8) * 2, QLatin1Char(' ')) +
-                            pathThread(p.comm, p.tid);
+        const QString who =
+            QString(qMin(p.depth, 8) * 2, QLatin1Char(' ')) + pathThread(p.comm, p.tid);
         s << QStringLiteral("%1  %2  %3  %4  %5  %6")
                  .arg(pathSeconds(p.startNs, start), 12)
                  .arg(pathDuration(p.durationNs()), 10)

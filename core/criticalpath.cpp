@@ -191,10 +191,9 @@ QList<CriticalPathShare> criticalPathShares(const CriticalPath &path)
     QList<CriticalPathShare> shares;
     for (auto &[key, share] : byKey)
         shares.append(share);
-    std::stable_sort(shares.begin(), shares.end(),
-                     [](const CriticalPathShare &a, const CriticalPathShare &b) {
-                         return a.ns > b.ns;
-                     });
+    std::stable_sort(
+        shares.begin(), shares.end(),
+        [](const CriticalPathShare &a, const CriticalPathShare &b) { return a.ns > b.ns; });
     return shares;
 }
 

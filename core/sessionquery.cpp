@@ -1192,12 +1192,14 @@ QList<SessionQuery::Table> SessionQuery::virtualTables()
         out.append(t);
     }
     for (const ViewDefinition &v : viewDefinitions) {
-        Table t{QString::fromLatin1(v.name), QStringLiteral("view"),
-                QString::fromUtf8(v.description), {}};
+        Table t{QString::fromLatin1(v.name),
+                QStringLiteral("view"),
+                QString::fromUtf8(v.description),
+                {}};
         for (const QByteArray &c : QByteArray(v.columns).split(',')) {
             const QList<QByteArray> words = c.trimmed().split(' ');
-            t.columns.append({QString::fromLatin1(words.value(0)),
-                              QString::fromLatin1(words.value(1))});
+            t.columns.append(
+                {QString::fromLatin1(words.value(0)), QString::fromLatin1(words.value(1))});
         }
         out.append(t);
     }

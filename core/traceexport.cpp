@@ -16,9 +16,9 @@ namespace {
 // the slice starts latency before it; an off-CPU wait is recorded when the thread is switched
 // out (offcpu's and offwake's). The declarations do not say which: the exceptions are named here.
 template<typename E>
-inline constexpr bool timeIsStart = std::is_same_v<E, OffCpuEvent> ||
-                                    std::is_same_v<E, OffWakeEvent> ||
-                                    std::is_same_v<E, ThreadStateEvent>;
+inline constexpr bool timeIsStart =
+    std::is_same_v<E, OffCpuEvent> || std::is_same_v<E, OffWakeEvent> ||
+    std::is_same_v<E, ThreadStateEvent>;
 
 template<typename E>
 inline constexpr bool hasTid = requires(const E &e)

@@ -503,7 +503,7 @@ void OffCpuProbe::emitReady(RecordBatch &out)
                 // one: not named the waker)
                 p.wake.wakerComm = c == WakeContext::HardIrq   ? QByteArrayLiteral("[irq]")
                                    : c == WakeContext::SoftIrq ? QByteArrayLiteral("[softirq]")
-                                                                : QByteArrayLiteral("[unknown]");
+                                                               : QByteArrayLiteral("[unknown]");
                 p.wake.wakerPid = 0;
                 p.wake.wakerTid = 0;
                 p.wakerUserIps.clear();

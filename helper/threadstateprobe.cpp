@@ -83,10 +83,10 @@ AttachPlan ThreadStateProbe::plan(const KernelFeatures &kernel)
     AttachGroup g;
     g.what = QStringLiteral("thread states");
     for (const char *name : {"sched_switch", "sched_waking", "sched_wakeup_new"}) {
-        const QByteArray program = QByteArray("threadstate_") +
-                                   (qstrcmp(name, "sched_switch") == 0    ? "switch"
-                                    : qstrcmp(name, "sched_waking") == 0 ? "waking"
-                                                                         : "new");
+        const QByteArray program =
+            QByteArray("threadstate_") + (qstrcmp(name, "sched_switch") == 0   ? "switch"
+                                          : qstrcmp(name, "sched_waking") == 0 ? "waking"
+                                                                               : "new");
         if (kernel.hasBtfTracepoint(QLatin1String(name)))
             g.programs.append({program + "_btf", QStringLiteral("tp_btf/") + QLatin1String(name)});
         else
@@ -197,20 +197,21 @@ quint8 ThreadStateProbe::blockReason(const QList<QByteArray> &symbols)
          {"ep_poll", "do_epoll_wait", "do_select", "core_sys_select", "do_sys_poll", "do_poll",
           "io_cqring_wait"}},
         {E::Child, {"do_wait", "kernel_wait4", "kernel_waitid"}},
-        {E::Signal, {"sigsuspend", "__x64_sys_pause", "__x64_sys_rt_sigsuspend",
-                     "do_sigtimedwait"}},
+        {E::Signal,
+         {"sigsuspend", "__x64_sys_pause", "__x64_sys_rt_sigsuspend", "do_sigtimedwait"}},
         {E::Lock,
          {"rwsem_down_", "__mutex_lock", "mutex_lock", "__down", "down_read", "down_write",
           "rt_mutex_slowlock", "percpu_rwsem_wait", "__percpu_down_read"}},
-        {E::Sleep, {"do_nanosleep", "hrtimer_nanosleep", "common_nsleep", "msleep", "usleep_range"}},
+        {E::Sleep,
+         {"do_nanosleep", "hrtimer_nanosleep", "common_nsleep", "msleep", "usleep_range"}},
         {E::PageFault,
          {"handle_mm_fault", "do_user_addr_fault", "exc_page_fault", "asm_exc_page_fault"}},
         // a kernel thread's main loop, reached with none of the above on the way
         {E::KernelIdle,
          {"worker_thread", "rescuer_thread", "smpboot_thread_fn", "kthread_worker_fn",
-          "rcu_gp_kthread", "rcu_tasks_kthread", "kswapd", "kcompactd", "khugepaged",
-          "kthreadd", "irq_thread", "watchdog", "oom_reaper", "kauditd_thread",
-          "ksm_scan_thread", "kdamond_fn", "hwrng_fillfn", "rcu_nocb", "rcu_cpu_kthread"}},
+          "rcu_gp_kthread", "rcu_tasks_kthread", "kswapd", "kcompactd", "khugepaged", "kthreadd",
+          "irq_thread", "watchdog", "oom_reaper", "kauditd_thread", "ksm_scan_thread", "kdamond_fn",
+          "hwrng_fillfn", "rcu_nocb", "rcu_cpu_kthread"}},
     };
     bool timed = false;
     for (const QByteArray &name : symbols) {
@@ -481,7 +482,8 @@ bool ThreadStateProbe::decode(const void *data, size_t size, RecordBatch &out)
 void ThreadStateProbe::readCounters()
 {
     if (m_transitionsMissed > m_lastTransitionsMissed)
-        emitCounter(transitionsMissedCounter(), double(m_transitionsMissed - m_lastTransitionsMissed));
+        emitCounter(transitionsMissedCounter(),
+                    double(m_transitionsMissed - m_lastTransitionsMissed));
     m_lastTransitionsMissed = m_transitionsMissed;
 }
 
@@ -493,7 +495,7 @@ void ThreadStateProbe::finishDrain(RecordBatch &out)
         // next transitions of each thread.
         m_lastLost = lost;
         m_threads.clear();
-    m_cpuCurrent.clear();
+        m_cpuCurrent.clear();
         m_assumeFromStart = false;
     }
     if (isAttached() || m_flushed)

@@ -30,20 +30,20 @@ struct ThreadStateEvent
     enum Reason : quint8
     {
         NoReason = 0, // running, or a blocked span whose stack was not taken (before the recording)
-        Preempted = 1, // runnable: it was running and was put back in the run queue
-        Woken = 2,     // runnable: it was woken and waits for a CPU
-        Created = 3,   // runnable: a new thread, not yet run
-        Io = 4,        // blocked on block I/O or a page's I/O (io_schedule, folio_wait_bit)
-        Futex = 5,     // a futex (pthread mutexes and condition variables, most user-space locks)
-        Lock = 6,      // a kernel lock: mutex, rw-semaphore
-        Sleep = 7,     // nanosleep, clock_nanosleep, a timed wait with nothing else
-        Pipe = 8,      // reading or writing a pipe
-        Socket = 9,    // a socket: receive, send, accept, connect
-        Poll = 10,     // epoll_wait, poll, select
-        PageFault = 11, // in a page fault, waiting for something not named above
-        Child = 12,     // wait4/waitid for a child
-        Signal = 13,    // pause, sigsuspend, sigtimedwait
-        Other = 14,     // a kernel stack none of the above names
+        Preempted = 1,   // runnable: it was running and was put back in the run queue
+        Woken = 2,       // runnable: it was woken and waits for a CPU
+        Created = 3,     // runnable: a new thread, not yet run
+        Io = 4,          // blocked on block I/O or a page's I/O (io_schedule, folio_wait_bit)
+        Futex = 5,       // a futex (pthread mutexes and condition variables, most user-space locks)
+        Lock = 6,        // a kernel lock: mutex, rw-semaphore
+        Sleep = 7,       // nanosleep, clock_nanosleep, a timed wait with nothing else
+        Pipe = 8,        // reading or writing a pipe
+        Socket = 9,      // a socket: receive, send, accept, connect
+        Poll = 10,       // epoll_wait, poll, select
+        PageFault = 11,  // in a page fault, waiting for something not named above
+        Child = 12,      // wait4/waitid for a child
+        Signal = 13,     // pause, sigsuspend, sigtimedwait
+        Other = 14,      // a kernel stack none of the above names
         KernelIdle = 15, // a kernel thread waiting for work (worker_thread, smpboot_thread_fn)
     };
 
@@ -95,11 +95,10 @@ inline QString ThreadStateEvent::stateName(quint8 state)
 
 inline QString ThreadStateEvent::reasonName(quint8 reason)
 {
-    static const char *const names[] = {"",     "preempted", "woken",  "created", "io",
-                                        "futex", "lock",      "sleep",  "pipe",    "socket",
-                                        "poll",  "page_fault", "child", "signal",  "other",  "kernel_idle"};
-    return reason < std::size(names) ? QString::fromLatin1(names[reason])
-                                     : QString::number(reason);
+    static const char *const names[] = {
+        "",     "preempted", "woken", "created",    "io",    "futex",  "lock",  "sleep",
+        "pipe", "socket",    "poll",  "page_fault", "child", "signal", "other", "kernel_idle"};
+    return reason < std::size(names) ? QString::fromLatin1(names[reason]) : QString::number(reason);
 }
 
 // Untranslated source texts, context "bpflens::ThreadStates": the window translates them.

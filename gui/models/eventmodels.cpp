@@ -65,8 +65,8 @@ bool isStackColumn(const Column<E> &c)
 template<typename E>
 bool isWakerStackColumn(const Column<E> &c)
 {
-    return (std::is_same_v<E, OffWakeEvent> || std::is_same_v<E, ThreadStateEvent>) &&
-           qstrcmp(c.csvName, "waker_stack_id") == 0;
+    return (std::is_same_v<E, OffWakeEvent> ||
+            std::is_same_v<E, ThreadStateEvent>)&&qstrcmp(c.csvName, "waker_stack_id") == 0;
 }
 
 bool isTextFormat(Format f)

@@ -181,7 +181,7 @@ private Q_SLOTS:
                  (QByteArrayList{"3:running/:0-20@2", "2:running/:20-30@1", "1:running/:30-40@0"}));
         const CriticalPath limited = criticalPath(store, index, 1, us(0), us(40), 1);
         QCOMPARE(describe(limited), (QByteArrayList{"2:sleeping/futex:0-20@1", "2:running/:20-30@1",
-                                                 "1:running/:30-40@0"}));
+                                                    "1:running/:30-40@0"}));
         QVERIFY(limited.depthLimited);
     }
 
@@ -201,9 +201,9 @@ private Q_SLOTS:
         fill(&store, spans);
         const ThreadStateIndex index(store);
         const CriticalPath p = criticalPath(store, index, 1, us(0), us(50));
-        QCOMPARE(describe(p), (QByteArrayList{"1:sleeping/socket:0-10@0", "1:running/:10-20@0",
-                                           "1:-/:20-30@0", "1:running/:30-35@0",
-                                           "1:uninterruptible/io:35-50@0"}));
+        QCOMPARE(describe(p),
+                 (QByteArrayList{"1:sleeping/socket:0-10@0", "1:running/:10-20@0", "1:-/:20-30@0",
+                                 "1:running/:30-35@0", "1:uninterruptible/io:35-50@0"}));
         QCOMPARE(p.steps[0].wakerTid, 77u);
         QCOMPARE(p.steps[0].wakerComm, QByteArray("outsider"));
         QCOMPARE(p.steps[2].span, qsizetype(-1));
@@ -323,8 +323,8 @@ private Q_SLOTS:
         QVERIFY(w2.create(empty, info, &err));
         QVERIFY(w2.finish(us(100), &err));
         w2.close();
-        const Run none = runCli({QStringLiteral("critical-path"), empty, QStringLiteral("--tid"),
-                                 QStringLiteral("1")});
+        const Run none = runCli(
+            {QStringLiteral("critical-path"), empty, QStringLiteral("--tid"), QStringLiteral("1")});
         QCOMPARE(none.status, 1);
         QVERIFY2(none.err.contains(QStringLiteral("record them with --probe threadstate")),
                  qPrintable(none.err));

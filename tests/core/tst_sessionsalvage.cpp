@@ -466,9 +466,10 @@ private Q_SLOTS:
         QVERIFY2(error.contains(path), qPrintable(error));
     }
 
-    // The fuzz_sessionfile seeds: a session under 96 KiB (every event type adds to it) and damaged copies of it. With
-    // BPFLENS_UPDATE_FUZZ_CORPUS=1 they are rewritten into tests/fuzz/corpus/sessionfile/;
-    // otherwise each committed seed must open (salvaged or not) or be refused with a message.
+    // The fuzz_sessionfile seeds: a session under 96 KiB (every event type adds to it) and damaged
+    // copies of it. With BPFLENS_UPDATE_FUZZ_CORPUS=1 they are rewritten into
+    // tests/fuzz/corpus/sessionfile/; otherwise each committed seed must open (salvaged or not) or
+    // be refused with a message.
     void fuzzSeeds()
     {
         const QDir corpus(QStringLiteral(BPFLENS_SOURCE_DIR "/tests/fuzz/corpus/sessionfile"));

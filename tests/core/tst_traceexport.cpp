@@ -391,7 +391,8 @@ private Q_SLOTS:
         QCOMPARE(flows[1].value(QStringLiteral("tid")).toInt(), 7);
         for (const QJsonObject &f : flows) {
             QCOMPARE(f.value(QStringLiteral("ts")).toDouble(), 5.0);
-            QCOMPARE(f.value(QStringLiteral("id")).toInt(), flows[0].value(QStringLiteral("id")).toInt());
+            QCOMPARE(f.value(QStringLiteral("id")).toInt(),
+                     flows[0].value(QStringLiteral("id")).toInt());
         }
     }
 

@@ -158,8 +158,8 @@ private Q_SLOTS:
         QVERIFY(zones > 0);
         const quint32 me = quint32(gettid());
         Engine engine;
-        QList<ProbeConfig> req{{QStringLiteral("reclaim"), {{QStringLiteral("tid"), qint64(me)}},
-                                {}}};
+        QList<ProbeConfig> req{
+            {QStringLiteral("reclaim"), {{QStringLiteral("tid"), qint64(me)}}, {}}};
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
         QVERIFY2(req.first().attachPath.contains(QStringLiteral("mm_compaction_begin")),

@@ -53,8 +53,7 @@ struct Recording
 // Records the threadstate probe over program (started gated, so the probe sees all of it) until
 // it exits, or until stopWhen() says so.
 Recording record(const QByteArray &program, const QList<QByteArray> &args,
-                 const std::function<bool(pid_t)> &whileRunning = {},
-                 QVariantMap options = {})
+                 const std::function<bool(pid_t)> &whileRunning = {}, QVariantMap options = {})
 {
     Recording r;
     GatedExec child(program, args);
@@ -240,9 +239,8 @@ void checkRounds(const Recording &r, quint8 reason, const QList<QByteArray> &wak
                                  [&](const QByteArray &f) { return waker.contains(f); }),
                  (what + " [" + waker.join(' ') + "]").constData());
         // After the wakeup: runnable (woken) until it runs.
-        const auto next = std::find_if(as.begin(), as.end(), [&](const E &e) {
-            return e.timeNs == w.timeNs + w.durNs;
-        });
+        const auto next = std::find_if(as.begin(), as.end(),
+                                       [&](const E &e) { return e.timeNs == w.timeNs + w.durNs; });
         QVERIFY2(next != as.end() && next->state == E::Runnable && next->reason == E::Woken,
                  what.constData());
         // By the kernel's accounting, A's wait holds B's timer sleep and B's run after it;
@@ -254,8 +252,7 @@ void checkRounds(const Recording &r, quint8 reason, const QList<QByteArray> &wak
         else
             unexplained << why;
     }
-    QVERIFY2(unexplained.size() <= r.transitionsMissed,
-             unexplained.join("\n").constData());
+    QVERIFY2(unexplained.size() <= r.transitionsMissed, unexplained.join("\n").constData());
     QVERIFY(!explained.isEmpty());
 
     // The critical path from A's last explained wakeup back to its block: B's timer wait, then
@@ -422,9 +419,8 @@ private Q_SLOTS:
         checkContiguous(spans, &missed);
         QVERIFY(spans.size() >= 3);
         // (the last: the first is the fork's wait for the test's go, before the exec)
-        auto wait = std::find_if(spans.rbegin(), spans.rend(), [](const E &e) {
-            return e.blocked() && e.durNs >= 50000000;
-        });
+        auto wait = std::find_if(spans.rbegin(), spans.rend(),
+                                 [](const E &e) { return e.blocked() && e.durNs >= 50000000; });
         QVERIFY(wait != spans.rend());
         QCOMPARE(wait->comm, QByteArray("sleep"));
         if (wait->reason != E::Sleep) {
