@@ -215,6 +215,24 @@ private Q_SLOTS:
         QVERIFY(criticalPath(store, index, 1, us(10), us(10)).steps.isEmpty());
     }
 
+    // A span of no length (two transitions in the same nanosecond) after a stretch not recorded:
+    // the walk goes past it to the range's start, it does not stop there.
+    void zeroLengthSpans()
+    {
+        QList<E> spans = {
+            span(1, "a", E::Running, 0, 10),
+            span(1, "a", E::Runnable, 20, 20, E::Preempted),
+            span(1, "a", E::Running, 20, 30),
+        };
+        EventStore store;
+        fill(&store, spans);
+        const ThreadStateIndex index(store);
+        QCOMPARE(describe(criticalPath(store, index, 1, us(0), us(30))),
+                 (QByteArrayList{"1:running/:0-10@0", "1:-/:10-20@0", "1:running/:20-30@0"}));
+        QCOMPARE(describe(criticalPath(store, index, 1, us(0), us(20))),
+                 (QByteArrayList{"1:running/:0-10@0", "1:-/:10-20@0"}));
+    }
+
     // Two threads waking each other in turn: every wakeup is earlier than the last, so the
     // walk ends, and the steps cover the range exactly.
     void pingPongEnds()
