@@ -879,6 +879,15 @@ QString BinaryTarget::display() const
     return path + QLatin1Char(':') + (symbol.isEmpty() ? hex(address) : symbol);
 }
 
+QString findMappedLibrary(const QString &name, qint64 pid, QString *error)
+{
+    QString why;
+    const std::optional<Mapped> mapped = findMapped(name, pid, &why);
+    if (!mapped && error)
+        *error = why;
+    return mapped ? mapped->path : QString();
+}
+
 QString findLibrary(const QString &name, qint64 pid, QString *error)
 {
     QString why;

@@ -42,4 +42,9 @@ bool resolveBinaryTarget(const QString &spec, qint64 pid, BinaryTarget *out, QSt
 // The file the library name resolves to, as described above; empty with *error when none.
 QString findLibrary(const QString &name, qint64 pid, QString *error);
 
+// The file process pid has mapped that matches library name as above, never one of this
+// machine's libraries: empty when it maps none, and with *error set when its maps cannot be
+// read.
+QString findMappedLibrary(const QString &name, qint64 pid, QString *error);
+
 } // namespace bpflens

@@ -1,5 +1,6 @@
 #include "client/probetargets.h"
 
+#include "client/allocatortarget.h"
 #include "client/binarytarget.h"
 #include "client/usdtnotes.h"
 #include "core/probecatalog.h"
@@ -95,7 +96,8 @@ bool resolveHooks(ProbeConfig &p, QString *error)
 bool probeTakesUserFile(const QString &id, const QVariantMap &options)
 {
     const ProbeTarget target = targetOf(id);
-    if (target == ProbeTarget::BinaryFunction || target == ProbeTarget::Usdt)
+    if (target == ProbeTarget::BinaryFunction || target == ProbeTarget::Usdt ||
+        target == ProbeTarget::Allocator)
         return true;
     for (const ProbeHookOption &hook : hookOptionsOf(id)) {
         if (ProbeHook::parse(options.value(hook.option).toString()).inUserFile())
@@ -115,6 +117,25 @@ bool resolveProbeTargets(QList<ProbeConfig> &probes, QString *error)
             continue;
         }
         const ProbeInfo *info = ProbeCatalog::find(p.id);
+        if (info && info->target == ProbeTarget::Allocator) {
+            const qint64 pid = p.options.value(QStringLiteral("pid")).toLongLong();
+            if (pid <= 0) {
+                *error = QStringLiteral("probe %1: no process given (pid=N)").arg(p.id);
+                return false;
+            }
+            AllocatorTarget t;
+            QString why;
+            if (!resolveAllocator(pid, p.options.value(QStringLiteral("allocator")).toString(), &t,
+                                  &why)) {
+                *error = QStringLiteral("probe %1: %2").arg(p.id, why);
+                return false;
+            }
+            p.file = t.file;
+            p.fileOffset = t.functions.first().offset;
+            p.options.insert(QStringLiteral("allocator"), t.path);
+            p.options.insert(QStringLiteral("functions"), t.functionsOption());
+            continue;
+        }
         const ProbeOption *option = info ? info->option(QStringLiteral("target")) : nullptr;
         const QVariant given = p.options.value(QStringLiteral("target"));
         // Not given: the catalog's default, as the engine would fill it in.

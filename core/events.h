@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/events/allocation.h"
 #include "core/events/block.h"
 #include "core/events/exec.h"
 #include "core/events/fsslower.h"
@@ -52,7 +53,8 @@ namespace bpflens {
     X(OomKill, OomKillEvent, oomKill, 15)                                                          \
     X(Reclaim, ReclaimEvent, reclaim, 24)                                                          \
     X(PageFault, PageFaultEvent, pageFault, 25)                                                    \
-    X(ThreadState, ThreadStateEvent, threadState, 26)
+    X(ThreadState, ThreadStateEvent, threadState, 26)                                              \
+    X(Allocation, AllocationEvent, allocation, 27)
 
 enum class EventType : quint8
 {

@@ -46,6 +46,9 @@ enum class ProbeTarget : quint8
     BinaryFunction,
     Usdt,
     Hooks,
+    // The allocator of the process the option pid names (memleak): its functions' offsets in
+    // the internal option "functions", its file as ProbeConfig::file.
+    Allocator,
 };
 
 // An option of a ProbeTarget::Hooks probe that names a hook, and the prefix of the internal

@@ -10,6 +10,7 @@
 #include "core/probes/offwake.h"
 #include "core/probes/oomkill.h"
 #include "core/probes/open.h"
+#include "core/probes/memleak.h"
 #include "core/probes/pagefault.h"
 #include "core/probes/profile.h"
 #include "core/probes/reclaim.h"
@@ -48,6 +49,7 @@ namespace bpflens {
     X(oomkill)                                                                                     \
     X(reclaim)                                                                                     \
     X(pagefault)                                                                                   \
+    X(memleak)                                                                                     \
     X(iostack)                                                                                     \
     X(fsslower)                                                                                    \
     X(tppair)                                                                                      \

@@ -29,13 +29,6 @@ constexpr quint64 SweepIntervalNs = 100000000ull;
 // the engine gives would hold only some 250 of them between two drains.
 constexpr quint32 CopyRingBufferBytes = 16u << 20;
 
-quint64 monotonicNs()
-{
-    timespec t{};
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return quint64(t.tv_sec) * 1000000000ull + quint64(t.tv_nsec);
-}
-
 bool copiesWanted(const QVariantMap &options)
 {
 #if defined(__x86_64__)

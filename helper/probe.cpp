@@ -378,4 +378,11 @@ QString Probe::lastLibbpfError(int err)
     return QString::fromLocal8Bit(buf);
 }
 
+quint64 monotonicNs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return quint64(t.tv_sec) * 1000000000ull + quint64(t.tv_nsec);
+}
+
 } // namespace bpflens

@@ -357,6 +357,10 @@ private:
     QList<bpf_link *> m_links;
 };
 
+// CLOCK_MONOTONIC now, in the BPF programs' bpf_ktime_get_ns() time: where a probe ends what
+// is still open when the recording stops.
+quint64 monotonicNs();
+
 // Creates the probe with this id, or nullptr.
 using ProbeFactory = std::function<std::unique_ptr<Probe>()>;
 std::unique_ptr<Probe> createProbe(const QString &id);

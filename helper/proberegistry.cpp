@@ -13,6 +13,7 @@
 
 #include "helper/execprobe.h"
 #include "helper/openprobe.h"
+#include "helper/memleakprobe.h"
 #include "helper/pagefaultprobe.h"
 
 #include "helper/fsslowerprobe.h"
@@ -65,6 +66,7 @@ const QHash<QString, ProbeFactory> &registry()
         {QStringLiteral("oomkill"), factory<OomKillProbe>()},
         {QStringLiteral("reclaim"), factory<ReclaimProbe>()},
         {QStringLiteral("pagefault"), factory<PageFaultProbe>()},
+        {QStringLiteral("memleak"), factory<MemleakProbe>()},
     };
     return r;
 }

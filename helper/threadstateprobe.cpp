@@ -29,13 +29,6 @@ constexpr quint32 TaskDead = 0x80;
 constexpr quint32 TaskWaking = 0x200;
 constexpr quint32 TaskNoload = 0x400;
 
-quint64 monotonicNs()
-{
-    timespec t{};
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return quint64(t.tv_sec) * 1000000000ull + quint64(t.tv_nsec);
-}
-
 QByteArray commOf(const char (&comm)[BPFLENS_COMM_LEN])
 {
     return QByteArray(comm, int(qstrnlen(comm, BPFLENS_COMM_LEN)));

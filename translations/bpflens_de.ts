@@ -683,6 +683,50 @@
         <source>Every direct reclaim (like drsnoop), memory cgroup reclaim (a cgroup over memory.high or memory.max) and memory compaction (like compactsnoop) a task stalls in, with the pages it reclaimed, and latency histograms per kind</source>
         <translation>Jede direkte Rückgewinnung (wie drsnoop), Speicher-Cgroup-Rückgewinnung (eine Cgroup über memory.high oder memory.max) und Speicherverdichtung (wie compactsnoop), in der ein Task hängt, mit den zurückgewonnenen Seiten, und Latenz-Histogramme je Art</translation>
     </message>
+    <message>
+        <source>Allocations</source>
+        <translation>Speicherbelegungen</translation>
+    </message>
+    <message>
+        <source>Every block a running process allocates (malloc, calloc, realloc, posix_memalign, mmap, ...) with its size and call stack, and when it is freed: outstanding memory and leaks by stack, like memleak; no restart and no preloaded library</source>
+        <translation>Jeder Block, den ein laufender Prozess belegt (malloc, calloc, realloc, posix_memalign, mmap, …), mit Größe und Aufrufstapel, und wann er freigegeben wird: belegter Speicher und Lecks nach Stapel, wie memleak; ohne Neustart und ohne vorgeladene Bibliothek</translation>
+    </message>
+    <message>
+        <source>record one allocation in N (sampleEvery=N), or without the user-stack copy (stackBytes=0)</source>
+        <translation>nur eine von N Belegungen aufzeichnen (sampleEvery=N) oder ohne Kopie des Benutzerstapels (stackBytes=0)</translation>
+    </message>
+    <message>
+        <source>The process whose allocations are recorded</source>
+        <translation>Der Prozess, dessen Speicherbelegungen aufgezeichnet werden</translation>
+    </message>
+    <message>
+        <source>Allocator</source>
+        <translation>Allokator</translation>
+    </message>
+    <message>
+        <source>The library or program whose malloc and free are hooked (empty: the one the process uses: jemalloc, tcmalloc or mimalloc when it has one mapped, the program itself when it has its own malloc, else libc)</source>
+        <translation>Die Bibliothek oder das Programm, dessen malloc und free abgefangen werden (leer: der Allokator des Prozesses: jemalloc, tcmalloc oder mimalloc, wenn eingebunden, das Programm selbst, wenn es ein eigenes malloc hat, sonst libc)</translation>
+    </message>
+    <message>
+        <source>Sample every Nth allocation</source>
+        <translation>Jede N-te Belegung erfassen</translation>
+    </message>
+    <message>
+        <source>Record one allocation in N, chosen at random, each standing for N (1: every allocation, exact; more for processes allocating millions a second)</source>
+        <translation>Eine von N Belegungen zufällig aufzeichnen, jede zählt für N (1: jede Belegung, exakt; mehr für Prozesse mit Millionen Belegungen pro Sekunde)</translation>
+    </message>
+    <message>
+        <source>How much of each allocation&apos;s user stack is copied for unwinding code built without frame pointers; deeper stacks are cut off (0: frame pointers only)</source>
+        <translation>Wie viel vom Benutzerstapel jeder Belegung kopiert wird, um Code ohne Frame-Pointer abzuwickeln; tiefere Stapel werden abgeschnitten (0: nur Frame-Pointer)</translation>
+    </message>
+    <message>
+        <source>Blocks tracked</source>
+        <translation>Verfolgte Blöcke</translation>
+    </message>
+    <message>
+        <source>How many recorded blocks the kernel tracks until they are freed; allocations past it are counted, not recorded</source>
+        <translation>Wie viele aufgezeichnete Blöcke der Kernel bis zu ihrer Freigabe verfolgt; Belegungen darüber hinaus werden gezählt, nicht aufgezeichnet</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -761,6 +805,10 @@
     <message>
         <source>Thread states</source>
         <translation>Thread-Zustände</translation>
+    </message>
+    <message>
+        <source>Allocations</source>
+        <translation>Speicherbelegungen</translation>
     </message>
 </context>
 <context>
@@ -1742,6 +1790,14 @@ in %3</translation>
     <message>
         <source>Duration</source>
         <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>Ende</translation>
     </message>
 </context>
 <context>

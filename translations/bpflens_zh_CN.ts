@@ -683,6 +683,50 @@
         <source>Every direct reclaim (like drsnoop), memory cgroup reclaim (a cgroup over memory.high or memory.max) and memory compaction (like compactsnoop) a task stalls in, with the pages it reclaimed, and latency histograms per kind</source>
         <translation>任务所陷入的每次直接回收（类似 drsnoop）、内存 cgroup 回收（cgroup 超出 memory.high 或 memory.max）和内存规整（类似 compactsnoop），附带回收的页数，以及按类型的延迟直方图</translation>
     </message>
+    <message>
+        <source>Allocations</source>
+        <translation>内存分配</translation>
+    </message>
+    <message>
+        <source>Every block a running process allocates (malloc, calloc, realloc, posix_memalign, mmap, ...) with its size and call stack, and when it is freed: outstanding memory and leaks by stack, like memleak; no restart and no preloaded library</source>
+        <translation>运行中进程分配的每个内存块（malloc、calloc、realloc、posix_memalign、mmap 等）及其大小和调用栈，以及何时释放：按调用栈统计未释放内存和泄漏，类似 memleak；无需重启，无需预加载库</translation>
+    </message>
+    <message>
+        <source>record one allocation in N (sampleEvery=N), or without the user-stack copy (stackBytes=0)</source>
+        <translation>每 N 次分配只记录一次（sampleEvery=N），或不复制用户栈（stackBytes=0）</translation>
+    </message>
+    <message>
+        <source>The process whose allocations are recorded</source>
+        <translation>记录其内存分配的进程</translation>
+    </message>
+    <message>
+        <source>Allocator</source>
+        <translation>分配器</translation>
+    </message>
+    <message>
+        <source>The library or program whose malloc and free are hooked (empty: the one the process uses: jemalloc, tcmalloc or mimalloc when it has one mapped, the program itself when it has its own malloc, else libc)</source>
+        <translation>挂钩其 malloc 和 free 的库或程序（留空：进程所用的分配器：已映射的 jemalloc、tcmalloc 或 mimalloc；程序自带 malloc 时为程序本身；否则为 libc）</translation>
+    </message>
+    <message>
+        <source>Sample every Nth allocation</source>
+        <translation>每 N 次分配采样一次</translation>
+    </message>
+    <message>
+        <source>Record one allocation in N, chosen at random, each standing for N (1: every allocation, exact; more for processes allocating millions a second)</source>
+        <translation>随机记录 N 次分配中的一次，每次代表 N 次（1：记录每次分配，精确；每秒分配数百万次的进程可取更大值）</translation>
+    </message>
+    <message>
+        <source>How much of each allocation&apos;s user stack is copied for unwinding code built without frame pointers; deeper stacks are cut off (0: frame pointers only)</source>
+        <translation>每次分配复制多少用户栈，用于展开未使用帧指针编译的代码；更深的栈会被截断（0：仅帧指针）</translation>
+    </message>
+    <message>
+        <source>Blocks tracked</source>
+        <translation>跟踪的内存块</translation>
+    </message>
+    <message>
+        <source>How many recorded blocks the kernel tracks until they are freed; allocations past it are counted, not recorded</source>
+        <translation>内核在释放前最多跟踪多少个已记录的内存块；超出的分配只计数，不记录</translation>
+    </message>
 </context>
 <context>
     <name>SessionModel</name>
@@ -761,6 +805,10 @@
     <message>
         <source>Thread states</source>
         <translation>线程状态</translation>
+    </message>
+    <message>
+        <source>Allocations</source>
+        <translation>内存分配</translation>
     </message>
 </context>
 <context>
@@ -1741,6 +1789,14 @@ in %3</source>
     <message>
         <source>Duration</source>
         <translation>时长</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>结束</translation>
     </message>
 </context>
 <context>

@@ -2331,6 +2331,13 @@ private Q_SLOTS:
             QString options;
             std::function<bool()> run;
         };
+        // The memleak probe's process: a test program that allocates on command ('g', answered
+        // 'd'; tests/engine/memleak/leaker.c), not this test, whose allocator a sanitizer may
+        // have replaced.
+        QProcess leaker;
+        leaker.start(QStringLiteral(BPFLENS_LEAKER), {QStringLiteral("5")});
+        QVERIFY2(leaker.waitForReadyRead(10000) && leaker.read(1) == "r",
+                 qPrintable(leaker.errorString()));
         const std::map<EventType, Workload> workloads = {
             {EventType::Exec,
              {QStringLiteral("comm=") + tag, [&] { return QProcess::execute(program, {}) == 0; }}},
@@ -2421,6 +2428,13 @@ private Q_SLOTS:
                   for (int i = 0; i < 3; ++i)
                       QThread::msleep(20);
                   return true;
+              }}},
+            // The leaker's blocks: 5 freed at once, the others kept.
+            {EventType::Allocation,
+             {QStringLiteral("pid=%1").arg(leaker.processId()),
+              [&] {
+                  return leaker.write("g") == 1 && leaker.waitForReadyRead(10000) &&
+                         leaker.read(1) == "d";
               }}},
             // A child of this test reclaiming its page cache in a 16 MiB memory cgroup.
             {EventType::Reclaim,

@@ -427,7 +427,7 @@ private Q_SLOTS:
         b.open = {o};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const QByteArray expected = QByteArray::fromHex("424c5354 020e 0200 24000000"
+        const QByteArray expected = QByteArray::fromHex("424c5354 020f 0200 24000000"
                                                         "02 01 21"
                                                         "d0d7afa025"
                                                         "ac02 ad02 e807"
@@ -440,7 +440,7 @@ private Q_SLOTS:
         QCOMPARE(w.takePending().toHex(' '), expected.toHex(' '));
         QCOMPARE(StreamWriter::frame(3, "xy", 1, 2),
                  QByteArray::fromHex("424c5354 0102 0300 02000000 7879"));
-        QCOMPARE(StreamProtocolMinor, quint8(14));
+        QCOMPARE(StreamProtocolMinor, quint8(15));
     }
 
     // Major 2: every event's cgroup id, and the cgroups a batch names first (docs/containers.md),
@@ -483,7 +483,7 @@ private Q_SLOTS:
         b.cpuSample = {s};
         StreamWriter w;
         QVERIFY(w.writeBatch(b));
-        const QByteArray expected = QByteArray::fromHex("424c5354 020e 0200 49000000"
+        const QByteArray expected = QByteArray::fromHex("424c5354 020f 0200 49000000"
                                                         "13 01 13"
                                                         "01 02 b922"
                                                         "08 2f62696e2f617070"

@@ -41,14 +41,6 @@ constexpr long ext4Magic = 0xEF53;
 constexpr int blockSize = 4096;
 const QList<QByteArray> ourPrograms{"tppair_"};
 
-qint64 monotonicNs()
-{
-    // CLOCK_MONOTONIC: the clock of bpf_ktime_get_ns. Async-signal-safe: also used in a child.
-    timespec t{};
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return qint64(t.tv_sec) * 1000000000 + t.tv_nsec;
-}
-
 using test::ownComm;
 
 // BPFLENS_TEST_DIR if set, else a directory on the root file system (/tmp may be tmpfs).
@@ -590,9 +582,9 @@ private Q_SLOTS:
                     while (nanosleep(&t, &t) != 0) {
                     }
                 }
-                calls->before[i] = monotonicNs();
+                calls->before[i] = qint64(monotonicNs());
                 sync();
-                calls->after[i] = monotonicNs();
+                calls->after[i] = qint64(monotonicNs());
             }
         });
         QVERIFY(child.pid() > 0);

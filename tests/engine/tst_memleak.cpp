@@ -1,0 +1,448 @@
+// The memleak probe against the real kernel and a real process: leaker
+// (tests/engine/memleak/leaker.c) allocates known blocks from known functions while the probe,
+// resolved as its caller would resolve it, records it:
+// - under bpflens_leak exactly 20 blocks of 4000 bytes are never freed, and under bpflens_churn
+//   every one of its blocks is freed: outstanding 80000 bytes and 0;
+// - calloc's blocks are n * size, realloc frees its old block and records its new one,
+//   posix_memalign's address is the one it stored, mmap's 1 MiB stays and its munmapped 64 KiB
+//   does not;
+// - when the process exits, its blocks end with it and nothing of it stays in the kernel's
+//   block table; stopped before it exits, they are outstanding at the recording's end;
+// - linked statically, its own malloc is found in the program; stripped as well, the probe says
+//   why it cannot find an allocator;
+// - sampleEvery=4: about a quarter of the allocations, each standing for 4.
+#include "client/probetargets.h"
+#include "core/probecatalog.h"
+#include "core/stacks.h"
+#include "helper/engine.h"
+#include "tests/engine/enginetestutil.h"
+#include "tests/testutil.h"
+
+#include <QDeadlineTimer>
+#include <QTest>
+#include <QThread>
+
+#include <bpf/bpf.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace bpflens;
+using test::countMaps;
+
+namespace {
+
+using E = AllocationEvent;
+
+const QString LeakerPath = QStringLiteral(BPFLENS_TEST_PROGRAMS "/leaker");
+const QString LeakerStatic = QStringLiteral(BPFLENS_TEST_PROGRAMS "/leaker_static");
+const QString LeakerStripped = QStringLiteral(BPFLENS_TEST_PROGRAMS "/leaker_stripped");
+
+// leaker, started and warmed up: it said 'r'.
+class LeakerProcess
+{
+public:
+    LeakerProcess(const QString &program, long churn = 50)
+    {
+        int in[2], out[2];
+        if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+            return;
+        const QByteArray path = program.toLocal8Bit();
+        const QByteArray n = QByteArray::number(churn);
+        m_pid = fork();
+        if (m_pid == 0) {
+            dup2(in[0], 0);
+            dup2(out[1], 1);
+            execl(path.constData(), path.constData(), n.constData(), nullptr);
+            _exit(127);
+        }
+        close(in[0]);
+        close(out[1]);
+        m_in = in[1];
+        m_out = out[0];
+        m_ready = waitFor('r', 10000);
+    }
+    ~LeakerProcess()
+    {
+        if (m_pid > 0 && !m_reaped) {
+            kill(m_pid, SIGKILL);
+            waitpid(m_pid, nullptr, 0);
+        }
+        if (m_in >= 0)
+            close(m_in);
+        if (m_out >= 0)
+            close(m_out);
+    }
+    bool ready() const { return m_ready; }
+    pid_t pid() const { return m_pid; }
+    bool send(char c) { return write(m_in, &c, 1) == 1; }
+    // Whether it answered c within ms, without blocking the caller longer than that.
+    bool waitFor(char c, int ms)
+    {
+        pollfd p{m_out, POLLIN, 0};
+        if (poll(&p, 1, ms) != 1)
+            return false;
+        char got = 0;
+        return read(m_out, &got, 1) == 1 && got == c;
+    }
+    bool answered(char c) { return waitFor(c, 0); }
+    bool exitCleanly()
+    {
+        int status = 0;
+        if (!send('x') || waitpid(m_pid, &status, 0) != m_pid)
+            return false;
+        m_reaped = true;
+        return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+
+private:
+    pid_t m_pid = -1;
+    int m_in = -1;
+    int m_out = -1;
+    bool m_ready = false;
+    bool m_reaped = false;
+};
+
+// Entries of the kernel's block tables (the probe's "memleak_blocks" maps) now.
+int kernelBlocks()
+{
+    int n = 0;
+    __u32 id = 0;
+    while (bpf_map_get_next_id(id, &id) == 0) {
+        const int fd = bpf_map_get_fd_by_id(id);
+        if (fd < 0)
+            continue;
+        bpf_map_info info{};
+        __u32 len = sizeof(info);
+        if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
+            qstrcmp(info.name, "memleak_blocks") == 0) {
+            struct
+            {
+                quint64 a, b;
+            } key{}, next{};
+            const void *prev = nullptr;
+            while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+                ++n;
+                key = next;
+                prev = &key;
+            }
+        }
+        close(fd);
+    }
+    return n;
+}
+
+struct Recording
+{
+    QString error;
+    QString attachPath;
+    QVariantMap options;
+    StackTable stacks;
+    QList<E> events;
+    QHash<QString, double> counters;
+    quint64 lost = 0;
+    quint64 seen = 0;
+    int kernelBlocksBeforeExit = -1;
+    int kernelBlocksAfterExit = -1;
+    bool exited = false;
+};
+
+enum class Ending
+{
+    ProcessExits, // the process exits while recorded
+    RecordingStops,
+};
+
+Recording record(const QString &program, QVariantMap options, Ending ending, long churn = 50)
+{
+    Recording r;
+    // The kernel frees an earlier recording's maps once their programs are gone, after a grace
+    // period: counted here, they would be this one's.
+    QDeadlineTimer gone(10000);
+    while (countMaps({"memleak_blocks"}) > 0 && !gone.hasExpired())
+        QThread::msleep(20);
+    LeakerProcess child(program, churn);
+    if (!child.ready()) {
+        r.error = QStringLiteral("%1 did not start").arg(program);
+        return r;
+    }
+    options.insert(QStringLiteral("pid"), qint64(child.pid()));
+    QList<ProbeConfig> req{{QStringLiteral("memleak"), options, {}}};
+    if (!resolveProbeTargets(req, &r.error))
+        return r;
+    Engine engine;
+    if (!engine.start(req, &r.error))
+        return r;
+    r.attachPath = req[0].attachPath;
+    r.options = req[0].options;
+    auto consume = [&](const RecordBatch &b) {
+        QString why;
+        if (!r.stacks.addDefinitions(b, &why))
+            r.error = why;
+        r.events += b.events<E>();
+        for (const ProbeStats &s : b.stats) {
+            r.lost = s.eventsLost;
+            r.seen = s.eventsSeen;
+        }
+        for (const CounterSample &c : b.counters)
+            r.counters[c.name] += c.value;
+    };
+    if (!child.send('g')) {
+        r.error = QStringLiteral("cannot start the work");
+        return r;
+    }
+    QDeadlineTimer deadline(30000);
+    bool done = false;
+    while (!done && !deadline.hasExpired()) {
+        RecordBatch b;
+        engine.poll(20, b);
+        consume(b);
+        done = child.answered('d');
+    }
+    if (!done) {
+        r.error = QStringLiteral("the work did not finish");
+        return r;
+    }
+    RecordBatch b;
+    engine.poll(100, b);
+    consume(b);
+    r.kernelBlocksBeforeExit = kernelBlocks();
+    if (ending == Ending::ProcessExits) {
+        r.exited = child.exitCleanly();
+        for (int i = 0; i < 5; ++i) {
+            RecordBatch more;
+            engine.poll(50, more);
+            consume(more);
+        }
+        r.kernelBlocksAfterExit = kernelBlocks();
+    }
+    RecordBatch last;
+    engine.stop(&last);
+    consume(last);
+    return r;
+}
+
+bool inStack(const StackTable &t, quint32 stackId, const QByteArray &function)
+{
+    if (!t.hasStack(stackId))
+        return false;
+    for (quint32 f : t.stack(stackId).frames) {
+        if (t.frame(f).kind == FrameKind::User && t.frame(f).symbol == function)
+            return true;
+    }
+    return false;
+}
+
+QString describe(const StackTable &t, quint32 stackId)
+{
+    if (!t.hasStack(stackId))
+        return QStringLiteral("no stack %1").arg(stackId);
+    QStringList names;
+    for (quint32 f : t.stack(stackId).frames)
+        names << t.frameName(f);
+    return names.join(QStringLiteral(" | "));
+}
+
+// The events whose stack holds function.
+QList<E> under(const Recording &r, const QByteArray &function)
+{
+    QList<E> out;
+    for (const E &e : r.events) {
+        if (inStack(r.stacks, e.stackId, function))
+            out.append(e);
+    }
+    return out;
+}
+
+quint64 liveBytes(const QList<E> &events)
+{
+    quint64 sum = 0;
+    for (const E &e : events)
+        sum += e.live() ? e.size * e.weight : 0;
+    return sum;
+}
+
+QString dump(const Recording &r)
+{
+    QStringList lines;
+    for (const E &e : r.events.mid(0, 60))
+        lines << QStringLiteral("%1 %2 size %3 %4: %5")
+                     .arg(E::functionName(e.function), E::endName(e.end))
+                     .arg(e.size)
+                     .arg(e.address, 0, 16)
+                     .arg(describe(r.stacks, e.stackId));
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+class TestMemleak : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void declaration()
+    {
+        const ProbeInfo *info = ProbeCatalog::find(QStringLiteral("memleak"));
+        QVERIFY(info);
+        QCOMPARE(info->group, ProbeGroup::Memory);
+        QCOMPARE(info->eventTypes, QList<EventType>{EventType::Allocation});
+        QVariantMap normalized;
+        QString error;
+        QVERIFY2(ProbeCatalog::validate(QStringLiteral("memleak"), {}, &normalized, &error),
+                 qPrintable(error));
+        QCOMPARE(normalized.value(QStringLiteral("sampleEvery")).toLongLong(), 1);
+    }
+
+    // What a caller is told before anything is loaded: no such process; a stripped static
+    // program, which has neither a libc nor a malloc of its own to hook.
+    void unresolvableRefused()
+    {
+        // One process, always: the allocator is hooked in it.
+        QList<ProbeConfig> req{{QStringLiteral("memleak"), {}, {}}};
+        QString error;
+        QVERIFY(!resolveProbeTargets(req, &error));
+        QVERIFY2(error.contains(QStringLiteral("no process given (pid=N)")), qPrintable(error));
+        req = {{QStringLiteral("memleak"), {{QStringLiteral("pid"), 4194303}}, {}}};
+        QVERIFY(!resolveProbeTargets(req, &error));
+        QVERIFY2(error.contains(QStringLiteral("no process 4194303")), qPrintable(error));
+
+        LeakerProcess stripped(LeakerStripped);
+        QVERIFY(stripped.ready());
+        req = {{QStringLiteral("memleak"), {{QStringLiteral("pid"), qint64(stripped.pid())}}, {}}};
+        QVERIFY(!resolveProbeTargets(req, &error));
+        QVERIFY2(error.contains(QStringLiteral("maps no libc and its program defines no malloc")),
+                 qPrintable(error));
+    }
+
+    void leaksByStack_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("allocator");
+        QTest::newRow("libc") << LeakerPath << QStringLiteral("libc");
+        QTest::newRow("static") << LeakerStatic << QStringLiteral("leaker_static");
+    }
+    void leaksByStack()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the memleak probe");
+        QFETCH(QString, program);
+        QFETCH(QString, allocator);
+        const Recording r = record(program, {}, Ending::ProcessExits);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QVERIFY2(r.options.value(QStringLiteral("allocator")).toString().contains(allocator),
+                 qPrintable(r.options.value(QStringLiteral("allocator")).toString()));
+        QCOMPARE(r.lost, 0u);
+        QVERIFY(r.exited);
+
+        const QList<E> leaks = under(r, "bpflens_leak");
+        QVERIFY2(leaks.size() == 20, qPrintable(dump(r)));
+        for (const E &e : leaks) {
+            QCOMPARE(e.function, quint8(E::Malloc));
+            QCOMPARE(e.size, 4000u);
+            QCOMPARE(e.end, quint8(E::Exited));
+            QCOMPARE(e.weight, 1u);
+        }
+        QCOMPARE(liveBytes(leaks), 80000u);
+
+        const QList<E> churn = under(r, "bpflens_churn");
+        QCOMPARE(churn.size(), 50);
+        for (const E &e : churn) {
+            QCOMPARE(e.size, 1000u);
+            QCOMPARE(e.end, quint8(E::Freed));
+        }
+        QCOMPARE(liveBytes(churn), 0u);
+
+        const QList<E> callocs = under(r, "bpflens_calloc_leak");
+        QCOMPARE(callocs.size(), 3);
+        for (const E &e : callocs) {
+            QCOMPARE(e.function, quint8(E::Calloc));
+            QCOMPARE(e.size, 3000u);
+            QVERIFY(e.live());
+        }
+
+        // malloc(100), freed by the realloc, whose 5000 bytes stay
+        const QList<E> reallocs = under(r, "bpflens_realloc_leak");
+        QCOMPARE(reallocs.size(), 2);
+        QCOMPARE(liveBytes(reallocs), 5000u);
+        for (const E &e : reallocs) {
+            if (e.function == E::Malloc) {
+                QCOMPARE(e.size, 100u);
+                QCOMPARE(e.end, quint8(E::Freed));
+            } else {
+                QCOMPARE(e.function, quint8(E::Realloc));
+                QVERIFY(e.live());
+            }
+        }
+
+        const QList<E> aligned = under(r, "bpflens_memalign_leak");
+        QCOMPARE(aligned.size(), 3);
+        QCOMPARE(liveBytes(aligned), 2u * 2048 + 512);
+        int posix = 0;
+        for (const E &e : aligned) {
+            QVERIFY(e.live());
+            if (e.function == E::PosixMemalign) {
+                ++posix;
+                QCOMPARE(e.size, 2048u);
+                QCOMPARE(e.address % 64, 0u);
+            } else {
+                QCOMPARE(e.size, 512u);
+                QCOMPARE(e.address % 256, 0u);
+            }
+        }
+        QCOMPARE(posix, 2);
+
+        const QList<E> maps = under(r, "bpflens_mmap_leak");
+        QCOMPARE(maps.size(), 2);
+        QCOMPARE(liveBytes(maps), quint64(1) << 20);
+        for (const E &e : maps)
+            QCOMPARE(e.function, quint8(E::Mmap));
+
+        // Nothing else was allocated while recorded, and every block the process held at its
+        // exit left the kernel's table with it.
+        QCOMPARE(r.events.size(), 20 + 50 + 3 + 2 + 3 + 2);
+        QCOMPARE(r.kernelBlocksBeforeExit, 20 + 3 + 1 + 3 + 1);
+        QCOMPARE(r.kernelBlocksAfterExit, 0);
+        for (const E &e : r.events)
+            QCOMPARE(e.pid, quint32(r.events.first().pid));
+    }
+
+    // Stopped while the process lives: its blocks are outstanding at the recording's end, and
+    // the kernel's table goes with the probe.
+    void outstandingAtStop()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the memleak probe");
+        const Recording r = record(LeakerPath, {}, Ending::RecordingStops);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        const QList<E> leaks = under(r, "bpflens_leak");
+        QCOMPARE(leaks.size(), 20);
+        for (const E &e : leaks)
+            QCOMPARE(e.end, quint8(E::Outstanding));
+        QCOMPARE(r.kernelBlocksBeforeExit, 20 + 3 + 1 + 3 + 1);
+        // The table goes with the probe (freed by the kernel after a grace period).
+        QTRY_COMPARE_WITH_TIMEOUT(countMaps({"memleak_blocks"}), 0, 10000);
+    }
+
+    // One allocation in four, at random, each standing for four.
+    void sampled()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the memleak probe");
+        constexpr long Churn = 4000;
+        const Recording r =
+            record(LeakerPath, {{QStringLiteral("sampleEvery"), 4}}, Ending::RecordingStops, Churn);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        const QList<E> churn = under(r, "bpflens_churn");
+        // 1000 expected; the binomial's standard deviation is 27
+        QVERIFY2(churn.size() > 850 && churn.size() < 1150,
+                 qPrintable(QString::number(churn.size())));
+        for (const E &e : churn) {
+            QCOMPARE(e.weight, 4u);
+            QCOMPARE(e.end, quint8(E::Freed));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemleak)
+#include "tst_memleak.moc"
