@@ -301,8 +301,9 @@ int serve(const QStringList &args)
                           .arg(MetricsAggregator::DefaultMaxSeries),
                       QStringLiteral("n"), QString::number(MetricsAggregator::DefaultMaxSeries)});
     parser.addOption({QStringLiteral("max-workloads"),
-                      QStringLiteral("Container and unit label sets of bpflens_workload_events; "
-                                     "later ones are counted under \"other\" (default %1).")
+                      QStringLiteral("Container and unit label sets of bpflens_workload_events "
+                                     "and bpflens_oom_kills; later ones are counted under "
+                                     "\"other\" (default %1).")
                           .arg(MetricsAggregator::DefaultMaxWorkloads),
                       QStringLiteral("n"),
                       QString::number(MetricsAggregator::DefaultMaxWorkloads)});

@@ -182,6 +182,8 @@ MetricsAggregator::Series &MetricsAggregator::series(Family &f, const QStringLis
         ++m_overflowed;
         f.capped = true;
         values = QStringList(f.labels.size(), Other);
+        for (int i = 0; i < f.keptPastCap; ++i)
+            values[i] = labelValues.value(i);
         seriesKey = values.join(KeySeparator);
         auto other = f.index.constFind(seriesKey);
         if (other != f.index.cend())
@@ -258,7 +260,6 @@ void MetricsAggregator::addCounter(const CounterSample &c)
 // known by the time its events are counted, unless the cgroup was gone before it was looked up.
 void MetricsAggregator::addWorkloadEvents(const RecordBatch &batch)
 {
-    m_cgroups.add(batch.cgroups);
     Family *f = nullptr;
     forEachEventType([&]<typename E>() {
         if constexpr (hasCgroupId<E>) {
@@ -281,16 +282,41 @@ void MetricsAggregator::addWorkloadEvents(const RecordBatch &batch)
             for (const E &e : events) {
                 if (e.cgroupId != lastId || !last) {
                     lastId = e.cgroupId;
-                    const CgroupPath *path = m_cgroups.path(e.cgroupId);
-                    const CgroupNames n = m_cgroups.names(e.cgroupId);
-                    last = &series(
-                        *f, {probe, n.container,
-                             path && !path->path.isEmpty() ? n.unit : QStringLiteral("[unknown]")});
+                    last = &series(*f, QStringList{probe} + workloadLabelValues(e.cgroupId));
                 }
                 last->value += 1;
             }
         }
     });
+}
+
+QStringList MetricsAggregator::workloadLabelValues(quint64 cgroupId) const
+{
+    const CgroupPath *path = m_cgroups.path(cgroupId);
+    const CgroupNames n = m_cgroups.names(cgroupId);
+    return {n.container, path && !path->path.isEmpty() ? n.unit : QStringLiteral("[unknown]")};
+}
+
+// OOM kills by what ran out and the victim's container and unit; not by pid or comm, which
+// would make a series of every kill. Past the cap the constraint keeps its value (five at most),
+// so an alert on global OOM kills still sees them once the host's containers have used it up.
+void MetricsAggregator::addOomKills(const RecordBatch &batch)
+{
+    const QList<OomKillEvent> &kills = batch.events<OomKillEvent>();
+    if (kills.isEmpty())
+        return;
+    Family &f = family(
+        QStringLiteral("bpflens_oom_kills"), QStringLiteral("counter"), {},
+        QStringLiteral("Processes the OOM killer killed, by what ran out (memcg: a memory "
+                       "cgroup's limit; global: the machine's memory) and the victim's container "
+                       "and systemd unit"),
+        {QStringLiteral("constraint"), QStringLiteral("container"), QStringLiteral("unit")});
+    f.maxSeries = m_maxWorkloads;
+    f.keptPastCap = 1;
+    for (const OomKillEvent &e : kills)
+        series(f, QStringList{OomKillEvent::constraintName(e.constraint)} +
+                      workloadLabelValues(e.cgroupId))
+            .value += 1;
 }
 
 void MetricsAggregator::add(const RecordBatch &batch)
@@ -327,7 +353,10 @@ void MetricsAggregator::add(const RecordBatch &batch)
     }
     for (const CounterSample &c : batch.counters)
         addCounter(c);
+    // Before the events: the batch names the cgroups its events are the first to carry.
+    m_cgroups.add(batch.cgroups);
     addWorkloadEvents(batch);
+    addOomKills(batch);
     const QStringList probe{QStringLiteral("probe")};
     for (const ProbeStats &st : batch.stats) {
         // Cumulative already: the newest reading is the total.

@@ -31,8 +31,9 @@ public:
 
     // maxSeries bounds the label sets of each metric family: keys past it are added to one
     // series whose labels all read "other", so a busy host cannot grow the exposition unbounded.
-    // maxWorkloads bounds bpflens_workload_events likewise: the first container and unit label
-    // sets seen keep their series (a counter never moves to another), the rest count as "other".
+    // maxWorkloads bounds bpflens_workload_events and bpflens_oom_kills likewise: the first
+    // container and unit label sets seen keep their series (a counter never moves to another),
+    // the rest count as "other".
     explicit MetricsAggregator(int maxSeries = DefaultMaxSeries,
                                int maxWorkloads = DefaultMaxWorkloads);
 
@@ -80,6 +81,9 @@ private:
         QList<Series> series;
         bool capped = false;
         int maxSeries = 0; // 0: the aggregator's
+        // Leading labels the "other" series keep past the cap: ones of a few values only, too
+        // telling to lose (bpflens_oom_kills' constraint).
+        int keptPastCap = 0;
     };
 
     Family &family(const QString &name, const QString &type, const QString &unit,
@@ -88,6 +92,9 @@ private:
     Series &series(Family &f, const QStringList &labelValues);
     void addCounter(const CounterSample &c);
     void addWorkloadEvents(const RecordBatch &batch);
+    void addOomKills(const RecordBatch &batch);
+    // The container and unit label values of a cgroup, from m_cgroups.
+    QStringList workloadLabelValues(quint64 cgroupId) const;
 
     int m_maxSeries;
     int m_maxWorkloads;

@@ -300,6 +300,101 @@ private Q_SLOTS:
         }
     }
 
+    // bpflens_oom_kills: each kill counted once under its constraint and the victim's container
+    // and unit, in both formats, growing across batches; past the cap the container and unit
+    // read "other" but the constraint keeps its value.
+    void oomKillsByConstraintAndWorkload()
+    {
+        const QByteArray id = "3f4e5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081";
+        const QString container = QLatin1String(id);
+        const QString scope = QStringLiteral("docker-") + container + QStringLiteral(".scope");
+        MetricsAggregator m(500, 4);
+        m.setProbes({probe(QStringLiteral("oomkill"))});
+        RecordBatch b;
+        b.cgroups = {{1, "/system.slice/docker-" + id + ".scope"},
+                     {2, "/system.slice/mysqld.service"}};
+        auto kill = [&](quint64 cgroup, quint8 constraint, quint32 pid, const QByteArray &comm) {
+            OomKillEvent e;
+            e.pid = pid;
+            e.comm = comm;
+            e.constraint = constraint;
+            e.cgroupId = cgroup;
+            b.events<OomKillEvent>().append(e);
+        };
+        kill(1, OomKillEvent::Memcg, 4001, "java");
+        kill(1, OomKillEvent::Memcg, 4002, "python3");
+        kill(2, OomKillEvent::Global, 900, "mysqld");
+        m.add(b);
+
+        // Sample values by constraint|container|unit; no pid or comm labels.
+        auto kills = [&](MetricsAggregator::Format format) {
+            const QByteArray text = m.render(format);
+            QMap<QString, QString> got;
+            for (const Sample &s :
+                 named(parseSamples(text), QStringLiteral("bpflens_oom_kills_total"))) {
+                if (s.labels.keys() != QStringList{QStringLiteral("constraint"),
+                                                   QStringLiteral("container"),
+                                                   QStringLiteral("unit")})
+                    got.insert(QStringLiteral("labels: ") + s.labels.keys().join(u','), s.value);
+                got.insert(s.labels.value(QStringLiteral("constraint")) + QLatin1Char('|') +
+                               s.labels.value(QStringLiteral("container")) + QLatin1Char('|') +
+                               s.labels.value(QStringLiteral("unit")),
+                           s.value);
+            }
+            return got;
+        };
+        QMap<QString, QString> expected{
+            {QStringLiteral("memcg|") + container + QLatin1Char('|') + scope, QStringLiteral("2")},
+            {QStringLiteral("global||mysqld.service"), QStringLiteral("1")}};
+        QCOMPARE(kills(MetricsAggregator::Format::OpenMetrics), expected);
+        QCOMPARE(kills(MetricsAggregator::Format::Prometheus), expected);
+        const QByteArray om = m.render(MetricsAggregator::Format::OpenMetrics);
+        const QByteArray prom = m.render(MetricsAggregator::Format::Prometheus);
+        QVERIFY(om.contains("# TYPE bpflens_oom_kills counter\n"));
+        QVERIFY(prom.contains("# TYPE bpflens_oom_kills_total counter\n"));
+
+        // A counter: the next batch adds to the same series, and a new set gets its own (the
+        // third of four: one is kept for "other").
+        b = RecordBatch();
+        b.cgroups = {{3, "/user.slice/user-1000.slice/session-2.scope"}};
+        kill(1, OomKillEvent::Memcg, 4003, "java");
+        kill(2, OomKillEvent::Global, 901, "mysqld");
+        kill(3, OomKillEvent::Global, 5000, "firefox");
+        m.add(b);
+        expected[QStringLiteral("memcg|") + container + QLatin1Char('|') + scope] =
+            QStringLiteral("3");
+        expected[QStringLiteral("global||mysqld.service")] = QStringLiteral("2");
+        expected[QStringLiteral("global||session-2.scope")] = QStringLiteral("1");
+        QCOMPARE(kills(MetricsAggregator::Format::OpenMetrics), expected);
+        QCOMPARE(kills(MetricsAggregator::Format::Prometheus), expected);
+
+        // Past the cap: more containers count as "other", each kill under its constraint.
+        b = RecordBatch();
+        for (quint64 cgroup = 10; cgroup < 16; ++cgroup) {
+            const QByteArray other = QByteArray::number(cgroup).repeated(32).left(64);
+            b.cgroups.append({cgroup, "/system.slice/docker-" + other + ".scope"});
+            kill(cgroup, OomKillEvent::Memcg, quint32(cgroup), "worker");
+        }
+        kill(12, OomKillEvent::Global, 12, "worker");
+        kill(2, OomKillEvent::Global, 902, "mysqld"); // still its own series
+        m.add(b);
+        expected[QStringLiteral("global||mysqld.service")] = QStringLiteral("3");
+        expected[QStringLiteral("memcg|other|other")] = QStringLiteral("6");
+        expected[QStringLiteral("global|other|other")] = QStringLiteral("1");
+        QCOMPARE(kills(MetricsAggregator::Format::OpenMetrics), expected);
+        QCOMPARE(kills(MetricsAggregator::Format::Prometheus), expected);
+
+        const QString promtool = QStandardPaths::findExecutable(QStringLiteral("promtool"));
+        if (!promtool.isEmpty()) {
+            for (auto format :
+                 {MetricsAggregator::Format::OpenMetrics, MetricsAggregator::Format::Prometheus}) {
+                const auto r = bpflens::test::promtoolCheck(
+                    promtool, m.render(format), format == MetricsAggregator::Format::OpenMetrics);
+                QVERIFY2(r.accepted, r.said.constData());
+            }
+        }
+    }
+
     void labelValuesAreEscaped()
     {
         MetricsAggregator m;
