@@ -19,6 +19,7 @@
 #include "tests/testutil.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QTest>
 #include <QThread>
 
@@ -31,7 +32,6 @@
 #include <unistd.h>
 
 using namespace bpflens;
-using test::countMaps;
 
 namespace {
 
@@ -45,18 +45,19 @@ const QString LeakerStripped = QStringLiteral(BPFLENS_TEST_PROGRAMS "/leaker_str
 class LeakerProcess
 {
 public:
-    LeakerProcess(const QString &program, long churn = 50)
+    LeakerProcess(const QString &program, long churn = 50, long hoard = 0)
     {
         int in[2], out[2];
         if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
             return;
         const QByteArray path = program.toLocal8Bit();
         const QByteArray n = QByteArray::number(churn);
+        const QByteArray h = QByteArray::number(hoard);
         m_pid = fork();
         if (m_pid == 0) {
             dup2(in[0], 0);
             dup2(out[1], 1);
-            execl(path.constData(), path.constData(), n.constData(), nullptr);
+            execl(path.constData(), path.constData(), n.constData(), h.constData(), nullptr);
             _exit(127);
         }
         close(in[0]);
@@ -106,31 +107,36 @@ private:
     bool m_reaped = false;
 };
 
-// Entries of the kernel's block tables (the probe's "memleak_blocks" maps) now.
+// The kernel's block tables this process holds (its memleak probes' "memleak_blocks" maps, by
+// their descriptors: another recording on the machine has its own), and their entries now;
+// -1 entries when it holds none.
 int kernelBlocks()
 {
-    int n = 0;
-    __u32 id = 0;
-    while (bpf_map_get_next_id(id, &id) == 0) {
-        const int fd = bpf_map_get_fd_by_id(id);
-        if (fd < 0)
+    int n = -1;
+    QDir fds(QStringLiteral("/proc/self/fd"));
+    for (const QString &name : fds.entryList(QDir::Files | QDir::System)) {
+        const int fd = name.toInt();
+        char target[64] = {};
+        const QByteArray path = fds.filePath(name).toLocal8Bit();
+        if (readlink(path.constData(), target, sizeof(target) - 1) <= 0 ||
+            qstrcmp(target, "anon_inode:bpf-map") != 0)
             continue;
         bpf_map_info info{};
         __u32 len = sizeof(info);
-        if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
-            qstrcmp(info.name, "memleak_blocks") == 0) {
-            struct
-            {
-                quint64 a, b;
-            } key{}, next{};
-            const void *prev = nullptr;
-            while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-                ++n;
-                key = next;
-                prev = &key;
-            }
+        if (bpf_obj_get_info_by_fd(fd, &info, &len) != 0 ||
+            qstrcmp(info.name, "memleak_blocks") != 0)
+            continue;
+        struct
+        {
+            quint64 a, b;
+        } key{}, next{};
+        const void *prev = nullptr;
+        n = qMax(n, 0);
+        while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+            ++n;
+            key = next;
+            prev = &key;
         }
-        close(fd);
     }
     return n;
 }
@@ -156,15 +162,11 @@ enum class Ending
     RecordingStops,
 };
 
-Recording record(const QString &program, QVariantMap options, Ending ending, long churn = 50)
+Recording record(const QString &program, QVariantMap options, Ending ending, long churn = 50,
+                 long hoard = 0)
 {
     Recording r;
-    // The kernel frees an earlier recording's maps once their programs are gone, after a grace
-    // period: counted here, they would be this one's.
-    QDeadlineTimer gone(10000);
-    while (countMaps({"memleak_blocks"}) > 0 && !gone.hasExpired())
-        QThread::msleep(20);
-    LeakerProcess child(program, churn);
+    LeakerProcess child(program, churn, hoard);
     if (!child.ready()) {
         r.error = QStringLiteral("%1 did not start").arg(program);
         return r;
@@ -421,8 +423,29 @@ private Q_SLOTS:
         for (const E &e : leaks)
             QCOMPARE(e.end, quint8(E::Outstanding));
         QCOMPARE(r.kernelBlocksBeforeExit, 20 + 3 + 1 + 3 + 1);
-        // The table goes with the probe (freed by the kernel after a grace period).
-        QTRY_COMPARE_WITH_TIMEOUT(countMaps({"memleak_blocks"}), 0, 10000);
+        // The table goes with the probe.
+        QCOMPARE(kernelBlocks(), -1);
+    }
+
+    // A table too small for what the process keeps: every allocation is recorded or counted as
+    // not recorded, none is dropped silently.
+    void fullTableCounted()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the memleak probe");
+        constexpr long Hoard = 3000;
+        const Recording r = record(LeakerPath, {{QStringLiteral("maxBlocks"), 1024}},
+                                   Ending::RecordingStops, 50, Hoard);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        const qsizetype hoarded = under(r, "bpflens_hoard").size();
+        const double notRecorded = r.counters.value(QStringLiteral("blocksFull"));
+        QVERIFY2(
+            hoarded < Hoard && notRecorded > 0,
+            qPrintable(QStringLiteral("%1 recorded, %2 counted").arg(hoarded).arg(notRecorded)));
+        // The others the process allocates while the table is full are counted too: every
+        // allocation of the work is one or the other.
+        QCOMPARE(qint64(r.events.size()) + qint64(notRecorded),
+                 qint64(20 + 50 + 3 + 2 + 3 + 2 + Hoard));
+        QCOMPARE(r.lost, 0u);
     }
 
     // One allocation in four, at random, each standing for four.

@@ -9,7 +9,8 @@
 // - bpflens_calloc_leak: 3 calloc(10, 300), kept;
 // - bpflens_realloc_leak: malloc(100), then realloc to 5000, kept (the first block freed);
 // - bpflens_memalign_leak: 2 posix_memalign(64, 2048) and 1 memalign(256, 512), kept;
-// - bpflens_mmap_leak: one 1 MiB anonymous mmap kept, one 64 KiB mapped and unmapped.
+// - bpflens_mmap_leak: one 1 MiB anonymous mmap kept, one 64 KiB mapped and unmapped;
+// - bpflens_hoard: argv[2] (default 0) blocks of 64 bytes, kept.
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <stdlib.h>
@@ -24,11 +25,18 @@
 static void *volatile kept[64];
 static int nkept;
 static void *volatile sink;
+static void **hoard;
 
 static void keep(void *p)
 {
     if (nkept < 64)
         kept[nkept++] = p;
+}
+
+__attribute__((noinline)) void bpflens_hoard(long n)
+{
+    for (long i = 0; i < n; ++i)
+        hoard[i] = malloc(64);
 }
 
 __attribute__((noinline)) void bpflens_leak(void)
@@ -81,7 +89,10 @@ __attribute__((noinline)) void bpflens_mmap_leak(void)
 int main(int argc, char **argv)
 {
     long churn = argc > 1 ? atol(argv[1]) : 50;
+    long hoarded = argc > 2 ? atol(argv[2]) : 0;
     char c;
+
+    hoard = calloc((size_t)hoarded + 1, sizeof(void *));
 
     /* every path once, freed: the allocator set up and every function bound */
     free(malloc(16));
@@ -105,6 +116,8 @@ int main(int argc, char **argv)
         bpflens_realloc_leak();
         bpflens_memalign_leak();
         bpflens_mmap_leak();
+        bpflens_hoard(hoarded);
+        hoarded = 0;
         if (write(1, "d", 1) != 1)
             return 1;
     }
