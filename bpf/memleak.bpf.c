@@ -8,6 +8,9 @@
 // the map is recorded too, so user space knows each recorded block's lifetime. Frees of blocks
 // not recorded (allocated before the recording, or not sampled) cost a map lookup and nothing
 // else.
+// With no process given, the kernel's allocations instead, machine-wide as memleak without -p:
+// the kmem tracepoints kmalloc, kmem_cache_alloc and mm_page_alloc and their frees, each with
+// the kernel stack of the allocating task.
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -17,6 +20,8 @@
 #include "bpf/memleak.records.h"
 #include "bpf/userstack.bpf.h"
 
+/* The recording process, left out machine-wide: each event it records allocates. */
+const volatile __u32 recorder_tgid = 0;
 /* One allocation in every sample_every, chosen at random, each standing for sample_every. */
 const volatile __u32 sample_every = 1;
 
@@ -161,7 +166,7 @@ static __always_inline void record(struct pt_regs *ctx, struct call *c, __u64 ad
     __builtin_memset(sc->a.pad, 0, sizeof(sc->a.pad));
     bpf_get_current_comm(sc->a.comm, sizeof(sc->a.comm));
     sc->a.flags = SAMPLE_IN_USER;
-    sc->a.reserved = 0;
+    sc->a.kstack_len = 0;
     sc->a.reserved2 = 0;
 #if defined(__TARGET_ARCH_x86)
     FILL_REGS(sc->a.regs, ctx);
@@ -309,6 +314,229 @@ int BPF_KPROBE(memleak_munmap, void *addr, __u64 len)
 
     forget(id >> 32, (__u32)id, (__u64)addr);
     return 0;
+}
+
+/* The kernel's allocations. Their tracepoints' records changed: kmalloc and kmem_cache_alloc
+ * shared the class kmem_alloc, kfree and kmem_cache_free kmem_free, before 6.2 (and 5.12 for
+ * the frees); the fields read here have the same names in each, at other offsets. */
+struct trace_event_raw_kmem_alloc___x
+{
+    const void *ptr;
+    size_t bytes_alloc;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_kmalloc___x
+{
+    const void *ptr;
+    size_t bytes_alloc;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_kmem_cache_alloc___x
+{
+    const void *ptr;
+    size_t bytes_alloc;
+} __attribute__((preserve_access_index));
+
+/* kmalloc_node and kmem_cache_alloc_node, before 6.2 */
+struct trace_event_raw_kmem_alloc_node___x
+{
+    const void *ptr;
+    size_t bytes_alloc;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_kmem_free___x
+{
+    const void *ptr;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_kfree___x
+{
+    const void *ptr;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_kmem_cache_free___x
+{
+    const void *ptr;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_mm_page_alloc___x
+{
+    unsigned long pfn;
+    unsigned int order;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_mm_page_free___x
+{
+    unsigned long pfn;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool has_kmem_alloc(void)
+{
+    return bpf_core_type_exists(struct trace_event_raw_kmem_alloc___x);
+}
+
+static __always_inline bool has_kmem_free(void)
+{
+    return bpf_core_type_exists(struct trace_event_raw_kmem_free___x);
+}
+
+/* A kernel block allocated by the current task (the filters apply to it), freed by anyone. */
+static __always_inline int kernel_alloc(void *ctx, __u8 func, __u64 addr, __u64 size)
+{
+    __u64 id = bpf_get_current_pid_tgid();
+    struct block_key k = {.pid = 0, .addr = addr};
+    struct memleak_scratch *sc;
+    __u32 cpu = bpf_get_smp_processor_id();
+    __u64 t = bpf_ktime_get_ns();
+    __u64 kbytes = 0;
+    long n;
+
+    if (!addr || (__u32)(id >> 32) == recorder_tgid || !current_wanted())
+        return 0;
+    if (sample_every > 1 && bpf_get_prandom_u32() % sample_every)
+        return 0;
+    if (bpf_map_update_elem(&memleak_blocks, &k, &t, BPF_ANY)) {
+        __sync_fetch_and_add(&blocks_full, 1);
+        return 0;
+    }
+    sc = bpf_map_lookup_elem(&memleak_scratch, &cpu);
+    if (!sc)
+        return 0;
+    sc->a.kind = MEMLEAK_REC_ALLOC;
+    sc->a.pid = id >> 32;
+    sc->a.tid = (__u32)id;
+    sc->a.time_ns = t;
+    sc->a.cgroup_id = bpf_get_current_cgroup_id();
+    sc->a.addr = addr;
+    sc->a.size = size;
+    sc->a.func = func;
+    __builtin_memset(sc->a.pad, 0, sizeof(sc->a.pad));
+    bpf_get_current_comm(sc->a.comm, sizeof(sc->a.comm));
+    sc->a.flags = SAMPLE_NO_USER;
+    sc->a.ustack_len = 0;
+    sc->a.stack_size = 0;
+    sc->a.reserved2 = 0;
+    n = bpf_get_stack(ctx, sc->tail, MEMLEAK_FRAME_BYTES, 0);
+    if (n > 0)
+        kbytes = n & ~7UL;
+    asm volatile("" : "+r"(kbytes));
+    if (kbytes > MEMLEAK_FRAME_BYTES)
+        return 0;
+    asm volatile("" : "+r"(kbytes));
+    kbytes &= 2047;
+    sc->a.kstack_len = kbytes / 8;
+    if (bpf_ringbuf_output(&memleak_rb, sc, sizeof(sc->a) + kbytes, submit_flags(&memleak_rb)))
+        count_lost();
+    return 0;
+}
+
+static __always_inline int kernel_free(__u64 addr)
+{
+    __u64 id = bpf_get_current_pid_tgid();
+
+    forget(0, (__u32)id, addr);
+    return 0;
+}
+
+SEC("tp/kmem/kmalloc")
+int memleak_kmalloc(void *ctx)
+{
+    const void *ptr;
+    size_t bytes;
+
+    if (has_kmem_alloc()) {
+        struct trace_event_raw_kmem_alloc___x *a = ctx;
+
+        ptr = BPF_CORE_READ(a, ptr);
+        bytes = BPF_CORE_READ(a, bytes_alloc);
+    } else {
+        struct trace_event_raw_kmalloc___x *a = ctx;
+
+        ptr = BPF_CORE_READ(a, ptr);
+        bytes = BPF_CORE_READ(a, bytes_alloc);
+    }
+    return kernel_alloc(ctx, MEMLEAK_KMALLOC, (__u64)ptr, bytes);
+}
+
+SEC("tp/kmem/kmem_cache_alloc")
+int memleak_kmem_cache_alloc(void *ctx)
+{
+    const void *ptr;
+    size_t bytes;
+
+    if (has_kmem_alloc()) {
+        struct trace_event_raw_kmem_alloc___x *a = ctx;
+
+        ptr = BPF_CORE_READ(a, ptr);
+        bytes = BPF_CORE_READ(a, bytes_alloc);
+    } else {
+        struct trace_event_raw_kmem_cache_alloc___x *a = ctx;
+
+        ptr = BPF_CORE_READ(a, ptr);
+        bytes = BPF_CORE_READ(a, bytes_alloc);
+    }
+    return kernel_alloc(ctx, MEMLEAK_KMEM_CACHE_ALLOC, (__u64)ptr, bytes);
+}
+
+SEC("tp/kmem/kmalloc_node")
+int memleak_kmalloc_node(struct trace_event_raw_kmem_alloc_node___x *ctx)
+{
+    return kernel_alloc(ctx, MEMLEAK_KMALLOC, (__u64)BPF_CORE_READ(ctx, ptr),
+                        BPF_CORE_READ(ctx, bytes_alloc));
+}
+
+SEC("tp/kmem/kmem_cache_alloc_node")
+int memleak_kmem_cache_alloc_node(struct trace_event_raw_kmem_alloc_node___x *ctx)
+{
+    return kernel_alloc(ctx, MEMLEAK_KMEM_CACHE_ALLOC, (__u64)BPF_CORE_READ(ctx, ptr),
+                        BPF_CORE_READ(ctx, bytes_alloc));
+}
+
+SEC("tp/kmem/kfree")
+int memleak_kfree(void *ctx)
+{
+    const void *ptr;
+
+    if (has_kmem_free()) {
+        struct trace_event_raw_kmem_free___x *a = ctx;
+
+        ptr = BPF_CORE_READ(a, ptr);
+    } else {
+        struct trace_event_raw_kfree___x *a = ctx;
+
+        ptr = BPF_CORE_READ(a, ptr);
+    }
+    return kernel_free((__u64)ptr);
+}
+
+SEC("tp/kmem/kmem_cache_free")
+int memleak_kmem_cache_free(void *ctx)
+{
+    const void *ptr;
+
+    if (has_kmem_free()) {
+        struct trace_event_raw_kmem_free___x *a = ctx;
+
+        ptr = BPF_CORE_READ(a, ptr);
+    } else {
+        struct trace_event_raw_kmem_cache_free___x *a = ctx;
+
+        ptr = BPF_CORE_READ(a, ptr);
+    }
+    return kernel_free((__u64)ptr);
+}
+
+SEC("tp/kmem/mm_page_alloc")
+int memleak_page_alloc(struct trace_event_raw_mm_page_alloc___x *ctx)
+{
+    return kernel_alloc(ctx, MEMLEAK_PAGE_ALLOC, BPF_CORE_READ(ctx, pfn),
+                        4096ull << BPF_CORE_READ(ctx, order));
+}
+
+SEC("tp/kmem/mm_page_free")
+int memleak_page_free(struct trace_event_raw_mm_page_free___x *ctx)
+{
+    return kernel_free(BPF_CORE_READ(ctx, pfn));
 }
 
 /* A thread of a recorded process ends: a call it never returned from (killed inside the

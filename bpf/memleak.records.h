@@ -20,7 +20,11 @@ enum memleak_func
     MEMLEAK_VALLOC = 7,
     MEMLEAK_PVALLOC = 8,
     MEMLEAK_MMAP = 9,
-    MEMLEAK_FUNCS = 10,
+    /* the kernel's own, machine-wide (no process given) */
+    MEMLEAK_KMALLOC = 10,
+    MEMLEAK_KMEM_CACHE_ALLOC = 11,
+    MEMLEAK_PAGE_ALLOC = 12, /* address: the page frame number */
+    MEMLEAK_FUNCS = 13,
 };
 
 enum memleak_record_kind
@@ -30,8 +34,9 @@ enum memleak_record_kind
     MEMLEAK_REC_EXIT = 3,  /* a recorded process ended: its allocations die with it */
 };
 
-/* An allocation: at the allocator's return, so the stacks start in its caller. Only what was
- * taken follows it, as pagefault's: stack_size bytes of user stack, then ustack_len
+/* An allocation: at the allocator's return, so the stacks start in its caller (a kernel
+ * allocation: at its tracepoint, with the kernel stack only). Only what was taken follows it, as
+ * pagefault's: stack_size bytes of user stack, then kstack_len kernel and ustack_len
  * frame-pointer return addresses, leaf first. */
 struct memleak_alloc
 {
@@ -47,13 +52,14 @@ struct memleak_alloc
     char comm[BPFLENS_COMM_LEN];
     __u32 flags; /* sample_stack_flags */
     __u16 ustack_len;
-    __u16 reserved;
+    __u16 kstack_len;
     __u32 stack_size;
     __u32 reserved2;
     __u64 regs[USER_REGS]; /* with SAMPLE_USER_REGS */
 };
 
-/* A recorded allocation freed, or a recorded process gone (addr 0, MEMLEAK_REC_EXIT). */
+/* A recorded allocation freed, or a recorded process gone (addr 0, MEMLEAK_REC_EXIT). A kernel
+ * block is keyed by pid 0: any task may free it. */
 struct memleak_free
 {
     __u32 kind;

@@ -96,9 +96,11 @@ bool resolveHooks(ProbeConfig &p, QString *error)
 bool probeTakesUserFile(const QString &id, const QVariantMap &options)
 {
     const ProbeTarget target = targetOf(id);
-    if (target == ProbeTarget::BinaryFunction || target == ProbeTarget::Usdt ||
-        target == ProbeTarget::Allocator)
+    if (target == ProbeTarget::BinaryFunction || target == ProbeTarget::Usdt)
         return true;
+    // memleak without a process records the kernel's allocations: no file of the caller's.
+    if (target == ProbeTarget::Allocator)
+        return options.value(QStringLiteral("pid")).toLongLong() > 0;
     for (const ProbeHookOption &hook : hookOptionsOf(id)) {
         if (ProbeHook::parse(options.value(hook.option).toString()).inUserFile())
             return true;
@@ -119,10 +121,6 @@ bool resolveProbeTargets(QList<ProbeConfig> &probes, QString *error)
         const ProbeInfo *info = ProbeCatalog::find(p.id);
         if (info && info->target == ProbeTarget::Allocator) {
             const qint64 pid = p.options.value(QStringLiteral("pid")).toLongLong();
-            if (pid <= 0) {
-                *error = QStringLiteral("probe %1: no process given (pid=N)").arg(p.id);
-                return false;
-            }
             AllocatorTarget t;
             QString why;
             if (!resolveAllocator(pid, p.options.value(QStringLiteral("allocator")).toString(), &t,

@@ -26,9 +26,21 @@ using E = AllocationEvent;
 constexpr quint64 WantedRingBytes = 32u << 20;
 
 // The allocator's functions in the record's order (memleak_func), then those that free.
-constexpr const char *AllocFunctions[MEMLEAK_FUNCS] = {
+constexpr const char *AllocFunctions[MEMLEAK_KMALLOC] = {
     "malloc",        "calloc",   "realloc", "reallocarray", "posix_memalign",
     "aligned_alloc", "memalign", "valloc",  "pvalloc",      "mmap"};
+// The kernel's, with no process given: each tracepoint with its program; the _node ones only
+// before 6.2, where they were tracepoints of their own.
+constexpr std::pair<const char *, const char *> KernelTracepoints[] = {
+    {"kmem/kmalloc", "memleak_kmalloc"},
+    {"kmem/kmem_cache_alloc", "memleak_kmem_cache_alloc"},
+    {"kmem/kmalloc_node", "memleak_kmalloc_node"},
+    {"kmem/kmem_cache_alloc_node", "memleak_kmem_cache_alloc_node"},
+    {"kmem/mm_page_alloc", "memleak_page_alloc"},
+    {"kmem/kfree", "memleak_kfree"},
+    {"kmem/kmem_cache_free", "memleak_kmem_cache_free"},
+    {"kmem/mm_page_free", "memleak_page_free"},
+};
 constexpr const char *FreeFunctions[] = {"free", "munmap"};
 
 struct BlockKey
@@ -98,6 +110,21 @@ AttachPlan MemleakProbe::attachPlan(const KernelFeatures &kernel, const QVariant
     g.what = QStringLiteral("allocations");
     // The returns and the exit first: an entry alone would only fill the call map.
     g.endFirst = true;
+    if (!takesUserFile(options)) {
+        // The kernel's allocations, machine-wide: the frees (last in the list) attached before
+        // the allocations (endFirst), so no block recorded misses its free.
+        for (const auto &[tp, program] : KernelTracepoints) {
+            if (kernel.hasTracepoint(QLatin1String(tp)))
+                g.programs.append({program, QStringLiteral("tp/") + QLatin1String(tp), true});
+        }
+        if (g.programs.size() < 2) {
+            a.available = false;
+            a.reason = QStringLiteral("no kmem tracepoints (kmem/kmalloc, kmem/kfree) in tracefs");
+            return a;
+        }
+        a.groups.append(g);
+        return a;
+    }
     QHash<QString, quint64> offsets;
     const QString given = options.value(QStringLiteral("functions")).toString();
     if (given.isEmpty()) {
@@ -158,29 +185,29 @@ bool MemleakProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         *error = QStringLiteral("no stack table (the probe runs in an Engine)");
         return false;
     }
-    if (!userFile().isValid()) {
-        *error = QStringLiteral("no allocator to attach to: the caller resolves it and hands its "
-                                "file over (client/allocatortarget.h)");
-        return false;
-    }
-    if (options.value(QStringLiteral("pid")).toLongLong() <= 0) {
-        *error = QStringLiteral("no process given (pid=N)");
-        return false;
-    }
-    QHash<QString, quint64> offsets;
+    const bool user = takesUserFile(options);
     QString why;
-    if (!parseFunctions(options.value(QStringLiteral("functions")).toString(), &offsets, &why)) {
-        *error = why;
-        return false;
-    }
-    // The helper never trusts the caller's offsets: each must lie in the file's code.
-    for (auto it = offsets.cbegin(); it != offsets.cend(); ++it) {
-        if (!checkUprobeFile(userFile().get(), *it, &why)) {
-            *error = QStringLiteral("%1: %2").arg(it.key(), why);
+    if (user) {
+        if (!userFile().isValid()) {
+            *error = QStringLiteral("no allocator to attach to: the caller resolves it and hands "
+                                    "its file over (client/allocatortarget.h)");
             return false;
         }
+        QHash<QString, quint64> offsets;
+        if (!parseFunctions(options.value(QStringLiteral("functions")).toString(), &offsets,
+                            &why)) {
+            *error = why;
+            return false;
+        }
+        // The helper never trusts the caller's offsets: each must lie in the file's code.
+        for (auto it = offsets.cbegin(); it != offsets.cend(); ++it) {
+            if (!checkUprobeFile(userFile().get(), *it, &why)) {
+                *error = QStringLiteral("%1: %2").arg(it.key(), why);
+                return false;
+            }
+        }
+        m_fdPath = QByteArray("/proc/self/fd/") + QByteArray::number(userFile().get());
     }
-    m_fdPath = QByteArray("/proc/self/fd/") + QByteArray::number(userFile().get());
     m_weight = quint32(qBound(
         qint64(1), options.value(QStringLiteral("sampleEvery"), 1).toLongLong(), qint64(1000000)));
     const quint32 stackBytes =
@@ -198,7 +225,7 @@ bool MemleakProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
     m_freesUnseen = m_lastFreesUnseen = m_lastBlocksFull = m_lastCallsFull = 0;
 
     const AttachPlan plan = attachPlan(kernel, options, &why);
-    const bool ok = startSkeleton(plan, options, error, [&](CommonFilters &, QString *err) {
+    const bool ok = startSkeleton(plan, options, error, [&](CommonFilters &f, QString *err) {
         const int cpus = libbpf_num_possible_cpus();
         if (cpus <= 0 || bpf_map__set_max_entries(m_skel->maps.memleak_scratch, quint32(cpus)) ||
             bpf_map__set_max_entries(m_skel->maps.memleak_blocks, maxBlocks)) {
@@ -207,6 +234,9 @@ bool MemleakProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
         }
         m_skel->rodata->sample_every = m_weight;
         m_skel->rodata->stack_copy_bytes = stackBytes;
+        // Machine-wide, the recorder's own allocations (its buffers, the session file's pages)
+        // would record themselves.
+        m_skel->rodata->recorder_tgid = f.tid ? 0 : quint32(getpid());
         return true;
     });
     // Attached to the inode now: the descriptor is not needed any more.
@@ -214,7 +244,7 @@ bool MemleakProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
     if (!ok)
         return false;
     stackResolver()->loadKernelSymbols();
-    if (!stackResolver()->startSymbolizer(&why))
+    if (user && !stackResolver()->startSymbolizer(&why))
         setAttachPath(
             attachPath() +
             QStringLiteral(" (user stacks by frame pointers, unsymbolised: %1)").arg(why));
@@ -306,21 +336,26 @@ bool MemleakProbe::decode(const void *data, size_t size, RecordBatch &)
     if (kind != MEMLEAK_REC_ALLOC || size < sizeof(a))
         return false;
     memcpy(&a, data, sizeof(a));
-    if (a.ustack_len > SAMPLE_MAX_FRAMES || a.stack_size > USER_STACK_MAX_COPY ||
-        size != sizeof(a) + a.stack_size + size_t(a.ustack_len) * 8 || a.func >= MEMLEAK_FUNCS)
+    if (a.ustack_len > SAMPLE_MAX_FRAMES || a.kstack_len > SAMPLE_MAX_FRAMES ||
+        a.stack_size > USER_STACK_MAX_COPY ||
+        size != sizeof(a) + a.stack_size + (size_t(a.kstack_len) + a.ustack_len) * 8 ||
+        a.func >= MEMLEAK_FUNCS)
         return false;
     const char *copy = static_cast<const char *>(data) + sizeof(a);
     sample_stacks st;
     st.flags = a.flags;
-    st.kstack_len = 0;
+    st.kstack_len = a.kstack_len;
     st.ustack_len = a.ustack_len;
     st.stack_size = a.stack_size;
     st.reserved = 0;
     memcpy(st.regs, a.regs, sizeof(st.regs));
-    memcpy(st.ustack, copy + a.stack_size, size_t(a.ustack_len) * 8);
+    const char *frames = copy + a.stack_size;
+    memcpy(st.kstack, frames, size_t(a.kstack_len) * 8);
+    memcpy(st.ustack, frames + size_t(a.kstack_len) * 8, size_t(a.ustack_len) * 8);
     if (!m_stacks.add(stackResolver(), a.pid, a.tid, st, copy, false))
         return false;
-    const QPair<quint32, quint64> key{a.pid, a.addr};
+    // A kernel block is the kernel's, whoever allocated it: keyed by pid 0, as its free is.
+    const QPair<quint32, quint64> key{a.func >= MEMLEAK_KMALLOC ? 0u : a.pid, a.addr};
     if (const auto it = m_blocks.constFind(key); it != m_blocks.cend()) {
         // The address came back without its free being seen (a free the probe missed): the
         // old block ended by this time at the latest.

@@ -12,7 +12,8 @@ struct memleak_bpf;
 
 namespace bpflens {
 
-// memleak: one process's allocator hooked by uprobes (bpf/memleak.bpf.c). Each allocation the
+// memleak: one process's allocator hooked by uprobes (bpf/memleak.bpf.c), or with no process
+// the kernel's allocations machine-wide from the kmem tracepoints. Each allocation the
 // programs record comes with its stacks (unwound and symbolised as profile's samples are), its
 // free with its address; the probe keeps every recorded block until it ends, freed, with its
 // process or with the recording, and then appends it as one AllocationEvent spanning its life.
@@ -24,7 +25,11 @@ public:
     MemleakProbe();
     ~MemleakProbe() override;
 
-    bool takesUserFile(const QVariantMap &) const override { return true; }
+    // A process's allocator; with no process, the kernel's allocations (kmem tracepoints).
+    bool takesUserFile(const QVariantMap &options) const override
+    {
+        return options.value(QStringLiteral("pid")).toLongLong() > 0;
+    }
     ProbeAvailability availability(const KernelFeatures &kernel,
                                    const QVariantMap &options = {}) const override;
 
@@ -60,7 +65,7 @@ private:
     QByteArray m_fdPath;
     quint32 m_weight = 1;
     // Every recorded block not yet appended, in slots reused once appended; blocks by
-    // (pid << 64 | address) as the kernel's table keys them.
+    // (pid, address) as the kernel's table keys them (pid 0 for the kernel's).
     std::vector<AllocationEvent> m_slots;
     std::vector<qsizetype> m_freeSlots;
     QHash<QPair<quint32, quint64>, qsizetype> m_blocks;

@@ -688,24 +688,12 @@
         <translation>Speicherbelegungen</translation>
     </message>
     <message>
-        <source>Every block a running process allocates (malloc, calloc, realloc, posix_memalign, mmap, ...) with its size and call stack, and when it is freed: outstanding memory and leaks by stack, like memleak; no restart and no preloaded library</source>
-        <translation>Jeder Block, den ein laufender Prozess belegt (malloc, calloc, realloc, posix_memalign, mmap, …), mit Größe und Aufrufstapel, und wann er freigegeben wird: belegter Speicher und Lecks nach Stapel, wie memleak; ohne Neustart und ohne vorgeladene Bibliothek</translation>
-    </message>
-    <message>
         <source>record one allocation in N (sampleEvery=N), or without the user-stack copy (stackBytes=0)</source>
         <translation>nur eine von N Belegungen aufzeichnen (sampleEvery=N) oder ohne Kopie des Benutzerstapels (stackBytes=0)</translation>
     </message>
     <message>
-        <source>The process whose allocations are recorded</source>
-        <translation>Der Prozess, dessen Speicherbelegungen aufgezeichnet werden</translation>
-    </message>
-    <message>
         <source>Allocator</source>
         <translation>Allokator</translation>
-    </message>
-    <message>
-        <source>The library or program whose malloc and free are hooked (empty: the one the process uses: jemalloc, tcmalloc or mimalloc when it has one mapped, the program itself when it has its own malloc, else libc)</source>
-        <translation>Die Bibliothek oder das Programm, dessen malloc und free abgefangen werden (leer: der Allokator des Prozesses: jemalloc, tcmalloc oder mimalloc, wenn eingebunden, das Programm selbst, wenn es ein eigenes malloc hat, sonst libc)</translation>
     </message>
     <message>
         <source>Sample every Nth allocation</source>
@@ -726,6 +714,18 @@
     <message>
         <source>How many recorded blocks the kernel tracks until they are freed; allocations past it are counted, not recorded</source>
         <translation>Wie viele aufgezeichnete Blöcke der Kernel bis zu ihrer Freigabe verfolgt; Belegungen darüber hinaus werden gezählt, nicht aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>Every block a running process allocates (malloc, calloc, realloc, posix_memalign, mmap, ...) with its size and call stack, and when it is freed: outstanding memory and leaks by stack, like memleak; no restart and no preloaded library. With no process given, the kernel&apos;s allocations (kmalloc, slab caches, pages) on the whole machine</source>
+        <translation>Jeder Block, den ein laufender Prozess belegt (malloc, calloc, realloc, posix_memalign, mmap, …), mit Größe und Aufrufstapel, und wann er freigegeben wird: belegter Speicher und Lecks nach Stapel, wie memleak; ohne Neustart und ohne vorgeladene Bibliothek. Ohne Prozess die Belegungen des Kernels (kmalloc, Slab-Caches, Seiten) auf dem ganzen Rechner</translation>
+    </message>
+    <message>
+        <source>The process whose allocations are recorded (0: the kernel&apos;s own allocations, of every process)</source>
+        <translation>Der Prozess, dessen Speicherbelegungen aufgezeichnet werden (0: die Belegungen des Kernels selbst, für alle Prozesse)</translation>
+    </message>
+    <message>
+        <source>The library or program whose malloc and free are hooked (empty: the one the process uses: jemalloc, tcmalloc, mimalloc or AddressSanitizer&apos;s when it has one mapped, the program itself when it has its own malloc, else libc)</source>
+        <translation>Die Bibliothek oder das Programm, dessen malloc und free abgefangen werden (leer: der Allokator des Prozesses: jemalloc, tcmalloc, mimalloc oder der von AddressSanitizer, wenn eingebunden, das Programm selbst, wenn es ein eigenes malloc hat, sonst libc)</translation>
     </message>
 </context>
 <context>

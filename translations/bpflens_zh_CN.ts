@@ -688,24 +688,12 @@
         <translation>内存分配</translation>
     </message>
     <message>
-        <source>Every block a running process allocates (malloc, calloc, realloc, posix_memalign, mmap, ...) with its size and call stack, and when it is freed: outstanding memory and leaks by stack, like memleak; no restart and no preloaded library</source>
-        <translation>运行中进程分配的每个内存块（malloc、calloc、realloc、posix_memalign、mmap 等）及其大小和调用栈，以及何时释放：按调用栈统计未释放内存和泄漏，类似 memleak；无需重启，无需预加载库</translation>
-    </message>
-    <message>
         <source>record one allocation in N (sampleEvery=N), or without the user-stack copy (stackBytes=0)</source>
         <translation>每 N 次分配只记录一次（sampleEvery=N），或不复制用户栈（stackBytes=0）</translation>
     </message>
     <message>
-        <source>The process whose allocations are recorded</source>
-        <translation>记录其内存分配的进程</translation>
-    </message>
-    <message>
         <source>Allocator</source>
         <translation>分配器</translation>
-    </message>
-    <message>
-        <source>The library or program whose malloc and free are hooked (empty: the one the process uses: jemalloc, tcmalloc or mimalloc when it has one mapped, the program itself when it has its own malloc, else libc)</source>
-        <translation>挂钩其 malloc 和 free 的库或程序（留空：进程所用的分配器：已映射的 jemalloc、tcmalloc 或 mimalloc；程序自带 malloc 时为程序本身；否则为 libc）</translation>
     </message>
     <message>
         <source>Sample every Nth allocation</source>
@@ -726,6 +714,18 @@
     <message>
         <source>How many recorded blocks the kernel tracks until they are freed; allocations past it are counted, not recorded</source>
         <translation>内核在释放前最多跟踪多少个已记录的内存块；超出的分配只计数，不记录</translation>
+    </message>
+    <message>
+        <source>Every block a running process allocates (malloc, calloc, realloc, posix_memalign, mmap, ...) with its size and call stack, and when it is freed: outstanding memory and leaks by stack, like memleak; no restart and no preloaded library. With no process given, the kernel&apos;s allocations (kmalloc, slab caches, pages) on the whole machine</source>
+        <translation>运行中进程分配的每个内存块（malloc、calloc、realloc、posix_memalign、mmap 等）及其大小和调用栈，以及何时释放：按调用栈统计未释放内存和泄漏，类似 memleak；无需重启，无需预加载库。未指定进程时，记录整台机器上内核的分配（kmalloc、slab 缓存、页）</translation>
+    </message>
+    <message>
+        <source>The process whose allocations are recorded (0: the kernel&apos;s own allocations, of every process)</source>
+        <translation>记录其内存分配的进程（0：内核自身的分配，涵盖所有进程）</translation>
+    </message>
+    <message>
+        <source>The library or program whose malloc and free are hooked (empty: the one the process uses: jemalloc, tcmalloc, mimalloc or AddressSanitizer&apos;s when it has one mapped, the program itself when it has its own malloc, else libc)</source>
+        <translation>挂钩其 malloc 和 free 的库或程序（留空：进程所用的分配器：已映射的 jemalloc、tcmalloc、mimalloc 或 AddressSanitizer；程序自带 malloc 时为程序本身；否则为 libc）</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,11 @@ struct AllocationEvent
         Valloc = 7,
         Pvalloc = 8,
         Mmap = 9,
+        // The kernel's (no process given): the address of a page allocation is its page frame
+        // number.
+        Kmalloc = 10,
+        KmemCacheAlloc = 11,
+        PageAlloc = 12,
     };
     enum End : quint8
     {
@@ -58,8 +63,9 @@ struct AllocationEvent
 inline QString AllocationEvent::functionName(quint8 function)
 {
     static const char *const names[] = {
-        "malloc",        "calloc",   "realloc", "reallocarray", "posix_memalign",
-        "aligned_alloc", "memalign", "valloc",  "pvalloc",      "mmap"};
+        "malloc",        "calloc",           "realloc",   "reallocarray", "posix_memalign",
+        "aligned_alloc", "memalign",         "valloc",    "pvalloc",      "mmap",
+        "kmalloc",       "kmem_cache_alloc", "page_alloc"};
     return function < std::size(names) ? QLatin1String(names[function]) : QString::number(function);
 }
 

@@ -15,21 +15,27 @@ inline ProbeInfo memleakProbe()
         "ProbeCatalog",
         "Every block a running process allocates (malloc, calloc, realloc, posix_memalign, "
         "mmap, ...) with its size and call stack, and when it is freed: outstanding memory and "
-        "leaks by stack, like memleak; no restart and no preloaded library"));
+        "leaks by stack, like memleak; no restart and no preloaded library. With no process "
+        "given, the kernel's allocations (kmalloc, slab caches, pages) on the whole machine"));
     p.lossHint = text(QT_TRANSLATE_NOOP(
         "ProbeCatalog", "record one allocation in N (sampleEvery=N), or without the user-stack "
                         "copy (stackBytes=0)"));
     p.options = {
         withDescription(
             pidOption(),
-            text(QT_TRANSLATE_NOOP("ProbeCatalog", "The process whose allocations are recorded"))),
+            text(QT_TRANSLATE_NOOP("ProbeCatalog", "The process whose allocations are recorded (0: "
+                                                   "the kernel's own allocations, of every "
+                                                   "process)"))),
+        tidOption(),
+        commOption(),
         stringOption(QStringLiteral("allocator"),
                      text(QT_TRANSLATE_NOOP("ProbeCatalog", "Allocator")),
                      text(QT_TRANSLATE_NOOP(
                          "ProbeCatalog",
                          "The library or program whose malloc and free are hooked (empty: the "
-                         "one the process uses: jemalloc, tcmalloc or mimalloc when it has one "
-                         "mapped, the program itself when it has its own malloc, else libc)")),
+                         "one the process uses: jemalloc, tcmalloc, mimalloc or AddressSanitizer's "
+                         "when it has one mapped, the program itself when it has its own malloc, "
+                         "else libc)")),
                      1024),
         intOption(QStringLiteral("sampleEvery"),
                   text(QT_TRANSLATE_NOOP("ProbeCatalog", "Sample every Nth allocation")),

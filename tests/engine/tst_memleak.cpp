@@ -23,11 +23,16 @@
 #include <QTest>
 #include <QThread>
 
+#include <atomic>
+#include <thread>
+
 #include <bpf/bpf.h>
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -300,14 +305,12 @@ private Q_SLOTS:
     }
 
     // What a caller is told before anything is loaded: no such process; a stripped static
-    // program, which has neither a libc nor a malloc of its own to hook.
+    // program, which has neither a libc nor a malloc of its own to hook. (No process at all is
+    // the kernel's allocations: kernelAllocations.)
     void unresolvableRefused()
     {
-        // One process, always: the allocator is hooked in it.
-        QList<ProbeConfig> req{{QStringLiteral("memleak"), {}, {}}};
+        QList<ProbeConfig> req;
         QString error;
-        QVERIFY(!resolveProbeTargets(req, &error));
-        QVERIFY2(error.contains(QStringLiteral("no process given (pid=N)")), qPrintable(error));
         req = {{QStringLiteral("memleak"), {{QStringLiteral("pid"), 4194303}}, {}}};
         QVERIFY(!resolveProbeTargets(req, &error));
         QVERIFY2(error.contains(QStringLiteral("no process 4194303")), qPrintable(error));
@@ -446,6 +449,83 @@ private Q_SLOTS:
         QCOMPARE(qint64(r.events.size()) + qint64(notRecorded),
                  qint64(20 + 50 + 3 + 2 + 3 + 2 + Hoard));
         QCOMPARE(r.lost, 0u);
+    }
+
+    // No process given: the kernel's allocations, here of one thread that creates 50 eventfds
+    // and keeps them, and 30 more it closes at once. Each eventfd's context is one kmalloc in
+    // do_eventfd, freed when the file is released.
+    void kernelAllocations()
+    {
+        BPFLENS_REQUIRE_ROOT("loads the memleak probe");
+        std::atomic<pid_t> tid{0};
+        std::atomic<int> state{0}; // 1: ready, 2: go, 3: done, 4: release
+        QList<int> kept;
+        std::thread worker([&] {
+            tid = pid_t(syscall(SYS_gettid));
+            close(eventfd(0, EFD_CLOEXEC)); // the path warm
+            state = 1;
+            while (state.load() < 2)
+                QThread::usleep(100);
+            for (int i = 0; i < 50; ++i)
+                kept.append(eventfd(0, EFD_CLOEXEC));
+            for (int i = 0; i < 30; ++i)
+                close(eventfd(0, EFD_CLOEXEC));
+            state = 3;
+            while (state.load() < 4)
+                QThread::usleep(100);
+        });
+        while (state.load() < 1)
+            QThread::usleep(100);
+        Recording r;
+        QList<ProbeConfig> req{
+            {QStringLiteral("memleak"), {{QStringLiteral("tid"), qint64(tid)}}, {}}};
+        QVERIFY2(resolveProbeTargets(req, &r.error), qPrintable(r.error));
+        QVERIFY(!req[0].file.isValid());
+        Engine engine;
+        QVERIFY2(engine.start(req, &r.error), qPrintable(r.error));
+        QVERIFY2(req[0].attachPath.contains(QStringLiteral("tp/kmem/kmalloc")),
+                 qPrintable(req[0].attachPath));
+        auto consume = [&](const RecordBatch &b) {
+            QString why;
+            QVERIFY2(r.stacks.addDefinitions(b, &why), qPrintable(why));
+            r.events += b.events<E>();
+            for (const ProbeStats &st : b.stats)
+                r.lost = st.eventsLost;
+        };
+        state = 2;
+        while (state.load() < 3) {
+            RecordBatch b;
+            engine.poll(20, b);
+            consume(b);
+        }
+        RecordBatch b;
+        engine.poll(100, b);
+        consume(b);
+        RecordBatch last;
+        engine.stop(&last);
+        consume(last);
+        state = 4;
+        worker.join();
+        for (int fd : std::as_const(kept))
+            close(fd);
+        QCOMPARE(r.lost, 0u);
+        // The context: the kmalloc do_eventfd itself makes (its file and dentry come from slab
+        // caches further down).
+        int live = 0, freed = 0;
+        for (const E &e : std::as_const(r.events)) {
+            QCOMPARE(e.tid, quint32(tid));
+            if (e.function != E::Kmalloc || !r.stacks.hasStack(e.stackId))
+                continue;
+            const auto &frames = r.stacks.stack(e.stackId).frames;
+            if (frames.size() < 2 || r.stacks.frame(frames[1]).kind != FrameKind::Kernel ||
+                r.stacks.frame(frames[1]).symbol != "do_eventfd")
+                continue;
+            QVERIFY(e.size >= 32);
+            (e.live() ? live : freed) += 1;
+        }
+        QVERIFY2(
+            live == 50 && freed == 30,
+            qPrintable(QStringLiteral("%1 live, %2 freed\n%3").arg(live).arg(freed).arg(dump(r))));
     }
 
     // One allocation in four, at random, each standing for four.
