@@ -13,7 +13,8 @@ int diff(const QStringList &args)
         "What changed from session A to session B: the histograms both hold (p50, p90, p99), "
         "event counts per type, per type the busiest processes, commands, files, disks, "
         "destinations, operations and errors side by side, and the functions whose share "
-        "of the on-CPU and off-CPU profiles changed most."));
+        "of the on-CPU and off-CPU profiles and of the bytes still in use (memleak) changed "
+        "most."));
     parser.addPositionalArgument(QStringLiteral("A"),
                                  QStringLiteral("The session to compare with."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("The session compared."));

@@ -56,19 +56,34 @@ QString profileText(const SessionDiff::Profile &p)
             return QStringLiteral("0");
         return (b > a ? QStringLiteral("+") : QStringLiteral("-")) + amount(b > a ? b - a : a - b);
     };
-    QString s =
-        p.offCpu
-            ? QStringLiteral("\nOff-CPU profile: %1 -> %2 off the CPU (%3 -> %4 "
-                             "waits)\n")
-                  .arg(formatNs(p.totalA), formatNs(p.totalB))
-                  .arg(p.eventsA)
-                  .arg(p.eventsB)
-            : QStringLiteral("\nOn-CPU profile: %1 -> %2 samples\n").arg(p.totalA).arg(p.totalB);
+    QString s;
+    switch (p.kind) {
+    case SessionDiff::OffCpu:
+        s = QStringLiteral("\nOff-CPU profile: %1 -> %2 off the CPU (%3 -> %4 waits)\n")
+                .arg(formatNs(p.totalA), formatNs(p.totalB))
+                .arg(p.eventsA)
+                .arg(p.eventsB);
+        break;
+    case SessionDiff::InuseBytes:
+        s = QStringLiteral("\nBytes in use at the end (memleak): %1 -> %2 bytes (%3 -> %4 "
+                           "allocation events), %5\n")
+                .arg(p.totalA)
+                .arg(p.totalB)
+                .arg(p.eventsA)
+                .arg(p.eventsB)
+                .arg(change(double(p.totalA), double(p.totalB), true));
+        break;
+    case SessionDiff::OnCpu:
+        s = QStringLiteral("\nOn-CPU profile: %1 -> %2 samples\n").arg(p.totalA).arg(p.totalB);
+        break;
+    }
     if (p.functions.isEmpty())
         return s + QStringLiteral("  no function's share or weight changed\n");
     s += QStringLiteral("  the functions whose share of the profile changed most: A -> B as %1 "
                         "and share, the change in percentage points and %1\n")
-             .arg(p.offCpu ? QStringLiteral("time") : QStringLiteral("samples"));
+             .arg(p.offCpu                            ? QStringLiteral("time")
+                  : p.kind == SessionDiff::InuseBytes ? QStringLiteral("bytes")
+                                                      : QStringLiteral("samples"));
     const auto line = [&](const char *label, quint64 a, quint64 b) {
         const QString sideA =
             QStringLiteral("%1 (%2%)").arg(amount(a)).arg(100.0 * p.shareA(a), 0, 'f', 1);

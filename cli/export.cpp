@@ -23,6 +23,33 @@ namespace bpflens::cli {
 
 namespace {
 
+// --from and --to, offsets from the session's start; Ok, or fail()'s status.
+int parseRange(const QCommandLineParser &parser, std::optional<quint64> *from,
+               std::optional<quint64> *to)
+{
+    for (const auto &[name, value] :
+         {std::pair{QStringLiteral("from"), from}, std::pair{QStringLiteral("to"), to}}) {
+        if (!parser.isSet(name))
+            continue;
+        *value = parseOffset(parser.value(name));
+        if (!*value)
+            return fail(QStringLiteral("--%1 expects a time after the session's start (12.5, "
+                                       "12.5s, 1500ms), not \"%2\"")
+                            .arg(name, parser.value(name).left(32)),
+                        Usage);
+    }
+    if (*from && *to && **from >= **to)
+        return fail(QStringLiteral("--from must be before --to"), Usage);
+    return Ok;
+}
+
+// The session's end as the range options see it: its recorded end, or its last event.
+quint64 rangeEnd(const SessionData &data)
+{
+    const quint64 start = data.info.startMonotonicNs;
+    return std::max({data.info.endMonotonicNs, data.events.lastTimeNs() + 1, start});
+}
+
 // export --folded: one profile as folded stacks, into a file or onto stdout.
 int exportFolded(const QCommandLineParser &parser)
 {
@@ -44,8 +71,9 @@ int exportFolded(const QCommandLineParser &parser)
             return fail(why);
     }
     const bool offWake = parser.isSet(QStringLiteral("off-wake"));
+    const bool allocations = parser.isSet(QStringLiteral("allocations"));
     QStringList kinds;
-    for (const char *k : {"off-cpu", "off-wake", "page-faults"}) {
+    for (const char *k : {"off-cpu", "off-wake", "page-faults", "allocations"}) {
         if (parser.isSet(QLatin1String(k)))
             kinds << QStringLiteral("--") + QLatin1String(k);
     }
@@ -57,6 +85,23 @@ int exportFolded(const QCommandLineParser &parser)
         return fail(QStringLiteral("--by-process does not apply to --off-wake: its lines start "
                                    "with the blocked thread's command already"),
                     Usage);
+    if (!allocations) {
+        if (parser.isSet(QStringLiteral("alloc-space")))
+            return fail(QStringLiteral("--alloc-space applies to --folded --allocations"), Usage);
+        for (const char *rangeOnly : {"from", "to"}) {
+            if (parser.isSet(QLatin1String(rangeOnly)))
+                return fail(QStringLiteral("--%1 applies to --pprof and to --folded --allocations")
+                                .arg(QLatin1String(rangeOnly)),
+                            Usage);
+        }
+    }
+    if (allocations && kernelOnly)
+        return fail(QStringLiteral("--kernel-only does not apply to --allocations: an "
+                                   "allocation's stack has user frames only"),
+                    Usage);
+    std::optional<quint64> from, to;
+    if (const int status = parseRange(parser, &from, &to); status != Ok)
+        return status;
     SessionData data;
     int status = Ok;
     if (!loadSession(path, &data, &status))
@@ -73,23 +118,43 @@ int exportFolded(const QCommandLineParser &parser)
     }
     const bool offCpu = parser.isSet(QStringLiteral("off-cpu"));
     const bool pageFaults = parser.isSet(QStringLiteral("page-faults"));
-    const ProfileKind kind = pageFaults ? ProfileKind::PageFaults
-                             : offCpu   ? ProfileKind::OffCpu
-                                        : ProfileKind::OnCpu;
+    const ProfileKind kind =
+        allocations  ? (parser.isSet(QStringLiteral("alloc-space")) ? ProfileKind::AllocBytes
+                                                                    : ProfileKind::InuseBytes)
+        : pageFaults ? ProfileKind::PageFaults
+        : offCpu     ? ProfileKind::OffCpu
+                     : ProfileKind::OnCpu;
     if (pageFaults && !data.events.count(EventType::PageFault))
         return fail(QStringLiteral("%1 has no page faults: record them with --probe %2")
                         .arg(path, QLatin1String(EventTraits<PageFaultEvent>::probeId)));
-    if (!offWake && !pageFaults &&
+    // The blocks allocated in the range, in use at its end: what grew between two moments.
+    AllocationQuery range;
+    if (allocations) {
+        if (!data.events.count(EventType::Allocation))
+            return fail(QStringLiteral("%1 has no allocations: record them with --probe %2")
+                            .arg(path, QLatin1String(EventTraits<AllocationEvent>::probeId)));
+        const quint64 start = data.info.startMonotonicNs;
+        if (from && start + *from >= rangeEnd(data))
+            return fail(QStringLiteral("--from %1 is after the session's end (%2 s)")
+                            .arg(parser.value(QStringLiteral("from")))
+                            .arg(double(rangeEnd(data) - start) / 1e9, 0, 'f', 3));
+        range.startNs = start + from.value_or(0);
+        if (to && start + *to < rangeEnd(data))
+            range.endNs = start + *to;
+    }
+    if (!offWake && !pageFaults && !allocations &&
         !data.events.count(offCpu ? EventType::OffCpu : EventType::CpuSample))
         return fail(offCpu ? QStringLiteral("%1 has no off-CPU waits: record them "
                                             "with --probe offcpu")
                                  .arg(path)
                            : QStringLiteral("%1 has no CPU samples: record them with --probe "
                                             "profile (or export the off-CPU waits with --off-cpu, "
-                                            "the page faults with --page-faults)")
+                                            "the page faults with --page-faults, the allocations "
+                                            "with --allocations)")
                                  .arg(path));
     if (!offWake)
-        folded = cli::foldedProfile(data, kind, part, parser.isSet(QStringLiteral("by-process")));
+        folded =
+            cli::foldedProfile(data, kind, part, parser.isSet(QStringLiteral("by-process")), range);
     const QString output = parser.value(QStringLiteral("output"));
     if (output.isEmpty() || output == QLatin1String("-")) {
         out().flush();
@@ -110,8 +175,8 @@ int exportFolded(const QCommandLineParser &parser)
 // export --trace FILE and --jsonl [-o FILE]: one file, or standard output for "-".
 int exportJson(const QCommandLineParser &parser, bool trace)
 {
-    for (const char *other :
-         {"probe", "json", "off-cpu", "page-faults", "user-only", "kernel-only", "by-process"}) {
+    for (const char *other : {"probe", "json", "off-cpu", "page-faults", "allocations",
+                              "alloc-space", "user-only", "kernel-only", "by-process"}) {
         if (parser.isSet(QLatin1String(other)))
             return fail(QStringLiteral("--%1 does not apply to --%2")
                             .arg(QLatin1String(other),
@@ -149,51 +214,71 @@ int exportJson(const QCommandLineParser &parser, bool trace)
     return ok ? Ok : fail(error);
 }
 
-// export --pprof FILE: the CPU samples or the off-CPU waits as a gzipped profile.proto for
-// go tool pprof, Parca and Pyroscope, limited to --from/--to, --pid and --comm.
+// What a pprof profile of the kind holds, for the messages.
+QString pprofKindName(PprofKind kind)
+{
+    switch (kind) {
+    case PprofKind::OnCpu:
+        return QStringLiteral("CPU samples");
+    case PprofKind::OffCpu:
+        return QStringLiteral("off-CPU waits");
+    case PprofKind::Heap:
+        break;
+    }
+    return QStringLiteral("allocations");
+}
+
+// export --pprof FILE: the CPU samples, the off-CPU waits or the allocations (a heap profile)
+// as a gzipped profile.proto for go tool pprof, Parca and Pyroscope, limited to --from/--to,
+// --pid and --comm.
 int exportPprof(const QCommandLineParser &parser)
 {
-    for (const char *other :
-         {"json", "user-only", "kernel-only", "by-process", "output", "page-faults"}) {
+    for (const char *other : {"json", "user-only", "kernel-only", "by-process", "output",
+                              "page-faults", "alloc-space"}) {
         if (parser.isSet(QLatin1String(other)))
-            return fail(QStringLiteral("--%1 does not apply to --pprof").arg(QLatin1String(other)),
-                        Usage);
+            return fail(
+                QStringLiteral("--%1 does not apply to --pprof%2")
+                    .arg(QLatin1String(other),
+                         qstrcmp(other, "alloc-space") == 0
+                             ? QStringLiteral(": its heap profile holds alloc_space and "
+                                              "inuse_space (go tool pprof -sample_index=...)")
+                             : QString()),
+                Usage);
     }
     const QString output = parser.value(QStringLiteral("pprof"));
     std::optional<PprofKind> kind;
+    if (parser.isSet(QStringLiteral("off-cpu")) && parser.isSet(QStringLiteral("allocations")))
+        return fail(QStringLiteral("--off-cpu and --allocations exclude each other"), Usage);
     if (parser.isSet(QStringLiteral("off-cpu")))
         kind = PprofKind::OffCpu;
+    if (parser.isSet(QStringLiteral("allocations")))
+        kind = PprofKind::Heap;
     if (parser.isSet(QStringLiteral("probe"))) {
         const QString probe = parser.value(QStringLiteral("probe"));
         const std::optional<PprofKind> chosen =
             probe == QLatin1String(EventTraits<CpuSampleEvent>::probeId) ? PprofKind::OnCpu
             : probe == QLatin1String(EventTraits<OffCpuEvent>::probeId)
                 ? std::optional<PprofKind>(PprofKind::OffCpu)
+            : probe == QLatin1String(EventTraits<AllocationEvent>::probeId)
+                ? std::optional<PprofKind>(PprofKind::Heap)
                 : std::nullopt;
         if (!chosen)
-            return fail(QStringLiteral("--pprof exports the profile or the offcpu probe, not "
-                                       "\"%1\"")
+            return fail(QStringLiteral("--pprof exports the profile, the offcpu or the memleak "
+                                       "probe, not \"%1\"")
                             .arg(probe.left(32)),
                         Usage);
         if (kind && *kind != *chosen)
-            return fail(QStringLiteral("--off-cpu and --probe profile exclude each other"), Usage);
+            return fail(QStringLiteral("--%1 and --probe %2 exclude each other")
+                            .arg(*kind == PprofKind::OffCpu ? QStringLiteral("off-cpu")
+                                                            : QStringLiteral("allocations"),
+                                 probe),
+                        Usage);
         kind = chosen;
     }
     PprofOptions options;
     std::optional<quint64> from, to;
-    for (const auto &[name, value] :
-         {std::pair{QStringLiteral("from"), &from}, std::pair{QStringLiteral("to"), &to}}) {
-        if (!parser.isSet(name))
-            continue;
-        *value = parseOffset(parser.value(name));
-        if (!*value)
-            return fail(QStringLiteral("--%1 expects a time after the session's start (12.5, "
-                                       "12.5s, 1500ms), not \"%2\"")
-                            .arg(name, parser.value(name).left(32)),
-                        Usage);
-    }
-    if (from && to && *from >= *to)
-        return fail(QStringLiteral("--from must be before --to"), Usage);
+    if (const int status = parseRange(parser, &from, &to); status != Ok)
+        return status;
     if (parser.isSet(QStringLiteral("pid"))) {
         bool ok = false;
         options.filter.pid = parser.value(QStringLiteral("pid")).toLongLong(&ok);
@@ -240,18 +325,30 @@ int exportPprof(const QCommandLineParser &parser)
     const QList<PprofKind> kinds = PprofExport::kindsIn(data);
     if (kinds.isEmpty())
         return fail(QStringLiteral("%1 has no CPU samples and no off-CPU waits: record them with "
-                                   "--probe profile or --probe offcpu")
+                                   "--probe profile or --probe offcpu (or the allocations with "
+                                   "--probe memleak)")
                         .arg(path));
     if (!kind) {
         kind = kinds.first();
-        if (kinds.size() > 1)
-            QTextStream(stderr) << "bpflens-cli: " << path
-                                << " has CPU samples and off-CPU waits: writing the CPU samples "
-                                   "(--probe offcpu writes the waits)\n";
+        if (kinds.size() > 1) {
+            QStringList names, others;
+            for (PprofKind k : kinds) {
+                names << pprofKindName(k);
+                if (k == PprofKind::OffCpu)
+                    others << QStringLiteral("--probe offcpu writes the waits");
+                else if (k == PprofKind::Heap)
+                    others << QStringLiteral("--probe memleak the allocations");
+            }
+            const QString last = names.takeLast();
+            QTextStream(stderr) << "bpflens-cli: " << path << " has "
+                                << names.join(QStringLiteral(", ")) << " and " << last
+                                << ": writing the " << pprofKindName(*kind) << " ("
+                                << others.join(QStringLiteral(", ")) << ")\n";
+        }
     }
     options.kind = *kind;
     const quint64 start = data.info.startMonotonicNs;
-    const quint64 end = std::max({data.info.endMonotonicNs, data.events.lastTimeNs() + 1, start});
+    const quint64 end = rangeEnd(data);
     if (from && start + *from >= end)
         return fail(QStringLiteral("--from %1 is after the session's end (%2 s)")
                         .arg(parser.value(QStringLiteral("from")))
@@ -308,8 +405,8 @@ int exportSession(const QStringList &args)
                       QStringLiteral("Directory to write the CSV files into."),
                       QStringLiteral("dir")});
     parser.addOption({QStringLiteral("probe"),
-                      QStringLiteral("Only this probe (CSV); with --pprof profile (the default) "
-                                     "or offcpu."),
+                      QStringLiteral("Only this probe (CSV); with --pprof profile (the default), "
+                                     "offcpu or memleak."),
                       QStringLiteral("id")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the files written as JSON.")});
     parser.addOption({QStringLiteral("folded"),
@@ -325,6 +422,14 @@ int exportSession(const QStringList &args)
     parser.addOption({QStringLiteral("page-faults"),
                       QStringLiteral("Fold the page faults (--probe pagefault) instead, weighted "
                                      "by faults (a sampled recording's events count N each).")});
+    parser.addOption({QStringLiteral("allocations"),
+                      QStringLiteral("Fold the allocations (--probe memleak) instead, weighted by "
+                                     "the bytes still in use at the end (of --from/--to's "
+                                     "range: the blocks allocated in it and not freed by its "
+                                     "end); with --pprof, write them as a heap profile.")});
+    parser.addOption({QStringLiteral("alloc-space"),
+                      QStringLiteral("With --folded --allocations: weigh every byte allocated, "
+                                     "freed or not (Go's alloc_space), not the bytes in use.")});
     parser.addOption({QStringLiteral("off-wake"),
                       QStringLiteral("Fold the off-wake waits (--probe offwake) as offwaketime "
                                      "-f does: the blocked stack, \"--\", the waker's stack leaf "
@@ -346,16 +451,18 @@ int exportSession(const QStringList &args)
                                      "output).")});
     parser.addOption({QStringLiteral("pprof"),
                       QStringLiteral("Write the CPU samples (or with --probe offcpu the off-CPU "
-                                     "waits) as a gzipped pprof profile.proto into this file "
+                                     "waits, with --probe memleak the allocations as a heap "
+                                     "profile) as a gzipped pprof profile.proto into this file "
                                      "(\"-\": standard output), for go tool pprof, Parca and "
                                      "Pyroscope."),
                       QStringLiteral("file")});
     parser.addOption({QStringLiteral("from"),
-                      QStringLiteral("--pprof: only events from this time after the session's "
-                                     "start (12.5, 12.5s, 1500ms)."),
+                      QStringLiteral("--pprof, --folded --allocations: only events from this "
+                                     "time after the session's start (12.5, 12.5s, 1500ms)."),
                       QStringLiteral("T")});
     parser.addOption({QStringLiteral("to"),
-                      QStringLiteral("--pprof: only events before this time after the start."),
+                      QStringLiteral("--pprof, --folded --allocations: only events before this "
+                                     "time after the start (allocations: in use at it)."),
                       QStringLiteral("T")});
     parser.addOption({QStringLiteral("pid"), QStringLiteral("--pprof: only this process."),
                       QStringLiteral("pid")});
@@ -390,17 +497,23 @@ int exportSession(const QStringList &args)
                     Usage);
     if (parser.isSet(QStringLiteral("pprof")))
         return exportPprof(parser);
-    for (const char *pprofOnly : {"from", "to", "pid", "comm", "container", "unit"}) {
+    for (const char *pprofOnly : {"pid", "comm", "container", "unit"}) {
         if (parser.isSet(QLatin1String(pprofOnly)))
             return fail(QStringLiteral("--%1 applies to --pprof").arg(QLatin1String(pprofOnly)),
                         Usage);
     }
     if (folded)
         return exportFolded(parser);
+    for (const char *rangeOnly : {"from", "to"}) {
+        if (parser.isSet(QLatin1String(rangeOnly)))
+            return fail(QStringLiteral("--%1 applies to --pprof and to --folded --allocations")
+                            .arg(QLatin1String(rangeOnly)),
+                        Usage);
+    }
     if (parser.isSet(QStringLiteral("trace")) || parser.isSet(QStringLiteral("jsonl")))
         return exportJson(parser, parser.isSet(QStringLiteral("trace")));
-    for (const char *foldedOnly : {"output", "off-cpu", "off-wake", "page-faults", "user-only",
-                                   "kernel-only", "by-process"}) {
+    for (const char *foldedOnly : {"output", "off-cpu", "off-wake", "page-faults", "allocations",
+                                   "alloc-space", "user-only", "kernel-only", "by-process"}) {
         if (parser.isSet(QLatin1String(foldedOnly)))
             return fail(QStringLiteral("--%1 applies to --folded").arg(QLatin1String(foldedOnly)),
                         Usage);

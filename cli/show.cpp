@@ -11,6 +11,7 @@
 #include <QMap>
 
 #include <algorithm>
+#include <optional>
 
 namespace bpflens::cli {
 
@@ -44,7 +45,8 @@ int show(const QStringList &args)
         {QStringLiteral("probe"), QStringLiteral("Only this probe."), QStringLiteral("id")});
     parser.addOption({QStringLiteral("top"),
                       QStringLiteral("Functions listed per profile (CPU samples, off-CPU "
-                                     "waits); 0 lists all. Default 20."),
+                                     "waits, page faults), stacks and functions of the "
+                                     "allocations; 0 lists all. Default 20."),
                       QStringLiteral("n"), QStringLiteral("20")});
     parser.addOption({QStringLiteral("events"),
                       QStringLiteral("Print the events, a line each, instead of the summary.")});
@@ -52,6 +54,15 @@ int show(const QStringList &args)
                       QStringLiteral("With --events: the first n events of each type; 0 for "
                                      "all (the default)."),
                       QStringLiteral("n"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("from"),
+                      QStringLiteral("Allocations (memleak): only the blocks allocated from this "
+                                     "time after the session's start (12.5, 12.5s, 1500ms)."),
+                      QStringLiteral("T")});
+    parser.addOption({QStringLiteral("to"),
+                      QStringLiteral("Allocations (memleak): only the blocks allocated before "
+                                     "this time after the start, in use as it was then: what "
+                                     "grew from --from to --to."),
+                      QStringLiteral("T")});
     parser.addOption({QStringLiteral("time"),
                       QStringLiteral("With --events: \"relative\" (seconds since the start, "
                                      "like execsnoop -t; the default) or \"clock\" (local "
@@ -81,10 +92,34 @@ int show(const QStringList &args)
         return fail(QStringLiteral("--top %1: expected a number of functions, 0 for all")
                         .arg(parser.value(QStringLiteral("top")).left(32)),
                     Usage);
+    std::optional<quint64> from, to;
+    for (const auto &[name, value] :
+         {std::pair{QStringLiteral("from"), &from}, std::pair{QStringLiteral("to"), &to}}) {
+        if (!parser.isSet(name))
+            continue;
+        if (parser.isSet(QStringLiteral("events")))
+            return fail(QStringLiteral("--%1 applies to the allocations' summary, not to --events")
+                            .arg(name),
+                        Usage);
+        *value = parseOffset(parser.value(name));
+        if (!*value)
+            return fail(QStringLiteral("--%1 expects a time after the session's start (12.5, "
+                                       "12.5s, 1500ms), not \"%2\"")
+                            .arg(name, parser.value(name).left(32)),
+                        Usage);
+    }
+    if (from && to && *from >= *to)
+        return fail(QStringLiteral("--from must be before --to"), Usage);
     SessionData data;
     if (!loadSession(parser.positionalArguments().first(), &data, &status, true))
         return status;
     const QString only = parser.value(QStringLiteral("probe"));
+    // The range is the allocations' alone: said before anything is printed, not ignored.
+    if ((from || to) && !data.events.count(EventType::Allocation))
+        return fail(QStringLiteral("--from and --to apply to the allocations, and %1 has none "
+                                   "(record them with --probe %2)")
+                        .arg(parser.positionalArguments().first(),
+                             QLatin1String(EventTraits<AllocationEvent>::probeId)));
     if (parser.isSet(QStringLiteral("events"))) {
         listing.probe = only;
         listing.print(out(), data);
@@ -95,6 +130,11 @@ int show(const QStringList &args)
     // A recorder that was killed never wrote its end: the session lasted at least until the
     // last data it committed.
     const quint64 endNs = info.endMonotonicNs ? info.endMonotonicNs : lastDataNs(data);
+    if (from && info.startMonotonicNs + *from >= endNs)
+        return fail(
+            QStringLiteral("--from %1 is after the session's end (%2 s)")
+                .arg(parser.value(QStringLiteral("from")))
+                .arg(double(endNs - std::min(endNs, info.startMonotonicNs)) / 1e9, 0, 'f', 3));
     out() << "Session   " << parser.positionalArguments().first() << '\n'
           << "Host      " << info.host << " (kernel " << info.kernelRelease << ")\n";
     if (!info.sshTarget.isEmpty())
@@ -273,6 +313,16 @@ int show(const QStringList &args)
     if ((only.isEmpty() || only == QLatin1String(EventTraits<PageFaultEvent>::probeId)) &&
         data.events.count(EventType::PageFault))
         out() << cli::topFunctionsText(data, ProfileKind::PageFaults, top);
+    // Allocations: what is still held, by stack, as memleak prints it.
+    if ((only.isEmpty() || only == QLatin1String(EventTraits<AllocationEvent>::probeId)) &&
+        data.events.count(EventType::Allocation)) {
+        AllocationQuery query;
+        if (from)
+            query.startNs = info.startMonotonicNs + *from;
+        if (to && info.startMonotonicNs + *to < endNs)
+            query.endNs = info.startMonotonicNs + *to;
+        out() << cli::allocationsText(data, query, endNs, top);
+    }
     return Ok;
 }
 

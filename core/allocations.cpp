@@ -16,6 +16,7 @@ AllocationSums sumAllocations(const EventStore &store, const AllocationQuery &q,
     s.allocBlocks.assign(n, 0);
     s.inuseBytes.assign(n, 0);
     s.inuseBlocks.assign(n, 0);
+    s.oldestInuseNs.assign(n, ~quint64(0));
     constexpr EventType type = eventTypeOf<E>;
     const qsizetype begin = store.lowerBound(type, q.startNs);
     const qsizetype end =
@@ -45,6 +46,7 @@ AllocationSums sumAllocations(const EventStore &store, const AllocationQuery &q,
             s.inuseBytes[id] += bytes;
             s.inuseBlocks[id] += weight;
             s.totalInuseBytes += bytes;
+            s.oldestInuseNs[id] = std::min(s.oldestInuseNs[id], store.value<&E::timeNs>(i));
         }
     }
     return s;

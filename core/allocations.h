@@ -28,6 +28,9 @@ struct AllocationQuery
 struct AllocationSums
 {
     std::vector<quint64> allocBytes, allocBlocks, inuseBytes, inuseBlocks;
+    // When the oldest block counted in use was allocated (~0: none): how long a leak has been
+    // growing, as memleak's age.
+    std::vector<quint64> oldestInuseNs;
     qsizetype events = 0;
     quint64 totalAllocBytes = 0, totalInuseBytes = 0;
     quint32 sampleEvery = 1; // the largest weight seen: what one event stood for

@@ -1,5 +1,6 @@
 #include "core/pprofexport.h"
 
+#include "core/allocations.h"
 #include "core/callgraph.h"
 #include "core/protobufwriter.h"
 #include "core/specialfile.h"
@@ -137,10 +138,15 @@ size_t qHash(const SampleKey &k, size_t seed = 0)
 {
     return qHashMulti(seed, k.stackId, k.pid, k.tid, k.comm, k.cgroupId);
 }
+// On- and off-CPU: count and nanoseconds; heap: alloc_objects, alloc_space, inuse_objects,
+// inuse_space, and the blocks' mean size for the "bytes" label.
 struct SampleValues
 {
     qint64 count = 0;
     qint64 nanoseconds = 0;
+    qint64 inuseObjects = 0;
+    qint64 inuseSpace = 0;
+    qint64 blockBytes = 0;
 };
 
 // A module as a pprof mapping. Kernel code keeps its absolute addresses; user code's addresses
@@ -243,6 +249,54 @@ void collect(const SessionData &session, const PprofOptions &options, quint64 st
     }
 }
 
+// The heap profile's samples: one per stack, as sumAllocations counts the blocks allocated in
+// [startNs, endNs) and those still in use at endNs (the session's end: never freed while
+// recorded). The filter's pid and comm go to the query; any other part of it picks the events
+// first.
+AllocationSums collectHeap(const SessionData &session, const PprofOptions &options, quint64 startNs,
+                           quint64 endNs, quint64 sessionEnd,
+                           QHash<SampleKey, SampleValues> *samples, std::vector<SampleKey> *order)
+{
+    using E = AllocationEvent;
+    AllocationQuery query;
+    query.startNs = startNs;
+    query.endNs = endNs >= sessionEnd ? ~quint64(0) : endNs;
+    EventFilter rest = options.filter;
+    rest.pid = -1;
+    rest.comm.clear();
+    const EventStore *store = &session.events;
+    EventStore kept;
+    if (rest.isEmpty()) {
+        query.pid = options.filter.pid;
+        query.comm = options.filter.comm;
+    } else {
+        const EventMatcher matcher(options.filter);
+        const qsizetype n = session.events.count(EventType::Allocation);
+        for (qsizetype i = 0; i < n; ++i) {
+            if (matcher.accepts<E>(session.events, i))
+                kept.append(session.events.event<E>(i));
+        }
+        store = &kept;
+    }
+    AllocationSums sums = sumAllocations(*store, query, session.stacks.stackCount());
+    for (size_t id = 0; id < sums.allocBlocks.size(); ++id) {
+        if (!sums.allocBlocks[id])
+            continue;
+        SampleKey key;
+        key.stackId = quint32(id);
+        order->push_back(key);
+        SampleValues &v = (*samples)[key];
+        v.count = qint64(sums.allocBlocks[id]);
+        v.nanoseconds = qint64(sums.allocBytes[id]);
+        v.inuseObjects = qint64(sums.inuseBlocks[id]);
+        v.inuseSpace = qint64(sums.inuseBytes[id]);
+        // Go's label: its records are per stack and size, so this is their size; a stack here
+        // may allocate several sizes, and gets their mean.
+        v.blockBytes = v.nanoseconds / v.count;
+    }
+    return sums;
+}
+
 } // namespace
 
 qint64 PprofExport::samplingFrequency(const SessionInfo &info)
@@ -257,6 +311,8 @@ QList<PprofKind> PprofExport::kindsIn(const SessionData &session)
         kinds.append(PprofKind::OnCpu);
     if (session.events.count(EventType::OffCpu))
         kinds.append(PprofKind::OffCpu);
+    if (session.events.count(EventType::Allocation))
+        kinds.append(PprofKind::Heap);
     return kinds;
 }
 
@@ -265,7 +321,10 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
 {
     const SessionInfo &info = session.info;
     const bool onCpu = options.kind == PprofKind::OnCpu;
-    const EventType type = onCpu ? EventType::CpuSample : EventType::OffCpu;
+    const bool heap = options.kind == PprofKind::Heap;
+    const EventType type = heap    ? EventType::Allocation
+                           : onCpu ? EventType::CpuSample
+                                   : EventType::OffCpu;
     const quint64 sessionEnd =
         std::max({info.endMonotonicNs, session.events.lastTimeNs() + 1, info.startMonotonicNs});
     const quint64 startNs = std::max(options.startNs, info.startMonotonicNs);
@@ -278,14 +337,24 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
     qsizetype events = 0;
     if (!session.events.count(type) && !options.allowEmpty) {
         if (error)
-            *error = onCpu ? QStringLiteral("the session has no CPU samples: record them with "
-                                            "the profile probe")
-                           : QStringLiteral("the session has no off-CPU waits: record them with "
-                                            "the offcpu probe");
+            *error = heap    ? QStringLiteral("the session has no allocations: record them with "
+                                                 "the memleak probe")
+                     : onCpu ? QStringLiteral("the session has no CPU samples: record them with "
+                                              "the profile probe")
+                             : QStringLiteral("the session has no off-CPU waits: record them "
+                                              "with the offcpu probe");
         return false;
     }
+    quint32 sampleEvery = 1;
+    qint64 heapAllocBytes = 0;
     if (startNs < endNs) {
-        if (onCpu)
+        if (heap) {
+            const AllocationSums sums =
+                collectHeap(session, options, startNs, endNs, sessionEnd, &sampleValues, &order);
+            events = sums.events;
+            sampleEvery = sums.sampleEvery;
+            heapAllocBytes = qint64(sums.totalAllocBytes);
+        } else if (onCpu)
             collect<CpuSampleEvent>(session, options, startNs, endNs, periodNs, &sampleValues,
                                     &order, &events);
         else
@@ -294,9 +363,10 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
     }
     if (!events && !options.allowEmpty) {
         if (error)
-            *error =
-                QStringLiteral("no %1 in the chosen time range under the filter")
-                    .arg(onCpu ? QStringLiteral("CPU samples") : QStringLiteral("off-CPU waits"));
+            *error = QStringLiteral("no %1 in the chosen time range under the filter")
+                         .arg(heap    ? QStringLiteral("allocations")
+                              : onCpu ? QStringLiteral("CPU samples")
+                                      : QStringLiteral("off-CPU waits"));
         return false;
     }
 
@@ -456,6 +526,7 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
     const qint64 pidKey = strings.id(QByteArrayLiteral("pid"));
     const qint64 tidKey = strings.id(QByteArrayLiteral("tid"));
     const qint64 commKey = strings.id(QByteArrayLiteral("comm"));
+    const qint64 bytesKey = heap ? strings.id(QByteArrayLiteral("bytes")) : 0;
     // Interned on first use: a profile without containers or units has no such strings.
     qint64 containerKey = -1, unitKey = -1;
     ProtobufWriter s, label;
@@ -479,6 +550,19 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
         const SampleValues &v = sampleValues[k];
         s.clear();
         s.packed(Sample::LocationId, ids);
+        if (heap) {
+            // A heap sample stands for a stack, not a thread: its label is the block size, as
+            // Go's (pprof -tags, -tagfocus=bytes=4kB).
+            s.packed(Sample::Value, {v.count, v.nanoseconds, v.inuseObjects, v.inuseSpace});
+            if (v.blockBytes) {
+                label.clear();
+                label.int64(Label::Key, bytesKey);
+                label.varint(Label::Num, quint64(v.blockBytes), true);
+                s.message(Sample::Label, label);
+            }
+            out.message(Profile::Sample, s);
+            continue;
+        }
         s.packed(Sample::Value, {v.count, v.nanoseconds});
         label.clear();
         label.int64(Label::Key, pidKey);
@@ -523,7 +607,20 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
         vt.int64(ValueType::Unit, strings.id(QByteArray(unit)));
         out.message(field, vt);
     };
-    if (onCpu) {
+    if (heap) {
+        // As Go's writeHeapProto (runtime/pprof/protomem.go): period_type space/bytes and the
+        // period its sampling rate in bytes (1: every allocation). One-in-N sampling has no
+        // rate in bytes; its mean, the bytes between two recorded allocations, stands for it.
+        valueType(Profile::PeriodType, "space", "bytes");
+        out.int64(Profile::Period,
+                  sampleEvery > 1 && events ? std::max<qint64>(heapAllocBytes / events, 1) : 1);
+        valueType(Profile::SampleType, "alloc_objects", "count");
+        valueType(Profile::SampleType, "alloc_space", "bytes");
+        valueType(Profile::SampleType, "inuse_objects", "count");
+        valueType(Profile::SampleType, "inuse_space", "bytes");
+        // Go leaves it unset for a heap profile, and pprof then takes the last type: the same.
+        out.int64(Profile::DefaultSampleType, strings.id(QByteArrayLiteral("inuse_space")));
+    } else if (onCpu) {
         valueType(Profile::SampleType, "samples", "count");
         valueType(Profile::SampleType, "cpu", "nanoseconds");
         valueType(Profile::PeriodType, "cpu", "nanoseconds");
@@ -541,8 +638,13 @@ bool PprofExport::encode(const SessionData &session, const PprofOptions &options
     out.int64(Profile::DurationNanos, qint64(endNs > startNs ? endNs - startNs : 0));
     QStringList comments;
     comments << QStringLiteral("BPF Lens %1").arg(info.appVersion);
-    comments << probeLine(info, onCpu ? EventTraits<CpuSampleEvent>::probeId
-                                      : EventTraits<OffCpuEvent>::probeId);
+    comments << probeLine(info, heap    ? EventTraits<AllocationEvent>::probeId
+                                : onCpu ? EventTraits<CpuSampleEvent>::probeId
+                                        : EventTraits<OffCpuEvent>::probeId);
+    if (heap && sampleEvery > 1)
+        comments << QStringLiteral("sampled: each recorded allocation stands for %1, the values "
+                                   "are scaled by it")
+                        .arg(sampleEvery);
     if (!info.host.isEmpty())
         comments << QStringLiteral("host %1, kernel %2").arg(info.host, info.kernelRelease);
     comments << options.comments;

@@ -9,19 +9,23 @@
 
 namespace bpflens {
 
-// Which samples a pprof profile holds: the profile probe's on-CPU samples or the offcpu probe's
-// waits. They are never mixed in one profile (docs/profiling.md).
+// Which samples a pprof profile holds: the profile probe's on-CPU samples, the offcpu probe's
+// waits, or the memleak probe's allocations as a heap profile. They are never mixed in one
+// profile (docs/profiling.md, docs/memory.md).
 enum class PprofKind : quint8
 {
     OnCpu,
     OffCpu,
+    Heap,
 };
 
 struct PprofOptions
 {
     PprofKind kind = PprofKind::OnCpu;
     // Only events in [startNs, endNs) (CLOCK_MONOTONIC, by the event's recorded time), clipped
-    // to the session; the profile's time_nanos and duration_nanos are those of the range.
+    // to the session; the profile's time_nanos and duration_nanos are those of the range. A heap
+    // profile counts the blocks allocated in the range, and as in use those not freed before
+    // its end (core/allocations.h).
     quint64 startNs = 0;
     quint64 endNs = ~quint64(0);
     // As every view filters (pid, comm, the text filter; eventfilter.h).
@@ -35,8 +39,8 @@ struct PprofOptions
 // What went into a profile, for the caller's message.
 struct PprofSummary
 {
-    qsizetype events = 0;  // CPU samples or off-CPU waits in the range under the filter
-    qsizetype samples = 0; // pprof samples: one per distinct (stack, pid, tid, comm)
+    qsizetype events = 0; // CPU samples, off-CPU waits or allocations in the range under the filter
+    qsizetype samples = 0; // pprof samples: one per distinct (stack, pid, tid, comm); heap: stack
     qsizetype locations = 0;
     qsizetype functions = 0;
     qsizetype mappings = 0;
@@ -48,7 +52,10 @@ struct PprofSummary
 // read it (docs/profiling.md "pprof"):
 // - on-CPU: sample types samples/count and cpu/nanoseconds, period_type cpu/nanoseconds, period
 //   1e9 / the profile probe's frequency; off-CPU: waits/count and off_cpu/nanoseconds (the
-//   default), period 1 wait.
+//   default), period 1 wait; heap (allocations), as Go's runtime/pprof writes its heap
+//   profiles: alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes
+//   (the default), period_type space/bytes, one sample per stack (sumAllocations) labelled
+//   "bytes" with its blocks' mean size; a sampled recording's values already scaled by weight.
 // - one location per session frame (a frame is a whole function: its address is the function's
 //   start), each with one line naming its function (line number 0: lines and inlined frames are
 //   not recorded); a mapping per module with its build id; kernel frames in the mapping
@@ -56,11 +63,12 @@ struct PprofSummary
 //   has_functions set, so pprof does not try to symbolise the addresses again.
 // - a stack the unwinder or the kernel cut short ends (at its root) in a "[truncated]" location,
 //   as the flame graph draws it; an event without a stack has the single location "[no stack]".
-// - labels per sample: pid and tid (numeric), comm (string).
+// - labels per sample: pid and tid (numeric), comm (string); a heap profile's samples are per
+//   stack and carry the "bytes" label instead, as Go's.
 class PprofExport
 {
 public:
-    // The kinds the session has events of, on-CPU first.
+    // The kinds the session has events of: on-CPU, off-CPU, heap.
     static QList<PprofKind> kindsIn(const SessionData &session);
     // The profile probe's frequency as the session's probes give it (default 99 Hz).
     static qint64 samplingFrequency(const SessionInfo &info);

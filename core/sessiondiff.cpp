@@ -1,5 +1,6 @@
 #include "core/sessiondiff.h"
 
+#include "core/allocations.h"
 #include "core/sessionstore.h"
 #include "core/toplists.h"
 
@@ -99,11 +100,24 @@ FunctionKey functionKey(const StackTable &stacks, quint32 frame)
     return {stacks.frameName(frame), module};
 }
 
-FunctionSums functionSums(const SessionData &data, bool offCpu)
+// The functions of a profile summed per stack (index 0 and ids beyond the table: no stack).
+FunctionSums functionSums(const StackTable &stacks, const std::vector<quint64> &perStack,
+                          FunctionSums out);
+
+FunctionSums functionSums(const SessionData &data, SessionDiff::ProfileKind kind)
 {
     FunctionSums out;
     const StackTable &stacks = data.stacks;
     const EventStore &store = data.events;
+    if (kind == SessionDiff::InuseBytes) {
+        // What each session still held at its end, as sumAllocations counts it (sampled
+        // events by their weight).
+        AllocationSums sums = sumAllocations(store, {}, stacks.stackCount());
+        out.events = sums.events;
+        out.total = sums.totalInuseBytes;
+        return functionSums(stacks, sums.inuseBytes, std::move(out));
+    }
+    const bool offCpu = kind == SessionDiff::OffCpu;
     // Summed per stack first: a profile has far fewer stacks than samples.
     std::vector<quint64> perStack(size_t(stacks.stackCount()) + 1, 0);
     const EventType type = offCpu ? EventType::OffCpu : EventType::CpuSample;
@@ -118,6 +132,12 @@ FunctionSums functionSums(const SessionData &data, bool offCpu)
         if (id >= 1 && id < perStack.size())
             perStack[id] += w;
     }
+    return functionSums(stacks, perStack, std::move(out));
+}
+
+FunctionSums functionSums(const StackTable &stacks, const std::vector<quint64> &perStack,
+                          FunctionSums out)
+{
     // Frame ids to function indices; one function may have several frames (the same symbol
     // in two builds of a library), and a sample counts once towards each function's total.
     std::vector<qint32> functionOf(size_t(stacks.frameCount()) + 1, -1);
@@ -162,10 +182,12 @@ FunctionSums functionSums(const SessionData &data, bool offCpu)
     return out;
 }
 
-SessionDiff::Profile diffProfile(const FunctionSums &a, const FunctionSums &b, bool offCpu, int top)
+SessionDiff::Profile diffProfile(const FunctionSums &a, const FunctionSums &b,
+                                 SessionDiff::ProfileKind kind, int top)
 {
     SessionDiff::Profile p;
-    p.offCpu = offCpu;
+    p.kind = kind;
+    p.offCpu = kind == SessionDiff::OffCpu;
     p.eventsA = a.events;
     p.eventsB = b.events;
     p.totalA = a.total;
@@ -282,15 +304,22 @@ SessionDiff diffSessions(const SessionData &a, const SessionData &b, int top)
         d.events.append(e);
     });
 
-    for (const bool offCpu : {false, true}) {
-        const FunctionSums pa = functionSums(a, offCpu);
-        const FunctionSums pb = functionSums(b, offCpu);
-        const QString name = offCpu ? QStringLiteral("off-CPU") : QStringLiteral("on-CPU");
-        if (pa.total > 0 && pb.total > 0)
-            d.profiles.append(diffProfile(pa, pb, offCpu, top));
-        else if (pa.total > 0)
+    for (const SessionDiff::ProfileKind kind :
+         {SessionDiff::OnCpu, SessionDiff::OffCpu, SessionDiff::InuseBytes}) {
+        const FunctionSums pa = functionSums(a, kind);
+        const FunctionSums pb = functionSums(b, kind);
+        const QString name = kind == SessionDiff::OffCpu       ? QStringLiteral("off-CPU")
+                             : kind == SessionDiff::InuseBytes ? QStringLiteral("bytes in use")
+                                                               : QStringLiteral("on-CPU");
+        // A session whose blocks were all freed holds 0 bytes: still a side to compare with.
+        const auto present = [kind](const FunctionSums &p) {
+            return kind == SessionDiff::InuseBytes ? p.events > 0 : p.total > 0;
+        };
+        if (present(pa) && present(pb))
+            d.profiles.append(diffProfile(pa, pb, kind, top));
+        else if (present(pa))
             d.profileOnlyInA.append(name);
-        else if (pb.total > 0)
+        else if (present(pb))
             d.profileOnlyInB.append(name);
     }
     return d;

@@ -13,8 +13,9 @@ struct SessionData;
 // What changed from session A to session B (bpflens-cli diff, docs/diff.md): the histograms
 // both hold, merged over each whole session, with their percentiles; event counts per type; per
 // type and top-list dimension (core/toplists.h) the keys with the most events in either
-// session; and for the on-CPU and off-CPU profiles both hold, the functions whose share of the
-// profile changed most. A diff of a session with itself has no change anywhere.
+// session; and for the on-CPU and off-CPU profiles and the bytes in use (memleak) both hold,
+// the functions whose share of the profile changed most. A diff of a session with itself has
+// no change anywhere.
 struct SessionDiff
 {
     struct Histogram
@@ -55,10 +56,18 @@ struct SessionDiff
         const Keys *by(Dimension d) const;
     };
 
+    // What a profile weighs: samples, nanoseconds off the CPU, or the bytes of the blocks still
+    // in use at the session's end (core/allocations.h; sampled events by their weight).
+    enum ProfileKind : quint8
+    {
+        OnCpu,
+        OffCpu,
+        InuseBytes,
+    };
     // One function of a profile in both sessions. Functions are matched by name and module: the
     // two sessions number their frames differently. Self: samples (off-CPU: nanoseconds
-    // blocked) taken in the function itself; total: with its callees, once per sample however
-    // deep it recurses.
+    // blocked; bytes in use: bytes) taken in the function itself; total: with its callees, once
+    // per sample however deep it recurses.
     struct Function
     {
         QString name;
@@ -67,7 +76,8 @@ struct SessionDiff
     };
     struct Profile
     {
-        bool offCpu = false; // weights are nanoseconds off the CPU, not samples
+        ProfileKind kind = OnCpu;
+        bool offCpu = false; // kind OffCpu: weights are nanoseconds off the CPU, not samples
         qsizetype eventsA = 0, eventsB = 0;
         quint64 totalA = 0, totalB = 0; // the profile's weight, samples without a stack too
         // Functions whose share or weight changed, the largest change of share (self or
@@ -84,8 +94,8 @@ struct SessionDiff
     QStringList onlyInB;
     QStringList unitMismatch;   // in both, in units that cannot be compared (Kbytes vs usecs)
     QList<Events> events;       // types with events in either session, in core/events.h order
-    QList<Profile> profiles;    // on-CPU, then off-CPU: those both sessions have samples of
-    QStringList profileOnlyInA; // "on-CPU", "off-CPU": profiles one side lacks
+    QList<Profile> profiles;    // on-CPU, off-CPU, bytes in use: those both sessions have weight in
+    QStringList profileOnlyInA; // "on-CPU", "off-CPU", "bytes in use": profiles one side lacks
     QStringList profileOnlyInB;
 };
 

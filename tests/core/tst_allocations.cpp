@@ -63,6 +63,10 @@ private Q_SLOTS:
         QCOMPARE(a.totalInuseBytes, 8200u);
         QCOMPARE(a.totalAllocBytes, 8500u);
         QCOMPARE(a.sampleEvery, 4u);
+        // The oldest block still held per stack: none for the churning stack.
+        QCOMPARE(a.oldestInuseNs[1], 1000u);
+        QCOMPARE(a.oldestInuseNs[2], ~quint64(0));
+        QCOMPARE(a.oldestInuseNs[3], 1500u);
     }
 
     // A range ending at 1250: the blocks allocated before it, the two of stack 2 freed after it
@@ -78,6 +82,8 @@ private Q_SLOTS:
         QCOMPARE(a.allocBlocks[2], 2u);
         QCOMPARE(a.inuseBlocks[2], 1u); // 1200's, freed at 1300
         QCOMPARE(a.inuseBytes[1], 0u);  // 1000's block is before the range
+        QCOMPARE(a.oldestInuseNs[2], 1200u);
+        QCOMPARE(a.oldestInuseNs[1], ~quint64(0));
     }
 
     void oneProcess()
