@@ -291,6 +291,96 @@ private Q_SLOTS:
         f.page.setKind(ProfileKind::MemoryInUse);
         QVERIFY(f.page.kind() != ProfileKind::MemoryInUse);
     }
+
+    // The timeline: a memory lane per process under the Allocations lane, largest peak first,
+    // a step line scaled to the range's peak and labelled with it.
+    void timelineMemoryLanes()
+    {
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.session()->setSession(memorySession());
+        TimelineWidget *tl = window.results()->timeline();
+        tl->setMinimumHeight(300); // lanes with room for their labels
+        QTRY_COMPARE(tl->memoryLanes().size(), 2);
+        QCOMPARE(tl->memoryLaneLabel(0), QStringLiteral("parser 200"));
+        QCOMPARE(tl->memoryLaneLabel(1), QStringLiteral("app 100"));
+        const auto &app = tl->memoryLanes()[1];
+        QCOMPARE(app.memory.peak, 7000u);
+        QCOMPARE(app.columns.peak, 7000u);
+        QCOMPARE(app.columns.peakNs, T0 + 30 * Ms);
+        QCOMPARE(tl->memoryPeakLabel(0), QStringLiteral("peak 8.0 KiB"));
+        QCOMPARE(tl->memoryPeakLabel(1), QStringLiteral("peak 6.8 KiB"));
+        QCOMPARE(TimelineBinner::heldAt(app.memory, T0 + 55 * Ms), 6000u);
+        QCOMPARE(TimelineBinner::heldAt(app.memory, T0 + 75 * Ms), 6300u);
+        QCOMPARE(TimelineBinner::heldAt(app.memory, T0 + 950 * Ms), 4000u);
+        QCOMPARE(TimelineBinner::heldAt(app.memory, T0), 0u);
+
+        // Below the Allocations lane, apart from each other; the labels inside their lanes, right
+        // of the names' column.
+        const QRect allocations = tl->laneRect(EventType::Allocation);
+        QVERIFY(!allocations.isNull());
+        const QRect parser = tl->memoryLaneRect(0);
+        const QRect appLane = tl->memoryLaneRect(1);
+        QVERIFY(parser.top() > allocations.bottom());
+        QVERIFY(appLane.top() > parser.bottom());
+        QVERIFY(appLane.height() >= tl->fontMetrics().height() + 4);
+        for (int k = 0; k < 2; ++k) {
+            const QRect label = tl->memoryPeakLabelRect(k);
+            QVERIFY(!label.isNull());
+            QVERIFY(tl->memoryLaneRect(k).contains(label));
+            QVERIFY(label.left() >= tl->plotRect().left());
+            QVERIFY(label.width() >= tl->fontMetrics().horizontalAdvance(tl->memoryPeakLabel(k)));
+        }
+
+        // The step line in the picture: at the peak's time near the lane's top, at 5 ms (before
+        // app's first block) nothing, at 950 ms (4000 of 7000 B) lower than the peak.
+        const QImage image = tl->grab().toImage();
+        const QColor line = colors::eventType(EventType::Allocation, tl->palette());
+        auto lineY = [&](quint64 t) {
+            const int x = int(tl->xForTime(t)) + 1;
+            for (int y = appLane.top(); y <= appLane.bottom(); ++y) {
+                if (image.pixelColor(x, y) == line)
+                    return y;
+            }
+            return -1;
+        };
+        const int atPeak = lineY(T0 + 40 * Ms);
+        QVERIFY(atPeak >= 0);
+        QVERIFY(atPeak <= appLane.top() + 4);
+        QCOMPARE(lineY(T0 + 5 * Ms), -1);
+        const int late = lineY(T0 + 950 * Ms);
+        QVERIFY(late > atPeak);
+        // 4000 of 7000 bytes: the line at 4/7 of the height above the bottom.
+        const double expected = appLane.bottom() - 4000.0 / 7000.0 * (appLane.height() - 4);
+        QVERIFY2(std::abs(late - expected) <= 2, qPrintable(QString::number(late)));
+
+        // Zoomed to [60, 1000) ms the peak is what app held at 60 ms, 6300 at 70 ms.
+        window.viewState()->setRange(T0 + 60 * Ms, SessionEnd);
+        QTRY_COMPARE(tl->memoryLanes()[1].columns.peak, 6300u);
+        QCOMPARE(tl->memoryPeakLabel(1), QStringLiteral("peak 6.2 KiB"));
+        window.viewState()->resetRange();
+
+        // The filter bar's process: its lane alone; a command no process has: none.
+        EventFilter byPid;
+        byPid.pid = 100;
+        window.viewState()->setFilter(byPid);
+        QTRY_COMPARE(tl->memoryLanes().size(), 1);
+        QCOMPARE(tl->memoryLaneLabel(0), QStringLiteral("app 100"));
+        EventFilter byComm;
+        byComm.comm = "nobody";
+        window.viewState()->setFilter(byComm);
+        QTRY_COMPARE(tl->memoryLanes().size(), 0);
+        window.viewState()->setFilter({});
+
+        // Collapsing the Allocations lane folds the memory lanes into it.
+        QTRY_COMPARE(tl->memoryLanes().size(), 2);
+        tl->setLaneCollapsed(EventType::Allocation, true);
+        QVERIFY(tl->memoryLaneRect(0).isNull());
+        tl->setLaneCollapsed(EventType::Allocation, false);
+        QVERIFY(!tl->memoryLaneRect(0).isNull());
+    }
 };
 
 QTEST_MAIN(TestMemoryViews)
