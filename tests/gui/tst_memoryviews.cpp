@@ -381,6 +381,64 @@ private Q_SLOTS:
         tl->setLaneCollapsed(EventType::Allocation, false);
         QVERIFY(!tl->memoryLaneRect(0).isNull());
     }
+
+    // An allocation in its table and in the details pane, with its stack.
+    void allocationInTableAndDetails()
+    {
+        SessionModel session;
+        session.setSession(memorySession());
+        EventTableModel table(&session, EventType::Allocation);
+        QAbstractItemModelTester tester(&table,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto column = [&](const QString &title) {
+            for (int c = 0; c < table.columnCount(); ++c) {
+                if (table.headerData(c, Qt::Horizontal).toString() == title)
+                    return c;
+            }
+            return -1;
+        };
+        auto cell = [&](int row, const QString &title) {
+            const int c = column(title);
+            return c < 0 ? QStringLiteral("<no %1 column>").arg(title)
+                         : table.index(row, c).data().toString();
+        };
+        QCOMPARE(table.rowCount(), 5);
+        QCOMPARE(cell(0, QStringLiteral("Function")), QStringLiteral("malloc"));
+        QCOMPARE(cell(0, QStringLiteral("Size")), QStringLiteral("3.9 KiB"));
+        QCOMPARE(cell(0, QStringLiteral("Address")), QStringLiteral("0x55550000aa00"));
+        QCOMPARE(cell(0, QStringLiteral("End")), QStringLiteral("in use at the end"));
+        QCOMPARE(cell(1, QStringLiteral("End")), QStringLiteral("freed"));
+        QCOMPARE(cell(3, QStringLiteral("End")), QStringLiteral("process exited"));
+        QCOMPARE(cell(1, QStringLiteral("Lifetime")), QStringLiteral("30.00 ms"));
+        // The stack's column names the allocator's caller, not a second "Function".
+        QCOMPARE(cell(1, QStringLiteral("Allocated in")), QStringLiteral("malloc"));
+        QCOMPARE(cell(0, QStringLiteral("Allocated in")), QStringLiteral("compute(int)"));
+        int functions = 0;
+        for (int c = 0; c < table.columnCount(); ++c)
+            functions +=
+                table.headerData(c, Qt::Horizontal).toString() == QLatin1String("Function");
+        QCOMPARE(functions, 1);
+
+        ViewState state;
+        state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+        DetailsPane details(&session, &state);
+        details.resize(700, 500);
+        details.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&details));
+        state.setSelectedEvent({EventType::Allocation, 0});
+        QVERIFY(details.framesView()->isVisible());
+        const QAbstractItemModel *frames = details.framesView()->model();
+        QCOMPARE(frames->rowCount(), 2);
+        QCOMPARE(frames->index(0, 0).data().toString(), QStringLiteral("compute(int)"));
+        QCOMPARE(frames->index(1, 0).data().toString(), QStringLiteral("main"));
+        QStringList fields;
+        for (int i = 0; i < details.tree()->topLevelItemCount(); ++i)
+            fields << details.tree()->topLevelItem(i)->text(0) + QStringLiteral(": ") +
+                          details.tree()->topLevelItem(i)->text(1);
+        for (const char *expected : {"Function: malloc", "Size: 3.9 KiB", "End: in use at the end",
+                                     "Allocated in: compute(int)", "Stack id: 1"})
+            QVERIFY2(fields.contains(QLatin1String(expected)), qPrintable(fields.join(u'\n')));
+    }
 };
 
 QTEST_MAIN(TestMemoryViews)
