@@ -470,8 +470,8 @@ QString ProfilePage::emptyText() const
                       nullptr, blocks)
                        .arg(ProfileText::cost(m_profile->allocatedBytes, *m_profile)) +
                    QStringLiteral("\n\n") +
-                   tr("The range ends where the blocks it counts must still be in use: move its "
-                      "end, or zoom out (Ctrl+0 shows the whole session).");
+                   tr("Only the blocks still allocated at the range's end count: move its end "
+                      "later, or zoom out (Ctrl+0 shows the whole session).");
         }
         return tr("No allocations in this range.") + QStringLiteral("\n\n") + hint;
     }

@@ -34,6 +34,10 @@ constexpr int LaneGap = 2;
 constexpr int DisclosureWidth = 12; // the collapse triangle before a lane's name
 constexpr int HitTolerancePx = 4;
 constexpr int PlotRightMargin = 1; // the frame's last column
+// A memory lane is twice an open event lane: its step line is what a memleak session is about,
+// and the window gives the timeline about half its size hint.
+constexpr int MemoryLaneUnits = 4;
+constexpr int MemoryPeakInset = 3; // the peak's line under the lane's top
 
 quint64 mix(quint64 h, quint64 v)
 {
@@ -104,7 +108,8 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
 
 QSize TimelineWidget::sizeHint() const
 {
-    return {900, AxisHeight + int(laneTypes().size() + memoryLanes().size()) * 48 +
+    return {900, AxisHeight + int(laneTypes().size()) * 48 +
+                     int(memoryLanes().size()) * 24 * MemoryLaneUnits +
                      int(cpuBins().lanes.size()) * processLaneHeight()};
 }
 
@@ -180,7 +185,7 @@ QList<TimelineWidget::Row> TimelineWidget::rows() const
             ? int(memoryLanes().size())
             : 0;
     if (processes > 0) {
-        int units = 2 * memory;
+        int units = MemoryLaneUnits * memory;
         for (EventType t : types)
             units += isLaneCollapsed(t) ? 1 : 2;
         const double minUnit = std::max(8.0, fontMetrics().height() / 2.0);
@@ -206,12 +211,12 @@ QList<TimelineWidget::Row> TimelineWidget::rows() const
 QRect TimelineWidget::rowRect(int row) const
 {
     // Process lanes are one line of text tall; the event lanes share the rest, a collapsed one
-    // half as tall as an open one, a memory lane as tall as an open one.
+    // half as tall as an open one, a memory lane twice as tall.
     const QList<Row> all = rows();
     if (row < 0 || row >= all.size())
         return {};
     auto unitsOf = [this](const Row &r) {
-        return r.memory >= 0 || !isLaneCollapsed(r.type) ? 2 : 1;
+        return r.memory >= 0 ? MemoryLaneUnits : isLaneCollapsed(r.type) ? 1 : 2;
     };
     int units = 0, processRows = 0;
     for (const Row &r : all) {
@@ -320,14 +325,17 @@ QRect TimelineWidget::memoryPeakLabelRect(int lane) const
     if (text.isEmpty() || r.isNull())
         return {};
     const QFontMetrics fm = fontMetrics();
-    // Below the peak's line (the lane's top), beside its marker: to the right where the plot
-    // has room, else to the left; a lane too short for a line of text has none.
-    if (r.height() < fm.height() + 4)
-        return {};
+    // Beside the peak's marker, to the right where the plot has room, else to the left; under
+    // the peak's line where the lane has room for it, else across the lane's middle (a backing
+    // keeps it readable on the line).
     const int w = fm.horizontalAdvance(text) + 6;
     const int x = r.left() + memoryLanes()[lane].columns.peakColumn;
-    const int left = x + 4 + w <= r.right() ? x + 4 : std::max(r.left(), x - 4 - w);
-    return QRect(left, r.top() + 3, w, fm.height());
+    const int left = x + 5 + w <= r.right() ? x + 5 : std::max(r.left(), x - 5 - w);
+    const int below = r.top() + MemoryPeakInset + 2;
+    const int top = below + fm.height() <= r.bottom() - 1
+                        ? below
+                        : r.top() + std::max(0, (r.height() - fm.height()) / 2);
+    return QRect(left, top, w, std::min(fm.height(), r.height()));
 }
 
 QRect TimelineWidget::processLaneRect(int lane) const
@@ -683,7 +691,8 @@ void TimelineWidget::drawMemoryLane(QPainter &p, int lane, const QRect &rect) co
     area.setAlpha(60);
     // From zero, so heights compare honestly; the peak a few pixels under the lane's top.
     const int bottom = rect.bottom();
-    const double scale = m.peak ? double(rect.height() - 4) / double(m.peak) : 0.0;
+    const double scale =
+        m.peak ? double(rect.height() - 1 - MemoryPeakInset) / double(m.peak) : 0.0;
     auto yOf = [&](quint64 v) { return bottom - int(std::lround(double(v) * scale)); };
     const int columns = std::min(m.width, rect.width());
     p.save();
@@ -731,7 +740,7 @@ QString TimelineWidget::memoryLaneText(int lane, const QPoint &pos) const
     const QString who =
         tr("%1 (PID %2)").arg(EventTableModel::displayBytes(l.memory.comm)).arg(l.memory.pid);
     QStringList lines;
-    lines << tr("%1: memory in use in blocks it allocated while recorded").arg(who);
+    lines << tr("%1: memory held in the blocks it allocated while recorded").arg(who);
     const quint64 start = m_session->info().startMonotonicNs;
     if (pos.x() >= plotRect().left()) {
         const quint64 t = timeAt(pos.x());
