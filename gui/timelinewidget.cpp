@@ -725,8 +725,26 @@ void TimelineWidget::drawMemoryLane(QPainter &p, int lane, const QRect &rect) co
     p.restore();
     p.setPen(palette().color(QPalette::Text));
     const QRect name(14, rect.top(), labelWidth() - 18, rect.height());
-    p.drawText(name, ProcessLabelFlags,
-               fontMetrics().elidedText(memoryLaneLabel(lane), Qt::ElideMiddle, name.width()));
+    const QString process =
+        fontMetrics().elidedText(memoryLaneLabel(lane), Qt::ElideMiddle, name.width());
+    // What the lane is, under the process's name where it has room: a CPU lane's name reads the
+    // same.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const QFontMetrics smallMetrics(small);
+    const int nameHeight = fontMetrics().height();
+    if (rect.height() >= nameHeight + smallMetrics.height() + 2) {
+        const int top = rect.top() + (rect.height() - nameHeight - smallMetrics.height()) / 2;
+        p.drawText(QRect(name.left(), top, name.width(), nameHeight), ProcessLabelFlags, process);
+        p.setFont(small);
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(QRect(name.left(), top + nameHeight, name.width(), smallMetrics.height()),
+                   ProcessLabelFlags,
+                   smallMetrics.elidedText(tr("memory in use"), Qt::ElideRight, name.width()));
+        p.setFont(font());
+    } else {
+        p.drawText(name, ProcessLabelFlags, process);
+    }
     p.setPen(palette().color(QPalette::Midlight));
     p.drawLine(14, rect.bottom() + 1, width(), rect.bottom() + 1);
 }

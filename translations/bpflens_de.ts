@@ -5223,6 +5223,10 @@ Die PID- und Befehlsfilter leeren.</translation>
         <source>%1: memory held in the blocks it allocated while recorded</source>
         <translation>%1: Speicher in den Blöcken, die der Prozess während der Aufzeichnung belegt hat</translation>
     </message>
+    <message>
+        <source>memory in use</source>
+        <translation>belegter Speicher</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::TopModel</name>

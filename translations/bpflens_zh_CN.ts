@@ -5183,6 +5183,10 @@ Clear the PID and command filters.</source>
         <source>%1: memory held in the blocks it allocated while recorded</source>
         <translation>%1：记录期间其分配的内存块所占用的内存</translation>
     </message>
+    <message>
+        <source>memory in use</source>
+        <translation>占用内存</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::TopModel</name>
