@@ -122,7 +122,8 @@ QSize TimelineWidget::minimumSizeHint() const
     // An event lane's 18 px hold its name in every language; the CPU group's own tab row
     // (Flame Graph, Stack Chart) took the 2 px a lane more left in Chinese.
     const int processes = std::min(1, int(cpuBins().lanes.size()));
-    // A memory lane is an event lane's height: its step line needs it more than a name does.
+    // A memory lane gets at least an event lane's height, as its name needs (it is twice as tall
+    // where there is room).
     return {labelWidth() + 100, AxisHeight + int(laneTypes().size() + memoryLanes().size()) * 18 +
                                     processes * processLaneHeight()};
 }
