@@ -188,6 +188,7 @@ QString FlameGraphView::frameName(qint32 node) const
     if (node == 0)
         return m_profile->isTime()     ? tr("all off-CPU time")
                : m_profile->isFaults() ? tr("all page faults")
+               : m_profile->isBytes()  ? tr("all memory in use")
                                        : tr("all samples");
     return nameOf(m_profile->topDown.node(node).frame);
 }
@@ -243,6 +244,9 @@ QString FlameGraphView::searchSummary() const
             .arg(m_search, share, ProfileText::cost(m_matchTotal, true));
     if (m_profile->isFaults())
         return tr("%1: %2 of page faults").arg(m_search, share);
+    if (m_profile->isBytes())
+        return tr("%1: %2 of memory in use (%3)")
+            .arg(m_search, share, ProfileText::cost(m_matchTotal, *m_profile));
     return tr("%1: %2 of samples").arg(m_search, share);
 }
 
@@ -415,6 +419,18 @@ QImage FlameGraphView::render()
                 text = frameName(b.kind == BoxKind::Root ? 0 : b.node);
             p.setPen(readableText(fill));
             const QRectF textRect = b.rect.adjusted(TextPadding, 0, -TextPadding, 0);
+            if (m_profile->isBytes()) {
+                // Bytes are what a reader of a memory profile compares: the box says its own
+                // where the name leaves room for them.
+                const quint64 bytes = b.kind == BoxKind::Merged ? b.total
+                                      : b.kind == BoxKind::Root
+                                          ? m_profile->total
+                                          : m_profile->topDown.node(b.node).total;
+                const QString withBytes =
+                    tr("%1 · %2").arg(text, ProfileText::cost(bytes, *m_profile));
+                if (fm.horizontalAdvance(withBytes) <= textRect.width())
+                    text = withBytes;
+            }
             p.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter,
                        fm.elidedText(text, Qt::ElideRight, int(textRect.width())));
         }
@@ -477,9 +493,9 @@ QString FlameGraphView::toolTipFor(const Box &box) const
     const quint64 all = m_profile->total;
     auto costLine = [&](const QString &what, quint64 v) {
         const int n = int(std::min<quint64>(v, INT_MAX));
-        const QString amount = time                    ? ProfileText::cost(v, true)
-                               : m_profile->isFaults() ? tr("%n page fault(s)", nullptr, n)
-                                                       : tr("%n sample(s)", nullptr, n);
+        const QString amount = time || m_profile->isBytes() ? ProfileText::cost(v, *m_profile)
+                               : m_profile->isFaults()      ? tr("%n page fault(s)", nullptr, n)
+                                                            : tr("%n sample(s)", nullptr, n);
         return tr("%1: %2 (%3)").arg(what, amount, ProfileText::percent(v, all));
     };
     QStringList lines;
@@ -524,11 +540,14 @@ QString FlameGraphView::toolTipFor(const Box &box) const
         lines << (f.kind == FrameKind::Kernel ? tr("Kernel: %1") : tr("User: %1"))
                      .arg(module.isEmpty() ? tr("unknown module") : module);
     }
-    // Page faults say their unit in the amount ("30 page faults"), as time does.
-    const bool unitInAmount = time || m_profile->isFaults();
+    // Page faults and bytes say their unit in the amount ("30 page faults"), as time does.
+    const bool unitInAmount = time || m_profile->isFaults() || m_profile->isBytes();
     if (box.kind != BoxKind::Root)
         lines << costLine(unitInAmount ? tr("Self") : tr("Self samples"), n.self);
     lines << costLine(unitInAmount ? tr("Total") : tr("Total samples"), n.total);
+    if (m_profile->isBytes() && m_profile->sampleEvery > 1)
+        lines << tr("Sampled: each recorded allocation stands for %Ln allocation(s)", nullptr,
+                    int(std::min<quint64>(m_profile->sampleEvery, INT_MAX)));
     if (m_nodeToolTip)
         lines << m_nodeToolTip(box.node);
     return lines.join(QLatin1Char('\n'));

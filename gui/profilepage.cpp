@@ -59,7 +59,9 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
                           "Off-wake (offwake probe): each blocked stack with the stack of the "
                           "thread that woke it on top.\n"
                           "Page faults (pagefault probe): where processes faulted their memory "
-                          "in, weighted by faults."));
+                          "in, weighted by faults.\n"
+                          "Memory in use (memleak probe): the blocks allocated in the visible "
+                          "range and not freed by its end, weighted by bytes."));
     m_part = new QComboBox(this);
     m_part->addItem(tr("User + kernel"), int(StackPart::Both));
     m_part->addItem(tr("User only"), int(StackPart::UserOnly));
@@ -221,6 +223,8 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
                 setKind(ProfileKind::OffWake);
             else if (events.count(EventType::PageFault))
                 setKind(ProfileKind::PageFaults);
+            else if (events.count(EventType::Allocation))
+                setKind(ProfileKind::MemoryInUse);
         }
     });
     connect(m_session, &SessionModel::appended, this, [this] {
@@ -275,8 +279,8 @@ QTreeView *ProfilePage::createTree(QAbstractItemModel *model, QSortFilterProxyMo
 
 void ProfilePage::updateKinds()
 {
-    // Off-wake and page faults are offered where there is something to show: a session
-    // recorded with offwake, with pagefault.
+    // Off-wake, page faults and memory in use are offered where there is something to show: a
+    // session recorded with offwake, with pagefault, with memleak.
     const auto offer = [this](ProfileKind kind, EventType type, const QString &text) {
         const bool has = m_session->events().count(type) > 0;
         const int at = m_kind->findData(int(kind));
@@ -287,6 +291,7 @@ void ProfilePage::updateKinds()
     };
     offer(ProfileKind::OffWake, EventType::OffWake, tr("Off-wake"));
     offer(ProfileKind::PageFaults, EventType::PageFault, tr("Page faults"));
+    offer(ProfileKind::MemoryInUse, EventType::Allocation, tr("Memory in use"));
 }
 
 QString ProfilePage::legendText() const
@@ -422,6 +427,8 @@ void ProfilePage::aggregate()
         m_status->setText(tr("Samples in range: %1").arg(locale.toString(m_profile->events)));
     else if (q.kind == ProfileKind::PageFaults)
         m_status->setText(tr("Page faults in range: %1").arg(locale.toString(m_profile->total)));
+    else if (q.kind == ProfileKind::MemoryInUse)
+        m_status->setText(memoryStatus());
     else if (q.kind == ProfileKind::OffWake)
         m_status->setText(tr("Off-wake time in range: %1 (%Ln wait(s))", nullptr, waits)
                               .arg(ProfileText::cost(m_profile->total, true)));
@@ -429,6 +436,7 @@ void ProfilePage::aggregate()
         m_status->setText(tr("Off-CPU time in range: %1 (%Ln wait(s))", nullptr,
                              int(std::min<qint64>(m_profile->events, INT_MAX)))
                               .arg(ProfileText::cost(m_profile->total, true)));
+    m_status->setToolTip(q.kind == ProfileKind::MemoryInUse ? memoryStatusToolTip() : QString());
     updateSearch();
     updateEmptyState();
 }
@@ -450,6 +458,23 @@ QString ProfilePage::emptyText() const
                       "see where processes fault their memory in.");
         return tr("No page faults in this range.") + QStringLiteral("\n\n") + hint;
     }
+    if (kind() == ProfileKind::MemoryInUse) {
+        if (m_session->events().count(EventType::Allocation) == 0)
+            return tr("No allocations in this session.\n\nRecord a running process with the "
+                      "memleak probe to see which call stacks hold its memory.");
+        if (m_profile && m_profile->isBytes() && m_profile->allocatedBlocks > 0) {
+            // Something was allocated, and all of it given back: worth saying, not "nothing".
+            const int blocks = int(std::min<quint64>(m_profile->allocatedBlocks, INT_MAX));
+            return tr("Every block allocated in this range was freed by its end (%Ln block(s), "
+                      "%1).",
+                      nullptr, blocks)
+                       .arg(ProfileText::cost(m_profile->allocatedBytes, *m_profile)) +
+                   QStringLiteral("\n\n") +
+                   tr("Only the blocks still allocated at the range's end count: move its end "
+                      "later, or zoom out (Ctrl+0 shows the whole session).");
+        }
+        return tr("No allocations in this range.") + QStringLiteral("\n\n") + hint;
+    }
     const bool on = kind() == ProfileKind::OnCpu;
     const EventType type = on ? EventType::CpuSample : EventType::OffCpu;
     if (m_session->events().count(type) == 0) {
@@ -462,6 +487,35 @@ QString ProfilePage::emptyText() const
            QStringLiteral("\n\n") + hint;
 }
 
+QString ProfilePage::memoryStatus() const
+{
+    const Profile &p = *m_profile;
+    const int blocks = int(std::min<quint64>(p.inUseBlocks, INT_MAX));
+    const QString bytes = ProfileText::cost(p.total, p);
+    if (p.sampleEvery > 1)
+        return tr("In use: %1 in %Ln block(s), each event standing for %2 allocations", nullptr,
+                  blocks)
+            .arg(bytes, QLocale().toString(p.sampleEvery));
+    return tr("In use: %1 in %Ln block(s)", nullptr, blocks).arg(bytes);
+}
+
+QString ProfilePage::memoryStatusToolTip() const
+{
+    const Profile &p = *m_profile;
+    QStringList lines;
+    lines << tr("The blocks allocated in the visible range and not freed by its end. Over the "
+                "whole recording: every block never freed while it was recorded. Zoom the "
+                "range to two moments to see what grew between them.");
+    lines << tr("Allocated in the range: %1 in %Ln block(s)", nullptr,
+                int(std::min<quint64>(p.allocatedBlocks, INT_MAX)))
+                 .arg(ProfileText::cost(p.allocatedBytes, p));
+    if (p.sampleEvery > 1)
+        lines << tr("Sampled (sampleEvery=%1): each recorded allocation stands for %1, so the "
+                    "bytes and blocks are estimates.")
+                     .arg(QLocale().toString(p.sampleEvery));
+    return lines.join(QLatin1Char('\n'));
+}
+
 bool ProfilePage::isShowingEmptyState() const
 {
     return m_stack->currentWidget() == m_empty;
@@ -469,7 +523,9 @@ bool ProfilePage::isShowingEmptyState() const
 
 void ProfilePage::updateEmptyState()
 {
-    const bool empty = !m_profile || m_profile->events == 0;
+    // Memory in use is empty when everything the range allocated was freed in it.
+    const bool empty =
+        !m_profile || m_profile->events == 0 || (m_profile->isBytes() && m_profile->total == 0);
     if (empty)
         m_empty->setText(emptyText());
     m_stack->setCurrentWidget(empty ? static_cast<QWidget *>(m_empty) : m_stack->widget(1));

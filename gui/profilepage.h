@@ -87,6 +87,10 @@ private:
                           const QString &name);
     QString legendText() const;
     void updateKinds();
+    // Memory in use: the bytes and blocks (and the sampling) in the status line, the range's
+    // meaning and what it allocated in all in its tool tip.
+    QString memoryStatus() const;
+    QString memoryStatusToolTip() const;
 
     SessionModel *m_session;
     ViewState *m_state;

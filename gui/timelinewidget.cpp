@@ -2,6 +2,8 @@
 
 #include "gui/colors.h"
 
+#include "core/units.h"
+
 #include "gui/models/eventmodels.h"
 #include "gui/models/sessionmodel.h"
 #include "gui/timeaxis.h"
@@ -32,6 +34,10 @@ constexpr int LaneGap = 2;
 constexpr int DisclosureWidth = 12; // the collapse triangle before a lane's name
 constexpr int HitTolerancePx = 4;
 constexpr int PlotRightMargin = 1; // the frame's last column
+// A memory lane is twice an open event lane: its step line is what a memleak session is about,
+// and the window gives the timeline about half its size hint.
+constexpr int MemoryLaneUnits = 4;
+constexpr int MemoryPeakInset = 3; // the peak's line under the lane's top
 
 quint64 mix(quint64 h, quint64 v)
 {
@@ -103,6 +109,7 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
 QSize TimelineWidget::sizeHint() const
 {
     return {900, AxisHeight + int(laneTypes().size()) * 48 +
+                     int(memoryLanes().size()) * 24 * MemoryLaneUnits +
                      int(cpuBins().lanes.size()) * processLaneHeight()};
 }
 
@@ -115,8 +122,10 @@ QSize TimelineWidget::minimumSizeHint() const
     // An event lane's 18 px hold its name in every language; the CPU group's own tab row
     // (Flame Graph, Stack Chart) took the 2 px a lane more left in Chinese.
     const int processes = std::min(1, int(cpuBins().lanes.size()));
-    return {labelWidth() + 100,
-            AxisHeight + int(laneTypes().size()) * 18 + processes * processLaneHeight()};
+    // A memory lane gets at least an event lane's height, as its name needs (it is twice as tall
+    // where there is room).
+    return {labelWidth() + 100, AxisHeight + int(laneTypes().size() + memoryLanes().size()) * 18 +
+                                    processes * processLaneHeight()};
 }
 
 int TimelineWidget::labelWidth() const
@@ -172,8 +181,12 @@ QList<TimelineWidget::Row> TimelineWidget::rows() const
     int processes = types.contains(EventType::CpuSample) && !isLaneCollapsed(EventType::CpuSample)
                         ? int(cpuBins().lanes.size())
                         : 0;
+    const int memory =
+        types.contains(EventType::Allocation) && !isLaneCollapsed(EventType::Allocation)
+            ? int(memoryLanes().size())
+            : 0;
     if (processes > 0) {
-        int units = 0;
+        int units = MemoryLaneUnits * memory;
         for (EventType t : types)
             units += isLaneCollapsed(t) ? 1 : 2;
         const double minUnit = std::max(8.0, fontMetrics().height() / 2.0);
@@ -188,6 +201,10 @@ QList<TimelineWidget::Row> TimelineWidget::rows() const
             for (int k = 0; k < processes; ++k)
                 out.append({t, k});
         }
+        if (t == EventType::Allocation) {
+            for (int k = 0; k < memory; ++k)
+                out.append({t, -1, k});
+        }
     }
     return out;
 }
@@ -195,11 +212,13 @@ QList<TimelineWidget::Row> TimelineWidget::rows() const
 QRect TimelineWidget::rowRect(int row) const
 {
     // Process lanes are one line of text tall; the event lanes share the rest, a collapsed one
-    // half as tall as an open one.
+    // half as tall as an open one, a memory lane twice as tall.
     const QList<Row> all = rows();
     if (row < 0 || row >= all.size())
         return {};
-    auto unitsOf = [this](const Row &r) { return isLaneCollapsed(r.type) ? 1 : 2; };
+    auto unitsOf = [this](const Row &r) {
+        return r.memory >= 0 ? MemoryLaneUnits : isLaneCollapsed(r.type) ? 1 : 2;
+    };
     int units = 0, processRows = 0;
     for (const Row &r : all) {
         if (r.process >= 0)
@@ -235,10 +254,89 @@ QRect TimelineWidget::laneRect(EventType type) const
 {
     const QList<Row> all = rows();
     for (int i = 0; i < all.size(); ++i) {
-        if (all[i].type == type && all[i].process < 0)
+        if (all[i].type == type && all[i].process < 0 && all[i].memory < 0)
             return rowRect(i);
     }
     return {};
+}
+
+QRect TimelineWidget::memoryLaneRect(int lane) const
+{
+    const QList<Row> all = rows();
+    for (int i = 0; i < all.size(); ++i) {
+        if (all[i].memory == lane)
+            return rowRect(i);
+    }
+    return {};
+}
+
+const QList<TimelineWidget::MemoryLane> &TimelineWidget::memoryLanes() const
+{
+    if (m_memoryVersion != m_session->version()) {
+        // Every allocation is summed again: live blocks arrive when they end, anywhere in time.
+        m_memoryVersion = m_session->version();
+        m_memory = m_session->events().count(EventType::Allocation)
+                       ? TimelineBinner::memoryByProcess(*m_session)
+                       : QList<ProcessMemory>();
+        m_memoryLanesKey = 0;
+    }
+    const EventFilter &filter = m_state->filter();
+    quint64 key = cacheKey();
+    key = mix(key, quint64(filter.pid));
+    key = mix(key, qHash(filter.comm));
+    if (m_memoryLanesKey != key) {
+        m_memoryLanesKey = key;
+        m_memoryLanes.clear();
+        // The filter bar's process and command, as the CPU lanes follow it.
+        for (const ProcessMemory &m : std::as_const(m_memory)) {
+            if (m_memoryLanes.size() >= TimelineBinner::MaxMemoryLanes)
+                break;
+            if ((filter.pid >= 0 && m.pid != filter.pid) ||
+                (!filter.comm.isEmpty() && m.comm != filter.comm))
+                continue;
+            m_memoryLanes.append(
+                {m, TimelineBinner::binMemory(m, m_state->startNs(), m_state->endNs(),
+                                              plotRect().width())});
+        }
+    }
+    return m_memoryLanes;
+}
+
+QString TimelineWidget::memoryLaneLabel(int lane) const
+{
+    const QList<MemoryLane> &lanes = memoryLanes();
+    if (lane < 0 || lane >= lanes.size())
+        return {};
+    const ProcessMemory &m = lanes[lane].memory;
+    return tr("%1 %2").arg(EventTableModel::displayBytes(m.comm)).arg(m.pid);
+}
+
+QString TimelineWidget::memoryPeakLabel(int lane) const
+{
+    const QList<MemoryLane> &lanes = memoryLanes();
+    if (lane < 0 || lane >= lanes.size() || lanes[lane].columns.peakColumn < 0)
+        return {};
+    return tr("peak %1").arg(formatByteSize(lanes[lane].columns.peak, QLocale()));
+}
+
+QRect TimelineWidget::memoryPeakLabelRect(int lane) const
+{
+    const QString text = memoryPeakLabel(lane);
+    const QRect r = memoryLaneRect(lane);
+    if (text.isEmpty() || r.isNull())
+        return {};
+    const QFontMetrics fm = fontMetrics();
+    // Beside the peak's marker, to the right where the plot has room, else to the left; under
+    // the peak's line where the lane has room for it, else across the lane's middle (a backing
+    // keeps it readable on the line).
+    const int w = fm.horizontalAdvance(text) + 6;
+    const int x = r.left() + memoryLanes()[lane].columns.peakColumn;
+    const int left = x + 5 + w <= r.right() ? x + 5 : std::max(r.left(), x - 5 - w);
+    const int below = r.top() + MemoryPeakInset + 2;
+    const int top = below + fm.height() <= r.bottom() - 1
+                        ? below
+                        : r.top() + std::max(0, (r.height() - fm.height()) / 2);
+    return QRect(left, top, w, std::min(fm.height(), r.height()));
 }
 
 QRect TimelineWidget::processLaneRect(int lane) const
@@ -410,6 +508,12 @@ QImage TimelineWidget::renderLanes()
             drawProcessLane(p, m_cpuBins.lanes[size_t(all[k].process)], r);
             continue;
         }
+        if (all[k].memory >= 0) {
+            if (typeIndex % 2)
+                p.fillRect(QRect(0, r.top(), width(), r.height()), palette().alternateBase());
+            drawMemoryLane(p, all[k].memory, r);
+            continue;
+        }
         const int i = ++typeIndex;
         if (i % 2)
             p.fillRect(QRect(0, r.top(), width(), r.height()), palette().alternateBase());
@@ -577,6 +681,98 @@ void TimelineWidget::drawProcessLane(QPainter &p, const ProcessCpuBins::Lane &la
                fontMetrics().elidedText(processLabelOf(lane), Qt::ElideMiddle, label.width()));
     p.setPen(palette().color(QPalette::Midlight));
     p.drawLine(14, rect.bottom() + 1, width(), rect.bottom() + 1);
+}
+
+void TimelineWidget::drawMemoryLane(QPainter &p, int lane, const QRect &rect) const
+{
+    const MemoryColumns &m = memoryLanes()[lane].columns;
+    // The Allocations lane's colour, so the lane reads as its own.
+    const QColor line = laneColor(EventType::Allocation);
+    QColor area = line;
+    area.setAlpha(60);
+    // From zero, so heights compare honestly; the peak a few pixels under the lane's top.
+    const int bottom = rect.bottom();
+    const double scale =
+        m.peak ? double(rect.height() - 1 - MemoryPeakInset) / double(m.peak) : 0.0;
+    auto yOf = [&](quint64 v) { return bottom - int(std::lround(double(v) * scale)); };
+    const int columns = std::min(m.width, rect.width());
+    p.save();
+    p.setClipRect(rect);
+    for (int c = m.first; c < columns; ++c) {
+        const int x = rect.left() + c;
+        const int high = yOf(m.high[size_t(c)]);
+        const int low = yOf(m.low[size_t(c)]);
+        if (high < bottom)
+            p.fillRect(QRect(x, high, 1, bottom - high + 1), area);
+        // The line: one pixel where nothing changed, the whole change where it did.
+        p.fillRect(QRect(x, high - 1, 1, std::max(low - high, 0) + 2), line);
+    }
+    if (m.peakColumn >= 0) {
+        const QPointF peak(rect.left() + m.peakColumn + 0.5, yOf(m.peak));
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(QPen(palette().color(QPalette::Base), 1.5));
+        p.setBrush(line);
+        p.drawEllipse(peak, 3.0, 3.0);
+        p.setRenderHint(QPainter::Antialiasing, false);
+        if (const QRect label = memoryPeakLabelRect(lane); !label.isNull()) {
+            // On the area's tint the text keeps a backing of the lane's background.
+            QColor back = palette().color(QPalette::Base);
+            back.setAlpha(200);
+            p.fillRect(label, back);
+            p.setPen(palette().color(QPalette::Text));
+            p.drawText(label, Qt::AlignCenter, memoryPeakLabel(lane));
+        }
+    }
+    p.restore();
+    p.setPen(palette().color(QPalette::Text));
+    const QRect name(14, rect.top(), labelWidth() - 18, rect.height());
+    const QString process =
+        fontMetrics().elidedText(memoryLaneLabel(lane), Qt::ElideMiddle, name.width());
+    // What the lane is, under the process's name where it has room: a CPU lane's name reads the
+    // same.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const QFontMetrics smallMetrics(small);
+    const int nameHeight = fontMetrics().height();
+    if (rect.height() >= nameHeight + smallMetrics.height() + 2) {
+        const int top = rect.top() + (rect.height() - nameHeight - smallMetrics.height()) / 2;
+        p.drawText(QRect(name.left(), top, name.width(), nameHeight), ProcessLabelFlags, process);
+        p.setFont(small);
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(QRect(name.left(), top + nameHeight, name.width(), smallMetrics.height()),
+                   ProcessLabelFlags,
+                   smallMetrics.elidedText(tr("memory in use"), Qt::ElideRight, name.width()));
+        p.setFont(font());
+    } else {
+        p.drawText(name, ProcessLabelFlags, process);
+    }
+    p.setPen(palette().color(QPalette::Midlight));
+    p.drawLine(14, rect.bottom() + 1, width(), rect.bottom() + 1);
+}
+
+QString TimelineWidget::memoryLaneText(int lane, const QPoint &pos) const
+{
+    const QList<MemoryLane> &lanes = memoryLanes();
+    if (lane < 0 || lane >= lanes.size())
+        return {};
+    const MemoryLane &l = lanes[lane];
+    const QString who =
+        tr("%1 (PID %2)").arg(EventTableModel::displayBytes(l.memory.comm)).arg(l.memory.pid);
+    QStringList lines;
+    lines << tr("%1: memory held in the blocks it allocated while recorded").arg(who);
+    const quint64 start = m_session->info().startMonotonicNs;
+    if (pos.x() >= plotRect().left()) {
+        const quint64 t = timeAt(pos.x());
+        lines << tr("%1 at %2")
+                     .arg(formatByteSize(TimelineBinner::heldAt(l.memory, t), QLocale()),
+                          EventTableModel::formatTime(t, start));
+    }
+    if (l.columns.peakColumn >= 0)
+        lines << tr("Peak in view: %1 at %2")
+                     .arg(formatByteSize(l.columns.peak, QLocale()),
+                          EventTableModel::formatTime(l.columns.peakNs, start));
+    lines << tr("Peak of the recording: %1").arg(formatByteSize(l.memory.peak, QLocale()));
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString TimelineWidget::processLaneText(int lane) const
@@ -762,6 +958,10 @@ bool TimelineWidget::event(QEvent *event)
         for (int k = 0; m_hoverText.isEmpty() && k < int(cpuBins().lanes.size()); ++k) {
             if (processLaneRect(k).adjusted(-plotRect().left(), 0, 0, 0).contains(help->pos()))
                 m_hoverText = processLaneText(k);
+        }
+        for (int k = 0; m_hoverText.isEmpty() && k < memoryLanes().size(); ++k) {
+            if (memoryLaneRect(k).adjusted(-plotRect().left(), 0, 0, 0).contains(help->pos()))
+                m_hoverText = memoryLaneText(k, help->pos());
         }
         if (m_hoverText.isEmpty())
             QToolTip::hideText();

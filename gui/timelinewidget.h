@@ -41,6 +41,21 @@ public:
     QString processLaneLabel(int lane) const;
     QRect processLabelRect(int lane) const;
     int processLaneHeight() const;
+    // The memory lanes below the Allocations lane (memleak): the bytes each process held in
+    // recorded blocks over time, a step line scaled to the visible range's peak, labelled with
+    // it. One lane per process the filter's PID and command let through, the largest peaks
+    // first (TimelineBinner::MaxMemoryLanes at most).
+    struct MemoryLane
+    {
+        ProcessMemory memory;
+        MemoryColumns columns;
+    };
+    const QList<MemoryLane> &memoryLanes() const;
+    QRect memoryLaneRect(int lane) const;
+    QString memoryLaneLabel(int lane) const; // "leaker 1234"
+    QString memoryPeakLabel(int lane) const; // "peak 78.1 KiB", as drawn at the peak
+    // Where the peak's label is drawn (widget coordinates; null when the lane has no room).
+    QRect memoryPeakLabelRect(int lane) const;
     double xForTime(quint64 timeNs) const; // widget x
     quint64 timeAt(double x) const;
     // The visible range on plotRect()'s columns, shared with the heatmap and the counters
@@ -82,17 +97,21 @@ protected:
     bool event(QEvent *event) override;
 
 private:
-    // One row of the plot: an event type's lane, or (process >= 0) a process's CPU lane.
+    // One row of the plot: an event type's lane, or (process >= 0) a process's CPU lane, or
+    // (memory >= 0) a process's memory lane.
     struct Row
     {
         EventType type;
         int process = -1;
+        int memory = -1;
     };
     QList<Row> rows() const;
     QRect rowRect(int row) const;
     EventFilterModel *laneModel(EventType type) const;
     void drawProcessLane(QPainter &p, const ProcessCpuBins::Lane &lane, const QRect &rect) const;
     QString processLaneText(int lane) const;
+    void drawMemoryLane(QPainter &p, int lane, const QRect &rect) const;
+    QString memoryLaneText(int lane, const QPoint &pos) const;
     struct Lane
     {
         EventFilterModel *model = nullptr;
@@ -122,8 +141,12 @@ private:
     QList<Lane> m_lanes;
     mutable ProcessCpuBins m_cpuBins;
     mutable quint64 m_cpuBinsKey = 0;
-    mutable int m_processLaneHeight = 0; // for m_cpuBins' labels
-    QCache<quint64, QImage> m_images;    // per zoom level, size, data and filter version
+    mutable int m_processLaneHeight = 0;   // for m_cpuBins' labels
+    mutable QList<ProcessMemory> m_memory; // every process's, per session version
+    mutable quint64 m_memoryVersion = ~quint64(0);
+    mutable QList<MemoryLane> m_memoryLanes; // those shown, binned for the current picture
+    mutable quint64 m_memoryLanesKey = 0;
+    QCache<quint64, QImage> m_images; // per zoom level, size, data and filter version
     quint64 m_paletteVersion = 0;
     static quint64 laneBit(EventType type) { return quint64(1) << (int(type) & 63); }
     quint64 m_collapsed = 0;     // laneBit of each collapsed lane

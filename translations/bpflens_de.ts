@@ -842,6 +842,21 @@
     </message>
 </context>
 <context>
+    <name>bpflens::Allocations</name>
+    <message>
+        <source>freed</source>
+        <translation>freigegeben</translation>
+    </message>
+    <message>
+        <source>in use at the end</source>
+        <translation>am Ende belegt</translation>
+    </message>
+    <message>
+        <source>process exited</source>
+        <translation>Prozess beendet</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::CallTreeModel</name>
     <message>
         <source>Function</source>
@@ -882,6 +897,14 @@
     <message>
         <source>%1 of %2</source>
         <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Bytes in use that this function allocated itself</source>
+        <translation>Belegter Speicher, den diese Funktion selbst belegt hat</translation>
+    </message>
+    <message>
+        <source>Bytes in use allocated with this function on the stack, its callees included</source>
+        <translation>Belegter Speicher, belegt mit dieser Funktion auf dem Stack, einschließlich ihrer Aufgerufenen</translation>
     </message>
 </context>
 <context>
@@ -1799,6 +1822,10 @@ in %3</translation>
         <source>End</source>
         <translation>Ende</translation>
     </message>
+    <message>
+        <source>Allocated in</source>
+        <translation>Belegt in</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExplainModel</name>
@@ -2190,6 +2217,25 @@ in %3</translation>
         <translation>
             <numerusform>%n Seitenfehler</numerusform>
             <numerusform>%n Seitenfehler</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>all memory in use</source>
+        <translation>gesamter belegter Speicher</translation>
+    </message>
+    <message>
+        <source>%1: %2 of memory in use (%3)</source>
+        <translation>%1: %2 des belegten Speichers (%3)</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sampled: each recorded allocation stands for %Ln allocation(s)</source>
+        <translation>
+            <numerusform>Stichproben: Jede aufgezeichnete Belegung steht für %Ln Belegung</numerusform>
+            <numerusform>Stichproben: Jede aufgezeichnete Belegung steht für %Ln Belegungen</numerusform>
         </translation>
     </message>
 </context>
@@ -3613,16 +3659,6 @@ Zeichnen Sie mit der Sonde „offwake“ auf, um zu sehen, wer die wartenden Thr
         </translation>
     </message>
     <message>
-        <source>On-CPU: where the CPUs were running, one sample per tick.
-Off-CPU: where threads blocked, weighted by the time they waited.
-Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.
-Page faults (pagefault probe): where processes faulted their memory in, weighted by faults.</source>
-        <translation>On-CPU: wo die CPUs liefen, eine Stichprobe pro Takt.
-Off-CPU: wo Threads blockierten, gewichtet nach ihrer Wartezeit.
-Off-Wake (Sonde „offwake“): jeder blockierte Stack mit dem Stack des Threads, der ihn weckte, darüber.
-Seitenfehler (Sonde „pagefault“): wo Prozesse ihren Speicher einlagerten, gewichtet nach Seitenfehlern.</translation>
-    </message>
-    <message>
         <source>Page faults</source>
         <translation>Seitenfehler</translation>
     </message>
@@ -3641,6 +3677,74 @@ Mit der Sonde pagefault aufzeichnen, um zu sehen, wo Prozesse ihren Speicher ein
     <message>
         <source>No page faults in this range.</source>
         <translation>Keine Seitenfehler in diesem Bereich.</translation>
+    </message>
+    <message>
+        <source>On-CPU: where the CPUs were running, one sample per tick.
+Off-CPU: where threads blocked, weighted by the time they waited.
+Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.
+Page faults (pagefault probe): where processes faulted their memory in, weighted by faults.
+Memory in use (memleak probe): the blocks allocated in the visible range and not freed by its end, weighted by bytes.</source>
+        <translation>On-CPU: wo die CPUs liefen, eine Stichprobe pro Takt.
+Off-CPU: wo Threads blockierten, gewichtet nach ihrer Wartezeit.
+Off-Wake (Sonde „offwake“): jeder blockierte Stack mit dem Stack des Threads, der ihn weckte, darüber.
+Seitenfehler (Sonde „pagefault“): wo Prozesse ihren Speicher einlagerten, gewichtet nach Seitenfehlern.
+Belegter Speicher (Sonde „memleak“): die im sichtbaren Bereich belegten und bis zu seinem Ende nicht freigegebenen Blöcke, gewichtet nach Bytes.</translation>
+    </message>
+    <message>
+        <source>Memory in use</source>
+        <translation>Belegter Speicher</translation>
+    </message>
+    <message>
+        <source>No allocations in this session.
+
+Record a running process with the memleak probe to see which call stacks hold its memory.</source>
+        <translation>Keine Speicherbelegungen in dieser Sitzung.
+
+Einen laufenden Prozess mit der Sonde „memleak“ aufzeichnen, um zu sehen, welche Aufrufstacks seinen Speicher halten.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Every block allocated in this range was freed by its end (%Ln block(s), %1).</source>
+        <translation>
+            <numerusform>Jeder in diesem Bereich belegte Block wurde bis zu seinem Ende freigegeben (%Ln Block, %1).</numerusform>
+            <numerusform>Jeder in diesem Bereich belegte Block wurde bis zu seinem Ende freigegeben (%Ln Blöcke, %1).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Only the blocks still allocated at the range&apos;s end count: move its end later, or zoom out (Ctrl+0 shows the whole session).</source>
+        <translation>Es zählen nur die Blöcke, die am Ende des Bereichs noch belegt sind: sein Ende später setzen oder herauszoomen (Strg+0 zeigt die ganze Sitzung).</translation>
+    </message>
+    <message>
+        <source>No allocations in this range.</source>
+        <translation>Keine Speicherbelegungen in diesem Bereich.</translation>
+    </message>
+    <message numerus="yes">
+        <source>In use: %1 in %Ln block(s), each event standing for %2 allocations</source>
+        <translation>
+            <numerusform>Belegt: %1 in %Ln Block, jedes Ereignis steht für %2 Belegungen</numerusform>
+            <numerusform>Belegt: %1 in %Ln Blöcken, jedes Ereignis steht für %2 Belegungen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>In use: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>Belegt: %1 in %Ln Block</numerusform>
+            <numerusform>Belegt: %1 in %Ln Blöcken</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The blocks allocated in the visible range and not freed by its end. Over the whole recording: every block never freed while it was recorded. Zoom the range to two moments to see what grew between them.</source>
+        <translation>Die im sichtbaren Bereich belegten und bis zu seinem Ende nicht freigegebenen Blöcke. Über die ganze Aufzeichnung: jeder Block, der während der Aufzeichnung nie freigegeben wurde. Den Bereich auf zwei Zeitpunkte zoomen, um zu sehen, was dazwischen gewachsen ist.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Allocated in the range: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>Im Bereich belegt: %1 in %Ln Block</numerusform>
+            <numerusform>Im Bereich belegt: %1 in %Ln Blöcken</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sampled (sampleEvery=%1): each recorded allocation stands for %1, so the bytes and blocks are estimates.</source>
+        <translation>Stichproben (sampleEvery=%1): Jede aufgezeichnete Belegung steht für %1, Bytes und Blöcke sind daher Schätzungen.</translation>
     </message>
 </context>
 <context>
@@ -5094,6 +5198,34 @@ Die PID- und Befehlsfilter leeren.</translation>
             <numerusform>%1 (PID %2): %Ln CPU-Stichprobe im Blick</numerusform>
             <numerusform>%1 (PID %2): %Ln CPU-Stichproben im Blick</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>Spitze %1</translation>
+    </message>
+    <message>
+        <source>%1 (PID %2)</source>
+        <translation>%1 (PID %2)</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1 bei %2</translation>
+    </message>
+    <message>
+        <source>Peak in view: %1 at %2</source>
+        <translation>Spitze im Blick: %1 bei %2</translation>
+    </message>
+    <message>
+        <source>Peak of the recording: %1</source>
+        <translation>Spitze der Aufzeichnung: %1</translation>
+    </message>
+    <message>
+        <source>%1: memory held in the blocks it allocated while recorded</source>
+        <translation>%1: Speicher in den Blöcken, die der Prozess während der Aufzeichnung belegt hat</translation>
+    </message>
+    <message>
+        <source>memory in use</source>
+        <translation>belegter Speicher</translation>
     </message>
 </context>
 <context>

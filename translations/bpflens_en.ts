@@ -71,6 +71,13 @@
             <numerusform>%n page faults</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Sampled: each recorded allocation stands for %Ln allocation(s)</source>
+        <translation>
+            <numerusform>Sampled: each recorded allocation stands for %Ln allocation</numerusform>
+            <numerusform>Sampled: each recorded allocation stands for %Ln allocations</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bpflens::HistogramView</name>
@@ -197,6 +204,34 @@
         <translation>
             <numerusform>Off-wake time in range: %1 (%Ln wait)</numerusform>
             <numerusform>Off-wake time in range: %1 (%Ln waits)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Every block allocated in this range was freed by its end (%Ln block(s), %1).</source>
+        <translation>
+            <numerusform>Every block allocated in this range was freed by its end (%Ln block, %1).</numerusform>
+            <numerusform>Every block allocated in this range was freed by its end (%Ln blocks, %1).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>In use: %1 in %Ln block(s), each event standing for %2 allocations</source>
+        <translation>
+            <numerusform>In use: %1 in %Ln block, each event standing for %2 allocations</numerusform>
+            <numerusform>In use: %1 in %Ln blocks, each event standing for %2 allocations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>In use: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>In use: %1 in %Ln block</numerusform>
+            <numerusform>In use: %1 in %Ln blocks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Allocated in the range: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>Allocated in the range: %1 in %Ln block</numerusform>
+            <numerusform>Allocated in the range: %1 in %Ln blocks</numerusform>
         </translation>
     </message>
 </context>

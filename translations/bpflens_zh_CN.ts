@@ -842,6 +842,21 @@
     </message>
 </context>
 <context>
+    <name>bpflens::Allocations</name>
+    <message>
+        <source>freed</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>in use at the end</source>
+        <translation>结束时仍占用</translation>
+    </message>
+    <message>
+        <source>process exited</source>
+        <translation>进程已退出</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::CallTreeModel</name>
     <message>
         <source>Function</source>
@@ -882,6 +897,14 @@
     <message>
         <source>%1 of %2</source>
         <translation>%2 中的 %1</translation>
+    </message>
+    <message>
+        <source>Bytes in use that this function allocated itself</source>
+        <translation>此函数自身分配且仍占用的字节</translation>
+    </message>
+    <message>
+        <source>Bytes in use allocated with this function on the stack, its callees included</source>
+        <translation>调用栈上有此函数时分配且仍占用的字节，包括其被调用者</translation>
     </message>
 </context>
 <context>
@@ -1798,6 +1821,10 @@ in %3</source>
         <source>End</source>
         <translation>结束</translation>
     </message>
+    <message>
+        <source>Allocated in</source>
+        <translation>分配位置</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::ExplainModel</name>
@@ -2182,6 +2209,24 @@ in %3</source>
         <source>%n page fault(s)</source>
         <translation>
             <numerusform>%n 次缺页异常</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>all memory in use</source>
+        <translation>全部占用内存</translation>
+    </message>
+    <message>
+        <source>%1: %2 of memory in use (%3)</source>
+        <translation>%1：占用内存的 %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sampled: each recorded allocation stands for %Ln allocation(s)</source>
+        <translation>
+            <numerusform>采样：每次记录的分配代表 %Ln 次分配</numerusform>
         </translation>
     </message>
 </context>
@@ -3590,16 +3635,6 @@ Record with the offwake probe to see who woke the waiting threads.</source>
         </translation>
     </message>
     <message>
-        <source>On-CPU: where the CPUs were running, one sample per tick.
-Off-CPU: where threads blocked, weighted by the time they waited.
-Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.
-Page faults (pagefault probe): where processes faulted their memory in, weighted by faults.</source>
-        <translation>在 CPU 上：CPU 在何处运行，每个时钟节拍一个样本。
-离开 CPU：线程在何处阻塞，按等待时间加权。
-唤醒等待（offwake 探针）：每个阻塞调用栈上方叠加唤醒它的线程的调用栈。
-缺页异常（pagefault 探针）：进程在何处调入内存，按缺页次数加权。</translation>
-    </message>
-    <message>
         <source>Page faults</source>
         <translation>缺页异常</translation>
     </message>
@@ -3618,6 +3653,70 @@ Record with the pagefault probe to see where processes fault their memory in.</s
     <message>
         <source>No page faults in this range.</source>
         <translation>此范围内没有缺页异常。</translation>
+    </message>
+    <message>
+        <source>On-CPU: where the CPUs were running, one sample per tick.
+Off-CPU: where threads blocked, weighted by the time they waited.
+Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.
+Page faults (pagefault probe): where processes faulted their memory in, weighted by faults.
+Memory in use (memleak probe): the blocks allocated in the visible range and not freed by its end, weighted by bytes.</source>
+        <translation>在 CPU 上：CPU 在何处运行，每个时钟节拍一个样本。
+离开 CPU：线程在何处阻塞，按等待时间加权。
+唤醒等待（offwake 探针）：每个阻塞调用栈上方叠加唤醒它的线程的调用栈。
+缺页异常（pagefault 探针）：进程在何处调入内存，按缺页次数加权。
+占用内存（memleak 探针）：在可见范围内分配、到范围结束时仍未释放的内存块，按字节加权。</translation>
+    </message>
+    <message>
+        <source>Memory in use</source>
+        <translation>占用内存</translation>
+    </message>
+    <message>
+        <source>No allocations in this session.
+
+Record a running process with the memleak probe to see which call stacks hold its memory.</source>
+        <translation>此会话中没有内存分配。
+
+用 memleak 探针记录一个运行中的进程，即可看到哪些调用栈占用了它的内存。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Every block allocated in this range was freed by its end (%Ln block(s), %1).</source>
+        <translation>
+            <numerusform>此范围内分配的内存块到范围结束时均已释放（%Ln 个内存块，%1）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Only the blocks still allocated at the range&apos;s end count: move its end later, or zoom out (Ctrl+0 shows the whole session).</source>
+        <translation>只统计到范围结束时仍被占用的内存块：把范围的结束位置后移，或缩小视图（Ctrl+0 显示整个会话）。</translation>
+    </message>
+    <message>
+        <source>No allocations in this range.</source>
+        <translation>此范围内没有内存分配。</translation>
+    </message>
+    <message numerus="yes">
+        <source>In use: %1 in %Ln block(s), each event standing for %2 allocations</source>
+        <translation>
+            <numerusform>占用：%1，共 %Ln 个内存块，每个事件代表 %2 次分配</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>In use: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>占用：%1，共 %Ln 个内存块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The blocks allocated in the visible range and not freed by its end. Over the whole recording: every block never freed while it was recorded. Zoom the range to two moments to see what grew between them.</source>
+        <translation>在可见范围内分配、到范围结束时仍未释放的内存块。整个记录范围内：记录期间从未释放的每个内存块。将范围缩放到两个时刻之间，即可看到其间增长了什么。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Allocated in the range: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>范围内分配：%1，共 %Ln 个内存块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sampled (sampleEvery=%1): each recorded allocation stands for %1, so the bytes and blocks are estimates.</source>
+        <translation>采样（sampleEvery=%1）：每次记录的分配代表 %1 次，因此字节数和内存块数均为估计值。</translation>
     </message>
 </context>
 <context>
@@ -5059,6 +5158,34 @@ Clear the PID and command filters.</source>
         <translation>
             <numerusform>%1（PID %2）：视图中有 %Ln 个 CPU 采样</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>峰值 %1</translation>
+    </message>
+    <message>
+        <source>%1 (PID %2)</source>
+        <translation>%1（PID %2）</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1，于 %2</translation>
+    </message>
+    <message>
+        <source>Peak in view: %1 at %2</source>
+        <translation>视图内峰值：%1，于 %2</translation>
+    </message>
+    <message>
+        <source>Peak of the recording: %1</source>
+        <translation>整个记录的峰值：%1</translation>
+    </message>
+    <message>
+        <source>%1: memory held in the blocks it allocated while recorded</source>
+        <translation>%1：记录期间其分配的内存块所占用的内存</translation>
+    </message>
+    <message>
+        <source>memory in use</source>
+        <translation>占用内存</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,8 @@
 
 #include "core/eventschema.h"
 
+#include <QCoreApplication>
+
 namespace bpflens {
 
 // A block of memory a recorded process allocated (memleak, docs/memory.md): when, by which
@@ -58,6 +60,8 @@ struct AllocationEvent
 
     static QString functionName(quint8 function);
     static QString endName(quint8 end);
+    // The end as the window says it, in the user's language (CSV and SQL keep endName's word).
+    static const char *endTitle(quint8 end);
 };
 
 inline QString AllocationEvent::functionName(quint8 function)
@@ -80,6 +84,19 @@ inline QString AllocationEvent::endName(quint8 end)
         return QStringLiteral("exited");
     }
     return QString::number(end);
+}
+
+inline const char *AllocationEvent::endTitle(quint8 end)
+{
+    switch (end) {
+    case Freed:
+        return QT_TRANSLATE_NOOP("bpflens::Allocations", "freed");
+    case Outstanding:
+        return QT_TRANSLATE_NOOP("bpflens::Allocations", "in use at the end");
+    case Exited:
+        return QT_TRANSLATE_NOOP("bpflens::Allocations", "process exited");
+    }
+    return "";
 }
 
 template<>
@@ -116,8 +133,15 @@ struct EventTraits<AllocationEvent>
                             Format::Size),
         column<E, &E::address>("address", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Address"),
                                Format::Hex),
-        {"end", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "End"), Format::Text, Everywhere,
+        {"end", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "End"), Format::Text, InCsv,
          [](const E &e) { return QVariant(E::endName(e.end)); }},
+        {"end_title", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "End"), Format::Text,
+         InTable | InDetails,
+         [](const E &e) {
+             const char *t = E::endTitle(e.end);
+             return QVariant(*t ? QCoreApplication::translate("bpflens::Allocations", t)
+                                : QString::number(e.end));
+         }},
         column<E, &E::durNs>("dur_ns", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Lifetime"),
                              Format::Duration),
         column<E, &E::stackId>("stack_id", QT_TRANSLATE_NOOP("bpflens::EventTableModel", "Stack")),

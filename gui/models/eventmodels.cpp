@@ -290,7 +290,10 @@ QVariant EventTableModel::cell(qsizetype row, int column, int role) const
 
 QString EventTableModel::stackTitle(EventType type)
 {
-    // What StackNames::keyFrame() picks: the running function, or the one a wait blocked in.
+    // What StackNames::keyFrame() picks: the running function, or the one a wait blocked in, or
+    // the allocator's caller (an allocation's own "Function" column names the allocator).
+    if (type == EventType::Allocation)
+        return tr("Allocated in");
     return type == EventType::OffCpu || type == EventType::OffWake ? tr("Blocked in")
                                                                    : tr("Function");
 }

@@ -1,5 +1,7 @@
 #include "gui/models/profilemodels.h"
 
+#include "core/allocations.h"
+#include "core/units.h"
 #include "gui/models/eventmodels.h"
 #include "gui/models/sessionmodel.h"
 
@@ -45,11 +47,36 @@ void sumStacks(const SessionModel &session, const ProfileQuery &q, std::vector<q
     }
 }
 
+// The memory in use of the query as core/allocations.h sums it: its in-use bytes per stack as
+// weights (index 0, the blocks without a stack, on the root as other kinds' stackless samples).
+StackWeights inUseWeights(const SessionModel &session, const ProfileQuery &q, AllocationSums &sums)
+{
+    AllocationQuery a;
+    a.startNs = q.startNs;
+    a.endNs = q.endNs;
+    a.pid = q.pid;
+    a.comm = q.comm;
+    sums = sumAllocations(session.events(), a, session.stacks().stackCount());
+    StackWeights weights;
+    for (size_t id = 0; id < sums.inuseBytes.size(); ++id) {
+        if (sums.inuseBytes[id])
+            weights.add(quint32(id), sums.inuseBytes[id]);
+    }
+    return weights;
+}
+
 } // namespace
 
 StackWeights aggregateStacks(const SessionModel &session, const ProfileQuery &query,
                              qsizetype *events)
 {
+    if (query.kind == ProfileKind::MemoryInUse) {
+        AllocationSums sums;
+        StackWeights weights = inUseWeights(session, query, sums);
+        if (events)
+            *events = sums.events;
+        return weights;
+    }
     std::vector<quint64> perStack(size_t(session.stacks().stackCount()) + 1, 0);
     quint64 noStack = 0;
     qsizetype n = 0;
@@ -164,7 +191,20 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const SessionModel &session
         m_bottomUp->update(session.stacks());
     auto p = std::make_shared<Profile>();
     p->query = query;
-    const StackWeights weights = aggregateStacks(session, query, &p->events);
+    StackWeights weights;
+    if (query.kind == ProfileKind::MemoryInUse) {
+        AllocationSums sums;
+        weights = inUseWeights(session, query, sums);
+        p->events = sums.events;
+        p->allocatedBytes = sums.totalAllocBytes;
+        p->sampleEvery = sums.sampleEvery;
+        for (size_t id = 0; id < sums.inuseBlocks.size(); ++id) {
+            p->inUseBlocks += sums.inuseBlocks[id];
+            p->allocatedBlocks += sums.allocBlocks[id];
+        }
+    } else {
+        weights = aggregateStacks(session, query, &p->events);
+    }
     p->total = weights.total();
     p->topDown = m_topDown->sum(weights);
     if (withBottomUp) {
@@ -226,6 +266,13 @@ QString cost(quint64 value, bool isTime)
     return isTime ? EventTableModel::formatDuration(value) : QLocale().toString(value);
 }
 
+QString cost(quint64 value, const Profile &profile)
+{
+    if (profile.isBytes())
+        return formatByteSize(value, QLocale());
+    return cost(value, profile.isTime());
+}
+
 QString percent(quint64 part, quint64 total)
 {
     const double p = total ? 100.0 * double(part) / double(total) : 0.0;
@@ -284,11 +331,11 @@ QVariant costCell(const Profile &p, const StackTable &stacks, quint32 frame, qui
         case C::ModuleColumn:
             return ProfileText::moduleName(stacks, frame);
         case C::SelfColumn:
-            return ProfileText::cost(self, p.isTime());
+            return ProfileText::cost(self, p);
         case C::SelfPercentColumn:
             return ProfileText::percent(self, p.total);
         case C::TotalColumn:
-            return ProfileText::cost(total, p.isTime());
+            return ProfileText::cost(total, p);
         case C::TotalPercentColumn:
             return ProfileText::percent(total, p.total);
         }
@@ -309,8 +356,8 @@ QVariant costCell(const Profile &p, const StackTable &stacks, quint32 frame, qui
         // say the cost behind them here.
         if (column == C::SelfPercentColumn || column == C::TotalPercentColumn)
             return QCoreApplication::translate("bpflens::CallTreeModel", "%1 of %2")
-                .arg(ProfileText::cost(column == C::SelfPercentColumn ? self : total, p.isTime()),
-                     ProfileText::cost(p.total, p.isTime()));
+                .arg(ProfileText::cost(column == C::SelfPercentColumn ? self : total, p),
+                     ProfileText::cost(p.total, p));
         return {};
     case Qt::TextAlignmentRole:
         if (column >= C::SelfColumn)
@@ -449,6 +496,14 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     if (role == Qt::DisplayRole)
         return columnTitle(section);
+    // Memory in use is not a cost of samples: its self is what the function allocated itself
+    // (the allocator's caller), its total what was allocated below it.
+    const bool bytes = m_profile && m_profile->isBytes();
+    if (bytes && role == Qt::ToolTipRole && (section == SelfColumn || section == SelfPercentColumn))
+        return tr("Bytes in use that this function allocated itself");
+    if (bytes && role == Qt::ToolTipRole &&
+        (section == TotalColumn || section == TotalPercentColumn))
+        return tr("Bytes in use allocated with this function on the stack, its callees included");
     if (role == Qt::ToolTipRole && (section == SelfColumn || section == SelfPercentColumn))
         return tr("Cost of samples taken in this function itself");
     if (role == Qt::ToolTipRole && (section == TotalColumn || section == TotalPercentColumn))

@@ -16,13 +16,16 @@ class SessionModel;
 // the time blocked, so a thread that waited 2 s outweighs one that waited 2 ms), or off-wake
 // waits (offwake: the same weight, each blocked stack topped by its waker's, as offwaketime
 // and flamegraph.pl show them), or page faults (pagefault: weight = the faults each event
-// stands for, 1, or N when recorded with every=N).
+// stands for, 1, or N when recorded with every=N), or the memory in use (memleak: the bytes of
+// the blocks allocated in the range and not freed by its end, sumAllocations()'s in-use bytes;
+// zooming the range to [T1, T2) shows what grew between the two moments).
 enum class ProfileKind : quint8
 {
     OnCpu,
     OffCpu,
     OffWake,
     PageFaults,
+    MemoryInUse,
 };
 
 // What the profile views show: the samples in [startNs, endNs) of one kind, optionally of one
@@ -53,12 +56,20 @@ struct Profile
     // with the comms and the "woken by" separator between blocked and waker frames); null for
     // the other kinds, whose trees name the session's frames.
     std::shared_ptr<const OffWakeStacks> offWake;
+    // MemoryInUse (core/allocations.h, scaled by the events' weights): the blocks the bytes in
+    // use are, and what the range allocated in all, freed or not; the largest weight seen,
+    // what one event stood for when the probe sampled (sampleEvery=N).
+    quint64 inUseBlocks = 0;
+    quint64 allocatedBytes = 0;
+    quint64 allocatedBlocks = 0;
+    quint32 sampleEvery = 1;
     bool isEmpty() const { return total == 0; }
     bool isTime() const
     {
         return query.kind == ProfileKind::OffCpu || query.kind == ProfileKind::OffWake;
     }
     bool isFaults() const { return query.kind == ProfileKind::PageFaults; }
+    bool isBytes() const { return query.kind == ProfileKind::MemoryInUse; }
     // The table the trees' frame ids refer to.
     const StackTable &stacks(const StackTable &sessionStacks) const
     {
@@ -109,7 +120,9 @@ OffWakeNames offWakeNames();
 QString moduleName(const StackTable &stacks, quint32 frame); // file name: "libc.so.6"
 QString modulePath(const StackTable &stacks, quint32 frame); // full: "/usr/lib/…/libc.so.6"
 QString cost(quint64 value, bool isTime);                    // "1,234" or "1.25 ms"
-QString percent(quint64 part, quint64 total);                // "12.3%"
+// A cost in the profile's unit: "1,234" (samples, faults), "1.25 ms" or "78.1 KiB".
+QString cost(quint64 value, const Profile &profile);
+QString percent(quint64 part, quint64 total); // "12.3%"
 } // namespace ProfileText
 
 // A CallTree as a tree model: top-down (callees below callers) or bottom-up (callers below the

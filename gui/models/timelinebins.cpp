@@ -1,5 +1,6 @@
 #include "gui/models/timelinebins.h"
 
+#include "core/allocations.h"
 #include "gui/models/eventmodels.h"
 #include "gui/models/sessionmodel.h"
 
@@ -339,6 +340,102 @@ ProcessCpuBins TimelineBinner::binCpuByProcess(const SessionModel &session, quin
         quint32 &c = out.lanes[size_t(lastLane)].counts[size_t(column)];
         ++c;
         out.maxCount = std::max(out.maxCount, c);
+    }
+    return out;
+}
+
+QList<ProcessMemory> TimelineBinner::memoryByProcess(const SessionModel &session)
+{
+    using E = AllocationEvent;
+    const EventStore &store = session.events();
+    const qsizetype n = store.count(EventType::Allocation);
+    QHash<quint32, qsizetype> first; // pid -> its first allocation
+    quint32 lastPid = 0;
+    for (qsizetype i = 0; i < n; ++i) {
+        const quint32 pid = store.value<&E::pid>(i);
+        // Allocations of one process come in runs (memleak records one process).
+        if (i > 0 && pid == lastPid)
+            continue;
+        lastPid = pid;
+        if (!first.contains(pid))
+            first.insert(pid, i);
+    }
+    QList<ProcessMemory> out;
+    for (auto it = first.cbegin(); it != first.cend(); ++it) {
+        ProcessMemory m;
+        m.pid = it.key();
+        m.comm = store.value<&E::comm>(it.value());
+        m.held = outstandingBytesOverTime(store, m.pid);
+        for (const auto &point : std::as_const(m.held))
+            m.peak = std::max(m.peak, point.second);
+        out.append(std::move(m));
+    }
+    std::sort(out.begin(), out.end(), [](const ProcessMemory &a, const ProcessMemory &b) {
+        return a.peak != b.peak ? a.peak > b.peak : a.pid < b.pid;
+    });
+    return out;
+}
+
+quint64 TimelineBinner::heldAt(const ProcessMemory &memory, quint64 t)
+{
+    const auto &held = memory.held;
+    auto it = std::upper_bound(held.cbegin(), held.cend(), t,
+                               [](quint64 time, const auto &point) { return time < point.first; });
+    return it == held.cbegin() ? 0 : std::prev(it)->second;
+}
+
+MemoryColumns TimelineBinner::binMemory(const ProcessMemory &memory, quint64 startNs, quint64 endNs,
+                                        int width)
+{
+    MemoryColumns out;
+    out.width = std::max(width, 1);
+    out.low.assign(size_t(out.width), 0);
+    out.high.assign(size_t(out.width), 0);
+    const auto &held = memory.held;
+    if (held.isEmpty() || endNs <= startNs) {
+        out.first = out.width;
+        return out;
+    }
+    // The first point after the range's start; the one before it is what was held at the start.
+    qsizetype k = std::upper_bound(held.cbegin(), held.cend(), startNs,
+                                   [](quint64 t, const auto &point) { return t < point.first; }) -
+                  held.cbegin();
+    bool known = k > 0;
+    quint64 value = known ? held[k - 1].second : 0;
+    out.first = out.width;
+    const double span = double(endNs - startNs);
+    for (int c = 0; c < out.width; ++c) {
+        // The column's end as the time axis places columns: [start + c * span / width, ...).
+        const quint64 columnEnd =
+            c + 1 == out.width ? endNs : startNs + quint64(span * double(c + 1) / out.width);
+        quint64 low = value, high = value;
+        quint64 highNs = startNs;
+        bool any = known;
+        for (; k < held.size() && held[k].first < columnEnd; ++k) {
+            value = held[k].second;
+            if (!any) {
+                low = high = value;
+                any = true;
+                highNs = held[k].first;
+            } else {
+                low = std::min(low, value);
+                if (value > high) {
+                    high = value;
+                    highNs = held[k].first;
+                }
+            }
+        }
+        known = any;
+        if (!any)
+            continue;
+        out.first = std::min(out.first, c);
+        out.low[size_t(c)] = low;
+        out.high[size_t(c)] = high;
+        if (out.peakColumn < 0 || high > out.peak) {
+            out.peak = high;
+            out.peakColumn = c;
+            out.peakNs = highNs;
+        }
     }
     return out;
 }

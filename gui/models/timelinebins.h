@@ -104,9 +104,43 @@ struct ProcessCpuBins
     std::vector<Lane> lanes;
 };
 
+// The bytes one process held in recorded allocations over time (memleak): a memory lane of the
+// timeline, from outstandingBytesOverTime() (core/allocations.h).
+struct ProcessMemory
+{
+    qint64 pid = -1;
+    QByteArray comm;                     // the command of its first allocation
+    QList<QPair<quint64, quint64>> held; // (time, bytes held from then on), in time order
+    quint64 peak = 0;                    // over the whole recording
+};
+
+// A process's held bytes on the pixel columns of a range: per column the least and the most it
+// held there (one value where nothing changed, so consecutive columns draw a step line; both
+// where it changed), and the most of the range, which the lane is scaled to and labels.
+struct MemoryColumns
+{
+    int width = 0;
+    int first = 0; // columns before it lie before the process's first recorded allocation
+    std::vector<quint64> low, high; // per column
+    quint64 peak = 0;
+    int peakColumn = -1; // where the range first held its peak; -1: nothing held in the range
+    quint64 peakNs = 0;  // when it first held it (the range's start if held before)
+};
+
 class TimelineBinner
 {
 public:
+    // At most this many processes get a memory lane (the largest peaks).
+    static constexpr int MaxMemoryLanes = 4;
+    // Every process with allocations in the session, the largest peak first (then the lower
+    // pid): a scan for the processes and outstandingBytesOverTime() for each. Cached by the
+    // timeline per session version, not per zoom.
+    static QList<ProcessMemory> memoryByProcess(const SessionModel &session);
+    static MemoryColumns binMemory(const ProcessMemory &memory, quint64 startNs, quint64 endNs,
+                                   int width);
+    // What the process held at t (0 before its first allocation).
+    static quint64 heldAt(const ProcessMemory &memory, quint64 t);
+
     // At most this many processes get a CPU lane of their own.
     static constexpr int MaxProcessLanes = 8;
     // One pass over the range's samples (plus one over the processes): cheap next to the
