@@ -95,10 +95,6 @@ int exportFolded(const QCommandLineParser &parser)
                             Usage);
         }
     }
-    if (allocations && kernelOnly)
-        return fail(QStringLiteral("--kernel-only does not apply to --allocations: an "
-                                   "allocation's stack has user frames only"),
-                    Usage);
     std::optional<quint64> from, to;
     if (const int status = parseRange(parser, &from, &to); status != Ok)
         return status;
