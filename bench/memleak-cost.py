@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # The memleak probe's cost per allocation (docs/performance.md, "memleak"): bench-malloc
 # (bench/workloads/mallocstorm.cpp) allocates and frees COUNT blocks, then keeps 1000 of 4000
-# bytes, alone, under `bpflens-cli record --direct --probe memleak:pid=PID` (every allocation;
-# and sampled), and under its peer, a bpftrace script doing what BCC's memleak does
+# bytes, alone, under `bpflens-cli record --direct --probe memleak:pid=PID` (every allocation,
+# with and without the user-stack copy; and sampled), and under its peer, a bpftrace script doing what BCC's memleak does
 # (bench/bpftrace/memleak.bt; Debian packages no libbpf-tools memleak, and BCC's needs kernel
 # headers this machine lacks), in the same run, REPS times each in turn (medians). The churn
 # times itself (its wall and CPU time), so start-up and attaching are left out; the recorder's
@@ -158,11 +158,14 @@ def main():
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 200000
     reps = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     rate = int(sys.argv[4]) if len(sys.argv) > 4 else 0
-    runs = {"alone": [], "memleak": [], "memleak sampleEvery=1000": [], "bpftrace": []}
+    runs = {"alone": [], "memleak": [], "memleak stackBytes=0": [],
+            "memleak sampleEvery=1000": [], "bpftrace": []}
     with tempfile.TemporaryDirectory(prefix="bpflens-memleak-bench.") as work:
         for _ in range(reps):
             runs["alone"].append(alone(bench, count, rate))
             runs["memleak"].append(under_bpflens(cli, bench, work, count, rate, ""))
+            runs["memleak stackBytes=0"].append(
+                under_bpflens(cli, bench, work, count, rate, "stackBytes=0"))
             runs["memleak sampleEvery=1000"].append(
                 under_bpflens(cli, bench, work, count, rate, "sampleEvery=1000"))
             runs["bpftrace"].append(under_bpftrace(script, bench, work, count, rate))
