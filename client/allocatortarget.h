@@ -32,8 +32,8 @@ QStringList allocatorFunctionNames();
 // Resolves the allocator of process pid: allocator when given (a path, a library name, a
 // program), else the one the process uses: a jemalloc, tcmalloc, mimalloc or AddressSanitizer
 // library it has mapped, its own program when that defines malloc (statically linked, or an
-// allocator built in), else its libc. malloc and free must be there; the others are hooked where the file has
-// them. False with *error saying why: no such process, maps not readable, no malloc.
+// allocator built in), else its libc. malloc and free must be there; the others are hooked where
+// the file has them. False with *error saying why: no such process, maps not readable, no malloc.
 bool resolveAllocator(qint64 pid, const QString &allocator, AllocatorTarget *out, QString *error);
 
 } // namespace bpflens

@@ -12,8 +12,8 @@
 #include "helper/runqlatprobe.h"
 
 #include "helper/execprobe.h"
-#include "helper/openprobe.h"
 #include "helper/memleakprobe.h"
+#include "helper/openprobe.h"
 #include "helper/pagefaultprobe.h"
 
 #include "helper/fsslowerprobe.h"
