@@ -100,11 +100,6 @@ AttachPlan MemleakProbe::attachPlan(const KernelFeatures &kernel, const QVariant
         a.reason = kernel.btfError();
         return a;
     }
-    if (!kernel.hasUprobes()) {
-        a.available = false;
-        a.reason = noUprobesReason();
-        return a;
-    }
     const QString exitTp = QStringLiteral("sched_process_exit");
     AttachGroup g;
     g.what = QStringLiteral("allocations");
@@ -125,10 +120,15 @@ AttachPlan MemleakProbe::attachPlan(const KernelFeatures &kernel, const QVariant
         a.groups.append(g);
         return a;
     }
+    if (!kernel.hasUprobes()) {
+        a.available = false;
+        a.reason = noUprobesReason();
+        return a;
+    }
     QHash<QString, quint64> offsets;
     const QString given = options.value(QStringLiteral("functions")).toString();
     if (given.isEmpty()) {
-        // The catalog's question, before a caller resolved anything: what would attach.
+        // Asked with a process before the caller resolved its allocator: what would attach.
         g.programs.append({"memleak_malloc", QStringLiteral("uprobe/malloc ... munmap"), true});
         a.groups.append(g);
         return a;
@@ -266,22 +266,6 @@ void MemleakProbe::doStop()
     m_unresolved.clear();
     m_ended.clear();
     m_stacks.clear();
-}
-
-qsizetype MemleakProbe::kernelBlocks() const
-{
-    if (!m_skel)
-        return 0;
-    const int fd = bpf_map__fd(m_skel->maps.memleak_blocks);
-    BlockKey key{}, next{};
-    qsizetype n = 0;
-    const void *prev = nullptr;
-    while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-        ++n;
-        key = next;
-        prev = &key;
-    }
-    return n;
 }
 
 void MemleakProbe::endBlock(qsizetype slot, quint64 end, quint8 how)

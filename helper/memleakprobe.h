@@ -37,11 +37,6 @@ public:
     static QString callsFullCounter() { return QStringLiteral("callsFull"); }
     static QString freesUnseenCounter() { return QStringLiteral("freesUnseen"); }
 
-    // Blocks recorded and not ended yet: those the kernel's table holds for this probe (tests).
-    qsizetype liveBlocks() const { return m_blocks.size(); }
-    // Entries in the kernel's block table, counted through its file descriptor (tests).
-    qsizetype kernelBlocks() const;
-
 protected:
     bool doStart(const QVariantMap &options, const KernelFeatures &kernel, QString *error) override;
     void doDetach() override;
