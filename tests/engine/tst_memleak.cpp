@@ -323,6 +323,40 @@ private Q_SLOTS:
                  qPrintable(error));
     }
 
+    // A process the asking user may not trace: another user's. Its maps are not readable, and
+    // the caller is told so before anything is loaded.
+    void othersProcessRefused()
+    {
+        BPFLENS_REQUIRE_ROOT("drops to the user nobody to ask for a root process");
+        LeakerProcess rootsProcess(LeakerPath);
+        QVERIFY(rootsProcess.ready());
+        int out[2];
+        QVERIFY(pipe2(out, O_CLOEXEC) == 0);
+        const pid_t child = fork();
+        if (child == 0) {
+            if (setgid(65534) != 0 || setuid(65534) != 0)
+                _exit(2);
+            QList<ProbeConfig> req{{QStringLiteral("memleak"),
+                                    {{QStringLiteral("pid"), qint64(rootsProcess.pid())}},
+                                    {}}};
+            QString error;
+            const bool ok = resolveProbeTargets(req, &error);
+            const QByteArray text = ok ? QByteArray("resolved") : error.toUtf8();
+            _exit(write(out[1], text.constData(), size_t(text.size())) == text.size() ? 0 : 3);
+        }
+        close(out[1]);
+        QByteArray said(4096, '\0');
+        const ssize_t n = read(out[0], said.data(), size_t(said.size()));
+        close(out[0]);
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        said.truncate(qMax<ssize_t>(n, 0));
+        QVERIFY2(said.contains("probe memleak: cannot read /proc/") &&
+                     said.contains("Permission denied"),
+                 said.constData());
+    }
+
     void leaksByStack_data()
     {
         QTest::addColumn<QString>("program");
