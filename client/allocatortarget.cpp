@@ -4,20 +4,7 @@
 
 #include <QFileInfo>
 
-#include <sys/stat.h>
-
 namespace bpflens {
-
-namespace {
-
-bool sameInode(const SharedFd &a, const SharedFd &b)
-{
-    struct stat sa, sb;
-    return fstat(a.get(), &sa) == 0 && fstat(b.get(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
-} // namespace
 
 QStringList allocatorFunctionNames()
 {
@@ -94,7 +81,7 @@ bool resolveAllocator(qint64 pid, const QString &allocator, AllocatorTarget *out
         if (!result.file.isValid()) {
             result.file = t.file;
             result.path = t.path;
-        } else if (!sameInode(result.file, t.file)) {
+        } else if (!sameFile(result.file, t.file)) {
             *error = QStringLiteral("%1 resolved to two files (%2, %3)")
                          .arg(binary, result.path, t.path);
             return false;

@@ -879,6 +879,13 @@ QString BinaryTarget::display() const
     return path + QLatin1Char(':') + (symbol.isEmpty() ? hex(address) : symbol);
 }
 
+bool sameFile(const SharedFd &a, const SharedFd &b)
+{
+    struct stat sa, sb;
+    return fstat(a.get(), &sa) == 0 && fstat(b.get(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 QString findMappedLibrary(const QString &name, qint64 pid, QString *error)
 {
     QString why;

@@ -42,6 +42,10 @@ bool resolveBinaryTarget(const QString &spec, qint64 pid, BinaryTarget *out, QSt
 // The file the library name resolves to, as described above; empty with *error when none.
 QString findLibrary(const QString &name, qint64 pid, QString *error);
 
+// Whether two descriptors are the same file (device and inode): two names resolved to one
+// binary.
+bool sameFile(const SharedFd &a, const SharedFd &b);
+
 // The file process pid has mapped that matches library name as above, never one of this
 // machine's libraries: empty when it maps none, and with *error set when its maps cannot be
 // read.

@@ -6,8 +6,6 @@
 #include "core/probecatalog.h"
 #include "core/probehook.h"
 
-#include <sys/stat.h>
-
 namespace bpflens {
 
 namespace {
@@ -24,13 +22,6 @@ ProbeTarget targetOf(const QString &id)
 {
     const ProbeInfo *info = ProbeCatalog::find(id);
     return info ? info->target : ProbeTarget::None;
-}
-
-bool sameFile(const SharedFd &a, const SharedFd &b)
-{
-    struct stat sa, sb;
-    return fstat(a.get(), &sa) == 0 && fstat(b.get(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
 }
 
 // tppair's and tpcount's uprobe and USDT hooks, resolved as the uprobe and usdt probes' targets
