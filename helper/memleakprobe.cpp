@@ -325,7 +325,6 @@ bool MemleakProbe::decode(const void *data, size_t size, RecordBatch &)
         size != sizeof(a) + a.stack_size + (size_t(a.kstack_len) + a.ustack_len) * 8 ||
         a.func >= MEMLEAK_FUNCS)
         return false;
-    const char *copy = static_cast<const char *>(data) + sizeof(a);
     sample_stacks st;
     st.flags = a.flags;
     st.kstack_len = a.kstack_len;
@@ -333,10 +332,8 @@ bool MemleakProbe::decode(const void *data, size_t size, RecordBatch &)
     st.stack_size = a.stack_size;
     st.reserved = 0;
     memcpy(st.regs, a.regs, sizeof(st.regs));
-    const char *frames = copy + a.stack_size;
-    memcpy(st.kstack, frames, size_t(a.kstack_len) * 8);
-    memcpy(st.ustack, frames + size_t(a.kstack_len) * 8, size_t(a.ustack_len) * 8);
-    if (!m_stacks.add(stackResolver(), a.pid, a.tid, st, copy, false))
+    if (!m_stacks.addPacked(stackResolver(), a.pid, a.tid, st,
+                            static_cast<const char *>(data) + sizeof(a)))
         return false;
     // A kernel block is the kernel's, whoever allocated it: keyed by pid 0, as its free is.
     const QPair<quint32, quint64> key{a.func >= MEMLEAK_KMALLOC ? 0u : a.pid, a.addr};

@@ -200,10 +200,6 @@ bool PageFaultProbe::decode(const void *data, size_t size, RecordBatch &)
         size != sizeof(s) + s.stack_size + (size_t(s.kstack_len) + s.ustack_len) * 8 ||
         s.major > 1 || s.kind > PAGEFAULT_HEAP)
         return false;
-    // The record holds only the frames taken; SampledStacks takes them as profile's records
-    // have them.
-    const char *copy = static_cast<const char *>(data) + sizeof(s);
-    const char *frames = copy + s.stack_size;
     sample_stacks st;
     st.flags = s.flags;
     st.kstack_len = s.kstack_len;
@@ -211,9 +207,8 @@ bool PageFaultProbe::decode(const void *data, size_t size, RecordBatch &)
     st.stack_size = s.stack_size;
     st.reserved = 0;
     memcpy(st.regs, s.regs, sizeof(st.regs));
-    memcpy(st.kstack, frames, size_t(s.kstack_len) * 8);
-    memcpy(st.ustack, frames + size_t(s.kstack_len) * 8, size_t(s.ustack_len) * 8);
-    if (!m_stacks.add(stackResolver(), s.pid, s.tid, st, copy, false))
+    if (!m_stacks.addPacked(stackResolver(), s.pid, s.tid, st,
+                            static_cast<const char *>(data) + sizeof(s)))
         return false;
     PageFaultEvent e;
     e.timeNs = s.time_ns;

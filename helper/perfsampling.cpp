@@ -84,6 +84,18 @@ void PerfEventSet::close()
     m_fds.clear();
 }
 
+bool SampledStacks::addPacked(StackResolver *r, quint32 pid, quint32 tid, sample_stacks st,
+                              const char *tail)
+{
+    if (st.kstack_len > SAMPLE_MAX_FRAMES || st.ustack_len > SAMPLE_MAX_FRAMES ||
+        st.stack_size > USER_STACK_MAX_COPY)
+        return false;
+    const char *frames = tail + st.stack_size;
+    memcpy(st.kstack, frames, size_t(st.kstack_len) * 8);
+    memcpy(st.ustack, frames + size_t(st.kstack_len) * 8, size_t(st.ustack_len) * 8);
+    return add(r, pid, tid, st, tail, false);
+}
+
 bool SampledStacks::add(StackResolver *r, quint32 pid, quint32 tid, const sample_stacks &st,
                         const char *stackCopy, bool noUser)
 {

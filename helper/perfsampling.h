@@ -61,6 +61,11 @@ public:
     // nothing, for a record whose lengths are out of bounds.
     bool add(StackResolver *resolver, quint32 pid, quint32 tid, const sample_stacks &st,
              const char *stackCopy, bool noUser);
+    // The same from a record that holds only what was taken (pagefault's, memleak's): tail is
+    // st.stack_size bytes of user stack, then st.kstack_len kernel and st.ustack_len user
+    // return addresses, 8 bytes each; st's own frame arrays are not read.
+    bool addPacked(StackResolver *resolver, quint32 pid, quint32 tid, sample_stacks st,
+                   const char *tail);
     // The stack ids of the samples added since the last call, in the order they were added.
     QList<quint32> resolve(StackResolver *resolver);
     // The drain's end: pending holds the events decoded with the samples added since the last
