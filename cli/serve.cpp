@@ -168,7 +168,9 @@ private:
             path.truncate(q);
         if (path != "/metrics") {
             respond(socket, "404 Not Found", "text/plain",
-                    "not found: try /metrics, /debug/pprof/profile or /debug/pprof/offcpu\n", head);
+                    "not found: try /metrics, /debug/pprof/profile, /debug/pprof/offcpu or "
+                    "/debug/pprof/heap\n",
+                    head);
             return;
         }
         QByteArray accept;
@@ -189,7 +191,7 @@ private:
         respond(socket, "200 OK", MetricsAggregator::contentType(format), body, head);
     }
 
-    // GET /debug/pprof/profile or /offcpu: records the probe on a thread of its own for the
+    // GET /debug/pprof/profile, /offcpu or /heap: records the probe on a thread of its own for the
     // request's seconds and answers with the profile as Go's net/http/pprof does; at most
     // MaxConcurrentProfiles at once, the rest get 429.
     void startProfile(QTcpSocket *socket, const PprofRequest &request, bool head)
@@ -286,7 +288,8 @@ int serve(const QStringList &args)
         QStringLiteral("Runs probes until SIGINT/SIGTERM and serves their histograms and "
                        "counters on http://ADDR:PORT/metrics for Prometheus (OpenMetrics), and "
                        "CPU profiles on /debug/pprof/profile?seconds=N and "
-                       "/debug/pprof/offcpu?seconds=N for pprof, Parca and Pyroscope."));
+                       "/debug/pprof/offcpu?seconds=N, and heap profiles on "
+                       "/debug/pprof/heap?seconds=N&pid=PID, for pprof, Parca and Pyroscope."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("probe"),
                       QStringLiteral("A probe to run, with options: block:perDisk, runqlat. "

@@ -1,6 +1,7 @@
 #include "cli/servepprof.h"
 
 #include "cli/recordstream.h"
+#include "client/probetargets.h"
 #include "core/probecatalog.h"
 #include "core/protocol.h"
 #include "core/sessionstore.h"
@@ -37,6 +38,8 @@ bool take(SessionData &data, const RecordBatch &batch, QString *error)
         data.events.append(e);
     for (const OffCpuEvent &e : batch.events<OffCpuEvent>())
         data.events.append(e);
+    for (const AllocationEvent &e : batch.events<AllocationEvent>())
+        data.events.append(e);
     return true;
 }
 
@@ -50,6 +53,8 @@ PprofRoute parsePprofRequest(const QByteArray &target, PprofRequest *request, QS
         request->kind = PprofKind::OnCpu;
     else if (path == "/debug/pprof/offcpu")
         request->kind = PprofKind::OffCpu;
+    else if (path == "/debug/pprof/heap")
+        request->kind = PprofKind::Heap;
     else
         return PprofRoute::NotPprof;
     const QUrlQuery query(q < 0 ? QString() : QString::fromUtf8(target.mid(q + 1)));
@@ -99,10 +104,18 @@ PprofRoute parsePprofRequest(const QByteArray &target, PprofRequest *request, QS
 bool recordPprof(const PprofRequest &request, bool viaHelper, const QByteArray &helperBusName,
                  const std::atomic<bool> &stop, QByteArray *body, QString *error)
 {
-    const bool onCpu = request.kind == PprofKind::OnCpu;
     ProbeConfig probe;
-    probe.id = QLatin1String(onCpu ? EventTraits<CpuSampleEvent>::probeId
-                                   : EventTraits<OffCpuEvent>::probeId);
+    switch (request.kind) {
+    case PprofKind::OnCpu:
+        probe.id = QLatin1String(EventTraits<CpuSampleEvent>::probeId);
+        break;
+    case PprofKind::OffCpu:
+        probe.id = QLatin1String(EventTraits<OffCpuEvent>::probeId);
+        break;
+    case PprofKind::Heap:
+        probe.id = QLatin1String(EventTraits<AllocationEvent>::probeId);
+        break;
+    }
     if (request.pid > 0)
         probe.options.insert(QStringLiteral("pid"), request.pid);
     QVariantMap normalized;
@@ -110,6 +123,10 @@ bool recordPprof(const PprofRequest &request, bool viaHelper, const QByteArray &
         return false;
     probe.options = normalized;
     QList<ProbeConfig> requests{probe};
+    // A process's allocator is found and opened as serve's user, as record does: the helper
+    // never opens another user's binary for a caller.
+    if (!resolveProbeTargets(requests, error))
+        return false;
 
     SessionData data;
     data.info.appVersion = QStringLiteral(BPFLENS_VERSION);
@@ -193,8 +210,9 @@ bool recordPprof(const PprofRequest &request, bool viaHelper, const QByteArray &
         keepCgroupEvents(&data.events, matchingCgroups(data.cgroups, request.cgroups));
     PprofOptions options;
     options.kind = request.kind;
-    QString who = request.pid > 0 ? QStringLiteral(", pid %1").arg(request.pid)
-                                  : QStringLiteral(", every process");
+    QString who = request.pid > 0                   ? QStringLiteral(", pid %1").arg(request.pid)
+                  : request.kind == PprofKind::Heap ? QStringLiteral(", the kernel's allocations")
+                                                    : QStringLiteral(", every process");
     if (!request.cgroups.isEmpty())
         who += QStringLiteral(", ") + request.cgroups.describe();
     options.comments << QStringLiteral("bpflens-cli serve, %1 s%2").arg(request.seconds).arg(who);

@@ -12,8 +12,10 @@
 namespace bpflens::cli {
 
 // serve's pull endpoint for continuous profilers (Parca, Grafana Alloy's pyroscope.scrape,
-// go tool pprof): GET /debug/pprof/profile?seconds=N (on-CPU) and /debug/pprof/offcpu?seconds=N
-// (off-CPU), machine-wide or pid=PID, container=ID, unit=NAME; docs/prometheus.md "pprof".
+// go tool pprof): GET /debug/pprof/profile?seconds=N (on-CPU), /debug/pprof/offcpu?seconds=N
+// (off-CPU), machine-wide or pid=PID, container=ID, unit=NAME; and /debug/pprof/heap?seconds=N
+// (the memleak probe: pid=PID's allocations, without pid the kernel's); docs/prometheus.md
+// "pprof".
 struct PprofRequest
 {
     PprofKind kind = PprofKind::OnCpu;
@@ -38,7 +40,7 @@ enum class PprofRoute
 // target: the request line's target, "/debug/pprof/profile?seconds=5&pid=42".
 PprofRoute parsePprofRequest(const QByteArray &target, PprofRequest *request, QString *why);
 
-// Records the request's probe (99 Hz profile, or offcpu) for its seconds, in this process
+// Records the request's probe (99 Hz profile, offcpu, or memleak) for its seconds, in this process
 // (viaHelper false: root) or through the helper, and gives the gzipped profile. Returns early
 // with an error when stop becomes true.
 bool recordPprof(const PprofRequest &request, bool viaHelper, const QByteArray &helperBusName,

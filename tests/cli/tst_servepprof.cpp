@@ -1,6 +1,7 @@
-// serve's pull endpoint for continuous profilers (root: records the profile and offcpu probes in
-// the serve process): `go tool pprof -raw http://127.0.0.1:PORT/debug/pprof/profile?seconds=2`
-// as a user types it finds callchain_fp's functions; the off-CPU path finds sleepchain's; the
+// serve's pull endpoint for continuous profilers (root: records the profile, offcpu and memleak
+// probes in the serve process): `go tool pprof -raw http://127.0.0.1:PORT/debug/pprof/profile?
+// seconds=2` as a user types it finds callchain_fp's functions; the off-CPU path finds
+// sleepchain's; the heap path leaker's blocks, to the byte; the
 // answer carries the headers Go's net/http/pprof sends; unit= keeps one slice's samples; bad
 // seconds, pids, containers and units answer 400 with the reason, a fifth profile at once 429.
 #include "core/cgroups.h"
@@ -16,8 +17,10 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace bpflens::test;
@@ -65,6 +68,7 @@ class TestServePprof : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void pprofEndpoint();
+    void heapEndpoint();
     void throughTheHelper();
 };
 
@@ -239,6 +243,118 @@ void TestServePprof::pprofEndpoint()
     ::kill(pid_t(serve.processId()), SIGINT);
     QVERIFY(serve.waitForFinished(30000));
     QCOMPARE(serve.exitCode(), 0);
+}
+
+// GET /debug/pprof/heap?seconds=N&pid=P: the leaker's allocations made during the request,
+// as go tool pprof reads a Go heap profile. Exact: each of leaker's rounds keeps 20 blocks of
+// 4000 bytes under bpflens_leak and frees its 50 of bpflens_churn at once.
+void TestServePprof::heapEndpoint()
+{
+    BPFLENS_REQUIRE_ROOT("serve records the memleak probe in-process");
+    if (goTool().isEmpty()) {
+        if (qEnvironmentVariableIsSet("CI"))
+            QFAIL("go is missing (Debian package golang-go; see .ci/deps --tests)");
+        QSKIP("go tool pprof is not installed (Debian package golang-go)");
+    }
+    constexpr quint64 Leaks = 20, LeakSize = 4000;
+    constexpr int Churns = 50, Rounds = 3;
+    QTemporaryDir dir;
+    QProcess serve;
+    serve.start(QStringLiteral(BPFLENS_CLI),
+                {QStringLiteral("serve"), QStringLiteral("--direct"), QStringLiteral("--probe"),
+                 QStringLiteral("runqlat"), QStringLiteral("--listen"),
+                 QStringLiteral("127.0.0.1:0")});
+    QByteArray said;
+    static const QRegularExpression serving(QStringLiteral("Serving http://127.0.0.1:(\\d+)/"));
+    QRegularExpressionMatch m;
+    for (int i = 0; i < 600 && !m.hasMatch() && serve.state() != QProcess::NotRunning; ++i) {
+        serve.waitForReadyRead(100);
+        said += serve.readAllStandardError();
+        m = serving.match(QString::fromUtf8(said));
+    }
+    QVERIFY2(m.hasMatch(), said.constData());
+    const quint16 port = quint16(m.captured(1).toUInt());
+    const auto stopServe = qScopeGuard([&] {
+        if (serve.state() != QProcess::NotRunning) {
+            ::kill(pid_t(serve.processId()), SIGINT);
+            serve.waitForFinished(30000);
+        }
+    });
+
+    QProcess leaker;
+    leaker.start(QStringLiteral(BPFLENS_LEAKER), {QString::number(Churns)});
+    QVERIFY2(leaker.waitForReadyRead(10000) && leaker.read(1) == "r",
+             qPrintable(leaker.errorString()));
+    const auto stopLeaker = qScopeGuard([&] {
+        leaker.kill();
+        leaker.waitForFinished();
+    });
+    // The request runs for its 6 seconds on a thread of its own; the rounds are made well
+    // after the probe attached (a few hundred ms, more under a sanitizer) and well before the
+    // recording ends, so each is whole in the profile.
+    Reply reply;
+    std::thread request([&] {
+        reply =
+            get(port, "/debug/pprof/heap?seconds=6&pid=" + QByteArray::number(leaker.processId()));
+    });
+    auto joinRequest = qScopeGuard([&] { request.join(); });
+    QTest::qWait(2500);
+    for (int i = 0; i < Rounds; ++i) {
+        QVERIFY(leaker.write("g") == 1 && leaker.waitForReadyRead(10000) && leaker.read(1) == "d");
+        QTest::qWait(100);
+    }
+    request.join();
+    joinRequest.dismiss();
+    QCOMPARE(reply.status, QByteArray("HTTP/1.1 200 OK"));
+    QCOMPARE(reply.body.left(2), QByteArray("\x1f\x8b"));
+    const QString heap = dir.filePath(QStringLiteral("heap.pb.gz"));
+    {
+        QFile f(heap);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(reply.body) == reply.body.size());
+    }
+    const PprofRun raw = goPprof({QStringLiteral("-raw"), heap}, dir.path());
+    QVERIFY2(raw.status == 0, qPrintable(raw.said()));
+    QVERIFY2(raw.out.contains("alloc_objects/count alloc_space/bytes inuse_objects/count "
+                              "inuse_space/bytes[dflt]"),
+             raw.out.left(3000).constData());
+    QVERIFY2(raw.out.contains("bpflens-cli serve, 6 s, pid "), raw.out.left(3000).constData());
+    QByteArray shown;
+    const auto top = [&](const QStringList &args) {
+        const PprofRun r =
+            goPprof(QStringList{QStringLiteral("-top")} + args + QStringList{heap}, dir.path());
+        shown = r.out + r.err;
+        return r.status == 0 ? parseTop(r.out) : QHash<QString, TopRow>{};
+    };
+    const QHash<QString, TopRow> inuse =
+        top({QStringLiteral("-unit=B"), QStringLiteral("-sample_index=inuse_space")});
+    QVERIFY2(inuse.value(QStringLiteral("bpflens_leak")).flat ==
+                 QString::number(Rounds * Leaks * LeakSize) + QLatin1Char('B'),
+             shown.constData());
+    QVERIFY(!inuse.contains(QStringLiteral("bpflens_churn")) ||
+            inuse.value(QStringLiteral("bpflens_churn")).flat == QLatin1String("0"));
+    const QHash<QString, TopRow> allocated = top({QStringLiteral("-sample_index=alloc_objects")});
+    QCOMPARE(allocated.value(QStringLiteral("bpflens_churn")).flat,
+             QString::number(Rounds * Churns));
+
+    // Without a process it is the kernel's allocations (the machine always makes some: this
+    // test's own sockets); a process that is not there is refused with why.
+    const Reply kernel = get(port, "/debug/pprof/heap?seconds=1", 120000);
+    QCOMPARE(kernel.status, QByteArray("HTTP/1.1 200 OK"));
+    {
+        QFile f(heap);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+                f.write(kernel.body) == kernel.body.size());
+    }
+    const PprofRun kernelRaw = goPprof({QStringLiteral("-raw"), heap}, dir.path());
+    QVERIFY2(kernelRaw.status == 0, qPrintable(kernelRaw.said()));
+    QVERIFY2(kernelRaw.out.contains("bpflens-cli serve, 1 s, the kernel's allocations") &&
+                 kernelRaw.out.contains("[kernel.kallsyms]"),
+             kernelRaw.out.left(3000).constData());
+    const Reply gone = get(port, "/debug/pprof/heap?seconds=1&pid=999999999");
+    QCOMPARE(gone.status, QByteArray("HTTP/1.1 500 Internal Server Error"));
+    QVERIFY2(gone.body.startsWith("could not record the profile: ") &&
+                 gone.body.contains("999999999"),
+             gone.body.constData());
 }
 
 // Not root: serve records the profile through the helper (as daemon, whom the test bus's polkit
