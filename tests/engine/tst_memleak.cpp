@@ -20,11 +20,13 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFileInfo>
 #include <QTest>
 #include <QThread>
 
 #include <atomic>
 #include <thread>
+#include <vector>
 
 #include <bpf/bpf.h>
 
@@ -50,7 +52,10 @@ const QString LeakerStripped = QStringLiteral(BPFLENS_TEST_PROGRAMS "/leaker_str
 class LeakerProcess
 {
 public:
-    LeakerProcess(const QString &program, long churn = 50, long hoard = 0)
+    // preload: a library in LD_PRELOAD (a replacement allocator), as a service started with
+    // jemalloc or tcmalloc preloaded.
+    LeakerProcess(const QString &program, long churn = 50, long hoard = 0,
+                  const QString &preload = {})
     {
         int in[2], out[2];
         if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
@@ -58,11 +63,26 @@ public:
         const QByteArray path = program.toLocal8Bit();
         const QByteArray n = QByteArray::number(churn);
         const QByteArray h = QByteArray::number(hoard);
+        // The environment is built before fork: the child only execs.
+        QList<QByteArray> env;
+        for (char **e = environ; *e; ++e) {
+            if (!QByteArray(*e).startsWith("LD_PRELOAD="))
+                env.append(*e);
+        }
+        if (!preload.isEmpty())
+            env.append("LD_PRELOAD=" + preload.toLocal8Bit());
+        std::vector<char *> envp;
+        for (QByteArray &e : env)
+            envp.push_back(e.data());
+        envp.push_back(nullptr);
+        char *const argv[] = {const_cast<char *>(path.constData()),
+                              const_cast<char *>(n.constData()), const_cast<char *>(h.constData()),
+                              nullptr};
         m_pid = fork();
         if (m_pid == 0) {
             dup2(in[0], 0);
             dup2(out[1], 1);
-            execl(path.constData(), path.constData(), n.constData(), h.constData(), nullptr);
+            execve(path.constData(), argv, envp.data());
             _exit(127);
         }
         close(in[0]);
@@ -168,10 +188,10 @@ enum class Ending
 };
 
 Recording record(const QString &program, QVariantMap options, Ending ending, long churn = 50,
-                 long hoard = 0)
+                 long hoard = 0, const QString &preload = {})
 {
     Recording r;
-    LeakerProcess child(program, churn, hoard);
+    LeakerProcess child(program, churn, hoard, preload);
     if (!child.ready()) {
         r.error = QStringLiteral("%1 did not start").arg(program);
         return r;
@@ -360,16 +380,40 @@ private Q_SLOTS:
     void leaksByStack_data()
     {
         QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("preload");
         QTest::addColumn<QString>("allocator");
-        QTest::newRow("libc") << LeakerPath << QStringLiteral("libc");
-        QTest::newRow("static") << LeakerStatic << QStringLiteral("leaker_static");
+        QTest::addColumn<bool>("hooksMmap"); // the allocator's file defines mmap and munmap
+        QTest::newRow("libc") << LeakerPath << QString() << QStringLiteral("libc") << true;
+        QTest::newRow("static") << LeakerStatic << QString() << QStringLiteral("leaker_static")
+                                << true;
+        // Replacement allocators preloaded, as services run with them (Debian's libjemalloc2,
+        // libtcmalloc-minimal4, libmimalloc2.0; .ci/deps --tests installs them). tcmalloc
+        // defines mmap and munmap too; jemalloc and mimalloc do not, so the program's own
+        // mmap calls (libc's) are not hooked with them (docs/memory.md). Not in the VM
+        // matrix's guests: the same uprobes into another file, which no kernel changes.
+        if (qEnvironmentVariableIsSet("BPFLENS_VM_MATRIX"))
+            return;
+        const QString lib = QStringLiteral("/usr/lib/x86_64-linux-gnu/");
+        QTest::newRow("jemalloc") << LeakerPath << lib + QStringLiteral("libjemalloc.so.2")
+                                  << QStringLiteral("libjemalloc") << false;
+        QTest::newRow("tcmalloc") << LeakerPath << lib + QStringLiteral("libtcmalloc_minimal.so.4")
+                                  << QStringLiteral("libtcmalloc_minimal") << true;
+        QTest::newRow("mimalloc") << LeakerPath << lib + QStringLiteral("libmimalloc.so.2")
+                                  << QStringLiteral("libmimalloc") << false;
     }
     void leaksByStack()
     {
         BPFLENS_REQUIRE_ROOT("loads the memleak probe");
         QFETCH(QString, program);
+        QFETCH(QString, preload);
         QFETCH(QString, allocator);
-        const Recording r = record(program, {}, Ending::ProcessExits);
+        QFETCH(bool, hooksMmap);
+        if (!preload.isEmpty() && !QFileInfo::exists(preload)) {
+            if (qEnvironmentVariableIsSet("CI"))
+                QFAIL(qPrintable(preload + QStringLiteral(" is missing (see .ci/deps --tests)")));
+            QSKIP(qPrintable(preload + QStringLiteral(" is not installed")));
+        }
+        const Recording r = record(program, {}, Ending::ProcessExits, 50, 0, preload);
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QVERIFY2(r.options.value(QStringLiteral("allocator")).toString().contains(allocator),
                  qPrintable(r.options.value(QStringLiteral("allocator")).toString()));
@@ -428,21 +472,26 @@ private Q_SLOTS:
                 QCOMPARE(e.address % 64, 0u);
             } else {
                 QCOMPARE(e.size, 512u);
-                QCOMPARE(e.address % 256, 0u);
+                // Debian's mimalloc 2.0.9 answers memalign(256, 512) with a block aligned to
+                // 128 only (a program calling it directly gets the same): the address
+                // recorded is the one returned.
+                if (allocator != QLatin1String("libmimalloc"))
+                    QCOMPARE(e.address % 256, 0u);
             }
         }
         QCOMPARE(posix, 2);
 
         const QList<E> maps = under(r, "bpflens_mmap_leak");
-        QCOMPARE(maps.size(), 2);
-        QCOMPARE(liveBytes(maps), quint64(1) << 20);
+        const int mapped = hooksMmap ? 2 : 0;
+        QCOMPARE(maps.size(), mapped);
+        QCOMPARE(liveBytes(maps), hooksMmap ? quint64(1) << 20 : 0);
         for (const E &e : maps)
             QCOMPARE(e.function, quint8(E::Mmap));
 
         // Nothing else was allocated while recorded, and every block the process held at its
         // exit left the kernel's table with it.
-        QCOMPARE(r.events.size(), 20 + 50 + 3 + 2 + 3 + 2);
-        QCOMPARE(r.kernelBlocksBeforeExit, 20 + 3 + 1 + 3 + 1);
+        QCOMPARE(r.events.size(), 20 + 50 + 3 + 2 + 3 + mapped);
+        QCOMPARE(r.kernelBlocksBeforeExit, 20 + 3 + 1 + 3 + mapped / 2);
         QCOMPARE(r.kernelBlocksAfterExit, 0);
         for (const E &e : r.events)
             QCOMPARE(e.pid, quint32(r.events.first().pid));
