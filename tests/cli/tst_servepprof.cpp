@@ -61,6 +61,46 @@ Reply get(quint16 port, const QByteArray &target, int timeoutMs = 30000)
     return r;
 }
 
+// `bpflens-cli serve --direct` (root: the probes in its own process) on a port of its own,
+// stopped by SIGINT when it goes out of scope.
+class DirectServe
+{
+public:
+    DirectServe()
+    {
+        m_process.start(QStringLiteral(BPFLENS_CLI),
+                        {QStringLiteral("serve"), QStringLiteral("--direct"),
+                         QStringLiteral("--probe"), QStringLiteral("runqlat"),
+                         QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+        static const QRegularExpression serving(QStringLiteral("Serving http://127.0.0.1:(\\d+)/"));
+        QRegularExpressionMatch m;
+        for (int i = 0; i < 600 && !m.hasMatch() && m_process.state() != QProcess::NotRunning;
+             ++i) {
+            m_process.waitForReadyRead(100);
+            m_said += m_process.readAllStandardError();
+            m = serving.match(QString::fromUtf8(m_said));
+        }
+        if (m.hasMatch())
+            m_port = quint16(m.captured(1).toUInt());
+    }
+    ~DirectServe()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            ::kill(pid_t(m_process.processId()), SIGINT);
+            m_process.waitForFinished(30000);
+        }
+    }
+    // 0 when it did not say where it serves (said() tells why).
+    quint16 port() const { return m_port; }
+    QByteArray said() const { return m_said; }
+    QProcess &process() { return m_process; }
+
+private:
+    QProcess m_process;
+    QByteArray m_said;
+    quint16 m_port = 0;
+};
+
 } // namespace
 
 class TestServePprof : public QObject
@@ -81,33 +121,16 @@ void TestServePprof::pprofEndpoint()
         QSKIP("go tool pprof is not installed (Debian package golang-go)");
     }
     QTemporaryDir dir;
-    QProcess serve;
-    serve.start(QStringLiteral(BPFLENS_CLI),
-                {QStringLiteral("serve"), QStringLiteral("--direct"), QStringLiteral("--probe"),
-                 QStringLiteral("runqlat"), QStringLiteral("--listen"),
-                 QStringLiteral("127.0.0.1:0")});
-    QByteArray said;
-    static const QRegularExpression serving(QStringLiteral("Serving http://127.0.0.1:(\\d+)/"));
-    QRegularExpressionMatch m;
-    for (int i = 0; i < 600 && !m.hasMatch() && serve.state() != QProcess::NotRunning; ++i) {
-        serve.waitForReadyRead(100);
-        said += serve.readAllStandardError();
-        m = serving.match(QString::fromUtf8(said));
-    }
-    QVERIFY2(m.hasMatch(), said.constData());
-    const quint16 port = quint16(m.captured(1).toUInt());
-    const auto stopServe = qScopeGuard([&] {
-        if (serve.state() != QProcess::NotRunning) {
-            ::kill(pid_t(serve.processId()), SIGINT);
-            serve.waitForFinished(30000);
-        }
-    });
+    DirectServe serve;
+    const quint16 port = serve.port();
+    QVERIFY2(port, serve.said().constData());
     const QString base = QStringLiteral("http://127.0.0.1:%1").arg(port);
 
-    // What a user types, while callchain_fp spins.
+    // What a user types, while callchain_fp spins: for longer than both profiles below take
+    // (go tool pprof's start and its fetch can take seconds on a loaded machine), then killed.
     QProcess spinner;
     spinner.start(QStringLiteral(BPFLENS_TEST_PROGRAMS) + QStringLiteral("/callchain_fp"),
-                  {QStringLiteral("4")});
+                  {QStringLiteral("60")});
     QVERIFY(spinner.waitForStarted());
     const PprofRun raw =
         goPprof({QStringLiteral("-raw"), base + QStringLiteral("/debug/pprof/profile?seconds=2")},
@@ -129,7 +152,8 @@ void TestServePprof::pprofEndpoint()
     const QHash<QString, TopRow> rows = parseTop(top.out);
     QVERIFY2(rows.value(QStringLiteral("chain_a")).cumPercent > 80, top.out.constData());
     QVERIFY2(top.out.contains("bpflens-cli serve, 1 s, pid "), top.out.constData());
-    spinner.waitForFinished(30000);
+    spinner.kill();
+    spinner.waitForFinished();
 
     // unit= keeps one unit's samples: callchain_fp in a slice of the test's own under the cgroup
     // v2 mount (found, not assumed), inlinechain spinning beside it outside the slice.
@@ -240,9 +264,9 @@ void TestServePprof::pprofEndpoint()
     sleeper.kill();
     sleeper.waitForFinished();
 
-    ::kill(pid_t(serve.processId()), SIGINT);
-    QVERIFY(serve.waitForFinished(30000));
-    QCOMPARE(serve.exitCode(), 0);
+    ::kill(pid_t(serve.process().processId()), SIGINT);
+    QVERIFY(serve.process().waitForFinished(30000));
+    QCOMPARE(serve.process().exitCode(), 0);
 }
 
 // GET /debug/pprof/heap?seconds=N&pid=P: the leaker's allocations made during the request,
@@ -259,27 +283,9 @@ void TestServePprof::heapEndpoint()
     constexpr quint64 Leaks = 20, LeakSize = 4000;
     constexpr int Churns = 50, Rounds = 3;
     QTemporaryDir dir;
-    QProcess serve;
-    serve.start(QStringLiteral(BPFLENS_CLI),
-                {QStringLiteral("serve"), QStringLiteral("--direct"), QStringLiteral("--probe"),
-                 QStringLiteral("runqlat"), QStringLiteral("--listen"),
-                 QStringLiteral("127.0.0.1:0")});
-    QByteArray said;
-    static const QRegularExpression serving(QStringLiteral("Serving http://127.0.0.1:(\\d+)/"));
-    QRegularExpressionMatch m;
-    for (int i = 0; i < 600 && !m.hasMatch() && serve.state() != QProcess::NotRunning; ++i) {
-        serve.waitForReadyRead(100);
-        said += serve.readAllStandardError();
-        m = serving.match(QString::fromUtf8(said));
-    }
-    QVERIFY2(m.hasMatch(), said.constData());
-    const quint16 port = quint16(m.captured(1).toUInt());
-    const auto stopServe = qScopeGuard([&] {
-        if (serve.state() != QProcess::NotRunning) {
-            ::kill(pid_t(serve.processId()), SIGINT);
-            serve.waitForFinished(30000);
-        }
-    });
+    DirectServe serve;
+    const quint16 port = serve.port();
+    QVERIFY2(port, serve.said().constData());
 
     QProcess leaker;
     leaker.start(QStringLiteral(BPFLENS_LEAKER), {QString::number(Churns)});
