@@ -7,8 +7,10 @@
 # headers this machine lacks), in the same run, REPS times each in turn (medians). The churn
 # times itself (its wall and CPU time), so start-up and attaching are left out; the recorder's
 # CPU and peak memory are reported on their own, and each recording's outstanding bytes are
-# checked against the 4 000 000 bytes kept.
-#   bench/memleak-cost.py BUILD_DIR [COUNT] [REPS]      (as root; BUILD_DIR has bench/ built)
+# checked against the 4 000 000 bytes kept. With LIBBPF_TOOLS_MEMLEAK=PATH (a libbpf-tools
+# memleak built from BCC's sources, which Debian does not package) that tool is measured too, as
+# `memleak -p PID` (its defaults: every allocation, frame-pointer stacks by stack id).
+#   bench/memleak-cost.py BUILD_DIR [COUNT] [REPS] [RATE]   (as root; BUILD_DIR has bench/ built)
 import json
 import os
 import re
@@ -146,6 +148,29 @@ def under_bpftrace(script, bench, work, count, rate):
     return r
 
 
+def under_libbpf_tools(tool, bench, work, count, rate):
+    w = start_workload(bench, count, rate)
+    log = os.path.join(work, "memleak.log")
+    before = progs("malloc_exit")
+    with open(log, "w") as out:
+        # One report, at the end (SIGINT ends its sleep); every stack, not the top 10.
+        ml = subprocess.Popen([tool, "-p", str(w.pid), "-T", "1000000", "3600", "1"], stdout=out,
+                              stderr=subprocess.STDOUT)
+    try:
+        wait_loaded(ml, before, "malloc_exit", log)
+        r = run_workload(w)
+        r["rss_kb"] = peak_rss_kb(ml.pid)
+    finally:
+        ml.send_signal(signal.SIGINT)
+    _, status, ru = os.wait4(ml.pid, 0)
+    end_workload(w)
+    r["recorder_cpu"] = ru.ru_utime + ru.ru_stime
+    text = open(log).read()
+    r["outstanding"] = sum(int(m.group(1)) for m in re.finditer(
+        r"^(\d+) bytes in \d+ allocations from stack", text, re.M))
+    return r
+
+
 def main():
     if len(sys.argv) < 2:
         raise SystemExit("usage: bench/memleak-cost.py BUILD_DIR [COUNT] [REPS] [RATE]")
@@ -158,8 +183,11 @@ def main():
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 200000
     reps = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     rate = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    peer = os.environ.get("LIBBPF_TOOLS_MEMLEAK")
     runs = {"alone": [], "memleak": [], "memleak stackBytes=0": [],
             "memleak sampleEvery=1000": [], "bpftrace": []}
+    if peer:
+        runs["libbpf-tools memleak"] = []
     with tempfile.TemporaryDirectory(prefix="bpflens-memleak-bench.") as work:
         for _ in range(reps):
             runs["alone"].append(alone(bench, count, rate))
@@ -169,6 +197,9 @@ def main():
             runs["memleak sampleEvery=1000"].append(
                 under_bpflens(cli, bench, work, count, rate, "sampleEvery=1000"))
             runs["bpftrace"].append(under_bpftrace(script, bench, work, count, rate))
+            if peer:
+                runs["libbpf-tools memleak"].append(
+                    under_libbpf_tools(peer, bench, work, count, rate))
     base = statistics.median(r["wall_s"] for r in runs["alone"])
     print("%d allocations%s, %d runs each, medians; us/alloc = (wall - alone) / allocations; "
           "outstanding: bytes held at the end (%d expected)" % (
