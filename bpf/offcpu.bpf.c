@@ -371,7 +371,9 @@ static __always_inline void switch_in(struct task_struct *next)
     e.cgroup_id = BPF_CORE_READ(next, cgroups, dfl_cgrp, kn, id);
     BPF_CORE_READ_STR_INTO(&e.comm, next, comm);
     flags = submit_flags_for(&offcpu_rb, next);
-    if (in_syscall && e.ustack_id >= 0) {
+    /* Also where the frame-pointer chain's id was lost (the stack map's bucket held by another
+     * stack, as when user space is slow to sweep it): the copy alone unwinds. */
+    if (in_syscall) {
         /* the wait is unwound once its copy came: that record wakes user space instead */
         __u8 wake = flags == BPF_RB_FORCE_WAKEUP;
         long err = bpf_map_update_elem(&copy_wanted, &tid, &wake, BPF_NOEXIST);

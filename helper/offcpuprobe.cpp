@@ -419,10 +419,9 @@ quint32 OffCpuProbe::stackOf(const QList<quint64> &kernelIps, const QList<quint6
     }
     if (kernelIps.size() >= OFFCPU_MAX_FRAMES)
         flags |= KernelStackTruncated;
-    if (userIps.isEmpty()) {
-        if (userAsked)
-            flags |= NoUserStack;
-    } else if (resolved && !resolved->frames.isEmpty()) {
+    // (resolved from a copy also where the frame-pointer chain is missing: its stack id lost to
+    // the map, a bucket another stack held, while the copy came)
+    if (resolved && !resolved->frames.isEmpty()) {
         for (const SymbolizedFrame &f : resolved->frames)
             frames.append(r->userFrame(f));
         if (resolved->truncated)
@@ -432,6 +431,9 @@ quint32 OffCpuProbe::stackOf(const QList<quint64> &kernelIps, const QList<quint6
             flags |= UserFramePointers;
         if (!hasCopy && userIps.size() >= OFFCPU_MAX_FRAMES)
             flags |= UserStackTruncated;
+    } else if (userIps.isEmpty()) {
+        if (userAsked)
+            flags |= NoUserStack;
     } else {
         for (quint64 ip : userIps)
             frames.append(r->unknownUserFrame(ip));
@@ -469,7 +471,8 @@ void OffCpuProbe::emitReady(RecordBatch &out)
     QList<qsizetype> wakerIndex;
     auto addUser = [&](const QList<quint64> &ips, bool hasCopy, const UserSample &copy, quint32 pid,
                        quint32 tid) -> qsizetype {
-        if (ips.isEmpty())
+        // (a copy alone still unwinds: a waker's is taken whether or not its chain's id was)
+        if (ips.isEmpty() && !hasCopy)
             return -1;
         UserSample u;
         if (hasCopy) {

@@ -39,6 +39,7 @@ struct Recording
     qint64 wakerCopiesLost = 0;
     quint32 wakee = 0;
     quint32 waker = 0;
+    QList<quint64> sleepStarts; // B's clock as each of its sleeps began (wakechain's sleeps file)
     quint64 runCount = 0;
     quint64 runTimeNs = 0;
 };
@@ -48,9 +49,10 @@ Recording record(const char *mode, QVariantMap options = {})
     Recording r;
     QTemporaryDir dir;
     const QString tids = dir.filePath(QStringLiteral("tids"));
+    const QString sleeps = dir.filePath(QStringLiteral("sleeps"));
     GatedExec child(BPFLENS_WAKECHAIN,
                     {mode, QByteArray::number(Rounds), QByteArray::number(SleepMs),
-                     QByteArray::number(ComputeMs), tids.toLocal8Bit()});
+                     QByteArray::number(ComputeMs), tids.toLocal8Bit(), sleeps.toLocal8Bit()});
     if (!options.contains(QStringLiteral("pid")))
         options.insert(QStringLiteral("pid"), qint64(child.pid()));
     Engine engine;
@@ -116,7 +118,14 @@ Recording record(const char *mode, QVariantMap options = {})
             r.waker = two[1].toUInt();
         }
     }
-    r.ok = defined && child.exitedCleanly() && r.wakee && r.waker;
+    QFile s(sleeps);
+    if (s.open(QIODevice::ReadOnly)) {
+        for (const QByteArray &line : s.readAll().split('\n')) {
+            if (!line.isEmpty())
+                r.sleepStarts.append(line.toULongLong());
+        }
+    }
+    r.ok = defined && child.exitedCleanly() && r.wakee && r.waker && r.sleepStarts.size() == Rounds;
     return r;
 }
 
@@ -232,13 +241,19 @@ void checkRounds(const Recording &r, const QByteArray &waitFunction, const QByte
             QVERIFY2(++sleepsUnknown <= r.stacksLost + r.missed, what.constData());
             continue;
         }
-        const QByteArray slept = describe(r.stacks, *sleep);
-        // Its timer was armed before B switched out, so the wait falls short of the sleep by the
-        // time between the two: microseconds on a real CPU, but an emulated one (the matrix's
-        // TCG guests) may stall there while its clock goes on (19.40 ms for 20 were seen).
-        const quint64 shortfall =
-            qEnvironmentVariableIsSet("BPFLENS_EMULATED_CPU") ? SleepMs * 100000 : 0;
-        QVERIFY2(sleep->offNs + shortfall >= quint64(SleepMs) * 1000000, slept.constData());
+        QByteArray slept = describe(r.stacks, *sleep);
+        // The sleep's timer was armed after B read its clock as the sleep began (the last start
+        // before the span's), so the span ends 20 ms after that at the earliest. Not its length:
+        // the span starts at the switch-out, microseconds after the arming on a real CPU, but an
+        // emulated one (the matrix's TCG guests) may stall in between while its clock goes on
+        // (16.2 ms of a 20 ms sleep were recorded on 6.1, 19.4 on another run).
+        const auto after =
+            std::upper_bound(r.sleepStarts.begin(), r.sleepStarts.end(), sleep->timeNs);
+        QVERIFY2(after != r.sleepStarts.begin(), slept.constData());
+        const quint64 began = *std::prev(after);
+        slept += " (the sleep began at " + QByteArray::number(began) + ")";
+        QVERIFY2(sleep->timeNs + sleep->offNs >= began + quint64(SleepMs) * 1000000,
+                 slept.constData());
         // the timer's interrupt, or not known when its kernel stack was lost. On the 6.18 test
         // machine about one such sleep in several hundred ends at a switch-in that finds no
         // wakeup recorded (the sched_waking program did not record one; neither a full map, a

@@ -8,9 +8,10 @@
  *              [short waits, default 0]
  * With a linger it stays that long after its sleeps (in main, outside the chain) before it
  * exits. Short waits come first: that many waits of a microsecond (under any minimum), each
- * through a call chain of its own (up to 2^14), then a second in poll() before the sleeps. */
+ * through a call chain of its own (up to 2^14); then it stops itself (SIGSTOP) until whoever
+ * records it sends SIGCONT, and the sleeps follow. */
 #define _GNU_SOURCE
-#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -107,7 +108,7 @@ int main(int argc, char **argv)
     for (long i = 0; i < shortWaits; ++i)
         sleep_sink = sleep_sink + branch((unsigned)i, 14);
     if (shortWaits > 0)
-        poll(NULL, 0, 1000);
+        raise(SIGSTOP);
     for (int i = 0; i < count; ++i)
         sleep_sink = sleep_sink + sleep_a(ms);
     if (linger > 0)

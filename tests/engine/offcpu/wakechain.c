@@ -2,8 +2,11 @@
  * blocks count times; thread B ("waker") wakes it each time, after sleeping sleep_ms in
  * writer_sleep and computing compute_ms in wake_writer_compute:
  *   wakechain pipe|futex [count, default 20] [sleep ms, default 20] [compute ms, default 5]
- *             [file]
- * With a file, it writes "<A's tid> <B's tid>\n" into it at the end.
+ *             [file] [sleeps file]
+ * With a file, it writes "<A's tid> <B's tid>\n" into it at the end; with a sleeps file, the
+ * CLOCK_MONOTONIC time (the clock of bpf_ktime_get_ns) at which each of B's sleeps began, in ns,
+ * one a line: the sleep's timer is armed after it, so B's wait ends 20 ms after it at the
+ * earliest, however long the thread took to get from the call to its switch-out.
  * pipe: A blocks reading a pipe in wait_for_byte; B writes the byte in wake_writer_write.
  * futex: A blocks on a condition variable in wait_for_signal; B signals it in
  * wake_writer_signal.
@@ -40,6 +43,7 @@ static _Atomic int announced;        /* rounds A announced it is about to wait f
 static _Atomic long switches_before; /* A's voluntary context switches at its announcement */
 static _Atomic pid_t wakee_tid;
 static _Atomic pid_t waker_tid;
+static long *sleep_starts; /* per round, B's clock as it called writer_sleep */
 volatile unsigned long compute_sink;
 
 static long now_ns(void)
@@ -135,6 +139,7 @@ CHAIN_FUNCTION void writer_round(int round)
         sched_yield();
     while (voluntary_switches(atomic_load(&wakee_tid)) <= atomic_load(&switches_before))
         sched_yield();
+    sleep_starts[round] = now_ns();
     writer_sleep();
     wake_writer_compute();
     const int r = use_futex ? wake_writer_signal() : wake_writer_write();
@@ -159,7 +164,10 @@ int main(int argc, char **argv)
         sleep_ms = atol(argv[3]);
     if (argc > 4)
         compute_ms = atol(argv[4]);
-    if (pipe(pipe_fds) != 0)
+    if (count < 0 || pipe(pipe_fds) != 0)
+        return 2;
+    sleep_starts = calloc((size_t)count + 1, sizeof(long));
+    if (!sleep_starts)
         return 2;
     atomic_store(&wakee_tid, (pid_t)syscall(SYS_gettid));
     pthread_t waker;
@@ -177,6 +185,15 @@ int main(int argc, char **argv)
         if (!f ||
             fprintf(f, "%d %d\n", (int)atomic_load(&wakee_tid), (int)atomic_load(&waker_tid)) < 0 ||
             fclose(f) != 0)
+            return 3;
+    }
+    if (argc > 6) {
+        FILE *f = fopen(argv[6], "w");
+        if (!f)
+            return 3;
+        for (int i = 0; i < count; ++i)
+            fprintf(f, "%ld\n", sleep_starts[i]);
+        if (fclose(f) != 0)
             return 3;
     }
     return 0;
