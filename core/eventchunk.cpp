@@ -286,16 +286,7 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
         c.forEachVector([&](auto &v) { v.resize(std::min(v.size(), base)); });
         return false;
     }
-    const auto listBase = qsizetype(s.m_lists.size());
-    if (!placed.lists.empty()) {
-        // Doubling, not the exact size: a reserve per chunk to exactly what it adds copies
-        // the whole list again for every chunk (quadratic in the chunks of a session).
-        const size_t needed = s.m_lists.size() + placed.lists.size();
-        if (needed > s.m_lists.capacity())
-            s.m_lists.reserve(std::max(needed, 2 * s.m_lists.capacity()));
-        s.m_lists.insert(s.m_lists.end(), placed.lists.begin(), placed.lists.end());
-    }
-    commitEvents<E>(s, placed, listBase);
+    commit(&s, placed);
     return true;
 }
 
@@ -492,25 +483,41 @@ void EventChunkCodec::setRows(EventStore *store, EventType type, qsizetype rows)
         });
         if constexpr (EventColumns<E>::keyedCount > 0)
             c.key.resize(n);
+        // Rows are written whole by the load: huge pages spare it a page fault per 4 KiB.
+        c.forEachVector([](auto &v) { adviseHugePages(v.data(), v.size() * sizeof(v[0])); });
     });
 }
 
-void EventChunkCodec::commit(EventStore *store, const PlacedChunk &placed, qsizetype listBase)
+void EventChunkCodec::reserveLists(EventStore *store, EventType type, qint64 rows,
+                                   qint64 chunkBytes)
 {
-    visitEventType(placed.type, [&]<typename E>() { commitEvents<E>(*store, placed, listBase); });
+    visitEventType(type, [&]<typename E>() {
+        bool lists = false;
+        forEachField<E>(
+            [&]<std::size_t I>() { lists = lists || FieldAt<E, I>::kind == FieldKind::BytesList; });
+        // Every string id takes a byte of a chunk at least, beside the byte per column each
+        // event takes. Pages of a mapped column that are never written are never resident:
+        // reserving more than is used costs address space only.
+        const qint64 atMost = chunkBytes - rows * minBytesPerEvent(type);
+        if (lists && atMost > 0)
+            store->m_lists.reserve(store->m_lists.size() + size_t(atMost));
+    });
 }
 
-void EventChunkCodec::appendLists(EventStore *store, qsizetype total,
-                                  std::vector<ColumnVector<quint32>> *lists)
+void EventChunkCodec::commit(EventStore *store, PlacedChunk &placed)
 {
-    // Exactly what they hold, added one chunk's lists at a time and each freed at once: no
-    // second copy of them all exists at any moment.
-    store->m_lists.reserve(store->m_lists.size() + size_t(std::max<qsizetype>(total, 0)));
-    for (ColumnVector<quint32> &l : *lists) {
-        store->m_lists.insert(store->m_lists.end(), l.begin(), l.end());
-        ColumnVector<quint32>().swap(l);
+    const auto listBase = qsizetype(store->m_lists.size());
+    if (!placed.lists.empty()) {
+        // Doubling, not the exact size: a reserve per chunk to exactly what it adds copies
+        // the whole list again for every chunk (quadratic in the chunks of a session).
+        ColumnVector<quint32> &all = store->m_lists;
+        const size_t needed = all.size() + placed.lists.size();
+        if (needed > all.capacity())
+            all.reserve(std::max(needed, 2 * all.capacity()));
+        all.insert(all.end(), placed.lists.begin(), placed.lists.end());
+        ColumnVector<quint32>().swap(placed.lists);
     }
-    lists->clear();
+    visitEventType(placed.type, [&]<typename E>() { commitEvents<E>(*store, placed, listBase); });
 }
 
 int EventChunkCodec::minBytesPerEvent(EventType type, bool withCgroups)

@@ -105,19 +105,18 @@ public:
                                    EventStore *store, QString *error);
 
     // The parallel load (SessionReader): setRows() sizes a type's columns once, before any
-    // thread writes (new rows are left uninitialised); decodePlaced() checks and decodes a
-    // stored chunk as decodeStored() does, but into rows [base, base + count) and without
-    // touching anything else of store, so that threads may decode distinct chunks at once;
-    // commit() then joins each decoded chunk to the store in chunk order (its key combinations,
-    // its lists' places from listBase on, and the time order, exactly as decodeStored() would
-    // have left them); appendLists() adds each chunk's lists, also in chunk order.
+    // thread writes (new rows are left uninitialised), and reserveLists() the argument lists
+    // for rows events in chunkBytes of the type's chunks; decodePlaced() checks and decodes a
+    // stored chunk as decodeStored() does, but into rows [base, base + count) and without touching
+    // anything else of store, so that threads may decode distinct chunks at once; commit() then
+    // joins each decoded chunk to the store in chunk order (its key combinations, its lists and the
+    // time order, exactly as decodeStored() would have left them).
     static void setRows(EventStore *store, EventType type, qsizetype rows);
+    static void reserveLists(EventStore *store, EventType type, qint64 rows, qint64 chunkBytes);
     static ChunkCheck decodePlaced(const StoredChunk &chunk, const std::vector<quint32> &strings,
                                    EventStore *store, qsizetype base, PlacedChunk *out,
                                    QString *error);
-    static void commit(EventStore *store, const PlacedChunk &placed, qsizetype listBase);
-    static void appendLists(EventStore *store, qsizetype total,
-                            std::vector<ColumnVector<quint32>> *lists);
+    static void commit(EventStore *store, PlacedChunk &placed);
 
     // Interns a string of the file into store's pool, for building the strings map.
     static quint32 intern(EventStore *store, const QByteArray &bytes);

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <cstdint>
 #include <new>
 
 namespace bpflens {
@@ -28,6 +29,24 @@ void freeColumn(void *p, std::size_t bytes)
         munmap(p, bytes);
 }
 
+void adviseHugePages(void *p, std::size_t bytes)
+{
+    constexpr std::uintptr_t Huge = 2 * 1024 * 1024;
+    if (!isMappedColumn(bytes))
+        return;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + Huge - 1) & ~(Huge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(Huge - 1);
+    // Only whole huge pages inside the column: its partial ends keep small pages, so a huge
+    // page never holds memory the column does not use.
+    if (end > begin)
+        madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+bool isMappedColumn(std::size_t bytes)
+{
+    return bytes >= MappedColumnBytes;
+}
+
 void EventStore::reserve(EventType type, qsizetype count)
 {
     const auto n = size_t(std::max<qsizetype>(count, 0));
@@ -46,7 +65,10 @@ void EventStore::squeeze()
 {
     forEachEventType(
         [&]<typename E>() { columns<E>().forEachVector([](auto &v) { v.shrink_to_fit(); }); });
-    m_lists.shrink_to_fit();
+    // A mapped list's spare capacity was never written, so it is not resident; a copy to fit
+    // would briefly hold it twice (the session loader reserves it for the most it could hold).
+    if (!isMappedColumn(m_lists.capacity() * sizeof(quint32)))
+        m_lists.shrink_to_fit();
 }
 
 void EventStore::clear()
@@ -163,7 +185,11 @@ quint64 EventStore::lastTimeNs() const
 qint64 EventStore::memoryBytes() const
 {
     auto bytes = [](const auto &v) { return qint64(v.capacity() * sizeof(v[0])); };
-    qint64 total = qint64(sizeof(*this)) + m_strings.memoryBytes() + bytes(m_lists);
+    // A mapped list's spare capacity is not resident (squeeze()).
+    const qint64 listBytes = isMappedColumn(m_lists.capacity() * sizeof(quint32))
+                                 ? (qint64(m_lists.size() * sizeof(quint32)) + 4095) & ~qint64(4095)
+                                 : bytes(m_lists);
+    qint64 total = qint64(sizeof(*this)) + m_strings.memoryBytes() + listBytes;
     forEachEventType([&]<typename E>() {
         const EventColumns<E> &c = columns<E>();
         c.forEachVector([&](const auto &v) { total += bytes(v); });

@@ -1061,12 +1061,9 @@ private:
     qint64 m_total = 0;
     std::vector<QByteArray> m_strings; // schema 1: file string id -> bytes
     std::vector<quint32> m_stringMap;  // schema 2: file string id -> EventStore pool id
-    // The parallel chunk load: rows of each type placed so far, and the chunks' argument
-    // lists, kept until every chunk is in (EventChunkCodec::appendLists).
+    // The parallel chunk load: rows of each type made, and placed so far.
     std::vector<qsizetype> m_rowsPlaced;
     std::vector<qsizetype> m_rowsSized;
-    std::vector<ColumnVector<quint32>> m_lists;
-    qsizetype m_listTotal = 0;
     int m_schema = 0;
     bool m_hasCounters = false;
     bool m_hasStacks = false;
@@ -1436,6 +1433,7 @@ bool Reader::loadChunks()
                          const qint64 rows = qBound<qint64>(
                              0, count, bytes / EventChunkCodec::minBytesPerEvent(t, m_schema >= 4));
                          EventChunkCodec::setRows(&store, t, rows);
+                         EventChunkCodec::reserveLists(&store, t, rows, bytes);
                          m_rowsSized[size_t(type)] = rows;
                          return true;
                      });
@@ -1525,7 +1523,6 @@ bool Reader::loadChunks()
         const EventType t = eventTypeOf<E>;
         EventChunkCodec::setRows(&store, t, m_rowsPlaced[size_t(t)]);
     });
-    EventChunkCodec::appendLists(&store, m_listTotal, &m_lists);
     return m_error.isEmpty();
 }
 
@@ -1601,11 +1598,7 @@ bool Reader::commitJob(ChunkJob &job)
                 return false;
             continue;
         }
-        EventChunkCodec::commit(&m_data->events, row.placed, m_listTotal);
-        if (!row.placed.lists.empty()) {
-            m_listTotal += qsizetype(row.placed.lists.size());
-            m_lists.push_back(std::move(row.placed.lists));
-        }
+        EventChunkCodec::commit(&m_data->events, row.placed);
         if (!tickBy(row.chunk.count))
             return false;
     }
