@@ -483,8 +483,6 @@ void EventChunkCodec::setRows(EventStore *store, EventType type, qsizetype rows)
         });
         if constexpr (EventColumns<E>::keyedCount > 0)
             c.key.resize(n);
-        // Rows are written whole by the load: huge pages spare it a page fault per 4 KiB.
-        c.forEachVector([](auto &v) { adviseHugePages(v.data(), v.size() * sizeof(v[0])); });
     });
 }
 

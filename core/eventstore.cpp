@@ -2,7 +2,6 @@
 
 #include <sys/mman.h>
 
-#include <cstdint>
 #include <new>
 
 namespace bpflens {
@@ -27,19 +26,6 @@ void freeColumn(void *p, std::size_t bytes)
         ::operator delete(p);
     else
         munmap(p, bytes);
-}
-
-void adviseHugePages(void *p, std::size_t bytes)
-{
-    constexpr std::uintptr_t Huge = 2 * 1024 * 1024;
-    if (!isMappedColumn(bytes))
-        return;
-    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + Huge - 1) & ~(Huge - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(Huge - 1);
-    // Only whole huge pages inside the column: its partial ends keep small pages, so a huge
-    // page never holds memory the column does not use.
-    if (end > begin)
-        madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
 }
 
 bool isMappedColumn(std::size_t bytes)

@@ -30,9 +30,6 @@ struct ListRef
 // (docs/performance.md, run 8).
 void *allocateColumn(std::size_t bytes);
 void freeColumn(void *p, std::size_t bytes);
-// Asks for huge pages for the whole 2 MiB pages of a mapped column (where the kernel gives them
-// on request only), for a column that is about to be written whole.
-void adviseHugePages(void *p, std::size_t bytes);
 // Whether a column of that many bytes is mapped (its pages resident only once written).
 bool isMappedColumn(std::size_t bytes);
 
