@@ -263,16 +263,46 @@ StorageAt<E, I> readValue(Input &in)
 using chunk::encodeEvents;
 using chunk::Input;
 
-// Decodes count events of type E at the end of its columns, column by column, then restores
-// the store's time order if the chunk did not continue it.
+// Decodes count events of type E at the end of its columns (the sequential path: the salvage
+// reader, SQL over sessions, decode()): rows are added, filled in place, and committed at once.
 template<typename E>
 bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in)
 {
     EventColumns<E> &c = s.columns<E>();
-    const size_t base = size_t(c.size());
+    PlacedChunk placed;
+    placed.type = eventTypeOf<E>;
+    placed.base = c.size();
+    placed.count = count;
+    const size_t base = size_t(placed.base);
     const size_t end = base + size_t(count);
-    std::vector<typename EventColumns<E>::Key> keys(EventColumns<E>::keyedCount ? size_t(count)
-                                                                                : 0);
+    forEachField<E>([&]<std::size_t I>() {
+        if constexpr (!FieldAt<E, I>::keyed)
+            std::get<I>(c.fields).resize(end);
+    });
+    if constexpr (EventColumns<E>::keyedCount > 0)
+        c.key.resize(end);
+    if (!decodeInto<E>(s, in, placed)) {
+        // Leave the store as it was, with every column of one length.
+        c.forEachVector([&](auto &v) { v.resize(std::min(v.size(), base)); });
+        return false;
+    }
+    commit(&s, placed);
+    return true;
+}
+
+// Decodes the chunk into rows [placed.base, placed.base + placed.count) of E's columns, which
+// exist already, column by column. Nothing outside those rows is written (the parallel load
+// runs this for several chunks at once); what depends on earlier chunks is left in placed.
+template<typename E>
+bool EventChunkCodec::decodeInto(EventStore &s, chunk::Input &in, PlacedChunk &placed)
+{
+    using Key = typename EventColumns<E>::Key;
+    constexpr std::size_t keyedCount = EventColumns<E>::keyedCount;
+    EventColumns<E> &c = s.columns<E>();
+    const qint64 count = placed.count;
+    const size_t base = size_t(placed.base);
+    const size_t end = base + size_t(count);
+    std::vector<Key> keys(keyedCount ? size_t(count) : 0);
     forEachField<E>([&]<std::size_t I>() {
         using F = FieldAt<E, I>;
         const char *name = std::get<I>(EventTraits<E>::fields).name;
@@ -282,14 +312,16 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
         if constexpr (isCgroupField<E, I>()) {
             if (!in.withCgroups()) {
                 // 0: unknown (a keyed field's value is in keys, already 0)
-                if constexpr (!F::keyed)
-                    std::get<I>(c.fields).resize(end);
+                if constexpr (!F::keyed) {
+                    auto &column = std::get<I>(c.fields);
+                    std::fill(column.begin() + qsizetype(base), column.begin() + qsizetype(end),
+                              StorageAt<E, I>{});
+                }
                 return;
             }
         }
         if constexpr (F::kind == FieldKind::Time) {
             ColumnVector<quint64> &times = std::get<I>(c.fields);
-            times.resize(end);
             quint64 t = 0;
             for (qint64 i = 0; i < count; ++i) {
                 in.setEvent(i);
@@ -298,7 +330,6 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
             }
         } else if constexpr (F::kind == FieldKind::BytesList) {
             ColumnVector<ListRef> &lists = std::get<I>(c.fields);
-            lists.resize(end);
             const QByteArray countColumn = QByteArray(name) + "_count";
             quint64 total = 0;
             for (qint64 i = 0; i < count && !in.failed(); ++i) {
@@ -321,17 +352,13 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
             if (in.failed())
                 return;
             in.at(name, 0);
-            // Doubling, not the exact size: a reserve per chunk to exactly what it adds copies
-            // the whole list again for every chunk (quadratic in the chunks of a session).
-            const size_t needed = s.m_lists.size() + size_t(total);
-            if (needed > s.m_lists.capacity())
-                s.m_lists.reserve(std::max(needed, 2 * s.m_lists.capacity()));
+            placed.lists.reserve(placed.lists.size() + size_t(total));
             for (qint64 i = 0; i < count; ++i) {
                 in.setEvent(i);
                 ListRef &r = lists[base + size_t(i)];
-                r.begin = quint32(s.m_lists.size());
+                r.begin = quint32(placed.lists.size());
                 for (quint32 k = 0; k < r.count; ++k)
-                    s.m_lists.push_back(in.string());
+                    placed.lists.push_back(in.string());
             }
         } else if constexpr (F::keyed) {
             constexpr std::size_t pos = EventColumns<E>::template keyPosition<I>();
@@ -341,15 +368,12 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
             }
         } else {
             auto &column = std::get<I>(c.fields);
-            column.resize(end);
             for (qint64 i = 0; i < count; ++i) {
                 in.setEvent(i);
                 column[base + size_t(i)] = readValue<E, I>(in);
             }
         }
     });
-    // Checked before the events join the store, so that a chunk refused for them leaves
-    // nothing behind.
     if (!in.failed() && in.remaining() != 0)
         in.failChunk(QStringLiteral("%1 bytes are left over after %2 events")
                          .arg(in.remaining())
@@ -358,7 +382,8 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
         // The row's first_ns/last_ns were computed from the same events when it was written: a
         // difference means the times (or the row) were altered.
         const ColumnVector<quint64> &times = c.times();
-        const auto [lo, hi] = std::minmax_element(times.begin() + qsizetype(base), times.end());
+        const auto [lo, hi] =
+            std::minmax_element(times.begin() + qsizetype(base), times.begin() + qsizetype(end));
         if (*lo != in.expectedFirst() || *hi != in.expectedLast())
             in.failChunk(QStringLiteral("its events' times run from %1 to %2 ns, but its row "
                                         "says %3 to %4 ns")
@@ -367,37 +392,130 @@ bool EventChunkCodec::decodeEvents(EventStore &s, qint64 count, chunk::Input &in
                              .arg(in.expectedFirst())
                              .arg(in.expectedLast()));
     }
-    if (in.failed()) {
-        // Leave the store as it was, with every column of one length.
-        c.forEachVector([&](auto &v) { v.resize(std::min(v.size(), base)); });
+    if (in.failed())
         return false;
+    if constexpr (keyedCount > 0) {
+        // The chunk's own numbering, in order of first use, which the commit maps to the
+        // store's. Runs of one combination are the rule (one disk, one operation): looked up
+        // once per run.
+        QHash<Key, quint32> ids;
+        for (size_t i = 0; i < keys.size(); ++i) {
+            quint32 id;
+            if (i > 0 && keys[i] == keys[i - 1]) {
+                id = c.key[base + i - 1];
+            } else {
+                const auto it = ids.constFind(keys[i]);
+                if (it != ids.constEnd()) {
+                    id = it.value();
+                } else {
+                    id = quint32(ids.size());
+                    ids.insert(keys[i], id);
+                    placed.keys.insert(placed.keys.end(), keys[i].values.begin(),
+                                       keys[i].values.end());
+                }
+            }
+            c.key[base + i] = id;
+        }
     }
+    return true;
+}
+
+// Joins a decoded chunk to the store, after every chunk before it: maps its key combinations to
+// the store's, places its lists, and restores the store's time order if the chunk did not
+// continue it.
+template<typename E>
+void EventChunkCodec::commitEvents(EventStore &s, const PlacedChunk &placed, qsizetype listBase)
+{
+    EventColumns<E> &c = s.columns<E>();
+    const size_t base = size_t(placed.base);
+    const size_t end = base + size_t(placed.count);
     if constexpr (EventColumns<E>::keyedCount > 0) {
-        // Runs of one combination are the rule (one disk, one operation): intern each run once.
-        c.key.resize(end);
-        for (size_t i = 0; i < keys.size(); ++i)
-            c.key[base + i] =
-                i > 0 && keys[i] == keys[i - 1] ? c.key[base + i - 1] : c.internKey(keys[i]);
+        constexpr std::size_t n = EventColumns<E>::keyedCount;
+        std::vector<quint32> ids(placed.keys.size() / n);
+        bool same = true;
+        for (size_t k = 0; k < ids.size(); ++k) {
+            typename EventColumns<E>::Key key;
+            std::copy_n(placed.keys.begin() + qsizetype(k * n), n, key.values.begin());
+            ids[k] = c.internKey(key);
+            same = same && ids[k] == k;
+        }
+        if (!same) {
+            for (size_t i = base; i < end; ++i)
+                c.key[i] = ids[c.key[i]];
+        }
     }
+    forEachField<E>([&]<std::size_t I>() {
+        if constexpr (FieldAt<E, I>::kind == FieldKind::BytesList) {
+            if (listBase != 0) {
+                ColumnVector<ListRef> &lists = std::get<I>(c.fields);
+                for (size_t i = base; i < end; ++i)
+                    lists[i].begin += quint32(listBase);
+            }
+        }
+    });
     // Per-CPU buffers deliver slightly out of order; EventStore keeps each type time-sorted.
     // A stable sort of the new events merged after the old ones with equal times places every
     // event exactly where EventStore::append() would have placed it one by one.
     const ColumnVector<quint64> &times = c.times();
-    const bool sorted = std::is_sorted(times.begin() + qsizetype(base), times.end());
-    const quint64 newFirst =
-        count > 0 ? *std::min_element(times.begin() + qsizetype(base), times.end()) : 0;
-    if (!sorted || (base > 0 && count > 0 && times[base - 1] > newFirst)) {
+    const auto first = times.begin() + qsizetype(base);
+    const auto last = times.begin() + qsizetype(end);
+    const bool sorted = std::is_sorted(first, last);
+    const quint64 newFirst = placed.count > 0 ? *std::min_element(first, last) : 0;
+    if (!sorted || (base > 0 && placed.count > 0 && times[base - 1] > newFirst)) {
         s.m_outOfOrder = true;
-        const auto from =
-            size_t(std::upper_bound(times.begin(), times.begin() + qsizetype(base), newFirst) -
-                   times.begin());
+        const auto from = size_t(std::upper_bound(times.begin(), first, newFirst) - times.begin());
         std::vector<quint32> order(end - from);
         std::iota(order.begin(), order.end(), 0u);
         std::stable_sort(order.begin(), order.end(),
                          [&](quint32 a, quint32 b) { return times[from + a] < times[from + b]; });
         c.permute(qsizetype(from), order);
     }
-    return true;
+}
+
+void EventChunkCodec::setRows(EventStore *store, EventType type, qsizetype rows)
+{
+    visitEventType(type, [&]<typename E>() {
+        EventColumns<E> &c = store->columns<E>();
+        const auto n = size_t(std::max<qsizetype>(rows, 0));
+        forEachField<E>([&]<std::size_t I>() {
+            if constexpr (!FieldAt<E, I>::keyed)
+                std::get<I>(c.fields).resize(n);
+        });
+        if constexpr (EventColumns<E>::keyedCount > 0)
+            c.key.resize(n);
+    });
+}
+
+void EventChunkCodec::reserveLists(EventStore *store, EventType type, qint64 rows,
+                                   qint64 chunkBytes)
+{
+    visitEventType(type, [&]<typename E>() {
+        bool lists = false;
+        forEachField<E>(
+            [&]<std::size_t I>() { lists = lists || FieldAt<E, I>::kind == FieldKind::BytesList; });
+        // Every string id takes a byte of a chunk at least, beside the byte per column each
+        // event takes. Pages of a mapped column that are never written are never resident:
+        // reserving more than is used costs address space only.
+        const qint64 atMost = chunkBytes - rows * minBytesPerEvent(type);
+        if (lists && atMost > 0)
+            store->m_lists.reserve(store->m_lists.size() + size_t(atMost));
+    });
+}
+
+void EventChunkCodec::commit(EventStore *store, PlacedChunk &placed)
+{
+    const auto listBase = qsizetype(store->m_lists.size());
+    if (!placed.lists.empty()) {
+        // Doubling, not the exact size: a reserve per chunk to exactly what it adds copies
+        // the whole list again for every chunk (quadratic in the chunks of a session).
+        ColumnVector<quint32> &all = store->m_lists;
+        const size_t needed = all.size() + placed.lists.size();
+        if (needed > all.capacity())
+            all.reserve(std::max(needed, 2 * all.capacity()));
+        all.insert(all.end(), placed.lists.begin(), placed.lists.end());
+        ColumnVector<quint32>().swap(placed.lists);
+    }
+    visitEventType(placed.type, [&]<typename E>() { commitEvents<E>(*store, placed, listBase); });
 }
 
 int EventChunkCodec::minBytesPerEvent(EventType type, bool withCgroups)
@@ -456,7 +574,7 @@ bool EventChunkCodec::decode(EventType type, QByteArrayView blob, qint64 count,
                              const std::vector<quint32> &strings, EventStore *store, QString *error,
                              bool withCgroups)
 {
-    return decodeChunk(type, blob, count, strings, store, error, nullptr, withCgroups);
+    return decodeChunk(type, blob, count, strings, store, error, nullptr, withCgroups, nullptr);
 }
 
 quint32 EventChunkCodec::checksum(int type, qint64 count, quint64 firstNs, quint64 lastNs,
@@ -485,13 +603,13 @@ bool EventChunkCodec::checksumMatches(const StoredChunk &chunk)
                                                  chunk.lastNs, chunk.data)) == chunk.checksum;
 }
 
-ChunkCheck EventChunkCodec::decodeStored(const StoredChunk &chunk,
-                                         const std::vector<quint32> &strings, EventStore *store,
-                                         QString *error)
+namespace {
+// What decodeStored() and decodePlaced() check before decoding, in that order.
+ChunkCheck checkStored(const StoredChunk &chunk, QString *error)
 {
     if (chunk.hasChecksum) {
-        const quint32 computed =
-            checksum(chunk.type, chunk.count, chunk.firstNs, chunk.lastNs, chunk.data);
+        const quint32 computed = EventChunkCodec::checksum(chunk.type, chunk.count, chunk.firstNs,
+                                                           chunk.lastNs, chunk.data);
         if (qint64(computed) != chunk.checksum) {
             if (error)
                 *error = QStringLiteral("checksum mismatch (the row says %1, its contents make "
@@ -506,15 +624,41 @@ ChunkCheck EventChunkCodec::decodeStored(const StoredChunk &chunk,
             *error = QStringLiteral("unknown event type %1").arg(chunk.type);
         return ChunkCheck::Malformed;
     }
+    return ChunkCheck::Ok;
+}
+} // namespace
+
+ChunkCheck EventChunkCodec::decodeStored(const StoredChunk &chunk,
+                                         const std::vector<quint32> &strings, EventStore *store,
+                                         QString *error)
+{
+    if (const ChunkCheck c = checkStored(chunk, error); c != ChunkCheck::Ok)
+        return c;
     return decodeChunk(EventType(chunk.type), chunk.data, chunk.count, strings, store, error,
-                       &chunk, chunk.hasCgroups)
+                       &chunk, chunk.hasCgroups, nullptr)
+               ? ChunkCheck::Ok
+               : ChunkCheck::Malformed;
+}
+
+ChunkCheck EventChunkCodec::decodePlaced(const StoredChunk &chunk,
+                                         const std::vector<quint32> &strings, EventStore *store,
+                                         qsizetype base, PlacedChunk *out, QString *error)
+{
+    if (const ChunkCheck c = checkStored(chunk, error); c != ChunkCheck::Ok)
+        return c;
+    out->type = EventType(chunk.type);
+    out->base = base;
+    out->count = chunk.count;
+    return decodeChunk(out->type, chunk.data, chunk.count, strings, store, error, &chunk,
+                       chunk.hasCgroups, out)
                ? ChunkCheck::Ok
                : ChunkCheck::Malformed;
 }
 
 bool EventChunkCodec::decodeChunk(EventType type, QByteArrayView blob, qint64 count,
                                   const std::vector<quint32> &strings, EventStore *store,
-                                  QString *error, const StoredChunk *row, bool withCgroups)
+                                  QString *error, const StoredChunk *row, bool withCgroups,
+                                  PlacedChunk *placed)
 {
     auto refuse = [&](const QString &why) {
         if (error)
@@ -533,7 +677,9 @@ bool EventChunkCodec::decodeChunk(EventType type, QByteArrayView blob, qint64 co
     if (row)
         in.expectTimes(row->firstNs, row->lastNs);
     bool ok = false;
-    if (!visitEventType(type, [&]<typename E>() { ok = decodeEvents<E>(*store, count, in); }))
+    if (!visitEventType(type, [&]<typename E>() {
+            ok = placed ? decodeInto<E>(*store, in, *placed) : decodeEvents<E>(*store, count, in);
+        }))
         return refuse(QStringLiteral("unknown event type %1").arg(int(type)));
     if (!ok || in.failed())
         return refuse(in.error());

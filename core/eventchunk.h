@@ -40,6 +40,20 @@ enum class ChunkCheck
     Malformed,
 };
 
+// A chunk decoded into rows of EventStore's columns set aside for it (EventChunkCodec::
+// decodePlaced), by one of the threads of a parallel load, waiting to be committed in chunk
+// order. What depends on the chunks before it is kept here instead of in the store: the chunk's
+// own key combinations (the key column's rows index these until the commit maps them to the
+// store's) and its argument lists (ListRef::begin counts from the start of lists).
+struct PlacedChunk
+{
+    EventType type{};
+    qsizetype base = 0; // the chunk's first row
+    qint64 count = 0;
+    std::vector<quint64> keys; // keyedCount values per combination, in order of first use
+    ColumnVector<quint32> lists;
+};
+
 // The columnar encoding of one event type's events of one batch, as schema 2 and 3 session files
 // store them (table event_chunks, docs/session-format.md): every column of the chunk's events
 // in turn, in the order of the type's declared fields (core/events/<type>.h), as varints
@@ -90,6 +104,20 @@ public:
     static ChunkCheck decodeStored(const StoredChunk &chunk, const std::vector<quint32> &strings,
                                    EventStore *store, QString *error);
 
+    // The parallel load (SessionReader): setRows() sizes a type's columns once, before any
+    // thread writes (new rows are left uninitialised), and reserveLists() the argument lists
+    // for rows events in chunkBytes of the type's chunks; decodePlaced() checks and decodes a
+    // stored chunk as decodeStored() does, but into rows [base, base + count) and without touching
+    // anything else of store, so that threads may decode distinct chunks at once; commit() then
+    // joins each decoded chunk to the store in chunk order (its key combinations, its lists and the
+    // time order, exactly as decodeStored() would have left them).
+    static void setRows(EventStore *store, EventType type, qsizetype rows);
+    static void reserveLists(EventStore *store, EventType type, qint64 rows, qint64 chunkBytes);
+    static ChunkCheck decodePlaced(const StoredChunk &chunk, const std::vector<quint32> &strings,
+                                   EventStore *store, qsizetype base, PlacedChunk *out,
+                                   QString *error);
+    static void commit(EventStore *store, PlacedChunk &placed);
+
     // Interns a string of the file into store's pool, for building the strings map.
     static quint32 intern(EventStore *store, const QByteArray &bytes);
 
@@ -97,11 +125,17 @@ public:
     static int minBytesPerEvent(EventType type, bool withCgroups = true);
 
 private:
+    // placed: decode into rows [placed->base, placed->base + count) (decodePlaced); without,
+    // append (decode, decodeStored).
     static bool decodeChunk(EventType type, QByteArrayView blob, qint64 count,
                             const std::vector<quint32> &strings, EventStore *store, QString *error,
-                            const StoredChunk *row, bool withCgroups);
+                            const StoredChunk *row, bool withCgroups, PlacedChunk *placed);
     template<typename E>
     static bool decodeEvents(EventStore &store, qint64 count, chunk::Input &in);
+    template<typename E>
+    static bool decodeInto(EventStore &store, chunk::Input &in, PlacedChunk &placed);
+    template<typename E>
+    static void commitEvents(EventStore &store, const PlacedChunk &placed, qsizetype listBase);
 };
 
 } // namespace bpflens

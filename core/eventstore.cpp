@@ -28,6 +28,11 @@ void freeColumn(void *p, std::size_t bytes)
         munmap(p, bytes);
 }
 
+bool isMappedColumn(std::size_t bytes)
+{
+    return bytes >= MappedColumnBytes;
+}
+
 void EventStore::reserve(EventType type, qsizetype count)
 {
     const auto n = size_t(std::max<qsizetype>(count, 0));
@@ -46,7 +51,10 @@ void EventStore::squeeze()
 {
     forEachEventType(
         [&]<typename E>() { columns<E>().forEachVector([](auto &v) { v.shrink_to_fit(); }); });
-    m_lists.shrink_to_fit();
+    // A mapped list's spare capacity was never written, so it is not resident; a copy to fit
+    // would briefly hold it twice (the session loader reserves it for the most it could hold).
+    if (!isMappedColumn(m_lists.capacity() * sizeof(quint32)))
+        m_lists.shrink_to_fit();
 }
 
 void EventStore::clear()
@@ -163,7 +171,11 @@ quint64 EventStore::lastTimeNs() const
 qint64 EventStore::memoryBytes() const
 {
     auto bytes = [](const auto &v) { return qint64(v.capacity() * sizeof(v[0])); };
-    qint64 total = qint64(sizeof(*this)) + m_strings.memoryBytes() + bytes(m_lists);
+    // A mapped list's spare capacity is not resident (squeeze()).
+    const qint64 listBytes = isMappedColumn(m_lists.capacity() * sizeof(quint32))
+                                 ? (qint64(m_lists.size() * sizeof(quint32)) + 4095) & ~qint64(4095)
+                                 : bytes(m_lists);
+    qint64 total = qint64(sizeof(*this)) + m_strings.memoryBytes() + listBytes;
     forEachEventType([&]<typename E>() {
         const EventColumns<E> &c = columns<E>();
         c.forEachVector([&](const auto &v) { total += bytes(v); });

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <numeric>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace bpflens {
@@ -29,6 +30,8 @@ struct ListRef
 // (docs/performance.md, run 8).
 void *allocateColumn(std::size_t bytes);
 void freeColumn(void *p, std::size_t bytes);
+// Whether a column of that many bytes is mapped (its pages resident only once written).
+bool isMappedColumn(std::size_t bytes);
 
 template<typename T>
 struct ColumnAllocator
@@ -41,6 +44,18 @@ struct ColumnAllocator
     }
     T *allocate(std::size_t n) { return static_cast<T *>(allocateColumn(n * sizeof(T))); }
     void deallocate(T *p, std::size_t n) { freeColumn(p, n * sizeof(T)); }
+    // resize(n) default-initialises (leaves a number column's new rows untouched, not zeroed):
+    // the parallel session load sizes a column once and each thread then writes, and faults in,
+    // its own rows; zeroing them first would touch every page on one thread. Code that needs
+    // zeros asks for them (resize(n, {})).
+    template<typename U, typename... Args>
+    void construct(U *p, Args &&...args)
+    {
+        if constexpr (sizeof...(Args) == 0)
+            ::new (static_cast<void *>(p)) U;
+        else
+            ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+    }
     template<typename U>
     bool operator==(const ColumnAllocator<U> &) const
     {

@@ -18,9 +18,16 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace bpflens {
@@ -882,6 +889,131 @@ bool SessionWriter::finish(quint64 endMonotonicNs, QString *error)
 
 namespace {
 
+std::atomic<int> g_decodeThreads{-1}; // SessionReader::setDecodeThreads()
+
+// A row of event_chunks on its way through the parallel load: read by the loading thread,
+// checked and decoded by a worker, committed by the loading thread in row order.
+struct ChunkRow
+{
+    qint64 seq = 0;
+    StoredChunk chunk; // chunk.data: set by the worker, from dataOffset in its job's bytes
+    qsizetype dataOffset = 0;
+    int dataType = 0;
+    qsizetype base = -1; // its first row in its type's columns; -1: refused before decoding
+    PlacedChunk placed;
+    bool skipped = false; // an event type of a newer BPF Lens: counted, not decoded
+    QString refusal;      // why the row is refused (what follows "table event_chunks, row N: ")
+};
+
+// Consecutive rows, some hundred KiB of them: a chunk is about 8 KiB, too little to hand to
+// another thread on its own.
+struct ChunkJob
+{
+    std::vector<ChunkRow> rows;
+    QByteArray bytes;
+    std::exception_ptr exception;
+    bool done = false;
+};
+
+// Worker threads that run jobs in the order they were pushed, handing them back in that order.
+// Without workers push() runs the job at once.
+class ChunkDecoders
+{
+public:
+    ChunkDecoders(int threads, std::function<void(ChunkJob &)> work)
+        : m_work(std::move(work))
+    {
+        for (int i = 0; i < threads; ++i)
+            m_threads.emplace_back([this] { runWorker(); });
+    }
+    ~ChunkDecoders()
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_stopping = true;
+        }
+        m_wake.notify_all();
+        for (std::thread &t : m_threads)
+            t.join();
+    }
+    ChunkDecoders(const ChunkDecoders &) = delete;
+    ChunkDecoders &operator=(const ChunkDecoders &) = delete;
+
+    size_t queued() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return m_jobs.size();
+    }
+    void push(std::unique_ptr<ChunkJob> job)
+    {
+        if (m_threads.empty()) {
+            m_work(*job);
+            job->done = true;
+            m_jobs.push_back(std::move(job));
+            return;
+        }
+        {
+            const std::lock_guard lock(m_mutex);
+            m_jobs.push_back(std::move(job));
+        }
+        m_wake.notify_one();
+    }
+    // The oldest job, once it is done (waiting for it if wait); null if there is none or it is
+    // not done yet.
+    std::unique_ptr<ChunkJob> takeDone(bool wait)
+    {
+        std::unique_lock lock(m_mutex);
+        if (wait)
+            m_doneChanged.wait(lock, [this] { return m_jobs.empty() || m_jobs.front()->done; });
+        if (m_jobs.empty() || !m_jobs.front()->done)
+            return nullptr;
+        std::unique_ptr<ChunkJob> job = std::move(m_jobs.front());
+        m_jobs.pop_front();
+        --m_next;
+        return job;
+    }
+
+private:
+    void runWorker()
+    {
+        std::unique_lock lock(m_mutex);
+        for (;;) {
+            m_wake.wait(lock, [this] { return m_stopping || m_next < m_jobs.size(); });
+            if (m_stopping)
+                return;
+            ChunkJob *job = m_jobs[m_next++].get();
+            lock.unlock();
+            try {
+                m_work(*job);
+            } catch (...) {
+                job->exception = std::current_exception();
+            }
+            lock.lock();
+            job->done = true;
+            m_doneChanged.notify_all();
+        }
+    }
+
+    std::function<void(ChunkJob &)> m_work;
+    std::vector<std::thread> m_threads;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_doneChanged;
+    std::deque<std::unique_ptr<ChunkJob>> m_jobs; // in row order
+    size_t m_next = 0;                            // the first job no worker has taken
+    bool m_stopping = false;
+};
+
+int decodeThreadCount()
+{
+    const int set = g_decodeThreads.load();
+    if (set >= 0)
+        return set;
+    // The loading thread reads the rows and commits; the others decode. More than a few
+    // would wait on the one reading.
+    return int(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+}
+
 class Reader
 {
 public:
@@ -913,6 +1045,9 @@ private:
     bool loadEvents();
     bool loadSchema1Events();
     bool loadChunks();
+    void decodeJob(ChunkJob &job) const;
+    void decodeRow(ChunkRow &row) const;
+    bool commitJob(ChunkJob &job);
     bool loadStacks();
     bool loadCgroups();
     bool loadSamples();
@@ -926,6 +1061,9 @@ private:
     qint64 m_total = 0;
     std::vector<QByteArray> m_strings; // schema 1: file string id -> bytes
     std::vector<quint32> m_stringMap;  // schema 2: file string id -> EventStore pool id
+    // The parallel chunk load: rows of each type made, and placed so far.
+    std::vector<qsizetype> m_rowsPlaced;
+    std::vector<qsizetype> m_rowsSized;
     int m_schema = 0;
     bool m_hasCounters = false;
     bool m_hasStacks = false;
@@ -1278,7 +1416,11 @@ bool Reader::loadChunks()
         return tick();
     });
     // Each type's rows are allocated once: counts are summed first, capped by what the blobs
-    // could hold so a hostile count cannot make this allocate more than the file's size.
+    // could hold so a hostile count cannot make this allocate more than the file's size. The
+    // rows are made at once (not written: no page is touched until a worker writes its rows),
+    // each chunk then decoded into its own rows by whichever thread is free.
+    m_rowsPlaced.assign(256, 0);
+    m_rowsSized.assign(256, 0);
     ok = ok && query("SELECT type, sum(max(min(count, length(data)), 0)), sum(length(data)) "
                      "FROM event_chunks GROUP BY type",
                      [&](sqlite3_stmt *st) {
@@ -1288,61 +1430,179 @@ bool Reader::loadChunks()
                          const auto t = EventType(type);
                          const qint64 count = sqlite3_column_int64(st, 1);
                          const qint64 bytes = sqlite3_column_int64(st, 2);
-                         store.reserve(t, qBound<qint64>(0, count,
-                                                         bytes / EventChunkCodec::minBytesPerEvent(
-                                                                     t, m_schema >= 4)));
+                         const qint64 rows = qBound<qint64>(
+                             0, count, bytes / EventChunkCodec::minBytesPerEvent(t, m_schema >= 4));
+                         EventChunkCodec::setRows(&store, t, rows);
+                         EventChunkCodec::reserveLists(&store, t, rows, bytes);
+                         m_rowsSized[size_t(type)] = rows;
                          return true;
                      });
+    if (!ok)
+        return false;
     const char *const chunkSql =
         m_chunkChecksums
             ? "SELECT seq, type, count, data, first_ns, last_ns, crc FROM event_chunks ORDER BY seq"
             : "SELECT seq, type, count, data, first_ns, last_ns, NULL FROM event_chunks ORDER BY "
               "seq";
-    ok = ok && query(chunkSql, [&](sqlite3_stmt *st) {
-             const qint64 seq = sqlite3_column_int64(st, 0);
-             const int type = sqlite3_column_int(st, 1);
-             const qint64 count = sqlite3_column_int64(st, 2);
-             auto bad = [&](const QString &why) {
-                 m_error = damaged(m_path, QStringLiteral("table event_chunks, row "
-                                                          "%1: %2")
-                                               .arg(seq)
-                                               .arg(why));
-                 m_damage = true;
-                 return false;
-             };
-             // Before reading it as a blob, which may convert it.
-             const int dataType = sqlite3_column_type(st, 3);
-             const void *p = sqlite3_column_blob(st, 3);
-             const int n = sqlite3_column_bytes(st, 3);
-             StoredChunk chunk;
-             chunk.type = type;
-             chunk.count = count;
-             chunk.data = QByteArrayView(static_cast<const char *>(p), p ? n : 0);
-             chunk.firstNs = quint64(sqlite3_column_int64(st, 4));
-             chunk.lastNs = quint64(sqlite3_column_int64(st, 5));
-             chunk.hasChecksum = m_chunkChecksums;
-             chunk.hasCgroups = m_schema >= 4;
-             chunk.checksum =
-                 sqlite3_column_type(st, 6) == SQLITE_INTEGER ? sqlite3_column_int64(st, 6) : -1;
-             // The checksum first: a flipped type must not pass for a newer one.
-             if (!EventChunkCodec::checksumMatches(chunk))
-                 return bad(QStringLiteral("checksum mismatch"));
-             if (type < 1)
-                 return bad(QStringLiteral("event type %1 does not exist").arg(type));
-             // A newer BPF Lens may add event types; their chunks are skipped like
-             // unknown tables.
-             if (!isEventType(type))
-                 return tickBy(count > 0 ? count : 0);
-             if (dataType != SQLITE_BLOB && dataType != SQLITE_NULL)
-                 return bad(QStringLiteral("data is not a blob"));
-             QString why;
-             if (EventChunkCodec::decodeStored(chunk, m_stringMap, &store, &why) != ChunkCheck::Ok)
-                 return bad(QStringLiteral("%1 chunk: %2")
-                                .arg(QLatin1String(probeIdOf(EventType(type))), why)
-                                .trimmed());
-             return tickBy(count);
-         });
-    return ok && m_error.isEmpty();
+    sqlite3_stmt *st = nullptr;
+    if (!check(sqlite3_prepare_v2(m_db, chunkSql, -1, &st, nullptr)))
+        return false;
+    const int workers = decodeThreadCount();
+    // A few jobs in flight per worker: enough to keep them busy, little enough not to show in
+    // a session's peak memory.
+    const size_t maxQueued = size_t(workers) * 2 + 1;
+    constexpr qsizetype JobBytes = 256 * 1024;
+    constexpr size_t JobRows = 64;
+    bool failed = false;
+    int rc = SQLITE_OK;
+    {
+        ChunkDecoders decoders(workers, [this](ChunkJob &job) { decodeJob(job); });
+        const auto commitDone = [&](bool wait) {
+            while (std::unique_ptr<ChunkJob> job = decoders.takeDone(wait)) {
+                if (!commitJob(*job))
+                    return false;
+            }
+            return true;
+        };
+        auto job = std::make_unique<ChunkJob>();
+        const auto dispatch = [&] {
+            while (decoders.queued() >= maxQueued) {
+                if (!commitDone(true))
+                    return false;
+            }
+            decoders.push(std::move(job));
+            job = std::make_unique<ChunkJob>();
+            return commitDone(false);
+        };
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            ChunkRow &row = job->rows.emplace_back();
+            row.seq = sqlite3_column_int64(st, 0);
+            StoredChunk &chunk = row.chunk;
+            chunk.type = sqlite3_column_int(st, 1);
+            chunk.count = sqlite3_column_int64(st, 2);
+            // Before reading it as a blob, which may convert it.
+            row.dataType = sqlite3_column_type(st, 3);
+            const void *p = sqlite3_column_blob(st, 3);
+            const int n = p ? sqlite3_column_bytes(st, 3) : 0;
+            row.dataOffset = job->bytes.size();
+            job->bytes.append(static_cast<const char *>(p), n);
+            chunk.data = QByteArrayView(static_cast<const char *>(p), n); // until dispatched
+            chunk.firstNs = quint64(sqlite3_column_int64(st, 4));
+            chunk.lastNs = quint64(sqlite3_column_int64(st, 5));
+            chunk.hasChecksum = m_chunkChecksums;
+            chunk.hasCgroups = m_schema >= 4;
+            chunk.checksum =
+                sqlite3_column_type(st, 6) == SQLITE_INTEGER ? sqlite3_column_int64(st, 6) : -1;
+            // Its rows: only for a chunk whose count the decoder accepts (the same test), so
+            // the rows placed never exceed the rows made.
+            if (isEventType(chunk.type) &&
+                (row.dataType == SQLITE_BLOB || row.dataType == SQLITE_NULL) && chunk.count >= 0 &&
+                chunk.count <= n / EventChunkCodec::minBytesPerEvent(EventType(chunk.type),
+                                                                     chunk.hasCgroups)) {
+                qsizetype &placed = m_rowsPlaced[size_t(chunk.type)];
+                if (placed + chunk.count <= m_rowsSized[size_t(chunk.type)]) {
+                    row.base = placed;
+                    placed += chunk.count;
+                }
+            }
+            if ((job->bytes.size() >= JobBytes || job->rows.size() >= JobRows) && !dispatch()) {
+                failed = true;
+                break;
+            }
+        }
+        // Also after a read error: a chunk refused before it is what a sequential read said.
+        if (!failed && !job->rows.empty() && !dispatch())
+            failed = true;
+        if (!failed && !commitDone(true))
+            failed = true;
+    }
+    sqlite3_finalize(st);
+    if (failed || !check(rc))
+        return false;
+    forEachEventType([&]<typename E>() {
+        const EventType t = eventTypeOf<E>;
+        EventChunkCodec::setRows(&store, t, m_rowsPlaced[size_t(t)]);
+    });
+    return m_error.isEmpty();
+}
+
+void Reader::decodeJob(ChunkJob &job) const
+{
+    for (ChunkRow &row : job.rows) {
+        row.chunk.data =
+            QByteArrayView(job.bytes.constData() + row.dataOffset, row.chunk.data.size());
+        decodeRow(row);
+        // Nothing after a refused row is committed.
+        if (!row.refusal.isEmpty())
+            return;
+    }
+}
+
+void Reader::decodeRow(ChunkRow &row) const
+{
+    const StoredChunk &chunk = row.chunk;
+    // The checks in the order the rows were always checked in.
+    // The checksum first: a flipped type must not pass for a newer one.
+    if (!EventChunkCodec::checksumMatches(chunk)) {
+        row.refusal = QStringLiteral("checksum mismatch");
+        return;
+    }
+    if (chunk.type < 1) {
+        row.refusal = QStringLiteral("event type %1 does not exist").arg(chunk.type);
+        return;
+    }
+    // A newer BPF Lens may add event types; their chunks are skipped like unknown tables.
+    if (!isEventType(chunk.type)) {
+        row.skipped = true;
+        return;
+    }
+    if (row.dataType != SQLITE_BLOB && row.dataType != SQLITE_NULL) {
+        row.refusal = QStringLiteral("data is not a blob");
+        return;
+    }
+    StoredChunk checked = chunk;
+    checked.hasChecksum = false; // checked above, once
+    QString why;
+    ChunkCheck result;
+    if (row.base >= 0) {
+        result = EventChunkCodec::decodePlaced(checked, m_stringMap, &m_data->events, row.base,
+                                               &row.placed, &why);
+    } else {
+        // Refused for its count before a row is written; a scratch store gives the message.
+        EventStore scratch;
+        result = EventChunkCodec::decodeStored(checked, m_stringMap, &scratch, &why);
+        if (result == ChunkCheck::Ok)
+            why = QStringLiteral("more events than the table's counts allow");
+        result = ChunkCheck::Malformed;
+    }
+    if (result != ChunkCheck::Ok)
+        row.refusal = QStringLiteral("%1 chunk: %2")
+                          .arg(QLatin1String(probeIdOf(EventType(chunk.type))), why)
+                          .trimmed();
+}
+
+bool Reader::commitJob(ChunkJob &job)
+{
+    if (job.exception)
+        std::rethrow_exception(job.exception);
+    for (ChunkRow &row : job.rows) {
+        if (!row.refusal.isEmpty()) {
+            m_error = damaged(
+                m_path,
+                QStringLiteral("table event_chunks, row %1: %2").arg(row.seq).arg(row.refusal));
+            m_damage = true;
+            return false;
+        }
+        if (row.skipped) {
+            if (!tickBy(row.chunk.count > 0 ? row.chunk.count : 0))
+                return false;
+            continue;
+        }
+        EventChunkCodec::commit(&m_data->events, row.placed);
+        if (!tickBy(row.chunk.count))
+            return false;
+    }
+    return true;
 }
 
 bool Reader::loadSchema1Events()
@@ -1670,6 +1930,11 @@ bool Reader::run(QString *error)
 }
 
 } // namespace
+
+void SessionReader::setDecodeThreads(int threads)
+{
+    g_decodeThreads.store(std::max(threads, -1));
+}
 
 bool SessionReader::open(const QString &path, SessionData *data, QString *error,
                          const Progress &progress, Salvage salvage)

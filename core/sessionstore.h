@@ -125,6 +125,12 @@ public:
     };
     static bool open(const QString &path, SessionData *data, QString *error,
                      const Progress &progress = {}, Salvage salvage = Salvage::Allow);
+
+    // The chunks of a schema 2+ file are decoded by worker threads while the loading thread
+    // reads the rows and joins the decoded chunks in order; the result is the same for any
+    // number of workers. threads: how many (-1, the default: one per core, at most 4; 0: the
+    // loading thread decodes alone). For tests and benchmarks that compare them.
+    static void setDecodeThreads(int threads);
 };
 
 } // namespace bpflens

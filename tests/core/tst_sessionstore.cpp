@@ -3,6 +3,7 @@
 #include "core/sessionstore.h"
 #include "tests/core/chunktestdata.h"
 #include "tests/core/sessiontestdata.h"
+#include "tests/everytype.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -265,6 +266,79 @@ bool rechecksumChunks(const QString &path)
     sqlite3_finalize(up);
     sqlite3_close(db);
     return ok;
+}
+
+// Every event of every type, the string pool and the stacks of two loads, the same.
+void compareLoads(const SessionData &got, const SessionData &want)
+{
+    QCOMPARE(got.events.outOfOrderAppends(), want.events.outOfOrderAppends());
+    forEachEventType([&]<typename E>() {
+        const EventType t = eventTypeOf<E>;
+        QCOMPARE(got.events.count(t), want.events.count(t));
+        for (qsizetype i = 0; i < want.events.count(t); ++i) {
+            if (!(got.events.event<E>(i) == want.events.event<E>(i)))
+                QFAIL(qPrintable(
+                    QStringLiteral("%1 event %2 differs").arg(QLatin1String(probeIdOf(t))).arg(i)));
+        }
+    });
+    QCOMPARE(got.events.strings().size(), want.events.strings().size());
+    for (qsizetype i = 0; i < want.events.strings().size(); ++i)
+        QCOMPARE(got.events.strings().string(quint32(i)), want.events.strings().string(quint32(i)));
+    QCOMPARE(got.stacks.frameCount(), want.stacks.frameCount());
+    QCOMPARE(got.stacks.stackCount(), want.stacks.stackCount());
+    for (quint32 id = 1; id <= quint32(want.stacks.frameCount()); ++id)
+        QVERIFY(got.stacks.frame(id) == want.stacks.frame(id));
+    for (quint32 id = 1; id <= quint32(want.stacks.stackCount()); ++id)
+        QVERIFY(got.stacks.stack(id) == want.stacks.stack(id));
+}
+
+// Loads path with the given number of decoding threads (SessionReader::setDecodeThreads).
+bool loadWith(int threads, const QString &path, SessionData *data, QString *error,
+              SessionReader::Salvage salvage = SessionReader::Salvage::Refuse)
+{
+    SessionReader::setDecodeThreads(threads);
+    const bool ok = SessionReader::open(path, data, error, {}, salvage);
+    SessionReader::setDecodeThreads(-1);
+    return ok;
+}
+
+// A session of some hundred chunks per type, written so that loading it in parallel has
+// something to get wrong: a batch of every type with stacks first, then batches whose events
+// go back in time within a batch (reversed opens), across batches (batch 2's times again,
+// written later: equal times keep the order they were written in), and block requests whose key
+// combinations come in a different order from batch to batch. Returns the events appended one
+// by one in the order written, what EventStore makes of them.
+QString writeAwkwardSession(const QString &path, int batches, EventStore *appended)
+{
+    SessionWriter writer;
+    QString error;
+    if (!writer.create(path, makeInfo(), &error))
+        return error;
+    QList<RecordBatch> written;
+    written.append(everyTypeBatch(400, Base));
+    for (int b = 1; b < batches; ++b) {
+        RecordBatch batch =
+            withTpPairs(makeBatch(Base, quint32(b == batches / 2 ? 2 : b), 700), 300);
+        if (b % 5 == 3)
+            std::reverse(batch.open.begin(), batch.open.end());
+        if (b % 3 == 1)
+            std::reverse(batch.block.begin(), batch.block.end());
+        batch.histograms.clear();
+        batch.stats.clear();
+        batch.counters.clear();
+        written.append(batch);
+    }
+    for (const RecordBatch &batch : written) {
+        if (!writer.writeBatch(batch, &error))
+            return error;
+        forEachEventType([&]<typename E>() {
+            for (const E &e : batch.events<E>())
+                appended->append(e);
+        });
+    }
+    if (!writer.finish(Base + 1000000000000ull, &error))
+        return error;
+    return QString();
 }
 
 } // namespace
@@ -791,6 +865,110 @@ private Q_SLOTS:
             QCOMPARE(data.events.block(i), expected.block(i));
         for (qsizetype i = 0; i < expected.count(EventType::TpPair); ++i)
             QCOMPARE(data.events.tpPair(i), expected.tpPair(i));
+    }
+
+    void loadsInParallelAsSequentially()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("parallel.bpflens"));
+        EventStore appended;
+        QCOMPARE(writeAwkwardSession(path, 24, &appended), QString());
+        // Many chunks of every type: each worker gets several jobs of them.
+        QVERIFY(countRows(path, "SELECT count(*) FROM event_chunks") > 200);
+
+        SessionData sequential;
+        QString error;
+        QVERIFY2(loadWith(0, path, &sequential, &error), qPrintable(error));
+        QVERIFY(sequential.events.outOfOrderAppends());
+        QVERIFY(sequential.stacks.stackCount() == SynthesizedStacks);
+        // The sequential load is what appending every event one by one gives.
+        forEachEventType([&]<typename E>() {
+            const EventType t = eventTypeOf<E>;
+            QCOMPARE(sequential.events.count(t), appended.count(t));
+            for (qsizetype i = 0; i < appended.count(t); ++i) {
+                if (!(sequential.events.event<E>(i) == appended.event<E>(i)))
+                    QFAIL(qPrintable(QStringLiteral("%1 event %2 differs from the appended one")
+                                         .arg(QLatin1String(probeIdOf(t)))
+                                         .arg(i)));
+            }
+        });
+        for (int threads : {1, 2, 3, 8, -1}) {
+            SessionData parallel;
+            QVERIFY2(loadWith(threads, path, &parallel, &error), qPrintable(error));
+            compareLoads(parallel, sequential);
+            if (QTest::currentTestFailed())
+                QFAIL(qPrintable(QStringLiteral("with %1 threads").arg(threads)));
+        }
+    }
+
+    void refusesADamagedChunkInTheMiddleAsSequentially()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("middle.bpflens"));
+        EventStore appended;
+        QCOMPARE(writeAwkwardSession(path, 24, &appended), QString());
+        const qint64 rows = countRows(path, "SELECT count(*) FROM event_chunks");
+        const QByteArray middle = QByteArray::number(rows / 2);
+        const qint64 seq = countRows(
+            path, QByteArray("SELECT seq FROM event_chunks ORDER BY seq LIMIT 1 OFFSET " + middle)
+                      .constData());
+        const QByteArray where = " WHERE seq = " + QByteArray::number(seq);
+        // A byte too many: the checksum says so. Then the same bytes with a checksum that fits
+        // them: the decoder says what is wrong.
+        QByteArray data;
+        {
+            sqlite3 *db = nullptr;
+            QCOMPARE(sqlite3_open(QFile::encodeName(path).constData(), &db), SQLITE_OK);
+            sqlite3_stmt *st = nullptr;
+            QCOMPARE(sqlite3_prepare_v2(
+                         db, QByteArray("SELECT data FROM event_chunks" + where).constData(), -1,
+                         &st, nullptr),
+                     SQLITE_OK);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            data = QByteArray(static_cast<const char *>(sqlite3_column_blob(st, 0)),
+                              sqlite3_column_bytes(st, 0));
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+        }
+        QVERIFY(!data.isEmpty());
+        data.append('\0');
+        QVERIFY(execSql(path, QByteArray("UPDATE event_chunks SET data = ?1" + where).constData(),
+                        &data));
+        for (bool rechecksummed : {false, true}) {
+            if (rechecksummed)
+                QVERIFY(rechecksumChunks(path));
+            const QString expected =
+                QStringLiteral("%1 is damaged (table event_chunks, row %2: %3")
+                    .arg(path)
+                    .arg(seq)
+                    .arg(rechecksummed ? QStringLiteral("") : QStringLiteral("checksum mismatch"));
+            SessionData sequential;
+            QString sequentialError;
+            QVERIFY(!loadWith(0, path, &sequential, &sequentialError));
+            QVERIFY2(sequentialError.startsWith(expected), qPrintable(sequentialError));
+            if (rechecksummed)
+                QVERIFY2(sequentialError.contains(QLatin1String("bytes are left over")),
+                         qPrintable(sequentialError));
+            for (int threads : {1, 3, -1}) {
+                SessionData parallel;
+                QString parallelError;
+                QVERIFY(!loadWith(threads, path, &parallel, &parallelError));
+                QCOMPARE(parallelError, sequentialError);
+            }
+            // Salvaged: every other chunk, the same way.
+            SessionData salvagedSequential;
+            QVERIFY2(loadWith(0, path, &salvagedSequential, &sequentialError,
+                              SessionReader::Salvage::Allow),
+                     qPrintable(sequentialError));
+            QCOMPARE(salvagedSequential.damage.chunksLost, 1);
+            QVERIFY(salvagedSequential.events.totalCount() < appended.totalCount());
+            QVERIFY(salvagedSequential.events.totalCount() > appended.totalCount() * 9 / 10);
+            SessionData salvagedParallel;
+            QString parallelError;
+            QVERIFY2(
+                loadWith(3, path, &salvagedParallel, &parallelError, SessionReader::Salvage::Allow),
+                qPrintable(parallelError));
+            QCOMPARE(salvagedParallel.damage.lost, salvagedSequential.damage.lost);
+            compareLoads(salvagedParallel, salvagedSequential);
+        }
     }
 
     void refusesMalformedChunks_data()
