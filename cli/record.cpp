@@ -675,8 +675,12 @@ int record(const QStringList &args)
         return recordToStream(requests, fd, durationNs, stopOnStdinEof);
     }
     const bool direct = parser.isSet(QStringLiteral("direct"));
-    const SystemBus bus;
-    HelperClient helper(bus.connection);
+    // --direct and --host never ask the helper: no bus connection (its thread, its handshake)
+    // in the start of a recording that does not use it.
+    std::optional<SystemBus> bus;
+    if (!direct && !remote)
+        bus.emplace();
+    HelperClient helper(bus ? bus->connection : QDBusConnection(QStringLiteral("bpflens-none")));
     QString unreachable;
     const bool viaHelper = !remote && !direct && helper.isReachable(&unreachable);
     if (!remote && !viaHelper && geteuid() != 0) {

@@ -433,6 +433,9 @@ bool SessionWriter::create(const QString &path, const SessionInfo &info, QString
     if (!wal ||
         sqlite3_exec(m_db, "PRAGMA synchronous = NORMAL", nullptr, nullptr, nullptr) != SQLITE_OK)
         return fail(failure(cannotCreate));
+    // The writer only appends (chunks, strings, stacks under increasing ids): SQLite's default
+    // 2 MiB page cache held pages it never reads again, resident for the whole recording.
+    sqlite3_exec(m_db, "PRAGMA cache_size = -256", nullptr, nullptr, nullptr);
 
     m_stmts = new Statements;
     struct

@@ -11,6 +11,9 @@
 
 #include <cerrno>
 #include <ctime>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <linux/membarrier.h>
 #include <optional>
 #include <sys/epoll.h>
@@ -146,7 +149,8 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
     }
     // The kernel rejects other sizes only at load time, with a bare EINVAL.
     const quint32 page = quint32(sysconf(_SC_PAGESIZE));
-    if (m_ringBufferBytes < page || (m_ringBufferBytes & (m_ringBufferBytes - 1))) {
+    if (m_ringBufferBytes &&
+        (m_ringBufferBytes < page || (m_ringBufferBytes & (m_ringBufferBytes - 1)))) {
         *error = QStringLiteral("ring buffer size %1 is not a power of two of at least %2 bytes")
                      .arg(m_ringBufferBytes)
                      .arg(page);
@@ -202,7 +206,11 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
         qWarning("%s", qPrintable(m_cgroups->error()));
     for (size_t i = 0; i < probes.size(); ++i) {
         QString why;
-        probes[i]->setRingBufferBytes(m_ringBufferBytes);
+        // The checks above asked what each probe's start asks again: answered from the cache,
+        // without the parsed BTF beside libbpf's own copy while the skeleton loads.
+        kernel().releaseMemory();
+        if (m_ringBufferBytes)
+            probes[i]->setRingBufferBytes(m_ringBufferBytes);
         probes[i]->setStackResolver(m_stackResolver.get());
         if (!probes[i]->start(normalized[int(i)], kernel(), &why)) {
             *error = QStringLiteral("probe %1: %2").arg(requests[int(i)].id, why);
@@ -224,6 +232,9 @@ bool Engine::start(QList<ProbeConfig> &requests, QString *error)
     }
     m_probes = std::move(probes);
     m_kernel.reset();
+    // The BTF libbpf parsed for each load (and ours) was freed: without this glibc keeps those
+    // megabytes for the whole recording.
+    returnFreeMemory();
     m_nextSnapshotNs.assign(m_probes.size(), 0);
     for (size_t i = 0; i < m_probes.size(); ++i)
         m_nextSnapshotNs[i] = m_startNs + m_probes[i]->intervalNs();
@@ -290,6 +301,13 @@ void Engine::stop(RecordBatch *out)
     m_statsFd = -1;
     m_stackResolver.reset();
     m_cgroups.reset();
+}
+
+void Engine::returnFreeMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
 }
 
 const StackTable *Engine::stacks() const

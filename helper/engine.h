@@ -37,6 +37,14 @@ public:
 
     // Read (and the kernel's BTF parsed) on first use; released once probes are running.
     const KernelFeatures &kernel() const;
+    // Frees what kernel() holds beyond its answers (the parsed BTF): a helper that answered
+    // its calls goes back to its idle footprint. The next question no earlier one asked parses
+    // the BTF again.
+    void releaseKernelMemory() const
+    {
+        if (m_kernel)
+            m_kernel->releaseMemory();
+    }
     // The catalog with every probe's availability on this kernel (default options).
     QList<ProbeStatus> probes() const;
     // One probe's entry of that list, without the others' feature checks (each may load a
@@ -48,7 +56,8 @@ public:
     // On success each request's attachPath and normalised options are filled in.
     bool start(QList<ProbeConfig> &requests, QString *error);
     bool isRunning() const { return !m_probes.empty(); }
-    // Ring buffer size of each probe started afterwards (power of two, >= page size).
+    // Ring buffer size of each probe started afterwards (power of two, >= page size); 0, the
+    // default, leaves each probe its own (Probe::defaultRingBufferBytes()).
     void setRingBufferBytes(quint32 bytes) { m_ringBufferBytes = bytes; }
 
     // Waits up to timeoutMs for records, then moves all waiting records into out, plus the
@@ -64,6 +73,10 @@ public:
     // is defined in that batch or an earlier one. nullptr when not recording.
     const StackTable *stacks() const;
     static quint64 monotonicNowNs();
+
+    // Hands the heap's free pages back to the system (glibc keeps them, in every thread's
+    // arena, for the next allocation): after a start freed its BTF copies, after a session.
+    static void returnFreeMemory();
 
 private:
     void takeNewStacks(RecordBatch &out);
@@ -83,7 +96,7 @@ private:
     int m_epollFd = -1;
     int m_statsFd = -1;
     quint64 m_startNs = 0;
-    quint32 m_ringBufferBytes = 4u << 20;
+    quint32 m_ringBufferBytes = 0;
 };
 
 } // namespace bpflens

@@ -15,6 +15,9 @@ public:
     ExecProbe();
     ~ExecProbe() override;
 
+    // Smaller than the default storm-sized ring (Probe): an exec is a few hundred bytes to a few
+    // KiB and even a build's exec storm is thousands a second, not hundreds of thousands.
+    quint32 defaultRingBufferBytes() const override { return 1u << 20; }
     ProbeAvailability availability(const KernelFeatures &kernel,
                                    const QVariantMap &options = {}) const override;
 

@@ -79,6 +79,8 @@ private:
     PolkitAuthority m_polkit;
     QDBusServiceWatcher m_watcher;
     QTimer m_idleTimer;
+    // A while after the last call: the catalog's parsed BTF released, the heap trimmed.
+    QTimer m_settleTimer;
     std::map<quint64, std::unique_ptr<HelperSession>> m_sessions;
     QHash<quint64, QList<QDBusMessage>> m_stopCalls; // replied to once detached
     // Sessions whose probes are all detached and whose stream is being finished. They no longer

@@ -76,17 +76,43 @@ KernelFeatures::KernelFeatures()
 
 KernelFeatures::~KernelFeatures()
 {
+    releaseMemory();
+}
+
+void KernelFeatures::releaseMemory() const
+{
     for (const ModuleBtf &m : std::as_const(m_modules)) {
         btf__free(m.btf);
         if (m.fd >= 0)
             close(m.fd);
     }
+    m_modules.clear();
+    m_modulesLoaded = false;
     btf__free(m_btf);
+    m_btf = nullptr;
+    m_kprobeList = QByteArray();
+    m_kprobeListRead = false;
+}
+
+const struct btf *KernelFeatures::vmlinuxBtf() const
+{
+    if (!m_btf && hasBtf()) {
+        m_btf = btf__load_vmlinux_btf();
+        if (!m_btf)
+            m_btfError = QStringLiteral("cannot parse the kernel's BTF again: %1")
+                             .arg(QString::fromLocal8Bit(strerror(errno)));
+    }
+    return m_btf;
+}
+
+const struct btf *KernelFeatures::btf() const
+{
+    return vmlinuxBtf();
 }
 
 void KernelFeatures::loadModuleBtf() const
 {
-    if (m_modulesLoaded || !m_btf)
+    if (m_modulesLoaded || !vmlinuxBtf())
         return;
     m_modulesLoaded = true;
     // The kernel's own list of BTF objects, as libbpf walks it to attach to module functions:
@@ -126,7 +152,7 @@ QList<const struct btf *> KernelFeatures::moduleBtfs() const
 
 KernelFeatures::BtfLocation KernelFeatures::findBtfType(const QString &name, int kind) const
 {
-    if (!m_btf)
+    if (!vmlinuxBtf())
         return {};
     const QByteArray n = name.toLatin1();
     int id = btf__find_by_name_kind(m_btf, n.constData(), kind);
@@ -144,7 +170,13 @@ KernelFeatures::BtfLocation KernelFeatures::findBtfType(const QString &name, int
 
 bool KernelFeatures::hasBtfType(const QString &name, int kind) const
 {
-    return findBtfType(name, kind).found();
+    const QString key = name + QLatin1Char('/') + QString::number(kind);
+    auto it = m_typeCache.constFind(key);
+    if (it != m_typeCache.cend())
+        return *it;
+    const bool found = findBtfType(name, kind).found();
+    m_typeCache.insert(key, found);
+    return found;
 }
 
 KernelFeatures::BtfLocation KernelFeatures::btfTracepoint(const QString &name) const
@@ -154,22 +186,27 @@ KernelFeatures::BtfLocation KernelFeatures::btfTracepoint(const QString &name) c
 
 bool KernelFeatures::hasBtfTracepoint(const QString &name) const
 {
-    return btfTracepoint(name).found();
+    return hasBtfType(QStringLiteral("btf_trace_") + name, BTF_KIND_TYPEDEF);
 }
 
 int KernelFeatures::tracepointArgCount(const QString &name) const
 {
+    auto it = m_argCountCache.constFind(name);
+    if (it != m_argCountCache.cend())
+        return *it;
     const BtfLocation l = btfTracepoint(name);
     if (!l.found())
         return -1;
     const struct btf *b = l.btf;
     const btf_type *t = btf__type_by_id(b, __u32(btf__resolve_type(b, __u32(l.id))));
-    if (!t || !btf_is_ptr(t))
-        return -1;
-    t = btf__type_by_id(b, t->type);
-    if (!t || !btf_is_func_proto(t))
-        return -1;
-    return btf_vlen(t) - 1;
+    int n = -1;
+    if (t && btf_is_ptr(t)) {
+        t = btf__type_by_id(b, t->type);
+        if (t && btf_is_func_proto(t))
+            n = btf_vlen(t) - 1;
+    }
+    m_argCountCache.insert(name, n);
+    return n;
 }
 
 bool KernelFeatures::tracefsEventExists(const QString &categoryAndName) const
@@ -239,7 +276,7 @@ bool KernelFeatures::canKprobe(const QString &function) const
 
 bool KernelFeatures::canFentry(const QString &function) const
 {
-    if (!m_btf)
+    if (!hasBtf())
         return false;
     auto it = m_fentryCache.constFind(function);
     if (it != m_fentryCache.cend())
@@ -263,7 +300,8 @@ bool KernelFeatures::runsCompatTasks() const
 bool KernelFeatures::compatTasksRun() const
 {
 #if defined(__x86_64__)
-    if (!m_btf || btf__find_by_name_kind(m_btf, "__ia32_sys_creat", BTF_KIND_FUNC) <= 0)
+    const struct btf *b = vmlinuxBtf();
+    if (!b || btf__find_by_name_kind(b, "__ia32_sys_creat", BTF_KIND_FUNC) <= 0)
         return false;
     // The kernel parses it with kstrtobool (0, n, f and "off" turn the emulation off); the last
     // one given counts.
@@ -292,16 +330,32 @@ bool KernelFeatures::compatTasksRun() const
 
 bool KernelFeatures::enumValue(const QString &enumerator, qint64 *value) const
 {
-    if (!m_btf)
+    // Each lookup walks every type of the kernel's BTF; the block probe asks for a dozen.
+    auto it = m_enumCache.constFind(enumerator);
+    if (it == m_enumCache.cend()) {
+        qint64 v = 0;
+        it = m_enumCache.insert(enumerator, findEnumValue(enumerator, &v) ? std::optional<qint64>(v)
+                                                                          : std::nullopt);
+    }
+    if (!it->has_value())
+        return false;
+    *value = **it;
+    return true;
+}
+
+bool KernelFeatures::findEnumValue(const QString &enumerator, qint64 *value) const
+{
+    const struct btf *b = vmlinuxBtf();
+    if (!b)
         return false;
     const QByteArray wanted = enumerator.toLatin1();
-    const __u32 n = btf__type_cnt(m_btf);
+    const __u32 n = btf__type_cnt(b);
     for (__u32 id = 1; id < n; ++id) {
-        const struct btf_type *t = btf__type_by_id(m_btf, id);
+        const struct btf_type *t = btf__type_by_id(b, id);
         if (btf_is_enum(t)) {
             const struct btf_enum *e = btf_enum(t);
             for (int i = 0; i < btf_vlen(t); ++i) {
-                if (wanted == btf__name_by_offset(m_btf, e[i].name_off)) {
+                if (wanted == btf__name_by_offset(b, e[i].name_off)) {
                     *value = e[i].val;
                     return true;
                 }
@@ -309,7 +363,7 @@ bool KernelFeatures::enumValue(const QString &enumerator, qint64 *value) const
         } else if (btf_is_enum64(t)) {
             const struct btf_enum64 *e = btf_enum64(t);
             for (int i = 0; i < btf_vlen(t); ++i) {
-                if (wanted == btf__name_by_offset(m_btf, e[i].name_off)) {
+                if (wanted == btf__name_by_offset(b, e[i].name_off)) {
                     *value = qint64(btf_enum64_value(e + i));
                     return true;
                 }
@@ -329,7 +383,7 @@ QString KernelFeatures::kprobeUnavailableReason() const
 
 QString KernelFeatures::fentryUnavailableReason() const
 {
-    if (!m_btf)
+    if (!hasBtf())
         return m_btfError;
     if (m_fentryProbe < 0)
         m_fentryProbe = canFentry(QStringLiteral("vfs_read")) ? 1 : 0;

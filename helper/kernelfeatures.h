@@ -5,6 +5,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 struct btf;
 
 namespace bpflens {
@@ -15,6 +17,9 @@ namespace bpflens {
 // Types, functions and tracepoints of loaded modules (ext4 on Debian's kernels) are in the
 // modules' own BTF (/sys/kernel/btf/<module>, split on top of vmlinux's): every lookup below
 // searches vmlinux first, then the modules.
+// The parsed BTF (5.5 MB of heap on a distribution kernel, plus the modules') and the kprobe
+// target list are the bulk of this object: releaseMemory() drops them while every answer
+// already given stays cached, and a question not asked before loads them again.
 class KernelFeatures
 {
 public:
@@ -36,7 +41,7 @@ public:
     KernelFeatures &operator=(const KernelFeatures &) = delete;
 
     QString release() const { return m_release; }
-    bool hasBtf() const { return m_btf != nullptr; }
+    bool hasBtf() const { return m_btfError.isEmpty(); }
     QString btfError() const { return m_btfError; }
 
     // tp_btf / raw tracepoint: "block_rq_issue"
@@ -52,6 +57,7 @@ public:
     bool hasBtfType(const QString &name, int kind) const;
     // The value of an enumerator of the kernel's BTF, as the running kernel defines it.
     bool enumValue(const QString &enumerator, qint64 *value) const;
+    // The location's btf (and btf(), moduleBtfs()) stays valid until releaseMemory().
     BtfLocation findBtfType(const QString &name, int kind) const;
     // The BTF holding the tracepoint's btf_trace_<name> typedef (vmlinux or its module's).
     BtfLocation btfTracepoint(const QString &name) const;
@@ -72,12 +78,21 @@ public:
     QString kprobeUnavailableReason() const;
     QString fentryUnavailableReason() const;
 
-    const struct btf *btf() const { return m_btf; }
+    const struct btf *btf() const;
+
+    // Frees the parsed BTF (vmlinux's and the modules') and the kprobe target list, keeping the
+    // answers: the engine calls it before a skeleton loads, when libbpf parses the kernel's BTF
+    // once more for itself, and the helper when a call has its answer. Pointers from btf(),
+    // findBtfType() and moduleBtfs() are invalid afterwards.
+    void releaseMemory() const;
 
 private:
     bool compatTasksRun() const; // runsCompatTasks() uncached
     bool tracefsEventExists(const QString &categoryAndName) const;
+    // vmlinux's BTF, parsed again after releaseMemory(); nullptr without BTF.
+    const struct btf *vmlinuxBtf() const;
     void loadModuleBtf() const;
+    bool findEnumValue(const QString &enumerator, qint64 *value) const; // enumValue() uncached
 
     struct ModuleBtf
     {
@@ -87,10 +102,15 @@ private:
     };
     mutable QList<ModuleBtf> m_modules;
     mutable bool m_modulesLoaded = false;
-    struct btf *m_btf = nullptr;
-    QString m_btfError;
+    mutable struct btf *m_btf = nullptr;
+    mutable QString m_btfError; // set when a parse after releaseMemory() fails
     QString m_release;
     mutable QHash<QString, bool> m_fentryCache;
+    // Answers that need the BTF, kept across releaseMemory(): "name/kind" -> found, the
+    // tracepoints' argument counts, the enumerators' values (nullopt: not in the BTF).
+    mutable QHash<QString, bool> m_typeCache;
+    mutable QHash<QString, int> m_argCountCache;
+    mutable QHash<QString, std::optional<qint64>> m_enumCache;
     mutable QHash<QString, bool> m_kprobeCache;
     // What kprobes may attach to (canKprobe()), read on first use.
     mutable QByteArray m_kprobeList;

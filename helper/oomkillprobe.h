@@ -16,6 +16,8 @@ public:
     OomKillProbe();
     ~OomKillProbe() override;
 
+    // Smaller than the default storm-sized ring (Probe): an OOM kill is a rare event.
+    quint32 defaultRingBufferBytes() const override { return 1u << 20; }
     ProbeAvailability availability(const KernelFeatures &kernel,
                                    const QVariantMap &options = {}) const override;
 

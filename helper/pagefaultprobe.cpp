@@ -156,6 +156,7 @@ bool PageFaultProbe::doStart(const QVariantMap &options, const KernelFeatures &k
     setCommonRodata(m_skel->rodata, f);
     m_skel->rodata->stack_copy_bytes = stackBytes;
     m_skel->rodata->recorder_tgid = f.tgid || f.tid ? 0 : quint32(getpid());
+    releaseKernelMemory();
     if (!checkLoaded(pagefault_bpf::load(m_skel), error))
         return false;
     if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))

@@ -1,6 +1,7 @@
 #include "helper/probe.h"
 
 #include "core/cgroups.h"
+#include "helper/kernelfeatures.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -36,7 +37,10 @@ bool Probe::start(const QVariantMap &options, const KernelFeatures &kernel, QStr
     m_lastHistogramFull = 0;
     const qint64 intervalMs = options.value(QStringLiteral("interval"), 1000).toLongLong();
     m_intervalNs = quint64(qMax<qint64>(intervalMs, 10)) * 1000000ull;
-    if (!doStart(options, kernel, error)) {
+    m_startingKernel = &kernel;
+    const bool started = doStart(options, kernel, error);
+    m_startingKernel = nullptr;
+    if (!started) {
         doStop();
         stop();
         return false;
@@ -44,6 +48,12 @@ bool Probe::start(const QVariantMap &options, const KernelFeatures &kernel, QStr
     m_running = true;
     m_attached = true;
     return true;
+}
+
+void Probe::releaseKernelMemory() const
+{
+    if (m_startingKernel)
+        m_startingKernel->releaseMemory();
 }
 
 void Probe::detach()
@@ -301,10 +311,10 @@ bool Probe::prepareSkeleton(const AttachPlan &plan, bpf_object *obj, bpf_map *ri
         return false;
     if (!ringBuffer)
         return true;
-    const int err = bpf_map__set_max_entries(ringBuffer, m_ringBufferBytes);
+    const int err = bpf_map__set_max_entries(ringBuffer, ringBufferBytes());
     if (err) {
         *error = QStringLiteral("ring buffer size %1: %2")
-                     .arg(m_ringBufferBytes)
+                     .arg(ringBufferBytes())
                      .arg(lastLibbpfError(err));
         return false;
     }

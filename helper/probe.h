@@ -78,13 +78,22 @@ public:
     // epoll-able fd of the ring buffer, -1 for a probe without events.
     int pollFd() const;
 
-    // Size of the probe's ring buffer: a power of two, at least one page. Set before start().
+    // Size of the probe's ring buffer: a power of two, at least one page. Set before start();
+    // without, the probe's default.
     void setRingBufferBytes(quint32 bytes) { m_ringBufferBytes = bytes; }
-    quint32 ringBufferBytes() const { return m_ringBufferBytes; }
+    quint32 ringBufferBytes() const
+    {
+        return m_ringBufferBytes ? m_ringBufferBytes : defaultRingBufferBytes();
+    }
+    // The kernel maps a ring buffer's pages twice into the recorder, all at once: 4 MiB are 8 MiB
+    // of its RSS for the whole recording. 4 MiB hold a storm (record --probe open over bench/run's
+    // storm on a loaded machine kept every event with 4 MiB in two tries, lost 7-11 % with 1 MiB,
+    // #35); a probe whose events come at a lower rate says so with a smaller one.
+    virtual quint32 defaultRingBufferBytes() const { return 4u << 20; }
     // Data waiting in the ring buffer before the kernel wakes the consumer (common.bpf.h's
     // wakeup_bytes): a quarter of the buffer, at most 64 KiB, so a small buffer still wakes the
     // consumer long before it is full.
-    quint64 wakeupBytes() const { return qMin<quint64>(64 * 1024, m_ringBufferBytes / 4); }
+    quint64 wakeupBytes() const { return qMin<quint64>(64 * 1024, ringBufferBytes() / 4); }
 
     // The recording's stack table and symbols, for probes whose events carry stacks. Set by the
     // engine before start(); such a probe fails to start without it.
@@ -249,6 +258,11 @@ protected:
     // one that returned NULL).
     static QString lastLibbpfError(int err);
 
+    // Frees the kernel's parsed BTF that the start's KernelFeatures holds (its answers stay):
+    // libbpf parses it once more to load a skeleton, and with both copies the load was the
+    // recorder's peak of memory. Called right before a skeleton loads.
+    void releaseKernelMemory() const;
+
 private:
     static int ringBufferCallback(void *ctx, void *data, size_t size);
 
@@ -263,8 +277,8 @@ private:
     bool m_auxiliaryRecord = false;
     quint64 m_malformed = 0;
     quint64 m_intervalNs = 1000000000ull;
-    quint32 m_ringBufferBytes = 4u << 20;
-    QList<int> m_progFds; // dup'ed, so stats stay readable until stop()
+    quint32 m_ringBufferBytes = 0; // 0: defaultRingBufferBytes()
+    QList<int> m_progFds;          // dup'ed, so stats stay readable until stop()
     QHash<QString, Log2Histogram> m_lastHistograms;
     QList<HistogramSnapshot> *m_histogramTarget = nullptr;
     QList<CounterSample> *m_counterTarget = nullptr;
@@ -277,6 +291,7 @@ private:
     SharedFd m_userFile;
     quint64 m_userFileOffset = 0;
     SharedFd m_userFile2;
+    const KernelFeatures *m_startingKernel = nullptr; // during start() only
 };
 
 // A probe built on one bpftool skeleton (struct <name>_bpf, whose C++ members open, load, detach
@@ -315,7 +330,10 @@ protected:
             return false;
         CommonFilters f = commonFilters(options);
         setCommonRodata(m_skel->rodata, f);
-        if (!configure(f, error) || !checkLoaded(Skel::load(m_skel), error))
+        if (!configure(f, error))
+            return false;
+        releaseKernelMemory();
+        if (!checkLoaded(Skel::load(m_skel), error))
             return false;
         return attachSkeleton(plan, m_skel->obj, ringBuffer, f, &m_links, error);
     }

@@ -152,6 +152,7 @@ bool ProfileProbe::doStart(const QVariantMap &options, const KernelFeatures &ker
     ro->kernel_only = m_kernelOnly;
     ro->user_only = userOnly;
     ro->stack_copy_bytes = stackBytes;
+    releaseKernelMemory();
     if (!checkLoaded(profile_bpf::load(m_skel), error))
         return false;
     if (!applyCgroupFilter(bpf_map__fd(m_skel->maps.cgroup_map), f.cgroupPath, error))

@@ -15,6 +15,9 @@ public:
     TcpAcceptProbe();
     ~TcpAcceptProbe() override;
 
+    // Smaller than the default storm-sized ring (Probe): connections come thousands a second, not
+    // the hundreds of thousands of a system call storm.
+    quint32 defaultRingBufferBytes() const override { return 1u << 20; }
     ProbeAvailability availability(const KernelFeatures &kernel,
                                    const QVariantMap &options = {}) const override;
 

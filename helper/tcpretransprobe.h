@@ -18,6 +18,9 @@ public:
     TcpRetransProbe();
     ~TcpRetransProbe() override;
 
+    // Smaller than the default storm-sized ring (Probe): retransmits are rarer still than
+    // connections.
+    quint32 defaultRingBufferBytes() const override { return 1u << 20; }
     ProbeAvailability availability(const KernelFeatures &kernel,
                                    const QVariantMap &options = {}) const override;
 
