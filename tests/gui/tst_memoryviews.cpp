@@ -300,10 +300,14 @@ private Q_SLOTS:
         window.resize(1366, 768);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.session()->setSession(memorySession());
         TimelineWidget *tl = window.results()->timeline();
+        window.session()->setSession(memorySession());
+        // Summed in a worker, not by the GUI thread at the session change.
+        QVERIFY(tl->isComputingMemory());
+        QVERIFY(tl->memoryLanes().isEmpty());
         tl->setMinimumHeight(300); // lanes with room for their labels
         QTRY_COMPARE(tl->memoryLanes().size(), 2);
+        QVERIFY(!tl->isComputingMemory());
         QCOMPARE(tl->memoryLaneLabel(0), QStringLiteral("parser 200"));
         QCOMPARE(tl->memoryLaneLabel(1), QStringLiteral("app 100"));
         const auto &app = tl->memoryLanes()[1];
