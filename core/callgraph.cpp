@@ -67,13 +67,16 @@ void childRanges(const std::vector<qint32> &parent, std::vector<qint32> &start,
 
 } // namespace
 
-CallTree CallTree::fromRaw(Direction direction, const Raw &raw, size_t count, bool dropEmpty)
+CallTree CallTree::fromRaw(Direction direction, const Raw &raw, size_t count, bool dropEmpty,
+                           std::vector<qint32> *rawOfOut)
 {
     CallTree tree;
     tree.m_direction = direction;
     if (!count)
         return tree;
-    std::vector<qint32> rawOf;
+    std::vector<qint32> local;
+    std::vector<qint32> &rawOf = rawOfOut ? *rawOfOut : local;
+    rawOf.clear();
     rawOf.reserve(count);
     tree.m_nodes.reserve(count);
     tree.m_nodes.emplace_back();
@@ -284,6 +287,36 @@ CallTree CallTreeIndex::sum(const StackWeights &weights) const
     const CallTree::Raw raw{m_frame.data(),      nullptr,           self.data(), total.data(),
                             m_childStart.data(), m_childList.data()};
     return CallTree::fromRaw(m_direction, raw, n, true);
+}
+
+CallTree CallTreeIndex::sum(const StackWeights &weights, const std::vector<quint64> &leastPerStack,
+                            std::vector<quint64> *leastPerNode) const
+{
+    const size_t n = m_frame.size();
+    std::vector<quint64> total(n, 0), self(n, 0), least(n, ~quint64(0));
+    for (auto it = weights.weights().cbegin(); it != weights.weights().cend(); ++it) {
+        const quint32 id = quint32(it.key());
+        const bool known = id < m_end.size();
+        const size_t end = size_t(known ? m_end[id] : 0);
+        total[end] += it.value();
+        self[size_t(known ? m_self[id] : 0)] += it.value();
+        if (it.value() && id < leastPerStack.size())
+            least[end] = std::min(least[end], leastPerStack[id]);
+    }
+    for (size_t i = n - 1; i > 0; --i) {
+        total[size_t(m_parent[i])] += total[i];
+        least[size_t(m_parent[i])] = std::min(least[size_t(m_parent[i])], least[i]);
+    }
+    const CallTree::Raw raw{m_frame.data(),      nullptr,           self.data(), total.data(),
+                            m_childStart.data(), m_childList.data()};
+    std::vector<qint32> rawOf;
+    CallTree tree = CallTree::fromRaw(m_direction, raw, n, true, &rawOf);
+    if (leastPerNode) {
+        leastPerNode->resize(rawOf.size());
+        for (size_t i = 0; i < rawOf.size(); ++i)
+            (*leastPerNode)[i] = least[size_t(rawOf[i])];
+    }
+    return tree;
 }
 
 QList<FunctionCost> functionCosts(const CallTree &topDown)

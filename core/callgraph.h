@@ -187,7 +187,9 @@ private:
         const qint32 *childStart;
         const qint32 *childList;
     };
-    static CallTree fromRaw(Direction direction, const Raw &raw, size_t count, bool dropEmpty);
+    // rawOf: where given, for each node of the tree the raw node it was made of.
+    static CallTree fromRaw(Direction direction, const Raw &raw, size_t count, bool dropEmpty,
+                            std::vector<qint32> *rawOf = nullptr);
 
     Direction m_direction = Direction::TopDown;
     std::vector<Node> m_nodes;
@@ -209,6 +211,11 @@ public:
     // direction, part and marking. Sums along the index's arrays, then numbers the nodes with
     // samples breadth first, sorting each one's children (no hashing, no list per node).
     CallTree sum(const StackWeights &weights) const;
+    // sum(), and per node of the tree the least of leastPerStack (indexed by stack id, ~0 where
+    // none) over the stacks with weight through it: the oldest block a call path holds, where
+    // the weights are bytes in use and leastPerStack when each stack's oldest was allocated.
+    CallTree sum(const StackWeights &weights, const std::vector<quint64> &leastPerStack,
+                 std::vector<quint64> *leastPerNode) const;
     qsizetype stackCount() const { return qsizetype(m_end.size()) - 1; }
     qsizetype nodeCount() const { return qsizetype(m_frame.size()); }
 

@@ -21,6 +21,103 @@ using namespace topkeys;
 
 namespace {
 
+// A latency the probes table gives percentiles of: a wait or a call's time. An allocation's
+// lifetime is memory held, summed as bytes (MemoryOverview), not a latency.
+template<typename E>
+constexpr bool waitLatency = hasLatency<E> && !std::is_same_v<E, AllocationEvent>;
+
+MemoryOverview memoryOverview(const EventStore &store, const OverviewQuery &q, qsizetype stackCount,
+                              const std::atomic_bool *cancel)
+{
+    using E = AllocationEvent;
+    constexpr EventType type = eventTypeOf<E>;
+    MemoryOverview m;
+    const qsizetype count = store.count(type);
+    if (count == 0)
+        return m;
+    m.present = true;
+    const bool open = q.endNs == std::numeric_limits<quint64>::max();
+    const qsizetype begin = store.lowerBound(type, q.startNs);
+    const qsizetype end = open ? count : store.lowerBound(type, q.endNs);
+    const EventMatcher matcher(q.filter);
+    const bool filtering = !(q.filter == EventFilter{});
+    const size_t stacks = size_t(std::max<qsizetype>(stackCount, 0)) + 1;
+    std::vector<quint64> bytes(stacks, 0), blocks(stacks, 0), oldest(stacks, ~quint64(0));
+    // What was held over time: +bytes at each allocation before the range's end, -bytes at its
+    // free (as outstandingBytesOverTime(), under the filter).
+    std::vector<std::pair<quint64, qint64>> deltas;
+    quint64 last = 0;
+    for (qsizetype i = 0; i < end; ++i) {
+        if ((i & 0xffff) == 0 && cancelled(cancel))
+            return {};
+        if (filtering && !matcher.accepts<E>(store, i))
+            continue;
+        const quint64 weight = store.value<&E::weight>(i);
+        const quint64 size = store.value<&E::size>(i) * weight;
+        const quint64 t = store.value<&E::timeNs>(i);
+        const bool freed = store.value<&E::end>(i) == E::Freed;
+        const quint64 until = t + store.value<&E::durNs>(i);
+        last = std::max(last, t);
+        deltas.emplace_back(t, qint64(size));
+        if (freed)
+            deltas.emplace_back(until, -qint64(size));
+        if (i < begin)
+            continue;
+        ++m.allocations;
+        m.allocatedBytes += size;
+        m.allocatedBlocks += weight;
+        m.sampleEvery = std::max(m.sampleEvery, quint32(weight));
+        if (freed && (open || until < q.endNs))
+            continue; // freed by the range's end
+        quint32 id = store.value<&E::stackId>(i);
+        if (id >= stacks)
+            id = 0;
+        bytes[id] += size;
+        blocks[id] += weight;
+        oldest[id] = std::min(oldest[id], t);
+        m.inUseBytes += size;
+        m.inUseBlocks += weight;
+    }
+    m.endNs = open
+                  ? std::max(last, q.fullEndNs == std::numeric_limits<quint64>::max() ? last
+                                                                                      : q.fullEndNs)
+                  : q.endNs;
+    std::stable_sort(deltas.begin(), deltas.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    qint64 held = 0;
+    size_t k = 0;
+    for (; k < deltas.size() && deltas[k].first < q.startNs; ++k)
+        held += deltas[k].second;
+    m.heldAtStartBytes = quint64(std::max<qint64>(held, 0));
+    m.peakBytes = m.heldAtStartBytes;
+    m.peakNs = q.startNs;
+    for (; k < deltas.size() && (open || deltas[k].first < q.endNs); ++k) {
+        held += deltas[k].second;
+        // The value at a moment is after all of its changes.
+        if (k + 1 < deltas.size() && deltas[k + 1].first == deltas[k].first)
+            continue;
+        const quint64 value = quint64(std::max<qint64>(held, 0));
+        if (value > m.peakBytes) {
+            m.peakBytes = value;
+            m.peakNs = deltas[k].first;
+        }
+    }
+    m.heldAtEndBytes = quint64(std::max<qint64>(held, 0));
+    QList<MemoryOverview::Stack> rows;
+    for (size_t id = 0; id < stacks; ++id) {
+        if (bytes[id])
+            rows.append({quint32(id), bytes[id], blocks[id], oldest[id]});
+    }
+    m.stacks = rows.size();
+    std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+        return a.bytes != b.bytes ? a.bytes > b.bytes : a.stackId < b.stackId;
+    });
+    if (q.topLimit > 0 && rows.size() > q.topLimit)
+        rows.resize(q.topLimit);
+    m.top = rows;
+    return m;
+}
+
 template<typename E>
 constexpr int costOf()
 {
@@ -173,7 +270,7 @@ QList<ProbeOverview> probeRows(const SessionData &data, const OverviewQuery &q,
         if (p.kind == ProbeOverview::Kind::Events) {
             const int t = int(*p.type);
             p.events = counts[size_t(t)];
-            visitEventType(*p.type, [&]<typename E>() { p.hasLatency = hasLatency<E>; });
+            visitEventType(*p.type, [&]<typename E>() { p.hasLatency = waitLatency<E>; });
             std::vector<quint64> &v = latencies[size_t(t)]; // reordered: dropped after this
             if (p.hasLatency && !v.empty()) {
                 // Nearest ranks as nearestRank() takes them, each selection in what the one
@@ -303,7 +400,7 @@ Overview computeOverview(const SessionData &data, const OverviewQuery &q, const 
                     ++p.counts[t];
                     const quint32 pid = store.value<&E::pid>(i);
                     const QByteArray &comm = store.value<&E::comm>(i);
-                    if constexpr (hasLatency<E>)
+                    if constexpr (waitLatency<E>)
                         p.latencies[t].push_back(store.latencyNs<E>(i));
                     // The idle task's samples are idle time, not a process's cost.
                     const bool costed =
@@ -384,6 +481,9 @@ Overview computeOverview(const SessionData &data, const OverviewQuery &q, const 
     Overview out;
     for (qint64 c : counts)
         out.eventsInRange += c;
+    out.memory = memoryOverview(store, q, stacks ? stacks->stackCount() : 0, cancel);
+    if (cancelled(cancel))
+        return {};
     out.probes = probeRows(data, q, counts, latencies);
     latencies = {};
 

@@ -152,8 +152,39 @@ struct Finding
     int p99Slot = -1;
 };
 
+// The memory of a session with allocations (memleak, docs/memory.md), summed as memory, not as
+// latencies: what the range left allocated and by which stacks, what the processes held at its
+// start, at its end and at most in it. Filtered as the other sections; sampled events count
+// their weight.
+struct MemoryOverview
+{
+    struct Stack
+    {
+        quint32 stackId = 0; // 0: blocks without a stack
+        quint64 bytes = 0;
+        quint64 blocks = 0;
+        quint64 oldestNs = 0; // when its oldest block in use was allocated
+    };
+    bool present = false;   // the session has allocations
+    qint64 allocations = 0; // events allocated in the range under the filter
+    quint64 allocatedBytes = 0, allocatedBlocks = 0;
+    // Allocated in the range and not freed by its end (sumAllocations()'s in use): the Memory
+    // group's flame graph and top stacks.
+    quint64 inUseBytes = 0, inUseBlocks = 0;
+    qint64 stacks = 0; // stacks with bytes in use
+    QList<Stack> top;  // most bytes first, topLimit of them
+    // Every recorded block, whenever allocated, held at the range's start and end (allocated
+    // before the moment and not freed before it), and the most held in the range, first when.
+    quint64 heldAtStartBytes = 0, heldAtEndBytes = 0;
+    quint64 peakBytes = 0, peakNs = 0;
+    qint64 growthBytes() const { return qint64(heldAtEndBytes) - qint64(heldAtStartBytes); }
+    quint64 endNs = 0; // the range's end (the last data's for an open range): ages are to it
+    quint32 sampleEvery = 1;
+};
+
 struct Overview
 {
+    MemoryOverview memory;
     QList<ProbeOverview> probes; // the session's probe order, then probes with data only
     QList<CostList> costs;       // one per CostKind whose type has events in the session
     QList<Finding> findings;     // most telling first: losses, spikes, errors, run queue

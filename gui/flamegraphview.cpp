@@ -1,5 +1,7 @@
 #include "gui/flamegraphview.h"
 
+#include "gui/models/eventmodels.h"
+
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -545,6 +547,9 @@ QString FlameGraphView::toolTipFor(const Box &box) const
     if (box.kind != BoxKind::Root)
         lines << costLine(unitInAmount ? tr("Self") : tr("Self samples"), n.self);
     lines << costLine(unitInAmount ? tr("Total") : tr("Total samples"), n.total);
+    if (const qint64 age = m_profile->isBytes() ? m_profile->oldestAgeNs(box.node) : -1; age >= 0)
+        lines << tr("Oldest block: allocated %1 before the range's end")
+                     .arg(EventTableModel::formatDuration(quint64(age)));
     if (m_profile->isBytes() && m_profile->sampleEvery > 1)
         lines << tr("Sampled: each recorded allocation stands for %Ln allocation(s)", nullptr,
                     int(std::min<quint64>(m_profile->sampleEvery, INT_MAX)));

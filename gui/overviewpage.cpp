@@ -140,6 +140,24 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
     m_noFindings->setWordWrap(true);
     layout->addWidget(m_noFindings);
 
+    // Allocations are memory, not latencies: what is held, its peak and growth, and by which
+    // stacks (memleak).
+    m_memoryHeading = heading(tr("Memory"));
+    layout->addWidget(m_memoryHeading);
+    m_memoryModel = new OverviewMemoryModel(this);
+    m_memoryView = makeTable(m_memoryModel, content);
+    m_memoryView->setAccessibleName(tr("Memory"));
+    m_memoryView->horizontalHeader()->hide();
+    m_memoryView->horizontalHeader()->setSectionResizeMode(OverviewMemoryModel::AmountColumn,
+                                                           QHeaderView::Stretch);
+    layout->addWidget(m_memoryView);
+    connect(m_memoryView, &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
+        if (index.row() >= OverviewMemoryModel::StackRows)
+            Q_EMIT viewRequested(View::Memory, EventType::Allocation);
+    });
+    connect(m_memoryView, &QAbstractItemView::doubleClicked, this,
+            [this] { Q_EMIT viewRequested(View::Memory, EventType::Allocation); });
+
     layout->addWidget(heading(tr("Top processes")));
     m_costBox = new QWidget(content);
     m_costGrid = new QGridLayout(m_costBox);
@@ -182,7 +200,11 @@ OverviewPage::OverviewPage(SessionModel *session, ViewState *state, QWidget *par
     connect(m_state, &ViewState::filterChanged, this, [this] { schedule(true); });
     // The worker reads the session: it must be done before the session changes.
     const auto stop = [this] { m_job.stopAndWait(); };
-    connect(m_session, &SessionModel::aboutToReset, this, stop);
+    connect(m_session, &SessionModel::aboutToReset, this, [this] {
+        m_job.stopAndWait();
+        // Its stacks are of the table about to go.
+        m_memoryModel->setMemory({}, nullptr, 0);
+    });
     connect(m_session, &SessionModel::aboutToBeDestroyed, this, stop);
     connect(m_session, &SessionModel::reset, this, [this] { schedule(true); });
     connect(m_session, &SessionModel::aboutToAppend, this, stop);
@@ -236,6 +258,7 @@ void OverviewPage::changeEvent(QEvent *event)
             fitHeight(v);
         fitHeight(m_findingsView);
         fitHeight(m_probesView);
+        fitHeight(m_memoryView);
     }
 }
 
@@ -339,6 +362,12 @@ void OverviewPage::present(Overview o)
 
     m_probeModel->setProbes(o.probes);
     fitHeight(m_probesView);
+    const bool memory = o.memory.present;
+    m_memoryModel->setMemory(std::move(o.memory), &m_session->stacks(),
+                             m_session->info().startMonotonicNs);
+    m_memoryHeading->setVisible(memory);
+    m_memoryView->setVisible(memory);
+    fitHeight(m_memoryView);
     updateLosses();
 
     const QLocale locale;

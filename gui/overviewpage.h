@@ -15,6 +15,7 @@ namespace bpflens {
 
 class OverviewCostModel;
 class OverviewFindingModel;
+class OverviewMemoryModel;
 class OverviewProbeModel;
 class SessionModel;
 class ViewState;
@@ -35,6 +36,7 @@ public:
         Histograms,
         CpuProfile,
         OffCpuProfile,
+        Memory, // the Memory group's top stacks
     };
     Q_ENUM(View)
 
@@ -62,6 +64,10 @@ public:
     // Null while the session has no events of the kind.
     QTableView *costView(CostKind kind) const;
     QLabel *noFindingsLabel() const { return m_noFindings; }
+    // The memory of a session with allocations (memleak); hidden in others.
+    QTableView *memoryView() const { return m_memoryView; }
+    QLabel *memoryHeading() const { return m_memoryHeading; }
+    OverviewMemoryModel *memoryModel() const { return m_memoryModel; }
     OverviewProbeModel *probeModel() const { return m_probeModel; }
     OverviewFindingModel *findingModel() const { return m_findingModel; }
     OverviewCostModel *costModel(CostKind kind) const;
@@ -105,6 +111,9 @@ private:
     QList<QTableView *> m_costViews; // per CostKind
     OverviewProbeModel *m_probeModel;
     OverviewFindingModel *m_findingModel;
+    QLabel *m_memoryHeading;
+    QTableView *m_memoryView;
+    OverviewMemoryModel *m_memoryModel;
     QList<OverviewCostModel *> m_costModels; // per CostKind
 };
 

@@ -43,25 +43,30 @@ QString swatch(const QColor &c, const QString &text, bool hatched = false)
 
 } // namespace
 
-ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *parent)
+ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *parent, Mode mode)
     : QWidget(parent)
     , m_session(session)
     , m_state(state)
+    , m_mode(mode)
 {
-    setAccessibleName(tr("CPU profile"));
+    setAccessibleName(mode == Mode::Memory ? tr("Memory in use") : tr("CPU profile"));
 
     m_kind = new QComboBox(this);
-    m_kind->addItem(tr("On-CPU"), int(ProfileKind::OnCpu));
-    m_kind->addItem(tr("Off-CPU"), int(ProfileKind::OffCpu));
+    if (mode == Mode::Memory) {
+        // One kind: the combo keeps the page's kind and stays hidden.
+        m_kind->addItem(tr("Memory in use"), int(ProfileKind::MemoryInUse));
+        m_kind->hide();
+    } else {
+        m_kind->addItem(tr("On-CPU"), int(ProfileKind::OnCpu));
+        m_kind->addItem(tr("Off-CPU"), int(ProfileKind::OffCpu));
+    }
     m_kind->setAccessibleName(tr("Profile kind"));
     m_kind->setToolTip(tr("On-CPU: where the CPUs were running, one sample per tick.\n"
                           "Off-CPU: where threads blocked, weighted by the time they waited.\n"
                           "Off-wake (offwake probe): each blocked stack with the stack of the "
                           "thread that woke it on top.\n"
                           "Page faults (pagefault probe): where processes faulted their memory "
-                          "in, weighted by faults.\n"
-                          "Memory in use (memleak probe): the blocks allocated in the visible "
-                          "range and not freed by its end, weighted by bytes."));
+                          "in, weighted by faults."));
     m_part = new QComboBox(this);
     m_part->addItem(tr("User + kernel"), int(StackPart::Both));
     m_part->addItem(tr("User only"), int(StackPart::UserOnly));
@@ -223,8 +228,6 @@ ProfilePage::ProfilePage(SessionModel *session, ViewState *state, QWidget *paren
                 setKind(ProfileKind::OffWake);
             else if (events.count(EventType::PageFault))
                 setKind(ProfileKind::PageFaults);
-            else if (events.count(EventType::Allocation))
-                setKind(ProfileKind::MemoryInUse);
         }
     });
     connect(m_session, &SessionModel::appended, this, [this] {
@@ -279,8 +282,10 @@ QTreeView *ProfilePage::createTree(QAbstractItemModel *model, QSortFilterProxyMo
 
 void ProfilePage::updateKinds()
 {
-    // Off-wake, page faults and memory in use are offered where there is something to show: a
-    // session recorded with offwake, with pagefault, with memleak.
+    if (m_mode == Mode::Memory)
+        return; // memory in use only: the Memory group says when the session has none
+    // Off-wake and page faults are offered where there is something to show: a session
+    // recorded with offwake, with pagefault. Memory in use has the Memory group.
     const auto offer = [this](ProfileKind kind, EventType type, const QString &text) {
         const bool has = m_session->events().count(type) > 0;
         const int at = m_kind->findData(int(kind));
@@ -291,7 +296,6 @@ void ProfilePage::updateKinds()
     };
     offer(ProfileKind::OffWake, EventType::OffWake, tr("Off-wake"));
     offer(ProfileKind::PageFaults, EventType::PageFault, tr("Page faults"));
-    offer(ProfileKind::MemoryInUse, EventType::Allocation, tr("Memory in use"));
 }
 
 QString ProfilePage::legendText() const

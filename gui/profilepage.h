@@ -37,7 +37,16 @@ public:
     // Live data re-aggregates at most this often.
     static constexpr int LiveIntervalMs = 500;
 
-    ProfilePage(SessionModel *session, ViewState *state, QWidget *parent = nullptr);
+    // The CPU group's page (on-CPU, off-CPU, off-wake, page faults) or the Memory group's
+    // flame graph (memory in use, memleak): one kind, no kind list.
+    enum class Mode
+    {
+        Cpu,
+        Memory,
+    };
+    ProfilePage(SessionModel *session, ViewState *state, QWidget *parent = nullptr,
+                Mode mode = Mode::Cpu);
+    Mode mode() const { return m_mode; }
 
     void setKind(ProfileKind kind);
     ProfileKind kind() const;
@@ -94,6 +103,7 @@ private:
 
     SessionModel *m_session;
     ViewState *m_state;
+    Mode m_mode;
     std::shared_ptr<const Profile> m_profile;
     ProfileBuilder m_builder;
     bool m_dirty = true;

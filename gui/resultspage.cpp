@@ -13,6 +13,7 @@
 #include "gui/histogramview.h"
 #include "gui/iostackview.h"
 #include "gui/latencyspinbox.h"
+#include "gui/memorypage.h"
 #include "gui/models/eventmodels.h"
 #include "gui/models/sessionmodel.h"
 #include "gui/overviewpage.h"
@@ -71,6 +72,8 @@ ResultsPage::ResultsPage(SessionModel *session, ViewState *state, QWidget *paren
     m_details = new DetailsPane(m_session, m_state, this);
     m_ioStack = new IoStackView(m_session, m_state, this);
     m_profile = new ProfilePage(m_session, m_state, this);
+    m_memoryProfile = new ProfilePage(m_session, m_state, this, ProfilePage::Mode::Memory);
+    m_memory = new MemoryPage(m_session, m_state, this);
     m_stackChart = new StackChartView(m_session, m_state, this);
     m_query = new QueryPage(m_session, this);
     m_top = new TopPage(m_session, m_state, this);
@@ -89,6 +92,11 @@ ResultsPage::ResultsPage(SessionModel *session, ViewState *state, QWidget *paren
     m_tabs->addTab(
         createGroup({{m_profile, tr("Flame &Graph")}, {m_stackChart, tr("Stac&k Chart")}}),
         tr("&CPU"));
+    // Memory in use where a user looks for memory, not under the CPU's profile: its flame graph
+    // and the stacks holding it, with their blocks and ages.
+    m_memoryGroup =
+        createGroup({{m_memoryProfile, tr("Flame &Graph")}, {m_memory, tr("Top &Stacks")}});
+    m_tabs->addTab(m_memoryGroup, tr("&Memory"));
     // Scheduling per thread and the critical path: its own group, as it has its own tables.
     m_tabs->addTab(createGroup({{m_threads, QString()}}), tr("T&hreads"));
     m_tabs->addTab(createGroup({{m_ioStack, tr("I/O &Stack")}, {m_counters, tr("Co&unters")}}),
@@ -105,7 +113,9 @@ ResultsPage::ResultsPage(SessionModel *session, ViewState *state, QWidget *paren
                     m_profile->setKind(view == V::CpuProfile ? ProfileKind::OnCpu
                                                              : ProfileKind::OffCpu);
                 QWidget *to = m_profile;
-                if (view == V::Explain || view == V::Histograms)
+                if (view == V::Memory)
+                    to = m_memory;
+                else if (view == V::Explain || view == V::Histograms)
                     to = view == V::Explain ? static_cast<QWidget *>(m_explain) : m_histograms;
                 else if (view == V::Events)
                     to = m_tables.value(int(type));
@@ -607,10 +617,14 @@ void ResultsPage::sessionReset()
 
 void ResultsPage::updateThreadsTab()
 {
-    const int index = m_tabs->indexOf(m_threads);
-    const bool shown = m_session->events().count(EventType::ThreadState) > 0;
-    if (index >= 0 && m_tabs->isTabVisible(index) != shown)
-        m_tabs->setTabVisible(index, shown);
+    const auto offer = [this](QWidget *group, EventType type) {
+        const int index = m_tabs->indexOf(group);
+        const bool shown = m_session->events().count(type) > 0;
+        if (index >= 0 && m_tabs->isTabVisible(index) != shown)
+            m_tabs->setTabVisible(index, shown);
+    };
+    offer(m_threads, EventType::ThreadState);
+    offer(m_memoryGroup, EventType::Allocation);
 }
 
 void ResultsPage::setRecording(bool recording)
@@ -687,6 +701,8 @@ QWidget *ResultsPage::currentChartWidget() const
         return m_counters;
     if (view == m_profile && !m_profile->isShowingEmptyState())
         return m_profile->flameGraph();
+    if (view == m_memoryProfile && !m_memoryProfile->isShowingEmptyState())
+        return m_memoryProfile->flameGraph();
     if (view == m_stackChart && !m_stackChart->isShowingEmptyState())
         return m_stackChart->plot();
     return m_timeline;

@@ -29,6 +29,7 @@ class HeatmapView;
 class HistogramView;
 class IoStackView;
 class LatencySpinBox;
+class MemoryPage;
 class ProfilePage;
 class QueryPage;
 class SessionModel;
@@ -39,8 +40,8 @@ class TimelineWidget;
 class TopPage;
 
 // What a session shows, as hotspot's ResultsPage: the timeline on top, the filter bar, and the
-// views in a few groups below (Overview, Latency, CPU, I/O, Analysis, Events), so that the row
-// of tabs fits a laptop's screen in every language. Events is one table with an event-type
+// views in a few groups below (Overview, Latency, CPU, Memory, I/O, Analysis, Events), so that the
+// row of tabs fits a laptop's screen in every language. Events is one table with an event-type
 // selector and the selected event's details below it, at the table's full width. The window
 // places this page beside the start and recording pages; the views follow ViewState.
 class ResultsPage : public QWidget
@@ -80,6 +81,9 @@ public:
     SummaryPanel *summaryPanel() const { return m_summary; }
     IoStackView *ioStackView() const { return m_ioStack; }
     ProfilePage *profilePage() const { return m_profile; }
+    // The Memory group (memleak): memory in use as a flame graph, and its top stacks.
+    ProfilePage *memoryProfilePage() const { return m_memoryProfile; }
+    MemoryPage *memoryPage() const { return m_memory; }
     StackChartView *stackChart() const { return m_stackChart; }
     QueryPage *queryPage() const { return m_query; }
     TopPage *topPage() const { return m_top; }
@@ -114,7 +118,8 @@ private:
     void sessionReset();
     void updateEventTypes(bool resizeAll);
     void updateRangeLabel();
-    // The Threads tab is offered when the session has thread states (the threadstate probe).
+    // The Threads tab is offered when the session has thread states (the threadstate probe),
+    // the Memory tab when it has allocations (memleak).
     void updateThreadsTab();
     void showEventType(EventType type);
     void selectInTable(const EventRef &ref, bool followTab = true);
@@ -134,6 +139,9 @@ private:
     SummaryPanel *m_summary = nullptr;
     IoStackView *m_ioStack = nullptr;
     ProfilePage *m_profile = nullptr;
+    ProfilePage *m_memoryProfile = nullptr;
+    MemoryPage *m_memory = nullptr;
+    QWidget *m_memoryGroup = nullptr;
     StackChartView *m_stackChart = nullptr;
     QueryPage *m_query = nullptr;
     TopPage *m_top = nullptr;

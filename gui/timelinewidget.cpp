@@ -95,15 +95,56 @@ TimelineWidget::TimelineWidget(SessionModel *session, ViewState *state,
     connect(m_state, &ViewState::selectedEventChanged, this, [this] { update(); });
     connect(m_session, &SessionModel::reset, this, [this] {
         forgetSummaries();
+        // The lanes of the session before are not this one's.
+        m_memory.clear();
+        m_memoryLanesKey = 0;
+        scheduleMemory(0);
         invalidate();
     });
-    connect(m_session, &SessionModel::aboutToAppend, this, [this] { m_appending = true; });
+    // The worker reads the store: it stops before the store changes.
+    const auto stopMemory = [this] { m_memoryJob.stopAndWait(); };
+    connect(m_session, &SessionModel::aboutToReset, this, stopMemory);
+    connect(m_session, &SessionModel::aboutToBeDestroyed, this, stopMemory);
+    connect(m_session, &SessionModel::aboutToAppend, this, [this] {
+        m_appending = true;
+        m_memoryJob.stopAndWait();
+    });
     connect(m_session, &SessionModel::appended, this, [this](bool outOfOrder) {
         m_appending = false;
         if (outOfOrder)
             forgetSummaries();
+        // Every allocation is summed again: live blocks arrive when they end, anywhere in time.
+        // Batches come every 500 ms: a pending request is left to fire, not restarted.
+        if (!m_memoryJob.isScheduled())
+            scheduleMemory(MemoryLiveIntervalMs);
         invalidate();
     });
+    connect(&m_memoryJob, &BackgroundJob::due, this, &TimelineWidget::startMemory);
+    scheduleMemory(0);
+}
+
+void TimelineWidget::scheduleMemory(int delayMs)
+{
+    // A session without allocations has no lanes: nothing to start.
+    if (m_session->events().count(EventType::Allocation) == 0) {
+        m_memoryJob.cancel();
+        return;
+    }
+    m_memoryJob.schedule(delayMs);
+}
+
+void TimelineWidget::startMemory()
+{
+    const SessionModel *session = m_session;
+    m_memoryJob.run(
+        [session](const JobToken &token) {
+            return TimelineBinner::memoryByProcess(*session, token.flag());
+        },
+        [this](QList<ProcessMemory> memory) {
+            m_memory = std::move(memory);
+            m_memoryLanesKey = 0;
+            invalidate();
+        });
 }
 
 QSize TimelineWidget::sizeHint() const
@@ -272,14 +313,6 @@ QRect TimelineWidget::memoryLaneRect(int lane) const
 
 const QList<TimelineWidget::MemoryLane> &TimelineWidget::memoryLanes() const
 {
-    if (m_memoryVersion != m_session->version()) {
-        // Every allocation is summed again: live blocks arrive when they end, anywhere in time.
-        m_memoryVersion = m_session->version();
-        m_memory = m_session->events().count(EventType::Allocation)
-                       ? TimelineBinner::memoryByProcess(*m_session)
-                       : QList<ProcessMemory>();
-        m_memoryLanesKey = 0;
-    }
     const EventFilter &filter = m_state->filter();
     quint64 key = cacheKey();
     key = mix(key, quint64(filter.pid));

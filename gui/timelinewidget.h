@@ -1,5 +1,6 @@
 #pragma once
 
+#include "gui/models/backgroundjob.h"
 #include "gui/models/timelinebins.h"
 #include "gui/models/viewstate.h"
 #include "gui/ticksprites.h"
@@ -50,7 +51,13 @@ public:
         ProcessMemory memory;
         MemoryColumns columns;
     };
+    // Every process's held bytes are summed in a worker at each session change (reset, a live
+    // batch): the lanes of the session before stay drawn until the result arrives, none after a
+    // reset.
     const QList<MemoryLane> &memoryLanes() const;
+    bool isComputingMemory() const { return m_memoryJob.isRunning() || m_memoryJob.isScheduled(); }
+    // A live batch's memory lanes are summed again at most this often.
+    static constexpr int MemoryLiveIntervalMs = 500;
     QRect memoryLaneRect(int lane) const;
     QString memoryLaneLabel(int lane) const; // "leaker 1234"
     QString memoryPeakLabel(int lane) const; // "peak 78.1 KiB", as drawn at the peak
@@ -141,9 +148,10 @@ private:
     QList<Lane> m_lanes;
     mutable ProcessCpuBins m_cpuBins;
     mutable quint64 m_cpuBinsKey = 0;
-    mutable int m_processLaneHeight = 0;   // for m_cpuBins' labels
-    mutable QList<ProcessMemory> m_memory; // every process's, per session version
-    mutable quint64 m_memoryVersion = ~quint64(0);
+    mutable int m_processLaneHeight = 0; // for m_cpuBins' labels
+    QList<ProcessMemory> m_memory;       // every process's, from the worker
+    void scheduleMemory(int delayMs);
+    void startMemory();
     mutable QList<MemoryLane> m_memoryLanes; // those shown, binned for the current picture
     mutable quint64 m_memoryLanesKey = 0;
     QCache<quint64, QImage> m_images; // per zoom level, size, data and filter version
@@ -167,6 +175,8 @@ private:
     bool m_moved = false;
     QString m_emptyText;
     QString m_hoverText;
+    // Last: its destructor waits for the work, which reads the session.
+    BackgroundJob m_memoryJob;
 };
 
 } // namespace bpflens

@@ -2238,6 +2238,10 @@ in %3</translation>
             <numerusform>Stichproben: Jede aufgezeichnete Belegung steht für %Ln Belegungen</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Oldest block: allocated %1 before the range&apos;s end</source>
+        <translation>Ältester Block: %1 vor dem Ende des Bereichs belegt</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::HeatmapModel</name>
@@ -2918,6 +2922,138 @@ Latenz %3 – %4
     </message>
 </context>
 <context>
+    <name>bpflens::MemoryPage</name>
+    <message>
+        <source>Top stacks of memory in use</source>
+        <translation>Top-Stacks des belegten Speichers</translation>
+    </message>
+    <message>
+        <source>Stacks holding memory</source>
+        <translation>Stacks, die Speicher belegen</translation>
+    </message>
+    <message>
+        <source>Stack frames</source>
+        <translation>Stack-Frames</translation>
+    </message>
+    <message numerus="yes">
+        <source>In use at the range&apos;s end: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>Belegt am Ende des Bereichs: %1 in %Ln Block</numerusform>
+            <numerusform>Belegt am Ende des Bereichs: %1 in %Ln Blöcken</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln stack(s)</source>
+        <translation>
+            <numerusform>%Ln Stack</numerusform>
+            <numerusform>%Ln Stacks</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>each event standing for %1 allocations</source>
+        <translation>jedes Ereignis steht für %1 Belegungen</translation>
+    </message>
+    <message>
+        <source>The blocks allocated in the visible range and not freed by its end, by the stack that allocated them. Over the whole recording: every block never freed while it was recorded. Zoom the range to two moments to see what grew between them.</source>
+        <translation>Die im sichtbaren Bereich belegten und bis zu seinem Ende nicht freigegebenen Blöcke, nach dem Stack, der sie belegt hat. Über die ganze Aufzeichnung: jeder Block, der während der Aufzeichnung nie freigegeben wurde. Den Bereich auf zwei Zeitpunkte zoomen, um zu sehen, was dazwischen gewachsen ist.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Allocated in the range: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>Im Bereich belegt: %1 in %Ln Block</numerusform>
+            <numerusform>Im Bereich belegt: %1 in %Ln Blöcken</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No allocations in this session.
+
+Record a running process with the memleak probe to see which call stacks hold its memory.</source>
+        <translation>Keine Speicherbelegungen in dieser Sitzung.
+
+Einen laufenden Prozess mit der Sonde „memleak“ aufzeichnen, um zu sehen, welche Aufrufstacks seinen Speicher belegen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Every block allocated in this range was freed by its end (%Ln block(s), %1).</source>
+        <translation>
+            <numerusform>Jeder in diesem Bereich belegte Block wurde bis zu seinem Ende freigegeben (%Ln Block, %1).</numerusform>
+            <numerusform>Jeder in diesem Bereich belegte Block wurde bis zu seinem Ende freigegeben (%Ln Blöcke, %1).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Only the blocks still allocated at the range&apos;s end count: move its end later, or zoom out (Ctrl+0 shows the whole session).</source>
+        <translation>Nur die am Ende des Bereichs noch belegten Blöcke zählen: das Ende später legen oder herauszoomen (Strg+0 zeigt die ganze Sitzung).</translation>
+    </message>
+    <message>
+        <source>Zoom out on the timeline or clear the PID and command filters.</source>
+        <translation>In der Zeitleiste herauszoomen oder die PID- und Befehlsfilter leeren.</translation>
+    </message>
+    <message>
+        <source>Zoom out on the timeline (Ctrl+0 shows the whole session).</source>
+        <translation>In der Zeitleiste herauszoomen (Strg+0 zeigt die ganze Sitzung).</translation>
+    </message>
+    <message>
+        <source>No allocations in this range.</source>
+        <translation>Keine Speicherbelegungen in diesem Bereich.</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::MemoryStackModel</name>
+    <message numerus="yes">
+        <source>%1 in %Ln allocation(s) from this stack</source>
+        <translation>
+            <numerusform>%1 in %Ln Belegung von diesem Stack</numerusform>
+            <numerusform>%1 in %Ln Belegungen von diesem Stack</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln allocation(s) from this stack, the oldest allocated %2 before the range&apos;s end</source>
+        <translation>
+            <numerusform>%1 in %Ln Belegung von diesem Stack, die älteste %2 vor dem Ende des Bereichs</numerusform>
+            <numerusform>%1 in %Ln Belegungen von diesem Stack, die älteste %2 vor dem Ende des Bereichs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The function that called the allocator: the stack&apos;s first frame</source>
+        <translation>Die Funktion, die den Allokator aufrief: der erste Frame des Stacks</translation>
+    </message>
+    <message>
+        <source>Bytes allocated from this stack in the range and not freed by its end</source>
+        <translation>Im Bereich von diesem Stack belegte und bis zu seinem Ende nicht freigegebene Bytes</translation>
+    </message>
+    <message>
+        <source>Blocks allocated from this stack in the range and not freed by its end</source>
+        <translation>Im Bereich von diesem Stack belegte und bis zu seinem Ende nicht freigegebene Blöcke</translation>
+    </message>
+    <message>
+        <source>How long before the range&apos;s end the oldest of these blocks was allocated: how long a leak has been growing</source>
+        <translation>Wie lange vor dem Ende des Bereichs der älteste dieser Blöcke belegt wurde: wie lange ein Leck schon wächst</translation>
+    </message>
+    <message>
+        <source>Allocated in</source>
+        <translation>Belegt in</translation>
+    </message>
+    <message>
+        <source>In use</source>
+        <translation>Belegt</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>Blöcke</translation>
+    </message>
+    <message>
+        <source>Oldest</source>
+        <translation>Ältester</translation>
+    </message>
+    <message>
+        <source>Where in it, where the program&apos;s debug information says</source>
+        <translation>Wo darin, soweit die Debug-Informationen des Programms es sagen</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::OverviewCostModel</name>
     <message>
         <source>%1 %</source>
@@ -3045,6 +3181,92 @@ Latenz %3 – %4
     </message>
 </context>
 <context>
+    <name>bpflens::OverviewMemoryModel</name>
+    <message numerus="yes">
+        <source>%1 in %Ln allocation(s) from this stack, the oldest allocated %2 before the range&apos;s end</source>
+        <translation>
+            <numerusform>%1 in %Ln Belegung von diesem Stack, die älteste %2 vor dem Ende des Bereichs</numerusform>
+            <numerusform>%1 in %Ln Belegungen von diesem Stack, die älteste %2 vor dem Ende des Bereichs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Activate to see the stacks holding memory in the Memory tab.</source>
+        <translation>Aktivieren, um die Speicher belegenden Stacks im Reiter „Speicher“ zu sehen.</translation>
+    </message>
+    <message>
+        <source>The blocks allocated in the visible range and not freed by its end, as the Memory tab&apos;s flame graph and top stacks sum them.</source>
+        <translation>Die im sichtbaren Bereich belegten und bis zu seinem Ende nicht freigegebenen Blöcke, wie der Flame-Graph und die Top-Stacks des Reiters „Speicher“ sie summieren.</translation>
+    </message>
+    <message>
+        <source>The most the recorded blocks held at once in the range, whenever they were allocated.</source>
+        <translation>Das Meiste, was die aufgezeichneten Blöcke im Bereich gleichzeitig belegten, wann immer sie belegt wurden.</translation>
+    </message>
+    <message>
+        <source>What the recorded blocks held at the range&apos;s end (%1) less what they held at its start (%2).</source>
+        <translation>Was die aufgezeichneten Blöcke am Ende des Bereichs belegten (%1), abzüglich dessen, was sie an seinem Anfang belegten (%2).</translation>
+    </message>
+    <message>
+        <source>Every block allocated in the range, freed or not. Sampled (sampleEvery=%1): the bytes and blocks are estimates.</source>
+        <translation>Jeder im Bereich belegte Block, freigegeben oder nicht. Stichproben (sampleEvery=%1): Bytes und Blöcke sind Schätzungen.</translation>
+    </message>
+    <message>
+        <source>Every block allocated in the range, freed or not.</source>
+        <translation>Jeder im Bereich belegte Block, freigegeben oder nicht.</translation>
+    </message>
+    <message>
+        <source>Allocated in %1</source>
+        <translation>Belegt in %1</translation>
+    </message>
+    <message>
+        <source>In use at the end</source>
+        <translation>Belegt am Ende</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>Spitze</translation>
+    </message>
+    <message>
+        <source>Growth over the range</source>
+        <translation>Zuwachs im Bereich</translation>
+    </message>
+    <message>
+        <source>Allocated in the range</source>
+        <translation>Im Bereich belegt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln block(s), the oldest %2 old</source>
+        <translation>
+            <numerusform>%1 in %Ln Block, der älteste %2 alt</numerusform>
+            <numerusform>%1 in %Ln Blöcken, der älteste %2 alt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln block(s) from %2</source>
+        <translation>
+            <numerusform>%1 in %Ln Block aus %2</numerusform>
+            <numerusform>%1 in %Ln Blöcken aus %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln stack(s)</source>
+        <translation>
+            <numerusform>%Ln Stack</numerusform>
+            <numerusform>%Ln Stacks</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 at %2 s</source>
+        <translation>%1 bei %2 s</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>%1 in %Ln Block</numerusform>
+            <numerusform>%1 in %Ln Blöcken</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bpflens::OverviewPage</name>
     <message>
         <source>Show BPF Lens&apos; own processes</source>
@@ -3118,6 +3340,10 @@ Latenz %3 – %4
     <message>
         <source>Unfinished: %1</source>
         <translation>Unvollendet: %1</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Speicher</translation>
     </message>
 </context>
 <context>
@@ -3679,18 +3905,6 @@ Mit der Sonde pagefault aufzeichnen, um zu sehen, wo Prozesse ihren Speicher ein
         <translation>Keine Seitenfehler in diesem Bereich.</translation>
     </message>
     <message>
-        <source>On-CPU: where the CPUs were running, one sample per tick.
-Off-CPU: where threads blocked, weighted by the time they waited.
-Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.
-Page faults (pagefault probe): where processes faulted their memory in, weighted by faults.
-Memory in use (memleak probe): the blocks allocated in the visible range and not freed by its end, weighted by bytes.</source>
-        <translation>On-CPU: wo die CPUs liefen, eine Stichprobe pro Takt.
-Off-CPU: wo Threads blockierten, gewichtet nach ihrer Wartezeit.
-Off-Wake (Sonde „offwake“): jeder blockierte Stack mit dem Stack des Threads, der ihn weckte, darüber.
-Seitenfehler (Sonde „pagefault“): wo Prozesse ihren Speicher einlagerten, gewichtet nach Seitenfehlern.
-Belegter Speicher (Sonde „memleak“): die im sichtbaren Bereich belegten und bis zu seinem Ende nicht freigegebenen Blöcke, gewichtet nach Bytes.</translation>
-    </message>
-    <message>
         <source>Memory in use</source>
         <translation>Belegter Speicher</translation>
     </message>
@@ -3745,6 +3959,16 @@ Einen laufenden Prozess mit der Sonde „memleak“ aufzeichnen, um zu sehen, we
     <message>
         <source>Sampled (sampleEvery=%1): each recorded allocation stands for %1, so the bytes and blocks are estimates.</source>
         <translation>Stichproben (sampleEvery=%1): Jede aufgezeichnete Belegung steht für %1, Bytes und Blöcke sind daher Schätzungen.</translation>
+    </message>
+    <message>
+        <source>On-CPU: where the CPUs were running, one sample per tick.
+Off-CPU: where threads blocked, weighted by the time they waited.
+Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.
+Page faults (pagefault probe): where processes faulted their memory in, weighted by faults.</source>
+        <translation>On-CPU: wo die CPUs liefen, eine Stichprobe pro Takt.
+Off-CPU: wo Threads blockierten, gewichtet nach ihrer Wartezeit.
+Off-Wake (Sonde „offwake“): jeder blockierte Stack mit dem Stack des Threads, der ihn weckte, darüber.
+Seitenfehler (Sonde „pagefault“): wo Prozesse ihren Speicher einlagerten, gewichtet nach Seitenfehlern.</translation>
     </message>
 </context>
 <context>
@@ -4377,6 +4601,14 @@ Die bis dahin aufgezeichneten Daten bleiben erhalten.</translation>
     <message>
         <source>T&amp;hreads</source>
         <translation>&amp;Threads</translation>
+    </message>
+    <message>
+        <source>Top &amp;Stacks</source>
+        <translation>Top-Stac&amp;ks</translation>
+    </message>
+    <message>
+        <source>&amp;Memory</source>
+        <translation>&amp;Speicher</translation>
     </message>
 </context>
 <context>

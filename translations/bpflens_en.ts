@@ -100,6 +100,54 @@
     </message>
 </context>
 <context>
+    <name>bpflens::MemoryPage</name>
+    <message numerus="yes">
+        <source>In use at the range&apos;s end: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>In use at the range&apos;s end: %1 in %Ln block</numerusform>
+            <numerusform>In use at the range&apos;s end: %1 in %Ln blocks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln stack(s)</source>
+        <translation>
+            <numerusform>%Ln stack</numerusform>
+            <numerusform>%Ln stacks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Allocated in the range: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>Allocated in the range: %1 in %Ln block</numerusform>
+            <numerusform>Allocated in the range: %1 in %Ln blocks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Every block allocated in this range was freed by its end (%Ln block(s), %1).</source>
+        <translation>
+            <numerusform>Every block allocated in this range was freed by its end (%Ln block, %1).</numerusform>
+            <numerusform>Every block allocated in this range was freed by its end (%Ln blocks, %1).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::MemoryStackModel</name>
+    <message numerus="yes">
+        <source>%1 in %Ln allocation(s) from this stack</source>
+        <translation>
+            <numerusform>%1 in %Ln allocation from this stack</numerusform>
+            <numerusform>%1 in %Ln allocations from this stack</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln allocation(s) from this stack, the oldest allocated %2 before the range&apos;s end</source>
+        <translation>
+            <numerusform>%1 in %Ln allocation from this stack, the oldest allocated %2 before the range&apos;s end</numerusform>
+            <numerusform>%1 in %Ln allocations from this stack, the oldest allocated %2 before the range&apos;s end</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bpflens::OverviewFindingModel</name>
     <message numerus="yes">
         <source>%1 lost %Ln event(s): its buffer was full</source>
@@ -122,6 +170,44 @@
         <translation>
             <numerusform>%1: %Ln failed with %2</numerusform>
             <numerusform>%1: %Ln failed with %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::OverviewMemoryModel</name>
+    <message numerus="yes">
+        <source>%1 in %Ln allocation(s) from this stack, the oldest allocated %2 before the range&apos;s end</source>
+        <translation>
+            <numerusform>%1 in %Ln allocation from this stack, the oldest allocated %2 before the range&apos;s end</numerusform>
+            <numerusform>%1 in %Ln allocations from this stack, the oldest allocated %2 before the range&apos;s end</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln block(s), the oldest %2 old</source>
+        <translation>
+            <numerusform>%1 in %Ln block, the oldest %2 old</numerusform>
+            <numerusform>%1 in %Ln blocks, the oldest %2 old</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln block(s) from %2</source>
+        <translation>
+            <numerusform>%1 in %Ln block from %2</numerusform>
+            <numerusform>%1 in %Ln blocks from %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln stack(s)</source>
+        <translation>
+            <numerusform>%Ln stack</numerusform>
+            <numerusform>%Ln stacks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>%1 in %Ln block</numerusform>
+            <numerusform>%1 in %Ln blocks</numerusform>
         </translation>
     </message>
 </context>

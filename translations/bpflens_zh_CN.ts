@@ -2229,6 +2229,10 @@ in %3</source>
             <numerusform>采样：每次记录的分配代表 %Ln 次分配</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Oldest block: allocated %1 before the range&apos;s end</source>
+        <translation>最早的内存块：在范围结束前 %1 分配</translation>
+    </message>
 </context>
 <context>
     <name>bpflens::HeatmapModel</name>
@@ -2907,6 +2911,132 @@ latency %3 – %4
     </message>
 </context>
 <context>
+    <name>bpflens::MemoryPage</name>
+    <message>
+        <source>Top stacks of memory in use</source>
+        <translation>占用内存最多的栈</translation>
+    </message>
+    <message>
+        <source>Stacks holding memory</source>
+        <translation>占用内存的栈</translation>
+    </message>
+    <message>
+        <source>Stack frames</source>
+        <translation>栈帧</translation>
+    </message>
+    <message numerus="yes">
+        <source>In use at the range&apos;s end: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>范围结束时占用：%1，共 %Ln 个内存块</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln stack(s)</source>
+        <translation>
+            <numerusform>%Ln 个栈</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>each event standing for %1 allocations</source>
+        <translation>每个事件代表 %1 次分配</translation>
+    </message>
+    <message>
+        <source>The blocks allocated in the visible range and not freed by its end, by the stack that allocated them. Over the whole recording: every block never freed while it was recorded. Zoom the range to two moments to see what grew between them.</source>
+        <translation>在可见范围内分配且到范围结束时仍未释放的内存块，按分配它们的栈列出。整个录制：录制期间从未释放的每个内存块。将范围缩放到两个时刻之间，可查看其间增长了什么。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Allocated in the range: %1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>范围内分配：%1，共 %Ln 个内存块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No allocations in this session.
+
+Record a running process with the memleak probe to see which call stacks hold its memory.</source>
+        <translation>此会话中没有内存分配。
+
+使用 memleak 探针录制一个正在运行的进程，即可查看哪些调用栈占用了它的内存。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Every block allocated in this range was freed by its end (%Ln block(s), %1).</source>
+        <translation>
+            <numerusform>此范围内分配的每个内存块都在范围结束前释放了（%Ln 个内存块，%1）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Only the blocks still allocated at the range&apos;s end count: move its end later, or zoom out (Ctrl+0 shows the whole session).</source>
+        <translation>只统计范围结束时仍被占用的内存块：将范围结束点后移，或缩小视图（Ctrl+0 显示整个会话）。</translation>
+    </message>
+    <message>
+        <source>Zoom out on the timeline or clear the PID and command filters.</source>
+        <translation>在时间线上缩小视图，或清除 PID 和命令过滤器。</translation>
+    </message>
+    <message>
+        <source>Zoom out on the timeline (Ctrl+0 shows the whole session).</source>
+        <translation>在时间线上缩小视图（Ctrl+0 显示整个会话）。</translation>
+    </message>
+    <message>
+        <source>No allocations in this range.</source>
+        <translation>此范围内没有内存分配。</translation>
+    </message>
+</context>
+<context>
+    <name>bpflens::MemoryStackModel</name>
+    <message numerus="yes">
+        <source>%1 in %Ln allocation(s) from this stack</source>
+        <translation>
+            <numerusform>%1，来自此栈的 %Ln 次分配</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln allocation(s) from this stack, the oldest allocated %2 before the range&apos;s end</source>
+        <translation>
+            <numerusform>%1，来自此栈的 %Ln 次分配，最早的一次在范围结束前 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The function that called the allocator: the stack&apos;s first frame</source>
+        <translation>调用分配器的函数：栈的第一帧</translation>
+    </message>
+    <message>
+        <source>Bytes allocated from this stack in the range and not freed by its end</source>
+        <translation>此栈在范围内分配且到范围结束时仍未释放的字节</translation>
+    </message>
+    <message>
+        <source>Blocks allocated from this stack in the range and not freed by its end</source>
+        <translation>此栈在范围内分配且到范围结束时仍未释放的内存块</translation>
+    </message>
+    <message>
+        <source>How long before the range&apos;s end the oldest of these blocks was allocated: how long a leak has been growing</source>
+        <translation>这些内存块中最早的一个在范围结束前多久分配：泄漏已增长了多久</translation>
+    </message>
+    <message>
+        <source>Allocated in</source>
+        <translation>分配位置</translation>
+    </message>
+    <message>
+        <source>In use</source>
+        <translation>占用</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>内存块</translation>
+    </message>
+    <message>
+        <source>Oldest</source>
+        <translation>最早</translation>
+    </message>
+    <message>
+        <source>Where in it, where the program&apos;s debug information says</source>
+        <translation>在该函数中的位置（如程序的调试信息所示）</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源代码</translation>
+    </message>
+</context>
+<context>
     <name>bpflens::OverviewCostModel</name>
     <message>
         <source>%1 %</source>
@@ -3031,6 +3161,87 @@ latency %3 – %4
     </message>
 </context>
 <context>
+    <name>bpflens::OverviewMemoryModel</name>
+    <message numerus="yes">
+        <source>%1 in %Ln allocation(s) from this stack, the oldest allocated %2 before the range&apos;s end</source>
+        <translation>
+            <numerusform>%1，来自此栈的 %Ln 次分配，最早的一次在范围结束前 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Activate to see the stacks holding memory in the Memory tab.</source>
+        <translation>激活可在“内存”选项卡中查看占用内存的栈。</translation>
+    </message>
+    <message>
+        <source>The blocks allocated in the visible range and not freed by its end, as the Memory tab&apos;s flame graph and top stacks sum them.</source>
+        <translation>在可见范围内分配且到范围结束时仍未释放的内存块，与“内存”选项卡的火焰图和栈排行的统计方式相同。</translation>
+    </message>
+    <message>
+        <source>The most the recorded blocks held at once in the range, whenever they were allocated.</source>
+        <translation>范围内已录制的内存块同时占用的最大值，无论它们何时分配。</translation>
+    </message>
+    <message>
+        <source>What the recorded blocks held at the range&apos;s end (%1) less what they held at its start (%2).</source>
+        <translation>已录制的内存块在范围结束时的占用（%1）减去范围开始时的占用（%2）。</translation>
+    </message>
+    <message>
+        <source>Every block allocated in the range, freed or not. Sampled (sampleEvery=%1): the bytes and blocks are estimates.</source>
+        <translation>范围内分配的每个内存块，无论是否已释放。采样（sampleEvery=%1）：字节数和内存块数为估计值。</translation>
+    </message>
+    <message>
+        <source>Every block allocated in the range, freed or not.</source>
+        <translation>范围内分配的每个内存块，无论是否已释放。</translation>
+    </message>
+    <message>
+        <source>Allocated in %1</source>
+        <translation>分配于 %1</translation>
+    </message>
+    <message>
+        <source>In use at the end</source>
+        <translation>结束时占用</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Growth over the range</source>
+        <translation>范围内增长</translation>
+    </message>
+    <message>
+        <source>Allocated in the range</source>
+        <translation>范围内分配</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln block(s), the oldest %2 old</source>
+        <translation>
+            <numerusform>%1，共 %Ln 个内存块，最早的已存在 %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln block(s) from %2</source>
+        <translation>
+            <numerusform>%1，共 %Ln 个内存块，来自 %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln stack(s)</source>
+        <translation>
+            <numerusform>%Ln 个栈</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 at %2 s</source>
+        <translation>%1，于 %2 秒</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %Ln block(s)</source>
+        <translation>
+            <numerusform>%1，共 %Ln 个内存块</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bpflens::OverviewPage</name>
     <message>
         <source>Show BPF Lens&apos; own processes</source>
@@ -3101,6 +3312,10 @@ latency %3 – %4
     <message>
         <source>Unfinished: %1</source>
         <translation>未完成：%1</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
     </message>
 </context>
 <context>
@@ -3655,18 +3870,6 @@ Record with the pagefault probe to see where processes fault their memory in.</s
         <translation>此范围内没有缺页异常。</translation>
     </message>
     <message>
-        <source>On-CPU: where the CPUs were running, one sample per tick.
-Off-CPU: where threads blocked, weighted by the time they waited.
-Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.
-Page faults (pagefault probe): where processes faulted their memory in, weighted by faults.
-Memory in use (memleak probe): the blocks allocated in the visible range and not freed by its end, weighted by bytes.</source>
-        <translation>在 CPU 上：CPU 在何处运行，每个时钟节拍一个样本。
-离开 CPU：线程在何处阻塞，按等待时间加权。
-唤醒等待（offwake 探针）：每个阻塞调用栈上方叠加唤醒它的线程的调用栈。
-缺页异常（pagefault 探针）：进程在何处调入内存，按缺页次数加权。
-占用内存（memleak 探针）：在可见范围内分配、到范围结束时仍未释放的内存块，按字节加权。</translation>
-    </message>
-    <message>
         <source>Memory in use</source>
         <translation>占用内存</translation>
     </message>
@@ -3717,6 +3920,16 @@ Record a running process with the memleak probe to see which call stacks hold it
     <message>
         <source>Sampled (sampleEvery=%1): each recorded allocation stands for %1, so the bytes and blocks are estimates.</source>
         <translation>采样（sampleEvery=%1）：每次记录的分配代表 %1 次，因此字节数和内存块数均为估计值。</translation>
+    </message>
+    <message>
+        <source>On-CPU: where the CPUs were running, one sample per tick.
+Off-CPU: where threads blocked, weighted by the time they waited.
+Off-wake (offwake probe): each blocked stack with the stack of the thread that woke it on top.
+Page faults (pagefault probe): where processes faulted their memory in, weighted by faults.</source>
+        <translation>On-CPU：CPU 在哪里运行，每个时钟节拍一个样本。
+Off-CPU：线程在哪里阻塞，按等待时间加权。
+Off-wake（offwake 探针）：每个阻塞的栈，其上叠加唤醒它的线程的栈。
+缺页（pagefault 探针）：进程在哪里将内存调入，按缺页次数加权。</translation>
     </message>
 </context>
 <context>
@@ -4345,6 +4558,14 @@ The data recorded until then is kept.</source>
     <message>
         <source>T&amp;hreads</source>
         <translation>线程(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Top &amp;Stacks</source>
+        <translation>栈排行(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Memory</source>
+        <translation>内存(&amp;M)</translation>
     </message>
 </context>
 <context>

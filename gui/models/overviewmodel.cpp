@@ -3,12 +3,14 @@
 #include "gui/models/eventmodels.h"
 #include "gui/models/explainmodel.h"
 #include "gui/models/sessionmodel.h"
+#include "gui/models/stackframes.h"
 
 #include "core/probecatalog.h"
 #include "core/units.h"
 
 #include <QLocale>
 
+#include <climits>
 #include <cmath>
 
 namespace bpflens {
@@ -475,6 +477,149 @@ QVariant OverviewFindingModel::headerData(int section, Qt::Orientation orientati
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     return section == FindingColumn ? tr("Worth a look") : tr("Shown in");
+}
+
+} // namespace bpflens
+
+namespace bpflens {
+
+OverviewMemoryModel::OverviewMemoryModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void OverviewMemoryModel::setMemory(MemoryOverview memory, const StackTable *stacks,
+                                    quint64 originNs)
+{
+    beginResetModel();
+    m_memory = std::move(memory);
+    m_stacks = stacks;
+    m_origin = originNs;
+    endResetModel();
+}
+
+int OverviewMemoryModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.isValid() || !m_memory.present)
+        return 0;
+    return StackRows + int(m_memory.top.size());
+}
+
+int OverviewMemoryModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant OverviewMemoryModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const MemoryOverview &m = m_memory;
+    const int row = index.row();
+    const QLocale locale;
+    const auto bytes = [&locale](quint64 b) { return formatByteSize(b, locale); };
+    const auto blocks = [](quint64 n) { return int(std::min<quint64>(n, INT_MAX)); };
+    const MemoryOverview::Stack *stack = row >= StackRows ? &m.top[row - StackRows] : nullptr;
+    switch (role) {
+    case StackIdRole:
+        return stack ? QVariant(stack->stackId) : QVariant();
+    case BytesRole:
+        if (stack)
+            return stack->bytes;
+        switch (row) {
+        case InUseRow:
+            return m.inUseBytes;
+        case PeakRow:
+            return m.peakBytes;
+        case GrowthRow:
+            return m.growthBytes();
+        case AllocatedRow:
+            return m.allocatedBytes;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (stack) {
+            QStringList lines{
+                tr("%1 in %Ln allocation(s) from this stack, the oldest allocated "
+                   "%2 before the range's end",
+                   nullptr, blocks(stack->blocks))
+                    .arg(bytes(stack->bytes),
+                         EventTableModel::formatDuration(
+                             m.endNs > stack->oldestNs ? m.endNs - stack->oldestNs : 0))};
+            if (m_stacks && m_stacks->hasStack(stack->stackId)) {
+                for (quint32 f : m_stacks->stack(stack->stackId).frames)
+                    lines << QStringLiteral("    ") + m_stacks->frameName(f);
+            }
+            lines << tr("Activate to see the stacks holding memory in the Memory tab.");
+            return lines.join(QLatin1Char('\n'));
+        }
+        switch (row) {
+        case InUseRow:
+            return tr("The blocks allocated in the visible range and not freed by its end, as "
+                      "the Memory tab's flame graph and top stacks sum them.");
+        case PeakRow:
+            return tr("The most the recorded blocks held at once in the range, whenever they "
+                      "were allocated.");
+        case GrowthRow:
+            return tr("What the recorded blocks held at the range's end (%1) less what they "
+                      "held at its start (%2).")
+                .arg(bytes(m.heldAtEndBytes), bytes(m.heldAtStartBytes));
+        case AllocatedRow:
+            return m.sampleEvery > 1
+                       ? tr("Every block allocated in the range, freed or not. Sampled "
+                            "(sampleEvery=%1): the bytes and blocks are estimates.")
+                             .arg(locale.toString(m.sampleEvery))
+                       : tr("Every block allocated in the range, freed or not.");
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::DisplayRole:
+        break;
+    default:
+        return {};
+    }
+    if (index.column() == WhatColumn) {
+        if (stack)
+            return tr("Allocated in %1")
+                .arg(m_stacks
+                         ? StackNames::keyFunction(*m_stacks, EventType::Allocation, stack->stackId)
+                         : QString::number(stack->stackId));
+        switch (row) {
+        case InUseRow:
+            return tr("In use at the end");
+        case PeakRow:
+            return tr("Peak");
+        case GrowthRow:
+            return tr("Growth over the range");
+        case AllocatedRow:
+            return tr("Allocated in the range");
+        }
+        return {};
+    }
+    if (stack)
+        return tr("%1 in %Ln block(s), the oldest %2 old", nullptr, blocks(stack->blocks))
+            .arg(bytes(stack->bytes),
+                 EventTableModel::formatDuration(
+                     m.endNs > stack->oldestNs ? m.endNs - stack->oldestNs : 0));
+    switch (row) {
+    case InUseRow:
+        return tr("%1 in %Ln block(s) from %2", nullptr, blocks(m.inUseBlocks))
+            .arg(bytes(m.inUseBytes), tr("%Ln stack(s)", nullptr, int(m.stacks)));
+    case PeakRow:
+        return tr("%1 at %2 s")
+            .arg(bytes(m.peakBytes),
+                 locale.toString(double(qint64(m.peakNs - m_origin)) / 1e9, 'f', 3));
+    case GrowthRow: {
+        const qint64 g = m.growthBytes();
+        return (g >= 0 ? QStringLiteral("+") : QStringLiteral("−")) +
+               bytes(quint64(g >= 0 ? g : -g));
+    }
+    case AllocatedRow:
+        return tr("%1 in %Ln block(s)", nullptr, blocks(m.allocatedBlocks))
+            .arg(bytes(m.allocatedBytes));
+    }
+    return {};
 }
 
 } // namespace bpflens

@@ -60,6 +60,50 @@ private:
     QList<ProbeOverview> m_probes;
 };
 
+// The Overview's memory (core/overview.h MemoryOverview, memleak): bytes in use at the range's
+// end, the peak, the growth over the range, what it allocated, then the stacks holding the most
+// with their blocks and the age of the oldest. Empty without allocations.
+class OverviewMemoryModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns
+    {
+        WhatColumn,
+        AmountColumn,
+        ColumnCount
+    };
+    enum Roles
+    {
+        StackIdRole = Qt::UserRole + 1, // quint32 on a stack's row, invalid on the others
+        BytesRole,                      // quint64 (the growth: qint64)
+    };
+    // The rows before the stacks.
+    enum Row
+    {
+        InUseRow,
+        PeakRow,
+        GrowthRow,
+        AllocatedRow,
+        StackRows // the first stack's
+    };
+
+    explicit OverviewMemoryModel(QObject *parent = nullptr);
+    // stacks names the stacks' allocating functions (it must outlive the model or be replaced
+    // first); originNs: the session's start, for the peak's time.
+    void setMemory(MemoryOverview memory, const StackTable *stacks, quint64 originNs);
+    const MemoryOverview &memory() const { return m_memory; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+
+private:
+    MemoryOverview m_memory;
+    const StackTable *m_stacks = nullptr;
+    quint64 m_origin = 0;
+};
+
 // One kind of cost (core/overview.h CostKind): the top processes by it, in its own unit.
 class OverviewCostModel : public QAbstractTableModel
 {

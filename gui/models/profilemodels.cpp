@@ -192,9 +192,11 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const SessionModel &session
     auto p = std::make_shared<Profile>();
     p->query = query;
     StackWeights weights;
+    AllocationSums sums;
     if (query.kind == ProfileKind::MemoryInUse) {
-        AllocationSums sums;
         weights = inUseWeights(session, query, sums);
+        // An open range's end is the last moment recorded (endTimeNs() is one past it).
+        p->ageEndNs = query.endNs == ~quint64(0) ? session.endTimeNs() - 1 : query.endNs;
         p->events = sums.events;
         p->allocatedBytes = sums.totalAllocBytes;
         p->sampleEvery = sums.sampleEvery;
@@ -206,7 +208,10 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const SessionModel &session
         weights = aggregateStacks(session, query, &p->events);
     }
     p->total = weights.total();
-    p->topDown = m_topDown->sum(weights);
+    if (query.kind == ProfileKind::MemoryInUse)
+        p->topDown = m_topDown->sum(weights, sums.oldestInuseNs, &p->oldestInUseNs);
+    else
+        p->topDown = m_topDown->sum(weights);
     if (withBottomUp) {
         p->bottomUp = m_bottomUp->sum(weights);
         p->hasBottomUp = true;

@@ -63,6 +63,20 @@ struct Profile
     quint64 allocatedBytes = 0;
     quint64 allocatedBlocks = 0;
     quint32 sampleEvery = 1;
+    // MemoryInUse: per top-down node when the oldest block in use under it was allocated (~0:
+    // none), and the moment ages are taken at: the range's end, the session's end for a range
+    // open to live data. memleak's age: how long a leak has been growing.
+    std::vector<quint64> oldestInUseNs;
+    quint64 ageEndNs = 0;
+    // How long before ageEndNs the oldest block under the node was allocated; -1 when unknown.
+    qint64 oldestAgeNs(qint32 node) const
+    {
+        if (node < 0 || size_t(node) >= oldestInUseNs.size() ||
+            oldestInUseNs[size_t(node)] == ~quint64(0))
+            return -1;
+        const quint64 t = oldestInUseNs[size_t(node)];
+        return t >= ageEndNs ? 0 : qint64(ageEndNs - t);
+    }
     bool isEmpty() const { return total == 0; }
     bool isTime() const
     {

@@ -344,30 +344,70 @@ ProcessCpuBins TimelineBinner::binCpuByProcess(const SessionModel &session, quin
     return out;
 }
 
-QList<ProcessMemory> TimelineBinner::memoryByProcess(const SessionModel &session)
+QList<ProcessMemory> TimelineBinner::memoryByProcess(const SessionModel &session,
+                                                     const std::atomic_bool *cancel)
 {
     using E = AllocationEvent;
     const EventStore &store = session.events();
     const qsizetype n = store.count(EventType::Allocation);
-    QHash<quint32, qsizetype> first; // pid -> its first allocation
+    // Per process its changes: +bytes at each allocation, -bytes at each free (a block that
+    // outlived the recording or its process stays held to the end), as
+    // outstandingBytesOverTime() makes them. One pass for all processes: a pass per process
+    // read every allocation once per process.
+    struct Process
+    {
+        qsizetype first = 0; // its first allocation, for the command
+        std::vector<std::pair<quint64, qint64>> deltas;
+    };
+    std::vector<Process> processes;
+    QHash<quint32, qsizetype> slot; // pid -> processes index
     quint32 lastPid = 0;
+    Process *last = nullptr;
     for (qsizetype i = 0; i < n; ++i) {
+        if ((i & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed))
+            return {};
         const quint32 pid = store.value<&E::pid>(i);
         // Allocations of one process come in runs (memleak records one process).
-        if (i > 0 && pid == lastPid)
-            continue;
-        lastPid = pid;
-        if (!first.contains(pid))
-            first.insert(pid, i);
+        if (!last || pid != lastPid) {
+            lastPid = pid;
+            auto it = slot.constFind(pid);
+            if (it == slot.constEnd()) {
+                it = slot.insert(pid, qsizetype(processes.size()));
+                processes.push_back({i, {}});
+            }
+            last = &processes[size_t(*it)];
+        }
+        const qint64 bytes = qint64(store.value<&E::size>(i) * store.value<&E::weight>(i));
+        const quint64 t = store.value<&E::timeNs>(i);
+        last->deltas.emplace_back(t, bytes);
+        if (store.value<&E::end>(i) == E::Freed)
+            last->deltas.emplace_back(t + store.value<&E::durNs>(i), -bytes);
     }
     QList<ProcessMemory> out;
-    for (auto it = first.cbegin(); it != first.cend(); ++it) {
+    out.reserve(qsizetype(slot.size()));
+    for (auto it = slot.cbegin(); it != slot.cend(); ++it) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return {};
+        Process &p = processes[size_t(it.value())];
         ProcessMemory m;
         m.pid = it.key();
-        m.comm = store.value<&E::comm>(it.value());
-        m.held = outstandingBytesOverTime(store, m.pid);
+        m.comm = store.value<&E::comm>(p.first);
+        std::stable_sort(p.deltas.begin(), p.deltas.end(),
+                         [](const auto &a, const auto &b) { return a.first < b.first; });
+        m.held.reserve(qsizetype(p.deltas.size()));
+        qint64 held = 0;
+        for (const auto &[t, d] : p.deltas) {
+            held += d;
+            const quint64 value = quint64(std::max<qint64>(held, 0));
+            if (!m.held.isEmpty() && m.held.last().first == t)
+                m.held.last().second = value;
+            else
+                m.held.append({t, value});
+        }
+        // Over the points kept: a value replaced at the same time was never held.
         for (const auto &point : std::as_const(m.held))
             m.peak = std::max(m.peak, point.second);
+        p.deltas = {};
         out.append(std::move(m));
     }
     std::sort(out.begin(), out.end(), [](const ProcessMemory &a, const ProcessMemory &b) {

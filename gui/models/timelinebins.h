@@ -5,6 +5,7 @@
 #include <QHash>
 
 #include <array>
+#include <atomic>
 #include <vector>
 
 namespace bpflens {
@@ -133,9 +134,11 @@ public:
     // At most this many processes get a memory lane (the largest peaks).
     static constexpr int MaxMemoryLanes = 4;
     // Every process with allocations in the session, the largest peak first (then the lower
-    // pid): a scan for the processes and outstandingBytesOverTime() for each. Cached by the
-    // timeline per session version, not per zoom.
-    static QList<ProcessMemory> memoryByProcess(const SessionModel &session);
+    // pid), each held as outstandingBytesOverTime() sums it: one pass over the allocations for
+    // every process together. The timeline computes it in a worker at each session change;
+    // cancel (polled) stops it early, its result then to be dropped.
+    static QList<ProcessMemory> memoryByProcess(const SessionModel &session,
+                                                const std::atomic_bool *cancel = nullptr);
     static MemoryColumns binMemory(const ProcessMemory &memory, quint64 startNs, quint64 endNs,
                                    int width);
     // What the process held at t (0 before its first allocation).

@@ -8,10 +8,15 @@
 #include "gui/detailspane.h"
 #include "gui/flamegraphview.h"
 #include "gui/mainwindow.h"
+#include "gui/memorypage.h"
 #include "gui/models/eventmodels.h"
+#include "gui/models/memorymodels.h"
+#include "gui/models/overviewmodel.h"
 #include "gui/models/sessionmodel.h"
+#include "gui/models/stackframes.h"
 #include "gui/models/timelinebins.h"
 #include "gui/models/viewstate.h"
+#include "gui/overviewpage.h"
 #include "gui/profilepage.h"
 #include "gui/resultspage.h"
 #include "gui/timelinewidget.h"
@@ -25,6 +30,7 @@
 #include <QScopeGuard>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QTreeView>
@@ -110,9 +116,10 @@ struct PageFixture
 {
     SessionModel session;
     ViewState state;
-    ProfilePage page{&session, &state};
+    ProfilePage page;
 
-    explicit PageFixture(SessionData data)
+    explicit PageFixture(SessionData data, ProfilePage::Mode mode = ProfilePage::Mode::Memory)
+        : page(&session, &state, nullptr, mode)
     {
         session.setSession(std::move(data));
         state.setFullRange(session.firstTimeNs(), session.endTimeNs());
@@ -154,14 +161,14 @@ private Q_SLOTS:
     void memoryInUseOverTheSession()
     {
         {
-            PageFixture plain(profileSession());
-            QCOMPARE(plain.page.kindCombo()->findData(int(ProfileKind::MemoryInUse)), -1);
+            // The CPU profile is about the CPU: memory in use is the Memory group's.
+            PageFixture cpu(memorySession(), ProfilePage::Mode::Cpu);
+            QCOMPARE(cpu.page.kindCombo()->findData(int(ProfileKind::MemoryInUse)), -1);
+            QVERIFY(cpu.page.kind() != ProfileKind::MemoryInUse);
         }
         PageFixture f(memorySession());
-        const int at = f.page.kindCombo()->findData(int(ProfileKind::MemoryInUse));
-        QVERIFY(at >= 0);
-        QCOMPARE(f.page.kindCombo()->itemText(at), QStringLiteral("Memory in use"));
         QCOMPARE(f.page.kind(), ProfileKind::MemoryInUse);
+        QVERIFY(f.page.kindCombo()->isHidden()); // one kind: nothing to choose
         QVERIFY(!f.page.isShowingEmptyState());
         const Profile &p = *f.page.profile();
         QCOMPARE(p.total, 12192u);
@@ -185,6 +192,15 @@ private Q_SLOTS:
         const QString tip = f.toolTip({ParseFrame});
         QVERIFY2(tip.contains(QStringLiteral("Total: 8.0 KiB (67.2%)")), qPrintable(tip));
         QVERIFY2(!tip.contains(QStringLiteral("sample")), qPrintable(tip));
+        // The age of the oldest block under a box, to the range's end (the session's, 1000 ms):
+        // parse's block from 60 ms, compute's from 10 ms.
+        QCOMPARE(f.page.profile()->oldestAgeNs(nodeOf(p.topDown, {ParseFrame})), qint64(940 * Ms));
+        QVERIFY2(tip.contains(
+                     QStringLiteral("Oldest block: allocated 940.00 ms before the range's end")),
+                 qPrintable(tip));
+        QVERIFY(f.toolTip({MainFrame, ComputeFrame})
+                    .contains(QStringLiteral("Oldest block: allocated 990.00 ms")));
+        QCOMPARE(f.page.profile()->oldestAgeNs(0), qint64(990 * Ms));
         f.page.searchEdit()->setText(QStringLiteral("compute"));
         QCOMPARE(f.page.searchLabel()->text(),
                  QStringLiteral("compute: 32.8% of memory in use (3.9 KiB)"));
@@ -240,6 +256,10 @@ private Q_SLOTS:
             2000u);
         const QString tip = f.toolTip({MainFrame, ComputeFrame, MallocFrame});
         QVERIFY2(tip.contains(QStringLiteral("Total: 2.0 KiB (14.1%)")), qPrintable(tip));
+        // Its block from 30 ms, aged to the range's end at 100 ms.
+        QVERIFY2(
+            tip.contains(QStringLiteral("Oldest block: allocated 70.00 ms before the range's end")),
+            qPrintable(tip));
         // Ending before the free at 50 ms, the 1000 B block is in use too.
         f.setRange(0, 45);
         QCOMPARE(f.page.profile()->total, 4000u + 1000u + 2000u);
@@ -286,7 +306,7 @@ private Q_SLOTS:
 
     void sessionWithoutAllocations()
     {
-        PageFixture f(profileSession());
+        PageFixture f(profileSession(), ProfilePage::Mode::Cpu);
         // Not offered, so not chosen; asked for anyway, the page keeps its kind.
         f.page.setKind(ProfileKind::MemoryInUse);
         QVERIFY(f.page.kind() != ProfileKind::MemoryInUse);
@@ -300,10 +320,14 @@ private Q_SLOTS:
         window.resize(1366, 768);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.session()->setSession(memorySession());
         TimelineWidget *tl = window.results()->timeline();
+        window.session()->setSession(memorySession());
+        // Summed in a worker, not by the GUI thread at the session change.
+        QVERIFY(tl->isComputingMemory());
+        QVERIFY(tl->memoryLanes().isEmpty());
         tl->setMinimumHeight(300); // lanes with room for their labels
         QTRY_COMPARE(tl->memoryLanes().size(), 2);
+        QVERIFY(!tl->isComputingMemory());
         QCOMPARE(tl->memoryLaneLabel(0), QStringLiteral("parser 200"));
         QCOMPARE(tl->memoryLaneLabel(1), QStringLiteral("app 100"));
         const auto &app = tl->memoryLanes()[1];
@@ -380,6 +404,212 @@ private Q_SLOTS:
         QVERIFY(tl->memoryLaneRect(0).isNull());
         tl->setLaneCollapsed(EventType::Allocation, false);
         QVERIFY(!tl->memoryLaneRect(0).isNull());
+    }
+
+    // The Memory group's Top Stacks: the stacks holding memory at the range's end with their
+    // bytes, blocks and oldest block's age, the selected one's frames below.
+    void topStacks()
+    {
+        SessionModel session;
+        ViewState state;
+        MemoryPage page(&session, &state);
+        page.resize(900, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QAbstractItemModelTester tester(page.stackModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(page.isShowingEmptyState());
+        session.setSession(memorySession());
+        state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+        QTRY_VERIFY(!page.isComputing());
+        QVERIFY(!page.isShowingEmptyState());
+        const MemoryStackModel *m = page.stackModel();
+        QCOMPARE(m->rowCount(), 2);
+        auto cell = [m](int row, int column) { return m->index(row, column).data().toString(); };
+        QCOMPARE(m->rows()[0].stackId, ParseStack);
+        QCOMPARE(m->rows()[0].bytes, 8192u);
+        QCOMPARE(m->rows()[0].blocks, 1u);
+        QCOMPARE(m->rows()[0].ageNs, qint64(940 * Ms));
+        QCOMPARE(cell(0, MemoryStackModel::FunctionColumn), QStringLiteral("parse"));
+        QCOMPARE(cell(0, MemoryStackModel::BytesColumn), QStringLiteral("8.0 KiB"));
+        QCOMPARE(cell(0, MemoryStackModel::BlocksColumn), QStringLiteral("1"));
+        QCOMPARE(cell(0, MemoryStackModel::OldestColumn), QStringLiteral("940.00 ms"));
+        QCOMPARE(cell(1, MemoryStackModel::FunctionColumn), QStringLiteral("compute(int)"));
+        QCOMPARE(m->rows()[1].bytes, 4000u);
+        QCOMPARE(cell(1, MemoryStackModel::OldestColumn), QStringLiteral("990.00 ms"));
+        QCOMPARE(page.statusLabel()->text(),
+                 QStringLiteral("In use at the range's end: 11.9 KiB in 2 blocks · 2 stacks"));
+        // The largest is selected; another's frames, leaf first, and memleak's line.
+        QCOMPARE(page.selectedStack(), ParseStack);
+        QVERIFY(page.selectStack(1));
+        QCOMPARE(page.frames()->rowCount(), 2);
+        QCOMPARE(page.frames()->index(0, 0).data().toString(), QStringLiteral("compute(int)"));
+        QCOMPARE(page.frames()->index(1, 0).data().toString(), QStringLiteral("main"));
+        QCOMPARE(page.stackLabel()->text(),
+                 QStringLiteral("3.9 KiB in 1 allocation from this stack, the oldest allocated "
+                                "990.00 ms before the range's end"));
+        QVERIFY(page.framesView()->isVisible());
+
+        // [0, 100) ms: the 2000 B block freed at 900 ms is in use at 100 ms; ages to 100 ms. The
+        // selected stack stays selected.
+        state.setRange(T0, T0 + 100 * Ms);
+        QTRY_VERIFY(!page.isComputing());
+        QCOMPARE(m->rowCount(), 3);
+        QCOMPARE(m->rows()[1].stackId, 1u);
+        QCOMPARE(m->rows()[2].stackId, 2u);
+        QCOMPARE(m->rows()[2].bytes, 2000u);
+        QCOMPARE(m->rows()[2].ageNs, qint64(70 * Ms));
+        QCOMPARE(page.selectedStack(), 1u);
+        // Sorting by age: the oldest first.
+        page.stackView()->sortByColumn(MemoryStackModel::OldestColumn, Qt::DescendingOrder);
+        QCOMPARE(
+            page.stackView()->model()->index(0, MemoryStackModel::FunctionColumn).data().toString(),
+            QStringLiteral("compute(int)"));
+        QCOMPARE(
+            page.stackView()->model()->index(0, MemoryStackModel::OldestColumn).data().toString(),
+            QStringLiteral("90.00 ms"));
+
+        // Everything allocated in [65, 90) ms was freed by then: said.
+        state.setRange(T0 + 65 * Ms, T0 + 90 * Ms);
+        QTRY_VERIFY(!page.isComputing());
+        QVERIFY(page.isShowingEmptyState());
+        QVERIFY2(page.emptyText().startsWith(QStringLiteral(
+                     "Every block allocated in this range was freed by its end (1 block, 300 B).")),
+                 qPrintable(page.emptyText()));
+
+        // Sampled: each event counts its weight.
+        session.setSession(memorySession(4));
+        state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+        QTRY_VERIFY(!page.isComputing());
+        QCOMPARE(m->rows()[0].bytes, 4u * 8192);
+        QCOMPARE(m->rows()[0].blocks, 4u);
+        QVERIFY2(page.statusLabel()->text().contains(
+                     QStringLiteral("each event standing for 4 allocations")),
+                 qPrintable(page.statusLabel()->text()));
+    }
+
+    // Memory results where a user looks for them: a Memory group of its own (shown for a session
+    // with allocations), the CPU group about the CPU.
+    void memoryGroup()
+    {
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ResultsPage *results = window.results();
+        QTabWidget *tabs = results->tabs();
+        auto memoryTab = [&]() -> int {
+            for (int i = 0; i < tabs->count(); ++i) {
+                if (tabs->tabText(i).remove(u'&') == QLatin1String("Memory"))
+                    return i;
+            }
+            return -1;
+        };
+        QVERIFY(memoryTab() >= 0);
+        window.session()->setSession(profileSession());
+        QVERIFY(!tabs->isTabVisible(memoryTab()));
+        window.session()->setSession(memorySession());
+        QVERIFY(tabs->isTabVisible(memoryTab()));
+        QCOMPARE(results->profilePage()->kindCombo()->findData(int(ProfileKind::MemoryInUse)), -1);
+
+        results->showView(results->memoryProfilePage());
+        QCOMPARE(tabs->currentIndex(), memoryTab());
+        QCOMPARE(results->currentView(), results->memoryProfilePage());
+        QCOMPARE(results->viewTitle(results->memoryProfilePage()).remove(u'&'),
+                 QStringLiteral("Flame Graph"));
+        results->memoryProfilePage()->refresh();
+        QCOMPARE(results->memoryProfilePage()->profile()->total, 12192u);
+        QCOMPARE(results->currentChartWidget(), results->memoryProfilePage()->flameGraph());
+        results->showView(results->memoryPage());
+        QCOMPARE(results->currentView(), results->memoryPage());
+        QCOMPARE(results->viewTitle(results->memoryPage()).remove(u'&'),
+                 QStringLiteral("Top Stacks"));
+        QTRY_COMPARE(results->memoryPage()->stackModel()->rowCount(), 2);
+    }
+
+    // The Overview sums allocations as memory, not as a latency: in use at the end, the peak,
+    // the growth and the largest stacks, exactly.
+    void overviewSummarisesMemory()
+    {
+        SessionModel session;
+        ViewState state;
+        OverviewPage page(&session, &state);
+        page.resize(1000, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        session.setSession(memorySession());
+        state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+        QTRY_VERIFY(!page.isComputing());
+        QVERIFY(page.memoryView()->isVisible());
+        QAbstractItemModelTester tester(page.memoryModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const MemoryOverview &m = page.memoryModel()->memory();
+        QCOMPARE(m.inUseBytes, 12192u);
+        QCOMPARE(m.inUseBlocks, 2u);
+        QCOMPARE(m.allocatedBytes, 15492u);
+        QCOMPARE(m.allocatedBlocks, 5u);
+        // app 7000 from 30 ms, 6000 from 50 ms, parser's 8192 from 60 ms, app's 300 at 70 ms.
+        QCOMPARE(m.peakBytes, 14492u);
+        QCOMPARE(m.peakNs, T0 + 70 * Ms);
+        QCOMPARE(m.heldAtStartBytes, 0u);
+        QCOMPARE(m.heldAtEndBytes, 12192u);
+        QCOMPARE(m.growthBytes(), 12192);
+        QCOMPARE(m.top.size(), 2);
+        QCOMPARE(m.top[0].stackId, ParseStack);
+        const QAbstractItemModel *model = page.memoryModel();
+        auto text = [model](int row, int column) {
+            return model->index(row, column).data().toString();
+        };
+        using M = OverviewMemoryModel;
+        QCOMPARE(model->rowCount(), M::StackRows + 2);
+        QCOMPARE(text(M::InUseRow, M::WhatColumn), QStringLiteral("In use at the end"));
+        QCOMPARE(text(M::InUseRow, M::AmountColumn),
+                 QStringLiteral("11.9 KiB in 2 blocks from 2 stacks"));
+        QCOMPARE(text(M::PeakRow, M::AmountColumn), QStringLiteral("14.2 KiB at 0.070 s"));
+        QCOMPARE(text(M::GrowthRow, M::AmountColumn), QStringLiteral("+11.9 KiB"));
+        QCOMPARE(text(M::AllocatedRow, M::AmountColumn), QStringLiteral("15.1 KiB in 5 blocks"));
+        QCOMPARE(text(M::StackRows, M::WhatColumn), QStringLiteral("Allocated in parse"));
+        QCOMPARE(text(M::StackRows, M::AmountColumn),
+                 QStringLiteral("8.0 KiB in 1 block, the oldest 940.00 ms old"));
+        QCOMPARE(text(M::StackRows + 1, M::WhatColumn),
+                 QStringLiteral("Allocated in compute(int)"));
+        // Not a latency: memleak's row has no percentiles of lifetimes.
+        const OverviewProbeModel *probes = page.probeModel();
+        int memleak = -1;
+        for (int r = 0; r < probes->rowCount(); ++r) {
+            if (probes->index(r, 0).data().toString() == QLatin1String("memleak"))
+                memleak = r;
+        }
+        QVERIFY(memleak >= 0);
+        QVERIFY(!probes->probes()[memleak].hasLatency);
+        QVERIFY(!probes->index(memleak, OverviewProbeModel::P99Column)
+                     .data()
+                     .toString()
+                     .contains(QStringLiteral("ms")));
+
+        // [25, 65) ms: held 4000 + 1000 at 25 ms, 4000 + 2000 + 8192 at 65 ms.
+        state.setRange(T0 + 25 * Ms, T0 + 65 * Ms);
+        QTRY_VERIFY(!page.isComputing());
+        const MemoryOverview &z = page.memoryModel()->memory();
+        QCOMPARE(z.heldAtStartBytes, 5000u);
+        QCOMPARE(z.heldAtEndBytes, 14192u);
+        QCOMPARE(z.growthBytes(), 9192);
+        QCOMPARE(z.peakBytes, 14192u);
+        QCOMPARE(z.inUseBytes, 2000u + 8192u);
+
+        // Activating a stack leads to the Memory group.
+        QList<OverviewPage::View> requested;
+        connect(&page, &OverviewPage::viewRequested, this,
+                [&requested](OverviewPage::View view, EventType) { requested << view; });
+        Q_EMIT page.memoryView()->activated(page.memoryModel()->index(M::StackRows, 0));
+        QCOMPARE(requested, QList<OverviewPage::View>{OverviewPage::View::Memory});
+
+        // A session without allocations shows no memory section.
+        session.setSession(profileSession());
+        state.setFullRange(session.firstTimeNs(), session.endTimeNs());
+        QTRY_VERIFY(!page.isComputing());
+        QVERIFY(!page.memoryView()->isVisible());
+        QVERIFY(!page.memoryHeading()->isVisible());
     }
 
     // An allocation in its table and in the details pane, with its stack.
