@@ -2,8 +2,16 @@
 // execsnoop: every exec with its full argv. Successful execs are reported at sched_process_exec,
 // where the arguments are read from the new mm (the kernel has just copied them there, so they
 // are resident even when the caller's strings were never faulted in). Failed execs (option
-// "failed") pair sys_enter with sys_exit per thread and read filename and argv at exit: the
-// kernel has faulted in what it used, and the old mm is still there because the exec failed.
+// "failed") are read when the call returns: the kernel has faulted in what it used, and the old
+// mm is still there because the exec failed. Three ways to see that return, the cheapest the
+// kernel allows (helper/execprobe.cpp chooses):
+// - fexit on the syscall handlers (__x64_sys_execve, and __ia32_compat_sys_execve for 32-bit
+//   processes): only execs run a program, the handler's pt_regs has the arguments;
+// - the raw sys_exit tracepoint: every syscall of the machine runs the program, which leaves
+//   after a load and a few compares; it has the caller's argument registers, and it is the only
+//   tracepoint that sees 32-bit processes' calls;
+// - the classic per-syscall tracepoints (not for 32-bit calls): no registers at exit, so entry
+//   and exit are paired per thread.
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -46,11 +54,11 @@ struct exec_pending
     __u64 ptr_size; /* of argv's entries: 4 from an ia32 caller */
 };
 
-/* Failed execs: the user pointers of an execve in flight, by thread. */
+/* Failed execs on the classic tracepoints: the user pointers of an execve in flight, by thread. */
 struct
 {
     __uint(type, BPF_MAP_TYPE_HASH);
-    __uint(max_entries, 10240);
+    __uint(max_entries, 10240); /* user space shrinks it on the other ways */
     __type(key, __u32);
     __type(value, struct exec_pending);
 } exec_pending SEC(".maps");
@@ -195,27 +203,19 @@ static __always_inline void enter_exec(__u64 filename, __u64 argv, __u64 ptr_siz
         count_lost();
 }
 
-/* A failed exec: still in the old mm, read the caller's strings. */
-static __always_inline void exit_exec(long ret)
+/* A failed exec that returned ret, with the caller's pointers: still in the old mm, read the
+ * caller's strings. */
+static __always_inline void report_failed(const struct exec_pending *a, long ret)
 {
-    __u32 tid = (__u32)bpf_get_current_pid_tgid();
-    struct exec_pending *p = bpf_map_lookup_elem(&exec_pending, &tid);
     struct exec_scratch *s;
-    __u64 filename, argv, ptr_size, arg;
+    __u64 filename = a->filename, argv = a->argv, ptr_size, arg;
     __u32 off = 0;
     long fn;
     int i;
 
-    if (!p)
-        return;
-    filename = p->filename;
-    argv = p->argv;
     /* 4 or 8, as a bound the verifier sees; reads of fewer bytes fill arg's low half (little
      * endian, and arg zeroed before each). */
-    ptr_size = p->ptr_size == 4 ? 4 : 8;
-    bpf_map_delete_elem(&exec_pending, &tid);
-    if (ret >= 0)
-        return; /* reported at sched_process_exec */
+    ptr_size = a->ptr_size == 4 ? 4 : 8;
     s = scratch_begin(ret);
     if (!s)
         return;
@@ -250,6 +250,50 @@ done:
     submit(s, off, fn);
 }
 
+/* Classic tracepoints: the pointers saved at entry. */
+static __always_inline void exit_exec(long ret)
+{
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    struct exec_pending *p = bpf_map_lookup_elem(&exec_pending, &tid);
+    struct exec_pending a;
+
+    if (!p)
+        return;
+    a = *p;
+    bpf_map_delete_elem(&exec_pending, &tid);
+    if (ret >= 0)
+        return; /* reported at sched_process_exec */
+    report_failed(&a, ret);
+}
+
+/* A failed execve (nr BPFLENS_NR_execve) or execveat, with the arguments in the caller's registers
+ * (an ia32 caller's with compat): they are as the call found them, since only a successful exec
+ * sets the registers of the new program. */
+static __always_inline void report_call(struct pt_regs *regs, long nr, bool compat, long ret)
+{
+    struct exec_pending a = {.ptr_size = 8};
+
+    if (nr == BPFLENS_NR_execve) {
+        a.filename = PT_REGS_PARM1_SYSCALL(regs);
+        a.argv = PT_REGS_PARM2_SYSCALL(regs);
+    } else {
+        a.filename = PT_REGS_PARM2_SYSCALL(regs);
+        a.argv = PT_REGS_PARM3_SYSCALL(regs);
+    }
+#if BPFLENS_HAS_COMPAT
+    if (compat) {
+        a.ptr_size = 4;
+        a.filename = nr == BPFLENS_NR_execve ? BPFLENS_COMPAT_PARM1_BTF(regs)
+                                             : BPFLENS_COMPAT_PARM2_BTF(regs);
+        a.argv = nr == BPFLENS_NR_execve ? BPFLENS_COMPAT_PARM2_BTF(regs)
+                                         : BPFLENS_COMPAT_PARM3_BTF(regs);
+    }
+#endif
+    if (!current_wanted())
+        return;
+    report_failed(&a, ret);
+}
+
 /* The x86_64 number of an execve or execveat, also an ia32 one; -1 for any other syscall, which
  * leaves without reading the task. */
 static __always_inline long exec_nr(long id)
@@ -263,38 +307,42 @@ static __always_inline long exec_nr(long id)
     return bpflens_native_nr(id);
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(exec_btf_enter, struct pt_regs *regs, long id)
-{
-    long nr = exec_nr(id);
-
-    if (nr != BPFLENS_NR_execve && nr != BPFLENS_NR_execveat)
-        return 0;
-#if BPFLENS_HAS_COMPAT
-    if (nr != id) { /* an ia32 execve or execveat: their numbers differ from x86_64's */
-        if (nr == BPFLENS_NR_execve)
-            enter_exec(BPFLENS_COMPAT_PARM1_BTF(regs), BPFLENS_COMPAT_PARM2_BTF(regs), 4);
-        else
-            enter_exec(BPFLENS_COMPAT_PARM2_BTF(regs), BPFLENS_COMPAT_PARM3_BTF(regs), 4);
-        return 0;
-    }
-#endif
-    if (nr == BPFLENS_NR_execve)
-        enter_exec(PT_REGS_PARM1_SYSCALL(regs), PT_REGS_PARM2_SYSCALL(regs), 8);
-    else
-        enter_exec(PT_REGS_PARM2_SYSCALL(regs), PT_REGS_PARM3_SYSCALL(regs), 8);
-    return 0;
-}
-
+/* Runs at the end of every syscall of the machine: everything but a failed exec must leave after
+ * a load and a few compares. Planned only where no cheaper way sees 32-bit processes' calls, or
+ * no other way is there. */
 SEC("tp_btf/sys_exit")
 int BPF_PROG(exec_btf_exit, struct pt_regs *regs, long ret)
 {
-    long nr = exec_nr(BPFLENS_SYSCALL_NR_BTF(regs));
+    long id, nr;
 
+    if (ret >= 0)
+        return 0; /* a successful exec is reported at sched_process_exec */
+    id = BPFLENS_SYSCALL_NR_BTF(regs);
+    nr = exec_nr(id);
     if (nr == BPFLENS_NR_execve || nr == BPFLENS_NR_execveat)
-        exit_exec(ret);
+        report_call(regs, nr, nr != id, ret);
     return 0;
 }
+
+/* fexit on a syscall's handler: its pt_regs are the caller's, as at the raw sys_exit, but only
+ * the calls of this one syscall run it. One program per handler, its target set by user space
+ * (x86_64: __x64_sys_execve...). */
+#define EXEC_HANDLER_EXIT(prog, nr, compat)                                                        \
+    SEC("fexit")                                                                                   \
+    int BPF_PROG(prog, struct pt_regs *regs, long ret)                                             \
+    {                                                                                              \
+        if (ret < 0)                                                                               \
+            report_call(regs, nr, compat, ret);                                                    \
+        return 0;                                                                                  \
+    }
+
+EXEC_HANDLER_EXIT(exec_fx_ve, BPFLENS_NR_execve, false)
+EXEC_HANDLER_EXIT(exec_fx_vat, BPFLENS_NR_execveat, false)
+#if BPFLENS_HAS_COMPAT
+/* 32-bit processes' calls reach the ia32 handlers (ia32 numbers, arguments in bx, cx...). */
+EXEC_HANDLER_EXIT(exec_fx_ve32, BPFLENS_NR_execve, true)
+EXEC_HANDLER_EXIT(exec_fx_vat32, BPFLENS_NR_execveat, true)
+#endif
 
 SEC("tp/syscalls/sys_enter_execve")
 int exec_tp_ent_ve(struct trace_event_raw_sys_enter *ctx)

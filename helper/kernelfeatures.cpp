@@ -179,6 +179,24 @@ bool KernelFeatures::hasBtfType(const QString &name, int kind) const
     return found;
 }
 
+bool KernelFeatures::isSyscallHandler(const QString &function) const
+{
+    const BtfLocation l = findBtfType(function, BTF_KIND_FUNC);
+    if (!l.found())
+        return false;
+    const btf_type *t = btf__type_by_id(l.btf, btf__type_by_id(l.btf, __u32(l.id))->type);
+    if (!t || !btf_is_func_proto(t) || btf_vlen(t) != 1)
+        return false;
+    const int arg = btf__resolve_type(l.btf, btf_params(t)[0].type);
+    t = arg > 0 ? btf__type_by_id(l.btf, __u32(arg)) : nullptr;
+    if (!t || !btf_is_ptr(t))
+        return false;
+    const int target = btf__resolve_type(l.btf, t->type);
+    t = target > 0 ? btf__type_by_id(l.btf, __u32(target)) : nullptr;
+    return t && btf_is_struct(t) &&
+           qstrcmp(btf__name_by_offset(l.btf, t->name_off), "pt_regs") == 0;
+}
+
 KernelFeatures::BtfLocation KernelFeatures::btfTracepoint(const QString &name) const
 {
     return findBtfType(QStringLiteral("btf_trace_") + name, BTF_KIND_TYPEDEF);

@@ -55,6 +55,11 @@ public:
     bool canFentry(const QString &function) const;
     // A type exists in the kernel's BTF (struct, enum, ...), for CO-RE decisions.
     bool hasBtfType(const QString &name, int kind) const;
+    // A syscall handler (__x64_sys_execveat) whose BTF says it takes the caller's pt_regs, as
+    // fexit programs on it are written. Some kernels' BTF gives a handler another function's
+    // prototype (Debian's 5.10: __x64_sys_execveat typed as __x64_sys_rseq's (void *__unused)),
+    // which the verifier then refuses the program for ("arg#0 type is not a struct").
+    bool isSyscallHandler(const QString &function) const;
     // The value of an enumerator of the kernel's BTF, as the running kernel defines it.
     bool enumValue(const QString &enumerator, qint64 *value) const;
     // The location's btf (and btf(), moduleBtfs()) stays valid until releaseMemory().

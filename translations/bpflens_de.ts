@@ -660,6 +660,10 @@
         <translation>Syscall-Hooks</translation>
     </message>
     <message>
+        <source>How failed execs are seen: auto (fexit on the syscall handlers where the kernel supports it; else the raw sys_exit tracepoint, which every system call runs but which alone sees 32-bit processes&apos; calls, where they can run; else the per-syscall tracepoints, and the raw sys_exit where there are none), or only one of them</source>
+        <translation>Wie fehlgeschlagene Exec-Aufrufe gesehen werden: auto (fexit an den Syscall-Handlern, wo der Kernel es unterstützt; sonst der rohe Tracepoint sys_exit, den jeder Systemaufruf durchläuft, der aber als einziger die Aufrufe von 32-Bit-Prozessen sieht, wo diese laufen können; sonst die Tracepoints je Syscall, und wo es diese nicht gibt, der rohe sys_exit) oder nur einer davon</translation>
+    </message>
+    <message>
         <source>How the open calls are hooked: auto (fexit on the syscall handlers where the kernel supports it; else the raw sys_exit tracepoint, which every system call runs but which alone sees 32-bit processes&apos; calls, where they can run; else the per-syscall tracepoints), or only one of them</source>
         <translation>Wie die Open-Aufrufe eingehängt werden: auto (fexit an den Syscall-Handlern, wo der Kernel es unterstützt; sonst der rohe Tracepoint sys_exit, den jeder Systemaufruf durchläuft, der aber als einziger die Aufrufe von 32-Bit-Prozessen sieht, wo diese laufen können; sonst die Tracepoints je Syscall) oder nur einer davon</translation>
     </message>

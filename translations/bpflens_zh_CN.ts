@@ -660,6 +660,10 @@
         <translation>系统调用挂钩</translation>
     </message>
     <message>
+        <source>How failed execs are seen: auto (fexit on the syscall handlers where the kernel supports it; else the raw sys_exit tracepoint, which every system call runs but which alone sees 32-bit processes&apos; calls, where they can run; else the per-syscall tracepoints, and the raw sys_exit where there are none), or only one of them</source>
+        <translation>如何看到失败的 exec：auto（内核支持时在系统调用处理函数上使用 fexit；否则在可运行 32 位进程的内核上使用原始 sys_exit 跟踪点——每个系统调用都会经过它，但只有它能看到 32 位进程的调用；否则使用每个系统调用各自的跟踪点，没有这些跟踪点时使用原始 sys_exit），或只用其中一种</translation>
+    </message>
+    <message>
         <source>How the open calls are hooked: auto (fexit on the syscall handlers where the kernel supports it; else the raw sys_exit tracepoint, which every system call runs but which alone sees 32-bit processes&apos; calls, where they can run; else the per-syscall tracepoints), or only one of them</source>
         <translation>如何挂钩 open 调用：auto（内核支持时在系统调用处理函数上使用 fexit；否则在可运行 32 位进程的内核上使用原始 sys_exit 跟踪点——每个系统调用都会经过它，但只有它能看到 32 位进程的调用；否则使用每个系统调用各自的跟踪点），或只用其中一种</translation>
     </message>

@@ -40,7 +40,23 @@ inline ProbeInfo execProbe()
                   text(QT_TRANSLATE_NOOP("ProbeCatalog",
                                          "Read at most this many arguments; an exec with more is "
                                          "marked truncated, like execsnoop --max-args")),
-                  20, 1, 20)};
+                  20, 1, 20),
+        // How failed execs are seen (only with "failed"): auto is the cheapest way the kernel
+        // allows; forcing one exercises (and measures) what another kernel would take.
+        {QStringLiteral("attach"),
+         ProbeOption::Type::Choice,
+         text(QT_TRANSLATE_NOOP("ProbeCatalog", "Syscall hooks")),
+         text(QT_TRANSLATE_NOOP(
+             "ProbeCatalog",
+             "How failed execs are seen: auto (fexit on the syscall handlers where the kernel "
+             "supports it; else the raw sys_exit tracepoint, which every system call runs but "
+             "which alone sees 32-bit processes' calls, where they can run; else the per-syscall "
+             "tracepoints, and the raw sys_exit where there are none), or only one of them")),
+         QStringLiteral("auto"),
+         0,
+         0,
+         {QStringLiteral("auto"), QStringLiteral("fexit"), QStringLiteral("sys_exit"),
+          QStringLiteral("tracepoints")}}};
     p.eventTypes = {EventType::Exec};
     return p;
 }

@@ -2,7 +2,9 @@
 // exec'd by a child of this test with known arguments, and the engine must report exactly one
 // event per exec with the right identity, argv and result.
 #include "helper/engine.h"
+#include "helper/kernelfeatures.h"
 #include "tests/engine/enginetestutil.h"
+#include "tests/engine/hooktestutil.h"
 #include "tests/testutil.h"
 
 #include <QFile>
@@ -11,7 +13,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,6 +38,64 @@ pid_t forkExec(const QByteArray &path, const QList<QByteArray> &args, int *statu
     }
     waitpid(pid, status, 0);
     return pid;
+}
+
+// The same through execveat(AT_FDCWD, path, ...): its own handler and tracepoints.
+pid_t forkExecAt(const QByteArray &path, const QList<QByteArray> &args, int *status)
+{
+    std::vector<char *> argv;
+    for (const QByteArray &a : args)
+        argv.push_back(const_cast<char *>(a.constData()));
+    argv.push_back(nullptr);
+    char *envp[] = {nullptr};
+    const pid_t pid = fork();
+    if (pid == 0) {
+        syscall(SYS_execveat, AT_FDCWD, path.constData(), argv.data(), envp, 0);
+        _exit(127);
+    }
+    waitpid(pid, status, 0);
+    return pid;
+}
+
+// What the exec probe with failed attaches on this kernel for a way of option attach, as it
+// must report it. auto: fexit on the syscall handlers where the kernel has trampolines and types
+// both handlers as such in its BTF; else
+// the raw sys_exit where 32-bit processes can run (only it sees their calls); else the
+// per-syscall tracepoints.
+QString expectedFailedPath(const QString &attach)
+{
+    KernelFeatures kernel;
+    QString way = attach;
+    if (way == QLatin1String("auto"))
+        way = kernel.canFentry(QStringLiteral("__x64_sys_execve")) &&
+                      kernel.isSyscallHandler(QStringLiteral("__x64_sys_execve")) &&
+                      kernel.isSyscallHandler(QStringLiteral("__x64_sys_execveat"))
+                  ? QStringLiteral("fexit")
+              : kernel.runsCompatTasks() ? QStringLiteral("sys_exit")
+                                         : QStringLiteral("tracepoints");
+    QStringList parts{QStringLiteral("tp_btf/sched_process_exec")};
+    if (way == QLatin1String("sys_exit"))
+        return parts.join(QStringLiteral(", ")) + QStringLiteral(", tp_btf/sys_exit");
+    const QString form = way == QLatin1String("fexit") ? QStringLiteral("fexit/__x64_sys_%1")
+                                                       : QStringLiteral("tp/syscalls/sys_enter_%1, "
+                                                                        "tp/syscalls/sys_exit_%1");
+    for (const char *call : {"execve", "execveat"})
+        parts.append(form.arg(QLatin1String(call)));
+    // 32-bit processes' calls, at their own handlers.
+    if (way == QLatin1String("fexit") && kernel.runsCompatTasks())
+        parts << QStringLiteral("fexit/__ia32_compat_sys_execve")
+              << QStringLiteral("fexit/__ia32_compat_sys_execveat");
+    return parts.join(QStringLiteral(", "));
+}
+
+const ProbeStats *statsOf(const RecordBatch &b)
+{
+    const ProbeStats *found = nullptr;
+    for (const ProbeStats &s : b.stats) {
+        if (s.probeId == QLatin1String("exec"))
+            found = &s;
+    }
+    return found;
 }
 
 QList<ExecEvent> eventsFor(const RecordBatch &b, const QByteArray &filename)
@@ -66,6 +128,11 @@ private Q_SLOTS:
         m_program = QFile::encodeName(m_dir.filePath(QString::fromLatin1(m_name)));
         QVERIFY(QFile::copy(QStringLiteral("/bin/true"), QFile::decodeName(m_program)));
         QVERIFY(chmod(m_program.constData(), 0755) == 0);
+        // The per-syscall tracepoints are found in tracefs.
+        if (geteuid() == 0) {
+            const QString why = test::ensureTracefs();
+            QVERIFY2(why.isEmpty(), qPrintable(why));
+        }
     }
 
     void execReportsIdentityAndArgv()
@@ -210,18 +277,26 @@ private Q_SLOTS:
         QCOMPARE(e.argv[0].size() + e.argv[1].size() + e.argv[2].size() + 3, 4096);
     }
 
+    // Each way of option attach sees failed execs, execve's and execveat's, and says which it
+    // took. auto stands in for fexit where the kernel has trampolines (the VM matrix; here it
+    // is sys_exit), so that an fexit start, seconds under the matrix's emulated CPU, is paid
+    // once per row kind; fexit by name is checked in tst_compat32.
     void failedExecOnlyWithOption_data()
     {
+        QTest::addColumn<QString>("attach");
         QTest::addColumn<bool>("failed");
         QTest::addColumn<bool>("notExecutable");
-        QTest::newRow("ENOENT, without failed") << false << false;
-        QTest::newRow("ENOENT, with failed") << true << false;
-        QTest::newRow("EACCES, with failed") << true << true;
+        QTest::newRow("ENOENT, without failed") << QStringLiteral("auto") << false << false;
+        QTest::newRow("EACCES, auto") << QStringLiteral("auto") << true << true;
+        for (const char *way : {"auto", "sys_exit", "tracepoints"})
+            QTest::newRow(qPrintable(QStringLiteral("ENOENT, %1").arg(QLatin1String(way))))
+                << QString::fromLatin1(way) << true << false;
     }
 
     void failedExecOnlyWithOption()
     {
         BPFLENS_REQUIRE_ROOT("loads the exec probe");
+        QFETCH(QString, attach);
         QFETCH(bool, failed);
         QFETCH(bool, notExecutable);
         const QByteArray path = m_program + (notExecutable ? "-noexec" : "-missing");
@@ -233,13 +308,14 @@ private Q_SLOTS:
             QVERIFY(chmod(path.constData(), 0644) == 0);
         }
         Engine engine;
-        QList<ProbeConfig> req{{QStringLiteral("exec"), {{QStringLiteral("failed"), failed}}, {}}};
+        QList<ProbeConfig> req{
+            {QStringLiteral("exec"),
+             {{QStringLiteral("failed"), failed}, {QStringLiteral("attach"), attach}},
+             {}}};
         QString error;
         QVERIFY2(engine.start(req, &error), qPrintable(error));
         QCOMPARE(req[0].attachPath,
-                 failed ? QStringLiteral("tp_btf/sched_process_exec, tp_btf/sys_enter, "
-                                         "tp_btf/sys_exit")
-                        : QStringLiteral("tp_btf/sched_process_exec"));
+                 failed ? expectedFailedPath(attach) : QStringLiteral("tp_btf/sched_process_exec"));
 
         // An empty argument must not end argv (older kernels read "" as length 0). It lives on
         // the heap like the others: the failed path reads the caller's memory without faulting,
@@ -249,6 +325,8 @@ private Q_SLOTS:
         const QList<QByteArray> args = {path, "one", empty, QByteArray(300, 'z')};
         int status = 0;
         const pid_t bad = forkExec(path, args, &status);
+        QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 127);
+        const pid_t badAt = forkExecAt(path, args, &status);
         QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 127);
         // A successful exec in the same session is still reported once, with retval 0.
         const pid_t good = forkExec(m_program, {m_program}, &status);
@@ -266,17 +344,21 @@ private Q_SLOTS:
             QCOMPARE(failures.size(), 0);
             return;
         }
-        QCOMPARE(failures.size(), 1);
-        const ExecEvent &e = failures[0];
-        QCOMPARE(e.retval, notExecutable ? -EACCES : -ENOENT);
-        QCOMPARE(e.pid, quint32(bad));
-        QCOMPARE(e.ppid, quint32(getpid()));
-        QCOMPARE(e.argv, args);
-        QVERIFY(!e.argvTruncated);
-        // The exec failed, so the child still has this test's name.
-        QCOMPARE(e.comm,
-                 QFile::encodeName(QFileInfo(QCoreApplication::applicationFilePath()).fileName())
-                     .left(15));
+        QCOMPARE(failures.size(), 2); // execve's, then execveat's
+        const pid_t pids[] = {bad, badAt};
+        for (int i = 0; i < 2; ++i) {
+            const ExecEvent &e = failures[i];
+            QCOMPARE(e.retval, notExecutable ? -EACCES : -ENOENT);
+            QCOMPARE(e.pid, quint32(pids[i]));
+            QCOMPARE(e.ppid, quint32(getpid()));
+            QCOMPARE(e.argv, args);
+            QVERIFY(!e.argvTruncated);
+            // The exec failed, so the child still has this test's name.
+            QCOMPARE(e.comm, QFile::encodeName(
+                                 QFileInfo(QCoreApplication::applicationFilePath()).fileName())
+                                 .left(15));
+        }
+        QCOMPARE(statsOf(b)->eventsLost, quint64(0));
     }
 
     void filtersDropOtherProcesses()
@@ -310,6 +392,21 @@ private Q_SLOTS:
         RecordBatch b;
         engine.stop(&b);
         QCOMPARE(eventsFor(b, m_program).size(), 1);
+    }
+
+    // fexit programs read a handler's pt_regs: the BTF must say that is its argument (Debian's
+    // 5.10 gives __x64_sys_execveat a prototype whose pt_regs is only declared, and the verifier
+    // refuses the program).
+    void syscallHandlersKnownByTheirBtf()
+    {
+        KernelFeatures kernel;
+        if (!kernel.hasBtf())
+            QSKIP("the kernel has no BTF");
+        QVERIFY(kernel.isSyscallHandler(QStringLiteral("__x64_sys_execve")));
+        QVERIFY(kernel.isSyscallHandler(QStringLiteral("__x64_sys_openat")));
+        QVERIFY(!kernel.isSyscallHandler(QStringLiteral("vfs_read"))); // (file *, ...)
+        QVERIFY(!kernel.isSyscallHandler(QStringLiteral("do_exit")));  // (long)
+        QVERIFY(!kernel.isSyscallHandler(QStringLiteral("no_such_function_here")));
     }
 
     void nothingStaysAttached()
