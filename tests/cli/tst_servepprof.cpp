@@ -19,6 +19,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -342,9 +343,17 @@ void TestServePprof::heapEndpoint()
     QCOMPARE(allocated.value(QStringLiteral("bpflens_churn")).flat,
              QString::number(Rounds * Churns));
 
-    // Without a process it is the kernel's allocations (the machine always makes some: this
-    // test's own sockets); a process that is not there is refused with why.
-    const Reply kernel = get(port, "/debug/pprof/heap?seconds=1", 120000);
+    // Without a process it is the kernel's allocations: here 50 eventfds this test opens
+    // during the request and keeps until the answer, each context one kmalloc in do_eventfd.
+    Reply kernel;
+    std::thread kernelRequest([&] { kernel = get(port, "/debug/pprof/heap?seconds=4", 120000); });
+    QTest::qWait(2500); // after the probe attached, before the recording ends
+    QList<int> eventfds;
+    for (int i = 0; i < 50; ++i)
+        eventfds.append(eventfd(0, EFD_CLOEXEC));
+    kernelRequest.join();
+    for (const int fd : std::as_const(eventfds))
+        ::close(fd);
     QCOMPARE(kernel.status, QByteArray("HTTP/1.1 200 OK"));
     {
         QFile f(heap);
@@ -353,8 +362,9 @@ void TestServePprof::heapEndpoint()
     }
     const PprofRun kernelRaw = goPprof({QStringLiteral("-raw"), heap}, dir.path());
     QVERIFY2(kernelRaw.status == 0, qPrintable(kernelRaw.said()));
-    QVERIFY2(kernelRaw.out.contains("bpflens-cli serve, 1 s, the kernel's allocations") &&
-                 kernelRaw.out.contains("[kernel.kallsyms]"),
+    QVERIFY2(kernelRaw.out.contains("bpflens-cli serve, 4 s, the kernel's allocations") &&
+                 kernelRaw.out.contains("[kernel.kallsyms]") &&
+                 kernelRaw.out.contains("do_eventfd"),
              kernelRaw.out.left(3000).constData());
     const Reply gone = get(port, "/debug/pprof/heap?seconds=1&pid=999999999");
     QCOMPARE(gone.status, QByteArray("HTTP/1.1 500 Internal Server Error"));
