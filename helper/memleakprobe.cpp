@@ -22,8 +22,10 @@ namespace {
 using E = AllocationEvent;
 
 // A process allocating in a burst comes faster than one drain takes with the symbolizer: room
-// for some 2000 records with the default 16 KiB stack copy, never less than the engine asked.
-constexpr quint64 WantedRingBytes = 32u << 20;
+// for some 500 records with the default 16 KiB stack copy, never less than the engine asked.
+// bench/memleak-cost.py's burst of 200000 (38000 a second) kept every one with it; 32 MiB,
+// mapped twice by the kernel, made 64 of the recorder's 105 MiB (docs/performance.md).
+constexpr quint64 WantedRingBytes = 8u << 20;
 
 // The allocator's functions in the record's order (memleak_func), then those that free.
 constexpr const char *AllocFunctions[MEMLEAK_KMALLOC] = {
